@@ -1,0 +1,13 @@
+// The root Jest configuration only lists the per-package projects.
+import type { Config } from 'jest';
+
+const config: Config = {
+  projects: [
+    '<rootDir>/packages/domain',
+    '<rootDir>/packages/adapters-memory',
+    '<rootDir>/packages/adapters-sqlite',
+    '<rootDir>/packages/app',
+  ],
+};
+
+export default config;

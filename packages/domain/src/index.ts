@@ -1,0 +1,63 @@
+// The pure core of session-state: codecs, the signal-log head, the watcher cursor state
+// machine, the notice text and the ports. No I/O, no clock, no randomness.
+
+// --- input codecs and validation -----------------------------------------------------------
+export { decodeInput, invalidInput, renderValue, type InvalidInput } from './validation';
+export {
+  SessionKey,
+  SessionKeyInput,
+  SESSION_KEY_EXPECTED,
+  SESSION_KEY_MAX_LENGTH,
+  isSessionKey,
+  isAgentQualified,
+  isMainSession,
+  isNestedSubagent,
+  parseAgentKey,
+  type AgentSessionKey,
+} from './sessionKey';
+export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence';
+export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind';
+export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from './summary';
+export { Payload, PAYLOAD_MAX_BYTES, payloadBytes, type JsonValue } from './payload';
+export { DedupeKey, OccurredAt, checkFields, decodeRecordInput, type AppendCommand, type RecordFields } from './recordInput';
+
+// --- the signal log ------------------------------------------------------------------------
+export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event';
+export { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from './signalLog';
+export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
+export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
+
+// --- watchers and notices ------------------------------------------------------------------
+export {
+  evolveCursor,
+  fromWatermarks,
+  noticeFor,
+  toWatermarks,
+  type Cursor,
+  type CursorInput,
+  type CursorStep,
+  type Watermarks,
+} from './cursor';
+export { noticeText, type Notice, type NoticeReason } from './notice';
+
+// --- ports ---------------------------------------------------------------------------------
+export type { Clock } from './ports/clock.port';
+export type { LogFields, Logger } from './ports/logger.port';
+export type { Wake } from './ports/wake.port';
+export {
+  isStoreError,
+  storeError,
+  type AppendOutcome,
+  type AppendRequest,
+  type ChangesPage,
+  type CursorFilter,
+  type CursorPair,
+  type DrainAck,
+  type DrainOutcome,
+  type HeadRow,
+  type PruneBatch,
+  type PruneRequest,
+  type StateStore,
+  type StoreError,
+  type WatchRequest,
+} from './ports/stateStore.port';

@@ -1,0 +1,22 @@
+// The stale-state notice text, byte-exact as the spec gives it.
+import type { Sequence } from './sequence';
+
+/** `Session "<target>" changed (other actor). Reconcile before acting: … changesSince N.` */
+export function noticeText(target: string, acked: Sequence): string {
+  return `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
+}
+
+/** Why a notice was offered to the queue; the app counts these as metrics. */
+export type NoticeReason = 'first' | 'repeat' | 'reopen' | 'recovered';
+
+/** A notice the app must offer to its queue for one (watcher, target) pair. */
+export interface Notice {
+  readonly watcher: string;
+  readonly target: string;
+  /** The cursor's `acked`, the number printed in the text. */
+  readonly acked: Sequence;
+  /** The frozen watermark the notice covers; a drain acknowledges up to it. */
+  readonly notified: Sequence;
+  readonly text: string;
+  readonly reason: NoticeReason;
+}

@@ -1,0 +1,160 @@
+// The storage port: everything the facade persists, as whole operations so each one is one
+// transaction in any adapter. Methods return promises so a server database (PostgreSQL) fits
+// behind the same port; the SQLite adapter does its work synchronously inside them.
+import type { CursorRow } from '../append';
+import type { StoredEvent } from '../event';
+import type { Notice } from '../notice';
+import type { AppendCommand } from '../recordInput';
+import type { Sequence } from '../sequence';
+import type { SessionKey } from '../sessionKey';
+import type { SignalLogHead } from '../signalLog';
+
+// --- errors ------------------------------------------------------------------------------
+
+/**
+ * A storage failure, tagged so the app recognises it without importing an adapter. Adapters
+ * reject with (or return, per append) one of these; any other thrown value is treated the same.
+ */
+export interface StoreError {
+  readonly _tag: 'StoreError';
+  /** The port method that failed, e.g. `append`. */
+  readonly operation: string;
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+export function storeError(operation: string, cause: unknown): StoreError {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { _tag: 'StoreError', operation, message, cause };
+}
+
+export function isStoreError(value: unknown): value is StoreError {
+  return typeof value === 'object' && value !== null && (value as { _tag?: unknown })._tag === 'StoreError';
+}
+
+// --- append ------------------------------------------------------------------------------
+
+export interface AppendRequest {
+  readonly command: AppendCommand;
+  /** Clock time of the append; retention ages are measured from it. */
+  readonly appendedAt: number;
+  /** Spawn edge: seed this watcher's cursor on `command.sessionKey` at the new event. */
+  readonly seedWatcher?: SessionKey;
+}
+
+export type AppendOutcome =
+  /** Written; `notices` are what the target's cursors asked for (see `planAppend`). */
+  | { readonly type: 'appended'; readonly event: StoredEvent; readonly notices: readonly Notice[] }
+  /** The dedupe key already existed: the stored event is returned and nothing changed. */
+  | { readonly type: 'duplicate'; readonly event: StoredEvent }
+  /** `onlyIfWatched` and no cursor targets the session: nothing written. */
+  | { readonly type: 'skipped'; readonly reason: 'unwatched' }
+  /** This request failed alone; the others of the batch are unaffected. */
+  | { readonly type: 'failed'; readonly error: StoreError };
+
+// --- reads -------------------------------------------------------------------------------
+
+export interface HeadRow extends SignalLogHead {
+  readonly sessionKey: SessionKey;
+}
+
+export interface ChangesPage {
+  /** The session's head and prune watermark, read in the same snapshot as `events`. */
+  readonly head: SignalLogHead;
+  /** Retained events with sequence > since, ascending, at most `limit`. */
+  readonly events: readonly StoredEvent[];
+  /** Whether more retained events follow the last one returned. */
+  readonly hasMore: boolean;
+}
+
+export interface CursorFilter {
+  readonly watcher?: SessionKey;
+  readonly target?: SessionKey;
+}
+
+// --- cursor writes -------------------------------------------------------------------------
+
+export interface WatchRequest {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+  readonly now: number;
+}
+
+export interface DrainAck {
+  readonly target: SessionKey;
+  /** The frozen watermark of the notice being consumed (compare-and-swap). */
+  readonly notified: Sequence;
+}
+
+export type DrainOutcome =
+  | { readonly target: SessionKey; readonly result: 'acked'; readonly acked: Sequence; readonly reopened?: Notice }
+  | { readonly target: SessionKey; readonly result: 'stale'; readonly pending?: Notice };
+
+/** A (watcher, target) pair whose cursor was removed; the app drops its queued notice. */
+export interface CursorPair {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+}
+
+// --- retention -----------------------------------------------------------------------------
+
+export interface PruneRequest {
+  readonly now: number;
+  readonly maxAgeMs: number;
+  readonly maxRows: number;
+  /** At most this many events are deleted by one call, so no call blocks for long. */
+  readonly batchSize: number;
+}
+
+export interface PruneBatch {
+  readonly eventsDeleted: number;
+  readonly expiredCursors: readonly CursorPair[];
+  /** True when nothing is left to prune for this request. */
+  readonly done: boolean;
+}
+
+// --- the port ------------------------------------------------------------------------------
+
+export interface StateStore {
+  /**
+   * Appends a batch (group commit), in order, each request isolated: one failure fails only
+   * itself. Per request, atomically: dedupe by key, `onlyIfWatched`, assign a sequence above
+   * the head, insert, raise the head, and move (or seed) the target's cursors by `planAppend`.
+   */
+  append(batch: readonly AppendRequest[]): Promise<readonly AppendOutcome[]>;
+
+  /** Creates the cursor at the target's current head unless the pair has one; `created` says which. */
+  watch(request: WatchRequest): Promise<{ readonly created: boolean }>;
+
+  /** Retained events after `since` (ascending, at most `limit`) with the head they were read under. */
+  readChanges(sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage>;
+
+  /** Head rows for the keys that have one (a head above 0, or a tombstone). */
+  readHeads(sessionKeys: readonly SessionKey[]): Promise<readonly HeadRow[]>;
+
+  /** Cursors matching the filter (all when empty), ordered by watcher then target. */
+  listCursors(filter?: CursorFilter): Promise<readonly CursorRow[]>;
+
+  /** Drain, atomically for all acks: each cursor steps by `evolveCursor(drain)`. */
+  drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
+
+  /**
+   * The restart scan: every cursor with material > acked (only those whose watcher passes
+   * `owns`, when given) steps by `evolveCursor(restartScan)`; returns one notice per such pair.
+   */
+  recover(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
+
+  /** Removes every cursor whose watcher is `watcher`. */
+  resetWatcher(watcher: SessionKey): Promise<readonly CursorPair[]>;
+
+  /**
+   * Removes the session's events and every cursor where it is watcher or target; keeps its
+   * head as a tombstone and raises its prune watermark to the highest sequence deleted.
+   */
+  deleteSession(sessionKey: SessionKey): Promise<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
+
+  /** One bounded batch of retention: age, then row cap, then idle cursors; see PruneRequest. */
+  prune(request: PruneRequest): Promise<PruneBatch>;
+
+  close(): Promise<void>;
+}

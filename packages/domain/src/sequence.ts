@@ -1,0 +1,49 @@
+// Sequences and the reconciliation arguments: positive sequences assigned at append, and the
+// non-negative `changesSince` and bounded `limit` a reader passes.
+import * as t from 'io-ts';
+
+export interface SequenceBrand {
+  readonly Sequence: unique symbol;
+}
+
+/** A sequence number (0 means "nothing yet": a state version of a session with no events). */
+export type Sequence = t.Branded<number, SequenceBrand>;
+
+export function isSequence(value: unknown): value is Sequence {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+export const Sequence = t.brand(t.number, (n): n is Sequence => isSequence(n), 'Sequence');
+
+/** Treats a trusted number (a stored row, a counter) as a sequence. */
+export const asSequence = (n: number): Sequence => n as Sequence;
+
+export const ZERO: Sequence = asSequence(0);
+
+export const maxSequence = (a: Sequence, b: Sequence): Sequence => (a >= b ? a : b);
+
+// --- reconciliation arguments ------------------------------------------------------------
+
+export const MAX_PAGE_LIMIT = 200;
+
+export const ChangesSince = new t.Type<Sequence, number, unknown>(
+  'a non-negative safe integer',
+  isSequence,
+  (u, c) => (isSequence(u) ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+
+export interface PageLimitBrand {
+  readonly PageLimit: unique symbol;
+}
+export type PageLimit = t.Branded<number, PageLimitBrand>;
+
+const isPageLimit = (u: unknown): u is PageLimit =>
+  typeof u === 'number' && Number.isSafeInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT;
+
+export const PageLimit = new t.Type<PageLimit, number, unknown>(
+  `an integer from 1 to ${MAX_PAGE_LIMIT}`,
+  isPageLimit,
+  (u, c) => (isPageLimit(u) ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
