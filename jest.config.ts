@@ -2,6 +2,7 @@
 import type { Config } from 'jest';
 
 const config: Config = {
+  reporters: ['default', '<rootDir>/tools/plainSummaryReporter.js'],
   projects: [
     '<rootDir>/packages/domain',
     '<rootDir>/packages/adapters-memory',
