@@ -1,0 +1,258 @@
+// Given/When/Then tests for the watcher cursor, one block per row of the spec's cursor table (§5).
+import { describe, expect, test } from '@jest/globals';
+
+import { fromWatermarks, noticeFor, toWatermarks, evolveCursor, type CursorStep } from '../src/cursor';
+import type { EventKind } from '../src/eventKind';
+import { noticeText } from '../src/notice';
+import {
+  TARGET,
+  WATCHER,
+  cursorSpec,
+  drain,
+  event,
+  foreign,
+  idle,
+  pending,
+  restartScan,
+  seed,
+  seq,
+} from './support/cursorSpec';
+
+const spec = cursorSpec(WATCHER);
+
+const NOTIFYING: readonly EventKind[] = ['human_direct_message', 'goal_changed', 'upstream_missing'];
+const NOT_NOTIFYING: readonly EventKind[] = ['child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
+
+/** The notice text a step would queue for the (WATCHER, TARGET) pair. */
+const textOf = (step: CursorStep | undefined): string | undefined =>
+  step === undefined ? undefined : noticeFor(WATCHER, TARGET, step)?.text;
+
+// --- seed ----------------------------------------------------------------------------------
+
+describe('seed at s', () => {
+  test('creates an idle cursor with acked = notified = material = s', () => {
+    spec.given([]).when(seed(5)).then({ cursor: idle(5), changed: true });
+  });
+
+  test('overwrites a pending cursor (a new spawn edge) and offers no notice', () => {
+    spec.given([seed(5), foreign(8)]).when(seed(12)).then({ cursor: idle(12), changed: true });
+  });
+
+  test('stores all three watermarks at s', () => {
+    spec.given([]).when(seed(5)).thenCheck((step) => {
+      expect(step && toWatermarks(step.cursor)).toStrictEqual({ acked: 5, notified: 5, material: 5 });
+    });
+  });
+
+  test('any input but a seed on a pair without a cursor does nothing', () => {
+    for (const input of [foreign(3), drain(3), restartScan]) {
+      expect(evolveCursor(WATCHER, undefined, input)).toBeUndefined();
+    }
+  });
+});
+
+// --- notifying event by someone else, idle ------------------------------------------------
+
+describe('notifying event e by someone else while idle', () => {
+  test.each(NOTIFYING)('%s sets notified = material = e and queues one notice, reason first', (kind) => {
+    spec
+      .given([seed(5)])
+      .when(foreign(8, kind))
+      .then({
+        cursor: pending(5, 8, 8),
+        changed: true,
+        notice: { acked: seq(5), notified: seq(8), reason: 'first' },
+      });
+  });
+
+  test('an event without actorSessionKey (a human) is foreign', () => {
+    spec
+      .given([seed(5)])
+      .when(event(8, 'human_direct_message'))
+      .then({ cursor: pending(5, 8, 8), changed: true, notice: { acked: seq(5), notified: seq(8), reason: 'first' } });
+  });
+
+  test('the queued notice prints acked and quotes the target', () => {
+    spec
+      .given([seed(5)])
+      .when(foreign(8))
+      .thenCheck((step) => {
+        expect(textOf(step)).toBe(
+          `Session "${TARGET}" changed (other actor). Reconcile before acting: session_status sessionKey "${TARGET}" changesSince 5.`,
+        );
+      });
+  });
+
+  test('an event at or below acked (history before the seed) does nothing', () => {
+    spec.given([seed(5)]).when(foreign(5)).then({ cursor: idle(5), changed: false });
+  });
+});
+
+// --- notifying event by someone else, pending ----------------------------------------------
+
+describe('notifying event e by someone else while pending', () => {
+  test.each(NOTIFYING)('%s moves only material and re-offers the pending notice', (kind) => {
+    spec
+      .given([seed(5), foreign(8)])
+      .when(foreign(11, kind))
+      .then({
+        cursor: pending(5, 8, 11),
+        changed: true,
+        notice: { acked: seq(5), notified: seq(8), reason: 'repeat' },
+      });
+  });
+
+  test('the re-offered text is byte-for-byte the text of the first notice', () => {
+    const first = evolveCursor(WATCHER, idle(5), foreign(8));
+    const repeated = evolveCursor(WATCHER, pending(5, 8, 8), foreign(11));
+    const again = evolveCursor(WATCHER, pending(5, 8, 11), foreign(20, 'goal_changed'));
+    expect(textOf(first)).toBeDefined();
+    expect(textOf(repeated)).toBe(textOf(first));
+    expect(textOf(again)).toBe(textOf(first));
+  });
+});
+
+// --- self-caused events --------------------------------------------------------------------
+
+describe('event caused by the watcher itself (actorSessionKey = watcher)', () => {
+  test.each(NOTIFYING)('%s while idle: no notice, no watermark moves', (kind) => {
+    spec.given([seed(5)]).when(event(8, kind, WATCHER)).then({ cursor: idle(5), changed: false });
+  });
+
+  test.each(NOTIFYING)('%s while pending: no notice, material stays', (kind) => {
+    spec.given([seed(5), foreign(8)]).when(event(11, kind, WATCHER)).then({ cursor: pending(5, 8, 8), changed: false });
+  });
+
+  test('an event by a different watcher of the same target still notifies this one', () => {
+    spec
+      .given([seed(5)])
+      .when(event(8, 'goal_changed', 'agent:other:main'))
+      .then({ cursor: pending(5, 8, 8), changed: true, notice: { acked: seq(5), notified: seq(8), reason: 'first' } });
+  });
+});
+
+// --- log-only and seed kinds ---------------------------------------------------------------
+
+describe('log-only and seed kinds', () => {
+  test.each(NOT_NOTIFYING)('%s by someone else while idle does nothing', (kind) => {
+    spec.given([seed(5)]).when(foreign(8, kind)).then({ cursor: idle(5), changed: false });
+  });
+
+  test.each(NOT_NOTIFYING)('%s by someone else while pending does nothing (no re-offer)', (kind) => {
+    spec.given([seed(5), foreign(8)]).when(foreign(11, kind)).then({ cursor: pending(5, 8, 8), changed: false });
+  });
+});
+
+// --- drain ---------------------------------------------------------------------------------
+
+describe('drain (the watcher consumes the notice)', () => {
+  test('without interleaving: acked = notified, the cursor goes idle, no notice', () => {
+    spec.given([seed(5), foreign(8)]).when(drain(8)).then({ cursor: idle(8), changed: true, drain: 'acked' });
+  });
+
+  test('with interleaving: acks, then reopens exactly one notice with the new acked', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11), foreign(13, 'upstream_missing')])
+      .when(drain(8))
+      .then({
+        cursor: pending(8, 13, 13),
+        changed: true,
+        drain: 'acked',
+        notice: { acked: seq(8), notified: seq(13), reason: 'reopen' },
+      });
+  });
+
+  test('the reopened notice prints the new acked', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11)])
+      .when(drain(8))
+      .thenCheck((step) => {
+        expect(textOf(step)).toBe(noticeText(TARGET, seq(8)));
+        expect(textOf(step)).not.toBe(noticeText(TARGET, seq(5)));
+      });
+  });
+
+  test('draining the reopened notice then goes idle at the newest material', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11), drain(8)])
+      .when(drain(11))
+      .then({ cursor: idle(11), changed: true, drain: 'acked' });
+  });
+
+  test('only foreign notifying events interleaved: self and log-only events do not reopen', () => {
+    spec
+      .given([seed(5), foreign(8), event(9, 'goal_changed', WATCHER), foreign(10, 'compacted')])
+      .when(drain(8))
+      .then({ cursor: idle(8), changed: true, drain: 'acked' });
+  });
+});
+
+describe('drain compare-and-swap', () => {
+  test('a drain of a notified that is no longer frozen is stale: nothing acked, pending re-offered', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11), restartScan])
+      .when(drain(8))
+      .then({
+        cursor: pending(5, 11, 11),
+        changed: false,
+        drain: 'stale',
+        notice: { acked: seq(5), notified: seq(11), reason: 'repeat' },
+      });
+  });
+
+  test('a drain of an idle cursor is stale and offers nothing', () => {
+    spec.given([seed(5), foreign(8), drain(8)]).when(drain(8)).then({ cursor: idle(8), changed: false, drain: 'stale' });
+  });
+});
+
+// --- restart scan --------------------------------------------------------------------------
+
+describe('restart scan', () => {
+  test('a lagging row (material > notified): notified = material, the notice is queued again', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11)])
+      .when(restartScan)
+      .then({
+        cursor: pending(5, 11, 11),
+        changed: true,
+        notice: { acked: seq(5), notified: seq(11), reason: 'recovered' },
+      });
+  });
+
+  test('a pending row with material = notified: the notice is queued again, nothing written', () => {
+    spec
+      .given([seed(5), foreign(8)])
+      .when(restartScan)
+      .then({ cursor: pending(5, 8, 8), changed: false, notice: { acked: seq(5), notified: seq(8), reason: 'recovered' } });
+  });
+
+  test('the recovered text equals the text that was pending before the restart', () => {
+    const before = evolveCursor(WATCHER, idle(5), foreign(8));
+    const after = evolveCursor(WATCHER, pending(5, 8, 11), restartScan);
+    expect(textOf(after)).toBe(textOf(before));
+  });
+
+  test('a stored row with material > acked but notified not raised scans to notified = material', () => {
+    const step = evolveCursor(WATCHER, fromWatermarks({ acked: seq(5), notified: seq(5), material: seq(9) }), restartScan);
+    expect(step?.cursor).toStrictEqual(pending(5, 9, 9));
+    expect(step?.notice).toStrictEqual({ acked: seq(5), notified: seq(9), reason: 'recovered' });
+  });
+
+  test('an idle row: nothing', () => {
+    spec.given([seed(5), foreign(8), drain(8)]).when(restartScan).then({ cursor: idle(8), changed: false });
+  });
+
+  test('a freshly seeded row: nothing', () => {
+    spec.given([seed(5)]).when(restartScan).then({ cursor: idle(5), changed: false });
+  });
+});
+
+// --- stored watermarks ---------------------------------------------------------------------
+
+describe('watermarks round-trip', () => {
+  test('idle and pending cursors survive toWatermarks/fromWatermarks', () => {
+    for (const cursor of [idle(0), idle(7), pending(3, 4, 4), pending(3, 4, 9)]) {
+      expect(fromWatermarks(toWatermarks(cursor))).toStrictEqual(cursor);
+    }
+  });
+});
