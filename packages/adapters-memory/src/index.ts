@@ -1,1 +1,3 @@
-export {};
+// The in-memory adapter of the StateStore port, plus a manual clock for deterministic tests.
+export { createMemoryStore, type MemoryStore } from './memoryStore';
+export { createManualClock, type ManualClock } from './manualClock';

@@ -1,0 +1,440 @@
+// The in-memory StateStore: the whole store port over plain Maps and arrays, for tests and for
+// gateways that need no durability. Every rule comes from the domain (planAppend, evolveCursor,
+// evolveHead); this file only indexes state and commits each operation in one step.
+import {
+  asSequence,
+  evolveCursor,
+  evolveHead,
+  fromWatermarks,
+  initialHead,
+  isStoreError,
+  noticeFor,
+  planAppend,
+  storeError,
+  toWatermarks,
+  type AppendCommand,
+  type AppendOutcome,
+  type AppendRequest,
+  type ChangesPage,
+  type Cursor,
+  type CursorFilter,
+  type CursorPair,
+  type CursorRow,
+  type DrainAck,
+  type DrainOutcome,
+  type HeadRow,
+  type Notice,
+  type Payload,
+  type PruneBatch,
+  type PruneRequest,
+  type Sequence,
+  type SessionKey,
+  type SignalLogHead,
+  type StateStore,
+  type StoredEvent,
+  type WatchRequest,
+} from '@session-state/domain';
+
+// --- state ---------------------------------------------------------------------------------
+
+/** One session: its durable head (kept as a tombstone after delete) and retained events, sequence ascending. */
+interface SessionState {
+  head: SignalLogHead;
+  events: StoredEvent[];
+}
+
+type CursorIndex = Map<SessionKey, Map<SessionKey, CursorRow>>;
+
+const NO_CURSORS: readonly CursorRow[] = [];
+const NO_EVENTS: readonly StoredEvent[] = [];
+const SKIPPED: AppendOutcome = { type: 'skipped', reason: 'unwatched' };
+
+// Compact the global append-order queue once this many dead entries pile up at its front.
+const COMPACT_AFTER = 4096;
+
+const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byPair = (a: CursorPair, b: CursorPair): number => compareKeys(a.watcher, b.watcher) || compareKeys(a.target, b.target);
+
+function invalid(field: string, value: unknown, expected: string): Error {
+  return new RangeError(`invalid ${field}: expected ${expected}, got ${String(value)}`);
+}
+
+function checkInteger(field: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw invalid(field, value, min === 0 ? 'a non-negative safe integer' : `a safe integer ≥ ${min}`);
+  }
+}
+
+function checkTime(field: string, value: number): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, value, 'finite epoch milliseconds');
+}
+
+/** A stored copy of the payload, so later mutation by the caller cannot change the log (and an unserialisable one fails like in SQLite). */
+function clonePayload(payload: Payload): Payload {
+  return JSON.parse(JSON.stringify(payload)) as Payload;
+}
+
+// --- the store -----------------------------------------------------------------------------
+
+/** The memory store: a StateStore whose state lives in this process only. */
+export type MemoryStore = StateStore;
+
+/**
+ * Creates an empty in-memory StateStore. One global counter assigns sequences; each method
+ * computes its whole effect first and then commits it, so a thrown error changes nothing.
+ * After `close()` every method rejects with a StoreError naming the operation.
+ *
+ * @example const store = createMemoryStore(); const awareness = await createSessionStateAwareness({ store });
+ */
+export function createMemoryStore(): MemoryStore {
+  let closed = false;
+  let lastSequence = 0;
+  /** Retained events across all sessions. */
+  let rowCount = 0;
+  const sessions = new Map<SessionKey, SessionState>();
+  const dedupe = new Map<string, StoredEvent>();
+  const byTarget: CursorIndex = new Map();
+  const byWatcher: CursorIndex = new Map();
+  // Every appended event in sequence (= append) order; deleted ones stay until skipped past.
+  let order: StoredEvent[] = [];
+  let orderStart = 0;
+  const removed = new Set<StoredEvent>();
+  // While append times never went backwards along `order`, the age scan may stop at the first fresh event.
+  let appendTimesAscending = true;
+  let lastAppendedAt = Number.NEGATIVE_INFINITY;
+
+  // --- helpers ---------------------------------------------------------------------------
+
+  function guarded<T>(operation: string, body: () => T): Promise<T> {
+    try {
+      if (closed) throw new Error(`the memory store is closed (${operation})`);
+      return Promise.resolve(body());
+    } catch (cause) {
+      return Promise.reject(isStoreError(cause) ? cause : storeError(operation, cause));
+    }
+  }
+
+  function putIndexed(index: CursorIndex, outer: SessionKey, inner: SessionKey, row: CursorRow): void {
+    const rows = index.get(outer);
+    if (rows === undefined) index.set(outer, new Map([[inner, row]]));
+    else rows.set(inner, row);
+  }
+
+  function deleteIndexed(index: CursorIndex, outer: SessionKey, inner: SessionKey): void {
+    const rows = index.get(outer);
+    if (rows === undefined) return;
+    rows.delete(inner);
+    if (rows.size === 0) index.delete(outer);
+  }
+
+  function putCursor(row: CursorRow): void {
+    putIndexed(byTarget, row.target, row.watcher, row);
+    putIndexed(byWatcher, row.watcher, row.target, row);
+  }
+
+  function removeCursor(pair: CursorPair): void {
+    deleteIndexed(byTarget, pair.target, pair.watcher);
+    deleteIndexed(byWatcher, pair.watcher, pair.target);
+  }
+
+  function touched(row: CursorRow, cursor: Cursor, now: number): CursorRow {
+    return { watcher: row.watcher, target: row.target, ...toWatermarks(cursor), touchedAt: now };
+  }
+
+  /** Forgets removed events: drops them from the dedupe index and the row count. */
+  function forgetEvents(events: readonly StoredEvent[]): void {
+    for (const event of events) {
+      removed.add(event);
+      if (event.dedupeKey !== undefined && dedupe.get(event.dedupeKey) === event) dedupe.delete(event.dedupeKey);
+    }
+    rowCount -= events.length;
+    compactOrder();
+  }
+
+  function compactOrder(): void {
+    if (rowCount === 0) {
+      // Nothing retained: start the queue afresh (this also forgets any backwards clock step).
+      order = [];
+      orderStart = 0;
+      removed.clear();
+      appendTimesAscending = true;
+      lastAppendedAt = Number.NEGATIVE_INFINITY;
+      return;
+    }
+    while (orderStart < order.length) {
+      const first = order[orderStart] as StoredEvent;
+      if (!removed.delete(first)) break;
+      orderStart += 1;
+    }
+    if (removed.size > COMPACT_AFTER && removed.size * 2 > order.length - orderStart) {
+      order = order.slice(orderStart).filter((event) => !removed.has(event));
+      orderStart = 0;
+      removed.clear();
+    } else if (orderStart > COMPACT_AFTER && orderStart * 2 > order.length) {
+      order = order.slice(orderStart);
+      orderStart = 0;
+    }
+  }
+
+  // --- append ----------------------------------------------------------------------------
+
+  function appendOne(request: AppendRequest): AppendOutcome {
+    const { command, appendedAt } = request;
+    if (command.dedupeKey !== undefined) {
+      const existing = dedupe.get(command.dedupeKey);
+      if (existing !== undefined) return { type: 'duplicate', event: existing };
+    }
+    const onTarget = byTarget.get(command.sessionKey);
+    if (command.onlyIfWatched && onTarget === undefined) return SKIPPED;
+    checkTime('appendedAt', appendedAt);
+
+    // Compute: everything that may throw happens before the first write.
+    const session = sessions.get(command.sessionKey);
+    const head = session === undefined ? initialHead : session.head;
+    const sequence = asSequence((lastSequence > head.head ? lastSequence : head.head) + 1);
+    const stored: AppendCommand =
+      command.payload === undefined ? command : { ...command, payload: clonePayload(command.payload) };
+    const plan = planAppend({
+      command: stored,
+      sequence,
+      appendedAt,
+      cursorsOnTarget: onTarget === undefined ? NO_CURSORS : Array.from(onTarget.values()),
+      ...(request.seedWatcher !== undefined ? { seedWatcher: request.seedWatcher } : {}),
+    });
+    const nextHead = evolveHead(head, { type: 'appended', sequence });
+
+    // Commit.
+    const event = plan.event;
+    lastSequence = sequence;
+    if (session === undefined) sessions.set(command.sessionKey, { head: nextHead, events: [event] });
+    else {
+      session.head = nextHead;
+      session.events.push(event);
+    }
+    order.push(event);
+    if (appendedAt < lastAppendedAt) appendTimesAscending = false;
+    lastAppendedAt = appendedAt;
+    rowCount += 1;
+    if (event.dedupeKey !== undefined) dedupe.set(event.dedupeKey, event);
+    for (const row of plan.cursorWrites) putCursor(row);
+    return { type: 'appended', event, notices: plan.notices };
+  }
+
+  // --- retention -------------------------------------------------------------------------
+
+  function pruneBatch(request: PruneRequest): PruneBatch {
+    checkTime('now', request.now);
+    checkInteger('maxAgeMs', request.maxAgeMs, 0);
+    checkInteger('maxRows', request.maxRows, 0);
+    checkInteger('batchSize', request.batchSize, 1);
+    const cutoff = request.now - request.maxAgeMs;
+    const doomed: StoredEvent[] = [];
+    const doomedSet = new Set<StoredEvent>();
+
+    // Age first: every retained event appended before the cutoff. After the clock moved
+    // backwards append times no longer follow sequence order, so the whole queue is scanned.
+    let moreAged = false;
+    for (let i = orderStart; i < order.length; i++) {
+      const event = order[i] as StoredEvent;
+      if (event.appendedAt >= cutoff) {
+        if (appendTimesAscending) break;
+        continue;
+      }
+      if (removed.has(event)) continue;
+      if (doomed.length === request.batchSize) {
+        moreAged = true;
+        break;
+      }
+      doomed.push(event);
+      doomedSet.add(event);
+    }
+    // Then the row cap: the earliest-appended (lowest sequence) events across all sessions.
+    let remaining = rowCount - doomed.length;
+    for (let i = orderStart; i < order.length && remaining > request.maxRows && doomed.length < request.batchSize; i++) {
+      const event = order[i] as StoredEvent;
+      if (removed.has(event) || doomedSet.has(event)) continue;
+      doomed.push(event);
+      doomedSet.add(event);
+      remaining -= 1;
+    }
+
+    // Commit events: each affected session loses them and raises its prune watermark.
+    const highestBySession = new Map<SessionKey, Sequence>();
+    for (const event of doomed) {
+      const highest = highestBySession.get(event.sessionKey);
+      if (highest === undefined || event.sequence > highest) highestBySession.set(event.sessionKey, event.sequence);
+    }
+    for (const [sessionKey, highestDeleted] of highestBySession) {
+      const session = sessions.get(sessionKey) as SessionState;
+      let prefix = 0;
+      while (prefix < session.events.length && doomedSet.has(session.events[prefix] as StoredEvent)) prefix += 1;
+      if (prefix > 0 && !session.events.slice(prefix).some((event) => doomedSet.has(event))) session.events.splice(0, prefix);
+      else session.events = session.events.filter((event) => !doomedSet.has(event));
+      session.head = evolveHead(session.head, { type: 'pruned', highestDeleted });
+    }
+    forgetEvents(doomed);
+
+    // Idle cursors expire with the log.
+    const expiredCursors: CursorPair[] = [];
+    for (const rows of byWatcher.values()) {
+      for (const row of rows.values()) {
+        if (row.touchedAt < cutoff) expiredCursors.push({ watcher: row.watcher, target: row.target });
+      }
+    }
+    for (const pair of expiredCursors) removeCursor(pair);
+    expiredCursors.sort(byPair);
+
+    return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows };
+  }
+
+  // --- the port --------------------------------------------------------------------------
+
+  return {
+    append: (batch) =>
+      guarded('append', () =>
+        batch.map((request): AppendOutcome => {
+          try {
+            return appendOne(request);
+          } catch (cause) {
+            return { type: 'failed', error: storeError('append', cause) };
+          }
+        }),
+      ),
+
+    watch: (request: WatchRequest) =>
+      guarded('watch', () => {
+        checkTime('now', request.now);
+        if (byWatcher.get(request.watcher)?.has(request.target) === true) return { created: false };
+        const at = sessions.get(request.target)?.head.head ?? initialHead.head;
+        const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at });
+        if (seeded === undefined) throw new Error('seeding a cursor produced no cursor');
+        putCursor({ watcher: request.watcher, target: request.target, ...toWatermarks(seeded.cursor), touchedAt: request.now });
+        return { created: true };
+      }),
+
+    readChanges: (sessionKey, since, limit) =>
+      guarded('readChanges', (): ChangesPage => {
+        checkInteger('since', since, 0);
+        checkInteger('limit', limit, 1);
+        const session = sessions.get(sessionKey);
+        const events = session === undefined ? NO_EVENTS : session.events;
+        let lo = 0;
+        let hi = events.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if ((events[mid] as StoredEvent).sequence <= since) lo = mid + 1;
+          else hi = mid;
+        }
+        return {
+          head: session === undefined ? initialHead : session.head,
+          events: events.slice(lo, lo + limit),
+          hasMore: lo + limit < events.length,
+        };
+      }),
+
+    readHeads: (sessionKeys) =>
+      guarded('readHeads', (): readonly HeadRow[] => {
+        const rows: HeadRow[] = [];
+        const seen = new Set<SessionKey>();
+        for (const sessionKey of sessionKeys) {
+          if (seen.has(sessionKey)) continue;
+          seen.add(sessionKey);
+          const session = sessions.get(sessionKey);
+          if (session !== undefined && session.head.head > 0) rows.push({ sessionKey, ...session.head });
+        }
+        return rows;
+      }),
+
+    listCursors: (filter?: CursorFilter) =>
+      guarded('listCursors', (): readonly CursorRow[] => {
+        let rows: CursorRow[];
+        if (filter?.watcher !== undefined) {
+          rows = Array.from(byWatcher.get(filter.watcher)?.values() ?? []);
+          if (filter.target !== undefined) rows = rows.filter((row) => row.target === filter.target);
+        } else if (filter?.target !== undefined) {
+          rows = Array.from(byTarget.get(filter.target)?.values() ?? []);
+        } else {
+          rows = [];
+          for (const targets of byWatcher.values()) for (const row of targets.values()) rows.push(row);
+        }
+        return rows.sort(byPair);
+      }),
+
+    drain: (watcher, acks: readonly DrainAck[], now) =>
+      guarded('drain', (): readonly DrainOutcome[] => {
+        checkTime('now', now);
+        // Compute against a working copy so a later ack of the same target sees an earlier one.
+        const working = new Map<SessionKey, CursorRow>();
+        const outcomes = acks.map((ack): DrainOutcome => {
+          const row = working.get(ack.target) ?? byWatcher.get(watcher)?.get(ack.target);
+          const step = row === undefined ? undefined : evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
+          if (row === undefined || step === undefined) return { target: ack.target, result: 'stale' };
+          if (step.changed) working.set(ack.target, touched(row, step.cursor, now));
+          const notice = noticeFor(watcher, ack.target, step);
+          if (step.drain === 'acked') {
+            return { target: ack.target, result: 'acked', acked: step.cursor.acked, ...(notice !== undefined ? { reopened: notice } : {}) };
+          }
+          return { target: ack.target, result: 'stale', ...(notice !== undefined ? { pending: notice } : {}) };
+        });
+        for (const row of working.values()) putCursor(row);
+        return outcomes;
+      }),
+
+    recover: (now, owns) =>
+      guarded('recover', (): readonly Notice[] => {
+        checkTime('now', now);
+        const lagging: CursorRow[] = [];
+        for (const [watcher, targets] of byWatcher) {
+          if (owns !== undefined && !owns(watcher)) continue;
+          for (const row of targets.values()) if (row.material > row.acked) lagging.push(row);
+        }
+        lagging.sort(byPair);
+        const notices: Notice[] = [];
+        const writes: CursorRow[] = [];
+        for (const row of lagging) {
+          const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
+          if (step === undefined) continue;
+          if (step.changed) writes.push(touched(row, step.cursor, now));
+          const notice = noticeFor(row.watcher, row.target, step);
+          if (notice !== undefined) notices.push(notice);
+        }
+        for (const row of writes) putCursor(row);
+        return notices;
+      }),
+
+    resetWatcher: (watcher) =>
+      guarded('resetWatcher', (): readonly CursorPair[] => {
+        const pairs = Array.from(byWatcher.get(watcher)?.keys() ?? [], (target) => ({ watcher, target }));
+        for (const pair of pairs) removeCursor(pair);
+        return pairs.sort(byPair);
+      }),
+
+    deleteSession: (sessionKey) =>
+      guarded('deleteSession', () => {
+        const pairs = new Map<string, CursorPair>();
+        for (const target of byWatcher.get(sessionKey)?.keys() ?? []) pairs.set(`w:${target}`, { watcher: sessionKey, target });
+        for (const watcher of byTarget.get(sessionKey)?.keys() ?? []) pairs.set(`t:${watcher}`, { watcher, target: sessionKey });
+        const removedCursors = Array.from(pairs.values()).filter(
+          // A self-cursor (watcher = target) is listed once.
+          (pair, i, all) => all.findIndex((other) => other.watcher === pair.watcher && other.target === pair.target) === i,
+        );
+        const session = sessions.get(sessionKey);
+        const events = session === undefined ? NO_EVENTS : session.events;
+        const last = events[events.length - 1];
+        for (const pair of removedCursors) removeCursor(pair);
+        if (session !== undefined && last !== undefined) {
+          session.events = [];
+          session.head = evolveHead(session.head, { type: 'deleted', highestDeleted: last.sequence });
+          forgetEvents(events);
+        }
+        return { eventsDeleted: events.length, removedCursors: removedCursors.sort(byPair) };
+      }),
+
+    prune: (request) => guarded('prune', () => pruneBatch(request)),
+
+    close: () => {
+      closed = true;
+      return Promise.resolve();
+    },
+  };
+}
