@@ -1,1 +1,37 @@
-export {};
+// @session-state/app: the facade a gateway embeds, its error types and options, and the store
+// adapters re-exported for convenience.
+
+// --- the facade ------------------------------------------------------------------------------
+export {
+  createSessionStateAwareness,
+  type ChildSpawnedInput,
+  type ChildSpawnedResult,
+  type PruneResult,
+  type RecordInput,
+  type RecordResult,
+  type SentInput,
+  type SessionListRow,
+  type SessionStateAwareness,
+  type SessionStateAwarenessOptions,
+  type StatusOptions,
+} from './awareness';
+export { InvalidInputError } from './invalidInputError';
+export { ClosedError, StoreOperationError } from './storeOperationError';
+export type { AwarenessMetrics } from './metrics';
+export { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
+export { consoleLogger } from './defaultLogger';
+
+// --- domain types a caller meets -------------------------------------------------------------
+export type {
+  Clock,
+  EventKind,
+  ActorType,
+  LogFields,
+  Logger,
+  RecordedEvent,
+  SessionEvent,
+  SessionStatus,
+  StateChanges,
+  StateStore,
+  Wake,
+} from '@session-state/domain';

@@ -1,0 +1,496 @@
+// The facade `createSessionStateAwareness`: validates input, group-commits appends, keeps the
+// notice queue in store order through one operation lane, wakes watchers, reads, and prunes.
+import {
+  decodeRecordInput,
+  isAgentQualified,
+  isNestedSubagent,
+  normaliseSummary,
+  storeError,
+  toRecordedEvent,
+  toSessionEvent,
+  buildStateChanges,
+  MAX_PAGE_LIMIT,
+  ZERO,
+  type ActorType,
+  type AppendCommand,
+  type AppendOutcome,
+  type AppendRequest,
+  type Clock,
+  type CursorPair,
+  type EventKind,
+  type Logger,
+  type Notice,
+  type RecordedEvent,
+  type SessionKey,
+  type SessionStatus,
+  type StateStore,
+  type Summary,
+  type Wake,
+} from '@session-state/domain';
+
+import { consoleLogger } from './defaultLogger';
+import { createGroupCommit } from './groupCommit';
+import {
+  decodeChildSpawned,
+  decodeRetention,
+  decodeSent,
+  decodeSessionKey,
+  decodeSessionKeys,
+  decodeStatusOptions,
+  requireFunction,
+  requireKnownFields,
+  requirePort,
+} from './inputs';
+import { InvalidInputError } from './invalidInputError';
+import { createCounters, type AwarenessMetrics } from './metrics';
+import { createNoticeQueue } from './noticeQueue';
+import { createOperationLane } from './operationLane';
+import { createRetention, DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention';
+import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
+
+// --- public types ----------------------------------------------------------------------------
+
+/** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
+export interface SessionStateAwarenessOptions {
+  /** A StateStore from `openSqliteStore({ path })` or `createMemoryStore()`; closed by `close()`. */
+  readonly store: StateStore;
+  /** The source of "now" (epoch ms) for append times and retention; default the system clock. */
+  readonly clock?: Clock;
+  /** Receives operational warnings and errors (identifiers only, never content); default console. */
+  readonly logger?: Logger;
+  /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
+  readonly wake?: Wake;
+  /** History bounds; default 30 days and 50,000 rows. */
+  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
+}
+
+/** The `record` input (SPEC 8); checked at runtime, so plain JavaScript callers get clear errors. */
+export interface RecordInput {
+  readonly sessionKey: string;
+  readonly kind: EventKind;
+  readonly actorType: ActorType;
+  readonly actorSessionKey?: string;
+  /** One line of metadata, never message content; normalised and capped at 200 characters. */
+  readonly summary: string;
+  /** A small plain JSON object (at most 4 KiB); `run_failed` needs `outcome`. */
+  readonly payload?: Readonly<Record<string, unknown>>;
+  readonly dedupeKey?: string;
+  /** ISO string or epoch ms; informational, returned as ISO. */
+  readonly occurredAt?: string | number;
+  /** When true and nobody watches the session, nothing is written. */
+  readonly onlyIfWatched?: boolean;
+}
+
+/** The result of `record`: never a rejection. */
+export type RecordResult =
+  | { readonly ok: true; readonly event: RecordedEvent }
+  | { readonly ok: true; readonly skipped: 'unwatched' }
+  | { readonly ok: false; readonly error: Error };
+
+/** The result of `childSpawned` when its input was valid. */
+export type ChildSpawnedResult = { readonly ok: true; readonly event: RecordedEvent } | { readonly ok: false; readonly error: Error };
+
+export interface ChildSpawnedInput {
+  readonly parentKey: string;
+  readonly childKey: string;
+  /** Default `spawned by <parentKey>`. */
+  readonly summary?: string;
+  /** e.g. `child-spawned:<runId>`: a retry returns the first event and touches no cursor. */
+  readonly dedupeKey?: string;
+}
+
+export interface SentInput {
+  readonly senderKey: string;
+  /** The session that actually received the message, after routing. */
+  readonly deliveredTo: string;
+  readonly watch: boolean;
+  /** False when the dispatch failed; default true. */
+  readonly delivered?: boolean;
+}
+
+export interface StatusOptions {
+  /** Return the events after this sequence (and `historyGap`) as `stateChanges`. */
+  readonly changesSince?: number;
+  /** At most this many events (1-200, default 200). */
+  readonly limit?: number;
+}
+
+/** One `list` row: `stateVersion` only when the session ever logged an event. */
+export interface SessionListRow {
+  readonly sessionKey: string;
+  readonly stateVersion?: number;
+}
+
+export type PruneResult = PruneTotals;
+
+/** The in-process API a gateway embeds (SPEC 8). */
+export interface SessionStateAwareness {
+  /** Appends one event; never rejects. */
+  record(input: RecordInput): Promise<RecordResult>;
+  /** Logs `child_spawned` on the child and seeds the parent's cursor on it. */
+  childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
+  /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
+  sent(input: SentInput): Promise<{ readonly watched: boolean }>;
+  /** The watcher's queued notices, oldest first, without consuming them. */
+  pending(watcherKey: string): string[];
+  /** Consumes the watcher's notices (all or nothing); newer changes reopen one notice per target. */
+  drain(watcherKey: string): Promise<string[]>;
+  /** The session's state version and, with `changesSince`, the exact delta. */
+  status(sessionKey: string, options?: StatusOptions): Promise<SessionStatus>;
+  /** One row per key, in the order given. */
+  list(sessionKeys: readonly string[]): Promise<SessionListRow[]>;
+  /** The watcher session was reset: its cursors and queued notices go. */
+  sessionReset(sessionKey: string): Promise<void>;
+  /** The session was deleted: its events, its cursors either way and their notices go; its head stays. */
+  sessionDeleted(sessionKey: string): Promise<void>;
+  /** Applies retention now. */
+  prune(): Promise<PruneResult>;
+  /** Counters since creation (SPEC 9). */
+  metrics(): AwarenessMetrics;
+  /** Waits for queued work and any running prune, then closes the store. Later calls fail. */
+  close(): Promise<void>;
+}
+
+// --- internals -------------------------------------------------------------------------------
+
+/** One request of a group-commit batch and the facade operation it came from. */
+interface BatchItem {
+  readonly operation: 'record' | 'childSpawned';
+  readonly request: AppendRequest;
+}
+
+const STORE_METHODS = ['append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'recover', 'resetWatcher', 'deleteSession', 'prune', 'close'] as const;
+
+const systemClock: Clock = { now: () => Date.now() };
+
+// --- the factory -----------------------------------------------------------------------------
+
+/**
+ * Creates the facade over a store and runs the restart scan (re-queuing pending notices) before
+ * resolving; a first prune then runs in the background.
+ *
+ * @example
+ * const awareness = await createSessionStateAwareness({ store: openSqliteStore({ path: 'state.db' }), wake });
+ */
+export async function createSessionStateAwareness(options: SessionStateAwarenessOptions): Promise<SessionStateAwareness> {
+  // --- options ---
+  requireKnownFields(options, 'options', ['store', 'clock', 'logger', 'wake', 'retention']);
+  requirePort(options.store, 'options.store', STORE_METHODS, 'a StateStore (createMemoryStore() or openSqliteStore({ path }))');
+  if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
+  if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
+  if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
+  const retentionOptions = decodeRetention(options.retention);
+  const policy: RetentionPolicy = {
+    maxAgeMs: retentionOptions.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
+    maxRows: retentionOptions.maxRows ?? DEFAULT_RETENTION.maxRows,
+  };
+
+  const store = options.store;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? consoleLogger;
+  const wakePort = options.wake;
+
+  const queue = createNoticeQueue();
+  const lane = createOperationLane();
+  const counters = createCounters();
+  let closing: Promise<void> | undefined;
+
+  // --- notices ---
+
+  const wake = (watcher: string): void => {
+    if (wakePort === undefined || isNestedSubagent(watcher)) return;
+    try {
+      wakePort(watcher);
+    } catch (error) {
+      logger.warn('wake port threw', { operation: 'wake', watcher, error: describeFailure(error) });
+    }
+  };
+
+  /** Offers a notice the store asked for; a new entry is counted and wakes its watcher. */
+  const offerNotice = (notice: Notice): void => {
+    const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
+    if (offered === 'coalesced') {
+      counters.add('noticesCoalesced');
+      return;
+    }
+    counters.add('noticesQueued');
+    if (notice.reason === 'reopen') counters.add('noticesReopened');
+    else if (notice.reason === 'recovered') counters.add('noticesRecovered');
+    wake(notice.watcher);
+  };
+
+  const dropPairs = (pairs: readonly CursorPair[]): void => {
+    for (const pair of pairs) queue.remove(pair.watcher, pair.target);
+  };
+
+  // --- failures ---
+
+  /** Logs a store failure of a facade operation and returns the error to reject with. */
+  const storeFailure = (operation: string, cause: unknown, fields: Record<string, string> = {}): StoreOperationError => {
+    logger.error('store operation failed', { operation, ...fields, error: describeFailure(cause) });
+    return new StoreOperationError(operation, cause);
+  };
+
+  const ensureOpen = (operation: string): void => {
+    if (closing !== undefined) throw new ClosedError(operation);
+  };
+
+  /** Runs a mutating store call and its queue update in the lane; failures become StoreOperationErrors. */
+  const inLane = <T>(operation: string, fields: Record<string, string>, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
+    lane.run(async () => {
+      let result: T;
+      try {
+        result = await call();
+      } catch (error) {
+        throw storeFailure(operation, error, fields);
+      }
+      apply(result);
+      return result;
+    });
+
+  // --- retention ---
+
+  const retention = createRetention({
+    policy,
+    now: () => clock.now(),
+    pruneBatch: (request) =>
+      lane.run(async () => {
+        const batch = await store.prune(request);
+        dropPairs(batch.expiredCursors);
+        return batch;
+      }),
+    onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
+    onBackgroundError: (error) => {
+      logger.error('background prune failed', { operation: 'prune', error: describeFailure(error) });
+    },
+  });
+
+  // --- group commit of appends ---
+
+  const toResult = (item: BatchItem, outcome: AppendOutcome | undefined): RecordResult => {
+    switch (outcome?.type) {
+      case 'appended':
+      case 'duplicate':
+        return { ok: true, event: toRecordedEvent(outcome.event) };
+      case 'skipped':
+        return { ok: true, skipped: 'unwatched' };
+      case 'failed':
+      case undefined: {
+        const cause = outcome?.error ?? storeError('append', 'the store returned no outcome for this request');
+        counters.add('appendFailures');
+        const { command } = item.request;
+        return { ok: false, error: storeFailure(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }) };
+      }
+      default: {
+        const unreachable: never = outcome;
+        return unreachable;
+      }
+    }
+  };
+
+  const flushBatch = async (items: readonly BatchItem[]): Promise<readonly RecordResult[]> => {
+    let outcomes: readonly AppendOutcome[];
+    try {
+      outcomes = await store.append(items.map((item) => item.request));
+    } catch (error) {
+      const failed: AppendOutcome = { type: 'failed', error: storeError('append', error) };
+      outcomes = items.map(() => failed);
+    }
+    let appended = false;
+    const results: RecordResult[] = [];
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as BatchItem;
+      const outcome = outcomes[i];
+      if (outcome?.type === 'appended') {
+        appended = true;
+        counters.add('eventsAppended');
+        // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
+        const seedWatcher = item.request.seedWatcher;
+        if (seedWatcher !== undefined) queue.remove(seedWatcher, item.request.command.sessionKey);
+        for (const notice of outcome.notices) offerNotice(notice);
+      }
+      results.push(toResult(item, outcome));
+    }
+    if (appended) retention.afterAppend();
+    return results;
+  };
+
+  const commit = createGroupCommit<BatchItem, RecordResult>(
+    (run) => {
+      void lane.run(run);
+    },
+    flushBatch,
+    (items, error) => items.map((item) => toResult(item, { type: 'failed', error: storeError('append', error) })),
+  );
+
+  // --- the restart scan ---
+
+  let recovered: readonly Notice[];
+  try {
+    recovered = await store.recover(clock.now());
+  } catch (error) {
+    throw storeFailure('recover', error);
+  }
+  for (const notice of recovered) offerNotice(notice);
+  retention.startInBackground();
+
+  // --- the facade ----------------------------------------------------------------------------
+
+  return {
+    record(input) {
+      if (closing !== undefined) return Promise.resolve({ ok: false, error: new ClosedError('record') });
+      const decoded = decodeRecordInput(input);
+      if (decoded._tag === 'Left') {
+        counters.add('appendFailures');
+        logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
+        return Promise.resolve({ ok: false, error: new InvalidInputError(decoded.left) });
+      }
+      return commit.submit({ operation: 'record', request: { command: decoded.right, appendedAt: clock.now() } });
+    },
+
+    async childSpawned(input) {
+      ensureOpen('childSpawned');
+      const { parentKey, childKey, summary, dedupeKey } = decodeChildSpawned(input);
+      const command: AppendCommand = {
+        sessionKey: childKey,
+        kind: 'child_spawned',
+        actorType: 'agent',
+        actorSessionKey: parentKey,
+        summary: summary ?? (normaliseSummary(`spawned by ${parentKey}`) as Summary),
+        onlyIfWatched: false,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+      };
+      const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
+      const request: AppendRequest = { command, appendedAt: clock.now(), ...(seeds ? { seedWatcher: parentKey } : {}) };
+      const result = await commit.submit({ operation: 'childSpawned', request });
+      // childSpawned never sets onlyIfWatched, so the store cannot skip it.
+      if (result.ok && !('event' in result)) return { ok: false, error: new StoreOperationError('childSpawned', 'the store skipped a spawn edge') };
+      return result;
+    },
+
+    async sent(input) {
+      ensureOpen('sent');
+      const { senderKey, deliveredTo, watch, delivered } = decodeSent(input);
+      if (!watch || delivered === false || senderKey === deliveredTo) return { watched: false };
+      if (!isAgentQualified(senderKey) || !isAgentQualified(deliveredTo)) return { watched: false };
+      await inLane(
+        'sent',
+        { watcher: senderKey, target: deliveredTo },
+        () => store.watch({ watcher: senderKey, target: deliveredTo, now: clock.now() }),
+        () => undefined,
+      );
+      return { watched: true };
+    },
+
+    pending(watcherKey) {
+      ensureOpen('pending');
+      return queue.texts(decodeSessionKey(watcherKey, 'pending.watcherKey'));
+    },
+
+    async drain(watcherKey) {
+      ensureOpen('drain');
+      const watcher = decodeSessionKey(watcherKey, 'drain.watcherKey');
+      if (queue.entries(watcher).length === 0) return [];
+      return lane.run(async () => {
+        // Taken inside the lane, so every earlier append is already in the queue.
+        const drained = queue.entries(watcher);
+        if (drained.length === 0) return [];
+        const acks = drained.map((entry) => ({ target: entry.target as SessionKey, notified: entry.notified }));
+        let outcomes;
+        try {
+          outcomes = await store.drain(watcher, acks, clock.now());
+        } catch (error) {
+          throw storeFailure('drain', error, { watcher });
+        }
+        for (const entry of drained) queue.removeIfSame(watcher, entry);
+        for (const outcome of outcomes) {
+          const next = outcome.result === 'acked' ? outcome.reopened : outcome.pending;
+          if (next !== undefined) offerNotice(next);
+        }
+        return drained.map((entry) => entry.text);
+      });
+    },
+
+    async status(sessionKey, statusOptions) {
+      ensureOpen('status');
+      const key = decodeSessionKey(sessionKey, 'status.sessionKey');
+      const { changesSince, limit } = decodeStatusOptions(statusOptions);
+      try {
+        if (changesSince === undefined) {
+          const [row] = await store.readHeads([key]);
+          return { sessionKey: key, stateVersion: row?.head ?? ZERO };
+        }
+        const page = await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT);
+        const stateChanges = buildStateChanges(page.head, changesSince, page.events.map(toSessionEvent), page.hasMore);
+        if (stateChanges.historyGap) counters.add('gapsServed');
+        return { sessionKey: key, stateVersion: page.head.head, stateChanges };
+      } catch (error) {
+        throw storeFailure('status', error, { sessionKey: key });
+      }
+    },
+
+    async list(sessionKeys) {
+      ensureOpen('list');
+      const keys = decodeSessionKeys(sessionKeys);
+      let rows;
+      try {
+        rows = await store.readHeads(keys);
+      } catch (error) {
+        throw storeFailure('list', error);
+      }
+      const versions = new Map<string, number>();
+      for (const row of rows) versions.set(row.sessionKey, row.head);
+      return keys.map((key) => {
+        const version = versions.get(key) ?? 0;
+        return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
+      });
+    },
+
+    async sessionReset(sessionKey) {
+      ensureOpen('sessionReset');
+      const key = decodeSessionKey(sessionKey, 'sessionReset.sessionKey');
+      await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key), (pairs) => {
+        dropPairs(pairs);
+        queue.removeWatcher(key);
+      });
+    },
+
+    async sessionDeleted(sessionKey) {
+      ensureOpen('sessionDeleted');
+      const key = decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey');
+      await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key), (result) => {
+        dropPairs(result.removedCursors);
+        queue.removeWatcher(key);
+        queue.removeTarget(key);
+      });
+    },
+
+    async prune() {
+      ensureOpen('prune');
+      try {
+        return await retention.runNow();
+      } catch (error) {
+        throw storeFailure('prune', error);
+      }
+    },
+
+    metrics() {
+      return counters.snapshot();
+    },
+
+    close() {
+      if (closing !== undefined) return closing;
+      closing = (async () => {
+        commit.flushNow();
+        await retention.stop();
+        await lane.idle();
+        try {
+          await store.close();
+        } catch (error) {
+          throw storeFailure('close', error);
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Group commit: requests submitted while no batch is on its way join one batch, which is handed
+// to `flush` as a whole; each caller gets its own outcome back.
+
+export interface GroupCommit<Request, Outcome> {
+  /** Adds the request to the open batch (opening one if needed) and resolves with its outcome. */
+  submit(request: Request): Promise<Outcome>;
+  /** Hands the open batch to `schedule` now instead of at the end of the tick (used by close). */
+  flushNow(): void;
+}
+
+interface Waiting<Request, Outcome> {
+  readonly request: Request;
+  readonly resolve: (outcome: Outcome) => void;
+}
+
+/**
+ * @param schedule runs the flush, e.g. inside the operation lane; the batch is taken when the
+ *   flush starts, so requests arriving while it waits in the lane still join it.
+ * @param flush writes one batch and returns one outcome per request, in order; it must not
+ *   reject (map failures to outcomes), `onFlushError` covers a bug there.
+ */
+export function createGroupCommit<Request, Outcome>(
+  schedule: (flush: () => Promise<void>) => void,
+  flush: (requests: readonly Request[]) => Promise<readonly Outcome[]>,
+  onFlushError: (requests: readonly Request[], error: unknown) => readonly Outcome[],
+): GroupCommit<Request, Outcome> {
+  let open: Waiting<Request, Outcome>[] | undefined;
+  let scheduled = false;
+
+  const run = async (): Promise<void> => {
+    const batch = open;
+    open = undefined;
+    if (batch === undefined || batch.length === 0) return;
+    const requests = batch.map((w) => w.request);
+    let outcomes: readonly Outcome[];
+    try {
+      outcomes = await flush(requests);
+    } catch (error) {
+      outcomes = onFlushError(requests, error);
+    }
+    for (let i = 0; i < batch.length; i += 1) {
+      // flush returns one outcome per request; a short answer is a bug reported per request.
+      const outcome = outcomes[i] ?? onFlushError([requests[i] as Request], new Error('no outcome for request'))[0];
+      (batch[i] as Waiting<Request, Outcome>).resolve(outcome as Outcome);
+    }
+  };
+
+  const handOver = (): void => {
+    scheduled = false;
+    schedule(run);
+  };
+
+  return {
+    submit(request) {
+      return new Promise<Outcome>((resolve) => {
+        if (open === undefined) open = [];
+        open.push({ request, resolve });
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(handOver);
+        }
+      });
+    },
+    flushNow() {
+      if (scheduled && open !== undefined) handOver();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// io-ts codecs for the facade's inputs other than `record` (which the domain decodes): strict
+// objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
+import {
+  ChangesSince,
+  checkFields,
+  decodeInput,
+  DedupeKey,
+  invalidInput,
+  PageLimit,
+  type InvalidInput,
+  type SessionKey,
+  SessionKeyInput,
+  Summary,
+} from '@session-state/domain';
+import * as E from 'fp-ts/Either';
+import { pipe } from 'fp-ts/function';
+import * as t from 'io-ts';
+
+import { InvalidInputError } from './invalidInputError';
+
+// --- codecs --------------------------------------------------------------------------------
+
+const ChildSpawnedInput = t.intersection([
+  t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }),
+  t.partial({ summary: Summary, dedupeKey: DedupeKey }),
+]);
+export type ChildSpawnedInput = t.TypeOf<typeof ChildSpawnedInput>;
+
+const SentInput = t.intersection([
+  t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }),
+  t.partial({ delivered: t.boolean }),
+]);
+export type SentInput = t.TypeOf<typeof SentInput>;
+
+const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit });
+export type StatusOptions = t.TypeOf<typeof StatusOptions>;
+
+const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
+
+const PositiveInteger = new t.Type<number, number, unknown>(
+  'a positive safe integer',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
+  (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u > 0 ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger });
+export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
+
+// --- decoding --------------------------------------------------------------------------------
+
+function orThrow<A>(result: E.Either<InvalidInput, A>): A {
+  if (E.isLeft(result)) throw new InvalidInputError(result.left);
+  return result.right;
+}
+
+/** Decodes a strict object: only `known` fields, each checked by `codec`; paths start at `field`. */
+function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
+  return orThrow(
+    pipe(
+      checkFields(value, field, known),
+      E.flatMap((fields) => decodeInput(codec, fields, field)),
+    ),
+  );
+}
+
+/** A session key argument, e.g. `pending.watcherKey`. */
+export function decodeSessionKey(value: unknown, field: string): SessionKey {
+  return orThrow(decodeInput(SessionKeyInput, value, field));
+}
+
+export function decodeChildSpawned(value: unknown): ChildSpawnedInput {
+  return strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
+}
+
+export function decodeSent(value: unknown): SentInput {
+  return strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
+}
+
+/** `status` options; undefined means none. */
+export function decodeStatusOptions(value: unknown): StatusOptions {
+  if (value === undefined) return {};
+  return strictObject(StatusOptions, ['changesSince', 'limit'], value, 'status');
+}
+
+export function decodeSessionKeys(value: unknown): SessionKey[] {
+  return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys'));
+}
+
+export function decodeRetention(value: unknown): RetentionOptions {
+  if (value === undefined) return {};
+  return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows'], value, 'options.retention');
+}
+
+/** Checks that `value` is an object whose listed members are functions (a port implementation). */
+export function requirePort(value: unknown, field: string, methods: readonly string[], expected: string): void {
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
+  if (!ok) throw new InvalidInputError(invalidInput(field, value, expected));
+}
+
+/** Checks that `value` is a function (the wake port). */
+export function requireFunction(value: unknown, field: string, expected: string): void {
+  if (typeof value !== 'function') throw new InvalidInputError(invalidInput(field, value, expected));
+}
+
+/** Checks the option object's own fields. */
+export function requireKnownFields(value: unknown, field: string, known: readonly string[]): Record<string, unknown> {
+  return orThrow(checkFields(value, field, known));
+}

@@ -1,0 +1,50 @@
+// The facade's counters (SPEC 9): plain integers bumped on the paths they count.
+
+/** A snapshot of the counters since the facade was created. */
+export interface AwarenessMetrics {
+  /** Events written by `record` and `childSpawned` (duplicates and skips excluded). */
+  readonly eventsAppended: number;
+  /** `record` / `childSpawned` calls that returned `{ ok: false }` (invalid input or storage). */
+  readonly appendFailures: number;
+  /** Notices that became a new queue entry (first, reopen, recovered). */
+  readonly noticesQueued: number;
+  /** Notices dropped because the same text was already queued for the pair. */
+  readonly noticesCoalesced: number;
+  /** Notices queued by a drain that found newer changes (reopen). */
+  readonly noticesReopened: number;
+  /** Notices queued by the restart scan. */
+  readonly noticesRecovered: number;
+  /** `status` answers whose `stateChanges.historyGap` was true. */
+  readonly gapsServed: number;
+  /** Events deleted by pruning. */
+  readonly rowsPruned: number;
+}
+
+export type MetricName = keyof AwarenessMetrics;
+
+/** Mutable counters; `snapshot()` copies them out. */
+export interface Counters {
+  add(name: MetricName, by?: number): void;
+  snapshot(): AwarenessMetrics;
+}
+
+export function createCounters(): Counters {
+  const values: Record<MetricName, number> = {
+    eventsAppended: 0,
+    appendFailures: 0,
+    noticesQueued: 0,
+    noticesCoalesced: 0,
+    noticesReopened: 0,
+    noticesRecovered: 0,
+    gapsServed: 0,
+    rowsPruned: 0,
+  };
+  return {
+    add(name, by = 1) {
+      values[name] += by;
+    },
+    snapshot() {
+      return { ...values };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target).
+import type { Sequence } from '@session-state/domain';
+
+/** One queued notice of a (watcher, target) pair. */
+export interface QueuedNotice {
+  readonly target: string;
+  readonly text: string;
+  /** The frozen watermark the notice covers; a drain acknowledges up to it. */
+  readonly notified: Sequence;
+}
+
+/** What an offer did: a new entry (the caller wakes the watcher) or a coalesced duplicate. */
+export type OfferResult = 'queued' | 'coalesced';
+
+export interface NoticeQueue {
+  /**
+   * Offers a notice. The same text already queued for the pair keeps its place (only `notified`
+   * is refreshed) and is `coalesced`; anything else becomes the pair's entry, newest last.
+   */
+  offer(watcher: string, notice: QueuedNotice): OfferResult;
+  /** The watcher's entries, oldest first. */
+  entries(watcher: string): readonly QueuedNotice[];
+  /** The watcher's texts, oldest first. */
+  texts(watcher: string): string[];
+  /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
+  removeIfSame(watcher: string, entry: QueuedNotice): void;
+  /** Removes the pair's entry, whatever it holds. */
+  remove(watcher: string, target: string): void;
+  /** Removes every entry of the watcher. */
+  removeWatcher(watcher: string): void;
+  /** Removes every entry whose target is `target`. */
+  removeTarget(target: string): void;
+}
+
+export function createNoticeQueue(): NoticeQueue {
+  // Map iteration follows insertion order, which is exactly "oldest first".
+  const byWatcher = new Map<string, Map<string, QueuedNotice>>();
+
+  const remove = (watcher: string, target: string): void => {
+    const pairs = byWatcher.get(watcher);
+    if (pairs === undefined) return;
+    pairs.delete(target);
+    if (pairs.size === 0) byWatcher.delete(watcher);
+  };
+
+  return {
+    offer(watcher, notice) {
+      let pairs = byWatcher.get(watcher);
+      if (pairs === undefined) {
+        pairs = new Map();
+        byWatcher.set(watcher, pairs);
+      }
+      const current = pairs.get(notice.target);
+      if (current !== undefined && current.text === notice.text) {
+        if (current.notified !== notice.notified) pairs.set(notice.target, { ...current, notified: notice.notified });
+        return 'coalesced';
+      }
+      // A different text for the pair replaces the old one and goes to the back as a new notice.
+      if (current !== undefined) pairs.delete(notice.target);
+      pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
+      return 'queued';
+    },
+    entries(watcher) {
+      const pairs = byWatcher.get(watcher);
+      return pairs === undefined ? [] : [...pairs.values()];
+    },
+    texts(watcher) {
+      const pairs = byWatcher.get(watcher);
+      if (pairs === undefined) return [];
+      const texts: string[] = [];
+      for (const entry of pairs.values()) texts.push(entry.text);
+      return texts;
+    },
+    removeIfSame(watcher, entry) {
+      if (byWatcher.get(watcher)?.get(entry.target) === entry) remove(watcher, entry.target);
+    },
+    remove,
+    removeWatcher(watcher) {
+      byWatcher.delete(watcher);
+    },
+    removeTarget(target) {
+      for (const watcher of [...byWatcher.keys()]) remove(watcher, target);
+    },
+  };
+}
