@@ -1,0 +1,126 @@
+// The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
+// in its own SAVEPOINT so a failure rolls back and fails only that request.
+import type Database from 'better-sqlite3';
+import {
+  asSequence,
+  planAppend,
+  storeError,
+  type AppendCommand,
+  type AppendOutcome,
+  type AppendRequest,
+} from '@session-state/domain';
+
+import { decodeCursorValues } from './cursorRow';
+import { decodeEventValues } from './eventRow';
+import type { StoreDb } from './storeDb';
+
+// --- one request (inside the caller's transaction or savepoint) ------------------------------
+
+function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
+  const st = db.statements;
+  const { command, appendedAt, seedWatcher } = request;
+
+  if (command.dedupeKey !== undefined) {
+    const existing = st.eventByDedupeKey.values({ dedupeKey: command.dedupeKey })[0];
+    if (existing !== undefined) {
+      const decoded = decodeEventValues(existing);
+      if (!decoded.ok) {
+        db.onCorruptRow({ operation: 'append', table: 'events', sequence: existing[0] as number, reason: decoded.reason });
+        throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
+      }
+      return { type: 'duplicate', event: decoded.event };
+    }
+  }
+
+  const cursorValues = st.cursorsOnTarget.values({ target: command.sessionKey });
+  if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
+
+  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
+  const inserted = st.insertEvent.run({
+    sessionKey: command.sessionKey,
+    kind: command.kind,
+    actorType: command.actorType,
+    actorSessionKey: command.actorSessionKey ?? null,
+    summary: command.summary,
+    payload: command.payload !== undefined ? JSON.stringify(command.payload) : null,
+    dedupeKey: command.dedupeKey ?? null,
+    occurredAt,
+    appendedAt,
+  });
+  // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head.
+  const sequence = asSequence(Number(inserted.lastInsertRowid));
+  st.raiseHead.run({ sessionKey: command.sessionKey, sequence });
+
+  const planned: AppendCommand = command.occurredAt !== undefined ? command : { ...command, occurredAt };
+  const plan = planAppend({
+    command: planned,
+    sequence,
+    appendedAt,
+    cursorsOnTarget: cursorValues.map(decodeCursorValues),
+    ...(seedWatcher !== undefined ? { seedWatcher } : {}),
+  });
+  for (const row of plan.cursorWrites) {
+    st.upsertCursor.run({
+      watcher: row.watcher,
+      target: row.target,
+      acked: row.acked,
+      notified: row.notified,
+      material: row.material,
+      touchedAt: row.touchedAt,
+    });
+  }
+  return { type: 'appended', event: plan.event, notices: plan.notices };
+}
+
+// --- the batch -----------------------------------------------------------------------------
+
+interface AppendTransactions {
+  /** BEGIN IMMEDIATE … COMMIT around the whole batch. */
+  readonly batch: Database.Transaction<(batch: readonly AppendRequest[]) => AppendOutcome[]>;
+  /** Nested inside `batch`, better-sqlite3 runs this as SAVEPOINT … RELEASE / ROLLBACK TO. */
+  readonly request: Database.Transaction<(request: AppendRequest) => AppendOutcome>;
+}
+
+// The native better-sqlite3 transaction functions are built once per open database (drizzle's
+// `transaction()` builds a new one per call, which is measurable on the hot path); they run
+// the same BEGIN IMMEDIATE / SAVEPOINT statements drizzle would.
+const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
+
+function transactionsOf(db: StoreDb): AppendTransactions {
+  let found = transactionsByDb.get(db);
+  if (found === undefined) {
+    const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
+    const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+      const only = requests.length === 1 ? requests[0] : undefined;
+      // A batch of one needs no savepoint: the transaction itself rolls back alone.
+      if (only !== undefined) return [appendOne(db, only)];
+      return requests.map((r) => {
+        try {
+          return request(r);
+        } catch (e) {
+          // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
+          if (!db.client.inTransaction) throw e;
+          return { type: 'failed', error: storeError('append', e) };
+        }
+      });
+    });
+    found = { batch, request };
+    transactionsByDb.set(db, found);
+  }
+  return found;
+}
+
+/**
+ * Appends a batch in one write transaction, in order; see `StateStore.append`. Never throws:
+ * a request that fails alone is `failed`; a failure of the transaction itself (busy beyond the
+ * timeout, commit failure) fails every request of the batch, since none of them was kept.
+ */
+export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] {
+  if (batch.length === 0) return [];
+  try {
+    return transactionsOf(db).batch.immediate(batch);
+  } catch (e) {
+    const error = storeError('append', e);
+    return batch.map((): AppendOutcome => ({ type: 'failed', error }));
+  }
+}

@@ -1,0 +1,36 @@
+// Drain: acknowledges the notices a watcher's turn consumed, all in one transaction, each
+// cursor stepped by the domain's `evolveCursor(drain)` compare-and-swap.
+import {
+  evolveCursor,
+  fromWatermarks,
+  noticeFor,
+  toWatermarks,
+  type DrainAck,
+  type DrainOutcome,
+  type SessionKey,
+} from '@session-state/domain';
+
+import { decodeCursorValues } from './cursorRow';
+import type { StoreDb } from './storeDb';
+
+/** All or nothing: any failure rolls back every ack and throws. */
+export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): DrainOutcome[] {
+  const st = db.statements;
+  return db.orm.transaction(
+    () =>
+      acks.map((ack): DrainOutcome => {
+        const values = st.cursorOf.values({ watcher, target: ack.target })[0];
+        if (values === undefined) return { target: ack.target, result: 'stale' };
+        const row = decodeCursorValues(values);
+        const step = evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
+        if (step === undefined) return { target: ack.target, result: 'stale' };
+        if (step.changed) st.upsertCursor.run({ watcher, target: ack.target, ...toWatermarks(step.cursor), touchedAt: now });
+        const notice = noticeFor(watcher, ack.target, step);
+        if (step.drain === 'acked') {
+          return { target: ack.target, result: 'acked', acked: step.cursor.acked, ...(notice !== undefined ? { reopened: notice } : {}) };
+        }
+        return { target: ack.target, result: 'stale', ...(notice !== undefined ? { pending: notice } : {}) };
+      }),
+    { behavior: 'immediate' },
+  );
+}

@@ -1,0 +1,111 @@
+// Opens (creating and migrating if needed) a SQLite file and returns the StateStore port over
+// it: each method is an async wrapper around one synchronous operation.
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { storeError, type StateStore } from '@session-state/domain';
+
+import { appendEvents } from './appendEvents';
+import { deleteSession } from './deleteSession';
+import { drain } from './drain';
+import { listCursors } from './listCursors';
+import { migrate } from './migrations/migrate';
+import { prune } from './prune';
+import { readChanges } from './readChanges';
+import { readHeads } from './readHeads';
+import { recover } from './recover';
+import { resetWatcher } from './resetWatcher';
+import { schema } from './schema';
+import { prepareStatements } from './statements';
+import type { CorruptRowInfo, StoreDb } from './storeDb';
+import { watch } from './watch';
+
+// --- options -------------------------------------------------------------------------------
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:` for a private in-memory database. */
+  readonly path: string;
+  /** How long a writer waits for another connection's lock before failing; default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+  /**
+   * Called for each stored row that cannot be decoded (it is skipped, never thrown). The
+   * default warns on the console with the sequence only, never the row's content.
+   */
+  readonly onCorruptRow?: (info: CorruptRowInfo) => void;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+function warnCorruptRow(info: CorruptRowInfo): void {
+  const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
+  console.warn(`session-state sqlite: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
+}
+
+function checkOptions(options: SqliteStoreOptions): number {
+  if (typeof options.path !== 'string' || options.path.length === 0) {
+    throw new TypeError(`openSqliteStore: path must be a file path or ":memory:", got ${JSON.stringify(options.path)}`);
+  }
+  const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(timeout) || timeout < 0) {
+    throw new TypeError(`openSqliteStore: busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
+  }
+  return timeout;
+}
+
+// --- open ------------------------------------------------------------------------------------
+
+/** Opens the database, sets the pragmas, applies pending migrations and prepares the hot queries. */
+export function openStoreDb(options: SqliteStoreOptions): StoreDb {
+  const busyTimeoutMs = checkOptions(options);
+  const client = new Database(options.path, { timeout: busyTimeoutMs });
+  try {
+    // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
+    client.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    client.pragma('journal_mode = WAL');
+    client.pragma('synchronous = NORMAL');
+    client.pragma('foreign_keys = OFF');
+    migrate(client);
+    const orm = drizzle({ client, schema });
+    return { client, orm, statements: prepareStatements(orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+}
+
+/**
+ * The SQLite StateStore. Several processes may open the same file: every write runs in
+ * `BEGIN IMMEDIATE`, sequences come from one AUTOINCREMENT counter, and WAL lets readers run
+ * beside the writer.
+ *
+ * @example const store = openSqliteStore({ path: 'state.db' });
+ */
+export function openSqliteStore(options: SqliteStoreOptions): StateStore {
+  const db = openStoreDb(options);
+
+  // Driver exceptions become a tagged StoreError rejection naming the port method.
+  const run = <T>(operation: string, work: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(work());
+    } catch (e) {
+      return Promise.reject(storeError(operation, e));
+    }
+  };
+
+  return {
+    // appendEvents never throws: failures are per-request outcomes.
+    append: (batch) => run('append', () => appendEvents(db, batch)),
+    watch: (request) => run('watch', () => watch(db, request)),
+    readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
+    readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
+    listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
+    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
+    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
+    deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
+    prune: (request) => run('prune', () => prune(db, request)),
+    close: () =>
+      run('close', () => {
+        if (db.client.open) db.client.close();
+      }),
+  };
+}

@@ -1,0 +1,36 @@
+// Reads the head rows (state version and prune watermark) of a list of sessions.
+import { inArray } from 'drizzle-orm';
+import { asSequence, type HeadRow, type SessionKey } from '@session-state/domain';
+
+import { heads } from './schema';
+import type { StoreDb } from './storeDb';
+
+// SQLite's default limit on bound parameters is 32766; stay well below it per query.
+const CHUNK = 500;
+
+/** One row per distinct key that has a head, in the order the keys were first given. */
+export function readHeads(db: StoreDb, sessionKeys: readonly SessionKey[]): HeadRow[] {
+  const wanted = [...new Set(sessionKeys)];
+  const found = new Map<string, HeadRow>();
+  for (let i = 0; i < wanted.length; i += CHUNK) {
+    const chunk = wanted.slice(i, i + CHUNK);
+    const rows = db.orm
+      .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
+      .from(heads)
+      .where(inArray(heads.sessionKey, chunk))
+      .all();
+    for (const row of rows) {
+      found.set(row.sessionKey, {
+        sessionKey: row.sessionKey as SessionKey,
+        head: asSequence(row.head),
+        pruneWatermark: asSequence(row.pruneWatermark),
+      });
+    }
+  }
+  const result: HeadRow[] = [];
+  for (const key of wanted) {
+    const row = found.get(key);
+    if (row !== undefined) result.push(row);
+  }
+  return result;
+}

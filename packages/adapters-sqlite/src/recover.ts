@@ -1,0 +1,36 @@
+// The restart scan: every lagging cursor (material > acked) is stepped by
+// `evolveCursor(restartScan)` and yields one notice; running it twice changes nothing more.
+import { asc, gt } from 'drizzle-orm';
+import { evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Notice, type SessionKey } from '@session-state/domain';
+
+import { decodeCursorValues } from './cursorRow';
+import { cursors } from './schema';
+import { cursorColumns } from './statements';
+import type { StoreDb } from './storeDb';
+
+export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Notice[] {
+  const st = db.statements;
+  return db.orm.transaction(
+    (tx) => {
+      // Matches the partial index cursors_lagging.
+      const lagging = tx
+        .select(cursorColumns)
+        .from(cursors)
+        .where(gt(cursors.material, cursors.acked))
+        .orderBy(asc(cursors.watcher), asc(cursors.target))
+        .values()
+        .map(decodeCursorValues);
+      const notices: Notice[] = [];
+      for (const row of lagging) {
+        if (owns !== undefined && !owns(row.watcher)) continue;
+        const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
+        if (step === undefined) continue;
+        if (step.changed) st.upsertCursor.run({ watcher: row.watcher, target: row.target, ...toWatermarks(step.cursor), touchedAt: now });
+        const notice = noticeFor(row.watcher, row.target, step);
+        if (notice !== undefined) notices.push(notice);
+      }
+      return notices;
+    },
+    { behavior: 'immediate' },
+  );
+}

@@ -1,0 +1,71 @@
+// The drizzle table definitions of the SQLite store; the committed migrations create exactly these.
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+// --- the signal log ----------------------------------------------------------------------
+
+/**
+ * Every retained event. `sequence` comes from one global AUTOINCREMENT counter, which never
+ * reuses a value, so a session that is deleted and recreated continues above its old head.
+ */
+export const events = sqliteTable(
+  'events',
+  {
+    sequence: integer('sequence').primaryKey({ autoIncrement: true }),
+    sessionKey: text('session_key').notNull(),
+    kind: text('kind').notNull(),
+    actorType: text('actor_type').notNull(),
+    actorSessionKey: text('actor_session_key'),
+    summary: text('summary').notNull(),
+    /** JSON text, or null when the event has no payload; parsed by the row decoder. */
+    payload: text('payload'),
+    dedupeKey: text('dedupe_key').unique('events_dedupe_key_unique'),
+    occurredAt: text('occurred_at').notNull(),
+    /** Clock milliseconds of the append; retention ages are measured from it. */
+    appendedAt: integer('appended_at').notNull(),
+  },
+  (table) => [
+    index('events_session_sequence').on(table.sessionKey, table.sequence),
+    index('events_appended_at').on(table.appendedAt),
+  ],
+);
+
+/** The durable per-session head and prune watermark; never deleted (the tombstone). */
+export const heads = sqliteTable('heads', {
+  sessionKey: text('session_key').primaryKey(),
+  head: integer('head').notNull(),
+  pruneWatermark: integer('prune_watermark').notNull().default(0),
+});
+
+// --- watchers ------------------------------------------------------------------------------
+
+/** One cursor per (watcher, target) pair, always acked ≤ notified ≤ material. */
+export const cursors = sqliteTable(
+  'cursors',
+  {
+    watcher: text('watcher').notNull(),
+    target: text('target').notNull(),
+    acked: integer('acked').notNull(),
+    notified: integer('notified').notNull(),
+    material: integer('material').notNull(),
+    touchedAt: integer('touched_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.watcher, table.target] }),
+    index('cursors_target').on(table.target),
+    index('cursors_lagging').on(table.watcher, table.target).where(sql`${table.material} > ${table.acked}`),
+    index('cursors_touched_at').on(table.touchedAt),
+  ],
+);
+
+// --- bookkeeping ---------------------------------------------------------------------------
+
+/** One row per applied migration, beside `PRAGMA user_version`. */
+export const schemaMigrations = sqliteTable('schema_migrations', {
+  version: integer('version').primaryKey(),
+  name: text('name').notNull(),
+  appliedAt: integer('applied_at').notNull(),
+});
+
+/** The drizzle schema object passed to `drizzle()`. */
+export const schema = { events, heads, cursors, schemaMigrations };
