@@ -1,0 +1,178 @@
+// Properties of the cursor machine under random interleavings of foreign and self events of
+// every kind, drains, spawn-edge seeds and restart scans, driven through a simulated notice queue.
+import { describe, expect } from '@jest/globals';
+import { fc, test } from '@fast-check/jest';
+
+import { toWatermarks, type Cursor } from '../src/cursor';
+import { noticeText } from '../src/notice';
+import {
+  PAIRS,
+  WATCHERS,
+  TARGETS,
+  pairId,
+  runSimulation,
+  simCommandsArb,
+  type Pair,
+  type QueueEntry,
+  type Snapshot,
+  type Transition,
+} from './support/noticeSimulation';
+
+// --- helpers -------------------------------------------------------------------------------
+
+const entriesOf = (snapshot: Snapshot, pair: Pair): readonly QueueEntry[] =>
+  snapshot.queue.filter((e) => e.watcher === pair.watcher && e.target === pair.target);
+
+const cursorIn = (snapshot: Snapshot, pair: Pair): Cursor | undefined => snapshot.cursors.get(pairId(pair));
+
+/** True when the command itself consumes or replaces the pair's notice (its drain or its seed). */
+function consumesNoticeOf(transition: Transition, pair: Pair): boolean {
+  const { command } = transition;
+  if (command.type === 'drain') return WATCHERS[command.watcher] === pair.watcher;
+  if (command.type === 'seed') return WATCHERS[command.watcher] === pair.watcher && TARGETS[command.target] === pair.target;
+  return false;
+}
+
+// --- invariants ----------------------------------------------------------------------------
+
+describe('cursor + notice queue under random interleavings', () => {
+  test.prop([simCommandsArb])('at most one pending notice per (watcher, target) pair', (commands) => {
+    runSimulation(commands, ({ after }) => {
+      for (const pair of PAIRS) expect(entriesOf(after, pair).length).toBeLessThanOrEqual(1);
+    });
+  });
+
+  test.prop([simCommandsArb])(
+    'a notice is queued exactly while its cursor is pending, and carries the cursor\'s acked and notified',
+    (commands) => {
+      runSimulation(commands, ({ after }) => {
+        for (const pair of PAIRS) {
+          const cursor = cursorIn(after, pair);
+          const entries = entriesOf(after, pair);
+          if (cursor?.status === 'pending') {
+            expect(entries).toHaveLength(1);
+            expect(entries[0]?.acked).toBe(cursor.acked);
+            expect(entries[0]?.notified).toBe(cursor.notified);
+            expect(entries[0]?.text).toBe(noticeText(pair.target, cursor.acked));
+          } else {
+            expect(entries).toHaveLength(0);
+          }
+        }
+      });
+    },
+  );
+
+  test.prop([simCommandsArb])('the text of a pending notice never changes while it is pending', (commands) => {
+    runSimulation(commands, (transition) => {
+      const { before, after, offers } = transition;
+      for (const pair of PAIRS) {
+        if (cursorIn(before, pair)?.status !== 'pending' || consumesNoticeOf(transition, pair)) continue;
+        const [pendingBefore] = entriesOf(before, pair);
+        expect(pendingBefore).toBeDefined();
+        const text = pendingBefore?.text;
+        expect(cursorIn(after, pair)?.status).toBe('pending');
+        expect(entriesOf(after, pair).map((e) => e.text)).toStrictEqual([text]);
+        for (const offer of offers.filter((o) => o.entry.watcher === pair.watcher && o.entry.target === pair.target)) {
+          expect(offer.entry.text).toBe(text);
+        }
+      }
+    });
+  });
+
+  test.prop([simCommandsArb])('acked <= notified <= material always, and acked never decreases', (commands) => {
+    runSimulation(commands, ({ before, after }) => {
+      for (const pair of PAIRS) {
+        const now = cursorIn(after, pair);
+        expect(now).toBeDefined();
+        if (now === undefined) continue;
+        const w = toWatermarks(now);
+        expect(w.acked).toBeLessThanOrEqual(w.notified);
+        expect(w.notified).toBeLessThanOrEqual(w.material);
+        if (now.status === 'pending') expect(now.acked).toBeLessThan(now.notified);
+        const was = cursorIn(before, pair);
+        if (was !== undefined) expect(w.acked).toBeGreaterThanOrEqual(was.acked);
+      }
+    });
+  });
+
+  test.prop([simCommandsArb])('self-caused events never produce a notice', (commands) => {
+    runSimulation(commands, ({ command, actorSessionKey, steps, offers, before, after }) => {
+      if (command.type !== 'event' || actorSessionKey === undefined) return;
+      for (const record of steps.filter((s) => s.pair.watcher === actorSessionKey)) {
+        expect(record.step?.notice).toBeUndefined();
+        expect(record.step?.changed).toBe(false);
+        expect(record.step?.cursor).toStrictEqual(record.before);
+        expect(entriesOf(after, record.pair)).toStrictEqual(entriesOf(before, record.pair));
+      }
+      expect(offers.filter((o) => o.entry.watcher === actorSessionKey)).toStrictEqual([]);
+    });
+  });
+
+  test.prop([simCommandsArb])(
+    'after a final drain every foreign notifying event is at or below acked or covered by the one reopened notice',
+    (commands) => {
+      const sim = runSimulation(commands);
+      sim.drainAll();
+      const after = sim.snapshot();
+      for (const pair of PAIRS) {
+        const cursor = cursorIn(after, pair);
+        const foreign = sim.foreignSinceSeed.get(pairId(pair)) ?? [];
+        expect(cursor).toBeDefined();
+        if (cursor === undefined) continue;
+        const entries = entriesOf(after, pair);
+        if (cursor.status === 'idle') {
+          expect(entries).toHaveLength(0);
+          for (const sequence of foreign) expect(sequence).toBeLessThanOrEqual(cursor.acked);
+        } else {
+          expect(entries).toHaveLength(1);
+          expect(entries[0]?.reason).toBe('reopen');
+          expect(entries[0]?.notified).toBe(cursor.notified);
+          for (const sequence of foreign) expect(sequence).toBeLessThanOrEqual(entries[0]?.notified ?? -1);
+          // A reopen covers something new: at least one foreign event lies above the new acked.
+          expect(foreign.some((sequence) => sequence > cursor.acked)).toBe(true);
+        }
+      }
+    },
+  );
+
+  test.prop([simCommandsArb])(
+    'a restart scan never lowers a watermark and re-queues exactly the pairs with material > acked',
+    (commands) => {
+      const sim = runSimulation(commands);
+      const before = sim.snapshot();
+      const { after } = sim.apply({ type: 'restart' });
+      for (const pair of PAIRS) {
+        const was = cursorIn(before, pair);
+        const now = cursorIn(after, pair);
+        expect(was && now).toBeDefined();
+        if (was === undefined || now === undefined) continue;
+        const [w0, w1] = [toWatermarks(was), toWatermarks(now)];
+        expect(w1.acked).toBe(w0.acked);
+        expect(w1.material).toBe(w0.material);
+        expect(w1.notified).toBeGreaterThanOrEqual(w0.notified);
+        const lagging = w0.material > w0.acked;
+        expect(entriesOf(after, pair)).toHaveLength(lagging ? 1 : 0);
+        if (lagging) expect(w1.notified).toBe(w1.material);
+      }
+    },
+  );
+
+  test.prop([simCommandsArb, fc.boolean()])(
+    'the restart scan is idempotent: a second scan changes nothing and offers only texts already queued',
+    (commands, drainFirst) => {
+      const sim = runSimulation(commands);
+      if (drainFirst) sim.drainAll();
+      sim.apply({ type: 'restart' });
+      const second = sim.scanAgain();
+      for (const record of second.steps) {
+        expect(record.step?.changed).toBe(false);
+        expect(record.step?.cursor).toStrictEqual(record.before);
+      }
+      for (const offer of second.offers) {
+        expect(offer.queued).toBe(false);
+        expect(second.before.queue.map((e) => e.text)).toContain(offer.entry.text);
+      }
+      expect(second.after).toStrictEqual(second.before);
+    },
+  );
+});

@@ -1,0 +1,269 @@
+// A small simulation of the app around `evolveCursor`: cursors of a few (watcher, target) pairs
+// and an in-memory notice queue, driven by random events, drains, seeds and restart scans.
+import { fc } from '@fast-check/jest';
+
+import { evolveCursor, noticeFor, type Cursor, type CursorInput, type CursorStep } from '../../src/cursor';
+import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind';
+import type { NoticeReason } from '../../src/notice';
+import { asSequence, type Sequence } from '../../src/sequence';
+
+// --- the world -----------------------------------------------------------------------------
+
+export const WATCHERS = ['agent:a:main', 'agent:b:subagent:worker'] as const;
+export const TARGETS = ['agent:t:main', 'agent:u:subagent:child'] as const;
+/** A session that is neither watcher nor target here: always a foreign actor. */
+export const STRANGER = 'agent:s:main';
+
+export interface Pair {
+  readonly watcher: string;
+  readonly target: string;
+}
+
+export const PAIRS: readonly Pair[] = WATCHERS.flatMap((watcher) => TARGETS.map((target) => ({ watcher, target })));
+
+export const pairId = (pair: Pair): string => `${pair.watcher} -> ${pair.target}`;
+
+// --- commands ------------------------------------------------------------------------------
+
+/** Who caused an event: a watcher (by index), the target itself, a stranger, or nobody named. */
+export type Actor = { readonly watcher: number } | 'target' | 'stranger' | 'none';
+
+export type SimCommand =
+  /** An event of `kind` on a target; `gap` makes sequences sparse (one global counter). */
+  | { readonly type: 'event'; readonly target: number; readonly kind: EventKind; readonly actor: Actor; readonly gap: number }
+  /** The watcher's turn drains all its queued notices, oldest first. */
+  | { readonly type: 'drain'; readonly watcher: number }
+  /** A spawn edge: a child_spawned event on the target seeds (overwrites) the pair's cursor. */
+  | { readonly type: 'seed'; readonly watcher: number; readonly target: number; readonly gap: number }
+  /** A restart: the in-memory queue is lost, then the scan re-queues. */
+  | { readonly type: 'restart' };
+
+const actorArb: fc.Arbitrary<Actor> = fc.oneof(
+  fc.integer({ min: 0, max: WATCHERS.length - 1 }).map((watcher): Actor => ({ watcher })),
+  fc.constantFrom<Actor>('target', 'stranger', 'none'),
+);
+
+export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant('event' as const),
+      target: fc.integer({ min: 0, max: TARGETS.length - 1 }),
+      kind: fc.constantFrom(...EVENT_KINDS),
+      actor: actorArb,
+      gap: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: fc.integer({ min: 0, max: WATCHERS.length - 1 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('seed' as const),
+      watcher: fc.integer({ min: 0, max: WATCHERS.length - 1 }),
+      target: fc.integer({ min: 0, max: TARGETS.length - 1 }),
+      gap: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
+);
+
+export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60 });
+
+// --- the queue -----------------------------------------------------------------------------
+
+export interface QueueEntry {
+  readonly watcher: string;
+  readonly target: string;
+  readonly text: string;
+  readonly acked: Sequence;
+  readonly notified: Sequence;
+  readonly reason: NoticeReason;
+}
+
+/** One offer of a notice to the queue and whether the queue kept it. */
+export interface Offer {
+  readonly entry: QueueEntry;
+  readonly queued: boolean;
+}
+
+/** One `evolveCursor` call the simulation made, with its input and result. */
+export interface StepRecord {
+  readonly pair: Pair;
+  readonly before: Cursor | undefined;
+  readonly input: CursorInput;
+  readonly step: CursorStep | undefined;
+}
+
+/** What one command did. */
+export interface Transition {
+  readonly command: SimCommand;
+  /** The sequence an event or seed command was assigned. */
+  readonly sequence?: Sequence;
+  /** The actor key of an event command, if any. */
+  readonly actorSessionKey?: string;
+  readonly steps: readonly StepRecord[];
+  readonly offers: readonly Offer[];
+  readonly before: Snapshot;
+  readonly after: Snapshot;
+}
+
+export interface Snapshot {
+  readonly cursors: ReadonlyMap<string, Cursor>;
+  readonly queue: readonly QueueEntry[];
+}
+
+// --- the simulation ------------------------------------------------------------------------
+
+/**
+ * The app's behaviour in miniature. Queue rules: entries are kept per watcher in order; an
+ * offered text equal to one already queued for that watcher is dropped; a drain consumes the
+ * watcher's entries and acknowledges each entry's `notified`; a restart clears the queue and
+ * runs the scan; a seed removes the pair's queued entry (its cursor is overwritten).
+ */
+export class NoticeSimulation {
+  private readonly cursors = new Map<string, Cursor>();
+  private queue: QueueEntry[] = [];
+  private lastSequence = 0;
+  /** Per pair: foreign notifying event sequences since the pair's cursor was last seeded. */
+  readonly foreignSinceSeed = new Map<string, Sequence[]>();
+
+  constructor() {
+    // Every pair starts with an explicit watch at version 0.
+    for (const pair of PAIRS) this.seedPair(pair, asSequence(0));
+  }
+
+  snapshot(): Snapshot {
+    return { cursors: new Map(this.cursors), queue: [...this.queue] };
+  }
+
+  cursorOf(pair: Pair): Cursor | undefined {
+    return this.cursors.get(pairId(pair));
+  }
+
+  entriesOf(pair: Pair): readonly QueueEntry[] {
+    return this.queue.filter((e) => e.watcher === pair.watcher && e.target === pair.target);
+  }
+
+  apply(command: SimCommand): Transition {
+    const before = this.snapshot();
+    const steps: StepRecord[] = [];
+    const offers: Offer[] = [];
+    const record = (pair: Pair, input: CursorInput): CursorStep | undefined => this.drive(pair, input, steps, offers);
+
+    switch (command.type) {
+      case 'event': {
+        const target = TARGETS[command.target] ?? TARGETS[0];
+        const sequence = this.nextSequence(command.gap);
+        const actorSessionKey = this.actorKey(command.actor, target);
+        const input: CursorInput = {
+          type: 'event',
+          sequence,
+          kind: command.kind,
+          ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
+        };
+        for (const pair of PAIRS.filter((p) => p.target === target)) {
+          if (kindClass(command.kind) === 'notify' && actorSessionKey !== pair.watcher) {
+            this.foreignSinceSeed.get(pairId(pair))?.push(sequence);
+          }
+          record(pair, input);
+        }
+        return { command, sequence, ...(actorSessionKey !== undefined ? { actorSessionKey } : {}), steps, offers, before, after: this.snapshot() };
+      }
+      case 'drain': {
+        const watcher = WATCHERS[command.watcher] ?? WATCHERS[0];
+        const consumed = this.queue.filter((e) => e.watcher === watcher);
+        this.queue = this.queue.filter((e) => e.watcher !== watcher);
+        for (const entry of consumed) record({ watcher, target: entry.target }, { type: 'drain', notified: entry.notified });
+        return { command, steps, offers, before, after: this.snapshot() };
+      }
+      case 'seed': {
+        const pair: Pair = { watcher: WATCHERS[command.watcher] ?? WATCHERS[0], target: TARGETS[command.target] ?? TARGETS[0] };
+        const sequence = this.nextSequence(command.gap);
+        // The child_spawned event reaches the target's other cursors first (it is a seed kind).
+        for (const other of PAIRS.filter((p) => p.target === pair.target && p.watcher !== pair.watcher)) {
+          record(other, { type: 'event', sequence, kind: 'child_spawned', actorSessionKey: pair.watcher });
+        }
+        this.queue = this.queue.filter((e) => !(e.watcher === pair.watcher && e.target === pair.target));
+        const step = record(pair, { type: 'seed', at: sequence });
+        if (step !== undefined) this.foreignSinceSeed.set(pairId(pair), []);
+        return { command, sequence, steps, offers, before, after: this.snapshot() };
+      }
+      case 'restart': {
+        this.queue = [];
+        this.scan(record);
+        return { command, steps, offers, before, after: this.snapshot() };
+      }
+      default: {
+        const unreachable: never = command;
+        return unreachable;
+      }
+    }
+  }
+
+  /** Runs the restart scan alone (without clearing the queue first), as a second scan would. */
+  scanAgain(): Transition {
+    const before = this.snapshot();
+    const steps: StepRecord[] = [];
+    const offers: Offer[] = [];
+    this.scan((pair, input) => this.drive(pair, input, steps, offers));
+    return { command: { type: 'restart' }, steps, offers, before, after: this.snapshot() };
+  }
+
+  /** Drains every watcher once, as each watcher's next turn would. */
+  drainAll(): Transition[] {
+    return WATCHERS.map((_, watcher) => this.apply({ type: 'drain', watcher }));
+  }
+
+  // --- internals ---------------------------------------------------------------------------
+
+  /** Steps one pair's cursor, stores it, offers its notice, and logs both. */
+  private drive(pair: Pair, input: CursorInput, steps: StepRecord[], offers: Offer[]): CursorStep | undefined {
+    const before = this.cursorOf(pair);
+    const step = evolveCursor(pair.watcher, before, input);
+    steps.push({ pair, before, input, step });
+    if (step !== undefined) {
+      this.cursors.set(pairId(pair), step.cursor);
+      const notice = noticeFor(pair.watcher, pair.target, step);
+      if (notice !== undefined) offers.push(this.offer({ ...notice }));
+    }
+    return step;
+  }
+
+  private scan(record: (pair: Pair, input: CursorInput) => CursorStep | undefined): void {
+    for (const pair of PAIRS) record(pair, { type: 'restartScan' });
+  }
+
+  private offer(entry: QueueEntry): Offer {
+    const duplicate = this.queue.some((e) => e.watcher === entry.watcher && e.text === entry.text);
+    if (!duplicate) this.queue.push(entry);
+    return { entry, queued: !duplicate };
+  }
+
+  private seedPair(pair: Pair, at: Sequence): void {
+    const step = evolveCursor(pair.watcher, undefined, { type: 'seed', at });
+    if (step !== undefined) this.cursors.set(pairId(pair), step.cursor);
+    this.foreignSinceSeed.set(pairId(pair), []);
+  }
+
+  private nextSequence(gap: number): Sequence {
+    this.lastSequence += gap;
+    return asSequence(this.lastSequence);
+  }
+
+  private actorKey(actor: Actor, target: string): string | undefined {
+    if (actor === 'none') return undefined;
+    if (actor === 'target') return target;
+    if (actor === 'stranger') return STRANGER;
+    return WATCHERS[actor.watcher];
+  }
+}
+
+/** Runs `commands` on a fresh simulation, handing each transition to `observe`. */
+export function runSimulation(
+  commands: readonly SimCommand[],
+  observe: (transition: Transition, sim: NoticeSimulation) => void = () => undefined,
+): NoticeSimulation {
+  const sim = new NoticeSimulation();
+  for (const command of commands) observe(sim.apply(command), sim);
+  return sim;
+}
