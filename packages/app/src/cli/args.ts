@@ -1,0 +1,84 @@
+// Parsers for command-line values: each accepts the text the user typed or throws commander's
+// InvalidArgumentError, which commander prints as one line naming the argument (exit status 2).
+import { InvalidArgumentError } from 'commander';
+import { isSessionKey, MAX_PAGE_LIMIT, renderValue, SESSION_KEY_EXPECTED } from '@session-state/domain';
+
+import { UsageError } from './errors';
+
+function invalid(expected: string, value: string): InvalidArgumentError {
+  return new InvalidArgumentError(`expected ${expected}, got ${renderValue(value)}`);
+}
+
+// --- session keys ----------------------------------------------------------------------------
+
+/** A session key argument, validated by the same rule as the library. */
+export function parseSessionKey(value: string): string {
+  if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
+  return value;
+}
+
+/** Validates each key of a variadic `[keys...]` argument; names the argument on failure. */
+export function checkSessionKeys(argument: string, values: readonly string[]): string[] {
+  for (const value of values) {
+    if (!isSessionKey(value)) throw new UsageError(argument, `expected ${SESSION_KEY_EXPECTED}, got ${renderValue(value)}`);
+  }
+  return [...values];
+}
+
+// --- numbers -----------------------------------------------------------------------------------
+
+function parseInteger(value: string): number | undefined {
+  if (!/^\d{1,16}$/u.test(value)) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** A non-negative safe integer, e.g. `--since 0`. */
+export function parseSequence(value: string): number {
+  const n = parseInteger(value);
+  if (n === undefined) throw invalid('a non-negative integer', value);
+  return n;
+}
+
+/** A page size from 1 to 200, e.g. `--limit 50`. */
+export function parsePageLimit(value: string): number {
+  const n = parseInteger(value);
+  if (n === undefined || n < 1 || n > MAX_PAGE_LIMIT) throw invalid(`an integer from 1 to ${MAX_PAGE_LIMIT}`, value);
+  return n;
+}
+
+/** A positive safe integer, e.g. `--max-rows 50000`. */
+export function parsePositiveInteger(value: string): number {
+  const n = parseInteger(value);
+  if (n === undefined || n < 1) throw invalid('a positive integer', value);
+  return n;
+}
+
+// --- durations ---------------------------------------------------------------------------------
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A positive duration with a unit, `30d`, `12h`, `90m`, `45s` or `500ms`, as milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/u.exec(value);
+  const amount = match?.[1];
+  const unit = match?.[2] as keyof typeof UNIT_MS | undefined;
+  if (amount === undefined || unit === undefined || Number(amount) < 1) {
+    throw invalid('a positive duration such as 30d, 12h, 90m, 45s or 500ms', value);
+  }
+  return Number(amount) * UNIT_MS[unit];
+}
+
+// --- JSON ----------------------------------------------------------------------------------------
+
+/** A JSON object argument such as `--payload '{"channel":"telegram"}'`. */
+export function parseJsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalid('a JSON object', value);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('a JSON object', value);
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,89 @@
+// `session-state cursors [--watcher K] [--target K]`: every cursor's watermarks and whether a
+// notice is pending for the pair.
+import { Option, type Command } from 'commander';
+import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } from '@session-state/domain';
+
+import { parseSessionKey } from '../args';
+import { isoTime, table } from '../format';
+import { dbPath, writeJson, writeLines } from '../io';
+import { openExistingStore } from '../stateFile';
+
+interface CursorsOptions {
+  readonly watcher?: string;
+  readonly target?: string;
+  readonly json?: boolean;
+}
+
+/** A cursor as printed: its watermarks, whether a notice is pending, when it was last touched. */
+export interface CursorListing {
+  readonly watcher: string;
+  readonly target: string;
+  readonly acked: number;
+  readonly notified: number;
+  readonly material: number;
+  /** A notice is pending (or is re-queued by the next restart scan): material or notified above acked. */
+  readonly pending: boolean;
+  readonly touchedAt: string;
+}
+
+/** The listing of one stored cursor row. */
+export function toCursorListing(row: CursorRow): CursorListing {
+  return {
+    watcher: row.watcher,
+    target: row.target,
+    acked: row.acked,
+    notified: row.notified,
+    material: row.material,
+    pending: fromWatermarks(row).status === 'pending',
+    touchedAt: isoTime(row.touchedAt),
+  };
+}
+
+/** The human form: one table row per cursor. */
+export function cursorLines(rows: readonly CursorListing[]): string[] {
+  if (rows.length === 0) return ['no cursors'];
+  return table(
+    [
+      { header: 'watcher' },
+      { header: 'target' },
+      { header: 'acked', align: 'right' },
+      { header: 'notified', align: 'right' },
+      { header: 'material', align: 'right' },
+      { header: 'notice' },
+      { header: 'touched' },
+    ],
+    rows.map((row) => [
+      row.watcher,
+      row.target,
+      String(row.acked),
+      String(row.notified),
+      String(row.material),
+      row.pending ? 'pending' : '-',
+      row.touchedAt,
+    ]),
+  );
+}
+
+/** Adds the `cursors` command to the program. */
+export function registerCursors(program: Command): void {
+  program
+    .command('cursors')
+    .description('watcher cursors: acked / notified / material and whether a notice is pending')
+    .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(parseSessionKey))
+    .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(parseSessionKey))
+    .option('--json', 'print the cursors as JSON')
+    .action(async (options: CursorsOptions, command: Command) => {
+      const filter: CursorFilter = {
+        ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
+        ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
+      };
+      const store = await openExistingStore(dbPath(command));
+      try {
+        const rows = (await store.listCursors(filter)).map(toCursorListing);
+        if (options.json === true) writeJson(rows);
+        else writeLines(cursorLines(rows));
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,260 @@
+// `session-state demo`: plays a realistic multi-session story through the real facade on a fresh
+// SQLite state file and prints it as a numbered timeline, then how to inspect what it left.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import type { Command } from 'commander';
+import { openSqliteStore } from '@session-state/adapters-sqlite';
+import type { SessionKey, StateStore } from '@session-state/domain';
+
+import {
+  createSessionStateAwareness,
+  type ChildSpawnedResult,
+  type RecordedEvent,
+  type RecordResult,
+  type SessionStateAwareness,
+} from '../../index';
+import { createCliLogger } from '../cliLogger';
+import { UsageError } from '../errors';
+import { actorLabel, payloadLabel } from '../format';
+import { dbPath, writeLines } from '../io';
+import { stateFileSessionKeys } from '../stateFile';
+
+// --- the cast ----------------------------------------------------------------------------------
+
+const MANAGER = 'agent:main:main';
+const RESEARCHER = 'agent:main:subagent:researcher';
+const OPS = 'agent:ops:main';
+const DEMO_KEYS: readonly string[] = [MANAGER, RESEARCHER, OPS];
+
+const DAY_MS = 86_400_000;
+/** The story spans 31 days ending now, so the file it leaves agrees with the real clock. */
+const STORY_DAYS = 31;
+const RETENTION_DAYS = 30;
+
+// --- the fresh file ------------------------------------------------------------------------------
+
+/**
+ * Removes a previous demo file (and its -wal/-shm) at `file`. A file that holds sessions other
+ * than the demo's, or is not a state file at all, is refused rather than destroyed.
+ */
+function removePreviousDemoFile(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  const keys = stateFileSessionKeys(file);
+  const foreign = keys === undefined ? ['(not a session-state file)'] : keys.filter((key) => !DEMO_KEYS.includes(key));
+  if (foreign.length > 0) {
+    throw new UsageError('--db', `${file} is not a previous demo file (it holds ${foreign[0]}); refusing to remove it, choose another --db`);
+  }
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+  return true;
+}
+
+// --- the timeline ----------------------------------------------------------------------------------
+
+interface Timeline {
+  day(n: number): void;
+  step(title: string): void;
+  detail(text: string): void;
+  notice(text: string): void;
+}
+
+function createTimeline(write: (line: string) => void): Timeline {
+  let steps = 0;
+  return {
+    day: (n) => write(`\nday ${n}`),
+    step: (title) => write(`${String(++steps).padStart(2)}. ${title}`),
+    detail: (text) => write(`      ${text}`),
+    notice: (text) => write(`      "${text}"`),
+  };
+}
+
+/** The `changesSince` number a notice tells its watcher to reconcile from. */
+function changesSinceOf(notice: string): number {
+  const match = /changesSince (\d+)\.$/u.exec(notice);
+  if (match?.[1] === undefined) throw new Error(`demo: unexpected notice text: ${notice}`);
+  return Number(match[1]);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+
+// --- the story -----------------------------------------------------------------------------------
+
+function eventOf(result: RecordResult | ChildSpawnedResult): RecordedEvent {
+  if (!result.ok) throw result.error;
+  if (!('event' in result)) throw new Error('demo: an append was skipped unexpectedly');
+  return result.event;
+}
+
+async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
+  const result = await awareness.record({
+    sessionKey: RESEARCHER,
+    kind: 'human_direct_message',
+    actorType: 'human',
+    summary: 'human message via telegram',
+    payload: { channel: 'telegram' },
+    onlyIfWatched: true,
+  });
+  return eventOf(result).sequence;
+}
+
+/**
+ * Plays the story on `file` through the real facade and writes the timeline. The story's clock
+ * starts `STORY_DAYS` days before `endMs` (now, by default) and ends there.
+ */
+export async function playDemo(file: string, write: (line: string) => void, endMs = Date.now()): Promise<void> {
+  const removed = removePreviousDemoFile(file);
+  write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
+
+  const t = createTimeline(write);
+  const startMs = endMs - STORY_DAYS * DAY_MS;
+  let now = startMs;
+  const clock = { now: (): number => now };
+  const toDay = (n: number): void => {
+    now = startMs + n * DAY_MS;
+    t.day(n);
+  };
+  const wakes: string[] = [];
+  const wakesSince = (mark: number, watcher?: string): number =>
+    wakes.slice(mark).filter((key) => watcher === undefined || key === watcher).length;
+  const openFile = async (): Promise<{ store: StateStore; awareness: SessionStateAwareness }> => {
+    const opened = openSqliteStore({ path: file });
+    const facade = await createSessionStateAwareness({
+      store: opened,
+      clock,
+      logger: createCliLogger(),
+      wake: (watcher) => void wakes.push(watcher),
+      retention: { maxAgeMs: RETENTION_DAYS * DAY_MS },
+    });
+    return { store: opened, awareness: facade };
+  };
+  let { store, awareness } = await openFile();
+  let mark = 0;
+
+  // 1. the spawn edge seeds the manager's cursor
+  toDay(0);
+  t.step(`${MANAGER} spawns the researcher ${RESEARCHER}`);
+  const spawnSeq = eventOf(await awareness.childSpawned({ parentKey: MANAGER, childKey: RESEARCHER, dedupeKey: 'child-spawned:run-1' })).sequence;
+  t.detail(`child_spawned #${spawnSeq} in the researcher's log; the manager's cursor on it is seeded at ${spawnSeq}`);
+
+  // 2. a burst of human messages: one notice, one wake
+  t.step('a human jumps into the researcher over telegram with 3 quick messages');
+  mark = wakes.length;
+  const burst = [await humanMessage(awareness), await humanMessage(awareness), await humanMessage(awareness)];
+  const burstNotices = awareness.pending(MANAGER);
+  t.detail(`human_direct_message ${burst.map((s) => `#${s}`).join(' ')} -> ${MANAGER}: ${plural(burstNotices.length, 'notice')}, ${plural(wakesSince(mark, MANAGER), 'wake')}`);
+  for (const text of burstNotices) t.notice(text);
+
+  // 3. drain, then reconcile from the number in the notice
+  const firstSince = changesSinceOf(burstNotices[0] ?? '');
+  t.step(`the manager's turn drains it and reconciles: status --since ${firstSince}`);
+  const drained = await awareness.drain(MANAGER);
+  const delta = await awareness.status(RESEARCHER, { changesSince: firstSince });
+  const changes = delta.stateChanges;
+  t.detail(
+    `drained ${plural(drained.length, 'notice')}; version ${delta.stateVersion}, ${plural(changes?.events.length ?? 0, 'event')}, ` +
+      `historyGap ${String(changes?.historyGap)}, nextSince ${String(changes?.nextSince)}:`,
+  );
+  for (const event of changes?.events ?? []) {
+    t.detail(`  #${event.sequence}  ${event.kind}  ${actorLabel(event)}  ${event.summary}  ${payloadLabel(event.payload)}`);
+  }
+
+  // 4. a change while a notice is pending: the drain reopens exactly once
+  toDay(2);
+  t.step("a human message, then the researcher's goal changes while that notice is pending");
+  mark = wakes.length;
+  const message = await humanMessage(awareness);
+  const goal = eventOf(
+    await awareness.record({ sessionKey: RESEARCHER, kind: 'goal_changed', actorType: 'human', summary: 'goal updated: compare three vendors' }),
+  ).sequence;
+  t.detail(`human_direct_message #${message}, goal_changed #${goal} -> ${plural(awareness.pending(MANAGER).length, 'notice')} pending, ${plural(wakesSince(mark, MANAGER), 'wake')}`);
+  mark = wakes.length;
+  const firstDrain = await awareness.drain(MANAGER);
+  const reopened = awareness.pending(MANAGER);
+  t.detail(
+    `drain consumed ${plural(firstDrain.length, 'notice')}; the goal change came after it, so it reopened ` +
+      `${reopened.length === 1 ? 'once' : `${reopened.length} times`} (${plural(wakesSince(mark, MANAGER), 'wake')}):`,
+  );
+  for (const text of reopened) t.notice(text);
+  const secondDrain = await awareness.drain(MANAGER);
+  t.detail(`the next drain consumed ${plural(secondDrain.length, 'notice')} and reopened nothing; ${awareness.pending(MANAGER).length} pending`);
+
+  // 5. a child run fails: log only
+  toDay(20);
+  t.step('a child run of the researcher fails with a timeout');
+  mark = wakes.length;
+  const failed = eventOf(
+    await awareness.record({
+      sessionKey: RESEARCHER,
+      kind: 'run_failed',
+      actorType: 'system',
+      summary: 'child run failed',
+      payload: { outcome: 'timeout' },
+      dedupeKey: 'run-terminal:run-7',
+    }),
+  );
+  t.detail(`run_failed #${failed.sequence} ${payloadLabel(failed.payload)} is log only: ${awareness.pending(MANAGER).length} pending, ${plural(wakesSince(mark), 'wake')}`);
+
+  // 6. a second agent watches explicitly, from the current version
+  toDay(21);
+  t.step(`${OPS} sends the researcher a message with watch: true`);
+  const sent = await awareness.sent({ senderKey: OPS, deliveredTo: RESEARCHER, watch: true });
+  const [opsCursor] = await store.listCursors({ watcher: OPS as SessionKey, target: RESEARCHER as SessionKey });
+  t.detail(`sent -> { watched: ${String(sent.watched)} }; its cursor starts at version ${String(opsCursor?.acked)}, so older history never notifies it`);
+
+  // 7. one change, two watchers: one notice each
+  toDay(22);
+  t.step('another human message reaches the researcher');
+  const late = await humanMessage(awareness);
+  const managerNotices = awareness.pending(MANAGER);
+  const opsNotices = awareness.pending(OPS);
+  t.detail(`human_direct_message #${late} -> ${MANAGER}: ${plural(managerNotices.length, 'notice')}, ${OPS}: ${plural(opsNotices.length, 'notice')}`);
+
+  // 8. restart: the pending notices come back once
+  toDay(25);
+  t.step(`the gateway restarts: close, then reopen ${file}`);
+  await awareness.close();
+  mark = wakes.length;
+  ({ store, awareness } = await openFile());
+  const recovered = awareness.pending(MANAGER);
+  const same = recovered.length === managerNotices.length && recovered.every((text, i) => text === managerNotices[i]);
+  t.detail(
+    `recovered ${plural(recovered.length, 'notice')} for ${MANAGER} (${same ? 'byte-identical to the one before' : 'NOT the one before'}), ` +
+      `${plural(awareness.pending(OPS).length, 'notice')} for ${OPS}; ${plural(wakesSince(mark), 'wake')}:`,
+  );
+  for (const text of recovered) t.notice(text);
+  const afterRestart = await awareness.drain(MANAGER);
+  t.detail(`the manager drains ${plural(afterRestart.length, 'notice')}; ${OPS} leaves its notice pending`);
+
+  // 9. retention, then a reader from before the pruned range sees the gap
+  toDay(STORY_DAYS);
+  t.step(`retention prunes events older than ${RETENTION_DAYS} days`);
+  const pruned = await awareness.prune();
+  const [head] = await store.readHeads([RESEARCHER as SessionKey]);
+  t.detail(`${plural(pruned.eventsDeleted, 'event')} deleted, ${plural(pruned.cursorsExpired, 'cursor')} expired; the researcher's prune watermark is ${String(head?.pruneWatermark)}`);
+  t.step(`a late reconcile from the manager's first view: status --since ${spawnSeq}`);
+  const lateChanges = (await awareness.status(RESEARCHER, { changesSince: spawnSeq })).stateChanges;
+  t.detail(`historyGap: ${String(lateChanges?.historyGap)}; retained after the gap: ${(lateChanges?.events ?? []).map((event) => `#${event.sequence}`).join(' ')}`);
+  await awareness.close();
+
+  // what it left behind
+  const cli = `node ${path.relative(process.cwd(), path.join(__dirname, '..', 'main.js'))}`;
+  write('\ninspect what it left behind:');
+  for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`]) {
+    write(`  ${cli} ${args} --db ${file}`);
+  }
+}
+
+// --- the command ---------------------------------------------------------------------------------
+
+/** Adds the `demo` command to the program. */
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('play a multi-session story on a fresh state file and print it as a timeline')
+    .action(async (_options: unknown, command: Command) => {
+      await playDemo(dbPath(command), (line) => writeLines([line]));
+    });
+}

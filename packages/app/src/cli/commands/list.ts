@@ -1,0 +1,96 @@
+// `session-state list [keys...]`: state versions, prune watermarks and cursor counts per session.
+import type { Command } from 'commander';
+import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
+
+import { checkSessionKeys } from '../args';
+import { table } from '../format';
+import { dbPath, writeJson, writeLines } from '../io';
+import { openExistingStore, requireStateFile, sessionKeysWithHead } from '../stateFile';
+
+interface ListOptions {
+  readonly json?: boolean;
+}
+
+/** One listed session; `stateVersion` and `pruneWatermark` appear only when it has a head row. */
+export interface SessionListing {
+  readonly sessionKey: string;
+  readonly stateVersion?: number;
+  readonly pruneWatermark?: number;
+  /** Cursors this session holds as watcher. */
+  readonly watching: number;
+  /** Cursors on this session as target. */
+  readonly watchedBy: number;
+}
+
+function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(pick(row), (counts.get(pick(row)) ?? 0) + 1);
+  return counts;
+}
+
+/** Joins head rows and cursor counts into one listing per key, in the order given. */
+export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]): SessionListing[] {
+  const headOf = new Map<string, HeadRow>(heads.map((row) => [row.sessionKey, row]));
+  const watching = countBy(cursors, (row) => row.watcher);
+  const watchedBy = countBy(cursors, (row) => row.target);
+  return keys.map((sessionKey) => {
+    const head = headOf.get(sessionKey);
+    return {
+      sessionKey,
+      ...(head !== undefined && head.head > 0 ? { stateVersion: head.head } : {}),
+      ...(head !== undefined ? { pruneWatermark: head.pruneWatermark } : {}),
+      watching: watching.get(sessionKey) ?? 0,
+      watchedBy: watchedBy.get(sessionKey) ?? 0,
+    };
+  });
+}
+
+/** The human form: one table row per session, `-` where a session has no head. */
+export function listLines(listing: readonly SessionListing[]): string[] {
+  if (listing.length === 0) return ['no sessions'];
+  return table(
+    [
+      { header: 'session' },
+      { header: 'version', align: 'right' },
+      { header: 'prune watermark', align: 'right' },
+      { header: 'watching', align: 'right' },
+      { header: 'watched by', align: 'right' },
+    ],
+    listing.map((row) => [
+      row.sessionKey,
+      row.stateVersion === undefined ? '-' : String(row.stateVersion),
+      row.pruneWatermark === undefined ? '-' : String(row.pruneWatermark),
+      String(row.watching),
+      String(row.watchedBy),
+    ]),
+  );
+}
+
+/** Adds the `list` command to the program. */
+export function registerList(program: Command): void {
+  program
+    .command('list')
+    .description('state versions, prune watermarks and cursor counts (all sessions with a head when no keys are given)')
+    .argument('[keys...]', 'the sessions to list')
+    .option('--json', 'print the listing as JSON')
+    .action(async (keys: string[], options: ListOptions, command: Command) => {
+      const given = checkSessionKeys('[keys...]', keys);
+      const path = dbPath(command);
+      requireStateFile(path);
+      const fromFile = given.length === 0 ? sessionKeysWithHead(path) : [];
+      const store = await openExistingStore(path);
+      try {
+        const cursors = await store.listCursors();
+        const wanted =
+          given.length > 0
+            ? given
+            : [...new Set([...fromFile, ...cursors.flatMap((row) => [row.watcher, row.target])])].sort();
+        const heads = await store.readHeads(wanted as SessionKey[]);
+        const listing = buildListing(wanted, heads, cursors);
+        if (options.json === true) writeJson(listing);
+        else writeLines(listLines(listing));
+      } finally {
+        await store.close();
+      }
+    });
+}

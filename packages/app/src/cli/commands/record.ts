@@ -1,0 +1,109 @@
+// `session-state record <sessionKey> --kind --actor [--by] --summary [--payload JSON]`: appends
+// one event through the facade, so watchers' cursors move exactly as in the gateway.
+import { Argument, Option, type Command } from 'commander';
+import * as E from 'fp-ts/Either';
+import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
+
+import { createSessionStateAwareness, type RecordInput } from '../../index';
+import { createCliLogger } from '../cliLogger';
+import { parseJsonObject, parseSessionKey } from '../args';
+import { UsageError } from '../errors';
+import { actorLabel, payloadLabel } from '../format';
+import { dbPath, writeJson, writeLines } from '../io';
+import { openOrCreateStore } from '../stateFile';
+
+interface RecordOptions {
+  readonly kind: string;
+  readonly actor: string;
+  readonly by?: string;
+  readonly summary: string;
+  readonly payload?: Record<string, unknown>;
+  readonly dedupeKey?: string;
+  readonly onlyIfWatched?: boolean;
+  readonly json?: boolean;
+}
+
+// --- validation before anything is opened ------------------------------------------------------
+
+/** The command-line argument behind each field of a record input. */
+const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
+  sessionKey: '<sessionKey>',
+  kind: '--kind',
+  actorType: '--actor',
+  actorSessionKey: '--by',
+  summary: '--summary',
+  payload: '--payload',
+  dedupeKey: '--dedupe-key',
+  onlyIfWatched: '--only-if-watched',
+};
+
+/** Builds the facade's record input from the arguments; rejects bad input naming the argument. */
+export function recordInputOf(sessionKey: string, options: RecordOptions): RecordInput {
+  const input = {
+    sessionKey,
+    kind: options.kind,
+    actorType: options.actor,
+    summary: options.summary,
+    ...(options.by !== undefined ? { actorSessionKey: options.by } : {}),
+    ...(options.payload !== undefined ? { payload: options.payload } : {}),
+    ...(options.dedupeKey !== undefined ? { dedupeKey: options.dedupeKey } : {}),
+    ...(options.onlyIfWatched === true ? { onlyIfWatched: true } : {}),
+  };
+  const decoded = decodeRecordInput(input, 'record');
+  if (E.isLeft(decoded)) {
+    const problem = decoded.left;
+    const [, field = '', ...rest] = problem.field.split('.');
+    const argument = ARGUMENT_OF_FIELD[field] ?? problem.field;
+    const where = rest.length > 0 ? ` (${rest.join('.')})` : '';
+    throw new UsageError(argument, `expected ${problem.expected}${where}, got ${problem.value}`);
+  }
+  // Validated above with the library's own codec, so the kinds and actor types are known ones.
+  return input as RecordInput;
+}
+
+// --- the command ---------------------------------------------------------------------------------
+
+/** Adds the `record` command to the program. */
+export function registerRecord(program: Command): void {
+  program
+    .command('record')
+    .description('append one event to a session through the library (creates the state file if needed)')
+    .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(parseSessionKey))
+    .requiredOption('--kind <kind>', `the event kind: ${EVENT_KINDS.join(', ')}`)
+    .requiredOption('--actor <actorType>', 'who caused it: human, agent or system')
+    .option('--by <sessionKey>', 'the session that caused it (actorSessionKey; never notifies itself)')
+    .requiredOption('--summary <text>', 'a one-line summary, never message content')
+    .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(parseJsonObject))
+    .option('--dedupe-key <key>', 'an at-least-once key: a repeat returns the stored event')
+    .option('--only-if-watched', 'write nothing when no cursor targets the session')
+    .option('--json', 'print the result as JSON')
+    .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
+      const input = recordInputOf(sessionKey, options);
+      const store = await openOrCreateStore(dbPath(command));
+      const awareness = await createSessionStateAwareness({ store, logger: createCliLogger() });
+      try {
+        const result = await awareness.record(input);
+        if (!result.ok) throw result.error;
+        const watchers = (await store.listCursors({ target: sessionKey as SessionKey })).map((row) => ({
+          watcher: row.watcher,
+          pending: fromWatermarks(row).status === 'pending',
+        }));
+        if (options.json === true) {
+          writeJson({ ...result, watchers });
+          return;
+        }
+        if (!('event' in result) || result.event === undefined) {
+          writeLines([`nothing written: ${sessionKey} is unwatched (--only-if-watched)`]);
+          return;
+        }
+        const event = result.event;
+        const payload = payloadLabel(event.payload);
+        writeLines([
+          `recorded #${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`,
+          ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
+        ]);
+      } finally {
+        await awareness.close();
+      }
+    });
+}

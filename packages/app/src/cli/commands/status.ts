@@ -1,0 +1,86 @@
+// `session-state status <sessionKey> [--since N] [--limit N]`: the session_status answer read
+// straight from the store (reading never touches a cursor or a notice).
+import { Argument, Option, type Command } from 'commander';
+import {
+  asSequence,
+  buildStateChanges,
+  MAX_PAGE_LIMIT,
+  toSessionEvent,
+  type SessionKey,
+  type SessionStatus,
+  type SignalLogHead,
+  type StateStore,
+} from '@session-state/domain';
+
+import { parsePageLimit, parseSequence, parseSessionKey } from '../args';
+import { UsageError } from '../errors';
+import { eventTable } from '../format';
+import { dbPath, writeJson, writeLines } from '../io';
+import { openExistingStore } from '../stateFile';
+
+interface StatusOptions {
+  readonly since?: number;
+  readonly limit?: number;
+  readonly json?: boolean;
+}
+
+/** A status answer plus the prune watermark it was read under (shown in the human form). */
+export interface StatusReading {
+  readonly status: SessionStatus;
+  readonly head: SignalLogHead;
+}
+
+/** Reads a session's status from the store, with the delta when `since` is given. */
+export async function readStatus(store: StateStore, sessionKey: string, since?: number, limit?: number): Promise<StatusReading> {
+  const key = sessionKey as SessionKey;
+  if (since === undefined) {
+    const [row] = await store.readHeads([key]);
+    const head = { head: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? asSequence(0) };
+    return { status: { sessionKey, stateVersion: head.head }, head };
+  }
+  const page = await store.readChanges(key, asSequence(since), limit ?? MAX_PAGE_LIMIT);
+  const stateChanges = buildStateChanges(page.head, asSequence(since), page.events.map(toSessionEvent), page.hasMore);
+  return { status: { sessionKey, stateVersion: page.head.head, stateChanges }, head: page.head };
+}
+
+/** The human form of a status reading. */
+export function statusLines(reading: StatusReading): string[] {
+  const { status, head } = reading;
+  const lines = [
+    `session          ${status.sessionKey}`,
+    `state version    ${status.stateVersion}`,
+    `prune watermark  ${head.pruneWatermark}`,
+  ];
+  const changes = status.stateChanges;
+  if (changes === undefined) return lines;
+  lines.push(
+    `changes          ${changes.events.length} event${changes.events.length === 1 ? '' : 's'}` +
+      ` (historyGap ${changes.historyGap}, hasMore ${changes.hasMore}, nextSince ${changes.nextSince})`,
+  );
+  if (changes.events.length > 0) lines.push('', ...eventTable(changes.events));
+  return lines;
+}
+
+/** Adds the `status` command to the program. */
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description("a session's state version and, with --since, the exact delta after it")
+    .addArgument(new Argument('<sessionKey>', 'the session to read').argParser(parseSessionKey))
+    .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(parseSequence))
+    .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(parsePageLimit))
+    .option('--json', 'print the session_status JSON')
+    .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
+      if (options.limit !== undefined && options.since === undefined) {
+        throw new UsageError('--limit', 'only applies with --since');
+      }
+      const store = await openExistingStore(dbPath(command));
+      try {
+        const reading = await readStatus(store, sessionKey, options.since, options.limit);
+        if (options.json === true) writeJson(reading.status);
+        else writeLines(statusLines(reading));
+      } finally {
+        await store.close();
+      }
+    });
+}

@@ -1,0 +1,65 @@
+// How the command-line tool fails: usage errors exit 2 with one line naming the argument, any
+// other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr.
+import { CommanderError } from 'commander';
+
+// --- exit statuses -------------------------------------------------------------------------
+
+/** The process exit statuses of `session-state`. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+// --- the usage error -----------------------------------------------------------------------
+
+/**
+ * A bad argument, option or environment value, found before anything is opened or written.
+ *
+ * @example throw new UsageError('--since', 'expected a non-negative integer, got "x"')
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  /** The argument as the user typed it: `--since`, `<sessionKey>`, `--db`. */
+  readonly argument: string;
+
+  constructor(argument: string, problem: string) {
+    super(`${argument}: ${problem}`);
+    this.argument = argument;
+  }
+}
+
+// --- reporting -----------------------------------------------------------------------------
+
+/** Makes any message a single line, so the error output stays one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/gu, ' ').trim();
+}
+
+/**
+ * Prints the error (unless commander already did) and returns the exit status for it.
+ * Commander's own parse errors (unknown option, missing argument, invalid value) become usage
+ * errors; its help and version exits keep status 0.
+ */
+export function reportError(error: unknown, writeErr: (line: string) => void): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed its one-line message.
+    if (error.exitCode === 0) return EXIT.ok;
+    if (error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      return EXIT.ok;
+    }
+    return EXIT.usage;
+  }
+  if (error instanceof UsageError) {
+    writeErr(`error: ${oneLine(error.message)}`);
+    return EXIT.usage;
+  }
+  const message = error instanceof Error ? error.message : describeThrown(error);
+  writeErr(`error: ${oneLine(message)}`);
+  return EXIT.failure;
+}
+
+function describeThrown(value: unknown): string {
+  if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') {
+    const operation = (value as { operation?: unknown }).operation;
+    const message = (value as { message: string }).message;
+    return typeof operation === 'string' ? `storage failed during ${operation}: ${message}` : message;
+  }
+  return String(value);
+}

@@ -1,0 +1,71 @@
+// Where the state file is and how each kind of command opens it: read commands refuse a missing
+// file (they never create an empty one), write commands open or create it through the adapter.
+import fs from 'node:fs';
+
+import Database from 'better-sqlite3';
+import { openSqliteStore } from '@session-state/adapters-sqlite';
+import type { StateStore } from '@session-state/domain';
+
+import { UsageError } from './errors';
+
+// --- the path ----------------------------------------------------------------------------------
+
+/** The state file when neither `--db` nor `SESSION_STATE_DB` names one. */
+export const DEFAULT_DB_PATH = './session-state.db';
+
+/** The environment variable that names the state file. */
+export const DB_ENV = 'SESSION_STATE_DB';
+
+// --- opening -------------------------------------------------------------------------------------
+
+/** Fails with a usage error naming `--db` unless `path` is an existing regular file. */
+export function requireStateFile(path: string): void {
+  let isFile = false;
+  try {
+    isFile = fs.statSync(path).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) {
+    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "session-state demo" or "session-state record" first)`);
+  }
+}
+
+/** Opens an existing state file for a read command. */
+export async function openExistingStore(path: string): Promise<StateStore> {
+  requireStateFile(path);
+  return await openSqliteStore({ path });
+}
+
+/** Opens the state file for a write command, creating it (and its schema) when missing. */
+export async function openOrCreateStore(path: string): Promise<StateStore> {
+  return await openSqliteStore({ path });
+}
+
+// --- listing -------------------------------------------------------------------------------------
+
+/**
+ * Every session key with a head row in the file, sorted, or undefined when the file is not a
+ * session-state file. The store port has no "all heads" read, so this one listing opens the
+ * file read-only and reads the SQLite adapter's `heads` table.
+ */
+export function stateFileSessionKeys(path: string): string[] | undefined {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    const rows = db.prepare('SELECT session_key AS sessionKey FROM heads ORDER BY session_key').all() as { sessionKey: string }[];
+    return rows.map((row) => row.sessionKey);
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Every session key with a head row in an existing state file, sorted. */
+export function sessionKeysWithHead(path: string): string[] {
+  requireStateFile(path);
+  const keys = stateFileSessionKeys(path);
+  if (keys === undefined) throw new UsageError('--db', `${path} is not a session-state file`);
+  return keys;
+}
