@@ -259,16 +259,21 @@ export function createMemoryStore(): MemoryStore {
     }
 
     // Commit events: each affected session loses them and raises its prune watermark.
-    const highestBySession = new Map<SessionKey, Sequence>();
+    const affected = new Map<SessionKey, { highestDeleted: Sequence; count: number }>();
     for (const event of doomed) {
-      const highest = highestBySession.get(event.sessionKey);
-      if (highest === undefined || event.sequence > highest) highestBySession.set(event.sessionKey, event.sequence);
+      const seen = affected.get(event.sessionKey);
+      if (seen === undefined) affected.set(event.sessionKey, { highestDeleted: event.sequence, count: 1 });
+      else {
+        seen.count += 1;
+        if (event.sequence > seen.highestDeleted) seen.highestDeleted = event.sequence;
+      }
     }
-    for (const [sessionKey, highestDeleted] of highestBySession) {
+    for (const [sessionKey, { highestDeleted, count }] of affected) {
       const session = sessions.get(sessionKey) as SessionState;
+      // Usually the doomed events are the session's oldest: cut the prefix, else filter.
       let prefix = 0;
       while (prefix < session.events.length && doomedSet.has(session.events[prefix] as StoredEvent)) prefix += 1;
-      if (prefix > 0 && !session.events.slice(prefix).some((event) => doomedSet.has(event))) session.events.splice(0, prefix);
+      if (prefix === count) session.events.splice(0, prefix);
       else session.events = session.events.filter((event) => !doomedSet.has(event));
       session.head = evolveHead(session.head, { type: 'pruned', highestDeleted });
     }

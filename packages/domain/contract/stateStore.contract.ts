@@ -1,0 +1,899 @@
+// The StateStore contract: the storage behaviour of SPEC sections 2-7 stated once, run against
+// every adapter by a two-line `*.contract.test.ts` that passes its own factory.
+import fc from 'fast-check';
+
+import {
+  decodeRecordInput,
+  historyGap,
+  isSessionKey,
+  isStoreError,
+  noticeText,
+  planAppend,
+  type ActorType,
+  type AppendCommand,
+  type AppendOutcome,
+  type AppendRequest,
+  type CursorRow,
+  type EventKind,
+  type Notice,
+  type SessionKey,
+  type SignalLogHead,
+  type StateStore,
+  type StoredEvent,
+} from '../src';
+
+// --- the factory ---------------------------------------------------------------------------
+
+/** What a factory gives each test: a store on fresh state, and how to reopen and clean it. */
+export interface StateStoreHarness {
+  readonly store: StateStore;
+  /** Closes the store and opens the same durable storage again; absent for memory stores. */
+  readonly reopen?: () => Promise<StateStore>;
+  /** Removes whatever the factory created (files); runs after the store is closed. */
+  readonly cleanup?: () => Promise<void>;
+}
+
+export type StateStoreFactory = () => Promise<StateStoreHarness>;
+
+// --- fixtures ------------------------------------------------------------------------------
+
+const T0 = Date.UTC(2026, 10, 29, 10, 0, 0);
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+function key(raw: string): SessionKey {
+  if (!isSessionKey(raw)) throw new Error(`test fixture: ${raw} is not a session key`);
+  return raw;
+}
+
+const A = key('agent:a:main');
+const B = key('agent:b:main');
+const C = key('agent:c:main');
+const D = key('agent:d:main');
+const CHILD = key('agent:a:subagent:child-1');
+
+/** The `record` fields a test may set; the command is built by the domain's own decoder. */
+interface RecordSpec {
+  readonly kind?: EventKind;
+  readonly actorType?: ActorType;
+  readonly actorSessionKey?: string;
+  readonly summary?: string;
+  readonly payload?: Record<string, unknown>;
+  readonly dedupeKey?: string;
+  readonly occurredAt?: string | number;
+  readonly onlyIfWatched?: boolean;
+}
+
+function command(sessionKey: SessionKey, spec: RecordSpec = {}): AppendCommand {
+  const decoded = decodeRecordInput({ kind: 'human_direct_message', actorType: 'human', summary: 'a change', ...spec, sessionKey });
+  if (decoded._tag === 'Left') throw new Error(`test fixture: ${decoded.left.message}`);
+  return decoded.right;
+}
+
+/** A notifying change to `target` made by another agent session. */
+const foreign = (by: SessionKey = C): RecordSpec => ({ kind: 'goal_changed', actorType: 'agent', actorSessionKey: by });
+
+function request(sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): AppendRequest {
+  return { command: command(sessionKey, spec), appendedAt, ...(seedWatcher !== undefined ? { seedWatcher } : {}) };
+}
+
+type Appended = Extract<AppendOutcome, { type: 'appended' }>;
+
+function expectAppended(outcome: AppendOutcome | undefined): Appended {
+  if (outcome?.type !== 'appended') throw new Error(`expected an appended outcome, got ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+async function append(store: StateStore, sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): Promise<Appended> {
+  const [outcome] = await store.append([request(sessionKey, spec, appendedAt, seedWatcher)]);
+  return expectAppended(outcome);
+}
+
+async function appendMany(store: StateStore, sessionKey: SessionKey, count: number, appendedAt = T0): Promise<StoredEvent[]> {
+  const outcomes = await store.append(Array.from({ length: count }, (_, i) => request(sessionKey, { summary: `change ${i}` }, appendedAt)));
+  return outcomes.map((outcome) => expectAppended(outcome).event);
+}
+
+async function headOf(store: StateStore, sessionKey: SessionKey): Promise<SignalLogHead> {
+  const [row] = await store.readHeads([sessionKey]);
+  return row === undefined ? { head: 0 as SignalLogHead['head'], pruneWatermark: 0 as SignalLogHead['head'] } : { head: row.head, pruneWatermark: row.pruneWatermark };
+}
+
+/** Every retained event of a session, paging with `nextSince` as a reader would. */
+async function readAll(store: StateStore, sessionKey: SessionKey, since = 0, limit = 200): Promise<StoredEvent[]> {
+  const events: StoredEvent[] = [];
+  let next = since;
+  for (let page = 0; page < 10_000; page++) {
+    const result = await store.readChanges(sessionKey, next as StoredEvent['sequence'], limit);
+    events.push(...result.events);
+    const last = result.events[result.events.length - 1];
+    if (last !== undefined) next = last.sequence;
+    if (!result.hasMore) return events;
+  }
+  throw new Error('paging did not end');
+}
+
+const seqs = (events: readonly StoredEvent[]): number[] => events.map((event) => event.sequence);
+const byWatcher = (a: Notice, b: Notice): number => (a.watcher < b.watcher ? -1 : a.watcher > b.watcher ? 1 : 0);
+const pairOf = (row: CursorRow): string => `${row.watcher} -> ${row.target}`;
+const watermarks = (row: CursorRow | undefined) => (row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material });
+
+async function cursorOf(store: StateStore, watcher: SessionKey, target: SessionKey): Promise<CursorRow | undefined> {
+  const rows = await store.listCursors({ watcher, target });
+  return rows[0];
+}
+
+/** Drives one prune request to completion, checking every batch is bounded. */
+async function pruneAll(store: StateStore, now: number, maxAgeMs: number, maxRows: number, batchSize = 1000) {
+  let eventsDeleted = 0;
+  const expired: string[] = [];
+  for (let call = 0; call < 10_000; call++) {
+    const batch = await store.prune({ now, maxAgeMs, maxRows, batchSize });
+    expect(batch.eventsDeleted).toBeLessThanOrEqual(batchSize);
+    eventsDeleted += batch.eventsDeleted;
+    expired.push(...batch.expiredCursors.map((pair) => `${pair.watcher} -> ${pair.target}`));
+    if (batch.done) return { eventsDeleted, expired, calls: call + 1 };
+  }
+  throw new Error('prune never reported done');
+}
+
+// --- the suite -----------------------------------------------------------------------------
+
+/**
+ * Registers the StateStore contract for one adapter. `factory` gives each test fresh state.
+ *
+ * @example describeStateStoreContract('memory', async () => ({ store: createMemoryStore() }));
+ */
+export function describeStateStoreContract(name: string, factory: StateStoreFactory): void {
+  describe(`StateStore contract: ${name}`, () => {
+    let harness: StateStoreHarness;
+    let store: StateStore;
+    let open = false;
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = harness.store;
+      open = true;
+    });
+
+    afterEach(async () => {
+      if (open) await store.close();
+      open = false;
+      await harness.cleanup?.();
+    });
+
+    /** The durable storage reopened, or the same store when the adapter has none. */
+    async function reopened(): Promise<StateStore> {
+      if (harness.reopen === undefined) return store;
+      store = await harness.reopen();
+      return store;
+    }
+
+    // --- append and the head ---------------------------------------------------------------
+
+    describe('append and the head', () => {
+      test('sequences strictly increase per session and each append raises the head to its sequence', async () => {
+        const outcomes = await store.append([request(A), request(B), request(A), request(A), request(B)]);
+        const events = outcomes.map((outcome) => expectAppended(outcome).event);
+        for (const sessionKey of [A, B]) {
+          const own = seqs(events.filter((event) => event.sessionKey === sessionKey));
+          own.forEach((sequence, i) => {
+            expect(sequence).toBeGreaterThan(i === 0 ? 0 : (own[i - 1] as number));
+          });
+          expect(await headOf(store, sessionKey)).toEqual({ head: own[own.length - 1], pruneWatermark: 0 });
+          expect(seqs(await readAll(store, sessionKey))).toEqual(own);
+        }
+      });
+
+      test('a session with no events has no head row and reads as version 0 with no events', async () => {
+        await append(store, A);
+        expect(await store.readHeads([B])).toEqual([]);
+        const page = await store.readChanges(B, 0 as StoredEvent['sequence'], 200);
+        expect(page).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
+      });
+
+      test('the stored event keeps every field of the command and is what readChanges returns', async () => {
+        const { event } = await append(
+          store,
+          B,
+          { kind: 'run_failed', actorType: 'agent', actorSessionKey: A, summary: 'child run failed', payload: { outcome: 'timeout', n: [1, 'x', null] }, dedupeKey: 'run-terminal:r1', occurredAt: '2026-11-29T09:00:00Z' },
+          T0 + 5,
+        );
+        expect(event).toMatchObject({
+          sessionKey: B,
+          kind: 'run_failed',
+          actorType: 'agent',
+          actorSessionKey: A,
+          summary: 'child run failed',
+          payload: { outcome: 'timeout', n: [1, 'x', null] },
+          dedupeKey: 'run-terminal:r1',
+          occurredAt: '2026-11-29T09:00:00.000Z',
+          appendedAt: T0 + 5,
+        });
+        expect(await readAll(store, B)).toEqual([event]);
+      });
+
+      test('occurredAt defaults to the append time, as ISO', async () => {
+        const { event } = await append(store, B, {}, T0 + 7);
+        expect(event.occurredAt).toBe(new Date(T0 + 7).toISOString());
+      });
+
+      test('the head never decreases when every row is pruned, and the next sequence continues above it', async () => {
+        const events = await appendMany(store, B, 3);
+        const head = (events[2] as StoredEvent).sequence;
+        await pruneAll(store, T0, DAY, 0);
+        expect(await readAll(store, B)).toEqual([]);
+        expect(await headOf(store, B)).toEqual({ head, pruneWatermark: head });
+        const next = await append(store, B);
+        expect(next.event.sequence).toBeGreaterThan(head);
+        expect(await headOf(store, B)).toEqual({ head: next.event.sequence, pruneWatermark: head });
+      });
+
+      test('deleteSession keeps the head as a tombstone and a recreated session continues above its old version', async () => {
+        const events = await appendMany(store, B, 4);
+        const head = (events[3] as StoredEvent).sequence;
+        const result = await store.deleteSession(B);
+        expect(result.eventsDeleted).toBe(4);
+        expect(await store.readHeads([B])).toEqual([{ sessionKey: B, head, pruneWatermark: head }]);
+        expect(await readAll(store, B)).toEqual([]);
+
+        const again = await append(store, B);
+        expect(again.event.sequence).toBeGreaterThan(head);
+        const atOld = await store.readChanges(B, head, 200);
+        expect(seqs(atOld.events)).toEqual([again.event.sequence]);
+        expect(historyGap(atOld.head, head)).toBe(false);
+        const fromZero = await store.readChanges(B, 0 as StoredEvent['sequence'], 200);
+        expect(historyGap(fromZero.head, 0 as StoredEvent['sequence'])).toBe(true);
+        expect(seqs(fromZero.events)).toEqual([again.event.sequence]);
+      });
+
+      test('readHeads returns rows (tombstones included) only for keys that have a head', async () => {
+        const a = await append(store, A);
+        await appendMany(store, B, 2);
+        await store.deleteSession(B);
+        const rows = [...(await store.readHeads([A, B, C, A]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1));
+        expect(rows.map((row) => row.sessionKey)).toEqual([A, B]);
+        expect(rows[0]).toEqual({ sessionKey: A, head: a.event.sequence, pruneWatermark: 0 });
+        expect(rows[1]?.head).toBeGreaterThan(a.event.sequence);
+        expect(rows[1]?.pruneWatermark).toBe(rows[1]?.head);
+      });
+    });
+
+    // --- reading changes ---------------------------------------------------------------------
+
+    describe('readChanges', () => {
+      test('the prune watermark is exact at the boundary: asked at it there is no gap, one below there is', async () => {
+        const events = await appendMany(store, B, 5);
+        await pruneAll(store, T0, DAY, 2);
+        const watermark = (events[2] as StoredEvent).sequence;
+        const retained = seqs(events.slice(3));
+
+        const atWatermark = await store.readChanges(B, watermark, 200);
+        expect(atWatermark.head.pruneWatermark).toBe(watermark);
+        expect(historyGap(atWatermark.head, watermark)).toBe(false);
+        expect(seqs(atWatermark.events)).toEqual(retained);
+
+        const below = (watermark - 1) as StoredEvent['sequence'];
+        const belowPage = await store.readChanges(B, below, 200);
+        expect(historyGap(belowPage.head, below)).toBe(true);
+        expect(seqs(belowPage.events)).toEqual(retained);
+      });
+
+      test('paging 450 events with limit 200 and nextSince reaches the head with no skip, no repeat, and exact hasMore', async () => {
+        // Interleave another session so the sequences of B are not contiguous.
+        const batch = Array.from({ length: 900 }, (_, i) => request(i % 2 === 0 ? B : C, { summary: `change ${i}` }));
+        const all = (await store.append(batch)).map((outcome) => expectAppended(outcome).event);
+        const expected = seqs(all.filter((event) => event.sessionKey === B));
+        const pages: { count: number; hasMore: boolean }[] = [];
+        const seen: number[] = [];
+        let since = 0;
+        for (let i = 0; i < 10; i++) {
+          const page = await store.readChanges(B, since as StoredEvent['sequence'], 200);
+          pages.push({ count: page.events.length, hasMore: page.hasMore });
+          seen.push(...seqs(page.events));
+          since = page.events[page.events.length - 1]?.sequence ?? since;
+          if (!page.hasMore) break;
+        }
+        expect(pages).toEqual([
+          { count: 200, hasMore: true },
+          { count: 200, hasMore: true },
+          { count: 50, hasMore: false },
+        ]);
+        expect(seen).toEqual(expected);
+        expect(since).toBe((await headOf(store, B)).head);
+      });
+
+      test('hasMore is false when the page ends exactly at the last retained event', async () => {
+        const events = await appendMany(store, B, 4);
+        const page = await store.readChanges(B, 0 as StoredEvent['sequence'], 4);
+        expect(seqs(page.events)).toEqual(seqs(events));
+        expect(page.hasMore).toBe(false);
+        const short = await store.readChanges(B, 0 as StoredEvent['sequence'], 3);
+        expect(short.hasMore).toBe(true);
+      });
+
+      test('since above the head returns no events and no gap', async () => {
+        const events = await appendMany(store, B, 2);
+        await pruneAll(store, T0, DAY, 1);
+        const above = ((events[1] as StoredEvent).sequence + 10) as StoredEvent['sequence'];
+        const page = await store.readChanges(B, above, 200);
+        expect(page.events).toEqual([]);
+        expect(page.hasMore).toBe(false);
+        expect(historyGap(page.head, above)).toBe(false);
+      });
+
+      test('reading never creates or moves a cursor', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign());
+        const before = await store.listCursors();
+        await store.readChanges(B, 0 as StoredEvent['sequence'], 200);
+        await store.readHeads([A, B, C]);
+        expect(await store.listCursors()).toEqual(before);
+      });
+    });
+
+    // --- dedupe ------------------------------------------------------------------------------
+
+    describe('dedupe keys', () => {
+      test('a duplicate returns the existing event: no head bump, no new row, no cursor move', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = await append(store, B, { ...foreign(), dedupeKey: 'compacted:op-1' });
+        const cursorsBefore = await store.listCursors();
+        const headBefore = await headOf(store, B);
+        const [again] = await store.append([request(B, { ...foreign(D), summary: 'different', dedupeKey: 'compacted:op-1' }, T0 + MINUTE)]);
+        expect(again).toEqual({ type: 'duplicate', event: first.event });
+        expect(await headOf(store, B)).toEqual(headBefore);
+        expect(await store.listCursors()).toEqual(cursorsBefore);
+        expect(seqs(await readAll(store, B))).toEqual([first.event.sequence]);
+      });
+
+      test('a duplicate inside the same batch returns the event the batch just wrote', async () => {
+        const [first, second] = await store.append([request(B, { dedupeKey: 'k' }), request(B, { dedupeKey: 'k', summary: 'again' })]);
+        const written = expectAppended(first).event;
+        expect(second).toEqual({ type: 'duplicate', event: written });
+      });
+
+      test('dedupe keys are unique across the whole store, not per session', async () => {
+        const first = await append(store, A, { dedupeKey: 'run-terminal:r9' });
+        const [other] = await store.append([request(B, { dedupeKey: 'run-terminal:r9' })]);
+        expect(other).toEqual({ type: 'duplicate', event: first.event });
+        expect(await store.readHeads([B])).toEqual([]);
+      });
+
+      test('a retried spawn edge (same dedupe key) touches no cursor', async () => {
+        const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A, dedupeKey: 'child-spawned:run-1' };
+        await append(store, CHILD, spawn, T0, A);
+        await append(store, CHILD, foreign(), T0 + 1);
+        const pending = await store.listCursors();
+        const [retry] = await store.append([request(CHILD, spawn, T0 + 2, A)]);
+        expect(retry?.type).toBe('duplicate');
+        expect(await store.listCursors()).toEqual(pending);
+      });
+
+      test('a dedupe key is reusable once its event is pruned or its session deleted', async () => {
+        const first = await append(store, B, { dedupeKey: 'k1' });
+        await pruneAll(store, T0, DAY, 0);
+        const reused = await append(store, B, { dedupeKey: 'k1' });
+        expect(reused.event.sequence).toBeGreaterThan(first.event.sequence);
+
+        await append(store, C, { dedupeKey: 'k2' });
+        await store.deleteSession(C);
+        const [afterDelete] = await store.append([request(C, { dedupeKey: 'k2' })]);
+        expect(afterDelete?.type).toBe('appended');
+      });
+    });
+
+    // --- onlyIfWatched and batch isolation ----------------------------------------------------
+
+    describe('onlyIfWatched and batches', () => {
+      test('onlyIfWatched writes nothing while no cursor targets the session, and appends once one does', async () => {
+        const [skipped] = await store.append([request(B, { onlyIfWatched: true })]);
+        expect(skipped).toEqual({ type: 'skipped', reason: 'unwatched' });
+        expect(await store.readHeads([B])).toEqual([]);
+        expect(await readAll(store, B)).toEqual([]);
+
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const [written] = await store.append([request(B, { onlyIfWatched: true })]);
+        expect(written?.type).toBe('appended');
+      });
+
+      test('one failing request in a batch fails alone and leaves no trace', async () => {
+        // A payload with a cycle cannot be stored by any adapter (it has no serialised form).
+        const cyclic: Record<string, unknown> = { note: 'cycle' };
+        cyclic['self'] = cyclic;
+        const good = command(B, { dedupeKey: 'good' });
+        const bad: AppendCommand = { ...command(D, { dedupeKey: 'bad' }), payload: cyclic as AppendCommand['payload'] };
+        await store.watch({ watcher: A, target: D, now: T0 });
+        const cursorsBefore = await store.listCursors();
+        const outcomes = await store.append([
+          { command: good, appendedAt: T0 },
+          { command: bad, appendedAt: T0 },
+          { command: command(C), appendedAt: T0 },
+        ]);
+        expect(outcomes.map((outcome) => outcome.type)).toEqual(['appended', 'failed', 'appended']);
+        const failed = outcomes[1];
+        expect(failed?.type === 'failed' && isStoreError(failed.error) && failed.error.operation).toBe('append');
+        expect(await store.readHeads([D])).toEqual([]);
+        expect(await store.listCursors()).toEqual(cursorsBefore);
+        // The failed request registered no dedupe key; later calls work normally.
+        const [retry] = await store.append([request(D, { dedupeKey: 'bad' })]);
+        expect(retry?.type).toBe('appended');
+        expect(seqs(await readAll(store, B))).toEqual([expectAppended(outcomes[0]).event.sequence]);
+      });
+    });
+
+    // --- cursors -----------------------------------------------------------------------------
+
+    describe('cursors', () => {
+      test('appends move the target cursors exactly as planAppend says and return its notices', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        const steps: RecordSpec[] = [
+          foreign(D),
+          { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A },
+          { kind: 'compacted', actorType: 'system' },
+          { kind: 'human_direct_message', actorType: 'human' },
+        ];
+        for (const [i, spec] of steps.entries()) {
+          const before = await store.listCursors();
+          const req = request(B, spec, T0 + i);
+          const outcome = expectAppended((await store.append([req]))[0]);
+          const plan = planAppend({ command: req.command, sequence: outcome.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before.filter((row) => row.target === B) });
+          expect(outcome.event).toEqual(plan.event);
+          expect([...outcome.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
+          const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
+          expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+        }
+      });
+
+      test('a foreign notifying event opens one notice; more changes repeat the same text and raise material only', async () => {
+        await append(store, B);
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const acked = (await headOf(store, B)).head;
+        const first = await append(store, B, foreign(), T0 + 1);
+        expect(first.notices).toEqual([
+          { watcher: A, target: B, acked, notified: first.event.sequence, text: noticeText(B, acked), reason: 'first' },
+        ]);
+        const second = await append(store, B, foreign(), T0 + 2);
+        expect(second.notices.map((notice) => [notice.text, notice.reason, notice.notified])).toEqual([[noticeText(B, acked), 'repeat', first.event.sequence]]);
+        expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
+      });
+
+      test('the watcher’s own events and log-only events move nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const before = await store.listCursors();
+        const own = await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 1);
+        const logOnly = await append(store, B, { kind: 'run_completed', actorType: 'system' }, T0 + 2);
+        expect([own.notices, logOnly.notices]).toEqual([[], []]);
+        expect(await store.listCursors()).toEqual(before);
+      });
+
+      test('a spawn edge seeds the parent’s cursor at the event, overwriting a pending one, with no notice for it', async () => {
+        await store.watch({ watcher: A, target: CHILD, now: T0 });
+        await append(store, CHILD, foreign(), T0 + 1);
+        expect((await cursorOf(store, A, CHILD))?.material).toBeGreaterThan(0);
+        const spawn = await append(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0 + 2, A);
+        expect(spawn.notices.filter((notice) => notice.watcher === A)).toEqual([]);
+        const s = spawn.event.sequence;
+        expect(await cursorOf(store, A, CHILD)).toEqual({ watcher: A, target: CHILD, acked: s, notified: s, material: s, touchedAt: T0 + 2 });
+      });
+
+      test('watch creates the cursor at the target’s current head and keeps an existing cursor as it is', async () => {
+        const events = await appendMany(store, B, 3);
+        const head = (events[2] as StoredEvent).sequence;
+        expect(await store.watch({ watcher: A, target: B, now: T0 + 1 })).toEqual({ created: true });
+        expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 1 });
+        await append(store, B, foreign(), T0 + 2);
+        const pending = await cursorOf(store, A, B);
+        expect(await store.watch({ watcher: A, target: B, now: T0 + 3 })).toEqual({ created: false });
+        expect(await cursorOf(store, A, B)).toEqual(pending);
+      });
+
+      test('watching a session with no events starts at 0', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: 0, notified: 0, material: 0 });
+      });
+
+      test('listCursors filters by watcher, target or both, ordered by watcher then target', async () => {
+        for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
+        const pairs = (rows: readonly CursorRow[]) => rows.map(pairOf);
+        expect(pairs(await store.listCursors())).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${B} -> ${A}`, `${C} -> ${B}`]);
+        expect(pairs(await store.listCursors({}))).toEqual(pairs(await store.listCursors()));
+        expect(pairs(await store.listCursors({ watcher: A }))).toEqual([`${A} -> ${B}`, `${A} -> ${C}`]);
+        expect(pairs(await store.listCursors({ target: B }))).toEqual([`${A} -> ${B}`, `${C} -> ${B}`]);
+        expect(pairs(await store.listCursors({ watcher: C, target: B }))).toEqual([`${C} -> ${B}`]);
+        expect(await store.listCursors({ watcher: D })).toEqual([]);
+      });
+    });
+
+    // --- drain ---------------------------------------------------------------------------------
+
+    describe('drain', () => {
+      test('acking the pending notice makes the cursor idle at notified and touches it', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const change = await append(store, B, foreign(), T0 + 1);
+        const notified = change.event.sequence;
+        expect(await store.drain(A, [{ target: B, notified }], T0 + 2)).toEqual([{ target: B, result: 'acked', acked: notified }]);
+        expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: notified, notified, material: notified, touchedAt: T0 + 2 });
+      });
+
+      test('acking while newer material exists reopens exactly one notice with the new acked', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = await append(store, B, foreign(), T0 + 1);
+        const later = await append(store, B, foreign(), T0 + 2);
+        const [outcome] = await store.drain(A, [{ target: B, notified: first.event.sequence }], T0 + 3);
+        expect(outcome).toEqual({
+          target: B,
+          result: 'acked',
+          acked: first.event.sequence,
+          reopened: { watcher: A, target: B, acked: first.event.sequence, notified: later.event.sequence, text: noticeText(B, first.event.sequence), reason: 'reopen' },
+        });
+        expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first.event.sequence, notified: later.event.sequence, material: later.event.sequence });
+      });
+
+      test('a stale compare-and-swap acknowledges nothing and re-offers what is pending', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const change = await append(store, B, foreign(), T0 + 1);
+        const before = await cursorOf(store, A, B);
+        const wrong = (change.event.sequence + 1) as StoredEvent['sequence'];
+        const [outcome] = await store.drain(A, [{ target: B, notified: wrong }], T0 + 2);
+        expect(outcome).toEqual({
+          target: B,
+          result: 'stale',
+          pending: { watcher: A, target: B, acked: 0, notified: change.event.sequence, text: noticeText(B, 0 as StoredEvent['sequence']), reason: 'repeat' },
+        });
+        expect(await cursorOf(store, A, B)).toEqual(before);
+      });
+
+      test('acks for an idle cursor or a missing pair are stale with nothing pending; the others of the call still ack', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: A, target: C, now: T0 });
+        const change = await append(store, C, foreign(D), T0 + 1);
+        const outcomes = await store.drain(
+          A,
+          [
+            { target: B, notified: 1 as StoredEvent['sequence'] },
+            { target: D, notified: 1 as StoredEvent['sequence'] },
+            { target: C, notified: change.event.sequence },
+          ],
+          T0 + 2,
+        );
+        expect(outcomes).toEqual([
+          { target: B, result: 'stale' },
+          { target: D, result: 'stale' },
+          { target: C, result: 'acked', acked: change.event.sequence },
+        ]);
+      });
+    });
+
+    // --- recovery, reset, delete ------------------------------------------------------------
+
+    describe('recover, resetWatcher and deleteSession', () => {
+      test('recover returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        await store.watch({ watcher: D, target: A, now: T0 });
+        const first = await append(store, B, foreign(D), T0 + 1);
+        const second = await append(store, B, foreign(D), T0 + 2);
+        const notices = [...(await store.recover(T0 + 3))].sort(byWatcher);
+        const expected = (watcher: SessionKey): Notice => ({ watcher, target: B, acked: 0 as Notice['acked'], notified: second.event.sequence, text: noticeText(B, 0 as Notice['acked']), reason: 'recovered' });
+        expect(first.event.sequence).toBeLessThan(second.event.sequence);
+        expect(notices).toEqual([expected(A), expected(C)]);
+        const cursors = await store.listCursors();
+        expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
+        expect([...(await store.recover(T0 + 3))].sort(byWatcher)).toEqual(notices);
+        expect(await store.listCursors()).toEqual(cursors);
+      });
+
+      test('recover honours owns: only the owned watchers are scanned and changed', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        await append(store, B, foreign(D), T0 + 1);
+        await append(store, B, foreign(D), T0 + 2);
+        const unowned = await cursorOf(store, C, B);
+        const notices = await store.recover(T0 + 3, (watcher) => watcher === A);
+        expect(notices.map((notice) => notice.watcher)).toEqual([A]);
+        expect(await cursorOf(store, C, B)).toEqual(unowned);
+      });
+
+      test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
+        for (const [watcher, target] of [[A, B], [A, C], [D, A], [C, B]] as const) await store.watch({ watcher, target, now: T0 });
+        const removed = await store.resetWatcher(A);
+        expect([...removed].sort((x, y) => (x.target < y.target ? -1 : 1))).toEqual([{ watcher: A, target: B }, { watcher: A, target: C }]);
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${B}`, `${D} -> ${A}`]);
+        expect(await store.resetWatcher(A)).toEqual([]);
+      });
+
+      test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
+        for (const [watcher, target] of [[A, B], [B, C], [C, D], [D, B]] as const) await store.watch({ watcher, target, now: T0 });
+        await appendMany(store, B, 3);
+        const other = await appendMany(store, C, 2);
+        const result = await store.deleteSession(B);
+        expect(result.eventsDeleted).toBe(3);
+        const pairs = result.removedCursors.map((pair) => `${pair.watcher} -> ${pair.target}`).sort();
+        expect(pairs).toEqual([`${A} -> ${B}`, `${B} -> ${C}`, `${D} -> ${B}`].sort());
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${D}`]);
+        expect(await readAll(store, C)).toEqual(other);
+      });
+
+      test('deleting a session that never logged anything removes its cursors and creates no head', async () => {
+        await store.watch({ watcher: B, target: A, now: T0 });
+        const result = await store.deleteSession(B);
+        expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
+        expect(await store.readHeads([B])).toEqual([]);
+      });
+    });
+
+    // --- retention ---------------------------------------------------------------------------
+
+    describe('prune', () => {
+      test('age pruning deletes events appended before now - maxAgeMs and raises the watermark to the highest deleted', async () => {
+        const old1 = await append(store, B, {}, T0);
+        const old2 = await append(store, B, {}, T0 + 10 * MINUTE);
+        const fresh = await append(store, B, {}, T0 + 20 * MINUTE);
+        const result = await pruneAll(store, T0 + 25 * MINUTE, 10 * MINUTE, 1000);
+        expect(result.eventsDeleted).toBe(2);
+        expect(await readAll(store, B)).toEqual([fresh.event]);
+        expect(await headOf(store, B)).toEqual({ head: fresh.event.sequence, pruneWatermark: old2.event.sequence });
+        expect(old1.event.sequence).toBeLessThan(old2.event.sequence);
+      });
+
+      test('an event exactly maxAgeMs old is kept', async () => {
+        const event = await append(store, B, {}, T0);
+        expect((await pruneAll(store, T0 + 10 * MINUTE, 10 * MINUTE, 1000)).eventsDeleted).toBe(0);
+        expect(await readAll(store, B)).toEqual([event.event]);
+      });
+
+      test('row-count pruning deletes the earliest-appended events across all sessions', async () => {
+        const outcomes = await store.append([request(B), request(C), request(B), request(C), request(B)]);
+        const events = outcomes.map((outcome) => expectAppended(outcome).event);
+        const result = await pruneAll(store, T0, DAY, 2);
+        expect(result.eventsDeleted).toBe(3);
+        const kept = [...(await readAll(store, B)), ...(await readAll(store, C))].sort((x, y) => x.sequence - y.sequence);
+        expect(kept).toEqual(events.slice(3));
+        expect((await headOf(store, B)).pruneWatermark).toBe(events[2]?.sequence);
+        expect((await headOf(store, C)).pruneWatermark).toBe(events[1]?.sequence);
+      });
+
+      test('a clock moving backwards never prunes fresh rows and never lowers a watermark', async () => {
+        const early = await append(store, B, {}, T0);
+        const fresh = await append(store, B, {}, T0 + 2 * DAY);
+        await pruneAll(store, T0 + 2 * DAY, DAY, 1000);
+        const afterForward = await headOf(store, B);
+        expect(afterForward.pruneWatermark).toBe(early.event.sequence);
+
+        // The clock jumps back: an append stamped earlier than a retained one, then prunes at the earlier time.
+        const stampedBack = await append(store, B, {}, T0 + DAY + MINUTE);
+        expect((await pruneAll(store, T0 + DAY, DAY, 1000)).eventsDeleted).toBe(0);
+        expect(await readAll(store, B)).toEqual([fresh.event, stampedBack.event]);
+        expect(await headOf(store, B)).toEqual({ head: stampedBack.event.sequence, pruneWatermark: afterForward.pruneWatermark });
+
+        // Forward again: only the event older than the cutoff goes, even though its sequence is higher.
+        await pruneAll(store, T0 + 2 * DAY + 2 * MINUTE, DAY, 1000);
+        expect(await readAll(store, B)).toEqual([fresh.event]);
+        expect((await headOf(store, B)).pruneWatermark).toBe(stampedBack.event.sequence);
+        const page = await store.readChanges(B, early.event.sequence, 200);
+        expect(historyGap(page.head, early.event.sequence)).toBe(true);
+      });
+
+      test('each call deletes at most batchSize events and done ends the loop when nothing is left', async () => {
+        await appendMany(store, B, 25, T0);
+        const first = await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 });
+        expect(first).toMatchObject({ eventsDeleted: 10, done: false });
+        const rest = await pruneAll(store, T0, DAY, 0, 10);
+        expect(rest.eventsDeleted).toBe(15);
+        expect(rest.calls).toBeGreaterThanOrEqual(2);
+        expect(await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 })).toEqual({ eventsDeleted: 0, expiredCursors: [], done: true });
+      });
+
+      test('bounded batches apply to age pruning too', async () => {
+        await appendMany(store, B, 7, T0);
+        const first = await store.prune({ now: T0 + 2 * DAY, maxAgeMs: DAY, maxRows: 1000, batchSize: 3 });
+        expect(first).toMatchObject({ eventsDeleted: 3, done: false });
+        const rest = await pruneAll(store, T0 + 2 * DAY, DAY, 1000, 3);
+        expect(rest.eventsDeleted).toBe(4);
+        expect(await readAll(store, B)).toEqual([]);
+      });
+
+      test('cursors not touched within maxAgeMs expire and are returned; touched ones stay', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        await store.watch({ watcher: D, target: B, now: T0 + 50 * MINUTE });
+        // A foreign change touches both cursors on B except the one whose watcher caused it.
+        await append(store, B, foreign(C), T0 + 40 * MINUTE);
+        const result = await pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000);
+        expect(result.expired).toEqual([`${C} -> ${B}`]);
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`, `${D} -> ${B}`]);
+      });
+    });
+
+    // --- durability and closing --------------------------------------------------------------
+
+    describe('reopen and close', () => {
+      test('a reopened store (the same one, when not durable) sees exactly what was committed', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: D, now: T0 });
+        await append(store, B, { ...foreign(), payload: { channel: 'telegram' }, dedupeKey: 'd1' }, T0 + 1);
+        await append(store, B, foreign(), T0 + 2);
+        await appendMany(store, C, 3, T0 + 3);
+        await appendMany(store, D, 2, T0 + 4);
+        await pruneAll(store, T0 + 4, DAY, 5);
+        await store.deleteSession(D);
+        await append(store, C, { dedupeKey: 'kept' }, T0 + 5);
+        const snapshot = async (s: StateStore) => ({
+          heads: [...(await s.readHeads([A, B, C, D]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1)),
+          events: [await readAll(s, B), await readAll(s, C), await readAll(s, D)],
+          cursors: await s.listCursors(),
+        });
+        const before = await snapshot(store);
+        const after = await reopened();
+        expect(await snapshot(after)).toEqual(before);
+
+        // Sequences continue above every head, and dedupe keys still hold.
+        const maxHead = Math.max(...before.heads.map((row) => row.head));
+        const next = await append(after, D);
+        expect(next.event.sequence).toBeGreaterThan(maxHead);
+        const [dup] = await after.append([request(B, { dedupeKey: 'kept' })]);
+        expect(dup?.type).toBe('duplicate');
+        // The pruned event's key is free again after the reopen too.
+        const [reused] = await after.append([request(B, { dedupeKey: 'd1' })]);
+        expect(reused?.type).toBe('appended');
+      });
+
+      test('after close, methods reject with a StoreError naming the operation', async () => {
+        await append(store, B);
+        await store.close();
+        open = false;
+        const read = store.readHeads([B]).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const rejected = await read;
+        expect(isStoreError(rejected) && rejected.operation).toBe('readHeads');
+        const appendError = await store.append([request(B)]).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isStoreError(appendError) && appendError.operation).toBe('append');
+      });
+    });
+
+    // --- laws ------------------------------------------------------------------------------
+
+    describe('laws', () => {
+      type Op =
+        | { readonly type: 'append'; readonly session: number; readonly dt: number; readonly count: number }
+        | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number }
+        | { readonly type: 'delete'; readonly session: number };
+
+      const sessionsOf = [B, C, D] as const;
+      const opArb: fc.Arbitrary<Op> = fc.oneof(
+        { arbitrary: fc.record({ type: fc.constant('append' as const), session: fc.nat(2), dt: fc.integer({ min: -30, max: 60 }), count: fc.integer({ min: 1, max: 3 }) }), weight: 5 },
+        {
+          arbitrary: fc.record({
+            type: fc.constant('prune' as const),
+            dt: fc.integer({ min: -30, max: 60 }),
+            maxAgeMs: fc.integer({ min: 0, max: 90 }),
+            maxRows: fc.nat(12),
+            batchSize: fc.integer({ min: 1, max: 5 }),
+          }),
+          weight: 2,
+        },
+        { arbitrary: fc.record({ type: fc.constant('delete' as const), session: fc.nat(2) }), weight: 1 },
+      );
+
+      test('head and prune watermark laws: heads never fall, the watermark is the highest sequence ever removed, historyGap is exact, fresh rows survive age pruning', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(opArb, { maxLength: 25 }), async (ops) => {
+            const h = await factory();
+            try {
+              const s = h.store;
+              let now = T0;
+              const appended = new Map<SessionKey, StoredEvent[]>(sessionsOf.map((k) => [k, []]));
+              const removedSeqs = new Map<SessionKey, number[]>(sessionsOf.map((k) => [k, []]));
+              const lastHead = new Map<SessionKey, SignalLogHead>();
+              for (const op of ops) {
+                const retainedBefore = new Map<SessionKey, StoredEvent[]>();
+                for (const k of sessionsOf) retainedBefore.set(k, await readAll(s, k));
+                if (op.type === 'append') {
+                  now += op.dt * MINUTE;
+                  const k = sessionsOf[op.session] as SessionKey;
+                  const before = await headOf(s, k);
+                  const outcomes = await s.append(Array.from({ length: op.count }, () => request(k, {}, now)));
+                  let previous: number = before.head;
+                  for (const outcome of outcomes) {
+                    const event = expectAppended(outcome).event;
+                    expect(event.sequence).toBeGreaterThan(previous);
+                    previous = event.sequence;
+                    appended.get(k)?.push(event);
+                  }
+                } else if (op.type === 'prune') {
+                  now += op.dt * MINUTE;
+                  const rowsBefore = [...retainedBefore.values()].reduce((n, events) => n + events.length, 0);
+                  const batch = await s.prune({ now, maxAgeMs: op.maxAgeMs * MINUTE, maxRows: op.maxRows, batchSize: op.batchSize });
+                  expect(batch.eventsDeleted).toBeLessThanOrEqual(op.batchSize);
+                  if (rowsBefore <= op.maxRows) {
+                    // Nothing was over the cap, so only rows appended before the cutoff may go.
+                    const cutoff = now - op.maxAgeMs * MINUTE;
+                    for (const k of sessionsOf) {
+                      const kept = new Set(seqs(await readAll(s, k)));
+                      for (const event of retainedBefore.get(k) ?? []) {
+                        if (event.appendedAt >= cutoff) expect(kept.has(event.sequence)).toBe(true);
+                      }
+                    }
+                  }
+                } else {
+                  await s.deleteSession(sessionsOf[op.session] as SessionKey);
+                }
+                for (const k of sessionsOf) {
+                  const retained = await readAll(s, k);
+                  const keptNow = new Set(seqs(retained));
+                  for (const event of retainedBefore.get(k) ?? []) if (!keptNow.has(event.sequence)) removedSeqs.get(k)?.push(event.sequence);
+                  const all = appended.get(k) ?? [];
+                  const removed = removedSeqs.get(k) ?? [];
+                  const head = await headOf(s, k);
+                  // Retained = appended minus removed, in order; the head is the highest ever assigned.
+                  expect(seqs(retained)).toEqual(seqs(all).filter((sequence) => !removed.includes(sequence)));
+                  expect(head.head).toBe(all.length === 0 ? 0 : Math.max(...seqs(all)));
+                  expect(head.pruneWatermark).toBe(removed.length === 0 ? 0 : Math.max(...removed));
+                  const previous = lastHead.get(k);
+                  if (previous !== undefined) {
+                    expect(head.head).toBeGreaterThanOrEqual(previous.head);
+                    expect(head.pruneWatermark).toBeGreaterThanOrEqual(previous.pruneWatermark);
+                  }
+                  lastHead.set(k, head);
+                  // historyGap(since) holds exactly when some removed event lies above since.
+                  for (const since of new Set([0, ...seqs(all), ...removed])) {
+                    const page = await s.readChanges(k, since as StoredEvent['sequence'], 200);
+                    expect(historyGap(page.head, since as StoredEvent['sequence'])).toBe(removed.some((sequence) => sequence > since));
+                  }
+                }
+              }
+            } finally {
+              await h.store.close();
+              await h.cleanup?.();
+            }
+          }),
+          { numRuns: 40 },
+        );
+      });
+
+      test('paging with nextSince from any point returns every retained event after it once, in order, with hasMore false only on the last page', async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.boolean(), { maxLength: 60 }),
+            fc.integer({ min: 1, max: 20 }),
+            fc.nat(80),
+            fc.nat(10),
+            async (sessionOfEach, limit, sinceSeed, pruneTo) => {
+              const h = await factory();
+              try {
+                const s = h.store;
+                const outcomes = await s.append(sessionOfEach.map((isB) => request(isB ? B : C)));
+                await pruneAll(s, T0, DAY, Math.max(pruneTo, sessionOfEach.length - pruneTo));
+                const retained = await readAll(s, B, 0, 200);
+                const since = sinceSeed % (outcomes.length + 2);
+                const expected = seqs(retained).filter((sequence) => sequence > since);
+                const seen: number[] = [];
+                let next = since;
+                for (let page = 0; page <= expected.length; page++) {
+                  const result = await s.readChanges(B, next as StoredEvent['sequence'], limit);
+                  expect(result.events.length).toBeLessThanOrEqual(limit);
+                  seen.push(...seqs(result.events));
+                  next = result.events[result.events.length - 1]?.sequence ?? next;
+                  expect(result.hasMore).toBe(seen.length < expected.length);
+                  if (!result.hasMore) break;
+                }
+                expect(seen).toEqual(expected);
+              } finally {
+                await h.store.close();
+                await h.cleanup?.();
+              }
+            },
+          ),
+          { numRuns: 60 },
+        );
+      });
+    });
+  });
+}
