@@ -5,7 +5,6 @@ import {
   asSequence,
   planAppend,
   storeError,
-  type AppendCommand,
   type AppendOutcome,
   type AppendRequest,
 } from '@session-state/domain';
@@ -21,7 +20,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   const { command, appendedAt, seedWatcher } = request;
 
   if (command.dedupeKey !== undefined) {
-    const existing = st.eventByDedupeKey.values({ dedupeKey: command.dedupeKey })[0];
+    const existing = st.eventByDedupeKey.get(command.dedupeKey) as unknown[] | undefined;
     if (existing !== undefined) {
       const decoded = decodeEventValues(existing);
       if (!decoded.ok) {
@@ -32,42 +31,28 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
     }
   }
 
-  const cursorValues = st.cursorsOnTarget.values({ target: command.sessionKey });
+  const cursorValues = st.cursorsOnTarget.all(command.sessionKey) as unknown[][];
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
-  const inserted = st.insertEvent.run({
-    sessionKey: command.sessionKey,
-    kind: command.kind,
-    actorType: command.actorType,
-    actorSessionKey: command.actorSessionKey ?? null,
-    summary: command.summary,
-    payload: command.payload !== undefined ? JSON.stringify(command.payload) : null,
-    dedupeKey: command.dedupeKey ?? null,
-    occurredAt,
+  const inserted = st.insertEvent.run(
+    command.sessionKey,
+    command.kind,
+    command.actorType,
+    command.actorSessionKey ?? null,
+    command.summary,
+    command.payload !== undefined ? JSON.stringify(command.payload) : null,
+    command.dedupeKey ?? null,
+    command.occurredAt ?? new Date(appendedAt).toISOString(),
     appendedAt,
-  });
+  );
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  st.raiseHead.run({ sessionKey: command.sessionKey, sequence });
+  st.raiseHead.run(command.sessionKey, sequence);
 
-  const planned: AppendCommand = command.occurredAt !== undefined ? command : { ...command, occurredAt };
-  const plan = planAppend({
-    command: planned,
-    sequence,
-    appendedAt,
-    cursorsOnTarget: cursorValues.map(decodeCursorValues),
-    ...(seedWatcher !== undefined ? { seedWatcher } : {}),
-  });
+  // planAppend derives the same default occurredAt from appendedAt as the insert above.
+  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: cursorValues.map(decodeCursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
-    st.upsertCursor.run({
-      watcher: row.watcher,
-      target: row.target,
-      acked: row.acked,
-      notified: row.notified,
-      material: row.material,
-      touchedAt: row.touchedAt,
-    });
+    st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);
   }
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }

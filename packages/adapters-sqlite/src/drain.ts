@@ -19,12 +19,15 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
   return db.orm.transaction(
     () =>
       acks.map((ack): DrainOutcome => {
-        const values = st.cursorOf.values({ watcher, target: ack.target })[0];
+        const values = st.cursorOf.get(watcher, ack.target) as unknown[] | undefined;
         if (values === undefined) return { target: ack.target, result: 'stale' };
         const row = decodeCursorValues(values);
         const step = evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
         if (step === undefined) return { target: ack.target, result: 'stale' };
-        if (step.changed) st.upsertCursor.run({ watcher, target: ack.target, ...toWatermarks(step.cursor), touchedAt: now });
+        if (step.changed) {
+          const w = toWatermarks(step.cursor);
+          st.upsertCursor.run(watcher, ack.target, w.acked, w.notified, w.material, now);
+        }
         const notice = noticeFor(watcher, ack.target, step);
         if (step.drain === 'acked') {
           return { target: ack.target, result: 'acked', acked: step.cursor.acked, ...(notice !== undefined ? { reopened: notice } : {}) };

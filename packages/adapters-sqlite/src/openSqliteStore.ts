@@ -65,7 +65,7 @@ export function openStoreDb(options: SqliteStoreOptions): StoreDb {
     client.pragma('foreign_keys = OFF');
     migrate(client);
     const orm = drizzle({ client, schema });
-    return { client, orm, statements: prepareStatements(orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    return { client, orm, statements: prepareStatements(client, orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
   } catch (e) {
     client.close();
     throw e;

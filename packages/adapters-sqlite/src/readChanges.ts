@@ -25,7 +25,7 @@ function headOfRow(row: readonly unknown[]): SignalLogHead {
  * and reported, never thrown: see `readSkippingCorrupt`.
  */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
-  const rows = db.statements.changesSince.values({ sessionKey, since, limit: limit + 1 });
+  const rows = db.statements.changesSince.all(since, sessionKey, limit + 1) as unknown[][];
   const first = rows[0];
   if (first === undefined) return { head: initialHead, events: [], hasMore: false };
   const head = headOfRow(first);
@@ -52,7 +52,7 @@ function readSkippingCorrupt(db: StoreDb, sessionKey: SessionKey, since: Sequenc
     let after = since;
     let hasMore = false;
     for (;;) {
-      const rows = db.statements.changesSince.values({ sessionKey, since: after, limit: limit + 1 });
+      const rows = db.statements.changesSince.all(after, sessionKey, limit + 1) as unknown[][];
       const first = rows[0];
       if (first === undefined) return { head, events, hasMore: false };
       head = headOfRow(first);

@@ -25,7 +25,10 @@ export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) =
         if (owns !== undefined && !owns(row.watcher)) continue;
         const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
         if (step === undefined) continue;
-        if (step.changed) st.upsertCursor.run({ watcher: row.watcher, target: row.target, ...toWatermarks(step.cursor), touchedAt: now });
+        if (step.changed) {
+          const w = toWatermarks(step.cursor);
+          st.upsertCursor.run(row.watcher, row.target, w.acked, w.notified, w.material, now);
+        }
         const notice = noticeFor(row.watcher, row.target, step);
         if (notice !== undefined) notices.push(notice);
       }

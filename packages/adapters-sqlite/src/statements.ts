@@ -1,15 +1,18 @@
-// The hot queries, built once at open with drizzle's `.prepare()` and `sql.placeholder`, and
-// read with `.values()` (positional rows, decoded by hand) so drizzle adds no per-row mapping.
+// The hot queries, written with drizzle's query builder and `sql.placeholder`, compiled ONCE at
+// open into better-sqlite3 prepared statements (see `compile`): reads return positional rows
+// that the adapter decodes by hand, so no per-call placeholder mapping and no per-row key mapping.
+import type Database from 'better-sqlite3';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 
+import { compile } from './compile';
 import { cursors, events, heads, type schema } from './schema';
 
 type Orm = BetterSQLite3Database<typeof schema>;
 
 // --- column lists (their order is EventValues / CursorValues) ------------------------------
 
-const eventColumns = {
+export const eventColumns = {
   sequence: events.sequence,
   sessionKey: events.sessionKey,
   kind: events.kind,
@@ -22,7 +25,7 @@ const eventColumns = {
   appendedAt: events.appendedAt,
 };
 
-const cursorColumns = {
+export const cursorColumns = {
   watcher: cursors.watcher,
   target: cursors.target,
   acked: cursors.acked,
@@ -35,18 +38,53 @@ const p = (name: string) => sql.placeholder(name);
 
 // --- the statements ------------------------------------------------------------------------
 
-export function prepareStatements(orm: Orm) {
-  return {
-    /** The event holding a dedupe key, as EventValues. */
-    eventByDedupeKey: orm.select(eventColumns).from(events).where(eq(events.dedupeKey, p('dedupeKey'))).prepare(),
+type InsertEventArgs = [
+  sessionKey: string,
+  kind: string,
+  actorType: string,
+  actorSessionKey: string | null,
+  summary: string,
+  payload: string | null,
+  dedupeKey: string | null,
+  occurredAt: string,
+  appendedAt: number,
+];
+type CursorArgs = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
 
-    /** Every cursor on a target, as CursorValues. */
-    cursorsOnTarget: orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).prepare(),
+/** The compiled statements; reads marked "values" return positional arrays. */
+export interface Statements {
+  readonly eventByDedupeKey: Database.Statement<[dedupeKey: string]>;
+  readonly cursorsOnTarget: Database.Statement<[target: string]>;
+  readonly insertEvent: Database.Statement<InsertEventArgs>;
+  readonly raiseHead: Database.Statement<[sessionKey: string, sequence: number]>;
+  readonly upsertCursor: Database.Statement<CursorArgs>;
+  readonly changesSince: Database.Statement<[since: number, sessionKey: string, limit: number]>;
+  readonly headOf: Database.Statement<[sessionKey: string]>;
+  readonly cursorOf: Database.Statement<[watcher: string, target: string]>;
+}
+
+export function prepareStatements(client: Database.Database, orm: Orm): Statements {
+  return {
+    /** (dedupeKey) → the event holding it, as EventValues. */
+    eventByDedupeKey: compile<[dedupeKey: string]>(
+      client,
+      orm.select(eventColumns).from(events).where(eq(events.dedupeKey, p('dedupeKey'))),
+      ['dedupeKey'],
+      { raw: true },
+    ),
+
+    /** (target) → every cursor on it, as CursorValues. */
+    cursorsOnTarget: compile<[target: string]>(
+      client,
+      orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))),
+      ['target'],
+      { raw: true },
+    ),
 
     /** Inserts an event; the sequence is the run result's `lastInsertRowid`. */
-    insertEvent: orm
-      .insert(events)
-      .values({
+    insertEvent: compile<InsertEventArgs>(
+      client,
+      orm.insert(events).values({
         sessionKey: p('sessionKey'),
         kind: p('kind'),
         actorType: p('actorType'),
@@ -56,68 +94,81 @@ export function prepareStatements(orm: Orm) {
         dedupeKey: p('dedupeKey'),
         occurredAt: p('occurredAt'),
         appendedAt: p('appendedAt'),
-      })
-      .prepare(),
+      }),
+      ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'],
+    ),
 
-    /** head = max(head, :sequence), creating the row at a zero prune watermark. */
-    raiseHead: orm
-      .insert(heads)
-      .values({ sessionKey: p('sessionKey'), head: p('sequence'), pruneWatermark: 0 })
-      .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`max(${heads.head}, excluded.head)` } })
-      .prepare(),
+    /** (sessionKey, sequence): head = max(head, sequence), creating the row at a zero prune watermark. */
+    raiseHead: compile<[sessionKey: string, sequence: number]>(
+      client,
+      orm
+        .insert(heads)
+        .values({ sessionKey: p('sessionKey'), head: p('sequence'), pruneWatermark: sql`0` })
+        .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`max(${heads.head}, excluded.head)` } }),
+      ['sessionKey', 'sequence'],
+    ),
 
     /** Writes a cursor row whole (insert or overwrite). */
-    upsertCursor: orm
-      .insert(cursors)
-      .values({
-        watcher: p('watcher'),
-        target: p('target'),
-        acked: p('acked'),
-        notified: p('notified'),
-        material: p('material'),
-        touchedAt: p('touchedAt'),
-      })
-      .onConflictDoUpdate({
-        target: [cursors.watcher, cursors.target],
-        set: {
-          acked: sql`excluded.acked`,
-          notified: sql`excluded.notified`,
-          material: sql`excluded.material`,
-          touchedAt: sql`excluded.touched_at`,
-        },
-      })
-      .prepare(),
+    upsertCursor: compile<CursorArgs>(
+      client,
+      orm
+        .insert(cursors)
+        .values({
+          watcher: p('watcher'),
+          target: p('target'),
+          acked: p('acked'),
+          notified: p('notified'),
+          material: p('material'),
+          touchedAt: p('touchedAt'),
+        })
+        .onConflictDoUpdate({
+          target: [cursors.watcher, cursors.target],
+          set: {
+            acked: sql`excluded.acked`,
+            notified: sql`excluded.notified`,
+            material: sql`excluded.material`,
+            touchedAt: sql`excluded.touched_at`,
+          },
+        }),
+      ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'],
+    ),
 
     /**
-     * The head, the prune watermark and the retained events after `since`, in ONE statement so
-     * they come from one snapshot: [head, pruneWatermark, ...EventValues] per row; a single row
-     * with null event columns when there are none; no row when the session has no head.
+     * (since, sessionKey, limit) → the head, the prune watermark and the retained events after
+     * `since`, in ONE statement so they come from one snapshot: [head, pruneWatermark,
+     * ...EventValues] per row; one row with null event columns when there are none; no row
+     * when the session has no head.
      */
-    changesSince: orm
-      .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...eventColumns })
-      .from(heads)
-      .leftJoin(events, and(eq(events.sessionKey, heads.sessionKey), gt(events.sequence, p('since'))))
-      .where(eq(heads.sessionKey, p('sessionKey')))
-      .orderBy(asc(events.sequence))
-      .limit(p('limit'))
-      .prepare(),
+    changesSince: compile<[since: number, sessionKey: string, limit: number]>(
+      client,
+      orm
+        .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...eventColumns })
+        .from(heads)
+        .leftJoin(events, and(eq(events.sessionKey, heads.sessionKey), gt(events.sequence, p('since'))))
+        .where(eq(heads.sessionKey, p('sessionKey')))
+        .orderBy(asc(events.sequence))
+        .limit(p('limit')),
+      ['since', 'sessionKey', 'limit'],
+      { raw: true },
+    ),
 
-    /** The head row of one session. */
-    headOf: orm
-      .select({ head: heads.head, pruneWatermark: heads.pruneWatermark })
-      .from(heads)
-      .where(eq(heads.sessionKey, p('sessionKey')))
-      .prepare(),
+    /** (sessionKey) → [head, pruneWatermark]. */
+    headOf: compile<[sessionKey: string]>(
+      client,
+      orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))),
+      ['sessionKey'],
+      { raw: true },
+    ),
 
-    /** One cursor by its pair, as CursorValues. */
-    cursorOf: orm
-      .select(cursorColumns)
-      .from(cursors)
-      .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target'))))
-      .prepare(),
+    /** (watcher, target) → the pair's cursor, as CursorValues. */
+    cursorOf: compile<[watcher: string, target: string]>(
+      client,
+      orm
+        .select(cursorColumns)
+        .from(cursors)
+        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
+      ['watcher', 'target'],
+      { raw: true },
+    ),
   };
 }
-
-export type Statements = ReturnType<typeof prepareStatements>;
-
-export { cursorColumns, eventColumns };

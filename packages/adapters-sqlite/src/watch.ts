@@ -1,6 +1,6 @@
 // Explicit watch: creates a (watcher, target) cursor at the target's current head, unless the
 // pair already has one.
-import { evolveCursor, toWatermarks, ZERO, type WatchRequest } from '@session-state/domain';
+import { asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
 
@@ -8,11 +8,12 @@ export function watch(db: StoreDb, request: WatchRequest): { created: boolean } 
   const st = db.statements;
   return db.orm.transaction(
     () => {
-      if (st.cursorOf.values({ watcher: request.watcher, target: request.target }).length > 0) return { created: false };
-      const head = st.headOf.get({ sessionKey: request.target })?.head ?? ZERO;
-      const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at: head as typeof ZERO });
+      if (st.cursorOf.get(request.watcher, request.target) !== undefined) return { created: false };
+      const head = asSequence(((st.headOf.get(request.target) as unknown[] | undefined)?.[0] as number | undefined) ?? 0);
+      const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at: head });
       if (seeded === undefined) return { created: false };
-      st.upsertCursor.run({ watcher: request.watcher, target: request.target, ...toWatermarks(seeded.cursor), touchedAt: request.now });
+      const w = toWatermarks(seeded.cursor);
+      st.upsertCursor.run(request.watcher, request.target, w.acked, w.notified, w.material, request.now);
       return { created: true };
     },
     { behavior: 'immediate' },
