@@ -674,6 +674,11 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect((await headOf(store, B)).pruneWatermark).toBe(stampedBack.event.sequence);
         const page = await store.readChanges(B, early.event.sequence, 200);
         expect(historyGap(page.head, early.event.sequence)).toBe(true);
+
+        // The row cap now removes the lower-sequence survivor: the watermark must not fall to it.
+        await pruneAll(store, T0 + 2 * DAY + 2 * MINUTE, DAY, 0);
+        expect(await readAll(store, B)).toEqual([]);
+        expect(await headOf(store, B)).toEqual({ head: stampedBack.event.sequence, pruneWatermark: stampedBack.event.sequence });
       });
 
       test('each call deletes at most batchSize events and done ends the loop when nothing is left', async () => {
