@@ -1,0 +1,112 @@
+// Every error path of the CLI: exit status 2 with one line naming the argument, read commands
+// never create a missing state file, and a rejected command writes nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+
+const KEY = 'agent:main:subagent:researcher';
+
+let dir: string;
+let db: string;
+
+beforeAll(() => {
+  requireBuiltCli();
+  dir = tempDir();
+  db = path.join(dir, 'state.db');
+  const seeded = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'first goal', '--db', db]);
+  expect(seeded.status).toBe(0);
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function expectUsageError(run: CliRun, argument: string): void {
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(argument);
+}
+
+function versionOf(file: string): number | undefined {
+  return jsonOf<{ stateVersion: number }>(runCli(['status', KEY, '--json', '--db', file])).stateVersion;
+}
+
+describe('bad arguments exit 2 with one line naming the argument', () => {
+  test.each([
+    ['a session key with a space', ['status', 'has space'], 'sessionKey'],
+    ['a negative --since', ['status', KEY, '--since', '-1'], '--since'],
+    ['a non-numeric --since', ['status', KEY, '--since', 'abc'], '--since'],
+    ['--limit 0', ['status', KEY, '--since', '0', '--limit', '0'], '--limit'],
+    ['--limit 201', ['status', KEY, '--since', '0', '--limit', '201'], '--limit'],
+    ['--limit without --since', ['status', KEY, '--limit', '5'], '--limit'],
+    ['a missing session key', ['status'], 'sessionKey'],
+    ['an unknown option', ['status', KEY, '--bogus'], '--bogus'],
+    ['an unknown command', ['frobnicate'], 'frobnicate'],
+    ['a bad key in list', ['list', 'ok-key', 'bad"key'], 'keys'],
+    ['a bad --watcher', ['cursors', '--watcher', ''], '--watcher'],
+    ['a bad --target', ['cursors', '--target', 'a b'], '--target'],
+    ['a bad --max-age', ['prune', '--max-age', '30x'], '--max-age'],
+    ['a zero --max-rows', ['prune', '--max-rows', '0'], '--max-rows'],
+    ['a bad tail --since', ['tail', KEY, '--since', '1.5'], '--since'],
+  ])('%s', (_name, args, argument) => {
+    expectUsageError(runCli([...args, '--db', db]), argument);
+  });
+
+  test.each([
+    ['an unknown --kind', ['--kind', 'gossip', '--actor', 'human', '--summary', 's'], '--kind'],
+    ['an unknown --actor', ['--kind', 'goal_changed', '--actor', 'robot', '--summary', 's'], '--actor'],
+    ['a bad --by', ['--kind', 'goal_changed', '--actor', 'agent', '--by', 'a b', '--summary', 's'], '--by'],
+    ['an empty --summary', ['--kind', 'goal_changed', '--actor', 'human', '--summary', ' \t '], '--summary'],
+    ['a missing --summary', ['--kind', 'goal_changed', '--actor', 'human'], '--summary'],
+    ['--payload that is not JSON', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '{nope'], '--payload'],
+    ['--payload that is an array', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '[1]'], '--payload'],
+    ['run_failed without an outcome', ['--kind', 'run_failed', '--actor', 'system', '--summary', 's', '--payload', '{}'], '--payload'],
+  ])('record with %s writes nothing', (_name, args, argument) => {
+    const before = versionOf(db);
+    expectUsageError(runCli(['record', KEY, ...args, '--db', db]), argument);
+    expect(versionOf(db)).toBe(before);
+  });
+
+  test('SESSION_STATE_DB names the file when --db is absent', () => {
+    const run = runCli(['status', KEY, '--json'], { SESSION_STATE_DB: db });
+    expect(run.status).toBe(0);
+    expect(jsonOf<{ stateVersion: number }>(run).stateVersion).toBe(versionOf(db));
+  });
+});
+
+describe('a missing state file', () => {
+  test.each([
+    ['status', ['status', KEY]],
+    ['status --since', ['status', KEY, '--since', '0', '--json']],
+    ['list', ['list']],
+    ['cursors', ['cursors', '--json']],
+    ['prune', ['prune']],
+    ['tail', ['tail', KEY]],
+  ])('%s says so, exits 2 and creates nothing', (_name, args) => {
+    const missing = path.join(dir, `missing-${_name.replace(/\W/gu, '')}.db`);
+    const run = runCli([...args, '--db', missing]);
+    expectUsageError(run, '--db');
+    expect(run.stderr).toContain('no state file');
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  test('a rejected record does not create the file', () => {
+    const missing = path.join(dir, 'never.db');
+    expectUsageError(runCli(['record', KEY, '--kind', 'nope', '--actor', 'human', '--summary', 's', '--db', missing]), '--kind');
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  test('a file that is not a state file is reported, not overwritten by demo', () => {
+    const other = path.join(dir, 'notes.db');
+    fs.writeFileSync(other, 'not sqlite at all');
+    expectUsageError(runCli(['demo', '--db', other]), '--db');
+    expect(fs.readFileSync(other, 'utf8')).toBe('not sqlite at all');
+  });
+
+  test('demo refuses a state file holding sessions other than its own', () => {
+    const before = versionOf(db);
+    expectUsageError(runCli(['demo', '--db', db]), '--db');
+    expect(versionOf(db)).toBe(before);
+  });
+});

@@ -1,0 +1,117 @@
+// Builds a facade for a scenario: a store from the matrix, a manual clock, a recording logger
+// and a wake spy, plus the session keys the scenarios use.
+import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
+import type { LogFields, Logger, StateStore } from '@session-state/domain';
+
+import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src';
+import type { StoreKind, StoreUnderTest } from './stores';
+
+// --- keys ------------------------------------------------------------------------------------
+
+export const PARENT = 'agent:main:main';
+export const CHILD = 'agent:main:subagent:child-7';
+export const OTHER_CHILD = 'agent:main:subagent:child-8';
+export const PEER = 'agent:ops:main';
+export const START = Date.UTC(2026, 10, 29, 10, 0, 0);
+
+/** The exact SPEC 5 notice text, written out here so tests check the library against the spec. */
+export const expectedNotice = (target: string, acked: number): string =>
+  `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
+
+// --- ports -----------------------------------------------------------------------------------
+
+export interface LogEntry {
+  readonly level: 'warn' | 'error';
+  readonly message: string;
+  readonly fields: LogFields;
+}
+
+export interface RecordingLogger extends Logger {
+  readonly entries: LogEntry[];
+}
+
+export function recordingLogger(): RecordingLogger {
+  const entries: LogEntry[] = [];
+  return {
+    entries,
+    warn: (message, fields = {}) => {
+      entries.push({ level: 'warn', message, fields });
+    },
+    error: (message, fields = {}) => {
+      entries.push({ level: 'error', message, fields });
+    },
+  };
+}
+
+// --- the fixture -----------------------------------------------------------------------------
+
+export interface Fixture {
+  readonly awareness: SessionStateAwareness;
+  readonly clock: ManualClock;
+  readonly logger: RecordingLogger;
+  /** Every wake call, in order. */
+  readonly wakes: string[];
+  readonly stores: StoreUnderTest;
+  /** Closes the facade and opens a new one over the same durable state; wakes and logs reset. */
+  restart(): Promise<Fixture>;
+  /** Closes the facade (if open) and removes the store's files. */
+  dispose(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
+  /** Wraps the store before the facade sees it (e.g. to inject failures). */
+  readonly wrap?: (store: StateStore) => StateStore;
+}
+
+async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
+  const logger = recordingLogger();
+  const wakes: string[] = [];
+  const awareness = await createSessionStateAwareness({
+    store: options.wrap ? options.wrap(store) : store,
+    clock,
+    logger,
+    wake: (watcher) => {
+      wakes.push(watcher);
+    },
+    ...(options.retention !== undefined ? { retention: options.retention } : {}),
+  });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await awareness.close();
+  };
+  return {
+    awareness,
+    clock,
+    logger,
+    wakes,
+    stores,
+    async restart() {
+      await close();
+      return build(stores, stores.reopen(), clock, options);
+    },
+    async dispose() {
+      await close();
+      await stores.cleanup();
+    },
+  };
+}
+
+export async function openFixture(kind: StoreKind, options: FixtureOptions = {}): Promise<Fixture> {
+  const stores = kind.open();
+  return build(stores, stores.store, createManualClock(START), options);
+}
+
+// --- inputs ----------------------------------------------------------------------------------
+
+/** A human turn sent directly to `sessionKey`. */
+export const humanTurn = (sessionKey: string, extra: Partial<RecordInput> = {}): RecordInput => ({
+  sessionKey,
+  kind: 'human_direct_message',
+  actorType: 'human',
+  summary: 'human message via telegram',
+  payload: { channel: 'telegram' },
+  ...extra,
+});
