@@ -59,11 +59,14 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
 
 // --- the batch -----------------------------------------------------------------------------
 
+/** Carries the error of the only request of a batch out of its transaction, so it rolls back. */
+class RequestFailed {
+  constructor(readonly cause: unknown) {}
+}
+
 interface AppendTransactions {
   /** BEGIN IMMEDIATE … COMMIT around the whole batch. */
   readonly batch: Database.Transaction<(batch: readonly AppendRequest[]) => AppendOutcome[]>;
-  /** Nested inside `batch`, better-sqlite3 runs this as SAVEPOINT … RELEASE / ROLLBACK TO. */
-  readonly request: Database.Transaction<(request: AppendRequest) => AppendOutcome>;
 }
 
 // The native better-sqlite3 transaction functions are built once per open database (drizzle's
@@ -74,12 +77,19 @@ const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
 function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
+    // Nested inside `batch`, better-sqlite3 runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
     const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
       const only = requests.length === 1 ? requests[0] : undefined;
-      // A batch of one needs no savepoint: the transaction itself rolls back alone.
-      if (only !== undefined) return [appendOne(db, only)];
-      return requests.map((r) => {
+      if (only !== undefined) {
+        // A batch of one needs no savepoint: the transaction itself rolls back alone.
+        try {
+          return [appendOne(db, only)];
+        } catch (e) {
+          throw new RequestFailed(e);
+        }
+      }
+      return requests.map((r): AppendOutcome => {
         try {
           return request(r);
         } catch (e) {
@@ -89,23 +99,24 @@ function transactionsOf(db: StoreDb): AppendTransactions {
         }
       });
     });
-    found = { batch, request };
+    found = { batch };
     transactionsByDb.set(db, found);
   }
   return found;
 }
 
 /**
- * Appends a batch in one write transaction, in order; see `StateStore.append`. Never throws:
- * a request that fails alone is `failed`; a failure of the transaction itself (busy beyond the
- * timeout, commit failure) fails every request of the batch, since none of them was kept.
+ * Appends a batch in one write transaction, in order; see `StateStore.append`. A request that
+ * fails alone is a `failed` outcome and leaves no trace. A failure of the transaction itself
+ * (a closed database, busy beyond the timeout, a failed commit) throws, since no request of the
+ * batch was kept; the store turns it into a StoreError rejection.
  */
 export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] {
   if (batch.length === 0) return [];
   try {
     return transactionsOf(db).batch.immediate(batch);
   } catch (e) {
-    const error = storeError('append', e);
-    return batch.map((): AppendOutcome => ({ type: 'failed', error }));
+    if (e instanceof RequestFailed) return [{ type: 'failed', error: storeError('append', e.cause) }];
+    throw e;
   }
 }

@@ -92,7 +92,6 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
 
   return {
-    // appendEvents never throws: failures are per-request outcomes.
     append: (batch) => run('append', () => appendEvents(db, batch)),
     watch: (request) => run('watch', () => watch(db, request)),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
