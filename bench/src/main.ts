@@ -1,1 +1,104 @@
-export {};
+// `npm run bench [-- --quick] [-- --only 1,4]`: runs every workload (library and raw baseline
+// side by side), prints the table and the target checks, and writes bench/results.json.
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import Database from 'better-sqlite3';
+
+import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context';
+import { createProgress } from './harness/progress';
+import { renderReport, writeResults, type RunInfo } from './report';
+import { FULL, QUICK } from './sizes';
+import { w1SingleAppend } from './workloads/w1SingleAppend';
+import { w2FanOut } from './workloads/w2FanOut';
+import { w3InFlight } from './workloads/w3InFlight';
+import { w4StatusReads } from './workloads/w4StatusReads';
+import { w5Prune } from './workloads/w5Prune';
+import { w6RestartScan } from './workloads/w6RestartScan';
+import { w7Memory } from './workloads/w7Memory';
+
+type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
+
+const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
+  ['1', w1SingleAppend],
+  ['2', w2FanOut],
+  ['3', w3InFlight],
+  ['4', w4StatusReads],
+  ['5', w5Prune],
+  ['6', w6RestartScan],
+  ['7', w7Memory],
+];
+
+const USAGE = 'usage: node bench/dist/main.js [--quick] [--only 1,2,...] [--out path]';
+
+interface Args {
+  readonly quick: boolean;
+  readonly only?: ReadonlySet<string>;
+  readonly out: string;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  let quick = false;
+  let only: Set<string> | undefined;
+  let out = join(__dirname, '..', 'results.json');
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') quick = true;
+    else if (a === '--only' && argv[i + 1] !== undefined) only = new Set((argv[++i] ?? '').split(','));
+    else if (a === '--out' && argv[i + 1] !== undefined) out = argv[++i] ?? out;
+    else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${USAGE}`);
+  }
+  return { quick, ...(only !== undefined ? { only } : {}), out };
+}
+
+/** CPU model, cores, memory, Node and SQLite versions. */
+function machineLine(): string {
+  const cpu = cpus();
+  const db = new Database(':memory:');
+  const sqlite = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  db.close();
+  const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${gib(totalmem())} RAM (${gib(freemem())} free), node ${process.version}, SQLite ${sqlite}, ${process.platform}/${process.arch}`;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const progress = createProgress();
+  const temp = createTempDir();
+  const started = Date.now();
+  const loadAvgAtStart = loadavg();
+  const machine = machineLine();
+  progress.line(`machine: ${machine}`);
+  const ctx: BenchContext = { quick: args.quick, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
+  const results: WorkloadResult[] = [];
+  try {
+    for (const [id, run] of WORKLOADS) {
+      if (args.only !== undefined && !args.only.has(id)) continue;
+      const t0 = Date.now();
+      const out = await run(ctx);
+      const list = Array.isArray(out) ? out : [out];
+      results.push(...list);
+      progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    temp.dispose();
+  }
+  const info: RunInfo = {
+    machine,
+    mode: args.quick ? 'quick' : 'full',
+    startedAt: new Date(started).toISOString(),
+    durationS: (Date.now() - started) / 1000,
+    loadAvgAtStart,
+  };
+  console.log(renderReport(info, results));
+  writeResults(args.out, info, results);
+  progress.line(`results written to ${args.out}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exitCode = 1;
+});

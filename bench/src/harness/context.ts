@@ -1,0 +1,60 @@
+// What every workload receives and returns: sizes, progress, fresh temp files, and the result
+// rows (one per side) with the target checks the report prints.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Sizes } from '../sizes';
+import type { Progress } from './progress';
+import type { SideStats } from './stats';
+
+/** One side of a workload: `library` (facade over SQLite), `raw` (better-sqlite3), `memory`. */
+export interface SideResult extends SideStats {
+  readonly side: 'library' | 'raw' | 'memory';
+  /** What one measured op is, e.g. `record`, `batch of 100 records`, `prune to cap`. */
+  readonly op: string;
+  /** Workload 5: the longest event-loop block seen, in ms. */
+  readonly maxBlockMs?: number;
+}
+
+/** One target of the issue, checked against this run's figures. */
+export interface Check {
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+export interface WorkloadResult {
+  readonly id: string;
+  readonly title: string;
+  readonly sides: readonly SideResult[];
+  readonly checks: readonly Check[];
+  readonly notes?: readonly string[];
+  /** False when one library op is not one raw op (workload 3's burst), so latency ratios mean nothing. */
+  readonly latencyComparable?: boolean;
+}
+
+export interface BenchContext {
+  readonly quick: boolean;
+  readonly sizes: Sizes;
+  readonly progress: Progress;
+  /** A path for a new database file in this run's temp directory (each side its own). */
+  tempDb(name: string): string;
+}
+
+/** Creates the run's temp directory; `dispose` removes it with every file in it. */
+export function createTempDir(): { dir: string; tempDb: (name: string) => string; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'session-state-bench-'));
+  let n = 0;
+  return {
+    dir,
+    tempDb: (name) => join(dir, `${String(++n).padStart(2, '0')}-${name}.db`),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Ratio of the library's figure to the raw one (lower is better for latencies). */
+export const ratio = (library: number, raw: number): number => library / raw;
+
+/** `1.23×` */
+export const times = (x: number): string => `${x.toFixed(2)}×`;

@@ -1,0 +1,52 @@
+// The library side of every workload: the public facade over the SQLite store (file-backed) or
+// the memory store, created exactly as a gateway would create it.
+import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
+import { openSqliteStore } from '@session-state/adapters-sqlite';
+import { createSessionStateAwareness } from '@session-state/app';
+
+/** The facade as `createSessionStateAwareness` returns it. */
+export type Awareness = Awaited<ReturnType<typeof createSessionStateAwareness>>;
+
+/** What a workload may set; the defaults are the gateway's (system clock, 30 days, 50,000 rows). */
+export interface LibraryOptions {
+  /** Fixed clock time in ms; the system clock when absent. */
+  readonly fixedNow?: number;
+  readonly maxRows?: number;
+  readonly maxAgeMs?: number;
+}
+
+// A logger that keeps quiet: a failed record is counted by the workload, not printed per op.
+const quietLogger = { warn: (): void => undefined, error: (): void => undefined };
+
+function commonOptions(options: LibraryOptions) {
+  const retention = {
+    ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}),
+    ...(options.maxAgeMs !== undefined ? { maxAgeMs: options.maxAgeMs } : {}),
+  };
+  return {
+    logger: quietLogger,
+    wake: (): void => undefined,
+    retention,
+    ...(options.fixedNow !== undefined ? { clock: createManualClock(options.fixedNow) } : {}),
+  };
+}
+
+/** Opens the SQLite store on `path` (migrating it) without starting the facade. */
+export function openLibraryStore(path: string): ReturnType<typeof openSqliteStore> {
+  return openSqliteStore({ path });
+}
+
+/** The facade over an already opened SQLite store; resolves after the restart scan. */
+export function startOnStore(store: ReturnType<typeof openSqliteStore>, options: LibraryOptions = {}): Promise<Awareness> {
+  return createSessionStateAwareness({ store, ...commonOptions(options) });
+}
+
+/** The facade over a fresh SQLite file at `path`. */
+export function startSqlite(path: string, options: LibraryOptions = {}): Promise<Awareness> {
+  return startOnStore(openLibraryStore(path), options);
+}
+
+/** The facade over a fresh memory store. */
+export function startMemory(options: LibraryOptions = {}): Promise<Awareness> {
+  return createSessionStateAwareness({ store: createMemoryStore(), ...commonOptions(options) });
+}

@@ -1,0 +1,48 @@
+// The raw single append: one BEGIN IMMEDIATE transaction that reads the target's cursors, inserts
+// the event, raises the head (upsert) and updates the cursors that move – the same statements the
+// SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read).
+import type { RawDb } from './rawDb';
+
+/** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
+export interface RawRecord {
+  readonly sessionKey: string;
+  readonly kind: string;
+  readonly actorType: string;
+  readonly actorSessionKey?: string;
+  readonly summary: string;
+  readonly payload?: Readonly<Record<string, unknown>>;
+  readonly notifies: boolean;
+}
+
+/** Returns a function appending one record per call (one transaction each); it returns the sequence. */
+export function rawAppender(db: RawDb): (record: RawRecord, now: number) => number {
+  const { st } = db;
+  const tx = db.client.transaction((record: RawRecord, now: number): number => {
+    const onTarget = st.cursorsOnTarget.all(record.sessionKey);
+    const result = st.insertEvent.run(
+      record.sessionKey,
+      record.kind,
+      record.actorType,
+      record.actorSessionKey ?? null,
+      record.summary,
+      record.payload === undefined ? null : JSON.stringify(record.payload),
+      null,
+      new Date(now).toISOString(),
+      now,
+    );
+    const sequence = Number(result.lastInsertRowid);
+    st.raiseHead.run(record.sessionKey, sequence);
+    for (const c of onTarget) {
+      if (!record.notifies || c.watcher === record.actorSessionKey) continue;
+      if (c.material <= c.acked) {
+        // idle: the first foreign change opens one notice
+        if (sequence > c.acked) st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
+      } else if (sequence > c.material) {
+        // pending: only material moves
+        st.updateCursor.run(c.acked, c.notified, sequence, now, c.watcher, c.target);
+      }
+    }
+    return sequence;
+  });
+  return (record, now) => tx.immediate(record, now);
+}

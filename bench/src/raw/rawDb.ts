@@ -1,0 +1,86 @@
+// Opens a fresh raw baseline database file: the mirrored schema, the pragmas, and every
+// statement the baseline uses, prepared once.
+import Database from 'better-sqlite3';
+
+import { applyPragmas, RAW_SCHEMA } from './schema';
+
+export interface RawDb {
+  readonly client: Database.Database;
+  readonly st: RawStatements;
+}
+
+/** The baseline's prepared statements. */
+export interface RawStatements {
+  readonly insertEvent: Database.Statement;
+  readonly raiseHead: Database.Statement;
+  readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
+  readonly updateCursor: Database.Statement;
+  readonly insertCursor: Database.Statement;
+  readonly changesSince: Database.Statement<[number, string, number], RawChangeRow>;
+  readonly laggingCursors: Database.Statement<[], RawCursor>;
+  readonly raiseNotified: Database.Statement;
+}
+
+function prepare(client: Database.Database): RawStatements {
+  return {
+    insertEvent: client.prepare(
+      `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    raiseHead: client.prepare(
+      `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
+       ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
+    ),
+    cursorsOnTarget: client.prepare<[string], RawCursor>(
+      'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE target = ?',
+    ),
+    updateCursor: client.prepare(
+      'UPDATE cursors SET acked = ?, notified = ?, material = ?, touched_at = ? WHERE watcher = ? AND target = ?',
+    ),
+    insertCursor: client.prepare(
+      `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (watcher, target) DO NOTHING`,
+    ),
+    changesSince: client.prepare<[number, string, number], RawChangeRow>(
+      `SELECT h.head, h.prune_watermark, e.sequence, e.kind, e.actor_type, e.actor_session_key, e.summary,
+              e.payload, e.occurred_at
+         FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
+        WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
+    ),
+    laggingCursors: client.prepare<[], RawCursor>(
+      'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE material > acked',
+    ),
+    raiseNotified: client.prepare('UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?'),
+  };
+}
+
+/** A cursor row as stored. */
+export interface RawCursor {
+  watcher: string;
+  target: string;
+  acked: number;
+  notified: number;
+  material: number;
+  touched_at: number;
+}
+
+/** One row of the head ⟕ events read; event columns are null when nothing follows `since`. */
+export interface RawChangeRow {
+  head: number;
+  prune_watermark: number;
+  sequence: number | null;
+  kind: string | null;
+  actor_type: string | null;
+  actor_session_key: string | null;
+  summary: string | null;
+  payload: string | null;
+  occurred_at: string | null;
+}
+
+/** Opens (creating) `path` with the mirrored schema and the same pragmas as the library. */
+export function openRawDb(path: string): RawDb {
+  const client = new Database(path);
+  applyPragmas(client);
+  client.exec(RAW_SCHEMA);
+  return { client, st: prepare(client) };
+}

@@ -1,0 +1,45 @@
+// The raw tail poll / page read: the head and the events after `since` in one statement, decoded
+// into the `stateChanges` shape (payload JSON parsed), as `status(key, { changesSince })` returns.
+
+import type { RawDb } from './rawDb';
+
+export interface RawStatus {
+  readonly stateVersion: number;
+  readonly events: readonly Record<string, unknown>[];
+  readonly historyGap: boolean;
+  readonly hasMore: boolean;
+  readonly nextSince: number;
+}
+
+/** Returns a reader of at most `limit` events after `since` for a session. */
+export function rawReader(db: RawDb): (sessionKey: string, since: number, limit: number) => RawStatus {
+  const { st } = db;
+  return (sessionKey, since, limit) => {
+    const rows = st.changesSince.all(since, sessionKey, limit + 1);
+    const first = rows[0];
+    if (first === undefined) return { stateVersion: 0, events: [], historyGap: false, hasMore: false, nextSince: since };
+    const events: Record<string, unknown>[] = [];
+    for (let i = 0; i < rows.length && i < limit; i++) {
+      const r = rows[i];
+      if (r === undefined || r.sequence === null) break;
+      const event: Record<string, unknown> = {
+        sequence: r.sequence,
+        kind: r.kind,
+        actorType: r.actor_type,
+        summary: r.summary,
+        occurredAt: r.occurred_at,
+      };
+      if (r.actor_session_key !== null) event['actorSessionKey'] = r.actor_session_key;
+      if (r.payload !== null) event['payload'] = JSON.parse(r.payload) as unknown;
+      events.push(event);
+    }
+    const last = events[events.length - 1];
+    return {
+      stateVersion: first.head,
+      events,
+      historyGap: since < first.prune_watermark,
+      hasMore: rows.length > limit,
+      nextSince: last === undefined ? since : (last['sequence'] as number),
+    };
+  };
+}

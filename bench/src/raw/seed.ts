@@ -1,0 +1,70 @@
+// Seeds a database file (the raw one, or the library's own file opened beside the store) with
+// events, heads and cursors by plain SQL on the shared schema, so both sides start identical.
+import Database from 'better-sqlite3';
+
+import { applyPragmas } from './schema';
+
+/** Events appended round-robin over `sessions` keys; heads raised to match. */
+export interface EventSeed {
+  readonly count: number;
+  readonly sessionKeys: readonly string[];
+  readonly appendedAt: number;
+}
+
+/** One cursor row to insert as is. */
+export interface CursorSeed {
+  readonly watcher: string;
+  readonly target: string;
+  readonly acked: number;
+  readonly notified: number;
+  readonly material: number;
+  readonly touchedAt: number;
+}
+
+/** The event every seed and workload writes: a human turn with a small metadata payload. */
+export const SEED_EVENT = {
+  kind: 'human_direct_message',
+  actorType: 'human',
+  summary: 'human message via bench',
+  payload: { channel: 'bench' },
+} as const;
+
+/** Opens `path` (whose schema already exists) on its own connection with the shared pragmas. */
+export function openSeedConnection(path: string): Database.Database {
+  const client = new Database(path);
+  applyPragmas(client);
+  return client;
+}
+
+/** Inserts `seed.count` events in one transaction; returns the last sequence. */
+export function seedEvents(client: Database.Database, seed: EventSeed): number {
+  const insert = client.prepare(
+    `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
+     VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,
+  );
+  const head = client.prepare(
+    `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
+     ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
+  );
+  const payload = JSON.stringify(SEED_EVENT.payload);
+  const occurredAt = new Date(seed.appendedAt).toISOString();
+  return client.transaction((): number => {
+    let last = 0;
+    for (let i = 0; i < seed.count; i++) {
+      const key = seed.sessionKeys[i % seed.sessionKeys.length] as string;
+      last = Number(insert.run(key, SEED_EVENT.kind, SEED_EVENT.actorType, SEED_EVENT.summary, payload, occurredAt, seed.appendedAt).lastInsertRowid);
+      head.run(key, last);
+    }
+    return last;
+  })();
+}
+
+/** Inserts cursor rows in one transaction. */
+export function seedCursors(client: Database.Database, rows: Iterable<CursorSeed>): void {
+  const insert = client.prepare(
+    'INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  client.transaction(() => {
+    for (const r of rows) insert.run(r.watcher, r.target, r.acked, r.notified, r.material, r.touchedAt);
+  })();
+}

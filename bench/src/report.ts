@@ -1,0 +1,83 @@
+// The report: the printed table (ops/s, p50, p99 per side and the library/raw ratios), the
+// target checks, and the same figures written to bench/results.json.
+import { writeFileSync } from 'node:fs';
+
+import type { SideResult, WorkloadResult } from './harness/context';
+
+/** The machine line and what was run. */
+export interface RunInfo {
+  readonly machine: string;
+  readonly mode: 'full' | 'quick';
+  readonly startedAt: string;
+  readonly durationS: number;
+  readonly loadAvgAtStart: readonly number[];
+}
+
+// --- formatting --------------------------------------------------------------------------
+
+const num = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+
+/** A latency in µs, printed in µs below 10 ms and in ms above. */
+export function latency(us: number): string {
+  if (!Number.isFinite(us)) return '—';
+  if (us < 100) return `${us.toFixed(1)} µs`;
+  if (us < 10_000) return `${us.toFixed(0)} µs`;
+  return `${(us / 1000).toFixed(1)} ms`;
+}
+
+function table(rows: readonly string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  const right = new Set([3, 4, 5, 6, 7, 8]);
+  return rows
+    .map((r) => r.map((cell, c) => (right.has(c) ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd())
+    .join('\n');
+}
+
+function ratioCell(sides: readonly SideResult[], pick: (s: SideResult) => number): string {
+  const lib = sides.find((s) => s.side === 'library');
+  const raw = sides.find((s) => s.side === 'raw');
+  if (lib === undefined || raw === undefined) return '';
+  const r = pick(lib) / pick(raw);
+  return Number.isFinite(r) ? `${r.toFixed(2)}×` : '';
+}
+
+/** The printed report. */
+export function renderReport(info: RunInfo, results: readonly WorkloadResult[]): string {
+  const header = ['#', 'workload', 'side', 'ops/s', 'p50', 'p99', 'lib/raw ops/s', 'lib/raw p50', 'lib/raw p99', 'op'];
+  const rows: string[][] = [header];
+  for (const w of results) {
+    for (const [i, s] of w.sides.entries()) {
+      const first = i === 0;
+      const extra = s.maxBlockMs !== undefined ? `${s.op}; total ${s.totalMs.toFixed(0)} ms, max loop block ${s.maxBlockMs.toFixed(1)} ms` : s.op;
+      rows.push([
+        first ? w.id : '',
+        first ? w.title : '',
+        s.side,
+        num(s.opsPerSec),
+        latency(s.p50Us),
+        latency(s.p99Us),
+        first && s.side === 'library' ? ratioCell(w.sides, (x) => x.opsPerSec) : '',
+        first && s.side === 'library' && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p50Us) : '',
+        first && s.side === 'library' && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p99Us) : '',
+        extra,
+      ]);
+    }
+  }
+  const checks = results.flatMap((w) => w.checks.map((c) => `  ${c.met ? 'MET   ' : 'MISSED'}  ${w.id.padEnd(4)} ${c.target}: ${c.measured}`));
+  const notes = results.flatMap((w) => w.notes ?? []).map((n) => `  ${n}`);
+  return [
+    `session-state bench (${info.mode} run, ${info.startedAt}, ${info.durationS.toFixed(0)} s)`,
+    `machine: ${info.machine}; load average at start ${info.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+    '',
+    table(rows),
+    '',
+    'targets (ratios to the raw baseline measured in this run):',
+    ...checks,
+    ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
+  ].join('\n');
+}
+
+/** Writes the same figures as JSON (NaN becomes null). */
+export function writeResults(path: string, info: RunInfo, results: readonly WorkloadResult[]): void {
+  writeFileSync(path, `${JSON.stringify({ ...info, workloads: results }, null, 2)}\n`);
+}

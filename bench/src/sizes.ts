@@ -1,0 +1,61 @@
+// Workload sizes: the issue's figures for the full run, and smaller counts for `--quick`
+// (same data shapes, fewer measured ops) so it finishes in under a minute.
+
+export interface Sizes {
+  /** Workloads 1–3: sessions recorded to, measured records, unmeasured warm-up records. */
+  readonly sessions: number;
+  readonly records: number;
+  readonly warmup: number;
+  /** Ops per side before the runner switches side. */
+  readonly chunk: number;
+  /** Workload 2: watchers on each target. */
+  readonly watchersPerTarget: number;
+  /** Workload 3: record calls in flight at once. */
+  readonly inFlight: number;
+  /** Workload 4: log rows, sessions, measured tail polls and full pages. */
+  readonly logRows: number;
+  readonly logSessions: number;
+  readonly tailPolls: number;
+  readonly pageReads: number;
+  readonly tailEvents: number;
+  /** Workload 5: the row cap and the rows above it to prune. */
+  readonly pruneCap: number;
+  readonly pruneExcess: number;
+  /** Workload 6: cursors, lagging cursors, timed scans per side. */
+  readonly cursors: number;
+  readonly lagging: number;
+  readonly scans: number;
+  /** Workload 7 (memory store): measured records / polls. */
+  readonly memoryRecords: number;
+}
+
+export const FULL: Sizes = {
+  sessions: 1000,
+  records: 20_000,
+  warmup: 1000,
+  chunk: 2000,
+  watchersPerTarget: 10,
+  inFlight: 100,
+  logRows: 50_000,
+  logSessions: 100,
+  tailPolls: 20_000,
+  pageReads: 5000,
+  tailEvents: 10,
+  pruneCap: 50_000,
+  pruneExcess: 50_000,
+  cursors: 100_000,
+  lagging: 10_000,
+  scans: 5,
+  memoryRecords: 100_000,
+};
+
+export const QUICK: Sizes = {
+  ...FULL,
+  records: 4000,
+  warmup: 500,
+  chunk: 1000,
+  tailPolls: 4000,
+  pageReads: 600,
+  scans: 2,
+  memoryRecords: 20_000,
+};
