@@ -25,17 +25,30 @@ export const DedupeKey = new t.Type<DedupeKey, string, unknown>(
   (a) => a,
 );
 
+// An ISO 8601 date or date-time as ECMAScript's Date.parse reads it reliably; anything else
+// (e.g. "1", which V8 reads as 2001 in local time) is rejected.
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * Epoch ms of an ISO string, or NaN. A date-time without an offset is read as UTC (not the
+ * machine's local time zone), and a day that does not exist (2026-02-30) is rejected, so the
+ * result never depends on where the code runs.
+ */
+function parseIsoString(text: string): number {
+  const match = ISO_DATE_TIME.exec(text);
+  if (match === null) return Number.NaN;
+  const [, date = '', time, zone] = match;
+  const day = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== date) return Number.NaN;
+  return time === undefined ? day : Date.parse(`${date}${time}${zone ?? 'Z'}`);
+}
+
 /** `occurredAt` as given (ISO string or epoch ms), decoded to a canonical ISO string. */
 export const OccurredAt = new t.Type<string, string, unknown>(
   'an ISO date string or epoch milliseconds',
-  (u): u is string => typeof u === 'string' && !Number.isNaN(Date.parse(u)),
+  (u): u is string => typeof u === 'string' && !Number.isNaN(parseIsoString(u)),
   (u, c) => {
-    const ms =
-      typeof u === 'number' && Number.isSafeInteger(u)
-        ? u
-        : typeof u === 'string' && u.length <= 64
-          ? Date.parse(u)
-          : Number.NaN;
+    const ms = typeof u === 'number' && Number.isSafeInteger(u) ? u : typeof u === 'string' ? parseIsoString(u) : Number.NaN;
     if (Number.isNaN(ms) || Math.abs(ms) > 8.64e15) return t.failure(u, c);
     return t.success(new Date(ms).toISOString());
   },

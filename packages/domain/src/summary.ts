@@ -15,7 +15,8 @@ export function normaliseSummary(raw: string): string {
   if (line.length <= SUMMARY_MAX_LENGTH) return line;
   const codePoints = Array.from(line);
   if (codePoints.length <= SUMMARY_MAX_LENGTH) return line;
-  return `${codePoints.slice(0, SUMMARY_MAX_LENGTH - 1).join('').trimEnd()}…`;
+  // Exactly 199 code points and the ellipsis, as the spec says (no trimming after the cut).
+  return `${codePoints.slice(0, SUMMARY_MAX_LENGTH - 1).join('')}…`;
 }
 
 export interface SummaryBrand {

@@ -1,6 +1,7 @@
 // The input codecs: session keys and their shapes, summaries, payloads, occurredAt and the
 // whole `record` input, including that every rejection names the field and the value.
 import { describe, expect, test } from '@jest/globals';
+import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/Either';
 
 import { Payload, PAYLOAD_MAX_BYTES } from '../src/payload';
@@ -140,6 +141,21 @@ describe('summary normalisation', () => {
     expect(Array.from(cut)).toHaveLength(200);
   });
 
+  test('the cut keeps exactly 199 characters even when the 199th is a space', () => {
+    const raw = `${'a'.repeat(198)} ${'b'.repeat(10)}`;
+    expect(normaliseSummary(raw)).toBe(`${'a'.repeat(198)} …`);
+  });
+
+  prop.prop([fc.string({ unit: 'binary', maxLength: 400 })])(
+    'a normalised summary has at most 200 code points, no control characters, and normalises to itself',
+    (raw) => {
+      const line = normaliseSummary(raw);
+      expect(Array.from(line).length).toBeLessThanOrEqual(SUMMARY_MAX_LENGTH);
+      expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u);
+      expect(normaliseSummary(line)).toBe(line);
+    },
+  );
+
   test('200 astral characters (400 UTF-16 units) are not cut', () => {
     const raw = '😀'.repeat(200);
     expect(normaliseSummary(raw)).toBe(raw);
@@ -244,7 +260,35 @@ describe('occurredAt', () => {
     expect(accepted({ ...VALID_RECORD, occurredAt: input }).occurredAt).toBe(iso);
   });
 
-  test.each([['yesterday'], [''], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY], [9e15], [{}], [null], [true]])(
+  test.each([
+    ['a date only', '2026-11-29', '2026-11-29T00:00:00.000Z'],
+    ['microseconds', '2026-11-29T10:00:00.123456Z', '2026-11-29T10:00:00.123Z'],
+    ['a date-time without offset, read as UTC', '2026-11-29T10:00:00', '2026-11-29T10:00:00.000Z'],
+  ])('accepts %s', (_label, input, iso) => {
+    expect(OccurredAt.decode(input)).toStrictEqual(E.right(iso));
+  });
+
+  test.each([
+    ['yesterday'],
+    [''],
+    ['1'],
+    ['12'],
+    ['2026'],
+    ['March 7, 2026'],
+    ['Sun, 29 Nov 2026 10:00:00 GMT'],
+    ['1700000000000'],
+    ['2026-02-30T00:00:00Z'],
+    ['2026-13-01T00:00:00Z'],
+    ['2026-11-29T25:00:00Z'],
+    ['2026-11-29 10:00:00Z'],
+    [1.5],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [9e15],
+    [{}],
+    [null],
+    [true],
+  ])(
     'rejects %p',
     (input) => {
       expect(decodes(OccurredAt, input)).toBe(false);
