@@ -103,7 +103,20 @@ export function createMemoryStore(): MemoryStore {
   let appendTimesAscending = true;
   let lastAppendedAt = Number.NEGATIVE_INFINITY;
 
+  // Date#toISOString dominates an append; appends in one millisecond share the string.
+  let isoMs = Number.NaN;
+  let isoText = '';
+
   // --- helpers ---------------------------------------------------------------------------
+
+  /** The default occurredAt (the append time as ISO), exactly what planAppend would compute. */
+  function isoOf(ms: number): string {
+    if (ms !== isoMs) {
+      isoText = new Date(ms).toISOString();
+      isoMs = ms;
+    }
+    return isoText;
+  }
 
   function guarded<T>(operation: string, body: () => T): Promise<T> {
     try {
@@ -192,8 +205,9 @@ export function createMemoryStore(): MemoryStore {
     const session = sessions.get(command.sessionKey);
     const head = session === undefined ? initialHead : session.head;
     const sequence = asSequence((lastSequence > head.head ? lastSequence : head.head) + 1);
-    const stored: AppendCommand =
+    let stored: AppendCommand =
       command.payload === undefined ? command : { ...command, payload: clonePayload(command.payload) };
+    if (stored.occurredAt === undefined) stored = { ...stored, occurredAt: isoOf(appendedAt) };
     const plan = planAppend({
       command: stored,
       sequence,
