@@ -8,18 +8,20 @@ import { cursors } from './schema';
 import { cursorColumns } from './statements';
 import type { StoreDb } from './storeDb';
 
+/** Every cursor with material > acked, by watcher then target; it scans the partial index cursors_lagging. */
+export function laggingCursors(orm: Pick<StoreDb['orm'], 'select'>) {
+  return orm
+    .select(cursorColumns)
+    .from(cursors)
+    .where(gt(cursors.material, cursors.acked))
+    .orderBy(asc(cursors.watcher), asc(cursors.target));
+}
+
 export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Notice[] {
   const st = db.statements;
   return db.orm.transaction(
     (tx) => {
-      // Matches the partial index cursors_lagging.
-      const lagging = tx
-        .select(cursorColumns)
-        .from(cursors)
-        .where(gt(cursors.material, cursors.acked))
-        .orderBy(asc(cursors.watcher), asc(cursors.target))
-        .values()
-        .map(decodeCursorValues);
+      const lagging = laggingCursors(tx).values().map(decodeCursorValues);
       const notices: Notice[] = [];
       for (const row of lagging) {
         if (owns !== undefined && !owns(row.watcher)) continue;

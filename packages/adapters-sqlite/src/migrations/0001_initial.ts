@@ -7,7 +7,7 @@ export const initial: Migration = {
   name: 'initial',
   sql: `
 CREATE TABLE events (
-  sequence          INTEGER PRIMARY KEY AUTOINCREMENT,
+  sequence          INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
   session_key       TEXT    NOT NULL,
   kind              TEXT    NOT NULL,
   actor_type        TEXT    NOT NULL,

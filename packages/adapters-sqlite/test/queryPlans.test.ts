@@ -1,0 +1,44 @@
+// The hot queries use the indexes the schema creates: no table scan, no sort, on the append
+// and read paths and in the restart scan.
+import type Database from 'better-sqlite3';
+
+import { openStoreDb } from '../src/openSqliteStore';
+import { laggingCursors } from '../src/recover';
+import type { StoreDb } from '../src/storeDb';
+
+let db: StoreDb;
+beforeEach(() => {
+  db = openStoreDb({ path: ':memory:' });
+});
+afterEach(() => db.client.close());
+
+function plan(sql: string): string[] {
+  const params = (sql.match(/\?/g) ?? []).map(() => null);
+  return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+}
+
+const source = (statement: Database.Statement<unknown[]>): string => statement.source;
+
+test.each([
+  ['eventByDedupeKey', /SEARCH events USING INDEX \S+ \(dedupe_key=\?\)/],
+  ['cursorsOnTarget', /SEARCH cursors USING INDEX cursors_target \(target=\?\)/],
+  ['headOf', /SEARCH heads USING INDEX \S+ \(session_key=\?\)/],
+  ['cursorOf', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+] as const)('%s searches an index', (name, expected) => {
+  const lines = plan(source(db.statements[name] as Database.Statement<unknown[]>));
+  expect(lines).toEqual([expect.stringMatching(expected)]);
+});
+
+test('changesSince reads the head by key and the events by (session_key, sequence), with no sort', () => {
+  const lines = plan(source(db.statements.changesSince as Database.Statement<unknown[]>));
+  expect(lines).toEqual([
+    expect.stringMatching(/SEARCH heads USING INDEX \S+ \(session_key=\?\)/),
+    expect.stringMatching(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/),
+  ]);
+  expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
+});
+
+test('the restart scan walks the partial index of lagging cursors, with no sort', () => {
+  const lines = plan(laggingCursors(db.orm).toSQL().sql);
+  expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING INDEX cursors_lagging/)]);
+});
