@@ -49,7 +49,11 @@ export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
     arbitrary: fc.record({
       type: fc.constant('event' as const),
       target: fc.integer({ min: 0, max: TARGETS.length - 1 }),
-      kind: fc.constantFrom(...EVENT_KINDS),
+      // Notifying kinds are 3 of 8; weight them up so pending, repeat and reopen states are common.
+      kind: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...EVENT_KINDS.filter((k) => kindClass(k) === 'notify')) },
+        { weight: 1, arbitrary: fc.constantFrom(...EVENT_KINDS) },
+      ),
       actor: actorArb,
       gap: fc.integer({ min: 1, max: 3 }),
     }),
@@ -67,7 +71,7 @@ export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
 );
 
-export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60 });
+export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60, size: 'medium' });
 
 // --- the queue -----------------------------------------------------------------------------
 
