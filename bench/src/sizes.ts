@@ -45,7 +45,7 @@ export const FULL: Sizes = {
   pruneExcess: 50_000,
   cursors: 100_000,
   lagging: 10_000,
-  scans: 5,
+  scans: 15,
   memoryRecords: 100_000,
 };
 
@@ -56,6 +56,6 @@ export const QUICK: Sizes = {
   chunk: 1000,
   tailPolls: 4000,
   pageReads: 600,
-  scans: 2,
+  scans: 6,
   memoryRecords: 20_000,
 };

@@ -77,10 +77,13 @@ export interface RawChangeRow {
   occurred_at: string | null;
 }
 
-/** Opens (creating) `path` with the mirrored schema and the same pragmas as the library. */
-export function openRawDb(path: string): RawDb {
+/**
+ * Opens `path` with the same pragmas as the library, creating the mirrored schema unless
+ * `existing` says the file already has it.
+ */
+export function openRawDb(path: string, options: { readonly existing?: boolean } = {}): RawDb {
   const client = new Database(path);
   applyPragmas(client);
-  client.exec(RAW_SCHEMA);
+  if (options.existing !== true) client.exec(RAW_SCHEMA);
   return { client, st: prepare(client) };
 }
