@@ -5,17 +5,20 @@ import path from 'node:path';
 
 import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
 
-const KEY = 'agent:main:subagent:researcher';
+// Not one of the demo's sessions, so `demo` must refuse to remove this file.
+const KEY = 'agent:main:subagent:worker';
 
 let dir: string;
 let db: string;
+let seededVersion: number;
 
 beforeAll(() => {
   requireBuiltCli();
   dir = tempDir();
   db = path.join(dir, 'state.db');
-  const seeded = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'first goal', '--db', db]);
+  const seeded = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'first goal', '--json', '--db', db]);
   expect(seeded.status).toBe(0);
+  seededVersion = jsonOf<{ event: { sequence: number } }>(seeded).event.sequence;
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -62,20 +65,22 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['--payload that is not JSON', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '{nope'], '--payload'],
     ['--payload that is an array', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '[1]'], '--payload'],
     ['run_failed without an outcome', ['--kind', 'run_failed', '--actor', 'system', '--summary', 's', '--payload', '{}'], '--payload'],
-  ])('record with %s writes nothing', (_name, args, argument) => {
-    const before = versionOf(db);
+  ])('record with %s', (_name, args, argument) => {
     expectUsageError(runCli(['record', KEY, ...args, '--db', db]), argument);
-    expect(versionOf(db)).toBe(before);
+  });
+
+  test('none of the rejected commands wrote anything', () => {
+    expect(versionOf(db)).toBe(seededVersion);
   });
 
   test('SESSION_STATE_DB names the file when --db is absent', () => {
     const run = runCli(['status', KEY, '--json'], { SESSION_STATE_DB: db });
     expect(run.status).toBe(0);
-    expect(jsonOf<{ stateVersion: number }>(run).stateVersion).toBe(versionOf(db));
+    expect(jsonOf<{ stateVersion: number }>(run).stateVersion).toBe(seededVersion);
   });
 });
 
-describe('a missing state file', () => {
+describe('a missing or foreign state file', () => {
   test.each([
     ['status', ['status', KEY]],
     ['status --since', ['status', KEY, '--since', '0', '--json']],
@@ -105,8 +110,7 @@ describe('a missing state file', () => {
   });
 
   test('demo refuses a state file holding sessions other than its own', () => {
-    const before = versionOf(db);
     expectUsageError(runCli(['demo', '--db', db]), '--db');
-    expect(versionOf(db)).toBe(before);
+    expect(versionOf(db)).toBe(seededVersion);
   });
 });

@@ -150,36 +150,38 @@ export async function playDemo(file: string, write: (line: string) => void, endM
   // 3. drain, then reconcile from the number in the notice
   const firstSince = changesSinceOf(burstNotices[0] ?? '');
   t.step(`the manager's turn drains it and reconciles: status --since ${firstSince}`);
+  mark = wakes.length;
   const drained = await awareness.drain(MANAGER);
+  const rest = awareness.pending(MANAGER);
+  t.detail(
+    `drained ${plural(drained.length, 'notice')}; it froze at #${burst[0]}, so the later messages reopened ` +
+      `${plural(rest.length, 'notice')} (${rest.map((text) => `changesSince ${changesSinceOf(text)}`).join(', ')}), ${plural(wakesSince(mark, MANAGER), 'wake')}`,
+  );
   const delta = await awareness.status(RESEARCHER, { changesSince: firstSince });
   const changes = delta.stateChanges;
-  t.detail(
-    `drained ${plural(drained.length, 'notice')}; version ${delta.stateVersion}, ${plural(changes?.events.length ?? 0, 'event')}, ` +
-      `historyGap ${String(changes?.historyGap)}, nextSince ${String(changes?.nextSince)}:`,
-  );
+  t.detail(`status: version ${delta.stateVersion}, ${plural(changes?.events.length ?? 0, 'event')}, historyGap ${String(changes?.historyGap)}, nextSince ${String(changes?.nextSince)}:`);
   for (const event of changes?.events ?? []) {
     t.detail(`  #${event.sequence}  ${event.kind}  ${actorLabel(event)}  ${event.summary}  ${payloadLabel(event.payload)}`);
   }
 
   // 4. a change while a notice is pending: the drain reopens exactly once
   toDay(2);
-  t.step("a human message, then the researcher's goal changes while that notice is pending");
+  t.step("the researcher's goal changes while that reopened notice is pending");
   mark = wakes.length;
-  const message = await humanMessage(awareness);
   const goal = eventOf(
     await awareness.record({ sessionKey: RESEARCHER, kind: 'goal_changed', actorType: 'human', summary: 'goal updated: compare three vendors' }),
   ).sequence;
-  t.detail(`human_direct_message #${message}, goal_changed #${goal} -> ${plural(awareness.pending(MANAGER).length, 'notice')} pending, ${plural(wakesSince(mark, MANAGER), 'wake')}`);
+  t.detail(`goal_changed #${goal} -> still ${plural(awareness.pending(MANAGER).length, 'notice')} pending, ${plural(wakesSince(mark, MANAGER), 'new wake')}`);
   mark = wakes.length;
   const firstDrain = await awareness.drain(MANAGER);
   const reopened = awareness.pending(MANAGER);
   t.detail(
-    `drain consumed ${plural(firstDrain.length, 'notice')}; the goal change came after it, so it reopened ` +
-      `${reopened.length === 1 ? 'once' : `${reopened.length} times`} (${plural(wakesSince(mark, MANAGER), 'wake')}):`,
+    `the next turn drains ${plural(firstDrain.length, 'notice')}; the goal change came after it, so the drain reopens ` +
+      `${reopened.length === 1 ? 'exactly once' : `${reopened.length} times`} (${plural(wakesSince(mark, MANAGER), 'wake')}):`,
   );
   for (const text of reopened) t.notice(text);
   const secondDrain = await awareness.drain(MANAGER);
-  t.detail(`the next drain consumed ${plural(secondDrain.length, 'notice')} and reopened nothing; ${awareness.pending(MANAGER).length} pending`);
+  t.detail(`the turn after drains ${plural(secondDrain.length, 'notice')} and nothing reopens: ${awareness.pending(MANAGER).length} pending`);
 
   // 5. a child run fails: log only
   toDay(20);

@@ -1,0 +1,180 @@
+// The read commands (status, list, cursors) in both output forms, on a file the demo left, and
+// the fact that reading changes nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+
+const MANAGER = 'agent:main:main';
+const RESEARCHER = 'agent:main:subagent:researcher';
+const OPS = 'agent:ops:main';
+
+interface StatusJson {
+  sessionKey: string;
+  stateVersion: number;
+  stateChanges?: {
+    events: { sequence: number; kind: string; actorType: string; summary: string; payload?: Record<string, unknown> }[];
+    historyGap: boolean;
+    hasMore: boolean;
+    nextSince: number;
+  };
+}
+interface ListJson {
+  sessionKey: string;
+  stateVersion?: number;
+  pruneWatermark?: number;
+  watching: number;
+  watchedBy: number;
+}
+interface CursorJson {
+  watcher: string;
+  target: string;
+  acked: number;
+  notified: number;
+  material: number;
+  pending: boolean;
+  touchedAt: string;
+}
+
+let dir: string;
+let db: string;
+
+beforeAll(() => {
+  requireBuiltCli();
+  dir = tempDir();
+  db = path.join(dir, 'demo.db');
+  expect(runCli(['demo', '--db', db]).status).toBe(0);
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function run(args: readonly string[]) {
+  const result = runCli([...args, '--db', db]);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result;
+}
+
+describe('status', () => {
+  test('--json without --since is the session_status shape with no stateChanges', () => {
+    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+    expect(Object.keys(status).sort()).toEqual(['sessionKey', 'stateVersion']);
+    expect(status.sessionKey).toBe(RESEARCHER);
+    expect(status.stateVersion).toBeGreaterThan(0);
+  });
+
+  test('--json --since pages to the head with no skip and no repeat, the gap flagged on the first page only', () => {
+    const full = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
+    const all = full.stateChanges?.events.map((event) => event.sequence) ?? [];
+    expect(all.length).toBeGreaterThan(1);
+    const seen: number[] = [];
+    let since = 0;
+    let first = true;
+    for (;;) {
+      const page = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', String(since), '--limit', '1', '--json'])).stateChanges;
+      if (page === undefined) throw new Error('no stateChanges');
+      if (first) expect(page.historyGap).toBe(true);
+      first = false;
+      seen.push(...page.events.map((event) => event.sequence));
+      since = page.nextSince;
+      if (!page.hasMore) break;
+    }
+    expect(seen).toEqual(all);
+    expect(since).toBe(full.stateVersion);
+  });
+
+  test('the human form shows the version, the prune watermark and an events table', () => {
+    const json = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
+    const text = run(['status', RESEARCHER, '--since', '0']).stdout;
+    expect(text).toMatch(new RegExp(`state version\\s+${json.stateVersion}\\n`, 'u'));
+    expect(text).toMatch(/prune watermark\s+[1-9]\d*\n/u);
+    expect(text).toContain(`${json.stateChanges?.events.length} events (historyGap true`);
+    expect(text).toMatch(/seq\s+kind\s+actor\s+summary\s+payload\s+occurredAt/u);
+    for (const event of json.stateChanges?.events ?? []) {
+      expect(text).toMatch(new RegExp(`\\n\\s*${event.sequence}  ${event.kind}\\s`, 'u'));
+    }
+  });
+
+  test('an unknown session has version 0 and no events', () => {
+    expect(jsonOf<StatusJson>(run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
+      sessionKey: 'agent:nobody:main',
+      stateVersion: 0,
+      stateChanges: { events: [], historyGap: false, hasMore: false, nextSince: 0 },
+    });
+  });
+});
+
+describe('list', () => {
+  test('--json without keys lists every session with a head or a cursor, with cursor counts', () => {
+    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
+    expect(rows.map((row) => row.sessionKey)).toEqual([MANAGER, RESEARCHER, OPS]);
+    const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
+    expect(researcher?.watchedBy).toBe(2);
+    expect(researcher?.pruneWatermark).toBeGreaterThan(0);
+    expect(rows.find((row) => row.sessionKey === MANAGER)).toEqual({ sessionKey: MANAGER, watching: 1, watchedBy: 0 });
+  });
+
+  test('--json with keys keeps their order and omits the version of a session that never logged', () => {
+    const rows = jsonOf<ListJson[]>(run(['list', OPS, RESEARCHER, '--json']));
+    expect(rows.map((row) => row.sessionKey)).toEqual([OPS, RESEARCHER]);
+    expect(rows[0]).toEqual({ sessionKey: OPS, watching: 1, watchedBy: 0 });
+    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+    expect(rows[1]?.stateVersion).toBe(status.stateVersion);
+  });
+
+  test('the human form is a table with a dash for missing versions', () => {
+    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
+    const text = run(['list']).stdout.trimEnd().split('\n');
+    expect(text[0]).toMatch(/^session\s+version\s+prune watermark\s+watching\s+watched by$/u);
+    expect(text).toHaveLength(rows.length + 1);
+    const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
+    expect(text.find((line) => line.startsWith(RESEARCHER))?.split(/\s+/u)).toEqual([
+      RESEARCHER,
+      String(researcher?.stateVersion),
+      String(researcher?.pruneWatermark),
+      '0',
+      '2',
+    ]);
+    expect(text.find((line) => line.startsWith(MANAGER))?.split(/\s+/u)).toEqual([MANAGER, '-', '-', '1', '0']);
+  });
+});
+
+describe('cursors', () => {
+  test('--json gives watermarks in order acked <= notified <= material, pending exactly when a notice is open', () => {
+    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.acked).toBeLessThanOrEqual(row.notified);
+      expect(row.notified).toBeLessThanOrEqual(row.material);
+      expect(row.pending).toBe(row.material > row.acked);
+      expect(Number.isNaN(Date.parse(row.touchedAt))).toBe(false);
+    }
+  });
+
+  test('--watcher and --target filter', () => {
+    const ops = jsonOf<CursorJson[]>(run(['cursors', '--watcher', OPS, '--json']));
+    expect(ops.map((row) => row.watcher)).toEqual([OPS]);
+    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', RESEARCHER, '--json']))).toHaveLength(2);
+    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', MANAGER, '--json']))).toEqual([]);
+    expect(run(['cursors', '--target', MANAGER]).stdout).toBe('no cursors\n');
+  });
+
+  test('the human form is a table with the pending column', () => {
+    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
+    const text = run(['cursors']).stdout.trimEnd().split('\n');
+    expect(text[0]).toMatch(/^watcher\s+target\s+acked\s+notified\s+material\s+notice\s+touched$/u);
+    for (const row of rows) {
+      const cells = text.find((line) => line.startsWith(row.watcher))?.split(/\s+/u);
+      expect(cells).toEqual([row.watcher, row.target, String(row.acked), String(row.notified), String(row.material), row.pending ? 'pending' : '-', row.touchedAt]);
+    }
+  });
+});
+
+test('reading changes nothing: the same answers before and after every read command', () => {
+  const snapshot = (): string => run(['cursors', '--json']).stdout + run(['status', RESEARCHER, '--since', '0', '--json']).stdout;
+  const before = snapshot();
+  run(['list']);
+  run(['status', RESEARCHER, '--since', '0']);
+  run(['cursors']);
+  expect(snapshot()).toBe(before);
+});
