@@ -1,7 +1,7 @@
 // Shared Jest settings for every package: ts-jest in transpile-only mode (tsc -b does the type
 // check) and workspace imports resolved to sources, so tests never run stale dist/ code.
 import type { Config } from 'jest';
-import path from 'node:path';
+import * as path from 'node:path';
 
 export function packageJestConfig(displayName: string, packageDir: string): Config {
   return {
