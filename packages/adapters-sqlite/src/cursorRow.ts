@@ -4,6 +4,7 @@ import { asSequence, type CursorRow, type SessionKey } from '@session-state/doma
 /** The column order of every cursor select. */
 export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
 
+/** A cursor row read as CursorValues; integer columns are trusted as sequences. */
 export function decodeCursorValues(row: readonly unknown[]): CursorRow {
   return {
     watcher: row[0] as SessionKey,

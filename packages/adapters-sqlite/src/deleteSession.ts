@@ -7,6 +7,7 @@ import { toSortedPairs } from './cursorPairs';
 import { cursors, events, heads } from './schema';
 import type { StoreDb } from './storeDb';
 
+/** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey): { eventsDeleted: number; removedCursors: CursorPair[] } {
   return db.orm.transaction(
     (tx) => {

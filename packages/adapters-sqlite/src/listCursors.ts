@@ -7,6 +7,7 @@ import { cursors } from './schema';
 import { cursorColumns } from './statements';
 import type { StoreDb } from './storeDb';
 
+/** Cursors matching the filter (all when empty), ordered by watcher then target. */
 export function listCursors(db: StoreDb, filter: CursorFilter = {}): CursorRow[] {
   const conditions: SQL[] = [];
   if (filter.watcher !== undefined) conditions.push(eq(cursors.watcher, filter.watcher));

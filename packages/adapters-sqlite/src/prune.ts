@@ -32,6 +32,7 @@ function selectSequences(tx: Tx) {
   return tx.select({ sequence: events.sequence }).from(events);
 }
 
+/** One bounded retention batch (at most `batchSize` events and cursors); `done` when nothing is left. */
 export function prune(db: StoreDb, request: PruneRequest): PruneBatch {
   const { now, maxAgeMs, maxRows, batchSize } = request;
   // A non-finite cutoff (an infinite age limit) prunes nothing by age and expires no cursor.

@@ -17,6 +17,7 @@ export function laggingCursors(orm: Pick<StoreDb['orm'], 'select'>) {
     .orderBy(asc(cursors.watcher), asc(cursors.target));
 }
 
+/** The restart scan over lagging cursors (those whose watcher passes `owns`), in one write transaction; one notice per pair. */
 export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Notice[] {
   const st = db.statements;
   return db.orm.transaction(

@@ -63,6 +63,7 @@ export interface Statements {
   readonly cursorOf: Database.Statement<[watcher: string, target: string]>;
 }
 
+/** Compiles every hot statement once, at open. */
 export function prepareStatements(client: Database.Database, orm: Orm): Statements {
   return {
     /** (dedupeKey) → the event holding it, as EventValues. */

@@ -4,6 +4,7 @@ import { asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@sess
 
 import type { StoreDb } from './storeDb';
 
+/** Creates the pair's cursor at the target's current head (0 when it has none) unless one exists; `created` says which. */
 export function watch(db: StoreDb, request: WatchRequest): { created: boolean } {
   const st = db.statements;
   return db.orm.transaction(
