@@ -19,7 +19,9 @@ export function withFaults(inner: StateStore): { store: StateStore; faults: Faul
 
   const wrap = <M extends Method>(method: M): StateStore[M] =>
     ((...args: unknown[]) => {
-      (calls[method] ??= []).push(args);
+      const seen: unknown[][] = calls[method] ?? [];
+      calls[method] = seen;
+      seen.push(args);
       const fault = armed.get(method);
       if (fault !== undefined && fault.times > 0) {
         fault.times -= 1;

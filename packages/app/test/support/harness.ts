@@ -62,6 +62,8 @@ export interface FixtureOptions {
   readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
   /** Wraps the store before the facade sees it (e.g. to inject failures). */
   readonly wrap?: (store: StateStore) => StateStore;
+  /** Called after a wake is recorded (e.g. to make the port throw). */
+  readonly wake?: (watcher: string) => void;
 }
 
 async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
@@ -73,6 +75,7 @@ async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClo
     logger,
     wake: (watcher) => {
       wakes.push(watcher);
+      options.wake?.(watcher);
     },
     ...(options.retention !== undefined ? { retention: options.retention } : {}),
   });
