@@ -21,6 +21,10 @@ export type { AwarenessMetrics } from './metrics';
 export { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 export { consoleLogger } from './defaultLogger';
 
+// --- the store adapters, for convenience -----------------------------------------------------
+export { createManualClock, createMemoryStore, type ManualClock, type MemoryStore } from '@session-state/adapters-memory';
+export { openSqliteStore, type SqliteStoreOptions } from '@session-state/adapters-sqlite';
+
 // --- domain types a caller meets -------------------------------------------------------------
 export type {
   Clock,
