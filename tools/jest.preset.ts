@@ -12,7 +12,7 @@ export function packageJestConfig(displayName: string, packageDir: string): Conf
     transform: {
       '^.+\\.ts$': [
         'ts-jest',
-        { tsconfig: path.join(packageDir, 'tsconfig.test.json'), isolatedModules: true, diagnostics: false },
+        { tsconfig: path.join(packageDir, "tsconfig.test.json"), diagnostics: false },
       ],
     },
     moduleNameMapper: {

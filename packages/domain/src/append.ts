@@ -34,18 +34,20 @@ export interface AppendPlanInput {
 
 /** The event a command becomes once the store has given it a sequence. */
 export function toStoredEvent(command: AppendCommand, sequence: Sequence, appendedAt: number): StoredEvent {
-  return {
+  // Built by assignment rather than conditional spreads: this runs once per append (hot path).
+  const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
     sessionKey: command.sessionKey,
     sequence,
     kind: command.kind,
     actorType: command.actorType,
-    ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}),
     summary: command.summary,
-    ...(command.payload !== undefined ? { payload: command.payload } : {}),
-    ...(command.dedupeKey !== undefined ? { dedupeKey: command.dedupeKey } : {}),
     occurredAt: command.occurredAt ?? new Date(appendedAt).toISOString(),
     appendedAt,
   };
+  if (command.actorSessionKey !== undefined) event.actorSessionKey = command.actorSessionKey;
+  if (command.payload !== undefined) event.payload = command.payload;
+  if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
+  return event;
 }
 
 export function planAppend(input: AppendPlanInput): AppendPlan {

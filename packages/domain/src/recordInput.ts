@@ -8,7 +8,7 @@ import { ActorType, EventKind, RunOutcome } from './eventKind';
 import { Payload } from './payload';
 import { SessionKey, SessionKeyInput } from './sessionKey';
 import { Summary } from './summary';
-import { decodeInput, invalidInput, type InvalidInput } from './validation';
+import { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation';
 
 // --- field codecs ------------------------------------------------------------------------
 
@@ -111,7 +111,11 @@ export function checkFields(
   }
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
-      return E.left(invalidInput(`${field}.${key}`, (value as Record<string, unknown>)[key], `no such field (known: ${known.join(', ')})`));
+      // An unknown field may hold message content (e.g. `content: "…"`): describe it, never echo it.
+      const unknownValue = (value as Record<string, unknown>)[key];
+      return E.left(
+        invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`, describeValue(unknownValue)),
+      );
     }
   }
   return E.right(value as Record<string, unknown>);

@@ -35,8 +35,17 @@ export function renderValue(value: unknown): string {
   return String(value);
 }
 
-export function invalidInput(field: string, value: unknown, expected: string): InvalidInput {
-  const rendered = renderValue(value);
+/**
+ * Describes a value by its type and size only. Used where the value may be message content a
+ * caller put under the wrong field name, so none of it reaches an error message or a log.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return 'an object';
+  return renderValue(value);
+}
+
+export function invalidInput(field: string, value: unknown, expected: string, rendered = renderValue(value)): InvalidInput {
   return {
     _tag: 'InvalidInput',
     field,
