@@ -31,15 +31,29 @@ export function requireStateFile(path: string): void {
   }
 }
 
-/** Opens an existing state file for a read command. */
+/**
+ * Opens an existing state file for a read command. A file that is not a session-state file is
+ * refused before the adapter opens it, since opening would migrate (write) its schema.
+ */
 export async function openExistingStore(path: string): Promise<StateStore> {
   requireStateFile(path);
-  return await openSqliteStore({ path });
+  if (stateFileSessionKeys(path) === undefined) throw new UsageError('--db', `${path} is not a session-state file`);
+  return openStore(path);
 }
 
 /** Opens the state file for a write command, creating it (and its schema) when missing. */
 export async function openOrCreateStore(path: string): Promise<StateStore> {
-  return await openSqliteStore({ path });
+  return openStore(path);
+}
+
+/** Opens the adapter; a failure names the file and what SQLite reported. */
+function openStore(path: string): Promise<StateStore> {
+  try {
+    return Promise.resolve(openSqliteStore({ path }));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return Promise.reject(new Error(`cannot open the state file ${path}: ${reason}`, { cause: error }));
+  }
 }
 
 // --- listing -------------------------------------------------------------------------------------

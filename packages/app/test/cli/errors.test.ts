@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import Database from 'better-sqlite3';
+
 import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
 
 // Not one of the demo's sessions, so `demo` must refuse to remove this file.
@@ -80,6 +82,20 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
   });
 });
 
+describe('a storage failure', () => {
+  test('exits 1 with one line saying what failed', () => {
+    const broken = path.join(dir, 'broken.db');
+    expect(runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'x', '--db', broken]).status).toBe(0);
+    const raw = new Database(broken);
+    raw.exec('DROP TABLE events');
+    raw.close();
+    const run = runCli(['status', KEY, '--since', '0', '--db', broken]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: cannot open the state file .*broken\.db: .*no such table: events$/u)]);
+  });
+});
+
 describe('a missing or foreign state file', () => {
   test.each([
     ['status', ['status', KEY]],
@@ -100,6 +116,16 @@ describe('a missing or foreign state file', () => {
     const missing = path.join(dir, 'never.db');
     expectUsageError(runCli(['record', KEY, '--kind', 'nope', '--actor', 'human', '--summary', 's', '--db', missing]), '--kind');
     expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  test('a read command on a file that is not a state file refuses it and leaves it as it was', () => {
+    const other = path.join(dir, 'plain.sqlite');
+    const plain = new Database(other);
+    plain.exec('CREATE TABLE notes (body TEXT)');
+    plain.close();
+    const before = fs.readFileSync(other);
+    expectUsageError(runCli(['status', KEY, '--db', other]), '--db');
+    expect(fs.readFileSync(other).equals(before)).toBe(true);
   });
 
   test('a file that is not a state file is reported, not overwritten by demo', () => {
