@@ -1,17 +1,19 @@
 // The restart scan: every lagging cursor (material > acked) is stepped by
 // `evolveCursor(restartScan)` and yields one notice; running it twice changes nothing more.
 import { asc, gt } from 'drizzle-orm';
-import { evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Notice, type SessionKey } from '@session-state/domain';
+import { asSequence, evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Notice, type SessionKey } from '@session-state/domain';
 
-import { decodeCursorValues } from './cursorRow';
 import { cursors } from './schema';
-import { cursorColumns } from './statements';
 import type { StoreDb } from './storeDb';
 
-/** Every cursor with material > acked, by watcher then target; it scans the partial index cursors_lagging. */
+/**
+ * Every cursor with material > acked, by watcher then target, as [watcher, target, acked,
+ * notified, material]: all of them columns of the partial index cursors_lagging, so the scan
+ * reads only that (small) index and never the table.
+ */
 export function laggingCursors(orm: Pick<StoreDb['orm'], 'select'>) {
   return orm
-    .select(cursorColumns)
+    .select({ watcher: cursors.watcher, target: cursors.target, acked: cursors.acked, notified: cursors.notified, material: cursors.material })
     .from(cursors)
     .where(gt(cursors.material, cursors.acked))
     .orderBy(asc(cursors.watcher), asc(cursors.target));
@@ -22,17 +24,19 @@ export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) =
   const st = db.statements;
   return db.orm.transaction(
     (tx) => {
-      const lagging = laggingCursors(tx).values().map(decodeCursorValues);
       const notices: Notice[] = [];
-      for (const row of lagging) {
-        if (owns !== undefined && !owns(row.watcher)) continue;
-        const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
+      for (const row of laggingCursors(tx).values()) {
+        const watcher = row[0] as SessionKey;
+        if (owns !== undefined && !owns(watcher)) continue;
+        const target = row[1] as SessionKey;
+        const stored = { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
+        const step = evolveCursor(watcher, fromWatermarks(stored), { type: 'restartScan' });
         if (step === undefined) continue;
         if (step.changed) {
           const w = toWatermarks(step.cursor);
-          st.upsertCursor.run(row.watcher, row.target, w.acked, w.notified, w.material, now);
+          st.upsertCursor.run(watcher, target, w.acked, w.notified, w.material, now);
         }
-        const notice = noticeFor(row.watcher, row.target, step);
+        const notice = noticeFor(watcher, target, step);
         if (notice !== undefined) notices.push(notice);
       }
       return notices;

@@ -53,7 +53,10 @@ export const cursors = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
-    index('cursors_lagging').on(table.watcher, table.target).where(sql`${table.material} > ${table.acked}`),
+    // Partial and covering: the restart scan reads only this index (see recover.ts).
+    index('cursors_lagging')
+      .on(table.watcher, table.target, table.acked, table.notified, table.material)
+      .where(sql`${table.material} > ${table.acked}`),
     index('cursors_touched_at').on(table.touchedAt),
   ],
 );

@@ -38,7 +38,7 @@ CREATE TABLE cursors (
   PRIMARY KEY (watcher, target)
 );
 CREATE INDEX cursors_target ON cursors (target);
-CREATE INDEX cursors_lagging ON cursors (watcher, target) WHERE material > acked;
+CREATE INDEX cursors_lagging ON cursors (watcher, target, acked, notified, material) WHERE material > acked;
 CREATE INDEX cursors_touched_at ON cursors (touched_at);
 `,
 };
