@@ -17,7 +17,7 @@ export interface RawStatements {
   readonly updateCursor: Database.Statement;
   readonly insertCursor: Database.Statement;
   readonly changesSince: Database.Statement<[number, string, number], RawChangeRow>;
-  readonly laggingCursors: Database.Statement<[], RawCursor>;
+  readonly laggingCursors: Database.Statement<[], Omit<RawCursor, 'touched_at'>>;
   readonly raiseNotified: Database.Statement;
 }
 
@@ -47,8 +47,9 @@ function prepare(client: Database.Database): RawStatements {
          FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
         WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
     ),
-    laggingCursors: client.prepare<[], RawCursor>(
-      'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE material > acked',
+    // The store's scan: covered by the partial index cursors_lagging, in its order.
+    laggingCursors: client.prepare<[], Omit<RawCursor, 'touched_at'>>(
+      'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
     ),
     raiseNotified: client.prepare('UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?'),
   };
