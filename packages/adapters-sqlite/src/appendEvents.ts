@@ -52,7 +52,9 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // planAppend derives the same default occurredAt from appendedAt as the insert above.
   const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: cursorValues.map(decodeCursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
-    st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);
+    // A seed may create the row (or overwrite one); every other write moves a row just read.
+    if (row.watcher === seedWatcher) st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);
+    else st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
   }
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }

@@ -26,7 +26,7 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
         if (step === undefined) return { target: ack.target, result: 'stale' };
         if (step.changed) {
           const w = toWatermarks(step.cursor);
-          st.upsertCursor.run(watcher, ack.target, w.acked, w.notified, w.material, now);
+          st.updateCursor.run(w.acked, w.notified, w.material, now, watcher, ack.target);
         }
         const notice = noticeFor(watcher, ack.target, step);
         if (step.drain === 'acked') {

@@ -34,7 +34,7 @@ export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) =
         if (step === undefined) continue;
         if (step.changed) {
           const w = toWatermarks(step.cursor);
-          st.upsertCursor.run(watcher, target, w.acked, w.notified, w.material, now);
+          st.updateCursor.run(w.acked, w.notified, w.material, now, watcher, target);
         }
         const notice = noticeFor(watcher, target, step);
         if (notice !== undefined) notices.push(notice);

@@ -49,6 +49,7 @@ type InsertEventArgs = [
   occurredAt: string,
   appendedAt: number,
 ];
+type UpdateCursorArgs = [acked: number, notified: number, material: number, touchedAt: number, watcher: string, target: string];
 type CursorArgs = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
 
 /** The compiled statements; reads marked "values" return positional arrays. */
@@ -58,6 +59,7 @@ export interface Statements {
   readonly insertEvent: Database.Statement<InsertEventArgs>;
   readonly raiseHead: Database.Statement<[sessionKey: string, sequence: number]>;
   readonly upsertCursor: Database.Statement<CursorArgs>;
+  readonly updateCursor: Database.Statement<UpdateCursorArgs>;
   readonly changesSince: Database.Statement<[since: number, sessionKey: string, limit: number]>;
   readonly headOf: Database.Statement<[sessionKey: string]>;
   readonly cursorOf: Database.Statement<[watcher: string, target: string]>;
@@ -132,6 +134,22 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
           },
         }),
       ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'],
+    ),
+
+    /** Moves an existing cursor's watermarks (cheaper than the upsert when the row was just read). */
+    updateCursor: compile<UpdateCursorArgs>(
+      client,
+      orm
+        .update(cursors)
+        // drizzle's update types take no bare placeholders; an sql fragment holding one is the same SQL.
+        .set({
+          acked: sql`${p('acked')}`,
+          notified: sql`${p('notified')}`,
+          material: sql`${p('material')}`,
+          touchedAt: sql`${p('touchedAt')}`,
+        })
+        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
+      ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'],
     ),
 
     /**

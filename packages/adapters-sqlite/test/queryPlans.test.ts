@@ -24,6 +24,7 @@ test.each([
   ['cursorsOnTarget', /SEARCH cursors USING INDEX cursors_target \(target=\?\)/],
   ['headOf', /SEARCH heads USING INDEX \S+ \(session_key=\?\)/],
   ['cursorOf', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+  ['updateCursor', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
 ] as const)('%s searches an index', (name, expected) => {
   const lines = plan(source(db.statements[name] as Database.Statement<unknown[]>));
   expect(lines).toEqual([expect.stringMatching(expected)]);
