@@ -41,9 +41,10 @@ const RETENTION_DAYS = 30;
 function removePreviousDemoFile(file: string): boolean {
   if (!fs.existsSync(file)) return false;
   const keys = stateFileSessionKeys(file);
-  const foreign = keys === undefined ? ['(not a session-state file)'] : keys.filter((key) => !DEMO_KEYS.includes(key));
-  if (foreign.length > 0) {
-    throw new UsageError('--db', `${file} is not a previous demo file (it holds ${foreign[0]}); refusing to remove it, choose another --db`);
+  if (keys === undefined) throw new UsageError('--db', `${file} is not a session-state file; refusing to remove it, choose another --db`);
+  const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
+  if (foreign !== undefined) {
+    throw new UsageError('--db', `${file} is not a previous demo file (it holds ${foreign}); refusing to remove it, choose another --db`);
   }
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   return true;
