@@ -11,11 +11,7 @@ import type { StoreDb } from './storeDb';
 type Tx = Parameters<Parameters<StoreDb['orm']['transaction']>[0]>[0];
 
 /** Deletes the given events (by a bounded subquery) and notes each session's highest deleted sequence. */
-function deleteEvents(
-  tx: Tx,
-  selection: SQLWrapper,
-  highest: Map<string, number>,
-): number {
+function deleteEvents(tx: Tx, selection: SQLWrapper, highest: Map<string, number>): number {
   const deleted = tx
     .delete(events)
     .where(inArray(events.sequence, selection))
@@ -28,6 +24,7 @@ function deleteEvents(
   return deleted.length;
 }
 
+/** The start of a bounded selection of event sequences to delete. */
 function selectSequences(tx: Tx) {
   return tx.select({ sequence: events.sequence }).from(events);
 }
