@@ -16,7 +16,8 @@ export interface RawStatements {
   readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
   readonly updateCursor: Database.Statement;
   readonly insertCursor: Database.Statement;
-  readonly changesSince: Database.Statement<[number, string, number], RawChangeRow>;
+  /** Positional rows (`.raw()` mode, as the store reads them with `.values()`): see RawChangeRow. */
+  readonly changesSince: Database.Statement<[number, string, number], unknown[]>;
   readonly laggingCursors: Database.Statement<[], Omit<RawCursor, 'touched_at'>>;
   readonly raiseNotified: Database.Statement;
 }
@@ -41,12 +42,12 @@ function prepare(client: Database.Database): RawStatements {
       `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (watcher, target) DO NOTHING`,
     ),
-    changesSince: client.prepare<[number, string, number], RawChangeRow>(
+    changesSince: client.prepare<[number, string, number], unknown[]>(
       `SELECT h.head, h.prune_watermark, e.sequence, e.kind, e.actor_type, e.actor_session_key, e.summary,
               e.payload, e.occurred_at
          FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
         WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
-    ),
+    ).raw(true),
     // The store's scan: covered by the partial index cursors_lagging, in its order.
     laggingCursors: client.prepare<[], Omit<RawCursor, 'touched_at'>>(
       'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
@@ -65,18 +66,12 @@ export interface RawCursor {
   touched_at: number;
 }
 
-/** One row of the head ⟕ events read; event columns are null when nothing follows `since`. */
-export interface RawChangeRow {
-  head: number;
-  prune_watermark: number;
-  sequence: number | null;
-  kind: string | null;
-  actor_type: string | null;
-  actor_session_key: string | null;
-  summary: string | null;
-  payload: string | null;
-  occurred_at: string | null;
-}
+/**
+ * One row of the head ⟕ events read, positional: [head, prune_watermark, sequence, kind,
+ * actor_type, actor_session_key, summary, payload, occurred_at]; event columns are null when
+ * nothing follows `since`.
+ */
+export type RawChangeRow = readonly unknown[];
 
 /**
  * Opens `path` with the same pragmas as the library, creating the mirrored schema unless

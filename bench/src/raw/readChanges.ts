@@ -21,23 +21,23 @@ export function rawReader(db: RawDb): (sessionKey: string, since: number, limit:
     const events: Record<string, unknown>[] = [];
     for (let i = 0; i < rows.length && i < limit; i++) {
       const r = rows[i];
-      if (r === undefined || r.sequence === null) break;
+      if (r === undefined || r[2] === null) break;
       const event: Record<string, unknown> = {
-        sequence: r.sequence,
-        kind: r.kind,
-        actorType: r.actor_type,
-        summary: r.summary,
-        occurredAt: r.occurred_at,
+        sequence: r[2],
+        kind: r[3],
+        actorType: r[4],
+        summary: r[6],
+        occurredAt: r[8],
       };
-      if (r.actor_session_key !== null) event['actorSessionKey'] = r.actor_session_key;
-      if (r.payload !== null) event['payload'] = JSON.parse(r.payload) as unknown;
+      if (r[5] !== null) event['actorSessionKey'] = r[5];
+      if (r[7] !== null) event['payload'] = JSON.parse(r[7] as string) as unknown;
       events.push(event);
     }
     const last = events[events.length - 1];
     return {
-      stateVersion: first.head,
+      stateVersion: first[0] as number,
       events,
-      historyGap: since < first.prune_watermark,
+      historyGap: since < (first[1] as number),
       hasMore: rows.length > limit,
       nextSince: last === undefined ? since : (last['sequence'] as number),
     };
