@@ -353,6 +353,12 @@ export function createMemoryStore(): MemoryStore {
 
     readHeads: (sessionKeys) =>
       guarded('readHeads', (): readonly HeadRow[] => {
+        if (sessionKeys === undefined) {
+          return [...sessions.entries()]
+            .filter(([, session]) => session.head.head > 0)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([sessionKey, session]) => ({ sessionKey, ...session.head }));
+        }
         const rows: HeadRow[] = [];
         const seen = new Set<SessionKey>();
         for (const sessionKey of sessionKeys) {

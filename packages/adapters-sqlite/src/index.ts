@@ -2,3 +2,4 @@
 export { openSqliteStore, DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './openSqliteStore';
 export type { CorruptRowInfo } from './storeDb';
 export { MIGRATIONS, type Migration } from './migrations';
+export { isStateFile } from './isStateFile';

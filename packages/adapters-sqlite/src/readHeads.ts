@@ -1,5 +1,5 @@
 // Reads the head rows (state version and prune watermark) of a list of sessions.
-import { inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import { asSequence, type HeadRow, type SessionKey } from '@session-state/domain';
 
 import { heads } from './schema';
@@ -8,8 +8,25 @@ import type { StoreDb } from './storeDb';
 // SQLite's default limit on bound parameters is 32766; stay well below it per query.
 const CHUNK = 500;
 
-/** One row per distinct key that has a head, in the order the keys were first given. */
-export function readHeads(db: StoreDb, sessionKeys: readonly SessionKey[]): HeadRow[] {
+const toHeadRow = (row: { sessionKey: string; head: number; pruneWatermark: number }): HeadRow => ({
+  sessionKey: row.sessionKey as SessionKey,
+  head: asSequence(row.head),
+  pruneWatermark: asSequence(row.pruneWatermark),
+});
+
+/**
+ * One row per distinct key that has a head, in the order the keys were first given; every head
+ * row, ordered by session key, when no keys are given.
+ */
+export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): HeadRow[] {
+  if (sessionKeys === undefined) {
+    return db.orm
+      .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
+      .from(heads)
+      .orderBy(asc(heads.sessionKey))
+      .all()
+      .map(toHeadRow);
+  }
   const wanted = [...new Set(sessionKeys)];
   const found = new Map<string, HeadRow>();
   for (let i = 0; i < wanted.length; i += CHUNK) {
@@ -19,13 +36,7 @@ export function readHeads(db: StoreDb, sessionKeys: readonly SessionKey[]): Head
       .from(heads)
       .where(inArray(heads.sessionKey, chunk))
       .all();
-    for (const row of rows) {
-      found.set(row.sessionKey, {
-        sessionKey: row.sessionKey as SessionKey,
-        head: asSequence(row.head),
-        pruneWatermark: asSequence(row.pruneWatermark),
-      });
-    }
+    for (const row of rows) found.set(row.sessionKey, toHeadRow(row));
   }
   const result: HeadRow[] = [];
   for (const key of wanted) {

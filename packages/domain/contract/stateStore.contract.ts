@@ -260,6 +260,16 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(rows[1]?.head).toBeGreaterThan(a.event.sequence);
         expect(rows[1]?.pruneWatermark).toBe(rows[1]?.head);
       });
+
+      test('readHeads without keys returns every head row (tombstones included), ordered by session key', async () => {
+        await append(store, C);
+        await append(store, A);
+        await appendMany(store, B, 2);
+        await store.deleteSession(B);
+        const rows = await store.readHeads();
+        expect(rows.map((row) => row.sessionKey)).toEqual([A, B, C].sort());
+        expect(rows).toEqual(await store.readHeads([A, B, C].sort() as SessionKey[]));
+      });
     });
 
     // --- reading changes ---------------------------------------------------------------------

@@ -2,8 +2,7 @@
 // file (they never create an empty one), write commands open or create it through the adapter.
 import fs from 'node:fs';
 
-import Database from 'better-sqlite3';
-import { openSqliteStore } from '@session-state/adapters-sqlite';
+import { isStateFile, openSqliteStore } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
 import { UsageError } from './errors';
@@ -37,7 +36,7 @@ export function requireStateFile(path: string): void {
  */
 export async function openExistingStore(path: string): Promise<StateStore> {
   requireStateFile(path);
-  if (stateFileSessionKeys(path) === undefined) throw new UsageError('--db', `${path} is not a session-state file`);
+  if (!isStateFile(path)) throw new UsageError('--db', `${path} is not a session-state file`);
   return openStore(path);
 }
 
@@ -54,32 +53,4 @@ function openStore(path: string): Promise<StateStore> {
     const reason = error instanceof Error ? error.message : String(error);
     return Promise.reject(new Error(`cannot open the state file ${path}: ${reason}`, { cause: error }));
   }
-}
-
-// --- listing -------------------------------------------------------------------------------------
-
-/**
- * Every session key with a head row in the file, sorted, or undefined when the file is not a
- * session-state file. The store port has no "all heads" read, so this one listing opens the
- * file read-only and reads the SQLite adapter's `heads` table.
- */
-export function stateFileSessionKeys(path: string): string[] | undefined {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    const rows = db.prepare('SELECT session_key AS sessionKey FROM heads ORDER BY session_key').all() as { sessionKey: string }[];
-    return rows.map((row) => row.sessionKey);
-  } catch {
-    return undefined;
-  } finally {
-    db?.close();
-  }
-}
-
-/** Every session key with a head row in an existing state file, sorted. */
-export function sessionKeysWithHead(path: string): string[] {
-  requireStateFile(path);
-  const keys = stateFileSessionKeys(path);
-  if (keys === undefined) throw new UsageError('--db', `${path} is not a session-state file`);
-  return keys;
 }

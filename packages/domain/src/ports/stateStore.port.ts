@@ -129,8 +129,11 @@ export interface StateStore {
   /** Retained events after `since` (ascending, at most `limit`) with the head they were read under. */
   readChanges(sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage>;
 
-  /** Head rows for the keys that have one (a head above 0, or a tombstone). */
-  readHeads(sessionKeys: readonly SessionKey[]): Promise<readonly HeadRow[]>;
+  /**
+   * Head rows for the keys that have one (a head above 0, or a tombstone), in the order the keys
+   * were first given; every head row, ordered by session key, when `sessionKeys` is omitted.
+   */
+  readHeads(sessionKeys?: readonly SessionKey[]): Promise<readonly HeadRow[]>;
 
   /** Cursors matching the filter (all when empty), ordered by watcher then target. */
   listCursors(filter?: CursorFilter): Promise<readonly CursorRow[]>;

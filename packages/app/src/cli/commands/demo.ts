@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { Command } from 'commander';
-import { openSqliteStore } from '@session-state/adapters-sqlite';
+import { isStateFile, openSqliteStore } from '@session-state/adapters-sqlite';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import {
@@ -18,7 +18,6 @@ import { createCliLogger } from '../cliLogger';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import { dbPath, writeLines } from '../io';
-import { stateFileSessionKeys } from '../stateFile';
 
 // --- the cast ----------------------------------------------------------------------------------
 
@@ -38,10 +37,12 @@ const RETENTION_DAYS = 30;
  * Removes a previous demo file (and its -wal/-shm) at `file`. A file that holds sessions other
  * than the demo's, or is not a state file at all, is refused rather than destroyed.
  */
-function removePreviousDemoFile(file: string): boolean {
+async function removePreviousDemoFile(file: string): Promise<boolean> {
   if (!fs.existsSync(file)) return false;
-  const keys = stateFileSessionKeys(file);
-  if (keys === undefined) throw new UsageError('--db', `${file} is not a session-state file; refusing to remove it, choose another --db`);
+  if (!isStateFile(file)) throw new UsageError('--db', `${file} is not a session-state file; refusing to remove it, choose another --db`);
+  const previous = openSqliteStore({ path: file });
+  const keys = (await previous.readHeads()).map((row) => row.sessionKey);
+  await previous.close();
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
   if (foreign !== undefined) {
     throw new UsageError('--db', `${file} is not a previous demo file (it holds ${foreign}); refusing to remove it, choose another --db`);
@@ -106,7 +107,7 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
  * starts `STORY_DAYS` days before `endMs` (now, by default) and ends there.
  */
 export async function playDemo(file: string, write: (line: string) => void, endMs = Date.now()): Promise<void> {
-  const removed = removePreviousDemoFile(file);
+  const removed = await removePreviousDemoFile(file);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);

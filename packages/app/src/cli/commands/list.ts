@@ -5,7 +5,7 @@ import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 import { checkSessionKeys } from '../args';
 import { table } from '../format';
 import { dbPath, writeJson, writeLines } from '../io';
-import { openExistingStore, requireStateFile, sessionKeysWithHead } from '../stateFile';
+import { openExistingStore, requireStateFile } from '../stateFile';
 
 interface ListOptions {
   readonly json?: boolean;
@@ -77,15 +77,15 @@ export function registerList(program: Command): void {
       const given = checkSessionKeys('[keys...]', keys);
       const path = dbPath(command);
       requireStateFile(path);
-      const fromFile = given.length === 0 ? sessionKeysWithHead(path) : [];
       const store = await openExistingStore(path);
       try {
         const cursors = await store.listCursors();
+        const allHeads = given.length === 0 ? await store.readHeads() : [];
         const wanted =
           given.length > 0
             ? given
-            : [...new Set([...fromFile, ...cursors.flatMap((row) => [row.watcher, row.target])])].sort();
-        const heads = await store.readHeads(wanted as SessionKey[]);
+            : [...new Set([...allHeads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])])].sort();
+        const heads = given.length === 0 ? allHeads : await store.readHeads(wanted as SessionKey[]);
         const listing = buildListing(wanted, heads, cursors);
         if (options.json === true) writeJson(listing);
         else writeLines(listLines(listing));
