@@ -163,6 +163,26 @@ const STORE_METHODS = ['append', 'watch', 'readChanges', 'readHeads', 'listCurso
 
 const systemClock: Clock = { now: () => Date.now() };
 
+/** A logger port that throws must not break the operation being reported. */
+function safeLogger(inner: Logger): Logger {
+  return {
+    warn(message, fields) {
+      try {
+        inner.warn(message, fields);
+      } catch {
+        // Nothing sensible is left to report to.
+      }
+    },
+    error(message, fields) {
+      try {
+        inner.error(message, fields);
+      } catch {
+        // Nothing sensible is left to report to.
+      }
+    },
+  };
+}
+
 // --- the factory -----------------------------------------------------------------------------
 
 /**
@@ -187,7 +207,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   const store = options.store;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? consoleLogger;
+  const logger = safeLogger(options.logger ?? consoleLogger);
   const wakePort = options.wake;
 
   const queue = createNoticeQueue();

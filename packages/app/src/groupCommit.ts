@@ -11,6 +11,7 @@ export interface GroupCommit<Request, Outcome> {
 interface Waiting<Request, Outcome> {
   readonly request: Request;
   readonly resolve: (outcome: Outcome) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /**
@@ -32,16 +33,22 @@ export function createGroupCommit<Request, Outcome>(
     open = undefined;
     if (batch === undefined || batch.length === 0) return;
     const requests = batch.map((w) => w.request);
-    let outcomes: readonly Outcome[];
+    let outcomes: readonly Outcome[] | undefined;
+    let failure: unknown = new Error('no outcome for this request');
     try {
       outcomes = await flush(requests);
     } catch (error) {
-      outcomes = onFlushError(requests, error);
+      failure = error;
     }
+    // Every caller settles, whatever happened: a missing outcome becomes a failure outcome.
     for (let i = 0; i < batch.length; i += 1) {
-      // flush returns one outcome per request; a short answer is a bug reported per request.
-      const outcome = outcomes[i] ?? onFlushError([requests[i] as Request], new Error('no outcome for request'))[0];
-      (batch[i] as Waiting<Request, Outcome>).resolve(outcome as Outcome);
+      const waiting = batch[i] as Waiting<Request, Outcome>;
+      try {
+        const outcome = outcomes?.[i];
+        waiting.resolve(outcome !== undefined ? outcome : (onFlushError([waiting.request], failure)[0] as Outcome));
+      } catch (error) {
+        waiting.reject(error);
+      }
     }
   };
 
@@ -52,9 +59,9 @@ export function createGroupCommit<Request, Outcome>(
 
   return {
     submit(request) {
-      return new Promise<Outcome>((resolve) => {
+      return new Promise<Outcome>((resolve, reject) => {
         if (open === undefined) open = [];
-        open.push({ request, resolve });
+        open.push({ request, resolve, reject });
         if (!scheduled) {
           scheduled = true;
           queueMicrotask(handOver);
