@@ -2,14 +2,14 @@
 // it: each method is an async wrapper around one synchronous operation.
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { storeError, type StateStore } from '@session-state/domain';
+import { storeError, type PruneBatch, type PruneRequest, type StateStore } from '@session-state/domain';
 
 import { appendEvents } from './appendEvents';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
 import { migrate } from './migrations/migrate';
-import { prune } from './prune';
+import { checkpoint, prune } from './prune';
 import { readChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
@@ -91,6 +91,19 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     }
   };
 
+  // A big prune batch's WAL pages are checkpointed in a later turn of the event loop, never
+  // inside the batch (see prune.ts); at most one checkpoint waits at a time.
+  let pendingCheckpoint: NodeJS.Immediate | undefined;
+  const runCheckpoint = (): void => {
+    pendingCheckpoint = undefined;
+    checkpoint(db);
+  };
+  const pruneBatch = (request: PruneRequest): PruneBatch => {
+    const { batch, checkpointDue } = prune(db, request);
+    if (checkpointDue && pendingCheckpoint === undefined) pendingCheckpoint = setImmediate(runCheckpoint).unref();
+    return batch;
+  };
+
   return {
     append: (batch) => run('append', () => appendEvents(db, batch)),
     watch: (request) => run('watch', () => watch(db, request)),
@@ -101,9 +114,11 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     recover: (now, owns) => run('recover', () => recover(db, now, owns)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
-    prune: (request) => run('prune', () => prune(db, request)),
+    prune: (request) => run('prune', () => pruneBatch(request)),
     close: () =>
       run('close', () => {
+        if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);
+        pendingCheckpoint = undefined;
         if (db.client.open) db.client.close();
       }),
   };

@@ -1,87 +1,129 @@
 // One bounded batch of retention in one write transaction: events older than the age limit,
 // then the lowest sequences beyond the row cap, prune watermarks raised over what went, and
-// cursors idle beyond the age limit expired.
-import { asc, count, eq, inArray, lt, sql, type SQLWrapper } from 'drizzle-orm';
-import type { PruneBatch, PruneRequest } from '@session-state/domain';
+// cursors idle beyond the age limit expired; the WAL checkpoint that follows runs in its own turn.
+import type { CursorPair, PruneBatch, PruneRequest, SessionKey } from '@session-state/domain';
 
-import { toSortedPairs } from './cursorPairs';
-import { events, heads } from './schema';
+import { comparePairs } from './cursorPairs';
 import type { StoreDb } from './storeDb';
 
-type Tx = Parameters<Parameters<StoreDb['orm']['transaction']>[0]>[0];
+/**
+ * A batch that removed at least this many rows asks for a checkpoint of its own. Rows of many
+ * sessions sit on as many index pages, so a big batch writes about one WAL page per row; left
+ * to the auto-checkpoint (every 1,000 pages), the copy of those pages back to the database file
+ * would land inside the commit that crosses the threshold, doubling that block. A checkpoint
+ * after each big batch, in its own turn, keeps every block about one batch long.
+ */
+export const CHECKPOINT_AFTER_ROWS = 64;
 
-/** Deletes the given events (by a bounded subquery) and notes each session's highest deleted sequence. */
-function deleteEvents(tx: Tx, selection: SQLWrapper, highest: Map<string, number>): number {
-  const deleted = tx
-    .delete(events)
-    .where(inArray(events.sequence, selection))
-    .returning({ sessionKey: events.sessionKey, sequence: events.sequence })
-    .all();
-  for (const row of deleted) {
-    const before = highest.get(row.sessionKey);
-    if (before === undefined || row.sequence > before) highest.set(row.sessionKey, row.sequence);
+/**
+ * A batch touches at most this many sessions. Each session's rows sit on their own pages of the
+ * (session_key, sequence) index, so the pages a batch writes to the WAL (and the checkpoint
+ * copies back) grow with the sessions it touches, not with its rows: the earliest 1,000 rows
+ * of a log spread over 1,000 sessions write about twenty times the pages of 1,000 rows of one.
+ */
+export const SESSIONS_PER_BATCH = 400;
+
+/** The events one batch deletes, chosen in retention order, and each session's highest sequence among them. */
+class Victims {
+  readonly sequences: number[] = [];
+  readonly highest = new Map<string, number>();
+
+  /**
+   * Takes `rows` ([sequence, sessionKey], in the order to delete) until the batch would touch
+   * one session too many; returns false when it stopped early.
+   */
+  take(rows: readonly unknown[][]): boolean {
+    for (const row of rows) {
+      const sequence = row[0] as number;
+      const sessionKey = row[1] as string;
+      const before = this.highest.get(sessionKey);
+      if (before === undefined) {
+        if (this.highest.size === SESSIONS_PER_BATCH) return false;
+        this.highest.set(sessionKey, sequence);
+      } else if (sequence > before) {
+        this.highest.set(sessionKey, sequence);
+      }
+      this.sequences.push(sequence);
+    }
+    return true;
   }
-  return deleted.length;
 }
 
-/** The start of a bounded selection of event sequences to delete. */
-function selectSequences(tx: Tx) {
-  return tx.select({ sequence: events.sequence }).from(events);
-}
-
-/** One bounded retention batch (at most `batchSize` events and cursors); `done` when nothing is left. */
-export function prune(db: StoreDb, request: PruneRequest): PruneBatch {
+/** The batch's reads and writes, inside its write transaction. */
+function pruneInTransaction(db: StoreDb, request: PruneRequest): PruneBatch {
+  const st = db.statements;
   const { now, maxAgeMs, maxRows, batchSize } = request;
   // A non-finite cutoff (an infinite age limit) prunes nothing by age and expires no cursor.
   const cutoff = now - maxAgeMs;
   const byAge = Number.isFinite(cutoff);
-  return db.orm.transaction(
-    (tx) => {
-      const highest = new Map<string, number>();
-      let eventsDeleted = 0;
+  const victims = new Victims();
 
-      // --- age: the oldest appends first --------------------------------------------------
-      if (byAge && batchSize > 0) {
-        eventsDeleted += deleteEvents(
-          tx,
-          selectSequences(tx).where(lt(events.appendedAt, cutoff)).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(batchSize),
-          highest,
-        );
-      }
+  // --- age: the oldest appends first --------------------------------------------------------
+  const room = byAge && batchSize > 0 ? victims.take(st.agedEvents.all(cutoff, batchSize) as unknown[][]) : true;
+  for (const sequence of victims.sequences) st.deleteEvent.run(sequence);
+  const aged = victims.sequences.length;
 
-      // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ------------------
-      let total = tx.select({ n: count() }).from(events).get()?.n ?? 0;
-      const budget = batchSize - eventsDeleted;
-      const excess = total - maxRows;
-      if (budget > 0 && excess > 0) {
-        const deleted = deleteEvents(tx, selectSequences(tx).orderBy(asc(events.sequence)).limit(Math.min(budget, excess)), highest);
-        eventsDeleted += deleted;
-        total -= deleted;
-      }
+  // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ------------------------
+  // Counted honestly each batch (sequences are global and not contiguous, so no arithmetic on
+  // them); the count reads the small appended_at index and costs a fraction of the deletes.
+  let total = (st.countEvents.get() as [number])[0];
+  const budget = batchSize - aged;
+  const excess = total - maxRows;
+  if (room && budget > 0 && excess > 0) {
+    victims.take(st.lowestEvents.all(Math.min(budget, excess)) as unknown[][]);
+    for (let i = aged; i < victims.sequences.length; i += 1) st.deleteEvent.run(victims.sequences[i] as number);
+    total -= victims.sequences.length - aged;
+  }
+  const eventsDeleted = victims.sequences.length;
 
-      // --- prune watermarks: raised in the same transaction, never lowered ---------------------
-      for (const [sessionKey, sequence] of highest) {
-        tx.update(heads)
-          .set({ pruneWatermark: sql`max(${heads.pruneWatermark}, ${sequence})` })
-          .where(eq(heads.sessionKey, sessionKey))
-          .run();
-      }
+  // --- prune watermarks: raised in the same transaction, never lowered ---------------------------
+  for (const [sessionKey, sequence] of victims.highest) st.raisePruneWatermark.run(sequence, sessionKey);
 
-      // --- idle cursors -----------------------------------------------------------------------
-      const expired = byAge && batchSize > 0
-        ? tx.all<{ watcher: string; target: string }>(
-            sql`DELETE FROM cursors WHERE rowid IN (SELECT rowid FROM cursors WHERE touched_at < ${cutoff} LIMIT ${batchSize}) RETURNING watcher, target`,
-          )
-        : [];
+  // --- idle cursors ---------------------------------------------------------------------------
+  const expired: CursorPair[] = [];
+  if (byAge && batchSize > 0) {
+    for (const row of st.expireIdleCursors.all(cutoff, batchSize) as unknown[][]) {
+      expired.push({ watcher: row[0] as SessionKey, target: row[1] as SessionKey });
+    }
+    expired.sort(comparePairs);
+  }
 
-      // --- anything left? ---------------------------------------------------------------------
-      const agedLeft =
-        byAge && tx.get<{ left: number }>(sql`SELECT EXISTS (SELECT 1 FROM events WHERE appended_at < ${cutoff}) AS "left"`)?.left === 1;
-      const idleLeft =
-        byAge && tx.get<{ left: number }>(sql`SELECT EXISTS (SELECT 1 FROM cursors WHERE touched_at < ${cutoff}) AS "left"`)?.left === 1;
-      const done = !agedLeft && !idleLeft && total <= maxRows;
-      return { eventsDeleted, expiredCursors: toSortedPairs(expired), done };
-    },
-    { behavior: 'immediate' },
-  );
+  // --- anything left? ---------------------------------------------------------------------------
+  const agedLeft = byAge && st.agedLeft.get(cutoff, 1) !== undefined;
+  const idleLeft = byAge && st.idleLeft.get(cutoff, 1) !== undefined;
+  const done = !agedLeft && !idleLeft && total <= maxRows;
+  return { eventsDeleted, expiredCursors: expired, done };
+}
+
+/**
+ * One bounded retention batch (at most `batchSize` events and cursors); `done` when nothing is
+ * left. The WAL auto-checkpoint is held off during the batch's commit, so copying the WAL back
+ * never lands inside the batch; `checkpointDue` tells the caller to run `checkpoint` in a later
+ * turn of the event loop.
+ */
+export function prune(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly checkpointDue: boolean } {
+  const { client } = db;
+  const autocheckpoint = client.pragma('wal_autocheckpoint', { simple: true }) as number;
+  client.pragma('wal_autocheckpoint = 0');
+  try {
+    const batch = client.transaction(() => pruneInTransaction(db, request)).immediate();
+    return { batch, checkpointDue: batch.eventsDeleted + batch.expiredCursors.length >= CHECKPOINT_AFTER_ROWS };
+  } finally {
+    // PRAGMA takes no bound parameters; the value is the integer just read back.
+    client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+  }
+}
+
+/**
+ * A passive checkpoint: copies what the WAL holds back to the database file without waiting
+ * for other connections' readers. Housekeeping only, so a failure is ignored: the
+ * auto-checkpoint of a later commit does the same work.
+ */
+export function checkpoint(db: StoreDb): void {
+  if (!db.client.open) return;
+  try {
+    db.client.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // See above: nothing is lost, the next auto-checkpoint retries.
+  }
 }

@@ -2,7 +2,7 @@
 // open into better-sqlite3 prepared statements (see `compile`): reads return positional rows
 // that the adapter decodes by hand, so no per-call placeholder mapping and no per-row key mapping.
 import type Database from 'better-sqlite3';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 
 import { compile } from './compile';
@@ -63,6 +63,14 @@ export interface Statements {
   readonly changesSince: Database.Statement<[since: number, sessionKey: string, limit: number]>;
   readonly headOf: Database.Statement<[sessionKey: string]>;
   readonly cursorOf: Database.Statement<[watcher: string, target: string]>;
+  readonly agedEvents: Database.Statement<[cutoff: number, limit: number]>;
+  readonly lowestEvents: Database.Statement<[limit: number]>;
+  readonly deleteEvent: Database.Statement<[sequence: number]>;
+  readonly raisePruneWatermark: Database.Statement<[sequence: number, sessionKey: string]>;
+  readonly countEvents: Database.Statement<[]>;
+  readonly expireIdleCursors: Database.Statement<[cutoff: number, limit: number]>;
+  readonly agedLeft: Database.Statement<[cutoff: number, limit: 1]>;
+  readonly idleLeft: Database.Statement<[cutoff: number, limit: 1]>;
 }
 
 /** Compiles every hot statement once, at open. */
@@ -187,6 +195,81 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
         .from(cursors)
         .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
       ['watcher', 'target'],
+      { raw: true },
+    ),
+
+    // --- retention (one bounded batch: see prune.ts) ---------------------------------------
+
+    /** (cutoff, limit) → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
+    agedEvents: compile<[cutoff: number, limit: number]>(
+      client,
+      orm
+        .select({ sequence: events.sequence, sessionKey: events.sessionKey })
+        .from(events)
+        .where(lt(events.appendedAt, p('cutoff')))
+        .orderBy(asc(events.appendedAt), asc(events.sequence))
+        .limit(p('limit')),
+      ['cutoff', 'limit'],
+      { raw: true },
+    ),
+
+    /** (limit) → the lowest sequences (the earliest appends), as [sequence, sessionKey], lowest first. */
+    lowestEvents: compile<[limit: number]>(
+      client,
+      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).orderBy(asc(events.sequence)).limit(p('limit')),
+      ['limit'],
+      { raw: true },
+    ),
+
+    /** (sequence) → deletes that event. */
+    deleteEvent: compile<[sequence: number]>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), ['sequence']),
+
+    /** (sequence, sessionKey): prune watermark = max(prune watermark, sequence); never lowered. */
+    raisePruneWatermark: compile<[sequence: number, sessionKey: string]>(
+      client,
+      orm
+        .update(heads)
+        .set({ pruneWatermark: sql`max(${heads.pruneWatermark}, ${p('sequence')})` })
+        .where(eq(heads.sessionKey, p('sessionKey'))),
+      ['sequence', 'sessionKey'],
+    ),
+
+    /** () → [number of retained events]. */
+    countEvents: compile<[]>(client, orm.select({ n: count() }).from(events), [], { raw: true }),
+
+    /** (cutoff, limit) → deletes up to `limit` cursors untouched since `cutoff`; returns [watcher, target] per cursor. */
+    expireIdleCursors: compile<[cutoff: number, limit: number]>(
+      client,
+      orm
+        .delete(cursors)
+        .where(
+          inArray(
+            sql`rowid`,
+            orm
+              .select({ rowid: sql`rowid` })
+              .from(cursors)
+              .where(lt(cursors.touchedAt, p('cutoff')))
+              .limit(p('limit')),
+          ),
+        )
+        .returning({ watcher: cursors.watcher, target: cursors.target }),
+      ['cutoff', 'limit'],
+      { raw: true },
+    ),
+
+    /** (cutoff, 1) → one row when an event appended before `cutoff` is left, none otherwise. */
+    agedLeft: compile<[cutoff: number, limit: 1]>(
+      client,
+      orm.select({ left: sql`1` }).from(events).where(lt(events.appendedAt, p('cutoff'))).limit(p('limit')),
+      ['cutoff', 'limit'],
+      { raw: true },
+    ),
+
+    /** (cutoff, 1) → one row when a cursor untouched since `cutoff` is left, none otherwise. */
+    idleLeft: compile<[cutoff: number, limit: 1]>(
+      client,
+      orm.select({ left: sql`1` }).from(cursors).where(lt(cursors.touchedAt, p('cutoff'))).limit(p('limit')),
+      ['cutoff', 'limit'],
       { raw: true },
     ),
   };

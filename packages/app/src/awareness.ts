@@ -275,9 +275,11 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     now: () => clock.now(),
     pruneBatch: (request) =>
       lane.run(async () => {
+        const started = performance.now();
         const batch = await store.prune(request);
+        const elapsedMs = performance.now() - started;
         dropPairs(batch.expiredCursors);
-        return batch;
+        return { batch, elapsedMs };
       }),
     onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
     onBackgroundError: (error) => {

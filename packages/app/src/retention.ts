@@ -10,8 +10,26 @@ export interface RetentionPolicy {
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 30 * 24 * 60 * 60 * 1000, maxRows: 50_000 };
 
-/** Events deleted per store call: small enough that one batch never stalls the event loop. */
+/** Events the first store call of a run may delete; later calls are sized by time (see nextBatchSize). */
 export const PRUNE_BATCH_SIZE = 1000;
+
+/** What one store call should take at most: a block the gateway's event loop does not notice. */
+export const PRUNE_BATCH_TARGET_MS = 8;
+
+/** Bounds of the time-sized batch. */
+export const PRUNE_BATCH_MIN = 50;
+export const PRUNE_BATCH_MAX = 8000;
+
+/**
+ * The next batch size after a store call of `size` took `elapsedMs`: scaled towards the target
+ * time, at most halved or doubled per step (one slow outlier does not collapse the size), and
+ * kept within [PRUNE_BATCH_MIN, PRUNE_BATCH_MAX].
+ */
+export function nextBatchSize(size: number, elapsedMs: number): number {
+  const scaled = elapsedMs > 0 ? (size * PRUNE_BATCH_TARGET_MS) / elapsedMs : size * 2;
+  const stepped = Math.min(size * 2, Math.max(size / 2, scaled));
+  return Math.round(Math.min(PRUNE_BATCH_MAX, Math.max(PRUNE_BATCH_MIN, stepped)));
+}
 
 /** Appends start a background prune at most this often (measured on the clock port). */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -22,11 +40,17 @@ export interface PruneTotals {
   readonly cursorsExpired: number;
 }
 
+/** One store batch and how long the store call itself took (lane waits excluded). */
+export interface TimedPruneBatch {
+  readonly batch: PruneBatch;
+  readonly elapsedMs: number;
+}
+
 export interface RetentionDeps {
   readonly policy: RetentionPolicy;
   readonly now: () => number;
-  /** Runs one store batch and applies its expired cursors to the queue (inside the lane). */
-  readonly pruneBatch: (request: PruneRequest) => Promise<PruneBatch>;
+  /** Runs one store batch and applies its expired cursors to the queue (inside the lane), timing the store call. */
+  readonly pruneBatch: (request: PruneRequest) => Promise<TimedPruneBatch>;
   /** Called for every batch, after it is applied, with the cursors it expired. */
   readonly onBatch: (eventsDeleted: number, expired: readonly CursorPair[]) => void;
   /** Reports a failed background run (a demanded run rejects instead). */
@@ -44,7 +68,13 @@ export interface Retention {
   stop(): Promise<void>;
 }
 
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * Lets a whole turn of the event loop pass: timers and I/O run, and so does housekeeping the
+ * store queued for its next turn (the SQLite store's WAL checkpoint after a big batch). One
+ * `setImmediate` alone would run the next batch in the same check phase as that housekeeping,
+ * one block; the second is queued behind the timers of the next turn.
+ */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export function createRetention(deps: RetentionDeps): Retention {
   let running: Promise<PruneTotals> | undefined;
@@ -56,13 +86,15 @@ export function createRetention(deps: RetentionDeps): Retention {
     lastStartedAt = now;
     let eventsDeleted = 0;
     let cursorsExpired = 0;
+    let batchSize = PRUNE_BATCH_SIZE;
     for (;;) {
-      const batch = await deps.pruneBatch({
+      const { batch, elapsedMs } = await deps.pruneBatch({
         now,
         maxAgeMs: deps.policy.maxAgeMs,
         maxRows: deps.policy.maxRows,
-        batchSize: PRUNE_BATCH_SIZE,
+        batchSize,
       });
+      batchSize = nextBatchSize(batchSize, elapsedMs);
       eventsDeleted += batch.eventsDeleted;
       cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);

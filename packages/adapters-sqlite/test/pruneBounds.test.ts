@@ -1,0 +1,94 @@
+// What keeps one prune batch short on SQLite: it touches at most SESSIONS_PER_BATCH sessions
+// (the pages it writes grow with them), it never checkpoints the WAL inside its commit, and it
+// asks for a checkpoint in a later turn only when it removed many rows.
+import { asSequence, type SessionKey } from '@session-state/domain';
+
+import { openStoreDb } from '../src/openSqliteStore';
+import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
+import type { StoreDb } from '../src/storeDb';
+import { tempDbPath, type TempDb } from './support/tempDb';
+
+const T0 = Date.UTC(2026, 10, 29);
+const DAY = 24 * 60 * 60 * 1000;
+
+let temp: TempDb;
+let db: StoreDb;
+beforeEach(() => {
+  temp = tempDbPath();
+  db = openStoreDb({ path: temp.path });
+});
+afterEach(() => {
+  db.client.close();
+  temp.remove();
+});
+
+const key = (i: number): SessionKey => `agent:s${i}:main` as SessionKey;
+
+/** Appends `perSession` events to each of `sessions` sessions, round-robin (so sequences interleave). */
+function seed(sessions: number, perSession: number, appendedAt = T0): void {
+  const st = db.statements;
+  db.client.transaction(() => {
+    for (let round = 0; round < perSession; round += 1) {
+      for (let i = 0; i < sessions; i += 1) {
+        const sequence = Number(st.insertEvent.run(key(i), 'compacted', 'system', null, `e${round}`, null, null, new Date(appendedAt).toISOString(), appendedAt).lastInsertRowid);
+        st.raiseHead.run(key(i), sequence);
+      }
+    }
+  })();
+}
+
+const retained = (): number => (db.client.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+const watermarks = (): Map<string, number> =>
+  new Map((db.client.prepare('SELECT session_key, prune_watermark FROM heads').all() as { session_key: string; prune_watermark: number }[]).map((r) => [r.session_key, r.prune_watermark]));
+
+test('a row-cap batch over more sessions than SESSIONS_PER_BATCH stops at that many sessions and reports not done', () => {
+  const sessions = SESSIONS_PER_BATCH + 50;
+  seed(sessions, 2);
+  const { batch } = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 * sessions });
+  expect(batch).toMatchObject({ eventsDeleted: SESSIONS_PER_BATCH, done: false });
+  expect(retained()).toBe(2 * sessions - SESSIONS_PER_BATCH);
+  // The lowest sequences went, and exactly the sessions they belong to got a prune watermark.
+  const raised = [...watermarks()].filter(([, w]) => w > 0).map(([k]) => k);
+  expect(raised.sort()).toEqual(Array.from({ length: SESSIONS_PER_BATCH }, (_, i) => key(i)).sort());
+});
+
+test('an age batch is bounded by sessions too, and repeated batches still delete everything aged', () => {
+  const sessions = SESSIONS_PER_BATCH + 10;
+  seed(sessions, 1, T0 - 2 * DAY);
+  const first = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 1_000_000, batchSize: 10_000 }).batch;
+  expect(first).toMatchObject({ eventsDeleted: SESSIONS_PER_BATCH, done: false });
+  const second = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 1_000_000, batchSize: 10_000 }).batch;
+  expect(second).toMatchObject({ eventsDeleted: 10, done: true });
+  expect(retained()).toBe(0);
+});
+
+test('many rows of few sessions are not cut by the session bound', () => {
+  seed(3, 200);
+  const { batch } = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 500 });
+  expect(batch.eventsDeleted).toBe(500);
+  // Round-robin: the lowest 500 sequences hold 167, 167 and 166 events of the three sessions.
+  const heads = db.client.prepare('SELECT head, prune_watermark FROM heads ORDER BY session_key').all() as { head: number; prune_watermark: number }[];
+  expect(heads.every((h) => h.prune_watermark <= h.head)).toBe(true);
+  expect(Math.max(...heads.map((h) => h.prune_watermark))).toBe(500);
+});
+
+test('the WAL auto-checkpoint setting is held off only during the batch and restored after it, even when it fails', () => {
+  db.client.pragma('wal_autocheckpoint = 777');
+  seed(2, 5);
+  prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 3 });
+  expect(db.client.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+  db.client.exec(`CREATE TRIGGER fail_prune BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'injected'); END`);
+  expect(() => prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 3 })).toThrow('injected');
+  expect(db.client.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+  expect(retained()).toBe(7);
+});
+
+test(`a checkpoint is asked for only after a batch that removed at least CHECKPOINT_AFTER_ROWS (${CHECKPOINT_AFTER_ROWS}) rows`, () => {
+  seed(1, CHECKPOINT_AFTER_ROWS + 5);
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: CHECKPOINT_AFTER_ROWS + 4, batchSize: 1000 })).toMatchObject({ checkpointDue: false });
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 1000 })).toMatchObject({
+    batch: { eventsDeleted: CHECKPOINT_AFTER_ROWS + 4, done: true },
+    checkpointDue: true,
+  });
+  expect(watermarks().get(key(0))).toBe(asSequence(CHECKPOINT_AFTER_ROWS + 5));
+});
