@@ -18,7 +18,7 @@ import { recordingLogger } from '../support/harness';
 import { expectNoViolations, type Violation } from './support/failureClasses';
 import { noticeTextOf } from './support/referenceModel';
 import { readAllEvents } from './support/rig';
-import { scaled } from './support/scale';
+import { scaled, scaledTimeout } from './support/scale';
 
 const ROUNDS = scaled(20);
 const SEED = Number(process.env['RELIABILITY_SEED'] ?? 20261129);
@@ -217,4 +217,4 @@ test(`${ROUNDS} SIGKILLed workload processes (seed ${SEED}) leave no head regres
   // The battery must have exercised something: confirmed records and kills during the workload.
   expect(confirmedTotal).toBeGreaterThan(ROUNDS);
   expect(killedAfterReady).toBeGreaterThan(ROUNDS / 2);
-}, 120_000 * Math.max(1, ROUNDS / 20));
+}, scaledTimeout(60_000));

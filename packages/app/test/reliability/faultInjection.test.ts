@@ -10,7 +10,7 @@ import { storeMatrix, type StoreKind } from '../support/stores';
 import type { FaultMode, SeenCall } from './support/countingFaultStore';
 import { expectNo, expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
-import { scaled } from './support/scale';
+import { scaled, scaledTimeout } from './support/scale';
 
 // --- the scenario ------------------------------------------------------------------------------
 
@@ -58,15 +58,15 @@ async function scenario(kind: StoreKind): Promise<Rig> {
 const OPERATIONS = ['record', 'childSpawned', 'sent', 'drain', 'sessionReset', 'sessionDeleted', 'prune', 'restart'] as const;
 type Operation = (typeof OPERATIONS)[number];
 
-/** Successful prune batches before the first failed one among `calls`. */
-const prunedBatches = (calls: readonly SeenCall[]): number => {
-  let ok = 0;
+/** The sizes of the prune batches that succeeded before the first failed one among `calls`. */
+const prunedBatches = (calls: readonly SeenCall[]): number[] => {
+  const sizes: number[] = [];
   for (const call of calls) {
     if (call.method !== 'prune') continue;
     if (call.failed) break;
-    ok += 1;
+    sizes.push(call.batchSize ?? Number.NaN);
   }
-  return ok;
+  return sizes;
 };
 
 /** A rejection must be a StoreOperationError naming the facade operation, and be logged as an error. */
@@ -202,14 +202,18 @@ async function attempt(rig: Rig, operation: Operation): Promise<void> {
 
 // --- the battery -------------------------------------------------------------------------------
 
-/** Fails the Nth call for N = 1, 2, ... until an attempt makes fewer than N calls; returns the N tried. */
-async function sweep(kind: StoreKind, operation: Operation, mode: FaultMode): Promise<number> {
+/**
+ * Fails the Nth call for N = 1, 2, ... until an attempt makes fewer than N calls; returns the
+ * last N and the calls the unfailed attempt made.
+ */
+async function sweep(kind: StoreKind, operation: Operation, mode: FaultMode): Promise<{ tried: number; calls: readonly SeenCall[] }> {
   for (let n = 1; n <= 50; n += 1) {
     const rig = await scenario(kind);
     try {
       rig.faults.arm(n, mode, n % 2 === 0 ? 'throw' : 'reject');
       await attempt(rig, operation);
       const failed = rig.faults.failed.length > 0;
+      const callsOfAttempt = [...rig.faults.calls];
       expectNoViolations(await rig.check(), `${operation}, call ${n} failed ${mode}ly`);
       if (failed && mode === 'persistent') {
         // Still broken: the same call fails again and changes nothing more.
@@ -222,7 +226,7 @@ async function sweep(kind: StoreKind, operation: Operation, mode: FaultMode): Pr
       await attempt(rig, operation);
       expect(rig.faults.failed.length).toBe(failuresBefore);
       expectNoViolations(await rig.check(), `${operation} on the healed store after call ${n} failed`);
-      if (!failed) return n;
+      if (!failed) return { tried: n, calls: callsOfAttempt };
     } finally {
       await rig.dispose();
     }
@@ -233,12 +237,15 @@ async function sweep(kind: StoreKind, operation: Operation, mode: FaultMode): Pr
 describe.each(storeMatrix)('fault injection on the %s store', (_name, kind) => {
   describe.each(['transient', 'persistent'] as const)('%s failures', (mode) => {
     test.each(OPERATIONS)('%s: failing each storage call in turn is reported, leaves the model intact, and the next healthy call works', async (operation) => {
-      const tried = await sweep(kind, operation, mode);
-      // The sweep ends at the first N beyond the calls the operation makes: its store call, plus
-      // the prune batches that record/childSpawned (hourly), prune and the restart scan run.
-      const batches = Math.ceil(FILLER / 1000);
-      const calls = { record: 1 + batches, childSpawned: 1 + batches, prune: batches, restart: 1 + batches }[operation as string] ?? 1;
-      expect(tried).toBe(calls + 1);
-    });
+      const { tried, calls } = await sweep(kind, operation, mode);
+      // The sweep failed every call the operation makes and ended just past the last: its own
+      // store call, plus the prune batches that record/childSpawned (hourly), prune and the
+      // restart scan run (at least two, as the aged fillers exceed the first batch).
+      expect(tried).toBe(calls.length + 1);
+      const own = { record: 'append', childSpawned: 'append', sent: 'watch', drain: 'drain', sessionReset: 'resetWatcher', sessionDeleted: 'deleteSession', prune: 'prune', restart: 'recover' }[operation];
+      expect(calls[0]?.method).toBe(own);
+      const pruning = ['record', 'childSpawned', 'prune', 'restart'].includes(operation);
+      expect(calls.filter((c) => c.method === 'prune').length >= (pruning ? 2 : 0)).toBe(true);
+    }, scaledTimeout(30_000));
   });
 });

@@ -9,7 +9,7 @@ import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations, type Violation } from './support/failureClasses';
 import { parseNotice } from './support/referenceModel';
 import { Rig } from './support/rig';
-import { scaled } from './support/scale';
+import { scaled, scaledTimeout } from './support/scale';
 import { describeStep, KEYS, runStep, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
 
 const RUNS = scaled(25);
@@ -75,7 +75,7 @@ describe.each(storeMatrix)('history on the %s store', (_name, kind) => {
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: MAX_STEPS, size: 'max' }), (steps) => playHistory(kind, steps)),
       { numRuns: RUNS },
     );
-  });
+  }, scaledTimeout(30_000));
 });
 
 describe.each(storeMatrix)('history regressions on the %s store', (_name, kind) => {

@@ -18,7 +18,7 @@ import { createSessionStateAwareness, InvalidInputError, type SessionStateAwaren
 import { recordingLogger, type RecordingLogger } from '../support/harness';
 import { storeMatrix, type StoreUnderTest } from '../support/stores';
 import { expectNo } from './support/failureClasses';
-import { scaled } from './support/scale';
+import { scaled, scaledTimeout } from './support/scale';
 
 // --- hostile values, by the type a field expects --------------------------------------------------
 
@@ -261,6 +261,7 @@ describe.each(storeMatrix)('hostile input through every method on the %s store',
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       expect(JSON.stringify(logger.entries)).not.toContain(HUGE);
     },
+    scaledTimeout(30_000),
   );
 
   test('bad retention options are rejected naming the option', async () => {

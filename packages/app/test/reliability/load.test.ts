@@ -13,7 +13,7 @@ import { countingFaultStore } from './support/countingFaultStore';
 import { expectNo } from './support/failureClasses';
 import { measureMemory, type MemoryFigures } from './support/memory';
 import { noticeTextOf } from './support/referenceModel';
-import { scaled } from './support/scale';
+import { scaled, scaledTimeout } from './support/scale';
 
 const EVENTS = scaled(60_000);
 const CHUNK = 1000;
@@ -127,7 +127,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       if (awareness !== undefined) await awareness.close();
       await stores.cleanup();
     }
-  }, 120_000);
+  }, scaledTimeout(60_000));
 
   test(`a restart with ${SIDE * SIDE} lagging pairs queues each notice exactly once`, async () => {
     const stores = kind.open();
@@ -175,5 +175,5 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       if (awareness !== undefined) await awareness.close();
       await stores.cleanup();
     }
-  }, 120_000);
+  }, scaledTimeout(60_000));
 });

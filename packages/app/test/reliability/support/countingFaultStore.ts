@@ -18,6 +18,8 @@ export interface SeenCall {
   /** 1-based position among the calls since arming. */
   readonly n: number;
   readonly failed: boolean;
+  /** For `prune`: the batch size the facade asked for (it may size batches by time). */
+  readonly batchSize?: number;
 }
 
 export interface CountingFaultStore {
@@ -70,7 +72,8 @@ export function countingFaultStore(initial: StateStore): CountingFaultStore {
     (...args: unknown[]): Promise<unknown> => {
       const n = calls.length + 1;
       const failed = shouldFail(n);
-      calls.push({ method, n, failed });
+      const batchSize = method === 'prune' ? (args[0] as { batchSize?: number } | undefined)?.batchSize : undefined;
+      calls.push({ method, n, failed, ...(batchSize !== undefined ? { batchSize } : {}) });
       if (failed) {
         const error = storeError(method, new Error(`${INJECTED_FAILURE} (${method}, call ${n})`));
         if (style === 'throw') throw error;

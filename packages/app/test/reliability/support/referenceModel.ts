@@ -5,8 +5,7 @@
 // --- spec constants ----------------------------------------------------------------------------
 
 const NOTIFYING_KINDS = new Set(['human_direct_message', 'goal_changed', 'upstream_missing']);
-/** The facade's prune batch and background interval (SPEC 7); the model mirrors them. */
-export const MODEL_PRUNE_BATCH = 1000;
+/** The facade's background prune interval (SPEC 7: at most hourly after appends). */
 export const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The exact SPEC 5 notice text. */
@@ -310,19 +309,17 @@ export class ReferenceModel {
     return [...aged, ...fresh.slice(0, overCap)];
   }
 
-  /** How many store calls a prune run at `now` makes when none fails. */
-  pruneBatches(now: number): number {
-    return Math.max(1, Math.ceil(this.pruneOrder(now).length / MODEL_PRUNE_BATCH));
-  }
-
   /**
-   * A prune run at `now` whose first `batches` store calls succeeded (all when omitted).
-   * Cursors idle beyond the age limit expire in the first batch, with their notices.
+   * A prune run at `now`. `batches` lists the sizes of the store calls that succeeded (the
+   * facade may size them by time); omitted, the run completed. Each batch deletes the next
+   * events of `pruneOrder`; cursors idle beyond the age limit expire in the first batch, with
+   * their notices.
    */
-  prune(now: number, batches = Number.POSITIVE_INFINITY): { eventsDeleted: number; cursorsExpired: number } {
+  prune(now: number, batches?: readonly number[]): { eventsDeleted: number; cursorsExpired: number } {
     this.lastPruneStartedAt = now;
-    if (batches <= 0) return { eventsDeleted: 0, cursorsExpired: 0 };
-    const doomed = this.pruneOrder(now).slice(0, batches * MODEL_PRUNE_BATCH);
+    if (batches !== undefined && batches.length === 0) return { eventsDeleted: 0, cursorsExpired: 0 };
+    const order = this.pruneOrder(now);
+    const doomed = batches === undefined ? order : order.slice(0, batches.reduce((sum, size) => sum + size, 0));
     const highest = new Map<string, number>();
     const gone = new Set(doomed);
     for (const event of doomed) highest.set(event.sessionKey, Math.max(highest.get(event.sessionKey) ?? 0, event.sequence));

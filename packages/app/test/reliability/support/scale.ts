@@ -10,3 +10,8 @@ export const RELIABILITY_SCALE: number = (() => {
 export function scaled(base: number): number {
   return Math.max(1, Math.round(base * RELIABILITY_SCALE));
 }
+
+/** A jest timeout for a battery whose default run takes well under `baseMs`, grown with the scale. */
+export function scaledTimeout(baseMs: number): number {
+  return Math.round(baseMs * Math.max(1, RELIABILITY_SCALE) * 2);
+}
