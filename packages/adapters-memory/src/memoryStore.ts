@@ -11,6 +11,7 @@ import {
   noticeFor,
   planAppend,
   storeError,
+  toSessionEvent,
   toWatermarks,
   type AppendCommand,
   type AppendOutcome,
@@ -28,6 +29,7 @@ import {
   type PruneBatch,
   type PruneRequest,
   type Sequence,
+  type SessionChangesPage,
   type SessionKey,
   type SignalLogHead,
   type StateStore,
@@ -306,6 +308,28 @@ export function createMemoryStore(): MemoryStore {
     return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows };
   }
 
+  // --- reads -----------------------------------------------------------------------------
+
+  /** Retained events of the session after `since` (binary search), at most `limit`, with its head. */
+  function readPage(sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
+    checkInteger('since', since, 0);
+    checkInteger('limit', limit, 1);
+    const session = sessions.get(sessionKey);
+    const events = session === undefined ? NO_EVENTS : session.events;
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((events[mid] as StoredEvent).sequence <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return {
+      head: session === undefined ? initialHead : session.head,
+      events: events.slice(lo, lo + limit),
+      hasMore: lo + limit < events.length,
+    };
+  }
+
   // --- the port --------------------------------------------------------------------------
 
   return {
@@ -331,24 +355,12 @@ export function createMemoryStore(): MemoryStore {
         return { created: true };
       }),
 
-    readChanges: (sessionKey, since, limit) =>
-      guarded('readChanges', (): ChangesPage => {
-        checkInteger('since', since, 0);
-        checkInteger('limit', limit, 1);
-        const session = sessions.get(sessionKey);
-        const events = session === undefined ? NO_EVENTS : session.events;
-        let lo = 0;
-        let hi = events.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if ((events[mid] as StoredEvent).sequence <= since) lo = mid + 1;
-          else hi = mid;
-        }
-        return {
-          head: session === undefined ? initialHead : session.head,
-          events: events.slice(lo, lo + limit),
-          hasMore: lo + limit < events.length,
-        };
+    readChanges: (sessionKey, since, limit) => guarded('readChanges', () => readPage(sessionKey, since, limit)),
+
+    readSessionChanges: (sessionKey, since, limit) =>
+      guarded('readSessionChanges', (): SessionChangesPage => {
+        const page = readPage(sessionKey, since, limit);
+        return { head: page.head, events: page.events.map(toSessionEvent), hasMore: page.hasMore };
       }),
 
     readHeads: (sessionKeys) =>

@@ -1,6 +1,6 @@
 // Decodes an `events` row (read as a positional array) into a StoredEvent, cheaply: plain
 // checks and one JSON.parse of a non-null payload, no io-ts on the hot read path.
-import { EVENT_KINDS, type Payload, type StoredEvent } from '@session-state/domain';
+import { EVENT_KINDS, type Payload, type SessionEvent, type StoredEvent } from '@session-state/domain';
 
 /** The column order of every event select, so rows can be read as arrays (no key mapping). */
 export type EventValues = [
@@ -14,6 +14,17 @@ export type EventValues = [
   dedupeKey: string | null,
   occurredAt: string,
   appendedAt: number,
+];
+
+/** The column order of the lean `status` select: the fields of a SessionEvent. */
+export type SessionEventValues = [
+  sequence: number,
+  kind: string,
+  actorType: string,
+  actorSessionKey: string | null,
+  summary: string,
+  payload: string | null,
+  occurredAt: string,
 ];
 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
@@ -57,4 +68,27 @@ export function decodeEventValues(row: readonly unknown[], offset = 0): DecodedE
   event['occurredAt'] = row[offset + 8];
   event['appendedAt'] = row[offset + 9];
   return { ok: true, event: event as unknown as StoredEvent };
+}
+
+/**
+ * Decodes SessionEventValues starting at `offset` of `row` into a SessionEvent (the
+ * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a corrupt row.
+ */
+export function decodeSessionEventValues(row: readonly unknown[], offset = 0): SessionEvent | undefined {
+  const kind = row[offset + 1] as string;
+  const actorType = row[offset + 2] as string;
+  if (!KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
+  const actorSessionKey = row[offset + 3] as string | null;
+  const payloadText = row[offset + 5] as string | null;
+  let payload: Payload | undefined;
+  if (payloadText !== null) {
+    payload = parsePayload(payloadText);
+    if (payload === undefined) return undefined;
+  }
+  const event: Record<string, unknown> = { sequence: row[offset], kind, actorType };
+  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
+  event['summary'] = row[offset + 4];
+  event['occurredAt'] = row[offset + 6];
+  if (payload !== undefined) event['payload'] = payload;
+  return event as unknown as SessionEvent;
 }

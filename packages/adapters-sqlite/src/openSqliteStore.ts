@@ -12,6 +12,7 @@ import { migrate } from './migrations/migrate';
 import { checkpoint, prune } from './prune';
 import { readChanges } from './readChanges';
 import { readHeads } from './readHeads';
+import { readSessionChanges } from './readSessionChanges';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { schema } from './schema';
@@ -108,6 +109,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     append: (batch) => run('append', () => appendEvents(db, batch)),
     watch: (request) => run('watch', () => watch(db, request)),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
+    readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),

@@ -131,3 +131,18 @@ test('a duplicate whose stored event is corrupt fails that request alone, report
   const heads = await store.readHeads([KEY]);
   expect(heads[0]?.head).toBe(sequence);
 });
+test('the lean status read skips and reports corrupt rows exactly like readChanges (same page, same reports)', async () => {
+  const seqs = await appendMany(6);
+  corrupt('UPDATE events SET payload = ? WHERE sequence = ?', `{${SECRET}`, seqs[1]);
+  corrupt("UPDATE events SET actor_type = 'robot' WHERE sequence = ?", seqs[4]);
+
+  const lean = await store.readSessionChanges?.(KEY, asSequence(0), 3);
+  const leanReports = reported.splice(0);
+  const full = await store.readChanges(KEY, asSequence(0), 3);
+
+  expect(lean?.events.map((e) => e.sequence)).toEqual([seqs[0], seqs[2], seqs[3]]);
+  expect(lean?.events.map((e) => e.sequence)).toEqual(full.events.map((e) => e.sequence));
+  expect(lean?.hasMore).toBe(true);
+  expect(leanReports).toEqual(reported);
+  expect(JSON.stringify(lean)).not.toContain(SECRET);
+});

@@ -39,6 +39,12 @@ test('changesSince reads the head by key and the events by (session_key, sequenc
   expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });
 
+test('sessionChangesSince (the lean status read) uses the same plan as changesSince', () => {
+  const lines = plan(source(db.statements.sessionChangesSince as Database.Statement<unknown[]>));
+  expect(lines).toEqual(plan(source(db.statements.changesSince as Database.Statement<unknown[]>)));
+  expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
+});
+
 test('the restart scan reads only the covering partial index of lagging cursors, with no sort', () => {
   const lines = plan(laggingCursors(db.orm).toSQL().sql);
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);

@@ -4,6 +4,7 @@ import {
   decodeRecordInput,
   isAgentQualified,
   isNestedSubagent,
+  isSequence,
   normaliseSummary,
   storeError,
   toRecordedEvent,
@@ -15,12 +16,15 @@ import {
   type AppendCommand,
   type AppendOutcome,
   type AppendRequest,
+  type ChangesPage,
   type Clock,
   type CursorPair,
   type EventKind,
   type Logger,
   type Notice,
   type RecordedEvent,
+  type Sequence,
+  type SessionChangesPage,
   type SessionKey,
   type SessionStatus,
   type StateStore,
@@ -162,6 +166,27 @@ interface BatchItem {
 const STORE_METHODS = ['append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'recover', 'resetWatcher', 'deleteSession', 'prune', 'close'] as const;
 
 const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * The common valid `status` options (none, or a plain object with a valid `changesSince` and
+ * `limit`), checked without io-ts on the polling path; undefined for anything else, which
+ * `decodeStatusOptions` then accepts or rejects with its worded error.
+ */
+function plainStatusOptions(value: unknown): { readonly changesSince?: Sequence; readonly limit?: number } | undefined {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const options = value as { readonly changesSince?: unknown; readonly limit?: unknown };
+  for (const field in options) if (field !== 'changesSince' && field !== 'limit') return undefined;
+  const { changesSince, limit } = options;
+  if (changesSince !== undefined && !isSequence(changesSince)) return undefined;
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_PAGE_LIMIT)) return undefined;
+  return { changesSince, limit } as { readonly changesSince?: Sequence; readonly limit?: number };
+}
+
+/** A `readChanges` page in the shape `readSessionChanges` returns. */
+function toSessionChangesPage(page: ChangesPage): SessionChangesPage {
+  return { head: page.head, events: page.events.map(toSessionEvent), hasMore: page.hasMore };
+}
 
 /** A logger port that throws must not break the operation being reported. */
 function safeLogger(inner: Logger): Logger {
@@ -436,14 +461,18 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async status(sessionKey, statusOptions) {
       ensureOpen('status');
       const key = decodeSessionKey(sessionKey, 'status.sessionKey');
-      const { changesSince, limit } = decodeStatusOptions(statusOptions);
+      const { changesSince, limit } = plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions);
       try {
         if (changesSince === undefined) {
           const [row] = await store.readHeads([key]);
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };
         }
-        const page = await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT);
-        const stateChanges = buildStateChanges(page.head, changesSince, page.events.map(toSessionEvent), page.hasMore);
+        // The store's lean read when it has one (no second mapping of every event), else readChanges.
+        const page =
+          store.readSessionChanges !== undefined
+            ? await store.readSessionChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT)
+            : toSessionChangesPage(await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT));
+        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
         if (stateChanges.historyGap) counters.add('gapsServed');
         return { sessionKey: key, stateVersion: page.head.head, stateChanges };
       } catch (error) {

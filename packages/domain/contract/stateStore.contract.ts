@@ -9,6 +9,7 @@ import {
   isStoreError,
   noticeText,
   planAppend,
+  toSessionEvent,
   type ActorType,
   type AppendCommand,
   type AppendOutcome,
@@ -333,6 +334,21 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(page.events).toEqual([]);
         expect(page.hasMore).toBe(false);
         expect(historyGap(page.head, above)).toBe(false);
+      });
+
+      test('readSessionChanges, when the store offers it, is readChanges with each event as toSessionEvent maps it', async () => {
+        if (store.readSessionChanges === undefined) return;
+        await append(store, B, { ...foreign(), summary: 'with payload', payload: { channel: 'x', n: 1 }, dedupeKey: 'lean-1' });
+        await appendMany(store, B, 6);
+        await append(store, C, foreign());
+        await pruneAll(store, T0, DAY, 5);
+        for (const [since, limit] of [[0, 200], [0, 2], [3, 3], [1000, 200]] as const) {
+          const full = await store.readChanges(B, since as StoredEvent['sequence'], limit);
+          const lean = await store.readSessionChanges(B, since as StoredEvent['sequence'], limit);
+          expect(lean).toEqual({ head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore });
+        }
+        const none = await store.readSessionChanges('agent:nobody:main' as SessionKey, 0 as StoredEvent['sequence'], 200);
+        expect(none).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
       });
 
       test('reading never creates or moves a cursor', async () => {

@@ -57,6 +57,7 @@ export {
   type HeadRow,
   type PruneBatch,
   type PruneRequest,
+  type SessionChangesPage,
   type StateStore,
   type StoreError,
   type WatchRequest,

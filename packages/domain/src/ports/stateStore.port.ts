@@ -2,7 +2,7 @@
 // transaction in any adapter. Methods return promises so a server database (PostgreSQL) fits
 // behind the same port; the SQLite adapter does its work synchronously inside them.
 import type { CursorRow } from '../append';
-import type { StoredEvent } from '../event';
+import type { SessionEvent, StoredEvent } from '../event';
 import type { Notice } from '../notice';
 import type { AppendCommand } from '../recordInput';
 import type { Sequence } from '../sequence';
@@ -67,6 +67,13 @@ export interface ChangesPage {
   readonly hasMore: boolean;
 }
 
+/** A `ChangesPage` whose events are already in the `stateChanges` shape (see `toSessionEvent`). */
+export interface SessionChangesPage {
+  readonly head: SignalLogHead;
+  readonly events: readonly SessionEvent[];
+  readonly hasMore: boolean;
+}
+
 export interface CursorFilter {
   readonly watcher?: SessionKey;
   readonly target?: SessionKey;
@@ -128,6 +135,13 @@ export interface StateStore {
 
   /** Retained events after `since` (ascending, at most `limit`) with the head they were read under. */
   readChanges(sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage>;
+
+  /**
+   * Optional lean `readChanges` for `status`: the same page with each event as `toSessionEvent`
+   * maps it, so an adapter can skip the columns `status` never returns (session key, dedupe key,
+   * append time). The facade uses `readChanges` when a store does not offer it.
+   */
+  readSessionChanges?(sessionKey: SessionKey, since: Sequence, limit: number): Promise<SessionChangesPage>;
 
   /**
    * Head rows for the keys that have one (a head above 0, or a tombstone), in the order the keys
