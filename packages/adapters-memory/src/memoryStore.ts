@@ -15,6 +15,7 @@ import {
   toWatermarks,
   type AppendCommand,
   type AppendOutcome,
+  type AppendPlan,
   type AppendRequest,
   type ChangesPage,
   type Cursor,
@@ -24,6 +25,7 @@ import {
   type DrainAck,
   type DrainOutcome,
   type HeadRow,
+  type JsonValue,
   type Notice,
   type Payload,
   type PruneBatch,
@@ -48,6 +50,7 @@ interface SessionState {
 type CursorIndex = Map<SessionKey, Map<SessionKey, CursorRow>>;
 
 const NO_CURSORS: readonly CursorRow[] = [];
+const NO_NOTICES: readonly Notice[] = [];
 const NO_EVENTS: readonly StoredEvent[] = [];
 const SKIPPED: AppendOutcome = { type: 'skipped', reason: 'unwatched' };
 
@@ -73,7 +76,53 @@ function checkTime(field: string, value: number): void {
 
 /** A stored copy of the payload, so later mutation by the caller cannot change the log (and an unserialisable one fails like in SQLite). */
 function clonePayload(payload: Payload): Payload {
-  return JSON.parse(JSON.stringify(payload)) as Payload;
+  return flatCopy(payload) ?? (JSON.parse(JSON.stringify(payload)) as Payload);
+}
+
+/**
+ * The usual payload is one plain level of strings, finite numbers, booleans and nulls: copied
+ * key by key, that is what the JSON round trip would give, without building and parsing text.
+ * Undefined for anything else (nesting, toJSON, odd prototypes), which takes the round trip.
+ */
+function flatCopy(payload: Payload): Payload | undefined {
+  if (Object.getPrototypeOf(payload) !== Object.prototype) return undefined;
+  const copy: Record<string, JsonValue> = {};
+  // Object.keys: own enumerable keys in JSON.stringify's order.
+  for (const key of Object.keys(payload)) {
+    // Assigning it would set the copy's prototype; the round trip keeps it as a plain key.
+    if (key === '__proto__') return undefined;
+    let value = payload[key];
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        break;
+      case 'number':
+        if (!Number.isFinite(value)) return undefined;
+        if (value === 0) value = 0; // -0 becomes 0, as JSON text has no negative zero.
+        break;
+      default:
+        if (value !== null) return undefined;
+    }
+    copy[key] = value as JsonValue;
+  }
+  return copy;
+}
+
+/** Builds the stored event by assignment (toStoredEvent's key order), with its own payload copy and occurredAt. */
+function storedEvent(command: AppendCommand, sequence: Sequence, appendedAt: number, occurredAt: string, payload: Payload | undefined): StoredEvent {
+  const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
+    sessionKey: command.sessionKey,
+    sequence,
+    kind: command.kind,
+    actorType: command.actorType,
+    summary: command.summary,
+    occurredAt,
+    appendedAt,
+  };
+  if (command.actorSessionKey !== undefined) event.actorSessionKey = command.actorSessionKey;
+  if (payload !== undefined) event.payload = payload;
+  if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
+  return event;
 }
 
 // --- the store -----------------------------------------------------------------------------
@@ -207,16 +256,23 @@ export function createMemoryStore(): MemoryStore {
     const session = sessions.get(command.sessionKey);
     const head = session === undefined ? initialHead : session.head;
     const sequence = asSequence((lastSequence > head.head ? lastSequence : head.head) + 1);
-    let stored: AppendCommand =
-      command.payload === undefined ? command : { ...command, payload: clonePayload(command.payload) };
-    if (stored.occurredAt === undefined) stored = { ...stored, occurredAt: isoOf(appendedAt) };
-    const plan = planAppend({
-      command: stored,
-      sequence,
-      appendedAt,
-      cursorsOnTarget: onTarget === undefined ? NO_CURSORS : Array.from(onTarget.values()),
-      ...(request.seedWatcher !== undefined ? { seedWatcher: request.seedWatcher } : {}),
-    });
+    const payload = command.payload === undefined ? undefined : clonePayload(command.payload);
+    const occurredAt = command.occurredAt ?? isoOf(appendedAt);
+    // planAppend owns the cursor rules; with no cursor on the target and no spawn edge it has
+    // nothing to decide, and the event is built here directly.
+    let plan: AppendPlan;
+    if (onTarget === undefined && request.seedWatcher === undefined) {
+      plan = { event: storedEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, notices: NO_NOTICES };
+    } else {
+      const stored: AppendCommand = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) };
+      plan = planAppend({
+        command: stored,
+        sequence,
+        appendedAt,
+        cursorsOnTarget: onTarget === undefined ? NO_CURSORS : Array.from(onTarget.values()),
+        ...(request.seedWatcher !== undefined ? { seedWatcher: request.seedWatcher } : {}),
+      });
+    }
     const nextHead = evolveHead(head, { type: 'appended', sequence });
 
     // Commit.
