@@ -34,18 +34,23 @@ export function createGroupCommit<Request, Outcome>(
     if (batch === undefined || batch.length === 0) return;
     const requests = batch.map((w) => w.request);
     let outcomes: readonly Outcome[] | undefined;
-    let failure: unknown = new Error('no outcome for this request');
+    // Built only when needed: an Error captures a stack trace, which costs more than a whole
+    // batch of one on the memory store.
+    let failure: unknown;
+    let failed = false;
     try {
       outcomes = await flush(requests);
     } catch (error) {
       failure = error;
+      failed = true;
     }
     // Every caller settles, whatever happened: a missing outcome becomes a failure outcome.
     for (let i = 0; i < batch.length; i += 1) {
       const waiting = batch[i] as Waiting<Request, Outcome>;
       try {
         const outcome = outcomes?.[i];
-        waiting.resolve(outcome !== undefined ? outcome : (onFlushError([waiting.request], failure)[0] as Outcome));
+        if (outcome !== undefined) waiting.resolve(outcome);
+        else waiting.resolve(onFlushError([waiting.request], failed ? failure : new Error('no outcome for this request'))[0] as Outcome);
       } catch (error) {
         waiting.reject(error);
       }
