@@ -36,18 +36,25 @@ export interface RecordedEvent extends SessionEvent {
   readonly sessionKey: string;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Fills `target` with the SessionEvent fields of `event`, in the public key order (built by assignment: a hot path). */
+function assignSessionFields<T extends Mutable<SessionEvent>>(target: T, event: StoredEvent): T {
+  target.sequence = event.sequence;
+  target.kind = event.kind;
+  target.actorType = event.actorType;
+  if (event.actorSessionKey !== undefined) target.actorSessionKey = event.actorSessionKey;
+  target.summary = event.summary;
+  target.occurredAt = event.occurredAt;
+  if (event.payload !== undefined) target.payload = event.payload;
+  return target;
+}
+
 export function toSessionEvent(event: StoredEvent): SessionEvent {
-  return {
-    sequence: event.sequence,
-    kind: event.kind,
-    actorType: event.actorType,
-    ...(event.actorSessionKey !== undefined ? { actorSessionKey: event.actorSessionKey } : {}),
-    summary: event.summary,
-    occurredAt: event.occurredAt,
-    ...(event.payload !== undefined ? { payload: event.payload } : {}),
-  };
+  return assignSessionFields({} as Mutable<SessionEvent>, event);
 }
 
 export function toRecordedEvent(event: StoredEvent): RecordedEvent {
-  return { sessionKey: event.sessionKey, ...toSessionEvent(event) };
+  const recorded: Partial<Mutable<RecordedEvent>> = { sessionKey: event.sessionKey };
+  return assignSessionFields(recorded as Mutable<RecordedEvent>, event);
 }

@@ -24,11 +24,12 @@ export type SignalLogEvent =
 /** Appends raise the head, prunes and deletes raise the watermark; nothing ever lowers either. */
 export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalLogHead {
   switch (event.type) {
+    // Object literals rather than spreads: `appended` runs once per append.
     case 'appended':
-      return { ...state, head: maxSequence(state.head, event.sequence) };
+      return { head: maxSequence(state.head, event.sequence), pruneWatermark: state.pruneWatermark };
     case 'pruned':
     case 'deleted':
-      return { ...state, pruneWatermark: maxSequence(state.pruneWatermark, event.highestDeleted) };
+      return { head: state.head, pruneWatermark: maxSequence(state.pruneWatermark, event.highestDeleted) };
     default: {
       const unreachable: never = event;
       return unreachable;
