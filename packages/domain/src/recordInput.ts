@@ -184,6 +184,44 @@ function summaryOf(u: unknown): Summary | undefined {
   return line === '' ? undefined : (line as Summary);
 }
 
+// Upper bounds of the serialised size: a UTF-16 unit of a string is at most 6 bytes of JSON
+// (a \uXXXX escape; UTF-8 needs at most 3, a surrogate pair 4 for two units); a finite number
+// is at most 24 characters (-1.7976931348623157e+308).
+const MAX_BYTES_PER_UNIT = 6;
+const MAX_NUMBER_BYTES = 24;
+
+/**
+ * True when `u` is a one-level plain object of strings, finite numbers, booleans and nulls,
+ * without a reserved key, whose serialised size is certainly within PAYLOAD_MAX_BYTES by an
+ * upper bound, so the Payload codec would accept it: no JSON text is built. False means "not
+ * shown here", not "invalid"; the caller then asks the codec.
+ */
+function isSmallFlatPayload(u: unknown): boolean {
+  if (typeof u !== 'object' || u === null || Object.getPrototypeOf(u) !== Object.prototype) return false;
+  let bound = 2; // {}
+  for (const key of Object.keys(u)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') return false;
+    const value = (u as Record<string, unknown>)[key];
+    bound += key.length * MAX_BYTES_PER_UNIT + 4; // "key":,
+    switch (typeof value) {
+      case 'string':
+        bound += value.length * MAX_BYTES_PER_UNIT + 2;
+        break;
+      case 'number':
+        if (!Number.isFinite(value)) return false;
+        bound += MAX_NUMBER_BYTES;
+        break;
+      case 'boolean':
+        bound += 5;
+        break;
+      default:
+        if (value !== null) return false;
+        bound += 4;
+    }
+  }
+  return bound <= PAYLOAD_MAX_BYTES;
+}
+
 /**
  * The AppendCommand the codec path would return for `value`, or undefined when `value` is not a
  * plain object of known, valid fields (the codec path then decides and words the error).
@@ -201,7 +239,7 @@ function fastRecordInput(value: unknown): AppendCommand | undefined {
 
   const { actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = input;
   if (actorSessionKey !== undefined && sessionKeyOf(actorSessionKey) === undefined) return undefined;
-  if (payload !== undefined && !(Payload.is(payload) && payloadBytes(payload) <= PAYLOAD_MAX_BYTES)) return undefined;
+  if (payload !== undefined && !isSmallFlatPayload(payload) && !(Payload.is(payload) && payloadBytes(payload) <= PAYLOAD_MAX_BYTES)) return undefined;
   if (dedupeKey !== undefined && !isDedupeKey(dedupeKey)) return undefined;
   if (onlyIfWatched !== undefined && typeof onlyIfWatched !== 'boolean') return undefined;
   let occurredAtIso: string | undefined;
