@@ -5,6 +5,7 @@ import {
   isAgentQualified,
   isNestedSubagent,
   isSequence,
+  isSessionKey,
   normaliseSummary,
   storeError,
   toRecordedEvent,
@@ -460,7 +461,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     async status(sessionKey, statusOptions) {
       ensureOpen('status');
-      const key = decodeSessionKey(sessionKey, 'status.sessionKey');
+      // A valid key is checked without io-ts on the polling path; anything else gets the worded error.
+      const key = typeof sessionKey === 'string' && isSessionKey(sessionKey) ? sessionKey : decodeSessionKey(sessionKey, 'status.sessionKey');
       const { changesSince, limit } = plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions);
       try {
         if (changesSince === undefined) {
