@@ -100,6 +100,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     checkpoint(db);
   };
   const pruneBatch = (request: PruneRequest): PruneBatch => {
+    // A caller that did not let a turn pass (e.g. a CLI loop) gets the waiting checkpoint now,
+    // so the WAL never holds more than about one batch while the auto-checkpoint is held off.
+    if (pendingCheckpoint !== undefined) {
+      clearImmediate(pendingCheckpoint);
+      runCheckpoint();
+    }
     const { batch, checkpointDue } = prune(db, request);
     if (checkpointDue && pendingCheckpoint === undefined) pendingCheckpoint = setImmediate(runCheckpoint).unref();
     return batch;
