@@ -9,7 +9,7 @@ import {
   type AppendRequest,
 } from '@session-state/domain';
 
-import { decodeCursorValues } from './cursorRow';
+import { decodeCursorRows } from './cursorRow';
 import { decodeEventValues } from './eventRow';
 import type { StoreDb } from './storeDb';
 
@@ -50,7 +50,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   st.raiseHead.run(command.sessionKey, sequence);
 
   // planAppend derives the same default occurredAt from appendedAt as the insert above.
-  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: cursorValues.map(decodeCursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
     // A seed may create the row (or overwrite one); every other write moves a row just read.
     if (row.watcher === seedWatcher) st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);

@@ -21,7 +21,8 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
       acks.map((ack): DrainOutcome => {
         const values = st.cursorOf.get(watcher, ack.target) as unknown[] | undefined;
         if (values === undefined) return { target: ack.target, result: 'stale' };
-        const row = decodeCursorValues(values);
+        const row = decodeCursorValues(db, 'drain', values);
+        if (row === undefined) return { target: ack.target, result: 'stale' };
         const step = evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
         if (step === undefined) return { target: ack.target, result: 'stale' };
         if (step.changed) {

@@ -2,7 +2,7 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { CursorFilter, CursorRow } from '@session-state/domain';
 
-import { decodeCursorValues } from './cursorRow';
+import { decodeCursorRows } from './cursorRow';
 import { cursors } from './schema';
 import { cursorColumns } from './statements';
 import type { StoreDb } from './storeDb';
@@ -12,11 +12,11 @@ export function listCursors(db: StoreDb, filter: CursorFilter = {}): CursorRow[]
   const conditions: SQL[] = [];
   if (filter.watcher !== undefined) conditions.push(eq(cursors.watcher, filter.watcher));
   if (filter.target !== undefined) conditions.push(eq(cursors.target, filter.target));
-  return db.orm
+  const rows = db.orm
     .select(cursorColumns)
     .from(cursors)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(asc(cursors.watcher), asc(cursors.target))
-    .values()
-    .map(decodeCursorValues);
+    .values();
+  return decodeCursorRows(db, 'listCursors', rows);
 }

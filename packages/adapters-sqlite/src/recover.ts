@@ -1,7 +1,7 @@
 // The restart scan: every lagging cursor (material > acked) is stepped by
 // `evolveCursor(restartScan)` and yields one notice; running it twice changes nothing more.
 import { asc, gt } from 'drizzle-orm';
-import { asSequence, evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Notice, type SessionKey } from '@session-state/domain';
+import { evolveCursor, isSequence, fromWatermarks, noticeFor, toWatermarks, type Notice, type SessionKey } from '@session-state/domain';
 
 import { cursors } from './schema';
 import type { StoreDb } from './storeDb';
@@ -29,7 +29,11 @@ export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) =
         const watcher = row[0] as SessionKey;
         if (owns !== undefined && !owns(watcher)) continue;
         const target = row[1] as SessionKey;
-        const stored = { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
+        if (!isSequence(row[2]) || !isSequence(row[3]) || !isSequence(row[4])) {
+          db.onCorruptRow({ operation: 'recover', table: 'cursors', reason: 'a watermark is not a non-negative integer' });
+          continue;
+        }
+        const stored = { acked: row[2], notified: row[3], material: row[4] };
         const step = evolveCursor(watcher, fromWatermarks(stored), { type: 'restartScan' });
         if (step === undefined) continue;
         if (step.changed) {

@@ -146,3 +146,43 @@ test('the lean status read skips and reports corrupt rows exactly like readChang
   expect(leanReports).toEqual(reported);
   expect(JSON.stringify(lean)).not.toContain(SECRET);
 });
+
+describe('a cursor row whose watermarks are not sequences', () => {
+  const WATCHER = 'agent:w:main' as SessionKey;
+  const OTHER = 'agent:o:main' as SessionKey;
+
+  async function watchedBy(...watchers: SessionKey[]): Promise<void> {
+    for (const watcher of watchers) await store.watch({ watcher, target: KEY, now: 1_000 });
+  }
+
+  test('is reported and skipped by listCursors, append, drain and the restart scan; sound rows still work', async () => {
+    await watchedBy(WATCHER, OTHER);
+    corrupt("UPDATE cursors SET acked = 'x' WHERE watcher = ?", WATCHER);
+
+    const listed = await store.listCursors();
+    expect(listed.map((row) => row.watcher)).toEqual([OTHER]);
+
+    const [outcome] = await store.append([request('a foreign change')]);
+    expect(outcome?.type).toBe('appended');
+    const notices = outcome?.type === 'appended' ? outcome.notices : [];
+    expect(notices.map((notice) => notice.watcher)).toEqual([OTHER]);
+
+    const drained = await store.drain(WATCHER, [{ target: KEY, notified: asSequence(1) }], 2_000);
+    expect(drained).toEqual([{ target: KEY, result: 'stale' }]);
+
+    expect((await store.recover(3_000)).map((notice) => notice.watcher)).toEqual([OTHER]);
+
+    expect(reported.length).toBeGreaterThanOrEqual(3);
+    expect(reported.every((info) => info.table === 'cursors')).toBe(true);
+    expect(new Set(reported.map((info) => info.operation))).toEqual(new Set(['listCursors', 'append', 'drain']));
+  });
+
+  test('a corrupt lagging row is reported by the restart scan, never turned into a notice', async () => {
+    await watchedBy(WATCHER);
+    await store.append([request('a foreign change')]);
+    corrupt("UPDATE cursors SET notified = 'x' WHERE watcher = ?", WATCHER);
+
+    expect(await store.recover(3_000)).toEqual([]);
+    expect(reported).toEqual([{ operation: 'recover', table: 'cursors', reason: expect.any(String) }]);
+  });
+});
