@@ -281,9 +281,20 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     if (closing !== undefined) throw new ClosedError(operation);
   };
 
+  // Appends submitted earlier in this tick are still in the open group-commit batch: hand it to
+  // the lane first, so every operation runs in call order (a record fired before a delete, a
+  // reset or a watch is applied before it). Assigned once the group commit exists.
+  let flushAppends: () => void = () => undefined;
+
+  /** Enters the lane behind every operation called before this one, appends included. */
+  const enterLane = <T>(operation: () => Promise<T>): Promise<T> => {
+    flushAppends();
+    return lane.run(operation);
+  };
+
   /** Runs a mutating store call and its queue update in the lane; failures become StoreOperationErrors. */
   const inLane = <T>(operation: string, fields: Record<string, string>, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
-    lane.run(async () => {
+    enterLane(async () => {
       let result: T;
       try {
         result = await call();
@@ -300,7 +311,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     policy,
     now: () => clock.now(),
     pruneBatch: (request) =>
-      lane.run(async () => {
+      enterLane(async () => {
         const started = performance.now();
         const batch = await store.prune(request);
         const elapsedMs = performance.now() - started;
@@ -370,6 +381,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     flushBatch,
     (items, error) => items.map((item) => toResult(item, { type: 'failed', error: storeError('append', error) })),
   );
+  flushAppends = () => commit.flushNow();
 
   // --- the restart scan ---
 
@@ -393,7 +405,16 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
         return Promise.resolve({ ok: false, error: new InvalidInputError(decoded.left) });
       }
-      return commit.submit({ operation: 'record', request: { command: decoded.right, appendedAt: clock.now() } });
+      let appendedAt: number;
+      try {
+        appendedAt = clock.now();
+      } catch (error) {
+        // record never throws into the caller's turn, not even for a broken clock port.
+        counters.add('appendFailures');
+        logger.error('clock port failed', { operation: 'record', sessionKey: decoded.right.sessionKey, error: describeFailure(error) });
+        return Promise.resolve({ ok: false, error: new Error(`record failed: the clock port threw (${describeFailure(error)})`, { cause: error }) });
+      }
+      return commit.submit({ operation: 'record', request: { command: decoded.right, appendedAt } });
     },
 
     async childSpawned(input) {
@@ -438,8 +459,9 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async drain(watcherKey) {
       ensureOpen('drain');
       const watcher = decodeSessionKey(watcherKey, 'drain.watcherKey');
-      if (queue.entries(watcher).length === 0) return [];
-      return lane.run(async () => {
+      // Always through the lane (an idle lane runs it at once): a notice from an append called
+      // earlier in this tick is queued before the snapshot below.
+      return enterLane(async () => {
         // Taken inside the lane, so every earlier append is already in the queue.
         const drained = queue.entries(watcher);
         if (drained.length === 0) return [];

@@ -4,7 +4,10 @@
 export interface GroupCommit<Request, Outcome> {
   /** Adds the request to the open batch (opening one if needed) and resolves with its outcome. */
   submit(request: Request): Promise<Outcome>;
-  /** Hands the open batch to `schedule` now instead of at the end of the tick (used by close). */
+  /**
+   * Hands the open batch to `schedule` now instead of at the end of the tick, so an operation
+   * called after a `submit` in the same tick is scheduled after its batch (call order).
+   */
   flushNow(): void;
 }
 
@@ -58,6 +61,8 @@ export function createGroupCommit<Request, Outcome>(
   };
 
   const handOver = (): void => {
+    // The end-of-tick hand-over finds nothing to do when flushNow already handed the batch over.
+    if (!scheduled) return;
     scheduled = false;
     schedule(run);
   };
@@ -74,7 +79,7 @@ export function createGroupCommit<Request, Outcome>(
       });
     },
     flushNow() {
-      if (scheduled && open !== undefined) handOver();
+      if (open !== undefined) handOver();
     },
   };
 }

@@ -127,7 +127,12 @@ export function createRetention(deps: RetentionDeps): Retention {
     startInBackground,
     afterAppend() {
       if (running !== undefined || stopping) return;
-      if (lastStartedAt !== undefined && deps.now() - lastStartedAt < PRUNE_INTERVAL_MS) return;
+      if (lastStartedAt !== undefined) {
+        const sinceLast = deps.now() - lastStartedAt;
+        // A clock set back (sinceLast < 0) must not hold pruning off until it catches up again:
+        // the row cap would go unenforced meanwhile. Pruning at an earlier time is always safe.
+        if (sinceLast >= 0 && sinceLast < PRUNE_INTERVAL_MS) return;
+      }
       startInBackground();
     },
     async stop() {

@@ -125,3 +125,34 @@ describe('the restart scan', () => {
     await expect(createSessionStateAwareness({ store, logger: recordingLogger() })).rejects.toThrow(/recover/);
   });
 });
+
+describe('a broken clock port', () => {
+  test('record neither throws nor rejects: it returns { ok: false }, logs, and writes nothing', async () => {
+    const { createMemoryStore } = await import('@session-state/adapters-memory');
+    const logger = recordingLogger();
+    let broken = false;
+    const awareness = await createSessionStateAwareness({
+      store: createMemoryStore(),
+      logger,
+      clock: {
+        now: () => {
+          if (broken) throw new Error('clock unavailable');
+          return 1_000;
+        },
+      },
+    });
+    broken = true;
+    let result: Awaited<ReturnType<typeof awareness.record>> | undefined;
+    expect(() => {
+      void awareness.record(humanTurn(PEER)).then((r) => {
+        result = r;
+      });
+    }).not.toThrow();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(result?.ok).toBe(false);
+    expect(logger.entries).toEqual([expect.objectContaining({ level: 'error', fields: expect.objectContaining({ operation: 'record' }) })]);
+    broken = false;
+    expect((await awareness.status(PEER)).stateVersion).toBe(0);
+    await awareness.close();
+  });
+});

@@ -135,6 +135,50 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     expect(f.awareness.metrics().rowsPruned).toBe(1);
   });
 
+  test('the hourly prune schedule survives a clock set back: the row cap is still enforced', async () => {
+    f = await openFixture(kind, { retention: { maxRows: 3 } });
+    await f.awareness.record(humanTurn(PEER)); // the start-up prune ran at START
+    f.clock.set(f.clock.now() - 24 * HOUR); // corrected backwards by a day
+    for (let i = 0; i < 5; i += 1) await f.awareness.record(humanTurn(PEER));
+    // An hour on (still a day before the start-up prune by the clock), appends prune again.
+    f.clock.advance(HOUR);
+    await f.awareness.record(humanTurn(PEER));
+    await f.awareness.list([PEER]);
+    await f.awareness.close(); // waits for a background prune the appends started
+    expect(f.awareness.metrics().rowsPruned).toBe(7 - 3);
+  });
+
+  test('operations run in call order: an append fired just before a delete, a reset or a watch is applied first', async () => {
+    f = await openFixture(kind);
+    // Not awaited, then deleted in the same tick: the delete must remove it (no resurrection).
+    const fired = f.awareness.record(humanTurn(CHILD));
+    await f.awareness.sessionDeleted(CHILD);
+    expect((await fired).ok).toBe(true);
+    const afterDelete = await f.awareness.status(CHILD, { changesSince: 0 });
+    expect(afterDelete.stateChanges?.events).toEqual([]);
+    expect(afterDelete.stateChanges?.historyGap).toBe(true);
+
+    // A spawn edge fired just before the parent's reset is removed by the reset.
+    const spawned = f.awareness.childSpawned({ parentKey: PARENT, childKey: OTHER_CHILD });
+    await f.awareness.sessionReset(PARENT);
+    expect((await spawned).ok).toBe(true);
+    await f.awareness.record(humanTurn(OTHER_CHILD));
+    expect(f.awareness.pending(PARENT)).toEqual([]);
+
+    // A change recorded just before a watch starts is history for that watcher: no notice.
+    const earlier = f.awareness.record(humanTurn(PARENT));
+    expect(await f.awareness.sent({ senderKey: PEER, deliveredTo: PARENT, watch: true })).toEqual({ watched: true });
+    expect((await earlier).ok).toBe(true);
+    expect(f.awareness.pending(PEER)).toEqual([]);
+
+    // A drain called right after a record sees the notice that record queues.
+    await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
+    const turn = f.awareness.record(humanTurn(CHILD));
+    const drained = await f.awareness.drain(PARENT);
+    expect((await turn).ok).toBe(true);
+    expect(drained).toHaveLength(1);
+  });
+
   test('close waits for queued work, closes the store, and later calls fail clearly', async () => {
     f = await openFixture(kind);
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
