@@ -74,9 +74,23 @@ function checkTime(field: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, value, 'finite epoch milliseconds');
 }
 
-/** A stored copy of the payload, so later mutation by the caller cannot change the log (and an unserialisable one fails like in SQLite). */
+/**
+ * A stored copy of the payload, so later mutation by the caller cannot change the log (and an
+ * unserialisable one fails like in SQLite). The copy is frozen, because reads and results hand
+ * out the stored object itself (copying on every read would cost the hot path).
+ */
 function clonePayload(payload: Payload): Payload {
-  return flatCopy(payload) ?? (JSON.parse(JSON.stringify(payload)) as Payload);
+  const flat = flatCopy(payload);
+  if (flat !== undefined) return Object.freeze(flat);
+  return deepFreeze(JSON.parse(JSON.stringify(payload)) as Payload);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const nested of Object.values(value)) deepFreeze(nested);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**

@@ -51,3 +51,22 @@ test('a flat payload keeps its key order and loses negative zero, like JSON text
   expect(Object.keys(stored as object)).toEqual(['2', '10', 'b', 'a']);
   expect(Object.is((stored as { b: number }).b, 0)).toBe(true);
 });
+
+test('a payload handed out by a result or a read cannot change the log: it is a frozen copy', async () => {
+  const store = createMemoryStore();
+  const given = { channel: 'telegram', nested: { n: 1 } };
+  const [outcome] = await store.append([{ command: command(given), appendedAt: 1_000 }]);
+  if (outcome?.type !== 'appended') throw new Error('expected appended');
+  given.channel = 'changed by the caller';
+
+  const handedOut = outcome.event.payload as { channel: string; nested: { n: number } };
+  expect(() => {
+    handedOut.channel = 'changed through the result';
+  }).toThrow(TypeError);
+  expect(() => {
+    handedOut.nested.n = 2;
+  }).toThrow(TypeError);
+  expect(await storedPayload(store, { probe: true })).toEqual({ probe: true });
+  const page = await store.readChanges(KEY, asSequence(0), 1);
+  expect(page.events[0]?.payload).toEqual({ channel: 'telegram', nested: { n: 1 } });
+});

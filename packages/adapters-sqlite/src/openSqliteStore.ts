@@ -28,6 +28,13 @@ export interface SqliteStoreOptions {
   /** How long a writer waits for another connection's lock before failing; default 5000 ms. */
   readonly busyTimeoutMs?: number;
   /**
+   * `normal` (default): WAL with synchronous=NORMAL, durable across process crashes; a power cut
+   * may lose the last commits, and with them sequences already returned (AUTOINCREMENT rolls
+   * back too, so such a sequence can be handed out again). `full`: synchronous=FULL, an fsync per
+   * commit, which closes that window at the cost of append latency.
+   */
+  readonly durability?: 'normal' | 'full';
+  /**
    * Called for each stored row that cannot be decoded (it is skipped, never thrown). The
    * default warns on the console with the sequence only, never the row's content.
    */
@@ -39,6 +46,14 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 function warnCorruptRow(info: CorruptRowInfo): void {
   const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
   console.warn(`session-state sqlite: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
+}
+
+function checkDurability(options: SqliteStoreOptions): 'NORMAL' | 'FULL' {
+  const durability = options.durability ?? 'normal';
+  if (durability !== 'normal' && durability !== 'full') {
+    throw new TypeError(`openSqliteStore: durability must be "normal" or "full", got ${JSON.stringify(options.durability)}`);
+  }
+  return durability === 'full' ? 'FULL' : 'NORMAL';
 }
 
 function checkOptions(options: SqliteStoreOptions): number {
@@ -57,12 +72,13 @@ function checkOptions(options: SqliteStoreOptions): number {
 /** Opens the database, sets the pragmas, applies pending migrations and prepares the hot queries. */
 export function openStoreDb(options: SqliteStoreOptions): StoreDb {
   const busyTimeoutMs = checkOptions(options);
+  const synchronous = checkDurability(options);
   const client = new Database(options.path, { timeout: busyTimeoutMs });
   try {
     // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
     client.pragma(`busy_timeout = ${busyTimeoutMs}`);
     client.pragma('journal_mode = WAL');
-    client.pragma('synchronous = NORMAL');
+    client.pragma(`synchronous = ${synchronous}`);
     client.pragma('foreign_keys = OFF');
     migrate(client);
     const orm = drizzle({ client, schema });

@@ -106,6 +106,15 @@ describe('pragmas at open', () => {
     }
   });
 
+  test("durability 'full' sets synchronous FULL", () => {
+    const db = openStoreDb({ path: temp.path, durability: 'full' });
+    try {
+      expect(db.client.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    } finally {
+      db.client.close();
+    }
+  });
+
   test('the busy timeout defaults to 5000 ms', () => {
     const db = openStoreDb({ path: temp.path });
     try {
@@ -119,6 +128,7 @@ describe('pragmas at open', () => {
     [{ path: '' }, /path must be a file path or ":memory:", got ""/],
     [{ path: 'x', busyTimeoutMs: -1 }, /busyTimeoutMs must be a non-negative integer, got -1/],
     [{ path: 'x', busyTimeoutMs: 1.5 }, /busyTimeoutMs must be a non-negative integer, got 1.5/],
+    [{ path: 'x', durability: 'paranoid' as 'full' }, /durability must be "normal" or "full", got "paranoid"/],
   ])('bad options are rejected naming the field and the value: %j', (options, message) => {
     expect(() => openSqliteStore(options)).toThrow(message);
   });

@@ -40,6 +40,8 @@ function jsonProblem(u: unknown, depth: number): string | undefined {
       }
       return undefined;
     }
+    case 'undefined':
+      return 'an undefined value (omit the property instead)';
     default:
       return `a ${typeof u}`;
   }

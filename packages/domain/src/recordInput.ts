@@ -8,7 +8,7 @@ import { ActorType, EventKind, RunOutcome } from './eventKind';
 import { Payload, PAYLOAD_MAX_BYTES, payloadBytes } from './payload';
 import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey';
 import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary';
-import { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation';
+import { decodeInput, describeValue, invalidInput, renderShortValue, type InvalidInput } from './validation';
 
 // --- field codecs ------------------------------------------------------------------------
 
@@ -142,7 +142,7 @@ export function decodeRecordInputByCodecs(value: unknown, field = 'record'): E.E
       if (fields.kind === 'run_failed') {
         const outcome: unknown = fields.payload?.['outcome'];
         if (!RunOutcome.is(outcome)) {
-          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
+          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`, renderShortValue(outcome)));
         }
       }
       const command: AppendCommand = {

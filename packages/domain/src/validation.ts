@@ -45,6 +45,14 @@ export function describeValue(value: unknown): string {
   return renderValue(value);
 }
 
+/**
+ * Renders a short string (an enum-like value such as a mistyped outcome) as is, and describes a
+ * longer one by its size only: a value inside a payload may be message content.
+ */
+export function renderShortValue(value: unknown): string {
+  return typeof value === 'string' && value.length > 32 ? describeValue(value) : renderValue(value);
+}
+
 export function invalidInput(field: string, value: unknown, expected: string, rendered = renderValue(value)): InvalidInput {
   return {
     _tag: 'InvalidInput',

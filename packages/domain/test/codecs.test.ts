@@ -400,3 +400,27 @@ describe('decodeRecordInput', () => {
     expect(E.isLeft(result) && result.left.field).toBe('input.kind');
   });
 });
+
+describe('payload values never reach an error message in full', () => {
+  const RUN_FAILED = { sessionKey: 'agent:main:subagent:child', kind: 'run_failed', actorType: 'system', summary: 'child run failed' };
+
+  test('a short mistyped run_failed outcome is quoted, so the caller sees the typo', () => {
+    const decoded = decodeRecordInput({ ...RUN_FAILED, payload: { outcome: 'canceled' } });
+    expect(decoded._tag === 'Left' && decoded.left.message).toContain('"canceled"');
+  });
+
+  test('a long run_failed outcome (possibly content) is described by size only', () => {
+    const content = 'the user wrote: my password is hunter2, please keep it';
+    const decoded = decodeRecordInput({ ...RUN_FAILED, payload: { outcome: content } });
+    expect(decoded._tag).toBe('Left');
+    if (decoded._tag !== 'Left') return;
+    expect(decoded.left.field).toBe('record.payload.outcome');
+    expect(decoded.left.message).not.toContain('hunter2');
+    expect(decoded.left.message).toContain(`a string of ${content.length} characters`);
+  });
+
+  test('an undefined payload property is rejected with a message that says how to fix it', () => {
+    const decoded = decodeRecordInput({ ...RUN_FAILED, payload: { outcome: 'error', extra: undefined } });
+    expect(decoded._tag === 'Left' && decoded.left.message).toContain('an undefined value (omit the property instead)');
+  });
+});
