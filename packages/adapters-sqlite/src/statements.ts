@@ -85,6 +85,23 @@ export interface Statements {
   readonly idleLeft: Database.Statement<[cutoff: number, limit: 1]>;
 }
 
+const CHANGES_PARAMS = ['since', 'sessionKey', 'limit'] as const;
+
+/**
+ * The head, the prune watermark and the retained events after `since` with the given event
+ * columns, in ONE statement so they come from one snapshot: one row per event; one row with
+ * null event columns when there are none; no row when the session has no head.
+ */
+function changesAfter(orm: Orm, columns: typeof eventColumns | typeof sessionEventColumns) {
+  return orm
+    .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...columns })
+    .from(heads)
+    .leftJoin(events, and(eq(events.sessionKey, heads.sessionKey), gt(events.sequence, p('since'))))
+    .where(eq(heads.sessionKey, p('sessionKey')))
+    .orderBy(asc(events.sequence))
+    .limit(p('limit'));
+}
+
 /** Compiles every hot statement once, at open. */
 export function prepareStatements(client: Database.Database, orm: Orm): Statements {
   return {
@@ -172,24 +189,8 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
       ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'],
     ),
 
-    /**
-     * (since, sessionKey, limit) → the head, the prune watermark and the retained events after
-     * `since`, in ONE statement so they come from one snapshot: [head, pruneWatermark,
-     * ...EventValues] per row; one row with null event columns when there are none; no row
-     * when the session has no head.
-     */
-    changesSince: compile<[since: number, sessionKey: string, limit: number]>(
-      client,
-      orm
-        .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...eventColumns })
-        .from(heads)
-        .leftJoin(events, and(eq(events.sessionKey, heads.sessionKey), gt(events.sequence, p('since'))))
-        .where(eq(heads.sessionKey, p('sessionKey')))
-        .orderBy(asc(events.sequence))
-        .limit(p('limit')),
-      ['since', 'sessionKey', 'limit'],
-      { raw: true },
-    ),
+    /** (since, sessionKey, limit) → [head, pruneWatermark, ...EventValues] rows; see changesAfter. */
+    changesSince: compile<[since: number, sessionKey: string, limit: number]>(client, changesAfter(orm, eventColumns), CHANGES_PARAMS, { raw: true }),
 
     /**
      * `changesSince` with only the columns `status` returns: [head, pruneWatermark,
@@ -197,14 +198,8 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
      */
     sessionChangesSince: compile<[since: number, sessionKey: string, limit: number]>(
       client,
-      orm
-        .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...sessionEventColumns })
-        .from(heads)
-        .leftJoin(events, and(eq(events.sessionKey, heads.sessionKey), gt(events.sequence, p('since'))))
-        .where(eq(heads.sessionKey, p('sessionKey')))
-        .orderBy(asc(events.sequence))
-        .limit(p('limit')),
-      ['since', 'sessionKey', 'limit'],
+      changesAfter(orm, sessionEventColumns),
+      CHANGES_PARAMS,
       { raw: true },
     ),
 
