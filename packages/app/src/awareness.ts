@@ -13,26 +13,21 @@ import {
   buildStateChanges,
   MAX_PAGE_LIMIT,
   ZERO,
-  type ActorType,
   type AppendCommand,
   type AppendOutcome,
   type AppendRequest,
   type ChangesPage,
   type Clock,
   type CursorPair,
-  type EventKind,
   type Logger,
   type Notice,
-  type RecordedEvent,
   type Sequence,
   type SessionChangesPage,
   type SessionKey,
-  type SessionStatus,
-  type StateStore,
   type Summary,
-  type Wake,
 } from '@session-state/domain';
 
+import type { RecordResult, SessionStateAwareness, SessionStateAwarenessOptions } from './awarenessApi';
 import { consoleLogger } from './defaultLogger';
 import { createGroupCommit } from './groupCommit';
 import {
@@ -47,114 +42,11 @@ import {
   requirePort,
 } from './inputs';
 import { InvalidInputError } from './invalidInputError';
-import { createCounters, type AwarenessMetrics } from './metrics';
+import { createCounters } from './metrics';
 import { createNoticeQueue } from './noticeQueue';
 import { createOperationLane } from './operationLane';
-import { createRetention, DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention';
+import { createRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
-
-// --- public types ----------------------------------------------------------------------------
-
-/** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
-export interface SessionStateAwarenessOptions {
-  /** A StateStore from `openSqliteStore({ path })` or `createMemoryStore()`; closed by `close()`. */
-  readonly store: StateStore;
-  /** The source of "now" (epoch ms) for append times and retention; default the system clock. */
-  readonly clock?: Clock;
-  /** Receives operational warnings and errors (identifiers only, never content); default console. */
-  readonly logger?: Logger;
-  /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
-  readonly wake?: Wake;
-  /** History bounds; default 30 days and 50,000 rows. */
-  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
-}
-
-/** The `record` input (SPEC 8); checked at runtime, so plain JavaScript callers get clear errors. */
-export interface RecordInput {
-  readonly sessionKey: string;
-  readonly kind: EventKind;
-  readonly actorType: ActorType;
-  readonly actorSessionKey?: string;
-  /** One line of metadata, never message content; normalised and capped at 200 characters. */
-  readonly summary: string;
-  /** A small plain JSON object (at most 4 KiB); `run_failed` needs `outcome`. */
-  readonly payload?: Readonly<Record<string, unknown>>;
-  readonly dedupeKey?: string;
-  /** ISO string or epoch ms; informational, returned as ISO. */
-  readonly occurredAt?: string | number;
-  /** When true and nobody watches the session, nothing is written. */
-  readonly onlyIfWatched?: boolean;
-}
-
-/** The result of `record`: never a rejection. */
-export type RecordResult =
-  | { readonly ok: true; readonly event: RecordedEvent }
-  | { readonly ok: true; readonly skipped: 'unwatched' }
-  | { readonly ok: false; readonly error: Error };
-
-/** The result of `childSpawned` when its input was valid. */
-export type ChildSpawnedResult = { readonly ok: true; readonly event: RecordedEvent } | { readonly ok: false; readonly error: Error };
-
-export interface ChildSpawnedInput {
-  readonly parentKey: string;
-  readonly childKey: string;
-  /** Default `spawned by <parentKey>`. */
-  readonly summary?: string;
-  /** e.g. `child-spawned:<runId>`: a retry returns the first event and touches no cursor. */
-  readonly dedupeKey?: string;
-}
-
-export interface SentInput {
-  readonly senderKey: string;
-  /** The session that actually received the message, after routing. */
-  readonly deliveredTo: string;
-  readonly watch: boolean;
-  /** False when the dispatch failed; default true. */
-  readonly delivered?: boolean;
-}
-
-export interface StatusOptions {
-  /** Return the events after this sequence (and `historyGap`) as `stateChanges`. */
-  readonly changesSince?: number;
-  /** At most this many events (1-200, default 200). */
-  readonly limit?: number;
-}
-
-/** One `list` row: `stateVersion` only when the session ever logged an event. */
-export interface SessionListRow {
-  readonly sessionKey: string;
-  readonly stateVersion?: number;
-}
-
-export type PruneResult = PruneTotals;
-
-/** The in-process API a gateway embeds (SPEC 8). */
-export interface SessionStateAwareness {
-  /** Appends one event; never rejects. */
-  record(input: RecordInput): Promise<RecordResult>;
-  /** Logs `child_spawned` on the child and seeds the parent's cursor on it. */
-  childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
-  /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
-  sent(input: SentInput): Promise<{ readonly watched: boolean }>;
-  /** The watcher's queued notices, oldest first, without consuming them. */
-  pending(watcherKey: string): string[];
-  /** Consumes the watcher's notices (all or nothing); newer changes reopen one notice per target. */
-  drain(watcherKey: string): Promise<string[]>;
-  /** The session's state version and, with `changesSince`, the exact delta. */
-  status(sessionKey: string, options?: StatusOptions): Promise<SessionStatus>;
-  /** One row per key, in the order given. */
-  list(sessionKeys: readonly string[]): Promise<SessionListRow[]>;
-  /** The watcher session was reset: its cursors and queued notices go. */
-  sessionReset(sessionKey: string): Promise<void>;
-  /** The session was deleted: its events, its cursors either way and their notices go; its head stays. */
-  sessionDeleted(sessionKey: string): Promise<void>;
-  /** Applies retention now. */
-  prune(): Promise<PruneResult>;
-  /** Counters since creation (SPEC 9). */
-  metrics(): AwarenessMetrics;
-  /** Waits for queued work and any running prune, then closes the store. Later calls fail. */
-  close(): Promise<void>;
-}
 
 // --- internals -------------------------------------------------------------------------------
 

@@ -2,19 +2,19 @@
 // adapters re-exported for convenience.
 
 // --- the facade ------------------------------------------------------------------------------
-export {
-  createSessionStateAwareness,
-  type ChildSpawnedInput,
-  type ChildSpawnedResult,
-  type PruneResult,
-  type RecordInput,
-  type RecordResult,
-  type SentInput,
-  type SessionListRow,
-  type SessionStateAwareness,
-  type SessionStateAwarenessOptions,
-  type StatusOptions,
-} from './awareness';
+export { createSessionStateAwareness } from './awareness';
+export type {
+  ChildSpawnedInput,
+  ChildSpawnedResult,
+  PruneResult,
+  RecordInput,
+  RecordResult,
+  SentInput,
+  SessionListRow,
+  SessionStateAwareness,
+  SessionStateAwarenessOptions,
+  StatusOptions,
+} from './awarenessApi';
 export { InvalidInputError } from './invalidInputError';
 export { ClosedError, StoreOperationError } from './storeOperationError';
 export type { AwarenessMetrics } from './metrics';
