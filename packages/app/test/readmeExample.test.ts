@@ -16,7 +16,7 @@ function readmeExample(): string {
   return code;
 }
 
-test('the README embedding example runs with node and prints one wake, one notice and the delta', () => {
+test('the README embedding example runs with node and prints the spawn, one wake, one notice and the delta', () => {
   expect(existsSync(join(ROOT, 'packages', 'app', 'dist', 'index.js'))).toBe(true); // run `npm run build` first
   const code = readmeExample();
   expect(code).toContain("require('@session-state/app')");
@@ -25,11 +25,14 @@ test('the README embedding example runs with node and prints one wake, one notic
   const lines = output.trimEnd().split('\n');
 
   const child = 'agent:main:subagent:child-7';
-  expect(lines).toHaveLength(3);
-  expect(lines[0]).toBe('wake agent:main:main');
-  const since = Number(/changesSince (\d+)\.$/.exec(lines[1] ?? '')?.[1]);
-  expect(lines[1]).toBe(expectedNotice(child, since));
-  const delta = /^version (\d+): (\d+) human_direct_message$/.exec(lines[2] ?? '');
+  expect(lines).toHaveLength(4);
+  // The parent's cursor is seeded at the spawn event, so the notice says changesSince <spawn>.
+  const spawnedAt = Number(/^spawned at (\d+)$/.exec(lines[0] ?? '')?.[1]);
+  expect(spawnedAt).toBeGreaterThan(0);
+  expect(lines[1]).toBe('wake agent:main:main');
+  expect(lines[2]).toBe(expectedNotice(child, spawnedAt));
+  const since = spawnedAt;
+  const delta = /^version (\d+): (\d+) human_direct_message$/.exec(lines[3] ?? '');
   expect(delta).not.toBeNull();
   // The delta holds exactly the human turn, which is the session's state version.
   expect(Number(delta?.[1])).toBe(Number(delta?.[2]));

@@ -32,6 +32,11 @@ export interface StateStoreHarness {
   readonly reopen?: () => Promise<StateStore>;
   /** Removes whatever the factory created (files); runs after the store is closed. */
   readonly cleanup?: () => Promise<void>;
+  /**
+   * Whether the store offers the optional lean read `readSessionChanges` (default true). The
+   * contract then requires it, so an adapter cannot lose it silently.
+   */
+  readonly leanReads?: boolean;
 }
 
 export type StateStoreFactory = () => Promise<StateStoreHarness>;
@@ -152,11 +157,13 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
   describe(`StateStore contract: ${name}`, () => {
     let harness: StateStoreHarness;
     let store: StateStore;
+    let offersLeanReads = true;
     let open = false;
 
     beforeEach(async () => {
       harness = await factory();
       store = harness.store;
+      offersLeanReads = harness.leanReads ?? true;
       open = true;
     });
 
@@ -337,7 +344,11 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
 
       test('readSessionChanges, when the store offers it, is readChanges with each event as toSessionEvent maps it', async () => {
-        if (store.readSessionChanges === undefined) return;
+        if (!offersLeanReads) {
+          expect(store.readSessionChanges).toBeUndefined();
+          return;
+        }
+        if (store.readSessionChanges === undefined) throw new Error('the harness says this store offers readSessionChanges, but it has none');
         await append(store, B, { ...foreign(), summary: 'with payload', payload: { channel: 'x', n: 1 }, dedupeKey: 'lean-1' });
         await appendMany(store, B, 6);
         await append(store, C, foreign());
