@@ -3,16 +3,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import Database from 'better-sqlite3';
+
 import { jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { ageStateFile, dumpTables } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
 const WORKER = 'agent:main:subagent:worker';
+const DAY_MS = 86_400_000;
 
 interface RecordJson {
   ok: boolean;
   event?: { sessionKey: string; sequence: number; kind: string; actorType: string; actorSessionKey?: string; summary: string; payload?: Record<string, unknown> };
   skipped?: string;
+  duplicate?: boolean;
   watchers: { watcher: string; pending: boolean }[];
 }
 
@@ -53,22 +58,32 @@ describe('record', () => {
     expect(text).toBe(`recorded #${version} goal_changed on ${WORKER} by agent ${MANAGER}\n`);
   });
 
-  test('a repeated --dedupe-key returns the first event and does not move the version', () => {
+  test('a repeated --dedupe-key returns the first event, says it was already recorded and writes nothing', () => {
     const db = path.join(dir, 'dedupe.db');
-    const args = ['record', WORKER, '--kind', 'compacted', '--actor', 'system', '--summary', 'compacted', '--dedupe-key', 'compacted:op-1', '--json'];
-    const first = jsonOf<RecordJson>(ok(args, db));
-    const second = jsonOf<RecordJson>(ok(args, db));
+    const args = ['record', WORKER, '--kind', 'compacted', '--actor', 'system', '--summary', 'compacted', '--dedupe-key', 'compacted:op-1'];
+    const first = jsonOf<RecordJson>(ok([...args, '--json'], db));
+    expect(first.duplicate).toBe(false);
+    const before = dumpTables(db);
+    const second = jsonOf<RecordJson>(ok([...args, '--json'], db));
     expect(second.event?.sequence).toBe(first.event?.sequence);
+    expect(second.duplicate).toBe(true);
+    const text = ok(args, db).stdout;
+    expect(text).toContain(`already recorded as #${String(first.event?.sequence)}`);
+    expect(text).not.toMatch(/^recorded #/u);
+    expect(dumpTables(db)).toEqual(before);
     expect(jsonOf<{ stateVersion: number }>(ok(['status', WORKER, '--json'], db)).stateVersion).toBe(first.event?.sequence);
   });
 
-  test('--only-if-watched on an unwatched session writes nothing', () => {
+  test('--only-if-watched on an unwatched session of a fresh file appends nothing', () => {
     const db = path.join(dir, 'unwatched.db');
     const human = ok(['record', WORKER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'hi', '--only-if-watched'], db);
-    expect(human.stdout).toContain('nothing written');
+    expect(human.stdout).toBe(`skipped: ${WORKER} has no watchers (--only-if-watched); no event appended\n`);
     const json = jsonOf<RecordJson>(ok(['record', WORKER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'hi', '--only-if-watched', '--json'], db));
     expect(json).toEqual({ ok: true, skipped: 'unwatched', watchers: [] });
-    expect(jsonOf<{ stateVersion: number }>(ok(['status', WORKER, '--json'], db)).stateVersion).toBe(0);
+    const tables = dumpTables(db);
+    expect(tables['events']).toEqual([]);
+    expect(tables['heads']).toEqual([]);
+    expect(tables['cursors']).toEqual([]);
   });
 
   test('on a watched session it reports which watchers now have a notice pending', () => {
@@ -80,6 +95,63 @@ describe('record', () => {
     expect(text).toContain(`watcher ${MANAGER}: notice pending`);
     const after = jsonOf<{ watcher: string; pending: boolean }[]>(ok(['cursors', '--watcher', MANAGER, '--json'], db));
     expect(after.map((row) => row.pending)).toEqual([true]);
+  });
+});
+
+describe('record writes only its own append', () => {
+  /** A demo file where a watcher holds a notice frozen below newer changes (notified < material), all of it aged 40 days. */
+  function seedAgedFile(name: string): string {
+    const db = path.join(dir, `${name}.db`);
+    ok(['demo'], db);
+    ok(['record', RESEARCHER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'goal one'], db);
+    ok(['record', RESEARCHER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'goal two'], db);
+    ageStateFile(db, 40 * DAY_MS);
+    return db;
+  }
+
+  function laggingBehindNotice(file: string): number {
+    const client = new Database(file, { readonly: true });
+    try {
+      return client.prepare('SELECT count(*) FROM cursors WHERE notified < material').pluck().get() as number;
+    } finally {
+      client.close();
+    }
+  }
+
+  test('the seeded file has a notice frozen below newer changes and only aged rows', () => {
+    const db = seedAgedFile('aged-seed');
+    expect(laggingBehindNotice(db)).toBeGreaterThan(0);
+    const tables = dumpTables(db);
+    expect(tables['events']?.length).toBeGreaterThan(0);
+    for (const row of tables['events'] as { appended_at: number }[]) expect(row.appended_at).toBeLessThan(Date.now() - 39 * DAY_MS);
+  });
+
+  test('an --only-if-watched skip leaves every table as it was: no prune, no restart scan', () => {
+    const db = seedAgedFile('aged-skip');
+    const before = dumpTables(db);
+    const run = ok(['record', WORKER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'hi', '--only-if-watched'], db);
+    expect(dumpTables(db)).toEqual(before);
+    expect(run.stdout).toContain('no event appended');
+  });
+
+  test('an append adds one event and one head; old events and all cursors stay as they were', () => {
+    const db = seedAgedFile('aged-append');
+    const before = dumpTables(db);
+    const appended = jsonOf<RecordJson>(ok(['record', WORKER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'worker goal', '--json'], db));
+    const after = dumpTables(db);
+    expect(after['cursors']).toEqual(before['cursors']);
+    expect(after['events']).toHaveLength((before['events']?.length ?? 0) + 1);
+    expect(after['events']).toEqual(expect.arrayContaining(before['events'] ?? []));
+    expect(after['events']).toContainEqual(expect.objectContaining({ sequence: appended.event?.sequence, session_key: WORKER }));
+    expect(after['heads']).toEqual(expect.arrayContaining(before['heads'] ?? []));
+    expect(after['heads']).toContainEqual({ session_key: WORKER, head: appended.event?.sequence, prune_watermark: 0 });
+  });
+
+  test('record --help says what it does not touch', () => {
+    const help = runCli(['record', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/never prunes/u);
+    expect(help.stdout).toMatch(/restart scan/u);
   });
 });
 

@@ -1,10 +1,12 @@
 // `session-state record <sessionKey> --kind --actor [--by] --summary [--payload JSON]`: appends
-// one event through the facade, so watchers' cursors move exactly as in the gateway.
+// one event through the facade, so watchers' cursors move exactly as in the gateway, and writes
+// nothing else (no retention, no restart scan).
 import { Argument, Option, type Command } from 'commander';
 import * as E from 'fp-ts/Either';
 import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
 import { createSessionStateAwareness, type RecordInput } from '../../index';
+import { appendOnlyStore } from '../appendOnlyStore';
 import { createCliLogger } from '../cliLogger';
 import { parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
@@ -63,6 +65,18 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
 
 // --- the command ---------------------------------------------------------------------------------
 
+/** A retention that never deletes anything: a hand-run append must not prune by the default limits a gateway may not use. */
+const NEVER_PRUNE = { maxAgeMs: Number.MAX_SAFE_INTEGER, maxRows: Number.MAX_SAFE_INTEGER } as const;
+
+const WHAT_RECORD_TOUCHES = `
+What it writes: the event, its session's head, and the cursors of that session's watchers (as the
+gateway would). It never prunes (run "prune" for that) and skips the restart scan, so no other
+row changes. A watcher's notice is not delivered by this command: the cursor records it as
+pending, and the gateway queues it at its next restart scan.
+--only-if-watched on a session no cursor targets appends nothing; a repeated --dedupe-key
+returns the stored event and writes nothing.
+`;
+
 /** Adds the `record` command to the program. */
 export function registerRecord(program: Command): void {
   program
@@ -76,11 +90,13 @@ export function registerRecord(program: Command): void {
     .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(parseJsonObject))
     .option('--dedupe-key <key>', 'an at-least-once key: a repeat returns the stored event')
     .option('--only-if-watched', 'write nothing when no cursor targets the session')
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (with "duplicate": true for a repeated --dedupe-key)')
+    .addHelpText('after', WHAT_RECORD_TOUCHES)
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
-      const store = await openOrCreateStore(dbPath(command));
-      const awareness = await createSessionStateAwareness({ store, logger: createCliLogger() });
+      const file = dbPath(command);
+      const { store, outcomes } = appendOnlyStore(await openOrCreateStore(file));
+      const awareness = await createSessionStateAwareness({ store, logger: createCliLogger(), retention: NEVER_PRUNE });
       try {
         const result = await awareness.record(input);
         if (!result.ok) throw result.error;
@@ -88,18 +104,21 @@ export function registerRecord(program: Command): void {
           watcher: row.watcher,
           pending: fromWatermarks(row).status === 'pending',
         }));
-        if (options.json === true) {
-          writeJson({ ...result, watchers });
+        if (!('event' in result) || result.event === undefined) {
+          if (options.json === true) writeJson({ ...result, watchers });
+          else writeLines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;
         }
-        if (!('event' in result) || result.event === undefined) {
-          writeLines([`nothing written: ${sessionKey} is unwatched (--only-if-watched)`]);
+        const duplicate = outcomes.at(-1) === 'duplicate';
+        if (options.json === true) {
+          writeJson({ ...result, duplicate, watchers });
           return;
         }
         const event = result.event;
         const payload = payloadLabel(event.payload);
+        const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
         writeLines([
-          `recorded #${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`,
+          duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
           ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
         ]);
       } finally {
