@@ -35,15 +35,19 @@ function oneLine(text: string): string {
 /**
  * Prints the error (unless commander already did) and returns the exit status for it.
  * Commander's own parse errors (unknown option, missing argument, invalid value) become usage
- * errors; its help and version exits keep status 0.
+ * errors; an asked-for help (`--help`, `help`) or version keeps status 0, while the help commander
+ * shows for a missing command (it exits non-zero) is a usage error.
  */
 export function reportError(error: unknown, writeErr: (line: string) => void): number {
   if (error instanceof CommanderError) {
     // Commander has already printed its one-line message.
     if (error.exitCode === 0) return EXIT.ok;
-    if (error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
-      return EXIT.ok;
+    if (error.code === 'commander.help') {
+      // No command was given: commander printed the help to stderr and asked for a failure.
+      writeErr('error: a command is required (see the commands above)');
+      return EXIT.usage;
     }
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
     return EXIT.usage;
   }
   if (error instanceof UsageError) {

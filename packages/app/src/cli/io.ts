@@ -2,15 +2,26 @@
 // for human lines and machine JSON.
 import type { Command } from 'commander';
 
+import { UsageError } from './errors';
+import { DB_ENV } from './stateFile';
+
 /** The options defined on the program itself and visible to every command. */
 export interface GlobalOptions {
   /** The state file: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
   readonly db: string;
 }
 
-/** The state file path chosen for this run. */
+/**
+ * The state file path chosen for this run; an empty one (`--db ''`, `SESSION_STATE_DB=`) is a
+ * usage error, raised before the command prints or opens anything.
+ */
 export function dbPath(command: Command): string {
-  return command.optsWithGlobals<GlobalOptions>().db;
+  const { db } = command.optsWithGlobals<GlobalOptions>();
+  if (db === '') {
+    const fromEnv = command.getOptionValueSourceWithGlobals('db') === 'env';
+    throw new UsageError('--db', fromEnv ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
+  }
+  return db;
 }
 
 /** Writes lines to stdout. */

@@ -40,9 +40,26 @@ export async function openExistingStore(path: string): Promise<StateStore> {
   return openStore(path);
 }
 
-/** Opens the state file for a write command, creating it (and its schema) when missing. */
+/**
+ * Opens the state file for a write command, creating it (and its schema) when missing or empty.
+ * An existing non-empty file that is not a session-state file is refused before the adapter
+ * opens it, since opening would write our schema into another program's file.
+ */
 export async function openOrCreateStore(path: string): Promise<StateStore> {
+  if (holdsData(path) && !isStateFile(path)) {
+    throw new UsageError('--db', `${path} is not a session-state file; refusing to write into it, choose another --db`);
+  }
   return openStore(path);
+}
+
+/** True when something other than an empty regular file is at `path` (SQLite takes an empty file as a new database). */
+function holdsData(path: string): boolean {
+  try {
+    const stat = fs.statSync(path);
+    return !stat.isFile() || stat.size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */

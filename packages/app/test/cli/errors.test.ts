@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 
 import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { dumpTables, hashFileAndWal } from './support/stateFile';
 
 // Not one of the demo's sessions, so `demo` must refuse to remove this file.
 const KEY = 'agent:main:subagent:worker';
@@ -33,6 +34,17 @@ function expectUsageError(run: CliRun, argument: string): void {
   expect(lines[0]).toContain(argument);
 }
 
+/** Runs a command that must be rejected and checks it left the state file's bytes and rows as they were. */
+function expectRejectedWithoutWriting(args: readonly string[], argument: string, env: Readonly<Record<string, string>> = {}): CliRun {
+  const rowsBefore = dumpTables(db);
+  const bytesBefore = hashFileAndWal(db);
+  const run = runCli(args, env);
+  expectUsageError(run, argument);
+  expect(hashFileAndWal(db)).toBe(bytesBefore);
+  expect(dumpTables(db)).toEqual(rowsBefore);
+  return run;
+}
+
 function versionOf(file: string): number | undefined {
   return jsonOf<{ stateVersion: number }>(runCli(['status', KEY, '--json', '--db', file])).stateVersion;
 }
@@ -54,8 +66,8 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['a bad --max-age', ['prune', '--max-age', '30x'], '--max-age'],
     ['a zero --max-rows', ['prune', '--max-rows', '0'], '--max-rows'],
     ['a bad tail --since', ['tail', KEY, '--since', '1.5'], '--since'],
-  ])('%s', (_name, args, argument) => {
-    expectUsageError(runCli([...args, '--db', db]), argument);
+  ])('%s, leaving the file as it was', (_name, args, argument) => {
+    expectRejectedWithoutWriting([...args, '--db', db], argument);
   });
 
   test.each([
@@ -67,11 +79,11 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['--payload that is not JSON', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '{nope'], '--payload'],
     ['--payload that is an array', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '[1]'], '--payload'],
     ['run_failed without an outcome', ['--kind', 'run_failed', '--actor', 'system', '--summary', 's', '--payload', '{}'], '--payload'],
-  ])('record with %s', (_name, args, argument) => {
-    expectUsageError(runCli(['record', KEY, ...args, '--db', db]), argument);
+  ])('record with %s, leaving the file as it was', (_name, args, argument) => {
+    expectRejectedWithoutWriting(['record', KEY, ...args, '--db', db], argument);
   });
 
-  test('none of the rejected commands wrote anything', () => {
+  test('the seeded session still has its version after all of them', () => {
     expect(versionOf(db)).toBe(seededVersion);
   });
 
@@ -79,6 +91,41 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     const run = runCli(['status', KEY, '--json'], { SESSION_STATE_DB: db });
     expect(run.status).toBe(0);
     expect(jsonOf<{ stateVersion: number }>(run).stateVersion).toBe(seededVersion);
+  });
+});
+
+describe('no command, and an empty state file path', () => {
+  test('no command prints the help and exits 2, writing nothing', () => {
+    const run = runCli(['--db', db]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Usage: session-state');
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: .*command/u);
+  });
+
+  test.each([['--help'], ['help']])('an explicit %s prints the help and exits 0', (flag) => {
+    const run = runCli([flag]);
+    expect(run.status).toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toContain('Usage: session-state');
+  });
+
+  const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];
+  test.each([
+    ['record', RECORD],
+    ['demo', ['demo']],
+    ['status', ['status', KEY]],
+    ['prune', ['prune']],
+  ])('an empty --db or SESSION_STATE_DB is a usage error for %s, before any output', (_name, args) => {
+    const flag = runCli([...args, '--db', '']);
+    expectUsageError(flag, '--db');
+    expect(flag.stderr).toContain('empty');
+    const fromEnv = runCli(args, { SESSION_STATE_DB: '' });
+    expectUsageError(fromEnv, '--db');
+    expect(fromEnv.stderr).toContain('SESSION_STATE_DB');
+  });
+
+  test('demo refuses an in-memory database, which would leave nothing to inspect', () => {
+    expectUsageError(runCli(['demo', '--db', ':memory:']), '--db');
   });
 });
 
@@ -126,6 +173,32 @@ describe('a missing or foreign state file', () => {
     const before = fs.readFileSync(other);
     expectUsageError(runCli(['status', KEY, '--db', other]), '--db');
     expect(fs.readFileSync(other).equals(before)).toBe(true);
+  });
+
+  test.each([
+    ['a SQLite file of another program', (file: string) => {
+      const plain = new Database(file);
+      plain.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
+      plain.close();
+    }],
+    ['a file that is not SQLite at all', (file: string) => fs.writeFileSync(file, 'not sqlite at all')],
+  ])('record refuses %s and leaves it byte for byte as it was', (name, make) => {
+    const other = path.join(dir, `foreign-${name.replace(/\W/gu, '')}.db`);
+    make(other);
+    const before = hashFileAndWal(other);
+    const run = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', other]);
+    expectUsageError(run, '--db');
+    expect(run.stderr).toContain('not a session-state file');
+    expect(hashFileAndWal(other)).toBe(before);
+    expect(fs.existsSync(`${other}-wal`)).toBe(false);
+  });
+
+  test('record accepts an existing empty file and makes it a state file', () => {
+    const empty = path.join(dir, 'empty.db');
+    fs.writeFileSync(empty, '');
+    const run = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--json', '--db', empty]);
+    expect(run.status).toBe(0);
+    expect(versionOf(empty)).toBe(jsonOf<{ event: { sequence: number } }>(run).event.sequence);
   });
 
   test('a file that is not a state file is reported, not overwritten by demo', () => {

@@ -107,6 +107,7 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
  * starts `STORY_DAYS` days before `endMs` (now, by default) and ends there.
  */
 export async function playDemo(file: string, write: (line: string) => void, endMs = Date.now()): Promise<void> {
+  if (file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(file);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 

@@ -74,8 +74,7 @@ gateway would). It never prunes (run "prune" for that) and skips the restart sca
 row changes. A watcher's notice is not delivered by this command: the cursor records it as
 pending, and the gateway queues it at its next restart scan.
 --only-if-watched on a session no cursor targets appends nothing; a repeated --dedupe-key
-returns the stored event and writes nothing.
-`;
+returns the stored event and writes nothing.`;
 
 /** Adds the `record` command to the program. */
 export function registerRecord(program: Command): void {
