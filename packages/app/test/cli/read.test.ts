@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { dumpTables, hashFileAndWal } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
@@ -170,11 +171,17 @@ describe('cursors', () => {
   });
 });
 
-test('reading changes nothing: the same answers before and after every read command', () => {
-  const snapshot = (): string => run(['cursors', '--json']).stdout + run(['status', RESEARCHER, '--since', '0', '--json']).stdout;
-  const before = snapshot();
-  run(['list']);
-  run(['status', RESEARCHER, '--since', '0']);
-  run(['cursors']);
-  expect(snapshot()).toBe(before);
+test.each([
+  ['status', ['status', RESEARCHER]],
+  ['status --since --json', ['status', RESEARCHER, '--since', '0', '--json']],
+  ['list', ['list']],
+  ['list --json with keys', ['list', OPS, RESEARCHER, '--json']],
+  ['cursors', ['cursors']],
+  ['cursors --json', ['cursors', '--watcher', MANAGER, '--json']],
+])('reading changes nothing: %s leaves the file and its WAL byte for byte, and every row, as they were', (_name, args) => {
+  const rowsBefore = dumpTables(db);
+  const bytesBefore = hashFileAndWal(db);
+  run(args);
+  expect(hashFileAndWal(db)).toBe(bytesBefore);
+  expect(dumpTables(db)).toEqual(rowsBefore);
 });
