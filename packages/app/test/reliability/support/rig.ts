@@ -4,7 +4,7 @@
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness } from '../../../src';
+import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
 import type { StoreKind, StoreUnderTest } from '../../support/stores';
 import { countingFaultStore, type CountingFaultStore } from './countingFaultStore';
@@ -125,41 +125,58 @@ export class Rig {
 
   // --- healthy operations (model updated, answers compared) --------------------------------
 
-  /** A `record` on a healthy store. */
-  async record(input: RecordInput): Promise<void> {
-    const modelInput: ModelAppend = {
+  /** The model's view of a `record` input. */
+  static appendOfRecord(input: RecordInput): ModelAppend {
+    return {
       sessionKey: input.sessionKey,
       kind: input.kind,
       ...(input.actorSessionKey !== undefined ? { actorSessionKey: input.actorSessionKey } : {}),
       ...(input.dedupeKey !== undefined ? { dedupeKey: input.dedupeKey } : {}),
       ...(input.onlyIfWatched !== undefined ? { onlyIfWatched: input.onlyIfWatched } : {}),
     };
-    const expected = this.model.expectAppend(modelInput);
-    const result = await this.facade.record(input);
-    await this.afterAppend(`record on ${input.sessionKey}`, modelInput, expected, result);
   }
 
-  /** A `childSpawned` on a healthy store. */
-  async childSpawned(parentKey: string, childKey: string, dedupeKey?: string): Promise<void> {
-    const modelInput: ModelAppend = {
+  /** The model's view of a `childSpawned`, and the parent whose cursor it seeds (if any). */
+  static appendOfSpawn(parentKey: string, childKey: string, dedupeKey?: string): { readonly input: ModelAppend; readonly seedWatcher?: string } {
+    const input: ModelAppend = {
       sessionKey: childKey,
       kind: 'child_spawned',
       actorSessionKey: parentKey,
       ...(dedupeKey !== undefined ? { dedupeKey } : {}),
     };
-    const expected = this.model.expectAppend(modelInput);
     const seeds = isAgentKey(parentKey) && isAgentKey(childKey) && parentKey !== childKey;
-    const result = await this.facade.childSpawned({ parentKey, childKey, ...(dedupeKey !== undefined ? { dedupeKey } : {}) });
-    await this.afterAppend(`childSpawned ${parentKey} -> ${childKey}`, modelInput, expected, result, seeds ? parentKey : undefined);
+    return seeds ? { input, seedWatcher: parentKey } : { input };
   }
 
-  private async afterAppend(
+  /** A `record` on a healthy store. */
+  async record(input: RecordInput): Promise<void> {
+    const modelInput = Rig.appendOfRecord(input);
+    const expected = this.model.expectAppend(modelInput);
+    const result = await this.facade.record(input);
+    this.applyAppendResult(`record on ${input.sessionKey}`, modelInput, expected, result);
+    await this.faults.settle();
+  }
+
+  /** A `childSpawned` on a healthy store. */
+  async childSpawned(parentKey: string, childKey: string, dedupeKey?: string): Promise<void> {
+    const { input: modelInput, seedWatcher } = Rig.appendOfSpawn(parentKey, childKey, dedupeKey);
+    const expected = this.model.expectAppend(modelInput);
+    const result = await this.facade.childSpawned({ parentKey, childKey, ...(dedupeKey !== undefined ? { dedupeKey } : {}) });
+    this.applyAppendResult(`childSpawned ${parentKey} -> ${childKey}`, modelInput, expected, result, seedWatcher);
+    await this.faults.settle();
+  }
+
+  /**
+   * Applies an append's answer to the model (at the clock's now) and reports how it differs
+   * from `expected`; a background prune the append starts is modelled right after it.
+   */
+  applyAppendResult(
     what: string,
     input: ModelAppend,
     expected: ReturnType<ReferenceModel['expectAppend']>,
     result: { ok: boolean; event?: { sequence: number }; skipped?: string },
     seedWatcher?: string,
-  ): Promise<void> {
+  ): void {
     const now = this.clock.now();
     if (!result.ok) {
       this.violate('model-divergence', `${what}: failed on a healthy store`);
@@ -182,13 +199,16 @@ export class Rig {
     const problem = this.model.applyAppend(input, sequence, now, seedWatcher);
     if (problem !== undefined) this.violate('head-regression', `${what}: ${problem}`);
     if (startsPrune) this.model.prune(now);
-    await this.faults.settle();
   }
 
   /** A `sent` on a healthy store. */
   async sent(input: SentInput): Promise<void> {
+    this.applySent(input, await this.facade.sent(input));
+  }
+
+  /** Applies a `sent`'s answer to the model and reports a `watched` that differs from SPEC 4. */
+  applySent(input: SentInput, result: { readonly watched: boolean }): void {
     const watches = ReferenceModel.sentWatches(input);
-    const result = await this.facade.sent(input);
     if (result.watched !== watches) this.violate('model-divergence', `sent ${JSON.stringify(input)}: watched ${String(result.watched)}, expected ${String(watches)}`);
     if (watches) this.model.watch(input.senderKey, input.deliveredTo, this.clock.now());
   }
@@ -213,7 +233,11 @@ export class Rig {
 
   async prune(): Promise<void> {
     const expected = this.model.prune(this.clock.now());
-    const actual = await this.facade.prune();
+    this.comparePrune(expected, await this.facade.prune());
+  }
+
+  /** Compares a prune run's totals with the model's. */
+  comparePrune(expected: { eventsDeleted: number; cursorsExpired: number }, actual: { eventsDeleted: number; cursorsExpired: number }): void {
     if (actual.eventsDeleted !== expected.eventsDeleted || actual.cursorsExpired !== expected.cursorsExpired) {
       this.violate('model-divergence', `prune: ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`);
     }
@@ -244,6 +268,53 @@ export class Rig {
       cursor = changes.nextSince;
     }
     this.compareSequences(`status(${key}, since ${since})`, expected, seen, watermark);
+  }
+
+  /**
+   * Compares one `status(key, { changesSince: since, limit })` answer with the model as it
+   * stands now (the answer's point in call order): version, gap, the page, `hasMore`, `nextSince`.
+   */
+  compareStatus(key: string, since: number, limit: number, status: SessionStatus): void {
+    this.found.push(...this.statusViolations(key, since, limit, status));
+  }
+
+  /** What `compareStatus` would report, without reporting it. */
+  statusViolations(key: string, since: number, limit: number, status: SessionStatus): Violation[] {
+    const found: Violation[] = [];
+    const violate = (failure: FailureClass, detail: string): void => {
+      found.push({ failure, detail });
+    };
+    const what = `status(${key}, changesSince ${since}, limit ${limit})`;
+    const session = this.model.sessions.get(key);
+    const head = session?.head ?? 0;
+    const watermark = session?.pruneWatermark ?? 0;
+    const above = (session?.events ?? []).filter((e) => e.sequence > since);
+    const page = above.slice(0, limit);
+    if (status.stateVersion < head) violate('head-regression', `${what}: stateVersion ${status.stateVersion} below the model head ${head}`);
+    if (status.stateVersion > head) violate('model-divergence', `${what}: stateVersion ${status.stateVersion} above the model head ${head}`);
+    const changes = status.stateChanges;
+    if (changes === undefined) {
+      violate('model-divergence', `${what}: no stateChanges`);
+      return found;
+    }
+    const gap = since < watermark;
+    if (changes.historyGap && !gap) violate('false-gap', `${what}: historyGap true, prune watermark ${watermark}`);
+    if (!changes.historyGap && gap) violate('missed-gap', `${what}: historyGap false below prune watermark ${watermark}`);
+    const before = this.found.length;
+    this.compareSequences(what, page.map((e) => e.sequence), changes.events.map((e) => e.sequence), watermark);
+    found.push(...this.found.splice(before));
+    for (const event of changes.events) {
+      const modelled = page.find((e) => e.sequence === event.sequence);
+      if (modelled !== undefined && modelled.kind !== event.kind) violate('model-divergence', `${what}: event ${event.sequence} is ${event.kind}, model ${modelled.kind}`);
+    }
+    const hasMore = above.length > limit;
+    if (!changes.hasMore && hasMore) violate('missed-gap', `${what}: hasMore false with ${above.length - limit} more retained events (paging stops short)`);
+    if (changes.hasMore && !hasMore) violate('model-divergence', `${what}: hasMore true with nothing more retained`);
+    const nextSince = page[page.length - 1]?.sequence ?? since;
+    if (changes.nextSince < since) violate('cursor-regression', `${what}: nextSince ${changes.nextSince} went back`);
+    else if (changes.nextSince > nextSince) violate('missed-gap', `${what}: nextSince ${changes.nextSince} skips past ${nextSince}`);
+    else if (changes.nextSince !== nextSince) violate('model-divergence', `${what}: nextSince ${changes.nextSince}, model ${nextSince}`);
+    return found;
   }
 
   // --- comparison helpers ----------------------------------------------------------------------
@@ -328,7 +399,7 @@ export class Rig {
       const want = `${cursor.acked}/${cursor.notified}/${cursor.material}@${cursor.touchedAt}`;
       if (row.acked < cursor.acked || row.notified < cursor.notified) this.violate('cursor-regression', `${pair}: ${got}, model ${want}`);
       else if (row.material < cursor.material) this.violate('lost-notice', `${pair}: material ${row.material} misses the model's ${cursor.material}`);
-      else if (row.acked > cursor.acked) this.violate('lost-notice', `${pair}: acked ${row.acked} beyond the model's ${cursor.acked} (acknowledged an undelivered notice)`);
+      else if (row.acked > cursor.acked) this.violate('lost-notice', `${pair}: acked ${row.acked} beyond the model's ${cursor.acked} (acknowledged an undelivered notice, or a watch began after a change called before it)`);
       else if (got !== want) this.violate('model-divergence', `${pair}: ${got}, model ${want}`);
     }
     for (const { watcher, target } of this.model.allCursors()) {

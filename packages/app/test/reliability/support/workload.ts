@@ -43,6 +43,9 @@ export type Step =
 
 const key = fc.nat(KEYS.length - 1);
 
+/** Clock moves: mostly forward, sometimes backwards (a clock step back must never prune fresh rows). */
+export const CLOCK_MOVES = [1, 60_000, 61 * 60 * 1000, 5 * 60 * 60 * 1000, 11 * 60 * 60 * 1000, -60_000, -3 * 60 * 60 * 1000] as const;
+
 /** One step; notifying records and drains are weighted up so notices, reopens and coalescing are common. */
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -70,8 +73,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       op: fc.constant('advance' as const),
-      // Mostly forward; sometimes backwards (a clock step back must never prune fresh rows).
-      ms: fc.constantFrom(1, 60_000, 61 * 60 * 1000, 5 * 60 * 60 * 1000, 11 * 60 * 60 * 1000, -60_000, -3 * 60 * 60 * 1000),
+      ms: fc.constantFrom(...CLOCK_MOVES),
     }),
   },
 );
