@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import type { ChildSpawnedResult, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
 import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations } from './support/failureClasses';
-import { MODEL_PRUNE_INTERVAL_MS } from './support/referenceModel';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 import { CLOCK_MOVES, describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
@@ -121,10 +120,7 @@ function applyInOrder(rig: Rig, c: Call, answer: unknown): void {
  * place in call order, so the test runs it, awaited and modelled, before the group instead.
  */
 function backgroundPruneDue(rig: Rig): boolean {
-  const last = rig.model.lastPruneStartedAt;
-  if (last === undefined) return true;
-  const since = rig.clock.now() - last;
-  return since < 0 || since >= MODEL_PRUNE_INTERVAL_MS;
+  return rig.model.appendStartsPrune(rig.clock.now());
 }
 
 // --- one history ---------------------------------------------------------------------------------

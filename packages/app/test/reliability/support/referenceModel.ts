@@ -242,9 +242,11 @@ export class ReferenceModel {
     return problem;
   }
 
-  /** Whether an append with this outcome starts the hourly background prune (the facade's rule). */
+  /** Whether an append with this outcome starts the hourly background prune (the facade's rule: also when the clock was set back before the last run). */
   appendStartsPrune(now: number): boolean {
-    return this.lastPruneStartedAt === undefined || now - this.lastPruneStartedAt >= MODEL_PRUNE_INTERVAL_MS;
+    if (this.lastPruneStartedAt === undefined) return true;
+    const since = now - this.lastPruneStartedAt;
+    return since < 0 || since >= MODEL_PRUNE_INTERVAL_MS;
   }
 
   /** `sent` with a watch that qualifies: a cursor at the target's head unless the pair has one. */
