@@ -378,33 +378,38 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       // A valid key is checked without io-ts on the polling path; anything else gets the worded error.
       const key = typeof sessionKey === 'string' && isSessionKey(sessionKey) ? sessionKey : decodeSessionKey(sessionKey, 'status.sessionKey');
       const { changesSince, limit } = plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions);
-      try {
-        if (changesSince === undefined) {
-          const [row] = await store.readHeads([key]);
-          return { sessionKey: key, stateVersion: row?.head ?? ZERO };
+      // In the lane (at once when it is idle): the read sees every operation called before it.
+      return enterLane(async () => {
+        try {
+          if (changesSince === undefined) {
+            const [row] = await store.readHeads([key]);
+            return { sessionKey: key, stateVersion: row?.head ?? ZERO };
+          }
+          // The store's lean read when it has one (no second mapping of every event), else readChanges.
+          const page =
+            store.readSessionChanges !== undefined
+              ? await store.readSessionChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT)
+              : toSessionChangesPage(await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT));
+          const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
+          if (stateChanges.historyGap) counters.add('gapsServed');
+          return { sessionKey: key, stateVersion: page.head.head, stateChanges };
+        } catch (error) {
+          throw storeFailure('status', error, { sessionKey: key });
         }
-        // The store's lean read when it has one (no second mapping of every event), else readChanges.
-        const page =
-          store.readSessionChanges !== undefined
-            ? await store.readSessionChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT)
-            : toSessionChangesPage(await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT));
-        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
-        if (stateChanges.historyGap) counters.add('gapsServed');
-        return { sessionKey: key, stateVersion: page.head.head, stateChanges };
-      } catch (error) {
-        throw storeFailure('status', error, { sessionKey: key });
-      }
+      });
     },
 
     async list(sessionKeys) {
       ensureOpen('list');
       const keys = decodeSessionKeys(sessionKeys);
-      let rows;
-      try {
-        rows = await store.readHeads(keys);
-      } catch (error) {
-        throw storeFailure('list', error);
-      }
+      // In the lane (at once when it is idle), like status: it sees every write called before it.
+      const rows = await enterLane(async () => {
+        try {
+          return await store.readHeads(keys);
+        } catch (error) {
+          throw storeFailure('list', error);
+        }
+      });
       const versions = new Map<string, number>();
       for (const row of rows) versions.set(row.sessionKey, row.head);
       return keys.map((key) => {

@@ -28,14 +28,14 @@ export function createGroupCommit<Request, Outcome>(
   flush: (requests: readonly Request[]) => Promise<readonly Outcome[]>,
   onFlushError: (requests: readonly Request[], error: unknown) => readonly Outcome[],
 ): GroupCommit<Request, Outcome> {
-  let open: Waiting<Request, Outcome>[] | undefined;
-  let scheduled = false;
+  /** The batch new submits join; `handed` once it is scheduled (it still takes joiners until it runs or is sealed). */
+  let open: { readonly items: Waiting<Request, Outcome>[]; handed: boolean } | undefined;
 
-  const run = async (): Promise<void> => {
-    const batch = open;
-    open = undefined;
-    if (batch === undefined || batch.length === 0) return;
-    const requests = batch.map((w) => w.request);
+  const run = (batch: { readonly items: Waiting<Request, Outcome>[] }) => async (): Promise<void> => {
+    if (open === batch) open = undefined;
+    const items = batch.items;
+    if (items.length === 0) return;
+    const requests = items.map((w) => w.request);
     let outcomes: readonly Outcome[] | undefined;
     // Built only when needed: an Error captures a stack trace, which costs more than a whole
     // batch of one on the memory store.
@@ -48,8 +48,8 @@ export function createGroupCommit<Request, Outcome>(
       failed = true;
     }
     // Every caller settles, whatever happened: a missing outcome becomes a failure outcome.
-    for (let i = 0; i < batch.length; i += 1) {
-      const waiting = batch[i] as Waiting<Request, Outcome>;
+    for (let i = 0; i < items.length; i += 1) {
+      const waiting = items[i] as Waiting<Request, Outcome>;
       try {
         const outcome = outcomes?.[i];
         if (outcome !== undefined) waiting.resolve(outcome);
@@ -60,26 +60,29 @@ export function createGroupCommit<Request, Outcome>(
     }
   };
 
-  const handOver = (): void => {
+  const handOver = (batch: { readonly items: Waiting<Request, Outcome>[]; handed: boolean }): void => {
     // The end-of-tick hand-over finds nothing to do when flushNow already handed the batch over.
-    if (!scheduled) return;
-    scheduled = false;
-    schedule(run);
+    if (batch.handed) return;
+    batch.handed = true;
+    schedule(run(batch));
   };
 
   return {
     submit(request) {
       return new Promise<Outcome>((resolve, reject) => {
-        if (open === undefined) open = [];
-        open.push({ request, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          queueMicrotask(handOver);
+        if (open === undefined) {
+          const batch = { items: [] as Waiting<Request, Outcome>[], handed: false };
+          open = batch;
+          queueMicrotask(() => handOver(batch));
         }
+        open.items.push({ request, resolve, reject });
       });
     },
     flushNow() {
-      if (open !== undefined) handOver();
+      if (open === undefined) return;
+      handOver(open);
+      // Sealed: a submit after the operation that called flushNow must not overtake it.
+      open = undefined;
     },
   };
 }

@@ -1,5 +1,6 @@
-// The operation lane: mutating store calls and the queue updates that follow them run one at a
-// time, in call order, so the notice queue always reflects the store's order of events.
+// The operation lane: store calls and the queue updates that follow them run one at a time, in
+// call order, so the notice queue always reflects the store's order of events and every
+// operation sees the effect of every call made before it.
 
 export interface OperationLane {
   /**

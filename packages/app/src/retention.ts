@@ -77,11 +77,13 @@ export interface Retention {
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export function createRetention(deps: RetentionDeps): Retention {
+  // The newest run; an older one still going stops after its current batch (the newer covers the rest).
   let running: Promise<PruneTotals> | undefined;
+  const runs = new Set<Promise<PruneTotals>>();
   let lastStartedAt: number | undefined;
   let stopping = false;
 
-  const loop = async (): Promise<PruneTotals> => {
+  const loop = async (isCurrent: () => boolean): Promise<PruneTotals> => {
     const now = deps.now();
     lastStartedAt = now;
     let eventsDeleted = 0;
@@ -98,16 +100,19 @@ export function createRetention(deps: RetentionDeps): Retention {
       eventsDeleted += batch.eventsDeleted;
       cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
-      if (batch.done || stopping) break;
+      if (batch.done || stopping || !isCurrent()) break;
       await yieldToEventLoop();
     }
     return { eventsDeleted, cursorsExpired };
   };
 
   const start = (): Promise<PruneTotals> => {
-    const run = loop();
+    let run: Promise<PruneTotals> | undefined;
+    run = loop(() => running === run);
     running = run;
+    runs.add(run);
     const clear = (): void => {
+      runs.delete(run as Promise<PruneTotals>);
       if (running === run) running = undefined;
     };
     run.then(clear, clear);
@@ -120,8 +125,8 @@ export function createRetention(deps: RetentionDeps): Retention {
   };
 
   return {
-    async runNow() {
-      while (running !== undefined) await running.catch(() => undefined);
+    runNow() {
+      // Started at once, so its first batch enters the lane in call order.
       return start();
     },
     startInBackground,
@@ -137,7 +142,7 @@ export function createRetention(deps: RetentionDeps): Retention {
     },
     async stop() {
       stopping = true;
-      while (running !== undefined) await running.catch(() => undefined);
+      while (runs.size > 0) await Promise.allSettled([...runs]);
     },
   };
 }
