@@ -2,7 +2,7 @@
 // naming the operation), logged without content, leaving no trace, and the next call works.
 import { createSessionStateAwareness, StoreOperationError } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
-import { STORE_FAILURE, withFaults, type Faults } from './support/faultyStore';
+import { faultyStoreOption, STORE_FAILURE, withFaults, type Faults } from './support/faultyStore';
 import { storeMatrix, type StoreKind } from './support/stores';
 
 const SECRET_SUMMARY = 'human asked about the merger plan';
@@ -12,13 +12,9 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
   let f: Fixture;
   let faults: Faults;
   beforeEach(async () => {
-    f = await openFixture(kind, {
-      wrap: (store) => {
-        const wrapped = withFaults(store);
-        faults = wrapped.faults;
-        return wrapped.store;
-      },
-    });
+    const faulty = faultyStoreOption();
+    f = await openFixture(kind, { wrap: faulty.wrap });
+    faults = faulty.faults();
   });
   afterEach(async () => {
     await f.dispose();

@@ -2,7 +2,7 @@
 // batch, and each caller still gets its own outcome.
 import { InvalidInputError, type RecordResult } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { withFaults, type Faults } from './support/faultyStore';
+import { faultyStoreOption, type Faults } from './support/faultyStore';
 import { storeMatrix, type StoreKind } from './support/stores';
 
 const appendBatchSizes = (faults: Faults): number[] => (faults.calls.append ?? []).map((args) => (args[0] as unknown[]).length);
@@ -11,13 +11,9 @@ describe.each(storeMatrix)('group commit on the %s store', (_name, kind: StoreKi
   let f: Fixture;
   let faults: Faults;
   beforeEach(async () => {
-    f = await openFixture(kind, {
-      wrap: (store) => {
-        const wrapped = withFaults(store);
-        faults = wrapped.faults;
-        return wrapped.store;
-      },
-    });
+    const faulty = faultyStoreOption();
+    f = await openFixture(kind, { wrap: faulty.wrap });
+    faults = faulty.faults();
   });
   afterEach(async () => {
     await f.dispose();

@@ -1,7 +1,7 @@
 // Scenarios of restart, reset, delete, cursor expiry, the prune schedule and close, on every store.
 import { ClosedError } from '../src';
 import { CHILD, expectedNotice, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
-import { withFaults, type Faults } from './support/faultyStore';
+import { faultyStoreOption } from './support/faultyStore';
 import { storeMatrix, type StoreKind } from './support/stores';
 
 const HOUR = 60 * 60 * 1000;
@@ -108,16 +108,9 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
   });
 
   test('prune runs on start and at most hourly after appends, measured on the clock port', async () => {
-    let faults: Faults | undefined;
-    f = await openFixture(kind, {
-      retention: { maxAgeMs: 1000 },
-      wrap: (store) => {
-        const wrapped = withFaults(store);
-        faults = wrapped.faults;
-        return wrapped.store;
-      },
-    });
-    const pruneCalls = (): number => faults?.calls.prune?.length ?? 0;
+    const faulty = faultyStoreOption();
+    f = await openFixture(kind, { retention: { maxAgeMs: 1000 }, wrap: faulty.wrap });
+    const pruneCalls = (): number => faulty.faults().calls.prune?.length ?? 0;
     await f.awareness.record(humanTurn(PEER));
     expect(pruneCalls()).toBe(1); // the start-up prune
 

@@ -54,3 +54,22 @@ export function withFaults(inner: StateStore): { store: StateStore; faults: Faul
     },
   };
 }
+
+/**
+ * Fixture options whose store is wrapped by `withFaults`; `faults()` returns the wrapper of the
+ * store in use (a restart wraps the reopened store afresh).
+ */
+export function faultyStoreOption(): { wrap: (store: StateStore) => StateStore; faults: () => Faults } {
+  let current: Faults | undefined;
+  return {
+    wrap: (store) => {
+      const wrapped = withFaults(store);
+      current = wrapped.faults;
+      return wrapped.store;
+    },
+    faults: () => {
+      if (current === undefined) throw new Error('no store has been wrapped yet');
+      return current;
+    },
+  };
+}
