@@ -12,6 +12,7 @@ import {
   planAppend,
   storeError,
   toSessionEvent,
+  toStoredEvent,
   toWatermarks,
   type AppendCommand,
   type AppendOutcome,
@@ -120,23 +121,6 @@ function flatCopy(payload: Payload): Payload | undefined {
     copy[key] = value as JsonValue;
   }
   return copy;
-}
-
-/** Builds the stored event by assignment (toStoredEvent's key order), with its own payload copy and occurredAt. */
-function storedEvent(command: AppendCommand, sequence: Sequence, appendedAt: number, occurredAt: string, payload: Payload | undefined): StoredEvent {
-  const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
-    sessionKey: command.sessionKey,
-    sequence,
-    kind: command.kind,
-    actorType: command.actorType,
-    summary: command.summary,
-    occurredAt,
-    appendedAt,
-  };
-  if (command.actorSessionKey !== undefined) event.actorSessionKey = command.actorSessionKey;
-  if (payload !== undefined) event.payload = payload;
-  if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
-  return event;
 }
 
 // --- the store -----------------------------------------------------------------------------
@@ -276,7 +260,7 @@ export function createMemoryStore(): MemoryStore {
     // nothing to decide, and the event is built here directly.
     let plan: AppendPlan;
     if (onTarget === undefined && request.seedWatcher === undefined) {
-      plan = { event: storedEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, notices: NO_NOTICES };
+      plan = { event: toStoredEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, notices: NO_NOTICES };
     } else {
       const stored: AppendCommand = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) };
       plan = planAppend({

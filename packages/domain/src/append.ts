@@ -3,6 +3,7 @@
 import { evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Watermarks } from './cursor';
 import type { StoredEvent } from './event';
 import type { Notice } from './notice';
+import type { Payload } from './payload';
 import type { AppendCommand } from './recordInput';
 import type { Sequence } from './sequence';
 import type { SessionKey } from './sessionKey';
@@ -32,8 +33,17 @@ export interface AppendPlanInput {
   readonly seedWatcher?: SessionKey;
 }
 
-/** The event a command becomes once the store has given it a sequence. */
-export function toStoredEvent(command: AppendCommand, sequence: Sequence, appendedAt: number): StoredEvent {
+/**
+ * The event a command becomes once the store has given it a sequence. A store that keeps its own
+ * copy of the payload, or has the default `occurredAt` string at hand, passes them in.
+ */
+export function toStoredEvent(
+  command: AppendCommand,
+  sequence: Sequence,
+  appendedAt: number,
+  occurredAt: string = command.occurredAt ?? new Date(appendedAt).toISOString(),
+  payload: Payload | undefined = command.payload,
+): StoredEvent {
   // Built by assignment rather than conditional spreads: this runs once per append (hot path).
   const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
     sessionKey: command.sessionKey,
@@ -41,11 +51,11 @@ export function toStoredEvent(command: AppendCommand, sequence: Sequence, append
     kind: command.kind,
     actorType: command.actorType,
     summary: command.summary,
-    occurredAt: command.occurredAt ?? new Date(appendedAt).toISOString(),
+    occurredAt,
     appendedAt,
   };
   if (command.actorSessionKey !== undefined) event.actorSessionKey = command.actorSessionKey;
-  if (command.payload !== undefined) event.payload = command.payload;
+  if (payload !== undefined) event.payload = payload;
   if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
   return event;
 }
