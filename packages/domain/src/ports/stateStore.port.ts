@@ -8,6 +8,7 @@ import type { AppendCommand } from '../recordInput';
 import type { Sequence } from '../sequence';
 import type { SessionKey } from '../sessionKey';
 import type { SignalLogHead } from '../signalLog';
+import type { ListenForCursorSignals } from './cursorSignals.port';
 
 // --- errors ------------------------------------------------------------------------------
 
@@ -157,9 +158,11 @@ export interface StateStore {
 
   /**
    * The restart scan: every cursor with material > acked (only those whose watcher passes
-   * `owns`, when given) steps by `evolveCursor(restartScan)`; returns one notice per such pair.
+   * `owns`, when given, and only those on `targets`, when given) steps by
+   * `evolveCursor(restartScan)`; returns one notice per such pair, ordered by watcher then
+   * target. Running it again changes nothing more.
    */
-  recover(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
+  recover(now: number, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
   /** Removes every cursor whose watcher is `watcher`. */
   resetWatcher(watcher: SessionKey): Promise<readonly CursorPair[]>;
@@ -172,6 +175,13 @@ export interface StateStore {
 
   /** One bounded batch of retention: age, then row cap, then idle cursors; see PruneRequest. */
   prune(request: PruneRequest): Promise<PruneBatch>;
+
+  /**
+   * Optional, for stores several processes share: signals each committed append that asked
+   * for a notice, in whichever process it ran (see CursorSignalListener). A facade told which
+   * watchers it owns listens and re-reads its cursors on the signalled targets.
+   */
+  listen?: ListenForCursorSignals;
 
   close(): Promise<void>;
 }

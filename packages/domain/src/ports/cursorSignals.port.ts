@@ -1,0 +1,30 @@
+// The cursor-signal port: how a store that several gateway processes share tells each of them
+// that cursors on some targets moved in another process (PostgreSQL: LISTEN/NOTIFY). A signal
+// carries only target keys; the listener re-reads the cursors it owns, so a lost or folded
+// signal costs latency, never a notice.
+import type { SessionKey } from '../sessionKey';
+import type { StoreError } from './stateStore.port';
+
+export interface CursorSignalListener {
+  /**
+   * An append committed (in any process, this one included) that moved cursors on these
+   * targets so they ask for a notice. Called with each target at least once per such commit;
+   * repeats and folding are allowed.
+   */
+  targetsChanged(targets: readonly SessionKey[]): void;
+  /**
+   * Signals may have been missed (the listening connection was lost and is back): every owned
+   * lagging cursor must be re-read. Also called once when listening starts.
+   */
+  resync(): void;
+  /** The listening connection failed; it is retried. Identifiers only, never content. */
+  failed(error: StoreError): void;
+}
+
+export interface CursorSignalSubscription {
+  /** Stops listening and releases the connection; no callback runs after it resolves. */
+  close(): Promise<void>;
+}
+
+/** Offered by stores that several processes share; see `StateStore.listen`. */
+export type ListenForCursorSignals = (listener: CursorSignalListener) => Promise<CursorSignalSubscription>;
