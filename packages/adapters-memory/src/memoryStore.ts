@@ -362,6 +362,29 @@ export function createMemoryStore(): MemoryStore {
     return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows };
   }
 
+  // --- recovery --------------------------------------------------------------------------
+
+  /** Every lagging cursor (material > acked) whose watcher passes `owns`. */
+  function laggingByWatcher(owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
+    const lagging: CursorRow[] = [];
+    for (const [watcher, rows] of byWatcher) {
+      if (owns !== undefined && !owns(watcher)) continue;
+      for (const row of rows.values()) if (row.material > row.acked) lagging.push(row);
+    }
+    return lagging;
+  }
+
+  /** The lagging cursors on `targets` only (each target once, however often it is listed), by the target index. */
+  function laggingOnTargets(targets: readonly SessionKey[], owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
+    const lagging: CursorRow[] = [];
+    for (const target of new Set(targets)) {
+      for (const row of byTarget.get(target)?.values() ?? NO_CURSORS) {
+        if (row.material > row.acked && (owns === undefined || owns(row.watcher))) lagging.push(row);
+      }
+    }
+    return lagging;
+  }
+
   // --- reads -----------------------------------------------------------------------------
 
   /** Retained events of the session after `since` (binary search), at most `limit`, with its head. */
@@ -471,14 +494,10 @@ export function createMemoryStore(): MemoryStore {
         return outcomes;
       }),
 
-    recover: (now, owns) =>
+    recover: (now, owns, targets) =>
       guarded('recover', (): readonly Notice[] => {
         checkTime('now', now);
-        const lagging: CursorRow[] = [];
-        for (const [watcher, targets] of byWatcher) {
-          if (owns !== undefined && !owns(watcher)) continue;
-          for (const row of targets.values()) if (row.material > row.acked) lagging.push(row);
-        }
+        const lagging = targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns);
         lagging.sort(byPair);
         const notices: Notice[] = [];
         const writes: CursorRow[] = [];

@@ -135,7 +135,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    recover: (now, owns, targets) => run('recover', () => recover(db, now, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
     prune: (request) => run('prune', () => pruneBatch(request)),

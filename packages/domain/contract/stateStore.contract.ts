@@ -59,6 +59,7 @@ const A = key('agent:a:main');
 const B = key('agent:b:main');
 const C = key('agent:c:main');
 const D = key('agent:d:main');
+const E = key('agent:e:main');
 const CHILD = key('agent:a:subagent:child-1');
 
 /** The `record` fields a test may set; the command is built by the domain's own decoder. */
@@ -634,6 +635,88 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         const notices = await store.recover(T0 + 3, (watcher) => watcher === A);
         expect(notices.map((notice) => notice.watcher)).toEqual([A]);
         expect(await cursorOf(store, C, B)).toEqual(unowned);
+      });
+
+      // --- recover limited to targets (a cross-process signal names them) ---
+
+      /** A and D watch B and C; E changes B twice and C once: four lagging pairs. */
+      async function fourLaggingPairs() {
+        for (const [watcher, target] of [[A, B], [A, C], [D, B], [D, C]] as const) await store.watch({ watcher, target, now: T0 });
+        await append(store, B, foreign(E), T0 + 1);
+        const onB = await append(store, B, foreign(E), T0 + 2);
+        const onC = await append(store, C, foreign(E), T0 + 2);
+        const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({
+          watcher,
+          target,
+          acked: 0 as Notice['acked'],
+          notified,
+          text: noticeText(target, 0 as Notice['acked']),
+          reason: 'recovered',
+        });
+        return { onB: onB.event.sequence, onC: onC.event.sequence, recovered };
+      }
+
+      test('recover with targets steps and returns only the lagging cursors on those targets; the others stay lagging for a later full recover', async () => {
+        const { onB, onC, recovered } = await fourLaggingPairs();
+        const before = await store.listCursors();
+        expect(await store.recover(T0 + 3, undefined, [B])).toEqual([recovered(A, B, onB), recovered(D, B, onB)]);
+        const after = await store.listCursors();
+        // The cursors on B stepped (notified = material) and were touched; those on C are as they were.
+        expect(after.filter((row) => row.target === B).map((row) => [row.watcher, watermarks(row), row.touchedAt])).toEqual([
+          [A, { acked: 0, notified: onB, material: onB }, T0 + 3],
+          [D, { acked: 0, notified: onB, material: onB }, T0 + 3],
+        ]);
+        expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
+        expect(after.filter((row) => row.target === C).every((row) => row.material > row.acked)).toBe(true);
+        expect(await store.recover(T0 + 4)).toEqual([recovered(A, B, onB), recovered(A, C, onC), recovered(D, B, onB), recovered(D, C, onC)]);
+      });
+
+      test('recover with targets and owns scans only the owned watchers on those targets', async () => {
+        const { onB, onC, recovered } = await fourLaggingPairs();
+        const before = await store.listCursors();
+        expect(await store.recover(T0 + 3, (watcher) => watcher === D, [B, C])).toEqual([recovered(D, B, onB), recovered(D, C, onC)]);
+        expect(await store.listCursors({ watcher: A })).toEqual(before.filter((row) => row.watcher === A));
+        expect(await store.recover(T0 + 4, (watcher) => watcher === A, [C])).toEqual([recovered(A, C, onC)]);
+      });
+
+      test('duplicate targets in recover are harmless: each pair is stepped and returned once', async () => {
+        const { onB, onC, recovered } = await fourLaggingPairs();
+        expect(await store.recover(T0 + 3, undefined, [C, B, C, B, B])).toEqual([recovered(A, B, onB), recovered(A, C, onC), recovered(D, B, onB), recovered(D, C, onC)]);
+      });
+
+      test('recover with an empty targets array, or targets with no lagging cursor, returns nothing and changes nothing', async () => {
+        await fourLaggingPairs();
+        await store.watch({ watcher: B, target: E, now: T0 });
+        const before = await store.listCursors();
+        expect(await store.recover(T0 + 3, undefined, [])).toEqual([]);
+        expect(await store.recover(T0 + 3, () => true, [])).toEqual([]);
+        expect(await store.recover(T0 + 3, undefined, [E, A, key('agent:nobody:main')])).toEqual([]);
+        expect(await store.listCursors()).toEqual(before);
+      });
+
+      test('recover with targets orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
+        // 1200 targets, most without cursors, so an adapter that splits long target lists still
+        // meets the lagging ones in different parts and must order the whole answer.
+        const targets = Array.from({ length: 1200 }, (_, i) => key(`agent:t${i}:main`));
+        const laggingTargets = [targets[1199], targets[0], targets[650]] as SessionKey[];
+        for (const target of laggingTargets) {
+          for (const watcher of [D, A]) await store.watch({ watcher, target, now: T0 });
+        }
+        const sequences = new Map<SessionKey, Notice['notified']>();
+        for (const target of laggingTargets) sequences.set(target, (await append(store, target, foreign(E), T0 + 1)).event.sequence);
+        const notices = await store.recover(T0 + 2, undefined, [...targets].reverse());
+        const expected = [A, D].flatMap((watcher) => [...laggingTargets].sort().map((target) => `${watcher} -> ${target} @${sequences.get(target)}`));
+        expect(notices.map((notice) => `${notice.watcher} -> ${notice.target} @${notice.notified}`)).toEqual(expected);
+        expect(notices.every((notice) => notice.reason === 'recovered')).toBe(true);
+      });
+
+      test('recover with targets run twice changes nothing more: the same notices again and no cursor written', async () => {
+        const { onB, recovered } = await fourLaggingPairs();
+        const first = await store.recover(T0 + 3, undefined, [B]);
+        const cursors = await store.listCursors();
+        expect(await store.recover(T0 + 9, undefined, [B])).toEqual(first);
+        expect(first).toEqual([recovered(A, B, onB), recovered(D, B, onB)]);
+        expect(await store.listCursors()).toEqual(cursors);
       });
 
       test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
