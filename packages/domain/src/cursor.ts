@@ -165,3 +165,15 @@ export function noticeFor(
     reason: step.notice.reason,
   };
 }
+
+/**
+ * The notice a cursor holds, read without stepping it: a pending cursor's notice at its frozen
+ * watermark, or undefined when it is idle. A gateway re-reading the cursors it owns after a
+ * cross-process signal uses it: unlike the restart scan it never raises `notified`, so a notice
+ * its watcher may already have read keeps covering exactly what it covered (the drain reopens
+ * for the rest), and offering it again only coalesces with the queued entry.
+ */
+export function heldNotice(watcher: string, target: string, cursor: Cursor): Notice | undefined {
+  if (cursor.status !== 'pending') return undefined;
+  return { watcher, target, acked: cursor.acked, notified: cursor.notified, text: noticeText(target, cursor.acked), reason: 'signalled' };
+}

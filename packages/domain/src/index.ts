@@ -31,6 +31,7 @@ export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type 
 export {
   evolveCursor,
   fromWatermarks,
+  heldNotice,
   noticeFor,
   toWatermarks,
   type Cursor,

@@ -7,7 +7,13 @@ export function noticeText(target: string, acked: Sequence): string {
 }
 
 /** Why a notice was offered to the queue; the app counts these as metrics. */
-export type NoticeReason = 'first' | 'repeat' | 'reopen' | 'recovered';
+export type NoticeReason =
+  | 'first'
+  | 'repeat'
+  | 'reopen'
+  | 'recovered'
+  /** Re-read by the owning gateway after another process's append was signalled (see `heldNotice`). */
+  | 'signalled';
 
 /** A notice the app must offer to its queue for one (watcher, target) pair. */
 export interface Notice {

@@ -1,0 +1,171 @@
+// The append operation: one transaction per batch (group commit), each request of a larger
+// batch in its own SAVEPOINT so a failure rolls back and fails only that request. Sequences are
+// drawn under the session's head-row lock, so concurrent gateways never commit a session's
+// events out of sequence order.
+import {
+  asSequence,
+  planAppend,
+  storeError,
+  type AppendOutcome,
+  type AppendRequest,
+  type CursorRow,
+} from '@session-state/domain';
+import type { PoolClient } from 'pg';
+
+import { decodeCursorRows } from './cursorRow';
+import { decodeEventValues } from './eventRow';
+import type { StoreDb } from './storeDb';
+import { inTransaction, isRetryable, run, sqlState } from './transaction';
+
+/** unique_violation: here, only a concurrent append that took the same dedupe key first. */
+const UNIQUE_VIOLATION = '23505';
+
+/** The event already holding the request's dedupe key, as a duplicate outcome, if there is one. */
+async function existingDuplicate(db: StoreDb, client: PoolClient, dedupeKey: string): Promise<AppendOutcome | undefined> {
+  const [existing] = await run(client, db.statements.eventByDedupeKey, [dedupeKey]);
+  if (existing === undefined) return undefined;
+  const decoded = decodeEventValues(existing);
+  if (!decoded.ok) {
+    db.onCorruptRow({ operation: 'append', table: 'events', sequence: existing[0] as number, reason: decoded.reason });
+    throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
+  }
+  return { type: 'duplicate', event: decoded.event };
+}
+
+/** Writes the plan's cursor moves: one statement for the moved cursors, one upsert for a seed. */
+async function writeCursors(db: StoreDb, client: PoolClient, request: AppendRequest, writes: readonly CursorRow[]): Promise<void> {
+  const st = db.statements;
+  const moved = writes.filter((row) => row.watcher !== request.seedWatcher);
+  if (moved.length > 0) {
+    await run(client, st.moveCursors, [
+      request.appendedAt,
+      moved.map((row) => row.watcher),
+      moved.map((row) => row.acked),
+      moved.map((row) => row.notified),
+      moved.map((row) => row.material),
+      request.command.sessionKey,
+    ]);
+  }
+  for (const row of writes) {
+    if (row.watcher !== request.seedWatcher) continue;
+    await run(client, st.upsertCursor, [row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt]);
+  }
+}
+
+/** One request, inside the batch's transaction (or a savepoint of it). */
+async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+  const st = db.statements;
+  const { command, appendedAt, seedWatcher } = request;
+
+  if (command.dedupeKey !== undefined) {
+    const duplicate = await existingDuplicate(db, client, command.dedupeKey);
+    if (duplicate !== undefined) return duplicate;
+  }
+  if (command.onlyIfWatched && (await run(client, st.anyCursorOnTarget, [command.sessionKey])).length === 0) {
+    return { type: 'skipped', reason: 'unwatched' };
+  }
+
+  const [inserted] = await run(client, st.appendEvent, [
+    command.sessionKey,
+    command.sessionKey,
+    command.kind,
+    command.actorType,
+    command.actorSessionKey ?? null,
+    command.summary,
+    command.payload !== undefined ? JSON.stringify(command.payload) : null,
+    command.dedupeKey ?? null,
+    command.occurredAt ?? new Date(appendedAt).toISOString(),
+    appendedAt,
+  ]);
+  if (inserted === undefined) throw new Error('the event insert returned no sequence');
+  const sequence = asSequence(inserted[0] as number);
+
+  // Read after the head lock is held: no other gateway moves these cursors until we commit.
+  const cursorValues = await run(client, st.cursorsOnTarget, [command.sessionKey]);
+  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
+  await writeCursors(db, client, request, plan.cursorWrites);
+  // Every gateway owning one of these watchers re-reads its cursors on the target (listen.ts).
+  if (plan.notices.length > 0) await run(client, st.notify, [db.channel, command.sessionKey]);
+  return { type: 'appended', event: plan.event, notices: plan.notices };
+}
+
+/**
+ * A request of a larger batch in its own savepoint: a failure rolls back only it. A concurrent
+ * gateway that committed the same dedupe key first makes it a duplicate, as if it had been first.
+ */
+async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+  await client.query('SAVEPOINT request');
+  try {
+    const outcome = await appendOne(db, client, request);
+    await client.query('RELEASE SAVEPOINT request');
+    return outcome;
+  } catch (e) {
+    // A deadlock or serialization failure retries the whole batch (see inTransaction).
+    if (isRetryable(e)) throw e;
+    await client.query('ROLLBACK TO SAVEPOINT request');
+    const dedupeKey = request.command.dedupeKey;
+    if (sqlState(e) === UNIQUE_VIOLATION && dedupeKey !== undefined) {
+      const duplicate = await existingDuplicate(db, client, dedupeKey);
+      if (duplicate !== undefined) return duplicate;
+    }
+    return { type: 'failed', error: storeError('append', e) };
+  }
+}
+
+/**
+ * Locks, in key order, the head rows and cursors a batch of several sessions will write, so two
+ * gateways' batches (and drains, which lock cursors in target order too) never wait on each other
+ * in a cycle. A deadlock that still happens (sessions created inside both batches) is retried.
+ */
+async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
+  const targets = [...new Set(batch.map((r) => r.command.sessionKey))].sort();
+  if (targets.length < 2) return;
+  await run(client, db.statements.lockHeads, [targets]);
+  await run(client, db.statements.lockCursorsOnTargets, [targets]);
+}
+
+/** Carries the error of the only request of a batch out of its transaction, so it rolls back. */
+class RequestFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('the request failed');
+  }
+}
+
+/**
+ * Appends a batch in one transaction, in order; see `StateStore.append`. A request that fails
+ * alone is a `failed` outcome and leaves no trace. A failure of the transaction itself (the
+ * connection, the commit) rejects, since no request of the batch was kept.
+ */
+export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+  if (batch.length === 0) return [];
+  const only = batch.length === 1 ? batch[0] : undefined;
+  if (only !== undefined) {
+    // A batch of one needs no savepoint: the transaction itself rolls back alone (and a
+    // concurrent same-key append is found by the dedupe read of the retry below).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return [
+          await inTransaction(db, async (client) => {
+            try {
+              return await appendOne(db, client, only);
+            } catch (e) {
+              // Retried as a whole: a deadlock (by inTransaction), a lost dedupe race (once, below).
+              if (isRetryable(e) || (sqlState(e) === UNIQUE_VIOLATION && attempt === 1)) throw e;
+              throw new RequestFailed(e);
+            }
+          }),
+        ];
+      } catch (e) {
+        if (sqlState(e) === UNIQUE_VIOLATION) continue;
+        if (e instanceof RequestFailed) return [{ type: 'failed', error: storeError('append', e.failure) }];
+        throw e;
+      }
+    }
+  }
+  return inTransaction(db, async (client) => {
+    await lockBatch(db, client, batch);
+    const outcomes: AppendOutcome[] = [];
+    for (const request of batch) outcomes.push(await appendIsolated(db, client, request));
+    return outcomes;
+  });
+}

@@ -1,0 +1,112 @@
+// Cross-process signals: one dedicated connection LISTENs on the store's channel; each NOTIFY
+// (sent by an append that asked for notices, at its commit; payload: the target key) becomes
+// `targetsChanged`. A lost connection is reported, re-established with backoff, and followed
+// by `resync`, since notifications sent while it was down are gone.
+import { storeError, type CursorSignalListener, type CursorSignalSubscription, type SessionKey } from '@session-state/domain';
+import pg, { type ClientConfig, type Notification } from 'pg';
+
+/** How often the idle listening connection is checked, so a silently dead one is noticed. */
+export const HEARTBEAT_MS = 10_000;
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+
+export interface ListenSettings {
+  readonly config: ClientConfig;
+  readonly channel: string;
+  readonly heartbeatMs?: number;
+}
+
+/**
+ * Starts listening: resolves once the first LISTEN is in place (and `resync` was called), rejects
+ * when that first connection fails. Later losses are retried until `close`.
+ */
+export async function listenForSignals(settings: ListenSettings, listener: CursorSignalListener): Promise<CursorSignalSubscription> {
+  const { channel } = settings;
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retryMs = FIRST_RETRY_MS;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const onNotification = (message: Notification): void => {
+    if (closed || message.channel !== channel || message.payload === undefined || message.payload === '') return;
+    listener.targetsChanged([message.payload as SessionKey]);
+  };
+
+  /** Drops the current connection (reporting why) and schedules a new one. */
+  const lost = (connection: pg.Client, error: unknown): void => {
+    if (closed || client !== connection) return;
+    client = undefined;
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+    heartbeat = undefined;
+    connection.removeAllListeners('notification');
+    connection.end().catch(() => undefined);
+    listener.failed(storeError('listen', error));
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect().then(
+        () => {
+          retryMs = FIRST_RETRY_MS;
+        },
+        () => undefined,
+      );
+    }, retryMs);
+    retryTimer.unref();
+    retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+  };
+
+  const connect = async (initial = false): Promise<void> => {
+    const connection = new pg.Client(settings.config);
+    client = connection;
+    connection.on('error', (error) => lost(connection, error));
+    connection.on('end', () => lost(connection, new Error('the listening connection ended')));
+    connection.on('notification', onNotification);
+    try {
+      await connection.connect();
+      // The channel is built from a checked schema name; quoted as an identifier.
+      await connection.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    } catch (error) {
+      if (initial) {
+        // The caller rejects with this error; there is nothing to retry yet.
+        client = undefined;
+        connection.end().catch(() => undefined);
+      } else {
+        lost(connection, error);
+      }
+      throw error;
+    }
+    if (closed) {
+      await connection.end().catch(() => undefined);
+      return;
+    }
+    heartbeat = setInterval(() => {
+      connection.query('SELECT 1').catch((error: unknown) => lost(connection, error));
+    }, settings.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
+    // Anything committed before LISTEN took effect was not signalled: re-read everything owned.
+    listener.resync();
+  };
+
+  const subscription: CursorSignalSubscription = {
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (retryTimer !== undefined) clearTimeout(retryTimer);
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      const connection = client;
+      client = undefined;
+      if (connection !== undefined) {
+        connection.removeAllListeners('notification');
+        await connection.end().catch(() => undefined);
+      }
+    },
+  };
+
+  try {
+    await connect(true);
+  } catch (error) {
+    await subscription.close();
+    throw storeError('listen', error);
+  }
+  return subscription;
+}

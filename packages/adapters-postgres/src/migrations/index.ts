@@ -1,0 +1,7 @@
+// Every committed migration, in version order; append new ones, never edit applied ones.
+import { initial } from './0001_initial';
+import type { Migration } from './migration';
+
+export type { Migration } from './migration';
+
+export const MIGRATIONS: readonly Migration[] = [initial];

@@ -1,0 +1,55 @@
+// Applies the pending committed migrations at open, in one transaction under an advisory lock,
+// so several gateways opening a fresh database at once apply every migration exactly once.
+import type { ClientBase } from 'pg';
+
+import { MIGRATIONS, type Migration } from './index';
+
+const BOOKKEEPING = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    bigint PRIMARY KEY,
+  name       text   NOT NULL,
+  applied_at bigint NOT NULL
+);`;
+
+/** The newest applied migration in the store's schema (0 when none). */
+export async function schemaVersion(client: ClientBase): Promise<number> {
+  const found = await client.query<[number | null]>({ text: 'SELECT max(version) FROM schema_migrations', rowMode: 'array' });
+  return Number(found.rows[0]?.[0] ?? 0);
+}
+
+/**
+ * Creates the schema if needed and brings it up to the newest migration. `client` must have the
+ * schema first on its search_path. Returns the versions this call applied.
+ */
+export async function migrate(
+  client: ClientBase,
+  schemaName: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  now: number = Date.now(),
+): Promise<number[]> {
+  const applied: number[] = [];
+  const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  await client.query('BEGIN');
+  try {
+    // One lock per schema name, held to COMMIT: concurrent openers wait, then find the work done.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`session-state migrate ${schemaName}`]);
+    // The name is checked by openPostgresStore ([a-z_][a-z0-9_]*), so it needs no quoting.
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
+    await client.query(BOOKKEEPING);
+    const current = await schemaVersion(client);
+    if (current > newest) {
+      throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
+    }
+    for (const migration of migrations) {
+      if (current >= migration.version) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,90 @@
+// Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
+// the StateStore port over a connection pool; `listen` adds the cross-process signals.
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { storeError, type SessionKey, type StateStore } from '@session-state/domain';
+import pg from 'pg';
+
+import { appendEvents } from './appendEvents';
+import { channelOf, clientConfig } from './connection';
+import { deleteSession } from './deleteSession';
+import { drain } from './drain';
+import { listCursors } from './listCursors';
+import { listenForSignals } from './listen';
+import { migrate } from './migrations/migrate';
+import { checkOptions, type PostgresStoreOptions } from './options';
+import { pendingNotices } from './pendingNotices';
+import { prune } from './prune';
+import { readChanges, readSessionChanges } from './readChanges';
+import { readHeads } from './readHeads';
+import { recover } from './recover';
+import { resetWatcher } from './resetWatcher';
+import { schema } from './schema';
+import { prepareStatements } from './statements';
+import type { CorruptRowInfo, StoreDb } from './storeDb';
+import { watch } from './watch';
+
+function warnCorruptRow(info: CorruptRowInfo): void {
+  const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
+  console.warn(`session-state postgres: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
+}
+
+/**
+ * The PostgreSQL StateStore. Several gateways (processes, machines) may open the same database
+ * and schema: a session's appends are ordered by its head-row lock, cursors by their row locks,
+ * and every operation is one transaction (retried whole after a deadlock). `listen` delivers the
+ * cross-process signals a facade with `ownsSession` needs.
+ *
+ * @example const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL });
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<StateStore> {
+  const checked = checkOptions(options);
+  const config = clientConfig(checked);
+  const pool = new pg.Pool({ ...config, max: checked.maxConnections });
+  // An idle pooled connection that breaks is replaced on next use; without a listener the
+  // pool's error event would end the process.
+  pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));
+  let db: StoreDb;
+  try {
+    const orm = drizzle({ client: pool, schema });
+    db = { pool, orm, statements: prepareStatements(orm), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    const client = await pool.connect();
+    try {
+      await migrate(client, checked.schema);
+    } finally {
+      client.release();
+    }
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+
+  // Driver exceptions become a tagged StoreError rejection naming the port method.
+  const run = async <T>(operation: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (e) {
+      throw storeError(operation, e);
+    }
+  };
+  let closed: Promise<void> | undefined;
+
+  return {
+    append: (batch) => run('append', () => appendEvents(db, batch)),
+    watch: (request) => run('watch', () => watch(db, request)),
+    readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
+    readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
+    readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
+    listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
+    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
+    recover: (now, owns, targets) => run('recover', () => recover(db, now, owns, targets)),
+    pendingNotices: (owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
+    resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
+    deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
+    prune: (request) => run('prune', () => prune(db, request)),
+    listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
+    close: () => {
+      closed ??= run('close', () => pool.end());
+      return closed;
+    },
+  } as StateStore;
+}

@@ -1,0 +1,53 @@
+// The options of openPostgresStore, and their checks (clear errors naming the option and value).
+
+export interface PostgresStoreOptions {
+  /** e.g. `postgres://user@host:5432/db`; every gateway sharing the state uses the same one. */
+  readonly connectionString: string;
+  /**
+   * The PostgreSQL schema holding the store's tables (created if missing); default
+   * `session_state`. Gateways share state, and notices, only within one schema. Lower-case
+   * letters, digits and `_`, at most 40 characters, not starting with a digit or `pg_`.
+   */
+  readonly schema?: string;
+  /** Connections in the pool (one more is opened by `listen`); default 10. */
+  readonly maxConnections?: number;
+  /** Called for each stored row that cannot be decoded (it is skipped); default a console warning without content. */
+  readonly onCorruptRow?: (info: import('./storeDb').CorruptRowInfo) => void;
+}
+
+export const DEFAULT_SCHEMA = 'session_state';
+export const DEFAULT_MAX_CONNECTIONS = 10;
+
+const SCHEMA_NAME = /^(?!pg_)[a-z_][a-z0-9_]{0,39}$/;
+
+export interface CheckedOptions {
+  readonly connectionString: string;
+  readonly schema: string;
+  readonly maxConnections: number;
+}
+
+export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`openPostgresStore: options must be an object with a connectionString, got ${String(options)}`);
+  }
+  const { connectionString } = options;
+  if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
+    // The string may hold a password, so only its type and scheme are named.
+    const got = typeof connectionString === 'string' ? `a string not starting with postgres:// or postgresql://` : typeof connectionString;
+    throw new TypeError(`openPostgresStore: connectionString must be a postgres:// or postgresql:// URL, got ${got}`);
+  }
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new TypeError(
+      `openPostgresStore: schema must be lower-case letters, digits and _ (at most 40, not starting with a digit or pg_), got ${JSON.stringify(options.schema)}`,
+    );
+  }
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
+    throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(options.maxConnections)}`);
+  }
+  if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
+    throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
+  }
+  return { connectionString, schema, maxConnections };
+}

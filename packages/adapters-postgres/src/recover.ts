@@ -1,0 +1,74 @@
+// The restart scan (and the owner's re-read after a signal): every lagging cursor (material >
+// acked) of the owned watchers, optionally only on some targets, stepped by
+// `evolveCursor(restartScan)`; one notice per pair. Running it twice changes nothing more.
+import {
+  evolveCursor,
+  fromWatermarks,
+  noticeFor,
+  toWatermarks,
+  type CursorRow,
+  type Notice,
+  type SessionKey,
+} from '@session-state/domain';
+
+import { decodeCursorRows } from './cursorRow';
+import type { StoreDb } from './storeDb';
+import { inTransaction, run, runAlone } from './transaction';
+
+const byPair = (a: Notice, b: Notice): number =>
+  a.watcher !== b.watcher ? (a.watcher < b.watcher ? -1 : 1) : a.target !== b.target ? (a.target < b.target ? -1 : 1) : 0;
+
+/**
+ * Reads the lagging cursors without locks; a cursor the scan leaves as it is (a pending notice
+ * the owner has not drained) gives its notice from that read, since only its owner's drain could
+ * change what the notice says. The few cursors the scan must write are re-read under their row
+ * locks and stepped from what is locked, in one transaction.
+ */
+export async function recover(
+  db: StoreDb,
+  now: number,
+  owns?: (watcher: SessionKey) => boolean,
+  targets?: readonly SessionKey[],
+): Promise<Notice[]> {
+  const st = db.statements;
+  if (targets !== undefined && targets.length === 0) return [];
+  const read =
+    targets === undefined ? await runAlone(db, st.laggingCursors, []) : await runAlone(db, st.laggingCursorsOn, [[...new Set(targets)]]);
+  const notices: Notice[] = [];
+  const toWrite: CursorRow[] = [];
+  for (const row of decodeCursorRows(db, 'recover', read)) {
+    if (owns !== undefined && !owns(row.watcher)) continue;
+    const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
+    if (step === undefined) continue;
+    if (step.changed) {
+      toWrite.push(row);
+      continue;
+    }
+    const notice = noticeFor(row.watcher, row.target, step);
+    if (notice !== undefined) notices.push(notice);
+  }
+  if (toWrite.length > 0) {
+    const written = await inTransaction(db, async (client) => {
+      const locked = decodeCursorRows(
+        db,
+        'recover',
+        await run(client, st.lockCursorPairs, [toWrite.map((row) => row.watcher), toWrite.map((row) => row.target)]),
+      );
+      const found: Notice[] = [];
+      for (const row of locked) {
+        const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
+        if (step === undefined) continue;
+        if (step.changed) {
+          const w = toWatermarks(step.cursor);
+          await run(client, st.moveCursors, [now, [row.watcher], [w.acked], [w.notified], [w.material], row.target]);
+        }
+        const notice = noticeFor(row.watcher, row.target, step);
+        if (notice !== undefined) found.push(notice);
+      }
+      return found;
+    });
+    notices.push(...written);
+    notices.sort(byPair);
+  }
+  return notices;
+}
