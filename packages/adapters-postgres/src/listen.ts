@@ -8,6 +8,8 @@ import pg, { type ClientConfig, type Notification } from 'pg';
 /** How often the idle listening connection is checked, so a silently dead one is noticed. */
 export const HEARTBEAT_MS = 10_000;
 const FIRST_RETRY_MS = 100;
+/** The listening connection's application_name, so an operator can tell it apart in pg_stat_activity. */
+export const LISTEN_APPLICATION_NAME = 'session-state listen';
 const MAX_RETRY_MS = 5_000;
 
 export interface ListenSettings {
@@ -56,7 +58,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
   };
 
   const connect = async (initial = false): Promise<void> => {
-    const connection = new pg.Client(settings.config);
+    const connection = new pg.Client({ ...settings.config, application_name: LISTEN_APPLICATION_NAME });
     client = connection;
     connection.on('error', (error) => lost(connection, error));
     connection.on('end', () => lost(connection, new Error('the listening connection ended')));

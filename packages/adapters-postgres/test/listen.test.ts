@@ -1,0 +1,159 @@
+// Cross-process signals: an append that asked for notices signals its target to every listener
+// (of any gateway) once it commits; nothing else signals; a lost listening connection is
+// reported, re-established, and followed by a resync.
+import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateStore, StoreError } from '@session-state/domain';
+
+import { openPostgresStore } from '../src';
+import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen';
+import { humanTurn, key, request } from './support/commands';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
+
+jest.setTimeout(30_000);
+
+const W = key('agent:w:main');
+const T = key('agent:t:main');
+const U = key('agent:u:main');
+
+/** A listener that records what it was told, and waits for it. */
+class Recorder implements CursorSignalListener {
+  readonly targets: string[] = [];
+  resyncs = 0;
+  readonly failures: StoreError[] = [];
+  private waiters: Array<() => void> = [];
+
+  targetsChanged(targets: readonly SessionKey[]): void {
+    this.targets.push(...targets);
+    this.wakeWaiters();
+  }
+  resync(): void {
+    this.resyncs += 1;
+    this.wakeWaiters();
+  }
+  failed(error: StoreError): void {
+    this.failures.push(error);
+    this.wakeWaiters();
+  }
+  /** Resolves once `done()` holds (checked after every callback); rejects after 10 s. */
+  until(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the expected signal never came')), 10_000);
+      this.waiters.push(() => {
+        if (!done()) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  private wakeWaiters(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+let schema: string;
+let writer: StateStore;
+let listener: StateStore;
+let subscription: CursorSignalSubscription | undefined;
+
+beforeEach(async () => {
+  schema = uniqueSchema('listen');
+  writer = await openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 2 });
+  listener = await openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 2 });
+});
+
+afterEach(async () => {
+  await subscription?.close();
+  subscription = undefined;
+  await writer.close();
+  await listener.close();
+  await dropSchema(schema);
+});
+
+async function listenWith(recorder: Recorder): Promise<CursorSignalSubscription> {
+  if (listener.listen === undefined) throw new Error('the PostgreSQL store must offer listen');
+  subscription = await listener.listen(recorder);
+  return subscription;
+}
+
+test('listening starts with one resync, then an append that asked for a notice in another gateway signals its target once it commits', async () => {
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  expect(recorder.resyncs).toBe(1);
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  const [outcome] = await writer.append([request(humanTurn(T))]);
+  expect(outcome?.type === 'appended' && outcome.notices.length).toBe(1);
+  await recorder.until(() => recorder.targets.includes(T));
+  expect(recorder.targets).toEqual([T]);
+  expect(recorder.failures).toEqual([]);
+});
+
+test('appends that ask for no notice signal nothing: unwatched, log-only, the watcher’s own, a duplicate', async () => {
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await writer.append([request(humanTurn(U))]); // nobody watches U
+  await writer.append([request(humanTurn(T, { kind: 'compacted', actorType: 'agent', actorSessionKey: 'agent:x:main' }))]); // log-only
+  await writer.append([request(humanTurn(T, { actorType: 'agent', actorSessionKey: W }))]); // the watcher's own turn
+  await writer.append([request(humanTurn(U, { dedupeKey: 'k' }))]);
+  await writer.append([request(humanTurn(T, { dedupeKey: 'k' }))]); // a duplicate: nothing written
+  // A sentinel: the only signal that may arrive is this one.
+  await writer.watch({ watcher: W, target: U, now: 1 });
+  await writer.append([request(humanTurn(U))]);
+  await recorder.until(() => recorder.targets.length > 0);
+  expect(recorder.targets).toEqual([U]);
+});
+
+test('a rolled-back append signals nothing', async () => {
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await withClient(async (client) => {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_notify($1, $2)`, [`session_state:${schema}`, T]);
+    await client.query('ROLLBACK');
+  });
+  await writer.watch({ watcher: W, target: U, now: 1 });
+  await writer.append([request(humanTurn(U))]);
+  await recorder.until(() => recorder.targets.length > 0);
+  expect(recorder.targets).toEqual([U]);
+});
+
+test('a killed listening connection is reported, re-established and followed by a resync; signals flow again', async () => {
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  await withClient((client) =>
+    client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [
+      LISTEN_APPLICATION_NAME,
+    ]),
+  );
+  await recorder.until(() => recorder.failures.length > 0 && recorder.resyncs >= 2);
+  expect(recorder.failures[0]?.operation).toBe('listen');
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await writer.append([request(humanTurn(T))]);
+  await recorder.until(() => recorder.targets.includes(T));
+});
+
+test('after close no callback runs, and closing twice is harmless', async () => {
+  const recorder = new Recorder();
+  const sub = await listenWith(recorder);
+  await sub.close();
+  await sub.close();
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await writer.append([request(humanTurn(T))]);
+  // Let a notification (if one were still delivered) arrive: a second listener proves it was sent.
+  const other = new Recorder();
+  const second = await writer.listen!(other);
+  await writer.append([request(humanTurn(T))]);
+  await other.until(() => other.targets.length > 0);
+  await second.close();
+  expect(recorder.targets).toEqual([]);
+});
+
+test('listening on an unreachable server rejects with a StoreError naming listen, and calls nothing', async () => {
+  const recorder = new Recorder();
+  await expect(
+    listenForSignals({ config: { connectionString: 'postgres://postgres@127.0.0.1:1/test' }, channel: 'session_state:x' }, recorder),
+  ).rejects.toMatchObject({ _tag: 'StoreError', operation: 'listen' });
+  expect(recorder.resyncs).toBe(0);
+  expect(recorder.failures).toEqual([]);
+});
