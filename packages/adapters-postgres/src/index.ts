@@ -4,3 +4,4 @@ export { openPostgresStore } from './openPostgresStore';
 export { DEFAULT_MAX_CONNECTIONS, DEFAULT_SCHEMA, type PostgresStoreOptions } from './options';
 export type { CorruptRowInfo } from './storeDb';
 export { HEARTBEAT_MS } from './listen';
+export { hasPostgresState } from './hasState';

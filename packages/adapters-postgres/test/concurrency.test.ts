@@ -11,7 +11,7 @@ import { dropSchema, pgUrl, uniqueSchema } from './support/pgTestDb';
 jest.setTimeout(120_000);
 
 const GATEWAYS = 3;
-const ROUNDS = Number(process.env['PG_CONCURRENCY_ROUNDS'] ?? '') || 40;
+const ROUNDS = Number(process.env['PG_CONCURRENCY_ROUNDS'] ?? '') || 20;
 const W = key('agent:w:main');
 const TARGETS = [key('agent:t1:main'), key('agent:t2:main'), key('agent:t3:main')];
 

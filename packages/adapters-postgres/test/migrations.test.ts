@@ -86,3 +86,20 @@ describe('options', () => {
     await expect(openPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', schema: uniqueSchema('x') })).rejects.toThrow(/ECONNREFUSED|connect/);
   });
 });
+
+test('hasPostgresState is false for a missing or empty schema and true once a store was opened, and creates nothing', async () => {
+  const { hasPostgresState } = await import('../src');
+  const schema = uniqueSchema('has');
+  try {
+    expect(await hasPostgresState({ connectionString: pgUrl(), schema })).toBe(false);
+    const exists = await withClient((c) => c.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema]));
+    expect(exists.rowCount).toBe(0);
+    await withClient((c) => c.query(`CREATE SCHEMA ${schema}`));
+    expect(await hasPostgresState({ connectionString: pgUrl(), schema })).toBe(false);
+    const store = await openPostgresStore({ connectionString: pgUrl(), schema });
+    await store.close();
+    expect(await hasPostgresState({ connectionString: pgUrl(), schema })).toBe(true);
+  } finally {
+    await dropSchema(schema);
+  }
+});

@@ -1,0 +1,26 @@
+// Whether a database already holds a session-state store in a schema, checked without creating
+// or migrating anything (what a read-only tool must do before opening the store).
+import pg from 'pg';
+
+import { checkOptions, type PostgresStoreOptions } from './options';
+
+/** True when `schema` (default session_state) exists and has had a session-state migration applied. */
+export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema'>): Promise<boolean> {
+  const { connectionString, schema } = checkOptions(options);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const found = await client.query<{ applied: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations'
+       ) AS applied`,
+      [schema],
+    );
+    if (found.rows[0]?.applied !== true) return false;
+    // The name is checked, so it needs no quoting.
+    const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
+    return (rows.rows[0]?.n ?? 0) > 0;
+  } finally {
+    await client.end();
+  }
+}
