@@ -1,5 +1,6 @@
 // The facade `createSessionStateAwareness`: validates input, group-commits appends, keeps the
-// notice queue in store order through one operation lane, wakes watchers, reads, and prunes.
+// notice queue in store order through one operation lane, wakes watchers, reads, and prunes;
+// with `ownsSession`, it hears of other processes' appends (signals and a resync timer).
 import {
   decodeRecordInput,
   isAgentQualified,
@@ -19,6 +20,8 @@ import {
   type ChangesPage,
   type Clock,
   type CursorPair,
+  type CursorSignalListener,
+  type CursorSignalSubscription,
   type Logger,
   type Notice,
   type Sequence,
@@ -32,6 +35,7 @@ import { consoleLogger } from './defaultLogger';
 import { createGroupCommit } from './groupCommit';
 import {
   decodeChildSpawned,
+  decodeResyncInterval,
   decodeRetention,
   decodeSent,
   decodeSessionKey,
@@ -59,6 +63,9 @@ interface BatchItem {
 const STORE_METHODS = ['append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'recover', 'resetWatcher', 'deleteSession', 'prune', 'close'] as const;
 
 const systemClock: Clock = { now: () => Date.now() };
+
+/** The resync timer's period when `ownsSession` is given and `resyncIntervalMs` is not. */
+const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 
 /**
  * The common valid `status` options (none, or a plain object with a valid `changesSince` and
@@ -105,18 +112,22 @@ function safeLogger(inner: Logger): Logger {
 
 /**
  * Creates the facade over a store and runs the restart scan (re-queuing pending notices) before
- * resolving; a first prune then runs in the background.
+ * resolving; a first prune then runs in the background. With `ownsSession` it first subscribes
+ * to the store's cursor signals (when it has `listen`) and starts the resync timer after the scan.
  *
  * @example
  * const awareness = await createSessionStateAwareness({ store: openSqliteStore({ path: 'state.db' }), wake });
  */
 export async function createSessionStateAwareness(options: SessionStateAwarenessOptions): Promise<SessionStateAwareness> {
   // --- options ---
-  requireKnownFields(options, 'options', ['store', 'clock', 'logger', 'wake', 'retention']);
+  requireKnownFields(options, 'options', ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs']);
   requirePort(options.store, 'options.store', STORE_METHODS, 'a StateStore (createMemoryStore() or openSqliteStore({ path }))');
+  if (options.store.listen !== undefined) requireFunction(options.store.listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
+  if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
+  const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retentionOptions = decodeRetention(options.retention);
   const policy: RetentionPolicy = {
     maxAgeMs: retentionOptions.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
@@ -144,15 +155,19 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     }
   };
 
-  /** Offers a notice the store asked for; a new entry is counted and wakes its watcher. */
-  const offerNotice = (notice: Notice): void => {
+  /**
+   * Offers a notice the store asked for; a new entry is counted and wakes its watcher.
+   * `signalled`: it came from a scan run by a cross-process signal or the resync timer.
+   */
+  const offerNotice = (notice: Notice, signalled = false): void => {
     const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
     if (offered === 'coalesced') {
       counters.add('noticesCoalesced');
       return;
     }
     counters.add('noticesQueued');
-    if (notice.reason === 'reopen') counters.add('noticesReopened');
+    if (signalled) counters.add('noticesSignalled');
+    else if (notice.reason === 'reopen') counters.add('noticesReopened');
     else if (notice.reason === 'recovered') counters.add('noticesRecovered');
     wake(notice.watcher);
   };
@@ -160,6 +175,37 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const dropPairs = (pairs: readonly CursorPair[]): void => {
     for (const pair of pairs) queue.remove(pair.watcher, pair.target);
   };
+
+  // --- ownership (several gateway processes on one store) ---
+
+  const ownsPort = options.ownsSession;
+  const ownershipSitesLogged = new Set<string>();
+
+  /**
+   * The ownership predicate as used at one call site: a port that throws counts as "not owned"
+   * (the owner, if any, hears by signal or resync) and is logged once for that site.
+   */
+  const ownershipAt =
+    (site: 'append' | 'scan') =>
+    (watcher: string): boolean => {
+      try {
+        return Boolean((ownsPort as (sessionKey: string) => boolean)(watcher));
+      } catch (error) {
+        if (!ownershipSitesLogged.has(site)) {
+          ownershipSitesLogged.add(site);
+          logger.warn('ownsSession threw; the watcher counts as not owned (logged once per call site)', {
+            operation: 'ownsSession',
+            site,
+            watcher,
+            error: describeFailure(error),
+          });
+        }
+        return false;
+      }
+    };
+  // Undefined without `ownsSession`: this process owns every watcher, as with one gateway.
+  const ownsForAppend = ownsPort === undefined ? undefined : ownershipAt('append');
+  const ownsForScan = ownsPort === undefined ? undefined : ownershipAt('scan');
 
   // --- failures ---
 
@@ -258,7 +304,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
         const seedWatcher = item.request.seedWatcher;
         if (seedWatcher !== undefined) queue.remove(seedWatcher, item.request.command.sessionKey);
-        for (const notice of outcome.notices) offerNotice(notice);
+        // Another process's watcher hears of it there, by signal or resync, never here.
+        for (const notice of outcome.notices) if (ownsForAppend === undefined || ownsForAppend(notice.watcher)) offerNotice(notice);
       }
       results.push(toResult(item, outcome));
     }
@@ -275,16 +322,123 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   );
   flushAppends = () => commit.flushNow();
 
+  // --- scans of owned cursors after signals and on the resync timer ---
+
+  // Targets signalled since the last scan, and whether a full scan of owned cursors is due.
+  const signalledTargets = new Set<SessionKey>();
+  let fullScanDue = false;
+  let scanScheduled: NodeJS.Immediate | undefined;
+  let resyncTimer: NodeJS.Timeout | undefined;
+  let subscription: CursorSignalSubscription | undefined;
+
+  /**
+   * One scan through the lane (so it is ordered with drains and appends): the owned lagging
+   * cursors on the signalled targets, or all of them when a full scan is due. A failed scan
+   * keeps what it was asked for, for the next signal or resync tick (never a retry loop).
+   */
+  const scanSignalled = (): Promise<void> =>
+    enterLane(async () => {
+      const full = fullScanDue;
+      const targets = full ? [] : [...signalledTargets];
+      fullScanDue = false;
+      signalledTargets.clear();
+      if (!full && targets.length === 0) return;
+      let notices: readonly Notice[];
+      try {
+        notices = await store.recover(clock.now(), ownsForScan, full ? undefined : targets);
+      } catch (error) {
+        if (full) fullScanDue = true;
+        else for (const target of targets) signalledTargets.add(target);
+        logger.error('cursor scan failed; retried on the next signal or resync', {
+          operation: 'recover',
+          scan: full ? 'full' : 'targets',
+          targets: targets.length,
+          error: describeFailure(error),
+        });
+        return;
+      }
+      for (const notice of notices) offerNotice(notice, true);
+    });
+
+  /** At most one scan per turn of the event loop, however many signals arrive in it. */
+  const scheduleScan = (): void => {
+    if (closing !== undefined || scanScheduled !== undefined) return;
+    scanScheduled = setImmediate(() => {
+      scanScheduled = undefined;
+      if (closing !== undefined) return;
+      scanSignalled().catch((error: unknown) => {
+        logger.error('cursor scan failed', { operation: 'recover', error: describeFailure(error) });
+      });
+    });
+  };
+
+  const listener: CursorSignalListener = {
+    targetsChanged(targets) {
+      if (closing !== undefined) return;
+      try {
+        for (const target of targets) signalledTargets.add(target);
+      } catch (error) {
+        // A malformed signal: scan everything rather than miss a target.
+        fullScanDue = true;
+        logger.warn('cursor signal was malformed; scanning every owned cursor', { operation: 'listen', error: describeFailure(error) });
+      }
+      scheduleScan();
+    },
+    resync() {
+      if (closing !== undefined) return;
+      fullScanDue = true;
+      scheduleScan();
+    },
+    failed(error) {
+      logger.warn('cursor signal listener failed; the store retries it', { operation: 'listen', error: describeFailure(error) });
+    },
+  };
+
+  const closeSubscription = async (): Promise<void> => {
+    const current = subscription;
+    subscription = undefined;
+    if (current === undefined) return;
+    try {
+      await current.close();
+    } catch (error) {
+      logger.warn('closing the cursor signal subscription failed', { operation: 'close', error: describeFailure(error) });
+    }
+  };
+
   // --- the restart scan ---
+
+  // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
+  if (ownsPort !== undefined && store.listen !== undefined) {
+    try {
+      subscription = await store.listen(listener);
+    } catch (error) {
+      throw storeFailure('listen', error);
+    }
+  }
 
   let recovered: readonly Notice[];
   try {
-    recovered = await store.recover(clock.now());
+    recovered = await lane.run(() => {
+      // A full scan of owned cursors: it covers every signal received before it.
+      signalledTargets.clear();
+      fullScanDue = false;
+      return ownsForScan === undefined ? store.recover(clock.now()) : store.recover(clock.now(), ownsForScan);
+    });
   } catch (error) {
+    await closeSubscription();
     throw storeFailure('recover', error);
   }
   for (const notice of recovered) offerNotice(notice);
   retention.startInBackground();
+
+  if (resyncIntervalMs > 0) {
+    resyncTimer = setInterval(() => {
+      fullScanDue = true;
+      scheduleScan();
+    }, resyncIntervalMs);
+    // A safety net, never a reason to keep the process alive.
+    resyncTimer.unref();
+  }
 
   // --- the facade ----------------------------------------------------------------------------
 
@@ -454,6 +608,10 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       if (closing !== undefined) return closing;
       closing = (async () => {
         commit.flushNow();
+        if (resyncTimer !== undefined) clearInterval(resyncTimer);
+        if (scanScheduled !== undefined) clearImmediate(scanScheduled);
+        scanScheduled = undefined;
+        await closeSubscription();
         await retention.stop();
         await lane.idle();
         try {

@@ -17,6 +17,32 @@ export interface SessionStateAwarenessOptions {
   readonly wake?: Wake;
   /** History bounds; default 30 days and 50,000 rows. */
   readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
+  /**
+   * For several gateway processes on one shared store: whether this process owns the watcher
+   * session `sessionKey` (delivers its notices and drains it). Omitted, this process owns every
+   * watcher, exactly as with one gateway.
+   *
+   * With it, notices are queued (and woken) here only for owned watchers; the restart scan
+   * reads only owned cursors; a store that offers `listen` (PostgreSQL) signals appends made
+   * in any process, and this facade re-reads its owned cursors on the signalled targets; a
+   * resync timer (`resyncIntervalMs`) re-reads all of them as a safety net, which alone gives a
+   * store without `listen` (a shared SQLite file) notices across processes within one interval.
+   * Each watcher should be owned by exactly one process at a time (two owners would both
+   * deliver its notice). The drain path is unchanged: a gateway drains only the watchers it
+   * owns, and a process that does not own a watcher has nothing queued for it, so `pending` is
+   * empty and `drain` returns `[]` there. Must be cheap and synchronous; a call that throws
+   * counts as not owned and is logged (once per call site: appends, scans).
+   *
+   * @example ownsSession: (sessionKey) => sessionKey.startsWith('agent:ops:')
+   */
+  readonly ownsSession?: (sessionKey: string) => boolean;
+  /**
+   * How often (ms) a full scan of the owned lagging cursors runs, so a lost signal or a store
+   * without `listen` still yields the notice within this delay. Default 60,000 when
+   * `ownsSession` is given, otherwise 0; 0 turns the timer off. The timer never keeps the
+   * process alive.
+   */
+  readonly resyncIntervalMs?: number;
 }
 
 /** The `record` input (SPEC 8); checked at runtime, so plain JavaScript callers get clear errors. */
@@ -102,6 +128,9 @@ export interface SessionStateAwareness {
   prune(): Promise<PruneResult>;
   /** Counters since creation (SPEC 9). */
   metrics(): AwarenessMetrics;
-  /** Waits for queued work and any running prune, then closes the store. Later calls fail. */
+  /**
+   * Stops the resync timer and the cursor-signal subscription, waits for queued work and any
+   * running prune, then closes the store. Later calls fail.
+   */
   close(): Promise<void>;
 }

@@ -46,6 +46,17 @@ const PositiveInteger = new t.Type<number, number, unknown>(
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger });
 export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
 
+/** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+const isResyncInterval = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= MAX_TIMER_DELAY_MS;
+const ResyncInterval = new t.Type<number, number, unknown>(
+  `whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`,
+  isResyncInterval,
+  (u, c) => (isResyncInterval(u) ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+
 // --- decoding --------------------------------------------------------------------------------
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
@@ -91,6 +102,12 @@ export function decodeRetention(value: unknown): RetentionOptions {
   return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows'], value, 'options.retention');
 }
 
+/** `options.resyncIntervalMs`; undefined means the default. */
+export function decodeResyncInterval(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  return orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
+}
+
 /** Checks that `value` is an object whose listed members are functions (a port implementation). */
 export function requirePort(value: unknown, field: string, methods: readonly string[], expected: string): void {
   const ok =
@@ -100,7 +117,7 @@ export function requirePort(value: unknown, field: string, methods: readonly str
   if (!ok) throw new InvalidInputError(invalidInput(field, value, expected));
 }
 
-/** Checks that `value` is a function (the wake port). */
+/** Checks that `value` is a function (the wake port, `ownsSession`). */
 export function requireFunction(value: unknown, field: string, expected: string): void {
   if (typeof value !== 'function') throw new InvalidInputError(invalidInput(field, value, expected));
 }

@@ -6,14 +6,22 @@ export interface AwarenessMetrics {
   readonly eventsAppended: number;
   /** `record` / `childSpawned` calls that returned `{ ok: false }` (invalid input or storage). */
   readonly appendFailures: number;
-  /** Notices that became a new queue entry (first, reopen, recovered). */
+  /** Notices that became a new queue entry (first, reopen, recovered, signalled). */
   readonly noticesQueued: number;
-  /** Notices dropped because the same text was already queued for the pair. */
+  /**
+   * Notices dropped because the same text was already queued for the pair (a repeat of an
+   * append, or a pending notice that a signal or resync scan read again).
+   */
   readonly noticesCoalesced: number;
   /** Notices queued by a drain that found newer changes (reopen). */
   readonly noticesReopened: number;
-  /** Notices queued by the restart scan. */
+  /** Notices queued by the restart scan when the facade was created. */
   readonly noticesRecovered: number;
+  /**
+   * Notices queued by a scan that a cross-process signal or the resync timer ran (with
+   * `ownsSession`): changes recorded by another process for a watcher this one owns.
+   */
+  readonly noticesSignalled: number;
   /** `status` answers whose `stateChanges.historyGap` was true. */
   readonly gapsServed: number;
   /** Events deleted by pruning. */
@@ -36,6 +44,7 @@ export function createCounters(): Counters {
     noticesCoalesced: 0,
     noticesReopened: 0,
     noticesRecovered: 0,
+    noticesSignalled: 0,
     gapsServed: 0,
     rowsPruned: 0,
   };

@@ -1,0 +1,606 @@
+// Notices across gateway processes (issue 8): several facades share one store, each told which
+// watcher sessions it owns. A notice is queued (and woken) only by the owner: the process that
+// recorded the change drops it locally and the owner hears of it by a cursor signal (a store
+// with `listen`) or by its resync timer. Here the processes are facades in one Jest worker over
+// ONE memory store, with an in-test bus standing in for PostgreSQL's LISTEN/NOTIFY, and two
+// facades over one SQLite file (no listen: the resync timer alone carries the notice).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
+import { openSqliteStore } from '@session-state/adapters-sqlite';
+import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
+
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
+import { expectedNotice, humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
+
+// --- keys and ownership ------------------------------------------------------------------------
+
+/** Watchers owned by gateway A. */
+const WA = 'agent:alpha:main';
+/** Watchers owned by gateway B. */
+const WB = 'agent:beta:main';
+const WB2 = 'agent:beta:ops';
+/** Sessions a human talks to; their ownership plays no part (they only are targets). */
+const TARGET = 'agent:worker:main';
+const TARGET2 = 'agent:helper:main';
+
+const ownsA = (key: string): boolean => key.startsWith('agent:alpha:');
+const ownsB = (key: string): boolean => key.startsWith('agent:beta:');
+
+const RESYNC_MS = 1_000;
+
+// --- the bus: cursor signals between the facades, as PostgreSQL's NOTIFY would send them ----
+
+interface Bus {
+  /** One process's handle on the shared store: appends signal, `listen` subscribes. */
+  view(): StateStore;
+  /** While true, signals are lost (a dropped NOTIFY, a connection down). */
+  dropSignals: boolean;
+  /** Subscriptions not closed yet. */
+  readonly listening: number;
+  /** Signals sent so far (one per target of each notifying append), lost ones excluded. */
+  readonly sent: number;
+  /** Every listener is told to resync (the listening connection came back). */
+  reconnect(): void;
+  /** Every listener is told the connection failed. */
+  fail(message: string): void;
+}
+
+/**
+ * After an append whose outcome asked for notices, every subscribed listener (the appending
+ * process's own included) hears `targetsChanged([target])`, asynchronously, like a NOTIFY
+ * delivered after the commit. `listen` calls `resync()` once before it resolves, as PostgreSQL's does.
+ */
+function createBus(shared: StateStore): Bus {
+  const listeners = new Set<CursorSignalListener>();
+  let sent = 0;
+  const bus: Bus = {
+    dropSignals: false,
+    get listening() {
+      return listeners.size;
+    },
+    get sent() {
+      return sent;
+    },
+    view: () => ({
+      ...shared,
+      // Each process closes its own handle; the shared state outlives it.
+      close: async () => undefined,
+      append: async (batch) => {
+        const outcomes = await shared.append(batch);
+        const targets = new Set<SessionKey>();
+        for (const outcome of outcomes) if (outcome.type === 'appended' && outcome.notices.length > 0) targets.add(outcome.event.sessionKey);
+        if (targets.size > 0 && !bus.dropSignals) {
+          sent += targets.size;
+          setImmediate(() => {
+            for (const listener of [...listeners]) for (const target of targets) listener.targetsChanged([target]);
+          });
+        }
+        return outcomes;
+      },
+      listen: async (listener) => {
+        listeners.add(listener);
+        listener.resync();
+        return {
+          close: async () => {
+            listeners.delete(listener);
+          },
+        };
+      },
+    }),
+    reconnect: () => {
+      for (const listener of [...listeners]) listener.resync();
+    },
+    fail: (message) => {
+      for (const listener of [...listeners]) listener.failed(storeError('listen', new Error(message)));
+    },
+  };
+  return bus;
+}
+
+// --- gateways ----------------------------------------------------------------------------------
+
+interface Gateway {
+  readonly awareness: SessionStateAwareness;
+  readonly logger: RecordingLogger;
+  readonly wakes: string[];
+}
+
+const clock = createManualClock(START);
+const open: SessionStateAwareness[] = [];
+
+async function gateway(store: StateStore, extra: Partial<SessionStateAwarenessOptions> = {}): Promise<Gateway> {
+  const logger = recordingLogger();
+  const wakes: string[] = [];
+  const awareness = await createSessionStateAwareness({ store, clock, logger, wake: (watcher) => wakes.push(watcher), ...extra });
+  open.push(awareness);
+  return { awareness, logger, wakes };
+}
+
+/** Closes every gateway opened so far (before the store they share goes). */
+async function closeGateways(): Promise<void> {
+  for (const awareness of open.splice(0)) await awareness.close();
+}
+
+/** Lets `n` turns of the event loop pass (signals and scans are delivered in later turns). */
+async function turns(n = 10): Promise<void> {
+  for (let i = 0; i < n; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Waits turn by turn until `condition` holds; fails (naming `what`) if it never does. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    if (condition()) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+/** Fires the resync timers once (fake timers) and lets the scans they start finish. */
+async function resyncTick(): Promise<void> {
+  jest.advanceTimersByTime(RESYNC_MS);
+  await turns();
+}
+
+const ownershipWarnings = (logger: RecordingLogger) => logger.entries.filter((entry) => entry.fields['operation'] === 'ownsSession');
+
+beforeEach(() => {
+  // Only the interval timers are faked: the resync timer fires when a test says so.
+  jest.useFakeTimers({
+    doNotFake: ['Date', 'hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate'],
+  });
+});
+
+afterEach(async () => {
+  await closeGateways();
+  jest.useRealTimers();
+});
+
+// --- signals -----------------------------------------------------------------------------------
+
+describe('two gateways over one store with cursor signals', () => {
+  let shared: StateStore;
+  let bus: Bus;
+  let a: Gateway;
+  let b: Gateway;
+  /** TARGET's version when B's watcher registered: the `changesSince` of its first notice. */
+  let watchedAt: number;
+
+  beforeEach(async () => {
+    shared = createMemoryStore();
+    bus = createBus(shared);
+    a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    b = await gateway(bus.view(), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    await a.awareness.record(humanTurn(TARGET));
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    watchedAt = (await b.awareness.status(TARGET)).stateVersion;
+    await turns();
+  });
+
+  afterEach(async () => {
+    await closeGateways();
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a human turn recorded in A on a session B’s watcher watches gives exactly one notice in B, woken once, and none in A', async () => {
+    const recorded = await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }));
+    expect(recorded.ok && 'event' in recorded).toBe(true);
+
+    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await turns();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.wakes).toEqual([WB]);
+    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(a.wakes).toEqual([]);
+    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesRecovered: 0 });
+    expect(a.awareness.metrics()).toMatchObject({ noticesQueued: 0, noticesSignalled: 0 });
+  });
+
+  test('a burst of turns in A is still one notice and one wake in B', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => a.awareness.record(humanTurn(TARGET, { summary: `turn ${i}` }))));
+    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await turns(20);
+    await resyncTick();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.wakes).toEqual([WB]);
+    expect(b.awareness.metrics().noticesQueued).toBe(1);
+    expect(a.awareness.pending(WB)).toEqual([]);
+    // The signals folded the whole burst into the pending notice: one drain acknowledges all of it.
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.wakes).toEqual([WB]);
+  });
+
+  test('B drains its notice; a change B has not heard of yet reopens exactly one notice with the new changesSince', async () => {
+    const first = await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length > 0, 'the first notice reaches B');
+    const firstSequence = first.ok && 'event' in first ? first.event.sequence : -1;
+    // Its signal is still on the way when B drains (here: lost), so B acknowledges the first change only.
+    bus.dropSignals = true;
+    const later = await a.awareness.record(humanTurn(TARGET));
+    const laterSequence = later.ok && 'event' in later ? later.event.sequence : -1;
+    await turns();
+    bus.dropSignals = false;
+
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    // The drain acknowledged up to the first change; the later one reopens one notice from there.
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstSequence)]);
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstSequence)]);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.wakes).toEqual([WB, WB]);
+    await turns();
+
+    // Idle again: the next turn in A gives one new notice in B, from the latest acknowledged.
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, laterSequence)]);
+    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(await a.awareness.drain(WB)).toEqual([]);
+  });
+
+  test('each gateway queues only its own watchers’ notices; the other’s never show in its pending', async () => {
+    await a.awareness.sent({ senderKey: WA, deliveredTo: TARGET, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await turns();
+    await resyncTick();
+
+    expect(a.awareness.pending(WA)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WA)).toEqual([]);
+    expect([a.wakes, b.wakes]).toEqual([[WA], [WB]]);
+  });
+
+  test('two targets give B’s watcher two notices, and two of B’s watchers each get one', async () => {
+    await b.awareness.sent({ senderKey: WB2, deliveredTo: TARGET, watch: true });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
+    await Promise.all([a.awareness.record(humanTurn(TARGET)), a.awareness.record(humanTurn(TARGET2))]);
+    await until(() => b.awareness.pending(WB).length === 2 && b.awareness.pending(WB2).length === 1, 'every notice reaches B');
+    await turns();
+    // One scan found both; it offers them by target.
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB2)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect([...b.wakes].sort()).toEqual([WB, WB, WB2].sort());
+  });
+
+  test('a lost signal is covered by the resync timer', async () => {
+    bus.dropSignals = true;
+    await a.awareness.record(humanTurn(TARGET));
+    await turns(20);
+    expect(b.awareness.pending(WB)).toEqual([]);
+
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.wakes).toEqual([WB]);
+    expect(b.awareness.metrics().noticesSignalled).toBe(1);
+    expect(a.awareness.pending(WB)).toEqual([]);
+  });
+
+  test('a resync from the store (the listening connection came back) re-reads every owned cursor; a failure is a warning', async () => {
+    bus.dropSignals = true;
+    await a.awareness.record(humanTurn(TARGET));
+    bus.fail('connection terminated unexpectedly');
+    await turns(20);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.logger.entries).toContainEqual({
+      level: 'warn',
+      message: expect.stringContaining('listener failed'),
+      fields: expect.objectContaining({ operation: 'listen', error: 'connection terminated unexpectedly' }),
+    });
+
+    bus.reconnect();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync delivers the notice');
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(a.awareness.pending(WB)).toEqual([]);
+  });
+
+  test('close stops the resync timer and closes the subscription', async () => {
+    expect(bus.listening).toBe(2);
+    expect(jest.getTimerCount()).toBe(2);
+    await b.awareness.close();
+    expect(bus.listening).toBe(1);
+    expect(jest.getTimerCount()).toBe(1);
+    await a.awareness.close();
+    expect(bus.listening).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  test('a signal that arrives after close (a store that calls late) starts no scan', async () => {
+    let heard: CursorSignalListener | undefined;
+    const recovers: string[] = [];
+    const view = bus.view();
+    const late = await gateway(
+      {
+        ...view,
+        listen: async (listener) => {
+          heard = listener;
+          return { close: async () => undefined };
+        },
+        recover: (now, owns, targets) => {
+          recovers.push(targets === undefined ? 'all' : targets.join(' '));
+          return view.recover(now, owns, targets);
+        },
+      },
+      { ownsSession: ownsB },
+    );
+    await late.awareness.close();
+    heard?.targetsChanged([TARGET as SessionKey]);
+    heard?.resync();
+    await turns();
+    expect(heard).toBeDefined();
+    expect(recovers).toEqual(['all']);
+  });
+});
+
+// --- ordering with the store -------------------------------------------------------------------
+
+describe('what a gateway with ownsSession asks of the store', () => {
+  /** The store with each `listen` and `recover` call noted, in order. */
+  function spied(inner: StateStore, calls: string[], failRecoverAfterStart = { times: 0 }): StateStore {
+    let started = false;
+    return {
+      ...inner,
+      listen: async (listener) => {
+        calls.push('listen');
+        return (inner.listen as NonNullable<StateStore['listen']>)(listener);
+      },
+      recover: async (now, owns, targets) => {
+        calls.push(targets === undefined ? 'recover all' : `recover ${[...targets].sort().join(' ')}`);
+        if (started && failRecoverAfterStart.times > 0) {
+          failRecoverAfterStart.times -= 1;
+          throw new Error('disk I/O error');
+        }
+        started = true;
+        return inner.recover(now, owns, targets);
+      },
+    };
+  }
+
+  test('it listens BEFORE the restart scan, and that scan covers the resync listening asked for', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const calls: string[] = [];
+    await gateway(spied(bus.view(), calls), { ownsSession: ownsB, resyncIntervalMs: 0 });
+    await turns();
+    expect(calls).toEqual(['listen', 'recover all']);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('the restart scan re-queues notices only for owned watchers and leaves the others’ cursors alone', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    // While no gateway runs for them, a turn lands on a session both watchers watch.
+    const first = await gateway(bus.view(), { ownsSession: () => false, resyncIntervalMs: 0 });
+    await first.awareness.sent({ senderKey: WA, deliveredTo: TARGET, watch: true });
+    await first.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await first.awareness.record(humanTurn(TARGET));
+    await first.awareness.record(humanTurn(TARGET));
+    await turns();
+    expect(first.awareness.pending(WA)).toEqual([]);
+    const unowned = (await shared.listCursors({ watcher: WA as SessionKey })).map((row) => ({ ...row }));
+
+    const b = await gateway(bus.view(), { ownsSession: ownsB, resyncIntervalMs: 0 });
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WA)).toEqual([]);
+    expect(b.wakes).toEqual([WB]);
+    expect(b.awareness.metrics()).toMatchObject({ noticesRecovered: 1, noticesSignalled: 0 });
+    expect(await shared.listCursors({ watcher: WA as SessionKey })).toEqual(unowned);
+    await turns();
+    // The resync that listening asked for finds the same notice: still one.
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('one scan per turn for a burst of signals, limited to the signalled targets', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const calls: string[] = [];
+    const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
+    const b = await gateway(spied(bus.view(), calls), { ownsSession: ownsB, resyncIntervalMs: 0 });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
+    await turns();
+    calls.length = 0;
+    // One batch in A (one tick): two appends, two targets, signalled in one turn.
+    await Promise.all([a.awareness.record(humanTurn(TARGET)), a.awareness.record(humanTurn(TARGET2)), a.awareness.record(humanTurn(TARGET))]);
+    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    await turns();
+    expect(calls).toEqual([`recover ${[TARGET, TARGET2].sort().join(' ')}`]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a failed scan is logged and its targets are kept for the next signal, with no retry loop', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const calls: string[] = [];
+    const failing = { times: 0 };
+    const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
+    const b = await gateway(spied(bus.view(), calls, failing), { ownsSession: ownsB, resyncIntervalMs: 0 });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
+    await turns();
+    calls.length = 0;
+
+    failing.times = 1;
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => calls.length === 1, 'B scans after the signal');
+    await turns(50);
+    expect(calls).toEqual([`recover ${TARGET}`]);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.logger.entries).toContainEqual({
+      level: 'error',
+      message: expect.stringContaining('scan failed'),
+      fields: { operation: 'recover', scan: 'targets', targets: 1, error: 'disk I/O error' },
+    });
+
+    // The next signal (another target) scans the kept target too.
+    await a.awareness.record(humanTurn(TARGET2));
+    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    expect(calls).toEqual([`recover ${TARGET}`, `recover ${[TARGET, TARGET2].sort().join(' ')}`]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('without ownsSession nothing changes: no listening, no timer, every notice queued where it was recorded', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const calls: string[] = [];
+    const only = await gateway(spied(bus.view(), calls));
+    expect(calls).toEqual(['recover all']);
+    expect(bus.listening).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
+    await only.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await only.awareness.record(humanTurn(TARGET));
+    expect(only.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(only.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 0 });
+    await closeGateways();
+    await shared.close();
+  });
+});
+
+// --- a throwing ownsSession ------------------------------------------------------------------------
+
+describe('an ownsSession that throws', () => {
+  test('counts as not owned, breaks nothing, and is logged once per call site (appends, scans)', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const broken = 'agent:alpha:broken';
+    const owns = (key: string): boolean => {
+      if (key === broken) throw new Error('ownership table unavailable');
+      return ownsA(key);
+    };
+    const a = await gateway(bus.view(), { ownsSession: owns, resyncIntervalMs: RESYNC_MS });
+    await a.awareness.sent({ senderKey: broken, deliveredTo: TARGET, watch: true });
+    await a.awareness.sent({ senderKey: WA, deliveredTo: TARGET, watch: true });
+
+    for (let i = 0; i < 3; i += 1) expect((await a.awareness.record(humanTurn(TARGET))).ok).toBe(true);
+    await turns();
+    await resyncTick();
+    await resyncTick();
+
+    expect(a.awareness.pending(WA)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(a.awareness.pending(broken)).toEqual([]);
+    expect(a.wakes).toEqual([WA]);
+    expect(ownershipWarnings(a.logger).map((entry) => [entry.level, entry.fields['site'], entry.fields['watcher'], entry.fields['error']])).toEqual([
+      ['warn', 'append', broken, 'ownership table unavailable'],
+      ['warn', 'scan', broken, 'ownership table unavailable'],
+    ]);
+    expect(a.logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    // The facade keeps working for everything else.
+    expect(await a.awareness.drain(WA)).toEqual([expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+});
+
+// --- options -----------------------------------------------------------------------------------
+
+describe('ownsSession and resyncIntervalMs options', () => {
+  test.each([
+    ['options.ownsSession', { ownsSession: 'agent:alpha:' }, 'agent:alpha:'],
+    ['options.ownsSession', { ownsSession: null }, 'null'],
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: -1 }, '-1'],
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: 1.5 }, '1.5'],
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: '60000' }, '60000'],
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: Number.NaN }, 'NaN'],
+    // Node.js would fire a longer interval after 1 ms instead.
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: 2 ** 31 }, String(2 ** 31)],
+    ['options.store.listen', { store: { ...createMemoryStore(), listen: 'LISTEN' } }, 'LISTEN'],
+  ] as ReadonlyArray<readonly [string, object, string]>)('rejects a bad %s (%j) with an InvalidInputError naming the field and the value', async (field, bad, shown) => {
+    const error = await createSessionStateAwareness({ store: createMemoryStore(), logger: recordingLogger(), ...bad } as never).then(
+      () => undefined,
+      (rejection: unknown) => rejection,
+    );
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).field).toBe(field);
+    expect((error as InvalidInputError).message).toContain(field);
+    expect((error as InvalidInputError).message).toContain(shown);
+  });
+
+  test('the resync timer defaults to one minute with ownsSession, and 0 turns it off', async () => {
+    const store = createMemoryStore();
+    const calls: string[] = [];
+    const counted: StateStore = {
+      ...store,
+      recover: (now, owns, targets) => {
+        calls.push('recover');
+        return store.recover(now, owns, targets);
+      },
+    };
+    const off = await gateway({ ...counted, close: async () => undefined }, { ownsSession: ownsA, resyncIntervalMs: 0 });
+    expect(jest.getTimerCount()).toBe(0);
+    await off.awareness.close();
+
+    await gateway(counted, { ownsSession: ownsA });
+    expect(jest.getTimerCount()).toBe(1);
+    calls.length = 0;
+    jest.advanceTimersByTime(59_999);
+    await turns();
+    expect(calls).toEqual([]);
+    jest.advanceTimersByTime(1);
+    await turns();
+    expect(calls).toEqual(['recover']);
+  });
+
+  test('without ownsSession a resyncIntervalMs still runs the timer, over every watcher', async () => {
+    const shared = createMemoryStore();
+    const writer = await gateway({ ...shared, close: async () => undefined }, { ownsSession: () => false, resyncIntervalMs: 0 });
+    const reader = await gateway({ ...shared, close: async () => undefined }, { resyncIntervalMs: RESYNC_MS });
+    await writer.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await writer.awareness.record(humanTurn(TARGET));
+    expect(reader.awareness.pending(WB)).toEqual([]);
+    await resyncTick();
+    expect(reader.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+});
+
+// --- a shared SQLite file: no listen, the resync timer carries the notice -----------------------
+
+describe('two gateways over one SQLite file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'session-state-cross-'));
+  });
+  afterEach(async () => {
+    await closeGateways();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a turn recorded in A reaches B’s watcher by B’s resync timer: one notice in B, none in A', async () => {
+    const path = join(dir, 'state.db');
+    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    for (let i = 0; i < 5; i += 1) await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }));
+    await turns();
+    expect(b.awareness.pending(WB)).toEqual([]);
+
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    await resyncTick();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.wakes).toEqual([WB]);
+    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1 });
+    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(a.wakes).toEqual([]);
+
+    // B drains; a later turn in A comes through the same way, from the new changesSince.
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    const acked = (await b.awareness.status(TARGET)).stateVersion;
+    await a.awareness.record(humanTurn(TARGET));
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, acked)]);
+  });
+});
