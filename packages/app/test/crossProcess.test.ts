@@ -12,7 +12,7 @@ import { createManualClock, createMemoryStore } from '@session-state/adapters-me
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
+import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
 import { expectedNotice, humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
 
 // --- keys and ownership ------------------------------------------------------------------------
@@ -447,6 +447,28 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(calls).toEqual([`recover ${TARGET}`, `recover ${[TARGET, TARGET2].sort().join(' ')}`]);
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, 0)]);
     await closeGateways();
+    await shared.close();
+  });
+
+  test('a store whose listen fails at start fails the creation, naming listen; a failed restart scan closes the subscription it opened', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const refusing: StateStore = { ...bus.view(), listen: () => Promise.reject(new Error('connection refused')) };
+    const listenError = await createSessionStateAwareness({ store: refusing, logger: recordingLogger(), ownsSession: ownsB }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(listenError).toBeInstanceOf(StoreOperationError);
+    expect((listenError as StoreOperationError).operation).toBe('listen');
+
+    const failingScan: StateStore = { ...bus.view(), recover: () => Promise.reject(new Error('disk I/O error')) };
+    const scanError = await createSessionStateAwareness({ store: failingScan, logger: recordingLogger(), ownsSession: ownsB }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((scanError as StoreOperationError).operation).toBe('recover');
+    expect(bus.listening).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
     await shared.close();
   });
 
