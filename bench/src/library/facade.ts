@@ -3,6 +3,7 @@
 import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createSessionStateAwareness } from '@session-state/app';
+import type { StateStore } from '@session-state/domain';
 
 /** The facade as `createSessionStateAwareness` returns it. */
 export type Awareness = Awaited<ReturnType<typeof createSessionStateAwareness>>;
@@ -36,8 +37,8 @@ export function openLibraryStore(path: string): ReturnType<typeof openSqliteStor
   return openSqliteStore({ path });
 }
 
-/** The facade over an already opened SQLite store; resolves after the restart scan. */
-export function startOnStore(store: ReturnType<typeof openSqliteStore>, options: LibraryOptions = {}): Promise<Awareness> {
+/** The facade over an already opened store (SQLite or PostgreSQL); resolves after the restart scan. */
+export function startOnStore(store: StateStore, options: LibraryOptions = {}): Promise<Awareness> {
   return createSessionStateAwareness({ store, ...commonOptions(options) });
 }
 

@@ -16,7 +16,7 @@ import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed';
  * (cursors / lagging)-th one lags: a notice was pending at 150 when more changes moved material
  * to 200 before the process stopped, so the scan must raise notified to material (a write).
  */
-function* cursorRows(cursors: number, lagging: number, now: number): Generator<CursorSeed> {
+export function* cursorRows(cursors: number, lagging: number, now: number): Generator<CursorSeed> {
   const every = Math.floor(cursors / lagging);
   for (let k = 0; k < cursors; k++) {
     const lags = k % every === 0;
