@@ -1,5 +1,6 @@
-// `npm run bench [-- --quick] [-- --only 1,4]`: runs every workload (library and raw baseline
-// side by side), prints the table and the target checks, and writes bench/results.json.
+// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: runs every workload (library
+// and raw baseline side by side), then the PostgreSQL column, prints the tables and the target
+// checks, and writes bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,8 +8,10 @@ import Database from 'better-sqlite3';
 
 import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context';
 import { createProgress } from './harness/progress';
+import { resolvePgUrl } from './postgres/server';
 import { renderReport, writeResults, type RunInfo } from './report';
 import { FULL, QUICK } from './sizes';
+import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn';
 import { w1SingleAppend } from './workloads/w1SingleAppend';
 import { w2FanOut } from './workloads/w2FanOut';
 import { w3InFlight } from './workloads/w3InFlight';
@@ -29,29 +32,34 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['7', w7Memory],
 ];
 
-const USAGE = 'usage: node bench/dist/main.js [--quick] [--only 1,2,...] [--out path]';
+const USAGE =
+  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
+  `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 interface Args {
   readonly quick: boolean;
   readonly only?: ReadonlySet<string>;
   readonly out: string;
+  readonly pgUrl?: string;
 }
 
 function parseArgs(argv: readonly string[]): Args {
   let quick = false;
   let only: Set<string> | undefined;
   let out = join(__dirname, '..', 'results.json');
+  let pgUrl: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') quick = true;
     else if (a === '--only' && argv[i + 1] !== undefined) only = new Set((argv[++i] ?? '').split(','));
     else if (a === '--out' && argv[i + 1] !== undefined) out = argv[++i] ?? out;
+    else if (a === '--pg-url' && argv[i + 1] !== undefined) pgUrl = argv[++i];
     else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${USAGE}`);
   }
-  return { quick, ...(only !== undefined ? { only } : {}), out };
+  return { quick, ...(only !== undefined ? { only } : {}), out, ...(pgUrl !== undefined ? { pgUrl } : {}) };
 }
 
 /** CPU model, cores, memory, Node and SQLite versions. */
@@ -74,6 +82,8 @@ async function main(): Promise<void> {
   progress.line(`machine: ${machine}`);
   const ctx: BenchContext = { quick: args.quick, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
   const results: WorkloadResult[] = [];
+  const pgSelected = (id: string): boolean => args.only === undefined || args.only.has('pg') || args.only.has(id);
+  let pg: PgColumn | undefined;
   try {
     for (const [id, run] of WORKLOADS) {
       if (args.only !== undefined && !args.only.has(id)) continue;
@@ -83,6 +93,7 @@ async function main(): Promise<void> {
       results.push(...list);
       progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
+    if (PG_WORKLOADS.some(([id]) => pgSelected(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), pgSelected);
   } finally {
     temp.dispose();
   }
@@ -93,8 +104,8 @@ async function main(): Promise<void> {
     durationS: (Date.now() - started) / 1000,
     loadAvgAtStart,
   };
-  console.log(renderReport(info, results));
-  writeResults(args.out, info, results);
+  console.log(renderReport(info, results, pg));
+  writeResults(args.out, info, results, pg);
   progress.line(`results written to ${args.out}`);
 }
 

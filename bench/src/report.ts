@@ -3,6 +3,8 @@
 import { writeFileSync } from 'node:fs';
 
 import type { SideResult, WorkloadResult } from './harness/context';
+import { PG_POOL_SIZE } from './postgres/context';
+import type { PgColumn } from './workloads/pgColumn';
 
 /** The machine line and what was run. */
 export interface RunInfo {
@@ -16,6 +18,9 @@ export interface RunInfo {
 // --- formatting --------------------------------------------------------------------------
 
 const num = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+
+/** As `num`, with two decimals below 10 (a PostgreSQL restart scan runs at a few per second). */
+const fineNum = (x: number): string => (Number.isFinite(x) && x < 10 ? x.toFixed(2) : num(x));
 
 /** A latency in µs, printed in µs below 10 ms and in ms above. */
 export function latency(us: number): string {
@@ -41,8 +46,8 @@ function ratioCell(sides: readonly SideResult[], pick: (s: SideResult) => number
   return Number.isFinite(r) ? `${r.toFixed(2)}×` : '';
 }
 
-/** The printed report. */
-export function renderReport(info: RunInfo, results: readonly WorkloadResult[]): string {
+/** The workload table: one row per side, the ratios on the library row. */
+function workloadTable(results: readonly WorkloadResult[], opsCell: (x: number) => string = num): string {
   const header = ['#', 'workload', 'side', 'ops/s', 'p50', 'p99', 'lib/raw ops/s', 'lib/raw p50', 'lib/raw p99', 'op'];
   const rows: string[][] = [header];
   for (const w of results) {
@@ -53,7 +58,7 @@ export function renderReport(info: RunInfo, results: readonly WorkloadResult[]):
         first ? w.id : '',
         first ? w.title : '',
         s.side,
-        num(s.opsPerSec),
+        opsCell(s.opsPerSec),
         latency(s.p50Us),
         latency(s.p99Us),
         first && s.side === 'library' ? ratioCell(w.sides, (x) => x.opsPerSec) : '',
@@ -63,21 +68,51 @@ export function renderReport(info: RunInfo, results: readonly WorkloadResult[]):
       ]);
     }
   }
+  return table(rows);
+}
+
+const notesOf = (results: readonly WorkloadResult[]): string[] => results.flatMap((w) => w.notes ?? []).map((n) => `  ${n}`);
+
+/** The PostgreSQL section: its own table with the same columns, and its notes; or why it was skipped. */
+function pgSection(column: PgColumn): string[] {
+  if (!column.ran) return ['', `PostgreSQL: column skipped, cannot use the server at ${column.url} (${column.reason}).`];
+  const { server } = column;
+  const notes = notesOf(column.results);
+  return [
+    '',
+    `PostgreSQL (server ${server.version} at ${server.url}, synchronous_commit=${server.synchronousCommit}): library = facade over openPostgresStore,`,
+    `raw = pg Pool running the same named statements in the same BEGIN … COMMIT shape; each side on a fresh schema, ${PG_POOL_SIZE} connections each.`,
+    '',
+    workloadTable(column.results, fineNum),
+    ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
+  ];
+}
+
+/** The printed report; the PostgreSQL section follows when the column was asked for. */
+export function renderReport(info: RunInfo, results: readonly WorkloadResult[], pg?: PgColumn): string {
   const checks = results.flatMap((w) => w.checks.map((c) => `  ${c.met ? 'MET   ' : 'MISSED'}  ${w.id.padEnd(4)} ${c.target}: ${c.measured}`));
-  const notes = results.flatMap((w) => w.notes ?? []).map((n) => `  ${n}`);
+  const notes = notesOf(results);
+  // `--only pg…` runs no SQLite workload: no empty table and targets then.
+  const sqlite =
+    results.length === 0 && pg !== undefined
+      ? []
+      : [
+          '',
+          workloadTable(results),
+          '',
+          'targets (ratios to the raw baseline measured in this run):',
+          ...checks,
+          ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
+        ];
   return [
     `session-state bench (${info.mode} run, ${info.startedAt}, ${info.durationS.toFixed(0)} s)`,
     `machine: ${info.machine}; load average at start ${info.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,
-    '',
-    table(rows),
-    '',
-    'targets (ratios to the raw baseline measured in this run):',
-    ...checks,
-    ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
+    ...sqlite,
+    ...(pg !== undefined ? pgSection(pg) : []),
   ].join('\n');
 }
 
-/** Writes the same figures as JSON (NaN becomes null). */
-export function writeResults(path: string, info: RunInfo, results: readonly WorkloadResult[]): void {
-  writeFileSync(path, `${JSON.stringify({ ...info, workloads: results }, null, 2)}\n`);
+/** Writes the same figures as JSON (NaN becomes null); the PostgreSQL column under `postgres`. */
+export function writeResults(path: string, info: RunInfo, results: readonly WorkloadResult[], pg?: PgColumn): void {
+  writeFileSync(path, `${JSON.stringify({ ...info, workloads: results, ...(pg !== undefined ? { postgres: pg } : {}) }, null, 2)}\n`);
 }

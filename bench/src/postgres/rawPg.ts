@@ -1,0 +1,102 @@
+// The raw PostgreSQL baseline: a pg Pool on one schema with the store's connection settings, and
+// the statements the PostgreSQL store runs (packages/adapters-postgres/src/statements.ts), written
+// out as plain SQL and run as named prepared statements. When the store changes a query, mirror
+// it here, so a ratio measures what the library adds, not a different query plan.
+import pg from 'pg';
+
+/** A statement prepared once per connection, by name, as the store's are. */
+export interface RawStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const s = (name: string, text: string): RawStatement => ({ name: `raw_${name}`, text });
+
+/** The store's statements the baseline runs, same text up to identifier quoting. */
+export const RAW_PG = {
+  /** Draws the sequence under the head-row lock, raises the head, inserts the event (one statement). */
+  appendEvent: s(
+    'append_event',
+    `WITH head AS (
+  INSERT INTO heads (session_key, head, prune_watermark) VALUES ($1, nextval('event_sequence'), 0)
+  ON CONFLICT (session_key) DO UPDATE SET head = nextval('event_sequence')
+  RETURNING head
+)
+INSERT INTO events (sequence, session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
+SELECT head.head, $2, $3, $4, $5, $6, $7::json, $8, $9, $10
+FROM head
+RETURNING sequence`,
+  ),
+  /** Every cursor on the target, locked. */
+  cursorsOnTarget: s(
+    'cursors_on_target',
+    'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
+  ),
+  /** Moves the listed cursors of one target. */
+  moveCursors: s(
+    'move_cursors',
+    `UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
+WHERE cursors.target = $6 AND cursors.watcher = v.watcher`,
+  ),
+  notify: s('notify', 'SELECT pg_notify($1, $2)'),
+  /** The head, the prune watermark and the events after `since` with the columns `status` returns. */
+  sessionChangesSince: s(
+    'session_changes_since',
+    `SELECT heads.head, heads.prune_watermark, events.sequence, events.kind, events.actor_type, events.actor_session_key,
+       events.summary, events.payload, events.occurred_at
+  FROM heads LEFT JOIN events ON (events.session_key = heads.session_key AND events.sequence > $1)
+ WHERE heads.session_key = $2 ORDER BY events.sequence ASC LIMIT $3`,
+  ),
+  /** Every lagging cursor, unlocked, by watcher then target. */
+  laggingCursors: s(
+    'lagging_cursors',
+    'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.material > cursors.acked ORDER BY cursors.watcher ASC, cursors.target ASC',
+  ),
+  /** Those pairs' cursors, locked in (target, watcher) order. */
+  lockCursorPairs: s(
+    'lock_cursor_pairs',
+    `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
+WHERE (cursors.watcher, cursors.target) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+ORDER BY cursors.target, cursors.watcher FOR UPDATE`,
+  ),
+} as const;
+
+// --- the pool ------------------------------------------------------------------------------
+
+const INT8_OID = 20;
+
+/** bigint → number, as the store reads sequences and clock milliseconds. */
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as never,
+};
+
+/** A pool on `schema` (first on the search_path), with the store's type parsing and keep-alive. */
+export function openRawPool(url: string, schema: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, types, keepAlive: true, max });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Runs a named statement on `client`; rows come back as arrays, as the store reads them. */
+export async function runRaw(client: pg.PoolClient | pg.Pool, st: RawStatement, values: readonly unknown[]): Promise<unknown[][]> {
+  const result = await client.query<unknown[]>({ name: st.name, text: st.text, values: values as unknown[], rowMode: 'array' });
+  return result.rows;
+}
+
+/** BEGIN, `work`, COMMIT on one pooled connection (ROLLBACK on a failure), as the store's transactions run. */
+export async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,24 @@
+// The raw restart scan on PostgreSQL, in the store's shape (recover.ts): read every lagging cursor
+// without locks, then in one transaction lock the ones whose notified is below material and raise
+// each (one UPDATE per cursor, as the store issues them).
+import type pg from 'pg';
+
+import { RAW_PG, rawTransaction, runRaw } from './rawPg';
+
+type CursorValues = [string, string, number, number, number, number];
+
+/** Runs the scan at `now`; returns how many pairs are re-noticed. */
+export async function rawPgRecover(pool: pg.Pool, now: number): Promise<number> {
+  const lagging = (await runRaw(pool, RAW_PG.laggingCursors, [])) as CursorValues[];
+  const toWrite = lagging.filter(([, , , notified, material]) => notified !== material);
+  if (toWrite.length > 0) {
+    await rawTransaction(pool, async (client) => {
+      const locked = (await runRaw(client, RAW_PG.lockCursorPairs, [toWrite.map((c) => c[0]), toWrite.map((c) => c[1])])) as CursorValues[];
+      for (const [watcher, target, acked, notified, material] of locked) {
+        if (notified === material || material <= acked) continue;
+        await runRaw(client, RAW_PG.moveCursors, [now, [watcher], [acked], [material], [material], target]);
+      }
+    });
+  }
+  return lagging.length;
+}

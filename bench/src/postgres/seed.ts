@@ -1,0 +1,74 @@
+// Seeds a PostgreSQL schema (the raw one, or the library store's own, through a second pool) with
+// events, heads and cursors by plain SQL on the store's tables, so both sides start identical.
+import pg from 'pg';
+
+import { openPostgresStore } from '@session-state/adapters-postgres';
+
+import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed';
+
+/**
+ * Creates `schema` with the store's own committed migrations (opening the store and closing it),
+ * so the raw side gets exactly the library's tables and indexes.
+ */
+export async function createStoreSchema(url: string, schema: string): Promise<void> {
+  const store = await openPostgresStore({ connectionString: url, schema, maxConnections: 1 });
+  await store.close();
+}
+
+/**
+ * Inserts `seed.count` events round-robin over the keys (event i gets sequence i + 1, the
+ * sequence is moved past them), raises the heads to match, and analyzes the tables.
+ */
+export async function seedPgEvents(pool: pg.Pool, seed: EventSeed): Promise<void> {
+  await pool.query(
+    `INSERT INTO events (sequence, session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
+     SELECT i + 1, ($1::text[])[(i % cardinality($1::text[])) + 1], $2, $3, NULL, $4, $5::json, NULL, $6, $7
+       FROM generate_series(0, $8::bigint - 1) AS i`,
+    [seed.sessionKeys, SEED_EVENT.kind, SEED_EVENT.actorType, SEED_EVENT.summary, JSON.stringify(SEED_EVENT.payload), new Date(seed.appendedAt).toISOString(), seed.appendedAt, seed.count],
+  );
+  await pool.query("SELECT setval('event_sequence', (SELECT max(sequence) FROM events))");
+  await pool.query(
+    `INSERT INTO heads (session_key, head, prune_watermark) SELECT session_key, max(sequence), 0 FROM events GROUP BY session_key
+     ON CONFLICT (session_key) DO UPDATE SET head = GREATEST(heads.head, excluded.head)`,
+  );
+  await pool.query('ANALYZE events, heads');
+}
+
+/** Inserts cursor rows (in chunks of 10,000) and analyzes the table. */
+export async function seedPgCursors(pool: pg.Pool, rows: Iterable<CursorSeed>): Promise<void> {
+  const insert = async (chunk: CursorSeed[]): Promise<void> => {
+    await pool.query(
+      `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])`,
+      [
+        chunk.map((r) => r.watcher),
+        chunk.map((r) => r.target),
+        chunk.map((r) => r.acked),
+        chunk.map((r) => r.notified),
+        chunk.map((r) => r.material),
+        chunk.map((r) => r.touchedAt),
+      ],
+    );
+  };
+  let chunk: CursorSeed[] = [];
+  for (const row of rows) {
+    chunk.push(row);
+    if (chunk.length === 10_000) {
+      await insert(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await insert(chunk);
+  await pool.query('ANALYZE cursors');
+}
+
+/** Per session: the `changesSince` that leaves exactly `tail` events after it. */
+export async function tailSinceFromPg(pool: pg.Pool, sessionKeys: readonly string[], tail: number): Promise<ReadonlyMap<string, number>> {
+  const result = await pool.query<{ session_key: string; since: number }>(
+    `SELECT k AS session_key,
+            COALESCE((SELECT sequence FROM events WHERE session_key = k ORDER BY sequence DESC LIMIT 1 OFFSET $2), 0) AS since
+       FROM unnest($1::text[]) AS k`,
+    [sessionKeys, tail],
+  );
+  return new Map(result.rows.map((r) => [r.session_key, Number(r.since)]));
+}
