@@ -7,13 +7,15 @@ import { DB_ENV } from './stateFile';
 
 /** The options defined on the program itself and visible to every command. */
 export interface GlobalOptions {
-  /** The state file: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
+  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
   readonly db: string;
+  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
+  readonly schema?: string;
 }
 
 /**
- * The state file path chosen for this run; an empty one (`--db ''`, `SESSION_STATE_DB=`) is a
- * usage error, raised before the command prints or opens anything.
+ * The state file path (or PostgreSQL URL) chosen for this run; an empty one (`--db ''`,
+ * `SESSION_STATE_DB=`) is a usage error, raised before the command prints or opens anything.
  */
 export function dbPath(command: Command): string {
   const { db } = command.optsWithGlobals<GlobalOptions>();

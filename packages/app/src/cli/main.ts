@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The `session-state` command-line tool: the commander program over a SQLite state file, and
-// the entry point that maps failures to exit statuses (2 for usage errors, 1 otherwise).
+// The `session-state` command-line tool: the commander program over a SQLite state file or a
+// PostgreSQL store that several gateways share, and the entry point that maps failures to exit
+// statuses (2 for usage errors, 1 otherwise).
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { Command, Option } from 'commander';
+import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
@@ -14,6 +16,7 @@ import { registerRecord } from './commands/record';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
+import { SCHEMA_ENV } from './postgresState';
 import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
 
 function packageVersion(): string {
@@ -25,15 +28,27 @@ function packageVersion(): string {
   }
 }
 
+const WHERE_STATE_LIVES = `
+Where the state lives (--db):
+  a file path       a SQLite state file, the embedded store of one gateway
+  postgres://user:password@host:5432/database (or postgresql://)
+                    a PostgreSQL store that several gateways share; --schema picks its schema.
+                    Messages never show the password (user:***@).
+status, list, cursors, tail and prune need an existing store: they never create a file or a
+schema. record creates and migrates one when missing. demo only runs on a file, since it
+deletes and recreates its state.`;
+
 /** Builds the program; commands added with `program.command` inherit its error handling. */
 export function buildProgram(): Command {
   const program = new Command('session-state')
-    .description('Inspect and drive a session-state file: the signal log, watcher cursors and notices.')
+    .description('Inspect and drive session state (a SQLite state file or a shared PostgreSQL store): the signal log, watcher cursors and notices.')
     .version(packageVersion())
-    .addOption(new Option('--db <path>', 'the SQLite state file').env(DB_ENV).default(DEFAULT_DB_PATH))
+    .addOption(new Option('--db <path|url>', 'the SQLite state file, or the postgres:// URL of a PostgreSQL store').env(DB_ENV).default(DEFAULT_DB_PATH))
+    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db`).env(SCHEMA_ENV))
     .exitOverride()
     .showSuggestionAfterError(false)
-    .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage), ${EXIT.usage} bad arguments or no state file.`);
+    .addHelpText('after', WHERE_STATE_LIVES)
+    .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`);
   registerDemo(program);
   registerStatus(program);
   registerList(program);

@@ -5,8 +5,8 @@ import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } fr
 
 import { parseSessionKey } from '../args';
 import { isoTime, table } from '../format';
-import { dbPath, writeJson, writeLines } from '../io';
-import { openExistingStore } from '../stateFile';
+import { writeJson, writeLines } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
 
 interface CursorsOptions {
   readonly watcher?: string;
@@ -77,7 +77,7 @@ export function registerCursors(program: Command): void {
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
       };
-      const store = await openExistingStore(dbPath(command));
+      const store = await openForReading(stateLocation(command));
       try {
         const rows = (await store.listCursors(filter)).map(toCursorListing);
         if (options.json === true) writeJson(rows);

@@ -17,7 +17,8 @@ import {
 import { createCliLogger } from '../cliLogger';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
-import { dbPath, writeLines } from '../io';
+import { writeLines } from '../io';
+import { stateLocation } from '../stateLocation';
 
 // --- the cast ----------------------------------------------------------------------------------
 
@@ -258,8 +259,13 @@ export async function playDemo(file: string, write: (line: string) => void, endM
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('play a multi-session story on a fresh state file and print it as a timeline')
+    .description('play a multi-session story on a fresh SQLite state file (never a PostgreSQL store) and print it as a timeline')
     .action(async (_options: unknown, command: Command) => {
-      await playDemo(dbPath(command), (line) => writeLines([line]));
+      const location = stateLocation(command);
+      if (location.kind !== 'sqlite') {
+        // Never name the URL: it may hold a password.
+        throw new UsageError('--db', 'the demo deletes and recreates its state, so it only runs on a SQLite state file, never on a PostgreSQL store that gateways may share; name a file');
+      }
+      await playDemo(location.path, (line) => writeLines([line]));
     });
 }

@@ -4,8 +4,8 @@ import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
 import { checkSessionKeys } from '../args';
 import { table } from '../format';
-import { dbPath, writeJson, writeLines } from '../io';
-import { openExistingStore, requireStateFile } from '../stateFile';
+import { writeJson, writeLines } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
 
 interface ListOptions {
   readonly json?: boolean;
@@ -75,9 +75,7 @@ export function registerList(program: Command): void {
     .option('--json', 'print the listing as JSON')
     .action(async (keys: string[], options: ListOptions, command: Command) => {
       const given = checkSessionKeys('[keys...]', keys);
-      const path = dbPath(command);
-      requireStateFile(path);
-      const store = await openExistingStore(path);
+      const store = await openForReading(stateLocation(command));
       try {
         const cursors = await store.listCursors();
         const allHeads = given.length === 0 ? await store.readHeads() : [];

@@ -4,8 +4,8 @@ import { Option, type Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
 import { parseDuration, parsePositiveInteger } from '../args';
-import { dbPath, writeJson, writeLines } from '../io';
-import { openExistingStore } from '../stateFile';
+import { writeJson, writeLines } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
 
 interface PruneOptions {
   readonly maxAge: number;
@@ -45,7 +45,7 @@ export function registerPrune(program: Command): void {
     .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(parsePositiveInteger).default(DEFAULT_MAX_ROWS))
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const store = await openExistingStore(dbPath(command));
+      const store = await openForReading(stateLocation(command));
       try {
         const summary = await pruneToCompletion(store, Date.now(), options.maxAge, options.maxRows);
         if (options.json === true) writeJson(summary);

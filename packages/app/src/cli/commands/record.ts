@@ -11,8 +11,8 @@ import { createCliLogger } from '../cliLogger';
 import { parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
-import { dbPath, writeJson, writeLines } from '../io';
-import { openOrCreateStore } from '../stateFile';
+import { writeJson, writeLines } from '../io';
+import { openForWriting, stateLocation } from '../stateLocation';
 
 interface RecordOptions {
   readonly kind: string;
@@ -71,8 +71,9 @@ const NEVER_PRUNE = { maxAgeMs: Number.MAX_SAFE_INTEGER, maxRows: Number.MAX_SAF
 const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the
 gateway would). It never prunes (run "prune" for that) and skips the restart scan, so no other
-row changes. A watcher's notice is not delivered by this command: the cursor records it as
-pending, and the gateway queues it at its next restart scan.
+row changes. This command delivers no notice itself: the watcher's cursor records it as
+pending; on a state file the gateway queues it at its next restart scan, and on a PostgreSQL
+store a running gateway that owns the watcher is signalled (LISTEN/NOTIFY) and queues it then.
 --only-if-watched on a session no cursor targets appends nothing; a repeated --dedupe-key
 returns the stored event and writes nothing.`;
 
@@ -80,7 +81,7 @@ returns the stored event and writes nothing.`;
 export function registerRecord(program: Command): void {
   program
     .command('record')
-    .description('append one event to a session through the library (creates the state file if needed)')
+    .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed)')
     .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(parseSessionKey))
     .requiredOption('--kind <kind>', `the event kind: ${EVENT_KINDS.join(', ')}`)
     .requiredOption('--actor <actorType>', 'who caused it: human, agent or system')
@@ -93,8 +94,7 @@ export function registerRecord(program: Command): void {
     .addHelpText('after', WHAT_RECORD_TOUCHES)
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
-      const file = dbPath(command);
-      const { store, outcomes } = appendOnlyStore(await openOrCreateStore(file));
+      const { store, outcomes } = appendOnlyStore(await openForWriting(stateLocation(command)));
       const awareness = await createSessionStateAwareness({ store, logger: createCliLogger(), retention: NEVER_PRUNE });
       try {
         const result = await awareness.record(input);

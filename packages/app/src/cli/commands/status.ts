@@ -15,8 +15,8 @@ import {
 import { parsePageLimit, parseSequence, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { eventTable } from '../format';
-import { dbPath, writeJson, writeLines } from '../io';
-import { openExistingStore } from '../stateFile';
+import { writeJson, writeLines } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
 
 interface StatusOptions {
   readonly since?: number;
@@ -74,7 +74,7 @@ export function registerStatus(program: Command): void {
       if (options.limit !== undefined && options.since === undefined) {
         throw new UsageError('--limit', 'only applies with --since');
       }
-      const store = await openExistingStore(dbPath(command));
+      const store = await openForReading(stateLocation(command));
       try {
         const reading = await readStatus(store, sessionKey, options.since, options.limit);
         if (options.json === true) writeJson(reading.status);

@@ -5,8 +5,8 @@ import { asSequence, historyGap, toSessionEvent, type SessionEvent, type Session
 
 import { parseSequence, parseSessionKey } from '../args';
 import { actorLabel, payloadLabel } from '../format';
-import { dbPath, writeLines, writeNote } from '../io';
-import { openExistingStore } from '../stateFile';
+import { writeLines, writeNote } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
 
 interface TailOptions {
   readonly since?: number;
@@ -48,7 +48,7 @@ export function registerTail(program: Command): void {
     .option('--json', 'print one JSON event per line')
     .action(async (sessionKey: string, options: TailOptions, command: Command) => {
       const key = sessionKey as SessionKey;
-      const store = await openExistingStore(dbPath(command));
+      const store = await openForReading(stateLocation(command));
       const stop = interrupted();
       try {
         const [row] = await store.readHeads([key]);

@@ -1,0 +1,52 @@
+// Which store a command works on, read from the global --db and --schema options: a SQLite state
+// file, or a schema of a PostgreSQL database that several gateways share; and how read and write
+// commands open it (read commands never create a store, write commands create it when missing).
+import type { Command } from 'commander';
+import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
+import type { StateStore } from '@session-state/domain';
+
+import { UsageError } from './errors';
+import { dbPath, type GlobalOptions } from './io';
+import { checkSchemaName, isPostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
+import { openExistingStore, openOrCreateStore } from './stateFile';
+
+// --- the location --------------------------------------------------------------------------------
+
+/** A SQLite state file, or a PostgreSQL server and schema. */
+export type StateLocation =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+
+/**
+ * The store this run works on. `--db` (or `SESSION_STATE_DB`) is a file path or a
+ * `postgres://` / `postgresql://` URL; `--schema` (or `SESSION_STATE_PG_SCHEMA`) picks the schema
+ * of a URL, default `session_state`, and is a usage error with a file, which has no schemas.
+ * Every problem is raised before anything is opened.
+ */
+export function stateLocation(command: Command): StateLocation {
+  const db = dbPath(command);
+  const { schema } = command.optsWithGlobals<GlobalOptions>();
+  const schemaFromEnv = command.getOptionValueSourceWithGlobals('schema') === 'env';
+  if (!isPostgresUrl(db)) {
+    if (schema !== undefined) {
+      throw new UsageError(
+        '--schema',
+        `${schemaFromEnv ? `${SCHEMA_ENV} is set, but ` : ''}--schema only applies to a postgres:// --db; ${db} is a SQLite state file, which has no schemas`,
+      );
+    }
+    return { kind: 'sqlite', path: db };
+  }
+  return { kind: 'postgres', url: db, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv) };
+}
+
+// --- opening -------------------------------------------------------------------------------------
+
+/** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
+export function openForReading(location: StateLocation): Promise<StateStore> {
+  return location.kind === 'sqlite' ? openExistingStore(location.path) : openExistingPostgresStore(location);
+}
+
+/** Opens the store for a write command, creating (and migrating) the file or the schema when needed. */
+export function openForWriting(location: StateLocation): Promise<StateStore> {
+  return location.kind === 'sqlite' ? openOrCreateStore(location.path) : openOrCreatePostgresStore(location);
+}
