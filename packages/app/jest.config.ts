@@ -1,3 +1,10 @@
+// The app's Jest project. The PostgreSQL CLI tests (test/cli/postgres/) need a server: they are
+// only collected when SESSION_STATE_PG_URL is set, as the root config does for the adapter.
 import { packageJestConfig } from '../../tools/jest.preset';
 
-export default packageJestConfig('app', __dirname);
+const postgresUrl = process.env['SESSION_STATE_PG_URL'];
+const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
+
+const config = packageJestConfig('app', __dirname);
+
+export default withPostgres ? config : { ...config, testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cli/postgres/'] };

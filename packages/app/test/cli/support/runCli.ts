@@ -18,10 +18,11 @@ export function requireBuiltCli(): void {
   if (!fs.existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: build first with npx tsc -b packages/app`);
 }
 
-/** Runs `session-state <args>` to completion; the environment never names a state file by accident. */
+/** Runs `session-state <args>` to completion; the environment never names a state file or schema by accident. */
 export function runCli(args: readonly string[], env: Readonly<Record<string, string>> = {}): CliRun {
   const baseEnv: Record<string, string | undefined> = { ...process.env };
   delete baseEnv['SESSION_STATE_DB'];
+  delete baseEnv['SESSION_STATE_PG_SCHEMA'];
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [CLI_MAIN, ...args], {
     encoding: 'utf8',
     env: { ...baseEnv, ...env },

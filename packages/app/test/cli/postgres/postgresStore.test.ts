@@ -1,0 +1,262 @@
+// The CLI against a real PostgreSQL server (SESSION_STATE_PG_URL; packages/app/jest.config.ts
+// collects this folder only when it is set): record then read a schema, read commands that refuse
+// a schema holding no store and create nothing, dedupe, and a failing command that never prints
+// the password. Each test works in its own schema and drops it afterwards.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import net from 'node:net';
+
+import pg from 'pg';
+import { openPostgresStore } from '@session-state/adapters-postgres';
+
+import { createSessionStateAwareness } from '../../../src/index';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli';
+
+jest.setTimeout(60_000);
+
+const BASE_URL = process.env['SESSION_STATE_PG_URL'] ?? '';
+const MANAGER = 'agent:main:main';
+const RESEARCHER = 'agent:main:subagent:researcher';
+const WORKER = 'agent:main:subagent:worker';
+
+/** The server's URL with a password in it (trust authentication ignores it), so tests can check it is never printed. */
+function urlWithPassword(): { readonly url: string; readonly password: string } {
+  const parsed = new URL(BASE_URL);
+  if (parsed.password === '') parsed.password = 'hunter2-cli-secret';
+  return { url: parsed.toString(), password: decodeURIComponent(parsed.password) };
+}
+
+const { url: URL_WITH_PASSWORD, password: PASSWORD } = urlWithPassword();
+
+// --- one schema per test -------------------------------------------------------------------------
+
+let client: pg.Client;
+let counter = 0;
+let schema: string;
+
+beforeAll(async () => {
+  if (BASE_URL === '') throw new Error('SESSION_STATE_PG_URL is not set; jest.config.ts should not have collected this file');
+  requireBuiltCli();
+  client = new pg.Client({ connectionString: BASE_URL });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client.end();
+});
+
+beforeEach(() => {
+  counter += 1;
+  schema = `ss_cli_${process.pid}_${counter}`;
+});
+
+afterEach(async () => {
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+});
+
+async function schemaExists(name: string): Promise<boolean> {
+  const result = await client.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS found', [name]);
+  return result.rows[0]?.found === true;
+}
+
+/** Every row of the store's tables, each table in a stable order: equal dumps mean nothing was written. */
+async function dumpSchema(): Promise<Record<string, unknown[]>> {
+  const dump: Record<string, unknown[]> = {};
+  for (const table of ['events', 'heads', 'cursors', 'schema_migrations']) {
+    const rows = await client.query(`SELECT * FROM ${schema}.${table}`);
+    dump[table] = rows.rows.map((row) => JSON.stringify(row)).sort();
+  }
+  const sequence = await client.query(`SELECT last_value, is_called FROM ${schema}.event_sequence`);
+  dump['event_sequence'] = sequence.rows;
+  return dump;
+}
+
+// --- running the CLI -------------------------------------------------------------------------------
+
+/** The CLI on this test's schema; stderr empty and exit 0 expected. */
+function ok(args: readonly string[]): CliRun {
+  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return run;
+}
+
+function record(sessionKey: string, summary: string, extra: readonly string[] = []): number {
+  const run = ok(['record', sessionKey, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', ...extra]);
+  return jsonOf<{ event: { sequence: number } }>(run).event.sequence;
+}
+
+/** The manager watches the researcher, as a gateway's spawn edge leaves it. */
+async function seedSpawnEdge(): Promise<void> {
+  const store = await openPostgresStore({ connectionString: BASE_URL, schema });
+  const awareness = await createSessionStateAwareness({ store });
+  try {
+    const spawned = await awareness.childSpawned({ parentKey: MANAGER, childKey: RESEARCHER, summary: 'research task' });
+    expect(spawned.ok).toBe(true);
+  } finally {
+    await awareness.close();
+  }
+}
+
+interface StatusJson {
+  stateVersion: number;
+  stateChanges?: { events: { sequence: number; summary: string }[]; historyGap: boolean; nextSince: number };
+}
+
+// --- the tests ---------------------------------------------------------------------------------------
+
+test('record creates the schema; status, list and cursors read back what it and a gateway wrote', async () => {
+  expect(await schemaExists(schema)).toBe(false);
+  const worker = record(WORKER, 'worker goal');
+  expect(await schemaExists(schema)).toBe(true);
+
+  await seedSpawnEdge();
+  const text = ok(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'human message via telegram']).stdout;
+  const researcher = jsonOf<StatusJson>(ok(['status', RESEARCHER, '--json'])).stateVersion;
+  expect(text).toBe(`recorded #${researcher} human_direct_message on ${RESEARCHER} by human\n  watcher ${MANAGER}: notice pending\n`);
+
+  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+  expect(status.stateVersion).toBe(worker);
+  expect(status.stateChanges?.events.map((event) => [event.sequence, event.summary])).toEqual([[worker, 'worker goal']]);
+  expect(ok(['status', WORKER]).stdout).toContain(`state version    ${worker}`);
+
+  const list = jsonOf<{ sessionKey: string; stateVersion?: number; watching: number; watchedBy: number }[]>(ok(['list', '--json']));
+  expect(list).toEqual([
+    { sessionKey: MANAGER, watching: 1, watchedBy: 0 },
+    { sessionKey: RESEARCHER, stateVersion: researcher, pruneWatermark: 0, watching: 0, watchedBy: 1 },
+    { sessionKey: WORKER, stateVersion: worker, pruneWatermark: 0, watching: 0, watchedBy: 0 },
+  ]);
+
+  const cursors = jsonOf<{ watcher: string; target: string; acked: number; material: number; pending: boolean }[]>(ok(['cursors', '--json']));
+  expect(cursors.map((row) => [row.watcher, row.target, row.pending, row.material])).toEqual([[MANAGER, RESEARCHER, true, researcher]]);
+  expect(ok(['cursors', '--watcher', WORKER]).stdout).toBe('no cursors\n');
+});
+
+test('reading changes nothing: status, list and cursors leave every row of the schema as it was', async () => {
+  record(WORKER, 'one');
+  await seedSpawnEdge();
+  record(RESEARCHER, 'two');
+  const before = await dumpSchema();
+  ok(['status', RESEARCHER, '--since', '0', '--json']);
+  ok(['list']);
+  ok(['cursors']);
+  expect(await dumpSchema()).toEqual(before);
+});
+
+test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', () => {
+  const sequence = record(WORKER, 'via env');
+  const run = runCli(['status', WORKER, '--json'], {
+    SESSION_STATE_DB: URL_WITH_PASSWORD.replace(/^postgres:/u, 'postgresql:'),
+    SESSION_STATE_PG_SCHEMA: schema,
+  });
+  expect(run.stderr).toBe('');
+  expect(jsonOf<StatusJson>(run).stateVersion).toBe(sequence);
+});
+
+test('prune runs retention on the schema, and status then reports the gap', () => {
+  for (const summary of ['one', 'two', 'three']) record(WORKER, summary);
+  expect(ok(['prune', '--max-rows', '1']).stdout).toBe('pruned 2 events, expired 0 cursors\n');
+  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+  expect(status.stateChanges?.events.map((event) => event.sequence)).toEqual([status.stateVersion]);
+  expect(status.stateChanges?.historyGap).toBe(true);
+});
+
+test('record with the same --dedupe-key twice says already recorded and writes nothing', async () => {
+  const args = ['record', WORKER, '--kind', 'compacted', '--actor', 'system', '--summary', 'compacted', '--dedupe-key', 'compacted:op-1'];
+  const first = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  expect(first.duplicate).toBe(false);
+  const before = await dumpSchema();
+  const again = ok(args).stdout;
+  expect(again).toBe(`already recorded as #${first.event.sequence} compacted on ${WORKER} by system (same --dedupe-key); nothing written\n`);
+  const json = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  expect(json).toMatchObject({ duplicate: true, event: { sequence: first.event.sequence } });
+  const after = await dumpSchema();
+  // A duplicate may draw a sequence number it never uses (sequences need not be contiguous); rows must not change.
+  expect({ ...after, event_sequence: [] }).toEqual({ ...before, event_sequence: [] });
+});
+
+test.each([
+  ['status', ['status', WORKER]],
+  ['status --since', ['status', WORKER, '--since', '0', '--json']],
+  ['list', ['list']],
+  ['cursors', ['cursors', '--json']],
+  ['prune', ['prune']],
+  ['tail', ['tail', WORKER]],
+])('%s on a schema holding no store exits 2 naming --db and the schema, masks the password and creates nothing', async (_name, args) => {
+  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: --db: /u);
+  expect(lines[0]).toContain(`schema ${schema}`);
+  expect(lines[0]).toContain(':***@');
+  expect(lines[0]).not.toContain(PASSWORD);
+  expect(await schemaExists(schema)).toBe(false);
+});
+
+test('with the server on a wrong port, record and status exit 1 naming host:port and never the password', async () => {
+  const port = await closedPort();
+  const wrong = new URL(URL_WITH_PASSWORD);
+  wrong.port = String(port);
+  for (const args of [['record', WORKER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'], ['status', WORKER]]) {
+    const run = runCli([...args, '--db', wrong.toString(), '--schema', schema]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`cannot connect to PostgreSQL at ${wrong.hostname}:${port}`);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
+  }
+  expect(await schemaExists(schema)).toBe(false);
+});
+
+// --- tail ------------------------------------------------------------------------------------------
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Resolves with the accumulated text once `done` accepts it; rejects after 20 s. */
+function waitFor(stream: NodeJS.ReadableStream, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting; got: ${text}`)), 20_000);
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    });
+  });
+}
+
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+test('tail follows what record appends to the schema and exits 0 on SIGINT', async () => {
+  const old = record(RESEARCHER, 'before the tail started');
+  const child = spawn(process.execPath, [CLI_MAIN, 'tail', RESEARCHER, '--json', '--db', URL_WITH_PASSWORD, '--schema', schema]);
+  const exited = exitOf(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  await waitFor(child.stderr, (text) => text.includes('following'));
+  const stdout = waitFor(child.stdout, (text) => text.split('\n').length > 2);
+  const first = record(RESEARCHER, 'first while tailing');
+  const second = record(RESEARCHER, 'second while tailing');
+  const lines = (await stdout).trimEnd().split('\n');
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
+  const events = lines.map((line) => JSON.parse(line) as { sessionKey: string; sequence: number; summary: string });
+  expect(events.map((event) => [event.sessionKey, event.sequence, event.summary])).toEqual([
+    [RESEARCHER, first, 'first while tailing'],
+    [RESEARCHER, second, 'second while tailing'],
+  ]);
+  expect(lines.join('\n')).not.toContain(`"sequence":${old},`);
+  expect(stderr).toBe(`following ${RESEARCHER} after #${old} (Ctrl-C to stop)\n`);
+});
