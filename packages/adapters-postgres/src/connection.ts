@@ -19,6 +19,7 @@ export function clientConfig(options: CheckedOptions): ClientConfig {
     options: `-c search_path=${options.schema}`,
     types,
     keepAlive: true,
+    connectionTimeoutMillis: options.connectTimeoutMs,
   };
 }
 

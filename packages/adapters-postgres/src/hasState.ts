@@ -5,9 +5,9 @@ import pg from 'pg';
 import { checkOptions, type PostgresStoreOptions } from './options';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
-export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema'>): Promise<boolean> {
-  const { connectionString, schema } = checkOptions(options);
-  const client = new pg.Client({ connectionString });
+export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
+  const { connectionString, schema, connectTimeoutMs } = checkOptions(options);
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
   await client.connect();
   try {
     const found = await client.query<{ applied: boolean }>(

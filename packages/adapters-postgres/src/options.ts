@@ -11,19 +11,28 @@ export interface PostgresStoreOptions {
   readonly schema?: string;
   /** Connections in the pool (one more is opened by `listen`); default 10. */
   readonly maxConnections?: number;
+  /** How long opening a connection may take before it fails (a host that drops packets); default 10000 ms. */
+  readonly connectTimeoutMs?: number;
   /** Called for each stored row that cannot be decoded (it is skipped); default a console warning without content. */
   readonly onCorruptRow?: (info: import('./storeDb').CorruptRowInfo) => void;
 }
 
 export const DEFAULT_SCHEMA = 'session_state';
 export const DEFAULT_MAX_CONNECTIONS = 10;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 const SCHEMA_NAME = /^(?!pg_)[a-z_][a-z0-9_]{0,39}$/;
+
+/** Whether `value` is a schema name the store accepts (lower-case letters, digits, _, at most 40, not pg_…). */
+export function isSchemaName(value: unknown): value is string {
+  return typeof value === 'string' && SCHEMA_NAME.test(value);
+}
 
 export interface CheckedOptions {
   readonly connectionString: string;
   readonly schema: string;
   readonly maxConnections: number;
+  readonly connectTimeoutMs: number;
 }
 
 export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
@@ -37,7 +46,7 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
     throw new TypeError(`openPostgresStore: connectionString must be a postgres:// or postgresql:// URL, got ${got}`);
   }
   const schema = options.schema ?? DEFAULT_SCHEMA;
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+  if (!isSchemaName(schema)) {
     throw new TypeError(
       `openPostgresStore: schema must be lower-case letters, digits and _ (at most 40, not starting with a digit or pg_), got ${JSON.stringify(options.schema)}`,
     );
@@ -46,8 +55,12 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
     throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(options.maxConnections)}`);
   }
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
+    throw new TypeError(`openPostgresStore: connectTimeoutMs must be a positive integer (milliseconds), got ${String(options.connectTimeoutMs)}`);
+  }
   if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
     throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
   }
-  return { connectionString, schema, maxConnections };
+  return { connectionString, schema, maxConnections, connectTimeoutMs };
 }

@@ -73,6 +73,7 @@ describe('options', () => {
     [{ connectionString: 'postgres://h/db', schema: 'pg_catalog' }, /schema must be .* got "pg_catalog"/],
     [{ connectionString: 'postgres://h/db', schema: 'x'.repeat(41) }, /schema must be .*at most 40/],
     [{ connectionString: 'postgres://h/db', maxConnections: 0 }, /maxConnections must be a positive integer, got 0/],
+    [{ connectionString: 'postgres://h/db', connectTimeoutMs: -1 }, /connectTimeoutMs must be a positive integer \(milliseconds\), got -1/],
     [{ connectionString: 'postgres://h/db', onCorruptRow: 'log' }, /onCorruptRow must be a function, got string/],
   ])('%j is refused naming the option', async (options, message) => {
     await expect(openPostgresStore(options as never)).rejects.toThrow(message);

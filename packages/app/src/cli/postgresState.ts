@@ -1,7 +1,7 @@
 // How the command-line tool reaches a PostgreSQL store that several gateways share: recognising a
 // URL in --db, checking the schema name, masking the password in every message, and opening the
 // store for a read command (never creating anything) or a write command (creating and migrating).
-import { hasPostgresState, openPostgresStore } from '@session-state/adapters-postgres';
+import { hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import { renderValue, type StateStore } from '@session-state/domain';
 
 import { UsageError } from './errors';
@@ -24,14 +24,13 @@ export function isPostgresUrl(db: string): boolean {
   return URL_SCHEME.test(db);
 }
 
-// The adapter's rule for schema names (options.ts), checked here so a bad one is a usage error
-// naming --schema before anything connects.
-const SCHEMA_NAME = /^(?!pg_)[a-z_][a-z0-9_]{0,39}$/u;
+// The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
+// (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
 
 /** The schema name, or a usage error naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there). */
 export function checkSchemaName(schema: string, fromEnv: boolean): string {
-  if (!SCHEMA_NAME.test(schema)) {
+  if (!isSchemaName(schema)) {
     throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${renderValue(schema)}`);
   }
   return schema;
