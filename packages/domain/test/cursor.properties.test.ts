@@ -1,11 +1,13 @@
 // Properties of the cursor machine under random interleavings of foreign and self events of
-// every kind, drains, spawn-edge seeds and restart scans, driven through a simulated notice queue.
+// every kind, drains, spawn-edge seeds, restart scans and signal scans (held notices), driven
+// through a simulated notice queue.
 import { describe, expect } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
-import { toWatermarks, type Cursor } from '../src/cursor';
+import { evolveCursor, heldNotice, toWatermarks, type Cursor } from '../src/cursor';
 import { noticeText } from '../src/notice';
 import {
+  NoticeSimulation,
   PAIRS,
   WATCHERS,
   TARGETS,
@@ -14,6 +16,7 @@ import {
   simCommandsArb,
   type Pair,
   type QueueEntry,
+  type SimCommand,
   type Snapshot,
   type Transition,
 } from './support/noticeSimulation';
@@ -173,6 +176,54 @@ describe('cursor + notice queue under random interleavings', () => {
         expect(second.before.queue.map((e) => e.text)).toContain(offer.entry.text);
       }
       expect(second.after).toStrictEqual(second.before);
+    },
+  );
+
+  test.prop([simCommandsArb])(
+    "heldNotice never changes what a drain acknowledges: the notice it returns has the cursor's own notified",
+    (commands) => {
+      runSimulation(commands, ({ after }) => {
+        for (const pair of PAIRS) {
+          const cursor = cursorIn(after, pair);
+          if (cursor === undefined) continue;
+          const held = heldNotice(pair.watcher, pair.target, cursor);
+          if (cursor.status === 'idle') {
+            expect(held).toBeUndefined();
+            continue;
+          }
+          expect(held).toStrictEqual({
+            watcher: pair.watcher,
+            target: pair.target,
+            acked: cursor.acked,
+            notified: cursor.notified,
+            text: noticeText(pair.target, cursor.acked),
+            reason: 'signalled',
+          });
+          // Drained at the held watermark, the cursor steps exactly as drained at its own.
+          expect(evolveCursor(pair.watcher, cursor, { type: 'drain', notified: held?.notified ?? cursor.notified })).toStrictEqual(
+            evolveCursor(pair.watcher, cursor, { type: 'drain', notified: cursor.notified }),
+          );
+        }
+      });
+    },
+  );
+
+  test.prop([simCommandsArb])(
+    'a signal scan between any two commands changes no cursor, no queued notice and no drain: it only coalesces',
+    (commands) => {
+      const scanned = new NoticeSimulation();
+      const plain = new NoticeSimulation();
+      const scan: SimCommand = { type: 'signalScan' };
+      for (const command of commands.filter((c) => c.type !== 'signalScan')) {
+        scanned.apply(command);
+        plain.apply(command);
+        const { offers } = scanned.apply(scan);
+        for (const offer of offers) expect(offer.queued).toBe(false);
+        expect(scanned.snapshot()).toStrictEqual(plain.snapshot());
+      }
+      const [withScans, without] = [scanned.drainAll(), plain.drainAll()];
+      expect(withScans.map((t) => t.steps)).toStrictEqual(without.map((t) => t.steps));
+      expect(scanned.snapshot()).toStrictEqual(plain.snapshot());
     },
   );
 });

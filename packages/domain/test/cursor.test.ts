@@ -1,7 +1,7 @@
 // Given/When/Then tests for the watcher cursor, one block per row of the spec's cursor table (§5).
 import { describe, expect, test } from '@jest/globals';
 
-import { fromWatermarks, noticeFor, toWatermarks, evolveCursor, type CursorStep } from '../src/cursor';
+import { fromWatermarks, heldNotice, noticeFor, toWatermarks, evolveCursor, type Cursor, type CursorInput, type CursorStep } from '../src/cursor';
 import type { EventKind } from '../src/eventKind';
 import { noticeText } from '../src/notice';
 import {
@@ -244,6 +244,63 @@ describe('restart scan', () => {
 
   test('a freshly seeded row: nothing', () => {
     spec.given([seed(5)]).when(restartScan).then({ cursor: idle(5), changed: false });
+  });
+});
+
+// --- the held notice (the owner's re-read after a cross-process signal) --------------------
+
+/** The cursor of (WATCHER, TARGET) after `inputs`, each applied by `evolveCursor`. */
+const cursorAfter = (inputs: readonly CursorInput[]): Cursor | undefined =>
+  inputs.reduce<Cursor | undefined>((cursor, input) => evolveCursor(WATCHER, cursor, input)?.cursor ?? cursor, undefined);
+
+describe('heldNotice (read without stepping)', () => {
+  test('an idle cursor holds no notice: freshly seeded, or drained', () => {
+    expect(heldNotice(WATCHER, TARGET, idle(5))).toBeUndefined();
+    const drained = cursorAfter([seed(5), foreign(8), drain(8)]);
+    expect(drained).toStrictEqual(idle(8));
+    expect(drained && heldNotice(WATCHER, TARGET, drained)).toBeUndefined();
+  });
+
+  test('a pending cursor holds the notice at its frozen notified, not at material: its acked, its text, reason signalled', () => {
+    expect(heldNotice(WATCHER, TARGET, pending(5, 8, 11))).toStrictEqual({
+      watcher: WATCHER,
+      target: TARGET,
+      acked: seq(5),
+      notified: seq(8),
+      text: noticeText(TARGET, seq(5)),
+      reason: 'signalled',
+    });
+  });
+
+  test('it is the notice the first foreign event queued, byte for byte, whatever changed since', () => {
+    const first = evolveCursor(WATCHER, idle(5), foreign(8));
+    const queued = first && noticeFor(WATCHER, TARGET, first);
+    expect(queued?.reason).toBe('first');
+    const later = cursorAfter([seed(5), foreign(8), foreign(11), event(12, 'goal_changed', WATCHER), foreign(13, 'compacted')]);
+    expect(later).toStrictEqual(pending(5, 8, 11));
+    expect(later && heldNotice(WATCHER, TARGET, later)).toStrictEqual({ ...queued, reason: 'signalled' });
+  });
+
+  test('after a reopen it holds the reopened notice', () => {
+    const reopened = evolveCursor(WATCHER, pending(5, 8, 11), drain(8));
+    const notice = reopened && noticeFor(WATCHER, TARGET, reopened);
+    expect(notice?.reason).toBe('reopen');
+    expect(reopened && heldNotice(WATCHER, TARGET, reopened.cursor)).toStrictEqual({ ...notice, reason: 'signalled' });
+  });
+
+  test('a stored row whose notified was not raised holds the notice at material, as fromWatermarks reads it (what a drain compares against)', () => {
+    const cursor = fromWatermarks({ acked: seq(5), notified: seq(5), material: seq(9) });
+    expect(heldNotice(WATCHER, TARGET, cursor)?.notified).toBe(9);
+    expect(evolveCursor(WATCHER, cursor, drain(9))?.drain).toBe('acked');
+  });
+
+  test('draining the held notice acknowledges up to notified and reopens for the rest, exactly as draining the queued one', () => {
+    const cursor = pending(5, 8, 11);
+    const held = heldNotice(WATCHER, TARGET, cursor);
+    expect(held?.notified).toBe(8);
+    const step = held && evolveCursor(WATCHER, cursor, drain(held.notified));
+    expect(step).toStrictEqual(evolveCursor(WATCHER, cursor, drain(8)));
+    expect(step?.cursor).toStrictEqual(pending(8, 11, 11));
   });
 });
 

@@ -1,8 +1,9 @@
 // A small simulation of the app around `evolveCursor`: cursors of a few (watcher, target) pairs
-// and an in-memory notice queue, driven by random events, drains, seeds and restart scans.
+// and an in-memory notice queue, driven by random events, drains, seeds, restart scans and the
+// owner's re-reads after cross-process signals (`heldNotice`).
 import { fc } from '@fast-check/jest';
 
-import { evolveCursor, noticeFor, type Cursor, type CursorInput, type CursorStep } from '../../src/cursor';
+import { evolveCursor, heldNotice, noticeFor, type Cursor, type CursorInput, type CursorStep } from '../../src/cursor';
 import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind';
 import type { NoticeReason } from '../../src/notice';
 import { asSequence, type Sequence } from '../../src/sequence';
@@ -36,7 +37,9 @@ export type SimCommand =
   /** A spawn edge: a child_spawned event on the target seeds (overwrites) the pair's cursor. */
   | { readonly type: 'seed'; readonly watcher: number; readonly target: number; readonly gap: number }
   /** A restart: the in-memory queue is lost, then the scan re-queues. */
-  | { readonly type: 'restart' };
+  | { readonly type: 'restart' }
+  /** A cross-process signal: the owner offers every pair's held notice (`heldNotice`), stepping no cursor. */
+  | { readonly type: 'signalScan' };
 
 const actorArb: fc.Arbitrary<Actor> = fc.oneof(
   fc.integer({ min: 0, max: WATCHERS.length - 1 }).map((watcher): Actor => ({ watcher })),
@@ -69,6 +72,7 @@ export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'signalScan' as const }) },
 );
 
 export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60, size: 'medium' });
@@ -122,7 +126,9 @@ export interface Snapshot {
  * The app's behaviour in miniature. Queue rules: entries are kept per watcher in order; an
  * offered text equal to one already queued for that watcher is dropped; a drain consumes the
  * watcher's entries and acknowledges each entry's `notified`; a restart clears the queue and
- * runs the scan; a seed removes the pair's queued entry (its cursor is overwritten).
+ * runs the scan; a seed removes the pair's queued entry (its cursor is overwritten); a signal
+ * scan offers each pending pair's held notice and steps nothing. Like the app's queue, a
+ * dropped duplicate refreshes the queued entry's `notified`.
  */
 export class NoticeSimulation {
   private readonly cursors = new Map<string, Cursor>();
@@ -197,6 +203,14 @@ export class NoticeSimulation {
         this.scan(record);
         return { command, steps, offers, before, after: this.snapshot() };
       }
+      case 'signalScan': {
+        for (const pair of PAIRS) {
+          const cursor = this.cursorOf(pair);
+          const notice = cursor === undefined ? undefined : heldNotice(pair.watcher, pair.target, cursor);
+          if (notice !== undefined) offers.push(this.offer({ ...notice }));
+        }
+        return { command, steps, offers, before, after: this.snapshot() };
+      }
       default: {
         const unreachable: never = command;
         return unreachable;
@@ -238,9 +252,15 @@ export class NoticeSimulation {
   }
 
   private offer(entry: QueueEntry): Offer {
-    const duplicate = this.queue.some((e) => e.watcher === entry.watcher && e.text === entry.text);
-    if (!duplicate) this.queue.push(entry);
-    return { entry, queued: !duplicate };
+    const at = this.queue.findIndex((e) => e.watcher === entry.watcher && e.text === entry.text);
+    if (at < 0) {
+      this.queue.push(entry);
+      return { entry, queued: true };
+    }
+    // As the app's queue does: the duplicate keeps its place, only its notified is refreshed.
+    const current = this.queue[at] as QueueEntry;
+    if (current.notified !== entry.notified) this.queue[at] = { ...current, notified: entry.notified };
+    return { entry, queued: false };
   }
 
   private seedPair(pair: Pair, at: Sequence): void {
