@@ -6,6 +6,7 @@ import {
   evolveCursor,
   evolveHead,
   fromWatermarks,
+  heldNotice,
   initialHead,
   isStoreError,
   noticeFor,
@@ -362,7 +363,7 @@ export function createMemoryStore(): MemoryStore {
     return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows };
   }
 
-  // --- recovery --------------------------------------------------------------------------
+  // --- recovery and held notices ---------------------------------------------------------
 
   /** Every lagging cursor (material > acked) whose watcher passes `owns`. */
   function laggingByWatcher(owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
@@ -494,10 +495,10 @@ export function createMemoryStore(): MemoryStore {
         return outcomes;
       }),
 
-    recover: (now, owns, targets) =>
+    recover: (now, owns) =>
       guarded('recover', (): readonly Notice[] => {
         checkTime('now', now);
-        const lagging = targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns);
+        const lagging = laggingByWatcher(owns);
         lagging.sort(byPair);
         const notices: Notice[] = [];
         const writes: CursorRow[] = [];
@@ -509,6 +510,18 @@ export function createMemoryStore(): MemoryStore {
           if (notice !== undefined) notices.push(notice);
         }
         for (const row of writes) putCursor(row);
+        return notices;
+      }),
+
+    pendingNotices: (owns, targets) =>
+      guarded('pendingNotices', (): readonly Notice[] => {
+        const lagging = targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns);
+        lagging.sort(byPair);
+        const notices: Notice[] = [];
+        for (const row of lagging) {
+          const notice = heldNotice(row.watcher, row.target, fromWatermarks(row));
+          if (notice !== undefined) notices.push(notice);
+        }
         return notices;
       }),
 

@@ -1,7 +1,7 @@
 // Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
 // the StateStore port over a connection pool; `listen` adds the cross-process signals.
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { storeError, type SessionKey, type StateStore } from '@session-state/domain';
+import { storeError, type StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { appendEvents } from './appendEvents';
@@ -76,8 +76,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns, targets) => run('recover', () => recover(db, now, owns, targets)),
-    pendingNotices: (owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
+    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
     prune: (request) => run('prune', () => prune(db, request)),

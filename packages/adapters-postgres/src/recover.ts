@@ -1,6 +1,6 @@
-// The restart scan (and the owner's re-read after a signal): every lagging cursor (material >
-// acked) of the owned watchers, optionally only on some targets, stepped by
-// `evolveCursor(restartScan)`; one notice per pair. Running it twice changes nothing more.
+// The restart scan: every lagging cursor (material > acked) of the owned watchers, stepped by
+// `evolveCursor(restartScan)`; one notice per pair. Running it twice changes nothing more. Only
+// at start: the owner's re-read after a signal is pendingNotices.ts, which writes nothing.
 import {
   evolveCursor,
   fromWatermarks,
@@ -24,16 +24,9 @@ const byPair = (a: Notice, b: Notice): number =>
  * change what the notice says. The few cursors the scan must write are re-read under their row
  * locks and stepped from what is locked, in one transaction.
  */
-export async function recover(
-  db: StoreDb,
-  now: number,
-  owns?: (watcher: SessionKey) => boolean,
-  targets?: readonly SessionKey[],
-): Promise<Notice[]> {
+export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Promise<Notice[]> {
   const st = db.statements;
-  if (targets !== undefined && targets.length === 0) return [];
-  const read =
-    targets === undefined ? await runAlone(db, st.laggingCursors, []) : await runAlone(db, st.laggingCursorsOn, [[...new Set(targets)]]);
+  const read = await runAlone(db, st.laggingCursors, []);
   const notices: Notice[] = [];
   const toWrite: CursorRow[] = [];
   for (const row of decodeCursorRows(db, 'recover', read)) {

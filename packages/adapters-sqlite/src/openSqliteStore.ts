@@ -9,6 +9,7 @@ import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
 import { migrate } from './migrations/migrate';
+import { pendingNotices } from './pendingNotices';
 import { checkpoint, prune } from './prune';
 import { readChanges } from './readChanges';
 import { readHeads } from './readHeads';
@@ -135,7 +136,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns, targets) => run('recover', () => recover(db, now, owns, targets)),
+    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
     prune: (request) => run('prune', () => pruneBatch(request)),

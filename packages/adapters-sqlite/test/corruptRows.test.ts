@@ -185,4 +185,17 @@ describe('a cursor row whose watermarks are not sequences', () => {
     expect(await store.recover(3_000)).toEqual([]);
     expect(reported).toEqual([{ operation: 'recover', table: 'cursors', reason: expect.any(String) }]);
   });
+
+  test('a corrupt lagging row is reported by pendingNotices (full and on targets), never turned into a notice; sound rows still give theirs', async () => {
+    await watchedBy(WATCHER, OTHER);
+    await store.append([request('a foreign change')]);
+    corrupt("UPDATE cursors SET material = 'x' || material WHERE watcher = ?", WATCHER);
+
+    expect((await store.pendingNotices()).map((notice) => notice.watcher)).toEqual([OTHER]);
+    expect((await store.pendingNotices(undefined, [KEY])).map((notice) => notice.watcher)).toEqual([OTHER]);
+    expect(reported).toEqual([
+      { operation: 'pendingNotices', table: 'cursors', reason: expect.any(String) },
+      { operation: 'pendingNotices', table: 'cursors', reason: expect.any(String) },
+    ]);
+  });
 });

@@ -1,9 +1,9 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
-// and read paths and in the restart scan (full, or limited to signalled targets).
+// and read paths, in the restart scan, and in pendingNotices (full, or on signalled targets).
 import type Database from 'better-sqlite3';
 
 import { openStoreDb } from '../src/openSqliteStore';
-import { laggingCursors, laggingCursorsOn } from '../src/recover';
+import { laggingCursors, laggingCursorsOn } from '../src/laggingCursors';
 import type { StoreDb } from '../src/storeDb';
 
 let db: StoreDb;
@@ -45,12 +45,12 @@ test('sessionChangesSince (the lean status read) uses the same plan as changesSi
   expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
 });
 
-test('the restart scan reads only the covering partial index of lagging cursors, with no sort', () => {
+test('the restart scan and a full pendingNotices read only the covering partial index of lagging cursors, with no sort', () => {
   const lines = plan(laggingCursors(db.orm).toSQL().sql);
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
-test('a restart scan limited to targets looks them up by the cursors_target index, never scanning the table', () => {
+test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
   const query = laggingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);

@@ -607,9 +607,9 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
     });
 
-    // --- recovery, reset, delete ------------------------------------------------------------
+    // --- recovery, held notices, reset, delete ---------------------------------------------
 
-    describe('recover, resetWatcher and deleteSession', () => {
+    describe('recover', () => {
       test('recover returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await store.watch({ watcher: C, target: B, now: T0 });
@@ -637,88 +637,131 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await cursorOf(store, C, B)).toEqual(unowned);
       });
 
-      // --- recover limited to targets (a cross-process signal names them) ---
+    });
 
-      /** A and D watch B and C; E changes B twice and C once: four lagging pairs. */
-      async function fourLaggingPairs() {
+    // --- pendingNotices: the owner's re-read after a cross-process signal -------------------
+
+    describe('pendingNotices', () => {
+      /** A and D watch B and C; E changes B twice and C once: four pending pairs, B's lagging past its notice. */
+      async function fourPendingPairs() {
         for (const [watcher, target] of [[A, B], [A, C], [D, B], [D, C]] as const) await store.watch({ watcher, target, now: T0 });
-        await append(store, B, foreign(E), T0 + 1);
-        const onB = await append(store, B, foreign(E), T0 + 2);
+        const firstOnB = await append(store, B, foreign(E), T0 + 1);
+        const laterOnB = await append(store, B, foreign(E), T0 + 2);
         const onC = await append(store, C, foreign(E), T0 + 2);
-        const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({
+        const held = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({
           watcher,
           target,
           acked: 0 as Notice['acked'],
           notified,
           text: noticeText(target, 0 as Notice['acked']),
-          reason: 'recovered',
+          reason: 'signalled',
         });
-        return { onB: onB.event.sequence, onC: onC.event.sequence, recovered };
+        return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held };
       }
 
-      test('recover with targets steps and returns only the lagging cursors on those targets; the others stay lagging for a later full recover', async () => {
-        const { onB, onC, recovered } = await fourLaggingPairs();
-        const before = await store.listCursors();
-        expect(await store.recover(T0 + 3, undefined, [B])).toEqual([recovered(A, B, onB), recovered(D, B, onB)]);
-        const after = await store.listCursors();
-        // The cursors on B stepped (notified = material) and were touched; those on C are as they were.
-        expect(after.filter((row) => row.target === B).map((row) => [row.watcher, watermarks(row), row.touchedAt])).toEqual([
-          [A, { acked: 0, notified: onB, material: onB }, T0 + 3],
-          [D, { acked: 0, notified: onB, material: onB }, T0 + 3],
+      test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
+        const { firstOnB, laterOnB, held } = await fourPendingPairs();
+        expect(firstOnB).toBeLessThan(laterOnB);
+        expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+        // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
+        const appended = await append(store, B, foreign(E), T0 + 3);
+        expect(appended.notices).toEqual([
+          { ...held(A, B, firstOnB), reason: 'repeat' },
+          { ...held(D, B, firstOnB), reason: 'repeat' },
         ]);
-        expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
-        expect(after.filter((row) => row.target === C).every((row) => row.material > row.acked)).toBe(true);
-        expect(await store.recover(T0 + 4)).toEqual([recovered(A, B, onB), recovered(A, C, onC), recovered(D, B, onB), recovered(D, C, onC)]);
       });
 
-      test('recover with targets and owns scans only the owned watchers on those targets', async () => {
-        const { onB, onC, recovered } = await fourLaggingPairs();
-        const before = await store.listCursors();
-        expect(await store.recover(T0 + 3, (watcher) => watcher === D, [B, C])).toEqual([recovered(D, B, onB), recovered(D, C, onC)]);
-        expect(await store.listCursors({ watcher: A })).toEqual(before.filter((row) => row.watcher === A));
-        expect(await store.recover(T0 + 4, (watcher) => watcher === A, [C])).toEqual([recovered(A, C, onC)]);
-      });
-
-      test('duplicate targets in recover are harmless: each pair is stepped and returned once', async () => {
-        const { onB, onC, recovered } = await fourLaggingPairs();
-        expect(await store.recover(T0 + 3, undefined, [C, B, C, B, B])).toEqual([recovered(A, B, onB), recovered(A, C, onC), recovered(D, B, onB), recovered(D, C, onC)]);
-      });
-
-      test('recover with an empty targets array, or targets with no lagging cursor, returns nothing and changes nothing', async () => {
-        await fourLaggingPairs();
+      test('without targets it returns every pending cursor’s notice, ordered by watcher then target; idle cursors hold none', async () => {
+        const { firstOnB, onC, held } = await fourPendingPairs();
         await store.watch({ watcher: B, target: E, now: T0 });
-        const before = await store.listCursors();
-        expect(await store.recover(T0 + 3, undefined, [])).toEqual([]);
-        expect(await store.recover(T0 + 3, () => true, [])).toEqual([]);
-        expect(await store.recover(T0 + 3, undefined, [E, A, key('agent:nobody:main')])).toEqual([]);
-        expect(await store.listCursors()).toEqual(before);
+        expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
       });
 
-      test('recover with targets orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
+      test('with owns it reads only the owned watchers’ cursors, on the targets when given', async () => {
+        const { firstOnB, onC, held } = await fourPendingPairs();
+        expect(await store.pendingNotices((watcher) => watcher === D, [B, C])).toEqual([held(D, B, firstOnB), held(D, C, onC)]);
+        expect(await store.pendingNotices((watcher) => watcher === A, [C])).toEqual([held(A, C, onC)]);
+        expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([held(A, B, firstOnB), held(A, C, onC)]);
+        expect(await store.pendingNotices(() => false)).toEqual([]);
+      });
+
+      test('duplicate targets are harmless: each pair is returned once', async () => {
+        const { firstOnB, onC, held } = await fourPendingPairs();
+        expect(await store.pendingNotices(undefined, [C, B, C, B, B])).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
+      });
+
+      test('an empty targets list, or targets with no pending cursor, returns nothing', async () => {
+        await fourPendingPairs();
+        await store.watch({ watcher: B, target: E, now: T0 });
+        expect(await store.pendingNotices(undefined, [])).toEqual([]);
+        expect(await store.pendingNotices(() => true, [])).toEqual([]);
+        expect(await store.pendingNotices(undefined, [E, A, key('agent:nobody:main')])).toEqual([]);
+      });
+
+      test('orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
         // 1200 targets, most without cursors, so an adapter that splits long target lists still
-        // meets the lagging ones in different parts and must order the whole answer.
+        // meets the pending ones in different parts and must order the whole answer.
         const targets = Array.from({ length: 1200 }, (_, i) => key(`agent:t${i}:main`));
-        const laggingTargets = [targets[1199], targets[0], targets[650]] as SessionKey[];
-        for (const target of laggingTargets) {
+        const pendingTargets = [targets[1199], targets[0], targets[650]] as SessionKey[];
+        for (const target of pendingTargets) {
           for (const watcher of [D, A]) await store.watch({ watcher, target, now: T0 });
         }
         const sequences = new Map<SessionKey, Notice['notified']>();
-        for (const target of laggingTargets) sequences.set(target, (await append(store, target, foreign(E), T0 + 1)).event.sequence);
-        const notices = await store.recover(T0 + 2, undefined, [...targets].reverse());
-        const expected = [A, D].flatMap((watcher) => [...laggingTargets].sort().map((target) => `${watcher} -> ${target} @${sequences.get(target)}`));
+        for (const target of pendingTargets) sequences.set(target, (await append(store, target, foreign(E), T0 + 1)).event.sequence);
+        // A later change on each: the notices still cover the first one.
+        for (const target of pendingTargets) await append(store, target, foreign(E), T0 + 2);
+        const notices = await store.pendingNotices(undefined, [...targets].reverse());
+        const expected = [A, D].flatMap((watcher) => [...pendingTargets].sort().map((target) => `${watcher} -> ${target} @${sequences.get(target)}`));
         expect(notices.map((notice) => `${notice.watcher} -> ${notice.target} @${notice.notified}`)).toEqual(expected);
-        expect(notices.every((notice) => notice.reason === 'recovered')).toBe(true);
+        expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
       });
 
-      test('recover with targets run twice changes nothing more: the same notices again and no cursor written', async () => {
-        const { onB, recovered } = await fourLaggingPairs();
-        const first = await store.recover(T0 + 3, undefined, [B]);
-        const cursors = await store.listCursors();
-        expect(await store.recover(T0 + 9, undefined, [B])).toEqual(first);
-        expect(first).toEqual([recovered(A, B, onB), recovered(D, B, onB)]);
-        expect(await store.listCursors()).toEqual(cursors);
+      test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later full recover still raises notified as before', async () => {
+        const { firstOnB, laterOnB, onC, held } = await fourPendingPairs();
+        const before = await store.listCursors();
+        expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
+        await store.pendingNotices(undefined, [B, C]);
+        await store.pendingNotices((watcher) => watcher === A, [B]);
+        expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+        expect(await store.listCursors()).toEqual(before);
+
+        // The restart scan is unchanged by any number of re-reads before it.
+        const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
+        expect(await store.recover(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+        const after = await store.listCursors();
+        // B's cursors were raised to material and touched; C's (notified = material already) were not written.
+        expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
+          [`${A} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
+          [`${D} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
+        ]);
+        expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
+        // After the scan the held notice is the recovered one.
+        expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
       });
 
+      test('draining the held notice acknowledges only up to its notified and reopens once for the rest', async () => {
+        const { firstOnB, laterOnB } = await fourPendingPairs();
+        const [notice] = await store.pendingNotices((watcher) => watcher === A, [B]);
+        expect(notice?.notified).toBe(firstOnB);
+        const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
+        expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
+      });
+
+      test('after a drain’s reopen it returns the reopened notice’s watermark (still frozen when more changes follow)', async () => {
+        const { firstOnB, laterOnB } = await fourPendingPairs();
+        const [outcome] = await store.drain(A, [{ target: B, notified: firstOnB }], T0 + 3);
+        if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
+        const reopened = outcome.reopened;
+        expect(reopened.notified).toBe(laterOnB);
+        expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
+        await append(store, B, foreign(E), T0 + 4);
+        expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([
+          { watcher: A, target: B, acked: firstOnB, notified: laterOnB, text: noticeText(B, firstOnB), reason: 'signalled' },
+        ]);
+      });
+    });
+
+    describe('resetWatcher and deleteSession', () => {
       test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
         for (const [watcher, target] of [[A, B], [A, C], [D, A], [C, B]] as const) await store.watch({ watcher, target, now: T0 });
         const removed = await store.resetWatcher(A);
@@ -883,6 +926,11 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
           (error: unknown) => error,
         );
         expect(isStoreError(appendError) && appendError.operation).toBe('append');
+        const pendingError = await store.pendingNotices().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(isStoreError(pendingError) && pendingError.operation).toBe('pendingNotices');
       });
     });
 

@@ -157,12 +157,27 @@ export interface StateStore {
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
 
   /**
-   * The restart scan: every cursor with material > acked (only those whose watcher passes
-   * `owns`, when given, and only those on `targets`, when given) steps by
-   * `evolveCursor(restartScan)`; returns one notice per such pair, ordered by watcher then
-   * target. Running it again changes nothing more.
+   * The restart scan, run once when a gateway starts: every cursor with material > acked (only
+   * those whose watcher passes `owns`, when given) steps by `evolveCursor(restartScan)`, which
+   * raises `notified` to `material`; returns one notice per such pair, ordered by watcher then
+   * target. Running it again changes nothing more. Never run it on a live notice queue: a
+   * watcher may have read up to the old `notified` already, and the raised one would let its
+   * drain acknowledge changes it never read (use `pendingNotices`).
    */
-  recover(now: number, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
+  recover(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
+
+  /**
+   * The notice each pending cursor (notified > acked, as `fromWatermarks` reads it) holds, by
+   * `heldNotice` — only cursors whose watcher passes `owns`, when given, and only those on
+   * `targets`, when given (each target once; an empty list gives none) — ordered by watcher
+   * then target. Writes nothing and touches nothing: the notice covers the cursor's frozen
+   * `notified`, so offering it again coalesces with the one queued and a drain acknowledges
+   * exactly what it did before. A gateway answers cross-process signals and its resync timer
+   * with it.
+   *
+   * @example const notices = await store.pendingNotices((watcher) => owned.has(watcher), [target]);
+   */
+  pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
   /** Removes every cursor whose watcher is `watcher`. */
   resetWatcher(watcher: SessionKey): Promise<readonly CursorPair[]>;
@@ -179,7 +194,7 @@ export interface StateStore {
   /**
    * Optional, for stores several processes share: signals each committed append that asked
    * for a notice, in whichever process it ran (see CursorSignalListener). A facade told which
-   * watchers it owns listens and re-reads its cursors on the signalled targets.
+   * watchers it owns listens and re-reads its cursors on the signalled targets (`pendingNotices`).
    */
   listen?: ListenForCursorSignals;
 

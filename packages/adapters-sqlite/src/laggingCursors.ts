@@ -1,0 +1,65 @@
+// The lagging cursors (material > acked), the only ones that can hold a notice: all of them from
+// the covering partial index cursors_lagging, or those on some targets by the cursors_target
+// index. The restart scan (recover.ts) steps them; pendingNotices.ts only reads them.
+import { and, asc, gt, inArray } from 'drizzle-orm';
+import { isSequence, type SessionKey, type Watermarks } from '@session-state/domain';
+
+import { cursors } from './schema';
+import type { StoreDb } from './storeDb';
+
+/** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
+export const TARGETS_PER_QUERY = 500;
+
+const laggingColumns = { watcher: cursors.watcher, target: cursors.target, acked: cursors.acked, notified: cursors.notified, material: cursors.material };
+
+/** A lagging cursor as [watcher, target, acked, notified, material], exactly as read. */
+export type LaggingRow = readonly unknown[];
+
+type Select = Pick<StoreDb['orm'], 'select'>;
+
+/**
+ * Every cursor with material > acked, by watcher then target, as a LaggingRow: all of them
+ * columns of the partial index cursors_lagging, so the scan reads only that (small) index and
+ * never the table.
+ */
+export function laggingCursors(orm: Select) {
+  return orm.select(laggingColumns).from(cursors).where(gt(cursors.material, cursors.acked)).orderBy(asc(cursors.watcher), asc(cursors.target));
+}
+
+/**
+ * The lagging cursors on these targets (at most TARGETS_PER_QUERY), unordered: an `IN` lookup
+ * on the cursors_target index, so a signalled re-read reads only the signalled targets' cursors.
+ */
+export function laggingCursorsOn(orm: Select, targets: readonly string[]) {
+  return orm
+    .select(laggingColumns)
+    .from(cursors)
+    .where(and(inArray(cursors.target, [...targets]), gt(cursors.material, cursors.acked)));
+}
+
+/** The lagging rows on `targets` (each target read once, in chunks), by watcher then target. */
+export function laggingRowsOn(orm: Select, targets: readonly SessionKey[]): LaggingRow[] {
+  const unique = [...new Set(targets)];
+  const rows: LaggingRow[] = [];
+  for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
+    rows.push(...laggingCursorsOn(orm, unique.slice(start, start + TARGETS_PER_QUERY)).values());
+  }
+  // Chunks (and the index lookup) give no overall order; the port promises watcher, then target.
+  return rows.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
+}
+
+function compareText(a: unknown, b: unknown): number {
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The watermarks of a lagging row, or undefined (after reporting it) when one is not a sequence. */
+export function laggingWatermarks(db: Pick<StoreDb, 'onCorruptRow'>, operation: string, row: LaggingRow): Watermarks | undefined {
+  const [, , acked, notified, material] = row;
+  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) {
+    db.onCorruptRow({ operation, table: 'cursors', reason: 'a watermark is not a non-negative integer' });
+    return undefined;
+  }
+  return { acked, notified, material };
+}
