@@ -1,6 +1,7 @@
 // The facade `createSessionStateAwareness`: validates input, group-commits appends, keeps the
 // notice queue in store order through one operation lane, wakes watchers, reads, and prunes;
-// with `ownsSession`, it hears of other processes' appends (signals and a resync timer).
+// with `ownsSession`, it hears of other processes' appends (signals and a resync timer) by
+// re-reading the notices its pending cursors hold, never by rescanning them.
 import {
   decodeRecordInput,
   isAgentQualified,
@@ -60,7 +61,20 @@ interface BatchItem {
   readonly request: AppendRequest;
 }
 
-const STORE_METHODS = ['append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'recover', 'resetWatcher', 'deleteSession', 'prune', 'close'] as const;
+const STORE_METHODS = [
+  'append',
+  'watch',
+  'readChanges',
+  'readHeads',
+  'listCursors',
+  'drain',
+  'recover',
+  'pendingNotices',
+  'resetWatcher',
+  'deleteSession',
+  'prune',
+  'close',
+] as const;
 
 const systemClock: Clock = { now: () => Date.now() };
 
@@ -157,12 +171,14 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   /**
    * Offers a notice the store asked for; a new entry is counted and wakes its watcher.
-   * `signalled`: it came from a scan run by a cross-process signal or the resync timer.
+   * `signalled`: it came from a re-read run by a cross-process signal or the resync timer. Such
+   * a re-read offers every pending notice again (each resync tick does), so finding it already
+   * queued is no news and is not counted as coalesced; only a new entry counts.
    */
   const offerNotice = (notice: Notice, signalled = false): void => {
     const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
     if (offered === 'coalesced') {
-      counters.add('noticesCoalesced');
+      if (!signalled) counters.add('noticesCoalesced');
       return;
     }
     counters.add('noticesQueued');
@@ -322,7 +338,12 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   );
   flushAppends = () => commit.flushNow();
 
-  // --- scans of owned cursors after signals and on the resync timer ---
+  // --- re-reads of owned cursors after signals and on the resync timer ---
+
+  // Why never `recover` here: the restart scan raises a pending cursor's notified to material.
+  // On a live queue that lets a drain acknowledge changes the watcher never read (it read
+  // status before they were recorded); the held notice keeps the frozen watermark, so the
+  // drain reopens for them, exactly as in one process.
 
   // Targets signalled since the last scan, and whether a full scan of owned cursors is due.
   const signalledTargets = new Set<SessionKey>();
@@ -332,9 +353,10 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   let subscription: CursorSignalSubscription | undefined;
 
   /**
-   * One scan through the lane (so it is ordered with drains and appends): the owned lagging
-   * cursors on the signalled targets, or all of them when a full scan is due. A failed scan
-   * keeps what it was asked for, for the next signal or resync tick (never a retry loop).
+   * One re-read through the lane (so it is ordered with drains and appends): the notices the
+   * owned pending cursors hold (`store.pendingNotices`) on the signalled targets, or on all of
+   * them when a full scan is due; read-only, so it moves no watermark. A failed scan keeps what
+   * it was asked for, for the next signal or resync tick (never a retry loop).
    */
   const scanSignalled = (): Promise<void> =>
     enterLane(async () => {
@@ -345,12 +367,12 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       if (!full && targets.length === 0) return;
       let notices: readonly Notice[];
       try {
-        notices = await store.recover(clock.now(), ownsForScan, full ? undefined : targets);
+        notices = await store.pendingNotices(ownsForScan, full ? undefined : targets);
       } catch (error) {
         if (full) fullScanDue = true;
         else for (const target of targets) signalledTargets.add(target);
         logger.error('cursor scan failed; retried on the next signal or resync', {
-          operation: 'recover',
+          operation: 'pendingNotices',
           scan: full ? 'full' : 'targets',
           targets: targets.length,
           error: describeFailure(error),
@@ -367,7 +389,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       scanScheduled = undefined;
       if (closing !== undefined) return;
       scanSignalled().catch((error: unknown) => {
-        logger.error('cursor scan failed', { operation: 'recover', error: describeFailure(error) });
+        logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
       });
     });
   };
@@ -405,7 +427,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     }
   };
 
-  // --- the restart scan ---
+  // --- the restart scan (the only place `recover` runs: nothing is queued yet) ---
 
   // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
   if (ownsPort !== undefined && store.listen !== undefined) {

@@ -24,9 +24,13 @@ export interface SessionStateAwarenessOptions {
    *
    * With it, notices are queued (and woken) here only for owned watchers; the restart scan
    * reads only owned cursors; a store that offers `listen` (PostgreSQL) signals appends made
-   * in any process, and this facade re-reads its owned cursors on the signalled targets; a
-   * resync timer (`resyncIntervalMs`) re-reads all of them as a safety net, which alone gives a
-   * store without `listen` (a shared SQLite file) notices across processes within one interval.
+   * in any process, and this facade re-reads the notices its owned cursors on the signalled
+   * targets hold (`store.pendingNotices`); a resync timer (`resyncIntervalMs`) re-reads all of
+   * them as a safety net, which alone gives a store without `listen` (a shared SQLite file)
+   * notices across processes within one interval. A signalled notice is the one the recording
+   * gateway's append froze, so a burst there is one notice here, and the drain reopens once for
+   * the rest, exactly as in one process (a re-read never moves a watermark, so a drain never
+   * acknowledges a change recorded after the watcher last read).
    * Each watcher should be owned by exactly one process at a time (two owners would both
    * deliver its notice). The drain path is unchanged: a gateway drains only the watchers it
    * owns, and a process that does not own a watcher has nothing queued for it, so `pending` is
@@ -37,8 +41,8 @@ export interface SessionStateAwarenessOptions {
    */
   readonly ownsSession?: (sessionKey: string) => boolean;
   /**
-   * How often (ms) a full scan of the owned lagging cursors runs, so a lost signal or a store
-   * without `listen` still yields the notice within this delay. Default 60,000 when
+   * How often (ms) a full re-read of the notices the owned pending cursors hold runs, so a lost
+   * signal or a store without `listen` still yields the notice within this delay. Default 60,000 when
    * `ownsSession` is given, otherwise 0; 0 turns the timer off. The timer never keeps the
    * process alive.
    */

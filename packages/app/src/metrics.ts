@@ -9,8 +9,10 @@ export interface AwarenessMetrics {
   /** Notices that became a new queue entry (first, reopen, recovered, signalled). */
   readonly noticesQueued: number;
   /**
-   * Notices dropped because the same text was already queued for the pair (a repeat of an
-   * append, or a pending notice that a signal or resync scan read again).
+   * Notices dropped because the same text was already queued for the pair: an append's repeat
+   * (a change while the notice is pending), or a stale drain's re-offer. A signal or resync
+   * re-read that finds its notice already queued is not counted: it re-offers every pending
+   * notice (each resync tick does), which is no new change.
    */
   readonly noticesCoalesced: number;
   /** Notices queued by a drain that found newer changes (reopen). */
@@ -18,8 +20,10 @@ export interface AwarenessMetrics {
   /** Notices queued by the restart scan when the facade was created. */
   readonly noticesRecovered: number;
   /**
-   * Notices queued by a scan that a cross-process signal or the resync timer ran (with
-   * `ownsSession`): changes recorded by another process for a watcher this one owns.
+   * Notices queued by a re-read that a cross-process signal or the resync timer ran (with
+   * `ownsSession`): changes recorded by another process for a watcher this one owns. A signalled
+   * notice is the one the recording gateway's append froze, so a burst there is one notice here,
+   * and the drain reopens once for the rest, exactly as in one process.
    */
   readonly noticesSignalled: number;
   /** `status` answers whose `stateChanges.historyGap` was true. */

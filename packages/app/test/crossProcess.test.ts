@@ -1,9 +1,11 @@
 // Notices across gateway processes (issue 8): several facades share one store, each told which
 // watcher sessions it owns. A notice is queued (and woken) only by the owner: the process that
 // recorded the change drops it locally and the owner hears of it by a cursor signal (a store
-// with `listen`) or by its resync timer. Here the processes are facades in one Jest worker over
-// ONE memory store, with an in-test bus standing in for PostgreSQL's LISTEN/NOTIFY, and two
-// facades over one SQLite file (no listen: the resync timer alone carries the notice).
+// with `listen`) or by its resync timer, re-reading the notice the cursor holds at its frozen
+// watermark (`pendingNotices`, never the restart scan), so a drain reopens for every change the
+// watcher has not read, exactly as in one process. Here the processes are facades in one Jest
+// worker over ONE memory store, with an in-test bus standing in for PostgreSQL's LISTEN/NOTIFY,
+// and two facades over one SQLite file (no listen: the resync timer alone carries the notice).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import { createManualClock, createMemoryStore } from '@session-state/adapters-me
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
+import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
 import { expectedNotice, humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
 
 // --- keys and ownership ------------------------------------------------------------------------
@@ -138,6 +140,12 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   throw new Error(`never happened: ${what}`);
 }
 
+/** The sequence of the event a `record` wrote (fails the test if it wrote none). */
+function sequenceOf(result: RecordResult): number {
+  if (!result.ok || !('event' in result)) throw new Error(`expected a recorded event, got ${JSON.stringify(result)}`);
+  return result.event.sequence;
+}
+
 /** Fires the resync timers once (fake timers) and lets the scans they start finish. */
 async function resyncTick(): Promise<void> {
   jest.advanceTimersByTime(RESYNC_MS);
@@ -199,19 +207,56 @@ describe('two gateways over one store with cursor signals', () => {
     expect(a.awareness.metrics()).toMatchObject({ noticesQueued: 0, noticesSignalled: 0 });
   });
 
-  test('a burst of turns in A is still one notice and one wake in B', async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => a.awareness.record(humanTurn(TARGET, { summary: `turn ${i}` }))));
+  test('a burst of turns in A is one notice and one wake in B; B’s drain reopens exactly one notice for the rest of the burst', async () => {
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => a.awareness.record(humanTurn(TARGET, { summary: `turn ${i}` }))));
+    const sequences = burst.map(sequenceOf);
+    const firstOfBurst = Math.min(...sequences);
     await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
     await turns(20);
     await resyncTick();
+    await resyncTick();
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
-    expect(b.awareness.metrics().noticesQueued).toBe(1);
+    // Re-reads found the queued notice again (signals, two resync ticks): no news, so not counted.
+    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
     expect(a.awareness.pending(WB)).toEqual([]);
-    // The signals folded the whole burst into the pending notice: one drain acknowledges all of it.
+    // The notice covers the burst's first turn, as A's append froze it; the drain reopens once for the rest.
     expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstOfBurst)]);
+    expect(b.wakes).toEqual([WB, WB]);
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstOfBurst)]);
     expect(b.awareness.pending(WB)).toEqual([]);
-    expect(b.wakes).toEqual([WB]);
+    const { stateChanges } = await b.awareness.status(TARGET, { changesSince: firstOfBurst });
+    expect(stateChanges?.events.map((event) => event.sequence)).toEqual([...sequences].sort((x, y) => x - y).slice(1));
+    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 2, noticesReopened: 1, noticesSignalled: 1 });
+  });
+
+  test('a change recorded in A after B’s watcher read status is never acknowledged unread: B’s drain reopens for it', async () => {
+    // The regression: a re-read that raised the frozen watermark (the restart scan) let this drain acknowledge it silently.
+    const first = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
+    await until(() => b.awareness.pending(WB).length > 0, 'the first notice reaches B');
+    await a.awareness.record(humanTurn(TARGET));
+    await turns();
+    // B's watcher reconciles before acting: it reads everything up to now.
+    const read = await b.awareness.status(TARGET, { changesSince: watchedAt });
+    const readUpTo = read.stateChanges?.nextSince ?? -1;
+    expect(readUpTo).toBeGreaterThan(first);
+    // Then another turn lands in A; B hears of it (signal and a resync tick) before its watcher's turn ends.
+    const signalsBefore = bus.sent;
+    const unread = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
+    expect(bus.sent).toBe(signalsBefore + 1);
+    await turns(20);
+    await resyncTick();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+
+    // The drain acknowledges what the notice covered (the first turn) and reopens for the rest.
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, first)]);
+    const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
+    expect(stateChanges?.events.map((event) => event.sequence)).toContain(unread);
+    expect(unread).toBeGreaterThan(readUpTo);
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, first)]);
+    expect(b.awareness.pending(WB)).toEqual([]);
   });
 
   test('B drains its notice; a change B has not heard of yet reopens exactly one notice with the new changesSince', async () => {
@@ -312,7 +357,7 @@ describe('two gateways over one store with cursor signals', () => {
 
   test('a signal that arrives after close (a store that calls late) starts no scan', async () => {
     let heard: CursorSignalListener | undefined;
-    const recovers: string[] = [];
+    const scans: string[] = [];
     const view = bus.view();
     const late = await gateway(
       {
@@ -321,9 +366,13 @@ describe('two gateways over one store with cursor signals', () => {
           heard = listener;
           return { close: async () => undefined };
         },
-        recover: (now, owns, targets) => {
-          recovers.push(targets === undefined ? 'all' : targets.join(' '));
-          return view.recover(now, owns, targets);
+        recover: (now, owns) => {
+          scans.push('recover');
+          return view.recover(now, owns);
+        },
+        pendingNotices: (owns, targets) => {
+          scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${targets.join(' ')}`);
+          return view.pendingNotices(owns, targets);
         },
       },
       { ownsSession: ownsB },
@@ -333,30 +382,32 @@ describe('two gateways over one store with cursor signals', () => {
     heard?.resync();
     await turns();
     expect(heard).toBeDefined();
-    expect(recovers).toEqual(['all']);
+    expect(scans).toEqual(['recover']);
   });
 });
 
 // --- ordering with the store -------------------------------------------------------------------
 
 describe('what a gateway with ownsSession asks of the store', () => {
-  /** The store with each `listen` and `recover` call noted, in order. */
-  function spied(inner: StateStore, calls: string[], failRecoverAfterStart = { times: 0 }): StateStore {
-    let started = false;
+  /** The store with each `listen`, `recover` and `pendingNotices` call noted, in order; `failing` fails the next re-reads. */
+  function spied(inner: StateStore, calls: string[], failing = { times: 0 }): StateStore {
     return {
       ...inner,
       listen: async (listener) => {
         calls.push('listen');
         return (inner.listen as NonNullable<StateStore['listen']>)(listener);
       },
-      recover: async (now, owns, targets) => {
-        calls.push(targets === undefined ? 'recover all' : `recover ${[...targets].sort().join(' ')}`);
-        if (started && failRecoverAfterStart.times > 0) {
-          failRecoverAfterStart.times -= 1;
+      recover: async (now, owns) => {
+        calls.push('recover all');
+        return inner.recover(now, owns);
+      },
+      pendingNotices: async (owns, targets) => {
+        calls.push(targets === undefined ? 'pendingNotices all' : `pendingNotices ${[...targets].sort().join(' ')}`);
+        if (failing.times > 0) {
+          failing.times -= 1;
           throw new Error('disk I/O error');
         }
-        started = true;
-        return inner.recover(now, owns, targets);
+        return inner.pendingNotices(owns, targets);
       },
     };
   }
@@ -398,7 +449,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
-  test('one scan per turn for a burst of signals, limited to the signalled targets', async () => {
+  test('one read-only re-read per turn for a burst of signals, limited to the signalled targets; never the restart scan', async () => {
     const shared = createMemoryStore();
     const bus = createBus(shared);
     const calls: string[] = [];
@@ -412,7 +463,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await Promise.all([a.awareness.record(humanTurn(TARGET)), a.awareness.record(humanTurn(TARGET2)), a.awareness.record(humanTurn(TARGET))]);
     await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
     await turns();
-    expect(calls).toEqual([`recover ${[TARGET, TARGET2].sort().join(' ')}`]);
+    expect(calls).toEqual([`pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
     await closeGateways();
     await shared.close();
   });
@@ -433,18 +484,18 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await a.awareness.record(humanTurn(TARGET));
     await until(() => calls.length === 1, 'B scans after the signal');
     await turns(50);
-    expect(calls).toEqual([`recover ${TARGET}`]);
+    expect(calls).toEqual([`pendingNotices ${TARGET}`]);
     expect(b.awareness.pending(WB)).toEqual([]);
     expect(b.logger.entries).toContainEqual({
       level: 'error',
       message: expect.stringContaining('scan failed'),
-      fields: { operation: 'recover', scan: 'targets', targets: 1, error: 'disk I/O error' },
+      fields: { operation: 'pendingNotices', scan: 'targets', targets: 1, error: 'disk I/O error' },
     });
 
     // The next signal (another target) scans the kept target too.
     await a.awareness.record(humanTurn(TARGET2));
     await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
-    expect(calls).toEqual([`recover ${TARGET}`, `recover ${[TARGET, TARGET2].sort().join(' ')}`]);
+    expect(calls).toEqual([`pendingNotices ${TARGET}`, `pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, 0)]);
     await closeGateways();
     await shared.close();
@@ -548,14 +599,28 @@ describe('ownsSession and resyncIntervalMs options', () => {
     expect((error as InvalidInputError).message).toContain(shown);
   });
 
+  test('a store without pendingNotices (the read-only re-read signals and the resync timer use) is rejected naming options.store', async () => {
+    const { pendingNotices: _missing, ...older } = createMemoryStore();
+    const error = await createSessionStateAwareness({ store: older as StateStore, logger: recordingLogger() }).then(
+      () => undefined,
+      (rejection: unknown) => rejection,
+    );
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).field).toBe('options.store');
+  });
+
   test('the resync timer defaults to one minute with ownsSession, and 0 turns it off', async () => {
     const store = createMemoryStore();
     const calls: string[] = [];
     const counted: StateStore = {
       ...store,
-      recover: (now, owns, targets) => {
+      recover: (now, owns) => {
         calls.push('recover');
-        return store.recover(now, owns, targets);
+        return store.recover(now, owns);
+      },
+      pendingNotices: (owns, targets) => {
+        calls.push(targets === undefined ? 'pendingNotices all' : 'pendingNotices targets');
+        return store.pendingNotices(owns, targets);
       },
     };
     const off = await gateway({ ...counted, close: async () => undefined }, { ownsSession: ownsA, resyncIntervalMs: 0 });
@@ -564,13 +629,14 @@ describe('ownsSession and resyncIntervalMs options', () => {
 
     await gateway(counted, { ownsSession: ownsA });
     expect(jest.getTimerCount()).toBe(1);
+    expect(calls).toEqual(['recover', 'recover']);
     calls.length = 0;
     jest.advanceTimersByTime(59_999);
     await turns();
     expect(calls).toEqual([]);
     jest.advanceTimersByTime(1);
     await turns();
-    expect(calls).toEqual(['recover']);
+    expect(calls).toEqual(['pendingNotices all']);
   });
 
   test('without ownsSession a resyncIntervalMs still runs the timer, over every watcher', async () => {
@@ -599,12 +665,13 @@ describe('two gateways over one SQLite file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a turn recorded in A reaches B’s watcher by B’s resync timer: one notice in B, none in A', async () => {
+  test('a turn recorded in A reaches B’s watcher by B’s resync timer: one notice in B, none in A; the drain reopens once for later turns', async () => {
     const path = join(dir, 'state.db');
     const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
     const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
-    for (let i = 0; i < 5; i += 1) await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }));
+    const turnsInA: number[] = [];
+    for (let i = 0; i < 5; i += 1) turnsInA.push(sequenceOf(await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }))));
     await turns();
     expect(b.awareness.pending(WB)).toEqual([]);
 
@@ -613,16 +680,42 @@ describe('two gateways over one SQLite file', () => {
     await resyncTick();
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
     expect(b.wakes).toEqual([WB]);
-    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1 });
+    expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
     expect(a.awareness.pending(WB)).toEqual([]);
     expect(a.wakes).toEqual([]);
 
-    // B drains; a later turn in A comes through the same way, from the new changesSince.
+    // B drains: the notice covered A's first turn (as A's append froze it); one reopened notice covers the other four.
+    const [firstTurn, , , , lastTurn] = turnsInA as [number, number, number, number, number];
     expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
-    const acked = (await b.awareness.status(TARGET)).stateVersion;
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstTurn)]);
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstTurn)]);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.wakes).toEqual([WB, WB]);
+
+    // A later turn in A comes through the same way, from the new changesSince.
     await a.awareness.record(humanTurn(TARGET));
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, acked)]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, lastTurn)]);
+  });
+
+  test('a turn recorded in A after B’s watcher read status, carried by the resync timer, is never acknowledged unread', async () => {
+    const path = join(dir, 'state.db');
+    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    const first = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+
+    const read = await b.awareness.status(TARGET, { changesSince: 0 });
+    expect(read.stateChanges?.nextSince).toBe(first);
+    const unread = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
+    await resyncTick();
+
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, first)]);
+    const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
+    expect(stateChanges?.events.map((event) => event.sequence)).toEqual([unread]);
   });
 });

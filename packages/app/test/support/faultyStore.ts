@@ -39,6 +39,7 @@ export function withFaults(inner: StateStore): { store: StateStore; faults: Faul
     listCursors: wrap('listCursors'),
     drain: wrap('drain'),
     recover: wrap('recover'),
+    pendingNotices: wrap('pendingNotices'),
     resetWatcher: wrap('resetWatcher'),
     deleteSession: wrap('deleteSession'),
     prune: wrap('prune'),

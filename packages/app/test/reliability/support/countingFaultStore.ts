@@ -49,6 +49,7 @@ const METHODS: readonly StoreMethod[] = [
   'listCursors',
   'drain',
   'recover',
+  'pendingNotices',
   'resetWatcher',
   'deleteSession',
   'prune',
