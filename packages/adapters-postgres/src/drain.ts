@@ -12,6 +12,7 @@ import {
 } from '@session-state/domain';
 
 import { decodeCursorRows } from './cursorRow';
+import { moveCursorRows } from './moveCursorRows';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
 
@@ -24,6 +25,7 @@ export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly Dra
     const rows = decodeCursorRows(db, 'drain', await run(client, st.drainCursors, [watcher, acks.map((ack) => ack.target)]));
     const byTarget = new Map<string, CursorRow>(rows.map((row) => [row.target, row]));
     const outcomes: DrainOutcome[] = [];
+    const moved = new Map<string, CursorRow>();
     for (const ack of acks) {
       const row = byTarget.get(ack.target);
       const step = row === undefined ? undefined : evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
@@ -32,9 +34,9 @@ export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly Dra
         continue;
       }
       if (step.changed) {
-        const w = toWatermarks(step.cursor);
-        await run(client, st.moveCursors, [now, [watcher], [w.acked], [w.notified], [w.material], ack.target]);
-        byTarget.set(ack.target, { ...(row as CursorRow), ...w, touchedAt: now });
+        const next = { ...(row as CursorRow), ...toWatermarks(step.cursor), touchedAt: now };
+        byTarget.set(ack.target, next);
+        moved.set(ack.target, next);
       }
       const notice = noticeFor(watcher, ack.target, step);
       if (step.drain === 'acked') {
@@ -43,6 +45,8 @@ export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly Dra
         outcomes.push({ target: ack.target, result: 'stale', ...(notice !== undefined ? { pending: notice } : {}) });
       }
     }
+    // Every moved cursor in one statement (its last state, when a target was acked twice).
+    await moveCursorRows(db, client, [...moved.values()], now);
     return outcomes;
   });
 }

@@ -12,6 +12,7 @@ import {
 } from '@session-state/domain';
 
 import { decodeCursorRows } from './cursorRow';
+import { moveCursorRows } from './moveCursorRows';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run, runAlone } from './transaction';
 
@@ -48,16 +49,17 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
         await run(client, st.lockCursorPairs, [toWrite.map((row) => row.watcher), toWrite.map((row) => row.target)]),
       );
       const found: Notice[] = [];
+      const moved: CursorRow[] = [];
       for (const row of locked) {
         const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
         if (step === undefined) continue;
-        if (step.changed) {
-          const w = toWatermarks(step.cursor);
-          await run(client, st.moveCursors, [now, [row.watcher], [w.acked], [w.notified], [w.material], row.target]);
-        }
+        if (step.changed) moved.push({ ...row, ...toWatermarks(step.cursor) });
         const notice = noticeFor(row.watcher, row.target, step);
         if (notice !== undefined) found.push(notice);
       }
+      // One statement for every moved cursor: a round trip per cursor made a scan of 5,000
+      // lagging cursors take ~2 s instead of ~0.3 s (bench pg6).
+      await moveCursorRows(db, client, moved, now);
       return found;
     });
     notices.push(...written);

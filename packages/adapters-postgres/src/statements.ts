@@ -56,6 +56,7 @@ export interface Statements {
   readonly appendEvent: Statement;
   readonly cursorsOnTarget: Statement;
   readonly moveCursors: Statement;
+  readonly moveCursorPairs: Statement;
   readonly upsertCursor: Statement;
   readonly notify: Statement;
   // reads
@@ -159,6 +160,16 @@ RETURNING sequence`,
 FROM unnest(${p('watchers')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[]) AS v(watcher, acked, notified, material)
 WHERE ${cursors.target} = ${p('target')} AND ${cursors.watcher} = v.watcher`,
       ['touchedAt', 'watchers', 'acked', 'notified', 'material', 'target'],
+    ),
+
+    /** (touchedAt, watchers[], targets[], acked[], notified[], material[]) moves the listed cursors of any targets. */
+    moveCursorPairs: compile(
+      'move_cursor_pairs',
+      sql`UPDATE ${cursors} SET acked = v.acked, notified = v.notified, material = v.material, touched_at = ${p('touchedAt')}
+FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[])
+  AS v(watcher, target, acked, notified, material)
+WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
+      ['touchedAt', 'watchers', 'targets', 'acked', 'notified', 'material'],
     ),
 
     /** Writes a cursor row whole (insert or overwrite): the spawn edge's seed. */

@@ -33,6 +33,8 @@ export function appendOnlyStore(inner: StateStore): AppendOnlyStore {
     listCursors: (filter) => inner.listCursors(filter),
     drain: (watcher, acks, now) => inner.drain(watcher, acks, now),
     recover: (): Promise<readonly Notice[]> => Promise.resolve([]),
+    // record queues no notice (it has no gateway to deliver it), so it reads none either.
+    pendingNotices: (): Promise<readonly Notice[]> => Promise.resolve([]),
     resetWatcher: (watcher) => inner.resetWatcher(watcher),
     deleteSession: (sessionKey) => inner.deleteSession(sessionKey),
     prune: (request) => inner.prune(request),
