@@ -39,6 +39,13 @@ RETURNING sequence`,
 FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
 WHERE cursors.target = $6 AND cursors.watcher = v.watcher`,
   ),
+  /** Moves the listed (watcher, target) cursors, of any targets, in one statement. */
+  moveCursorPairs: s(
+    'move_cursor_pairs',
+    `UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS v(watcher, target, acked, notified, material)
+WHERE cursors.watcher = v.watcher AND cursors.target = v.target`,
+  ),
   notify: s('notify', 'SELECT pg_notify($1, $2)'),
   /** The head, the prune watermark and the events after `since` with the columns `status` returns. */
   sessionChangesSince: s(

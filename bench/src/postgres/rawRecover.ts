@@ -1,6 +1,6 @@
 // The raw restart scan on PostgreSQL, in the store's shape (recover.ts): read every lagging cursor
 // without locks, then in one transaction lock the ones whose notified is below material and raise
-// each (one UPDATE per cursor, as the store issues them).
+// them all in one UPDATE over unnest'ed pairs, as the store does.
 import type pg from 'pg';
 
 import { RAW_PG, rawTransaction, runRaw } from './rawPg';
@@ -14,9 +14,16 @@ export async function rawPgRecover(pool: pg.Pool, now: number): Promise<number> 
   if (toWrite.length > 0) {
     await rawTransaction(pool, async (client) => {
       const locked = (await runRaw(client, RAW_PG.lockCursorPairs, [toWrite.map((c) => c[0]), toWrite.map((c) => c[1])])) as CursorValues[];
-      for (const [watcher, target, acked, notified, material] of locked) {
-        if (notified === material || material <= acked) continue;
-        await runRaw(client, RAW_PG.moveCursors, [now, [watcher], [acked], [material], [material], target]);
+      const moved = locked.filter(([, , acked, notified, material]) => notified !== material && material > acked);
+      if (moved.length > 0) {
+        await runRaw(client, RAW_PG.moveCursorPairs, [
+          now,
+          moved.map((c) => c[0]),
+          moved.map((c) => c[1]),
+          moved.map((c) => c[2]),
+          moved.map((c) => c[4]),
+          moved.map((c) => c[4]),
+        ]);
       }
     });
   }

@@ -126,7 +126,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
     title,
     sides: [
       { side: 'library', op: 'createSessionStateAwareness', ...summarise(libSamples, sum(libSamples)) },
-      { side: 'raw', op: 'select lagging + lock + update each', ...summarise(rawSamples, sum(rawSamples)) },
+      { side: 'raw', op: 'select lagging + lock + one update', ...summarise(rawSamples, sum(rawSamples)) },
     ],
     checks: [],
     notes,
