@@ -2,24 +2,16 @@
 // prepared once at open, and where corrupt rows are reported.
 import type Database from 'better-sqlite3';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { CorruptRowSink } from '@session-state/domain';
 
 import type { schema } from './schema';
 import type { Statements } from './statements';
 
-/** What is reported about a stored row that cannot be decoded; never the row's content. */
-export interface CorruptRowInfo {
-  /** The store operation that met the row, e.g. `readChanges`. */
-  readonly operation: string;
-  readonly table: 'events' | 'cursors';
-  /** The event's sequence (for `events` rows). */
-  readonly sequence?: number;
-  /** Which check failed, e.g. `payload is not a JSON object`; names no stored value. */
-  readonly reason: string;
-}
+/** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
+export type { CorruptRowInfo } from '@session-state/domain';
 
-export interface StoreDb {
+export interface StoreDb extends CorruptRowSink {
   readonly client: Database.Database;
   readonly orm: BetterSQLite3Database<typeof schema>;
   readonly statements: Statements;
-  readonly onCorruptRow: (info: CorruptRowInfo) => void;
 }

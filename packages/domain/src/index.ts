@@ -46,6 +46,7 @@ export type { Clock } from './ports/clock.port';
 export type { LogFields, Logger } from './ports/logger.port';
 export type { Wake } from './ports/wake.port';
 export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port';
+export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port';
 export {
   isStoreError,
   storeError,
