@@ -25,6 +25,15 @@ export { DedupeKey, OccurredAt, checkFields, decodeRecordInput, type AppendComma
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event';
 export { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from './signalLog';
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
+export {
+  decodeStoredEvent,
+  decodeStoredSessionEvent,
+  storedPayloadObject,
+  type DecodedEvent,
+  type ReadStoredPayload,
+  type SessionEventValues,
+  type StoredEventValues,
+} from './storedRow';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
 
 // --- watchers and notices ------------------------------------------------------------------
@@ -40,6 +49,7 @@ export {
   type Watermarks,
 } from './cursor';
 export { noticeText, type Notice, type NoticeReason } from './notice';
+export { decodeStoredCursor, decodeStoredCursors, storedCursorProblem, type CursorValues } from './storedRow';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port';

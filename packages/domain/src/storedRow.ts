@@ -1,0 +1,157 @@
+// Reads stored rows back as the domain's events and cursors: the checks and the field-by-field
+// building every store adapter shares, so a damaged or hand-edited row is refused the same way
+// in each of them. Rows are positional arrays in the column order every adapter selects.
+import type { CursorRow } from './append';
+import type { SessionEvent, StoredEvent } from './event';
+import { ActorType, EVENT_KINDS } from './eventKind';
+import type { Payload } from './payload';
+import type { CorruptRowSink } from './ports/corruptRow.port';
+import { asSequence, isSequence } from './sequence';
+import type { SessionKey } from './sessionKey';
+
+// --- events --------------------------------------------------------------------------------
+
+/** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
+export type StoredEventValues<P = unknown> = [
+  sequence: number,
+  sessionKey: string,
+  kind: string,
+  actorType: string,
+  actorSessionKey: string | null,
+  summary: string,
+  payload: P | null,
+  dedupeKey: string | null,
+  occurredAt: string,
+  appendedAt: number,
+];
+
+/** The column order of the lean `status` select: a SessionEvent's fields. */
+export type SessionEventValues<P = unknown> = [
+  sequence: number,
+  kind: string,
+  actorType: string,
+  actorSessionKey: string | null,
+  summary: string,
+  payload: P | null,
+  occurredAt: string,
+];
+
+/**
+ * Reads a payload column that is not null: the payload, or undefined when the column does not
+ * hold a JSON object. How the column arrives is the adapter's business (JSON text to parse, or
+ * already parsed by the driver); `storedPayloadObject` is the check on a parsed value.
+ */
+export type ReadStoredPayload = (column: unknown) => Payload | undefined;
+
+/** A decoded event, or why the row is unusable (the reason names no stored content). */
+export type DecodedEvent = { readonly ok: true; readonly event: StoredEvent } | { readonly ok: false; readonly reason: string };
+
+const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
+const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
+
+/** A parsed payload column as a payload: only a JSON object is one (not an array, not null). */
+export function storedPayloadObject(value: unknown): Payload | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Payload) : undefined;
+}
+
+/**
+ * Decodes the StoredEventValues starting at `offset` of `row` (joined selects put other columns
+ * first), checking the kind, the actor type and the payload; an unusable row gives the reason.
+ */
+export function decodeStoredEvent(row: readonly unknown[], offset: number, readPayload: ReadStoredPayload): DecodedEvent {
+  const kind = row[offset + 2] as string;
+  if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
+  const actorType = row[offset + 3] as string;
+  if (!ACTOR_TYPES.has(actorType)) return { ok: false, reason: 'unknown actor type' };
+  const payloadColumn = row[offset + 6];
+  let payload: Payload | undefined;
+  if (payloadColumn !== null) {
+    payload = readPayload(payloadColumn);
+    if (payload === undefined) return { ok: false, reason: 'payload is not a JSON object' };
+  }
+  const actorSessionKey = row[offset + 4] as string | null;
+  const dedupeKey = row[offset + 7] as string | null;
+  // Built by assignment, not spreads, to keep the read path allocation-light (column order).
+  // The branded types are trusted: every row was validated by the domain before it was stored.
+  const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
+  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
+  event['summary'] = row[offset + 5];
+  if (payload !== undefined) event['payload'] = payload;
+  if (dedupeKey !== null) event['dedupeKey'] = dedupeKey;
+  event['occurredAt'] = row[offset + 8];
+  event['appendedAt'] = row[offset + 9];
+  return { ok: true, event: event as unknown as StoredEvent };
+}
+
+/**
+ * Decodes the SessionEventValues starting at `offset` of `row` into a SessionEvent (the
+ * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a corrupt row
+ * (the same checks as `decodeStoredEvent`; a caller wanting the reason reads the full row).
+ */
+export function decodeStoredSessionEvent(row: readonly unknown[], offset: number, readPayload: ReadStoredPayload): SessionEvent | undefined {
+  const kind = row[offset + 1] as string;
+  const actorType = row[offset + 2] as string;
+  if (!KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
+  const payloadColumn = row[offset + 5];
+  let payload: Payload | undefined;
+  if (payloadColumn !== null) {
+    payload = readPayload(payloadColumn);
+    if (payload === undefined) return undefined;
+  }
+  const actorSessionKey = row[offset + 3] as string | null;
+  const event: Record<string, unknown> = { sequence: row[offset], kind, actorType };
+  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
+  event['summary'] = row[offset + 4];
+  event['occurredAt'] = row[offset + 6];
+  if (payload !== undefined) event['payload'] = payload;
+  return event as unknown as SessionEvent;
+}
+
+// --- cursors -------------------------------------------------------------------------------
+
+/** The column order of every cursor select: a CursorRow's fields. */
+export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
+
+/**
+ * Why stored CursorValues cannot be used, or undefined when they are sound: the pair is text,
+ * the watermarks are sequences in order (acked ≤ notified ≤ material), the touch time a number.
+ * The reason names no stored value.
+ */
+export function storedCursorProblem(row: readonly unknown[]): string | undefined {
+  if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
+  const [, , acked, notified, material] = row;
+  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return 'a watermark is not a non-negative integer';
+  if (!(acked <= notified && notified <= material)) return 'watermarks are out of order';
+  if (typeof row[5] !== 'number') return 'touched_at is not a number';
+  return undefined;
+}
+
+/**
+ * Stored CursorValues as a CursorRow, or undefined after reporting them to `sink` (naming the
+ * operation and the failed check) when `storedCursorProblem` refuses them.
+ */
+export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorRow | undefined {
+  const problem = storedCursorProblem(row);
+  if (problem !== undefined) {
+    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
+    return undefined;
+  }
+  return {
+    watcher: row[0] as SessionKey,
+    target: row[1] as SessionKey,
+    acked: asSequence(row[2] as number),
+    notified: asSequence(row[3] as number),
+    material: asSequence(row[4] as number),
+    touchedAt: row[5] as number,
+  };
+}
+
+/** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */
+export function decodeStoredCursors(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorRow[] {
+  const decoded: CursorRow[] = [];
+  for (const values of rows) {
+    const row = decodeStoredCursor(sink, operation, values);
+    if (row !== undefined) decoded.push(row);
+  }
+  return decoded;
+}

@@ -1,0 +1,244 @@
+// Reading stored rows back: the event and cursor checks every adapter shares, the key order of
+// the objects they build, and the reports a corrupt cursor row gives (never its content).
+import { describe, expect, jest } from '@jest/globals';
+import { fc, test } from '@fast-check/jest';
+
+import { toSessionEvent, type StoredEvent } from '../src/event';
+import { EVENT_KINDS } from '../src/eventKind';
+import type { CorruptRowInfo, CorruptRowSink } from '../src/ports/corruptRow.port';
+import {
+  decodeStoredCursor,
+  decodeStoredCursors,
+  decodeStoredEvent,
+  decodeStoredSessionEvent,
+  storedCursorProblem,
+  storedPayloadObject,
+  type ReadStoredPayload,
+  type SessionEventValues,
+  type StoredEventValues,
+} from '../src/storedRow';
+
+const SECRET = 'do-not-report-this-content';
+
+/** The driver hands the payload column over parsed (as PostgreSQL's does). */
+const parsed: ReadStoredPayload = storedPayloadObject;
+
+/** The payload column is JSON text (as SQLite's is). */
+const fromText: ReadStoredPayload = (column) => {
+  try {
+    return storedPayloadObject(JSON.parse(column as string));
+  } catch {
+    return undefined;
+  }
+};
+
+const full: StoredEventValues = [
+  7,
+  'agent:main:subagent:child',
+  'human_direct_message',
+  'human',
+  'agent:main:main',
+  'human message via telegram',
+  { channel: 'telegram' },
+  'turn:1',
+  '2026-11-29T10:00:00.000Z',
+  1_000,
+];
+
+/** The SessionEventValues a lean select gives for the same stored row. */
+function leanOf(values: readonly unknown[]): SessionEventValues {
+  return [values[0], values[2], values[3], values[4], values[5], values[6], values[8]] as SessionEventValues;
+}
+
+function withColumn(values: readonly unknown[], index: number, value: unknown): unknown[] {
+  const copy = [...values];
+  copy[index] = value;
+  return copy;
+}
+
+// --- events --------------------------------------------------------------------------------
+
+describe('decodeStoredEvent', () => {
+  test('builds the StoredEvent with every optional field, keys in column order', () => {
+    const decoded = decodeStoredEvent(full, 0, parsed);
+    expect(decoded).toStrictEqual({
+      ok: true,
+      event: {
+        sessionKey: 'agent:main:subagent:child',
+        sequence: 7,
+        kind: 'human_direct_message',
+        actorType: 'human',
+        actorSessionKey: 'agent:main:main',
+        summary: 'human message via telegram',
+        payload: { channel: 'telegram' },
+        dedupeKey: 'turn:1',
+        occurredAt: '2026-11-29T10:00:00.000Z',
+        appendedAt: 1_000,
+      },
+    });
+    expect(decoded.ok && Object.keys(decoded.event)).toEqual([
+      'sessionKey',
+      'sequence',
+      'kind',
+      'actorType',
+      'actorSessionKey',
+      'summary',
+      'payload',
+      'dedupeKey',
+      'occurredAt',
+      'appendedAt',
+    ]);
+  });
+
+  test('leaves out a null actor session key, payload and dedupe key, never asking for the null payload', () => {
+    const readPayload = jest.fn(parsed);
+    const values = withColumn(withColumn(withColumn(full, 4, null), 6, null), 7, null);
+    const decoded = decodeStoredEvent(values, 0, readPayload);
+    expect(decoded.ok && Object.keys(decoded.event)).toEqual(['sessionKey', 'sequence', 'kind', 'actorType', 'summary', 'occurredAt', 'appendedAt']);
+    expect(readPayload).not.toHaveBeenCalled();
+  });
+
+  test('reads from `offset`, after the columns a joined select puts first', () => {
+    expect(decodeStoredEvent([12, 3, ...full], 2, parsed)).toStrictEqual(decodeStoredEvent(full, 0, parsed));
+  });
+
+  test('reads a JSON-text payload column with the adapter reader it is given', () => {
+    const decoded = decodeStoredEvent(withColumn(full, 6, '{"channel":"telegram"}'), 0, fromText);
+    expect(decoded.ok && decoded.event.payload).toStrictEqual({ channel: 'telegram' });
+  });
+
+  test.each([
+    ['an unknown kind', 2, 'no_such_kind', 'unknown kind'],
+    ['an unknown actor type', 3, 'robot', 'unknown actor type'],
+    ['a payload that is an array', 6, [1, 2], 'payload is not a JSON object'],
+    ['a payload that is a string', 6, SECRET, 'payload is not a JSON object'],
+  ])('refuses %s with a reason that names no stored value', (_name, index, value, reason) => {
+    const decoded = decodeStoredEvent(withColumn(full, index, value), 0, parsed);
+    expect(decoded).toStrictEqual({ ok: false, reason });
+    expect(JSON.stringify(decoded)).not.toContain(SECRET);
+  });
+
+  test('refuses JSON text that is not an object, or not JSON, as "payload is not a JSON object"', () => {
+    for (const text of ['[1,2]', 'null', '7', `{${SECRET}`]) {
+      expect(decodeStoredEvent(withColumn(full, 6, text), 0, fromText)).toStrictEqual({ ok: false, reason: 'payload is not a JSON object' });
+    }
+  });
+});
+
+describe('decodeStoredSessionEvent', () => {
+  test('builds the SessionEvent keys in toSessionEvent order: payload after occurredAt', () => {
+    const event = decodeStoredSessionEvent(leanOf(full), 0, parsed);
+    expect(JSON.stringify(event)).toBe(
+      '{"sequence":7,"kind":"human_direct_message","actorType":"human","actorSessionKey":"agent:main:main",' +
+        '"summary":"human message via telegram","occurredAt":"2026-11-29T10:00:00.000Z","payload":{"channel":"telegram"}}',
+    );
+  });
+
+  test('reads from `offset` and refuses the rows decodeStoredEvent refuses', () => {
+    expect(decodeStoredSessionEvent([1, 2, ...leanOf(full)], 2, parsed)).toStrictEqual(decodeStoredSessionEvent(leanOf(full), 0, parsed));
+    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 2, 'bogus')), 0, parsed)).toBeUndefined();
+    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 3, 'robot')), 0, parsed)).toBeUndefined();
+    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 6, '[1]')), 0, fromText)).toBeUndefined();
+  });
+
+  const column = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { nil: null });
+  const storedValues = fc.tuple(
+    fc.nat(),
+    fc.string({ minLength: 1 }),
+    fc.oneof(fc.constantFrom(...EVENT_KINDS), fc.string()),
+    fc.oneof(fc.constantFrom('human', 'agent', 'system'), fc.string()),
+    column(fc.string({ minLength: 1 })),
+    fc.string(),
+    column(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue())),
+    column(fc.string({ minLength: 1 })),
+    fc.string(),
+    fc.nat(),
+  );
+
+  test.prop([storedValues])('the lean decode is toSessionEvent of the full decode, byte for byte, and refuses exactly the rows it refuses', (values) => {
+    const decoded = decodeStoredEvent(values, 0, parsed);
+    const lean = decodeStoredSessionEvent(leanOf(values), 0, parsed);
+    if (!decoded.ok) {
+      expect(lean).toBeUndefined();
+      return;
+    }
+    expect(JSON.stringify(lean)).toBe(JSON.stringify(toSessionEvent(decoded.event as StoredEvent)));
+  });
+});
+
+describe('storedPayloadObject', () => {
+  test('a JSON object is a payload; an array, null or a scalar is not', () => {
+    expect(storedPayloadObject({ a: 1 })).toStrictEqual({ a: 1 });
+    for (const value of [[1], null, 'text', 7, true, undefined]) expect(storedPayloadObject(value)).toBeUndefined();
+  });
+});
+
+// --- cursors -------------------------------------------------------------------------------
+
+const sound = ['agent:w:main', 'agent:t:main', 3, 5, 9, 1_000] as const;
+
+function collecting(): CorruptRowSink & { readonly reports: CorruptRowInfo[] } {
+  const reports: CorruptRowInfo[] = [];
+  return { reports, onCorruptRow: (info) => reports.push(info) };
+}
+
+describe('storedCursorProblem', () => {
+  test('accepts sound values, idle (all equal) or pending', () => {
+    expect(storedCursorProblem(sound)).toBeUndefined();
+    expect(storedCursorProblem(['agent:w:main', 'agent:t:main', 4, 4, 4, 0])).toBeUndefined();
+  });
+
+  test.each([
+    ['a watcher that is not text', 0, 42, 'watcher or target is not text'],
+    ['a target that is not text', 1, null, 'watcher or target is not text'],
+    ['an acked that is text', 2, SECRET, 'a watermark is not a non-negative integer'],
+    ['a negative notified', 3, -1, 'a watermark is not a non-negative integer'],
+    ['a fractional material', 4, 9.5, 'a watermark is not a non-negative integer'],
+    ['acked above notified', 2, 6, 'watermarks are out of order'],
+    ['notified above material', 3, 10, 'watermarks are out of order'],
+    ['a touched_at that is text', 5, SECRET, 'touched_at is not a number'],
+  ])('refuses %s with a reason that names no stored value', (_name, index, value, reason) => {
+    const problem = storedCursorProblem(withColumn(sound, index, value));
+    expect(problem).toBe(reason);
+    expect(problem).not.toContain(SECRET);
+  });
+
+  const watermark = fc.nat();
+  test.prop([watermark, watermark, watermark])('integer watermarks are accepted exactly when acked <= notified <= material', (acked, notified, material) => {
+    const problem = storedCursorProblem(['agent:w:main', 'agent:t:main', acked, notified, material, 0]);
+    expect(problem === undefined).toBe(acked <= notified && notified <= material);
+  });
+});
+
+describe('decodeStoredCursor and decodeStoredCursors', () => {
+  test('sound values become the CursorRow, reporting nothing', () => {
+    const sink = collecting();
+    expect(decodeStoredCursor(sink, 'drain', sound)).toStrictEqual({
+      watcher: 'agent:w:main',
+      target: 'agent:t:main',
+      acked: 3,
+      notified: 5,
+      material: 9,
+      touchedAt: 1_000,
+    });
+    expect(sink.reports).toEqual([]);
+  });
+
+  test('corrupt values are left out in order and each reported with the operation and the check, never the content', () => {
+    const sink = collecting();
+    const other = withColumn(sound, 0, 'agent:o:main');
+    const rows = [withColumn(sound, 2, SECRET), other, withColumn(sound, 4, 1), sound];
+    expect(decodeStoredCursors(sink, 'listCursors', rows).map((row) => row.watcher)).toEqual(['agent:o:main', 'agent:w:main']);
+    expect(sink.reports).toEqual([
+      { operation: 'listCursors', table: 'cursors', reason: 'a watermark is not a non-negative integer' },
+      { operation: 'listCursors', table: 'cursors', reason: 'watermarks are out of order' },
+    ]);
+    expect(JSON.stringify(sink.reports)).not.toContain(SECRET);
+  });
+
+  test('one corrupt row is undefined after one report', () => {
+    const sink = collecting();
+    expect(decodeStoredCursor(sink, 'drain', withColumn(sound, 5, 'x'))).toBeUndefined();
+    expect(sink.reports).toEqual([{ operation: 'drain', table: 'cursors', reason: 'touched_at is not a number' }]);
+  });
+});
