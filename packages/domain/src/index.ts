@@ -49,7 +49,14 @@ export {
   type Watermarks,
 } from './cursor';
 export { noticeText, type Notice, type NoticeReason } from './notice';
-export { decodeStoredCursor, decodeStoredCursors, storedCursorProblem, type CursorValues } from './storedRow';
+export {
+  decodeStoredCursor,
+  decodeStoredCursors,
+  decodeStoredWatermarks,
+  storedCursorProblem,
+  storedWatermarksProblem,
+  type CursorValues,
+} from './storedRow';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port';

@@ -2,6 +2,7 @@
 // building every store adapter shares, so a damaged or hand-edited row is refused the same way
 // in each of them. Rows are positional arrays in the column order every adapter selects.
 import type { CursorRow } from './append';
+import type { Watermarks } from './cursor';
 import type { SessionEvent, StoredEvent } from './event';
 import { ActorType, EVENT_KINDS } from './eventKind';
 import type { Payload } from './payload';
@@ -113,17 +114,37 @@ export function decodeStoredSessionEvent(row: readonly unknown[], offset: number
 export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
 
 /**
- * Why stored CursorValues cannot be used, or undefined when they are sound: the pair is text,
- * the watermarks are sequences in order (acked ≤ notified ≤ material), the touch time a number.
+ * Why the pair and watermark columns of a stored cursor row (its first five, in CursorValues
+ * order, as a lagging-cursor scan reads them) cannot be used, or undefined when they are sound:
+ * the pair is text and the watermarks are sequences in order (acked ≤ notified ≤ material).
  * The reason names no stored value.
  */
-export function storedCursorProblem(row: readonly unknown[]): string | undefined {
+export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
   if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
-  const [, , acked, notified, material] = row;
+  const acked = row[2];
+  const notified = row[3];
+  const material = row[4];
   if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return 'a watermark is not a non-negative integer';
   if (!(acked <= notified && notified <= material)) return 'watermarks are out of order';
-  if (typeof row[5] !== 'number') return 'touched_at is not a number';
   return undefined;
+}
+
+/** Why stored CursorValues cannot be used (`storedWatermarksProblem`, then touched_at must be a number), or undefined. */
+export function storedCursorProblem(row: readonly unknown[]): string | undefined {
+  return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
+}
+
+/**
+ * The watermarks of a stored cursor row's first five columns, or undefined after reporting them
+ * to `sink` when `storedWatermarksProblem` refuses them.
+ */
+export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, row: readonly unknown[]): Watermarks | undefined {
+  const problem = storedWatermarksProblem(row);
+  if (problem !== undefined) {
+    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
+    return undefined;
+  }
+  return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
 }
 
 /**

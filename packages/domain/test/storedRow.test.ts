@@ -11,7 +11,9 @@ import {
   decodeStoredCursors,
   decodeStoredEvent,
   decodeStoredSessionEvent,
+  decodeStoredWatermarks,
   storedCursorProblem,
+  storedWatermarksProblem,
   storedPayloadObject,
   type ReadStoredPayload,
   type SessionEventValues,
@@ -207,6 +209,27 @@ describe('storedCursorProblem', () => {
   test.prop([watermark, watermark, watermark])('integer watermarks are accepted exactly when acked <= notified <= material', (acked, notified, material) => {
     const problem = storedCursorProblem(['agent:w:main', 'agent:t:main', acked, notified, material, 0]);
     expect(problem === undefined).toBe(acked <= notified && notified <= material);
+  });
+});
+
+describe('storedWatermarksProblem and decodeStoredWatermarks (a lagging scan reads five columns, no touched_at)', () => {
+  const lagging = sound.slice(0, 5);
+
+  test('check the pair and the watermarks exactly as storedCursorProblem does, and nothing after them', () => {
+    expect(storedWatermarksProblem(lagging)).toBeUndefined();
+    expect(storedCursorProblem(lagging)).toBe('touched_at is not a number');
+    for (const [index, value] of [[0, 1], [2, SECRET], [3, 2], [4, 4]] as const) {
+      const row = withColumn(lagging, index, value);
+      expect(storedWatermarksProblem(row)).toBeDefined();
+      expect(storedWatermarksProblem(row)).toBe(storedCursorProblem(withColumn(sound, index, value)));
+    }
+  });
+
+  test('give the watermarks, or undefined after one report naming the operation and the check', () => {
+    const sink = collecting();
+    expect(decodeStoredWatermarks(sink, 'recover', lagging)).toStrictEqual({ acked: 3, notified: 5, material: 9 });
+    expect(decodeStoredWatermarks(sink, 'pendingNotices', withColumn(lagging, 2, 7))).toBeUndefined();
+    expect(sink.reports).toEqual([{ operation: 'pendingNotices', table: 'cursors', reason: 'watermarks are out of order' }]);
   });
 });
 
