@@ -147,7 +147,7 @@ test('the lean status read skips and reports corrupt rows exactly like readChang
   expect(JSON.stringify(lean)).not.toContain(SECRET);
 });
 
-describe('a cursor row whose watermarks are not sequences', () => {
+describe('a cursor row whose watermarks are not sequences, or not in order', () => {
   const WATCHER = 'agent:w:main' as SessionKey;
   const OTHER = 'agent:o:main' as SessionKey;
 
@@ -175,6 +175,21 @@ describe('a cursor row whose watermarks are not sequences', () => {
     expect(reported.length).toBeGreaterThanOrEqual(3);
     expect(reported.every((info) => info.table === 'cursors')).toBe(true);
     expect(new Set(reported.map((info) => info.operation))).toEqual(new Set(['listCursors', 'append', 'drain']));
+  });
+
+  test('with watermarks out of order (notified above material) is reported and skipped by listCursors, append and drain', async () => {
+    await watchedBy(WATCHER, OTHER);
+    await store.append([request('a foreign change')]);
+    corrupt('UPDATE cursors SET notified = material + 5 WHERE watcher = ?', WATCHER);
+
+    expect((await store.listCursors()).map((row) => row.watcher)).toEqual([OTHER]);
+    const [outcome] = await store.append([request('another foreign change')]);
+    expect(outcome?.type === 'appended' ? outcome.notices.map((notice) => notice.watcher) : undefined).toEqual([OTHER]);
+    expect(await store.drain(WATCHER, [{ target: KEY, notified: asSequence(1) }], 2_000)).toEqual([{ target: KEY, result: 'stale' }]);
+
+    expect(reported).toEqual(
+      ['listCursors', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })),
+    );
   });
 
   test('a corrupt lagging row is reported by the restart scan, never turned into a notice', async () => {
