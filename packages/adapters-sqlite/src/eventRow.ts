@@ -1,14 +1,11 @@
 // Decodes an `events` row (read as a positional array) into a StoredEvent, cheaply: the domain's
-// checks (`decodeStoredEvent`) and one JSON.parse of a non-null payload, no io-ts on the hot read path.
+// checks (`storedEventDecoders`) and one JSON.parse of a non-null payload, no io-ts on the hot read path.
 import {
-  decodeStoredEvent,
-  decodeStoredSessionEvent,
-  storedPayloadObject,
-  type DecodedEvent,
-  type Payload,
-  type SessionEvent,
+  storedEventDecoders,
   type SessionEventValues as StoredSessionEventValues,
+  type StoredEventDecoder,
   type StoredEventValues,
+  type StoredSessionEventDecoder,
 } from '@session-state/domain';
 
 /** The column order of every event select, so rows can be read as arrays (no key mapping). */
@@ -17,24 +14,22 @@ export type EventValues = StoredEventValues<string>;
 /** The column order of the lean `status` select: the fields of a SessionEvent. */
 export type SessionEventValues = StoredSessionEventValues<string>;
 
-/** The payload column is JSON text; only a JSON object is a payload. */
-function parsePayload(text: unknown): Payload | undefined {
+/** The payload column is JSON text; text that does not parse is no payload (the row is refused). */
+function parseJsonText(text: unknown): unknown {
   try {
-    return storedPayloadObject(JSON.parse(text as string));
+    return JSON.parse(text as string) as unknown;
   } catch {
     return undefined;
   }
 }
 
-/** Decodes the row starting at `offset` of `row` (joined selects put other columns first). */
-export function decodeEventValues(row: readonly unknown[], offset = 0): DecodedEvent {
-  return decodeStoredEvent(row, offset, parsePayload);
-}
+const decoders = storedEventDecoders(parseJsonText);
+
+/** Decodes the EventValues starting at `offset` of a row (joined selects put other columns first). */
+export const decodeEventValues: StoredEventDecoder = decoders.decodeEvent;
 
 /**
- * Decodes SessionEventValues starting at `offset` of `row` into a SessionEvent (the
+ * Decodes SessionEventValues starting at `offset` of a row into a SessionEvent (the
  * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a corrupt row.
  */
-export function decodeSessionEventValues(row: readonly unknown[], offset = 0): SessionEvent | undefined {
-  return decodeStoredSessionEvent(row, offset, parsePayload);
-}
+export const decodeSessionEventValues: StoredSessionEventDecoder = decoders.decodeSessionEvent;

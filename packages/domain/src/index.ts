@@ -26,13 +26,13 @@ export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent,
 export { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from './signalLog';
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
 export {
-  decodeStoredEvent,
-  decodeStoredSessionEvent,
-  storedPayloadObject,
+  storedEventDecoders,
   type DecodedEvent,
-  type ReadStoredPayload,
+  type ParseStoredPayload,
   type SessionEventValues,
+  type StoredEventDecoder,
   type StoredEventValues,
+  type StoredSessionEventDecoder,
 } from './storedRow';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
 

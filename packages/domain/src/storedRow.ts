@@ -38,11 +38,10 @@ export type SessionEventValues<P = unknown> = [
 ];
 
 /**
- * Reads a payload column that is not null: the payload, or undefined when the column does not
- * hold a JSON object. How the column arrives is the adapter's business (JSON text to parse, or
- * already parsed by the driver); `storedPayloadObject` is the check on a parsed value.
+ * Parses a payload column that is not null, for a store that keeps it as JSON text: the parsed
+ * value, or undefined when the text does not parse. Only a JSON object is then a payload.
  */
-export type ReadStoredPayload = (column: unknown) => Payload | undefined;
+export type ParseStoredPayload = (column: unknown) => unknown;
 
 /** A decoded event, or why the row is unusable (the reason names no stored content). */
 export type DecodedEvent = { readonly ok: true; readonly event: StoredEvent } | { readonly ok: false; readonly reason: string };
@@ -51,15 +50,43 @@ const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
 
 /** A parsed payload column as a payload: only a JSON object is one (not an array, not null). */
-export function storedPayloadObject(value: unknown): Payload | undefined {
+function payloadObject(value: unknown): Payload | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Payload) : undefined;
 }
 
 /**
- * Decodes the StoredEventValues starting at `offset` of `row` (joined selects put other columns
+ * Decodes the StoredEventValues starting at `offset` of a row (joined selects put other columns
  * first), checking the kind, the actor type and the payload; an unusable row gives the reason.
  */
-export function decodeStoredEvent(row: readonly unknown[], offset: number, readPayload: ReadStoredPayload): DecodedEvent {
+export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
+
+/**
+ * Decodes the SessionEventValues starting at `offset` of a row into a SessionEvent (the
+ * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a row the
+ * StoredEventDecoder refuses (a caller wanting the reason reads the full row).
+ */
+export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: number) => SessionEvent | undefined;
+
+/**
+ * An adapter's event decoders, made once when the adapter loads: `parsePayload` for a payload
+ * column kept as JSON text, none when the driver hands the column over parsed. Why a factory:
+ * the per-row call then runs this module's code directly, whereas a function imported through
+ * the package index is read through a getter under CommonJS on every call, which costs the read
+ * path more than the decoding does.
+ *
+ * @example const { decodeEvent, decodeSessionEvent } = storedEventDecoders(parseJsonText);
+ */
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): {
+  readonly decodeEvent: StoredEventDecoder;
+  readonly decodeSessionEvent: StoredSessionEventDecoder;
+} {
+  return {
+    decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload),
+    decodeSessionEvent: (row, offset = 0) => decodeStoredSessionEvent(row, offset, parsePayload),
+  };
+}
+
+function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): DecodedEvent {
   const kind = row[offset + 2] as string;
   if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
   const actorType = row[offset + 3] as string;
@@ -67,7 +94,7 @@ export function decodeStoredEvent(row: readonly unknown[], offset: number, readP
   const payloadColumn = row[offset + 6];
   let payload: Payload | undefined;
   if (payloadColumn !== null) {
-    payload = readPayload(payloadColumn);
+    payload = payloadObject(parsePayload(payloadColumn));
     if (payload === undefined) return { ok: false, reason: 'payload is not a JSON object' };
   }
   const actorSessionKey = row[offset + 4] as string | null;
@@ -84,19 +111,14 @@ export function decodeStoredEvent(row: readonly unknown[], offset: number, readP
   return { ok: true, event: event as unknown as StoredEvent };
 }
 
-/**
- * Decodes the SessionEventValues starting at `offset` of `row` into a SessionEvent (the
- * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a corrupt row
- * (the same checks as `decodeStoredEvent`; a caller wanting the reason reads the full row).
- */
-export function decodeStoredSessionEvent(row: readonly unknown[], offset: number, readPayload: ReadStoredPayload): SessionEvent | undefined {
+function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): SessionEvent | undefined {
   const kind = row[offset + 1] as string;
   const actorType = row[offset + 2] as string;
   if (!KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
   const payloadColumn = row[offset + 5];
   let payload: Payload | undefined;
   if (payloadColumn !== null) {
-    payload = readPayload(payloadColumn);
+    payload = payloadObject(parsePayload(payloadColumn));
     if (payload === undefined) return undefined;
   }
   const actorSessionKey = row[offset + 3] as string | null;

@@ -9,30 +9,29 @@ import type { CorruptRowInfo, CorruptRowSink } from '../src/ports/corruptRow.por
 import {
   decodeStoredCursor,
   decodeStoredCursors,
-  decodeStoredEvent,
-  decodeStoredSessionEvent,
   decodeStoredWatermarks,
   storedCursorProblem,
+  storedEventDecoders,
   storedWatermarksProblem,
-  storedPayloadObject,
-  type ReadStoredPayload,
+  type ParseStoredPayload,
   type SessionEventValues,
   type StoredEventValues,
 } from '../src/storedRow';
 
 const SECRET = 'do-not-report-this-content';
 
-/** The driver hands the payload column over parsed (as PostgreSQL's does). */
-const parsed: ReadStoredPayload = storedPayloadObject;
-
 /** The payload column is JSON text (as SQLite's is). */
-const fromText: ReadStoredPayload = (column) => {
+const parseJsonText: ParseStoredPayload = (column) => {
   try {
-    return storedPayloadObject(JSON.parse(column as string));
+    return JSON.parse(column as string) as unknown;
   } catch {
     return undefined;
   }
 };
+
+/** The driver hands the payload column over parsed (as PostgreSQL's does). */
+const parsed = storedEventDecoders();
+const fromText = storedEventDecoders(parseJsonText);
 
 const full: StoredEventValues = [
   7,
@@ -60,9 +59,9 @@ function withColumn(values: readonly unknown[], index: number, value: unknown): 
 
 // --- events --------------------------------------------------------------------------------
 
-describe('decodeStoredEvent', () => {
+describe('decodeEvent', () => {
   test('builds the StoredEvent with every optional field, keys in column order', () => {
-    const decoded = decodeStoredEvent(full, 0, parsed);
+    const decoded = parsed.decodeEvent(full, 0);
     expect(decoded).toStrictEqual({
       ok: true,
       event: {
@@ -92,20 +91,20 @@ describe('decodeStoredEvent', () => {
     ]);
   });
 
-  test('leaves out a null actor session key, payload and dedupe key, never asking for the null payload', () => {
-    const readPayload = jest.fn(parsed);
+  test('leaves out a null actor session key, payload and dedupe key, never parsing the null payload', () => {
+    const parsePayload = jest.fn(parseJsonText);
     const values = withColumn(withColumn(withColumn(full, 4, null), 6, null), 7, null);
-    const decoded = decodeStoredEvent(values, 0, readPayload);
+    const decoded = storedEventDecoders(parsePayload).decodeEvent(values);
     expect(decoded.ok && Object.keys(decoded.event)).toEqual(['sessionKey', 'sequence', 'kind', 'actorType', 'summary', 'occurredAt', 'appendedAt']);
-    expect(readPayload).not.toHaveBeenCalled();
+    expect(parsePayload).not.toHaveBeenCalled();
   });
 
   test('reads from `offset`, after the columns a joined select puts first', () => {
-    expect(decodeStoredEvent([12, 3, ...full], 2, parsed)).toStrictEqual(decodeStoredEvent(full, 0, parsed));
+    expect(parsed.decodeEvent([12, 3, ...full], 2)).toStrictEqual(parsed.decodeEvent(full, 0));
   });
 
   test('reads a JSON-text payload column with the adapter reader it is given', () => {
-    const decoded = decodeStoredEvent(withColumn(full, 6, '{"channel":"telegram"}'), 0, fromText);
+    const decoded = fromText.decodeEvent(withColumn(full, 6, '{"channel":"telegram"}'), 0);
     expect(decoded.ok && decoded.event.payload).toStrictEqual({ channel: 'telegram' });
   });
 
@@ -115,32 +114,32 @@ describe('decodeStoredEvent', () => {
     ['a payload that is an array', 6, [1, 2], 'payload is not a JSON object'],
     ['a payload that is a string', 6, SECRET, 'payload is not a JSON object'],
   ])('refuses %s with a reason that names no stored value', (_name, index, value, reason) => {
-    const decoded = decodeStoredEvent(withColumn(full, index, value), 0, parsed);
+    const decoded = parsed.decodeEvent(withColumn(full, index, value), 0);
     expect(decoded).toStrictEqual({ ok: false, reason });
     expect(JSON.stringify(decoded)).not.toContain(SECRET);
   });
 
   test('refuses JSON text that is not an object, or not JSON, as "payload is not a JSON object"', () => {
     for (const text of ['[1,2]', 'null', '7', `{${SECRET}`]) {
-      expect(decodeStoredEvent(withColumn(full, 6, text), 0, fromText)).toStrictEqual({ ok: false, reason: 'payload is not a JSON object' });
+      expect(fromText.decodeEvent(withColumn(full, 6, text), 0)).toStrictEqual({ ok: false, reason: 'payload is not a JSON object' });
     }
   });
 });
 
-describe('decodeStoredSessionEvent', () => {
+describe('decodeSessionEvent', () => {
   test('builds the SessionEvent keys in toSessionEvent order: payload after occurredAt', () => {
-    const event = decodeStoredSessionEvent(leanOf(full), 0, parsed);
+    const event = parsed.decodeSessionEvent(leanOf(full), 0);
     expect(JSON.stringify(event)).toBe(
       '{"sequence":7,"kind":"human_direct_message","actorType":"human","actorSessionKey":"agent:main:main",' +
         '"summary":"human message via telegram","occurredAt":"2026-11-29T10:00:00.000Z","payload":{"channel":"telegram"}}',
     );
   });
 
-  test('reads from `offset` and refuses the rows decodeStoredEvent refuses', () => {
-    expect(decodeStoredSessionEvent([1, 2, ...leanOf(full)], 2, parsed)).toStrictEqual(decodeStoredSessionEvent(leanOf(full), 0, parsed));
-    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 2, 'bogus')), 0, parsed)).toBeUndefined();
-    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 3, 'robot')), 0, parsed)).toBeUndefined();
-    expect(decodeStoredSessionEvent(leanOf(withColumn(full, 6, '[1]')), 0, fromText)).toBeUndefined();
+  test('reads from `offset` and refuses the rows decodeEvent refuses', () => {
+    expect(parsed.decodeSessionEvent([1, 2, ...leanOf(full)], 2)).toStrictEqual(parsed.decodeSessionEvent(leanOf(full), 0));
+    expect(parsed.decodeSessionEvent(leanOf(withColumn(full, 2, 'bogus')), 0)).toBeUndefined();
+    expect(parsed.decodeSessionEvent(leanOf(withColumn(full, 3, 'robot')), 0)).toBeUndefined();
+    expect(fromText.decodeSessionEvent(leanOf(withColumn(full, 6, '[1]')), 0)).toBeUndefined();
   });
 
   const column = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { nil: null });
@@ -158,8 +157,8 @@ describe('decodeStoredSessionEvent', () => {
   );
 
   test.prop([storedValues])('the lean decode is toSessionEvent of the full decode, byte for byte, and refuses exactly the rows it refuses', (values) => {
-    const decoded = decodeStoredEvent(values, 0, parsed);
-    const lean = decodeStoredSessionEvent(leanOf(values), 0, parsed);
+    const decoded = parsed.decodeEvent(values, 0);
+    const lean = parsed.decodeSessionEvent(leanOf(values), 0);
     if (!decoded.ok) {
       expect(lean).toBeUndefined();
       return;
@@ -168,10 +167,13 @@ describe('decodeStoredSessionEvent', () => {
   });
 });
 
-describe('storedPayloadObject', () => {
-  test('a JSON object is a payload; an array, null or a scalar is not', () => {
-    expect(storedPayloadObject({ a: 1 })).toStrictEqual({ a: 1 });
-    for (const value of [[1], null, 'text', 7, true, undefined]) expect(storedPayloadObject(value)).toBeUndefined();
+describe('a parsed payload column', () => {
+  test('is a payload when it is a JSON object; an array, a scalar or nothing parsed is not', () => {
+    const decoded = parsed.decodeEvent(withColumn(full, 6, { a: 1 }));
+    expect(decoded.ok && decoded.event.payload).toStrictEqual({ a: 1 });
+    for (const value of [[1], 'text', 7, true, undefined]) {
+      expect(parsed.decodeEvent(withColumn(full, 6, value))).toStrictEqual({ ok: false, reason: 'payload is not a JSON object' });
+    }
   });
 });
 
