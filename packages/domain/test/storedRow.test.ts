@@ -77,18 +77,11 @@ describe('decodeEvent', () => {
         appendedAt: 1_000,
       },
     });
-    expect(decoded.ok && Object.keys(decoded.event)).toEqual([
-      'sessionKey',
-      'sequence',
-      'kind',
-      'actorType',
-      'actorSessionKey',
-      'summary',
-      'payload',
-      'dedupeKey',
-      'occurredAt',
-      'appendedAt',
-    ]);
+    expect(JSON.stringify(decoded.ok && decoded.event)).toBe(
+      '{"sessionKey":"agent:main:subagent:child","sequence":7,"kind":"human_direct_message","actorType":"human",' +
+        '"actorSessionKey":"agent:main:main","summary":"human message via telegram","payload":{"channel":"telegram"},' +
+        '"dedupeKey":"turn:1","occurredAt":"2026-11-29T10:00:00.000Z","appendedAt":1000}',
+    );
   });
 
   test('leaves out a null actor session key, payload and dedupe key, never parsing the null payload', () => {
