@@ -2,7 +2,7 @@
 // the covering partial index cursors_lagging, or those on some targets by the cursors_target
 // index. The restart scan (recover.ts) steps them; pendingNotices.ts only reads them.
 import { and, asc, gt, inArray } from 'drizzle-orm';
-import { isSequence, type SessionKey, type Watermarks } from '@session-state/domain';
+import type { SessionKey } from '@session-state/domain';
 
 import { cursors } from './schema';
 import type { StoreDb } from './storeDb';
@@ -54,12 +54,5 @@ function compareText(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The watermarks of a lagging row, or undefined (after reporting it) when one is not a sequence. */
-export function laggingWatermarks(db: Pick<StoreDb, 'onCorruptRow'>, operation: string, row: LaggingRow): Watermarks | undefined {
-  const [, , acked, notified, material] = row;
-  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) {
-    db.onCorruptRow({ operation, table: 'cursors', reason: 'a watermark is not a non-negative integer' });
-    return undefined;
-  }
-  return { acked, notified, material };
-}
+/** The watermarks of a lagging row, or undefined after reporting it (the domain's check, shared by every store). */
+export { decodeStoredWatermarks as laggingWatermarks } from '@session-state/domain';

@@ -177,18 +177,20 @@ describe('a cursor row whose watermarks are not sequences, or not in order', () 
     expect(new Set(reported.map((info) => info.operation))).toEqual(new Set(['listCursors', 'append', 'drain']));
   });
 
-  test('with watermarks out of order (notified above material) is reported and skipped by listCursors, append and drain', async () => {
+  test('with watermarks out of order (notified above material) is reported and skipped by listCursors, the scans, append and drain', async () => {
     await watchedBy(WATCHER, OTHER);
     await store.append([request('a foreign change')]);
     corrupt('UPDATE cursors SET notified = material + 5 WHERE watcher = ?', WATCHER);
 
     expect((await store.listCursors()).map((row) => row.watcher)).toEqual([OTHER]);
+    expect((await store.pendingNotices()).map((notice) => notice.watcher)).toEqual([OTHER]);
+    expect((await store.recover(1_500)).map((notice) => notice.watcher)).toEqual([OTHER]);
     const [outcome] = await store.append([request('another foreign change')]);
     expect(outcome?.type === 'appended' ? outcome.notices.map((notice) => notice.watcher) : undefined).toEqual([OTHER]);
     expect(await store.drain(WATCHER, [{ target: KEY, notified: asSequence(1) }], 2_000)).toEqual([{ target: KEY, result: 'stale' }]);
 
     expect(reported).toEqual(
-      ['listCursors', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })),
+      ['listCursors', 'pendingNotices', 'recover', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })),
     );
   });
 
