@@ -1,9 +1,10 @@
 // `tail` follows events appended by another process until it is interrupted.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { exitOf, waitFor } from './support/childOutput';
 
 const KEY = 'agent:main:subagent:researcher';
 
@@ -15,25 +16,6 @@ beforeAll(() => {
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-/** Resolves with the accumulated text once `done` accepts it; rejects after 10 s. */
-function waitFor(stream: NodeJS.ReadableStream, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting; got: ${text}`)), 10_000);
-    stream.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
-  });
-}
-
-function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-}
 
 function record(db: string, summary: string): number {
   const result = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', '--db', db]);

@@ -2,7 +2,7 @@
 // collects this folder only when it is set): record then read a schema, read commands that refuse
 // a schema holding no store and create nothing, dedupe, and a failing command that never prints
 // the password. Each test works in its own schema and drops it afterwards.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 
 import pg from 'pg';
@@ -10,6 +10,7 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 
 import { createSessionStateAwareness } from '../../../src/index';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli';
+import { exitOf, waitFor } from '../support/childOutput';
 
 jest.setTimeout(60_000);
 
@@ -218,25 +219,6 @@ function closedPort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-}
-
-/** Resolves with the accumulated text once `done` accepts it; rejects after 20 s. */
-function waitFor(stream: NodeJS.ReadableStream, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`timed out waiting; got: ${text}`)), 20_000);
-    stream.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
-  });
-}
-
-function exitOf(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
 test('tail follows what record appends to the schema and exits 0 on SIGINT', async () => {
