@@ -2,13 +2,13 @@
 // bad schema name refused before connecting, demo refusing a URL, and a failed connection that
 // names host:port but never the password. (test/cli/postgres/ runs against a real server.)
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 import { test as propTest, fc } from '@fast-check/jest';
 
 import { maskUrl } from '../../src/cli/postgresState';
 import { requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { closedPort as aClosedPort } from './support/closedPort';
 
 const KEY = 'agent:main:subagent:worker';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];
@@ -18,22 +18,10 @@ let dir: string;
 /** A local port nothing listens on, so a connection to it is refused at once. */
 let closedPort: number;
 
-/** A port the OS just handed out and that was closed again. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 beforeAll(async () => {
   requireBuiltCli();
   dir = tempDir();
-  closedPort = await freePort();
+  closedPort = await aClosedPort();
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

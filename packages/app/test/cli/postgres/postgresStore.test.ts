@@ -3,7 +3,6 @@
 // a schema holding no store and create nothing, dedupe, and a failing command that never prints
 // the password. Each test works in its own schema and drops it afterwards.
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 
 import pg from 'pg';
 import { openPostgresStore } from '@session-state/adapters-postgres';
@@ -11,6 +10,7 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 import { createSessionStateAwareness } from '../../../src/index';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli';
 import { exitOf, waitFor } from '../support/childOutput';
+import { closedPort } from '../support/closedPort';
 
 jest.setTimeout(60_000);
 
@@ -209,17 +209,6 @@ test('with the server on a wrong port, record and status exit 1 naming host:port
 });
 
 // --- tail ------------------------------------------------------------------------------------------
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 test('tail follows what record appends to the schema and exits 0 on SIGINT', async () => {
   const old = record(RESEARCHER, 'before the tail started');
