@@ -1,8 +1,8 @@
 // Reads removed (watcher, target) pairs back in a deterministic order.
 import type { CursorPair, SessionKey } from '@session-state/domain';
 
-/** Orders pairs by watcher, then target. */
-export function comparePairs(a: CursorPair, b: CursorPair): number {
+/** Orders pairs (or anything naming a watcher and a target, such as notices) by watcher, then target. */
+export function comparePairs(a: { readonly watcher: string; readonly target: string }, b: { readonly watcher: string; readonly target: string }): number {
   if (a.watcher !== b.watcher) return a.watcher < b.watcher ? -1 : 1;
   if (a.target !== b.target) return a.target < b.target ? -1 : 1;
   return 0;

@@ -68,7 +68,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   };
   let closed: Promise<void> | undefined;
 
-  return {
+  const store: StateStore = {
     append: (batch) => run('append', () => appendEvents(db, batch)),
     watch: (request) => run('watch', () => watch(db, request)),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
@@ -86,5 +86,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       closed ??= run('close', () => pool.end());
       return closed;
     },
-  } as StateStore;
+  };
+  return store;
 }

@@ -4,7 +4,7 @@
 // gateways pruning at once share the work instead of waiting on each other.
 import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
 
-import { comparePairs, toSortedPairs } from './cursorPairs';
+import { toSortedPairs } from './cursorPairs';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
 
@@ -54,7 +54,6 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
 
     // --- idle cursors ---
     const expired: CursorPair[] = byAge ? toSortedPairs(await run(client, st.expireIdleCursors, [cutoff, batchSize])) : [];
-    expired.sort(comparePairs);
 
     // --- anything left? ---
     const agedLeft = finite && (await run(client, st.agedLeft, [cutoff])).length > 0;

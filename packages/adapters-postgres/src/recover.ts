@@ -11,13 +11,11 @@ import {
   type SessionKey,
 } from '@session-state/domain';
 
+import { comparePairs } from './cursorPairs';
 import { decodeCursorRows } from './cursorRow';
 import { moveCursorRows } from './moveCursorRows';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run, runAlone } from './transaction';
-
-const byPair = (a: Notice, b: Notice): number =>
-  a.watcher !== b.watcher ? (a.watcher < b.watcher ? -1 : 1) : a.target !== b.target ? (a.target < b.target ? -1 : 1) : 0;
 
 /**
  * Reads the lagging cursors without locks; a cursor the scan leaves as it is (a pending notice
@@ -63,7 +61,7 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
       return found;
     });
     notices.push(...written);
-    notices.sort(byPair);
+    notices.sort(comparePairs);
   }
   return notices;
 }
