@@ -38,6 +38,8 @@ export function checkSchemaName(schema: string, fromEnv: boolean): string {
 
 // --- never printing the password -----------------------------------------------------------------
 
+const PASSWORD_PARAM = /([?&]password=)[^&#]*/giu;
+
 /**
  * The URL with its password replaced by `***` (`user:pass@` becomes `user:***@`, and a
  * `password=` parameter too), safe to print. The user info ends at the last `@`, as URL parsers
@@ -46,12 +48,24 @@ export function checkSchemaName(schema: string, fromEnv: boolean): string {
  * @example maskUrl('postgres://app:s3cret@db:5432/state') // 'postgres://app:***@db:5432/state'
  */
 export function maskUrl(url: string): string {
+  const { scheme, user, password, afterPassword } = splitUrl(url);
+  const masked = password === undefined ? afterPassword : `${user}:***${afterPassword}`;
+  return scheme + masked.replace(PASSWORD_PARAM, '$1***');
+}
+
+/**
+ * The URL's scheme, the user and password of its user info (the password undefined without one,
+ * `afterPassword` then the whole rest) and what follows the password. The user info ends at the
+ * last `@`, as URL parsers read it.
+ */
+function splitUrl(url: string): { readonly scheme: string; readonly user: string; readonly password?: string; readonly afterPassword: string } {
   const scheme = URL_SCHEME.exec(url)?.[0] ?? '';
-  let rest = url.slice(scheme.length);
+  const rest = url.slice(scheme.length);
   const at = rest.lastIndexOf('@');
   const colon = at < 0 ? -1 : rest.slice(0, at).indexOf(':');
-  if (colon >= 0) rest = `${rest.slice(0, colon)}:***${rest.slice(at)}`;
-  return scheme + rest.replace(/([?&]password=)[^&#]*/giu, '$1***');
+  return colon < 0
+    ? { scheme, user: '', afterPassword: rest }
+    : { scheme, user: rest.slice(0, colon), password: rest.slice(colon + 1, at), afterPassword: rest.slice(at) };
 }
 
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
@@ -66,11 +80,8 @@ function serverOf(maskedUrl: string): string | undefined {
 
 /** The passwords a URL carries (as typed and decoded), for scrubbing driver messages. */
 function passwordsIn(url: string): string[] {
-  const rest = url.slice(URL_SCHEME.exec(url)?.[0].length ?? 0);
-  const at = rest.lastIndexOf('@');
-  const userInfo = at < 0 ? '' : rest.slice(0, at);
-  const colon = userInfo.indexOf(':');
-  const raw = [...(colon >= 0 ? [userInfo.slice(colon + 1)] : []), ...[...url.matchAll(/[?&]password=([^&#]*)/giu)].map((match) => match[1] ?? '')];
+  const { password } = splitUrl(url);
+  const raw = [...(password !== undefined ? [password] : []), ...[...url.matchAll(PASSWORD_PARAM)].map((match) => match[2] ?? '')];
   const decoded = raw.map((text) => {
     try {
       return decodeURIComponent(text);
