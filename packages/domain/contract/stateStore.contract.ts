@@ -45,6 +45,12 @@ export type StateStoreFactory = () => Promise<StateStoreHarness>;
 
 // Property runs per law; raise with STATE_STORE_CONTRACT_RUNS for a longer search.
 const PROPERTY_RUNS = Number(process.env['STATE_STORE_CONTRACT_RUNS'] ?? '') || 40;
+/**
+ * Hang guard for the property tests, which open a fresh store for each of PROPERTY_RUNS runs
+ * (a server store creates and migrates a schema each time: seconds in all on a busy machine).
+ * Jest's 5 s default failed them on a loaded CI run; no test here asserts wall-clock time.
+ */
+const PROPERTY_TIMEOUT_MS = 120_000;
 
 const T0 = Date.UTC(2026, 10, 29, 10, 0, 0);
 const MINUTE = 60_000;
@@ -1034,7 +1040,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
           }),
           { numRuns: PROPERTY_RUNS },
         );
-      });
+      }, PROPERTY_TIMEOUT_MS);
 
       test('paging with nextSince from any point returns every retained event after it once, in order, with hasMore false only on the last page', async () => {
         await fc.assert(
@@ -1071,7 +1077,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
           ),
           { numRuns: PROPERTY_RUNS },
         );
-      });
+      }, PROPERTY_TIMEOUT_MS);
     });
   });
 }
