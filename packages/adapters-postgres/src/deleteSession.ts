@@ -3,6 +3,7 @@
 import type { CursorPair, SessionKey } from '@session-state/domain';
 
 import { toSortedPairs } from './cursorPairs';
+import { signalRemovedCursors } from './signalRemovedCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
 
@@ -15,7 +16,8 @@ export async function deleteSession(db: StoreDb, sessionKey: SessionKey): Promis
     const eventsDeleted = Number(gone?.[0] ?? 0);
     const highest = (gone?.[1] ?? null) as number | null;
     if (highest !== null) await run(client, st.raisePruneWatermarks, [[sessionKey], [highest]]);
-    const removed = await run(client, st.deleteCursorsOfSession, [sessionKey, sessionKey]);
-    return { eventsDeleted, removedCursors: toSortedPairs(removed) };
+    const removedCursors = toSortedPairs(await run(client, st.deleteCursorsOfSession, [sessionKey, sessionKey]));
+    await signalRemovedCursors(db, client, removedCursors);
+    return { eventsDeleted, removedCursors };
   });
 }

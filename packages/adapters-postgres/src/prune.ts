@@ -5,6 +5,7 @@
 import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
 
 import { toSortedPairs } from './cursorPairs';
+import { signalRemovedCursors } from './signalRemovedCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
 
@@ -54,6 +55,7 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
 
     // --- idle cursors ---
     const expired: CursorPair[] = byAge ? toSortedPairs(await run(client, st.expireIdleCursors, [cutoff, batchSize])) : [];
+    await signalRemovedCursors(db, client, expired);
 
     // --- anything left? ---
     const agedLeft = finite && (await run(client, st.agedLeft, [cutoff])).length > 0;

@@ -2,10 +2,15 @@
 import type { CursorPair, SessionKey } from '@session-state/domain';
 
 import { toSortedPairs } from './cursorPairs';
+import { signalRemovedCursors } from './signalRemovedCursors';
 import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import { inTransaction, run } from './transaction';
 
-/** Removes every cursor whose watcher is `watcher` (one statement); returns the removed pairs. */
+/** Removes every cursor whose watcher is `watcher`, signalling their targets; returns the removed pairs. */
 export async function resetWatcher(db: StoreDb, watcher: SessionKey): Promise<CursorPair[]> {
-  return toSortedPairs(await runAlone(db, db.statements.deleteCursorsOfWatcher, [watcher]));
+  return inTransaction(db, async (client) => {
+    const removed = toSortedPairs(await run(client, db.statements.deleteCursorsOfWatcher, [watcher]));
+    await signalRemovedCursors(db, client, removed);
+    return removed;
+  });
 }

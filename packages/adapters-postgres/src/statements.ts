@@ -59,6 +59,7 @@ export interface Statements {
   readonly moveCursorPairs: Statement;
   readonly upsertCursor: Statement;
   readonly notify: Statement;
+  readonly notifyTargets: Statement;
   // reads
   readonly changesSince: Statement;
   readonly sessionChangesSince: Statement;
@@ -187,6 +188,12 @@ WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
 
     /** (channel, target): delivered to every listener when (and only if) the transaction commits. */
     notify: compile('notify', sql`SELECT pg_notify(${p('channel')}, ${p('target')})`, ['channel', 'target']),
+    /** (channel, targets[]): one notification per distinct target, at commit, as `notify` does. */
+    notifyTargets: compile(
+      'notify_targets',
+      sql`SELECT pg_notify(${p('channel')}, t) FROM (SELECT DISTINCT unnest(${p('targets')}::text[]) AS t) AS distinct_targets`,
+      ['channel', 'targets'],
+    ),
 
     // --- reads --------------------------------------------------------------------------------
 

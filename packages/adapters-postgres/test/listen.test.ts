@@ -1,6 +1,7 @@
 // Cross-process signals: an append that asked for notices signals its target to every listener
-// (of any gateway) once it commits; nothing else signals; a lost listening connection is
-// reported, re-established, and followed by a resync.
+// (of any gateway) once it commits, and so do a reset, a session delete and cursor expiry for the
+// targets of the cursors they removed; other appends signal nothing; a lost listening connection
+// is reported, re-established, and followed by a resync.
 import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateStore, StoreError } from '@session-state/domain';
 
 import { openPostgresStore } from '../src';
@@ -98,6 +99,39 @@ test('appends that ask for no notice signal nothing: unwatched, log-only, the wa
   await writer.append([request(humanTurn(T, { dedupeKey: 'k' }))]); // a duplicate: nothing written
   // A sentinel: the only signal that may arrive is this one.
   await writer.watch({ watcher: W, target: U, now: 1 });
+  await writer.append([request(humanTurn(U))]);
+  await recorder.until(() => recorder.targets.length > 0);
+  expect(recorder.targets).toEqual([U]);
+});
+
+test('a reset, a session delete and a cursor expiry each signal the targets of the cursors they removed, once per target', async () => {
+  const V = key('agent:v:main');
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  // W watches T and U; V watches T. Watching signals nothing.
+  for (const [watcher, target] of [[W, T], [W, U], [V, T]] as const) await writer.watch({ watcher, target, now: 1 });
+
+  expect(await writer.resetWatcher(W)).toHaveLength(2);
+  await recorder.until(() => recorder.targets.length >= 2);
+  expect([...recorder.targets].sort()).toEqual([T, U].sort());
+
+  recorder.targets.length = 0;
+  await writer.watch({ watcher: W, target: U, now: 1 });
+  expect((await writer.deleteSession(T)).removedCursors).toEqual([{ watcher: V, target: T }]);
+  await recorder.until(() => recorder.targets.length >= 1);
+  expect(recorder.targets).toEqual([T]);
+
+  // Expiry: W's cursor on U, idle since time 1, is older than the age limit.
+  recorder.targets.length = 0;
+  const batch = await writer.prune({ now: 1_000, maxAgeMs: 10, maxRows: 1_000, batchSize: 100 });
+  expect(batch.expiredCursors).toEqual([{ watcher: W, target: U }]);
+  await recorder.until(() => recorder.targets.length >= 1);
+  expect(recorder.targets).toEqual([U]);
+
+  // Nothing removed, nothing signalled: the sentinel's signal is the only one that follows.
+  recorder.targets.length = 0;
+  expect(await writer.resetWatcher(W)).toEqual([]);
+  await writer.watch({ watcher: V, target: U, now: 2_000 });
   await writer.append([request(humanTurn(U))]);
   await recorder.until(() => recorder.targets.length > 0);
   expect(recorder.targets).toEqual([U]);
