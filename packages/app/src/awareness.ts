@@ -1,7 +1,8 @@
 // The facade `createSessionStateAwareness`: validates input, group-commits appends, keeps the
 // notice queue in store order through one operation lane, wakes watchers, reads, and prunes;
 // with `ownsSession`, it hears of other processes' appends (signals and a resync timer) by
-// re-reading the notices its pending cursors hold, never by rescanning them.
+// re-reading the notices its pending cursors hold, never by rescanning them, and withdraws a
+// queued notice whose cursor another process removed.
 import {
   decodeRecordInput,
   isAgentQualified,
@@ -48,7 +49,7 @@ import {
 } from './inputs';
 import { InvalidInputError } from './invalidInputError';
 import { createCounters } from './metrics';
-import { createNoticeQueue } from './noticeQueue';
+import { createNoticeQueue, type QueuedPair } from './noticeQueue';
 import { createOperationLane } from './operationLane';
 import { createRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
@@ -365,6 +366,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       fullScanDue = false;
       signalledTargets.clear();
       if (!full && targets.length === 0) return;
+      // Taken before the read: an entry queued after it is never judged by it.
+      const queued = full ? queue.allEntries() : targets.flatMap((target) => queue.entriesOn(target));
       let notices: readonly Notice[];
       try {
         notices = await store.pendingNotices(ownsForScan, full ? undefined : targets);
@@ -380,7 +383,47 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         return;
       }
       for (const notice of notices) offerNotice(notice, true);
+      await withdrawRemoved(queued, notices);
     });
+
+  /** One string per (watcher, target): session keys never hold whitespace, so a space separates. */
+  const pairKey = (watcher: string, target: string): string => `${watcher} ${target}`;
+
+  /**
+   * Withdraws queued notices whose cursor another process removed (a reset, a session delete or
+   * cursor expiry there; in this process those drop the entry themselves). A scanned entry the
+   * re-read found no pending cursor for is a suspect; it goes only if its cursor is gone. One
+   * whose cursor is still there stays: e.g. a drain that committed but reported a failure left
+   * it, and the next drain must still hand its text over. Nothing is read when every entry is
+   * pending (the usual case); a failed read keeps the entries for the next signal or resync.
+   */
+  const withdrawRemoved = async (queued: readonly QueuedPair[], pending: readonly Notice[]): Promise<void> => {
+    const pendingPairs = new Set(pending.map((notice) => pairKey(notice.watcher, notice.target)));
+    const suspectsByTarget = new Map<string, QueuedPair[]>();
+    for (const pair of queued) {
+      if (pendingPairs.has(pairKey(pair.watcher, pair.entry.target))) continue;
+      const suspects = suspectsByTarget.get(pair.entry.target);
+      if (suspects === undefined) suspectsByTarget.set(pair.entry.target, [pair]);
+      else suspects.push(pair);
+    }
+    for (const [target, suspects] of suspectsByTarget) {
+      let watchers: ReadonlySet<string>;
+      try {
+        watchers = new Set((await store.listCursors({ target: target as SessionKey })).map((row) => row.watcher));
+      } catch (error) {
+        logger.error('cursor read failed; queued notices are checked again on the next signal or resync', {
+          operation: 'listCursors',
+          error: describeFailure(error),
+        });
+        return;
+      }
+      for (const { watcher, entry } of suspects) {
+        if (watchers.has(watcher)) continue;
+        queue.removeIfSame(watcher, entry);
+        counters.add('noticesWithdrawn');
+      }
+    }
+  };
 
   /** At most one scan per turn of the event loop, however many signals arrive in it. */
   const scheduleScan = (): void => {

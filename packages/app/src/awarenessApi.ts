@@ -30,7 +30,9 @@ export interface SessionStateAwarenessOptions {
    * notices across processes within one interval. A signalled notice is the one the recording
    * gateway's append froze, so a burst there is one notice here, and the drain reopens once for
    * the rest, exactly as in one process (a re-read never moves a watermark, so a drain never
-   * acknowledges a change recorded after the watcher last read).
+   * acknowledges a change recorded after the watcher last read). A re-read also withdraws a
+   * queued notice whose cursor another process removed (`sessionReset`, `sessionDeleted` or
+   * cursor expiry there; such removals signal their targets too), counted in `noticesWithdrawn`.
    * Each watcher should be owned by exactly one process at a time (two owners would both
    * deliver its notice). The drain path is unchanged: a gateway drains only the watchers it
    * owns, and a process that does not own a watcher has nothing queued for it, so `pending` is

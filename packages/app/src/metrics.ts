@@ -26,6 +26,11 @@ export interface AwarenessMetrics {
    * and the drain reopens once for the rest, exactly as in one process.
    */
   readonly noticesSignalled: number;
+  /**
+   * Queued notices withdrawn by such a re-read because another process removed their cursor
+   * (`sessionReset`, `sessionDeleted` or cursor expiry there), so a drain never hands them over.
+   */
+  readonly noticesWithdrawn: number;
   /** `status` answers whose `stateChanges.historyGap` was true. */
   readonly gapsServed: number;
   /** Events deleted by pruning. */
@@ -49,6 +54,7 @@ export function createCounters(): Counters {
     noticesReopened: 0,
     noticesRecovered: 0,
     noticesSignalled: 0,
+    noticesWithdrawn: 0,
     gapsServed: 0,
     rowsPruned: 0,
   };

@@ -9,6 +9,12 @@ export interface QueuedNotice {
   readonly notified: Sequence;
 }
 
+/** A queued notice with the watcher it waits for. */
+export interface QueuedPair {
+  readonly watcher: string;
+  readonly entry: QueuedNotice;
+}
+
 /** What an offer did: a new entry (the caller wakes the watcher) or a coalesced duplicate. */
 export type OfferResult = 'queued' | 'coalesced';
 
@@ -22,6 +28,10 @@ export interface NoticeQueue {
   entries(watcher: string): readonly QueuedNotice[];
   /** The watcher's texts, oldest first. */
   texts(watcher: string): string[];
+  /** Every entry whose target is `target`, with its watcher (no particular order). */
+  entriesOn(target: string): readonly QueuedPair[];
+  /** Every entry, with its watcher (no particular order). */
+  allEntries(): readonly QueuedPair[];
   /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
   removeIfSame(watcher: string, entry: QueuedNotice): void;
   /** Removes the pair's entry, whatever it holds. */
@@ -35,11 +45,21 @@ export interface NoticeQueue {
 export function createNoticeQueue(): NoticeQueue {
   // Map iteration follows insertion order, which is exactly "oldest first".
   const byWatcher = new Map<string, Map<string, QueuedNotice>>();
+  // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
+  // signal) and a target's removal look at those entries only, not at the whole queue.
+  const watchersByTarget = new Map<string, Set<string>>();
+
+  const unindex = (watcher: string, target: string): void => {
+    const watchers = watchersByTarget.get(target);
+    if (watchers === undefined) return;
+    watchers.delete(watcher);
+    if (watchers.size === 0) watchersByTarget.delete(target);
+  };
 
   const remove = (watcher: string, target: string): void => {
     const pairs = byWatcher.get(watcher);
-    if (pairs === undefined) return;
-    pairs.delete(target);
+    if (pairs === undefined || !pairs.delete(target)) return;
+    unindex(watcher, target);
     if (pairs.size === 0) byWatcher.delete(watcher);
   };
 
@@ -58,6 +78,12 @@ export function createNoticeQueue(): NoticeQueue {
       // A different text for the pair replaces the old one and goes to the back as a new notice.
       if (current !== undefined) pairs.delete(notice.target);
       pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
+      let watchers = watchersByTarget.get(notice.target);
+      if (watchers === undefined) {
+        watchers = new Set();
+        watchersByTarget.set(notice.target, watchers);
+      }
+      watchers.add(watcher);
       return 'queued';
     },
     entries(watcher) {
@@ -71,15 +97,31 @@ export function createNoticeQueue(): NoticeQueue {
       for (const entry of pairs.values()) texts.push(entry.text);
       return texts;
     },
+    entriesOn(target) {
+      const found: QueuedPair[] = [];
+      for (const watcher of watchersByTarget.get(target) ?? []) {
+        const entry = byWatcher.get(watcher)?.get(target);
+        if (entry !== undefined) found.push({ watcher, entry });
+      }
+      return found;
+    },
+    allEntries() {
+      const found: QueuedPair[] = [];
+      for (const [watcher, pairs] of byWatcher) for (const entry of pairs.values()) found.push({ watcher, entry });
+      return found;
+    },
     removeIfSame(watcher, entry) {
       if (byWatcher.get(watcher)?.get(entry.target) === entry) remove(watcher, entry.target);
     },
     remove,
     removeWatcher(watcher) {
+      const pairs = byWatcher.get(watcher);
+      if (pairs === undefined) return;
+      for (const target of pairs.keys()) unindex(watcher, target);
       byWatcher.delete(watcher);
     },
     removeTarget(target) {
-      for (const watcher of [...byWatcher.keys()]) remove(watcher, target);
+      for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
     },
   };
 }

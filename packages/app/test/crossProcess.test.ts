@@ -42,7 +42,7 @@ interface Bus {
   dropSignals: boolean;
   /** Subscriptions not closed yet. */
   readonly listening: number;
-  /** Signals sent so far (one per target of each notifying append), lost ones excluded. */
+  /** Signals sent so far (one per target of each notifying append or removal), lost ones excluded. */
   readonly sent: number;
   /** Every listener is told to resync (the listening connection came back). */
   reconnect(): void;
@@ -51,13 +51,22 @@ interface Bus {
 }
 
 /**
- * After an append whose outcome asked for notices, every subscribed listener (the appending
- * process's own included) hears `targetsChanged([target])`, asynchronously, like a NOTIFY
- * delivered after the commit. `listen` calls `resync()` once before it resolves, as PostgreSQL's does.
+ * After an append whose outcome asked for notices, or a reset, delete or prune that removed
+ * cursors, every subscribed listener (the calling process's own included) hears
+ * `targetsChanged([target])` for each target, asynchronously, like a NOTIFY delivered after the
+ * commit. `listen` calls `resync()` once before it resolves, as PostgreSQL's does.
  */
 function createBus(shared: StateStore): Bus {
   const listeners = new Set<CursorSignalListener>();
   let sent = 0;
+  /** Tells every listener of each target, asynchronously, like a NOTIFY delivered after the commit. */
+  const signal = (targets: ReadonlySet<SessionKey>): void => {
+    if (targets.size === 0 || bus.dropSignals) return;
+    sent += targets.size;
+    setImmediate(() => {
+      for (const listener of [...listeners]) for (const target of targets) listener.targetsChanged([target]);
+    });
+  };
   const bus: Bus = {
     dropSignals: false,
     get listening() {
@@ -74,13 +83,24 @@ function createBus(shared: StateStore): Bus {
         const outcomes = await shared.append(batch);
         const targets = new Set<SessionKey>();
         for (const outcome of outcomes) if (outcome.type === 'appended' && outcome.notices.length > 0) targets.add(outcome.event.sessionKey);
-        if (targets.size > 0 && !bus.dropSignals) {
-          sent += targets.size;
-          setImmediate(() => {
-            for (const listener of [...listeners]) for (const target of targets) listener.targetsChanged([target]);
-          });
-        }
+        signal(targets);
         return outcomes;
+      },
+      // Removed cursors signal their targets, as the PostgreSQL store's removing transactions do.
+      resetWatcher: async (watcher) => {
+        const removed = await shared.resetWatcher(watcher);
+        signal(new Set(removed.map((pair) => pair.target)));
+        return removed;
+      },
+      deleteSession: async (sessionKey) => {
+        const result = await shared.deleteSession(sessionKey);
+        signal(new Set(result.removedCursors.map((pair) => pair.target)));
+        return result;
+      },
+      prune: async (request) => {
+        const batch = await shared.prune(request);
+        signal(new Set(batch.expiredCursors.map((pair) => pair.target)));
+        return batch;
       },
       listen: async (listener) => {
         listeners.add(listener);
@@ -326,6 +346,45 @@ describe('two gateways over one store with cursor signals', () => {
     expect(a.awareness.pending(WB)).toEqual([]);
   });
 
+  test('a target deleted in A withdraws the notice B queued on it: gone from B’s pending, never handed over by its drain; B’s other notice stays', async () => {
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await a.awareness.record(humanTurn(TARGET2));
+    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+
+    await a.awareness.sessionDeleted(TARGET);
+    await until(() => b.awareness.pending(WB).length === 1, 'B withdraws the notice on the deleted target');
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0)]);
+    expect(b.awareness.metrics()).toMatchObject({ noticesWithdrawn: 1, noticesQueued: 2 });
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET2, 0)]);
+    expect(await b.awareness.drain(WB)).toEqual([]);
+  });
+
+  test('B’s watcher reset in A withdraws every notice B queued for it', async () => {
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await a.awareness.record(humanTurn(TARGET2));
+    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+
+    await a.awareness.sessionReset(WB);
+    await until(() => b.awareness.pending(WB).length === 0, 'B withdraws both notices');
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(2);
+    expect(await b.awareness.drain(WB)).toEqual([]);
+  });
+
+  test('a lost removal signal is covered by the resync timer', async () => {
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    bus.dropSignals = true;
+    await a.awareness.sessionDeleted(TARGET);
+    await turns(20);
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length === 0, 'the resync timer withdraws the notice');
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
+  });
+
   test('a resync from the store (the listening connection came back) re-reads every owned cursor; a failure is a warning', async () => {
     bus.dropSignals = true;
     await a.awareness.record(humanTurn(TARGET));
@@ -497,6 +556,84 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
     expect(calls).toEqual([`pendingNotices ${TARGET}`, `pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a queued notice whose cursor is still there stays when a re-read finds it not pending (a drain that committed, then failed): the next drain hands it over', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const view = bus.view();
+    let failNextDrain = true;
+    const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
+    const b = await gateway(
+      {
+        ...view,
+        drain: async (watcher, acks, now) => {
+          const outcomes = await view.drain(watcher, acks, now);
+          if (failNextDrain) {
+            failNextDrain = false;
+            throw new Error('connection lost after commit');
+          }
+          return outcomes;
+        },
+      },
+      { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS },
+    );
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+
+    await expect(b.awareness.drain(WB)).rejects.toBeInstanceOf(StoreOperationError);
+    // The cursor is acknowledged in the store, so the re-reads find nothing pending on it.
+    expect(await shared.pendingNotices()).toEqual([]);
+    await resyncTick();
+    await a.awareness.record(humanTurn(TARGET, { actorType: 'agent', actorSessionKey: WB })); // the watcher's own: no notice
+    await resyncTick();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(0);
+    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a failed cursor read keeps the notice and is logged; the next re-read withdraws it', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const view = bus.view();
+    const failing = { times: 0 };
+    const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
+    const b = await gateway(
+      {
+        ...view,
+        listCursors: async (filter) => {
+          if (failing.times > 0) {
+            failing.times -= 1;
+            throw new Error('disk I/O error');
+          }
+          return view.listCursors(filter);
+        },
+      },
+      { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS },
+    );
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+
+    failing.times = 1;
+    await a.awareness.sessionDeleted(TARGET);
+    await until(() => failing.times === 0, 'B reads the cursors on the signalled target');
+    await turns();
+    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.logger.entries).toContainEqual({
+      level: 'error',
+      message: expect.stringContaining('cursor read failed'),
+      fields: { operation: 'listCursors', error: 'disk I/O error' },
+    });
+
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length === 0, 'the resync withdraws the notice');
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
     await closeGateways();
     await shared.close();
   });
@@ -697,6 +834,22 @@ describe('two gateways over one SQLite file', () => {
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, lastTurn)]);
+  });
+
+  test('a target deleted in A is withdrawn from B’s queue at B’s next resync', async () => {
+    const path = join(dir, 'state.db');
+    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await a.awareness.record(humanTurn(TARGET));
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+
+    await a.awareness.sessionDeleted(TARGET);
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length === 0, 'the resync timer withdraws the notice');
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
+    expect(await b.awareness.drain(WB)).toEqual([]);
   });
 
   test('a turn recorded in A after B’s watcher read status, carried by the resync timer, is never acknowledged unread', async () => {

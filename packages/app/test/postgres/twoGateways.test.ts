@@ -140,6 +140,32 @@ test('a human turn recorded in gateway A gives exactly one notice and one wake i
   expect(metrics.noticesReopened).toBe(1);
 });
 
+/** Polls `condition` every 20 ms until it holds; fails naming `what` after 15 s. */
+async function eventually(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('a session deleted in gateway A withdraws the notice gateway B queued on it; B’s drain hands over only the live one', async () => {
+  const a = await start([A]);
+  const b = await start([B]);
+  await b.call('sent', { senderKey: B, deliveredTo: SHARED, watch: true });
+  await b.call('sent', { senderKey: B, deliveredTo: SENTINEL, watch: true });
+  await a.call('record', humanTurn(SHARED, 'a human message'));
+  await a.call('record', humanTurn(SENTINEL, 'another'));
+  await b.wakesReach(2);
+  expect(await b.call('pending', B)).toEqual([noticeFor(SHARED, 0), noticeFor(SENTINEL, 0)]);
+
+  await a.call('sessionDeleted', SHARED);
+  await eventually(async () => (await b.call<string[]>('pending', B)).length === 1, 'B withdraws the notice on the deleted session');
+  expect(await b.call('pending', B)).toEqual([noticeFor(SENTINEL, 0)]);
+  expect(await b.call('drain', B)).toEqual([noticeFor(SENTINEL, 0)]);
+  expect((await b.call<{ noticesWithdrawn: number }>('metrics')).noticesWithdrawn).toBe(1);
+});
+
 test('an owner that was down when the turn was recorded re-queues exactly one notice at its restart scan', async () => {
   const a = await start([A]);
   let b = await start([B]);

@@ -1,5 +1,6 @@
 // The notice queue alone: one entry per (watcher, target), oldest first, equal texts coalesce.
 import { asSequence } from '@session-state/domain';
+import fc from 'fast-check';
 
 import { createNoticeQueue } from '../../src/noticeQueue';
 
@@ -42,5 +43,39 @@ describe('the notice queue', () => {
     queue.offer('w3', entry('c', 'C1', 4)); // a newer entry survives removal of the old one
     if (stale !== undefined) queue.removeIfSame('w3', stale);
     expect(queue.texts('w3')).toEqual(['C1']);
+  });
+
+  test('entriesOn(target) and allEntries() hold exactly the queued entries after any offers and removals', () => {
+    const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
+    const op = fc.oneof(
+      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), text: fc.constantFrom('x', 'y'), notified: fc.nat(9) }),
+      fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
+      fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
+      fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
+      fc.record({ type: fc.constant('removeIfSame' as const), watcher: name('w'), target: name('t') }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+        const queue = createNoticeQueue();
+        for (const o of ops) {
+          if (o.type === 'offer') queue.offer(o.watcher, entry(o.target, o.text, o.notified));
+          else if (o.type === 'remove') queue.remove(o.watcher, o.target);
+          else if (o.type === 'removeWatcher') queue.removeWatcher(o.watcher);
+          else if (o.type === 'removeTarget') queue.removeTarget(o.target);
+          else {
+            const current = queue.entries(o.watcher).find((e) => e.target === o.target);
+            if (current !== undefined) queue.removeIfSame(o.watcher, current);
+          }
+        }
+        // The reference: every watcher's own entries, read through entries().
+        const expected = ['w1', 'w2', 'w3'].flatMap((watcher) => queue.entries(watcher).map((e) => ({ watcher, entry: e })));
+        const key = (p: { watcher: string; entry: { target: string } }) => `${p.watcher}>${p.entry.target}`;
+        const sorted = <T extends { watcher: string; entry: { target: string } }>(pairs: readonly T[]) => [...pairs].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+        expect(sorted(queue.allEntries())).toEqual(sorted(expected));
+        for (const target of ['t1', 't2', 't3']) {
+          expect(sorted(queue.entriesOn(target))).toEqual(sorted(expected.filter((p) => p.entry.target === target)));
+        }
+      }),
+    );
   });
 });

@@ -7,9 +7,11 @@ import type { StoreError } from './stateStore.port';
 
 export interface CursorSignalListener {
   /**
-   * An append committed (in any process, this one included) that moved cursors on these
-   * targets so they ask for a notice. Called with each target at least once per such commit;
-   * repeats and folding are allowed.
+   * A commit (in any process, this one included) changed cursors on these targets in a way an
+   * owner must hear of: an append moved them so they ask for a notice, or a reset, a session
+   * delete or cursor expiry removed them (the owner withdraws a notice it still queues for a
+   * removed pair). Called with each target at least once per such commit; repeats and folding
+   * are allowed.
    */
   targetsChanged(targets: readonly SessionKey[]): void;
   /**
