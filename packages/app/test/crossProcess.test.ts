@@ -346,11 +346,16 @@ describe('two gateways over one store with cursor signals', () => {
     expect(a.awareness.pending(WB)).toEqual([]);
   });
 
-  test('a target deleted in A withdraws the notice B queued on it: gone from B’s pending, never handed over by its drain; B’s other notice stays', async () => {
+  /** B's watcher also watches TARGET2; a turn in A on each target queues two notices in B. */
+  async function twoNoticesInB(): Promise<void> {
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await a.awareness.record(humanTurn(TARGET2));
     await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+  }
+
+  test('a target deleted in A withdraws the notice B queued on it: gone from B’s pending, never handed over by its drain; B’s other notice stays', async () => {
+    await twoNoticesInB();
 
     await a.awareness.sessionDeleted(TARGET);
     await until(() => b.awareness.pending(WB).length === 1, 'B withdraws the notice on the deleted target');
@@ -361,10 +366,7 @@ describe('two gateways over one store with cursor signals', () => {
   });
 
   test('B’s watcher reset in A withdraws every notice B queued for it', async () => {
-    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
-    await a.awareness.record(humanTurn(TARGET));
-    await a.awareness.record(humanTurn(TARGET2));
-    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    await twoNoticesInB();
 
     await a.awareness.sessionReset(WB);
     await until(() => b.awareness.pending(WB).length === 0, 'B withdraws both notices');
@@ -560,35 +562,38 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
-  test('a queued notice whose cursor is still there stays when a re-read finds it not pending (a drain that committed, then failed): the next drain hands it over', async () => {
+  /**
+   * Gateways A and B over a fresh shared store, B's handle with `overrides` (given B's plain
+   * handle), B's watcher watching TARGET, and one turn in A queued as B's notice.
+   */
+  async function noticeInBOverStore(overrides: (view: StateStore) => Partial<StateStore>) {
     const shared = createMemoryStore();
     const bus = createBus(shared);
     const view = bus.view();
-    let failNextDrain = true;
     const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
-    const b = await gateway(
-      {
-        ...view,
-        drain: async (watcher, acks, now) => {
-          const outcomes = await view.drain(watcher, acks, now);
-          if (failNextDrain) {
-            failNextDrain = false;
-            throw new Error('connection lost after commit');
-          }
-          return outcomes;
-        },
-      },
-      { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS },
-    );
+    const b = await gateway({ ...view, ...overrides(view) }, { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    return { shared, a, b };
+  }
+
+  test('a queued notice whose cursor is still there stays when a re-read finds it not pending (a drain that committed, then failed): the next drain hands it over', async () => {
+    let failNextDrain = true;
+    const { shared, b } = await noticeInBOverStore((view) => ({
+      drain: async (watcher, acks, now) => {
+        const outcomes = await view.drain(watcher, acks, now);
+        if (failNextDrain) {
+          failNextDrain = false;
+          throw new Error('connection lost after commit');
+        }
+        return outcomes;
+      },
+    }));
 
     await expect(b.awareness.drain(WB)).rejects.toBeInstanceOf(StoreOperationError);
-    // The cursor is acknowledged in the store, so the re-reads find nothing pending on it.
+    // The cursor is acknowledged in the store, so the re-read finds nothing pending on it.
     expect(await shared.pendingNotices()).toEqual([]);
-    await resyncTick();
-    await a.awareness.record(humanTurn(TARGET, { actorType: 'agent', actorSessionKey: WB })); // the watcher's own: no notice
     await resyncTick();
     expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
     expect(b.awareness.metrics().noticesWithdrawn).toBe(0);
@@ -598,27 +603,16 @@ describe('what a gateway with ownsSession asks of the store', () => {
   });
 
   test('a failed cursor read keeps the notice and is logged; the next re-read withdraws it', async () => {
-    const shared = createMemoryStore();
-    const bus = createBus(shared);
-    const view = bus.view();
     const failing = { times: 0 };
-    const a = await gateway(bus.view(), { ownsSession: ownsA, resyncIntervalMs: 0 });
-    const b = await gateway(
-      {
-        ...view,
-        listCursors: async (filter) => {
-          if (failing.times > 0) {
-            failing.times -= 1;
-            throw new Error('disk I/O error');
-          }
-          return view.listCursors(filter);
-        },
+    const { shared, a, b } = await noticeInBOverStore((view) => ({
+      listCursors: async (filter) => {
+        if (failing.times > 0) {
+          failing.times -= 1;
+          throw new Error('disk I/O error');
+        }
+        return view.listCursors(filter);
       },
-      { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS },
-    );
-    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
-    await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    }));
 
     failing.times = 1;
     await a.awareness.sessionDeleted(TARGET);
