@@ -3,10 +3,16 @@
 import { summarise, type SideStats } from './stats';
 import type { Progress } from './progress';
 
-/** One side of a comparison: a synchronous op (raw better-sqlite3) or an async one (the facade). */
+/**
+ * One side of a comparison: a synchronous op (raw better-sqlite3), an async one (the facade), or
+ * an async op that times itself (`timed`: it resolves with its own sample in nanoseconds, for an
+ * op that ends at an event rather than when its promise settles, or that has untimed clean-up;
+ * its chunk's wall time is then the sum of its samples).
+ */
 export type BenchSide = { readonly name: string; readonly opsPerCall?: number } & (
   | { readonly sync: (i: number) => unknown }
   | { readonly async: (i: number) => Promise<unknown> }
+  | { readonly timed: (i: number) => Promise<number> }
 );
 
 export interface PairedRun {
@@ -39,13 +45,22 @@ async function runChunk(side: BenchSide, from: number, to: number, samples: numb
       op(i);
       samples.push(Number(now() - t0));
     }
-  } else {
+  } else if ('async' in side) {
     const op = side.async;
     for (let i = from; i < to; i += step) {
       const t0 = now();
       await op(i);
       samples.push(Number(now() - t0));
     }
+  } else {
+    const op = side.timed;
+    let timedNs = 0;
+    for (let i = from; i < to; i += step) {
+      const sample = await op(i);
+      samples.push(sample);
+      timedNs += sample;
+    }
+    return timedNs;
   }
   return Number(now() - start);
 }
