@@ -73,24 +73,30 @@ function workloadTable(results: readonly WorkloadResult[], opsCell: (x: number) 
 
 const notesOf = (results: readonly WorkloadResult[]): string[] => results.flatMap((w) => w.notes ?? []).map((n) => `  ${n}`);
 
+/** One line per target check: `  MET     1    library ≤ 1.2× raw at p50: 1.05×`. */
+const checksOf = (results: readonly WorkloadResult[]): string[] =>
+  results.flatMap((w) => w.checks.map((c) => `  ${c.met ? 'MET   ' : 'MISSED'}  ${w.id.padEnd(4)} ${c.target}: ${c.measured}`));
+
 /** The PostgreSQL section: its own table with the same columns, and its notes; or why it was skipped. */
 function pgSection(column: PgColumn): string[] {
   if (!column.ran) return ['', `PostgreSQL: column skipped, cannot use the server at ${column.url} (${column.reason}).`];
   const { server } = column;
   const notes = notesOf(column.results);
+  const checks = checksOf(column.results);
   return [
     '',
     `PostgreSQL (server ${server.version} at ${server.url}, synchronous_commit=${server.synchronousCommit}): library = facade over openPostgresStore,`,
     `raw = pg Pool running the same named statements in the same BEGIN … COMMIT shape; each side on a fresh schema, ${PG_POOL_SIZE} connections each.`,
     '',
     workloadTable(column.results, fineNum),
+    ...(checks.length > 0 ? ['', 'targets (PostgreSQL):', ...checks] : []),
     ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
   ];
 }
 
 /** The printed report; the PostgreSQL section follows when the column was asked for. */
 export function renderReport(info: RunInfo, results: readonly WorkloadResult[], pg?: PgColumn): string {
-  const checks = results.flatMap((w) => w.checks.map((c) => `  ${c.met ? 'MET   ' : 'MISSED'}  ${w.id.padEnd(4)} ${c.target}: ${c.measured}`));
+  const checks = checksOf(results);
   const notes = notesOf(results);
   // `--only pg…` runs no SQLite workload: no empty table and targets then.
   const sqlite =
