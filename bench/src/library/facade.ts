@@ -1,5 +1,6 @@
 // The library side of every workload: the public facade over the SQLite store (file-backed) or
-// the memory store, created exactly as a gateway would create it.
+// the memory store, created exactly as a gateway would create it (one gateway, or one of several
+// sharing a store when the workload gives `ownsSession`).
 import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createSessionStateAwareness } from '@session-state/app';
@@ -14,6 +15,10 @@ export interface LibraryOptions {
   readonly fixedNow?: number;
   readonly maxRows?: number;
   readonly maxAgeMs?: number;
+  /** Called when a notice is newly queued for a watcher; a no-op when absent. */
+  readonly wake?: (watcher: string) => void;
+  /** Which watcher sessions this gateway owns (several gateways on one store); all when absent. */
+  readonly ownsSession?: (sessionKey: string) => boolean;
 }
 
 // A logger that keeps quiet: a failed record is counted by the workload, not printed per op.
@@ -26,9 +31,10 @@ function commonOptions(options: LibraryOptions) {
   };
   return {
     logger: quietLogger,
-    wake: (): void => undefined,
+    wake: options.wake ?? ((): void => undefined),
     retention,
     ...(options.fixedNow !== undefined ? { clock: createManualClock(options.fixedNow) } : {}),
+    ...(options.ownsSession !== undefined ? { ownsSession: options.ownsSession } : {}),
   };
 }
 

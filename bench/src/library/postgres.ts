@@ -1,5 +1,6 @@
 // The library side of the PostgreSQL column: the public facade over `openPostgresStore`, on a
-// schema of its own, created exactly as a gateway would create it (no `ownsSession`: one gateway).
+// schema of its own, created exactly as a gateway would create it (one gateway, unless the
+// workload passes `ownsSession` to open several on one schema).
 import { openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
