@@ -96,14 +96,19 @@ const perOpNumber = (x: number): string => (Number.isInteger(x) ? String(x) : x.
 
 const us = (x: number): string => (!Number.isFinite(x) ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} ms` : `${x.toFixed(0)} µs`);
 
-/** `4 queries (BEGIN 1, …); 620 µs = 540 µs awaiting results + 80 µs in node (process CPU 300 µs)`, per operation. */
-export function describeOpCost(cost: OpCost): string {
+/** `4 queries (BEGIN 1, …)`, per operation. */
+export function describeQueries(cost: OpCost): string {
   let total = 0;
   for (const n of cost.queries.values()) total += n;
   const parts = [...cost.queries.entries()].sort((a, b) => b[1] - a[1]).map(([label, n]) => `${label} ${perOpNumber(n / cost.ops)}`);
+  return `${perOpNumber(total / cost.ops)} queries (${parts.join(', ')})`;
+}
+
+/** `4 queries (BEGIN 1, …); 620 µs = 540 µs awaiting results + 80 µs in node (process CPU 300 µs)`, per operation. */
+export function describeOpCost(cost: OpCost): string {
   const per = (x: number): string => us(x / cost.ops);
   return (
-    `${perOpNumber(total / cost.ops)} queries (${parts.join(', ')}); ` +
+    `${describeQueries(cost)}; ` +
     `${per(cost.wallUs)} = ${per(cost.inQueryUs)} awaiting results + ${per(cost.wallUs - cost.inQueryUs)} in node (process CPU ${per(cost.cpuUs)})`
   );
 }

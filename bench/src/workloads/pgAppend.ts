@@ -23,7 +23,7 @@ export const COUNTED_OPS = 100;
 export const channelOf = (schema: string): string => `session_state:${schema}`;
 
 /** The cursors `sent({ watch: true })` creates before any append: at head 0, idle. */
-function* idleCursors(sessions: number, watchers: number, now: number): Generator<CursorSeed> {
+export function* idleCursors(sessions: number, watchers: number, now: number): Generator<CursorSeed> {
   for (const p of watchPairs(sessions, watchers)) yield { ...p, acked: 0, notified: 0, material: 0, touchedAt: now };
 }
 
