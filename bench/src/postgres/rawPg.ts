@@ -67,6 +67,40 @@ WHERE cursors.watcher = v.watcher AND cursors.target = v.target`,
 WHERE (cursors.watcher, cursors.target) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY cursors.target, cursors.watcher FOR UPDATE`,
   ),
+  /** Locks the existing head rows of the listed sessions in key order. */
+  lockHeads: s('lock_heads', 'SELECT 1 FROM heads WHERE heads.session_key = ANY($1::text[]) ORDER BY heads.session_key FOR UPDATE'),
+  /** Each listed session's prune watermark = max(itself, sequence); never lowered. */
+  raisePruneWatermarks: s(
+    'raise_prune_watermarks',
+    `UPDATE heads SET prune_watermark = GREATEST(heads.prune_watermark, v.sequence)
+FROM unnest($1::text[], $2::bigint[]) AS v(session_key, sequence)
+WHERE heads.session_key = v.session_key`,
+  ),
+  /** (cutoff, limit) deletes the oldest appends before the cutoff; a null limit is no limit. Returns [sequence, sessionKey]. */
+  deleteAgedEvents: s(
+    'delete_aged_events',
+    `DELETE FROM events WHERE events.sequence IN (
+  SELECT events.sequence FROM events WHERE events.appended_at < $1
+  ORDER BY events.appended_at, events.sequence LIMIT $2 FOR UPDATE SKIP LOCKED
+) RETURNING sequence, session_key`,
+  ),
+  /** (limit) deletes the lowest sequences (the earliest appends); returns [sequence, sessionKey]. */
+  deleteLowestEvents: s(
+    'delete_lowest_events',
+    `DELETE FROM events WHERE events.sequence IN (
+  SELECT events.sequence FROM events ORDER BY events.sequence LIMIT $1 FOR UPDATE SKIP LOCKED
+) RETURNING sequence, session_key`,
+  ),
+  countEvents: s('count_events', 'SELECT count(*) FROM events'),
+  /** (cutoff, limit) deletes cursors untouched since the cutoff; a null limit is no limit. Returns [watcher, target]. */
+  expireIdleCursors: s(
+    'expire_idle_cursors',
+    `DELETE FROM cursors WHERE (cursors.watcher, cursors.target) IN (
+  SELECT cursors.watcher, cursors.target FROM cursors WHERE cursors.touched_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+) RETURNING watcher, target`,
+  ),
+  /** (channel, targets[]): one notification per distinct target, at commit. */
+  notifyTargets: s('notify_targets', 'SELECT pg_notify($1, t) FROM (SELECT DISTINCT unnest($2::text[]) AS t) AS distinct_targets'),
 } as const;
 
 // --- the pool ------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ export interface PgSizes {
   readonly tailPolls: number;
   readonly pageReads: number;
   readonly tailEvents: number;
+  /** pg5: the row cap and the rows above it to prune (SQLite's workload 5 has 50,000 of each). */
+  readonly pruneCap: number;
+  readonly pruneExcess: number;
   /** pg6: cursors, lagging cursors, timed scans per side. */
   readonly cursors: number;
   readonly lagging: number;
@@ -40,10 +43,23 @@ export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
     tailPolls: 6000,
     pageReads: 1500,
     tailEvents: sqlite.tailEvents,
+    pruneCap: 20_000,
+    pruneExcess: 20_000,
     cursors: 50_000,
     lagging: 5000,
     scans: 5,
   };
   if (!quick) return full;
-  return { ...full, records: 500, warmup: 100, tailPolls: 1000, pageReads: 200, cursors: 10_000, lagging: 1000, scans: 3 };
+  return {
+    ...full,
+    records: 500,
+    warmup: 100,
+    tailPolls: 1000,
+    pageReads: 200,
+    pruneCap: 2000,
+    pruneExcess: 2000,
+    cursors: 10_000,
+    lagging: 1000,
+    scans: 3,
+  };
 }

@@ -8,6 +8,7 @@ import { pgSizes } from '../postgres/sizes';
 import { pg1SingleAppend, pg2FanOut } from './pgAppend';
 import { pg3InFlight } from './pgInFlight';
 import { pg4StatusReads } from './pgStatusReads';
+import { pg5Prune } from './pgPrune';
 import { pg6RestartScan } from './pgRestartScan';
 
 type PgWorkload = (ctx: PgBenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
@@ -18,6 +19,7 @@ export const PG_WORKLOADS: ReadonlyArray<readonly [string, PgWorkload]> = [
   ['pg2', pg2FanOut],
   ['pg3', pg3InFlight],
   ['pg4', pg4StatusReads],
+  ['pg5', pg5Prune],
   ['pg6', pg6RestartScan],
 ];
 

@@ -1,0 +1,107 @@
+// PostgreSQL workload 5: pruning a log down to its row cap – the total time, and the longest
+// single block of the event loop – the library's bounded batches (`awareness.prune()`, one
+// transaction each, yielding between them) against the store's statements run raw in one
+// transaction.
+import { startPostgres } from '../library/postgres';
+import { measureBlocking } from '../harness/loopBlock';
+import { ratio, times, type WorkloadResult } from '../harness/context';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
+import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost';
+import { rawPgPrune } from '../postgres/rawPrune';
+import { openRawPool } from '../postgres/rawPg';
+import { createStoreSchema, seedPgEvents } from '../postgres/seed';
+import type { EventSeed } from '../raw/seed';
+import { channelOf } from './pgAppend';
+import { targetKey } from './keys';
+
+/** Workload 5's target: no single block of the event loop longer than this. */
+const LIMIT_MS = 20;
+const DAY = 24 * 60 * 60 * 1000;
+const MAX_AGE_MS = 30 * DAY;
+
+/** Seeds the log (untimed), then vacuums it, so both sides start from pages in the same state. */
+async function seedLog(url: string, schema: string, seed: EventSeed): Promise<void> {
+  const seeder = openRawPool(url, schema, 1);
+  try {
+    await seedPgEvents(seeder, seed);
+    await seeder.query('VACUUM ANALYZE events, heads');
+  } finally {
+    await seeder.end();
+  }
+}
+
+export async function pg5Prune(ctx: PgBenchContext): Promise<WorkloadResult> {
+  const { pruneCap, pruneExcess, sessions } = ctx.pg.sizes;
+  const title = `prune ${pruneExcess} rows down to the ${pruneCap}-row cap (5: ${ctx.sizes.pruneExcess} / ${ctx.sizes.pruneCap})`;
+  // A fixed clock: nothing is old (only the row cap prunes), and no hourly background prune starts.
+  const now = Date.UTC(2026, 10, 29);
+  const seed: EventSeed = { count: pruneCap + pruneExcess, sessionKeys: Array.from({ length: sessions }, (_, i) => targetKey(i)), appendedAt: now };
+
+  // --- library: the facade on its own store, the log seeded by SQL into the store's schema ---
+  ctx.progress.update(`pg5 ${title}: seeding library`, 0, 2);
+  const libPlace = freshPlace(ctx);
+  const awareness = await startPostgres(libPlace, { fixedNow: now, maxRows: pruneCap, maxAgeMs: MAX_AGE_MS });
+  let libTimed: { totalMs: number; maxBlockMs: number; cost: OpCost; deleted: number };
+  try {
+    // The facade starts a background prune (of the still empty log); a demanded one queues behind
+    // it in the lane, so once this resolves nothing prunes the log before the measured run.
+    await awareness.prune();
+    await seedLog(libPlace.url, libPlace.schema, seed);
+    ctx.progress.update(`pg5 ${title}: library prune()`, 1, 2);
+    let deleted = 0;
+    // Queries are counted as the prune runs (a few per batch: negligible next to their round trips).
+    const m = await measureBlocking(() =>
+      measureOpCost(1, async () => {
+        deleted = (await awareness.prune()).eventsDeleted;
+      }),
+    );
+    libTimed = { totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, cost: m.result, deleted };
+  } finally {
+    await awareness.close();
+  }
+
+  // --- raw: the same rows in the store's tables, one transaction deleting everything beyond the cap ---
+  ctx.progress.update(`pg5 ${title}: raw prune`, 1, 2);
+  const rawPlace = freshPlace(ctx);
+  await createStoreSchema(rawPlace.url, rawPlace.schema);
+  await seedLog(rawPlace.url, rawPlace.schema, seed);
+  const pool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
+  let rawTimed: { totalMs: number; maxBlockMs: number; cost: OpCost; deleted: number };
+  try {
+    // One connection made before the clock starts, as the library's pool has its own open.
+    (await pool.connect()).release();
+    let deleted = 0;
+    const m = await measureBlocking(() =>
+      measureOpCost(1, async () => {
+        deleted = await rawPgPrune(pool, channelOf(rawPlace.schema), now, MAX_AGE_MS, pruneCap);
+      }),
+    );
+    rawTimed = { totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, cost: m.result, deleted };
+  } finally {
+    await pool.end();
+  }
+
+  for (const [side, deleted] of [['library', libTimed.deleted], ['raw', rawTimed.deleted]] as const) {
+    if (deleted !== pruneExcess) throw new Error(`${side} prune deleted ${deleted} events, expected ${pruneExcess}`);
+  }
+  const stats = (m: { totalMs: number }) => ({ n: pruneExcess, opsPerSec: (pruneExcess * 1000) / m.totalMs, p50Us: Number.NaN, p99Us: Number.NaN, totalMs: m.totalMs });
+  return {
+    id: 'pg5',
+    title,
+    sides: [
+      { side: 'library', op: 'prune() (rows/s)', ...stats(libTimed), maxBlockMs: libTimed.maxBlockMs },
+      { side: 'raw', op: 'one prune tx (rows/s)', ...stats(rawTimed), maxBlockMs: rawTimed.maxBlockMs },
+    ],
+    checks: [
+      {
+        target: `library: no event-loop block above ${LIMIT_MS} ms`,
+        measured: `${libTimed.maxBlockMs.toFixed(1)} ms max block (total ${libTimed.totalMs.toFixed(0)} ms; raw ${rawTimed.maxBlockMs.toFixed(1)} ms block)`,
+        met: libTimed.maxBlockMs <= LIMIT_MS,
+      },
+    ],
+    notes: [
+      `pg5: library total time ${times(ratio(libTimed.totalMs, rawTimed.totalMs))} raw's (${libTimed.totalMs.toFixed(0)} ms against ${rawTimed.totalMs.toFixed(0)} ms); one prune per side on a log seeded by SQL and vacuumed (untimed); smaller than SQLite's workload 5.`,
+      `pg5 queries of the timed prune (counted as it ran): library ${describeOpCost(libTimed.cost)}; raw ${describeOpCost(rawTimed.cost)}.`,
+    ],
+  };
+}
