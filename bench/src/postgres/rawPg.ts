@@ -67,6 +67,13 @@ WHERE cursors.watcher = v.watcher AND cursors.target = v.target`,
 WHERE (cursors.watcher, cursors.target) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY cursors.target, cursors.watcher FOR UPDATE`,
   ),
+  /** A watcher's cursors on the listed targets, locked in target order (a drain's read). */
+  drainCursors: s(
+    'drain_cursors',
+    `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
+WHERE cursors.watcher = $1 AND cursors.target = ANY($2::text[])
+ORDER BY cursors.target FOR UPDATE`,
+  ),
   /** Locks the existing head rows of the listed sessions in key order. */
   lockHeads: s('lock_heads', 'SELECT 1 FROM heads WHERE heads.session_key = ANY($1::text[]) ORDER BY heads.session_key FOR UPDATE'),
   /** Each listed session's prune watermark = max(itself, sequence); never lowered. */

@@ -25,6 +25,9 @@ export interface PgSizes {
   readonly cursors: number;
   readonly lagging: number;
   readonly scans: number;
+  /** pg7: measured cross-gateway notices per side, and unmeasured ones first. */
+  readonly notices: number;
+  readonly noticeWarmup: number;
 }
 
 /** The full column, derived from the SQLite sizes where PostgreSQL can afford them. */
@@ -48,6 +51,9 @@ export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
     cursors: 50_000,
     lagging: 5000,
     scans: 5,
+    // A notice takes a few milliseconds end to end, plus an untimed drain.
+    notices: 500,
+    noticeWarmup: 50,
   };
   if (!quick) return full;
   return {
@@ -61,5 +67,7 @@ export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
     cursors: 10_000,
     lagging: 1000,
     scans: 3,
+    notices: 100,
+    noticeWarmup: 20,
   };
 }

@@ -1,4 +1,4 @@
-// The PostgreSQL column: when the server answers, workloads pg1–pg6 (library over the PostgreSQL
+// The PostgreSQL column: when the server answers, workloads pg1–pg7 (library over the PostgreSQL
 // store against raw pg, each side on a fresh schema dropped at the end); otherwise one line
 // saying the column was skipped and why.
 import type { BenchContext, WorkloadResult } from '../harness/context';
@@ -10,6 +10,7 @@ import { pg3InFlight } from './pgInFlight';
 import { pg4StatusReads } from './pgStatusReads';
 import { pg5Prune } from './pgPrune';
 import { pg6RestartScan } from './pgRestartScan';
+import { pg7NoticeDelay } from './pgNoticeDelay';
 
 type PgWorkload = (ctx: PgBenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -21,6 +22,7 @@ export const PG_WORKLOADS: ReadonlyArray<readonly [string, PgWorkload]> = [
   ['pg4', pg4StatusReads],
   ['pg5', pg5Prune],
   ['pg6', pg6RestartScan],
+  ['pg7', pg7NoticeDelay],
 ];
 
 /** What the report prints in its PostgreSQL section. */
