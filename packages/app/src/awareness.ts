@@ -52,6 +52,7 @@ import { createCounters } from './metrics';
 import { createNoticeQueue, type QueuedPair } from './noticeQueue';
 import { createOperationLane } from './operationLane';
 import { createRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention';
+import { REQUIRED_STORE_METHODS } from './storeMethods';
 import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
 
 // --- internals -------------------------------------------------------------------------------
@@ -62,20 +63,6 @@ interface BatchItem {
   readonly request: AppendRequest;
 }
 
-const STORE_METHODS = [
-  'append',
-  'watch',
-  'readChanges',
-  'readHeads',
-  'listCursors',
-  'drain',
-  'recover',
-  'pendingNotices',
-  'resetWatcher',
-  'deleteSession',
-  'prune',
-  'close',
-] as const;
 
 const systemClock: Clock = { now: () => Date.now() };
 
@@ -136,7 +123,7 @@ function safeLogger(inner: Logger): Logger {
 export async function createSessionStateAwareness(options: SessionStateAwarenessOptions): Promise<SessionStateAwareness> {
   // --- options ---
   requireKnownFields(options, 'options', ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs']);
-  requirePort(options.store, 'options.store', STORE_METHODS, 'a StateStore (createMemoryStore() or openSqliteStore({ path }))');
+  requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
   if (options.store.listen !== undefined) requireFunction(options.store.listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');

@@ -3,6 +3,8 @@
 // has gone quiet, so a check never races a background prune.
 import { storeError, type StateStore } from '@session-state/domain';
 
+import { STORE_OPERATIONS } from '../../../src/storeMethods';
+
 /** Every port method but `close`, which the batteries never fail. */
 export type StoreMethod = Exclude<keyof StateStore, 'close'>;
 
@@ -41,19 +43,8 @@ export interface CountingFaultStore {
 
 export const INJECTED_FAILURE = 'injected storage failure';
 
-const METHODS: readonly StoreMethod[] = [
-  'append',
-  'watch',
-  'readChanges',
-  'readHeads',
-  'listCursors',
-  'drain',
-  'recover',
-  'pendingNotices',
-  'resetWatcher',
-  'deleteSession',
-  'prune',
-];
+/** Every required method but close (the fault store keeps its own close). */
+const METHODS: readonly StoreMethod[] = STORE_OPERATIONS;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
