@@ -63,7 +63,6 @@ interface BatchItem {
   readonly request: AppendRequest;
 }
 
-
 const systemClock: Clock = { now: () => Date.now() };
 
 /** The resync timer's period when `ownsSession` is given and `resyncIntervalMs` is not. */
