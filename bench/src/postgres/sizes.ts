@@ -2,30 +2,12 @@
 // trips (~100–150 µs each here), so the full column stays near two minutes and --quick near 20 s.
 import type { Sizes } from '../sizes';
 
-export interface PgSizes {
-  /** pg1–pg3: sessions recorded to, measured records, unmeasured warm-up records, ops per chunk. */
-  readonly sessions: number;
-  readonly records: number;
-  readonly warmup: number;
-  readonly chunk: number;
-  /** pg2: watchers on each target. */
-  readonly watchersPerTarget: number;
-  /** pg3: record calls in flight at once. */
-  readonly inFlight: number;
-  /** pg4: log rows, sessions, measured tail polls and full pages, events a tail poll returns. */
-  readonly logRows: number;
-  readonly logSessions: number;
-  readonly tailPolls: number;
-  readonly pageReads: number;
-  readonly tailEvents: number;
-  /** pg5: the row cap and the rows above it to prune (SQLite's workload 5 has 50,000 of each). */
-  readonly pruneCap: number;
-  readonly pruneExcess: number;
-  /** pg6: cursors, lagging cursors, timed scans per side. */
-  readonly cursors: number;
-  readonly lagging: number;
-  readonly scans: number;
-  /** pg7: measured cross-gateway notices per side, and unmeasured ones first. */
+/**
+ * The SQLite sizes' fields, each for the matching pg workload (pg1–pg6 mirror workloads 1–6;
+ * there is no memory store here), plus pg7's: measured cross-gateway notices per side, and
+ * unmeasured ones first.
+ */
+export interface PgSizes extends Omit<Sizes, 'memoryRecords'> {
   readonly notices: number;
   readonly noticeWarmup: number;
 }
