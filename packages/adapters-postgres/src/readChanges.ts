@@ -2,11 +2,11 @@
 // statement, so one snapshot); and the lean variant behind `status`.
 import {
   initialHead,
+  sessionChangesPageOfRows,
   toSessionEvent,
   type ChangesPage,
   type Sequence,
   type SessionChangesPage,
-  type SessionEvent,
   type SessionKey,
   type SignalLogHead,
   type StoredEvent,
@@ -60,23 +60,14 @@ function decodeAll(db: StoreDb, rows: readonly unknown[][], quiet = true): { dec
   return { decoded, skipped };
 }
 
-/** What `readChanges` returns, each event as `toSessionEvent` maps it, reading only the columns `status` returns. */
+/**
+ * What `readChanges` returns, each event as `toSessionEvent` maps it, reading only the columns
+ * `status` returns. A corrupt row sends the whole read down `readChanges`, which skips and reports it.
+ */
 export async function readSessionChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<SessionChangesPage> {
   const rows = await runAlone(db, db.statements.sessionChangesSince, [since, sessionKey, limit + 1]);
-  const first = rows[0];
-  if (first === undefined) return { head: initialHead, events: [], hasMore: false };
-  const head = headOfRow(first);
-  if (first[EVENT_OFFSET] === null) return { head, events: [], hasMore: false };
-  const count = rows.length > limit ? limit : rows.length;
-  const events: SessionEvent[] = new Array<SessionEvent>(count);
-  for (let i = 0; i < count; i += 1) {
-    const event = decodeSessionEventValues(rows[i] as unknown[], EVENT_OFFSET);
-    if (event === undefined) {
-      // A corrupt row: the full read skips and reports it.
-      const page = await readChanges(db, sessionKey, since, limit);
-      return { head: page.head, events: page.events.map(toSessionEvent), hasMore: page.hasMore };
-    }
-    events[i] = event;
-  }
-  return { head, events, hasMore: rows.length > limit };
+  const page = sessionChangesPageOfRows(rows, limit, decodeSessionEventValues);
+  if (page !== undefined) return page;
+  const full = await readChanges(db, sessionKey, since, limit);
+  return { head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore };
 }

@@ -26,6 +26,7 @@ export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent,
 export { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from './signalLog';
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
 export {
+  sessionChangesPageOfRows,
   storedEventDecoders,
   type DecodedEvent,
   type ParseStoredPayload,

@@ -7,8 +7,10 @@ import type { SessionEvent, StoredEvent } from './event';
 import { ActorType, EVENT_KINDS } from './eventKind';
 import type { Payload } from './payload';
 import type { CorruptRowSink } from './ports/corruptRow.port';
-import { asSequence, isSequence } from './sequence';
+import type { SessionChangesPage } from './ports/stateStore.port';
+import { asSequence, isSequence, type Sequence } from './sequence';
 import type { SessionKey } from './sessionKey';
+import { initialHead } from './signalLog';
 
 // --- events --------------------------------------------------------------------------------
 
@@ -128,6 +130,34 @@ function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parse
   event['occurredAt'] = row[offset + 6];
   if (payload !== undefined) event['payload'] = payload;
   return event as unknown as SessionEvent;
+}
+
+/** Where the event columns start in a row of the lean `status` select (after head and watermark). */
+const SESSION_EVENT_OFFSET = 2;
+
+/**
+ * The lean `status` page from the rows of one `[head, pruneWatermark, ...SessionEventValues]`
+ * select that asked for `limit + 1` rows (one row with null event columns when no event is
+ * after `since`; no row when the session has no head). Undefined when a row is corrupt: the
+ * adapter then takes its full read, which skips and reports the row.
+ */
+export function sessionChangesPageOfRows(
+  rows: readonly (readonly unknown[])[],
+  limit: number,
+  decode: StoredSessionEventDecoder,
+): SessionChangesPage | undefined {
+  const first = rows[0];
+  if (first === undefined) return { head: initialHead, events: [], hasMore: false };
+  const head = { head: first[0] as Sequence, pruneWatermark: first[1] as Sequence };
+  if (first[SESSION_EVENT_OFFSET] === null) return { head, events: [], hasMore: false };
+  const count = rows.length > limit ? limit : rows.length;
+  const events: SessionEvent[] = new Array<SessionEvent>(count);
+  for (let i = 0; i < count; i += 1) {
+    const event = decode(rows[i] as readonly unknown[], SESSION_EVENT_OFFSET);
+    if (event === undefined) return undefined;
+    events[i] = event;
+  }
+  return { head, events, hasMore: rows.length > limit };
 }
 
 // --- cursors -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   decodeStoredCursor,
   decodeStoredCursors,
   decodeStoredWatermarks,
+  sessionChangesPageOfRows,
   storedCursorProblem,
   storedEventDecoders,
   storedWatermarksProblem,
@@ -167,6 +168,35 @@ describe('a parsed payload column', () => {
     for (const value of [[1], 'text', 7, true, undefined]) {
       expect(parsed.decodeEvent(withColumn(full, 6, value))).toStrictEqual({ ok: false, reason: 'payload is not a JSON object' });
     }
+  });
+});
+
+describe('sessionChangesPageOfRows', () => {
+  const head = [9, 3];
+  const rowAt = (sequence: number) => [...head, ...leanOf(withColumn(full, 0, sequence))];
+
+  test('no row is no head; one row with null event columns is the head and no events', () => {
+    expect(sessionChangesPageOfRows([], 10, parsed.decodeSessionEvent)).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
+    expect(sessionChangesPageOfRows([[...head, null, null, null, null, null, null, null]], 10, parsed.decodeSessionEvent)).toEqual({
+      head: { head: 9, pruneWatermark: 3 },
+      events: [],
+      hasMore: false,
+    });
+  });
+
+  test('at most `limit` events; the extra row asked for only says more follow', () => {
+    const rows = [rowAt(4), rowAt(5), rowAt(6)];
+    const page = sessionChangesPageOfRows(rows, 2, parsed.decodeSessionEvent);
+    expect(page?.events.map((event) => event.sequence)).toEqual([4, 5]);
+    expect(page?.hasMore).toBe(true);
+    expect(sessionChangesPageOfRows(rows, 3, parsed.decodeSessionEvent)?.hasMore).toBe(false);
+  });
+
+  test('a corrupt row within the page gives undefined (the adapter falls back to its full read)', () => {
+    const corrupt = [...head, ...leanOf(withColumn(full, 2, 'bogus'))];
+    expect(sessionChangesPageOfRows([rowAt(4), corrupt], 5, parsed.decodeSessionEvent)).toBeUndefined();
+    // Beyond the limit it is never read.
+    expect(sessionChangesPageOfRows([rowAt(4), corrupt], 1, parsed.decodeSessionEvent)?.events).toHaveLength(1);
   });
 });
 
