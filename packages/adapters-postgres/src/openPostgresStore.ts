@@ -5,6 +5,7 @@ import { storeError, type StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { appendEvents } from './appendEvents';
+import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
@@ -69,18 +70,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed: Promise<void> | undefined;
 
   const store: StateStore = {
-    append: (batch) => run('append', () => appendEvents(db, batch)),
-    watch: (request) => run('watch', () => watch(db, request)),
+    append: (batch) => run('append', () => appendEvents(db, withWholeMs(batch))),
+    watch: (request) => run('watch', () => watch(db, { ...request, now: wholeMs(request.now) })),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
+    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
-    prune: (request) => run('prune', () => prune(db, request)),
+    prune: (request) => run('prune', () => prune(db, { ...request, now: wholeMs(request.now) })),
     listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
     close: () => {
       closed ??= run('close', () => pool.end());
