@@ -1,5 +1,6 @@
-// The connection settings every connection of a store uses: the store's schema first on the
-// search_path, and bigint columns (sequences, clock milliseconds) read as JavaScript numbers.
+// The connection settings every connection of a store uses: bigint columns (sequences, clock
+// milliseconds) read as JavaScript numbers. No search_path: every statement names the store's
+// schema itself (see schema.ts), so a search_path in the connection string changes nothing.
 import pg, { type ClientConfig } from 'pg';
 
 import type { CheckedOptions } from './options';
@@ -15,8 +16,6 @@ const types: ClientConfig['types'] = {
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return {
     connectionString: options.connectionString,
-    // The schema name is checked ([a-z_][a-z0-9_]*), so it needs no quoting here.
-    options: `-c search_path=${options.schema}`,
     types,
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -19,7 +19,7 @@ import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
-import { schema } from './schema';
+import { storeTables } from './schema';
 import { prepareStatements } from './statements';
 import type { CorruptRowInfo, StoreDb } from './storeDb';
 import { watch } from './watch';
@@ -46,8 +46,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));
   let db: StoreDb;
   try {
-    const orm = drizzle({ client: pool, schema });
-    db = { pool, orm, statements: prepareStatements(orm), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    const tables = storeTables(checked.schema);
+    const orm = drizzle({ client: pool, schema: tables });
+    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
     const client = await pool.connect();
     try {
       await migrate(client, checked.schema);
