@@ -7,6 +7,9 @@ import type { CheckedOptions } from './options';
 
 const INT8_OID = 20;
 
+/** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
+export const STORE_APPLICATION_NAME = 'session-state';
+
 /** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
 const types: ClientConfig['types'] = {
   getTypeParser: ((oid: number, format?: string) =>
@@ -16,6 +19,9 @@ const types: ClientConfig['types'] = {
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return {
     connectionString: options.connectionString,
+    // So an operator (and the connection-loss tests) can find the store's backends in
+    // pg_stat_activity; an application_name in the connection string takes precedence.
+    application_name: STORE_APPLICATION_NAME,
     types,
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,

@@ -5,6 +5,7 @@ import type { CursorFilter, CursorRow } from '@session-state/domain';
 import { decodeCursorRows } from './cursorRow';
 import { cursorColumnsOf } from './statements';
 import type { StoreDb } from './storeDb';
+import { runAlone } from './transaction';
 
 /** Cursors matching the filter (all when empty), ordered by watcher then target. */
 export async function listCursors(db: StoreDb, filter: CursorFilter = {}): Promise<CursorRow[]> {
@@ -18,6 +19,6 @@ export async function listCursors(db: StoreDb, filter: CursorFilter = {}): Promi
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(asc(cursors.watcher), asc(cursors.target))
     .toSQL();
-  const result = await db.pool.query<unknown[]>({ text: query.sql, values: query.params as unknown[], rowMode: 'array' });
-  return decodeCursorRows(db, 'listCursors', result.rows);
+  const rows = await runAlone(db, { text: query.sql }, query.params);
+  return decodeCursorRows(db, 'listCursors', rows);
 }

@@ -5,6 +5,7 @@ import { storeError, type StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { appendEvents } from './appendEvents';
+import { checkOut } from './checkOut';
 import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
 import { deleteSession } from './deleteSession';
@@ -44,16 +45,21 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // An idle pooled connection that breaks is replaced on next use; without a listener the
   // pool's error event would end the process.
   pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));
+  // Every pooled client hears 'error' for its whole life. The pool's own listener and checkOut's
+  // leave a gap: a backend terminated right after startup sends its FATAL in the same packet as
+  // the ReadyForQuery that hands the new client out, before checkOut can listen. The loss is
+  // still seen by whoever holds the client (its queries reject) or by the pool.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   let db: StoreDb;
   try {
     const tables = storeTables(checked.schema);
     const orm = drizzle({ client: pool, schema: tables });
     db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
-    const client = await pool.connect();
+    const held = await checkOut(pool);
     try {
-      await migrate(client, checked.schema);
+      await migrate(held.client, checked.schema);
     } finally {
-      client.release();
+      held.release();
     }
   } catch (e) {
     await pool.end().catch(() => undefined);
