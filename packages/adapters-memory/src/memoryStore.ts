@@ -72,8 +72,13 @@ function checkInteger(field: string, value: number, min: number): void {
   }
 }
 
-function checkTime(field: string, value: number): void {
+/**
+ * A clock reading as every store keeps and compares it: whole milliseconds, floored (the clock
+ * port may answer with a fraction, e.g. performance.timeOrigin + performance.now()).
+ */
+function clockMs(field: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, value, 'finite epoch milliseconds');
+  return Math.floor(value);
 }
 
 /**
@@ -242,14 +247,14 @@ export function createMemoryStore(): MemoryStore {
   // --- append ----------------------------------------------------------------------------
 
   function appendOne(request: AppendRequest): AppendOutcome {
-    const { command, appendedAt } = request;
+    const { command } = request;
     if (command.dedupeKey !== undefined) {
       const existing = dedupe.get(command.dedupeKey);
       if (existing !== undefined) return { type: 'duplicate', event: existing };
     }
     const onTarget = byTarget.get(command.sessionKey);
     if (command.onlyIfWatched && onTarget === undefined) return SKIPPED;
-    checkTime('appendedAt', appendedAt);
+    const appendedAt = clockMs('appendedAt', request.appendedAt);
 
     // Compute: everything that may throw happens before the first write.
     const session = sessions.get(command.sessionKey);
@@ -294,11 +299,11 @@ export function createMemoryStore(): MemoryStore {
   // --- retention -------------------------------------------------------------------------
 
   function pruneBatch(request: PruneRequest): PruneBatch {
-    checkTime('now', request.now);
+    const now = clockMs('now', request.now);
     checkInteger('maxAgeMs', request.maxAgeMs, 0);
     checkInteger('maxRows', request.maxRows, 0);
     checkInteger('batchSize', request.batchSize, 1);
-    const cutoff = request.now - request.maxAgeMs;
+    const cutoff = now - request.maxAgeMs;
     const doomed: StoredEvent[] = [];
     const doomedSet = new Set<StoredEvent>();
 
@@ -424,12 +429,12 @@ export function createMemoryStore(): MemoryStore {
 
     watch: (request: WatchRequest) =>
       guarded('watch', () => {
-        checkTime('now', request.now);
+        const now = clockMs('now', request.now);
         if (byWatcher.get(request.watcher)?.has(request.target) === true) return { created: false };
         const at = sessions.get(request.target)?.head.head ?? initialHead.head;
         const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at });
         if (seeded === undefined) throw new Error('seeding a cursor produced no cursor');
-        putCursor({ watcher: request.watcher, target: request.target, ...toWatermarks(seeded.cursor), touchedAt: request.now });
+        putCursor({ watcher: request.watcher, target: request.target, ...toWatermarks(seeded.cursor), touchedAt: now });
         return { created: true };
       }),
 
@@ -475,9 +480,9 @@ export function createMemoryStore(): MemoryStore {
         return rows.sort(byPair);
       }),
 
-    drain: (watcher, acks: readonly DrainAck[], now) =>
+    drain: (watcher, acks: readonly DrainAck[], clockNow) =>
       guarded('drain', (): readonly DrainOutcome[] => {
-        checkTime('now', now);
+        const now = clockMs('now', clockNow);
         // Compute against a working copy so a later ack of the same target sees an earlier one.
         const working = new Map<SessionKey, CursorRow>();
         const outcomes = acks.map((ack): DrainOutcome => {
@@ -495,9 +500,9 @@ export function createMemoryStore(): MemoryStore {
         return outcomes;
       }),
 
-    recover: (now, owns) =>
+    recover: (clockNow, owns) =>
       guarded('recover', (): readonly Notice[] => {
-        checkTime('now', now);
+        const now = clockMs('now', clockNow);
         const lagging = laggingByWatcher(owns);
         lagging.sort(byPair);
         const notices: Notice[] = [];

@@ -1,10 +1,14 @@
-// The connection settings every connection of a store uses: the store's schema first on the
-// search_path, and bigint columns (sequences, clock milliseconds) read as JavaScript numbers.
+// The connection settings every connection of a store uses: bigint columns (sequences, clock
+// milliseconds) read as JavaScript numbers. No search_path: every statement names the store's
+// schema itself (see schema.ts), so a search_path in the connection string changes nothing.
 import pg, { type ClientConfig } from 'pg';
 
 import type { CheckedOptions } from './options';
 
 const INT8_OID = 20;
+
+/** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
+export const STORE_APPLICATION_NAME = 'session-state';
 
 /** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
 const types: ClientConfig['types'] = {
@@ -15,8 +19,9 @@ const types: ClientConfig['types'] = {
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return {
     connectionString: options.connectionString,
-    // The schema name is checked ([a-z_][a-z0-9_]*), so it needs no quoting here.
-    options: `-c search_path=${options.schema}`,
+    // So an operator (and the connection-loss tests) can find the store's backends in
+    // pg_stat_activity; an application_name in the connection string takes precedence.
+    application_name: STORE_APPLICATION_NAME,
     types,
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,

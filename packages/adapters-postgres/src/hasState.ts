@@ -2,12 +2,15 @@
 // or migrating anything (what a read-only tool must do before opening the store).
 import pg from 'pg';
 
+import { STORE_APPLICATION_NAME } from './connection';
 import { checkOptions, type PostgresStoreOptions } from './options';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
 export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
   const { connectionString, schema, connectTimeoutMs } = checkOptions(options);
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs });
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs, application_name: STORE_APPLICATION_NAME });
+  // A connection lost here rejects the query under way; unheard, its 'error' would end the process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     const found = await client.query<{ applied: boolean }>(

@@ -5,6 +5,8 @@ import { storeError, type StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { appendEvents } from './appendEvents';
+import { checkOut } from './checkOut';
+import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
@@ -18,7 +20,7 @@ import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
-import { schema } from './schema';
+import { storeTables } from './schema';
 import { prepareStatements } from './statements';
 import type { CorruptRowInfo, StoreDb } from './storeDb';
 import { watch } from './watch';
@@ -43,15 +45,21 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // An idle pooled connection that breaks is replaced on next use; without a listener the
   // pool's error event would end the process.
   pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));
+  // Every pooled client hears 'error' for its whole life. The pool's own listener and checkOut's
+  // leave a gap: a backend terminated right after startup sends its FATAL in the same packet as
+  // the ReadyForQuery that hands the new client out, before checkOut can listen. The loss is
+  // still seen by whoever holds the client (its queries reject) or by the pool.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   let db: StoreDb;
   try {
-    const orm = drizzle({ client: pool, schema });
-    db = { pool, orm, statements: prepareStatements(orm), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
-    const client = await pool.connect();
+    const tables = storeTables(checked.schema);
+    const orm = drizzle({ client: pool, schema: tables });
+    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    const held = await checkOut(pool);
     try {
-      await migrate(client, checked.schema);
+      await migrate(held.client, checked.schema);
     } finally {
-      client.release();
+      held.release();
     }
   } catch (e) {
     await pool.end().catch(() => undefined);
@@ -69,18 +77,18 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed: Promise<void> | undefined;
 
   const store: StateStore = {
-    append: (batch) => run('append', () => appendEvents(db, batch)),
-    watch: (request) => run('watch', () => watch(db, request)),
+    append: (batch) => run('append', () => appendEvents(db, withWholeMs(batch))),
+    watch: (request) => run('watch', () => watch(db, { ...request, now: wholeMs(request.now) })),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
+    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
-    prune: (request) => run('prune', () => prune(db, request)),
+    prune: (request) => run('prune', () => prune(db, { ...request, now: wholeMs(request.now) })),
     listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
     close: () => {
       closed ??= run('close', () => pool.end());

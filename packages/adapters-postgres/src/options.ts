@@ -6,7 +6,8 @@ export interface PostgresStoreOptions {
   /**
    * The PostgreSQL schema holding the store's tables (created if missing); default
    * `session_state`. Gateways share state, and notices, only within one schema. Lower-case
-   * letters, digits and `_`, at most 40 characters, not starting with a digit or `pg_`.
+   * letters, digits and `_`, at most 40 characters, not starting with a digit; a schema of the
+   * store's own, so not `public`, `information_schema` or a `pg_…` system schema.
    */
   readonly schema?: string;
   /** Connections in the pool (one more is opened by `listen`); default 10. */
@@ -21,11 +22,24 @@ export const DEFAULT_SCHEMA = 'session_state';
 export const DEFAULT_MAX_CONNECTIONS = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-const SCHEMA_NAME = /^(?!pg_)[a-z_][a-z0-9_]{0,39}$/;
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 
-/** Whether `value` is a schema name the store accepts (lower-case letters, digits, _, at most 40, not pg_…). */
+/**
+ * Schemas the store must not take: PostgreSQL's own (`pg_catalog`, `pg_toast`, `pg_temp_…`,
+ * any `pg_…` name is reserved) and `information_schema`, and `public`, which every role's
+ * default search_path shares with other applications.
+ */
+function isSharedSchema(name: string): boolean {
+  return name.startsWith('pg_') || name === 'information_schema' || name === 'public';
+}
+
+/** What a schema name must be, for error messages (the CLI's too). */
+export const SCHEMA_NAME_EXPECTED =
+  "a schema of the store's own (not public, information_schema or pg_…): lower-case letters, digits and _, at most 40, not starting with a digit";
+
+/** Whether `value` is a schema name the store accepts: see `SCHEMA_NAME_EXPECTED`. */
 export function isSchemaName(value: unknown): value is string {
-  return typeof value === 'string' && SCHEMA_NAME.test(value);
+  return typeof value === 'string' && SCHEMA_NAME.test(value) && !isSharedSchema(value);
 }
 
 export interface CheckedOptions {
@@ -47,9 +61,7 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   }
   const schema = options.schema ?? DEFAULT_SCHEMA;
   if (!isSchemaName(schema)) {
-    throw new TypeError(
-      `openPostgresStore: schema must be lower-case letters, digits and _ (at most 40, not starting with a digit or pg_), got ${JSON.stringify(options.schema)}`,
-    );
+    throw new TypeError(`openPostgresStore: schema must be ${SCHEMA_NAME_EXPECTED}, got ${JSON.stringify(options.schema)}`);
   }
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {

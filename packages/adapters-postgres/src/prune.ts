@@ -7,7 +7,7 @@ import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain
 import { toSortedPairs } from './cursorPairs';
 import { signalRemovedCursors } from './signalRemovedCursors';
 import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
 /** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
 function highestPerSession(rows: readonly (readonly unknown[])[], into: Map<string, number>): void {
@@ -61,5 +61,5 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const agedLeft = finite && (await run(client, st.agedLeft, [cutoff])).length > 0;
     const idleLeft = finite && (await run(client, st.idleLeft, [cutoff])).length > 0;
     return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && total <= maxRows };
-  });
+  }, NO_COMMIT_CHECK);
 }

@@ -3,47 +3,54 @@
 // into named statements (see `compile`). Reads return positional rows the adapter decodes.
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { getTableConfig } from 'drizzle-orm/pg-core';
 
 import { compile } from './compile';
-import { cursors, events, heads, type schema } from './schema';
+import type { StoreTables } from './schema';
 import type { Statement } from './transaction';
 
-type Orm = NodePgDatabase<typeof schema>;
+type Orm = NodePgDatabase<StoreTables>;
 
 // --- column lists (their order is EventValues / SessionEventValues / CursorValues) -----------
 
-export const eventColumns = {
-  sequence: events.sequence,
-  sessionKey: events.sessionKey,
-  kind: events.kind,
-  actorType: events.actorType,
-  actorSessionKey: events.actorSessionKey,
-  summary: events.summary,
-  payload: events.payload,
-  dedupeKey: events.dedupeKey,
-  occurredAt: events.occurredAt,
-  appendedAt: events.appendedAt,
-};
+export function eventColumnsOf({ events }: StoreTables) {
+  return {
+    sequence: events.sequence,
+    sessionKey: events.sessionKey,
+    kind: events.kind,
+    actorType: events.actorType,
+    actorSessionKey: events.actorSessionKey,
+    summary: events.summary,
+    payload: events.payload,
+    dedupeKey: events.dedupeKey,
+    occurredAt: events.occurredAt,
+    appendedAt: events.appendedAt,
+  };
+}
 
 /** The columns `status` returns. */
-export const sessionEventColumns = {
-  sequence: events.sequence,
-  kind: events.kind,
-  actorType: events.actorType,
-  actorSessionKey: events.actorSessionKey,
-  summary: events.summary,
-  payload: events.payload,
-  occurredAt: events.occurredAt,
-};
+export function sessionEventColumnsOf({ events }: StoreTables) {
+  return {
+    sequence: events.sequence,
+    kind: events.kind,
+    actorType: events.actorType,
+    actorSessionKey: events.actorSessionKey,
+    summary: events.summary,
+    payload: events.payload,
+    occurredAt: events.occurredAt,
+  };
+}
 
-export const cursorColumns = {
-  watcher: cursors.watcher,
-  target: cursors.target,
-  acked: cursors.acked,
-  notified: cursors.notified,
-  material: cursors.material,
-  touchedAt: cursors.touchedAt,
-};
+export function cursorColumnsOf({ cursors }: StoreTables) {
+  return {
+    watcher: cursors.watcher,
+    target: cursors.target,
+    acked: cursors.acked,
+    notified: cursors.notified,
+    material: cursors.material,
+    touchedAt: cursors.touchedAt,
+  };
+}
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -91,7 +98,7 @@ export interface Statements {
  * in ONE statement so they come from one snapshot: one row per event; one row with null event
  * columns when there are none; no row when the session has no head.
  */
-function changesAfter(orm: Orm, columns: typeof eventColumns | typeof sessionEventColumns) {
+function changesAfter(orm: Orm, { events, heads }: StoreTables, columns: ReturnType<typeof eventColumnsOf> | ReturnType<typeof sessionEventColumnsOf>) {
   return orm
     .select({ head: heads.head, pruneWatermark: heads.pruneWatermark, ...columns })
     .from(heads)
@@ -101,7 +108,19 @@ function changesAfter(orm: Orm, columns: typeof eventColumns | typeof sessionEve
     .limit(p('limit'));
 }
 
-export function prepareStatements(orm: Orm): Statements {
+/**
+ * Every statement of the store on the tables of `tables`' schema. The names the query builder
+ * cannot render (the sequence) are qualified here too, so no statement depends on search_path.
+ */
+export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
+  const { events, heads, cursors } = tables;
+  const eventColumns = eventColumnsOf(tables);
+  const sessionEventColumns = sessionEventColumnsOf(tables);
+  const cursorColumns = cursorColumnsOf(tables);
+  // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
+  const schemaName = getTableConfig(events).schema;
+  if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
+  const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
   return {
     // --- append (see appendEvents.ts) ---------------------------------------------------------
 
@@ -136,8 +155,8 @@ export function prepareStatements(orm: Orm): Statements {
     appendEvent: compile(
       'append_event',
       sql`WITH head AS (
-  INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, nextval('event_sequence'), 0)
-  ON CONFLICT (session_key) DO UPDATE SET head = nextval('event_sequence')
+  INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, nextval(${eventSequence}), 0)
+  ON CONFLICT (session_key) DO UPDATE SET head = nextval(${eventSequence})
   RETURNING head
 )
 INSERT INTO ${events} (sequence, session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
@@ -198,9 +217,9 @@ WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
     // --- reads --------------------------------------------------------------------------------
 
     /** (since, sessionKey, limit) → [head, pruneWatermark, ...EventValues] rows. */
-    changesSince: compile('changes_since', changesAfter(orm, eventColumns), ['since', 'sessionKey', 'limit']),
+    changesSince: compile('changes_since', changesAfter(orm, tables, eventColumns), ['since', 'sessionKey', 'limit']),
     /** As changesSince with only the columns `status` returns. */
-    sessionChangesSince: compile('session_changes_since', changesAfter(orm, sessionEventColumns), ['since', 'sessionKey', 'limit']),
+    sessionChangesSince: compile('session_changes_since', changesAfter(orm, tables, sessionEventColumns), ['since', 'sessionKey', 'limit']),
 
     /** (keys[]) → [sessionKey, head, pruneWatermark] of those with a head above 0. */
     headsOf: compile(

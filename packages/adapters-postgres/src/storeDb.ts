@@ -1,11 +1,11 @@
-// The open store every operation takes first: the connection pool, the drizzle handle the
-// queries are built with, the statements built once at open, the signal channel, and where
-// corrupt rows are reported.
+// The open store every operation takes first: the connection pool, the drizzle handle and the
+// tables (in the store's schema) the queries are built with, the statements built once at open,
+// the signal channel, and where corrupt rows are reported.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Pool } from 'pg';
 import type { CorruptRowSink } from '@session-state/domain';
 
-import type { schema } from './schema';
+import type { StoreTables } from './schema';
 import type { Statements } from './statements';
 
 /** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
@@ -13,7 +13,9 @@ export type { CorruptRowInfo } from '@session-state/domain';
 
 export interface StoreDb extends CorruptRowSink {
   readonly pool: Pool;
-  readonly orm: NodePgDatabase<typeof schema>;
+  readonly orm: NodePgDatabase<StoreTables>;
+  /** The store's tables, in its own schema. */
+  readonly tables: StoreTables;
   readonly statements: Statements;
   /** The LISTEN/NOTIFY channel of this store's schema (see listen.ts). */
   readonly channel: string;

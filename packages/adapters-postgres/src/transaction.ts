@@ -1,13 +1,19 @@
 // Runs one store operation as one transaction on a pooled connection, retrying it whole when
-// PostgreSQL aborted it for a deadlock or a serialization failure (gateways locking the same
-// rows in different orders): nothing of an aborted attempt was kept, so a retry is safe.
+// nothing of an attempt can have been kept: PostgreSQL aborted it (a deadlock, a serialization
+// failure), or its connection was lost before COMMIT was sent (the server rolls back a
+// transaction whose session ends). A connection lost while COMMIT was under way leaves the
+// outcome open: it is read back from the server (the transaction's id) before anything is retried.
 import type { PoolClient, QueryResultRow } from 'pg';
 
+import { checkOut, type HeldClient } from './checkOut';
+import { commitStatus } from './commitStatus';
 import type { StoreDb } from './storeDb';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
 const RETRYABLE = new Set(['40P01', '40001']);
 export const MAX_ATTEMPTS = 5;
+/** Fresh connections an operation tries after losing one, before it fails. */
+export const MAX_RECONNECTS = 3;
 
 /** The SQLSTATE of a driver error, if it has one. */
 export function sqlState(error: unknown): string | undefined {
@@ -18,6 +24,22 @@ export function sqlState(error: unknown): string | undefined {
 export function isRetryable(error: unknown): boolean {
   const code = sqlState(error);
   return code !== undefined && RETRYABLE.has(code);
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A checked-out connection; a connection that fails while it is being opened (its backend
+ * terminated at startup) is tried again, counted with the operation's other reconnects.
+ */
+async function connect(db: StoreDb, reconnects: number): Promise<HeldClient & { readonly reconnects: number }> {
+  for (let tried = reconnects; ; tried += 1) {
+    try {
+      return { ...(await checkOut(db.pool)), reconnects: tried };
+    } catch (e) {
+      if (tried >= MAX_RECONNECTS) throw e;
+    }
+  }
 }
 
 /** A statement built once at open: a name (prepared once per connection) and its text. */
@@ -32,33 +54,97 @@ export async function run<Row extends unknown[] = unknown[]>(client: PoolClient,
   return result.rows;
 }
 
-/** A whole operation in one `BEGIN … COMMIT`, retried on deadlock or serialization failure. */
-export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    const client = await db.pool.connect();
-    let broken = false;
+export interface TransactionOptions {
+  /**
+   * Whether a COMMIT whose answer was lost with the connection is resolved by asking the server
+   * whether the transaction committed (default true). It costs a transaction id even when the
+   * work writes nothing, so frequent operations that usually write nothing and are harmless to
+   * repeat by hand (watch, prune, recover) turn it off and fail with "outcome unknown" instead.
+   */
+  readonly checkCommit?: boolean;
+}
+
+/** For watch, prune and recover: see `checkCommit`. */
+export const NO_COMMIT_CHECK: TransactionOptions = { checkCommit: false };
+
+/**
+ * A whole operation in one `BEGIN … COMMIT`. Retried whole after a deadlock or serialization
+ * failure, and on a fresh connection after the connection was lost before COMMIT was sent. After
+ * a connection lost during COMMIT: the result when the server says the transaction committed, a
+ * retry when it says it aborted, and an "outcome unknown" error when it cannot tell.
+ */
+export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const checkCommit = options.checkCommit ?? true;
+  let reconnects = 0;
+  for (let attempt = 1; ; ) {
+    const held = await connect(db, reconnects);
+    reconnects = held.reconnects;
+    const { client } = held;
+    // Everything below rejects rather than throwing an unheard 'error' (see checkOut).
+    let transactionId: string | undefined;
+    let committing = false;
+    let result: T | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await work(client);
+      if (checkCommit) {
+        // One round trip: the id names the transaction when its COMMIT's answer is lost.
+        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS id')) as unknown as [unknown, { rows: { id: string }[] }];
+        transactionId = begun[1].rows[0]?.id;
+      } else {
+        await client.query('BEGIN');
+      }
+      result = await work(client);
+      // A connection known lost here was never sent the COMMIT: the work is retried below.
+      if (held.lostError() !== undefined) throw held.lostError();
+      committing = true;
       await client.query('COMMIT');
+      held.release();
       return result;
     } catch (e) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        // The connection itself failed: do not hand it back to the pool.
-        broken = true;
+      // A failed ROLLBACK means the connection itself failed (its error may not be heard yet).
+      const lost = held.lostError() !== undefined || !(await held.answers('ROLLBACK'));
+      held.release(lost);
+      if (!lost) {
+        if (attempt < MAX_ATTEMPTS && isRetryable(e)) {
+          attempt += 1;
+          continue;
+        }
+        throw e;
       }
-      if (attempt < MAX_ATTEMPTS && isRetryable(e)) continue;
-      throw e;
-    } finally {
-      client.release(broken);
+      const cause = messageOf(held.lostError() ?? e);
+      if (committing) {
+        const status = transactionId === undefined ? undefined : await commitStatus(db.pool, transactionId);
+        if (status === 'committed') return result as T;
+        if (status !== 'aborted') {
+          throw new Error(
+            `the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`,
+          );
+        }
+      }
+      if (reconnects < MAX_RECONNECTS) {
+        reconnects += 1;
+        continue;
+      }
+      throw new Error(`the connection to PostgreSQL was lost before the transaction committed, ${MAX_RECONNECTS + 1} times (${cause}); nothing of it was kept`);
     }
   }
 }
 
-/** A single statement outside an explicit transaction (one snapshot on its own). */
-export async function runAlone<Row extends unknown[] = unknown[]>(db: StoreDb, statement: Statement, values: readonly unknown[]): Promise<Row[]> {
-  const result = await db.pool.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: values as unknown[], rowMode: 'array' });
-  return result.rows;
+/** A single statement outside an explicit transaction (one snapshot on its own), retried on a fresh connection after a lost one: a read keeps nothing. */
+export async function runAlone<Row extends unknown[] = unknown[]>(db: StoreDb, statement: Statement | { readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
+  for (let reconnects = 0; ; reconnects += 1) {
+    const held = await connect(db, reconnects);
+    reconnects = held.reconnects;
+    try {
+      const result = await held.client.query<Row & QueryResultRow>({ ...statement, values: values as unknown[], rowMode: 'array' });
+      held.release();
+      return result.rows;
+    } catch (e) {
+      const lost = held.lostError() !== undefined || !(await held.answers('SELECT 1'));
+      held.release(lost);
+      if (!lost) throw e;
+      if (reconnects >= MAX_RECONNECTS) {
+        throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
+      }
+    }
+  }
 }

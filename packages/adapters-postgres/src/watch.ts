@@ -3,7 +3,7 @@
 import { asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
 /**
  * Creates the pair's cursor at the target's head (0 when it has none) unless one exists. The
@@ -21,5 +21,5 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
     const w = toWatermarks(seeded.cursor);
     const inserted = await run(client, st.insertCursor, [request.watcher, request.target, w.acked, w.notified, w.material, request.now]);
     return { created: inserted.length > 0 };
-  });
+  }, NO_COMMIT_CHECK);
 }

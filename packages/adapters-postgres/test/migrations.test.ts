@@ -69,7 +69,7 @@ describe('options', () => {
   test.each([
     [{ connectionString: 'mysql://u:secret@h/db' }, /connectionString must be a postgres:\/\/ or postgresql:\/\/ URL, got a string not starting/],
     [{ connectionString: 42 }, /connectionString must be .* got number/],
-    [{ connectionString: 'postgres://h/db', schema: 'Bad-Name' }, /schema must be lower-case .* got "Bad-Name"/],
+    [{ connectionString: 'postgres://h/db', schema: 'Bad-Name' }, /schema must be .*lower-case letters.* got "Bad-Name"/],
     [{ connectionString: 'postgres://h/db', schema: 'pg_catalog' }, /schema must be .* got "pg_catalog"/],
     [{ connectionString: 'postgres://h/db', schema: 'x'.repeat(41) }, /schema must be .*at most 40/],
     [{ connectionString: 'postgres://h/db', maxConnections: 0 }, /maxConnections must be a positive integer, got 0/],

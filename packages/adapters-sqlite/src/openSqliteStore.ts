@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { storeError, type PruneBatch, type PruneRequest, type StateStore } from '@session-state/domain';
 
 import { appendEvents } from './appendEvents';
+import { wholeMs, withWholeMs } from './clockMs';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
@@ -129,18 +130,18 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
 
   return {
-    append: (batch) => run('append', () => appendEvents(db, batch)),
-    watch: (request) => run('watch', () => watch(db, request)),
+    append: (batch) => run('append', () => appendEvents(db, withWholeMs(batch))),
+    watch: (request) => run('watch', () => watch(db, { ...request, now: wholeMs(request.now) })),
     readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, now)),
-    recover: (now, owns) => run('recover', () => recover(db, now, owns)),
+    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
+    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
-    prune: (request) => run('prune', () => pruneBatch(request)),
+    prune: (request) => run('prune', () => pruneBatch({ ...request, now: wholeMs(request.now) })),
     close: () =>
       run('close', () => {
         if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);

@@ -884,6 +884,53 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
     });
 
+    // --- clock readings ---------------------------------------------------------------------
+
+    // The clock port may answer with a fraction of a millisecond (performance.timeOrigin +
+    // performance.now()). Every store keeps and compares clock readings as whole milliseconds,
+    // the reading floored, so such a clock behaves the same on every store.
+    describe('fractional clock readings', () => {
+      const frac = (ms: number): number => ms + 0.75;
+
+      test('an append at a fractional time is stored, returned and read back at the floored millisecond', async () => {
+        await store.watch({ watcher: A, target: B, now: frac(T0) });
+        const outcomes = await store.append([request(B, foreign(), frac(T0 + 1)), request(CHILD, {}, frac(T0 + 2), A)]);
+        const [change, spawned] = outcomes.map(expectAppended);
+        expect(change?.event).toMatchObject({ appendedAt: T0 + 1, occurredAt: new Date(T0 + 1).toISOString() });
+        expect(spawned?.event.appendedAt).toBe(T0 + 2);
+        expect(await readAll(store, B)).toEqual([change?.event]);
+        expect(await readAll(store, CHILD)).toEqual([spawned?.event]);
+        // The watch, the append's cursor move and the spawn edge's seed touch at whole milliseconds.
+        expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([
+          [`${A} -> ${CHILD}`, T0 + 2],
+          [`${A} -> ${B}`, T0 + 1],
+        ]);
+      });
+
+      test('drain and recover at a fractional now touch cursors at the floored millisecond', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        const change = await append(store, B, foreign(D), T0 + 1);
+        await append(store, B, foreign(D), T0 + 2);
+        expect(await store.drain(A, [{ target: B, notified: change.event.sequence }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
+        expect((await cursorOf(store, A, B))?.touchedAt).toBe(T0 + 3);
+        // C's cursor is the one the restart scan moves (its notified rises to the newer material).
+        expect((await store.recover(frac(T0 + 4))).length).toBe(2);
+        expect((await cursorOf(store, C, B))?.touchedAt).toBe(T0 + 4);
+      });
+
+      test('prune at a fractional now measures ages in whole milliseconds: exactly maxAgeMs old is kept', async () => {
+        const event = await append(store, B, {}, T0 + 0.25);
+        await store.watch({ watcher: A, target: B, now: T0 + 0.25 });
+        // floor(now) - maxAgeMs = T0 = floor(T0 + 0.25): the event and the cursor are exactly maxAgeMs old.
+        expect(await pruneAll(store, frac(T0 + 10 * MINUTE), 10 * MINUTE, 1000)).toMatchObject({ eventsDeleted: 0, expired: [] });
+        expect(await readAll(store, B)).toEqual([event.event]);
+        // One whole millisecond later both are older than maxAgeMs.
+        expect(await pruneAll(store, frac(T0 + 10 * MINUTE + 1), 10 * MINUTE, 1000)).toMatchObject({ eventsDeleted: 1, expired: [`${A} -> ${B}`] });
+        expect(await readAll(store, B)).toEqual([]);
+      });
+    });
+
     // --- durability and closing --------------------------------------------------------------
 
     describe('reopen and close', () => {

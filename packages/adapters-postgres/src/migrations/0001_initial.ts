@@ -1,6 +1,6 @@
 // Migration 1: the events, heads and cursors tables, the sequence and the indexes the hot
 // queries use. Hand-written SQL kept as a string module so `tsc -b` ships it in dist/. It runs
-// with the store's schema first on the search_path, so the names are unqualified.
+// with the search_path set to the store's schema alone (see migrate.ts), so the names are unqualified.
 import type { Migration } from './migration';
 
 export const initial: Migration = {

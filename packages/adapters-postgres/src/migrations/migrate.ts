@@ -4,22 +4,25 @@ import type { ClientBase } from 'pg';
 
 import { MIGRATIONS, type Migration } from './index';
 
-const BOOKKEEPING = `
-CREATE TABLE IF NOT EXISTS schema_migrations (
+/** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
+const bookkeeping = (schemaName: string): string => `
+CREATE TABLE IF NOT EXISTS ${schemaName}.schema_migrations (
   version    bigint PRIMARY KEY,
   name       text   NOT NULL,
   applied_at bigint NOT NULL
 );`;
 
 /** The newest applied migration in the store's schema (0 when none). */
-export async function schemaVersion(client: ClientBase): Promise<number> {
-  const found = await client.query<[number | null]>({ text: 'SELECT max(version) FROM schema_migrations', rowMode: 'array' });
+export async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
+  const found = await client.query<[number | null]>({ text: `SELECT max(version) FROM ${schemaName}.schema_migrations`, rowMode: 'array' });
   return Number(found.rows[0]?.[0] ?? 0);
 }
 
 /**
- * Creates the schema if needed and brings it up to the newest migration. `client` must have the
- * schema first on its search_path. Returns the versions this call applied.
+ * Creates the schema if needed and brings it up to the newest migration; returns the versions
+ * this call applied. The committed migrations name their tables unqualified: they run with the
+ * search_path set to the store's schema for this transaction only (SET LOCAL), whatever the
+ * connection's own search_path is, so they create nothing anywhere else.
  */
 export async function migrate(
   client: ClientBase,
@@ -32,18 +35,20 @@ export async function migrate(
   await client.query('BEGIN');
   try {
     // One lock per schema name, held to COMMIT: concurrent openers wait, then find the work done.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`session-state migrate ${schemaName}`]);
+    // The key is the schema's name; the functions are pg_catalog's, whatever the search_path.
+    await client.query('SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1))', [`session-state migrate ${schemaName}`]);
     // The name is checked by openPostgresStore ([a-z_][a-z0-9_]*), so it needs no quoting.
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
-    await client.query(BOOKKEEPING);
-    const current = await schemaVersion(client);
+    await client.query(`SET LOCAL search_path TO ${schemaName}`);
+    await client.query(bookkeeping(schemaName));
+    const current = await schemaVersion(client, schemaName);
     if (current > newest) {
       throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
     }
     for (const migration of migrations) {
       if (current >= migration.version) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, now]);
+      await client.query(`INSERT INTO ${schemaName}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`, [migration.version, migration.name, now]);
       applied.push(migration.version);
     }
     await client.query('COMMIT');

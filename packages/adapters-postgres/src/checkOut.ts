@@ -1,0 +1,46 @@
+// Checks a connection out of the pool with an 'error' listener for as long as it is held.
+// node-postgres emits 'error' on a client whose connection drops (pg_terminate_backend, a
+// failover, idle_in_transaction_session_timeout), also between two queries; on a checked-out
+// client nothing else listens, and an unheard 'error' would end the process. Heard here, the
+// loss is kept, the client's queries reject, and the caller decides what to retry.
+import type { Pool, PoolClient } from 'pg';
+
+export interface HeldClient {
+  readonly client: PoolClient;
+  /** The error the connection was lost with, once it was. */
+  lostError(): unknown;
+  /** Whether the connection still answers (a probe after a failure); false marks it lost. */
+  answers(probe: string): Promise<boolean>;
+  /** Hands the client back (once); a lost or `broken` one is closed instead of pooled. */
+  release(broken?: boolean): void;
+}
+
+export async function checkOut(pool: Pool): Promise<HeldClient> {
+  const client = await pool.connect();
+  let lost: unknown;
+  let released = false;
+  const onError = (error: unknown): void => {
+    lost ??= error ?? new Error('the connection failed');
+  };
+  client.on('error', onError);
+  return {
+    client,
+    lostError: () => lost,
+    async answers(probe) {
+      try {
+        await client.query(probe);
+        return lost === undefined;
+      } catch (error) {
+        onError(error);
+        return false;
+      }
+    },
+    release(broken = false) {
+      if (released) return;
+      released = true;
+      // The pool listens again from here (its idle listener), so no 'error' goes unheard.
+      client.release(broken || lost !== undefined);
+      client.removeListener('error', onError);
+    },
+  };
+}
