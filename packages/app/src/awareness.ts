@@ -32,6 +32,7 @@ import {
   type Summary,
 } from '@session-state/domain';
 
+import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
 import type { RecordResult, SessionStateAwareness, SessionStateAwarenessOptions } from './awarenessApi';
 import { consoleLogger } from './defaultLogger';
 import { createGroupCommit } from './groupCommit';
@@ -322,6 +323,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     },
     flushBatch,
     (items, error) => items.map((item) => toResult(item, { type: 'failed', error: storeError('append', error) })),
+    { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => appendRequestWeight(item.request) },
   );
   flushAppends = () => commit.flushNow();
 

@@ -19,6 +19,7 @@ export { InvalidInputError } from './invalidInputError';
 export { ClosedError, StoreOperationError } from './storeOperationError';
 export type { AwarenessMetrics } from './metrics';
 export { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
+export { APPEND_BATCH_BOUNDS } from './appendBatchBounds';
 export { consoleLogger } from './defaultLogger';
 
 // --- the store adapters, for convenience -----------------------------------------------------
