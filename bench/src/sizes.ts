@@ -27,6 +27,8 @@ export interface Sizes {
   readonly scans: number;
   /** Workload 7 (memory store): measured records / polls. */
   readonly memoryRecords: number;
+  /** Workload 8: record calls issued in one tick without awaiting. */
+  readonly burst: number;
 }
 
 export const FULL: Sizes = {
@@ -47,6 +49,7 @@ export const FULL: Sizes = {
   lagging: 10_000,
   scans: 15,
   memoryRecords: 100_000,
+  burst: 100_000,
 };
 
 export const QUICK: Sizes = {

@@ -32,7 +32,9 @@ import {
   type Summary,
 } from '@session-state/domain';
 
+import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
 import type { RecordResult, SessionStateAwareness, SessionStateAwarenessOptions } from './awarenessApi';
+import { ClockError, readClock } from './clockReading';
 import { consoleLogger } from './defaultLogger';
 import { createGroupCommit } from './groupCommit';
 import {
@@ -54,6 +56,7 @@ import { createOperationLane } from './operationLane';
 import { createRetention, DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { REQUIRED_STORE_METHODS } from './storeMethods';
 import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
+import { decodeReadable, unreadableInput } from './unreadableInput';
 
 // --- internals -------------------------------------------------------------------------------
 
@@ -218,6 +221,19 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     return new StoreOperationError(operation, cause);
   };
 
+  /** Logs a bad clock reading of a facade operation and returns it, to reject or return. */
+  const clockFailure = (error: ClockError, fields: Record<string, string> = {}): ClockError => {
+    logger.error('clock port failed', { operation: error.operation, ...fields, error: error.message });
+    return error;
+  };
+
+  /** A clock reading inside an operation: the time, or a logged ClockError thrown. */
+  const nowFor = (operation: string, fields: Record<string, string> = {}): number => {
+    const now = readClock(clock, operation);
+    if (typeof now !== 'number') throw clockFailure(now, fields);
+    return now;
+  };
+
   const ensureOpen = (operation: string): void => {
     if (closing !== undefined) throw new ClosedError(operation);
   };
@@ -250,7 +266,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   const retention = createRetention({
     policy,
-    now: () => clock.now(),
+    now: () => readClock(clock, 'prune'),
     pruneBatch: (request) =>
       enterLane(async () => {
         const started = performance.now();
@@ -261,6 +277,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       }),
     onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
     onBackgroundError: (error) => {
+      // A bad clock reading included: logged, and the schedule tries again after the next append.
       logger.error('background prune failed', { operation: 'prune', error: describeFailure(error) });
     },
   });
@@ -288,6 +305,29 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     }
   };
 
+  /**
+   * What follows a committed append here (counters, the spawn edge's queue entry, its notices and
+   * wakes): a failure in it is logged and never turns the append's result into a failure, since
+   * the event is written and a caller retrying it would write it twice.
+   */
+  const afterCommitted = (item: BatchItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
+    try {
+      counters.add('eventsAppended');
+      // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
+      const seedWatcher = item.request.seedWatcher;
+      if (seedWatcher !== undefined) queue.remove(seedWatcher, item.request.command.sessionKey);
+      // Another process's watcher hears of it there, by signal or resync, never here.
+      for (const notice of outcome.notices) if (ownsForAppend === undefined || ownsForAppend(notice.watcher)) offerNotice(notice);
+    } catch (error) {
+      logger.error('queuing the notices of a committed append failed; the append stands', {
+        operation: item.operation,
+        sessionKey: item.request.command.sessionKey,
+        kind: item.request.command.kind,
+        error: describeFailure(error),
+      });
+    }
+  };
+
   const flushBatch = async (items: readonly BatchItem[]): Promise<readonly RecordResult[]> => {
     let outcomes: readonly AppendOutcome[];
     try {
@@ -300,19 +340,21 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     const results: RecordResult[] = [];
     for (let i = 0; i < items.length; i += 1) {
       const item = items[i] as BatchItem;
-      const outcome = outcomes[i];
+      const outcome = Array.isArray(outcomes) ? outcomes[i] : undefined;
       if (outcome?.type === 'appended') {
         appended = true;
-        counters.add('eventsAppended');
-        // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
-        const seedWatcher = item.request.seedWatcher;
-        if (seedWatcher !== undefined) queue.remove(seedWatcher, item.request.command.sessionKey);
-        // Another process's watcher hears of it there, by signal or resync, never here.
-        for (const notice of outcome.notices) if (ownsForAppend === undefined || ownsForAppend(notice.watcher)) offerNotice(notice);
+        afterCommitted(item, outcome);
       }
       results.push(toResult(item, outcome));
     }
-    if (appended) retention.afterAppend();
+    if (appended) {
+      // The retention schedule never changes the result of appends that committed.
+      try {
+        retention.afterAppend();
+      } catch (error) {
+        logger.error('the prune schedule check failed; skipped until the next append', { operation: 'prune', error: describeFailure(error) });
+      }
+    }
     return results;
   };
 
@@ -322,6 +364,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     },
     flushBatch,
     (items, error) => items.map((item) => toResult(item, { type: 'failed', error: storeError('append', error) })),
+    { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => appendRequestWeight(item.request) },
   );
   flushAppends = () => commit.flushNow();
 
@@ -473,11 +516,12 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       // A full scan of owned cursors: it covers every signal received before it.
       signalledTargets.clear();
       fullScanDue = false;
-      return ownsForScan === undefined ? store.recover(clock.now()) : store.recover(clock.now(), ownsForScan);
+      const now = nowFor('recover');
+      return ownsForScan === undefined ? store.recover(now) : store.recover(now, ownsForScan);
     });
   } catch (error) {
     await closeSubscription();
-    throw storeFailure('recover', error);
+    throw error instanceof ClockError ? error : storeFailure('recover', error);
   }
   for (const notice of recovered) offerNotice(notice);
   retention.startInBackground();
@@ -493,30 +537,43 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   // --- the facade ----------------------------------------------------------------------------
 
+  /**
+   * The synchronous part of `record`: validate, read the clock, join the open batch. Hostile
+   * input may still make it throw (a getter the decoder reads); `record` guards it.
+   */
+  const recordNow = (input: unknown): Promise<RecordResult> => {
+    if (closing !== undefined) return Promise.resolve({ ok: false, error: new ClosedError('record') });
+    const decoded = decodeRecordInput(input);
+    if (decoded._tag === 'Left') {
+      counters.add('appendFailures');
+      logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
+      return Promise.resolve({ ok: false, error: new InvalidInputError(decoded.left) });
+    }
+    const appendedAt = readClock(clock, 'record');
+    if (typeof appendedAt !== 'number') {
+      counters.add('appendFailures');
+      return Promise.resolve({ ok: false, error: clockFailure(appendedAt, { sessionKey: decoded.right.sessionKey }) });
+    }
+    return commit.submit({ operation: 'record', request: { command: decoded.right, appendedAt } });
+  };
+
   return {
     record(input) {
-      if (closing !== undefined) return Promise.resolve({ ok: false, error: new ClosedError('record') });
-      const decoded = decodeRecordInput(input);
-      if (decoded._tag === 'Left') {
-        counters.add('appendFailures');
-        logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
-        return Promise.resolve({ ok: false, error: new InvalidInputError(decoded.left) });
-      }
-      let appendedAt: number;
+      // record never throws and never rejects: anything thrown while reading the input (a getter,
+      // a revoked Proxy, a payload's toJSON) is a failed result like any other bad input.
       try {
-        appendedAt = clock.now();
+        return recordNow(input);
       } catch (error) {
-        // record never throws into the caller's turn, not even for a broken clock port.
+        const invalid = unreadableInput('record', input, error);
         counters.add('appendFailures');
-        logger.error('clock port failed', { operation: 'record', sessionKey: decoded.right.sessionKey, error: describeFailure(error) });
-        return Promise.resolve({ ok: false, error: new Error(`record failed: the clock port threw (${describeFailure(error)})`, { cause: error }) });
+        logger.warn('record rejected invalid input', { operation: 'record', field: invalid.field, expected: invalid.expected });
+        return Promise.resolve({ ok: false, error: invalid });
       }
-      return commit.submit({ operation: 'record', request: { command: decoded.right, appendedAt } });
     },
 
     async childSpawned(input) {
       ensureOpen('childSpawned');
-      const { parentKey, childKey, summary, dedupeKey } = decodeChildSpawned(input);
+      const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
       const command: AppendCommand = {
         sessionKey: childKey,
         kind: 'child_spawned',
@@ -526,8 +583,14 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         onlyIfWatched: false,
         ...(dedupeKey !== undefined ? { dedupeKey } : {}),
       };
+      // A failing clock is no fault of the input: a failed result, as for a storage failure.
+      const appendedAt = readClock(clock, 'childSpawned');
+      if (typeof appendedAt !== 'number') {
+        counters.add('appendFailures');
+        return { ok: false, error: clockFailure(appendedAt, { sessionKey: childKey }) };
+      }
       const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
-      const request: AppendRequest = { command, appendedAt: clock.now(), ...(seeds ? { seedWatcher: parentKey } : {}) };
+      const request: AppendRequest = { command, appendedAt, ...(seeds ? { seedWatcher: parentKey } : {}) };
       const result = await commit.submit({ operation: 'childSpawned', request });
       // childSpawned never sets onlyIfWatched, so the store cannot skip it.
       if (result.ok && !('event' in result)) return { ok: false, error: new StoreOperationError('childSpawned', 'the store skipped a spawn edge') };
@@ -536,26 +599,30 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     async sent(input) {
       ensureOpen('sent');
-      const { senderKey, deliveredTo, watch, delivered } = decodeSent(input);
+      const { senderKey, deliveredTo, watch, delivered } = decodeReadable('sent', input, () => decodeSent(input));
       if (!watch || delivered === false || senderKey === deliveredTo) return { watched: false };
       if (!isAgentQualified(senderKey) || !isAgentQualified(deliveredTo)) return { watched: false };
-      await inLane(
-        'sent',
-        { watcher: senderKey, target: deliveredTo },
-        () => store.watch({ watcher: senderKey, target: deliveredTo, now: clock.now() }),
-        () => undefined,
-      );
+      const fields = { watcher: senderKey, target: deliveredTo };
+      await enterLane(async () => {
+        // Read in the lane: the new cursor's touch time is when the watch runs.
+        const now = nowFor('sent', fields);
+        try {
+          await store.watch({ watcher: senderKey, target: deliveredTo, now });
+        } catch (error) {
+          throw storeFailure('sent', error, fields);
+        }
+      });
       return { watched: true };
     },
 
     pending(watcherKey) {
       ensureOpen('pending');
-      return queue.texts(decodeSessionKey(watcherKey, 'pending.watcherKey'));
+      return queue.texts(decodeReadable('pending.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'pending.watcherKey')));
     },
 
     async drain(watcherKey) {
       ensureOpen('drain');
-      const watcher = decodeSessionKey(watcherKey, 'drain.watcherKey');
+      const watcher = decodeReadable('drain.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'drain.watcherKey'));
       // Always through the lane (an idle lane runs it at once): a notice from an append called
       // earlier in this tick is queued before the snapshot below.
       return enterLane(async () => {
@@ -563,9 +630,11 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         const drained = queue.entries(watcher);
         if (drained.length === 0) return [];
         const acks = drained.map((entry) => ({ target: entry.target as SessionKey, notified: entry.notified }));
+        // A bad clock reading consumes nothing: the notices stay queued for the next drain.
+        const now = nowFor('drain', { watcher });
         let outcomes;
         try {
-          outcomes = await store.drain(watcher, acks, clock.now());
+          outcomes = await store.drain(watcher, acks, now);
         } catch (error) {
           throw storeFailure('drain', error, { watcher });
         }
@@ -581,8 +650,11 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async status(sessionKey, statusOptions) {
       ensureOpen('status');
       // A valid key is checked without io-ts on the polling path; anything else gets the worded error.
-      const key = typeof sessionKey === 'string' && isSessionKey(sessionKey) ? sessionKey : decodeSessionKey(sessionKey, 'status.sessionKey');
-      const { changesSince, limit } = plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions);
+      const key =
+        typeof sessionKey === 'string' && isSessionKey(sessionKey)
+          ? sessionKey
+          : decodeReadable('status.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'status.sessionKey'));
+      const { changesSince, limit } = decodeReadable('status', statusOptions, () => plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions));
       // In the lane (at once when it is idle): the read sees every operation called before it.
       return enterLane(async () => {
         try {
@@ -606,7 +678,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     async list(sessionKeys) {
       ensureOpen('list');
-      const keys = decodeSessionKeys(sessionKeys);
+      const keys = decodeReadable('list.sessionKeys', sessionKeys, () => decodeSessionKeys(sessionKeys));
       // In the lane (at once when it is idle), like status: it sees every write called before it.
       const rows = await enterLane(async () => {
         try {
@@ -625,7 +697,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     async sessionReset(sessionKey) {
       ensureOpen('sessionReset');
-      const key = decodeSessionKey(sessionKey, 'sessionReset.sessionKey');
+      const key = decodeReadable('sessionReset.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionReset.sessionKey'));
       await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key), (pairs) => {
         dropPairs(pairs);
         queue.removeWatcher(key);
@@ -634,7 +706,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     async sessionDeleted(sessionKey) {
       ensureOpen('sessionDeleted');
-      const key = decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey');
+      const key = decodeReadable('sessionDeleted.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey'));
       await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key), (result) => {
         dropPairs(result.removedCursors);
         queue.removeWatcher(key);
@@ -647,7 +719,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       try {
         return await retention.runNow();
       } catch (error) {
-        throw storeFailure('prune', error);
+        // A bad clock reading prunes nothing and is reported as what it is.
+        throw error instanceof ClockError ? clockFailure(error) : storeFailure('prune', error);
       }
     },
 

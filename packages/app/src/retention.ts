@@ -48,12 +48,17 @@ export interface TimedPruneBatch {
 
 export interface RetentionDeps {
   readonly policy: RetentionPolicy;
-  readonly now: () => number;
+  /**
+   * The clock port's time, or the error of a bad reading (it never throws): a run that gets an
+   * error fails without a store call, the schedule check after appends is skipped and reported
+   * through `onBackgroundError`, and the schedule keeps the last good start time.
+   */
+  readonly now: () => number | Error;
   /** Runs one store batch and applies its expired cursors to the queue (inside the lane), timing the store call. */
   readonly pruneBatch: (request: PruneRequest) => Promise<TimedPruneBatch>;
   /** Called for every batch, after it is applied, with the cursors it expired. */
   readonly onBatch: (eventsDeleted: number, expired: readonly CursorPair[]) => void;
-  /** Reports a failed background run (a demanded run rejects instead). */
+  /** Reports a failed background run or a skipped schedule check (a demanded run rejects instead). */
   readonly onBackgroundError: (error: unknown) => void;
 }
 
@@ -62,7 +67,10 @@ export interface Retention {
   runNow(): Promise<PruneTotals>;
   /** Starts a background prune unless one is running. */
   startInBackground(): void;
-  /** After appends: starts a background prune when the last one started an interval ago. */
+  /**
+   * After appends: starts a background prune when the last one started an interval ago. Never
+   * throws: it runs after a committed append, whose result it must not change.
+   */
   afterAppend(): void;
   /** Stops between batches and resolves when no prune is running. */
   stop(): Promise<void>;
@@ -85,6 +93,8 @@ export function createRetention(deps: RetentionDeps): Retention {
 
   const loop = async (isCurrent: () => boolean): Promise<PruneTotals> => {
     const now = deps.now();
+    // A bad reading prunes nothing and leaves the schedule as it was (no NaN start time).
+    if (typeof now !== 'number') throw now;
     lastStartedAt = now;
     let eventsDeleted = 0;
     let cursorsExpired = 0;
@@ -133,7 +143,13 @@ export function createRetention(deps: RetentionDeps): Retention {
     afterAppend() {
       if (running !== undefined || stopping) return;
       if (lastStartedAt !== undefined) {
-        const sinceLast = deps.now() - lastStartedAt;
+        const now = deps.now();
+        if (typeof now !== 'number') {
+          // Skipped, not retried in a loop: the next append checks the schedule again.
+          deps.onBackgroundError(now);
+          return;
+        }
+        const sinceLast = now - lastStartedAt;
         // A clock set back (sinceLast < 0) must not hold pruning off until it catches up again:
         // the row cap would go unenforced meanwhile. Pruning at an earlier time is always safe.
         if (sinceLast >= 0 && sinceLast < PRUNE_INTERVAL_MS) return;

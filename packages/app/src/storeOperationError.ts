@@ -1,5 +1,5 @@
 // The error a facade method reports when the store behind it failed.
-import { isStoreError } from '@session-state/domain';
+import { failureMessage } from '@session-state/domain';
 
 /**
  * A storage failure seen through the facade: `operation` names the facade method (e.g. `drain`),
@@ -16,11 +16,14 @@ export class StoreOperationError extends Error {
   }
 }
 
-/** The message of a store failure (a StoreError, an Error or anything thrown), for errors and logs. */
+/**
+ * The message of a store failure (a StoreError, an Error or anything thrown), for errors and
+ * logs: the real cause's own words once. A StoreOperationError passed on as a cause is unwrapped,
+ * so a message never reads "session-state record failed: session-state record failed: …".
+ * Never throws.
+ */
 export function describeFailure(cause: unknown): string {
-  if (isStoreError(cause)) return cause.message;
-  if (cause instanceof Error) return cause.message;
-  return String(cause);
+  return failureMessage(cause instanceof StoreOperationError ? cause.cause : cause);
 }
 
 /** The error of every call made after `close()`. */

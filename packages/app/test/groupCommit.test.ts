@@ -1,11 +1,19 @@
 // Group commit through the facade, on every store: records of one tick go to the store as one
 // batch, and each caller still gets its own outcome.
-import { InvalidInputError, type RecordResult } from '../src';
+import { APPEND_BATCH_BOUNDS, InvalidInputError, type RecordResult } from '../src';
+import { appendRequestWeight } from '../src/appendBatchBounds';
+import type { AppendRequest } from '@session-state/domain';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
 import { faultyStoreOption, type Faults } from './support/faultyStore';
 import { storeMatrix, type StoreKind } from './support/stores';
 
 const appendBatchSizes = (faults: Faults): number[] => (faults.calls.append ?? []).map((args) => (args[0] as unknown[]).length);
+const appendBatchWeights = (faults: Faults): number[] =>
+  (faults.calls.append ?? []).map((args) => (args[0] as AppendRequest[]).reduce((sum, request) => sum + appendRequestWeight(request), 0));
+
+/** Sequences of ok results, in call order (NaN for anything else). */
+const sequencesOf = (results: readonly RecordResult[]): number[] => results.map((r) => (r.ok && 'event' in r ? r.event.sequence : Number.NaN));
+const rising = (xs: readonly number[]): boolean => xs.every((x, i) => i === 0 || x > (xs[i - 1] as number));
 
 describe.each(storeMatrix)('group commit on the %s store', (_name, kind: StoreKind) => {
   let f: Fixture;
@@ -76,5 +84,37 @@ describe.each(storeMatrix)('group commit on the %s store', (_name, kind: StoreKi
     const next = await Promise.all([f.awareness.record(humanTurn(PEER)), f.awareness.record(humanTurn(CHILD))]);
     expect(next.map((r) => r.ok)).toEqual([true, true]);
     expect(f.awareness.metrics()).toMatchObject({ appendFailures: 2, eventsAppended: 2 });
+  });
+
+  test('a burst beyond the batch bound: no store batch exceeds the bound, every record gets its own ok result, in call order', async () => {
+    const n = 3 * APPEND_BATCH_BOUNDS.maxRequests + 17;
+    const calls: Promise<RecordResult>[] = [];
+    for (let i = 0; i < n; i += 1) calls.push(f.awareness.record(humanTurn(PEER, { summary: `turn ${i}` })));
+    // Called after the burst in the same tick: it must see all of it (call order across batches).
+    const status = f.awareness.status(PEER);
+    const results = await Promise.all(calls);
+
+    const sizes = appendBatchSizes(faults);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(APPEND_BATCH_BOUNDS.maxRequests);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+    expect(results.every((r) => r.ok)).toBe(true);
+    const sequences = sequencesOf(results);
+    expect(rising(sequences)).toBe(true);
+    results.forEach((r, i) => {
+      if (r.ok && 'event' in r) expect(r.event.summary).toBe(`turn ${i}`);
+    });
+    expect((await status).stateVersion).toBe(sequences[n - 1]);
+  });
+
+  test('a burst of heavy payloads: no store batch exceeds the weight bound, every record ok and in call order', async () => {
+    const big = { blob: 'x'.repeat(4000) };
+    const n = Math.ceil((2 * APPEND_BATCH_BOUNDS.maxWeight) / 4000) + 5;
+    const results = await Promise.all(Array.from({ length: n }, (_, i) => f.awareness.record(humanTurn(PEER, { summary: `heavy ${i}`, payload: big }))));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(rising(sequencesOf(results))).toBe(true);
+    const sizes = appendBatchSizes(faults);
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...appendBatchWeights(faults))).toBeLessThanOrEqual(APPEND_BATCH_BOUNDS.maxWeight);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
   });
 });

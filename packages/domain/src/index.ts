@@ -66,6 +66,7 @@ export type { Wake } from './ports/wake.port';
 export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port';
 export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port';
 export {
+  failureMessage,
   isStoreError,
   storeError,
   type AppendOutcome,

@@ -1,7 +1,10 @@
 // The group-commit batcher alone: one flush per tick, requests joining while a flush waits,
-// and every caller settling with its own outcome.
-import { createGroupCommit } from '../../src/groupCommit';
+// every caller settling with its own outcome, and batches bounded by count and by weight.
+import { createGroupCommit, type GroupCommitOptions } from '../../src/groupCommit';
 import { createOperationLane } from '../../src/operationLane';
+
+/** Bounds no test of one tick reaches. */
+const WIDE: GroupCommitOptions<number> = { bounds: { maxRequests: 1000, maxWeight: Number.MAX_SAFE_INTEGER }, weigh: () => 1 };
 
 describe('the group-commit batcher', () => {
   test('requests of one tick form one batch and each gets its own outcome', async () => {
@@ -13,6 +16,7 @@ describe('the group-commit batcher', () => {
         return requests.map((r) => `done ${r}`);
       },
       (requests) => requests.map(() => 'failed'),
+      WIDE,
     );
     const results = await Promise.all([1, 2, 3].map((n) => commit.submit(n)));
     expect(results).toEqual(['done 1', 'done 2', 'done 3']);
@@ -31,6 +35,7 @@ describe('the group-commit batcher', () => {
         return requests;
       },
       (requests) => requests.map(() => -1),
+      WIDE,
     );
     let release: () => void = () => undefined;
     const blocker = lane.run(() => new Promise<void>((resolve) => (release = resolve)));
@@ -53,9 +58,54 @@ describe('the group-commit batcher', () => {
         return requests.slice(1).map(String); // one outcome short
       },
       (requests, error) => requests.map((r) => `failed ${r}: ${(error as Error).message}`),
+      WIDE,
     );
     expect(await Promise.all([commit.submit(1), commit.submit(2)])).toEqual(['failed 1: down', 'failed 2: down']);
     fail = false;
     expect(await Promise.all([commit.submit(1), commit.submit(2)])).toEqual(['2', 'failed 2: no outcome for this request']);
+  });
+
+  test('a batch never exceeds its bounds: requests beyond them go to the next batch, in call order, each with its own outcome', async () => {
+    const lane = createOperationLane();
+    const batches: number[][] = [];
+    const commit = createGroupCommit<number, number>(
+      (run) => void lane.run(run),
+      async (requests) => {
+        batches.push([...requests]);
+        return requests.map((r) => r * 10);
+      },
+      (requests) => requests.map(() => -1),
+      // Request r weighs r: at most 4 requests and a weight of 10 per batch; 12 is heavier than a batch.
+      { bounds: { maxRequests: 4, maxWeight: 10 }, weigh: (r) => r },
+    );
+    const requests = [1, 1, 1, 1, 1, 2, 3, 4, 12, 1, 1];
+    const results = await Promise.all(requests.map((r) => commit.submit(r)));
+    expect(results).toEqual(requests.map((r) => r * 10));
+    expect(batches).toEqual([[1, 1, 1, 1], [1, 2, 3, 4], [12], [1, 1]]);
+  });
+
+  test('a batch beyond the first of a burst waits a turn of the event loop; an operation called after the burst still runs after all of it', async () => {
+    const lane = createOperationLane();
+    const events: string[] = [];
+    const commit = createGroupCommit<number, number>(
+      (run) => void lane.run(run),
+      async (requests) => {
+        events.push(`batch ${requests.join(',')}`);
+        return requests;
+      },
+      (requests) => requests.map(() => -1),
+      { bounds: { maxRequests: 2, maxWeight: 100 }, weigh: () => 1 },
+    );
+    const calls = [1, 2, 3, 4, 5].map((r) => commit.submit(r));
+    setImmediate(() => events.push('turn'));
+    // What the facade does for any other operation: seal the batches, then enter the lane.
+    commit.flushNow();
+    const after = lane.run(async () => {
+      events.push('later operation');
+    });
+    await Promise.all([...calls, after]);
+    expect(events.indexOf('batch 1,2')).toBe(0);
+    expect(events.indexOf('turn')).toBeLessThan(events.indexOf('batch 3,4'));
+    expect(events.filter((e) => e !== 'turn')).toEqual(['batch 1,2', 'batch 3,4', 'batch 5', 'later operation']);
   });
 });

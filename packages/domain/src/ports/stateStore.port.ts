@@ -24,9 +24,31 @@ export interface StoreError {
   readonly cause?: unknown;
 }
 
+/**
+ * Wraps what a driver threw (or a StoreError an inner call rejected with) as a StoreError of
+ * `operation`; the message is the real cause's own message, never a wrapper's rendering of it.
+ */
 export function storeError(operation: string, cause: unknown): StoreError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return { _tag: 'StoreError', operation, message, cause };
+  return { _tag: 'StoreError', operation, message: failureMessage(cause), cause };
+}
+
+/**
+ * The message of anything thrown: a StoreError's or an Error's own message, a thrown string as
+ * is, otherwise a description by type (never `[object Object]`). Never throws, whatever `cause`
+ * is (a revoked proxy, a throwing getter, an object without a prototype).
+ */
+export function failureMessage(cause: unknown): string {
+  try {
+    if (typeof cause === 'string') return cause;
+    if (cause instanceof Error || isStoreError(cause)) return String(cause.message);
+    if (typeof cause === 'object' && cause !== null) {
+      const message = (cause as { readonly message?: unknown }).message;
+      return typeof message === 'string' ? message : 'a thrown object without a message';
+    }
+    return typeof cause === 'symbol' ? 'a thrown symbol' : String(cause);
+  } catch {
+    return `a thrown ${typeof cause} that could not be read`;
+  }
 }
 
 export function isStoreError(value: unknown): value is StoreError {
