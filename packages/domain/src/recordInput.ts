@@ -7,10 +7,10 @@ import { pipe } from 'fp-ts/function';
 import * as t from 'io-ts';
 
 import { ActorType, EventKind, RunOutcome } from './eventKind';
-import { PayloadInput, takePayload, type Payload } from './payload';
+import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload';
 import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey';
 import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary';
-import { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation';
+import { decodeInput, describeValue, holdsContent, invalidInput, type InvalidInput } from './validation';
 
 // --- field codecs ------------------------------------------------------------------------
 
@@ -60,6 +60,14 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
+/**
+ * The payload field of a record snapshot: the caller's payload was already taken (walked once)
+ * by snapshotRecord, so both the fast path and the codecs use that one reading.
+ */
+const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = holdsContent(
+  new t.Type<TakenPayload, TakenPayload, unknown>(PayloadInput.name, PayloadInput.is, (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)), (a) => a),
+);
+
 const RecordFields = t.intersection([
   t.type({
     sessionKey: SessionKeyInput,
@@ -69,7 +77,7 @@ const RecordFields = t.intersection([
   }),
   t.partial({
     actorSessionKey: SessionKeyInput,
-    payload: PayloadInput,
+    payload: TakenPayloadField,
     dedupeKey: DedupeKey,
     occurredAt: OccurredAt,
     onlyIfWatched: t.boolean,
@@ -135,12 +143,13 @@ export function checkFields(
   return E.right(value as Record<string, unknown>);
 }
 
-type RecordSnapshot = Partial<Record<(typeof RECORD_FIELDS)[number], unknown>>;
+/** The record's fields as read once; `payload`, when given, is already taken (see takePayload). */
+type RecordSnapshot = Partial<Record<Exclude<(typeof RECORD_FIELDS)[number], 'payload'>, unknown>> & { readonly payload?: PayloadTake };
 
 /**
  * The record's fields, each read exactly once (a getter runs once, a Proxy's get trap once per
- * field) into a plain object; everything after checks and carries this snapshot only. Absent
- * and undefined fields are left out.
+ * field) into a plain object, and the payload walked once (takePayload); everything after checks
+ * and carries this snapshot only. Absent and undefined fields are left out.
  */
 function snapshotRecord(value: unknown, field: string): E.Either<InvalidInput, RecordSnapshot> {
   const checked = checkFields(value, field, RECORD_FIELDS);
@@ -148,9 +157,9 @@ function snapshotRecord(value: unknown, field: string): E.Either<InvalidInput, R
   const snapshot: Record<string, unknown> = {};
   for (const key of RECORD_FIELDS) {
     const fieldValue = checked.right[key];
-    if (fieldValue !== undefined) snapshot[key] = fieldValue;
+    if (fieldValue !== undefined) snapshot[key] = key === 'payload' ? takePayload(fieldValue) : fieldValue;
   }
-  return E.right(snapshot);
+  return E.right(snapshot as RecordSnapshot);
 }
 
 /**
@@ -241,11 +250,8 @@ function fastRecordInput(input: RecordSnapshot): AppendCommand | undefined {
 
   const { actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = input;
   if (actorSessionKey !== undefined && sessionKeyOf(actorSessionKey) === undefined) return undefined;
-  let taken: ReturnType<typeof takePayload> | undefined;
-  if (payload !== undefined) {
-    taken = takePayload(payload);
-    if (!taken.ok) return undefined;
-  }
+  const taken = payload;
+  if (taken !== undefined && !taken.ok) return undefined;
   if (dedupeKey !== undefined && !isDedupeKey(dedupeKey)) return undefined;
   if (onlyIfWatched !== undefined && typeof onlyIfWatched !== 'boolean') return undefined;
   let occurredAtIso: string | undefined;
