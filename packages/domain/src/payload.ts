@@ -1,9 +1,8 @@
 // Event payloads: a small plain JSON object of metadata (at most 4 KiB serialised), taken from
-// the caller's value once, at the call: one read of each property builds both a private frozen
-// copy and its JSON text, so what a store writes later is exactly what was checked here.
+// the caller's value once, at the call: one read of each property builds both a private copy
+// and its JSON text, so what a store writes later is exactly what was checked here.
 import * as t from 'io-ts';
 
-import { hasUnpairedSurrogate } from './text';
 import { holdsContent } from './validation';
 
 export const PAYLOAD_MAX_BYTES = 4096;
@@ -13,7 +12,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 export type Payload = { readonly [key: string]: JsonValue };
 
-/** A payload as validated: a deep-frozen plain copy and its JSON text (what JSON.stringify gives for it). */
+/** A payload as validated: a plain copy no caller holds, and its JSON text (what JSON.stringify gives for the copy). */
 export interface TakenPayload {
   readonly value: Payload;
   readonly json: string;
@@ -53,8 +52,13 @@ const OVERSIZED = `at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`;
 const TEXT = 'well-formed text without NUL (no unpaired surrogate, no \\u0000)';
 
 class Oversized {}
+/** A refused value; `path` is filled in (innermost key first, then reversed) as the walk unwinds. */
 class Refused {
-  constructor(readonly problem: PayloadProblem) {}
+  readonly path: string[] = [];
+  constructor(
+    readonly value: unknown,
+    readonly expected: string,
+  ) {}
 }
 
 /**
@@ -67,24 +71,33 @@ class Refused {
  */
 class PayloadWalk {
   private bytes = 0;
-  private readonly parts: string[] = [];
-  private readonly path: string[] = [];
+  private text = '';
 
   take(u: unknown): TakenPayload {
-    if (!isPlainObject(u)) throw new Refused({ path: [], value: u, expected: `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes` });
+    if (!isPlainObject(u)) throw new Refused(u, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`);
     const value = this.object(u, 0) as Payload;
-    return { value, json: this.parts.join('') };
+    return { value, json: this.text };
   }
 
   private refuse(value: unknown, expected: string): never {
-    throw new Refused({ path: [...this.path], value, expected });
+    throw new Refused(value, expected);
   }
 
-  /** Adds `text` (ASCII punctuation or an escaped JSON string) to the text and the byte count. */
+  /** Adds `text` (ASCII punctuation or a quoted JSON string of `bytes` UTF-8 bytes) to the text and the byte count. */
   private emit(text: string, bytes: number): void {
     this.bytes += bytes;
     if (this.bytes > PAYLOAD_MAX_BYTES) throw new Oversized();
-    this.parts.push(text);
+    this.text += text;
+  }
+
+  /** Walks `u` as the entry `key` of a container, naming the key in a refusal from below. */
+  private entry(key: string, u: unknown, level: number): JsonValue {
+    try {
+      return this.value(u, level);
+    } catch (e) {
+      if (e instanceof Refused) e.path.push(key);
+      throw e;
+    }
   }
 
   /** Refuses up front when even the smallest text for what is left could not fit. */
@@ -92,12 +105,36 @@ class PayloadWalk {
     if (this.bytes + minimumBytes > PAYLOAD_MAX_BYTES) throw new Oversized();
   }
 
+  /**
+   * One pass over a string: refuses NUL and an unpaired surrogate, counts its UTF-8 bytes, and
+   * quotes it by hand unless JSON.stringify would escape a character (then it does the quoting).
+   */
   private string(s: string): string {
     // The JSON text of a string has at least s.length + 2 bytes: refuse a long one unread.
     this.reserve(s.length + 2);
-    if (hasUnpairedSurrogate(s) || s.includes('\u0000')) this.refuse(s, TEXT);
-    const quoted = JSON.stringify(s);
-    this.emit(quoted, utf8Length(quoted));
+    let bytes = 2;
+    let escapes = false;
+    for (let i = 0; i < s.length; i += 1) {
+      const code = s.charCodeAt(i);
+      if (code < 0x80) {
+        if (code < 0x20 || code === 0x22 || code === 0x5c) {
+          if (code === 0) this.refuse(s, TEXT);
+          escapes = true;
+        }
+        bytes += 1;
+      } else if (code < 0x800) bytes += 2;
+      else if (code >= 0xd800 && code <= 0xdfff) {
+        const next = s.charCodeAt(i + 1); // NaN past the end
+        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) this.refuse(s, TEXT);
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    }
+    if (!escapes) this.emit(`"${s}"`, bytes);
+    else {
+      const quoted = JSON.stringify(s); // escapes are ASCII: the byte count grows by their length
+      this.emit(quoted, bytes + quoted.length - s.length - 2);
+    }
     return s;
   }
 
@@ -112,7 +149,7 @@ class PayloadWalk {
         return u;
       case 'number': {
         if (!Number.isFinite(u)) this.refuse(u, 'a finite number');
-        const text = JSON.stringify(u); // -0 is 0 in JSON text, and in the copy
+        const text = String(u); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
         this.emit(text, text.length);
         return u === 0 ? 0 : u;
       }
@@ -138,12 +175,10 @@ class PayloadWalk {
     this.emit('[', 1);
     for (let i = 0; i < length; i += 1) {
       if (i > 0) this.emit(',', 1);
-      this.path.push(String(i));
-      copy[i] = this.value(u[i], level + 1);
-      this.path.pop();
+      copy[i] = this.entry(String(i), u[i], level + 1);
     }
     this.emit(']', 1);
-    return Object.freeze(copy);
+    return copy;
   }
 
   private object(u: Record<string, unknown>, level: number): { readonly [key: string]: JsonValue } {
@@ -154,22 +189,25 @@ class PayloadWalk {
     this.emit('{', 1);
     for (let i = 0; i < keys.length; i += 1) {
       const key = keys[i] as string;
-      this.path.push(key);
-      if (FORBIDDEN_KEYS.has(key)) this.refuse(key, 'a key other than __proto__, constructor and prototype');
+      if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
       if (i > 0) this.emit(',', 1);
-      this.string(key);
+      try {
+        this.string(key);
+      } catch (e) {
+        if (e instanceof Refused) e.path.push(key);
+        throw e;
+      }
       this.emit(':', 1);
       // The only read of this property: the copy and the text both come from it.
-      copy[key] = this.value(u[key], level + 1);
-      this.path.pop();
+      copy[key] = this.entry(key, u[key], level + 1);
     }
     this.emit('}', 1);
-    return Object.freeze(copy);
+    return copy;
   }
 }
 
 /**
- * Takes a payload from the caller's value: the frozen copy and its JSON text, or where and why
+ * Takes a payload from the caller's value: a private copy and its JSON text, or where and why
  * it cannot be one. An oversized payload is a problem at the payload itself.
  */
 export function takePayload(u: unknown): { readonly ok: true; readonly payload: TakenPayload } | { readonly ok: false; readonly problem: PayloadProblem } {
@@ -177,7 +215,7 @@ export function takePayload(u: unknown): { readonly ok: true; readonly payload: 
     return { ok: true, payload: new PayloadWalk().take(u) };
   } catch (e) {
     if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of ${OVERSIZED}` } };
-    if (e instanceof Refused) return { ok: false, problem: e.problem };
+    if (e instanceof Refused) return { ok: false, problem: { path: e.path.reverse(), value: e.value, expected: e.expected } };
     throw e;
   }
 }
