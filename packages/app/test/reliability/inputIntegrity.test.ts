@@ -128,6 +128,21 @@ describe.each(storeMatrix)('record input integrity on the %s store', (_name, kin
     expect(reads).toBe(1);
     expect(summaryReads).toBe(1);
   });
+
+  test('childSpawned reads each field once: a key getter cannot swap in an unchecked key after validation', async () => {
+    let reads = 0;
+    const input = { childKey: T, summary: ' spawned\nby a getter ' };
+    Object.defineProperty(input, 'parentKey', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return reads === 1 ? W : 'not a key at all';
+      },
+    });
+    const result = await awareness.childSpawned(input as never);
+    expect(result.ok && 'event' in result && result.event.actorSessionKey).toBe(W);
+    expect(reads).toBe(1);
+  });
 });
 
 // --- item 7: work in proportion to the caps ---------------------------------------------------------
