@@ -2,6 +2,8 @@
 // gateways that need no durability. Every rule comes from the domain (planAppend, evolveCursor,
 // evolveHead); this file only indexes state and commits each operation in one step.
 import {
+  assertAppendRequest,
+  assertStoreKey,
   asSequence,
   evolveCursor,
   evolveHead,
@@ -247,6 +249,8 @@ export function createMemoryStore(): MemoryStore {
   // --- append ----------------------------------------------------------------------------
 
   function appendOne(request: AppendRequest): AppendOutcome {
+    // The same key checks as the SQL stores, which could not keep an ill-formed key exactly.
+    assertAppendRequest(request);
     const { command } = request;
     if (command.dedupeKey !== undefined) {
       const existing = dedupe.get(command.dedupeKey);
@@ -268,7 +272,8 @@ export function createMemoryStore(): MemoryStore {
     if (onTarget === undefined && request.seedWatcher === undefined) {
       plan = { event: toStoredEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, notices: NO_NOTICES };
     } else {
-      const stored: AppendCommand = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) };
+      // The store's own copy in place of the command's (equal to it; payloadJson is unchanged).
+      const stored = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) } as AppendCommand;
       plan = planAppend({
         command: stored,
         sequence,
@@ -429,6 +434,8 @@ export function createMemoryStore(): MemoryStore {
 
     watch: (request: WatchRequest) =>
       guarded('watch', () => {
+        assertStoreKey('watcher', request.watcher);
+        assertStoreKey('target', request.target);
         const now = clockMs('now', request.now);
         if (byWatcher.get(request.watcher)?.has(request.target) === true) return { created: false };
         const at = sessions.get(request.target)?.head.head ?? initialHead.head;
@@ -482,6 +489,7 @@ export function createMemoryStore(): MemoryStore {
 
     drain: (watcher, acks: readonly DrainAck[], clockNow) =>
       guarded('drain', (): readonly DrainOutcome[] => {
+        assertStoreKey('watcher', watcher);
         const now = clockMs('now', clockNow);
         // Compute against a working copy so a later ack of the same target sees an earlier one.
         const working = new Map<SessionKey, CursorRow>();
@@ -532,6 +540,7 @@ export function createMemoryStore(): MemoryStore {
 
     resetWatcher: (watcher) =>
       guarded('resetWatcher', (): readonly CursorPair[] => {
+        assertStoreKey('watcher', watcher);
         const pairs = Array.from(byWatcher.get(watcher)?.keys() ?? [], (target) => ({ watcher, target }));
         for (const pair of pairs) removeCursor(pair);
         return pairs.sort(byPair);
@@ -539,6 +548,7 @@ export function createMemoryStore(): MemoryStore {
 
     deleteSession: (sessionKey) =>
       guarded('deleteSession', () => {
+        assertStoreKey('sessionKey', sessionKey);
         const pairs = new Map<string, CursorPair>();
         for (const target of byWatcher.get(sessionKey)?.keys() ?? []) pairs.set(`w:${target}`, { watcher: sessionKey, target });
         for (const watcher of byTarget.get(sessionKey)?.keys() ?? []) pairs.set(`t:${watcher}`, { watcher, target: sessionKey });

@@ -8,7 +8,8 @@ import { createMemoryStore } from '../src';
 const KEY = 'agent:main:subagent:c1' as SessionKey;
 
 function command(payload: Payload): AppendCommand {
-  return { sessionKey: KEY, kind: 'compacted', actorType: 'system', summary: 'compacted' as AppendCommand['summary'], onlyIfWatched: false, payload };
+  // A hand-built command (past the domain's validation): the store still keeps its own copy.
+  return { sessionKey: KEY, kind: 'compacted', actorType: 'system', summary: 'compacted' as AppendCommand['summary'], onlyIfWatched: false, payload, payloadJson: JSON.stringify(payload) };
 }
 
 async function storedPayload(store: StateStore, payload: Payload): Promise<unknown> {

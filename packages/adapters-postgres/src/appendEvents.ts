@@ -3,6 +3,7 @@
 // drawn under the session's head-row lock, so concurrent gateways never commit a session's
 // events out of sequence order.
 import {
+  assertAppendRequest,
   asSequence,
   planAppend,
   storeError,
@@ -54,6 +55,8 @@ async function writeCursors(db: StoreDb, client: PoolClient, request: AppendRequ
 
 /** One request, inside the batch's transaction (or a savepoint of it). */
 async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+  // Before the dedupe lookup: an ill-formed key would match another key's row.
+  assertAppendRequest(request);
   const st = db.statements;
   const { command, appendedAt, seedWatcher } = request;
 
@@ -72,7 +75,8 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
     command.actorType,
     command.actorSessionKey ?? null,
     command.summary,
-    command.payload !== undefined ? JSON.stringify(command.payload) : null,
+    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
+    command.payloadJson ?? null,
     command.dedupeKey ?? null,
     command.occurredAt ?? new Date(appendedAt).toISOString(),
     appendedAt,

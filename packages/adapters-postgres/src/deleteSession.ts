@@ -1,5 +1,6 @@
 // Deleting a session: its events and every cursor it is part of go; its head stays as a
 // tombstone with the prune watermark raised over what was deleted.
+import { assertStoreKey } from '@session-state/domain';
 import type { CursorPair, SessionKey } from '@session-state/domain';
 
 import { toSortedPairs } from './cursorPairs';
@@ -9,6 +10,7 @@ import { inTransaction, run } from './transaction';
 
 /** In one transaction, holding the session's head-row lock so no append to it interleaves. */
 export async function deleteSession(db: StoreDb, sessionKey: SessionKey): Promise<{ eventsDeleted: number; removedCursors: CursorPair[] }> {
+  assertStoreKey('sessionKey', sessionKey);
   const st = db.statements;
   return inTransaction(db, async (client) => {
     await run(client, st.lockHead, [sessionKey]);

@@ -1,6 +1,7 @@
 // Drain: acknowledges the notices a watcher's turn consumed, all in one transaction, each
 // cursor stepped by the domain's `evolveCursor(drain)` compare-and-swap under its row lock.
 import {
+  assertStoreKey,
   evolveCursor,
   fromWatermarks,
   noticeFor,
@@ -18,6 +19,7 @@ import { inTransaction, run } from './transaction';
 
 /** All or nothing: any failure rolls back every ack and rejects. */
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<DrainOutcome[]> {
+  assertStoreKey('watcher', watcher);
   if (acks.length === 0) return [];
   const st = db.statements;
   return inTransaction(db, async (client) => {

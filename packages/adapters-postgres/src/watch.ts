@@ -1,6 +1,6 @@
 // Explicit watch: creates a (watcher, target) cursor at the target's current head, unless the
 // pair already has one.
-import { asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
+import { assertStoreKey, asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
@@ -11,6 +11,8 @@ import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
  * (the cursor starts at its event) or after (it moves the new cursor), never in between.
  */
 export async function watch(db: StoreDb, request: WatchRequest): Promise<{ created: boolean }> {
+  assertStoreKey('watcher', request.watcher);
+  assertStoreKey('target', request.target);
   const st = db.statements;
   return inTransaction(db, async (client) => {
     if ((await run(client, st.cursorOf, [request.watcher, request.target])).length > 0) return { created: false };

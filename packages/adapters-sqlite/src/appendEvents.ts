@@ -2,6 +2,7 @@
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
 import type Database from 'better-sqlite3';
 import {
+  assertAppendRequest,
   asSequence,
   planAppend,
   storeError,
@@ -16,6 +17,8 @@ import type { StoreDb } from './storeDb';
 // --- one request (inside the caller's transaction or savepoint) ------------------------------
 
 function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
+  // Before the dedupe lookup: an ill-formed key would match another key's row.
+  assertAppendRequest(request);
   const st = db.statements;
   const { command, appendedAt, seedWatcher } = request;
 
@@ -40,7 +43,8 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
     command.actorType,
     command.actorSessionKey ?? null,
     command.summary,
-    command.payload !== undefined ? JSON.stringify(command.payload) : null,
+    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
+    command.payloadJson ?? null,
     command.dedupeKey ?? null,
     command.occurredAt ?? new Date(appendedAt).toISOString(),
     appendedAt,

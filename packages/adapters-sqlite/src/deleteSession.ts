@@ -1,6 +1,7 @@
 // Deleting a session: its events and every cursor it is part of go; its head stays as a
 // tombstone with the prune watermark raised over what was deleted.
 import { count, eq, max, or, sql } from 'drizzle-orm';
+import { assertStoreKey } from '@session-state/domain';
 import type { CursorPair, SessionKey } from '@session-state/domain';
 
 import { toSortedPairs } from './cursorPairs';
@@ -9,6 +10,7 @@ import type { StoreDb } from './storeDb';
 
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey): { eventsDeleted: number; removedCursors: CursorPair[] } {
+  assertStoreKey('sessionKey', sessionKey);
   return db.orm.transaction(
     (tx) => {
       const found = tx

@@ -1,6 +1,7 @@
 // Drain: acknowledges the notices a watcher's turn consumed, all in one transaction, each
 // cursor stepped by the domain's `evolveCursor(drain)` compare-and-swap.
 import {
+  assertStoreKey,
   evolveCursor,
   fromWatermarks,
   noticeFor,
@@ -15,6 +16,7 @@ import type { StoreDb } from './storeDb';
 
 /** All or nothing: any failure rolls back every ack and throws. */
 export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): DrainOutcome[] {
+  assertStoreKey('watcher', watcher);
   const st = db.statements;
   return db.orm.transaction(
     () =>

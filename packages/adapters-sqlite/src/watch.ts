@@ -1,11 +1,13 @@
 // Explicit watch: creates a (watcher, target) cursor at the target's current head, unless the
 // pair already has one.
-import { asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
+import { assertStoreKey, asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
 
 /** Creates the pair's cursor at the target's current head (0 when it has none) unless one exists; `created` says which. */
 export function watch(db: StoreDb, request: WatchRequest): { created: boolean } {
+  assertStoreKey('watcher', request.watcher);
+  assertStoreKey('target', request.target);
   const st = db.statements;
   return db.orm.transaction(
     () => {

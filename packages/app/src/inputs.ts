@@ -64,12 +64,26 @@ function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   return result.right;
 }
 
-/** Decodes a strict object: only `known` fields, each checked by `codec`; paths start at `field`. */
+/**
+ * Each known field of `fields` read exactly once into a plain object (absent and undefined ones
+ * left out). io-ts reads a field again when it copies an object whose other field it changed
+ * (e.g. a normalised summary), so a getter could hand it a second, unchecked answer.
+ */
+function snapshotFields(fields: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+  const snapshot: Record<string, unknown> = {};
+  for (const key of known) {
+    const fieldValue = fields[key];
+    if (fieldValue !== undefined) snapshot[key] = fieldValue;
+  }
+  return snapshot;
+}
+
+/** Decodes a strict object: only `known` fields, each read once and checked by `codec`; paths start at `field`. */
 function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
   return orThrow(
     pipe(
       checkFields(value, field, known),
-      E.flatMap((fields) => decodeInput(codec, fields, field)),
+      E.flatMap((fields) => decodeInput(codec, snapshotFields(fields, known), field)),
     ),
   );
 }

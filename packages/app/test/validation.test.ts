@@ -12,11 +12,15 @@ type Call = (a: SessionStateAwareness) => unknown;
 const loose = (a: SessionStateAwareness): Record<string, (...args: unknown[]) => unknown> =>
   a as unknown as Record<string, (...args: unknown[]) => unknown>;
 
-/** [field, rendered value (null: an unknown field, whose value is described rather than echoed), call]. */
+/**
+ * [field, rendered value (null: an unknown field, whose value is described rather than echoed), call].
+ * A wrong string is described by type and size (it may be a pasted message); only a short
+ * identifier-like one (no spaces, quotes or controls) is quoted.
+ */
 const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
-  ['childSpawned.parentKey', '"has space"', (a) => a.childSpawned({ parentKey: 'has space', childKey: CHILD })],
+  ['childSpawned.parentKey', 'a string of 9 characters', (a) => a.childSpawned({ parentKey: 'has space', childKey: CHILD })],
   ['childSpawned.childKey', 'undefined', (a) => loose(a)['childSpawned']?.({ parentKey: PARENT })],
-  ['childSpawned.summary', '"\\n"', (a) => a.childSpawned({ parentKey: PARENT, childKey: CHILD, summary: '\n' })],
+  ['childSpawned.summary', 'a string of 1 character', (a) => a.childSpawned({ parentKey: PARENT, childKey: CHILD, summary: '\n' })],
   ['childSpawned.runId', null, (a) => loose(a)['childSpawned']?.({ parentKey: PARENT, childKey: CHILD, runId: 'r1' })],
   ['childSpawned', 'null', (a) => loose(a)['childSpawned']?.(null)],
   ['sent.watch', '"yes"', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: 'yes' })],
@@ -24,13 +28,13 @@ const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['sent.delivered', '1', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: true, delivered: 1 })],
   ['pending.watcherKey', '""', (a) => a.pending('')],
   ['drain.watcherKey', '42', (a) => loose(a)['drain']?.(42)],
-  ['status.sessionKey', '"a\\"b"', (a) => a.status('a"b')],
+  ['status.sessionKey', 'a string of 3 characters', (a) => a.status('a"b')],
   ['status.changesSince', '-1', (a) => a.status(PEER, { changesSince: -1 })],
   ['status.changesSince', '1.5', (a) => a.status(PEER, { changesSince: 1.5 })],
   ['status.limit', '201', (a) => a.status(PEER, { changesSince: 0, limit: 201 })],
   ['status.limit', '0', (a) => a.status(PEER, { changesSince: 0, limit: 0 })],
   ['status.since', null, (a) => loose(a)['status']?.(PEER, { since: 3 })],
-  ['list.sessionKeys.1', '"bad key"', (a) => a.list([PEER, 'bad key'])],
+  ['list.sessionKeys.1', 'a string of 7 characters', (a) => a.list([PEER, 'bad key'])],
   ['list.sessionKeys', '"agent:main:main"', (a) => loose(a)['list']?.(PARENT)],
   ['sessionReset.sessionKey', '""', (a) => a.sessionReset('')],
   ['sessionDeleted.sessionKey', 'null', (a) => loose(a)['sessionDeleted']?.(null)],

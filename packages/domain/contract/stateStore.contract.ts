@@ -430,6 +430,105 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
     });
 
+    // --- what is accepted round-trips exactly ------------------------------------------------
+
+    describe('keys and payloads round-trip exactly, or are refused', () => {
+      // Well-formed keys beyond ASCII: an astral pair, U+FFFD itself, combining marks, CJK.
+      const UNICODE_KEYS = ['agent:\u{1F600}:main', 'agent:\uFFFD:main', 'agent:e\u0301:subagent:\u5B50', 'agent:a:main-\u{10FFFF}'].map(key);
+      // What SQLite and PostgreSQL would store as U+FFFD: a lone high, a lone low, a reversed pair.
+      const ILL_FORMED = ['agent:\uD83D:main', 'agent:\uDE00:main', 'agent:\uDE00\uD83D:main'];
+
+      test('well-formed unicode session, actor and dedupe keys come back exactly as given, and each is its own key', async () => {
+        for (const [i, sessionKey] of UNICODE_KEYS.entries()) {
+          const actor = UNICODE_KEYS[(i + 1) % UNICODE_KEYS.length] as SessionKey;
+          await store.watch({ watcher: actor, target: sessionKey, now: T0 });
+          await append(store, sessionKey, { actorType: 'agent', actorSessionKey: actor, dedupeKey: `dedupe:${sessionKey}` });
+        }
+        const reread = await reopened();
+        for (const [i, sessionKey] of UNICODE_KEYS.entries()) {
+          const [event] = await readAll(reread, sessionKey);
+          expect(event?.sessionKey).toBe(sessionKey);
+          expect(event?.actorSessionKey).toBe(UNICODE_KEYS[(i + 1) % UNICODE_KEYS.length]);
+          expect(event?.dedupeKey).toBe(`dedupe:${sessionKey}`);
+        }
+        expect((await reread.readHeads()).map((row) => row.sessionKey).sort()).toEqual([...UNICODE_KEYS].sort());
+        expect((await reread.listCursors()).map(pairOf).sort()).toEqual(UNICODE_KEYS.map((k, i) => `${UNICODE_KEYS[(i + 1) % UNICODE_KEYS.length]} -> ${k}`).sort());
+      });
+
+      test.each(ILL_FORMED)('a key with an unpaired surrogate (%j) is refused by every write, and nothing is stored', async (raw) => {
+        const bad = raw as SessionKey; // past the type, as a JavaScript caller would pass it
+        await append(store, key('agent:\uFFFD:main'), { dedupeKey: 'dedupe:\uFFFD' }); // what the bad keys would collide with
+        const heads = await store.readHeads();
+        const cursors = await store.listCursors();
+        const base = command(B);
+        const requests: AppendRequest[] = [
+          { command: { ...base, sessionKey: bad }, appendedAt: T0 },
+          { command: { ...base, actorSessionKey: bad }, appendedAt: T0 },
+          { command: { ...base, dedupeKey: raw.replace('agent:', 'dedupe:') as typeof base.dedupeKey }, appendedAt: T0 },
+          { command: base, appendedAt: T0, seedWatcher: bad },
+        ];
+        for (const refused of requests) {
+          const [outcome] = await store.append([refused]);
+          expect(outcome?.type).toBe('failed');
+        }
+        await expect(store.watch({ watcher: bad, target: A, now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.watch({ watcher: A, target: bad, now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.drain(bad, [{ target: A, notified: 1 as Notice['notified'] }], T0)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.resetWatcher(bad)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.deleteSession(bad)).rejects.toMatchObject({ _tag: 'StoreError' });
+        expect(await store.readHeads()).toEqual(heads);
+        expect(await store.listCursors()).toEqual(cursors);
+        expect(await readAll(store, key('agent:\uFFFD:main'))).toHaveLength(1);
+      });
+
+      test('a payload comes back exactly as it was decoded: unicode, escapes, nesting, key order, numbers', async () => {
+        const payload = {
+          z: 'last key first',
+          emoji: '\u{1F600} \uFFFD e\u0301 \u5B50',
+          escapes: 'quote " backslash \\ tab \t newline \n \u0001 \u2028',
+          nested: { list: [1, -0, 1.5e-7, 2 ** 53 - 1, true, null, { deep: ['\u{10FFFF}'] }] },
+          10: 'integer-like key',
+          'key with \u{1F600}': 'value',
+        };
+        const decoded = command(A, { payload });
+        const written = await append(store, A, { payload });
+        const [event] = await readAll(await reopened(), A);
+        expect(event?.payload).toEqual(decoded.payload);
+        expect(JSON.stringify(event?.payload)).toBe(decoded.payloadJson);
+        expect(JSON.stringify(written.event.payload)).toBe(decoded.payloadJson);
+      });
+
+      test('the payload stored is the one decoded: a caller mutating its object afterwards changes nothing', async () => {
+        const given: Record<string, unknown> = { outcome: 'error', note: 'as validated', nested: { n: 1 } };
+        const decoded = command(A, { kind: 'run_failed', actorType: 'system', payload: given });
+        // What group commit allows: the caller's turn goes on before the batch is written.
+        given['outcome'] = 'not an outcome';
+        given['note'] = 'x'.repeat(1_000_000);
+        (given['nested'] as { n: number }).n = 2;
+        delete given['outcome'];
+        const [outcome] = await store.append([{ command: decoded, appendedAt: T0 }]);
+        expectAppended(outcome);
+        const [event] = await readAll(await reopened(), A);
+        expect(event?.payload).toEqual({ outcome: 'error', note: 'as validated', nested: { n: 1 } });
+      });
+
+      test('the payload stored is the one decoded: a getter is read once and its later answers are never stored', async () => {
+        let reads = 0;
+        const payload = {
+          get channel(): string {
+            reads += 1;
+            return reads === 1 ? 'telegram' : 'y'.repeat(10_000);
+          },
+        };
+        const decoded = command(A, { payload });
+        const [outcome] = await store.append([{ command: decoded, appendedAt: T0 }]);
+        expectAppended(outcome);
+        const [event] = await readAll(await reopened(), A);
+        expect(event?.payload).toEqual({ channel: 'telegram' });
+        expect(reads).toBe(1);
+      });
+    });
+
     // --- onlyIfWatched and batch isolation ----------------------------------------------------
 
     describe('onlyIfWatched and batches', () => {
@@ -445,11 +544,10 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
 
       test('one failing request in a batch fails alone and leaves no trace', async () => {
-        // A payload with a cycle cannot be stored by any adapter (it has no serialised form).
-        const cyclic: Record<string, unknown> = { note: 'cycle' };
-        cyclic['self'] = cyclic;
+        // An actor key with an unpaired surrogate cannot be stored exactly by any adapter
+        // (SQLite and PostgreSQL would keep U+FFFD), so every store refuses the request.
         const good = command(B, { dedupeKey: 'good' });
-        const bad: AppendCommand = { ...command(D, { dedupeKey: 'bad' }), payload: cyclic as AppendCommand['payload'] };
+        const bad: AppendCommand = { ...command(D, { dedupeKey: 'bad' }), actorSessionKey: 'agent:\uD83D:main' as SessionKey };
         await store.watch({ watcher: A, target: D, now: T0 });
         const cursorsBefore = await store.listCursors();
         const outcomes = await store.append([

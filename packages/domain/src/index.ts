@@ -17,9 +17,19 @@ export {
 } from './sessionKey';
 export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence';
 export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind';
-export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from './summary';
-export { Payload, PAYLOAD_MAX_BYTES, payloadBytes, type JsonValue } from './payload';
-export { DedupeKey, OccurredAt, checkFields, decodeRecordInput, type AppendCommand, type RecordFields } from './recordInput';
+export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './summary';
+export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './payload';
+export { hasUnpairedSurrogate, toWellFormed } from './text';
+export {
+  DedupeKey,
+  OccurredAt,
+  checkFields,
+  decodeRecordInput,
+  isDedupeKey,
+  type AppendCommand,
+  type CommandPayload,
+  type RecordFields,
+} from './recordInput';
 
 // --- the signal log ------------------------------------------------------------------------
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event';
@@ -36,6 +46,7 @@ export {
   type StoredSessionEventDecoder,
 } from './storedRow';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
+export { assertAppendRequest, assertStoreKey } from './storeGuard';
 
 // --- watchers and notices ------------------------------------------------------------------
 export {

@@ -1,5 +1,9 @@
-// Event payloads: a small plain JSON object of metadata (at most 4 KiB serialised).
+// Event payloads: a small plain JSON object of metadata (at most 4 KiB serialised), taken from
+// the caller's value once, at the call: one read of each property builds both a private copy
+// and its JSON text, so what a store writes later is exactly what was checked here.
 import * as t from 'io-ts';
+
+import { holdsContent } from './validation';
 
 export const PAYLOAD_MAX_BYTES = 4096;
 const MAX_DEPTH = 16;
@@ -8,43 +12,25 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 export type Payload = { readonly [key: string]: JsonValue };
 
+/** A payload as validated: a plain copy no caller holds, and its JSON text (what JSON.stringify gives for the copy). */
+export interface TakenPayload {
+  readonly value: Payload;
+  readonly json: string;
+}
+
+// --- taking a payload ---------------------------------------------------------------------
+
+/** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
+export interface PayloadProblem {
+  readonly path: readonly string[];
+  readonly value: unknown;
+  readonly expected: string;
+}
+
 function isPlainObject(u: unknown): u is Record<string, unknown> {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
   const proto = Object.getPrototypeOf(u) as unknown;
   return proto === Object.prototype || proto === null;
-}
-
-/** Why `u` is not plain JSON (finite numbers, no functions, no class instances, no cycles), or undefined. */
-function jsonProblem(u: unknown, depth: number): string | undefined {
-  if (depth > MAX_DEPTH) return `nesting deeper than ${MAX_DEPTH}`;
-  switch (typeof u) {
-    case 'string':
-    case 'boolean':
-      return undefined;
-    case 'number':
-      return Number.isFinite(u) ? undefined : 'a non-finite number';
-    case 'object': {
-      if (u === null) return undefined;
-      if (Array.isArray(u)) {
-        for (const item of u) {
-          const problem = jsonProblem(item, depth + 1);
-          if (problem !== undefined) return problem;
-        }
-        return undefined;
-      }
-      if (!isPlainObject(u)) return 'a non-plain object';
-      for (const key of Object.keys(u)) {
-        if (FORBIDDEN_KEYS.has(key)) return `the reserved key "${key}"`;
-        const problem = jsonProblem(u[key], depth + 1);
-        if (problem !== undefined) return problem;
-      }
-      return undefined;
-    }
-    case 'undefined':
-      return 'an undefined value (omit the property instead)';
-    default:
-      return `a ${typeof u}`;
-  }
 }
 
 /** UTF-8 length of a string, computed here so the domain needs no platform API. */
@@ -62,22 +48,200 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-export function payloadBytes(payload: Payload): number {
-  return utf8Length(JSON.stringify(payload));
+const OVERSIZED = `at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`;
+const TEXT = 'well-formed text without NUL (no unpaired surrogate, no \\u0000)';
+
+class Oversized {}
+/** A refused value; `path` is filled in (innermost key first, then reversed) as the walk unwinds. */
+class Refused {
+  readonly path: string[] = [];
+  constructor(
+    readonly value: unknown,
+    readonly expected: string,
+  ) {}
 }
 
-const EXPECTED = `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`;
+/**
+ * One walk over the caller's value: each property is read exactly once (a getter runs once, a
+ * Proxy's get trap once per key), the copy and the JSON text are built from that one reading,
+ * and the UTF-8 size is counted as the text grows, so an oversized payload is refused as soon
+ * as it passes PAYLOAD_MAX_BYTES: a string longer than the bytes left, or an object or array
+ * with more entries than could fit, is refused before it is read. The work is O(the cap), not
+ * O(the value) (Object.keys of a huge object is the one step that still sees every key).
+ */
+class PayloadWalk {
+  private bytes = 0;
+  private text = '';
 
-export const Payload = new t.Type<Payload, Payload, unknown>(
-  EXPECTED,
-  (u): u is Payload => isPlainObject(u) && jsonProblem(u, 0) === undefined,
-  (u, c) => {
-    if (!isPlainObject(u)) return t.failure(u, c);
-    const problem = jsonProblem(u, 0);
-    if (problem !== undefined) return t.failure(u, c, `${EXPECTED}, without ${problem}`);
-    const bytes = payloadBytes(u as Payload);
-    if (bytes > PAYLOAD_MAX_BYTES) return t.failure(u, c, `${EXPECTED} (it has ${bytes})`);
-    return t.success(u as Payload);
-  },
-  (a) => a,
+  take(u: unknown): TakenPayload {
+    if (!isPlainObject(u)) throw new Refused(u, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`);
+    const value = this.object(u, 0) as Payload;
+    return { value, json: this.text };
+  }
+
+  private refuse(value: unknown, expected: string): never {
+    throw new Refused(value, expected);
+  }
+
+  /** Adds `text` (ASCII punctuation or a quoted JSON string of `bytes` UTF-8 bytes) to the text and the byte count. */
+  private emit(text: string, bytes: number): void {
+    this.bytes += bytes;
+    if (this.bytes > PAYLOAD_MAX_BYTES) throw new Oversized();
+    this.text += text;
+  }
+
+  /** Walks `u` as the entry `key` of a container, naming the key in a refusal from below. */
+  private entry(key: string, u: unknown, level: number): JsonValue {
+    try {
+      return this.value(u, level);
+    } catch (e) {
+      if (e instanceof Refused) e.path.push(key);
+      throw e;
+    }
+  }
+
+  /** Refuses up front when even the smallest text for what is left could not fit. */
+  private reserve(minimumBytes: number): void {
+    if (this.bytes + minimumBytes > PAYLOAD_MAX_BYTES) throw new Oversized();
+  }
+
+  /**
+   * One pass over a string: refuses NUL and an unpaired surrogate, counts its UTF-8 bytes, and
+   * quotes it by hand unless JSON.stringify would escape a character (then it does the quoting).
+   */
+  private string(s: string): string {
+    // The JSON text of a string has at least s.length + 2 bytes: refuse a long one unread.
+    this.reserve(s.length + 2);
+    let bytes = 2;
+    let escapes = false;
+    for (let i = 0; i < s.length; i += 1) {
+      const code = s.charCodeAt(i);
+      if (code < 0x80) {
+        if (code < 0x20 || code === 0x22 || code === 0x5c) {
+          if (code === 0) this.refuse(s, TEXT);
+          escapes = true;
+        }
+        bytes += 1;
+      } else if (code < 0x800) bytes += 2;
+      else if (code >= 0xd800 && code <= 0xdfff) {
+        const next = s.charCodeAt(i + 1); // NaN past the end
+        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) this.refuse(s, TEXT);
+        bytes += 4;
+        i += 1;
+      } else bytes += 3;
+    }
+    if (!escapes) this.emit(`"${s}"`, bytes);
+    else {
+      const quoted = JSON.stringify(s); // escapes are ASCII: the byte count grows by their length
+      this.emit(quoted, bytes + quoted.length - s.length - 2);
+    }
+    return s;
+  }
+
+  /** A value `level` containers below the payload (its own entries are level 1). */
+  private value(u: unknown, level: number): JsonValue {
+    if (level > MAX_DEPTH) this.refuse(u, `nesting at most ${MAX_DEPTH} deep`);
+    switch (typeof u) {
+      case 'string':
+        return this.string(u);
+      case 'boolean':
+        this.emit(u ? 'true' : 'false', u ? 4 : 5);
+        return u;
+      case 'number': {
+        if (!Number.isFinite(u)) this.refuse(u, 'a finite number');
+        const text = String(u); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
+        this.emit(text, text.length);
+        return u === 0 ? 0 : u;
+      }
+      case 'object':
+        if (u === null) {
+          this.emit('null', 4);
+          return null;
+        }
+        if (Array.isArray(u)) return this.array(u, level);
+        if (!isPlainObject(u)) this.refuse(u, 'a JSON value (a plain object, not a class instance)');
+        return this.object(u, level);
+      case 'undefined':
+        return this.refuse(u, 'a JSON value (omit the property instead of undefined)');
+      default:
+        return this.refuse(u, 'a JSON value');
+    }
+  }
+
+  private array(u: readonly unknown[], level: number): readonly JsonValue[] {
+    const length = u.length;
+    this.reserve(2 * length + 1); // [] and at least one character and a comma per item
+    const copy: JsonValue[] = new Array<JsonValue>(length);
+    this.emit('[', 1);
+    for (let i = 0; i < length; i += 1) {
+      if (i > 0) this.emit(',', 1);
+      copy[i] = this.entry(String(i), u[i], level + 1);
+    }
+    this.emit(']', 1);
+    return copy;
+  }
+
+  private object(u: Record<string, unknown>, level: number): { readonly [key: string]: JsonValue } {
+    // Object.keys: own enumerable string keys, in JSON.stringify's order.
+    const keys = Object.keys(u);
+    this.reserve(5 * keys.length + 1); // {} and at least "":0 and a comma per entry
+    const copy: Record<string, JsonValue> = {};
+    this.emit('{', 1);
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as string;
+      if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
+      if (i > 0) this.emit(',', 1);
+      try {
+        this.string(key);
+      } catch (e) {
+        if (e instanceof Refused) e.path.push(key);
+        throw e;
+      }
+      this.emit(':', 1);
+      // The only read of this property: the copy and the text both come from it.
+      copy[key] = this.entry(key, u[key], level + 1);
+    }
+    this.emit('}', 1);
+    return copy;
+  }
+}
+
+/**
+ * Takes a payload from the caller's value: a private copy and its JSON text, or where and why
+ * it cannot be one. An oversized payload is a problem at the payload itself.
+ */
+export function takePayload(u: unknown): { readonly ok: true; readonly payload: TakenPayload } | { readonly ok: false; readonly problem: PayloadProblem } {
+  try {
+    return { ok: true, payload: new PayloadWalk().take(u) };
+  } catch (e) {
+    if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of ${OVERSIZED}` } };
+    if (e instanceof Refused) return { ok: false, problem: { path: e.path.reverse(), value: e.value, expected: e.expected } };
+    throw e;
+  }
+}
+
+// --- the codec -----------------------------------------------------------------------------
+
+/** What `takePayload` answers. */
+export type PayloadTake = ReturnType<typeof takePayload>;
+
+/** The io-ts result of a take: the payload, or a failure whose context names the path below the payload. */
+export function payloadTakeResult(take: PayloadTake, c: t.Context): t.Validation<TakenPayload> {
+  if (take.ok) return t.success(take.payload);
+  const { path, value, expected } = take.problem;
+  const context: t.Context = [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))];
+  return t.failure(value, context, expected);
+}
+
+/**
+ * Decodes the caller's payload into a TakenPayload; a failure names the path below the payload
+ * (e.g. `payload.nested.n`) and what that value must be.
+ */
+export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = holdsContent(
+  new t.Type<TakenPayload, TakenPayload, unknown>(
+    `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
+    (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
+    (u, c) => payloadTakeResult(takePayload(u), c),
+    (a) => a,
+  ),
 );

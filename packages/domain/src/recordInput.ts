@@ -1,14 +1,16 @@
 // The `record` input: its codec, the cross-field rules (run_failed outcome) and the validated
-// append command the store receives.
+// append command the store receives. The caller's object is read once: each field is taken into
+// a snapshot, the payload into a private copy and its JSON text, and only what was checked is
+// carried to the store (a later mutation or a getter's second answer cannot reach it).
 import * as E from 'fp-ts/Either';
 import { pipe } from 'fp-ts/function';
 import * as t from 'io-ts';
 
 import { ActorType, EventKind, RunOutcome } from './eventKind';
-import { Payload, PAYLOAD_MAX_BYTES, payloadBytes } from './payload';
+import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload';
 import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey';
 import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary';
-import { decodeInput, describeValue, invalidInput, renderShortValue, type InvalidInput } from './validation';
+import { decodeInput, describeValue, holdsContent, invalidInput, type InvalidInput } from './validation';
 
 // --- field codecs ------------------------------------------------------------------------
 
@@ -16,10 +18,13 @@ export interface DedupeKeyBrand {
   readonly DedupeKey: unique symbol;
 }
 export type DedupeKey = t.Branded<string, DedupeKeyBrand>;
-const isDedupeKey = (u: unknown): u is DedupeKey =>
-  typeof u === 'string' && u.length >= 1 && u.length <= 512 && !/[\u0000-\u001f\u007f-\u009f]/u.test(u);
+// Control characters, and an unpaired surrogate (which SQLite and PostgreSQL would store as
+// U+FFFD, so two distinct keys would collide).
+const DEDUPE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
+export const isDedupeKey = (u: unknown): u is DedupeKey =>
+  typeof u === 'string' && u.length >= 1 && u.length <= 512 && !DEDUPE_FORBIDDEN.test(u);
 export const DedupeKey = new t.Type<DedupeKey, string, unknown>(
-  'a dedupe key of 1-512 characters without control characters',
+  'a dedupe key of 1-512 characters without control characters or unpaired surrogates',
   isDedupeKey,
   (u, c) => (isDedupeKey(u) ? t.success(u) : t.failure(u, c)),
   (a) => a,
@@ -55,6 +60,14 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
+/**
+ * The payload field of a record snapshot: the caller's payload was already taken (walked once)
+ * by snapshotRecord, so both the fast path and the codecs use that one reading.
+ */
+const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = holdsContent(
+  new t.Type<TakenPayload, TakenPayload, unknown>(PayloadInput.name, PayloadInput.is, (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)), (a) => a),
+);
+
 const RecordFields = t.intersection([
   t.type({
     sessionKey: SessionKeyInput,
@@ -64,7 +77,7 @@ const RecordFields = t.intersection([
   }),
   t.partial({
     actorSessionKey: SessionKeyInput,
-    payload: Payload,
+    payload: TakenPayloadField,
     dedupeKey: DedupeKey,
     occurredAt: OccurredAt,
     onlyIfWatched: t.boolean,
@@ -75,18 +88,27 @@ export type RecordFields = t.TypeOf<typeof RecordFields>;
 
 // --- the validated command ---------------------------------------------------------------
 
-/** A record input that passed every rule; `occurredAt` is still optional (the clock fills it). */
-export interface AppendCommand {
+interface AppendCommandFields {
   readonly sessionKey: SessionKey;
   readonly kind: EventKind;
   readonly actorType: ActorType;
   readonly actorSessionKey?: SessionKey;
   readonly summary: Summary;
-  readonly payload?: Payload;
   readonly dedupeKey?: DedupeKey;
   readonly occurredAt?: string;
   readonly onlyIfWatched: boolean;
 }
+
+/**
+ * The payload as it was validated: a private copy and its JSON text, which a store keeping
+ * JSON text writes as is (no second serialisation). Both or neither.
+ */
+export type CommandPayload =
+  | { readonly payload: Payload; readonly payloadJson: string }
+  | { readonly payload?: undefined; readonly payloadJson?: undefined };
+
+/** A record input that passed every rule; `occurredAt` is still optional (the clock fills it). */
+export type AppendCommand = AppendCommandFields & CommandPayload;
 
 const RECORD_FIELDS = [
   'sessionKey',
@@ -99,7 +121,6 @@ const RECORD_FIELDS = [
   'occurredAt',
   'onlyIfWatched',
 ] as const;
-const RECORD_FIELD_SET: ReadonlySet<string> = new Set(RECORD_FIELDS);
 
 /** Rejects anything but a plain object holding only known fields. */
 export function checkFields(
@@ -122,29 +143,63 @@ export function checkFields(
   return E.right(value as Record<string, unknown>);
 }
 
+/** The record's fields as read once; `payload`, when given, is already taken (see takePayload). */
+type RecordSnapshot = Partial<Record<Exclude<(typeof RECORD_FIELDS)[number], 'payload'>, unknown>> & { readonly payload?: PayloadTake };
+
 /**
- * Validates a `record` input into an AppendCommand, or the first problem found. The common valid
- * input is checked by hand (plain typeof and set checks, no io-ts, no fp-ts pipe); anything the
- * fast check does not accept goes through the codecs, which give the same answer for valid input
- * and word every rejection.
+ * The record's fields, each read exactly once (a getter runs once, a Proxy's get trap once per
+ * field) into a plain object, and the payload walked once (takePayload); everything after checks
+ * and carries this snapshot only. Absent and undefined fields are left out.
+ */
+function snapshotRecord(value: unknown, field: string): E.Either<InvalidInput, RecordSnapshot> {
+  const checked = checkFields(value, field, RECORD_FIELDS);
+  if (E.isLeft(checked)) return checked;
+  // One read per field, by name (a loop over RECORD_FIELDS would be a keyed read: slower on the hot path).
+  const { sessionKey, kind, actorType, actorSessionKey, summary, payload, dedupeKey, occurredAt, onlyIfWatched } = checked.right;
+  const snapshot: { -readonly [K in keyof RecordSnapshot]: RecordSnapshot[K] } = { sessionKey, kind, actorType, summary };
+  if (actorSessionKey !== undefined) snapshot.actorSessionKey = actorSessionKey;
+  if (payload !== undefined) snapshot.payload = takePayload(payload);
+  if (dedupeKey !== undefined) snapshot.dedupeKey = dedupeKey;
+  if (occurredAt !== undefined) snapshot.occurredAt = occurredAt;
+  if (onlyIfWatched !== undefined) snapshot.onlyIfWatched = onlyIfWatched;
+  return E.right(snapshot);
+}
+
+/**
+ * Validates a `record` input into an AppendCommand, or the first problem found. The input's
+ * fields are read once (see snapshotRecord); the common valid input is then checked by hand
+ * (plain typeof and set checks, no io-ts, no fp-ts pipe), and anything the fast check does not
+ * accept goes through the codecs, which give the same answer for valid input and word every
+ * rejection.
  */
 export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
-  const command = fastRecordInput(value);
-  return command !== undefined ? E.right(command) : decodeRecordInputByCodecs(value, field);
+  const snapshot = snapshotRecord(value, field);
+  if (E.isLeft(snapshot)) return snapshot;
+  const command = fastRecordInput(snapshot.right);
+  return command !== undefined ? E.right(command) : decodeSnapshotByCodecs(snapshot.right, field);
 }
 
 /** The codec path of `decodeRecordInput`: the reference for its results and the source of its errors. */
 export function decodeRecordInputByCodecs(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
   return pipe(
-    checkFields(value, field, RECORD_FIELDS),
-    E.flatMap((fields) => decodeInput(RecordFields, fields, field)),
+    snapshotRecord(value, field),
+    E.flatMap((snapshot) => decodeSnapshotByCodecs(snapshot, field)),
+  );
+}
+
+function decodeSnapshotByCodecs(snapshot: RecordSnapshot, field: string): E.Either<InvalidInput, AppendCommand> {
+  return pipe(
+    decodeInput(RecordFields, snapshot, field),
     E.flatMap((fields) => {
+      // The outcome is read from the validated copy, not from the caller's object.
       if (fields.kind === 'run_failed') {
-        const outcome: unknown = fields.payload?.['outcome'];
+        const outcome: unknown = fields.payload?.value['outcome'];
         if (!RunOutcome.is(outcome)) {
-          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`, renderShortValue(outcome)));
+          // A payload value: described, never shown (the expectation lists the valid outcomes).
+          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`, describeValue(outcome)));
         }
       }
+      const payload: CommandPayload = fields.payload !== undefined ? { payload: fields.payload.value, payloadJson: fields.payload.json } : {};
       const command: AppendCommand = {
         sessionKey: fields.sessionKey,
         kind: fields.kind,
@@ -152,7 +207,7 @@ export function decodeRecordInputByCodecs(value: unknown, field = 'record'): E.E
         summary: fields.summary,
         onlyIfWatched: fields.onlyIfWatched ?? false,
         ...(fields.actorSessionKey !== undefined ? { actorSessionKey: fields.actorSessionKey } : {}),
-        ...(fields.payload !== undefined ? { payload: fields.payload } : {}),
+        ...payload,
         ...(fields.dedupeKey !== undefined ? { dedupeKey: fields.dedupeKey } : {}),
         ...(fields.occurredAt !== undefined ? { occurredAt: fields.occurredAt } : {}),
       };
@@ -166,8 +221,9 @@ export function decodeRecordInputByCodecs(value: unknown, field = 'record'): E.E
 const KINDS: ReadonlySet<unknown> = new Set(Object.keys(EventKind.keys));
 const ACTOR_TYPES: ReadonlySet<unknown> = new Set(Object.keys(ActorType.keys));
 const RUN_OUTCOMES: ReadonlySet<unknown> = new Set(Object.keys(RunOutcome.keys));
-// What normaliseSummary would change besides the length cap: control runs and line separators.
-const NEEDS_NORMALISING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+// What normaliseSummary would change besides the length cap: control runs, line separators and
+// unpaired surrogates.
+const NEEDS_NORMALISING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cs}]/u;
 
 /** A session key, or undefined. */
 const sessionKeyOf = (u: unknown): SessionKey | undefined => (typeof u === 'string' && isSessionKey(u) ? u : undefined);
@@ -184,53 +240,11 @@ function summaryOf(u: unknown): Summary | undefined {
   return line === '' ? undefined : (line as Summary);
 }
 
-// Upper bounds of the serialised size: a UTF-16 unit of a string is at most 6 bytes of JSON
-// (a \uXXXX escape; UTF-8 needs at most 3, a surrogate pair 4 for two units); a finite number
-// is at most 24 characters (-1.7976931348623157e+308).
-const MAX_BYTES_PER_UNIT = 6;
-const MAX_NUMBER_BYTES = 24;
-
 /**
- * True when `u` is a one-level plain object of strings, finite numbers, booleans and nulls,
- * without a reserved key, whose serialised size is certainly within PAYLOAD_MAX_BYTES by an
- * upper bound, so the Payload codec would accept it: no JSON text is built. False means "not
- * shown here", not "invalid"; the caller then asks the codec.
+ * The AppendCommand the codec path would return for the snapshot, or undefined when a field is
+ * not valid (the codec path then decides and words the error).
  */
-function isSmallFlatPayload(u: unknown): boolean {
-  if (typeof u !== 'object' || u === null || Object.getPrototypeOf(u) !== Object.prototype) return false;
-  let bound = 2; // {}
-  for (const key of Object.keys(u)) {
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') return false;
-    const value = (u as Record<string, unknown>)[key];
-    bound += key.length * MAX_BYTES_PER_UNIT + 4; // "key":,
-    switch (typeof value) {
-      case 'string':
-        bound += value.length * MAX_BYTES_PER_UNIT + 2;
-        break;
-      case 'number':
-        if (!Number.isFinite(value)) return false;
-        bound += MAX_NUMBER_BYTES;
-        break;
-      case 'boolean':
-        bound += 5;
-        break;
-      default:
-        if (value !== null) return false;
-        bound += 4;
-    }
-  }
-  return bound <= PAYLOAD_MAX_BYTES;
-}
-
-/**
- * The AppendCommand the codec path would return for `value`, or undefined when `value` is not a
- * plain object of known, valid fields (the codec path then decides and words the error).
- */
-function fastRecordInput(value: unknown): AppendCommand | undefined {
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const input = value as Partial<Record<(typeof RECORD_FIELDS)[number], unknown>>;
-  for (const key in input) if (!RECORD_FIELD_SET.has(key)) return undefined;
-
+function fastRecordInput(input: RecordSnapshot): AppendCommand | undefined {
   const sessionKey = sessionKeyOf(input.sessionKey);
   const { kind, actorType } = input;
   if (sessionKey === undefined || !KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
@@ -239,7 +253,8 @@ function fastRecordInput(value: unknown): AppendCommand | undefined {
 
   const { actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = input;
   if (actorSessionKey !== undefined && sessionKeyOf(actorSessionKey) === undefined) return undefined;
-  if (payload !== undefined && !isSmallFlatPayload(payload) && !(Payload.is(payload) && payloadBytes(payload) <= PAYLOAD_MAX_BYTES)) return undefined;
+  const taken = payload;
+  if (taken !== undefined && !taken.ok) return undefined;
   if (dedupeKey !== undefined && !isDedupeKey(dedupeKey)) return undefined;
   if (onlyIfWatched !== undefined && typeof onlyIfWatched !== 'boolean') return undefined;
   let occurredAtIso: string | undefined;
@@ -248,10 +263,10 @@ function fastRecordInput(value: unknown): AppendCommand | undefined {
     if (E.isLeft(decoded)) return undefined;
     occurredAtIso = decoded.right;
   }
-  if (kind === 'run_failed' && !RUN_OUTCOMES.has((payload as Payload | undefined)?.['outcome'])) return undefined;
+  if (kind === 'run_failed' && !(taken?.ok === true && RUN_OUTCOMES.has(taken.payload.value['outcome']))) return undefined;
 
   // The codec path's key order, by assignment (no spreads on the hot path).
-  const command: { -readonly [K in keyof AppendCommand]: AppendCommand[K] } = {
+  const command: { -readonly [K in keyof AppendCommandFields]: AppendCommandFields[K] } & { payload?: Payload; payloadJson?: string } = {
     sessionKey,
     kind: kind as EventKind,
     actorType: actorType as ActorType,
@@ -259,8 +274,11 @@ function fastRecordInput(value: unknown): AppendCommand | undefined {
     onlyIfWatched: onlyIfWatched ?? false,
   };
   if (actorSessionKey !== undefined) command.actorSessionKey = actorSessionKey as SessionKey;
-  if (payload !== undefined) command.payload = payload as Payload;
+  if (taken?.ok === true) {
+    command.payload = taken.payload.value;
+    command.payloadJson = taken.payload.json;
+  }
   if (dedupeKey !== undefined) command.dedupeKey = dedupeKey;
   if (occurredAtIso !== undefined) command.occurredAt = occurredAtIso;
-  return command;
+  return command as AppendCommand;
 }

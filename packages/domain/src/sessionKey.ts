@@ -8,13 +8,18 @@ export interface SessionKeyBrand {
   readonly SessionKey: unique symbol;
 }
 
-/** A validated session key: 1-512 characters, no whitespace, control characters or `"`. */
+/**
+ * A validated session key: 1-512 characters of well-formed UTF-16 (no unpaired surrogate, which
+ * SQLite and PostgreSQL would store as U+FFFD, so two distinct keys would share one row), no
+ * whitespace, control characters or `"`.
+ */
 export type SessionKey = t.Branded<string, SessionKeyBrand>;
 
 export const SESSION_KEY_MAX_LENGTH = 512;
 
-// Whitespace (incl. Unicode spaces and line separators), C0/C1 controls and the double quote.
-const FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f"]/u;
+// Whitespace (incl. Unicode spaces and line separators), C0/C1 controls, the double quote and
+// an unpaired surrogate (with the `u` flag a well-formed pair is one code point, not Cs).
+const FORBIDDEN = /[\s\u0000-\u001f\u007f-\u009f"\p{Cs}]/u;
 
 export function isSessionKey(value: string): value is SessionKey {
   return value.length >= 1 && value.length <= SESSION_KEY_MAX_LENGTH && !FORBIDDEN.test(value);
@@ -28,7 +33,7 @@ export const SessionKey = t.brand(
 
 /** The expectation printed when a key is rejected. */
 export const SESSION_KEY_EXPECTED =
-  'a session key of 1-512 characters without whitespace, control characters or \'"\'';
+  'a session key of 1-512 characters without whitespace, control characters, \'"\' or unpaired surrogates';
 
 export const SessionKeyInput = new t.Type<SessionKey, string, unknown>(
   SESSION_KEY_EXPECTED,

@@ -1,11 +1,12 @@
-// Turns io-ts decoding failures into one readable InvalidInput naming the field, the value and
-// what was expected, so every boundary reports bad input the same way.
+// Turns io-ts decoding failures into one readable InvalidInput naming the field, what was
+// expected and what the field held, described so that no message content reaches the error,
+// so every boundary reports bad input the same way.
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 
 // --- the domain error --------------------------------------------------------------------
 
-/** A rejected input: which field, what it held (rendered safely), and what was expected. */
+/** A rejected input: which field, what it held (described by type and size, see renderValue), and what was expected. */
 export interface InvalidInput {
   readonly _tag: 'InvalidInput';
   readonly field: string;
@@ -14,43 +15,69 @@ export interface InvalidInput {
   readonly message: string;
 }
 
-const MAX_RENDERED = 80;
+// A string is shown only when it is a short identifier-like token (an enum value such as a
+// mistyped kind, a number-like flag): no spaces, so not a sentence, and too short to carry a
+// message. Anything else may be message content (a pasted message in a key field, a summary, a
+// payload value) and is described by type and size, never echoed.
+const SHOWN_STRING = /^[A-Za-z0-9_.:@/+-]{0,32}$/;
 
-/** Renders a value for an error message: short, single-line, never a whole payload. */
-export function renderValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return 'a symbol';
-  if (typeof value === 'string') {
-    const quoted = JSON.stringify(value);
-    return quoted.length <= MAX_RENDERED
-      ? quoted
-      : `${quoted.slice(0, MAX_RENDERED - 1)}…" (${value.length} characters)`;
-  }
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return String(value);
-}
+/** `n` with the noun, singular or plural. */
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
- * Describes a value by its type and size only. Used where the value may be message content a
- * caller put under the wrong field name, so none of it reaches an error message or a log.
+ * Describes a value by its type and size only (`a string of 1234 characters`, `an object with
+ * 3 keys`, `an array of 2 items`); numbers, booleans, null and undefined as they are. Used where
+ * the value may be message content, so none of its text reaches an error message or a log.
  */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return `a string of ${value.length} characters`;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return 'an object';
-  return renderValue(value);
+  switch (typeof value) {
+    case 'string':
+      return `a string of ${count(value.length, 'character')}`;
+    case 'number':
+      return Number.isNaN(value) ? 'NaN' : String(value);
+    case 'bigint':
+      return 'a bigint';
+    case 'boolean':
+      return String(value);
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    default:
+      return describeObject(value as object | null);
+  }
+}
+
+/** `null`, an array by its length, an object by its key count; a value whose shape cannot be read (a revoked Proxy) as `an object`. */
+function describeObject(value: object | null): string {
+  if (value === null) return 'null';
+  try {
+    if (Array.isArray(value)) return `an array of ${count(value.length, 'item')}`;
+    return `an object with ${count(Object.keys(value).length, 'key')}`;
+  } catch {
+    return 'an object';
+  }
 }
 
 /**
- * Renders a short string (an enum-like value such as a mistyped outcome) as is, and describes a
- * longer one by its size only: a value inside a payload may be message content.
+ * Renders a value for an error message: a short identifier-like string quoted as is (so a
+ * mistyped enum value reads `got "goal-changed"`), anything else by `describeValue`.
  */
-export function renderShortValue(value: unknown): string {
-  return typeof value === 'string' && value.length > 32 ? describeValue(value) : renderValue(value);
+export function renderValue(value: unknown): string {
+  if (typeof value === 'string' && SHOWN_STRING.test(value)) return JSON.stringify(value);
+  return describeValue(value);
+}
+
+// Codecs whose values may be message content (summaries, payloads): a rejection under one of
+// them describes the value even when it looks like an identifier.
+const CONTENT_CODECS = new WeakSet<object>();
+
+/** Marks `codec` as holding message content; see `decodeInput`. */
+export function holdsContent<C extends object>(codec: C): C {
+  CONTENT_CODECS.add(codec);
+  return codec;
 }
 
 export function invalidInput(field: string, value: unknown, expected: string, rendered = renderValue(value)): InvalidInput {
@@ -89,5 +116,6 @@ export function decodeInput<A, O>(
   if (first === undefined) return E.left(invalidInput(field, value, codec.name));
   const last = first.context[first.context.length - 1];
   const expected = first.message ?? last?.type.name ?? codec.name;
-  return E.left(invalidInput(pathOf(first.context, field), first.value, expected));
+  const content = first.context.some((entry) => CONTENT_CODECS.has(entry.type));
+  return E.left(invalidInput(pathOf(first.context, field), first.value, expected, content ? describeValue(first.value) : renderValue(first.value)));
 }

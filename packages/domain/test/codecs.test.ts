@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/Either';
 
-import { Payload, PAYLOAD_MAX_BYTES } from '../src/payload';
+import { PayloadInput as Payload, PAYLOAD_MAX_BYTES } from '../src/payload';
 import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/recordInput';
 import {
   SessionKeyInput,
@@ -320,7 +320,8 @@ describe('decodeRecordInput', () => {
       occurredAt: '2026-11-29T10:00:00.000Z',
       onlyIfWatched: true,
     };
-    expect(accepted(input)).toStrictEqual(input);
+    // The payload is carried as a copy with the JSON text it was validated as.
+    expect(accepted(input)).toStrictEqual({ ...input, payloadJson: '{"channel":"telegram"}' });
   });
 
   test.each([['cancelled'], ['timeout'], ['error']])('run_failed with outcome %s is accepted and preserved', (outcome) => {
@@ -331,8 +332,9 @@ describe('decodeRecordInput', () => {
   test.each([
     ['without payload', undefined, 'undefined'],
     ['without outcome', { runId: 'r-1' }, 'undefined'],
-    ['with an unknown outcome', { outcome: 'crashed' }, '"crashed"'],
-    ['with a differently cased outcome', { outcome: 'Timeout' }, '"Timeout"'],
+    // A payload value is described, never quoted; the expectation lists the valid outcomes.
+    ['with an unknown outcome', { outcome: 'crashed' }, 'got a string of 7 characters'],
+    ['with a differently cased outcome', { outcome: 'Timeout' }, 'got a string of 7 characters'],
   ])('run_failed %s is rejected naming payload.outcome', (_label, payload, rendered) => {
     const error = rejected({ ...VALID_RECORD, kind: 'run_failed', ...(payload !== undefined ? { payload } : {}) });
     expect(error.field).toBe('record.payload.outcome');
@@ -355,21 +357,23 @@ describe('decodeRecordInput', () => {
     expect(rejected(value).field).toBe('record');
   });
 
-  // Each row: the input, the field the error must name, and how the value must appear.
+  // Each row: the input, the field the error must name, and how the value must appear: by type
+  // and size, except a short identifier-like string outside summaries and payloads.
   test.each([
     ['missing sessionKey', { ...VALID_RECORD, sessionKey: undefined }, 'record.sessionKey', 'undefined'],
     ['an empty sessionKey', { ...VALID_RECORD, sessionKey: '' }, 'record.sessionKey', '""'],
-    ['a sessionKey with a space', { ...VALID_RECORD, sessionKey: 'agent:main:a b' }, 'record.sessionKey', '"agent:main:a b"'],
-    ['a sessionKey with a quote', { ...VALID_RECORD, sessionKey: 'agent:"x' }, 'record.sessionKey', '"agent:\\"x"'],
-    ['a 513-character sessionKey', { ...VALID_RECORD, sessionKey: 'k'.repeat(513) }, 'record.sessionKey', '(513 characters)'],
+    ['a sessionKey with a space', { ...VALID_RECORD, sessionKey: 'agent:main:a b' }, 'record.sessionKey', 'a string of 14 characters'],
+    ['a sessionKey with a quote', { ...VALID_RECORD, sessionKey: 'agent:"x' }, 'record.sessionKey', 'a string of 8 characters'],
+    ['a 513-character sessionKey', { ...VALID_RECORD, sessionKey: 'k'.repeat(513) }, 'record.sessionKey', 'a string of 513 characters'],
     ['an unknown kind', { ...VALID_RECORD, kind: 'message' }, 'record.kind', '"message"'],
     ['an unknown actorType', { ...VALID_RECORD, actorType: 'robot' }, 'record.actorType', '"robot"'],
-    ['a bad actorSessionKey', { ...VALID_RECORD, actorSessionKey: 'has space' }, 'record.actorSessionKey', '"has space"'],
-    ['an empty summary', { ...VALID_RECORD, summary: ' \n ' }, 'record.summary', '" \\n "'],
+    ['a bad actorSessionKey', { ...VALID_RECORD, actorSessionKey: 'has space' }, 'record.actorSessionKey', 'a string of 9 characters'],
+    ['an empty summary', { ...VALID_RECORD, summary: ' \n ' }, 'record.summary', 'a string of 3 characters'],
     ['a numeric summary', { ...VALID_RECORD, summary: 12 }, 'record.summary', '12'],
-    ['an array payload', { ...VALID_RECORD, payload: [1] }, 'record.payload', 'an array of 1'],
-    ['a NaN in the payload', { ...VALID_RECORD, payload: { n: Number.NaN } }, 'record.payload', 'an object'],
-    ['an oversized payload', { ...VALID_RECORD, payload: { k: 'x'.repeat(5000) } }, 'record.payload', 'an object'],
+    ['an array payload', { ...VALID_RECORD, payload: [1] }, 'record.payload', 'an array of 1 item'],
+    ['a NaN in the payload', { ...VALID_RECORD, payload: { n: Number.NaN } }, 'record.payload.n', 'NaN'],
+    ['a nested bad payload value', { ...VALID_RECORD, payload: { a: [1, { b: 'x\u0000' }] } }, 'record.payload.a.1.b', 'a string of 2 characters'],
+    ['an oversized payload', { ...VALID_RECORD, payload: { k: 'x'.repeat(5000) } }, 'record.payload', 'an object with 1 key'],
     ['an empty dedupeKey', { ...VALID_RECORD, dedupeKey: '' }, 'record.dedupeKey', '""'],
     ['a bad occurredAt', { ...VALID_RECORD, occurredAt: 'yesterday' }, 'record.occurredAt', '"yesterday"'],
     ['a string onlyIfWatched', { ...VALID_RECORD, onlyIfWatched: 'yes' }, 'record.onlyIfWatched', '"yes"'],
@@ -387,7 +391,7 @@ describe('decodeRecordInput', () => {
 
   test('the payload rejection says why (the reserved key, the byte count)', () => {
     expect(rejected({ ...VALID_RECORD, payload: JSON.parse('{"__proto__":1}') as unknown }).message).toContain('__proto__');
-    expect(rejected({ ...VALID_RECORD, payload: { k: 'x'.repeat(5000) } }).message).toContain('5008');
+    expect(rejected({ ...VALID_RECORD, payload: { k: 'x'.repeat(5000) } }).message).toContain('at most 4096 bytes of JSON');
   });
 
   test('a rejection never renders a whole long value', () => {
@@ -404,9 +408,11 @@ describe('decodeRecordInput', () => {
 describe('payload values never reach an error message in full', () => {
   const RUN_FAILED = { sessionKey: 'agent:main:subagent:child', kind: 'run_failed', actorType: 'system', summary: 'child run failed' };
 
-  test('a short mistyped run_failed outcome is quoted, so the caller sees the typo', () => {
+  test('even a short mistyped run_failed outcome is described, not quoted (a payload value may be a secret token); the expectation lists the valid ones', () => {
     const decoded = decodeRecordInput({ ...RUN_FAILED, payload: { outcome: 'canceled' } });
-    expect(decoded._tag === 'Left' && decoded.left.message).toContain('"canceled"');
+    expect(decoded._tag === 'Left' && decoded.left.message).toContain('got a string of 8 characters');
+    expect(decoded._tag === 'Left' && decoded.left.message).not.toContain('canceled');
+    expect(decoded._tag === 'Left' && decoded.left.message).toContain('cancelled, timeout, error');
   });
 
   test('a long run_failed outcome (possibly content) is described by size only', () => {
@@ -421,6 +427,6 @@ describe('payload values never reach an error message in full', () => {
 
   test('an undefined payload property is rejected with a message that says how to fix it', () => {
     const decoded = decodeRecordInput({ ...RUN_FAILED, payload: { outcome: 'error', extra: undefined } });
-    expect(decoded._tag === 'Left' && decoded.left.message).toContain('an undefined value (omit the property instead)');
+    expect(decoded._tag === 'Left' && decoded.left.message).toContain('omit the property instead of undefined');
   });
 });

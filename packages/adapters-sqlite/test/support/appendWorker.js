@@ -9,13 +9,16 @@ const count = Number(countText);
 const actor = `agent:worker-${workerId}:main`;
 
 function command(sessionKey, i, dedupeKey) {
+  const payload = { worker: Number(workerId), i };
   return {
     sessionKey,
     kind: 'goal_changed',
     actorType: 'agent',
     actorSessionKey: actor,
     summary: `worker ${workerId} change ${i}`,
-    payload: { worker: Number(workerId), i },
+    // A command built by hand carries its payload's JSON text, as decodeRecordInput gives it.
+    payload,
+    payloadJson: JSON.stringify(payload),
     ...(dedupeKey !== undefined ? { dedupeKey } : {}),
     onlyIfWatched: false,
   };

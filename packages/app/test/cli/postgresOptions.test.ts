@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { test as propTest, fc } from '@fast-check/jest';
+import { renderValue } from '@session-state/domain';
 
 import { maskUrl } from '../../src/cli/postgresState';
 import { requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
@@ -72,7 +73,8 @@ describe('a PostgreSQL URL', () => {
   ])('a --schema with %s exits 2 naming --schema, before connecting', (_name, schema) => {
     // The server's port is closed: a connection attempt would exit 1, not 2.
     const line = expectUsageError(runCli(['status', KEY, '--db', url(), '--schema', schema]), '--schema');
-    expect(line).toContain(JSON.stringify(schema));
+    // The value as the domain renders a wrong value: quoted when identifier-like, else by its size.
+    expect(line).toContain(renderValue(schema));
   });
 
   test('a bad SESSION_STATE_PG_SCHEMA names the variable', () => {

@@ -1,5 +1,5 @@
 // Battery 5 (issue 7): hostile input. Arbitrary wrong values (wrong types, huge strings, NaN,
-// negative and fractional numbers, 2^53 + 1, unicode and control characters, quotes and
+// negative and fractional numbers, 2^53 + 1, unicode, unpaired surrogates and control characters, quotes and
 // newlines in keys, 5 KiB payloads, prototype-pollution keys) in every field of every method:
 // each is an InvalidInputError naming the field (for `record`, a failed result carrying one),
 // nothing is written, no other error escapes and no prototype changes. Then corrupt rows in a
@@ -35,10 +35,13 @@ const notString = fc.oneof(
   fc.constant(pollution()),
 );
 const badChar = fc.constantFrom(' ', '\t', '\n', '\r', '\u0000', '\u0007', '\u001f', '\u007f', '\u0085', '\u00a0', '\u2028', '\u3000', '"');
-/** Strings that are not session keys: empty, too long, or with whitespace, a control character or `"`. */
+/** Ill-formed UTF-16 (an unpaired surrogate), which SQLite and PostgreSQL would store as U+FFFD. */
+const ILL_FORMED = ['agent:\uD83D:main', 'agent:main:\uDE00', '\uD83D', 'agent:\uDE00\uD83D:main'];
+/** Strings that are not session keys: empty, too long, ill-formed, or with whitespace, a control character or `"`. */
 const badKey = fc.oneof(
   notString,
-  fc.constantFrom('', 'a'.repeat(513), HUGE, 'agent:a:main\n', 'agent:"a":main', 'global '),
+  fc.constantFrom('', 'a'.repeat(513), HUGE, 'agent:a:main\n', 'agent:"a":main', 'global ', ...ILL_FORMED),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 20 })).map(([a, c, b]) => `${a}${String.fromCharCode(c)}${b}`),
   fc.tuple(fc.string({ maxLength: 20 }), badChar, fc.string({ maxLength: 20 })).map(([a, c, b]) => `${a}${c}${b}`),
 );
 const badBoolean = fc.oneof(notString.filter((v) => typeof v !== 'boolean'), fc.constantFrom('true', 'false', '', 'yes'));
@@ -56,7 +59,7 @@ const badSummary = fc.oneof(
 const badEnum = fc.oneof(notString, fc.constantFrom('', 'HUMAN', 'human ', 'goal-changed', '__proto__', 'constructor', HUGE));
 const badDedupe = fc.oneof(
   notString,
-  fc.constantFrom('', 'k'.repeat(513), 'a\nb', 'tab\there', '\u0000'),
+  fc.constantFrom('', 'k'.repeat(513), 'a\nb', 'tab\there', '\u0000', ...ILL_FORMED),
 );
 const badOccurredAt = fc.oneof(
   fc.constantFrom<unknown>('', 'yesterday', '1', '2026-02-30', '2026-13-01T00:00:00Z', 0.5, Number.NaN, 2 ** 53 + 1, 8.64e15 + 1, true, null, {}, [], HUGE),
@@ -69,6 +72,9 @@ const badPayload = fc.oneof(
   fc.constant(JSON.parse('{"prototype": 1}') as unknown),
   fc.constant(Array.from({ length: 20 }).reduce<unknown>((inner) => ({ inner }), 1)),
   fc.string({ minLength: 4100, maxLength: 4200 }).map((s) => ({ s })),
+  // Strings and keys that every store could not keep exactly: unpaired surrogates, and NUL
+  // (which PostgreSQL text cannot hold).
+  fc.constantFrom<unknown>({ s: 'a\uD83D' }, { ['k\uDE00']: 1 }, { nested: ['\uD83D'] }, { nul: 'a\u0000b' }, { ['k\u0000']: true }),
 );
 /** Unknown field names: quotes, newlines, unicode and the prototype-pollution keys. */
 const weirdFieldName = fc.oneof(

@@ -1,0 +1,30 @@
+// The checks a store runs on the keys of a write before touching its state. The port's types
+// promise validated keys, but a store called directly (from JavaScript, or past a cast) must
+// still refuse a key it could not keep exactly: SQLite and PostgreSQL store text as UTF-8 and
+// turn an unpaired surrogate into U+FFFD, so the write would land on another key's rows. Every
+// adapter runs these same checks, so every store refuses the same requests.
+import type { AppendRequest } from './ports/stateStore.port';
+import { isDedupeKey } from './recordInput';
+import { isSessionKey, SESSION_KEY_EXPECTED } from './sessionKey';
+
+/** Throws (a caller's bug) unless `key` is a session key; the message names the field, never the key. */
+export function assertStoreKey(field: string, key: unknown): void {
+  if (typeof key !== 'string' || !isSessionKey(key)) throw new RangeError(`invalid ${field}: expected ${SESSION_KEY_EXPECTED}`);
+}
+
+/**
+ * Throws unless every key of the request is one (session, actor, spawn parent, dedupe key) and
+ * the payload comes with the JSON text it was validated as.
+ */
+export function assertAppendRequest(request: AppendRequest): void {
+  const { command } = request;
+  assertStoreKey('command.sessionKey', command.sessionKey);
+  if (command.actorSessionKey !== undefined) assertStoreKey('command.actorSessionKey', command.actorSessionKey);
+  if (request.seedWatcher !== undefined) assertStoreKey('seedWatcher', request.seedWatcher);
+  if (command.dedupeKey !== undefined && !isDedupeKey(command.dedupeKey)) {
+    throw new RangeError('invalid command.dedupeKey: expected a dedupe key of 1-512 characters without control characters or unpaired surrogates');
+  }
+  if ((command.payload === undefined) !== (command.payloadJson === undefined) || (command.payloadJson !== undefined && typeof command.payloadJson !== 'string')) {
+    throw new RangeError('invalid command.payload: expected a payload with its JSON text (payloadJson), as decodeRecordInput gives it');
+  }
+}
