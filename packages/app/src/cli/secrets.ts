@@ -143,7 +143,7 @@ export function maskUrl(value: string): string {
 
 /** Every secret `value` carries, as typed and percent-decoded (empty ones left out). */
 export function secretsOf(value: string): string[] {
-  const parts = splitUrl(value);
+  const parts = splitUrl(value.trim());
   if (parts === undefined) return [];
   const raw = [
     ...(parts.password !== undefined ? [parts.password] : []),
