@@ -158,7 +158,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   // Driver exceptions become a tagged StoreError rejection naming the port method.
   const run = <T>(operation: string, work: () => T): Promise<T> => {
     try {
-      if (db.client.open) refreshSnapshot();
+      if (operation !== 'close' && db.client.open) refreshSnapshot();
       return Promise.resolve(work());
     } catch (e) {
       return Promise.reject(storeError(operation, e));
