@@ -2,4 +2,5 @@
 export { openSqliteStore, DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './openSqliteStore';
 export type { CorruptRowInfo } from './storeDb';
 export { MIGRATIONS, type Migration } from './migrations';
-export { isStateFile } from './isStateFile';
+export { isStateFile, probeStateFile, type StateFileProbe } from './isStateFile';
+export { labelStateFile, stateFileLabels } from './fileLabels';

@@ -1,20 +1,88 @@
-// Tells whether a file is a session-state SQLite file, without creating or migrating anything,
-// so a read-only tool can refuse a missing or foreign file instead of writing a schema into it.
-import Database from 'better-sqlite3';
+// Tells what is at a path (a state file, nothing, an empty file, something that is not a regular
+// file, another program's file, or a file that cannot be read and why) without creating,
+// changing or blocking on anything, so a tool can refuse it with the right reason.
+import fs from 'node:fs';
 
-/** True when `path` is an existing SQLite file that this adapter has migrated (bookkeeping table, user_version ≥ 1). */
-export function isStateFile(path: string): boolean {
-  let client: Database.Database | undefined;
+import { openReadOnlyDatabase } from './readOnlyDatabase';
+
+/** What a path holds, as far as a session-state tool is concerned. */
+export type StateFileProbe =
+  | { readonly kind: 'state'; readonly schemaVersion: number }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'empty' }
+  /** A directory, FIFO, socket or device: never opened, since opening a FIFO blocks. */
+  | { readonly kind: 'not-a-file'; readonly what: string }
+  /** A readable file that is not SQLite, or a SQLite file this adapter never migrated. */
+  | { readonly kind: 'foreign'; readonly reason: string }
+  /** A file that could not be read: permissions, I/O, a damaged file; `code` is the errno or SQLite code. */
+  | { readonly kind: 'unreadable'; readonly code: string; readonly reason: string };
+
+/** How long a probe waits for a writer's lock; a probe is a quick look. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+function whatIsNotAFile(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+const ERRNO_REASON: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EIO: 'input/output error',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/** A short reason for an fs or SQLite error, with its code. */
+export function reasonOf(error: unknown): { readonly code: string; readonly reason: string } {
+  const code = String((error as { code?: unknown } | null)?.code ?? 'UNKNOWN');
+  const known = ERRNO_REASON[code];
+  if (known !== undefined) return { code, reason: `${known} (${code})` };
+  const message = error instanceof Error ? error.message.replace(/^[A-Z]+: /u, '') : String(error);
+  return { code, reason: `${message} (${code})` };
+}
+
+/**
+ * Looks at `path` read-only: stats it first (so a FIFO, socket or device is never opened), then
+ * opens a regular file through `openReadOnlyDatabase`. A state file is one this adapter has
+ * migrated (its `schema_migrations` table and `user_version` ≥ 1); a damaged file is `unreadable`,
+ * never `foreign`, so a tool reports the damage instead of calling the file another program's.
+ */
+export function probeStateFile(path: string): StateFileProbe {
+  let stat: fs.Stats;
   try {
-    client = new Database(path, { readonly: true, fileMustExist: true });
-    const version = client.pragma('user_version', { simple: true }) as number;
-    // The migration bookkeeping marks the file as ours; a damaged state file still counts, so
-    // opening it reports what is wrong instead of calling it foreign.
-    const bookkeeping = client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-    return version >= 1 && bookkeeping !== undefined;
-  } catch {
-    return false;
-  } finally {
-    client?.close();
+    stat = fs.statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    return { kind: 'unreadable', ...reasonOf(error) };
   }
+  if (!stat.isFile()) return { kind: 'not-a-file', what: whatIsNotAFile(stat) };
+  if (stat.size === 0) return { kind: 'empty' };
+  let db: ReturnType<typeof openReadOnlyDatabase> | undefined;
+  try {
+    db = openReadOnlyDatabase(path, PROBE_TIMEOUT_MS);
+    const version = db.client.pragma('user_version', { simple: true }) as number;
+    const bookkeeping = db.client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+    if (version < 1 || bookkeeping === undefined) {
+      return { kind: 'foreign', reason: 'a SQLite database without the session-state tables' };
+    }
+    return { kind: 'state', schemaVersion: version };
+  } catch (error) {
+    const { code, reason } = reasonOf(error);
+    if (code === 'SQLITE_NOTADB') return { kind: 'foreign', reason: 'not a SQLite database' };
+    return { kind: 'unreadable', code, reason };
+  } finally {
+    db?.client.close();
+  }
+}
+
+/** True when `path` is an existing SQLite file that this adapter has migrated; see `probeStateFile` for the reason when not. */
+export function isStateFile(path: string): boolean {
+  return probeStateFile(path).kind === 'state';
 }

@@ -1,5 +1,6 @@
-// Opens (creating and migrating if needed) a SQLite file and returns the StateStore port over
-// it: each method is an async wrapper around one synchronous operation.
+// Opens (creating and migrating if needed) a SQLite file, or opens it read-only for a tool that
+// only looks, and returns the StateStore port over it: each method is an async wrapper around
+// one synchronous operation.
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { storeError, type PruneBatch, type PruneRequest, type StateStore } from '@session-state/domain';
@@ -9,7 +10,8 @@ import { wholeMs, withWholeMs } from './clockMs';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
-import { migrate } from './migrations/migrate';
+import { NEWEST_SCHEMA_VERSION } from './migrations';
+import { migrate, schemaVersion } from './migrations/migrate';
 import { pendingNotices } from './pendingNotices';
 import { checkpoint, prune } from './prune';
 import { readChanges } from './readChanges';
@@ -18,6 +20,7 @@ import { readSessionChanges } from './readSessionChanges';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { schema } from './schema';
+import { openReadOnlyDatabase } from './readOnlyDatabase';
 import { prepareStatements } from './statements';
 import type { CorruptRowInfo, StoreDb } from './storeDb';
 import { watch } from './watch';
@@ -41,6 +44,13 @@ export interface SqliteStoreOptions {
    * default warns on the console with the sequence only, never the row's content.
    */
   readonly onCorruptRow?: (info: CorruptRowInfo) => void;
+  /**
+   * `true`: open an existing, migrated file for reading only. Nothing is created, migrated,
+   * written or checkpointed, not even a -wal or -shm (see readOnlyDatabase.ts for how, and what
+   * it costs); every write method rejects. Meant for tools run beside a gateway, possibly as
+   * another OS user. Default `false`.
+   */
+  readonly readOnly?: boolean;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -71,10 +81,43 @@ function checkOptions(options: SqliteStoreOptions): number {
 
 // --- open ------------------------------------------------------------------------------------
 
+/** A read-only file must already have exactly this library's schema: only a writer migrates. */
+function checkReadableSchema(client: Database.Database): void {
+  const version = schemaVersion(client);
+  if (version === NEWEST_SCHEMA_VERSION) return;
+  throw new Error(
+    version > NEWEST_SCHEMA_VERSION
+      ? `the database schema version ${version} is newer than this library knows (${NEWEST_SCHEMA_VERSION})`
+      : `the database schema version ${version} is older than this library's (${NEWEST_SCHEMA_VERSION}); a writer (the gateway) migrates it when it opens the file`,
+  );
+}
+
+/** Opens the file read-only (see `SqliteStoreOptions.readOnly`) and prepares the hot queries. */
+function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number): StoreDb {
+  const view = openReadOnlyDatabase(options.path, busyTimeoutMs);
+  const { client } = view;
+  try {
+    client.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    checkReadableSchema(client);
+    const orm = drizzle({ client, schema });
+    return {
+      client,
+      orm,
+      statements: prepareStatements(client, orm),
+      onCorruptRow: options.onCorruptRow ?? warnCorruptRow,
+      isStale: view.isStale,
+    };
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+}
+
 /** Opens the database, sets the pragmas, applies pending migrations and prepares the hot queries. */
 export function openStoreDb(options: SqliteStoreOptions): StoreDb {
   const busyTimeoutMs = checkOptions(options);
   const synchronous = checkDurability(options);
+  if (options.readOnly === true) return openReadOnlyStoreDb(options, busyTimeoutMs);
   const client = new Database(options.path, { timeout: busyTimeoutMs });
   try {
     // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
@@ -99,11 +142,24 @@ export function openStoreDb(options: SqliteStoreOptions): StoreDb {
  * @example const store = openSqliteStore({ path: 'state.db' });
  */
 export function openSqliteStore(options: SqliteStoreOptions): StateStore {
-  const db = openStoreDb(options);
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
+    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
+  }
+  let db = openStoreDb(options);
+
+  // A read-only snapshot is replaced by a fresh one once the file has changed, so every read
+  // sees the file's latest commit (a live read-only connection sees it by itself).
+  const refreshSnapshot = (): void => {
+    if (db.isStale?.() !== true) return;
+    const fresh = openStoreDb(options);
+    db.client.close();
+    db = fresh;
+  };
 
   // Driver exceptions become a tagged StoreError rejection naming the port method.
   const run = <T>(operation: string, work: () => T): Promise<T> => {
     try {
+      if (operation !== 'close' && db.client.open) refreshSnapshot();
       return Promise.resolve(work());
     } catch (e) {
       return Promise.reject(storeError(operation, e));

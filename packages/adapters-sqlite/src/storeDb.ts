@@ -14,4 +14,6 @@ export interface StoreDb extends CorruptRowSink {
   readonly client: Database.Database;
   readonly orm: BetterSQLite3Database<typeof schema>;
   readonly statements: Statements;
+  /** Set on a read-only snapshot (see readOnlyDatabase.ts): true once the file has changed since it was taken. */
+  readonly isStale?: () => boolean;
 }

@@ -5,3 +5,6 @@ import type { Migration } from './migration';
 export type { Migration } from './migration';
 
 export const MIGRATIONS: readonly Migration[] = [initial];
+
+/** The newest schema version: the version a file has once every migration ran. */
+export const NEWEST_SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

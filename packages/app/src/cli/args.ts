@@ -1,12 +1,35 @@
-// Parsers for command-line values: each accepts the text the user typed or throws commander's
-// InvalidArgumentError, which commander prints as one line naming the argument (exit status 2).
-import { InvalidArgumentError } from 'commander';
-import { isSessionKey, MAX_PAGE_LIMIT, renderValue, SESSION_KEY_EXPECTED } from '@session-state/domain';
+// Parsers for command-line values: each accepts the text the user typed or throws a usage error
+// naming the argument and describing the value by type and size, never its text (exit status 2).
+// Commander's own InvalidArgumentError is not used: commander would quote the value.
+import { isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
+import { describeArgument, describeValue } from './describe';
 import { UsageError } from './errors';
 
-function invalid(expected: string, value: string): InvalidArgumentError {
-  return new InvalidArgumentError(`expected ${expected}, got ${renderValue(value)}`);
+/** A value a parser refused: what was expected and what came, described by type and size. */
+class InvalidValue extends Error {
+  override readonly name = 'InvalidValue';
+}
+
+function invalid(expected: string, value: string): InvalidValue {
+  return new InvalidValue(`expected ${expected}, got ${describeArgument(value)}`);
+}
+
+/**
+ * The parser for `argument` (as the help shows it: `--since`, `<sessionKey>`): a refused value
+ * becomes a UsageError naming it.
+ *
+ * @example new Option('--since <N>').argParser(named('--since', parseSequence))
+ */
+export function named<T>(argument: string, parse: (value: string) => T): (value: string) => T {
+  return (value) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      if (error instanceof InvalidValue) throw new UsageError(argument, error.message);
+      throw error;
+    }
+  };
 }
 
 // --- session keys ----------------------------------------------------------------------------
@@ -20,7 +43,7 @@ export function parseSessionKey(value: string): string {
 /** Validates each key of a variadic `[keys...]` argument; names the argument on failure. */
 export function checkSessionKeys(argument: string, values: readonly string[]): string[] {
   for (const value of values) {
-    if (!isSessionKey(value)) throw new UsageError(argument, `expected ${SESSION_KEY_EXPECTED}, got ${renderValue(value)}`);
+    if (!isSessionKey(value)) throw new UsageError(argument, `expected ${SESSION_KEY_EXPECTED}, got ${describeArgument(value)}`);
   }
   return [...values];
 }
@@ -77,8 +100,10 @@ export function parseJsonObject(value: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw invalid('a JSON object', value);
+    throw new InvalidValue(`expected a JSON object, got ${describeArgument(value)} that is not JSON`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('a JSON object', value);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidValue(`expected a JSON object, got ${describeValue(parsed)}`);
+  }
   return parsed as Record<string, unknown>;
 }

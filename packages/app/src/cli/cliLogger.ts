@@ -1,5 +1,6 @@
 // The logger port for the command-line tool: one `warning:` / `error:` line per report on
-// stderr, fields as key=value (the library never puts message content in them).
+// stderr, fields as key=value (the library never puts message content in them); and a logger
+// that holds its errors back for a command that reports its own failure in one line.
 import type { LogFields, Logger } from '@session-state/domain';
 
 import { writeNote } from './io';
@@ -16,5 +17,27 @@ export function createCliLogger(): Logger {
   return {
     warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),
     error: (message, fields) => writeNote(`error: ${render(message, fields)}`),
+  };
+}
+
+/** A Logger whose error reports wait for the command's outcome (see `createHeldErrorLogger`). */
+export interface HeldErrorLogger extends Logger {
+  /** The command succeeded: print what was held, as warnings (something went wrong on the side). */
+  release(): void;
+}
+
+/**
+ * A Logger for a command that reports its own failure: the library logs a failed operation and
+ * also returns it, and the command prints the returned error as its one `error:` line, so the
+ * logged copy is dropped then. When the command succeeds, held errors print as warnings.
+ */
+export function createHeldErrorLogger(): HeldErrorLogger {
+  const held: string[] = [];
+  return {
+    warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),
+    error: (message, fields) => void held.push(render(message, fields)),
+    release: () => {
+      for (const line of held.splice(0)) writeNote(`warning: ${line}`);
+    },
   };
 }

@@ -1,6 +1,9 @@
 // How the command-line tool fails: usage errors exit 2 with one line naming the argument, any
-// other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr.
+// other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr, with
+// the secrets of --db removed.
 import { CommanderError } from 'commander';
+
+import { redact } from './secrets';
 
 // --- exit statuses -------------------------------------------------------------------------
 
@@ -23,6 +26,18 @@ export class UsageError extends Error {
     super(`${argument}: ${problem}`);
     this.argument = argument;
   }
+}
+
+// --- the storage error ---------------------------------------------------------------------------
+
+/**
+ * A failure of the store or the file system that the command already described in full (which
+ * file, what went wrong); printed as it is, exit status 1.
+ *
+ * @example throw new StorageError('cannot read the state file s.db: permission denied (EACCES)')
+ */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
 }
 
 // --- reporting -----------------------------------------------------------------------------
@@ -51,11 +66,11 @@ export function reportError(error: unknown, writeErr: (line: string) => void): n
     return EXIT.usage;
   }
   if (error instanceof UsageError) {
-    writeErr(`error: ${oneLine(error.message)}`);
+    writeErr(redact(`error: ${oneLine(error.message)}`));
     return EXIT.usage;
   }
   const message = error instanceof Error ? error.message : describeThrown(error);
-  writeErr(`error: ${oneLine(message)}`);
+  writeErr(redact(`error: ${oneLine(message)}`));
   return EXIT.failure;
 }
 

@@ -16,7 +16,9 @@ import { registerRecord } from './commands/record';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
+import { watchOutputStreams } from './io';
 import { SCHEMA_ENV } from './postgresState';
+import { dbValuesOf, protectSecretsOf, redact } from './secrets';
 import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
 
 function packageVersion(): string {
@@ -46,6 +48,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--db <path|url>', 'the SQLite state file, or the postgres:// URL of a PostgreSQL store').env(DB_ENV).default(DEFAULT_DB_PATH))
     .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db`).env(SCHEMA_ENV))
     .exitOverride()
+    // Commander's own messages pass through the same redaction as ours.
+    .configureOutput({ writeErr: (text) => process.stderr.write(redact(text)), outputError: (text, write) => write(redact(text)) })
     .showSuggestionAfterError(false)
     .addHelpText('after', WHERE_STATE_LIVES)
     .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`);
@@ -59,8 +63,12 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the tool on `argv` (as `process.argv`) and resolves with its exit status. */
+/**
+ * Runs the tool on `argv` (as `process.argv`) and resolves with its exit status. Every --db
+ * value of the arguments and the environment is registered first, so no message shows its secrets.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
+  protectSecretsOf(dbValuesOf(argv, process.env[DB_ENV]));
   try {
     await buildProgram().parseAsync([...argv]);
     return EXIT.ok;
@@ -70,6 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  watchOutputStreams();
   void main(process.argv).then((status) => {
     process.exitCode = status;
   });

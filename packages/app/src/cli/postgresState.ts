@@ -2,9 +2,11 @@
 // URL in --db, checking the schema name, masking the password in every message, and opening the
 // store for a read command (never creating anything) or a write command (creating and migrating).
 import { hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
-import { renderValue, type StateStore } from '@session-state/domain';
+import type { StateStore } from '@session-state/domain';
 
-import { UsageError } from './errors';
+import { describeArgument } from './describe';
+import { StorageError, UsageError } from './errors';
+import { maskUrl, redactWith, urlScheme } from './secrets';
 
 // --- the URL and the schema -------------------------------------------------------------------
 
@@ -17,11 +19,20 @@ export interface PostgresLocation {
   readonly schema: string;
 }
 
-const URL_SCHEME = /^postgres(?:ql)?:\/\//u;
+/** The schemes that name a PostgreSQL server, matched in any case after trimming. */
+const POSTGRES_SCHEMES: ReadonlySet<string> = new Set(['postgres', 'postgresql']);
 
-/** True when `--db` names a PostgreSQL server (`postgres://…` or `postgresql://…`) rather than a file. */
+/** True when `--db` names a PostgreSQL server (`postgres://…`, `PostgreSQL://…`, with blanks around) rather than a file. */
 export function isPostgresUrl(db: string): boolean {
-  return URL_SCHEME.test(db);
+  const scheme = urlScheme(db);
+  return scheme !== undefined && POSTGRES_SCHEMES.has(scheme);
+}
+
+/** The URL as the driver should get it: trimmed, its scheme lower-cased (`POSTGRES://h` works as `postgres://h`). */
+export function normalisePostgresUrl(db: string): string {
+  const trimmed = db.trim();
+  const colon = trimmed.indexOf(':');
+  return `${trimmed.slice(0, colon).toLowerCase()}${trimmed.slice(colon)}`;
 }
 
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
@@ -31,42 +42,12 @@ const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not start
 /** The schema name, or a usage error naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there). */
 export function checkSchemaName(schema: string, fromEnv: boolean): string {
   if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${renderValue(schema)}`);
+    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeArgument(schema)}`);
   }
   return schema;
 }
 
 // --- never printing the password -----------------------------------------------------------------
-
-const PASSWORD_PARAM = /([?&]password=)[^&#]*/giu;
-
-/**
- * The URL with its password replaced by `***` (`user:pass@` becomes `user:***@`, and a
- * `password=` parameter too), safe to print. The user info ends at the last `@`, as URL parsers
- * read it, so a password holding an unencoded `@` is masked whole; masking too much is harmless.
- *
- * @example maskUrl('postgres://app:s3cret@db:5432/state') // 'postgres://app:***@db:5432/state'
- */
-export function maskUrl(url: string): string {
-  const { scheme, user, password, afterPassword } = splitUrl(url);
-  const masked = password === undefined ? afterPassword : `${user}:***${afterPassword}`;
-  return scheme + masked.replace(PASSWORD_PARAM, '$1***');
-}
-
-/**
- * The URL's scheme, the user and password of its user info (the password undefined without one,
- * `afterPassword` then the whole rest) and what follows the password. The user info ends at the
- * last `@`, as URL parsers read it.
- */
-function splitUrl(url: string): { readonly scheme: string; readonly user: string; readonly password?: string; readonly afterPassword: string } {
-  const scheme = URL_SCHEME.exec(url)?.[0] ?? '';
-  const rest = url.slice(scheme.length);
-  const at = rest.lastIndexOf('@');
-  const colon = at < 0 ? -1 : rest.slice(0, at).indexOf(':');
-  return colon < 0
-    ? { scheme, user: '', afterPassword: rest }
-    : { scheme, user: rest.slice(0, colon), password: rest.slice(colon + 1, at), afterPassword: rest.slice(at) };
-}
 
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
 function serverOf(maskedUrl: string): string | undefined {
@@ -78,22 +59,7 @@ function serverOf(maskedUrl: string): string | undefined {
   }
 }
 
-/** The passwords a URL carries (as typed and decoded), for scrubbing driver messages. */
-function passwordsIn(url: string): string[] {
-  const { password } = splitUrl(url);
-  const raw = [...(password !== undefined ? [password] : []), ...[...url.matchAll(PASSWORD_PARAM)].map((match) => match[2] ?? '')];
-  const decoded = raw.map((text) => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return text;
-    }
-  });
-  // A very short password would garble unrelated words of a message; drivers never echo it anyway.
-  return [...new Set([...raw, ...decoded])].filter((text) => text.length >= 4);
-}
-
-/** A driver failure's message without the password, and with a reason even when the error has no message (Node's AggregateError). */
+/** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
   let reason: string;
   if (error instanceof AggregateError && error.message === '') {
@@ -102,8 +68,7 @@ function reasonOf(error: unknown, url: string): string {
     reason = error instanceof Error ? error.message : String(error);
   }
   if (reason === '') reason = String((error as { code?: unknown } | null)?.code ?? 'unknown error');
-  for (const password of passwordsIn(url)) reason = reason.split(password).join('***');
-  return reason;
+  return redactWith([url], reason);
 }
 
 /**
@@ -124,7 +89,7 @@ function openFailure(location: PostgresLocation, error: unknown): Error {
   const message = isConnectionFailure(error)
     ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
     : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
-  return new Error(message);
+  return new StorageError(message);
 }
 
 // --- opening ---------------------------------------------------------------------------------------

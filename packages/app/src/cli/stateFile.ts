@@ -1,11 +1,13 @@
-// Where the state file is and how each kind of command opens it: read commands refuse a missing
-// file (they never create an empty one), write commands open or create it through the adapter.
+// Where the state file is and how each kind of command opens it: read commands open an existing
+// state file read-only (creating and changing nothing), `prune` opens an existing one to write,
+// `record` opens or creates one; anything else at the path is refused with its own reason.
 import fs from 'node:fs';
+import nodePath from 'node:path';
 
-import { isStateFile, openSqliteStore } from '@session-state/adapters-sqlite';
+import { openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
-import { UsageError } from './errors';
+import { StorageError, UsageError } from './errors';
 
 // --- the path ----------------------------------------------------------------------------------
 
@@ -15,29 +17,76 @@ export const DEFAULT_DB_PATH = './session-state.db';
 /** The environment variable that names the state file. */
 export const DB_ENV = 'SESSION_STATE_DB';
 
-// --- opening -------------------------------------------------------------------------------------
+// --- what is at the path -------------------------------------------------------------------------
 
-/** Fails with a usage error naming `--db` unless `path` is an existing regular file. */
-export function requireStateFile(path: string): void {
-  let isFile = false;
-  try {
-    isFile = fs.statSync(path).isFile();
-  } catch {
-    isFile = false;
-  }
-  if (!isFile) {
-    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "session-state demo" or "session-state record" first)`);
+/**
+ * Refuses what no command may open, with its reason: something that is not a regular file (a
+ * FIFO, which would block for ever, a directory, a socket, a device), another program's file,
+ * or a file that cannot be read (exit 1, naming the cause). Returns the probe otherwise.
+ */
+function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
+  switch (probe.kind) {
+    case 'not-a-file':
+      throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
+    case 'foreign':
+      throw new UsageError('--db', `${path} is not a session-state file (${probe.reason}); choose another --db`);
+    case 'unreadable':
+      throw new StorageError(`cannot read the state file ${path}: ${probe.reason}`);
+    default:
+      return probe;
   }
 }
 
+/** Fails with a usage error naming `--db` unless `path` holds a state file; returns nothing else. */
+function requireStateFile(path: string): void {
+  const probe = refuseUnusable(path, probeStateFile(path));
+  if (probe.kind === 'missing') {
+    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "session-state demo" or "session-state record" first)`);
+  }
+  if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
+}
+
+// --- write access --------------------------------------------------------------------------------
+
 /**
- * Opens an existing state file for a read command. A file that is not a session-state file is
- * refused before the adapter opens it, since opening would migrate (write) its schema.
+ * Fails, naming the cause, unless this process may write `path` (when it exists) and its folder,
+ * where SQLite keeps the -wal and -shm files beside it. Checked before opening, so a read-only
+ * mount or a missing permission is reported as such rather than as whatever SQLite says later.
+ */
+function requireWritable(path: string): void {
+  const folder = nodePath.dirname(path);
+  for (const [target, what] of [
+    [path, `the state file ${path}`],
+    [folder, `the folder ${folder} (SQLite keeps the -wal and -shm files of ${path} there)`],
+  ] as const) {
+    try {
+      fs.accessSync(target, fs.constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && target === path) continue;
+      if (code === 'ENOENT') throw new UsageError('--db', `cannot create ${path}: the folder ${folder} does not exist`);
+      const reason = code === 'EROFS' ? 'it is on a read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
+      throw new StorageError(`cannot write ${what}: ${reason} (${String(code)})`);
+    }
+  }
+}
+
+// --- opening -------------------------------------------------------------------------------------
+
+/**
+ * Opens an existing state file for a read command, read-only: nothing is created, migrated,
+ * written or checkpointed, so another OS user's read never takes the owner's files over.
  */
 export async function openExistingStore(path: string): Promise<StateStore> {
   requireStateFile(path);
-  if (!isStateFile(path)) throw new UsageError('--db', `${path} is not a session-state file`);
-  return openStore(path);
+  return openStore(path, true);
+}
+
+/** Opens an existing state file for a command that writes to it but must not create it (`prune`). */
+export async function openExistingStoreForWriting(path: string): Promise<StateStore> {
+  requireStateFile(path);
+  requireWritable(path);
+  return openStore(path, false);
 }
 
 /**
@@ -46,28 +95,17 @@ export async function openExistingStore(path: string): Promise<StateStore> {
  * opens it, since opening would write our schema into another program's file.
  */
 export async function openOrCreateStore(path: string): Promise<StateStore> {
-  if (holdsData(path) && !isStateFile(path)) {
-    throw new UsageError('--db', `${path} is not a session-state file; refusing to write into it, choose another --db`);
-  }
-  return openStore(path);
-}
-
-/** True when something other than an empty regular file is at `path` (SQLite takes an empty file as a new database). */
-function holdsData(path: string): boolean {
-  try {
-    const stat = fs.statSync(path);
-    return !stat.isFile() || stat.size > 0;
-  } catch {
-    return false;
-  }
+  refuseUnusable(path, probeStateFile(path));
+  requireWritable(path);
+  return openStore(path, false);
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */
-function openStore(path: string): Promise<StateStore> {
+function openStore(path: string, readOnly: boolean): Promise<StateStore> {
   try {
-    return Promise.resolve(openSqliteStore({ path }));
+    return Promise.resolve(openSqliteStore({ path, readOnly }));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return Promise.reject(new Error(`cannot open the state file ${path}: ${reason}`, { cause: error }));
+    return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));
   }
 }

@@ -7,8 +7,9 @@ import type { StateStore } from '@session-state/domain';
 
 import { UsageError } from './errors';
 import { dbPath, type GlobalOptions } from './io';
-import { checkSchemaName, isPostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
-import { openExistingStore, openOrCreateStore } from './stateFile';
+import { checkSchemaName, isPostgresUrl, normalisePostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
+import { maskUrl, urlScheme } from './secrets';
+import { openExistingStore, openExistingStoreForWriting, openOrCreateStore } from './stateFile';
 
 // --- the location --------------------------------------------------------------------------------
 
@@ -19,7 +20,8 @@ export type StateLocation =
 
 /**
  * The store this run works on. `--db` (or `SESSION_STATE_DB`) is a file path or a
- * `postgres://` / `postgresql://` URL; `--schema` (or `SESSION_STATE_PG_SCHEMA`) picks the schema
+ * `postgres://` / `postgresql://` URL (any case, blanks around it ignored; any other URL is a
+ * usage error); `--schema` (or `SESSION_STATE_PG_SCHEMA`) picks the schema
  * of a URL, default `session_state`, and is a usage error with a file, which has no schemas.
  * Every problem is raised before anything is opened.
  */
@@ -27,6 +29,10 @@ export function stateLocation(command: Command): StateLocation {
   const db = dbPath(command);
   const { schema } = command.optsWithGlobals<GlobalOptions>();
   const schemaFromEnv = command.getOptionValueSourceWithGlobals('schema') === 'env';
+  const scheme = urlScheme(db);
+  if (scheme !== undefined && !isPostgresUrl(db)) {
+    throw new UsageError('--db', `${maskUrl(db)} is a ${scheme}: URL; expected a state file path or a postgres:// URL`);
+  }
   if (!isPostgresUrl(db)) {
     if (schema !== undefined) {
       throw new UsageError(
@@ -36,7 +42,8 @@ export function stateLocation(command: Command): StateLocation {
     }
     return { kind: 'sqlite', path: db };
   }
-  return { kind: 'postgres', url: db, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv) };
+  const url = normalisePostgresUrl(db);
+  return { kind: 'postgres', url, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv) };
 }
 
 // --- opening -------------------------------------------------------------------------------------
@@ -44,6 +51,11 @@ export function stateLocation(command: Command): StateLocation {
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
 export function openForReading(location: StateLocation): Promise<StateStore> {
   return location.kind === 'sqlite' ? openExistingStore(location.path) : openExistingPostgresStore(location);
+}
+
+/** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
+export function openExistingForWriting(location: StateLocation): Promise<StateStore> {
+  return location.kind === 'sqlite' ? openExistingStoreForWriting(location.path) : openExistingPostgresStore(location);
 }
 
 /** Opens the store for a write command, creating (and migrating) the file or the schema when needed. */

@@ -3,7 +3,7 @@
 import { Option, type Command } from 'commander';
 import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } from '@session-state/domain';
 
-import { parseSessionKey } from '../args';
+import { named, parseSessionKey } from '../args';
 import { isoTime, table } from '../format';
 import { writeJson, writeLines } from '../io';
 import { openForReading, stateLocation } from '../stateLocation';
@@ -69,8 +69,8 @@ export function registerCursors(program: Command): void {
   program
     .command('cursors')
     .description('watcher cursors: acked / notified / material and whether a notice is pending')
-    .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(parseSessionKey))
-    .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(parseSessionKey))
+    .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(named('--watcher', parseSessionKey)))
+    .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(named('--target', parseSessionKey)))
     .option('--json', 'print the cursors as JSON')
     .action(async (options: CursorsOptions, command: Command) => {
       const filter: CursorFilter = {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import type { Command } from 'commander';
-import { isStateFile, openSqliteStore } from '@session-state/adapters-sqlite';
+import { labelStateFile, openSqliteStore, probeStateFile, stateFileLabels } from '@session-state/adapters-sqlite';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import {
@@ -15,7 +15,7 @@ import {
   type SessionStateAwareness,
 } from '../../index';
 import { createCliLogger } from '../cliLogger';
-import { UsageError } from '../errors';
+import { StorageError, UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import { writeLines } from '../io';
 import { stateLocation } from '../stateLocation';
@@ -34,22 +34,57 @@ const RETENTION_DAYS = 30;
 
 // --- the fresh file ------------------------------------------------------------------------------
 
+/** The label the demo writes into every file it makes, and the only proof it accepts that it made one. */
+const DEMO_LABEL = 'session-state demo';
+
+function refuse(file: string, why: string): UsageError {
+  return new UsageError('--db', `${file} ${why}; the demo only replaces a file it made itself, so refusing to remove it; choose another --db`);
+}
+
 /**
- * Removes a previous demo file (and its -wal/-shm) at `file`. A file that holds sessions other
- * than the demo's, or is not a state file at all, is refused rather than destroyed.
+ * Removes a previous demo file (and its -wal/-shm) at `file`. The decision is positive: the file
+ * must carry the demo's label (written only by the demo, never by a gateway) and hold none but
+ * the demo's sessions (a demo file a gateway went on to use is kept). Everything is read
+ * read-only, so a refused file is left byte for byte as it was.
  */
 async function removePreviousDemoFile(file: string): Promise<boolean> {
-  if (!fs.existsSync(file)) return false;
-  if (!isStateFile(file)) throw new UsageError('--db', `${file} is not a session-state file; refusing to remove it, choose another --db`);
-  const previous = openSqliteStore({ path: file });
-  const keys = (await previous.readHeads()).map((row) => row.sessionKey);
-  await previous.close();
-  const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
-  if (foreign !== undefined) {
-    throw new UsageError('--db', `${file} is not a previous demo file (it holds ${foreign}); refusing to remove it, choose another --db`);
+  const probe = probeStateFile(file);
+  switch (probe.kind) {
+    case 'missing':
+      return false;
+    case 'not-a-file':
+      throw refuse(file, `is ${probe.what}, not a state file`);
+    case 'unreadable':
+      throw new StorageError(`cannot read ${file}: ${probe.reason}; refusing to remove it`);
+    case 'empty':
+      throw refuse(file, 'is an empty file');
+    case 'foreign':
+      throw refuse(file, `is not a session-state file (${probe.reason})`);
+    case 'state':
+      break;
   }
+  if (!stateFileLabels(file).includes(DEMO_LABEL)) {
+    throw refuse(file, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
+  }
+  const previous = openSqliteStore({ path: file, readOnly: true });
+  let keys: string[];
+  try {
+    const heads = await previous.readHeads();
+    const cursors = await previous.listCursors();
+    keys = [...heads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])];
+  } finally {
+    await previous.close();
+  }
+  const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
+  if (foreign !== undefined) throw refuse(file, `holds sessions other than the demo's (${foreign})`);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   return true;
+}
+
+/** Creates the state file the story plays on and labels it as the demo's. */
+async function createDemoFile(file: string): Promise<void> {
+  await openSqliteStore({ path: file }).close();
+  labelStateFile(file, DEMO_LABEL, Date.now());
 }
 
 // --- the timeline ----------------------------------------------------------------------------------
@@ -110,6 +145,7 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
 export async function playDemo(file: string, write: (line: string) => void, endMs = Date.now()): Promise<void> {
   if (file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(file);
+  await createDemoFile(file);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);

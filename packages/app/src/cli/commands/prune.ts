@@ -3,9 +3,9 @@
 import { Option, type Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
-import { parseDuration, parsePositiveInteger } from '../args';
+import { named, parseDuration, parsePositiveInteger } from '../args';
 import { writeJson, writeLines } from '../io';
-import { openForReading, stateLocation } from '../stateLocation';
+import { openExistingForWriting, stateLocation } from '../stateLocation';
 
 interface PruneOptions {
   readonly maxAge: number;
@@ -41,11 +41,11 @@ export function registerPrune(program: Command): void {
   program
     .command('prune')
     .description('delete events older than --max-age and beyond --max-rows; expire idle cursors')
-    .addOption(new Option('--max-age <duration>', 'age limit such as 30d, 12h, 90m').argParser(parseDuration).default(30 * DAY_MS, '30d'))
-    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(parsePositiveInteger).default(DEFAULT_MAX_ROWS))
+    .addOption(new Option('--max-age <duration>', 'age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(30 * DAY_MS, '30d'))
+    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(DEFAULT_MAX_ROWS))
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const store = await openForReading(stateLocation(command));
+      const store = await openExistingForWriting(stateLocation(command));
       try {
         const summary = await pruneToCompletion(store, Date.now(), options.maxAge, options.maxRows);
         if (options.json === true) writeJson(summary);

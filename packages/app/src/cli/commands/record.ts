@@ -7,8 +7,9 @@ import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from 
 
 import { createSessionStateAwareness, type RecordInput } from '../../index';
 import { appendOnlyStore } from '../appendOnlyStore';
-import { createCliLogger } from '../cliLogger';
-import { parseJsonObject, parseSessionKey } from '../args';
+import { createHeldErrorLogger } from '../cliLogger';
+import { describeValue } from '../describe';
+import { named, parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import { writeJson, writeLines } from '../io';
@@ -57,7 +58,9 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
     const [, field = '', ...rest] = problem.field.split('.');
     const argument = ARGUMENT_OF_FIELD[field] ?? problem.field;
     const where = rest.length > 0 ? ` (${rest.join('.')})` : '';
-    throw new UsageError(argument, `expected ${problem.expected}${where}, got ${problem.value}`);
+    // The value as typed, described by type and size: it may be message content.
+    const value = [field, ...rest].reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), input);
+    throw new UsageError(argument, `expected ${problem.expected}${where}, got ${describeValue(value)}`);
   }
   // Validated above with the library's own codec, so the kinds and actor types are known ones.
   return input as RecordInput;
@@ -82,12 +85,12 @@ export function registerRecord(program: Command): void {
   program
     .command('record')
     .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed)')
-    .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(parseSessionKey))
+    .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(named('<sessionKey>', parseSessionKey)))
     .requiredOption('--kind <kind>', `the event kind: ${EVENT_KINDS.join(', ')}`)
     .requiredOption('--actor <actorType>', 'who caused it: human, agent or system')
     .option('--by <sessionKey>', 'the session that caused it (actorSessionKey; never notifies itself)')
     .requiredOption('--summary <text>', 'a one-line summary, never message content')
-    .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(parseJsonObject))
+    .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(named('--payload', parseJsonObject)))
     .option('--dedupe-key <key>', 'an at-least-once key: a repeat returns the stored event')
     .option('--only-if-watched', 'write nothing when no cursor targets the session')
     .option('--json', 'print the result as JSON (with "duplicate": true for a repeated --dedupe-key)')
@@ -95,10 +98,14 @@ export function registerRecord(program: Command): void {
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
       const { store, outcomes } = appendOnlyStore(await openForWriting(stateLocation(command)));
-      const awareness = await createSessionStateAwareness({ store, logger: createCliLogger(), retention: NEVER_PRUNE });
+      // A failed append is both logged and returned; the returned error is the one line printed.
+      const logger = createHeldErrorLogger();
+      const awareness = await createSessionStateAwareness({ store, logger, retention: NEVER_PRUNE });
+      let succeeded = false;
       try {
         const result = await awareness.record(input);
         if (!result.ok) throw result.error;
+        succeeded = true;
         const watchers = (await store.listCursors({ target: sessionKey as SessionKey })).map((row) => ({
           watcher: row.watcher,
           pending: fromWatermarks(row).status === 'pending',
@@ -122,6 +129,7 @@ export function registerRecord(program: Command): void {
         ]);
       } finally {
         await awareness.close();
+        if (succeeded) logger.release();
       }
     });
 }

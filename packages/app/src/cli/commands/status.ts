@@ -12,7 +12,7 @@ import {
   type StateStore,
 } from '@session-state/domain';
 
-import { parsePageLimit, parseSequence, parseSessionKey } from '../args';
+import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { eventTable } from '../format';
 import { writeJson, writeLines } from '../io';
@@ -66,9 +66,9 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description("a session's state version and, with --since, the exact delta after it")
-    .addArgument(new Argument('<sessionKey>', 'the session to read').argParser(parseSessionKey))
-    .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(parseSequence))
-    .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(parsePageLimit))
+    .addArgument(new Argument('<sessionKey>', 'the session to read').argParser(named('<sessionKey>', parseSessionKey)))
+    .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(named('--since', parseSequence)))
+    .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
     .option('--json', 'print the session_status JSON')
     .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
       if (options.limit !== undefined && options.since === undefined) {

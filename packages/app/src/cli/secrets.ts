@@ -1,0 +1,206 @@
+// The secrets a --db value may carry (a URL's password, secret query parameters) and their
+// removal from every line the command-line tool prints on stderr, driver messages included.
+
+// --- recognising a URL ---------------------------------------------------------------------------
+
+/**
+ * A URL's start: leading blanks, a scheme of two or more characters in any case, `:` and at
+ * least one `/` (so `postgres:/h` typed with one slash still counts); `C:\…`, `C:/…` and
+ * `./a:b` are paths.
+ */
+const URL_PREFIX = /^\s*([a-z][a-z0-9+.-]+):\/+/iu;
+
+/** The lower-cased scheme of a URL-ish `value` (`postgresql` for ` PostgreSQL://h`), or undefined for a path. */
+export function urlScheme(value: string): string | undefined {
+  return URL_PREFIX.exec(value)?.[1]?.toLowerCase();
+}
+
+// --- masking ---------------------------------------------------------------------------------------
+
+/** The mask that replaces a secret. */
+export const MASK = '***';
+
+/**
+ * Query parameters whose values are shown in messages: libpq's connection settings that hold no
+ * secret. Every other parameter's value (password, sslpassword, passfile, sslkey, options, and
+ * any name not listed, however it is spelt or percent-encoded) is masked.
+ */
+const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
+  'application_name',
+  'channel_binding',
+  'client_encoding',
+  'connect_timeout',
+  'dbname',
+  'fallback_application_name',
+  'gssencmode',
+  'host',
+  'hostaddr',
+  'keepalives',
+  'keepalives_count',
+  'keepalives_idle',
+  'keepalives_interval',
+  'port',
+  'sslmode',
+  'target_session_attrs',
+  'user',
+]);
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/gu, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function isShownParameter(rawName: string): boolean {
+  const name = decoded(rawName);
+  return name !== undefined && SHOWN_PARAMETERS.has(name.trim().toLowerCase());
+}
+
+interface UrlParts {
+  /** Everything up to and including the slashes after the scheme. */
+  readonly prefix: string;
+  /** The user info's password (after the first `:`, up to the last `@`), when there is one. */
+  readonly user?: string;
+  readonly password?: string;
+  /** The host, port and path: what follows the user info, up to the query. */
+  readonly location: string;
+  /** `name=value` pairs of the query (after `?`, split on `&` and `;`), with their separators. */
+  readonly query?: string;
+  /** The fragment after `#`, when there is one. */
+  readonly fragment?: string;
+}
+
+/**
+ * Splits a URL-ish string the way URL parsers read its user info: it ends at the LAST `@`, so a
+ * password holding an unencoded `@`, `/` or `?` is taken whole (masking too much is harmless).
+ */
+function splitUrl(value: string): UrlParts | undefined {
+  const prefix = URL_PREFIX.exec(value)?.[0];
+  if (prefix === undefined) return undefined;
+  let rest = value.slice(prefix.length);
+  let user: string | undefined;
+  let password: string | undefined;
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) {
+    const info = rest.slice(0, at);
+    const colon = info.indexOf(':');
+    if (colon >= 0) {
+      user = info.slice(0, colon);
+      password = info.slice(colon + 1);
+    } else {
+      user = info;
+    }
+    rest = rest.slice(at + 1);
+  }
+  const hash = rest.indexOf('#');
+  const fragment = hash < 0 ? undefined : rest.slice(hash + 1);
+  if (hash >= 0) rest = rest.slice(0, hash);
+  const question = rest.indexOf('?');
+  const query = question < 0 ? undefined : rest.slice(question + 1);
+  const location = question < 0 ? rest : rest.slice(0, question);
+  return {
+    prefix,
+    ...(user !== undefined ? { user } : {}),
+    ...(password !== undefined ? { password } : {}),
+    location,
+    ...(query !== undefined ? { query } : {}),
+    ...(fragment !== undefined ? { fragment } : {}),
+  };
+}
+
+/** The query's parameters as [separator-led raw pair, raw name, raw value]. */
+function parametersOf(query: string): { readonly name: string; readonly value?: string; readonly separator: string }[] {
+  return query.split(/(?=[&;])/u).map((piece) => {
+    const separator = /^[&;]/u.test(piece) ? piece.charAt(0) : '';
+    const pair = piece.slice(separator.length);
+    const equals = pair.indexOf('=');
+    return equals < 0 ? { name: pair, separator } : { name: pair.slice(0, equals), value: pair.slice(equals + 1), separator };
+  });
+}
+
+/**
+ * The value with its secrets replaced by `***`: the password of the user info, the value of
+ * every query parameter not known to be harmless, and the fragment. Safe to print. A value
+ * that is not URL-ish (a file path) is returned as it is.
+ *
+ * @example maskUrl('postgres://app:s3cret@db:5432/state?sslpassword=x') // 'postgres://app:***@db:5432/state?sslpassword=***'
+ */
+export function maskUrl(value: string): string {
+  const parts = splitUrl(value);
+  if (parts === undefined) return value;
+  const userInfo = parts.user === undefined ? '' : `${parts.user}${parts.password === undefined ? '' : `:${MASK}`}@`;
+  const query =
+    parts.query === undefined
+      ? ''
+      : `?${parametersOf(parts.query)
+          .map(({ name, value: v, separator }) => `${separator}${name}${v === undefined ? '' : `=${isShownParameter(name) ? v : MASK}`}`)
+          .join('')}`;
+  const fragment = parts.fragment === undefined ? '' : `#${MASK}`;
+  return `${parts.prefix}${userInfo}${parts.location}${query}${fragment}`;
+}
+
+/** Every secret `value` carries, as typed and percent-decoded (empty ones left out). */
+export function secretsOf(value: string): string[] {
+  const parts = splitUrl(value.trim());
+  if (parts === undefined) return [];
+  const raw = [
+    ...(parts.password !== undefined ? [parts.password] : []),
+    ...(parts.query === undefined ? [] : parametersOf(parts.query).filter((p) => p.value !== undefined && !isShownParameter(p.name)).map((p) => p.value ?? '')),
+    ...(parts.fragment !== undefined ? [parts.fragment] : []),
+  ];
+  const all = raw.flatMap((text) => [text, decoded(text) ?? text]).filter((text) => text.length > 0);
+  return [...new Set(all)];
+}
+
+// --- redaction of printed text --------------------------------------------------------------------
+
+/** A secret this short would garble unrelated words, so it is replaced only as a whole word. */
+const SHORT_SECRET = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
+/**
+ * Removes from `text` every --db value that carries a secret (replaced by its masked form) and
+ * then every secret itself, so a driver message quoting a password or a whole URL prints masked.
+ */
+export function redactWith(values: readonly string[], text: string): string {
+  let out = text;
+  for (const value of [...values].sort((a, b) => b.length - a.length)) {
+    if (secretsOf(value).length === 0) continue;
+    for (const spelling of new Set([value, value.trim()])) out = out.split(spelling).join(maskUrl(spelling));
+  }
+  const secrets = [...new Set(values.flatMap(secretsOf))].sort((a, b) => b.length - a.length);
+  for (const secret of secrets) {
+    out =
+      secret.length >= SHORT_SECRET
+        ? out.split(secret).join(MASK)
+        : out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(secret)}(?![\\p{L}\\p{N}])`, 'gu'), MASK);
+  }
+  return out;
+}
+
+let protectedValues: readonly string[] = [];
+
+/** Remembers the --db values of this run (from the arguments and the environment), whose secrets `redact` removes. */
+export function protectSecretsOf(values: readonly string[]): void {
+  protectedValues = [...values];
+}
+
+/** `text` with the secrets of this run's --db values removed; every stderr line goes through it. */
+export function redact(text: string): string {
+  return protectedValues.length === 0 ? text : redactWith(protectedValues, text);
+}
+
+/** The --db values a command line and environment may carry: `--db X`, `--db=X`, and the environment variable. */
+export function dbValuesOf(argv: readonly string[], envValue: string | undefined): string[] {
+  const values: string[] = envValue === undefined ? [] : [envValue];
+  argv.forEach((arg, i) => {
+    if (arg === '--db' && i + 1 < argv.length) values.push(argv[i + 1] ?? '');
+    else if (arg.startsWith('--db=')) values.push(arg.slice('--db='.length));
+  });
+  return values;
+}
