@@ -327,7 +327,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   // --- re-reads of owned cursors after signals and on the resync timer ---
 
-  // Why never `recover` here: the restart scan raises a pending cursor's notified to material.
+  // Why never `restartScan` here: the restart scan raises a pending cursor's notified to material.
   // On a live queue that lets a drain acknowledge changes the watcher never read (it read
   // status before they were recorded); the held notice keeps the frozen watermark, so the
   // drain reopens for them, exactly as in one process.
@@ -456,7 +456,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     }
   };
 
-  // --- the restart scan (the only place `recover` runs: nothing is queued yet) ---
+  // --- the restart scan (the only place `restartScan` runs: nothing is queued yet) ---
 
   // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
   if (ownsPort !== undefined && store.listen !== undefined) {
@@ -473,11 +473,11 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       // A full scan of owned cursors: it covers every signal received before it.
       signalledTargets.clear();
       fullScanDue = false;
-      return ownsForScan === undefined ? store.recover(clock.now()) : store.recover(clock.now(), ownsForScan);
+      return ownsForScan === undefined ? store.restartScan(clock.now()) : store.restartScan(clock.now(), ownsForScan);
     });
   } catch (error) {
     await closeSubscription();
-    throw storeFailure('recover', error);
+    throw storeFailure('restartScan', error);
   }
   for (const notice of recovered) offerNotice(notice);
   retention.startInBackground();
@@ -626,7 +626,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async sessionReset(sessionKey) {
       ensureOpen('sessionReset');
       const key = decodeSessionKey(sessionKey, 'sessionReset.sessionKey');
-      await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key), (pairs) => {
+      await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key, clock.now()), (pairs) => {
         dropPairs(pairs);
         queue.removeWatcher(key);
       });
@@ -635,7 +635,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async sessionDeleted(sessionKey) {
       ensureOpen('sessionDeleted');
       const key = decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey');
-      await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key), (result) => {
+      await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key, clock.now()), (result) => {
         dropPairs(result.removedCursors);
         queue.removeWatcher(key);
         queue.removeTarget(key);

@@ -250,7 +250,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       test('deleteSession keeps the head as a tombstone and a recreated session continues above its old version', async () => {
         const events = await appendMany(store, B, 4);
         const head = (events[3] as StoredEvent).sequence;
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result.eventsDeleted).toBe(4);
         expect(await store.readHeads([B])).toEqual([{ sessionKey: B, head, pruneWatermark: head }]);
         expect(await readAll(store, B)).toEqual([]);
@@ -268,7 +268,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       test('readHeads returns rows (tombstones included) only for keys that have a head', async () => {
         const a = await append(store, A);
         await appendMany(store, B, 2);
-        await store.deleteSession(B);
+        await store.deleteSession(B, T0);
         const rows = [...(await store.readHeads([A, B, C, A]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1));
         expect(rows.map((row) => row.sessionKey)).toEqual([A, B]);
         expect(rows[0]).toEqual({ sessionKey: A, head: a.event.sequence, pruneWatermark: 0 });
@@ -280,7 +280,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await append(store, C);
         await append(store, A);
         await appendMany(store, B, 2);
-        await store.deleteSession(B);
+        await store.deleteSession(B, T0);
         const rows = await store.readHeads();
         expect(rows.map((row) => row.sessionKey)).toEqual([A, B, C].sort());
         expect(rows).toEqual(await store.readHeads([A, B, C].sort() as SessionKey[]));
@@ -424,7 +424,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(reused.event.sequence).toBeGreaterThan(first.event.sequence);
 
         await append(store, C, { dedupeKey: 'k2' });
-        await store.deleteSession(C);
+        await store.deleteSession(C, T0);
         const [afterDelete] = await store.append([request(C, { dedupeKey: 'k2' })]);
         expect(afterDelete?.type).toBe('appended');
       });
@@ -613,32 +613,32 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
     });
 
-    // --- recovery, held notices, reset, delete ---------------------------------------------
+    // --- the restart scan, held notices, reset, delete ---------------------------------------------
 
-    describe('recover', () => {
-      test('recover returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
+    describe('restartScan', () => {
+      test('the restart scan returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await store.watch({ watcher: C, target: B, now: T0 });
         await store.watch({ watcher: D, target: A, now: T0 });
         const first = await append(store, B, foreign(D), T0 + 1);
         const second = await append(store, B, foreign(D), T0 + 2);
-        const notices = [...(await store.recover(T0 + 3))].sort(byWatcher);
+        const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
         const expected = (watcher: SessionKey): Notice => ({ watcher, target: B, acked: 0 as Notice['acked'], notified: second.event.sequence, text: noticeText(B, 0 as Notice['acked']), reason: 'recovered' });
         expect(first.event.sequence).toBeLessThan(second.event.sequence);
         expect(notices).toEqual([expected(A), expected(C)]);
         const cursors = await store.listCursors();
         expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-        expect([...(await store.recover(T0 + 3))].sort(byWatcher)).toEqual(notices);
+        expect([...(await store.restartScan(T0 + 3))].sort(byWatcher)).toEqual(notices);
         expect(await store.listCursors()).toEqual(cursors);
       });
 
-      test('recover honours owns: only the owned watchers are scanned and changed', async () => {
+      test('the restart scan honours owns: only the owned watchers are scanned and changed', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await store.watch({ watcher: C, target: B, now: T0 });
         await append(store, B, foreign(D), T0 + 1);
         await append(store, B, foreign(D), T0 + 2);
         const unowned = await cursorOf(store, C, B);
-        const notices = await store.recover(T0 + 3, (watcher) => watcher === A);
+        const notices = await store.restartScan(T0 + 3, (watcher) => watcher === A);
         expect(notices.map((notice) => notice.watcher)).toEqual([A]);
         expect(await cursorOf(store, C, B)).toEqual(unowned);
       });
@@ -722,7 +722,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
       });
 
-      test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later full recover still raises notified as before', async () => {
+      test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
         const { firstOnB, laterOnB, onC, held } = await fourPendingPairs();
         const before = await store.listCursors();
         expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
@@ -733,7 +733,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
 
         // The restart scan is unchanged by any number of re-reads before it.
         const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-        expect(await store.recover(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+        expect(await store.restartScan(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
         const after = await store.listCursors();
         // B's cursors were raised to material and touched; C's (notified = material already) were not written.
         expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
@@ -770,17 +770,17 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
     describe('resetWatcher and deleteSession', () => {
       test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
         for (const [watcher, target] of [[A, B], [A, C], [D, A], [C, B]] as const) await store.watch({ watcher, target, now: T0 });
-        const removed = await store.resetWatcher(A);
+        const removed = await store.resetWatcher(A, T0);
         expect([...removed].sort((x, y) => (x.target < y.target ? -1 : 1))).toEqual([{ watcher: A, target: B }, { watcher: A, target: C }]);
         expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${B}`, `${D} -> ${A}`]);
-        expect(await store.resetWatcher(A)).toEqual([]);
+        expect(await store.resetWatcher(A, T0)).toEqual([]);
       });
 
       test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
         for (const [watcher, target] of [[A, B], [B, C], [C, D], [D, B]] as const) await store.watch({ watcher, target, now: T0 });
         await appendMany(store, B, 3);
         const other = await appendMany(store, C, 2);
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result.eventsDeleted).toBe(3);
         const pairs = result.removedCursors.map((pair) => `${pair.watcher} -> ${pair.target}`).sort();
         expect(pairs).toEqual([`${A} -> ${B}`, `${B} -> ${C}`, `${D} -> ${B}`].sort());
@@ -790,7 +790,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
 
       test('deleting a session that never logged anything removes its cursors and creates no head', async () => {
         await store.watch({ watcher: B, target: A, now: T0 });
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
         expect(await store.readHeads([B])).toEqual([]);
       });
@@ -895,7 +895,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await appendMany(store, C, 3, T0 + 3);
         await appendMany(store, D, 2, T0 + 4);
         await pruneAll(store, T0 + 4, DAY, 5);
-        await store.deleteSession(D);
+        await store.deleteSession(D, T0);
         await append(store, C, { dedupeKey: 'kept' }, T0 + 5);
         const snapshot = async (s: StateStore) => ({
           heads: [...(await s.readHeads([A, B, C, D]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1)),
@@ -1005,7 +1005,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
                     }
                   }
                 } else {
-                  await s.deleteSession(sessionsOf[op.session] as SessionKey);
+                  await s.deleteSession(sessionsOf[op.session] as SessionKey, T0);
                 }
                 for (const k of sessionsOf) {
                   const retained = await readAll(s, k);

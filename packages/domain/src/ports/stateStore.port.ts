@@ -189,15 +189,18 @@ export interface StateStore {
    */
   pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
-  /** Removes every cursor whose watcher is `watcher` (journal: `watch_ended` reset, by `planRemoval`). */
-  resetWatcher(watcher: SessionKey): Promise<readonly CursorPair[]>;
+  /**
+   * Removes every cursor whose watcher is `watcher` (journal: `watch_ended` reset, by
+   * `planRemoval`); `now` is the clock time its journal entries record.
+   */
+  resetWatcher(watcher: SessionKey, now: number): Promise<readonly CursorPair[]>;
 
   /**
    * Removes the session's events and every cursor where it is watcher or target (journal:
    * `watch_ended` deleted); keeps its head as a tombstone and raises its prune watermark to the
-   * highest sequence deleted.
+   * highest sequence deleted. `now` is the clock time its journal entries record.
    */
-  deleteSession(sessionKey: SessionKey): Promise<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
+  deleteSession(sessionKey: SessionKey, now: number): Promise<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
 
   /**
    * One bounded batch of retention: age, then row cap, then idle cursors (journal: `watch_ended`
