@@ -4,17 +4,24 @@ import fc from 'fast-check';
 
 import {
   decodeRecordInput,
+  evolve,
+  fromWatermarks,
   historyGap,
   isSessionKey,
   isStoreError,
   noticeText,
   planAppend,
+  replayCursor,
   toSessionEvent,
+  toWatermarks,
   type ActorType,
   type AppendCommand,
   type AppendOutcome,
   type AppendRequest,
+  type CursorEvent,
+  type CursorJournalEntry,
   type CursorRow,
+  type CursorState,
   type EventKind,
   type Notice,
   type SessionKey,
@@ -151,6 +158,56 @@ async function pruneAll(store: StateStore, now: number, maxAgeMs: number, maxRow
     if (batch.done) return { eventsDeleted, expired, calls: call + 1 };
   }
   throw new Error('prune never reported done');
+}
+
+/** A journal entry as the tests compare it: the event, the watermarks after it and the time (no position). */
+const journalView = (entry: CursorJournalEntry) => ({
+  pair: `${entry.watcher} -> ${entry.target}`,
+  event: entry.event,
+  after: [entry.acked, entry.notified, entry.material],
+  at: entry.recordedAt,
+});
+
+/** The journal entries a call added (by position: retention may delete older ones meanwhile), viewed. */
+async function journalDuring(store: StateStore, call: () => Promise<unknown>) {
+  const before = Math.max(0, ...(await store.readCursorJournal()).map((entry) => entry.position));
+  await call();
+  return (await store.readCursorJournal()).filter((entry) => entry.position > before).map(journalView);
+}
+
+const started = (at: number, via: 'spawn' | 'watch' = 'watch'): CursorEvent => ({ type: 'watch_started', via, at: at as StoredEvent['sequence'] });
+const seqOf = (n: number) => n as StoredEvent['sequence'];
+
+/**
+ * Checks the journal of one live pair against its row: every entry after the first of the
+ * current watch sets what `evolve` says (status, acked, notified; material never below), and the
+ * replay of the journal and the target's retained events equals the row. Returns a description
+ * of the first mismatch, or undefined.
+ */
+async function replayMismatch(store: StateStore, row: CursorRow): Promise<string | undefined> {
+  const entries = await store.readCursorJournal({ watcher: row.watcher, target: row.target });
+  const pair = `${row.watcher} -> ${row.target}`;
+  if (entries.length === 0) return `${pair}: a live cursor has no journal entry`;
+  let state: CursorState;
+  for (const entry of entries) {
+    state = entry.event.type === 'watch_started' || state === undefined ? fromWatermarks(entry) : evolve(state, entry.event);
+    if (entry.event.type === 'watch_ended') {
+      state = undefined;
+      continue;
+    }
+    const folded = state === undefined ? undefined : toWatermarks(state);
+    if (folded === undefined || fromWatermarks(folded).status !== fromWatermarks(entry).status || folded.acked !== entry.acked || (fromWatermarks(entry).status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material) {
+      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material])}, evolve gives ${JSON.stringify(folded)}`;
+    }
+    state = fromWatermarks(entry);
+  }
+  const replayed = replayCursor(entries, await readAll(store, row.target));
+  const stored = toWatermarks(fromWatermarks(row));
+  const rebuilt = replayed === undefined ? undefined : toWatermarks(replayed);
+  if (JSON.stringify(rebuilt) !== JSON.stringify(stored)) {
+    return `${pair}: replay gives ${JSON.stringify(rebuilt)}, the row holds ${JSON.stringify(stored)} (journal ${JSON.stringify(entries.map((e) => [e.event.type, e.acked, e.notified, e.material]))})`;
+  }
+  return undefined;
 }
 
 // --- the suite -----------------------------------------------------------------------------
@@ -937,6 +994,162 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
           (error: unknown) => error,
         );
         expect(isStoreError(pendingError) && pendingError.operation).toBe('pendingNotices');
+      });
+    });
+
+    // --- the cursor journal -------------------------------------------------------------------
+
+    describe('cursor journal', () => {
+      test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
+        const events = await appendMany(store, B, 2);
+        const head = (events[1] as StoredEvent).sequence;
+        expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([
+          { pair: `${A} -> ${B}`, event: started(head), after: [head, head, head], at: T0 + 1 },
+        ]);
+        expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
+      });
+
+      test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
+        const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
+        let first = 0;
+        expect(
+          await journalDuring(store, async () => {
+            first = (await append(store, CHILD, spawn, T0, A)).event.sequence;
+          }),
+        ).toEqual([{ pair: `${A} -> ${CHILD}`, event: started(first, 'spawn'), after: [first, first, first], at: T0 }]);
+        const change = await append(store, CHILD, foreign(), T0 + 1);
+        let second = 0;
+        expect(
+          await journalDuring(store, async () => {
+            second = (await append(store, CHILD, spawn, T0 + 2, A)).event.sequence;
+          }),
+        ).toEqual([
+          { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'replaced' }, after: [first, change.event.sequence, change.event.sequence], at: T0 + 2 },
+          { pair: `${A} -> ${CHILD}`, event: started(second, 'spawn'), after: [second, second, second], at: T0 + 2 },
+        ]);
+      });
+
+      test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        let first = 0;
+        const raised = await journalDuring(store, async () => {
+          first = (await append(store, B, foreign(D), T0 + 1)).event.sequence;
+        });
+        const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: seqOf(first) };
+        expect(raised).toEqual([
+          { pair: `${A} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
+          { pair: `${C} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
+        ]);
+        expect(
+          await journalDuring(store, async () => {
+            for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
+            await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
+          }),
+        ).toEqual([]);
+      });
+
+      test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_reopened', acked: first, notified: later }, after: [first, later, later], at: T0 + 4 },
+        ]);
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_acknowledged', acked: later }, after: [later, later, later], at: T0 + 5 },
+        ]);
+      });
+
+      test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: A, target: C, now: T0 });
+        const onB = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const laterOnB = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        await append(store, C, foreign(), T0 + 3);
+        expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
+        expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_recovered', acked: 0, notified: laterOnB }, after: [0, laterOnB, laterOnB], at: T0 + 4 },
+        ]);
+        expect(onB).toBeLessThan(laterOnB);
+        expect(await journalDuring(store, () => store.restartScan(T0 + 5))).toEqual([]);
+      });
+
+      test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
+        for (const [watcher, target] of [[A, B], [A, C], [B, C], [C, D]] as const) await store.watch({ watcher, target, now: T0 });
+        await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
+        const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({
+          pair: `${watcher} -> ${target}`,
+          event: { type: 'watch_ended', reason },
+          after: [0, 0, 0],
+          at,
+        });
+        expect(await journalDuring(store, () => store.resetWatcher(A, T0 + 1))).toEqual([ended(A, B, 'reset', T0 + 1), ended(A, C, 'reset', T0 + 1)]);
+        expect(await journalDuring(store, () => store.deleteSession(C, T0 + 2))).toEqual([ended(B, C, 'deleted', T0 + 2), ended(C, D, 'deleted', T0 + 2)]);
+        expect(await journalDuring(store, () => pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000))).toEqual([]);
+        await store.watch({ watcher: E, target: D, now: T0 + 10 * MINUTE });
+        expect(
+          (await journalDuring(store, () => pruneAll(store, T0 + 90 * MINUTE, 30 * MINUTE, 1000))).filter((entry) => entry.event.type === 'watch_ended'),
+        ).toEqual([ended(D, E, 'expired', T0 + 90 * MINUTE), ended(E, D, 'expired', T0 + 90 * MINUTE)]);
+      });
+
+      test('a prune that removes the change which set a pending cursor’s material journals material_kept, and replay still equals the row', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        await append(store, C, {}, T0 + 3);
+        const kept = await journalDuring(store, () => pruneAll(store, T0 + 3, DAY, 1));
+        expect(kept).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'material_kept', material: later }, after: [0, first, later], at: T0 + 3 }]);
+        expect(await readAll(store, B)).toEqual([]);
+        const row = await cursorOf(store, A, B);
+        if (row === undefined) throw new Error('the cursor is gone');
+        expect(await replayMismatch(store, row)).toBeUndefined();
+        // Pruned again: nothing new to keep.
+        await append(store, C, {}, T0 + 4);
+        expect(await journalDuring(store, () => pruneAll(store, T0 + 4, DAY, 1))).toEqual([]);
+      });
+
+      test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: D, now: T0 });
+        await store.watch({ watcher: E, target: D, now: T0 });
+        await append(store, B, foreign(), T0 + MINUTE);
+        await store.drain(A, [{ target: B, notified: (await store.pendingNotices())[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
+        await store.resetWatcher(C, T0 + 3 * MINUTE);
+        // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
+        await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);
+        const left = (await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`);
+        // Entries from the cutoff on stay, ended pairs' too.
+        expect(left).toEqual([`${A} -> ${B} notice_raised`, `${A} -> ${B} notice_acknowledged`, `${C} -> ${D} watch_ended`, `${E} -> ${D} watch_ended`]);
+        // The row cap: every entry of an ended pair goes, the live pair's latest stays.
+        await pruneAll(store, T0 + 32 * MINUTE, DAY, 0);
+        expect((await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`)).toEqual([`${A} -> ${B} notice_acknowledged`]);
+        const row = await cursorOf(store, A, B);
+        if (row === undefined) throw new Error('the cursor is gone');
+        expect(await replayMismatch(store, row)).toBeUndefined();
+      });
+
+      test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
+        for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
+        const all = await store.readCursorJournal();
+        const positions = all.map((entry) => entry.position);
+        expect(positions).toEqual([...positions].sort((x, y) => x - y));
+        expect(new Set(positions).size).toBe(positions.length);
+        const pairs = (entries: readonly CursorJournalEntry[]) => entries.map((entry) => `${entry.watcher} -> ${entry.target}`);
+        expect(pairs(all)).toEqual([`${C} -> ${B}`, `${A} -> ${C}`, `${A} -> ${B}`, `${B} -> ${A}`]);
+        expect(await store.readCursorJournal({})).toEqual(all);
+        expect(pairs(await store.readCursorJournal({ watcher: A }))).toEqual([`${A} -> ${C}`, `${A} -> ${B}`]);
+        expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
+        expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
+        expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
+      });
+
+      test('a reopened store keeps the journal as it was', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign(), T0 + 1);
+        const before = await store.readCursorJournal();
+        expect(await (await reopened()).readCursorJournal()).toEqual(before);
       });
     });
 
