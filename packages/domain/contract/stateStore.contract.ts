@@ -1255,6 +1255,116 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         );
       }, PROPERTY_TIMEOUT_MS);
 
+      type HistoryOp =
+        | { readonly type: 'append'; readonly session: number; readonly actor: number; readonly kind: EventKind; readonly dt: number }
+        | { readonly type: 'watch'; readonly watcher: number; readonly target: number }
+        | { readonly type: 'spawn'; readonly parent: number; readonly child: number }
+        | { readonly type: 'drain'; readonly watcher: number; readonly stale: boolean }
+        | { readonly type: 'restart' }
+        | { readonly type: 'reset'; readonly watcher: number }
+        | { readonly type: 'delete'; readonly session: number }
+        | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number; readonly untilDone: boolean };
+
+      const cast = [A, B, C, CHILD] as const;
+      const castIndex = fc.nat(cast.length - 1);
+      const historyOpArb: fc.Arbitrary<HistoryOp> = fc.oneof(
+        {
+          weight: 12,
+          arbitrary: fc.record({
+            type: fc.constant('append' as const),
+            session: castIndex,
+            // The last index is "nobody named" (a human); the others are agents of the cast.
+            actor: fc.nat(cast.length),
+            kind: fc.constantFrom<EventKind>('human_direct_message', 'goal_changed', 'upstream_missing', 'run_completed'),
+            dt: fc.integer({ min: -2, max: 5 }),
+          }),
+        },
+        { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('spawn' as const), parent: castIndex, child: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
+        { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('reset' as const), watcher: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), session: castIndex }) },
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            type: fc.constant('prune' as const),
+            dt: fc.integer({ min: -5, max: 10 }),
+            maxAgeMs: fc.integer({ min: 0, max: 60 }),
+            maxRows: fc.nat(6),
+            batchSize: fc.integer({ min: 1, max: 4 }),
+            untilDone: fc.boolean(),
+          }),
+        },
+      );
+
+      test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), async (ops) => {
+            const h = await factory();
+            let s = h.store;
+            try {
+              let now = T0;
+              for (const op of ops) {
+                switch (op.type) {
+                  case 'append': {
+                    now += op.dt * MINUTE;
+                    const actor = cast[op.actor];
+                    const spec: RecordSpec = actor === undefined ? { kind: op.kind, actorType: 'human' } : { kind: op.kind, actorType: 'agent', actorSessionKey: actor };
+                    await s.append([request(cast[op.session] as SessionKey, spec, now)]);
+                    break;
+                  }
+                  case 'watch':
+                    await s.watch({ watcher: cast[op.watcher] as SessionKey, target: cast[op.target] as SessionKey, now });
+                    break;
+                  case 'spawn': {
+                    const parent = cast[op.parent] as SessionKey;
+                    await s.append([request(cast[op.child] as SessionKey, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: parent }, now, parent)]);
+                    break;
+                  }
+                  case 'drain': {
+                    const watcher = cast[op.watcher] as SessionKey;
+                    const held = await s.pendingNotices((w) => w === watcher);
+                    const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
+                    await s.drain(watcher, acks, now);
+                    break;
+                  }
+                  case 'restart':
+                    if (h.reopen !== undefined) s = await h.reopen();
+                    await s.restartScan(now);
+                    break;
+                  case 'reset':
+                    await s.resetWatcher(cast[op.watcher] as SessionKey, now);
+                    break;
+                  case 'delete':
+                    await s.deleteSession(cast[op.session] as SessionKey, now);
+                    break;
+                  case 'prune':
+                    now += op.dt * MINUTE;
+                    if (op.untilDone) await pruneAll(s, now, op.maxAgeMs * MINUTE, op.maxRows, op.batchSize);
+                    else await s.prune({ now, maxAgeMs: op.maxAgeMs * MINUTE, maxRows: op.maxRows, batchSize: op.batchSize });
+                    break;
+                  default: {
+                    const unreachable: never = op;
+                    throw new Error(`unknown op ${JSON.stringify(unreachable)}`);
+                  }
+                }
+                const mismatches: string[] = [];
+                for (const row of await s.listCursors()) {
+                  const mismatch = await replayMismatch(s, row);
+                  if (mismatch !== undefined) mismatches.push(mismatch);
+                }
+                expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
+              }
+            } finally {
+              await s.close();
+              await h.cleanup?.();
+            }
+          }),
+          { numRuns: PROPERTY_RUNS },
+        );
+      }, PROPERTY_TIMEOUT_MS);
+
       test('paging with nextSince from any point returns every retained event after it once, in order, with hasMore false only on the last page', async () => {
         await fc.assert(
           fc.asyncProperty(
