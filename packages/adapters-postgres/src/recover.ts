@@ -28,7 +28,7 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
   const read = await runAlone(db, st.laggingCursors, []);
   const notices: Notice[] = [];
   const toWrite: CursorRow[] = [];
-  for (const row of decodeCursorRows(db, 'recover', read)) {
+  for (const row of decodeCursorRows(db, 'restartScan', read)) {
     if (owns !== undefined && !owns(row.watcher)) continue;
     const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
     if (step === undefined) continue;
@@ -43,7 +43,7 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
     const written = await inTransaction(db, async (client) => {
       const locked = decodeCursorRows(
         db,
-        'recover',
+        'restartScan',
         await run(client, st.lockCursorPairs, [toWrite.map((row) => row.watcher), toWrite.map((row) => row.target)]),
       );
       const found: Notice[] = [];

@@ -57,10 +57,10 @@ describe('a search_path in the connection string moves nothing', () => {
       expect(outcome?.type).toBe('appended');
       const sequence = outcome?.type === 'appended' ? outcome.event.sequence : 0;
       expect(await store.drain(A, [{ target: B, notified: sequence as never }], T0 + 1)).toMatchObject([{ result: 'acked' }]);
-      await store.recover(T0 + 2);
+      await store.restartScan(T0 + 2);
       await store.prune({ now: T0 + 3, maxAgeMs: 86_400_000, maxRows: 1000, batchSize: 10 });
       expect((await store.readChanges(B, 0 as never, 10)).events.map((e) => e.sequence)).toEqual([sequence]);
-      await store.deleteSession(A);
+      await store.deleteSession(A, T0 + 4);
       await store.close();
 
       expect(await relationsIn(other)).toEqual([]);

@@ -136,8 +136,10 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
+    // Until the SQL journal lands (issue 13, next step) this store keeps no cursor journal.
+    readCursorJournal: () => Promise.reject(storeError('readCursorJournal', new Error('the cursor journal is not implemented in this adapter yet'))),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
-    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
+    restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
     resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
     deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),

@@ -17,7 +17,7 @@ export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) =
         const watcher = row[0] as SessionKey;
         if (owns !== undefined && !owns(watcher)) continue;
         const target = row[1] as SessionKey;
-        const stored = laggingWatermarks(db, 'recover', row);
+        const stored = laggingWatermarks(db, 'restartScan', row);
         if (stored === undefined) continue;
         const step = evolveCursor(watcher, fromWatermarks(stored), { type: 'restartScan' });
         if (step === undefined) continue;

@@ -3,7 +3,7 @@
 import type { RawDb } from './rawDb';
 
 /** Runs the scan at `now`; returns how many pairs are re-noticed. */
-export function rawRecover(db: RawDb, now: number): number {
+export function rawRestartScan(db: RawDb, now: number): number {
   const { st } = db;
   return db.client
     .transaction((): number => {
