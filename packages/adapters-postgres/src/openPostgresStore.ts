@@ -8,6 +8,7 @@ import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
 import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
+import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
@@ -83,13 +84,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    // Until the SQL journal lands (issue 13, next step) this store keeps no cursor journal.
-    readCursorJournal: () => Promise.reject(storeError('readCursorJournal', new Error('the cursor journal is not implemented in this adapter yet'))),
+    readCursorJournal: (filter) => run('readCursorJournal', () => readCursorJournal(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
     restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
-    resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
-    deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
+    resetWatcher: (watcher, now) => run('resetWatcher', () => resetWatcher(db, watcher, wholeMs(now))),
+    deleteSession: (sessionKey, now) => run('deleteSession', () => deleteSession(db, sessionKey, wholeMs(now))),
     prune: (request) => run('prune', () => prune(db, { ...request, now: wholeMs(request.now) })),
     listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
     close: () => {
