@@ -313,30 +313,3 @@ export function heldNotice(watcher: string, target: string, cursor: Cursor): Not
   if (cursor.status !== 'pending') return undefined;
   return { watcher, target, acked: cursor.acked, notified: cursor.notified, text: noticeText(target, cursor.acked), reason: 'signalled' };
 }
-
-// --- the SQL adapters' step until they move onto the planners -------------------------------
-
-/** The inputs of `evolveCursor`. @deprecated use the commands of `decide` / `stepCursor`. */
-export type CursorInput =
-  | { readonly type: 'seed'; readonly at: Sequence }
-  | { readonly type: 'event'; readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string }
-  | { readonly type: 'drain'; readonly notified: Sequence }
-  | { readonly type: 'restartScan' };
-
-/**
- * `stepCursor` in the shape the SQL adapters still call (a seed is a spawn-edge watch); undefined
- * when the pair has no cursor after the step.
- *
- * @deprecated Only the SQLite and PostgreSQL adapters call it, until they write through the
- * planners (`planWatch`, `planDrain`, `planRestartScan`), which also give the journal entries.
- */
-export function evolveCursor(watcher: string, cursor: CursorState, input: CursorInput): (CursorStep & { readonly cursor: Cursor }) | undefined {
-  const command: CursorCommand =
-    input.type === 'seed'
-      ? { type: 'watch', at: input.at, via: 'spawn' }
-      : input.type === 'event'
-        ? { ...input, type: 'observe', watcher }
-        : input;
-  const step = stepCursor(command, cursor);
-  return step.cursor === undefined ? undefined : (step as CursorStep & { readonly cursor: Cursor });
-}
