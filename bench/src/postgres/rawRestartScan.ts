@@ -23,6 +23,13 @@ export async function rawPgRestartScan(pool: pg.Pool, now: number): Promise<numb
           moved.map((c) => c[2]),
           moved.map((c) => c[4]),
           moved.map((c) => c[4]),
+          // The notice_recovered entries, as the store journals them.
+          moved.map((c) => c[0]),
+          moved.map((c) => c[1]),
+          moved.map(() => 'notice_recovered'),
+          moved.map((c) => c[2]),
+          moved.map((c) => c[4]),
+          moved.map((c) => c[4]),
         ]);
       }
     });
