@@ -31,6 +31,7 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
       const acked: number[] = [];
       const notified: number[] = [];
       const material: number[] = [];
+      const raised: [string, number][] = [];
       let notices = 0;
       for (const [watcher, , a, n, m] of onTarget) {
         if (!record.notifies || watcher === record.actorSessionKey) continue;
@@ -41,6 +42,7 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
           acked.push(a);
           notified.push(sequence);
           material.push(sequence);
+          raised.push([watcher, a]);
           notices += 1;
         } else {
           // pending: the notice repeats; only material moves
@@ -52,7 +54,23 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
           material.push(sequence);
         }
       }
-      if (watchers.length > 0) await runRaw(client, RAW_PG.moveCursors, [now, watchers, acked, notified, material, record.sessionKey]);
+      if (watchers.length > 0) {
+        // With the notice_raised entries of the idle cursors the event notifies, as the store journals them.
+        await runRaw(client, RAW_PG.moveCursors, [
+          now,
+          watchers,
+          acked,
+          notified,
+          material,
+          record.sessionKey,
+          raised.map(([w]) => w),
+          raised.map(() => record.sessionKey),
+          raised.map(() => 'notice_raised'),
+          raised.map(([, a]) => a),
+          raised.map(() => sequence),
+          raised.map(() => sequence),
+        ]);
+      }
       if (notices > 0) await runRaw(client, RAW_PG.notify, [channel, record.sessionKey]);
       return sequence;
     });

@@ -20,6 +20,13 @@ export async function rawPgDrain(pool: pg.Pool, watcher: string, targets: readon
         pending.map((c) => c[3]),
         pending.map((c) => c[4]),
         pending.map((c) => c[4]),
+        // The journal entries: acknowledged (nothing more arrived) or reopened.
+        pending.map((c) => c[0]),
+        pending.map((c) => c[1]),
+        pending.map((c) => (c[4] > c[3] ? 'notice_reopened' : 'notice_acknowledged')),
+        pending.map((c) => c[3]),
+        pending.map((c) => c[4]),
+        pending.map((c) => c[4]),
       ]);
     }
     return pending.length;

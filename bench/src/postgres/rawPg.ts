@@ -32,19 +32,56 @@ RETURNING sequence`,
     'cursors_on_target',
     'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
   ),
-  /** Moves the listed cursors of one target. */
+  /**
+   * Moves the listed cursors of one target and appends their journal entries ($7-$12: watcher,
+   * target, type, acked, notified, material arrays; reason and via null), in one statement as the
+   * store writes a plan.
+   */
   moveCursors: s(
     'move_cursors',
-    `UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
-WHERE cursors.target = $6 AND cursors.watcher = v.watcher`,
+    `WITH moved AS (
+  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+  FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
+  WHERE cursors.target = $6 AND cursors.watcher = v.watcher
+), journal AS (
+  INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+  SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
+  FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
+    WITH ORDINALITY AS j(watcher, target, type, acked, notified, material, ord)
+  ORDER BY j.ord
+)
+SELECT 1`,
   ),
-  /** Moves the listed (watcher, target) cursors, of any targets, in one statement. */
+  /** Moves the listed (watcher, target) cursors, of any targets, and appends their journal entries ($7-$12, as moveCursors), in one statement. */
   moveCursorPairs: s(
     'move_cursor_pairs',
-    `UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS v(watcher, target, acked, notified, material)
-WHERE cursors.watcher = v.watcher AND cursors.target = v.target`,
+    `WITH moved AS (
+  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+  FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS v(watcher, target, acked, notified, material)
+  WHERE cursors.watcher = v.watcher AND cursors.target = v.target
+), journal AS (
+  INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+  SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
+  FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
+    WITH ORDINALITY AS j(watcher, target, type, acked, notified, material, ord)
+  ORDER BY j.ord
+)
+SELECT 1`,
+  ),
+  /** ($1 recorded_at, $2.. as moveCursors' journal arrays): the watch_ended entries of expired cursors. */
+  journalExpired: s(
+    'journal_expired',
+    `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+SELECT j.watcher, j.target, 'watch_ended', 'expired', NULL, j.acked, j.notified, j.material, $1
+FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS j(watcher, target, acked, notified, material, ord)
+ORDER BY j.ord`,
+  ),
+  /** ($1 cutoff): journal retention, unbounded: aged entries, except the latest entry of a pair that has a cursor. */
+  deleteAgedJournal: s(
+    'delete_aged_journal',
+    `DELETE FROM cursor_journal WHERE recorded_at < $1 AND (
+  NOT EXISTS (SELECT 1 FROM cursors c WHERE c.watcher = cursor_journal.watcher AND c.target = cursor_journal.target)
+  OR EXISTS (SELECT 1 FROM cursor_journal l WHERE l.watcher = cursor_journal.watcher AND l.target = cursor_journal.target AND l.position > cursor_journal.position))`,
   ),
   notify: s('notify', 'SELECT pg_notify($1, $2)'),
   /** The head, the prune watermark and the events after `since` with the columns `status` returns. */
@@ -104,7 +141,7 @@ WHERE heads.session_key = v.session_key`,
     'expire_idle_cursors',
     `DELETE FROM cursors WHERE (cursors.watcher, cursors.target) IN (
   SELECT cursors.watcher, cursors.target FROM cursors WHERE cursors.touched_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-) RETURNING watcher, target`,
+) RETURNING watcher, target, acked, notified, material`,
   ),
   /** (channel, targets[]): one notification per distinct target, at commit. */
   notifyTargets: s('notify_targets', 'SELECT pg_notify($1, t) FROM (SELECT DISTINCT unnest($2::text[]) AS t) AS distinct_targets'),

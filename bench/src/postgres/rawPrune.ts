@@ -32,7 +32,11 @@ export async function rawPgPrune(pool: pg.Pool, channel: string, now: number, ma
       await runRaw(client, RAW_PG.raisePruneWatermarks, [keys, keys.map((key) => highest.get(key) as number)]);
     }
     const expired = await runRaw(client, RAW_PG.expireIdleCursors, [cutoff, null]);
-    if (expired.length > 0) await runRaw(client, RAW_PG.notifyTargets, [channel, expired.map((pair) => pair[1])]);
+    if (expired.length > 0) {
+      await runRaw(client, RAW_PG.journalExpired, [now, ...[0, 1, 2, 3, 4].map((i) => expired.map((row) => row[i]))]);
+      await runRaw(client, RAW_PG.notifyTargets, [channel, expired.map((pair) => pair[1])]);
+    }
+    await runRaw(client, RAW_PG.deleteAgedJournal, [cutoff]);
     return aged.length + lowest.length;
   });
 }

@@ -1,6 +1,7 @@
 // The raw single append: one BEGIN IMMEDIATE transaction that reads the target's cursors, inserts
 // the event, raises the head (upsert) and updates the cursors that move – the same statements the
-// SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read).
+// SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read), with
+// the journal entry of a notice it raises.
 import type { RawDb } from './rawDb';
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
@@ -36,7 +37,11 @@ export function rawAppender(db: RawDb): (record: RawRecord, now: number) => numb
       if (!record.notifies || c.watcher === record.actorSessionKey) continue;
       if (c.material <= c.acked) {
         // idle: the first foreign change opens one notice
-        if (sequence > c.acked) st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
+        if (sequence > c.acked) {
+          st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
+          // The store journals the raised notice in the same transaction.
+          st.insertJournal.run(c.watcher, c.target, 'notice_raised', null, null, c.acked, sequence, sequence, now);
+        }
       } else if (sequence > c.material) {
         // pending: only material moves
         st.updateCursor.run(c.acked, c.notified, sequence, now, c.watcher, c.target);

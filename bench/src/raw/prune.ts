@@ -25,7 +25,28 @@ export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: n
       const deleted = client
         .prepare(`DELETE FROM events WHERE sequence IN (SELECT sequence FROM (${victims}))`)
         .run({ cutoff, maxRows }).changes;
-      client.prepare('DELETE FROM cursors WHERE touched_at < ?').run(cutoff);
+      // Expired cursors end their watch in the journal, as the store's do.
+      const journal = client.prepare(
+        `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+         VALUES (?, ?, 'watch_ended', 'expired', NULL, ?, ?, ?, ?)`,
+      );
+      for (const c of client.prepare('DELETE FROM cursors WHERE touched_at < ? RETURNING watcher, target, acked, notified, material').all(cutoff) as {
+        watcher: string;
+        target: string;
+        acked: number;
+        notified: number;
+        material: number;
+      }[]) {
+        journal.run(c.watcher, c.target, c.acked, c.notified, c.material, now);
+      }
+      // Journal retention: aged entries go, except the latest entry of a pair that has a cursor.
+      client
+        .prepare(
+          `DELETE FROM cursor_journal WHERE recorded_at < ? AND (
+             NOT EXISTS (SELECT 1 FROM cursors c WHERE c.watcher = cursor_journal.watcher AND c.target = cursor_journal.target)
+             OR EXISTS (SELECT 1 FROM cursor_journal l WHERE l.watcher = cursor_journal.watcher AND l.target = cursor_journal.target AND l.position > cursor_journal.position))`,
+        )
+        .run(cutoff);
       return deleted;
     })
     .immediate();

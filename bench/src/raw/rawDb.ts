@@ -20,6 +20,8 @@ export interface RawStatements {
   readonly changesSince: Database.Statement<[number, string, number], unknown[]>;
   readonly laggingCursors: Database.Statement<[], Omit<RawCursor, 'touched_at'>>;
   readonly raiseNotified: Database.Statement;
+  /** (watcher, target, type, reason, via, acked, notified, material, recorded_at): one cursor journal entry, as the store appends it. */
+  readonly insertJournal: Database.Statement;
 }
 
 function prepare(client: Database.Database): RawStatements {
@@ -53,6 +55,10 @@ function prepare(client: Database.Database): RawStatements {
       'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
     ),
     raiseNotified: client.prepare('UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?'),
+    insertJournal: client.prepare(
+      `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
   };
 }
 

@@ -11,7 +11,7 @@ import { summarise } from '../harness/stats';
 import type { WorkloadResult } from '../harness/context';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
 import { openRawPool } from '../postgres/rawPg';
-import { rawPgRecover } from '../postgres/rawRecover';
+import { rawPgRestartScan } from '../postgres/rawRestartScan';
 import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost';
 import { createStoreSchema, seedPgCursors } from '../postgres/seed';
 import { cursorRows } from './w6RestartScan';
@@ -70,7 +70,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
     (await pool.connect()).release();
     let found = 0;
     return {
-      run: async () => (found = await rawPgRecover(pool, Date.now())),
+      run: async () => (found = await rawPgRestartScan(pool, Date.now())),
       finish: async () => {
         await pool.end();
         if (found !== sizes.lagging) throw new Error(`raw scan found ${found} lagging cursors, expected ${sizes.lagging}`);

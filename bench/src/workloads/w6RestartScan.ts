@@ -7,7 +7,7 @@ import { openLibraryStore, startOnStore } from '../library/facade';
 import { timeOnce, turn } from '../harness/measure';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
 import { summarise } from '../harness/stats';
-import { rawRecover } from '../raw/recover';
+import { rawRestartScan } from '../raw/restartScan';
 import { openRawDb } from '../raw/rawDb';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed';
 
@@ -72,7 +72,7 @@ export async function w6RestartScan(ctx: BenchContext): Promise<WorkloadResult> 
           // A restart opens a new connection (cold page cache), as the library side does; untimed.
           const raw = openRawDb(rawPath, { existing: true });
           let found = 0;
-          rawSamples.push(await timeOnce(() => (found = rawRecover(raw, Date.now()))));
+          rawSamples.push(await timeOnce(() => (found = rawRestartScan(raw, Date.now()))));
           raw.client.close();
           if (found !== sizes.lagging) throw new Error(`raw scan found ${found} lagging cursors, expected ${sizes.lagging}`);
         }

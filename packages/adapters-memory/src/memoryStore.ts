@@ -1,29 +1,34 @@
 // The in-memory StateStore: the whole store port over plain Maps and arrays, for tests and for
-// gateways that need no durability. Every rule comes from the domain (planAppend, evolveCursor,
-// evolveHead); this file only indexes state and commits each operation in one step.
+// gateways that need no durability. Every rule comes from the domain (planAppend and the cursor
+// planners, evolveHead); this file only indexes state, keeps the cursor journal, and commits
+// each operation in one step.
 import {
   assertAppendRequest,
   assertStoreKey,
   asSequence,
-  evolveCursor,
+  comparePairs,
   evolveHead,
-  fromWatermarks,
-  heldNotice,
   initialHead,
   isStoreError,
-  noticeFor,
   planAppend,
+  planDrain,
+  planHeldNotices,
+  planJournalPrune,
+  planPruneMaterial,
+  planRemoval,
+  planRestartScan,
+  planWatch,
   storeError,
   toSessionEvent,
   toStoredEvent,
-  toWatermarks,
   type AppendCommand,
   type AppendOutcome,
   type AppendPlan,
   type AppendRequest,
   type ChangesPage,
-  type Cursor,
   type CursorFilter,
+  type CursorJournalEntry,
+  type CursorJournalRecord,
   type CursorPair,
   type CursorRow,
   type DrainAck,
@@ -34,6 +39,7 @@ import {
   type Payload,
   type PruneBatch,
   type PruneRequest,
+  type PrunedSession,
   type Sequence,
   type SessionChangesPage,
   type SessionKey,
@@ -55,14 +61,13 @@ type CursorIndex = Map<SessionKey, Map<SessionKey, CursorRow>>;
 
 const NO_CURSORS: readonly CursorRow[] = [];
 const NO_NOTICES: readonly Notice[] = [];
+const NO_JOURNAL: readonly CursorJournalRecord[] = [];
 const NO_EVENTS: readonly StoredEvent[] = [];
 const SKIPPED: AppendOutcome = { type: 'skipped', reason: 'unwatched' };
 
 // Compact the global append-order queue once this many dead entries pile up at its front.
 const COMPACT_AFTER = 4096;
 
-const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const byPair = (a: CursorPair, b: CursorPair): number => compareKeys(a.watcher, b.watcher) || compareKeys(a.target, b.target);
 
 function invalid(field: string, value: unknown, expected: string): Error {
   return new RangeError(`invalid ${field}: expected ${expected}, got ${String(value)}`);
@@ -164,6 +169,10 @@ export function createMemoryStore(): MemoryStore {
   let isoMs = Number.NaN;
   let isoText = '';
 
+  // The cursor journal in position order; positions are never reused.
+  let journal: CursorJournalEntry[] = [];
+  let nextPosition = 1;
+
   // --- helpers ---------------------------------------------------------------------------
 
   /** The default occurredAt (the append time as ISO), exactly what planAppend would compute. */
@@ -207,8 +216,25 @@ export function createMemoryStore(): MemoryStore {
     deleteIndexed(byWatcher, pair.watcher, pair.target);
   }
 
-  function touched(row: CursorRow, cursor: Cursor, now: number): CursorRow {
-    return { watcher: row.watcher, target: row.target, ...toWatermarks(cursor), touchedAt: now };
+  function appendJournal(records: readonly CursorJournalRecord[]): void {
+    for (const record of records) {
+      journal.push({ ...record, position: nextPosition });
+      nextPosition += 1;
+    }
+  }
+
+  /** Commits a cursor plan: its rows, then its journal entries. */
+  function commitPlan(plan: { readonly cursorWrites: readonly CursorRow[]; readonly journal: readonly CursorJournalRecord[] }): void {
+    for (const row of plan.cursorWrites) putCursor(row);
+    appendJournal(plan.journal);
+  }
+
+  /** Removes the planned pairs' cursors and journals their end. */
+  function commitRemoval(rows: readonly CursorRow[], reason: 'reset' | 'deleted' | 'expired', now: number): CursorPair[] {
+    const plan = planRemoval({ cursors: rows, reason, now });
+    for (const pair of plan.removed) removeCursor(pair);
+    appendJournal(plan.journal);
+    return [...plan.removed];
   }
 
   /** Forgets removed events: drops them from the dedupe index and the row count. */
@@ -270,7 +296,7 @@ export function createMemoryStore(): MemoryStore {
     // nothing to decide, and the event is built here directly.
     let plan: AppendPlan;
     if (onTarget === undefined && request.seedWatcher === undefined) {
-      plan = { event: toStoredEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, notices: NO_NOTICES };
+      plan = { event: toStoredEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, journal: NO_JOURNAL, notices: NO_NOTICES };
     } else {
       // The store's own copy in place of the command's (equal to it; payloadJson is unchanged).
       const stored = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) } as AppendCommand;
@@ -297,7 +323,7 @@ export function createMemoryStore(): MemoryStore {
     lastAppendedAt = appendedAt;
     rowCount += 1;
     if (event.dedupeKey !== undefined) dedupe.set(event.dedupeKey, event);
-    for (const row of plan.cursorWrites) putCursor(row);
+    commitPlan(plan);
     return { type: 'appended', event, notices: plan.notices };
   }
 
@@ -349,6 +375,7 @@ export function createMemoryStore(): MemoryStore {
         if (event.sequence > seen.highestDeleted) seen.highestDeleted = event.sequence;
       }
     }
+    const pruned: PrunedSession[] = [];
     for (const [sessionKey, { highestDeleted, count }] of affected) {
       const session = sessions.get(sessionKey) as SessionState;
       // Usually the doomed events are the session's oldest: cut the prefix, else filter.
@@ -356,24 +383,41 @@ export function createMemoryStore(): MemoryStore {
       while (prefix < session.events.length && doomedSet.has(session.events[prefix] as StoredEvent)) prefix += 1;
       if (prefix === count) session.events.splice(0, prefix);
       else session.events = session.events.filter((event) => !doomedSet.has(event));
+      const before = session.head.pruneWatermark;
       session.head = evolveHead(session.head, { type: 'pruned', highestDeleted });
+      pruned.push({ sessionKey, before, after: session.head.pruneWatermark });
     }
     forgetEvents(doomed);
 
     // Idle cursors expire with the log.
-    const expiredCursors: CursorPair[] = [];
+    const expiring: CursorRow[] = [];
     for (const rows of byWatcher.values()) {
-      for (const row of rows.values()) {
-        if (row.touchedAt < cutoff) expiredCursors.push({ watcher: row.watcher, target: row.target });
-      }
+      for (const row of rows.values()) if (row.touchedAt < cutoff) expiring.push(row);
     }
-    for (const pair of expiredCursors) removeCursor(pair);
-    expiredCursors.sort(byPair);
+    const expiredCursors = commitRemoval(expiring, 'expired', request.now);
 
-    return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows };
+    // The pending cursors whose material the pruned events set keep it in the journal.
+    const onPruned: CursorRow[] = [];
+    for (const { sessionKey } of pruned) for (const row of byTarget.get(sessionKey)?.values() ?? NO_CURSORS) onPruned.push(row);
+    appendJournal(planPruneMaterial({ pruned, cursors: onPruned, now: request.now }).journal);
+
+    // The journal follows the log's retention, keeping the latest entry of every live pair.
+    const journalPrune = planJournalPrune({
+      entries: journal,
+      isLive: (watcher, target) => byWatcher.get(watcher)?.has(target) === true,
+      cutoff,
+      maxRows: request.maxRows,
+      batchSize: request.batchSize,
+    });
+    if (journalPrune.positions.length > 0) {
+      const gone = new Set(journalPrune.positions);
+      journal = journal.filter((entry) => !gone.has(entry.position));
+    }
+
+    return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows && journalPrune.done };
   }
 
-  // --- recovery and held notices ---------------------------------------------------------
+  // --- the restart scan and held notices ----------------------------------------------------
 
   /** Every lagging cursor (material > acked) whose watcher passes `owns`. */
   function laggingByWatcher(owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
@@ -437,12 +481,13 @@ export function createMemoryStore(): MemoryStore {
         assertStoreKey('watcher', request.watcher);
         assertStoreKey('target', request.target);
         const now = clockMs('now', request.now);
-        if (byWatcher.get(request.watcher)?.has(request.target) === true) return { created: false };
-        const at = sessions.get(request.target)?.head.head ?? initialHead.head;
-        const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at });
-        if (seeded === undefined) throw new Error('seeding a cursor produced no cursor');
-        putCursor({ watcher: request.watcher, target: request.target, ...toWatermarks(seeded.cursor), touchedAt: now });
-        return { created: true };
+        const plan = planWatch({
+          request: { ...request, now },
+          existing: byWatcher.get(request.watcher)?.get(request.target),
+          head: sessions.get(request.target)?.head.head ?? initialHead.head,
+        });
+        commitPlan(plan);
+        return { created: plan.created };
       }),
 
     readChanges: (sessionKey, since, limit) => guarded('readChanges', () => readPage(sessionKey, since, limit)),
@@ -484,88 +529,71 @@ export function createMemoryStore(): MemoryStore {
           rows = [];
           for (const targets of byWatcher.values()) for (const row of targets.values()) rows.push(row);
         }
-        return rows.sort(byPair);
+        return rows.sort(comparePairs);
       }),
+
+    readCursorJournal: (filter?: CursorFilter) =>
+      guarded('readCursorJournal', (): readonly CursorJournalEntry[] =>
+        journal.filter(
+          (entry) => (filter?.watcher === undefined || entry.watcher === filter.watcher) && (filter?.target === undefined || entry.target === filter.target),
+        ),
+      ),
 
     drain: (watcher, acks: readonly DrainAck[], clockNow) =>
       guarded('drain', (): readonly DrainOutcome[] => {
         assertStoreKey('watcher', watcher);
         const now = clockMs('now', clockNow);
-        // Compute against a working copy so a later ack of the same target sees an earlier one.
-        const working = new Map<SessionKey, CursorRow>();
-        const outcomes = acks.map((ack): DrainOutcome => {
-          const row = working.get(ack.target) ?? byWatcher.get(watcher)?.get(ack.target);
-          const step = row === undefined ? undefined : evolveCursor(watcher, fromWatermarks(row), { type: 'drain', notified: ack.notified });
-          if (row === undefined || step === undefined) return { target: ack.target, result: 'stale' };
-          if (step.changed) working.set(ack.target, touched(row, step.cursor, now));
-          const notice = noticeFor(watcher, ack.target, step);
-          if (step.drain === 'acked') {
-            return { target: ack.target, result: 'acked', acked: step.cursor.acked, ...(notice !== undefined ? { reopened: notice } : {}) };
-          }
-          return { target: ack.target, result: 'stale', ...(notice !== undefined ? { pending: notice } : {}) };
-        });
-        for (const row of working.values()) putCursor(row);
-        return outcomes;
+        const rows = byWatcher.get(watcher);
+        const cursors: CursorRow[] = [];
+        for (const ack of acks) {
+          const row = rows?.get(ack.target);
+          if (row !== undefined) cursors.push(row);
+        }
+        const plan = planDrain({ watcher, acks, cursors, now });
+        commitPlan(plan);
+        return plan.outcomes;
       }),
 
-    recover: (clockNow, owns) =>
-      guarded('recover', (): readonly Notice[] => {
+    restartScan: (clockNow, owns) =>
+      guarded('restartScan', (): readonly Notice[] => {
         const now = clockMs('now', clockNow);
-        const lagging = laggingByWatcher(owns);
-        lagging.sort(byPair);
-        const notices: Notice[] = [];
-        const writes: CursorRow[] = [];
-        for (const row of lagging) {
-          const step = evolveCursor(row.watcher, fromWatermarks(row), { type: 'restartScan' });
-          if (step === undefined) continue;
-          if (step.changed) writes.push(touched(row, step.cursor, now));
-          const notice = noticeFor(row.watcher, row.target, step);
-          if (notice !== undefined) notices.push(notice);
-        }
-        for (const row of writes) putCursor(row);
-        return notices;
+        const plan = planRestartScan({ cursors: laggingByWatcher(owns), ...(owns !== undefined ? { owns } : {}), now });
+        commitPlan(plan);
+        return plan.notices;
       }),
 
     pendingNotices: (owns, targets) =>
-      guarded('pendingNotices', (): readonly Notice[] => {
-        const lagging = targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns);
-        lagging.sort(byPair);
-        const notices: Notice[] = [];
-        for (const row of lagging) {
-          const notice = heldNotice(row.watcher, row.target, fromWatermarks(row));
-          if (notice !== undefined) notices.push(notice);
-        }
-        return notices;
-      }),
+      guarded('pendingNotices', (): readonly Notice[] =>
+        planHeldNotices({
+          cursors: targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns),
+          ...(owns !== undefined ? { owns } : {}),
+          ...(targets !== undefined ? { targets } : {}),
+        }),
+      ),
 
-    resetWatcher: (watcher) =>
+    resetWatcher: (watcher, clockNow) =>
       guarded('resetWatcher', (): readonly CursorPair[] => {
         assertStoreKey('watcher', watcher);
-        const pairs = Array.from(byWatcher.get(watcher)?.keys() ?? [], (target) => ({ watcher, target }));
-        for (const pair of pairs) removeCursor(pair);
-        return pairs.sort(byPair);
+        const now = clockMs('now', clockNow);
+        return commitRemoval(Array.from(byWatcher.get(watcher)?.values() ?? NO_CURSORS), 'reset', now);
       }),
 
-    deleteSession: (sessionKey) =>
+    deleteSession: (sessionKey, clockNow) =>
       guarded('deleteSession', () => {
         assertStoreKey('sessionKey', sessionKey);
-        const pairs = new Map<string, CursorPair>();
-        for (const target of byWatcher.get(sessionKey)?.keys() ?? []) pairs.set(`w:${target}`, { watcher: sessionKey, target });
-        for (const watcher of byTarget.get(sessionKey)?.keys() ?? []) pairs.set(`t:${watcher}`, { watcher, target: sessionKey });
-        const removedCursors = Array.from(pairs.values()).filter(
-          // A self-cursor (watcher = target) is listed once.
-          (pair, i, all) => all.findIndex((other) => other.watcher === pair.watcher && other.target === pair.target) === i,
-        );
+        const now = clockMs('now', clockNow);
+        // Every cursor where the session is watcher or target (a self-cursor once: planRemoval dedupes).
+        const rows = [...(byWatcher.get(sessionKey)?.values() ?? NO_CURSORS), ...(byTarget.get(sessionKey)?.values() ?? NO_CURSORS)];
         const session = sessions.get(sessionKey);
         const events = session === undefined ? NO_EVENTS : session.events;
         const last = events[events.length - 1];
-        for (const pair of removedCursors) removeCursor(pair);
+        const removedCursors = commitRemoval(rows, 'deleted', now);
         if (session !== undefined && last !== undefined) {
           session.events = [];
           session.head = evolveHead(session.head, { type: 'deleted', highestDeleted: last.sequence });
           forgetEvents(events);
         }
-        return { eventsDeleted: events.length, removedCursors: removedCursors.sort(byPair) };
+        return { eventsDeleted: events.length, removedCursors };
       }),
 
     prune: (request) => guarded('prune', () => pruneBatch(request)),

@@ -9,10 +9,10 @@ import {
   storeError,
   type AppendOutcome,
   type AppendRequest,
-  type CursorRow,
 } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
+import { writeCursorPlan } from './cursorJournal';
 import { decodeCursorRows } from './cursorRow';
 import { decodeEventValues } from './eventRow';
 import type { StoreDb } from './storeDb';
@@ -31,26 +31,6 @@ async function existingDuplicate(db: StoreDb, client: PoolClient, dedupeKey: str
     throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
   }
   return { type: 'duplicate', event: decoded.event };
-}
-
-/** Writes the plan's cursor moves: one statement for the moved cursors, one upsert for a seed. */
-async function writeCursors(db: StoreDb, client: PoolClient, request: AppendRequest, writes: readonly CursorRow[]): Promise<void> {
-  const st = db.statements;
-  const moved = writes.filter((row) => row.watcher !== request.seedWatcher);
-  if (moved.length > 0) {
-    await run(client, st.moveCursors, [
-      request.appendedAt,
-      moved.map((row) => row.watcher),
-      moved.map((row) => row.acked),
-      moved.map((row) => row.notified),
-      moved.map((row) => row.material),
-      request.command.sessionKey,
-    ]);
-  }
-  for (const row of writes) {
-    if (row.watcher !== request.seedWatcher) continue;
-    await run(client, st.upsertCursor, [row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt]);
-  }
 }
 
 /** One request, inside the batch's transaction (or a savepoint of it). */
@@ -87,7 +67,8 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
   // Read after the head lock is held: no other gateway moves these cursors until we commit.
   const cursorValues = await run(client, st.cursorsOnTarget, [command.sessionKey]);
   const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
-  await writeCursors(db, client, request, plan.cursorWrites);
+  // The moved (or seeded) cursors and their journal entries: one statement.
+  await writeCursorPlan(db, client, plan);
   // Every gateway owning one of these watchers re-reads its cursors on the target (listen.ts).
   if (plan.notices.length > 0) await run(client, st.notify, [db.channel, command.sessionKey]);
   return { type: 'appended', event: plan.event, notices: plan.notices };

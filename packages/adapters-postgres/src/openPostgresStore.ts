@@ -8,6 +8,7 @@ import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
 import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
+import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
@@ -83,11 +84,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
+    readCursorJournal: (filter) => run('readCursorJournal', () => readCursorJournal(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
-    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
+    restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
-    resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
-    deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
+    resetWatcher: (watcher, now) => run('resetWatcher', () => resetWatcher(db, watcher, wholeMs(now))),
+    deleteSession: (sessionKey, now) => run('deleteSession', () => deleteSession(db, sessionKey, wholeMs(now))),
     prune: (request) => run('prune', () => prune(db, { ...request, now: wholeMs(request.now) })),
     listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
     close: () => {

@@ -1,11 +1,16 @@
 // One bounded batch of retention in one transaction: events older than the age limit, then the
-// lowest sequences beyond the row cap, prune watermarks raised over what went, and cursors idle
-// beyond the age limit expired. Rows another gateway's prune has locked are skipped, so two
-// gateways pruning at once share the work instead of waiting on each other.
-import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
+// lowest sequences beyond the row cap, prune watermarks raised over what went (`planHeadWrite` on
+// the locked head rows), cursors idle beyond the age limit expired (`planRemoval`),
+// `material_kept` for the pending cursors whose material went (`planPruneMaterial`), and the
+// journal by `planJournalPrune`'s rule. Rows another gateway's prune has locked are skipped, so
+// two gateways pruning at once share the work instead of waiting on each other.
+import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest, type SessionKey } from '@session-state/domain';
+import type { PoolClient } from 'pg';
 
-import { toSortedPairs } from './cursorPairs';
-import { signalRemovedCursors } from './signalRemovedCursors';
+import { writeJournal } from './cursorJournal';
+import { decodeCursorRows } from './cursorRow';
+import { headOfRow, writeHeads } from './headRows';
+import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
@@ -17,6 +22,44 @@ function highestPerSession(rows: readonly (readonly unknown[])[], into: Map<stri
     const before = into.get(sessionKey);
     if (before === undefined || sequence > before) into.set(sessionKey, sequence);
   }
+}
+
+/** Raises the prune watermarks of the sessions that lost events, locking their head rows in key order. */
+async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: ReadonlyMap<string, number>): Promise<PrunedSession[]> {
+  if (highest.size === 0) return [];
+  const keys = [...highest.keys()].sort();
+  const locked = await run(client, db.statements.lockHeads, [keys]);
+  const changes = locked.map((row) => ({
+    sessionKey: row[0] as string,
+    locked: headOfRow(row, 1),
+    events: [{ type: 'pruned' as const, highestDeleted: asSequence(highest.get(row[0] as string) as number) }],
+  }));
+  const after = await writeHeads(db, client, changes);
+  return changes.map((change) => ({
+    sessionKey: change.sessionKey as SessionKey,
+    before: change.locked.pruneWatermark,
+    after: after.get(change.sessionKey)?.pruneWatermark ?? change.locked.pruneWatermark,
+  }));
+}
+
+/**
+ * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
+ * entries (see `removableEntry` in statements.ts: never the latest entry of a pair that has a
+ * cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at most
+ * `batchSize`; `done` stays false while removable entries the request would delete remain.
+ */
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<boolean> {
+  const st = db.statements;
+  const { maxRows, batchSize } = request;
+  const aged = byAge ? (await run(client, st.deleteAgedJournal, [cutoff, batchSize])).length : 0;
+  const [counted] = await run(client, st.countJournal, []);
+  let total = Number(counted?.[0] ?? 0);
+  const budget = batchSize - aged;
+  const excess = total - maxRows;
+  if (budget > 0 && excess > 0) total -= (await run(client, st.deleteLowestJournal, [Math.min(budget, excess)])).length;
+  const agedLeft = Number.isFinite(cutoff) && (await run(client, st.agedJournalLeft, [cutoff])).length > 0;
+  const overCap = total > maxRows && (await run(client, st.removableJournalLeft, [])).length > 0;
+  return !agedLeft && !overCap;
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
@@ -46,20 +89,24 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
       total -= capped;
     }
 
-    // --- prune watermarks: raised in the same transaction, never lowered, in key order ---
-    if (highest.size > 0) {
-      const keys = [...highest.keys()].sort();
-      await run(client, st.lockHeads, [keys]);
-      await run(client, st.raisePruneWatermarks, [keys, keys.map((key) => highest.get(key) as number)]);
+    // --- prune watermarks: raised in the same transaction, as planHeadWrite computes them ---
+    const pruned = await raiseWatermarks(db, client, highest);
+
+    // --- idle cursors (journaled and signalled) ---
+    const expired = byAge ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, [cutoff, batchSize]), 'expired', now) : [];
+
+    // --- material kept: the pending cursors (that stay) whose material the deleted events set ---
+    if (pruned.length > 0) {
+      const candidates = decodeCursorRows(db, 'prune', await run(client, st.cursorsKeepingMaterial, [pruned.map((session) => session.sessionKey)]));
+      await writeJournal(db, client, planPruneMaterial({ pruned, cursors: candidates, now }).journal);
     }
 
-    // --- idle cursors ---
-    const expired: CursorPair[] = byAge ? toSortedPairs(await run(client, st.expireIdleCursors, [cutoff, batchSize])) : [];
-    await signalRemovedCursors(db, client, expired);
+    // --- the journal ---
+    const journalDone = await pruneJournal(db, client, request, cutoff, byAge);
 
     // --- anything left? ---
     const agedLeft = finite && (await run(client, st.agedLeft, [cutoff])).length > 0;
     const idleLeft = finite && (await run(client, st.idleLeft, [cutoff])).length > 0;
-    return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && total <= maxRows };
+    return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && total <= maxRows && journalDone };
   }, NO_COMMIT_CHECK);
 }

@@ -1,18 +1,15 @@
-// Resetting a watcher session removes every cursor it holds.
-import { assertStoreKey } from '@session-state/domain';
-import type { CursorPair, SessionKey } from '@session-state/domain';
+// Resetting a watcher session removes every cursor it holds and ends each watch as `reset`.
+import { assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { toSortedPairs } from './cursorPairs';
-import { signalRemovedCursors } from './signalRemovedCursors';
+import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
 
-/** Removes every cursor whose watcher is `watcher`, signalling their targets; returns the removed pairs. */
-export async function resetWatcher(db: StoreDb, watcher: SessionKey): Promise<CursorPair[]> {
+/** Removes every cursor whose watcher is `watcher`, journals and signals it; returns the removed pairs. */
+export async function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): Promise<CursorPair[]> {
   assertStoreKey('watcher', watcher);
   return inTransaction(db, async (client) => {
-    const removed = toSortedPairs(await run(client, db.statements.deleteCursorsOfWatcher, [watcher]));
-    await signalRemovedCursors(db, client, removed);
-    return removed;
+    const deleted = await run(client, db.statements.deleteCursorsOfWatcher, [watcher]);
+    return journalRemoval(db, client, 'resetWatcher', deleted, 'reset', now);
   });
 }

@@ -75,6 +75,36 @@ export function storeTables(schemaName: string) {
     ],
   );
 
+  // --- the cursor journal -----------------------------------------------------------------------
+
+  /**
+   * One row per cursor event a store operation decided (see the domain's cursorJournal.ts), with
+   * the cursor's watermarks after it. `position` (an identity, drawn while the pair's cursor row
+   * or its target's head row is locked) orders each pair's entries as they committed.
+   */
+  const cursorJournal = pgTable(
+    'cursor_journal',
+    {
+      position: bigint('position', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+      watcher: text('watcher').notNull(),
+      target: text('target').notNull(),
+      type: text('type').notNull(),
+      /** The reason of a `watch_ended`, else null. */
+      reason: text('reason'),
+      /** How a `watch_started` began (spawn or watch), else null. */
+      via: text('via'),
+      acked: bigint('acked', { mode: 'number' }).notNull(),
+      notified: bigint('notified', { mode: 'number' }).notNull(),
+      material: bigint('material', { mode: 'number' }).notNull(),
+      /** Clock milliseconds of the operation; journal retention ages are measured from it. */
+      recordedAt: bigint('recorded_at', { mode: 'number' }).notNull(),
+    },
+    (table) => [
+      index('cursor_journal_pair').on(table.watcher, table.target, table.position),
+      index('cursor_journal_recorded_at').on(table.recordedAt),
+    ],
+  );
+
   // --- bookkeeping ---------------------------------------------------------------------------
 
   /** One row per applied migration. */
@@ -83,7 +113,7 @@ export function storeTables(schemaName: string) {
     name: text('name').notNull(),
     appliedAt: bigint('applied_at', { mode: 'number' }).notNull(),
   });
-  return { events, heads, cursors, schemaMigrations };
+  return { events, heads, cursors, cursorJournal, schemaMigrations };
 }
 
 /** The drizzle schema object passed to `drizzle()`: the tables of one schema. */

@@ -52,7 +52,29 @@ export function cursorColumnsOf({ cursors }: StoreTables) {
   };
 }
 
+/** The columns of a journal select, in StoredCursorJournalValues order (the domain's cursorJournal.ts). */
+export function journalColumnsOf({ cursorJournal }: StoreTables) {
+  return {
+    position: cursorJournal.position,
+    watcher: cursorJournal.watcher,
+    target: cursorJournal.target,
+    type: cursorJournal.type,
+    reason: cursorJournal.reason,
+    via: cursorJournal.via,
+    acked: cursorJournal.acked,
+    notified: cursorJournal.notified,
+    material: cursorJournal.material,
+    recordedAt: cursorJournal.recordedAt,
+  };
+}
+
 const p = (name: string) => sql.placeholder(name);
+
+/** The placeholders of a journal insert: one array per CursorJournalValues column. */
+const JOURNAL_PARAMS = ['jWatchers', 'jTargets', 'jTypes', 'jReasons', 'jVias', 'jAcked', 'jNotified', 'jMaterial', 'jRecordedAt'] as const;
+
+/** The RETURNING list of a cursor delete: CursorValues (the column names of the cursors table). */
+const CURSOR_RETURNING = sql.raw('watcher, target, acked, notified, material, touched_at');
 
 export interface Statements {
   // append
@@ -62,9 +84,8 @@ export interface Statements {
   readonly lockCursorsOnTargets: Statement;
   readonly appendEvent: Statement;
   readonly cursorsOnTarget: Statement;
-  readonly moveCursors: Statement;
-  readonly moveCursorPairs: Statement;
-  readonly upsertCursor: Statement;
+  readonly writeCursorPlan: Statement;
+  readonly insertJournal: Statement;
   readonly notify: Statement;
   readonly notifyTargets: Statement;
   // reads
@@ -83,7 +104,8 @@ export interface Statements {
   readonly deleteCursorsOfWatcher: Statement;
   readonly deleteCursorsOfSession: Statement;
   readonly deleteSessionEvents: Statement;
-  readonly raisePruneWatermarks: Statement;
+  readonly writeHeads: Statement;
+  readonly cursorsKeepingMaterial: Statement;
   // retention
   readonly deleteAgedEvents: Statement;
   readonly deleteLowestEvents: Statement;
@@ -91,6 +113,11 @@ export interface Statements {
   readonly expireIdleCursors: Statement;
   readonly agedLeft: Statement;
   readonly idleLeft: Statement;
+  readonly deleteAgedJournal: Statement;
+  readonly deleteLowestJournal: Statement;
+  readonly countJournal: Statement;
+  readonly agedJournalLeft: Statement;
+  readonly removableJournalLeft: Statement;
 }
 
 /**
@@ -113,7 +140,7 @@ function changesAfter(orm: Orm, { events, heads }: StoreTables, columns: ReturnT
  * cannot render (the sequence) are qualified here too, so no statement depends on search_path.
  */
 export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
-  const { events, heads, cursors } = tables;
+  const { events, heads, cursors, cursorJournal } = tables;
   const eventColumns = eventColumnsOf(tables);
   const sessionEventColumns = sessionEventColumnsOf(tables);
   const cursorColumns = cursorColumnsOf(tables);
@@ -121,6 +148,17 @@ export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
   const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
+  // A journal entry retention may delete: its pair has no cursor, or a later entry of the pair
+  // exists (the latest entry of a live pair stays, so its cursor can always be replayed). Both
+  // are index lookups (the cursors' primary key, cursor_journal_pair).
+  const removableEntry = sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
+  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS later WHERE later.watcher = ${cursorJournal.watcher} AND later.target = ${cursorJournal.target} AND later.position > ${cursorJournal.position}))`;
+  const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at
+FROM unnest(${p('jWatchers')}::text[], ${p('jTargets')}::text[], ${p('jTypes')}::text[], ${p('jReasons')}::text[], ${p('jVias')}::text[],
+            ${p('jAcked')}::bigint[], ${p('jNotified')}::bigint[], ${p('jMaterial')}::bigint[], ${p('jRecordedAt')}::bigint[])
+  WITH ORDINALITY AS j(watcher, target, type, reason, via, acked, notified, material, recorded_at, ord)
+ORDER BY j.ord`;
   return {
     // --- append (see appendEvents.ts) ---------------------------------------------------------
 
@@ -132,10 +170,10 @@ export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
     /** (target) → one row when any cursor targets the session. */
     anyCursorOnTarget: compile('any_cursor_on_target', sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ${p('target')} LIMIT 1`, ['target']),
 
-    /** (keys[]) locks the existing head rows of a batch's sessions in key order. */
+    /** (keys[]) locks the existing head rows of sessions in key order; returns [sessionKey, head, pruneWatermark] each. */
     lockHeads: compile(
       'lock_heads',
-      sql`SELECT 1 FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`,
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`,
       ['sessionKeys'],
     ),
 
@@ -151,6 +189,10 @@ export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
      * and raises the head to it, then inserts the event at that sequence: one statement. The
      * DO UPDATE draws again after the lock is held, so a session's sequences are committed in
      * increasing order whatever other gateways do (the VALUES draw of that path is wasted).
+     * The head is written here rather than by the domain's planHeadWrite: that would need the
+     * locked row read back before the write, a round trip more per append, and the sequence must
+     * be drawn under the lock anyway. A value drawn under the lock is above every value the
+     * sequence handed out before, so this head only rises (`evolveHead`'s rule, by construction).
      */
     appendEvent: compile(
       'append_event',
@@ -173,37 +215,26 @@ RETURNING sequence`,
       ['target'],
     ),
 
-    /** (target, watchers[], acked[], notified[], material[], touchedAt) moves the listed cursors of one target. */
-    moveCursors: compile(
-      'move_cursors',
-      sql`UPDATE ${cursors} SET acked = v.acked, notified = v.notified, material = v.material, touched_at = ${p('touchedAt')}
-FROM unnest(${p('watchers')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[]) AS v(watcher, acked, notified, material)
-WHERE ${cursors.target} = ${p('target')} AND ${cursors.watcher} = v.watcher`,
-      ['touchedAt', 'watchers', 'acked', 'notified', 'material', 'target'],
+    /**
+     * Writes a plan in one statement: its cursor rows (upserted whole: the seed of a spawn edge
+     * may create one, every other row was locked by the caller's read) and its journal entries,
+     * in order (positions follow it).
+     */
+    writeCursorPlan: compile(
+      'write_cursor_plan',
+      sql`WITH written AS (
+  INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
+  SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[], ${p('touchedAt')}::bigint[])
+  ON CONFLICT (watcher, target) DO UPDATE SET acked = excluded.acked, notified = excluded.notified, material = excluded.material, touched_at = excluded.touched_at
+), journal AS (
+${journalInsert}
+)
+SELECT 1`,
+      ['watchers', 'targets', 'acked', 'notified', 'material', 'touchedAt', ...JOURNAL_PARAMS],
     ),
 
-    /** (touchedAt, watchers[], targets[], acked[], notified[], material[]) moves the listed cursors of any targets. */
-    moveCursorPairs: compile(
-      'move_cursor_pairs',
-      sql`UPDATE ${cursors} SET acked = v.acked, notified = v.notified, material = v.material, touched_at = ${p('touchedAt')}
-FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[])
-  AS v(watcher, target, acked, notified, material)
-WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
-      ['touchedAt', 'watchers', 'targets', 'acked', 'notified', 'material'],
-    ),
-
-    /** Writes a cursor row whole (insert or overwrite): the spawn edge's seed. */
-    upsertCursor: compile(
-      'upsert_cursor',
-      orm
-        .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
-        .onConflictDoUpdate({
-          target: [cursors.watcher, cursors.target],
-          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at` },
-        }),
-      ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'],
-    ),
+    /** Appends journal entries (the arrays of CursorJournalValues), in order. */
+    insertJournal: compile('insert_journal', journalInsert, JOURNAL_PARAMS),
 
     /** (channel, target): delivered to every listener when (and only if) the transaction commits. */
     notify: compile('notify', sql`SELECT pg_notify(${p('channel')}, ${p('target')})`, ['channel', 'target']),
@@ -241,7 +272,7 @@ WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
     // --- cursor writes ------------------------------------------------------------------------
 
     /**
-     * (sessionKey) → [head]: locks the session's head row, creating it at head 0 when the session
+     * (sessionKey) → [head, pruneWatermark]: locks the session's head row, creating it at head 0 when the session
      * has none (reads treat a head of 0 as no head), so a watch or a delete is ordered with the
      * session's appends even before its first event.
      */
@@ -249,7 +280,7 @@ WHERE ${cursors.watcher} = v.watcher AND ${cursors.target} = v.target`,
       'lock_head',
       sql`INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, 0, 0)
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
-RETURNING head`,
+RETURNING head, prune_watermark`,
       ['sessionKey'],
     ),
 
@@ -263,7 +294,7 @@ RETURNING head`,
       ['watcher', 'target'],
     ),
 
-    /** Creates a cursor unless the pair has one; returns a row when it did. */
+    /** Creates a cursor unless the pair has one (a concurrent watch made it first); returns a row when it did. */
     insertCursor: compile(
       'insert_cursor',
       orm
@@ -306,16 +337,16 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
       ['watchers', 'targets'],
     ),
 
-    /** (watcher) → deletes its cursors, returning [watcher, target]. */
+    /** (watcher) → deletes its cursors, returning each as CursorValues. */
     deleteCursorsOfWatcher: compile(
       'delete_cursors_of_watcher',
-      orm.delete(cursors).where(eq(cursors.watcher, p('watcher'))).returning({ watcher: cursors.watcher, target: cursors.target }),
+      orm.delete(cursors).where(eq(cursors.watcher, p('watcher'))).returning(cursorColumns),
       ['watcher'],
     ),
-    /** (sessionKey) → deletes every cursor it is watcher or target of, returning [watcher, target]. */
+    /** (sessionKey) → deletes every cursor it is watcher or target of, returning each as CursorValues. */
     deleteCursorsOfSession: compile(
       'delete_cursors_of_session',
-      sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} OR ${cursors.target} = ${p('target')} RETURNING watcher, target`,
+      sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} OR ${cursors.target} = ${p('target')} RETURNING ${CURSOR_RETURNING}`,
       ['watcher', 'target'],
     ),
     /** (sessionKey) → [deleted count, highest deleted sequence or null]. */
@@ -325,13 +356,30 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
 SELECT count(*)::bigint, max(sequence) FROM gone`,
       ['sessionKey'],
     ),
-    /** (sessionKeys[], sequences[]): each prune watermark = max(itself, sequence); never lowered. */
-    raisePruneWatermarks: compile(
-      'raise_prune_watermarks',
-      sql`UPDATE ${heads} SET prune_watermark = GREATEST(${heads}.prune_watermark, v.sequence)
-FROM unnest(${p('sessionKeys')}::text[], ${p('sequences')}::bigint[]) AS v(session_key, sequence)
-WHERE ${heads}.session_key = v.session_key`,
-      ['sessionKeys', 'sequences'],
+    /**
+     * (sessionKeys[], heads[], pruneWatermarks[]): writes the head rows planHeadWrite computed
+     * from the rows the caller locked (lockHead, lockHeads), so "heads never fall" and "the prune
+     * watermark only rises" are the domain's rules alone.
+     */
+    writeHeads: compile(
+      'write_heads',
+      sql`UPDATE ${heads} SET head = v.head, prune_watermark = v.prune_watermark
+FROM unnest(${p('sessionKeys')}::text[], ${p('heads')}::bigint[], ${p('pruneWatermarks')}::bigint[]) AS v(session_key, head, prune_watermark)
+WHERE ${heads.sessionKey} = v.session_key`,
+      ['sessionKeys', 'heads', 'pruneWatermarks'],
+    ),
+
+    /**
+     * (targets[]) → the cursors on those targets whose material a target event raised (material >
+     * notified), locked in (target, watcher) order, as CursorValues: the candidates of
+     * planPruneMaterial.
+     */
+    cursorsKeepingMaterial: compile(
+      'cursors_keeping_material',
+      sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
+WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.notified}
+ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
+      ['targets'],
     ),
 
     // --- retention (one bounded batch: see prune.ts) ---------------------------------------------
@@ -355,17 +403,48 @@ WHERE ${heads}.session_key = v.session_key`,
     ),
     /** () → [number of retained events]. */
     countEvents: compile('count_events', orm.select({ n: count() }).from(events), []),
-    /** (cutoff, limit) → deletes up to `limit` cursors untouched since `cutoff`; returns [watcher, target]. */
+    /** (cutoff, limit) → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues. */
     expireIdleCursors: compile(
       'expire_idle_cursors',
       sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING watcher, target`,
+) RETURNING ${CURSOR_RETURNING}`,
       ['cutoff', 'limit'],
     ),
     /** (cutoff) → one row when an event appended before `cutoff` is left. */
     agedLeft: compile('aged_left', sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} LIMIT 1`, ['cutoff']),
     /** (cutoff) → one row when a cursor untouched since `cutoff` is left. */
     idleLeft: compile('idle_left', sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT 1`, ['cutoff']),
+
+    // --- journal retention (planJournalPrune's rule, bounded per batch) ----------------------------
+
+    /** (cutoff, limit) → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first; returns [position]. */
+    deleteAgedJournal: compile(
+      'delete_aged_journal',
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removableEntry}
+  ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
+) RETURNING position`,
+      ['cutoff', 'limit'],
+    ),
+    /** (limit) → deletes up to `limit` removable entries, lowest positions first (the row cap); returns [position]. */
+    deleteLowestJournal: compile(
+      'delete_lowest_journal',
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${removableEntry}
+  ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
+) RETURNING position`,
+      ['limit'],
+    ),
+    /** () → [number of journal entries]. */
+    countJournal: compile('count_journal', orm.select({ n: count() }).from(cursorJournal), []),
+    /** (cutoff) → one row when a removable entry recorded before `cutoff` is left. */
+    agedJournalLeft: compile(
+      'aged_journal_left',
+      sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removableEntry} LIMIT 1`,
+      ['cutoff'],
+    ),
+    /** () → one row when any removable entry is left. */
+    removableJournalLeft: compile('removable_journal_left', sql`SELECT 1 FROM ${cursorJournal} WHERE ${removableEntry} LIMIT 1`, []),
   };
 }

@@ -1,7 +1,10 @@
-// Explicit watch: creates a (watcher, target) cursor at the target's current head, unless the
-// pair already has one.
-import { assertStoreKey, asSequence, evolveCursor, toWatermarks, type WatchRequest } from '@session-state/domain';
+// Explicit watch: lock the target's head, read the pair's cursor, plan (`planWatch`), write the
+// new cursor and its `watch_started` entry.
+import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
+import { writeJournal } from './cursorJournal';
+import { decodeCursorRows } from './cursorRow';
+import { headOfRow } from './headRows';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
@@ -15,13 +18,19 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
   assertStoreKey('target', request.target);
   const st = db.statements;
   return inTransaction(db, async (client) => {
-    if ((await run(client, st.cursorOf, [request.watcher, request.target])).length > 0) return { created: false };
     const [locked] = await run(client, st.lockHead, [request.target]);
-    const head = asSequence((locked?.[0] as number | undefined) ?? 0);
-    const seeded = evolveCursor(request.watcher, undefined, { type: 'seed', at: head });
-    if (seeded === undefined) return { created: false };
-    const w = toWatermarks(seeded.cursor);
-    const inserted = await run(client, st.insertCursor, [request.watcher, request.target, w.acked, w.notified, w.material, request.now]);
-    return { created: inserted.length > 0 };
+    const values = await run(client, st.cursorOf, [request.watcher, request.target]);
+    const [existing] = decodeCursorRows(db, 'watch', values);
+    // A corrupt row is reported and left as it is: the pair has a cursor, if an unreadable one.
+    if (values.length > 0 && existing === undefined) return { created: false };
+    const plan = planWatch({ request, existing, head: locked === undefined ? ZERO : headOfRow(locked).head });
+    const [row] = plan.cursorWrites;
+    if (row === undefined) return { created: false };
+    // ON CONFLICT DO NOTHING: a concurrent watch of the same pair that committed first wins, and
+    // this one journals nothing (as if it had read that cursor).
+    const inserted = await run(client, st.insertCursor, [row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt]);
+    if (inserted.length === 0) return { created: false };
+    await writeJournal(db, client, plan.journal);
+    return { created: true };
   }, NO_COMMIT_CHECK);
 }

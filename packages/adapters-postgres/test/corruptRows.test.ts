@@ -57,9 +57,9 @@ test('a cursor with watermarks out of order is skipped and reported by every rea
   await appendTurns(T, 1);
   await withClient((c) => c.query(`UPDATE cursors SET notified = material + 5`), schema);
   expect(await store.listCursors()).toEqual([]);
-  expect(await store.recover(2)).toEqual([]);
+  expect(await store.restartScan(2)).toEqual([]);
   expect(reports.map((r) => [r.operation, r.table, r.reason])).toEqual([
     ['listCursors', 'cursors', 'watermarks are out of order'],
-    ['recover', 'cursors', 'watermarks are out of order'],
+    ['restartScan', 'cursors', 'watermarks are out of order'],
   ]);
 });

@@ -111,13 +111,13 @@ test('a reset, a session delete and a cursor expiry each signal the targets of t
   // W watches T and U; V watches T. Watching signals nothing.
   for (const [watcher, target] of [[W, T], [W, U], [V, T]] as const) await writer.watch({ watcher, target, now: 1 });
 
-  expect(await writer.resetWatcher(W)).toHaveLength(2);
+  expect(await writer.resetWatcher(W, 1)).toHaveLength(2);
   await recorder.until(() => recorder.targets.length >= 2);
   expect([...recorder.targets].sort()).toEqual([T, U].sort());
 
   recorder.targets.length = 0;
   await writer.watch({ watcher: W, target: U, now: 1 });
-  expect((await writer.deleteSession(T)).removedCursors).toEqual([{ watcher: V, target: T }]);
+  expect((await writer.deleteSession(T, 1)).removedCursors).toEqual([{ watcher: V, target: T }]);
   await recorder.until(() => recorder.targets.length >= 1);
   expect(recorder.targets).toEqual([T]);
 
@@ -130,7 +130,7 @@ test('a reset, a session delete and a cursor expiry each signal the targets of t
 
   // Nothing removed, nothing signalled: the sentinel's signal is the only one that follows.
   recorder.targets.length = 0;
-  expect(await writer.resetWatcher(W)).toEqual([]);
+  expect(await writer.resetWatcher(W, 2_000)).toEqual([]);
   await writer.watch({ watcher: V, target: U, now: 2_000 });
   await writer.append([request(humanTurn(U))]);
   await recorder.until(() => recorder.targets.length > 0);

@@ -3,6 +3,7 @@
 // options checked with errors that name the option (and never echo a connection string).
 import { openPostgresStore } from '../src';
 import { MIGRATIONS } from '../src/migrations';
+import { migrate } from '../src/migrations/migrate';
 import { humanTurn, key, request } from './support/commands';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
@@ -48,6 +49,24 @@ test('session keys are ordered byte-wise (COLLATE "C"), as in every other store'
     const heads = await store.readHeads();
     expect(heads.map((h) => h.sessionKey)).toEqual([...keys].sort());
     await store.close();
+  } finally {
+    await dropSchema(schema);
+  }
+});
+
+test('a schema at version 1 gains the cursor journal (empty) and keeps its data', async () => {
+  const schema = uniqueSchema('mig');
+  try {
+    await withClient(async (c) => {
+      await migrate(c, schema, MIGRATIONS.slice(0, 1));
+      await c.query(`INSERT INTO ${schema}.cursors (watcher, target, acked, notified, material, touched_at) VALUES ('agent:a:main', 'agent:b:main', 0, 0, 0, 1)`);
+    });
+    const store = await openPostgresStore({ connectionString: pgUrl(), schema });
+    expect((await store.listCursors()).map((row) => row.target)).toEqual(['agent:b:main']);
+    expect(await store.readCursorJournal()).toEqual([]);
+    await store.close();
+    const rows = await withClient((c) => c.query('SELECT version FROM schema_migrations ORDER BY version'), schema);
+    expect(rows.rows.map((row) => Number(row.version))).toEqual(MIGRATIONS.map((m) => m.version));
   } finally {
     await dropSchema(schema);
   }

@@ -57,14 +57,17 @@ describe('a search_path in the connection string moves nothing', () => {
       expect(outcome?.type).toBe('appended');
       const sequence = outcome?.type === 'appended' ? outcome.event.sequence : 0;
       expect(await store.drain(A, [{ target: B, notified: sequence as never }], T0 + 1)).toMatchObject([{ result: 'acked' }]);
-      await store.recover(T0 + 2);
+      await store.restartScan(T0 + 2);
       await store.prune({ now: T0 + 3, maxAgeMs: 86_400_000, maxRows: 1000, batchSize: 10 });
       expect((await store.readChanges(B, 0 as never, 10)).events.map((e) => e.sequence)).toEqual([sequence]);
-      await store.deleteSession(A);
+      await store.resetWatcher(A, T0 + 4);
+      await store.deleteSession(A, T0 + 5);
+      // The journal too: watch_started, notice_raised, notice_acknowledged, watch_ended.
+      expect((await store.readCursorJournal()).map((entry) => entry.event.type)).toEqual(['watch_started', 'notice_raised', 'notice_acknowledged', 'watch_ended']);
       await store.close();
 
       expect(await relationsIn(other)).toEqual([]);
-      expect(await relationsIn(schema)).toEqual(['cursors', 'event_sequence', 'events', 'heads', 'schema_migrations']);
+      expect(await relationsIn(schema)).toEqual(['cursor_journal', 'cursor_journal_position_seq', 'cursors', 'event_sequence', 'events', 'heads', 'schema_migrations']);
       const stored = await withClient((c) => c.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.events WHERE dedupe_key = 'd-1'`));
       expect(stored.rows[0]?.n).toBe(1);
 

@@ -10,8 +10,10 @@ import {
   type AppendRequest,
 } from '@session-state/domain';
 
+import { writeJournal } from './cursorJournal';
 import { decodeCursorRows } from './cursorRow';
 import { decodeEventValues } from './eventRow';
+import { writeHead } from './headRow';
 import type { StoreDb } from './storeDb';
 
 // --- one request (inside the caller's transaction or savepoint) ------------------------------
@@ -51,7 +53,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   );
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  st.raiseHead.run(command.sessionKey, sequence);
+  writeHead(db, command.sessionKey, [{ type: 'appended', sequence }]);
 
   // planAppend derives the same default occurredAt from appendedAt as the insert above.
   const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
@@ -60,6 +62,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
     if (row.watcher === seedWatcher) st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);
     else st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
   }
+  writeJournal(db, plan.journal);
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 

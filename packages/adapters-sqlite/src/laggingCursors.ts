@@ -1,8 +1,8 @@
 // The lagging cursors (material > acked), the only ones that can hold a notice: all of them from
 // the covering partial index cursors_lagging, or those on some targets by the cursors_target
-// index. The restart scan (recover.ts) steps them; pendingNotices.ts only reads them.
+// index. The restart scan (recover.ts) plans writes on them; pendingNotices.ts only reads them.
 import { and, asc, gt, inArray } from 'drizzle-orm';
-import type { SessionKey } from '@session-state/domain';
+import { decodeStoredWatermarks, type CursorRow, type SessionKey } from '@session-state/domain';
 
 import { cursors } from './schema';
 import type { StoreDb } from './storeDb';
@@ -37,22 +37,34 @@ export function laggingCursorsOn(orm: Select, targets: readonly string[]) {
     .where(and(inArray(cursors.target, [...targets]), gt(cursors.material, cursors.acked)));
 }
 
-/** The lagging rows on `targets` (each target read once, in chunks), by watcher then target. */
+/** The lagging rows on `targets` (each target read once, in chunks), unordered: the planners order them. */
 export function laggingRowsOn(orm: Select, targets: readonly SessionKey[]): LaggingRow[] {
   const unique = [...new Set(targets)];
   const rows: LaggingRow[] = [];
   for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
     rows.push(...laggingCursorsOn(orm, unique.slice(start, start + TARGETS_PER_QUERY)).values());
   }
-  // Chunks (and the index lookup) give no overall order; the port promises watcher, then target.
-  return rows.sort((a, b) => compareText(a[0], b[0]) || compareText(a[1], b[1]));
+  return rows;
 }
 
-function compareText(a: unknown, b: unknown): number {
-  const x = String(a);
-  const y = String(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+/**
+ * The lagging rows of the watchers that pass `owns` as the planners' CursorRows, touched at
+ * `touchedAt` (the covering index holds no touched_at; every row a plan writes is touched at the
+ * operation's time anyway). A corrupt row is reported by the domain's check and left out.
+ */
+export function laggingRows(
+  sink: StoreDb,
+  operation: string,
+  rows: Iterable<LaggingRow>,
+  touchedAt: number,
+  owns?: (watcher: SessionKey) => boolean,
+): CursorRow[] {
+  const cursors: CursorRow[] = [];
+  for (const row of rows) {
+    const watcher = row[0] as SessionKey;
+    if (owns !== undefined && !owns(watcher)) continue;
+    const stored = decodeStoredWatermarks(sink, operation, row);
+    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
+  }
+  return cursors;
 }
-
-/** The watermarks of a lagging row, or undefined after reporting it (the domain's check, shared by every store). */
-export { decodeStoredWatermarks as laggingWatermarks } from '@session-state/domain';

@@ -7,6 +7,7 @@ import { storeError, type PruneBatch, type PruneRequest, type StateStore } from 
 
 import { appendEvents } from './appendEvents';
 import { wholeMs, withWholeMs } from './clockMs';
+import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
@@ -192,11 +193,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
     readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
     listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
+    readCursorJournal: (filter) => run('readCursorJournal', () => readCursorJournal(db, filter)),
     drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
-    recover: (now, owns) => run('recover', () => recover(db, wholeMs(now), owns)),
+    restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
     pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
-    resetWatcher: (watcher) => run('resetWatcher', () => resetWatcher(db, watcher)),
-    deleteSession: (sessionKey) => run('deleteSession', () => deleteSession(db, sessionKey)),
+    resetWatcher: (watcher, now) => run('resetWatcher', () => resetWatcher(db, watcher, wholeMs(now))),
+    deleteSession: (sessionKey, now) => run('deleteSession', () => deleteSession(db, sessionKey, wholeMs(now))),
     prune: (request) => run('prune', () => pruneBatch({ ...request, now: wholeMs(request.now) })),
     close: () =>
       run('close', () => {

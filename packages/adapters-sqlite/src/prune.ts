@@ -1,9 +1,23 @@
 // One bounded batch of retention in one write transaction: events older than the age limit,
-// then the lowest sequences beyond the row cap, prune watermarks raised over what went, and
-// cursors idle beyond the age limit expired; the WAL checkpoint that follows runs in its own turn.
-import type { CursorPair, PruneBatch, PruneRequest, SessionKey } from '@session-state/domain';
+// then the lowest sequences beyond the row cap, prune watermarks raised over what went (by
+// `planHeadWrite`), cursors idle beyond the age limit expired (`planRemoval`), `material_kept`
+// for the pending cursors whose material went (`planPruneMaterial`), and the journal by
+// `planJournalPrune`'s rule; the WAL checkpoint that follows runs in its own turn.
+import {
+  asSequence,
+  planPruneMaterial,
+  type CursorPair,
+  type CursorRow,
+  type PruneBatch,
+  type PrunedSession,
+  type PruneRequest,
+  type SessionKey,
+} from '@session-state/domain';
 
-import { comparePairs } from './cursorPairs';
+import { writeJournal } from './cursorJournal';
+import { decodeCursorRows } from './cursorRow';
+import { writeHead } from './headRow';
+import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 
 /**
@@ -50,7 +64,7 @@ class Victims {
 }
 
 /** The batch's reads and writes, inside its write transaction. */
-function pruneInTransaction(db: StoreDb, request: PruneRequest): PruneBatch {
+function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
   const st = db.statements;
   const { now, maxAgeMs, maxRows, batchSize } = request;
   // A non-finite cutoff (an infinite age limit) prunes nothing by age and expires no cursor.
@@ -76,23 +90,52 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): PruneBatch {
   }
   const eventsDeleted = victims.sequences.length;
 
-  // --- prune watermarks: raised in the same transaction, never lowered ---------------------------
-  for (const [sessionKey, sequence] of victims.highest) st.raisePruneWatermark.run(sequence, sessionKey);
+  // --- prune watermarks: raised in the same transaction, as planHeadWrite computes them -----------
+  const pruned: PrunedSession[] = [];
+  for (const [sessionKey, sequence] of victims.highest) {
+    const head = writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]);
+    pruned.push({ sessionKey: sessionKey as SessionKey, before: head.before.pruneWatermark, after: head.after.pruneWatermark });
+  }
 
   // --- idle cursors ---------------------------------------------------------------------------
-  const expired: CursorPair[] = [];
-  if (byAge && batchSize > 0) {
-    for (const row of st.expireIdleCursors.all(cutoff, batchSize) as unknown[][]) {
-      expired.push({ watcher: row[0] as SessionKey, target: row[1] as SessionKey });
-    }
-    expired.sort(comparePairs);
+  const expired: CursorPair[] =
+    byAge && batchSize > 0 ? journalRemoval(db, 'prune', st.expireIdleCursors.all(cutoff, batchSize) as unknown[][], 'expired', now) : [];
+
+  // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
+  if (pruned.length > 0) {
+    const onPruned: CursorRow[] = [];
+    for (const { sessionKey } of pruned) onPruned.push(...decodeCursorRows(db, 'prune', st.cursorsOnTarget.all(sessionKey) as unknown[][]));
+    writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
+
+  // --- the journal ------------------------------------------------------------------------------
+  const journal = pruneJournal(db, request, cutoff, byAge);
 
   // --- anything left? ---------------------------------------------------------------------------
   const agedLeft = byAge && st.agedLeft.get(cutoff, 1) !== undefined;
   const idleLeft = byAge && st.idleLeft.get(cutoff, 1) !== undefined;
-  const done = !agedLeft && !idleLeft && total <= maxRows;
-  return { eventsDeleted, expiredCursors: expired, done };
+  const done = !agedLeft && !idleLeft && total <= maxRows && journal.done;
+  return { batch: { eventsDeleted, expiredCursors: expired, done }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
+}
+
+/**
+ * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
+ * entries (see `removableEntry` in statements.ts: never the latest entry of a pair that has a
+ * cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at most
+ * `batchSize`; `done` stays false while removable entries the request would delete remain.
+ */
+function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number; readonly done: boolean } {
+  const st = db.statements;
+  const { maxRows, batchSize } = request;
+  const aged = byAge && batchSize > 0 ? st.deleteAgedJournal.run(cutoff, batchSize).changes : 0;
+  let total = (st.countJournal.get() as [number])[0];
+  const budget = batchSize - aged;
+  const excess = total - maxRows;
+  const capped = budget > 0 && excess > 0 ? st.deleteLowestJournal.run(Math.min(budget, excess)).changes : 0;
+  total -= capped;
+  const agedLeft = byAge && st.agedJournalLeft.get(cutoff, 1) !== undefined;
+  const overCap = total > maxRows && st.removableJournalLeft.get(1) !== undefined;
+  return { deleted: aged + capped, done: !agedLeft && !overCap };
 }
 
 /**
@@ -106,8 +149,8 @@ export function prune(db: StoreDb, request: PruneRequest): { readonly batch: Pru
   const autocheckpoint = client.pragma('wal_autocheckpoint', { simple: true }) as number;
   client.pragma('wal_autocheckpoint = 0');
   try {
-    const batch = client.transaction(() => pruneInTransaction(db, request)).immediate();
-    return { batch, checkpointDue: batch.eventsDeleted + batch.expiredCursors.length >= CHECKPOINT_AFTER_ROWS };
+    const { batch, rowsRemoved } = client.transaction(() => pruneInTransaction(db, request)).immediate();
+    return { batch, checkpointDue: rowsRemoved >= CHECKPOINT_AFTER_ROWS };
   } finally {
     // PRAGMA takes no bound parameters; the value is the integer just read back.
     client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);

@@ -1,16 +1,19 @@
-// Resetting a watcher session removes every cursor it holds.
+// Resetting a watcher session removes every cursor it holds and ends each watch as `reset`.
 import { eq } from 'drizzle-orm';
-import { assertStoreKey } from '@session-state/domain';
-import type { CursorPair, SessionKey } from '@session-state/domain';
+import { assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { toSortedPairs } from './cursorPairs';
+import { journalRemoval } from './removeCursors';
 import { cursors } from './schema';
+import { cursorColumns } from './statements';
 import type { StoreDb } from './storeDb';
 
-/** Removes every cursor whose watcher is `watcher`; returns the removed pairs. */
-export function resetWatcher(db: StoreDb, watcher: SessionKey): CursorPair[] {
+/** Removes every cursor whose watcher is `watcher`, in one write transaction; returns the removed pairs. */
+export function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): CursorPair[] {
   assertStoreKey('watcher', watcher);
-  return toSortedPairs(
-    db.orm.delete(cursors).where(eq(cursors.watcher, watcher)).returning({ watcher: cursors.watcher, target: cursors.target }).all(),
-  );
+  return db.client
+    .transaction((): CursorPair[] => {
+      const deleted = db.orm.delete(cursors).where(eq(cursors.watcher, watcher)).returning(cursorColumns).values();
+      return journalRemoval(db, 'resetWatcher', deleted, 'reset', now);
+    })
+    .immediate();
 }

@@ -61,6 +61,36 @@ export const cursors = sqliteTable(
   ],
 );
 
+// --- the cursor journal ---------------------------------------------------------------------
+
+/**
+ * One row per cursor event a store operation decided (see the domain's cursorJournal.ts), with
+ * the cursor's watermarks after it. `position` (AUTOINCREMENT, never reused) is the append order.
+ */
+export const cursorJournal = sqliteTable(
+  'cursor_journal',
+  {
+    position: integer('position').primaryKey({ autoIncrement: true }),
+    watcher: text('watcher').notNull(),
+    target: text('target').notNull(),
+    type: text('type').notNull(),
+    /** The reason of a `watch_ended`, else null. */
+    reason: text('reason'),
+    /** How a `watch_started` began (spawn or watch), else null. */
+    via: text('via'),
+    acked: integer('acked').notNull(),
+    notified: integer('notified').notNull(),
+    material: integer('material').notNull(),
+    /** Clock milliseconds of the operation; journal retention ages are measured from it. */
+    recordedAt: integer('recorded_at').notNull(),
+  },
+  (table) => [
+    // A pair's history, and "is there a later entry of this pair" for retention.
+    index('cursor_journal_pair').on(table.watcher, table.target, table.position),
+    index('cursor_journal_recorded_at').on(table.recordedAt),
+  ],
+);
+
 // --- bookkeeping ---------------------------------------------------------------------------
 
 /** One row per applied migration, beside `PRAGMA user_version`. */
@@ -71,4 +101,4 @@ export const schemaMigrations = sqliteTable('schema_migrations', {
 });
 
 /** The drizzle schema object passed to `drizzle()`. */
-export const schema = { events, heads, cursors, schemaMigrations };
+export const schema = { events, heads, cursors, cursorJournal, schemaMigrations };

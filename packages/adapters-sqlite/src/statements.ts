@@ -4,9 +4,10 @@
 import type Database from 'better-sqlite3';
 import { and, asc, count, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { CursorJournalValues } from '@session-state/domain';
 
 import { compile } from './compile';
-import { cursors, events, heads, type schema } from './schema';
+import { cursorJournal, cursors, events, heads, type schema } from './schema';
 
 type Orm = BetterSQLite3Database<typeof schema>;
 
@@ -45,7 +46,29 @@ export const cursorColumns = {
   touchedAt: cursors.touchedAt,
 };
 
+/** The columns of a journal select, in StoredCursorJournalValues order (the domain's cursorJournal.ts). */
+export const journalColumns = {
+  position: cursorJournal.position,
+  watcher: cursorJournal.watcher,
+  target: cursorJournal.target,
+  type: cursorJournal.type,
+  reason: cursorJournal.reason,
+  via: cursorJournal.via,
+  acked: cursorJournal.acked,
+  notified: cursorJournal.notified,
+  material: cursorJournal.material,
+  recordedAt: cursorJournal.recordedAt,
+};
+
 const p = (name: string) => sql.placeholder(name);
+
+/**
+ * A journal entry retention may delete: its pair has no cursor, or a later entry of the pair
+ * exists (the latest entry of a live pair stays, so its cursor can always be replayed). Both
+ * are index lookups (the cursors' primary key, cursor_journal_pair).
+ */
+const removableEntry = sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
+  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE "later"."watcher" = ${cursorJournal.watcher} AND "later"."target" = ${cursorJournal.target} AND "later"."position" > ${cursorJournal.position}))`;
 
 // --- the statements ------------------------------------------------------------------------
 
@@ -62,13 +85,17 @@ type InsertEventArgs = [
 ];
 type UpdateCursorArgs = [acked: number, notified: number, material: number, touchedAt: number, watcher: string, target: string];
 type CursorArgs = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
+type HeadArgs = [sessionKey: string, head: number, pruneWatermark: number];
+type UpdateHeadArgs = [head: number, pruneWatermark: number, sessionKey: string];
 
 /** The compiled statements; reads marked "values" return positional arrays. */
 export interface Statements {
   readonly eventByDedupeKey: Database.Statement<[dedupeKey: string]>;
   readonly cursorsOnTarget: Database.Statement<[target: string]>;
   readonly insertEvent: Database.Statement<InsertEventArgs>;
-  readonly raiseHead: Database.Statement<[sessionKey: string, sequence: number]>;
+  readonly insertHead: Database.Statement<HeadArgs>;
+  readonly updateHead: Database.Statement<UpdateHeadArgs>;
+  readonly insertJournal: Database.Statement<CursorJournalValues>;
   readonly upsertCursor: Database.Statement<CursorArgs>;
   readonly updateCursor: Database.Statement<UpdateCursorArgs>;
   readonly changesSince: Database.Statement<[since: number, sessionKey: string, limit: number]>;
@@ -78,11 +105,15 @@ export interface Statements {
   readonly agedEvents: Database.Statement<[cutoff: number, limit: number]>;
   readonly lowestEvents: Database.Statement<[limit: number]>;
   readonly deleteEvent: Database.Statement<[sequence: number]>;
-  readonly raisePruneWatermark: Database.Statement<[sequence: number, sessionKey: string]>;
   readonly countEvents: Database.Statement<[]>;
   readonly expireIdleCursors: Database.Statement<[cutoff: number, limit: number]>;
   readonly agedLeft: Database.Statement<[cutoff: number, limit: 1]>;
   readonly idleLeft: Database.Statement<[cutoff: number, limit: 1]>;
+  readonly deleteAgedJournal: Database.Statement<[cutoff: number, limit: number]>;
+  readonly deleteLowestJournal: Database.Statement<[limit: number]>;
+  readonly countJournal: Database.Statement<[]>;
+  readonly agedJournalLeft: Database.Statement<[cutoff: number, limit: 1]>;
+  readonly removableJournalLeft: Database.Statement<[limit: 1]>;
 }
 
 const CHANGES_PARAMS = ['since', 'sessionKey', 'limit'] as const;
@@ -138,14 +169,41 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
       ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'],
     ),
 
-    /** (sessionKey, sequence): head = max(head, sequence), creating the row at a zero prune watermark. */
-    raiseHead: compile<[sessionKey: string, sequence: number]>(
+    /** (sessionKey, head, pruneWatermark): a session's first head row, as the domain's planHeadWrite gives it. */
+    insertHead: compile<HeadArgs>(
+      client,
+      orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') }),
+      ['sessionKey', 'head', 'pruneWatermark'],
+    ),
+
+    /**
+     * (head, pruneWatermark, sessionKey): writes the values planHeadWrite computed from the row
+     * read in the same write transaction, so "heads never fall" is the domain's rule alone.
+     */
+    updateHead: compile<UpdateHeadArgs>(
       client,
       orm
-        .insert(heads)
-        .values({ sessionKey: p('sessionKey'), head: p('sequence'), pruneWatermark: sql`0` })
-        .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`max(${heads.head}, excluded.head)` } }),
-      ['sessionKey', 'sequence'],
+        .update(heads)
+        .set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` })
+        .where(eq(heads.sessionKey, p('sessionKey'))),
+      ['head', 'pruneWatermark', 'sessionKey'],
+    ),
+
+    /** Appends one journal entry (CursorJournalValues); its position is the next AUTOINCREMENT value. */
+    insertJournal: compile<CursorJournalValues>(
+      client,
+      orm.insert(cursorJournal).values({
+        watcher: p('watcher'),
+        target: p('target'),
+        type: p('type'),
+        reason: p('reason'),
+        via: p('via'),
+        acked: p('acked'),
+        notified: p('notified'),
+        material: p('material'),
+        recordedAt: p('recordedAt'),
+      }),
+      ['watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'],
     ),
 
     /** Writes a cursor row whole (insert or overwrite). */
@@ -248,20 +306,10 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
     /** (sequence) → deletes that event. */
     deleteEvent: compile<[sequence: number]>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), ['sequence']),
 
-    /** (sequence, sessionKey): prune watermark = max(prune watermark, sequence); never lowered. */
-    raisePruneWatermark: compile<[sequence: number, sessionKey: string]>(
-      client,
-      orm
-        .update(heads)
-        .set({ pruneWatermark: sql`max(${heads.pruneWatermark}, ${p('sequence')})` })
-        .where(eq(heads.sessionKey, p('sessionKey'))),
-      ['sequence', 'sessionKey'],
-    ),
-
     /** () → [number of retained events]. */
     countEvents: compile<[]>(client, orm.select({ n: count() }).from(events), [], { raw: true }),
 
-    /** (cutoff, limit) → deletes up to `limit` cursors untouched since `cutoff`; returns [watcher, target] per cursor. */
+    /** (cutoff, limit) → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues (planRemoval journals them). */
     expireIdleCursors: compile<[cutoff: number, limit: number]>(
       client,
       orm
@@ -276,7 +324,7 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
               .limit(p('limit')),
           ),
         )
-        .returning({ watcher: cursors.watcher, target: cursors.target }),
+        .returning(cursorColumns),
       ['cutoff', 'limit'],
       { raw: true },
     ),
@@ -294,6 +342,60 @@ export function prepareStatements(client: Database.Database, orm: Orm): Statemen
       client,
       orm.select({ left: sql`1` }).from(cursors).where(lt(cursors.touchedAt, p('cutoff'))).limit(p('limit')),
       ['cutoff', 'limit'],
+      { raw: true },
+    ),
+
+    // --- journal retention (planJournalPrune's rule, bounded per batch) ------------------------
+
+    /** (cutoff, limit) → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first. */
+    deleteAgedJournal: compile<[cutoff: number, limit: number]>(
+      client,
+      orm.delete(cursorJournal).where(
+        inArray(
+          cursorJournal.position,
+          orm
+            .select({ position: cursorJournal.position })
+            .from(cursorJournal)
+            .where(and(lt(cursorJournal.recordedAt, p('cutoff')), removableEntry))
+            .orderBy(asc(cursorJournal.position))
+            .limit(p('limit')),
+        ),
+      ),
+      ['cutoff', 'limit'],
+    ),
+
+    /** (limit) → deletes up to `limit` removable entries, lowest positions first (the row cap). */
+    deleteLowestJournal: compile<[limit: number]>(
+      client,
+      orm.delete(cursorJournal).where(
+        inArray(
+          cursorJournal.position,
+          orm.select({ position: cursorJournal.position }).from(cursorJournal).where(removableEntry).orderBy(asc(cursorJournal.position)).limit(p('limit')),
+        ),
+      ),
+      ['limit'],
+    ),
+
+    /** () → [number of journal entries]. */
+    countJournal: compile<[]>(client, orm.select({ n: count() }).from(cursorJournal), [], { raw: true }),
+
+    /** (cutoff, 1) → one row when a removable entry recorded before `cutoff` is left. */
+    agedJournalLeft: compile<[cutoff: number, limit: 1]>(
+      client,
+      orm
+        .select({ left: sql`1` })
+        .from(cursorJournal)
+        .where(and(lt(cursorJournal.recordedAt, p('cutoff')), removableEntry))
+        .limit(p('limit')),
+      ['cutoff', 'limit'],
+      { raw: true },
+    ),
+
+    /** (1) → one row when any removable entry is left. */
+    removableJournalLeft: compile<[limit: 1]>(
+      client,
+      orm.select({ left: sql`1` }).from(cursorJournal).where(removableEntry).limit(p('limit')),
+      ['limit'],
       { raw: true },
     ),
   };

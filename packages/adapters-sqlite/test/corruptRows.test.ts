@@ -170,7 +170,7 @@ describe('a cursor row whose watermarks are not sequences, or not in order', () 
     const drained = await store.drain(WATCHER, [{ target: KEY, notified: asSequence(1) }], 2_000);
     expect(drained).toEqual([{ target: KEY, result: 'stale' }]);
 
-    expect((await store.recover(3_000)).map((notice) => notice.watcher)).toEqual([OTHER]);
+    expect((await store.restartScan(3_000)).map((notice) => notice.watcher)).toEqual([OTHER]);
 
     expect(reported.length).toBeGreaterThanOrEqual(3);
     expect(reported.every((info) => info.table === 'cursors')).toBe(true);
@@ -184,13 +184,13 @@ describe('a cursor row whose watermarks are not sequences, or not in order', () 
 
     expect((await store.listCursors()).map((row) => row.watcher)).toEqual([OTHER]);
     expect((await store.pendingNotices()).map((notice) => notice.watcher)).toEqual([OTHER]);
-    expect((await store.recover(1_500)).map((notice) => notice.watcher)).toEqual([OTHER]);
+    expect((await store.restartScan(1_500)).map((notice) => notice.watcher)).toEqual([OTHER]);
     const [outcome] = await store.append([request('another foreign change')]);
     expect(outcome?.type === 'appended' ? outcome.notices.map((notice) => notice.watcher) : undefined).toEqual([OTHER]);
     expect(await store.drain(WATCHER, [{ target: KEY, notified: asSequence(1) }], 2_000)).toEqual([{ target: KEY, result: 'stale' }]);
 
     expect(reported).toEqual(
-      ['listCursors', 'pendingNotices', 'recover', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })),
+      ['listCursors', 'pendingNotices', 'restartScan', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })),
     );
   });
 
@@ -199,8 +199,8 @@ describe('a cursor row whose watermarks are not sequences, or not in order', () 
     await store.append([request('a foreign change')]);
     corrupt("UPDATE cursors SET notified = 'x' WHERE watcher = ?", WATCHER);
 
-    expect(await store.recover(3_000)).toEqual([]);
-    expect(reported).toEqual([{ operation: 'recover', table: 'cursors', reason: expect.any(String) }]);
+    expect(await store.restartScan(3_000)).toEqual([]);
+    expect(reported).toEqual([{ operation: 'restartScan', table: 'cursors', reason: expect.any(String) }]);
   });
 
   test('a corrupt lagging row is reported by pendingNotices (full and on targets), never turned into a notice; sound rows still give theirs', async () => {

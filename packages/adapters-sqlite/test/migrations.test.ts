@@ -6,7 +6,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { MIGRATIONS, openSqliteStore } from '../src';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
 import { openStoreDb } from '../src/openSqliteStore';
-import { cursors, events, heads, schemaMigrations } from '../src/schema';
+import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
 import { tempDbPath, type TempDb } from './support/tempDb';
 
 let temp: TempDb;
@@ -25,7 +25,7 @@ describe('migrating an empty file', () => {
   test('creates every drizzle table with exactly its columns, types and nullability', async () => {
     const raw = await migratedFile();
     try {
-      for (const table of [events, heads, cursors, schemaMigrations]) {
+      for (const table of [events, heads, cursors, cursorJournal, schemaMigrations]) {
         const config = getTableConfig(table);
         const info = raw.prepare(`PRAGMA table_info(${config.name})`).all() as { name: string; type: string; notnull: number }[];
         const expected = config.columns.map((c) => ({ name: c.name, type: c.getSQLType().toUpperCase(), notnull: c.notNull ? 1 : 0 }));
@@ -39,7 +39,7 @@ describe('migrating an empty file', () => {
   test('creates every index the drizzle schema declares, the lagging one partial', async () => {
     const raw = await migratedFile();
     try {
-      for (const table of [events, cursors]) {
+      for (const table of [events, cursors, cursorJournal]) {
         const config = getTableConfig(table);
         const declared = config.indexes.map((i) => i.config.name).sort();
         const present = (raw.prepare(`PRAGMA index_list(${config.name})`).all() as { name: string; origin: string; partial: number }[])
@@ -56,6 +56,8 @@ describe('migrating an empty file', () => {
       expect(dedupe.length).toBe(1);
       // AUTOINCREMENT: the counter lives in sqlite_sequence, so sequences are never reused.
       expect(raw.prepare("SELECT sql FROM sqlite_master WHERE name = 'events'").pluck().get()).toMatch(/AUTOINCREMENT/);
+      // The journal's positions too: an entry's position is never given to a later one.
+      expect(raw.prepare("SELECT sql FROM sqlite_master WHERE name = 'cursor_journal'").pluck().get()).toMatch(/AUTOINCREMENT/);
     } finally {
       raw.close();
     }
@@ -83,6 +85,29 @@ describe('migrating an empty file', () => {
       expect(first.prepare('SELECT head FROM heads').pluck().get()).toBe(7);
     } finally {
       first.close();
+    }
+  });
+
+  test('a file at version 1 gains the cursor journal (empty) and keeps its data', async () => {
+    const old = new Database(temp.path);
+    try {
+      expect(migrate(old, MIGRATIONS.slice(0, 1))).toEqual([1]);
+      old.prepare("INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES ('agent:a:main', 'agent:b:main', 0, 0, 0, 1)").run();
+    } finally {
+      old.close();
+    }
+    const store = openSqliteStore({ path: temp.path });
+    try {
+      expect((await store.listCursors()).map((row) => row.target)).toEqual(['agent:b:main']);
+      expect(await store.readCursorJournal()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+    const raw = new Database(temp.path);
+    try {
+      expect(schemaVersion(raw)).toBe(2);
+    } finally {
+      raw.close();
     }
   });
 

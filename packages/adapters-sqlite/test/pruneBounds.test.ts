@@ -5,6 +5,7 @@ import { asSequence, type SessionKey } from '@session-state/domain';
 
 import fs from 'node:fs';
 
+import { writeHead } from '../src/headRow';
 import { openSqliteStore, openStoreDb } from '../src/openSqliteStore';
 import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
@@ -33,7 +34,7 @@ function seed(sessions: number, perSession: number, appendedAt = T0): void {
     for (let round = 0; round < perSession; round += 1) {
       for (let i = 0; i < sessions; i += 1) {
         const sequence = Number(st.insertEvent.run(key(i), 'compacted', 'system', null, `e${round}`, null, null, new Date(appendedAt).toISOString(), appendedAt).lastInsertRowid);
-        st.raiseHead.run(key(i), sequence);
+        writeHead(db, key(i), [{ type: 'appended', sequence: asSequence(sequence) }]);
       }
     }
   })();

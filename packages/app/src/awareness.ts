@@ -370,7 +370,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   // --- re-reads of owned cursors after signals and on the resync timer ---
 
-  // Why never `recover` here: the restart scan raises a pending cursor's notified to material.
+  // Why never `restartScan` here: the restart scan raises a pending cursor's notified to material.
   // On a live queue that lets a drain acknowledge changes the watcher never read (it read
   // status before they were recorded); the held notice keeps the frozen watermark, so the
   // drain reopens for them, exactly as in one process.
@@ -499,7 +499,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     }
   };
 
-  // --- the restart scan (the only place `recover` runs: nothing is queued yet) ---
+  // --- the restart scan (the only place `restartScan` runs: nothing is queued yet) ---
 
   // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
   if (ownsPort !== undefined && store.listen !== undefined) {
@@ -516,12 +516,12 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
       // A full scan of owned cursors: it covers every signal received before it.
       signalledTargets.clear();
       fullScanDue = false;
-      const now = nowFor('recover');
-      return ownsForScan === undefined ? store.recover(now) : store.recover(now, ownsForScan);
+      const now = nowFor('restartScan');
+      return ownsForScan === undefined ? store.restartScan(now) : store.restartScan(now, ownsForScan);
     });
   } catch (error) {
     await closeSubscription();
-    throw error instanceof ClockError ? error : storeFailure('recover', error);
+    throw error instanceof ClockError ? error : storeFailure('restartScan', error);
   }
   for (const notice of recovered) offerNotice(notice);
   retention.startInBackground();
@@ -698,7 +698,9 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async sessionReset(sessionKey) {
       ensureOpen('sessionReset');
       const key = decodeReadable('sessionReset.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionReset.sessionKey'));
-      await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key), (pairs) => {
+      // The journal entries of the removed cursors record this time.
+      const now = nowFor('sessionReset', { sessionKey: key });
+      await inLane('sessionReset', { sessionKey: key }, () => store.resetWatcher(key, now), (pairs) => {
         dropPairs(pairs);
         queue.removeWatcher(key);
       });
@@ -707,7 +709,9 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     async sessionDeleted(sessionKey) {
       ensureOpen('sessionDeleted');
       const key = decodeReadable('sessionDeleted.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey'));
-      await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key), (result) => {
+      // The journal entries of the removed cursors record this time.
+      const now = nowFor('sessionDeleted', { sessionKey: key });
+      await inLane('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key, now), (result) => {
         dropPairs(result.removedCursors);
         queue.removeWatcher(key);
         queue.removeTarget(key);

@@ -87,13 +87,13 @@ function createBus(shared: StateStore): Bus {
         return outcomes;
       },
       // Removed cursors signal their targets, as the PostgreSQL store's removing transactions do.
-      resetWatcher: async (watcher) => {
-        const removed = await shared.resetWatcher(watcher);
+      resetWatcher: async (watcher, now) => {
+        const removed = await shared.resetWatcher(watcher, now);
         signal(new Set(removed.map((pair) => pair.target)));
         return removed;
       },
-      deleteSession: async (sessionKey) => {
-        const result = await shared.deleteSession(sessionKey);
+      deleteSession: async (sessionKey, now) => {
+        const result = await shared.deleteSession(sessionKey, now);
         signal(new Set(result.removedCursors.map((pair) => pair.target)));
         return result;
       },
@@ -427,9 +427,9 @@ describe('two gateways over one store with cursor signals', () => {
           heard = listener;
           return { close: async () => undefined };
         },
-        recover: (now, owns) => {
-          scans.push('recover');
-          return view.recover(now, owns);
+        restartScan: (now, owns) => {
+          scans.push('restartScan');
+          return view.restartScan(now, owns);
         },
         pendingNotices: (owns, targets) => {
           scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${targets.join(' ')}`);
@@ -443,14 +443,14 @@ describe('two gateways over one store with cursor signals', () => {
     heard?.resync();
     await turns();
     expect(heard).toBeDefined();
-    expect(scans).toEqual(['recover']);
+    expect(scans).toEqual(['restartScan']);
   });
 });
 
 // --- ordering with the store -------------------------------------------------------------------
 
 describe('what a gateway with ownsSession asks of the store', () => {
-  /** The store with each `listen`, `recover` and `pendingNotices` call noted, in order; `failing` fails the next re-reads. */
+  /** The store with each `listen`, `restartScan` and `pendingNotices` call noted, in order; `failing` fails the next re-reads. */
   function spied(inner: StateStore, calls: string[], failing = { times: 0 }): StateStore {
     return {
       ...inner,
@@ -458,9 +458,9 @@ describe('what a gateway with ownsSession asks of the store', () => {
         calls.push('listen');
         return (inner.listen as NonNullable<StateStore['listen']>)(listener);
       },
-      recover: async (now, owns) => {
-        calls.push('recover all');
-        return inner.recover(now, owns);
+      restartScan: async (now, owns) => {
+        calls.push('restartScan all');
+        return inner.restartScan(now, owns);
       },
       pendingNotices: async (owns, targets) => {
         calls.push(targets === undefined ? 'pendingNotices all' : `pendingNotices ${[...targets].sort().join(' ')}`);
@@ -479,7 +479,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     const calls: string[] = [];
     await gateway(spied(bus.view(), calls), { ownsSession: ownsB, resyncIntervalMs: 0 });
     await turns();
-    expect(calls).toEqual(['listen', 'recover all']);
+    expect(calls).toEqual(['listen', 'restartScan all']);
     await closeGateways();
     await shared.close();
   });
@@ -643,12 +643,12 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(listenError).toBeInstanceOf(StoreOperationError);
     expect((listenError as StoreOperationError).operation).toBe('listen');
 
-    const failingScan: StateStore = { ...bus.view(), recover: () => Promise.reject(new Error('disk I/O error')) };
+    const failingScan: StateStore = { ...bus.view(), restartScan: () => Promise.reject(new Error('disk I/O error')) };
     const scanError = await createSessionStateAwareness({ store: failingScan, logger: recordingLogger(), ownsSession: ownsB }).then(
       () => undefined,
       (error: unknown) => error,
     );
-    expect((scanError as StoreOperationError).operation).toBe('recover');
+    expect((scanError as StoreOperationError).operation).toBe('restartScan');
     expect(bus.listening).toBe(0);
     expect(jest.getTimerCount()).toBe(0);
     await shared.close();
@@ -659,7 +659,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     const bus = createBus(shared);
     const calls: string[] = [];
     const only = await gateway(spied(bus.view(), calls));
-    expect(calls).toEqual(['recover all']);
+    expect(calls).toEqual(['restartScan all']);
     expect(bus.listening).toBe(0);
     expect(jest.getTimerCount()).toBe(0);
     await only.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
@@ -745,9 +745,9 @@ describe('ownsSession and resyncIntervalMs options', () => {
     const calls: string[] = [];
     const counted: StateStore = {
       ...store,
-      recover: (now, owns) => {
-        calls.push('recover');
-        return store.recover(now, owns);
+      restartScan: (now, owns) => {
+        calls.push('restartScan');
+        return store.restartScan(now, owns);
       },
       pendingNotices: (owns, targets) => {
         calls.push(targets === undefined ? 'pendingNotices all' : 'pendingNotices targets');
@@ -760,7 +760,7 @@ describe('ownsSession and resyncIntervalMs options', () => {
 
     await gateway(counted, { ownsSession: ownsA });
     expect(jest.getTimerCount()).toBe(1);
-    expect(calls).toEqual(['recover', 'recover']);
+    expect(calls).toEqual(['restartScan', 'restartScan']);
     calls.length = 0;
     jest.advanceTimersByTime(59_999);
     await turns();

@@ -115,10 +115,10 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
 });
 
 describe('the restart scan', () => {
-  test('a failing recover rejects createSessionStateAwareness naming recover', async () => {
+  test('a failing restart scan rejects createSessionStateAwareness naming restartScan', async () => {
     const { store, faults } = withFaults({} as never);
-    faults.failNext('recover');
-    await expect(createSessionStateAwareness({ store, logger: recordingLogger() })).rejects.toThrow(/recover/);
+    faults.failNext('restartScan');
+    await expect(createSessionStateAwareness({ store, logger: recordingLogger() })).rejects.toThrow(/restartScan/);
   });
 });
 

@@ -4,17 +4,24 @@ import fc from 'fast-check';
 
 import {
   decodeRecordInput,
+  evolve,
+  fromWatermarks,
   historyGap,
   isSessionKey,
   isStoreError,
   noticeText,
   planAppend,
+  replayCursor,
   toSessionEvent,
+  toWatermarks,
   type ActorType,
   type AppendCommand,
   type AppendOutcome,
   type AppendRequest,
+  type CursorEvent,
+  type CursorJournalEntry,
   type CursorRow,
+  type CursorState,
   type EventKind,
   type Notice,
   type SessionKey,
@@ -153,6 +160,56 @@ async function pruneAll(store: StateStore, now: number, maxAgeMs: number, maxRow
   throw new Error('prune never reported done');
 }
 
+/** A journal entry as the tests compare it: the event, the watermarks after it and the time (no position). */
+const journalView = (entry: CursorJournalEntry) => ({
+  pair: `${entry.watcher} -> ${entry.target}`,
+  event: entry.event,
+  after: [entry.acked, entry.notified, entry.material],
+  at: entry.recordedAt,
+});
+
+/** The journal entries a call added (by position: retention may delete older ones meanwhile), viewed. */
+async function journalDuring(store: StateStore, call: () => Promise<unknown>) {
+  const before = Math.max(0, ...(await store.readCursorJournal()).map((entry) => entry.position));
+  await call();
+  return (await store.readCursorJournal()).filter((entry) => entry.position > before).map(journalView);
+}
+
+const started = (at: number, via: 'spawn' | 'watch' = 'watch'): CursorEvent => ({ type: 'watch_started', via, at: at as StoredEvent['sequence'] });
+const seqOf = (n: number) => n as StoredEvent['sequence'];
+
+/**
+ * Checks the journal of one live pair against its row: every entry after the first of the
+ * current watch sets what `evolve` says (status, acked, notified; material never below), and the
+ * replay of the journal and the target's retained events equals the row. Returns a description
+ * of the first mismatch, or undefined.
+ */
+async function replayMismatch(store: StateStore, row: CursorRow): Promise<string | undefined> {
+  const entries = await store.readCursorJournal({ watcher: row.watcher, target: row.target });
+  const pair = `${row.watcher} -> ${row.target}`;
+  if (entries.length === 0) return `${pair}: a live cursor has no journal entry`;
+  let state: CursorState;
+  for (const entry of entries) {
+    state = entry.event.type === 'watch_started' || state === undefined ? fromWatermarks(entry) : evolve(state, entry.event);
+    if (entry.event.type === 'watch_ended') {
+      state = undefined;
+      continue;
+    }
+    const folded = state === undefined ? undefined : toWatermarks(state);
+    if (folded === undefined || fromWatermarks(folded).status !== fromWatermarks(entry).status || folded.acked !== entry.acked || (fromWatermarks(entry).status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material) {
+      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material])}, evolve gives ${JSON.stringify(folded)}`;
+    }
+    state = fromWatermarks(entry);
+  }
+  const replayed = replayCursor(entries, await readAll(store, row.target));
+  const stored = toWatermarks(fromWatermarks(row));
+  const rebuilt = replayed === undefined ? undefined : toWatermarks(replayed);
+  if (JSON.stringify(rebuilt) !== JSON.stringify(stored)) {
+    return `${pair}: replay gives ${JSON.stringify(rebuilt)}, the row holds ${JSON.stringify(stored)} (journal ${JSON.stringify(entries.map((e) => [e.event.type, e.acked, e.notified, e.material]))})`;
+  }
+  return undefined;
+}
+
 // --- the suite -----------------------------------------------------------------------------
 
 /**
@@ -250,7 +307,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       test('deleteSession keeps the head as a tombstone and a recreated session continues above its old version', async () => {
         const events = await appendMany(store, B, 4);
         const head = (events[3] as StoredEvent).sequence;
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result.eventsDeleted).toBe(4);
         expect(await store.readHeads([B])).toEqual([{ sessionKey: B, head, pruneWatermark: head }]);
         expect(await readAll(store, B)).toEqual([]);
@@ -268,7 +325,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       test('readHeads returns rows (tombstones included) only for keys that have a head', async () => {
         const a = await append(store, A);
         await appendMany(store, B, 2);
-        await store.deleteSession(B);
+        await store.deleteSession(B, T0);
         const rows = [...(await store.readHeads([A, B, C, A]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1));
         expect(rows.map((row) => row.sessionKey)).toEqual([A, B]);
         expect(rows[0]).toEqual({ sessionKey: A, head: a.event.sequence, pruneWatermark: 0 });
@@ -280,7 +337,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await append(store, C);
         await append(store, A);
         await appendMany(store, B, 2);
-        await store.deleteSession(B);
+        await store.deleteSession(B, T0);
         const rows = await store.readHeads();
         expect(rows.map((row) => row.sessionKey)).toEqual([A, B, C].sort());
         expect(rows).toEqual(await store.readHeads([A, B, C].sort() as SessionKey[]));
@@ -424,7 +481,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(reused.event.sequence).toBeGreaterThan(first.event.sequence);
 
         await append(store, C, { dedupeKey: 'k2' });
-        await store.deleteSession(C);
+        await store.deleteSession(C, T0);
         const [afterDelete] = await store.append([request(C, { dedupeKey: 'k2' })]);
         expect(afterDelete?.type).toBe('appended');
       });
@@ -474,8 +531,8 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await expect(store.watch({ watcher: bad, target: A, now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
         await expect(store.watch({ watcher: A, target: bad, now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
         await expect(store.drain(bad, [{ target: A, notified: 1 as Notice['notified'] }], T0)).rejects.toMatchObject({ _tag: 'StoreError' });
-        await expect(store.resetWatcher(bad)).rejects.toMatchObject({ _tag: 'StoreError' });
-        await expect(store.deleteSession(bad)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.resetWatcher(bad, T0)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.deleteSession(bad, T0)).rejects.toMatchObject({ _tag: 'StoreError' });
         expect(await store.readHeads()).toEqual(heads);
         expect(await store.listCursors()).toEqual(cursors);
         expect(await readAll(store, key('agent:\uFFFD:main'))).toHaveLength(1);
@@ -711,32 +768,32 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       });
     });
 
-    // --- recovery, held notices, reset, delete ---------------------------------------------
+    // --- the restart scan, held notices, reset, delete ---------------------------------------------
 
-    describe('recover', () => {
-      test('recover returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
+    describe('restartScan', () => {
+      test('the restart scan returns one notice per lagging pair, raises notified to material, and is idempotent', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await store.watch({ watcher: C, target: B, now: T0 });
         await store.watch({ watcher: D, target: A, now: T0 });
         const first = await append(store, B, foreign(D), T0 + 1);
         const second = await append(store, B, foreign(D), T0 + 2);
-        const notices = [...(await store.recover(T0 + 3))].sort(byWatcher);
+        const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
         const expected = (watcher: SessionKey): Notice => ({ watcher, target: B, acked: 0 as Notice['acked'], notified: second.event.sequence, text: noticeText(B, 0 as Notice['acked']), reason: 'recovered' });
         expect(first.event.sequence).toBeLessThan(second.event.sequence);
         expect(notices).toEqual([expected(A), expected(C)]);
         const cursors = await store.listCursors();
         expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-        expect([...(await store.recover(T0 + 3))].sort(byWatcher)).toEqual(notices);
+        expect([...(await store.restartScan(T0 + 3))].sort(byWatcher)).toEqual(notices);
         expect(await store.listCursors()).toEqual(cursors);
       });
 
-      test('recover honours owns: only the owned watchers are scanned and changed', async () => {
+      test('the restart scan honours owns: only the owned watchers are scanned and changed', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await store.watch({ watcher: C, target: B, now: T0 });
         await append(store, B, foreign(D), T0 + 1);
         await append(store, B, foreign(D), T0 + 2);
         const unowned = await cursorOf(store, C, B);
-        const notices = await store.recover(T0 + 3, (watcher) => watcher === A);
+        const notices = await store.restartScan(T0 + 3, (watcher) => watcher === A);
         expect(notices.map((notice) => notice.watcher)).toEqual([A]);
         expect(await cursorOf(store, C, B)).toEqual(unowned);
       });
@@ -820,7 +877,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
       });
 
-      test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later full recover still raises notified as before', async () => {
+      test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
         const { firstOnB, laterOnB, onC, held } = await fourPendingPairs();
         const before = await store.listCursors();
         expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
@@ -831,7 +888,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
 
         // The restart scan is unchanged by any number of re-reads before it.
         const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-        expect(await store.recover(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+        expect(await store.restartScan(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
         const after = await store.listCursors();
         // B's cursors were raised to material and touched; C's (notified = material already) were not written.
         expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
@@ -868,17 +925,17 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
     describe('resetWatcher and deleteSession', () => {
       test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
         for (const [watcher, target] of [[A, B], [A, C], [D, A], [C, B]] as const) await store.watch({ watcher, target, now: T0 });
-        const removed = await store.resetWatcher(A);
+        const removed = await store.resetWatcher(A, T0);
         expect([...removed].sort((x, y) => (x.target < y.target ? -1 : 1))).toEqual([{ watcher: A, target: B }, { watcher: A, target: C }]);
         expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${B}`, `${D} -> ${A}`]);
-        expect(await store.resetWatcher(A)).toEqual([]);
+        expect(await store.resetWatcher(A, T0)).toEqual([]);
       });
 
       test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
         for (const [watcher, target] of [[A, B], [B, C], [C, D], [D, B]] as const) await store.watch({ watcher, target, now: T0 });
         await appendMany(store, B, 3);
         const other = await appendMany(store, C, 2);
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result.eventsDeleted).toBe(3);
         const pairs = result.removedCursors.map((pair) => `${pair.watcher} -> ${pair.target}`).sort();
         expect(pairs).toEqual([`${A} -> ${B}`, `${B} -> ${C}`, `${D} -> ${B}`].sort());
@@ -888,7 +945,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
 
       test('deleting a session that never logged anything removes its cursors and creates no head', async () => {
         await store.watch({ watcher: B, target: A, now: T0 });
-        const result = await store.deleteSession(B);
+        const result = await store.deleteSession(B, T0);
         expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
         expect(await store.readHeads([B])).toEqual([]);
       });
@@ -1013,7 +1070,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await store.drain(A, [{ target: B, notified: change.event.sequence }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
         expect((await cursorOf(store, A, B))?.touchedAt).toBe(T0 + 3);
         // C's cursor is the one the restart scan moves (its notified rises to the newer material).
-        expect((await store.recover(frac(T0 + 4))).length).toBe(2);
+        expect((await store.restartScan(frac(T0 + 4))).length).toBe(2);
         expect((await cursorOf(store, C, B))?.touchedAt).toBe(T0 + 4);
       });
 
@@ -1040,7 +1097,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await appendMany(store, C, 3, T0 + 3);
         await appendMany(store, D, 2, T0 + 4);
         await pruneAll(store, T0 + 4, DAY, 5);
-        await store.deleteSession(D);
+        await store.deleteSession(D, T0);
         await append(store, C, { dedupeKey: 'kept' }, T0 + 5);
         const snapshot = async (s: StateStore) => ({
           heads: [...(await s.readHeads([A, B, C, D]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1)),
@@ -1082,6 +1139,162 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
           (error: unknown) => error,
         );
         expect(isStoreError(pendingError) && pendingError.operation).toBe('pendingNotices');
+      });
+    });
+
+    // --- the cursor journal -------------------------------------------------------------------
+
+    describe('cursor journal', () => {
+      test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
+        const events = await appendMany(store, B, 2);
+        const head = (events[1] as StoredEvent).sequence;
+        expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([
+          { pair: `${A} -> ${B}`, event: started(head), after: [head, head, head], at: T0 + 1 },
+        ]);
+        expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
+      });
+
+      test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
+        const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
+        let first = 0;
+        expect(
+          await journalDuring(store, async () => {
+            first = (await append(store, CHILD, spawn, T0, A)).event.sequence;
+          }),
+        ).toEqual([{ pair: `${A} -> ${CHILD}`, event: started(first, 'spawn'), after: [first, first, first], at: T0 }]);
+        const change = await append(store, CHILD, foreign(), T0 + 1);
+        let second = 0;
+        expect(
+          await journalDuring(store, async () => {
+            second = (await append(store, CHILD, spawn, T0 + 2, A)).event.sequence;
+          }),
+        ).toEqual([
+          { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'replaced' }, after: [first, change.event.sequence, change.event.sequence], at: T0 + 2 },
+          { pair: `${A} -> ${CHILD}`, event: started(second, 'spawn'), after: [second, second, second], at: T0 + 2 },
+        ]);
+      });
+
+      test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        let first = 0;
+        const raised = await journalDuring(store, async () => {
+          first = (await append(store, B, foreign(D), T0 + 1)).event.sequence;
+        });
+        const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: seqOf(first) };
+        expect(raised).toEqual([
+          { pair: `${A} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
+          { pair: `${C} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
+        ]);
+        expect(
+          await journalDuring(store, async () => {
+            for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
+            await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
+          }),
+        ).toEqual([]);
+      });
+
+      test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_reopened', acked: first, notified: later }, after: [first, later, later], at: T0 + 4 },
+        ]);
+        expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_acknowledged', acked: later }, after: [later, later, later], at: T0 + 5 },
+        ]);
+      });
+
+      test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: A, target: C, now: T0 });
+        const onB = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const laterOnB = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        await append(store, C, foreign(), T0 + 3);
+        expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
+        expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([
+          { pair: `${A} -> ${B}`, event: { type: 'notice_recovered', acked: 0, notified: laterOnB }, after: [0, laterOnB, laterOnB], at: T0 + 4 },
+        ]);
+        expect(onB).toBeLessThan(laterOnB);
+        expect(await journalDuring(store, () => store.restartScan(T0 + 5))).toEqual([]);
+      });
+
+      test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
+        for (const [watcher, target] of [[A, B], [A, C], [B, C], [C, D]] as const) await store.watch({ watcher, target, now: T0 });
+        await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
+        const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({
+          pair: `${watcher} -> ${target}`,
+          event: { type: 'watch_ended', reason },
+          after: [0, 0, 0],
+          at,
+        });
+        expect(await journalDuring(store, () => store.resetWatcher(A, T0 + 1))).toEqual([ended(A, B, 'reset', T0 + 1), ended(A, C, 'reset', T0 + 1)]);
+        expect(await journalDuring(store, () => store.deleteSession(C, T0 + 2))).toEqual([ended(B, C, 'deleted', T0 + 2), ended(C, D, 'deleted', T0 + 2)]);
+        expect(await journalDuring(store, () => pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000))).toEqual([]);
+        await store.watch({ watcher: E, target: D, now: T0 + 10 * MINUTE });
+        expect(
+          (await journalDuring(store, () => pruneAll(store, T0 + 90 * MINUTE, 30 * MINUTE, 1000))).filter((entry) => entry.event.type === 'watch_ended'),
+        ).toEqual([ended(D, E, 'expired', T0 + 90 * MINUTE), ended(E, D, 'expired', T0 + 90 * MINUTE)]);
+      });
+
+      test('a prune that removes the change which set a pending cursor’s material journals material_kept, and replay still equals the row', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        await append(store, C, {}, T0 + 3);
+        const kept = await journalDuring(store, () => pruneAll(store, T0 + 3, DAY, 1));
+        expect(kept).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'material_kept', material: later }, after: [0, first, later], at: T0 + 3 }]);
+        expect(await readAll(store, B)).toEqual([]);
+        const row = await cursorOf(store, A, B);
+        if (row === undefined) throw new Error('the cursor is gone');
+        expect(await replayMismatch(store, row)).toBeUndefined();
+        // Pruned again: nothing new to keep.
+        await append(store, C, {}, T0 + 4);
+        expect(await journalDuring(store, () => pruneAll(store, T0 + 4, DAY, 1))).toEqual([]);
+      });
+
+      test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: D, now: T0 });
+        await store.watch({ watcher: E, target: D, now: T0 });
+        await append(store, B, foreign(), T0 + MINUTE);
+        await store.drain(A, [{ target: B, notified: (await store.pendingNotices())[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
+        await store.resetWatcher(C, T0 + 3 * MINUTE);
+        // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
+        await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);
+        const left = (await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`);
+        // Entries from the cutoff on stay, ended pairs' too.
+        expect(left).toEqual([`${A} -> ${B} notice_raised`, `${A} -> ${B} notice_acknowledged`, `${C} -> ${D} watch_ended`, `${E} -> ${D} watch_ended`]);
+        // The row cap: every entry of an ended pair goes, the live pair's latest stays.
+        await pruneAll(store, T0 + 32 * MINUTE, DAY, 0);
+        expect((await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`)).toEqual([`${A} -> ${B} notice_acknowledged`]);
+        const row = await cursorOf(store, A, B);
+        if (row === undefined) throw new Error('the cursor is gone');
+        expect(await replayMismatch(store, row)).toBeUndefined();
+      });
+
+      test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
+        for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
+        const all = await store.readCursorJournal();
+        const positions = all.map((entry) => entry.position);
+        expect(positions).toEqual([...positions].sort((x, y) => x - y));
+        expect(new Set(positions).size).toBe(positions.length);
+        const pairs = (entries: readonly CursorJournalEntry[]) => entries.map((entry) => `${entry.watcher} -> ${entry.target}`);
+        expect(pairs(all)).toEqual([`${C} -> ${B}`, `${A} -> ${C}`, `${A} -> ${B}`, `${B} -> ${A}`]);
+        expect(await store.readCursorJournal({})).toEqual(all);
+        expect(pairs(await store.readCursorJournal({ watcher: A }))).toEqual([`${A} -> ${C}`, `${A} -> ${B}`]);
+        expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
+        expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
+        expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
+      });
+
+      test('a reopened store keeps the journal as it was', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign(), T0 + 1);
+        const before = await store.readCursorJournal();
+        expect(await (await reopened()).readCursorJournal()).toEqual(before);
       });
     });
 
@@ -1150,7 +1363,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
                     }
                   }
                 } else {
-                  await s.deleteSession(sessionsOf[op.session] as SessionKey);
+                  await s.deleteSession(sessionsOf[op.session] as SessionKey, T0);
                 }
                 for (const k of sessionsOf) {
                   const retained = await readAll(s, k);
@@ -1180,6 +1393,116 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
               }
             } finally {
               await h.store.close();
+              await h.cleanup?.();
+            }
+          }),
+          { numRuns: PROPERTY_RUNS },
+        );
+      }, PROPERTY_TIMEOUT_MS);
+
+      type HistoryOp =
+        | { readonly type: 'append'; readonly session: number; readonly actor: number; readonly kind: EventKind; readonly dt: number }
+        | { readonly type: 'watch'; readonly watcher: number; readonly target: number }
+        | { readonly type: 'spawn'; readonly parent: number; readonly child: number }
+        | { readonly type: 'drain'; readonly watcher: number; readonly stale: boolean }
+        | { readonly type: 'restart' }
+        | { readonly type: 'reset'; readonly watcher: number }
+        | { readonly type: 'delete'; readonly session: number }
+        | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number; readonly untilDone: boolean };
+
+      const cast = [A, B, C, CHILD] as const;
+      const castIndex = fc.nat(cast.length - 1);
+      const historyOpArb: fc.Arbitrary<HistoryOp> = fc.oneof(
+        {
+          weight: 12,
+          arbitrary: fc.record({
+            type: fc.constant('append' as const),
+            session: castIndex,
+            // The last index is "nobody named" (a human); the others are agents of the cast.
+            actor: fc.nat(cast.length),
+            kind: fc.constantFrom<EventKind>('human_direct_message', 'goal_changed', 'upstream_missing', 'run_completed'),
+            dt: fc.integer({ min: -2, max: 5 }),
+          }),
+        },
+        { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('spawn' as const), parent: castIndex, child: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
+        { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('reset' as const), watcher: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), session: castIndex }) },
+        {
+          weight: 2,
+          arbitrary: fc.record({
+            type: fc.constant('prune' as const),
+            dt: fc.integer({ min: -5, max: 10 }),
+            maxAgeMs: fc.integer({ min: 0, max: 60 }),
+            maxRows: fc.nat(6),
+            batchSize: fc.integer({ min: 1, max: 4 }),
+            untilDone: fc.boolean(),
+          }),
+        },
+      );
+
+      test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), async (ops) => {
+            const h = await factory();
+            let s = h.store;
+            try {
+              let now = T0;
+              for (const op of ops) {
+                switch (op.type) {
+                  case 'append': {
+                    now += op.dt * MINUTE;
+                    const actor = cast[op.actor];
+                    const spec: RecordSpec = actor === undefined ? { kind: op.kind, actorType: 'human' } : { kind: op.kind, actorType: 'agent', actorSessionKey: actor };
+                    await s.append([request(cast[op.session] as SessionKey, spec, now)]);
+                    break;
+                  }
+                  case 'watch':
+                    await s.watch({ watcher: cast[op.watcher] as SessionKey, target: cast[op.target] as SessionKey, now });
+                    break;
+                  case 'spawn': {
+                    const parent = cast[op.parent] as SessionKey;
+                    await s.append([request(cast[op.child] as SessionKey, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: parent }, now, parent)]);
+                    break;
+                  }
+                  case 'drain': {
+                    const watcher = cast[op.watcher] as SessionKey;
+                    const held = await s.pendingNotices((w) => w === watcher);
+                    const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
+                    await s.drain(watcher, acks, now);
+                    break;
+                  }
+                  case 'restart':
+                    if (h.reopen !== undefined) s = await h.reopen();
+                    await s.restartScan(now);
+                    break;
+                  case 'reset':
+                    await s.resetWatcher(cast[op.watcher] as SessionKey, now);
+                    break;
+                  case 'delete':
+                    await s.deleteSession(cast[op.session] as SessionKey, now);
+                    break;
+                  case 'prune':
+                    now += op.dt * MINUTE;
+                    if (op.untilDone) await pruneAll(s, now, op.maxAgeMs * MINUTE, op.maxRows, op.batchSize);
+                    else await s.prune({ now, maxAgeMs: op.maxAgeMs * MINUTE, maxRows: op.maxRows, batchSize: op.batchSize });
+                    break;
+                  default: {
+                    const unreachable: never = op;
+                    throw new Error(`unknown op ${JSON.stringify(unreachable)}`);
+                  }
+                }
+                const mismatches: string[] = [];
+                for (const row of await s.listCursors()) {
+                  const mismatch = await replayMismatch(s, row);
+                  if (mismatch !== undefined) mismatches.push(mismatch);
+                }
+                expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
+              }
+            } finally {
+              await s.close();
               await h.cleanup?.();
             }
           }),

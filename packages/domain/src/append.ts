@@ -1,6 +1,8 @@
-// Plans one append: the stored event, the cursor rows it moves (or seeds) and the notices it
-// asks for. Every store adapter calls it inside its own transaction, so the rules live once.
-import { evolveCursor, fromWatermarks, noticeFor, toWatermarks, type Watermarks } from './cursor';
+// Plans one append: the stored event, the cursor rows it moves (or seeds), their journal entries
+// and the notices it asks for. Every store adapter calls it inside its own transaction, so the
+// rules live once.
+import { fromWatermarks, noticeFor, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from './cursor';
+import { journalRecords, type CursorJournalRecord } from './cursorJournal';
 import type { StoredEvent } from './event';
 import type { Notice } from './notice';
 import type { Payload } from './payload';
@@ -19,6 +21,13 @@ export interface AppendPlan {
   readonly event: StoredEvent;
   /** Rows to upsert, each with `touchedAt` = the append time. */
   readonly cursorWrites: readonly CursorRow[];
+  /**
+   * Journal entries to append in the same transaction, in order: a `notice_raised` per idle
+   * cursor the event notifies, and for a spawn edge the seeded watch (`watch_started` via
+   * spawn, after a `watch_ended` replaced when the parent had a cursor). A pending cursor whose
+   * material the event raises gets none.
+   */
+  readonly journal: readonly CursorJournalRecord[];
   readonly notices: readonly Notice[];
 }
 
@@ -60,29 +69,36 @@ export function toStoredEvent(
   return event;
 }
 
+const NO_JOURNAL: readonly CursorJournalRecord[] = [];
+
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
   const event = toStoredEvent(command, sequence, appendedAt);
   const cursorWrites: CursorRow[] = [];
   const notices: Notice[] = [];
+  let journal: CursorJournalRecord[] | undefined;
+  let seedRow: CursorRow | undefined;
   for (const row of input.cursorsOnTarget) {
-    if (row.watcher === input.seedWatcher) continue;
-    const step = evolveCursor(row.watcher, fromWatermarks(row), {
-      type: 'event',
-      sequence,
-      kind: command.kind,
-      ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}),
-    });
-    if (step === undefined) continue;
-    if (step.changed) cursorWrites.push({ ...row, ...toWatermarks(step.cursor), touchedAt: appendedAt });
+    if (row.watcher === input.seedWatcher) {
+      seedRow = row;
+      continue;
+    }
+    const before = fromWatermarks(row);
+    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
+    const step = stepCursor(command.actorSessionKey !== undefined ? { ...observe, actorSessionKey: command.actorSessionKey } : observe, before);
+    if (step.changed && step.cursor !== undefined) cursorWrites.push({ ...row, ...toWatermarks(step.cursor), touchedAt: appendedAt });
+    if (step.events.length > 0) (journal ??= []).push(...journalRecords(row.watcher, row.target, before, step.events, appendedAt));
     const notice = noticeFor(row.watcher, row.target, step);
     if (notice !== undefined) notices.push(notice);
   }
   if (input.seedWatcher !== undefined) {
-    const seeded = evolveCursor(input.seedWatcher, undefined, { type: 'seed', at: sequence });
-    if (seeded !== undefined) {
-      cursorWrites.push({ watcher: input.seedWatcher, target: command.sessionKey, ...toWatermarks(seeded.cursor), touchedAt: appendedAt });
+    const before: Cursor | undefined = seedRow === undefined ? undefined : fromWatermarks(seedRow);
+    const step = stepCursor({ type: 'watch', at: sequence, via: 'spawn' }, before);
+    // A spawn-edge watch always leaves a cursor (decide starts one whatever was there).
+    if (step.cursor !== undefined) {
+      cursorWrites.push({ watcher: input.seedWatcher, target: command.sessionKey, ...toWatermarks(step.cursor), touchedAt: appendedAt });
     }
+    (journal ??= []).push(...journalRecords(input.seedWatcher, command.sessionKey, before, step.events, appendedAt));
   }
-  return { event, cursorWrites, notices };
+  return { event, cursorWrites, journal: journal ?? NO_JOURNAL, notices };
 }

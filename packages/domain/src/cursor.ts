@@ -1,8 +1,12 @@
-// The watcher cursor: a pure state machine over (acked, notified, material) that decides when
-// a watcher gets its one coalesced notice, when a drain acknowledges it and when it reopens.
+// The watcher cursor as a decider: `decide(command, state)` turns a command into cursor events,
+// `evolve(state, event)` folds cursor events and the target's signal events into the cursor.
+// The cursor events are what the cursor journal stores; the store planners (cursorPlans.ts,
+// append.ts) are the only callers of `stepCursor`, so the rules live here once.
+import * as t from 'io-ts';
+
 import { kindClass, type EventKind } from './eventKind';
 import { noticeText, type Notice, type NoticeReason } from './notice';
-import { maxSequence, type Sequence } from './sequence';
+import { maxSequence, Sequence } from './sequence';
 
 // --- state -------------------------------------------------------------------------------
 
@@ -14,6 +18,12 @@ import { maxSequence, type Sequence } from './sequence';
 export type Cursor =
   | { readonly status: 'idle'; readonly acked: Sequence }
   | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence };
+
+/** A pair's cursor, or undefined while the pair has none (never watched, or the watch ended). */
+export type CursorState = Cursor | undefined;
+
+/** The state of a pair before its first event: no cursor. */
+export const initialCursor: CursorState = undefined;
 
 /** The three stored watermarks of a cursor. */
 export interface Watermarks {
@@ -38,123 +48,249 @@ export function fromWatermarks(w: Watermarks): Cursor {
   return { status: 'pending', acked: w.acked, notified, material: w.material };
 }
 
-// --- inputs ------------------------------------------------------------------------------
+// --- events: the cursor journal's entries (the `type` strings are stored; never rename) -----
 
-export type CursorInput =
-  /** A spawn edge or an explicit watch starts the cursor at `at`. */
-  | { readonly type: 'seed'; readonly at: Sequence }
-  /** An event appended to the target's log. */
+/** How a watch started: a spawn edge (`childSpawned`, overwriting any cursor) or an explicit watch. */
+export const WatchVia = t.keyof({ spawn: null, watch: null }, 'one of spawn, watch');
+export type WatchVia = t.TypeOf<typeof WatchVia>;
+
+/**
+ * Why a watch ended: the watcher was reset, a session of the pair was deleted, the cursor expired
+ * untouched, a new spawn edge replaced it, or the watcher stopped watching (issue 15).
+ */
+export const EndReason = t.keyof(
+  { reset: null, deleted: null, expired: null, replaced: null, unwatched: null },
+  'one of reset, deleted, expired, replaced, unwatched',
+);
+export type EndReason = t.TypeOf<typeof EndReason>;
+
+/** The cursor starts idle at `at` (acked = notified = material = at). */
+export const WatchStarted = t.readonly(t.type({ type: t.literal('watch_started'), via: WatchVia, at: Sequence }));
+/** An idle cursor met a foreign notifying event: one notice now covers (acked, notified]. */
+export const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised'), acked: Sequence, notified: Sequence }));
+/** A drain consumed the notice and nothing more had arrived: idle at `acked`. */
+export const NoticeAcknowledged = t.readonly(t.type({ type: t.literal('notice_acknowledged'), acked: Sequence }));
+/** A drain consumed the notice while more had arrived: one new notice covers (acked, notified]. */
+export const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), acked: Sequence, notified: Sequence }));
+/** The restart scan raised the frozen watermark to material (only when that changed it). */
+export const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
+/**
+ * Pruning removed the target event that set a pending cursor's material; the entry keeps the
+ * value, so replay never depends on pruned history.
+ */
+export const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
+/** The cursor was removed. */
+export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
+
+export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRecovered, MaterialKept, WatchEnded]);
+export type CursorEvent = t.TypeOf<typeof CursorEvent>;
+export type CursorEventType = CursorEvent['type'];
+
+/** Every cursor event type, in the order of a cursor's life. */
+export const CURSOR_EVENT_TYPES: readonly CursorEventType[] = [
+  'watch_started',
+  'notice_raised',
+  'notice_acknowledged',
+  'notice_reopened',
+  'notice_recovered',
+  'material_kept',
+  'watch_ended',
+];
+
+/**
+ * An event of the target's signal log as the cursor of `watcher` folds it. Not a cursor event:
+ * a burst on a watched target adds no journal entry per watcher, it only raises `material`.
+ */
+export interface TargetEvent {
+  readonly type: 'target_event';
+  readonly watcher: string;
+  readonly sequence: Sequence;
+  readonly kind: EventKind;
+  readonly actorSessionKey?: string;
+}
+
+// --- commands ----------------------------------------------------------------------------
+
+export type CursorCommand =
+  /** Start watching at `at`: a spawn edge overwrites an existing cursor, an explicit watch keeps it. */
+  | { readonly type: 'watch'; readonly at: Sequence; readonly via: WatchVia }
+  /** An event appended to the target's log, seen by the cursor of `watcher`. */
   | {
-      readonly type: 'event';
+      readonly type: 'observe';
+      readonly watcher: string;
       readonly sequence: Sequence;
       readonly kind: EventKind;
       readonly actorSessionKey?: string;
     }
   /** The watcher's turn consumed the notice that covered up to `notified` (compare-and-swap). */
   | { readonly type: 'drain'; readonly notified: Sequence }
-  /** The start-up scan of durable cursors. */
-  | { readonly type: 'restartScan' };
+  /** The restart scan of durable cursors, run once when a gateway starts. */
+  | { readonly type: 'restartScan' }
+  /** A prune batch raised the target's prune watermark from `before` to `after`. */
+  | { readonly type: 'prune'; readonly before: Sequence; readonly after: Sequence }
+  /** Remove the cursor. */
+  | { readonly type: 'end'; readonly reason: EndReason };
 
-/** The result of one input: the new cursor, whether it must be written, and the notice to offer. */
+/** True when `event` notifies `watcher`: a notifying kind caused by someone else. */
+export function notifies(watcher: string, event: { readonly kind: EventKind; readonly actorSessionKey?: string }): boolean {
+  return kindClass(event.kind) === 'notify' && event.actorSessionKey !== watcher;
+}
+
+// --- decide --------------------------------------------------------------------------------
+
+const NO_EVENTS: readonly CursorEvent[] = Object.freeze([]);
+
+/** The cursor events `command` causes on `state`; none when nothing changes but material. */
+export function decide(command: CursorCommand, state: CursorState): readonly CursorEvent[] {
+  switch (command.type) {
+    case 'watch': {
+      const started: CursorEvent = { type: 'watch_started', via: command.via, at: command.at };
+      if (state === undefined) return [started];
+      return command.via === 'spawn' ? [{ type: 'watch_ended', reason: 'replaced' }, started] : NO_EVENTS;
+    }
+    case 'observe':
+      if (state?.status !== 'idle' || command.sequence <= state.acked || !notifies(command.watcher, command)) return NO_EVENTS;
+      return [{ type: 'notice_raised', acked: state.acked, notified: command.sequence }];
+    case 'drain':
+      if (state?.status !== 'pending' || state.notified !== command.notified) return NO_EVENTS;
+      return state.material > state.notified
+        ? [{ type: 'notice_reopened', acked: state.notified, notified: state.material }]
+        : [{ type: 'notice_acknowledged', acked: state.notified }];
+    case 'restartScan':
+      if (state?.status !== 'pending' || state.material === state.notified) return NO_EVENTS;
+      return [{ type: 'notice_recovered', acked: state.acked, notified: state.material }];
+    case 'prune':
+      // The events this batch removed include the one that set a pending cursor's material only
+      // when the watermark passed it now (an earlier prune kept any lower material already).
+      if (state?.status !== 'pending' || state.material === state.notified) return NO_EVENTS;
+      if (!(command.before < state.material && state.material <= command.after)) return NO_EVENTS;
+      return [{ type: 'material_kept', material: state.material }];
+    case 'end':
+      return state === undefined ? NO_EVENTS : [{ type: 'watch_ended', reason: command.reason }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+// --- evolve --------------------------------------------------------------------------------
+
+const materialOf = (state: CursorState): Sequence | undefined => (state?.status === 'pending' ? state.material : undefined);
+
+function pendingAt(acked: Sequence, notified: Sequence, material: Sequence | undefined): Cursor {
+  return fromWatermarks({ acked, notified, material: material === undefined ? notified : maxSequence(material, notified) });
+}
+
+/**
+ * Folds one event into the cursor. Only `watch_started` creates a cursor; any other event on a
+ * pair without one leaves it without one. Material never falls: an event that sets `notified`
+ * keeps a higher material that target events raised meanwhile.
+ */
+export function evolve(state: CursorState, event: CursorEvent | TargetEvent): CursorState {
+  if (event.type === 'watch_started') return { status: 'idle', acked: event.at };
+  if (state === undefined) return undefined;
+  switch (event.type) {
+    case 'notice_raised':
+      return pendingAt(event.acked, event.notified, undefined);
+    case 'notice_acknowledged':
+      return { status: 'idle', acked: event.acked };
+    case 'notice_reopened':
+    case 'notice_recovered':
+      return pendingAt(event.acked, event.notified, materialOf(state));
+    case 'material_kept':
+      return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
+    case 'watch_ended':
+      return undefined;
+    case 'target_event':
+      // Idle -> pending is a decided `notice_raised`, never folded from the log.
+      if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;
+      return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+// --- one step, as the planners take it --------------------------------------------------------
+
+/** The notice a step asks the app's queue for (its text is built by `noticeFor`). */
+export interface StepNotice {
+  readonly acked: Sequence;
+  readonly notified: Sequence;
+  readonly reason: NoticeReason;
+}
+
+/** The result of one command: its events, the cursor after them, and what the store must do. */
 export interface CursorStep {
-  readonly cursor: Cursor;
-  /** True when a watermark changed, so the row must be written (and touched). */
+  readonly events: readonly CursorEvent[];
+  readonly cursor: CursorState;
+  /** True when the row must be written: a watermark changed, or the cursor was created or removed. */
   readonly changed: boolean;
   /** For a drain: `stale` when the cursor no longer holds the notice that was drained. */
   readonly drain?: 'acked' | 'stale';
-  readonly notice?: { readonly acked: Sequence; readonly notified: Sequence; readonly reason: NoticeReason };
+  readonly notice?: StepNotice;
 }
 
-const unchanged = (cursor: Cursor): CursorStep => ({ cursor, changed: false });
+function sameCursor(a: CursorState, b: CursorState): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const x = toWatermarks(a);
+  const y = toWatermarks(b);
+  return x.acked === y.acked && x.notified === y.notified && x.material === y.material;
+}
 
-// --- the transition function ---------------------------------------------------------------
+/** The notice of a pending cursor, for `reason`. */
+function heldBy(cursor: CursorState, reason: NoticeReason): StepNotice | undefined {
+  return cursor?.status === 'pending' ? { acked: cursor.acked, notified: cursor.notified, reason } : undefined;
+}
 
 /**
- * Applies one input to the cursor of `watcher` on a target. `cursor` is undefined when the
- * pair has none; only a seed creates one.
+ * Decides `command` on `state` and folds the events (and, for `observe`, the target event
+ * itself, which may raise material), naming the notice the step asks for: `first` when a notice
+ * is raised, `repeat` when a pending cursor sees another foreign change or a stale drain,
+ * `reopen` after a drain that reopened, `recovered` for every pending cursor the restart scan
+ * meets (its notified raised or not).
  */
-export function evolveCursor(watcher: string, cursor: Cursor | undefined, input: CursorInput): CursorStep | undefined {
-  if (input.type === 'seed') return { cursor: { status: 'idle', acked: input.at }, changed: true };
-  if (cursor === undefined) return undefined;
-  switch (input.type) {
-    case 'event':
-      return onEvent(watcher, cursor, input);
+export function stepCursor(command: CursorCommand, state: CursorState): CursorStep {
+  const events = decide(command, state);
+  let cursor = state;
+  for (const event of events) cursor = evolve(cursor, event);
+  if (command.type === 'observe') {
+    cursor = evolve(cursor, { ...command, type: 'target_event' });
+  }
+  const changed = !sameCursor(state, cursor);
+  const first = events[0];
+  let notice: StepNotice | undefined;
+  let drain: CursorStep['drain'];
+  switch (command.type) {
+    case 'observe':
+      if (first?.type === 'notice_raised') notice = heldBy(cursor, 'first');
+      else if (state?.status === 'pending' && notifies(command.watcher, command)) notice = heldBy(cursor, 'repeat');
+      break;
     case 'drain':
-      return onDrain(cursor, input.notified);
+      drain = first === undefined ? 'stale' : 'acked';
+      notice = first === undefined ? heldBy(cursor, 'repeat') : first.type === 'notice_reopened' ? heldBy(cursor, 'reopen') : undefined;
+      break;
     case 'restartScan':
-      return onRestartScan(cursor);
+      notice = heldBy(cursor, 'recovered');
+      break;
+    case 'watch':
+    case 'prune':
+    case 'end':
+      break;
     default: {
-      const unreachable: never = input;
+      const unreachable: never = command;
       return unreachable;
     }
   }
-}
-
-function onEvent(
-  watcher: string,
-  cursor: Cursor,
-  event: { readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string },
-): CursorStep {
-  if (kindClass(event.kind) !== 'notify') return unchanged(cursor);
-  if (event.actorSessionKey === watcher) return unchanged(cursor);
-  switch (cursor.status) {
-    case 'idle': {
-      if (event.sequence <= cursor.acked) return unchanged(cursor);
-      const next: Cursor = { status: 'pending', acked: cursor.acked, notified: event.sequence, material: event.sequence };
-      return { cursor: next, changed: true, notice: { acked: next.acked, notified: next.notified, reason: 'first' } };
-    }
-    case 'pending': {
-      const material = maxSequence(cursor.material, event.sequence);
-      const next: Cursor = { ...cursor, material };
-      return {
-        cursor: next,
-        changed: material !== cursor.material,
-        notice: { acked: cursor.acked, notified: cursor.notified, reason: 'repeat' },
-      };
-    }
-    default: {
-      const unreachable: never = cursor;
-      return unreachable;
-    }
-  }
-}
-
-function onDrain(cursor: Cursor, drained: Sequence): CursorStep {
-  if (cursor.status !== 'pending') return { cursor, changed: false, drain: 'stale' };
-  if (cursor.notified !== drained) {
-    // Someone else moved the frozen watermark: acknowledge nothing, re-offer what is pending.
-    return {
-      cursor,
-      changed: false,
-      drain: 'stale',
-      notice: { acked: cursor.acked, notified: cursor.notified, reason: 'repeat' },
-    };
-  }
-  if (cursor.material > cursor.notified) {
-    const next: Cursor = { status: 'pending', acked: cursor.notified, notified: cursor.material, material: cursor.material };
-    return { cursor: next, changed: true, drain: 'acked', notice: { acked: next.acked, notified: next.notified, reason: 'reopen' } };
-  }
-  return { cursor: { status: 'idle', acked: cursor.notified }, changed: true, drain: 'acked' };
-}
-
-function onRestartScan(cursor: Cursor): CursorStep {
-  if (cursor.status !== 'pending') return unchanged(cursor);
-  const next: Cursor = { ...cursor, notified: cursor.material };
-  return {
-    cursor: next,
-    changed: next.notified !== cursor.notified,
-    notice: { acked: next.acked, notified: next.notified, reason: 'recovered' },
-  };
+  return { events, cursor, changed, ...(drain !== undefined ? { drain } : {}), ...(notice !== undefined ? { notice } : {}) };
 }
 
 // --- notices -------------------------------------------------------------------------------
 
 /** Builds the notice a step asks for, for the (watcher, target) pair. */
-export function noticeFor(
-  watcher: string,
-  target: string,
-  step: CursorStep,
-): Notice | undefined {
+export function noticeFor(watcher: string, target: string, step: { readonly notice?: StepNotice }): Notice | undefined {
   if (step.notice === undefined) return undefined;
   return {
     watcher,

@@ -33,7 +33,16 @@ export {
 
 // --- the signal log ------------------------------------------------------------------------
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event';
-export { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from './signalLog';
+export {
+  evolveHead,
+  historyGap,
+  initialHead,
+  isValidNextSequence,
+  planHeadWrite,
+  type HeadWrite,
+  type SignalLogEvent,
+  type SignalLogHead,
+} from './signalLog';
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
 export {
   sessionChangesPageOfRows,
@@ -48,18 +57,69 @@ export {
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
 export { assertAppendRequest, assertStoreKey } from './storeGuard';
 
-// --- watchers and notices ------------------------------------------------------------------
+// --- watchers and notices: the cursor decider ------------------------------------------------
 export {
-  evolveCursor,
+  CURSOR_EVENT_TYPES,
+  CursorEvent,
+  EndReason,
+  WatchVia,
+  decide,
+  evolve,
   fromWatermarks,
   heldNotice,
+  initialCursor,
   noticeFor,
+  notifies,
+  stepCursor,
   toWatermarks,
   type Cursor,
-  type CursorInput,
+  type CursorCommand,
+  type CursorEventType,
+  type CursorState,
   type CursorStep,
+  type StepNotice,
+  type TargetEvent,
   type Watermarks,
 } from './cursor';
+
+// --- the cursor journal, the store planners, replay and explain --------------------------------
+export {
+  cursorJournalValues,
+  decodeStoredJournalEntries,
+  decodeStoredJournalEntry,
+  journalRecords,
+  storedJournalProblem,
+  type CursorJournalEntry,
+  type CursorJournalRecord,
+  type CursorJournalValues,
+  type StoredCursorJournalValues,
+} from './cursorJournal';
+export {
+  comparePairs,
+  planDrain,
+  planHeldNotices,
+  planJournalPrune,
+  planPruneMaterial,
+  planRemoval,
+  planRestartScan,
+  planWatch,
+  type CursorPlan,
+  type DrainPlan,
+  type DrainPlanInput,
+  type HeldNoticesInput,
+  type JournalPruneInput,
+  type JournalRetentionEntry,
+  type PruneMaterialInput,
+  type PrunedSession,
+  type RemovalPlan,
+  type RemovalPlanInput,
+  type RestartScanPlan,
+  type RestartScanPlanInput,
+  type WatchPlan,
+  type WatchPlanInput,
+} from './cursorPlans';
+export { replayCursor, type ReplayedTargetEvent } from './cursorReplay';
+export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain';
 export { noticeText, type Notice, type NoticeReason } from './notice';
 export {
   decodeStoredCursor,

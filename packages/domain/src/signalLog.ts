@@ -37,6 +37,29 @@ export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalL
   }
 }
 
+// --- the head row a store writes ------------------------------------------------------------
+
+/** What a store writes to a session's head row: nothing, a new row, or new values for the row it read. */
+export type HeadWrite =
+  | { readonly type: 'none' }
+  | { readonly type: 'insert'; readonly head: SignalLogHead }
+  | { readonly type: 'update'; readonly head: SignalLogHead };
+
+/**
+ * The head write after `events`, from the head row read under the write lock (undefined when the
+ * session has none). Every store computes its head writes here, so "heads never fall" and "the
+ * prune watermark only rises" hold by `evolveHead` alone; a SQL store writes the values it is
+ * given instead of `max()` / `GREATEST` of its own.
+ *
+ * @example const write = planHeadWrite(lockedRow, [{ type: 'appended', sequence }]);
+ */
+export function planHeadWrite(locked: SignalLogHead | undefined, events: readonly SignalLogEvent[]): HeadWrite {
+  const before = locked ?? initialHead;
+  const after = events.reduce(evolveHead, before);
+  if (after.head === before.head && after.pruneWatermark === before.pruneWatermark) return { type: 'none' };
+  return locked === undefined ? { type: 'insert', head: after } : { type: 'update', head: after };
+}
+
 // --- reads -------------------------------------------------------------------------------
 
 /**

@@ -4,7 +4,7 @@
 import { describe, expect } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
-import { evolveCursor, heldNotice, toWatermarks, type Cursor } from '../src/cursor';
+import { heldNotice, toWatermarks, type Cursor } from '../src/cursor';
 import { noticeText } from '../src/notice';
 import {
   NoticeSimulation,
@@ -20,6 +20,7 @@ import {
   type Snapshot,
   type Transition,
 } from './support/noticeSimulation';
+import { stepOf } from './support/cursorSpec';
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -200,8 +201,8 @@ describe('cursor + notice queue under random interleavings', () => {
             reason: 'signalled',
           });
           // Drained at the held watermark, the cursor steps exactly as drained at its own.
-          expect(evolveCursor(pair.watcher, cursor, { type: 'drain', notified: held?.notified ?? cursor.notified })).toStrictEqual(
-            evolveCursor(pair.watcher, cursor, { type: 'drain', notified: cursor.notified }),
+          expect(stepOf(pair.watcher, cursor, { type: 'drain', notified: held?.notified ?? cursor.notified })).toStrictEqual(
+            stepOf(pair.watcher, cursor, { type: 'drain', notified: cursor.notified }),
           );
         }
       });

@@ -1,7 +1,8 @@
 // Every committed migration, in version order; append new ones, never edit applied ones.
 import { initial } from './0001_initial';
+import { cursorJournal } from './0002_cursor_journal';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [initial, cursorJournal];

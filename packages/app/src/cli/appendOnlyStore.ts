@@ -32,11 +32,12 @@ export function appendOnlyStore(inner: StateStore): AppendOnlyStore {
     readHeads: (sessionKeys) => inner.readHeads(sessionKeys),
     listCursors: (filter) => inner.listCursors(filter),
     drain: (watcher, acks, now) => inner.drain(watcher, acks, now),
-    recover: (): Promise<readonly Notice[]> => Promise.resolve([]),
+    readCursorJournal: (filter) => inner.readCursorJournal(filter),
+    restartScan: (): Promise<readonly Notice[]> => Promise.resolve([]),
     // record queues no notice (it has no gateway to deliver it), so it reads none either.
     pendingNotices: (): Promise<readonly Notice[]> => Promise.resolve([]),
-    resetWatcher: (watcher) => inner.resetWatcher(watcher),
-    deleteSession: (sessionKey) => inner.deleteSession(sessionKey),
+    resetWatcher: (watcher, now) => inner.resetWatcher(watcher, now),
+    deleteSession: (sessionKey, now) => inner.deleteSession(sessionKey, now),
     prune: (request) => inner.prune(request),
     close: () => inner.close(),
   };

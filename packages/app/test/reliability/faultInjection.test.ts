@@ -185,7 +185,7 @@ async function attempt(rig: Rig, operation: Operation): Promise<void> {
       const calls = await callsOfAttempt();
       if (calls[0]?.failed === true) {
         rig.awareness = undefined;
-        return expectReported(rig, started.error, 'recover');
+        return expectReported(rig, started.error, 'restartScan');
       }
       expectNo('model-divergence', !started.rejected, () => `the restart rejected: ${String(started.error)}`);
       rig.model.restartScan(now);
@@ -242,7 +242,7 @@ describe.each(storeMatrix)('fault injection on the %s store', (_name, kind) => {
       // store call, plus the prune batches that record/childSpawned (hourly), prune and the
       // restart scan run (at least two, as the aged fillers exceed the first batch).
       expect(tried).toBe(calls.length + 1);
-      const own = { record: 'append', childSpawned: 'append', sent: 'watch', drain: 'drain', sessionReset: 'resetWatcher', sessionDeleted: 'deleteSession', prune: 'prune', restart: 'recover' }[operation];
+      const own = { record: 'append', childSpawned: 'append', sent: 'watch', drain: 'drain', sessionReset: 'resetWatcher', sessionDeleted: 'deleteSession', prune: 'prune', restart: 'restartScan' }[operation];
       expect(calls[0]?.method).toBe(own);
       const pruning = ['record', 'childSpawned', 'prune', 'restart'].includes(operation);
       expect(calls.filter((c) => c.method === 'prune').length >= (pruning ? 2 : 0)).toBe(true);

@@ -5,7 +5,7 @@
 export interface CorruptRowInfo {
   /** The store operation that met the row, e.g. `readChanges`. */
   readonly operation: string;
-  readonly table: 'events' | 'cursors';
+  readonly table: 'events' | 'cursors' | 'cursor_journal';
   /** The event's sequence (for `events` rows). */
   readonly sequence?: number;
   /** Which check failed, e.g. `payload is not a JSON object`; names no stored value. */

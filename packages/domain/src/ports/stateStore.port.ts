@@ -2,6 +2,7 @@
 // transaction in any adapter. Methods return promises so a server database (PostgreSQL) fits
 // behind the same port; the SQLite adapter does its work synchronously inside them.
 import type { CursorRow } from '../append';
+import type { CursorJournalEntry } from '../cursorJournal';
 import type { SessionEvent, StoredEvent } from '../event';
 import type { Notice } from '../notice';
 import type { AppendCommand } from '../recordInput';
@@ -175,22 +176,31 @@ export interface StateStore {
   /** Cursors matching the filter (all when empty), ordered by watcher then target. */
   listCursors(filter?: CursorFilter): Promise<readonly CursorRow[]>;
 
-  /** Drain, atomically for all acks: each cursor steps by `evolveCursor(drain)`. */
+  /**
+   * The cursor journal's entries for the pairs matching the filter (all when empty), ordered by
+   * position (append order). Every store appends the entries its planners return in the same
+   * transaction as the cursor rows; retention keeps the latest entry of every live pair.
+   *
+   * @example explainPair(await store.readCursorJournal({ watcher, target }), { watcher, target })
+   */
+  readCursorJournal(filter?: CursorFilter): Promise<readonly CursorJournalEntry[]>;
+
+  /** Drain, atomically for all acks, as `planDrain` plans it. */
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
 
   /**
    * The restart scan, run once when a gateway starts: every cursor with material > acked (only
-   * those whose watcher passes `owns`, when given) steps by `evolveCursor(restartScan)`, which
+   * those whose watcher passes `owns`, when given) is planned by `planRestartScan`, which
    * raises `notified` to `material`; returns one notice per such pair, ordered by watcher then
    * target. Running it again changes nothing more. Never run it on a live notice queue: a
    * watcher may have read up to the old `notified` already, and the raised one would let its
    * drain acknowledge changes it never read (use `pendingNotices`).
    */
-  recover(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
+  restartScan(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
 
   /**
    * The notice each pending cursor (notified > acked, as `fromWatermarks` reads it) holds, by
-   * `heldNotice` — only cursors whose watcher passes `owns`, when given, and only those on
+   * `planHeldNotices` — only cursors whose watcher passes `owns`, when given, and only those on
    * `targets`, when given (each target once; an empty list gives none) — ordered by watcher
    * then target. Writes nothing and touches nothing: the notice covers the cursor's frozen
    * `notified`, so offering it again coalesces with the one queued and a drain acknowledges
@@ -201,16 +211,24 @@ export interface StateStore {
    */
   pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
-  /** Removes every cursor whose watcher is `watcher`. */
-  resetWatcher(watcher: SessionKey): Promise<readonly CursorPair[]>;
+  /**
+   * Removes every cursor whose watcher is `watcher` (journal: `watch_ended` reset, by
+   * `planRemoval`); `now` is the clock time its journal entries record.
+   */
+  resetWatcher(watcher: SessionKey, now: number): Promise<readonly CursorPair[]>;
 
   /**
-   * Removes the session's events and every cursor where it is watcher or target; keeps its
-   * head as a tombstone and raises its prune watermark to the highest sequence deleted.
+   * Removes the session's events and every cursor where it is watcher or target (journal:
+   * `watch_ended` deleted); keeps its head as a tombstone and raises its prune watermark to the
+   * highest sequence deleted. `now` is the clock time its journal entries record.
    */
-  deleteSession(sessionKey: SessionKey): Promise<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
+  deleteSession(sessionKey: SessionKey, now: number): Promise<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
 
-  /** One bounded batch of retention: age, then row cap, then idle cursors; see PruneRequest. */
+  /**
+   * One bounded batch of retention: age, then row cap, then idle cursors (journal: `watch_ended`
+   * expired), `material_kept` for the pending cursors the batch's watermarks passed
+   * (`planPruneMaterial`), then the journal by `planJournalPrune`; see PruneRequest.
+   */
   prune(request: PruneRequest): Promise<PruneBatch>;
 
   /**

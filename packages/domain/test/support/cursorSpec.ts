@@ -1,5 +1,7 @@
-// Fixtures for cursor tests: the cursor reducer of one watcher as a specification, and inputs.
-import { evolveCursor, type Cursor, type CursorInput, type CursorStep } from '../../src/cursor';
+// Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
+// a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
+// cursor events and cursors the tests expect.
+import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor';
 import type { EventKind } from '../../src/eventKind';
 import { asSequence, type Sequence } from '../../src/sequence';
 import { specificationFor, type Specification } from './specification';
@@ -10,23 +12,39 @@ export const OTHER = 'agent:ops:main';
 
 export const seq = (n: number): Sequence => asSequence(n);
 
-/** What one input produced: `undefined` when the pair has no cursor and the input is not a seed. */
-export type CursorResult = CursorStep | undefined;
+/** A test input: the commands of `decide`, with a spawn edge as `seed` and a target event as `event`. */
+export type CursorTestInput =
+  | { readonly type: 'seed'; readonly at: Sequence }
+  | { readonly type: 'event'; readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string }
+  | Exclude<CursorCommand, { readonly type: 'observe' }>;
 
-/** The cursor of `watcher` driven by `evolveCursor`, starting with no cursor. */
-export function cursorSpec(watcher: string = WATCHER): Specification<CursorInput, CursorResult> {
-  return specificationFor<Cursor | undefined, CursorInput, CursorResult>({
+/** The command a test input stands for, for the cursor of `watcher`. */
+export function commandOf(watcher: string, input: CursorTestInput): CursorCommand {
+  if (input.type === 'seed') return { type: 'watch', at: input.at, via: 'spawn' };
+  if (input.type === 'event') return { ...input, type: 'observe', watcher };
+  return input;
+}
+
+/** One step of the cursor of `watcher`, as the planners take it. */
+export const stepOf = (watcher: string, state: CursorState, input: CursorTestInput): CursorStep => stepCursor(commandOf(watcher, input), state);
+
+/** What one input produced. */
+export type CursorResult = CursorStep;
+
+/** The cursor of `watcher` driven by `stepCursor`, starting with no cursor. */
+export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestInput, CursorResult> {
+  return specificationFor<CursorState, CursorTestInput, CursorResult>({
     initial: undefined,
-    step: (state, input) => evolveCursor(watcher, state, input),
-    stateAfter: (state, step) => (step === undefined ? state : step.cursor),
+    step: (state, input) => stepOf(watcher, state, input),
+    stateAfter: (_state, step) => step.cursor,
   });
 }
 
 // --- inputs ------------------------------------------------------------------------------
 
-export const seed = (at: number): CursorInput => ({ type: 'seed', at: seq(at) });
+export const seed = (at: number): CursorTestInput => ({ type: 'seed', at: seq(at) });
 
-export const event = (sequence: number, kind: EventKind, actorSessionKey?: string): CursorInput => ({
+export const event = (sequence: number, kind: EventKind, actorSessionKey?: string): CursorTestInput => ({
   type: 'event',
   sequence: seq(sequence),
   kind,
@@ -34,12 +52,14 @@ export const event = (sequence: number, kind: EventKind, actorSessionKey?: strin
 });
 
 /** A notifying event by someone other than the watcher. */
-export const foreign = (sequence: number, kind: EventKind = 'human_direct_message'): CursorInput =>
+export const foreign = (sequence: number, kind: EventKind = 'human_direct_message'): CursorTestInput =>
   event(sequence, kind, OTHER);
 
-export const drain = (notified: number): CursorInput => ({ type: 'drain', notified: seq(notified) });
+export const drain = (notified: number): CursorTestInput => ({ type: 'drain', notified: seq(notified) });
 
-export const restartScan: CursorInput = { type: 'restartScan' };
+export const restartScan: CursorTestInput = { type: 'restartScan' };
+
+export const end = (reason: EndReason): CursorTestInput => ({ type: 'end', reason });
 
 // --- cursors -----------------------------------------------------------------------------
 
@@ -51,3 +71,12 @@ export const pending = (acked: number, notified: number, material: number): Curs
   notified: seq(notified),
   material: seq(material),
 });
+
+// --- cursor events -------------------------------------------------------------------------
+
+export const started = (at: number, via: 'spawn' | 'watch' = 'spawn'): CursorEvent => ({ type: 'watch_started', via, at: seq(at) });
+export const raised = (acked: number, notified: number): CursorEvent => ({ type: 'notice_raised', acked: seq(acked), notified: seq(notified) });
+export const acknowledged = (acked: number): CursorEvent => ({ type: 'notice_acknowledged', acked: seq(acked) });
+export const reopened = (acked: number, notified: number): CursorEvent => ({ type: 'notice_reopened', acked: seq(acked), notified: seq(notified) });
+export const recovered = (acked: number, notified: number): CursorEvent => ({ type: 'notice_recovered', acked: seq(acked), notified: seq(notified) });
+export const ended = (reason: EndReason): CursorEvent => ({ type: 'watch_ended', reason });

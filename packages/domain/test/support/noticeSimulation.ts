@@ -1,12 +1,13 @@
-// A small simulation of the app around `evolveCursor`: cursors of a few (watcher, target) pairs
+// A small simulation of the app around `stepCursor`: cursors of a few (watcher, target) pairs
 // and an in-memory notice queue, driven by random events, drains, seeds, restart scans and the
 // owner's re-reads after cross-process signals (`heldNotice`).
 import { fc } from '@fast-check/jest';
 
-import { evolveCursor, heldNotice, noticeFor, type Cursor, type CursorInput, type CursorStep } from '../../src/cursor';
+import { heldNotice, noticeFor, type Cursor, type CursorStep } from '../../src/cursor';
 import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind';
 import type { NoticeReason } from '../../src/notice';
 import { asSequence, type Sequence } from '../../src/sequence';
+import { stepOf, type CursorTestInput as CursorInput } from './cursorSpec';
 
 // --- the world -----------------------------------------------------------------------------
 
@@ -94,7 +95,7 @@ export interface Offer {
   readonly queued: boolean;
 }
 
-/** One `evolveCursor` call the simulation made, with its input and result. */
+/** One `stepCursor` call the simulation made, with its input and result. */
 export interface StepRecord {
   readonly pair: Pair;
   readonly before: Cursor | undefined;
@@ -195,7 +196,7 @@ export class NoticeSimulation {
         }
         this.queue = this.queue.filter((e) => !(e.watcher === pair.watcher && e.target === pair.target));
         const step = record(pair, { type: 'seed', at: sequence });
-        if (step !== undefined) this.foreignSinceSeed.set(pairId(pair), []);
+        if (step?.cursor !== undefined) this.foreignSinceSeed.set(pairId(pair), []);
         return { command, sequence, steps, offers, before, after: this.snapshot() };
       }
       case 'restart': {
@@ -237,9 +238,9 @@ export class NoticeSimulation {
   /** Steps one pair's cursor, stores it, offers its notice, and logs both. */
   private drive(pair: Pair, input: CursorInput, steps: StepRecord[], offers: Offer[]): CursorStep | undefined {
     const before = this.cursorOf(pair);
-    const step = evolveCursor(pair.watcher, before, input);
+    const step = stepOf(pair.watcher, before, input);
     steps.push({ pair, before, input, step });
-    if (step !== undefined) {
+    if (step.cursor !== undefined) {
       this.cursors.set(pairId(pair), step.cursor);
       const notice = noticeFor(pair.watcher, pair.target, step);
       if (notice !== undefined) offers.push(this.offer({ ...notice }));
@@ -264,8 +265,8 @@ export class NoticeSimulation {
   }
 
   private seedPair(pair: Pair, at: Sequence): void {
-    const step = evolveCursor(pair.watcher, undefined, { type: 'seed', at });
-    if (step !== undefined) this.cursors.set(pairId(pair), step.cursor);
+    const step = stepOf(pair.watcher, undefined, { type: 'seed', at });
+    if (step.cursor !== undefined) this.cursors.set(pairId(pair), step.cursor);
     this.foreignSinceSeed.set(pairId(pair), []);
   }
 

@@ -1,4 +1,4 @@
-// The raw restart scan on PostgreSQL, in the store's shape (recover.ts): read every lagging cursor
+// The raw restart scan on PostgreSQL, in the store's shape: read every lagging cursor
 // without locks, then in one transaction lock the ones whose notified is below material and raise
 // them all in one UPDATE over unnest'ed pairs, as the store does.
 import type pg from 'pg';
@@ -8,7 +8,7 @@ import { RAW_PG, rawTransaction, runRaw } from './rawPg';
 type CursorValues = [string, string, number, number, number, number];
 
 /** Runs the scan at `now`; returns how many pairs are re-noticed. */
-export async function rawPgRecover(pool: pg.Pool, now: number): Promise<number> {
+export async function rawPgRestartScan(pool: pg.Pool, now: number): Promise<number> {
   const lagging = (await runRaw(pool, RAW_PG.laggingCursors, [])) as CursorValues[];
   const toWrite = lagging.filter(([, , , notified, material]) => notified !== material);
   if (toWrite.length > 0) {
@@ -20,6 +20,13 @@ export async function rawPgRecover(pool: pg.Pool, now: number): Promise<number> 
           now,
           moved.map((c) => c[0]),
           moved.map((c) => c[1]),
+          moved.map((c) => c[2]),
+          moved.map((c) => c[4]),
+          moved.map((c) => c[4]),
+          // The notice_recovered entries, as the store journals them.
+          moved.map((c) => c[0]),
+          moved.map((c) => c[1]),
+          moved.map(() => 'notice_recovered'),
           moved.map((c) => c[2]),
           moved.map((c) => c[4]),
           moved.map((c) => c[4]),
