@@ -8,6 +8,7 @@ import { consoleLogger } from './defaultLogger';
 import {
   decodeResyncInterval,
   decodeRetention,
+  decodeStartup,
   requireFunction,
   requireKnownFields,
   requirePort,
@@ -36,7 +37,7 @@ export interface FacadeConfig {
   readonly startup: StartupPlan;
 }
 
-const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs'];
+const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 
 const systemClock: Clock = { now: () => Date.now() };
 
@@ -74,6 +75,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retention = decodeRetention(options.retention);
+  const startup = decodeStartup(options.startup);
   return {
     store: options.store,
     clock: options.clock ?? systemClock,
@@ -85,6 +87,6 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
     },
     ownsSession: options.ownsSession,
     resyncIntervalMs,
-    startup: { restartScan: true, prune: 'background' },
+    startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },
   };
 }
