@@ -1,5 +1,7 @@
 // `record` and `childSpawned`: validate, read the clock, and join the open group-commit batch.
-// Both answer a write that failed with a result (`{ ok: false, error }`), never a rejection.
+// Their answer is whether the event was written, so a write that did not happen (the store or
+// the clock failed, or the facade is closed) is a result, `{ ok: false, error }`, never a
+// rejection. Input that is not a valid call rejects childSpawned; record never rejects at all.
 import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
 
 import type { RecordResult, SessionStateAwareness } from './awarenessApi';
@@ -48,7 +50,8 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
     },
 
     async childSpawned(input) {
-      failures.ensureOpen('childSpawned');
+      // Like record: after close() the spawn edge is not written, and the result says so.
+      if (isClosed()) return { ok: false, error: new ClosedError('childSpawned') };
       const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
       const command: AppendCommand = {
         sessionKey: childKey,

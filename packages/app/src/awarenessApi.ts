@@ -92,7 +92,7 @@ export type RecordResult =
   | { readonly ok: true; readonly skipped: 'unwatched' }
   | { readonly ok: false; readonly error: Error };
 
-/** The result of `childSpawned` when its input was valid. */
+/** The result of `childSpawned` when its input was valid (invalid input rejects). */
 export type ChildSpawnedResult = { readonly ok: true; readonly event: RecordedEvent } | { readonly ok: false; readonly error: Error };
 
 export interface ChildSpawnedInput {
@@ -132,7 +132,10 @@ export type PruneResult = PruneTotals;
 export interface SessionStateAwareness {
   /** Appends one event; never rejects. */
   record(input: RecordInput): Promise<RecordResult>;
-  /** Logs `child_spawned` on the child and seeds the parent's cursor on it. */
+  /**
+   * Logs `child_spawned` on the child and seeds the parent's cursor on it. A write that did not
+   * happen (store, clock, closed) is `{ ok: false, error }`; only invalid input rejects.
+   */
   childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;
