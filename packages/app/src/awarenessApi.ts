@@ -49,6 +49,24 @@ export interface SessionStateAwarenessOptions {
    * process alive.
    */
   readonly resyncIntervalMs?: number;
+  /**
+   * What creating the facade runs, for callers that are not a long-running gateway. By default
+   * it runs the restart scan before resolving (it re-queues the notice of every pending cursor,
+   * raising a frozen notice to the newest change, which is a write) and starts a first prune in
+   * the background. `ownsSession` adds listening and the resync timer; `resyncIntervalMs: 0`
+   * turns the timer off.
+   *
+   * @example startup: { restartScan: false, prune: 'off' } // record one event and exit: nothing else is read or written
+   */
+  readonly startup?: {
+    /** Run the restart scan before resolving. Default true. */
+    readonly restartScan?: boolean;
+    /**
+     * `'background'` (default): a prune starts at creation and again at most hourly after
+     * appends. `'off'`: the facade never starts a prune by itself; only `prune()` prunes.
+     */
+    readonly prune?: 'background' | 'off';
+  };
 }
 
 /** The `record` input (SPEC 8); checked at runtime, so plain JavaScript callers get clear errors. */
@@ -74,7 +92,7 @@ export type RecordResult =
   | { readonly ok: true; readonly skipped: 'unwatched' }
   | { readonly ok: false; readonly error: Error };
 
-/** The result of `childSpawned` when its input was valid. */
+/** The result of `childSpawned` when its input was valid (invalid input rejects). */
 export type ChildSpawnedResult = { readonly ok: true; readonly event: RecordedEvent } | { readonly ok: false; readonly error: Error };
 
 export interface ChildSpawnedInput {
@@ -114,7 +132,10 @@ export type PruneResult = PruneTotals;
 export interface SessionStateAwareness {
   /** Appends one event; never rejects. */
   record(input: RecordInput): Promise<RecordResult>;
-  /** Logs `child_spawned` on the child and seeds the parent's cursor on it. */
+  /**
+   * Logs `child_spawned` on the child and seeds the parent's cursor on it. A write that did not
+   * happen (store, clock, closed) is `{ ok: false, error }`; only invalid input rejects.
+   */
   childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;

@@ -46,6 +46,12 @@ const PositiveInteger = new t.Type<number, number, unknown>(
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger });
 export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
 
+const StartupOptions = t.partial({
+  restartScan: t.boolean,
+  prune: t.keyof({ background: null, off: null }, "'background' or 'off'"),
+});
+export type StartupOptions = t.TypeOf<typeof StartupOptions>;
+
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
@@ -114,6 +120,12 @@ export function decodeSessionKeys(value: unknown): SessionKey[] {
 export function decodeRetention(value: unknown): RetentionOptions {
   if (value === undefined) return {};
   return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows'], value, 'options.retention');
+}
+
+/** `options.startup`; undefined means the defaults. */
+export function decodeStartup(value: unknown): StartupOptions {
+  if (value === undefined) return {};
+  return strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
 }
 
 /** `options.resyncIntervalMs`; undefined means the default. */

@@ -6,7 +6,6 @@ import * as E from 'fp-ts/Either';
 import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
 import { createSessionStateAwareness, type RecordInput } from '../../index';
-import { appendOnlyStore } from '../appendOnlyStore';
 import { createHeldErrorLogger } from '../cliLogger';
 import { describeValue } from '../describe';
 import { named, parseJsonObject, parseSessionKey } from '../args';
@@ -68,9 +67,6 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
 
 // --- the command ---------------------------------------------------------------------------------
 
-/** A retention that never deletes anything: a hand-run append must not prune by the default limits a gateway may not use. */
-const NEVER_PRUNE = { maxAgeMs: Number.MAX_SAFE_INTEGER, maxRows: Number.MAX_SAFE_INTEGER } as const;
-
 const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the
 gateway would). It never prunes (run "prune" for that) and skips the restart scan, so no other
@@ -97,10 +93,12 @@ export function registerRecord(program: Command): void {
     .addHelpText('after', WHAT_RECORD_TOUCHES)
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
-      const { store, outcomes } = appendOnlyStore(await openForWriting(stateLocation(command)));
+      const store = await openForWriting(stateLocation(command));
       // A failed append is both logged and returned; the returned error is the one line printed.
       const logger = createHeldErrorLogger();
-      const awareness = await createSessionStateAwareness({ store, logger, retention: NEVER_PRUNE });
+      // No restart scan (it would raise the watchers' frozen notices, which only a gateway that
+      // delivers them should do) and no prune (the default limits may not be the gateway's).
+      const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
       let succeeded = false;
       try {
         const result = await awareness.record(input);
@@ -115,7 +113,8 @@ export function registerRecord(program: Command): void {
           else writeLines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;
         }
-        const duplicate = outcomes.at(-1) === 'duplicate';
+        // A repeated dedupe key returns the stored event and appends nothing.
+        const duplicate = awareness.metrics().eventsAppended === 0;
         if (options.json === true) {
           writeJson({ ...result, duplicate, watchers });
           return;

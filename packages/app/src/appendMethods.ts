@@ -1,0 +1,79 @@
+// `record` and `childSpawned`: validate, read the clock, and join the open group-commit batch.
+// Their answer is whether the event was written, so a write that did not happen (the store or
+// the clock failed, or the facade is closed) is a result, `{ ok: false, error }`, never a
+// rejection. Input that is not a valid call rejects childSpawned; record never rejects at all.
+import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
+
+import type { RecordResult, SessionStateAwareness } from './awarenessApi';
+import { readClock } from './clockReading';
+import type { FacadeParts } from './facadeParts';
+import { decodeChildSpawned } from './inputs';
+import { InvalidInputError } from './invalidInputError';
+import { ClosedError, StoreOperationError } from './storeOperationError';
+import { decodeReadable, unreadableInput } from './unreadableInput';
+
+export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'record' | 'childSpawned'> {
+  const { clock, counters, logger, failures, appends, isClosed } = parts;
+
+  /**
+   * The synchronous part of `record`: validate, read the clock, join the open batch. Hostile
+   * input may still make it throw (a getter the decoder reads); `record` guards it.
+   */
+  const recordNow = (input: unknown): Promise<RecordResult> => {
+    if (isClosed()) return Promise.resolve({ ok: false, error: new ClosedError('record') });
+    const decoded = decodeRecordInput(input);
+    if (decoded._tag === 'Left') {
+      counters.add('appendFailures');
+      logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
+      return Promise.resolve({ ok: false, error: new InvalidInputError(decoded.left) });
+    }
+    const appendedAt = readClock(clock, 'record');
+    if (typeof appendedAt !== 'number') {
+      counters.add('appendFailures');
+      return Promise.resolve({ ok: false, error: failures.clock(appendedAt, { sessionKey: decoded.right.sessionKey }) });
+    }
+    return appends.submit('record', { command: decoded.right, appendedAt });
+  };
+
+  return {
+    record(input) {
+      // record never throws and never rejects: anything thrown while reading the input (a getter,
+      // a revoked Proxy, a payload's toJSON) is a failed result like any other bad input.
+      try {
+        return recordNow(input);
+      } catch (error) {
+        const invalid = unreadableInput('record', input, error);
+        counters.add('appendFailures');
+        logger.warn('record rejected invalid input', { operation: 'record', field: invalid.field, expected: invalid.expected });
+        return Promise.resolve({ ok: false, error: invalid });
+      }
+    },
+
+    async childSpawned(input) {
+      // Like record: after close() the spawn edge is not written, and the result says so.
+      if (isClosed()) return { ok: false, error: new ClosedError('childSpawned') };
+      const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
+      const command: AppendCommand = {
+        sessionKey: childKey,
+        kind: 'child_spawned',
+        actorType: 'agent',
+        actorSessionKey: parentKey,
+        summary: summary ?? (normaliseSummary(`spawned by ${parentKey}`) as Summary),
+        onlyIfWatched: false,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+      };
+      // A failing clock is no fault of the input: a failed result, as for a storage failure.
+      const appendedAt = readClock(clock, 'childSpawned');
+      if (typeof appendedAt !== 'number') {
+        counters.add('appendFailures');
+        return { ok: false, error: failures.clock(appendedAt, { sessionKey: childKey }) };
+      }
+      const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
+      const request: AppendRequest = { command, appendedAt, ...(seeds ? { seedWatcher: parentKey } : {}) };
+      const result = await appends.submit('childSpawned', request);
+      // childSpawned never sets onlyIfWatched, so the store cannot skip it.
+      if (result.ok && !('event' in result)) return { ok: false, error: new StoreOperationError('childSpawned', 'the store skipped a spawn edge') };
+      return result;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The facade's options, checked and completed with their defaults: the ports it was given (or
+// the system clock and the console logger), the retention policy, cross-process sync, and what
+// creating the facade runs.
+import type { Clock, Logger, StateStore, Wake } from '@session-state/domain';
+
+import type { SessionStateAwarenessOptions } from './awarenessApi';
+import { consoleLogger } from './defaultLogger';
+import {
+  decodeResyncInterval,
+  decodeRetention,
+  decodeStartup,
+  requireFunction,
+  requireKnownFields,
+  requirePort,
+} from './inputs';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
+import { REQUIRED_STORE_METHODS } from './storeMethods';
+
+/** What start-up runs, and whether the facade starts prunes by itself (see `options.startup`). */
+export interface StartupPlan {
+  readonly restartScan: boolean;
+  readonly prune: 'background' | 'off';
+}
+
+/** Every option, checked, with its default filled in. */
+export interface FacadeConfig {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  /** Never throws (see `safeLogger`). */
+  readonly logger: Logger;
+  readonly wake: Wake | undefined;
+  readonly policy: RetentionPolicy;
+  /** Undefined: this process owns every watcher. */
+  readonly ownsSession: ((sessionKey: string) => boolean) | undefined;
+  /** 0: no resync timer. */
+  readonly resyncIntervalMs: number;
+  readonly startup: StartupPlan;
+}
+
+const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** The resync timer's period when `ownsSession` is given and `resyncIntervalMs` is not. */
+const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
+
+/** A logger port that throws must not break the operation being reported. */
+function safeLogger(inner: Logger): Logger {
+  return {
+    warn(message, fields) {
+      try {
+        inner.warn(message, fields);
+      } catch {
+        // Nothing sensible is left to report to.
+      }
+    },
+    error(message, fields) {
+      try {
+        inner.error(message, fields);
+      } catch {
+        // Nothing sensible is left to report to.
+      }
+    },
+  };
+}
+
+/** Checks the options (an InvalidInputError naming the first bad field) and fills in the defaults. */
+export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig {
+  requireKnownFields(options, 'options', OPTION_FIELDS);
+  requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
+  if (options.store.listen !== undefined) requireFunction(options.store.listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
+  if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
+  if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
+  if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
+  if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
+  const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
+  const retention = decodeRetention(options.retention);
+  const startup = decodeStartup(options.startup);
+  return {
+    store: options.store,
+    clock: options.clock ?? systemClock,
+    logger: safeLogger(options.logger ?? consoleLogger),
+    wake: options.wake,
+    policy: {
+      maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
+      maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
+    },
+    ownsSession: options.ownsSession,
+    resyncIntervalMs,
+    startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },
+  };
+}

@@ -1,0 +1,23 @@
+// The parts the facade's methods are built from, created and wired in `awareness.ts`.
+import type { Clock, Logger, StateStore } from '@session-state/domain';
+
+import type { AppendPipeline } from './appendPipeline';
+import type { CallOrder } from './callOrder';
+import type { Failures } from './failures';
+import type { Counters } from './metrics';
+import type { NoticeBoard } from './noticeBoard';
+import type { Retention } from './retention';
+
+export interface FacadeParts {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly counters: Counters;
+  readonly failures: Failures;
+  readonly board: NoticeBoard;
+  readonly order: CallOrder;
+  readonly appends: AppendPipeline;
+  readonly retention: Retention;
+  /** True from the call of close() on. */
+  readonly isClosed: () => boolean;
+}

@@ -1,0 +1,60 @@
+// The notice board: the in-memory notice queue, the wake port, and the notice counters. Every
+// notice the store asks for is offered here; a new entry is counted and wakes its watcher.
+import { isNestedSubagent, type CursorPair, type Logger, type Notice, type Wake } from '@session-state/domain';
+
+import type { Counters } from './metrics';
+import { createNoticeQueue, type NoticeQueue } from './noticeQueue';
+import { describeFailure } from './storeOperationError';
+
+export interface NoticeBoard {
+  /** The queue itself, for drains, `pending` and the cross-process re-reads. */
+  readonly queue: NoticeQueue;
+  /**
+   * Offers a notice the store asked for; a new entry is counted and wakes its watcher.
+   * `signalled`: it came from a re-read run by a cross-process signal or the resync timer. Such
+   * a re-read offers every pending notice again (each resync tick does), so finding it already
+   * queued is no news and is not counted as coalesced; only a new entry counts.
+   */
+  offer(notice: Notice, signalled?: boolean): void;
+  /** Removes the entries of cursors the store removed (a reset, a delete, an expiry). */
+  dropPairs(pairs: readonly CursorPair[]): void;
+}
+
+export interface NoticeBoardDeps {
+  readonly wake: Wake | undefined;
+  readonly logger: Logger;
+  readonly counters: Counters;
+}
+
+export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBoardDeps): NoticeBoard {
+  const queue = createNoticeQueue();
+
+  /** A nested sub-agent is never woken; a wake port that throws is logged and changes nothing. */
+  const wake = (watcher: string): void => {
+    if (wakePort === undefined || isNestedSubagent(watcher)) return;
+    try {
+      wakePort(watcher);
+    } catch (error) {
+      logger.warn('wake port threw', { operation: 'wake', watcher, error: describeFailure(error) });
+    }
+  };
+
+  return {
+    queue,
+    offer(notice, signalled = false) {
+      const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
+      if (offered === 'coalesced') {
+        if (!signalled) counters.add('noticesCoalesced');
+        return;
+      }
+      counters.add('noticesQueued');
+      if (signalled) counters.add('noticesSignalled');
+      else if (notice.reason === 'reopen') counters.add('noticesReopened');
+      else if (notice.reason === 'recovered') counters.add('noticesRecovered');
+      wake(notice.watcher);
+    },
+    dropPairs(pairs) {
+      for (const pair of pairs) queue.remove(pair.watcher, pair.target);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Retention as the facade runs it: each prune batch is one lane entry (a call waits at most one
+// short batch), the notices of the cursors it expired leave the queue, deleted rows are counted,
+// and a background run that fails is logged.
+import type { Clock, Logger, StateStore } from '@session-state/domain';
+
+import type { CallOrder } from './callOrder';
+import { readClock } from './clockReading';
+import type { Counters } from './metrics';
+import type { NoticeBoard } from './noticeBoard';
+import { createRetention, type Retention, type RetentionPolicy } from './retention';
+import { describeFailure } from './storeOperationError';
+
+export interface PruningDeps {
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly policy: RetentionPolicy;
+  readonly order: CallOrder;
+  readonly board: NoticeBoard;
+  readonly counters: Counters;
+  readonly logger: Logger;
+}
+
+export function createPruning({ store, clock, policy, order, board, counters, logger }: PruningDeps): Retention {
+  return createRetention({
+    policy,
+    now: () => readClock(clock, 'prune'),
+    pruneBatch: (request) =>
+      order.enter(async () => {
+        const started = performance.now();
+        const batch = await store.prune(request);
+        const elapsedMs = performance.now() - started;
+        board.dropPairs(batch.expiredCursors);
+        return { batch, elapsedMs };
+      }),
+    onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
+    onBackgroundError: (error) => {
+      // A bad clock reading included: logged, and the schedule tries again after the next append.
+      logger.error('background prune failed', { operation: 'prune', error: describeFailure(error) });
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// Start-up: what creating the facade runs before it resolves, in this order, each step as the
+// options ask: subscribe to cursor signals (cross-process sync with `ownsSession`), the restart
+// scan (re-queue every pending notice of the owned cursors), a first prune in the background, and
+// the resync timer.
+import type { Notice, StateStore } from '@session-state/domain';
+
+import type { StartupPlan } from './awarenessOptions';
+import { ClockError } from './clockReading';
+import type { CrossProcessSync } from './crossProcessSync';
+import type { Failures } from './failures';
+import type { NoticeBoard } from './noticeBoard';
+import type { OperationLane } from './operationLane';
+import type { OwnsWatcher } from './ownership';
+import type { Retention } from './retention';
+
+export interface StartupDeps {
+  readonly plan: StartupPlan;
+  readonly store: StateStore;
+  readonly lane: OperationLane;
+  readonly board: NoticeBoard;
+  readonly failures: Failures;
+  readonly retention: Retention;
+  /** Undefined without cross-process sync. */
+  readonly sync: CrossProcessSync | undefined;
+  /** Undefined: the restart scan reads every cursor. */
+  readonly ownsForScan: OwnsWatcher | undefined;
+}
+
+/**
+ * Runs start-up. Rejects, having closed the signal subscription, when listening or the restart
+ * scan fails (a StoreOperationError of `listen` or `restartScan`) or the scan's clock reading is bad
+ * (a ClockError of `restartScan`).
+ */
+export async function runStartup({ plan, store, lane, board, failures, retention, sync, ownsForScan }: StartupDeps): Promise<void> {
+  // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
+  await sync?.listen();
+
+  if (plan.restartScan) {
+    // The only place the restart scan runs: nothing is queued yet, so raising a pending cursor's
+    // notified to its material watermark cannot make a drain acknowledge a change unread.
+    let recovered: readonly Notice[];
+    try {
+      recovered = await lane.run(() => {
+        sync?.coveredByFullScan();
+        const now = failures.now('restartScan');
+        return ownsForScan === undefined ? store.restartScan(now) : store.restartScan(now, ownsForScan);
+      });
+    } catch (error) {
+      await sync?.close();
+      throw error instanceof ClockError ? error : failures.store('restartScan', error);
+    }
+    for (const notice of recovered) board.offer(notice);
+  }
+
+  if (plan.prune === 'background') retention.startInBackground();
+  sync?.startResyncTimer();
+}

@@ -1,0 +1,108 @@
+// What creating the facade runs (`options.startup`): by default the restart scan and a background
+// prune; either can be turned off, so a caller that records one event and exits reads and writes
+// nothing else.
+import { createManualClock } from '@session-state/adapters-memory';
+import type { CursorRow, StateStore } from '@session-state/domain';
+
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src';
+import { STORE_OPERATIONS } from '../src/storeMethods';
+import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness';
+import { storeMatrix, type StoreKind, type StoreUnderTest } from './support/stores';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The store with a count of the calls the facade made to each operation. */
+function counted(inner: StateStore): { store: StateStore; calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const store: Record<string, unknown> = { ...inner };
+  for (const name of STORE_OPERATIONS) {
+    const method = inner[name] as (...args: unknown[]) => unknown;
+    store[name] = (...args: unknown[]) => {
+      calls.set(name, (calls.get(name) ?? 0) + 1);
+      return method.apply(inner, args);
+    };
+  }
+  return { store: store as unknown as StateStore, calls };
+}
+
+describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: StoreKind) => {
+  let stores: StoreUnderTest;
+  const clock = createManualClock(START);
+  const open = (store: StateStore, startup?: SessionStateAwarenessOptions['startup']) =>
+    createSessionStateAwareness({ store, clock, logger: recordingLogger(), retention: { maxRows: 1 }, ...(startup !== undefined ? { startup } : {}) });
+
+  /** Leaves PARENT's cursor on CHILD pending, its notice frozen below a newer change. */
+  const leaveAFrozenNotice = async (): Promise<readonly CursorRow[]> => {
+    const first = await open(stores.store, { prune: 'off' });
+    await first.childSpawned({ parentKey: PARENT, childKey: CHILD });
+    await first.record(humanTurn(CHILD));
+    await first.record(humanTurn(CHILD));
+    expect(first.pending(PARENT)).toHaveLength(1);
+    const rows = await stores.store.listCursors({ target: CHILD as never });
+    await first.close();
+    return rows;
+  };
+
+  beforeEach(() => {
+    stores = kind.open();
+  });
+  afterEach(async () => {
+    await stores.cleanup();
+  });
+
+  test('by default creation runs the restart scan (which writes the frozen notice up) and a background prune', async () => {
+    const before = await leaveAFrozenNotice();
+    const { store, calls } = counted(stores.reopen());
+    const awareness = await open(store);
+    expect(calls.get('recover')).toBe(1);
+    expect(awareness.pending(PARENT)).toHaveLength(1);
+    expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
+    await awareness.close();
+    expect(calls.get('prune')).toBeGreaterThan(0);
+  });
+
+  test('restartScan: false reads and writes no cursor at creation and queues nothing', async () => {
+    const before = await leaveAFrozenNotice();
+    const { store, calls } = counted(stores.reopen());
+    const awareness = await open(store, { restartScan: false, prune: 'off' });
+    expect(awareness.pending(PARENT)).toEqual([]);
+    expect(calls.get('recover')).toBeUndefined();
+    expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
+    // The facade works as usual otherwise: a new change queues the pair's notice.
+    expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);
+    expect(awareness.pending(PARENT)).toHaveLength(1);
+    await awareness.close();
+  });
+
+  test("prune: 'off' starts no prune, at creation or after appends an interval later, and prune() still prunes", async () => {
+    const { store, calls } = counted(stores.store);
+    const awareness = await open(store, { prune: 'off' });
+    await awareness.record(humanTurn(CHILD));
+    clock.advance(2 * HOUR);
+    await awareness.record(humanTurn(CHILD));
+    await awareness.record(humanTurn(CHILD));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls.get('prune')).toBeUndefined();
+    expect(awareness.metrics().rowsPruned).toBe(0);
+    // On demand it prunes with the configured policy (maxRows: 1).
+    expect((await awareness.prune()).eventsDeleted).toBe(2);
+    await awareness.close();
+  });
+});
+
+describe('options.startup', () => {
+  test.each([
+    ['options.startup.restartScan', { restartScan: 'no' }],
+    ['options.startup.prune', { prune: 'never' }],
+    ['options.startup.scan', { scan: false }],
+    ['options.startup', 'off'],
+  ] as ReadonlyArray<readonly [string, unknown]>)('rejects a bad %s with an InvalidInputError', async (field, startup) => {
+    const { createMemoryStore } = await import('@session-state/adapters-memory');
+    const error = await createSessionStateAwareness({ store: createMemoryStore(), logger: recordingLogger(), startup } as never).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).field).toBe(field);
+  });
+});
