@@ -54,7 +54,7 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     const before = await leaveAFrozenNotice();
     const { store, calls } = counted(stores.reopen());
     const awareness = await open(store);
-    expect(calls.get('recover')).toBe(1);
+    expect(calls.get('restartScan')).toBe(1);
     expect(awareness.pending(PARENT)).toHaveLength(1);
     expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
     await awareness.close();
@@ -66,7 +66,7 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     const { store, calls } = counted(stores.reopen());
     const awareness = await open(store, { restartScan: false, prune: 'off' });
     expect(awareness.pending(PARENT)).toEqual([]);
-    expect(calls.get('recover')).toBeUndefined();
+    expect(calls.get('restartScan')).toBeUndefined();
     expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
     // The facade works as usual otherwise: a new change queues the pair's notice.
     expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);
