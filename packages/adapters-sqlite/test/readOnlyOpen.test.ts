@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AppendRequest, SessionKey } from '@session-state/domain';
 
 import { openSqliteStore, probeStateFile } from '../src';
+import { NEWEST_SCHEMA_VERSION } from '../src/migrations';
 
 let dir: string;
 let file: string;
@@ -85,5 +86,5 @@ test('probeStateFile names what is at a path: missing, empty, a directory, forei
   expect(probeStateFile(file)).toEqual({ kind: 'foreign', reason: 'not a SQLite database' });
   fs.rmSync(file);
   await writeOne('first');
-  expect(probeStateFile(file)).toEqual({ kind: 'state', schemaVersion: 1 });
+  expect(probeStateFile(file)).toEqual({ kind: 'state', schemaVersion: NEWEST_SCHEMA_VERSION });
 });
