@@ -2,44 +2,36 @@
 // better-sqlite3 prepared statement called with named values (see adapters-sql-common's
 // statement.ts): drizzle stays the single source of the SQL while a call costs what a raw
 // prepared statement costs (drizzle's own prepared queries re-map placeholders on every call).
+// Each `?` drizzle renders becomes `@name`, so better-sqlite3 binds the values object natively.
 import type Database from 'better-sqlite3';
 import type { SQL } from 'drizzle-orm';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
-import { bindValues, renderStatement, type Renderable } from '@session-state/adapters-sql-common';
+import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
 const dialect = new SQLiteSyncDialect();
 
-/** A compiled statement taking its parameters by name; reads return positional rows. */
-export class Statement<Params extends object = Record<string, never>> {
-  constructor(
-    private readonly prepared: Database.Statement<unknown[]>,
-    private readonly names: readonly string[],
-  ) {}
+/** A compiled statement taking its parameters by name (an object with at least those keys); reads return positional rows. */
+export interface Statement<Params extends object = Record<string, never>> {
+  /** The SQL text, with `@name` parameters (for EXPLAIN QUERY PLAN in the tests). */
+  readonly source: string;
+  run(params: Params): Database.RunResult;
+  get(params: Params): unknown[] | undefined;
+  all(params: Params): unknown[][];
+}
 
-  /** The SQL text (for EXPLAIN QUERY PLAN in the tests). */
-  get source(): string {
-    return this.prepared.source;
-  }
-
-  run(params: Params): Database.RunResult {
-    return this.prepared.run(...bindValues(this.names, params));
-  }
-
-  get(params: Params): unknown[] | undefined {
-    return this.prepared.get(...bindValues(this.names, params)) as unknown[] | undefined;
-  }
-
-  all(params: Params): unknown[][] {
-    return this.prepared.all(...bindValues(this.names, params)) as unknown[][];
-  }
+/** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
+function withNamedParameters(sql: string, names: readonly string[], label: string): string {
+  const parts = sql.split('?');
+  if (parts.length !== names.length + 1) throw new Error(`${label}: ${names.length} placeholders but ${parts.length - 1} "?" in: ${sql}`);
+  return parts.reduce((named, part, i) => `${named}@${names[i - 1] as string}${part}`);
 }
 
 /** Prepares `query` once; a statement that returns rows returns them as positional arrays. */
 export function compile<Params extends object = Record<string, never>>(client: Database.Database, query: Renderable, label: string): Statement<Params> {
   const { sql, names } = renderStatement(dialect, query, label);
-  const prepared = client.prepare<unknown[]>(sql);
+  const prepared = client.prepare<[Params]>(withNamedParameters(sql, names, label));
   if (prepared.reader) prepared.raw(true);
-  return new Statement<Params>(prepared, names);
+  return prepared as unknown as Statement<Params>;
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */

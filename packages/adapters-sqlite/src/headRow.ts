@@ -1,8 +1,8 @@
 // Head writes as the domain computes them: the session's head row is read inside the caller's
 // write transaction (BEGIN IMMEDIATE holds the file's write lock, so nothing moves it meanwhile),
-// `planHeadWrites` folds the signal-log events into it, and the result is written as given.
-import { headOfRow, planHeadWrites, type HeadChange } from '@session-state/adapters-sql-common';
-import { initialHead, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
+// `planHeadWrite` folds the signal-log events into it, and the result is written as given.
+import { headOfRow, type HeadChange } from '@session-state/adapters-sql-common';
+import { initialHead, planHeadWrite, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
 
@@ -12,13 +12,15 @@ export function readHead(db: StoreDb, sessionKey: string): SignalLogHead | undef
   return row === undefined ? undefined : headOfRow(row);
 }
 
-/** Applies `events` to the session's head row; returns the change and the head after it (initialHead for none). */
+/**
+ * Applies `events` to the session's head row; returns the change (the row as read, for
+ * `prunedSessions`) and the head after it. One row, so `planHeadWrite` directly (the append's
+ * hot path), not the batch form `planHeadWrites`.
+ */
 export function writeHead(db: StoreDb, sessionKey: string, events: readonly SignalLogEvent[]): { readonly change: HeadChange; readonly after: SignalLogHead } {
-  const change = { sessionKey, locked: readHead(db, sessionKey), events };
-  const { writes, after } = planHeadWrites([change]);
-  for (const write of writes) {
-    if (write.insert) db.statements.insertHead.run(write);
-    else db.statements.updateHead.run(write);
-  }
-  return { change, after: after.get(sessionKey) ?? initialHead };
+  const locked = readHead(db, sessionKey);
+  const write = planHeadWrite(locked, events);
+  if (write.type === 'insert') db.statements.insertHead.run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
+  else if (write.type === 'update') db.statements.updateHead.run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
+  return { change: { sessionKey, locked, events }, after: write.type === 'none' ? (locked ?? initialHead) : write.head };
 }

@@ -11,8 +11,8 @@ beforeEach(() => {
 afterEach(() => db.client.close());
 
 function plan(sql: string): string[] {
-  const params = (sql.match(/\?/g) ?? []).map(() => null);
-  return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail);
+  const params = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((name) => [name.slice(1), null]));
+  return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
 }
 
 const source = (statement: { readonly source: string }): string => statement.source;
