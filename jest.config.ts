@@ -17,6 +17,7 @@ const config: Config = {
   projects: [
     '<rootDir>/packages/domain',
     '<rootDir>/packages/adapters-memory',
+    '<rootDir>/packages/adapters-sql-common',
     '<rootDir>/packages/adapters-sqlite',
     ...(withPostgres ? ['<rootDir>/packages/adapters-postgres'] : []),
     '<rootDir>/packages/app',

@@ -2,18 +2,11 @@
 // batch in its own SAVEPOINT so a failure rolls back and fails only that request. Sequences are
 // drawn under the session's head-row lock, so concurrent gateways never commit a session's
 // events out of sequence order.
-import {
-  assertAppendRequest,
-  asSequence,
-  planAppend,
-  storeError,
-  type AppendOutcome,
-  type AppendRequest,
-} from '@session-state/domain';
+import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { writeCursorPlan } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
 import { decodeEventValues } from './eventRow';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run, sqlState } from './transaction';
@@ -23,14 +16,8 @@ const UNIQUE_VIOLATION = '23505';
 
 /** The event already holding the request's dedupe key, as a duplicate outcome, if there is one. */
 async function existingDuplicate(db: StoreDb, client: PoolClient, dedupeKey: string): Promise<AppendOutcome | undefined> {
-  const [existing] = await run(client, db.statements.eventByDedupeKey, [dedupeKey]);
-  if (existing === undefined) return undefined;
-  const decoded = decodeEventValues(existing);
-  if (!decoded.ok) {
-    db.onCorruptRow({ operation: 'append', table: 'events', sequence: existing[0] as number, reason: decoded.reason });
-    throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
-  }
-  return { type: 'duplicate', event: decoded.event };
+  const [existing] = await run(client, db.statements.eventByDedupeKey, { dedupeKey });
+  return existing === undefined ? undefined : duplicateOutcome(db, existing, decodeEventValues);
 }
 
 /** One request, inside the batch's transaction (or a savepoint of it). */
@@ -44,33 +31,21 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
     const duplicate = await existingDuplicate(db, client, command.dedupeKey);
     if (duplicate !== undefined) return duplicate;
   }
-  if (command.onlyIfWatched && (await run(client, st.anyCursorOnTarget, [command.sessionKey])).length === 0) {
+  if (command.onlyIfWatched && (await run(client, st.anyCursorOnTarget, { target: command.sessionKey })).length === 0) {
     return { type: 'skipped', reason: 'unwatched' };
   }
 
-  const [inserted] = await run(client, st.appendEvent, [
-    command.sessionKey,
-    command.sessionKey,
-    command.kind,
-    command.actorType,
-    command.actorSessionKey ?? null,
-    command.summary,
-    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
-    command.payloadJson ?? null,
-    command.dedupeKey ?? null,
-    command.occurredAt ?? new Date(appendedAt).toISOString(),
-    appendedAt,
-  ]);
+  const [inserted] = await run(client, st.appendEvent, eventParams(request));
   if (inserted === undefined) throw new Error('the event insert returned no sequence');
   const sequence = asSequence(inserted[0] as number);
 
   // Read after the head lock is held: no other gateway moves these cursors until we commit.
-  const cursorValues = await run(client, st.cursorsOnTarget, [command.sessionKey]);
-  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
+  const cursorValues = await run(client, st.cursorsOnTarget, { target: command.sessionKey });
+  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   // The moved (or seeded) cursors and their journal entries: one statement.
   await writeCursorPlan(db, client, plan);
   // Every gateway owning one of these watchers re-reads its cursors on the target (listen.ts).
-  if (plan.notices.length > 0) await run(client, st.notify, [db.channel, command.sessionKey]);
+  if (plan.notices.length > 0) await run(client, st.notify, { channel: db.channel, target: command.sessionKey });
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
@@ -94,7 +69,7 @@ async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRe
       const duplicate = await existingDuplicate(db, client, dedupeKey);
       if (duplicate !== undefined) return duplicate;
     }
-    return { type: 'failed', error: storeError('append', e) };
+    return failedOutcome(e);
   }
 }
 
@@ -106,15 +81,8 @@ async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRe
 async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
   const targets = [...new Set(batch.map((r) => r.command.sessionKey))].sort();
   if (targets.length < 2) return;
-  await run(client, db.statements.lockHeads, [targets]);
-  await run(client, db.statements.lockCursorsOnTargets, [targets]);
-}
-
-/** Carries a request's own failure out of its transaction, so the transaction rolls back. */
-class RequestFailed extends Error {
-  constructor(readonly failure: unknown) {
-    super('the request failed');
-  }
+  await run(client, db.statements.lockHeads, { sessionKeys: targets });
+  await run(client, db.statements.lockCursorsOnTargets, { targets });
 }
 
 /**
@@ -143,7 +111,7 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
         ];
       } catch (e) {
         if (sqlState(e) === UNIQUE_VIOLATION) continue;
-        if (e instanceof RequestFailed) return [{ type: 'failed', error: storeError('append', e.failure) }];
+        if (e instanceof RequestFailed) return [failedOutcome(e)];
         throw e;
       }
     }

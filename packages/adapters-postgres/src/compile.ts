@@ -1,39 +1,24 @@
-// Renders a drizzle-built query once, at open, into a named statement with positional
-// parameters ($1, $2, …): drizzle stays the single source of the SQL, while a call costs what a
-// raw node-postgres prepared statement costs (prepared once per connection, by name).
-import { Param, Placeholder, SQL, is } from 'drizzle-orm';
+// Renders a drizzle-built query (a builder, or an `sql` template) once, at open, into a named
+// statement with positional parameters ($1, $2, …) called with named values (see
+// adapters-sql-common's statement.ts): drizzle stays the single source of the SQL, while a call
+// costs what a raw node-postgres prepared statement costs (prepared once per connection, by name).
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
-import type { Statement } from './transaction';
+/** The dialect that renders the store's `sql` templates. */
+export const dialect = new PgDialect();
 
-/** A query builder or prepared query. */
-interface Renderable {
-  toSQL(): { readonly sql: string; readonly params: readonly unknown[] };
+/** A statement built once at open: a name (prepared once per connection), its text and the placeholder each `$n` binds. */
+export interface Statement<Params extends object = Record<string, never>> {
+  readonly name: string;
+  readonly text: string;
+  readonly names: readonly string[];
+  /** Never set: carries the named values' type. */
+  readonly params?: Params;
 }
 
-const dialect = new PgDialect();
-
-/**
- * The placeholder a parameter binds. Insert values arrive wrapped in a column Param whose
- * encoder is the identity for text and bigint columns; the one json column is bound as text the
- * caller already serialised, which is what the json encoder would produce.
- */
-function placeholderName(param: unknown): string {
-  if (is(param, Placeholder)) return param.name;
-  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name;
-  return '<a literal>';
-}
-
-/**
- * Renders `query` (a builder, or an `sql` template for what the builder cannot say) as the
- * statement `ss_<name>`; its parameters must be exactly the placeholders in `names`, in that
- * order (checked here, so a reordered query fails at open, not by binding wrong columns).
- */
-export function compile(name: string, query: Renderable | SQL, names: readonly string[]): Statement {
-  const { sql, params } = is(query, SQL) ? dialect.sqlToQuery(query) : query.toSQL();
-  const actual = params.map(placeholderName);
-  if (actual.length !== names.length || actual.some((n, i) => n !== names[i])) {
-    throw new Error(`compile ${name}: expected parameters [${names.join(', ')}] but the query has [${actual.join(', ')}]: ${sql}`);
-  }
-  return { name: `ss_${name}`, text: sql };
+/** Renders `query` as the statement `ss_<name>`. */
+export function compile<Params extends object = Record<string, never>>(name: string, query: Renderable): Statement<Params> {
+  const { sql, names } = renderStatement(dialect, query, `compile ${name}`);
+  return { name: `ss_${name}`, text: sql, names };
 }

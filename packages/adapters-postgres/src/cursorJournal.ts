@@ -1,29 +1,37 @@
 // The cursor journal: writes a plan's cursor rows and journal entries (inside the caller's
-// transaction, after its locking read) and reads the journal back for `explain` and replay.
-import { and, asc, eq, type SQL } from 'drizzle-orm';
-import {
-  cursorJournalValues,
-  decodeStoredJournalEntries,
-  type CursorFilter,
-  type CursorJournalEntry,
-  type CursorJournalRecord,
-  type CursorRow,
-} from '@session-state/domain';
+// transaction, after its locking read) as arrays for one `unnest` statement, and reads the
+// journal back for `explain` and replay.
+import { decodeStoredJournalEntries, journalParams, readCursorJournalQuery, type JournalParams } from '@session-state/adapters-sql-common';
+import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { journalColumnsOf } from './statements';
+import type { CursorArrays, JournalArrays } from './statements';
 import type { StoreDb } from './storeDb';
-import { run, runAlone } from './transaction';
+import { readAlone, run } from './transaction';
 
-/** The journal placeholders' values: one array per CursorJournalValues column. */
-function journalArrays(records: readonly CursorJournalRecord[]): unknown[][] {
-  const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
-  for (const record of records) {
-    const values = cursorJournalValues(record);
-    for (let i = 0; i < values.length; i += 1) (columns[i] as unknown[]).push(values[i]);
-  }
-  return columns;
+/** One array per placeholder of `fields` (placeholder → the field of `items` it collects), in item order. */
+function arraysOf<T extends object, A>(items: readonly T[], fields: { readonly [K in keyof A]: keyof T }): A {
+  const arrays: Record<string, unknown[]> = {};
+  for (const [placeholder, field] of Object.entries(fields) as [string, keyof T][]) arrays[placeholder] = items.map((item) => item[field]);
+  return arrays as A;
 }
+
+const JOURNAL_ARRAYS = {
+  jWatchers: 'watcher',
+  jTargets: 'target',
+  jTypes: 'type',
+  jReasons: 'reason',
+  jVias: 'via',
+  jAcked: 'acked',
+  jNotified: 'notified',
+  jMaterial: 'material',
+  jRecordedAt: 'recordedAt',
+} as const;
+
+const CURSOR_ARRAYS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt' } as const;
+
+/** The journal placeholders' values: one array per JournalParams field, in record order. */
+const journalArrays = (records: readonly CursorJournalRecord[]): JournalArrays => arraysOf<JournalParams, JournalArrays>(records.map(journalParams), JOURNAL_ARRAYS);
 
 /** Writes a plan's cursor rows and journal entries in one statement (nothing when both are empty). */
 export async function writeCursorPlan(
@@ -31,17 +39,8 @@ export async function writeCursorPlan(
   client: PoolClient,
   plan: { readonly cursorWrites: readonly CursorRow[]; readonly journal: readonly CursorJournalRecord[] },
 ): Promise<void> {
-  const rows = plan.cursorWrites;
-  if (rows.length === 0 && plan.journal.length === 0) return;
-  await run(client, db.statements.writeCursorPlan, [
-    rows.map((row) => row.watcher),
-    rows.map((row) => row.target),
-    rows.map((row) => row.acked),
-    rows.map((row) => row.notified),
-    rows.map((row) => row.material),
-    rows.map((row) => row.touchedAt),
-    ...journalArrays(plan.journal),
-  ]);
+  if (plan.cursorWrites.length === 0 && plan.journal.length === 0) return;
+  await run(client, db.statements.writeCursorPlan, { ...arraysOf<CursorRow, CursorArrays>(plan.cursorWrites, CURSOR_ARRAYS), ...journalArrays(plan.journal) });
 }
 
 /** Appends `records` in order, in one statement (nothing when empty). */
@@ -50,21 +49,7 @@ export async function writeJournal(db: StoreDb, client: PoolClient, records: rea
   await run(client, db.statements.insertJournal, journalArrays(records));
 }
 
-/**
- * The entries of the pairs matching `filter` (all when empty), by position; one statement. A
- * corrupt row is reported to `db.onCorruptRow` and left out, as the cursor readers do.
- */
+/** The entries of the pairs matching `filter` (all when empty), by position; one statement. A corrupt row is reported and left out. */
 export async function readCursorJournal(db: StoreDb, filter: CursorFilter = {}): Promise<CursorJournalEntry[]> {
-  const { cursorJournal } = db.tables;
-  const conditions: SQL[] = [];
-  if (filter.watcher !== undefined) conditions.push(eq(cursorJournal.watcher, filter.watcher));
-  if (filter.target !== undefined) conditions.push(eq(cursorJournal.target, filter.target));
-  const query = db.orm
-    .select(journalColumnsOf(db.tables))
-    .from(cursorJournal)
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(asc(cursorJournal.position))
-    .toSQL();
-  const rows = await runAlone(db, { text: query.sql }, query.params);
-  return decodeStoredJournalEntries(db, 'readCursorJournal', rows);
+  return decodeStoredJournalEntries(db, 'readCursorJournal', await readAlone(db, readCursorJournalQuery(db.tables, filter)));
 }

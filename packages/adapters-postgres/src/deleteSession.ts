@@ -1,9 +1,10 @@
 // Deleting a session: its events and every cursor it is part of go (each watch ends as
 // `deleted`); its head stays as a tombstone with the prune watermark raised over what was
 // deleted, as `planHeadWrite` computes it from the locked head row.
+import { headOfRow } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { headOfRow, writeHeads } from './headRows';
+import { writeHeads } from './headRows';
 import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, run } from './transaction';
@@ -13,14 +14,14 @@ export async function deleteSession(db: StoreDb, sessionKey: SessionKey, now: nu
   assertStoreKey('sessionKey', sessionKey);
   const st = db.statements;
   return inTransaction(db, async (client) => {
-    const [locked] = await run(client, st.lockHead, [sessionKey]);
-    const [gone] = await run(client, st.deleteSessionEvents, [sessionKey]);
+    const [locked] = await run(client, st.lockHead, { sessionKey });
+    const [gone] = await run(client, st.deleteSessionEvents, { sessionKey });
     const eventsDeleted = Number(gone?.[0] ?? 0);
     const highest = (gone?.[1] ?? null) as number | null;
     if (highest !== null && locked !== undefined) {
       await writeHeads(db, client, [{ sessionKey, locked: headOfRow(locked), events: [{ type: 'deleted', highestDeleted: asSequence(highest) }] }]);
     }
-    const deleted = await run(client, st.deleteCursorsOfSession, [sessionKey, sessionKey]);
+    const deleted = await run(client, st.deleteCursorsOfSession, { sessionKey });
     return { eventsDeleted, removedCursors: await journalRemoval(db, client, 'deleteSession', deleted, 'deleted', now) };
   });
 }

@@ -1,12 +1,12 @@
 // Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
 // the StateStore port over a connection pool; `listen` adds the cross-process signals.
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { storeError, type StateStore } from '@session-state/domain';
+import { storePort, warnCorruptRow } from '@session-state/adapters-sql-common';
+import type { StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
-import { wholeMs, withWholeMs } from './clockMs';
 import { channelOf, clientConfig } from './connection';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
@@ -23,13 +23,8 @@ import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { storeTables } from './schema';
 import { prepareStatements } from './statements';
-import type { CorruptRowInfo, StoreDb } from './storeDb';
+import type { StoreDb } from './storeDb';
 import { watch } from './watch';
-
-function warnCorruptRow(info: CorruptRowInfo): void {
-  const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
-  console.warn(`session-state postgres: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
-}
 
 /**
  * The PostgreSQL StateStore. Several gateways (processes, machines) may open the same database
@@ -55,7 +50,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   try {
     const tables = storeTables(checked.schema);
     const orm = drizzle({ client: pool, schema: tables });
-    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('postgres') };
     const held = await checkOut(pool);
     try {
       await migrate(held.client, checked.schema);
@@ -67,35 +62,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
 
-  // Driver exceptions become a tagged StoreError rejection naming the port method.
-  const run = async <T>(operation: string, work: () => Promise<T>): Promise<T> => {
-    try {
-      return await work();
-    } catch (e) {
-      throw storeError(operation, e);
-    }
-  };
+  // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   let closed: Promise<void> | undefined;
-
-  const store: StateStore = {
-    append: (batch) => run('append', () => appendEvents(db, withWholeMs(batch))),
-    watch: (request) => run('watch', () => watch(db, { ...request, now: wholeMs(request.now) })),
-    readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
-    readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
-    readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
-    listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    readCursorJournal: (filter) => run('readCursorJournal', () => readCursorJournal(db, filter)),
-    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
-    restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
-    pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
-    resetWatcher: (watcher, now) => run('resetWatcher', () => resetWatcher(db, watcher, wholeMs(now))),
-    deleteSession: (sessionKey, now) => run('deleteSession', () => deleteSession(db, sessionKey, wholeMs(now))),
-    prune: (request) => run('prune', () => prune(db, { ...request, now: wholeMs(request.now) })),
-    listen: (listener) => listenForSignals({ config, channel: db.channel }, listener),
-    close: () => {
-      closed ??= run('close', () => pool.end());
-      return closed;
-    },
-  };
-  return store;
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices };
+  const close = (): Promise<void> => (closed ??= pool.end());
+  return storePort(() => db, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune, close }, (listener) =>
+    listenForSignals({ config, channel: db.channel }, listener),
+  );
 }

@@ -4,12 +4,12 @@
 // `material_kept` for the pending cursors whose material went (`planPruneMaterial`), and the
 // journal by `planJournalPrune`'s rule. Rows another gateway's prune has locked are skipped, so
 // two gateways pruning at once share the work instead of waiting on each other.
-import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest, type SessionKey } from '@session-state/domain';
+import { decodeStoredCursors, headOfRow, prunedSessions, retentionCutoff, rowCapTake, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { writeJournal } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
-import { headOfRow, writeHeads } from './headRows';
+import { writeHeads } from './headRows';
 import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
@@ -28,18 +28,13 @@ function highestPerSession(rows: readonly (readonly unknown[])[], into: Map<stri
 async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: ReadonlyMap<string, number>): Promise<PrunedSession[]> {
   if (highest.size === 0) return [];
   const keys = [...highest.keys()].sort();
-  const locked = await run(client, db.statements.lockHeads, [keys]);
-  const changes = locked.map((row) => ({
+  const locked = await run(client, db.statements.lockHeads, { sessionKeys: keys });
+  const changes: HeadChange[] = locked.map((row) => ({
     sessionKey: row[0] as string,
     locked: headOfRow(row, 1),
     events: [{ type: 'pruned' as const, highestDeleted: asSequence(highest.get(row[0] as string) as number) }],
   }));
-  const after = await writeHeads(db, client, changes);
-  return changes.map((change) => ({
-    sessionKey: change.sessionKey as SessionKey,
-    before: change.locked.pruneWatermark,
-    after: after.get(change.sessionKey)?.pruneWatermark ?? change.locked.pruneWatermark,
-  }));
+  return prunedSessions(changes, await writeHeads(db, client, changes));
 }
 
 /**
@@ -50,40 +45,34 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
  */
 async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<boolean> {
   const st = db.statements;
-  const { maxRows, batchSize } = request;
-  const aged = byAge ? (await run(client, st.deleteAgedJournal, [cutoff, batchSize])).length : 0;
-  const [counted] = await run(client, st.countJournal, []);
+  const aged = byAge ? (await run(client, st.deleteAgedJournal, { cutoff, limit: request.batchSize })).length : 0;
+  const [counted] = await run(client, st.countJournal, {});
   let total = Number(counted?.[0] ?? 0);
-  const budget = batchSize - aged;
-  const excess = total - maxRows;
-  if (budget > 0 && excess > 0) total -= (await run(client, st.deleteLowestJournal, [Math.min(budget, excess)])).length;
-  const agedLeft = Number.isFinite(cutoff) && (await run(client, st.agedJournalLeft, [cutoff])).length > 0;
-  const overCap = total > maxRows && (await run(client, st.removableJournalLeft, [])).length > 0;
+  const take = rowCapTake(total, request, aged);
+  if (take > 0) total -= (await run(client, st.deleteLowestJournal, { limit: take })).length;
+  const agedLeft = Number.isFinite(cutoff) && (await run(client, st.agedJournalLeft, { cutoff })).length > 0;
+  const overCap = total > request.maxRows && (await run(client, st.removableJournalLeft, {})).length > 0;
   return !agedLeft && !overCap;
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
   const st = db.statements;
-  const { now, maxAgeMs, maxRows, batchSize } = request;
-  // A non-finite cutoff (an infinite age limit) prunes nothing by age and expires no cursor.
-  const cutoff = now - maxAgeMs;
-  const finite = Number.isFinite(cutoff);
-  const byAge = finite && batchSize > 0;
+  const { now, maxRows, batchSize } = request;
+  const { cutoff, finite, byAge } = retentionCutoff(request);
   return inTransaction(db, async (client) => {
     const highest = new Map<string, number>();
 
     // --- age: the oldest appends first ---
-    const aged = byAge ? await run(client, st.deleteAgedEvents, [cutoff, batchSize]) : [];
+    const aged = byAge ? await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }) : [];
     highestPerSession(aged, highest);
 
     // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ---
-    const [counted] = await run(client, st.countEvents, []);
+    const [counted] = await run(client, st.countEvents, {});
     let total = Number(counted?.[0] ?? 0);
-    const budget = batchSize - aged.length;
-    const excess = total - maxRows;
+    const take = rowCapTake(total, request, aged.length);
     let capped = 0;
-    if (budget > 0 && excess > 0) {
-      const lowest = await run(client, st.deleteLowestEvents, [Math.min(budget, excess)]);
+    if (take > 0) {
+      const lowest = await run(client, st.deleteLowestEvents, { limit: take });
       highestPerSession(lowest, highest);
       capped = lowest.length;
       total -= capped;
@@ -93,11 +82,11 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const pruned = await raiseWatermarks(db, client, highest);
 
     // --- idle cursors (journaled and signalled) ---
-    const expired = byAge ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, [cutoff, batchSize]), 'expired', now) : [];
+    const expired = byAge ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff, limit: batchSize }), 'expired', now) : [];
 
     // --- material kept: the pending cursors (that stay) whose material the deleted events set ---
     if (pruned.length > 0) {
-      const candidates = decodeCursorRows(db, 'prune', await run(client, st.cursorsKeepingMaterial, [pruned.map((session) => session.sessionKey)]));
+      const candidates = decodeStoredCursors(db, 'prune', await run(client, st.cursorsKeepingMaterial, { targets: pruned.map((session) => session.sessionKey) }));
       await writeJournal(db, client, planPruneMaterial({ pruned, cursors: candidates, now }).journal);
     }
 
@@ -105,8 +94,8 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const journalDone = await pruneJournal(db, client, request, cutoff, byAge);
 
     // --- anything left? ---
-    const agedLeft = finite && (await run(client, st.agedLeft, [cutoff])).length > 0;
-    const idleLeft = finite && (await run(client, st.idleLeft, [cutoff])).length > 0;
+    const agedLeft = finite && (await run(client, st.agedLeft, { cutoff })).length > 0;
+    const idleLeft = finite && (await run(client, st.idleLeft, { cutoff })).length > 0;
     return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && total <= maxRows && journalDone };
   }, NO_COMMIT_CHECK);
 }

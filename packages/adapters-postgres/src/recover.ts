@@ -2,11 +2,10 @@
 // `planRestartScan` (notified raised to material, one `recovered` notice per pending pair).
 // Running it twice changes nothing more. Only at start: the owner's re-read after a signal is
 // pendingNotices.ts, which writes nothing.
-import { planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
+import { decodeLaggingRows } from '@session-state/adapters-sql-common';
+import { comparePairs, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
 import { writeCursorPlan } from './cursorJournal';
-import { comparePairs } from './cursorPairs';
-import { decodeCursorRows } from './cursorRow';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from './transaction';
 
@@ -21,15 +20,14 @@ const pairKey = (pair: { readonly watcher: string; readonly target: string }): s
  */
 export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]> {
   const st = db.statements;
-  const read = await runAlone(db, st.laggingCursors, []);
-  const owned = owns === undefined ? read : read.filter((row) => owns(row[0] as SessionKey));
+  const read = await runAlone(db, st.laggingCursors, {});
   const scan = { ...(owns !== undefined ? { owns } : {}), now };
-  const unlocked = planRestartScan({ cursors: decodeCursorRows(db, 'restartScan', owned), ...scan });
+  const unlocked = planRestartScan({ cursors: decodeLaggingRows(db, 'restartScan', read, now, owns), ...scan });
   if (unlocked.cursorWrites.length === 0) return unlocked.notices;
   const toWrite = unlocked.cursorWrites;
   const locked = await inTransaction(db, async (client) => {
-    const rows = await run(client, st.lockCursorPairs, [toWrite.map((row) => row.watcher), toWrite.map((row) => row.target)]);
-    const plan = planRestartScan({ cursors: decodeCursorRows(db, 'restartScan', rows), ...scan });
+    const rows = await run(client, st.lockCursorPairs, { watchers: toWrite.map((row) => row.watcher), targets: toWrite.map((row) => row.target) });
+    const plan = planRestartScan({ cursors: decodeLaggingRows(db, 'restartScan', rows, now, owns), ...scan });
     await writeCursorPlan(db, client, plan);
     return plan.notices;
   }, NO_COMMIT_CHECK);

@@ -1,11 +1,11 @@
 // Removing cursors (reset, delete, expiry): the rows a `DELETE … RETURNING` gave back are planned
 // by `planRemoval`; its `watch_ended` entries are written and the targets signalled in the same
 // transaction.
+import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { planRemoval, type CursorPair, type EndReason } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { writeJournal } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
 import type { StoreDb } from './storeDb';
 import { run } from './transaction';
 
@@ -24,8 +24,8 @@ export async function journalRemoval(
   reason: EndReason,
   now: number,
 ): Promise<CursorPair[]> {
-  const plan = planRemoval({ cursors: decodeCursorRows(db, operation, deleted), reason, now });
+  const plan = planRemoval({ cursors: decodeStoredCursors(db, operation, deleted), reason, now });
   await writeJournal(db, client, plan.journal);
-  if (plan.removed.length > 0) await run(client, db.statements.notifyTargets, [db.channel, plan.removed.map((pair) => pair.target)]);
+  if (plan.removed.length > 0) await run(client, db.statements.notifyTargets, { channel: db.channel, targets: plan.removed.map((pair) => pair.target) });
   return [...plan.removed];
 }

@@ -8,8 +8,5 @@ import { inTransaction, run } from './transaction';
 /** Removes every cursor whose watcher is `watcher`, journals and signals it; returns the removed pairs. */
 export async function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): Promise<CursorPair[]> {
   assertStoreKey('watcher', watcher);
-  return inTransaction(db, async (client) => {
-    const deleted = await run(client, db.statements.deleteCursorsOfWatcher, [watcher]);
-    return journalRemoval(db, client, 'resetWatcher', deleted, 'reset', now);
-  });
+  return inTransaction(db, async (client) => journalRemoval(db, client, 'resetWatcher', await run(client, db.statements.deleteCursorsOfWatcher, { watcher }), 'reset', now));
 }

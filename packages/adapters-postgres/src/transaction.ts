@@ -3,10 +3,13 @@
 // failure), or its connection was lost before COMMIT was sent (the server rolls back a
 // transaction whose session ends). A connection lost while COMMIT was under way leaves the
 // outcome open: it is read back from the server (the transaction's id) before anything is retried.
+import { bindValues } from '@session-state/adapters-sql-common';
+import type { SQL } from 'drizzle-orm';
 import type { PoolClient, QueryResultRow } from 'pg';
 
 import { checkOut, type HeldClient } from './checkOut';
 import { commitStatus } from './commitStatus';
+import { dialect, type Statement } from './compile';
 import type { StoreDb } from './storeDb';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
@@ -42,15 +45,11 @@ async function connect(db: StoreDb, reconnects: number): Promise<HeldClient & { 
   }
 }
 
-/** A statement built once at open: a name (prepared once per connection) and its text. */
-export interface Statement {
-  readonly name: string;
-  readonly text: string;
-}
+export type { Statement } from './compile';
 
-/** Runs a named statement with positional values; rows come back as arrays. */
-export async function run<Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement, values: readonly unknown[]): Promise<Row[]> {
-  const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: values as unknown[], rowMode: 'array' });
+/** Runs a statement with its named values; rows come back as arrays. */
+export async function run<P extends object, Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement<P>, params: P): Promise<Row[]> {
+  const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: bindValues(statement.names, params), rowMode: 'array' });
   return result.rows;
 }
 
@@ -129,8 +128,18 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
   }
 }
 
-/** A single statement outside an explicit transaction (one snapshot on its own), retried on a fresh connection after a lost one: a read keeps nothing. */
-export async function runAlone<Row extends unknown[] = unknown[]>(db: StoreDb, statement: Statement | { readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
+/** A statement outside an explicit transaction (one snapshot on its own), retried on a fresh connection after a lost one: a read keeps nothing. */
+export function runAlone<P extends object, Row extends unknown[] = unknown[]>(db: StoreDb, statement: Statement<P>, params: P): Promise<Row[]> {
+  return queryAlone<Row>(db, { name: statement.name, text: statement.text }, bindValues(statement.names, params));
+}
+
+/** A query built per call (its values bound by drizzle), as runAlone runs a statement. */
+export function readAlone<Row extends unknown[] = unknown[]>(db: StoreDb, query: SQL): Promise<Row[]> {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return queryAlone<Row>(db, { text: sql }, params);
+}
+
+async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { readonly name?: string; readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
   for (let reconnects = 0; ; reconnects += 1) {
     const held = await connect(db, reconnects);
     reconnects = held.reconnects;

@@ -1,10 +1,9 @@
 // Explicit watch: lock the target's head, read the pair's cursor, plan (`planWatch`), write the
 // new cursor and its `watch_started` entry.
+import { decodeStoredCursors, headOfRow } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
-import { headOfRow } from './headRows';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
@@ -18,9 +17,9 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
   assertStoreKey('target', request.target);
   const st = db.statements;
   return inTransaction(db, async (client) => {
-    const [locked] = await run(client, st.lockHead, [request.target]);
-    const values = await run(client, st.cursorOf, [request.watcher, request.target]);
-    const [existing] = decodeCursorRows(db, 'watch', values);
+    const [locked] = await run(client, st.lockHead, { sessionKey: request.target });
+    const values = await run(client, st.cursorOf, { watcher: request.watcher, target: request.target });
+    const [existing] = decodeStoredCursors(db, 'watch', values);
     // A corrupt row is reported and left as it is: the pair has a cursor, if an unreadable one.
     if (values.length > 0 && existing === undefined) return { created: false };
     const plan = planWatch({ request, existing, head: locked === undefined ? ZERO : headOfRow(locked).head });
@@ -28,7 +27,7 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
     if (row === undefined) return { created: false };
     // ON CONFLICT DO NOTHING: a concurrent watch of the same pair that committed first wins, and
     // this one journals nothing (as if it had read that cursor).
-    const inserted = await run(client, st.insertCursor, [row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt]);
+    const inserted = await run(client, st.insertCursor, row);
     if (inserted.length === 0) return { created: false };
     await writeJournal(db, client, plan.journal);
     return { created: true };

@@ -1,17 +1,10 @@
 // The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
 import type Database from 'better-sqlite3';
-import {
-  assertAppendRequest,
-  asSequence,
-  planAppend,
-  storeError,
-  type AppendOutcome,
-  type AppendRequest,
-} from '@session-state/domain';
+import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
 import { decodeEventValues } from './eventRow';
 import { writeHead } from './headRow';
 import type { StoreDb } from './storeDb';
@@ -25,53 +18,30 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   const { command, appendedAt, seedWatcher } = request;
 
   if (command.dedupeKey !== undefined) {
-    const existing = st.eventByDedupeKey.get(command.dedupeKey) as unknown[] | undefined;
-    if (existing !== undefined) {
-      const decoded = decodeEventValues(existing);
-      if (!decoded.ok) {
-        db.onCorruptRow({ operation: 'append', table: 'events', sequence: existing[0] as number, reason: decoded.reason });
-        throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
-      }
-      return { type: 'duplicate', event: decoded.event };
-    }
+    const existing = st.eventByDedupeKey.get({ dedupeKey: command.dedupeKey });
+    if (existing !== undefined) return duplicateOutcome(db, existing, decodeEventValues);
   }
 
-  const cursorValues = st.cursorsOnTarget.all(command.sessionKey) as unknown[][];
+  const cursorValues = st.cursorsOnTarget.all({ target: command.sessionKey });
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const inserted = st.insertEvent.run(
-    command.sessionKey,
-    command.kind,
-    command.actorType,
-    command.actorSessionKey ?? null,
-    command.summary,
-    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
-    command.payloadJson ?? null,
-    command.dedupeKey ?? null,
-    command.occurredAt ?? new Date(appendedAt).toISOString(),
-    appendedAt,
-  );
+  const inserted = st.insertEvent.run(eventParams(request));
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
   writeHead(db, command.sessionKey, [{ type: 'appended', sequence }]);
 
   // planAppend derives the same default occurredAt from appendedAt as the insert above.
-  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeCursorRows(db, 'append', cursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
     // A seed may create the row (or overwrite one); every other write moves a row just read.
-    if (row.watcher === seedWatcher) st.upsertCursor.run(row.watcher, row.target, row.acked, row.notified, row.material, row.touchedAt);
-    else st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
+    if (row.watcher === seedWatcher) st.upsertCursor.run(row);
+    else st.updateCursor.run(row);
   }
   writeJournal(db, plan.journal);
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
 // --- the batch -----------------------------------------------------------------------------
-
-/** Carries the error of the only request of a batch out of its transaction, so it rolls back. */
-class RequestFailed {
-  constructor(readonly cause: unknown) {}
-}
 
 interface AppendTransactions {
   /** BEGIN IMMEDIATE … COMMIT around the whole batch. */
@@ -104,7 +74,7 @@ function transactionsOf(db: StoreDb): AppendTransactions {
         } catch (e) {
           // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
           if (!db.client.inTransaction) throw e;
-          return { type: 'failed', error: storeError('append', e) };
+          return failedOutcome(e);
         }
       });
     });
@@ -125,7 +95,7 @@ export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Appe
   try {
     return transactionsOf(db).batch.immediate(batch);
   } catch (e) {
-    if (e instanceof RequestFailed) return [{ type: 'failed', error: storeError('append', e.cause) }];
+    if (e instanceof RequestFailed) return [failedOutcome(e)];
     throw e;
   }
 }

@@ -1,41 +1,41 @@
-// Compiles a drizzle-built query into a better-sqlite3 prepared statement with positional
-// parameters, so drizzle stays the single source of the SQL while a call costs what a raw
+// Compiles a drizzle-built query (a builder, or a shared `sql` template) ONCE, at open, into a
+// better-sqlite3 prepared statement called with named values (see adapters-sql-common's
+// statement.ts): drizzle stays the single source of the SQL while a call costs what a raw
 // prepared statement costs (drizzle's own prepared queries re-map placeholders on every call).
+// Each `?` drizzle renders becomes `@name`, so better-sqlite3 binds the values object natively.
 import type Database from 'better-sqlite3';
-import { Param, Placeholder, is } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
-/** Anything drizzle can render: a query builder or a prepared query. */
-interface Renderable {
-  toSQL(): { readonly sql: string; readonly params: readonly unknown[] };
+const dialect = new SQLiteSyncDialect();
+
+/** A compiled statement taking its parameters by name (an object with at least those keys); reads return positional rows. */
+export interface Statement<Params extends object = Record<string, never>> {
+  /** The SQL text, with `@name` parameters (for EXPLAIN QUERY PLAN in the tests). */
+  readonly source: string;
+  run(params: Params): Database.RunResult;
+  get(params: Params): unknown[] | undefined;
+  all(params: Params): unknown[][];
 }
 
-/**
- * The placeholder a parameter binds. Insert values arrive wrapped in a column Param; its encoder
- * is the identity for every column of this schema (plain text and integer columns, JSON kept as
- * text), so binding the value directly is what drizzle would do.
- */
-function placeholderName(param: unknown): string {
-  if (is(param, Placeholder)) return param.name;
-  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name;
-  return '<a literal>';
+/** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
+function withNamedParameters(sql: string, names: readonly string[], label: string): string {
+  const parts = sql.split('?');
+  if (parts.length !== names.length + 1) throw new Error(`${label}: ${names.length} placeholders but ${parts.length - 1} "?" in: ${sql}`);
+  return parts.reduce((named, part, i) => `${named}@${names[i - 1] as string}${part}`);
 }
 
-/**
- * Prepares `query` once; its parameters must be exactly the placeholders named in `names`, in
- * that order (checked here, at open, so a reordered query fails loudly instead of binding
- * values to the wrong columns). `raw` makes reads return positional arrays.
- */
-export function compile<Args extends unknown[]>(
-  client: Database.Database,
-  query: Renderable,
-  names: readonly string[],
-  options: { readonly raw?: boolean } = {},
-): Database.Statement<Args> {
-  const { sql, params } = query.toSQL();
-  const actual = params.map(placeholderName);
-  if (actual.length !== names.length || actual.some((name, i) => name !== names[i])) {
-    throw new Error(`compile: expected parameters [${names.join(', ')}] but the query has [${actual.join(', ')}]: ${sql}`);
-  }
-  const statement = client.prepare<Args>(sql);
-  return options.raw === true ? statement.raw(true) : statement;
+/** Prepares `query` once; a statement that returns rows returns them as positional arrays. */
+export function compile<Params extends object = Record<string, never>>(client: Database.Database, query: Renderable, label: string): Statement<Params> {
+  const { sql, names } = renderStatement(dialect, query, label);
+  const prepared = client.prepare<[Params]>(withNamedParameters(sql, names, label));
+  if (prepared.reader) prepared.raw(true);
+  return prepared as unknown as Statement<Params>;
+}
+
+/** Runs a query built per call (its values bound by drizzle), as positional rows. */
+export function readRows(client: Database.Database, query: SQL): unknown[][] {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return client.prepare<unknown[]>(sql).raw(true).all(...params) as unknown[][];
 }

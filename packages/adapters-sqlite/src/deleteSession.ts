@@ -1,13 +1,12 @@
 // Deleting a session: its events and every cursor it is part of go (each watch ends as
 // `deleted`); its head stays as a tombstone with the prune watermark raised over what was
 // deleted, as `planHeadWrite` computes it.
-import { count, eq, max, or } from 'drizzle-orm';
+import { count, eq, max } from 'drizzle-orm';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
 import { writeHead } from './headRow';
 import { journalRemoval } from './removeCursors';
-import { cursors, events } from './schema';
-import { cursorColumns } from './statements';
+import { events } from './schema';
 import type { StoreDb } from './storeDb';
 
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
@@ -26,11 +25,7 @@ export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number):
       if (eventsDeleted > 0) orm.delete(events).where(eq(events.sessionKey, sessionKey)).run();
       // A session with events has a head row; planHeadWrite only raises its watermark.
       if (highest !== null) writeHead(db, sessionKey, [{ type: 'deleted', highestDeleted: asSequence(highest) }]);
-      const deleted = orm
-        .delete(cursors)
-        .where(or(eq(cursors.watcher, sessionKey), eq(cursors.target, sessionKey)))
-        .returning(cursorColumns)
-        .values();
+      const deleted = db.statements.deleteCursorsOfSession.all({ sessionKey });
       return { eventsDeleted, removedCursors: journalRemoval(db, 'deleteSession', deleted, 'deleted', now) };
     })
     .immediate();

@@ -1,8 +1,9 @@
-// The lagging cursors (material > acked), the only ones that can hold a notice: all of them from
-// the covering partial index cursors_lagging, or those on some targets by the cursors_target
-// index. The restart scan (recover.ts) plans writes on them; pendingNotices.ts only reads them.
-import { and, asc, gt, inArray } from 'drizzle-orm';
-import { decodeStoredWatermarks, type CursorRow, type SessionKey } from '@session-state/domain';
+// The lagging cursors (material > acked) on some targets, by the cursors_target index, in `IN (…)`
+// chunks below SQLite's bound-parameter limit (all of them: the shared `laggingCursors`
+// statement, which reads only the covering partial index cursors_lagging).
+import { columnsOf, LAGGING_FIELDS } from '@session-state/adapters-sql-common';
+import type { SessionKey } from '@session-state/domain';
+import { and, gt, inArray } from 'drizzle-orm';
 
 import { cursors } from './schema';
 import type { StoreDb } from './storeDb';
@@ -10,61 +11,20 @@ import type { StoreDb } from './storeDb';
 /** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
 export const TARGETS_PER_QUERY = 500;
 
-const laggingColumns = { watcher: cursors.watcher, target: cursors.target, acked: cursors.acked, notified: cursors.notified, material: cursors.material };
-
-/** A lagging cursor as [watcher, target, acked, notified, material], exactly as read. */
-export type LaggingRow = readonly unknown[];
-
-type Select = Pick<StoreDb['orm'], 'select'>;
-
-/**
- * Every cursor with material > acked, by watcher then target, as a LaggingRow: all of them
- * columns of the partial index cursors_lagging, so the scan reads only that (small) index and
- * never the table.
- */
-export function laggingCursors(orm: Select) {
-  return orm.select(laggingColumns).from(cursors).where(gt(cursors.material, cursors.acked)).orderBy(asc(cursors.watcher), asc(cursors.target));
-}
-
-/**
- * The lagging cursors on these targets (at most TARGETS_PER_QUERY), unordered: an `IN` lookup
- * on the cursors_target index, so a signalled re-read reads only the signalled targets' cursors.
- */
-export function laggingCursorsOn(orm: Select, targets: readonly string[]) {
+/** The lagging cursors on these targets (at most TARGETS_PER_QUERY), unordered, as LAGGING_FIELDS rows. */
+export function laggingCursorsOn(orm: Pick<StoreDb['orm'], 'select'>, targets: readonly string[]) {
   return orm
-    .select(laggingColumns)
+    .select(columnsOf(cursors, LAGGING_FIELDS))
     .from(cursors)
     .where(and(inArray(cursors.target, [...targets]), gt(cursors.material, cursors.acked)));
 }
 
 /** The lagging rows on `targets` (each target read once, in chunks), unordered: the planners order them. */
-export function laggingRowsOn(orm: Select, targets: readonly SessionKey[]): LaggingRow[] {
+export function laggingRowsOn(db: StoreDb, targets: readonly SessionKey[]): unknown[][] {
   const unique = [...new Set(targets)];
-  const rows: LaggingRow[] = [];
+  const rows: unknown[][] = [];
   for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
-    rows.push(...laggingCursorsOn(orm, unique.slice(start, start + TARGETS_PER_QUERY)).values());
+    rows.push(...laggingCursorsOn(db.orm, unique.slice(start, start + TARGETS_PER_QUERY)).values());
   }
   return rows;
-}
-
-/**
- * The lagging rows of the watchers that pass `owns` as the planners' CursorRows, touched at
- * `touchedAt` (the covering index holds no touched_at; every row a plan writes is touched at the
- * operation's time anyway). A corrupt row is reported by the domain's check and left out.
- */
-export function laggingRows(
-  sink: StoreDb,
-  operation: string,
-  rows: Iterable<LaggingRow>,
-  touchedAt: number,
-  owns?: (watcher: SessionKey) => boolean,
-): CursorRow[] {
-  const cursors: CursorRow[] = [];
-  for (const row of rows) {
-    const watcher = row[0] as SessionKey;
-    if (owns !== undefined && !owns(watcher)) continue;
-    const stored = decodeStoredWatermarks(sink, operation, row);
-    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
-  }
-  return cursors;
 }

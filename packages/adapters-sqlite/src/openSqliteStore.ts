@@ -3,10 +3,10 @@
 // one synchronous operation.
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { storeError, type PruneBatch, type PruneRequest, type StateStore } from '@session-state/domain';
+import { storePort, warnCorruptRow } from '@session-state/adapters-sql-common';
+import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 
 import { appendEvents } from './appendEvents';
-import { wholeMs, withWholeMs } from './clockMs';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
@@ -15,9 +15,8 @@ import { NEWEST_SCHEMA_VERSION } from './migrations';
 import { migrate, schemaVersion } from './migrations/migrate';
 import { pendingNotices } from './pendingNotices';
 import { checkpoint, prune } from './prune';
-import { readChanges } from './readChanges';
+import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
-import { readSessionChanges } from './readSessionChanges';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { schema } from './schema';
@@ -55,11 +54,6 @@ export interface SqliteStoreOptions {
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-
-function warnCorruptRow(info: CorruptRowInfo): void {
-  const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
-  console.warn(`session-state sqlite: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
-}
 
 function checkDurability(options: SqliteStoreOptions): 'NORMAL' | 'FULL' {
   const durability = options.durability ?? 'normal';
@@ -105,7 +99,7 @@ function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number)
       client,
       orm,
       statements: prepareStatements(client, orm),
-      onCorruptRow: options.onCorruptRow ?? warnCorruptRow,
+      onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite'),
       isStale: view.isStale,
     };
   } catch (e) {
@@ -128,7 +122,7 @@ export function openStoreDb(options: SqliteStoreOptions): StoreDb {
     client.pragma('foreign_keys = OFF');
     migrate(client);
     const orm = drizzle({ client, schema });
-    return { client, orm, statements: prepareStatements(client, orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow };
+    return { client, orm, statements: prepareStatements(client, orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite') };
   } catch (e) {
     client.close();
     throw e;
@@ -157,14 +151,10 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     db = fresh;
   };
 
-  // Driver exceptions become a tagged StoreError rejection naming the port method.
-  const run = <T>(operation: string, work: () => T): Promise<T> => {
-    try {
-      if (operation !== 'close' && db.client.open) refreshSnapshot();
-      return Promise.resolve(work());
-    } catch (e) {
-      return Promise.reject(storeError(operation, e));
-    }
+  /** The database every operation but `close` runs on: a stale read-only snapshot is refreshed first. */
+  const current = (): StoreDb => {
+    if (db.client.open) refreshSnapshot();
+    return db;
   };
 
   // A big prune batch's WAL pages are checkpointed in a later turn of the event loop, never
@@ -186,25 +176,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     return batch;
   };
 
-  return {
-    append: (batch) => run('append', () => appendEvents(db, withWholeMs(batch))),
-    watch: (request) => run('watch', () => watch(db, { ...request, now: wholeMs(request.now) })),
-    readChanges: (sessionKey, since, limit) => run('readChanges', () => readChanges(db, sessionKey, since, limit)),
-    readSessionChanges: (sessionKey, since, limit) => run('readSessionChanges', () => readSessionChanges(db, sessionKey, since, limit)),
-    readHeads: (sessionKeys) => run('readHeads', () => readHeads(db, sessionKeys)),
-    listCursors: (filter) => run('listCursors', () => listCursors(db, filter)),
-    readCursorJournal: (filter) => run('readCursorJournal', () => readCursorJournal(db, filter)),
-    drain: (watcher, acks, now) => run('drain', () => drain(db, watcher, acks, wholeMs(now))),
-    restartScan: (now, owns) => run('restartScan', () => recover(db, wholeMs(now), owns)),
-    pendingNotices: (owns, targets) => run('pendingNotices', () => pendingNotices(db, owns, targets)),
-    resetWatcher: (watcher, now) => run('resetWatcher', () => resetWatcher(db, watcher, wholeMs(now))),
-    deleteSession: (sessionKey, now) => run('deleteSession', () => deleteSession(db, sessionKey, wholeMs(now))),
-    prune: (request) => run('prune', () => pruneBatch({ ...request, now: wholeMs(request.now) })),
-    close: () =>
-      run('close', () => {
-        if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);
-        pendingCheckpoint = undefined;
-        if (db.client.open) db.client.close();
-      }),
+  const close = (): void => {
+    if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);
+    pendingCheckpoint = undefined;
+    if (db.client.open) db.client.close();
   };
+  // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices };
+  return storePort(current, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune: (_db, request) => pruneBatch(request), close });
 }

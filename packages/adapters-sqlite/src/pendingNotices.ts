@@ -1,9 +1,10 @@
 // The notice each pending cursor holds at its frozen watermark (`planHeldNotices`), read without
 // writing or touching anything: how a gateway re-reads its cursors after a cross-process signal
 // or on its resync timer.
+import { decodeLaggingRows } from '@session-state/adapters-sql-common';
 import { planHeldNotices, type Notice, type SessionKey } from '@session-state/domain';
 
-import { laggingCursors, laggingRows, laggingRowsOn } from './laggingCursors';
+import { laggingRowsOn } from './laggingCursors';
 import type { StoreDb } from './storeDb';
 
 /**
@@ -15,9 +16,9 @@ export function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => bool
   if (targets !== undefined && targets.length === 0) return [];
   return db.client
     .transaction((): readonly Notice[] => {
-      const read = targets === undefined ? laggingCursors(db.orm).values() : laggingRowsOn(db.orm, targets);
+      const read = targets === undefined ? db.statements.laggingCursors.all({}) : laggingRowsOn(db, targets);
       // No row is written, so the time rows carry is never used.
-      const cursors = laggingRows(db, 'pendingNotices', read, 0, owns);
+      const cursors = decodeLaggingRows(db, 'pendingNotices', read, 0, owns);
       return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
     })
     .deferred();

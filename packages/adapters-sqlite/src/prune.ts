@@ -3,19 +3,10 @@
 // `planHeadWrite`), cursors idle beyond the age limit expired (`planRemoval`), `material_kept`
 // for the pending cursors whose material went (`planPruneMaterial`), and the journal by
 // `planJournalPrune`'s rule; the WAL checkpoint that follows runs in its own turn.
-import {
-  asSequence,
-  planPruneMaterial,
-  type CursorPair,
-  type CursorRow,
-  type PruneBatch,
-  type PrunedSession,
-  type PruneRequest,
-  type SessionKey,
-} from '@session-state/domain';
+import { decodeStoredCursors, prunedSessions, retentionCutoff, rowCapTake, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, planPruneMaterial, type CursorPair, type CursorRow, type PruneBatch, type PruneRequest, type SignalLogHead } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
-import { decodeCursorRows } from './cursorRow';
 import { writeHead } from './headRow';
 import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
@@ -66,45 +57,43 @@ class Victims {
 /** The batch's reads and writes, inside its write transaction. */
 function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
   const st = db.statements;
-  const { now, maxAgeMs, maxRows, batchSize } = request;
-  // A non-finite cutoff (an infinite age limit) prunes nothing by age and expires no cursor.
-  const cutoff = now - maxAgeMs;
-  const byAge = Number.isFinite(cutoff);
+  const { now, maxRows } = request;
+  const { cutoff, finite, byAge } = retentionCutoff(request);
   const victims = new Victims();
 
   // --- age: the oldest appends first --------------------------------------------------------
-  const room = byAge && batchSize > 0 ? victims.take(st.agedEvents.all(cutoff, batchSize) as unknown[][]) : true;
-  for (const sequence of victims.sequences) st.deleteEvent.run(sequence);
+  const room = byAge ? victims.take(st.agedEvents.all({ cutoff, limit: request.batchSize })) : true;
+  for (const sequence of victims.sequences) st.deleteEvent.run({ sequence });
   const aged = victims.sequences.length;
 
   // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ------------------------
-  // Counted honestly each batch (sequences are global and not contiguous, so no arithmetic on
-  // them); the count reads the small appended_at index and costs a fraction of the deletes.
-  let total = (st.countEvents.get() as [number])[0];
-  const budget = batchSize - aged;
-  const excess = total - maxRows;
-  if (room && budget > 0 && excess > 0) {
-    victims.take(st.lowestEvents.all(Math.min(budget, excess)) as unknown[][]);
-    for (let i = aged; i < victims.sequences.length; i += 1) st.deleteEvent.run(victims.sequences[i] as number);
+  // The count reads the small appended_at index and costs a fraction of the deletes.
+  let total = (st.countEvents.get({}) as [number])[0];
+  const take = room ? rowCapTake(total, request, aged) : 0;
+  if (take > 0) {
+    victims.take(st.lowestEvents.all({ limit: take }));
+    for (let i = aged; i < victims.sequences.length; i += 1) st.deleteEvent.run({ sequence: victims.sequences[i] as number });
     total -= victims.sequences.length - aged;
   }
   const eventsDeleted = victims.sequences.length;
 
   // --- prune watermarks: raised in the same transaction, as planHeadWrite computes them -----------
-  const pruned: PrunedSession[] = [];
+  const changes: HeadChange[] = [];
+  const after = new Map<string, SignalLogHead>();
   for (const [sessionKey, sequence] of victims.highest) {
     const head = writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]);
-    pruned.push({ sessionKey: sessionKey as SessionKey, before: head.before.pruneWatermark, after: head.after.pruneWatermark });
+    changes.push(head.change);
+    after.set(sessionKey, head.after);
   }
+  const pruned = prunedSessions(changes, after);
 
   // --- idle cursors ---------------------------------------------------------------------------
-  const expired: CursorPair[] =
-    byAge && batchSize > 0 ? journalRemoval(db, 'prune', st.expireIdleCursors.all(cutoff, batchSize) as unknown[][], 'expired', now) : [];
+  const expired: CursorPair[] = byAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff, limit: request.batchSize }), 'expired', now) : [];
 
   // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
   if (pruned.length > 0) {
     const onPruned: CursorRow[] = [];
-    for (const { sessionKey } of pruned) onPruned.push(...decodeCursorRows(db, 'prune', st.cursorsOnTarget.all(sessionKey) as unknown[][]));
+    for (const { sessionKey } of pruned) onPruned.push(...decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all({ target: sessionKey })));
     writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
 
@@ -112,29 +101,27 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   const journal = pruneJournal(db, request, cutoff, byAge);
 
   // --- anything left? ---------------------------------------------------------------------------
-  const agedLeft = byAge && st.agedLeft.get(cutoff, 1) !== undefined;
-  const idleLeft = byAge && st.idleLeft.get(cutoff, 1) !== undefined;
+  const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
+  const idleLeft = finite && st.idleLeft.get({ cutoff }) !== undefined;
   const done = !agedLeft && !idleLeft && total <= maxRows && journal.done;
   return { batch: { eventsDeleted, expiredCursors: expired, done }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
 }
 
 /**
  * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
- * entries (see `removableEntry` in statements.ts: never the latest entry of a pair that has a
- * cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at most
- * `batchSize`; `done` stays false while removable entries the request would delete remain.
+ * entries (see `removableEntry` in adapters-sql-common: never the latest entry of a pair that
+ * has a cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at
+ * most `batchSize`; `done` stays false while removable entries the request would delete remain.
  */
 function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number; readonly done: boolean } {
   const st = db.statements;
-  const { maxRows, batchSize } = request;
-  const aged = byAge && batchSize > 0 ? st.deleteAgedJournal.run(cutoff, batchSize).changes : 0;
-  let total = (st.countJournal.get() as [number])[0];
-  const budget = batchSize - aged;
-  const excess = total - maxRows;
-  const capped = budget > 0 && excess > 0 ? st.deleteLowestJournal.run(Math.min(budget, excess)).changes : 0;
+  const aged = byAge ? st.deleteAgedJournal.run({ cutoff, limit: request.batchSize }).changes : 0;
+  let total = (st.countJournal.get({}) as [number])[0];
+  const take = rowCapTake(total, request, aged);
+  const capped = take > 0 ? st.deleteLowestJournal.run({ limit: take }).changes : 0;
   total -= capped;
-  const agedLeft = byAge && st.agedJournalLeft.get(cutoff, 1) !== undefined;
-  const overCap = total > maxRows && st.removableJournalLeft.get(1) !== undefined;
+  const agedLeft = Number.isFinite(cutoff) && st.agedJournalLeft.get({ cutoff }) !== undefined;
+  const overCap = total > request.maxRows && st.removableJournalLeft.get({}) !== undefined;
   return { deleted: aged + capped, done: !agedLeft && !overCap };
 }
 

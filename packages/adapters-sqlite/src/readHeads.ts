@@ -1,6 +1,7 @@
-// Reads the head rows (state version and prune watermark) of a list of sessions.
-import { asc, inArray } from 'drizzle-orm';
-import { asSequence, type HeadRow, type SessionKey } from '@session-state/domain';
+// Reads the head rows (state version and prune watermark) of a list of sessions, or all of them.
+import { headRowOf, headsInKeyOrder } from '@session-state/adapters-sql-common';
+import type { HeadRow, SessionKey } from '@session-state/domain';
+import { inArray } from 'drizzle-orm';
 
 import { heads } from './schema';
 import type { StoreDb } from './storeDb';
@@ -8,40 +9,17 @@ import type { StoreDb } from './storeDb';
 // SQLite's default limit on bound parameters is 32766; stay well below it per query.
 const CHUNK = 500;
 
-const toHeadRow = (row: { sessionKey: string; head: number; pruneWatermark: number }): HeadRow => ({
-  sessionKey: row.sessionKey as SessionKey,
-  head: asSequence(row.head),
-  pruneWatermark: asSequence(row.pruneWatermark),
-});
-
 /**
  * One row per distinct key that has a head, in the order the keys were first given; every head
  * row, ordered by session key, when no keys are given.
  */
 export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): HeadRow[] {
-  if (sessionKeys === undefined) {
-    return db.orm
-      .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
-      .from(heads)
-      .orderBy(asc(heads.sessionKey))
-      .all()
-      .map(toHeadRow);
-  }
+  if (sessionKeys === undefined) return db.statements.allHeads.all({}).map(headRowOf);
   const wanted = [...new Set(sessionKeys)];
-  const found = new Map<string, HeadRow>();
+  const found: unknown[][] = [];
   for (let i = 0; i < wanted.length; i += CHUNK) {
     const chunk = wanted.slice(i, i + CHUNK);
-    const rows = db.orm
-      .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
-      .from(heads)
-      .where(inArray(heads.sessionKey, chunk))
-      .all();
-    for (const row of rows) found.set(row.sessionKey, toHeadRow(row));
+    found.push(...db.orm.select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(inArray(heads.sessionKey, chunk)).values());
   }
-  const result: HeadRow[] = [];
-  for (const key of wanted) {
-    const row = found.get(key);
-    if (row !== undefined) result.push(row);
-  }
-  return result;
+  return headsInKeyOrder(wanted, found);
 }

@@ -3,21 +3,19 @@
 // write the raised rows and their `notice_recovered` entries. Running it twice changes nothing
 // more. Only at start: a gateway's live re-reads (signals, the resync timer) use
 // pendingNotices.ts, which never moves a watermark.
+import { decodeLaggingRows } from '@session-state/adapters-sql-common';
 import { planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal';
-import { laggingCursors, laggingRows } from './laggingCursors';
+import { writeCursorPlan } from './cursorJournal';
 import type { StoreDb } from './storeDb';
 
 /** The restart scan over lagging cursors (those whose watcher passes `owns`), in one write transaction; one notice per pair. */
 export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): readonly Notice[] {
-  const st = db.statements;
   return db.client
     .transaction((): readonly Notice[] => {
-      const cursors = laggingRows(db, 'restartScan', laggingCursors(db.orm).values(), now, owns);
+      const cursors = decodeLaggingRows(db, 'restartScan', db.statements.laggingCursors.all({}), now, owns);
       const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now });
-      for (const row of plan.cursorWrites) st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
-      writeJournal(db, plan.journal);
+      writeCursorPlan(db, plan);
       return plan.notices;
     })
     .immediate();

@@ -102,3 +102,6 @@ export const schemaMigrations = sqliteTable('schema_migrations', {
 
 /** The drizzle schema object passed to `drizzle()`. */
 export const schema = { events, heads, cursors, cursorJournal, schemaMigrations };
+
+/** The tables the shared statements are written over (adapters-sql-common's SqlTables). */
+export const tables = { events, heads, cursors, cursorJournal };

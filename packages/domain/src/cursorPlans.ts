@@ -21,7 +21,7 @@ export interface CursorPlan {
 }
 
 /** The port's pair order: by watcher, then target (code-unit order, as SQL `ORDER BY` on text with a binary collation). */
-export function comparePairs(a: CursorPair, b: CursorPair): number {
+export function comparePairs(a: { readonly watcher: string; readonly target: string }, b: { readonly watcher: string; readonly target: string }): number {
   if (a.watcher !== b.watcher) return a.watcher < b.watcher ? -1 : 1;
   return a.target < b.target ? -1 : a.target > b.target ? 1 : 0;
 }

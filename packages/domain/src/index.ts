@@ -44,16 +44,6 @@ export {
   type SignalLogHead,
 } from './signalLog';
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
-export {
-  sessionChangesPageOfRows,
-  storedEventDecoders,
-  type DecodedEvent,
-  type ParseStoredPayload,
-  type SessionEventValues,
-  type StoredEventDecoder,
-  type StoredEventValues,
-  type StoredSessionEventDecoder,
-} from './storedRow';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
 export { assertAppendRequest, assertStoreKey } from './storeGuard';
 
@@ -83,17 +73,7 @@ export {
 } from './cursor';
 
 // --- the cursor journal, the store planners, replay and explain --------------------------------
-export {
-  cursorJournalValues,
-  decodeStoredJournalEntries,
-  decodeStoredJournalEntry,
-  journalRecords,
-  storedJournalProblem,
-  type CursorJournalEntry,
-  type CursorJournalRecord,
-  type CursorJournalValues,
-  type StoredCursorJournalValues,
-} from './cursorJournal';
+export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
 export {
   comparePairs,
   planDrain,
@@ -121,14 +101,6 @@ export {
 export { replayCursor, type ReplayedTargetEvent } from './cursorReplay';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain';
 export { noticeText, type Notice, type NoticeReason } from './notice';
-export {
-  decodeStoredCursor,
-  decodeStoredCursors,
-  decodeStoredWatermarks,
-  storedCursorProblem,
-  storedWatermarksProblem,
-  type CursorValues,
-} from './storedRow';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port';

@@ -2,10 +2,9 @@
 import { describe, expect, test } from '@jest/globals';
 
 import { toWatermarks, type CursorEvent } from '../src/cursor';
-import { cursorJournalValues, decodeStoredJournalEntry, journalRecords, storedJournalProblem, type CursorJournalEntry } from '../src/cursorJournal';
+import { journalRecords, type CursorJournalEntry } from '../src/cursorJournal';
 import { replayCursor } from '../src/cursorReplay';
 import { explainPair } from '../src/explain';
-import type { CorruptRowInfo } from '../src/ports/corruptRow.port';
 import { asSequence } from '../src/sequence';
 import type { SessionKey } from '../src/sessionKey';
 import { planHeadWrite } from '../src/signalLog';
@@ -30,32 +29,7 @@ const HISTORY: readonly CursorEvent[] = [
   { type: 'watch_ended', reason: 'reset' },
 ];
 
-describe('stored journal rows', () => {
-  test('every event survives cursorJournalValues and decodeStoredJournalEntry unchanged', () => {
-    const sink = { onCorruptRow: (info: CorruptRowInfo) => reports.push(info) };
-    const reports: CorruptRowInfo[] = [];
-    for (const entry of journalOf(HISTORY)) {
-      expect(decodeStoredJournalEntry(sink, 'readCursorJournal', [entry.position, ...cursorJournalValues(entry)])).toStrictEqual(entry);
-    }
-    expect(reports).toStrictEqual([]);
-  });
-
-  test.each([
-    [[0, W, T, 'watch_started', null, 'spawn', 3, 3, 3, T0], 'position is not a positive integer'],
-    [[1, W, 7, 'watch_started', null, 'spawn', 3, 3, 3, T0], 'watcher or target is not text'],
-    [[1, W, T, 'notice_raised', null, null, 5, 3, 3, T0], 'watermarks are out of order'],
-    [[1, W, T, 'notice_raised', null, null, -1, 3, 3, T0], 'a watermark is not a non-negative integer'],
-    [[1, W, T, 'notice_raised', null, null, 3, 5, 5, 'x'], 'recorded_at is not a number'],
-    [[1, W, T, 'notice_exploded', null, null, 3, 5, 5, T0], 'not a known cursor event with its fields'],
-    [[1, W, T, 'watch_started', null, 'teleport', 3, 3, 3, T0], 'not a known cursor event with its fields'],
-    [[1, W, T, 'watch_ended', 'bored', null, 3, 3, 3, T0], 'not a known cursor event with its fields'],
-  ])('a corrupt row %j is refused and reported: %s', (row, reason) => {
-    const reports: CorruptRowInfo[] = [];
-    expect(storedJournalProblem(row)).toBe(reason);
-    expect(decodeStoredJournalEntry({ onCorruptRow: (info) => reports.push(info) }, 'readCursorJournal', row)).toBeUndefined();
-    expect(reports).toStrictEqual([{ operation: 'readCursorJournal', table: 'cursor_journal', reason }]);
-  });
-
+describe('journalRecords', () => {
   test('each record carries the watermarks after its event (the last ones for watch_ended)', () => {
     expect(journalOf(HISTORY).map((entry) => [entry.acked, entry.notified, entry.material])).toStrictEqual([
       [3, 3, 3],

@@ -3,14 +3,13 @@
 import { describe, expect, jest } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
-import { toSessionEvent, type StoredEvent } from '../src/event';
-import { EVENT_KINDS } from '../src/eventKind';
-import type { CorruptRowInfo, CorruptRowSink } from '../src/ports/corruptRow.port';
+import { EVENT_KINDS, toSessionEvent, type CorruptRowInfo, type CorruptRowSink, type StoredEvent } from '@session-state/domain';
+
+import { sessionChangesPageOfRows } from '../src/changesPage';
 import {
   decodeStoredCursor,
   decodeStoredCursors,
   decodeStoredWatermarks,
-  sessionChangesPageOfRows,
   storedCursorProblem,
   storedEventDecoders,
   storedWatermarksProblem,

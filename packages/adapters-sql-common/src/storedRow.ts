@@ -1,16 +1,19 @@
 // Reads stored rows back as the domain's events and cursors: the checks and the field-by-field
-// building every store adapter shares, so a damaged or hand-edited row is refused the same way
-// in each of them. Rows are positional arrays in the column order every adapter selects.
-import type { CursorRow } from './append';
-import type { Watermarks } from './cursor';
-import type { SessionEvent, StoredEvent } from './event';
-import { ActorType, EVENT_KINDS } from './eventKind';
-import type { Payload } from './payload';
-import type { CorruptRowSink } from './ports/corruptRow.port';
-import type { SessionChangesPage } from './ports/stateStore.port';
-import { asSequence, isSequence, type Sequence } from './sequence';
-import type { SessionKey } from './sessionKey';
-import { initialHead } from './signalLog';
+// building both SQL adapters share, so a damaged or hand-edited row is refused the same way in
+// each of them. Rows are positional arrays in the column order of `columns.ts`.
+import {
+  ActorType,
+  asSequence,
+  EVENT_KINDS,
+  isSequence,
+  type CorruptRowSink,
+  type CursorRow,
+  type Payload,
+  type SessionEvent,
+  type SessionKey,
+  type StoredEvent,
+  type Watermarks,
+} from '@session-state/domain';
 
 // --- events --------------------------------------------------------------------------------
 
@@ -73,7 +76,7 @@ export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: numbe
  * An adapter's event decoders, made once when the adapter loads: `parsePayload` for a payload
  * column kept as JSON text, none when the driver hands the column over parsed. Why a factory:
  * the per-row call then runs this module's code directly, whereas a function imported through
- * the package index is read through a getter under CommonJS on every call, which costs the read
+ * a package index is read through a getter under CommonJS on every call, which costs the read
  * path more than the decoding does.
  *
  * @example const { decodeEvent, decodeSessionEvent } = storedEventDecoders(parseJsonText);
@@ -130,34 +133,6 @@ function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parse
   event['occurredAt'] = row[offset + 6];
   if (payload !== undefined) event['payload'] = payload;
   return event as unknown as SessionEvent;
-}
-
-/** Where the event columns start in a row of the lean `status` select (after head and watermark). */
-const SESSION_EVENT_OFFSET = 2;
-
-/**
- * The lean `status` page from the rows of one `[head, pruneWatermark, ...SessionEventValues]`
- * select that asked for `limit + 1` rows (one row with null event columns when no event is
- * after `since`; no row when the session has no head). Undefined when a row is corrupt: the
- * adapter then takes its full read, which skips and reports the row.
- */
-export function sessionChangesPageOfRows(
-  rows: readonly (readonly unknown[])[],
-  limit: number,
-  decode: StoredSessionEventDecoder,
-): SessionChangesPage | undefined {
-  const first = rows[0];
-  if (first === undefined) return { head: initialHead, events: [], hasMore: false };
-  const head = { head: first[0] as Sequence, pruneWatermark: first[1] as Sequence };
-  if (first[SESSION_EVENT_OFFSET] === null) return { head, events: [], hasMore: false };
-  const count = rows.length > limit ? limit : rows.length;
-  const events: SessionEvent[] = new Array<SessionEvent>(count);
-  for (let i = 0; i < count; i += 1) {
-    const event = decode(rows[i] as readonly unknown[], SESSION_EVENT_OFFSET);
-    if (event === undefined) return undefined;
-    events[i] = event;
-  }
-  return { head, events, hasMore: rows.length > limit };
 }
 
 // --- cursors -------------------------------------------------------------------------------
@@ -221,10 +196,38 @@ export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row:
 
 /** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */
 export function decodeStoredCursors(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorRow[] {
-  const decoded: CursorRow[] = [];
-  for (const values of rows) {
-    const row = decodeStoredCursor(sink, operation, values);
-    if (row !== undefined) decoded.push(row);
+  return soundRows(rows, (values) => decodeStoredCursor(sink, operation, values));
+}
+
+/**
+ * Lagging-cursor rows (`laggingColumns`: the pair and the watermarks, as the covering index of
+ * lagging cursors holds them) of the watchers that pass `owns`, as the planners' CursorRows
+ * touched at `touchedAt` (every row a plan writes is touched at the operation's time anyway). A
+ * corrupt row is reported and left out; an unowned one is not decoded at all.
+ */
+export function decodeLaggingRows(
+  sink: CorruptRowSink,
+  operation: string,
+  rows: Iterable<readonly unknown[]>,
+  touchedAt: number,
+  owns?: (watcher: SessionKey) => boolean,
+): CursorRow[] {
+  const cursors: CursorRow[] = [];
+  for (const row of rows) {
+    const watcher = row[0] as SessionKey;
+    if (owns !== undefined && !owns(watcher)) continue;
+    const stored = decodeStoredWatermarks(sink, operation, row);
+    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
+  }
+  return cursors;
+}
+
+/** The rows `decodeOne` accepts, in order (it reports the others). */
+export function soundRows<T>(rows: readonly (readonly unknown[])[], decodeOne: (row: readonly unknown[]) => T | undefined): T[] {
+  const decoded: T[] = [];
+  for (const row of rows) {
+    const one = decodeOne(row);
+    if (one !== undefined) decoded.push(one);
   }
   return decoded;
 }

@@ -1,0 +1,100 @@
+// A session's changes page from the rows of one `[head, pruneWatermark, ...event columns]`
+// select (see `changesAfter` in queries.ts: one row per event; one row with null event columns
+// when no event is after `since`; no row when the session has no head), and the one corrupt-row
+// policy both SQL adapters follow: the fast path asks for `limit + 1` rows and gives up on a
+// corrupt one; the adapter then reads every retained row after `since` in ONE statement (one
+// snapshot) and `changesPageSkippingCorrupt` skips and reports each corrupt row, so a page still
+// holds `limit` good events, `hasMore` is exact, and paging never stalls on a damaged row.
+import {
+  asSequence,
+  initialHead,
+  type ChangesPage,
+  type CorruptRowSink,
+  type SessionChangesPage,
+  type SessionEvent,
+  type SignalLogHead,
+  type StoredEvent,
+} from '@session-state/domain';
+
+import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow';
+
+/** Where the event columns start in a changes row (after head and prune watermark). */
+export const EVENT_OFFSET = 2;
+
+/** The `limit` of the slow path's read: every retained row after `since`. */
+export const ALL_ROWS = Number.MAX_SAFE_INTEGER;
+
+/** A head row's [head, pruneWatermark] from `offset`. */
+export function headOfRow(row: readonly unknown[], offset = 0): SignalLogHead {
+  return { head: asSequence(row[offset] as number), pruneWatermark: asSequence(row[offset + 1] as number) };
+}
+
+/**
+ * The page of a `limit + 1` read, each event as `decode` gives it, or undefined when a row of
+ * the page is corrupt (`decode` gave undefined): take the slow path.
+ */
+function pageOfRows<E>(rows: readonly (readonly unknown[])[], limit: number, decode: (row: readonly unknown[], offset: number) => E | undefined) {
+  const first = rows[0];
+  if (first === undefined) return { head: initialHead, events: [] as E[], hasMore: false };
+  const head = headOfRow(first);
+  if (first[EVENT_OFFSET] === null) return { head, events: [] as E[], hasMore: false };
+  const count = rows.length > limit ? limit : rows.length;
+  const events: E[] = new Array<E>(count);
+  for (let i = 0; i < count; i += 1) {
+    const event = decode(rows[i] as readonly unknown[], EVENT_OFFSET);
+    if (event === undefined) return undefined;
+    events[i] = event;
+  }
+  return { head, events, hasMore: rows.length > limit };
+}
+
+/** `readChanges`' page of a `limit + 1` read, or undefined when a row of it is corrupt. */
+export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder): ChangesPage | undefined {
+  return pageOfRows<StoredEvent>(rows, limit, (row, offset) => {
+    const decoded = decode(row, offset);
+    return decoded.ok ? decoded.event : undefined;
+  });
+}
+
+/**
+ * The page from every retained row after `since` (an `ALL_ROWS` read): each corrupt row is
+ * reported to `sink` by sequence (never its content) and skipped.
+ */
+export function changesPageSkippingCorrupt(
+  rows: readonly (readonly unknown[])[],
+  limit: number,
+  decode: StoredEventDecoder,
+  sink: CorruptRowSink,
+): ChangesPage {
+  const first = rows[0];
+  if (first === undefined) return { head: initialHead, events: [], hasMore: false };
+  const events: StoredEvent[] = [];
+  let hasMore = false;
+  for (const row of rows) {
+    if (row[EVENT_OFFSET] === null) break;
+    const decoded = decode(row, EVENT_OFFSET);
+    if (!decoded.ok) {
+      sink.onCorruptRow({ operation: 'readChanges', table: 'events', sequence: row[EVENT_OFFSET] as number, reason: decoded.reason });
+      continue;
+    }
+    if (events.length === limit) {
+      hasMore = true;
+      break;
+    }
+    events.push(decoded.event);
+  }
+  return { head: headOfRow(first), events, hasMore };
+}
+
+/**
+ * The lean `status` page of a `limit + 1` read of `[head, pruneWatermark, ...SessionEventValues]`
+ * rows, or undefined when a row of it is corrupt: the adapter then takes `readChanges`' slow
+ * path, which skips and reports the row.
+ */
+export function sessionChangesPageOfRows(
+  rows: readonly (readonly unknown[])[],
+  limit: number,
+  decode: StoredSessionEventDecoder,
+): SessionChangesPage | undefined {
+  return pageOfRows<SessionEvent>(rows, limit, decode);
+}

@@ -1,0 +1,28 @@
+// The column lists of every select, in the order the row decoders read them (storedRow.ts,
+// journalRow.ts): a select of these columns returns positional rows in exactly that order, in
+// either dialect. One list per row shape, so a column can never be added to one adapter only.
+
+/** StoredEventValues order. */
+export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** SessionEventValues order: the columns `status` returns. */
+export const SESSION_EVENT_FIELDS = ['sequence', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'occurredAt'] as const;
+/** CursorValues order. */
+export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
+/** A lagging cursor's columns: the pair and the watermarks, all held by the lagging-cursor index (see decodeLaggingRows). */
+export const LAGGING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
+/** StoredJournalValues order. */
+export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
+/** A head row as readHeads returns it. */
+export const HEAD_FIELDS = ['sessionKey', 'head', 'pruneWatermark'] as const;
+
+/**
+ * The `fields` of `table`, in that order: a drizzle selection object (its key order is the
+ * select's column order), typed with the dialect's own columns.
+ *
+ * @example db.select(columnsOf(tables.cursors, CURSOR_FIELDS)).from(tables.cursors)
+ */
+export function columnsOf<T, K extends keyof T & string>(table: T, fields: readonly K[]): { [F in K]: T[F] } {
+  const picked = {} as { [F in K]: T[F] };
+  for (const field of fields) picked[field] = table[field];
+  return picked;
+}

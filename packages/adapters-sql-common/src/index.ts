@@ -1,0 +1,40 @@
+// What the SQLite and PostgreSQL stores share, written once: the column lists and the statements
+// with the same text in both dialects, named parameters, row decoding and its corrupt-row policy,
+// head-row writes by the domain's planHeadWrite, the append's row values, and the port wiring.
+// Each adapter keeps only what its database does differently.
+export { duplicateOutcome, eventParams, type EventParams } from './appendRow';
+export { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, EVENT_OFFSET, headOfRow, sessionChangesPageOfRows } from './changesPage';
+export { wholeMs, withWholeMs } from './clockMs';
+export { columnsOf, CURSOR_FIELDS, EVENT_FIELDS, HEAD_FIELDS, JOURNAL_FIELDS, LAGGING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
+export { headRowOf, headsInKeyOrder, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './heads';
+export {
+  decodeStoredJournalEntries,
+  decodeStoredJournalEntry,
+  journalParams,
+  storedJournalProblem,
+  type JournalParams,
+  type StoredJournalValues,
+} from './journalRow';
+export { listCursorsQuery, readCursorJournalQuery, removableEntry, sharedStatements, type SharedStatementName, type SharedStatementParams } from './queries';
+export { failedOutcome, RequestFailed } from './requestFailed';
+export { retentionCutoff, rowCapTake } from './retention';
+export { bindValues, renderStatement, type Renderable, type RenderedStatement, type SqlDialect } from './statement';
+export { storePort, warnCorruptRow, type StoreOperations } from './storePort';
+export {
+  decodeLaggingRows,
+  decodeStoredCursor,
+  decodeStoredCursors,
+  decodeStoredWatermarks,
+  soundRows,
+  storedCursorProblem,
+  storedEventDecoders,
+  storedWatermarksProblem,
+  type CursorValues,
+  type DecodedEvent,
+  type ParseStoredPayload,
+  type SessionEventValues,
+  type StoredEventDecoder,
+  type StoredEventValues,
+  type StoredSessionEventDecoder,
+} from './storedRow';
+export type { CursorsTable, EventsTable, HeadsTable, JournalTable, SqlTables } from './tables';

@@ -1,0 +1,135 @@
+// The statements both SQL adapters run with the same text, written once with drizzle's `sql`
+// template over either dialect's tables (`SqlTables`): each renders them in its own dialect
+// (placeholders `?` or `$n`, table names in the store's schema). Named placeholders only; see
+// statement.ts. What differs by dialect (locks, array parameters, batch writes, sequences)
+// stays in each adapter's statements.ts.
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { CursorFilter } from '@session-state/domain';
+
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, LAGGING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
+import type { CursorsTable, JournalTable, SqlTables } from './tables';
+
+const p = (name: string) => sql.placeholder(name);
+
+/** A column list for an `sql` template: the `fields` of `table`, in order. */
+function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[]): SQL {
+  return sql.join(
+    fields.map((field) => table[field] as unknown as SQL),
+    sql`, `,
+  );
+}
+
+/**
+ * The head, the prune watermark and the retained events after `since` with the given event
+ * columns, in ONE statement so they come from one snapshot: one row per event; one row with
+ * null event columns when there are none; no row when the session has no head (see changesPage.ts).
+ */
+function changesAfter({ events, heads }: SqlTables, columns: SQL): SQL {
+  return sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
+LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
+WHERE ${heads.sessionKey} = ${p('sessionKey')}
+ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
+}
+
+/**
+ * A journal entry retention may delete: its pair has no cursor, or a later entry of the pair
+ * exists (the latest entry of a live pair stays, so its cursor can always be replayed:
+ * planJournalPrune's rule). Both are index lookups (the cursors' primary key, cursor_journal_pair).
+ */
+export function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
+  return sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
+  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE "later"."watcher" = ${cursorJournal.watcher} AND "later"."target" = ${cursorJournal.target} AND "later"."position" > ${cursorJournal.position}))`;
+}
+
+/** The statements both dialects share, by name; their parameters are the named placeholders shown. */
+export function sharedStatements(tables: SqlTables) {
+  const { events, heads, cursors, cursorJournal } = tables;
+  const eventColumns = listOf(events, EVENT_FIELDS);
+  const cursorColumns = listOf(cursors, CURSOR_FIELDS);
+  const removable = removableEntry(tables);
+  return {
+    /** {dedupeKey} → the event holding it, as StoredEventValues. */
+    eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...StoredEventValues] rows. */
+    changesSince: changesAfter(tables, eventColumns),
+    /** As changesSince with only the columns `status` returns (SessionEventValues). */
+    sessionChangesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
+    /** {} → every head row above 0 (a row at 0 only orders a watch or delete in PostgreSQL), by session key. */
+    allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
+    /** {watcher, target} → the pair's cursor, as CursorValues. */
+    cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
+    /** {} → every lagging cursor (material > acked), by watcher then target, as LAGGING_FIELDS rows (the lagging index covers them). */
+    laggingCursors: sql`SELECT ${listOf(cursors, LAGGING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
+    /** {watcher} → deletes its cursors, returning each as CursorValues. */
+    deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    /** {sessionKey} → deletes every cursor it is watcher or target of, returning each as CursorValues. */
+    deleteCursorsOfSession: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('sessionKey')} OR ${cursors.target} = ${p('sessionKey')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    /** {} → [number of retained events]. */
+    countEvents: sql`SELECT count(*) FROM ${events}`,
+    /** {cutoff} → one row when an event appended before `cutoff` is left. */
+    agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} LIMIT 1`,
+    /** {cutoff} → one row when a cursor untouched since `cutoff` is left. */
+    idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT 1`,
+    /** {} → [number of journal entries]. */
+    countJournal: sql`SELECT count(*) FROM ${cursorJournal}`,
+    /** {cutoff} → one row when a removable entry recorded before `cutoff` is left. */
+    agedJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable} LIMIT 1`,
+    /** {} → one row when any removable entry is left. */
+    removableJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${removable} LIMIT 1`,
+  };
+}
+
+/** The names of the shared statements. */
+export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
+
+type NoParams = Record<string, never>;
+interface Cutoff {
+  readonly cutoff: number;
+}
+interface ChangesParams {
+  readonly since: number;
+  readonly sessionKey: string;
+  readonly limit: number;
+}
+
+/** The named values each shared statement takes. */
+export interface SharedStatementParams {
+  readonly eventByDedupeKey: { readonly dedupeKey: string };
+  readonly changesSince: ChangesParams;
+  readonly sessionChangesSince: ChangesParams;
+  readonly allHeads: NoParams;
+  readonly cursorOf: { readonly watcher: string; readonly target: string };
+  readonly laggingCursors: NoParams;
+  readonly deleteCursorsOfWatcher: { readonly watcher: string };
+  readonly deleteCursorsOfSession: { readonly sessionKey: string };
+  readonly countEvents: NoParams;
+  readonly agedLeft: Cutoff;
+  readonly idleLeft: Cutoff;
+  readonly countJournal: NoParams;
+  readonly agedJournalLeft: Cutoff;
+  readonly removableJournalLeft: NoParams;
+}
+
+/** The RETURNING list of a cursor delete: CursorValues, by the cursors table's column names (RETURNING takes no table prefix in SQLite). */
+const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at';
+
+/** Equality on the filter's fields (all rows when it names none). */
+function cursorFilterWhere(table: CursorsTable | JournalTable, filter: CursorFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.watcher !== undefined) conditions.push(eq(table.watcher, filter.watcher));
+  if (filter.target !== undefined) conditions.push(eq(table.target, filter.target));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The cursors matching `filter` (all when empty), by watcher then target, as CursorValues. */
+export function listCursorsQuery({ cursors }: SqlTables, filter: CursorFilter): SQL {
+  const where = cursorFilterWhere(cursors, filter);
+  return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
+}
+
+/** The journal entries of the pairs matching `filter` (all when empty), by position, as StoredJournalValues. */
+export function readCursorJournalQuery({ cursorJournal }: SqlTables, filter: CursorFilter): SQL {
+  const where = cursorFilterWhere(cursorJournal, filter);
+  return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursorJournal.position)}`;
+}
+

@@ -1,0 +1,53 @@
+// Statements with NAMED parameters: drizzle renders a query once, at open, with `sql.placeholder`s
+// in it; the placeholder names, in the order the SQL binds them, are kept beside the text, and
+// each call passes an object of named values that `bindValues` lays out in that order. So no call
+// site depends on the order of a statement's parameters, and a statement can bind one name twice.
+import { is, Param, Placeholder, SQL } from 'drizzle-orm';
+
+/** What renders a dialect's SQL: drizzle's SQLiteSyncDialect or PgDialect. */
+export interface SqlDialect {
+  sqlToQuery(sql: SQL): { readonly sql: string; readonly params: readonly unknown[] };
+}
+
+/** A query builder (its own dialect renders it) or an `sql` template (the given dialect renders it). */
+export type Renderable = SQL | { toSQL(): { readonly sql: string; readonly params: readonly unknown[] } };
+
+/** A statement rendered once: its text and the placeholder each positional parameter binds. */
+export interface RenderedStatement {
+  readonly sql: string;
+  readonly names: readonly string[];
+}
+
+/**
+ * The placeholder a parameter binds. Insert values arrive wrapped in a column Param; its encoder
+ * is the identity for every column the stores bind (text and integer columns, JSON bound as the
+ * text the caller already serialised), so binding the value directly is what drizzle would do.
+ */
+function placeholderName(param: unknown): string | undefined {
+  if (is(param, Placeholder)) return param.name;
+  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name;
+  return undefined;
+}
+
+/** Renders `query`; every parameter must be a placeholder (a literal would be bound by no name). */
+export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): RenderedStatement {
+  const { sql, params } = is(query, SQL) ? dialect.sqlToQuery(query) : query.toSQL();
+  const names = params.map((param) => {
+    const name = placeholderName(param);
+    if (name === undefined) throw new Error(`${label}: every parameter must be a named placeholder, the query binds a literal: ${sql}`);
+    return name;
+  });
+  return { sql, names };
+}
+
+/** The positional values of one call: each name's value from `params`, in the statement's order. */
+export function bindValues(names: readonly string[], params: object): unknown[] {
+  const values = new Array<unknown>(names.length);
+  const named = params as Record<string, unknown>;
+  for (let i = 0; i < names.length; i += 1) {
+    const value = named[names[i] as string];
+    if (value === undefined) throw new Error(`no value for the parameter ${names[i] as string}`);
+    values[i] = value;
+  }
+  return values;
+}

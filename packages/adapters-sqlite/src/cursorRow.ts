@@ -1,6 +1,0 @@
-// Reads `cursors` rows (positional arrays in CursorValues order) back as the domain's CursorRow,
-// with the domain's checks: a row a damaged file holds is reported to `db.onCorruptRow` (naming
-// the operation and the failed check) and skipped, never used.
-//   decodeCursorValues(db, operation, values) → CursorRow | undefined
-//   decodeCursorRows(db, operation, rows)     → the sound rows, in order
-export { decodeStoredCursor as decodeCursorValues, decodeStoredCursors as decodeCursorRows, type CursorValues } from '@session-state/domain';
