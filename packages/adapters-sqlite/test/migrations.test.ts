@@ -5,7 +5,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 
 import { MIGRATIONS, openSqliteStore } from '../src';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
-import { openStoreDb } from '../src/openSqliteStore';
+import { openStoreDb } from '../src/openStoreDb';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
 import { tempDbPath, type TempDb } from './support/tempDb';
 

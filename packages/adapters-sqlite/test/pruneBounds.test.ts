@@ -6,7 +6,8 @@ import { asSequence, type SessionKey } from '@session-state/domain';
 import fs from 'node:fs';
 
 import { writeHead } from '../src/headRow';
-import { openSqliteStore, openStoreDb } from '../src/openSqliteStore';
+import { openSqliteStore } from '../src/openSqliteStore';
+import { openStoreDb } from '../src/openStoreDb';
 import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
 import { tempDbPath, type TempDb } from './support/tempDb';
