@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { jsonOf, runCli, tempDir } from './support/runCli';
 import { dumpTables, hashFileAndWal } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
@@ -40,39 +40,38 @@ interface CursorJson {
 let dir: string;
 let db: string;
 
-beforeAll(() => {
-  requireBuiltCli();
+beforeAll(async () => {
   dir = tempDir();
   db = path.join(dir, 'demo.db');
-  expect(runCli(['demo', '--db', db]).status).toBe(0);
+  expect((await runCli(['demo', '--db', db])).status).toBe(0);
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function run(args: readonly string[]) {
-  const result = runCli([...args, '--db', db]);
+async function run(args: readonly string[]) {
+  const result = await runCli([...args, '--db', db]);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result;
 }
 
 describe('status', () => {
-  test('--json without --since is the session_status shape with no stateChanges', () => {
-    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+  test('--json without --since is the session_status shape with no stateChanges', async () => {
+    const status = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--json']));
     expect(Object.keys(status).sort()).toEqual(['sessionKey', 'stateVersion']);
     expect(status.sessionKey).toBe(RESEARCHER);
     expect(status.stateVersion).toBeGreaterThan(0);
   });
 
-  test('--json --since pages to the head with no skip and no repeat, the gap flagged on the first page only', () => {
-    const full = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
+  test('--json --since pages to the head with no skip and no repeat, the gap flagged on the first page only', async () => {
+    const full = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', '0', '--json']));
     const all = full.stateChanges?.events.map((event) => event.sequence) ?? [];
     expect(all.length).toBeGreaterThan(1);
     const seen: number[] = [];
     let since = 0;
     let first = true;
     for (;;) {
-      const page = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', String(since), '--limit', '1', '--json'])).stateChanges;
+      const page = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', String(since), '--limit', '1', '--json'])).stateChanges;
       if (page === undefined) throw new Error('no stateChanges');
       if (first) expect(page.historyGap).toBe(true);
       first = false;
@@ -84,9 +83,9 @@ describe('status', () => {
     expect(since).toBe(full.stateVersion);
   });
 
-  test('the human form shows the version, the prune watermark and an events table', () => {
-    const json = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
-    const text = run(['status', RESEARCHER, '--since', '0']).stdout;
+  test('the human form shows the version, the prune watermark and an events table', async () => {
+    const json = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', '0', '--json']));
+    const text = (await run(['status', RESEARCHER, '--since', '0'])).stdout;
     expect(text).toMatch(new RegExp(`state version\\s+${json.stateVersion}\\n`, 'u'));
     expect(text).toMatch(/prune watermark\s+[1-9]\d*\n/u);
     expect(text).toContain(`${json.stateChanges?.events.length} events (historyGap true`);
@@ -96,8 +95,8 @@ describe('status', () => {
     }
   });
 
-  test('an unknown session has version 0 and no events', () => {
-    expect(jsonOf<StatusJson>(run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
+  test('an unknown session has version 0 and no events', async () => {
+    expect(jsonOf<StatusJson>(await run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
       sessionKey: 'agent:nobody:main',
       stateVersion: 0,
       stateChanges: { events: [], historyGap: false, hasMore: false, nextSince: 0 },
@@ -106,8 +105,8 @@ describe('status', () => {
 });
 
 describe('list', () => {
-  test('--json without keys lists every session with a head or a cursor, with cursor counts', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
+  test('--json without keys lists every session with a head or a cursor, with cursor counts', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', '--json']));
     expect(rows.map((row) => row.sessionKey)).toEqual([MANAGER, RESEARCHER, OPS]);
     const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
     expect(researcher?.watchedBy).toBe(2);
@@ -115,17 +114,17 @@ describe('list', () => {
     expect(rows.find((row) => row.sessionKey === MANAGER)).toEqual({ sessionKey: MANAGER, watching: 1, watchedBy: 0 });
   });
 
-  test('--json with keys keeps their order and omits the version of a session that never logged', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', OPS, RESEARCHER, '--json']));
+  test('--json with keys keeps their order and omits the version of a session that never logged', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', OPS, RESEARCHER, '--json']));
     expect(rows.map((row) => row.sessionKey)).toEqual([OPS, RESEARCHER]);
     expect(rows[0]).toEqual({ sessionKey: OPS, watching: 1, watchedBy: 0 });
-    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+    const status = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--json']));
     expect(rows[1]?.stateVersion).toBe(status.stateVersion);
   });
 
-  test('the human form is a table with a dash for missing versions', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
-    const text = run(['list']).stdout.trimEnd().split('\n');
+  test('the human form is a table with a dash for missing versions', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', '--json']));
+    const text = (await run(['list'])).stdout.trimEnd().split('\n');
     expect(text[0]).toMatch(/^session\s+version\s+prune watermark\s+watching\s+watched by$/u);
     expect(text).toHaveLength(rows.length + 1);
     const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
@@ -141,8 +140,8 @@ describe('list', () => {
 });
 
 describe('cursors', () => {
-  test('--json gives watermarks in order acked <= notified <= material, pending exactly when a notice is open', () => {
-    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
+  test('--json gives watermarks in order acked <= notified <= material, pending exactly when a notice is open', async () => {
+    const rows = jsonOf<CursorJson[]>(await run(['cursors', '--json']));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.acked).toBeLessThanOrEqual(row.notified);
@@ -152,17 +151,17 @@ describe('cursors', () => {
     }
   });
 
-  test('--watcher and --target filter', () => {
-    const ops = jsonOf<CursorJson[]>(run(['cursors', '--watcher', OPS, '--json']));
+  test('--watcher and --target filter', async () => {
+    const ops = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', OPS, '--json']));
     expect(ops.map((row) => row.watcher)).toEqual([OPS]);
-    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', RESEARCHER, '--json']))).toHaveLength(2);
-    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', MANAGER, '--json']))).toEqual([]);
-    expect(run(['cursors', '--target', MANAGER]).stdout).toBe('no cursors\n');
+    expect(jsonOf<CursorJson[]>(await run(['cursors', '--target', RESEARCHER, '--json']))).toHaveLength(2);
+    expect(jsonOf<CursorJson[]>(await run(['cursors', '--target', MANAGER, '--json']))).toEqual([]);
+    expect((await run(['cursors', '--target', MANAGER])).stdout).toBe('no cursors\n');
   });
 
-  test('the human form is a table with the pending column', () => {
-    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
-    const text = run(['cursors']).stdout.trimEnd().split('\n');
+  test('the human form is a table with the pending column', async () => {
+    const rows = jsonOf<CursorJson[]>(await run(['cursors', '--json']));
+    const text = (await run(['cursors'])).stdout.trimEnd().split('\n');
     expect(text[0]).toMatch(/^watcher\s+target\s+acked\s+notified\s+material\s+notice\s+touched$/u);
     for (const row of rows) {
       const cells = text.find((line) => line.startsWith(row.watcher))?.split(/\s+/u);
@@ -178,10 +177,10 @@ test.each([
   ['list --json with keys', ['list', OPS, RESEARCHER, '--json']],
   ['cursors', ['cursors']],
   ['cursors --json', ['cursors', '--watcher', MANAGER, '--json']],
-])('reading changes nothing: %s leaves the file and its WAL byte for byte, and every row, as they were', (_name, args) => {
+])('reading changes nothing: %s leaves the file and its WAL byte for byte, and every row, as they were', async (_name, args) => {
   const rowsBefore = dumpTables(db);
   const bytesBefore = hashFileAndWal(db);
-  run(args);
+  await run(args);
   expect(hashFileAndWal(db)).toBe(bytesBefore);
   expect(dumpTables(db)).toEqual(rowsBefore);
 });

@@ -74,15 +74,15 @@ async function dumpSchema(): Promise<Record<string, unknown[]>> {
 // --- running the CLI -------------------------------------------------------------------------------
 
 /** The CLI on this test's schema; stderr empty and exit 0 expected. */
-function ok(args: readonly string[]): CliRun {
-  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+async function ok(args: readonly string[]): Promise<CliRun> {
+  const run = await runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   return run;
 }
 
-function record(sessionKey: string, summary: string, extra: readonly string[] = []): number {
-  const run = ok(['record', sessionKey, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', ...extra]);
+async function record(sessionKey: string, summary: string, extra: readonly string[] = []): Promise<number> {
+  const run = await ok(['record', sessionKey, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', ...extra]);
   return jsonOf<{ event: { sequence: number } }>(run).event.sequence;
 }
 
@@ -107,45 +107,45 @@ interface StatusJson {
 
 test('record creates the schema; status, list and cursors read back what it and a gateway wrote', async () => {
   expect(await schemaExists(schema)).toBe(false);
-  const worker = record(WORKER, 'worker goal');
+  const worker = await record(WORKER, 'worker goal');
   expect(await schemaExists(schema)).toBe(true);
 
   await seedSpawnEdge();
-  const text = ok(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'human message via telegram']).stdout;
-  const researcher = jsonOf<StatusJson>(ok(['status', RESEARCHER, '--json'])).stateVersion;
+  const text = (await ok(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'human message via telegram'])).stdout;
+  const researcher = jsonOf<StatusJson>(await ok(['status', RESEARCHER, '--json'])).stateVersion;
   expect(text).toBe(`recorded #${researcher} human_direct_message on ${RESEARCHER} by human\n  watcher ${MANAGER}: notice pending\n`);
 
-  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+  const status = jsonOf<StatusJson>(await ok(['status', WORKER, '--since', '0', '--json']));
   expect(status.stateVersion).toBe(worker);
   expect(status.stateChanges?.events.map((event) => [event.sequence, event.summary])).toEqual([[worker, 'worker goal']]);
-  expect(ok(['status', WORKER]).stdout).toContain(`state version    ${worker}`);
+  expect((await ok(['status', WORKER])).stdout).toContain(`state version    ${worker}`);
 
-  const list = jsonOf<{ sessionKey: string; stateVersion?: number; watching: number; watchedBy: number }[]>(ok(['list', '--json']));
+  const list = jsonOf<{ sessionKey: string; stateVersion?: number; watching: number; watchedBy: number }[]>(await ok(['list', '--json']));
   expect(list).toEqual([
     { sessionKey: MANAGER, watching: 1, watchedBy: 0 },
     { sessionKey: RESEARCHER, stateVersion: researcher, pruneWatermark: 0, watching: 0, watchedBy: 1 },
     { sessionKey: WORKER, stateVersion: worker, pruneWatermark: 0, watching: 0, watchedBy: 0 },
   ]);
 
-  const cursors = jsonOf<{ watcher: string; target: string; acked: number; material: number; pending: boolean }[]>(ok(['cursors', '--json']));
+  const cursors = jsonOf<{ watcher: string; target: string; acked: number; material: number; pending: boolean }[]>(await ok(['cursors', '--json']));
   expect(cursors.map((row) => [row.watcher, row.target, row.pending, row.material])).toEqual([[MANAGER, RESEARCHER, true, researcher]]);
-  expect(ok(['cursors', '--watcher', WORKER]).stdout).toBe('no cursors\n');
+  expect((await ok(['cursors', '--watcher', WORKER])).stdout).toBe('no cursors\n');
 });
 
 test('reading changes nothing: status, list and cursors leave every row of the schema as it was', async () => {
-  record(WORKER, 'one');
+  await record(WORKER, 'one');
   await seedSpawnEdge();
-  record(RESEARCHER, 'two');
+  await record(RESEARCHER, 'two');
   const before = await dumpSchema();
-  ok(['status', RESEARCHER, '--since', '0', '--json']);
-  ok(['list']);
-  ok(['cursors']);
+  await ok(['status', RESEARCHER, '--since', '0', '--json']);
+  await ok(['list']);
+  await ok(['cursors']);
   expect(await dumpSchema()).toEqual(before);
 });
 
-test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', () => {
-  const sequence = record(WORKER, 'via env');
-  const run = runCli(['status', WORKER, '--json'], {
+test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', async () => {
+  const sequence = await record(WORKER, 'via env');
+  const run = await runCli(['status', WORKER, '--json'], {
     SESSION_STATE_DB: URL_WITH_PASSWORD.replace(/^postgres:/u, 'postgresql:'),
     SESSION_STATE_PG_SCHEMA: schema,
   });
@@ -153,22 +153,22 @@ test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and
   expect(jsonOf<StatusJson>(run).stateVersion).toBe(sequence);
 });
 
-test('prune runs retention on the schema, and status then reports the gap', () => {
-  for (const summary of ['one', 'two', 'three']) record(WORKER, summary);
-  expect(ok(['prune', '--max-rows', '1']).stdout).toBe('pruned 2 events, expired 0 cursors\n');
-  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+test('prune runs retention on the schema, and status then reports the gap', async () => {
+  for (const summary of ['one', 'two', 'three']) await record(WORKER, summary);
+  expect((await ok(['prune', '--max-rows', '1'])).stdout).toBe('pruned 2 events, expired 0 cursors\n');
+  const status = jsonOf<StatusJson>(await ok(['status', WORKER, '--since', '0', '--json']));
   expect(status.stateChanges?.events.map((event) => event.sequence)).toEqual([status.stateVersion]);
   expect(status.stateChanges?.historyGap).toBe(true);
 });
 
 test('record with the same --dedupe-key twice says already recorded and writes nothing', async () => {
   const args = ['record', WORKER, '--kind', 'compacted', '--actor', 'system', '--summary', 'compacted', '--dedupe-key', 'compacted:op-1'];
-  const first = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  const first = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(await ok([...args, '--json']));
   expect(first.duplicate).toBe(false);
   const before = await dumpSchema();
-  const again = ok(args).stdout;
+  const again = (await ok(args)).stdout;
   expect(again).toBe(`already recorded as #${first.event.sequence} compacted on ${WORKER} by system (same --dedupe-key); nothing written\n`);
-  const json = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  const json = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(await ok([...args, '--json']));
   expect(json).toMatchObject({ duplicate: true, event: { sequence: first.event.sequence } });
   const after = await dumpSchema();
   // A duplicate may draw a sequence number it never uses (sequences need not be contiguous); rows must not change.
@@ -183,7 +183,7 @@ test.each([
   ['prune', ['prune']],
   ['tail', ['tail', WORKER]],
 ])('%s on a schema holding no store exits 2 naming --db and the schema, masks the password and creates nothing', async (_name, args) => {
-  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+  const run = await runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   const lines = run.stderr.trimEnd().split('\n');
@@ -200,7 +200,7 @@ test('with the server on a wrong port, record and status exit 1 naming host:port
   const wrong = new URL(URL_WITH_PASSWORD);
   wrong.port = String(port);
   for (const args of [['record', WORKER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'], ['status', WORKER]]) {
-    const run = runCli([...args, '--db', wrong.toString(), '--schema', schema]);
+    const run = await runCli([...args, '--db', wrong.toString(), '--schema', schema]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`cannot connect to PostgreSQL at ${wrong.hostname}:${port}`);
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
@@ -211,15 +211,15 @@ test('with the server on a wrong port, record and status exit 1 naming host:port
 // --- tail ------------------------------------------------------------------------------------------
 
 test('tail follows what record appends to the schema and exits 0 on SIGINT', async () => {
-  const old = record(RESEARCHER, 'before the tail started');
+  const old = await record(RESEARCHER, 'before the tail started');
   const child = spawn(process.execPath, [CLI_MAIN, 'tail', RESEARCHER, '--json', '--db', URL_WITH_PASSWORD, '--schema', schema]);
   const exited = exitOf(child);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   await waitFor(child.stderr, (text) => text.includes('following'));
   const stdout = waitFor(child.stdout, (text) => text.split('\n').length > 2);
-  const first = record(RESEARCHER, 'first while tailing');
-  const second = record(RESEARCHER, 'second while tailing');
+  const first = await record(RESEARCHER, 'first while tailing');
+  const second = await record(RESEARCHER, 'second while tailing');
   const lines = (await stdout).trimEnd().split('\n');
   child.kill('SIGINT');
   expect(await exited).toBe(0);
