@@ -11,6 +11,7 @@ import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
+import { registerExplain } from './commands/explain';
 import { registerList } from './commands/list';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
@@ -37,8 +38,8 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, tail and prune need an existing store: they never create a file or a
-schema. record creates and migrates one when missing. demo only runs on a file, since it
+status, list, cursors, explain, tail and prune need an existing store: they never create a
+file or a schema. record creates and migrates one when missing. demo only runs on a file, since it
 deletes and recreates its state.`;
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
@@ -88,6 +89,7 @@ export function buildProgram(run: RunContext): Command {
   registerStatus(program, run);
   registerList(program, run);
   registerCursors(program, run);
+  registerExplain(program, run);
   registerRecord(program, run);
   registerPrune(program, run);
   registerTail(program, run);

@@ -65,6 +65,9 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['a bad --max-age', ['prune', '--max-age', '30x'], '--max-age'],
     ['a zero --max-rows', ['prune', '--max-rows', '0'], '--max-rows'],
     ['a bad tail --since', ['tail', KEY, '--since', '1.5'], '--since'],
+    ['a bad explain watcher', ['explain', 'a b', KEY], '<watcher>'],
+    ['an empty explain target', ['explain', KEY, ''], '<target>'],
+    ['a missing explain target', ['explain', KEY], 'target'],
   ])('%s, leaving the file as it was', async (_name, args, argument) => {
     await expectRejectedWithoutWriting([...args, '--db', db], argument);
   });
@@ -148,6 +151,7 @@ describe('a missing or foreign state file', () => {
     ['status --since', ['status', KEY, '--since', '0', '--json']],
     ['list', ['list']],
     ['cursors', ['cursors', '--json']],
+    ['explain', ['explain', KEY, KEY, '--json']],
     ['prune', ['prune']],
     ['tail', ['tail', KEY]],
   ])('%s says so, exits 2 and creates nothing', async (_name, args) => {

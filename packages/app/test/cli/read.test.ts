@@ -1,5 +1,5 @@
-// The read commands (status, list, cursors) in both output forms, on a file the demo left, and
-// the fact that reading changes nothing.
+// The read commands (status, list, cursors, explain) in both output forms, on a file the demo
+// left, and the fact that reading changes nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -35,6 +35,15 @@ interface CursorJson {
   material: number;
   pending: boolean;
   touchedAt: string;
+}
+
+interface ExplainJson {
+  watcher: string;
+  target: string;
+  status: 'watching' | 'ended' | 'unknown';
+  truncated: boolean;
+  steps: { position: number; time: string; event: { type: string; via?: string; at?: number }; acked: number; notified: number; material: number; text: string }[];
+  lines: string[];
 }
 
 let dir: string;
@@ -170,7 +179,75 @@ describe('cursors', () => {
   });
 });
 
+describe('explain', () => {
+  test.each([[MANAGER], [OPS]])('--json for %s: its steps in journal order, the last one leaving the watermarks the cursor holds', async (watcher) => {
+    const history = jsonOf<ExplainJson>(await run(['explain', watcher, RESEARCHER, '--json']));
+    const [cursor] = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', watcher, '--json']));
+    expect(history).toMatchObject({ watcher, target: RESEARCHER, status: 'watching' });
+    expect(history.steps.length).toBeGreaterThan(0);
+    const positions = history.steps.map((step) => step.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    const last = history.steps[history.steps.length - 1];
+    expect([last?.acked, last?.notified]).toEqual([cursor?.acked, cursor?.notified]);
+    expect(last?.material).toBeLessThanOrEqual(cursor?.material ?? -1);
+  });
+
+  test("the explicit watcher's history: the watch started at the target's head, then one notice frozen at the later change", async () => {
+    const history = jsonOf<ExplainJson>(await run(['explain', OPS, RESEARCHER, '--json']));
+    const [cursor] = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', OPS, '--json']));
+    expect(history.truncated).toBe(false);
+    expect(history.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised']);
+    expect(history.steps[0]?.event).toEqual({ type: 'watch_started', via: 'watch', at: cursor?.acked });
+    expect(history.steps[1]?.event).toEqual({ type: 'notice_raised', acked: cursor?.acked, notified: cursor?.notified });
+    expect(history.lines.at(-1)).toBe(`now (as of the last entry): one notice pending, changesSince ${cursor?.acked}, frozen at ${cursor?.notified}; later changes raise material (${cursor?.material} then) without an entry`);
+  });
+
+  test("the manager's history, whose start retention pruned, shows the drain that reopened and the drain that acknowledged", async () => {
+    const history = jsonOf<ExplainJson>(await run(['explain', MANAGER, RESEARCHER, '--json']));
+    expect(history.truncated).toBe(true);
+    const types = history.steps.map((step) => step.event.type);
+    expect(types).toContain('notice_reopened');
+    expect(types.at(-1)).toBe('notice_acknowledged');
+  });
+
+  test('the human form: a heading naming the pair, one line per step with its watermarks, and the state now', async () => {
+    for (const watcher of [MANAGER, OPS]) {
+      const history = jsonOf<ExplainJson>(await run(['explain', watcher, RESEARCHER, '--json']));
+      const text = (await run(['explain', watcher, RESEARCHER])).stdout.trimEnd().split('\n');
+      expect(text).toEqual([`watcher ${watcher}, target ${RESEARCHER}: the cursor journal`, ...history.lines]);
+      for (const step of history.steps) {
+        expect(text).toContain(`#${step.position} ${step.time} ${step.text} [acked ${step.acked}, notified ${step.notified}, material ${step.material}]`);
+      }
+    }
+  });
+
+  test('a pair that was never watched has no entries and says so', async () => {
+    expect(jsonOf<ExplainJson>(await run(['explain', OPS, MANAGER, '--json']))).toEqual({
+      watcher: OPS,
+      target: MANAGER,
+      status: 'unknown',
+      truncated: false,
+      steps: [],
+      lines: ['no journal entries: the pair was never watched, or retention removed its history'],
+    });
+  });
+
+  test("the README's explain sample is what explain prints on the demo's file (times aside)", async () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const block = /<!-- explain-sample:start -->\n```text\n([\s\S]*?)```\n<!-- explain-sample:end -->/u.exec(readme)?.[1] ?? '';
+    const [command, ...sample] = block.trimEnd().split('\n');
+    const args = (command ?? '').replace(/^\$ node \S+ /u, '').replace(/ --db \S+$/u, '').split(' ');
+    expect(args[0]).toBe('explain');
+    const printed = (await run(args)).stdout.trimEnd().split('\n');
+    const withoutTimes = (lines: readonly string[]): string[] => lines.map((line) => line.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/gu, 'TIME'));
+    expect(sample.length).toBeGreaterThanOrEqual(3);
+    expect(withoutTimes(sample)).toEqual(withoutTimes(printed));
+  });
+});
+
 test.each([
+  ['explain', ['explain', MANAGER, RESEARCHER]],
+  ['explain --json', ['explain', OPS, RESEARCHER, '--json']],
   ['status', ['status', RESEARCHER]],
   ['status --since --json', ['status', RESEARCHER, '--since', '0', '--json']],
   ['list', ['list']],

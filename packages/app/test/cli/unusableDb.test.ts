@@ -18,6 +18,7 @@ const COMMANDS: [string, string[]][] = [
   ['status', ['status', KEY]],
   ['list', ['list']],
   ['cursors', ['cursors']],
+  ['explain', ['explain', KEY, KEY]],
   ['tail', ['tail', KEY]],
   ['prune', ['prune']],
   ['record', RECORD],

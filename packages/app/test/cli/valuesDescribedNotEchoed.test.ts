@@ -12,6 +12,7 @@ test.each([
   ['--since', ['status', KEY, '--since', CONTENT]],
   ['--limit', ['status', KEY, '--since', '0', '--limit', CONTENT]],
   ['--watcher', ['cursors', '--watcher', CONTENT]],
+  ['<target>', ['explain', KEY, CONTENT]],
   ['--max-age', ['prune', '--max-age', CONTENT]],
   ['--payload', [...RECORD, '--summary', 's', '--payload', CONTENT]],
   ['--payload', [...RECORD, '--summary', 's', '--payload', JSON.stringify([CONTENT])]],

@@ -62,7 +62,7 @@ async function schemaExists(name: string): Promise<boolean> {
 /** Every row of the store's tables, each table in a stable order: equal dumps mean nothing was written. */
 async function dumpSchema(): Promise<Record<string, unknown[]>> {
   const dump: Record<string, unknown[]> = {};
-  for (const table of ['events', 'heads', 'cursors', 'schema_migrations']) {
+  for (const table of ['events', 'heads', 'cursors', 'cursor_journal', 'schema_migrations']) {
     const rows = await client.query(`SELECT * FROM ${schema}.${table}`);
     dump[table] = rows.rows.map((row) => JSON.stringify(row)).sort();
   }
@@ -132,7 +132,7 @@ test('record creates the schema; status, list and cursors read back what it and 
   expect((await ok(['cursors', '--watcher', WORKER])).stdout).toBe('no cursors\n');
 });
 
-test('reading changes nothing: status, list and cursors leave every row of the schema as it was', async () => {
+test('reading changes nothing: status, list, cursors and explain leave every row of the schema as it was', async () => {
   await record(WORKER, 'one');
   await seedSpawnEdge();
   await record(RESEARCHER, 'two');
@@ -140,7 +140,44 @@ test('reading changes nothing: status, list and cursors leave every row of the s
   await ok(['status', RESEARCHER, '--since', '0', '--json']);
   await ok(['list']);
   await ok(['cursors']);
+  await ok(['explain', MANAGER, RESEARCHER]);
+  await ok(['explain', MANAGER, RESEARCHER, '--json']);
   expect(await dumpSchema()).toEqual(before);
+});
+
+interface ExplainJson {
+  status: string;
+  truncated: boolean;
+  steps: { position: number; time: string; event: Record<string, unknown>; acked: number; notified: number; material: number; text: string }[];
+  lines: string[];
+}
+
+test("explain prints the pair's cursor journal: the spawn edge's watch, the notice a record raised, the drain a gateway made", async () => {
+  await seedSpawnEdge();
+  const spawnedAt = jsonOf<StatusJson>(await ok(['status', RESEARCHER, '--json'])).stateVersion;
+  const changed = await record(RESEARCHER, 'goal edited');
+  const raised = jsonOf<ExplainJson>(await ok(['explain', MANAGER, RESEARCHER, '--json']));
+  expect(raised).toMatchObject({ watcher: MANAGER, target: RESEARCHER, status: 'watching', truncated: false });
+  expect(raised.steps.map((step) => step.event)).toEqual([
+    { type: 'watch_started', via: 'spawn', at: spawnedAt },
+    { type: 'notice_raised', acked: spawnedAt, notified: changed },
+  ]);
+
+  const store = await openPostgresStore({ connectionString: BASE_URL, schema });
+  const awareness = await createSessionStateAwareness({ store, ownsSession: (key) => key === MANAGER });
+  try {
+    expect(await awareness.drain(MANAGER)).toHaveLength(1);
+  } finally {
+    await awareness.close();
+  }
+  const drained = jsonOf<ExplainJson>(await ok(['explain', MANAGER, RESEARCHER, '--json']));
+  expect(drained.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised', 'notice_acknowledged']);
+  expect(drained.steps.at(-1)).toMatchObject({ acked: changed, notified: changed, material: changed });
+
+  const text = (await ok(['explain', MANAGER, RESEARCHER])).stdout.trimEnd().split('\n');
+  expect(text).toEqual([`watcher ${MANAGER}, target ${RESEARCHER}: the cursor journal`, ...drained.lines]);
+  expect(text.at(-1)).toBe(`now (as of the last entry): idle at ${changed}; the next change by another actor raises a notice`);
+  expect((await ok(['explain', WORKER, RESEARCHER, '--json'])).stdout).toContain('"status": "unknown"');
 });
 
 test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', async () => {
@@ -180,6 +217,7 @@ test.each([
   ['status --since', ['status', WORKER, '--since', '0', '--json']],
   ['list', ['list']],
   ['cursors', ['cursors', '--json']],
+  ['explain', ['explain', MANAGER, WORKER]],
   ['prune', ['prune']],
   ['tail', ['tail', WORKER]],
 ])('%s on a schema holding no store exits 2 naming --db and the schema, masks the password and creates nothing', async (_name, args) => {
