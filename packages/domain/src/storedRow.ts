@@ -167,7 +167,7 @@ export type CursorValues = [watcher: string, target: string, acked: number, noti
 
 /**
  * Why the pair and watermark columns of a stored cursor row (its first five, in CursorValues
- * order, as a lagging-cursor scan reads them) cannot be used, or undefined when they are sound:
+ * order, as a pending-cursor scan reads them) cannot be used, or undefined when they are sound:
  * the pair is text and the watermarks are sequences in order (acked ≤ notified ≤ material).
  * The reason names no stored value.
  */
