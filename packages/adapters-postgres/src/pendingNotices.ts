@@ -11,8 +11,8 @@ export async function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) =
   if (targets !== undefined && targets.length === 0) return [];
   const rows =
     targets === undefined
-      ? await runAlone(db, db.statements.laggingCursors, [])
-      : await runAlone(db, db.statements.laggingCursorsOn, [[...new Set(targets)]]);
+      ? await runAlone(db, db.statements.pendingCursors, [])
+      : await runAlone(db, db.statements.pendingCursorsOn, [[...new Set(targets)]]);
   // Only the owned watchers' rows are decoded (and a corrupt one reported).
   const owned = owns === undefined ? rows : rows.filter((row) => owns(row[0] as SessionKey));
   return planHeldNotices({ cursors: decodeCursorRows(db, 'pendingNotices', owned), ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });

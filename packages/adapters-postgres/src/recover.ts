@@ -1,4 +1,4 @@
-// The restart scan: every lagging cursor (material > acked) of the owned watchers, planned by
+// The restart scan: every pending cursor (material > acked) of the owned watchers, planned by
 // `planRestartScan` (notified raised to material, one `recovered` notice per pending pair).
 // Running it twice changes nothing more. Only at start: the owner's re-read after a signal is
 // pendingNotices.ts, which writes nothing.
@@ -13,7 +13,7 @@ import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from './transaction';
 const pairKey = (pair: { readonly watcher: string; readonly target: string }): string => `${pair.watcher}\u0000${pair.target}`;
 
 /**
- * Plans the scan on the lagging cursors read without locks; a cursor the plan leaves as it is (a
+ * Plans the scan on the pending cursors read without locks; a cursor the plan leaves as it is (a
  * pending notice whose notified is already at material) gives its notice from that read, since
  * only its owner's drain could change what the notice says. The few cursors the plan writes are
  * locked and read again, planned from what is locked, and written with their journal entries in
@@ -21,7 +21,7 @@ const pairKey = (pair: { readonly watcher: string; readonly target: string }): s
  */
 export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]> {
   const st = db.statements;
-  const read = await runAlone(db, st.laggingCursors, []);
+  const read = await runAlone(db, st.pendingCursors, []);
   const owned = owns === undefined ? read : read.filter((row) => owns(row[0] as SessionKey));
   const scan = { ...(owns !== undefined ? { owns } : {}), now };
   const unlocked = planRestartScan({ cursors: decodeCursorRows(db, 'restartScan', owned), ...scan });

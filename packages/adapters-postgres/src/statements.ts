@@ -98,8 +98,8 @@ export interface Statements {
   readonly cursorOf: Statement;
   readonly insertCursor: Statement;
   readonly drainCursors: Statement;
-  readonly laggingCursors: Statement;
-  readonly laggingCursorsOn: Statement;
+  readonly pendingCursors: Statement;
+  readonly pendingCursorsOn: Statement;
   readonly lockCursorPairs: Statement;
   readonly deleteCursorsOfWatcher: Statement;
   readonly deleteCursorsOfSession: Statement;
@@ -314,15 +314,15 @@ ORDER BY ${cursors.target} FOR UPDATE`,
       ['watcher', 'targets'],
     ),
 
-    /** () → every lagging cursor (material > acked), by watcher then target, as CursorValues. */
-    laggingCursors: compile(
-      'lagging_cursors',
+    /** () → every pending cursor (material > acked), by watcher then target, as CursorValues. */
+    pendingCursors: compile(
+      'pending_cursors',
       orm.select(cursorColumns).from(cursors).where(gt(cursors.material, cursors.acked)).orderBy(asc(cursors.watcher), asc(cursors.target)),
       [],
     ),
-    /** (targets[]) → the lagging cursors on those targets, by watcher then target. */
-    laggingCursorsOn: compile(
-      'lagging_cursors_on',
+    /** (targets[]) → the pending cursors on those targets, by watcher then target. */
+    pendingCursorsOn: compile(
+      'pending_cursors_on',
       sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
 ORDER BY ${cursors.watcher}, ${cursors.target}`,

@@ -3,11 +3,11 @@
 // or on its resync timer.
 import { planHeldNotices, type Notice, type SessionKey } from '@session-state/domain';
 
-import { laggingCursors, laggingRows, laggingRowsOn } from './laggingCursors';
+import { pendingCursors, pendingRows, pendingRowsOn } from './pendingCursors';
 import type { StoreDb } from './storeDb';
 
 /**
- * The held notices of the lagging cursors whose watcher passes `owns` (all of them from the
+ * The held notices of the pending cursors whose watcher passes `owns` (all of them from the
  * covering partial index, or those on `targets` by the cursors_target index), by watcher then
  * target. One read transaction, so chunked lookups see one snapshot; no write lock is taken.
  */
@@ -15,9 +15,9 @@ export function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => bool
   if (targets !== undefined && targets.length === 0) return [];
   return db.client
     .transaction((): readonly Notice[] => {
-      const read = targets === undefined ? laggingCursors(db.orm).values() : laggingRowsOn(db.orm, targets);
+      const read = targets === undefined ? pendingCursors(db.orm).values() : pendingRowsOn(db.orm, targets);
       // No row is written, so the time rows carry is never used.
-      const cursors = laggingRows(db, 'pendingNotices', read, 0, owns);
+      const cursors = pendingRows(db, 'pendingNotices', read, 0, owns);
       return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
     })
     .deferred();

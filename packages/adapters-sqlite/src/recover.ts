@@ -1,4 +1,4 @@
-// The restart scan: lock and read the lagging cursors (material > acked), plan
+// The restart scan: lock and read the pending cursors (material > acked), plan
 // (`planRestartScan`: notified raised to material, one `recovered` notice per pending pair),
 // write the raised rows and their `notice_recovered` entries. Running it twice changes nothing
 // more. Only at start: a gateway's live re-reads (signals, the resync timer) use
@@ -6,15 +6,15 @@
 import { planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
-import { laggingCursors, laggingRows } from './laggingCursors';
+import { pendingCursors, pendingRows } from './pendingCursors';
 import type { StoreDb } from './storeDb';
 
-/** The restart scan over lagging cursors (those whose watcher passes `owns`), in one write transaction; one notice per pair. */
+/** The restart scan over pending cursors (those whose watcher passes `owns`), in one write transaction; one notice per pair. */
 export function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean): readonly Notice[] {
   const st = db.statements;
   return db.client
     .transaction((): readonly Notice[] => {
-      const cursors = laggingRows(db, 'restartScan', laggingCursors(db.orm).values(), now, owns);
+      const cursors = pendingRows(db, 'restartScan', pendingCursors(db.orm).values(), now, owns);
       const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now });
       for (const row of plan.cursorWrites) st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
       writeJournal(db, plan.journal);

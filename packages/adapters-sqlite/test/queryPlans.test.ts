@@ -3,7 +3,7 @@
 import type Database from 'better-sqlite3';
 
 import { openStoreDb } from '../src/openSqliteStore';
-import { laggingCursors, laggingCursorsOn } from '../src/laggingCursors';
+import { pendingCursors, pendingCursorsOn } from '../src/pendingCursors';
 import type { StoreDb } from '../src/storeDb';
 
 let db: StoreDb;
@@ -45,13 +45,13 @@ test('sessionChangesSince (the lean status read) uses the same plan as changesSi
   expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
 });
 
-test('the restart scan and a full pendingNotices read only the covering partial index of lagging cursors, with no sort', () => {
-  const lines = plan(laggingCursors(db.orm).toSQL().sql);
+test('the restart scan and a full pendingNotices read only the covering partial index of pending cursors, with no sort', () => {
+  const lines = plan(pendingCursors(db.orm).toSQL().sql);
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
 test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
-  const query = laggingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
+  const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);
 });
