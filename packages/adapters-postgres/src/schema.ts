@@ -1,7 +1,7 @@
 // The drizzle table definitions of the PostgreSQL store, which the queries are built from, in
 // the store's own schema: every rendered name is schema-qualified ("schema"."events"), so what a
 // statement touches never depends on a connection's search_path. The committed migrations
-// create these tables (plus COLLATE "C" keys and an INCLUDE on the lagging index, which drizzle
+// create these tables (plus COLLATE "C" keys and an INCLUDE on the pending-cursor index, which drizzle
 // cannot express).
 import { sql } from 'drizzle-orm';
 import { bigint, index, json, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';

@@ -53,7 +53,7 @@ export const cursors = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
-    // Partial and covering: the restart scan and pendingNotices read only this index (see laggingCursors.ts).
+    // Partial and covering: the restart scan and pendingNotices read only this index (see pendingCursors.ts).
     index('cursors_lagging')
       .on(table.watcher, table.target, table.acked, table.notified, table.material)
       .where(sql`${table.material} > ${table.acked}`),
