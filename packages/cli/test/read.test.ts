@@ -233,7 +233,7 @@ describe('explain', () => {
   });
 
   test("the README's explain sample is what explain prints on the demo's file (times aside)", async () => {
-    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
     const block = /<!-- explain-sample:start -->\n```text\n([\s\S]*?)```\n<!-- explain-sample:end -->/u.exec(readme)?.[1] ?? '';
     const [command, ...sample] = block.trimEnd().split('\n');
     const args = (command ?? '').replace(/^\$ node \S+ /u, '').replace(/ --db \S+$/u, '').split(' ');
