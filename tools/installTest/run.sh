@@ -4,9 +4,9 @@
 # says (npm install ./session-state-*.tgz; third-party dependencies come from the npm registry or
 # its cache), compiles a tiny TypeScript gateway against them with strict and skipLibCheck: false
 # (and checks that no drizzle, better-sqlite3 or pg declaration is part of that compile), runs it
-# on the memory, SQLite and (when SESSION_STATE_PG_URL is set) PostgreSQL stores, runs
-# `npx session-state --help` and `npx session-state demo` there, and checks that a
-# PostgreSQL-only gateway installs no better-sqlite3. Ends with one line: PASS or FAIL.
+# on the memory, SQLite and (when SESSION_STATE_PG_URL is set) PostgreSQL stores, runs the
+# README's gateway.js, `npx session-state --help` and `npx session-state demo` there, and checks
+# that a PostgreSQL-only gateway installs no better-sqlite3. Ends with one line: PASS or FAIL.
 # Usage: tools/installTest/run.sh (after npm install; it builds first). KEEP=1 keeps the scratch folder.
 set -euo pipefail
 
@@ -67,6 +67,19 @@ fi
 
 step "run the gateway (memory, SQLite${SESSION_STATE_PG_URL:+, PostgreSQL})"
 node dist/gateway.js "$SCRATCH/gateway/gateway.db" "${SESSION_STATE_PG_URL:-}" "$PG_SCHEMA"
+
+step "the README's gateway.js (Use it in your gateway), then the CLI on the file it left"
+node -e '
+  const readme = require("fs").readFileSync(process.argv[1], "utf8");
+  const section = /<!-- gateway-example:start -->([\s\S]*?)<!-- gateway-example:end -->/.exec(readme)?.[1];
+  const code = section && /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error("README.md has no ```js block between the gateway-example markers");
+  require("fs").writeFileSync("gateway.js", code);
+' "$ROOT/README.md"
+node gateway.js | tee readme-gateway.out
+grep -q '^wake agent:main:main$' readme-gateway.out
+grep -q '^version [0-9]*: human_direct_message$' readme-gateway.out
+npx --no-install session-state list --db session-state.db
 
 step "npx session-state --help"
 npx --no-install session-state --help | head -3
