@@ -49,9 +49,10 @@ node -e '
 ' "$PACK_JSON"
 
 step "install the tarballs into a scratch project outside the repository ($SCRATCH/gateway)"
-cp -R "$TEMPLATE/." "$SCRATCH/gateway/"
 cd "$SCRATCH/gateway"
+npm init -y >/dev/null
 npm install --no-audit --no-fund --prefer-offline ./session-state-*.tgz
+cp -R "$TEMPLATE/." .
 npm install --no-audit --no-fund --prefer-offline --save-dev "typescript@$(node -p "require('$ROOT/node_modules/typescript/package.json').version")" "@types/node@^20"
 test -x node_modules/.bin/session-state
 
