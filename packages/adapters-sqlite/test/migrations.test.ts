@@ -41,7 +41,9 @@ describe('migrating an empty file', () => {
     try {
       for (const table of [events, cursors, cursorJournal]) {
         const config = getTableConfig(table);
-        const declared = config.indexes.map((i) => i.config.name).sort();
+        // drizzle declares a column's uniqueness on the column; drizzle-kit makes it a named unique index.
+        const uniques = config.columns.filter((c) => c.isUnique).map((c) => c.uniqueName ?? '');
+        const declared = [...config.indexes.map((i) => i.config.name), ...uniques].sort();
         const present = (raw.prepare(`PRAGMA index_list(${config.name})`).all() as { name: string; origin: string; partial: number }[])
           .filter((i) => i.origin === 'c')
           .map((i) => i.name)
