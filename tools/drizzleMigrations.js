@@ -76,6 +76,11 @@ function embed(adapterDir) {
   console.log(`wrote ${path.relative(ROOT, target)}`);
 }
 
+/** The tags of a drizzle folder's journal, in order. */
+function journalTags(drizzleDir) {
+  return JSON.parse(fs.readFileSync(path.join(drizzleDir, 'meta', '_journal.json'), 'utf8')).entries.map((e) => e.tag);
+}
+
 /** Problems with one adapter's committed migrations, [] when they match its schema. */
 function checkAdapter(adapterDir) {
   const problems = [];
@@ -84,22 +89,24 @@ function checkAdapter(adapterDir) {
   try {
     const out = path.join(scratch, 'drizzle');
     fs.cpSync(drizzleDir, out, { recursive: true });
+    // drizzle-kit reads the snapshots from "./" + out, so out must be relative to the adapter.
     const run = spawnSync(process.execPath, [DRIZZLE_KIT, 'generate', '--config', 'drizzle.config.ts'], {
       cwd: adapterDir,
-      env: { ...process.env, DRIZZLE_OUT: out },
+      env: { ...process.env, DRIZZLE_OUT: path.relative(adapterDir, out) },
       encoding: 'utf8',
     });
-    if (run.status !== 0) {
-      problems.push(`drizzle-kit generate failed (exit ${run.status}):\n${run.stdout}${run.stderr}`);
-      return problems;
-    }
-    const committed = JSON.parse(fs.readFileSync(path.join(drizzleDir, 'meta', '_journal.json'), 'utf8')).entries.map((e) => e.tag);
-    const regenerated = JSON.parse(fs.readFileSync(path.join(out, 'meta', '_journal.json'), 'utf8')).entries.map((e) => e.tag);
-    for (const tag of regenerated.filter((t) => !committed.includes(t))) {
+    const committed = journalTags(drizzleDir);
+    const regenerated = journalTags(out);
+    const added = regenerated.filter((t) => !committed.includes(t));
+    for (const tag of added) {
       problems.push(
         `src/schema.ts differs from the committed migrations: drizzle-kit would add ${tag}.sql:\n${fs.readFileSync(path.join(out, `${tag}.sql`), 'utf8')}\n` +
           `run \`npm run migrations:generate -- --name <what>\` in ${path.relative(ROOT, adapterDir)} and commit drizzle/ and ${GENERATED}`,
       );
+    }
+    // drizzle-kit may print an error and still exit 0: only its own "nothing to migrate" is a pass.
+    if (added.length === 0 && (run.status !== 0 || !/No schema changes, nothing to migrate/.test(run.stdout))) {
+      problems.push(`drizzle-kit generate did not confirm the migrations match (exit ${run.status}):\n${run.stdout}${run.stderr}`);
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
