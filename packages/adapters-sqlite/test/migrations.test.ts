@@ -2,12 +2,12 @@
 // indexes the hot queries need, the bookkeeping rows, and the pragmas set at open.
 import Database from 'better-sqlite3';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { MIGRATIONS, openSqliteStore } from '../src';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
 import { openStoreDb } from '../src/openSqliteStore';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 let temp: TempDb;
 beforeEach(() => {

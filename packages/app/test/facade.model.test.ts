@@ -3,10 +3,10 @@
 // notice queue. Invariant: pending notices, wakes, versions and deltas always match the model.
 import { isAgentQualified, isNestedSubagent } from '@session-state/domain';
 import fc from 'fast-check';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { RecordInput } from '../src';
 import { expectedNotice, openFixture, type Fixture } from './support/harness';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;

@@ -1,9 +1,9 @@
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // Storage failures through the facade, on every store: reported (a failed result or a rejection
 // naming the operation), logged without content, leaving no trace, and the next call works.
 import { createSessionStateAwareness, StoreOperationError } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
 import { faultyStoreOption, STORE_FAILURE, withFaults, type Faults } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const SECRET_SUMMARY = 'human asked about the merger plan';
 const SECRET_PAYLOAD = 'payload-value-never-logged';

@@ -3,9 +3,9 @@
 import { APPEND_BATCH_BOUNDS, InvalidInputError, type RecordResult } from '../src';
 import { appendRequestWeight } from '../src/appendBatchBounds';
 import type { AppendRequest } from '@session-state/domain';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
 import { faultyStoreOption, type Faults } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const appendBatchSizes = (faults: Faults): number[] => (faults.calls.append ?? []).map((args) => (args[0] as unknown[]).length);
 const appendBatchWeights = (faults: Faults): number[] =>

@@ -1,8 +1,8 @@
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // Scenarios of restart, reset, delete, cursor expiry, the prune schedule and close, on every store.
 import { ClosedError } from '../src';
 import { CHILD, expectedNotice, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
 import { faultyStoreOption } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const HOUR = 60 * 60 * 1000;
 

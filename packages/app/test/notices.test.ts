@@ -1,3 +1,4 @@
+import { storeMatrix } from '@session-state/testkit';
 // Scenarios of SPEC 4-5 through the facade, on every store: one coalesced notice per pair,
 // drain and reopen, self-suppression, explicit watch, global keys, log-only kinds and wake.
 import {
@@ -10,7 +11,6 @@ import {
   PEER,
   type Fixture,
 } from './support/harness';
-import { storeMatrix } from './support/stores';
 
 describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
   let f: Fixture;

@@ -3,11 +3,11 @@
 // nothing else.
 import { createManualClock } from '@session-state/adapters-memory';
 import type { CursorRow, StateStore } from '@session-state/domain';
+import { storeMatrix, type StoreKind, type StoreHarness } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src';
 import { STORE_OPERATIONS } from '../src/storeMethods';
 import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness';
-import { storeMatrix, type StoreKind, type StoreUnderTest } from './support/stores';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -26,7 +26,7 @@ function counted(inner: StateStore): { store: StateStore; calls: Map<string, num
 }
 
 describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: StoreKind) => {
-  let stores: StoreUnderTest;
+  let stores: StoreHarness;
   const clock = createManualClock(START);
   const open = (store: StateStore, startup?: SessionStateAwarenessOptions['startup']) =>
     createSessionStateAwareness({ store, clock, logger: recordingLogger(), retention: { maxRows: 1 }, ...(startup !== undefined ? { startup } : {}) });
@@ -43,8 +43,8 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     return rows;
   };
 
-  beforeEach(() => {
-    stores = kind.open();
+  beforeEach(async () => {
+    stores = await kind.open();
   });
   afterEach(async () => {
     await stores.cleanup();
@@ -52,9 +52,9 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
 
   test('by default creation runs the restart scan (which writes the frozen notice up) and a background prune', async () => {
     const before = await leaveAFrozenNotice();
-    const { store, calls } = counted(stores.reopen());
+    const { store, calls } = counted(await stores.reopen());
     const awareness = await open(store);
-    expect(calls.get('recover')).toBe(1);
+    expect(calls.get('restartScan')).toBe(1);
     expect(awareness.pending(PARENT)).toHaveLength(1);
     expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
     await awareness.close();
@@ -63,10 +63,10 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
 
   test('restartScan: false reads and writes no cursor at creation and queues nothing', async () => {
     const before = await leaveAFrozenNotice();
-    const { store, calls } = counted(stores.reopen());
+    const { store, calls } = counted(await stores.reopen());
     const awareness = await open(store, { restartScan: false, prune: 'off' });
     expect(awareness.pending(PARENT)).toEqual([]);
-    expect(calls.get('recover')).toBeUndefined();
+    expect(calls.get('restartScan')).toBeUndefined();
     expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
     // The facade works as usual otherwise: a new change queues the pair's notice.
     expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);

@@ -4,8 +4,8 @@
 // cursor-regression, false-gap, missed-gap, head-regression). Failing seeds found while
 // building the battery are kept at the bottom as named regressions.
 import fc from 'fast-check';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations, type Violation } from './support/failureClasses';
 import { parseNotice } from './support/referenceModel';
 import { Rig } from './support/rig';

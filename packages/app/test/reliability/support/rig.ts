@@ -3,10 +3,10 @@
 // answer that differs, and `check` compares the whole durable and in-memory state with it.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import type { StoreHarness, StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
-import type { StoreKind, StoreUnderTest } from '../../support/stores';
 import { countingFaultStore, type CountingFaultStore } from './countingFaultStore';
 import { type FailureClass, type Violation } from './failureClasses';
 import { isAgentKey, parseNotice, ReferenceModel, type ModelAppend, type ModelRetention } from './referenceModel';
@@ -41,7 +41,7 @@ export class Rig {
   private found: Violation[] = [];
 
   private constructor(
-    readonly stores: StoreUnderTest,
+    readonly stores: StoreHarness,
     public inner: StateStore,
     readonly options: RigOptions,
   ) {
@@ -52,7 +52,7 @@ export class Rig {
 
   /** A fresh store of `kind` and a facade over it (its start-up scan and prune are modelled). */
   static async open(kind: StoreKind, options: RigOptions): Promise<Rig> {
-    const stores = kind.open();
+    const stores = await kind.open();
     const rig = new Rig(stores, stores.store, options);
     await rig.start();
     rig.model.prune(rig.clock.now());
@@ -83,7 +83,7 @@ export class Rig {
     if (this.awareness !== undefined) await this.awareness.close();
     this.awareness = undefined;
     this.model.stopped();
-    this.inner = this.stores.reopen();
+    this.inner = await this.stores.reopen();
     this.faults.setInner(this.inner);
   }
 

@@ -1,0 +1,9 @@
+// The shared test kit: the StateStore contract suite, the one store harness, the one
+// fault-injecting store and the one reference model of the notice semantics. Test code only.
+
+// --- stores under test ---------------------------------------------------------------------
+export { STORE_KINDS, memoryKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
+export { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas';
+
+// --- the StateStore contract ---------------------------------------------------------------
+export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract';
