@@ -1,7 +1,8 @@
-import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 // Opening: the committed migration applied exactly once even when gateways open a fresh schema
 // at once, byte-wise key order whatever the database collation, a newer schema refused, and
 // options checked with errors that name the option (and never echo a connection string).
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+
 import { openPostgresStore } from '../src';
 import { MIGRATIONS } from '../src/migrations';
 import { migrate } from '../src/migrations/migrate';

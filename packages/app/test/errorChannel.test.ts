@@ -1,7 +1,8 @@
-import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // The error rule (README "Errors"): the appends, record and childSpawned, answer a write that did
 // not happen with { ok: false, error }; every other method rejects (pending, being synchronous,
 // throws). Checked here for the closed facade on every method.
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
+
 import { ClosedError, type SessionStateAwareness } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
 

@@ -1,6 +1,7 @@
-import { storeMatrix } from '@session-state/testkit';
 // Scenarios of SPEC 4-5 through the facade, on every store: one coalesced notice per pair,
 // drain and reopen, self-suppression, explicit watch, global keys, log-only kinds and wake.
+import { storeMatrix } from '@session-state/testkit';
+
 import {
   CHILD,
   expectedNotice,

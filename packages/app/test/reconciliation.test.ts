@@ -1,6 +1,7 @@
-import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // Scenarios of SPEC 6-7 through the facade, on every store: exact paging with nextSince,
 // historyGap after age and after row pruning, list, and reads that never touch notices.
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
+
 import type { RecordResult } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
 

@@ -7,3 +7,16 @@ export { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas';
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract';
+
+// --- fault injection -----------------------------------------------------------------------
+export {
+  INJECTED_FAILURE,
+  STORE_METHODS,
+  faultStore,
+  faultStoreOption,
+  type FaultMode,
+  type FaultStore,
+  type FaultStyle,
+  type SeenCall,
+  type StoreMethod,
+} from './faultStore';

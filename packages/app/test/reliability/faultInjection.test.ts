@@ -1,4 +1,3 @@
-import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // Battery 1 (issue 7): fault injection at every storage call. For every mutating facade method
 // (record, childSpawned, sent, drain, sessionReset, sessionDeleted, prune, the restart scan) and
 // N = 1, 2, ... until the method runs without reaching an Nth call, the Nth storage call fails
@@ -6,8 +5,9 @@ import { storeMatrix, type StoreKind } from '@session-state/testkit';
 // (record/childSpawned: { ok: false } and logged; others: a StoreOperationError naming the
 // operation), the whole state still matches the reference model, and once the store is healthy
 // the same call works. Injected failures alternate between a rejected promise and a synchronous throw.
+import { storeMatrix, type FaultMode, type SeenCall, type StoreKind } from '@session-state/testkit';
+
 import { StoreOperationError } from '../../src';
-import type { FaultMode, SeenCall } from './support/countingFaultStore';
 import { expectNo, expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';

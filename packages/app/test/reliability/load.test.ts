@@ -5,11 +5,10 @@
 // The heap is measured (after a forced GC) along the way and must stay bounded.
 import { createManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore } from '@session-state/domain';
-import { storeMatrix, type StoreKind } from '@session-state/testkit';
+import { faultStore, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type SessionStateAwareness } from '../../src';
 import { recordingLogger, START } from '../support/harness';
-import { countingFaultStore } from './support/countingFaultStore';
 import { expectNo } from './support/failureClasses';
 import { measureMemory, type MemoryFigures } from './support/memory';
 import { noticeTextOf } from './support/referenceModel';
@@ -32,7 +31,7 @@ function report(label: string, figures: Record<string, MemoryFigures | number>):
 }
 
 async function open(kind: StoreKind, store: StateStore, clock = createManualClock(START)) {
-  const faults = countingFaultStore(store);
+  const faults = faultStore(store);
   const wakes: string[] = [];
   const awareness = await createSessionStateAwareness({
     store: faults.store,

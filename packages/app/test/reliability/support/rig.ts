@@ -1,13 +1,12 @@
-// A facade over a store from the matrix, wrapped in the counting fault store, driven call by
+// A facade over a store from the matrix, wrapped in the kit's fault store, driven call by
 // call beside the reference model: each healthy operation updates the model and reports any
 // answer that differs, and `check` compares the whole durable and in-memory state with it.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
-import type { StoreHarness, StoreKind } from '@session-state/testkit';
+import { faultStore, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
-import { countingFaultStore, type CountingFaultStore } from './countingFaultStore';
 import { type FailureClass, type Violation } from './failureClasses';
 import { isAgentKey, parseNotice, ReferenceModel, type ModelAppend, type ModelRetention } from './referenceModel';
 
@@ -33,7 +32,7 @@ export async function readAllEvents(store: StateStore, sessionKey: string): Prom
 export class Rig {
   readonly model: ReferenceModel;
   readonly clock: ManualClock;
-  readonly faults: CountingFaultStore;
+  readonly faults: FaultStore;
   logger: RecordingLogger = recordingLogger();
   wakes: string[] = [];
   awareness: SessionStateAwareness | undefined;
@@ -47,7 +46,7 @@ export class Rig {
   ) {
     this.model = new ReferenceModel(options.retention);
     this.clock = createManualClock(START);
-    this.faults = countingFaultStore(inner);
+    this.faults = faultStore(inner);
   }
 
   /** A fresh store of `kind` and a facade over it (its start-up scan and prune are modelled). */
