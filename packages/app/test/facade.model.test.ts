@@ -3,10 +3,10 @@
 // notice queue. Invariant: pending notices, wakes, versions and deltas always match the model.
 import { isAgentQualified, isNestedSubagent } from '@session-state/domain';
 import fc from 'fast-check';
-import { storeMatrix, type StoreKind } from '@session-state/testkit';
+import { noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { RecordInput } from '../src';
-import { expectedNotice, openFixture, type Fixture } from './support/harness';
+import { openFixture, type Fixture } from './support/harness';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;
@@ -157,7 +157,7 @@ class RecordCommand implements fc.AsyncCommand<Model, Real> {
         } else {
           c.material = Math.max(c.material, seq);
         }
-        const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
+        const woken = offer(m, watcher, target, { text: noticeTextOf(target, c.acked), notified: c.notified });
         if (woken !== undefined) wakes.push(woken);
       }
     });
@@ -248,14 +248,14 @@ class DrainCommand implements fc.AsyncCommand<Model, Real> {
         const c = m.cursors.get(pair(watcher, target));
         if (c === undefined || c.material <= c.acked) continue;
         if (c.notified !== entry.notified) {
-          const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
+          const woken = offer(m, watcher, target, { text: noticeTextOf(target, c.acked), notified: c.notified });
           if (woken !== undefined) wakes.push(woken);
           continue;
         }
         c.acked = c.notified;
         if (c.material > c.notified) {
           c.notified = c.material;
-          const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
+          const woken = offer(m, watcher, target, { text: noticeTextOf(target, c.acked), notified: c.notified });
           if (woken !== undefined) wakes.push(woken);
         }
       }
@@ -332,7 +332,7 @@ class RestartCommand implements fc.AsyncCommand<Model, Real> {
       c.notified = c.material;
       const entries = expected.get(watcher) ?? new Map<string, ModelEntry>();
       expected.set(watcher, entries);
-      entries.set(target, { text: expectedNotice(target, c.acked), notified: c.notified });
+      entries.set(target, { text: noticeTextOf(target, c.acked), notified: c.notified });
       if (!isNestedSubagent(watcher)) wakes.push(watcher);
     }
     expect([...r.f.wakes].sort()).toEqual(wakes.sort());

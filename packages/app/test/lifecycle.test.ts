@@ -1,8 +1,9 @@
 // Scenarios of restart, reset, delete, cursor expiry, the prune schedule and close, on every store.
-import { faultStoreOption, storeMatrix, type StoreKind } from '@session-state/testkit';
+
+import { faultStoreOption, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { ClosedError } from '../src';
-import { CHILD, expectedNotice, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
+import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -21,7 +22,7 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     await f.awareness.drain(PARENT); // the CHILD notice is consumed: it must not come back
     await f.awareness.record(humanTurn(OTHER_CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    const expected = [expectedNotice(OTHER_CHILD, spawnOther.event.sequence)];
+    const expected = [noticeTextOf(OTHER_CHILD, spawnOther.event.sequence)];
     expect(f.awareness.pending(PARENT)).toEqual(expected);
 
     f = await f.restart();

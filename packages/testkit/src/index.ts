@@ -20,3 +20,17 @@ export {
   type SeenCall,
   type StoreMethod,
 } from './faultStore';
+
+// --- the reference model of the notice semantics -------------------------------------------
+export { NOTICE_RULES, NOTIFYING_KINDS, notifiesWatcher, type ModelWatermarks, type RuleNotice, type RuleReason, type RuleStep } from './noticeRules';
+export { NoticeQueueModel, isAgentKey, isNestedKey, noticeTextOf, parseNotice, type OfferOutcome, type QueuedNotice } from './noticeQueue';
+export {
+  MODEL_PRUNE_INTERVAL_MS,
+  ReferenceModel,
+  type AppendExpectation,
+  type ModelAppend,
+  type ModelCursor,
+  type ModelEvent,
+  type ModelRetention,
+  type ModelSession,
+} from './referenceModel';

@@ -5,13 +5,12 @@
 // The heap is measured (after a forced GC) along the way and must stay bounded.
 import { createManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore } from '@session-state/domain';
-import { faultStore, storeMatrix, type StoreKind } from '@session-state/testkit';
+import { faultStore, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type SessionStateAwareness } from '../../src';
 import { recordingLogger, START } from '../support/harness';
 import { expectNo } from './support/failureClasses';
 import { measureMemory, type MemoryFigures } from './support/memory';
-import { noticeTextOf } from './support/referenceModel';
 import { scaled, scaledTimeout } from './support/scale';
 
 const EVENTS = scaled(60_000);

@@ -14,10 +14,6 @@ export const OTHER_CHILD = 'agent:main:subagent:child-8';
 export const PEER = 'agent:ops:main';
 export const START = Date.UTC(2026, 10, 29, 10, 0, 0);
 
-/** The exact SPEC 5 notice text, written out here so tests check the library against the spec. */
-export const expectedNotice = (target: string, acked: number): string =>
-  `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
-
 // --- ports -----------------------------------------------------------------------------------
 
 export interface LogEntry {

@@ -3,12 +3,11 @@
 // answer that differs, and `check` compares the whole durable and in-memory state with it.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
-import { faultStore, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
+import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
 import { type FailureClass, type Violation } from './failureClasses';
-import { isAgentKey, parseNotice, ReferenceModel, type ModelAppend, type ModelRetention } from './referenceModel';
 
 export interface RigOptions {
   readonly retention: ModelRetention;
@@ -406,7 +405,7 @@ export class Rig {
     }
 
     if (this.awareness !== undefined) {
-      const watchers = new Set([...keys, ...this.model.queue.keys()]);
+      const watchers = new Set([...keys, ...this.model.queue.watchers()]);
       for (const watcher of [...watchers].sort()) {
         this.compareTexts(`pending(${watcher})`, watcher, this.model.pendingTexts(watcher), this.awareness.pending(watcher));
       }
