@@ -8,7 +8,7 @@ import { migrate } from '../src/migrations/migrate';
 import { inSchema } from '../src/migrations/placeholder';
 import { humanTurn, key, request } from './support/commands';
 import { legacyMigrate } from './support/legacyMigrations';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 import { schemaShape } from './support/schemaShape';
 
 jest.setTimeout(30_000);

@@ -4,6 +4,7 @@
 import { decodeRecordInput, type SessionKey } from '@session-state/domain';
 import Database from 'better-sqlite3';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { MIGRATIONS, openSqliteStore } from '../src';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
@@ -11,7 +12,6 @@ import { openStoreDb } from '../src/openSqliteStore';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
 import { legacyMigrate } from './support/legacyMigrations';
 import { schemaShape } from './support/schemaShape';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 let temp: TempDb;
 beforeEach(() => {
