@@ -419,25 +419,25 @@ export function createMemoryStore(): MemoryStore {
 
   // --- the restart scan and held notices ----------------------------------------------------
 
-  /** Every lagging cursor (material > acked) whose watcher passes `owns`. */
-  function laggingByWatcher(owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
-    const lagging: CursorRow[] = [];
+  /** Every pending cursor (material > acked) whose watcher passes `owns`. */
+  function pendingByWatcher(owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
+    const pending: CursorRow[] = [];
     for (const [watcher, rows] of byWatcher) {
       if (owns !== undefined && !owns(watcher)) continue;
-      for (const row of rows.values()) if (row.material > row.acked) lagging.push(row);
+      for (const row of rows.values()) if (row.material > row.acked) pending.push(row);
     }
-    return lagging;
+    return pending;
   }
 
-  /** The lagging cursors on `targets` only (each target once, however often it is listed), by the target index. */
-  function laggingOnTargets(targets: readonly SessionKey[], owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
-    const lagging: CursorRow[] = [];
+  /** The pending cursors on `targets` only (each target once, however often it is listed), by the target index. */
+  function pendingOnTargets(targets: readonly SessionKey[], owns: ((watcher: SessionKey) => boolean) | undefined): CursorRow[] {
+    const pending: CursorRow[] = [];
     for (const target of new Set(targets)) {
       for (const row of byTarget.get(target)?.values() ?? NO_CURSORS) {
-        if (row.material > row.acked && (owns === undefined || owns(row.watcher))) lagging.push(row);
+        if (row.material > row.acked && (owns === undefined || owns(row.watcher))) pending.push(row);
       }
     }
-    return lagging;
+    return pending;
   }
 
   // --- reads -----------------------------------------------------------------------------
@@ -557,7 +557,7 @@ export function createMemoryStore(): MemoryStore {
     restartScan: (clockNow, owns) =>
       guarded('restartScan', (): readonly Notice[] => {
         const now = clockMs('now', clockNow);
-        const plan = planRestartScan({ cursors: laggingByWatcher(owns), ...(owns !== undefined ? { owns } : {}), now });
+        const plan = planRestartScan({ cursors: pendingByWatcher(owns), ...(owns !== undefined ? { owns } : {}), now });
         commitPlan(plan);
         return plan.notices;
       }),
@@ -565,7 +565,7 @@ export function createMemoryStore(): MemoryStore {
     pendingNotices: (owns, targets) =>
       guarded('pendingNotices', (): readonly Notice[] =>
         planHeldNotices({
-          cursors: targets === undefined ? laggingByWatcher(owns) : laggingOnTargets(targets, owns),
+          cursors: targets === undefined ? pendingByWatcher(owns) : pendingOnTargets(targets, owns),
           ...(owns !== undefined ? { owns } : {}),
           ...(targets !== undefined ? { targets } : {}),
         }),

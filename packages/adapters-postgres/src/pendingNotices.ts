@@ -1,6 +1,6 @@
 // The owner's re-read after a signal: the notice each pending cursor on the targets holds
 // (`planHeldNotices`), read without writing anything.
-import { decodeLaggingRows } from '@session-state/adapters-sql-common';
+import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { planHeldNotices, type Notice, type SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
@@ -11,9 +11,9 @@ export async function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) =
   if (targets !== undefined && targets.length === 0) return [];
   const rows =
     targets === undefined
-      ? await runAlone(db, db.statements.laggingCursors, {})
-      : await runAlone(db, db.statements.laggingCursorsOn, { targets: [...new Set(targets)] });
+      ? await runAlone(db, db.statements.pendingCursors, {})
+      : await runAlone(db, db.statements.pendingCursorsOn, { targets: [...new Set(targets)] });
   // No row is written, so the time rows carry is never used; only owned rows are decoded.
-  const cursors = decodeLaggingRows(db, 'pendingNotices', rows, 0, owns);
+  const cursors = decodePendingRows(db, 'pendingNotices', rows, 0, owns);
   return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
 }

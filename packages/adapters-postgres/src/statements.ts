@@ -9,7 +9,7 @@ import { getTableConfig } from 'drizzle-orm/pg-core';
 import {
   columnsOf,
   CURSOR_FIELDS,
-  LAGGING_FIELDS,
+  PENDING_FIELDS,
   removableEntry,
   sharedStatements,
   type EventParams,
@@ -79,7 +79,7 @@ function compileShared(tables: StoreTables): { readonly [K in SharedStatementNam
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
-  const laggingColumns = sql.join(Object.values(columnsOf(cursors, LAGGING_FIELDS)), sql`, `);
+  const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
@@ -207,17 +207,17 @@ WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targ
 ORDER BY ${cursors.target} FOR UPDATE`,
     ),
 
-    /** {targets} → the lagging cursors on those targets, by watcher then target, as LAGGING_FIELDS rows. */
-    laggingCursorsOn: compile<Targets>(
-      'lagging_cursors_on',
-      sql`SELECT ${laggingColumns} FROM ${cursors}
+    /** {targets} → the pending cursors on those targets, by watcher then target, as PENDING_FIELDS rows. */
+    pendingCursorsOn: compile<Targets>(
+      'pending_cursors_on',
+      sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
 ORDER BY ${cursors.watcher}, ${cursors.target}`,
     ),
-    /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as LAGGING_FIELDS rows. */
+    /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as PENDING_FIELDS rows. */
     lockCursorPairs: compile<{ watchers: readonly string[] } & Targets>(
       'lock_cursor_pairs',
-      sql`SELECT ${laggingColumns} FROM ${cursors}
+      sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE (${cursors.watcher}, ${cursors.target}) IN (SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[]))
 ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
     ),

@@ -8,8 +8,8 @@ export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'act
 export const SESSION_EVENT_FIELDS = ['sequence', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'occurredAt'] as const;
 /** CursorValues order. */
 export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
-/** A lagging cursor's columns: the pair and the watermarks, all held by the lagging-cursor index (see decodeLaggingRows). */
-export const LAGGING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
+/** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */
+export const PENDING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
 /** StoredJournalValues order. */
 export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
 /** A head row as readHeads returns it. */

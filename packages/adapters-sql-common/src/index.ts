@@ -5,7 +5,7 @@
 export { duplicateOutcome, eventParams, type EventParams } from './appendRow';
 export { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, EVENT_OFFSET, headOfRow, sessionChangesPageOfRows } from './changesPage';
 export { wholeMs, withWholeMs } from './clockMs';
-export { columnsOf, CURSOR_FIELDS, EVENT_FIELDS, HEAD_FIELDS, JOURNAL_FIELDS, LAGGING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
+export { columnsOf, CURSOR_FIELDS, EVENT_FIELDS, HEAD_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
 export { headRowOf, headsInKeyOrder, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './heads';
 export {
   decodeStoredJournalEntries,
@@ -21,7 +21,7 @@ export { retentionCutoff, rowCapTake } from './retention';
 export { bindValues, renderStatement, type Renderable, type RenderedStatement, type SqlDialect } from './statement';
 export { storePort, warnCorruptRow, type StoreOperations } from './storePort';
 export {
-  decodeLaggingRows,
+  decodePendingRows,
   decodeStoredCursor,
   decodeStoredCursors,
   decodeStoredWatermarks,

@@ -6,7 +6,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, LAGGING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
 import type { CursorsTable, JournalTable, SqlTables } from './tables';
 
 const p = (name: string) => sql.placeholder(name);
@@ -58,8 +58,8 @@ export function sharedStatements(tables: SqlTables) {
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */
     cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
-    /** {} → every lagging cursor (material > acked), by watcher then target, as LAGGING_FIELDS rows (the lagging index covers them). */
-    laggingCursors: sql`SELECT ${listOf(cursors, LAGGING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
+    /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows (the pending index covers them). */
+    pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
     /** {watcher} → deletes its cursors, returning each as CursorValues. */
     deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
     /** {sessionKey} → deletes every cursor it is watcher or target of, returning each as CursorValues. */
@@ -99,7 +99,7 @@ export interface SharedStatementParams {
   readonly sessionChangesSince: ChangesParams;
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
-  readonly laggingCursors: NoParams;
+  readonly pendingCursors: NoParams;
   readonly deleteCursorsOfWatcher: { readonly watcher: string };
   readonly deleteCursorsOfSession: { readonly sessionKey: string };
   readonly countEvents: NoParams;

@@ -142,7 +142,7 @@ export type CursorValues = [watcher: string, target: string, acked: number, noti
 
 /**
  * Why the pair and watermark columns of a stored cursor row (its first five, in CursorValues
- * order, as a lagging-cursor scan reads them) cannot be used, or undefined when they are sound:
+ * order, as a pending-cursor scan reads them) cannot be used, or undefined when they are sound:
  * the pair is text and the watermarks are sequences in order (acked ≤ notified ≤ material).
  * The reason names no stored value.
  */
@@ -200,12 +200,12 @@ export function decodeStoredCursors(sink: CorruptRowSink, operation: string, row
 }
 
 /**
- * Lagging-cursor rows (`laggingColumns`: the pair and the watermarks, as the covering index of
- * lagging cursors holds them) of the watchers that pass `owns`, as the planners' CursorRows
+ * Pending-cursor rows (`pendingColumns`: the pair and the watermarks, as the covering index of
+ * pending cursors holds them) of the watchers that pass `owns`, as the planners' CursorRows
  * touched at `touchedAt` (every row a plan writes is touched at the operation's time anyway). A
  * corrupt row is reported and left out; an unowned one is not decoded at all.
  */
-export function decodeLaggingRows(
+export function decodePendingRows(
   sink: CorruptRowSink,
   operation: string,
   rows: Iterable<readonly unknown[]>,

@@ -1,7 +1,7 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
 // and read paths, in the restart scan, and in pendingNotices (full, or on signalled targets).
 import { openStoreDb } from '../src/openSqliteStore';
-import { laggingCursorsOn } from '../src/laggingCursors';
+import { pendingCursorsOn } from '../src/pendingCursors';
 import type { StoreDb } from '../src/storeDb';
 
 let db: StoreDb;
@@ -43,13 +43,13 @@ test('sessionChangesSince (the lean status read) uses the same plan as changesSi
   expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
 });
 
-test('the restart scan and a full pendingNotices read only the covering partial index of lagging cursors, with no sort', () => {
-  const lines = plan(source(db.statements.laggingCursors));
+test('the restart scan and a full pendingNotices read only the covering partial index of pending cursors, with no sort', () => {
+  const lines = plan(source(db.statements.pendingCursors));
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
 test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
-  const query = laggingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
+  const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);
 });

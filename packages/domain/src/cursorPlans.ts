@@ -31,7 +31,7 @@ const pairKey = (watcher: string, target: string): string => `${watcher}\u0000${
 type Owns = (watcher: SessionKey) => boolean;
 
 /** A cursor that may hold a notice: material above acked (`fromWatermarks` reads it as pending). */
-const isLagging = (row: CursorRow): boolean => row.material > row.acked;
+const isPending = (row: CursorRow): boolean => row.material > row.acked;
 
 // --- watch ---------------------------------------------------------------------------------
 
@@ -116,7 +116,7 @@ export function planDrain(input: DrainPlanInput): DrainPlan {
 // --- the restart scan ------------------------------------------------------------------------
 
 export interface RestartScanPlanInput {
-  /** The cursors to scan (a store may pass only the lagging ones: material > acked), read under the write lock. */
+  /** The cursors to scan (a store may pass only the pending ones: material > acked), read under the write lock. */
   readonly cursors: readonly CursorRow[];
   /** Only cursors whose watcher passes it are scanned, when given. */
   readonly owns?: Owns;
@@ -134,7 +134,7 @@ export interface RestartScanPlan extends CursorPlan {
  * changed it) and offers its notice again. Idempotent: a second scan writes nothing.
  */
 export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
-  const scanned = input.cursors.filter((row) => isLagging(row) && (input.owns === undefined || input.owns(row.watcher))).sort(comparePairs);
+  const scanned = input.cursors.filter((row) => isPending(row) && (input.owns === undefined || input.owns(row.watcher))).sort(comparePairs);
   const cursorWrites: CursorRow[] = [];
   const journal: CursorJournalRecord[] = [];
   const notices: Notice[] = [];
@@ -152,7 +152,7 @@ export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
 // --- held notices (the owner's re-read) --------------------------------------------------------
 
 export interface HeldNoticesInput {
-  /** The cursors to read (a store may pass only the lagging ones). */
+  /** The cursors to read (a store may pass only the pending ones). */
   readonly cursors: readonly CursorRow[];
   /** Only cursors whose watcher passes it, when given. */
   readonly owns?: Owns;
@@ -169,7 +169,7 @@ export function planHeldNotices(input: HeldNoticesInput): readonly Notice[] {
   const notices: Notice[] = [];
   const seen = new Set<string>();
   for (const row of [...input.cursors].sort(comparePairs)) {
-    if (!isLagging(row) || (targets !== undefined && !targets.has(row.target))) continue;
+    if (!isPending(row) || (targets !== undefined && !targets.has(row.target))) continue;
     if (input.owns !== undefined && !input.owns(row.watcher)) continue;
     const key = pairKey(row.watcher, row.target);
     if (seen.has(key)) continue;

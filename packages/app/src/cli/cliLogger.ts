@@ -3,7 +3,6 @@
 // that holds its errors back for a command that reports its own failure in one line.
 import type { LogFields, Logger } from '@session-state/domain';
 
-import { writeNote } from './io';
 
 function render(message: string, fields?: LogFields): string {
   const parts = Object.entries(fields ?? {})
@@ -12,8 +11,8 @@ function render(message: string, fields?: LogFields): string {
   return parts.length === 0 ? message : `${message} (${parts.join(', ')})`;
 }
 
-/** A Logger writing single lines to stderr. */
-export function createCliLogger(): Logger {
+/** A Logger writing single lines to stderr through `writeNote` (the run's `Output.note`). */
+export function createCliLogger(writeNote: (line: string) => void): Logger {
   return {
     warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),
     error: (message, fields) => writeNote(`error: ${render(message, fields)}`),
@@ -31,7 +30,7 @@ export interface HeldErrorLogger extends Logger {
  * also returns it, and the command prints the returned error as its one `error:` line, so the
  * logged copy is dropped then. When the command succeeds, held errors print as warnings.
  */
-export function createHeldErrorLogger(): HeldErrorLogger {
+export function createHeldErrorLogger(writeNote: (line: string) => void): HeldErrorLogger {
   const held: string[] = [];
   return {
     warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),

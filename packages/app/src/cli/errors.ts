@@ -1,9 +1,7 @@
 // How the command-line tool fails: usage errors exit 2 with one line naming the argument, any
-// other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr, with
-// the secrets of --db removed.
+// other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr
+// through the run's note writer, which removes the secrets of --db.
 import { CommanderError } from 'commander';
-
-import { redact } from './secrets';
 
 // --- exit statuses -------------------------------------------------------------------------
 
@@ -51,7 +49,8 @@ function oneLine(text: string): string {
  * Prints the error (unless commander already did) and returns the exit status for it.
  * Commander's own parse errors (unknown option, missing argument, invalid value) become usage
  * errors; an asked-for help (`--help`, `help`) or version keeps status 0, while the help commander
- * shows for a missing command (it exits non-zero) is a usage error.
+ * shows for a missing command (it exits non-zero) is a usage error. `writeErr` prints one stderr
+ * line with the secrets of --db removed.
  */
 export function reportError(error: unknown, writeErr: (line: string) => void): number {
   if (error instanceof CommanderError) {
@@ -66,11 +65,11 @@ export function reportError(error: unknown, writeErr: (line: string) => void): n
     return EXIT.usage;
   }
   if (error instanceof UsageError) {
-    writeErr(redact(`error: ${oneLine(error.message)}`));
+    writeErr(`error: ${oneLine(error.message)}`);
     return EXIT.usage;
   }
   const message = error instanceof Error ? error.message : describeThrown(error);
-  writeErr(redact(`error: ${oneLine(message)}`));
+  writeErr(`error: ${oneLine(message)}`);
   return EXIT.failure;
 }
 

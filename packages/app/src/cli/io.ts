@@ -1,11 +1,65 @@
-// What every command shares: the global `--db` option read from commander, stdout writers for
-// human lines and machine JSON that stop quietly once the reader has gone (`list | head -1`),
-// and the stderr writer for notes, with the secrets of --db removed.
+// What one run of the tool works with, passed in rather than taken from the process: its output
+// streams, environment, working directory and interrupt signal (`CliIo`); the writers every
+// command shares on top of them (`Output`: human lines and JSON on stdout that stop quietly once
+// the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed);
+// and the global `--db` option read from commander.
 import type { Command } from 'commander';
 
 import { UsageError } from './errors';
-import { redact } from './secrets';
+import type { Redact } from './secrets';
 import { DB_ENV } from './stateFile';
+
+// --- the run's surroundings ------------------------------------------------------------------------
+
+/** A stream the tool writes text to: `process.stdout`, or a test's collector. */
+export interface CliStream {
+  write(text: string): unknown;
+  /** A stream that can fail (a pipe, a file) reports it here; a collector may leave it out. */
+  on?(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+  /** A terminal's width, which the help wraps to. */
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+/** The process state one run reads and writes; `main` touches nothing else of the process. */
+export interface CliIo {
+  readonly stdout: CliStream;
+  readonly stderr: CliStream;
+  /** The environment: SESSION_STATE_DB and SESSION_STATE_PG_SCHEMA are read from here. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The directory a relative --db path is resolved against. */
+  readonly cwd: string;
+  /**
+   * Calls `stop` on the first interrupt (Ctrl-C, SIGTERM) while a command that runs until stopped
+   * (`tail`) listens; returns the function that stops listening.
+   */
+  readonly onInterrupt: (stop: () => void) => () => void;
+}
+
+/** The real process: its stdout, stderr, environment, working directory, SIGINT and SIGTERM. */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt: (stop) => {
+      const once = (): void => {
+        process.off('SIGINT', once);
+        process.off('SIGTERM', once);
+        stop();
+      };
+      process.on('SIGINT', once);
+      process.on('SIGTERM', once);
+      return () => {
+        process.off('SIGINT', once);
+        process.off('SIGTERM', once);
+      };
+    },
+  };
+}
+
+// --- the global options --------------------------------------------------------------------------
 
 /** The options defined on the program itself and visible to every command. */
 export interface GlobalOptions {
@@ -28,58 +82,73 @@ export function dbPath(command: Command): string {
   return db;
 }
 
-// --- stdout, and its reader going away -----------------------------------------------------------
-
-let stdoutClosed = false;
-let announceClosed: () => void = () => undefined;
-const stdoutClosedPromise = new Promise<void>((resolve) => {
-  announceClosed = resolve;
-});
+// --- the writers ------------------------------------------------------------------------------------
 
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
 
+/** The writers of one run. */
+export interface Output {
+  /** Writes lines to stdout (nothing once its reader has gone). */
+  lines(lines: readonly string[]): void;
+  /** Writes one value as indented JSON to stdout (nothing once its reader has gone). */
+  json(value: unknown): void;
+  /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db. */
+  note(line: string): void;
+  /** Removes the secrets of --db from text bound for stderr (commander's own messages). */
+  readonly redact: Redact;
+  /** True once stdout's reader has gone. */
+  isClosed(): boolean;
+  /** Resolves when stdout's reader goes away. */
+  readonly closed: Promise<void>;
+  /** True once writing to stdout failed for another reason than its reader going (the run then exits 1). */
+  hasFailed(): boolean;
+}
+
 /**
- * Listens for the end of stdout and stderr. A reader that went away (EPIPE) ends the output
- * quietly: later writes are dropped and `stdoutHasClosed` resolves, so a command such as `tail`
- * stops and the process exits 0, as `head` users expect. Any other write error is reported.
+ * The writers over `io`'s streams. A reader that went away (EPIPE) ends the output quietly: later
+ * writes are dropped and `closed` resolves, so a command such as `tail` stops and the run exits
+ * 0, as `head` users expect. Any other write error is reported and fails the run. A failing
+ * stderr is ignored: nothing can be said about it, and it must not end the process with a stack.
  */
-export function watchOutputStreams(): void {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+export function createOutput(io: CliIo, redact: Redact): Output {
+  let closed = false;
+  let failed = false;
+  let announceClosed: () => void = () => undefined;
+  const closedPromise = new Promise<void>((resolve) => {
+    announceClosed = resolve;
+  });
+  const note = (line: string): void => {
+    io.stderr.write(`${redact(line)}\n`);
+  };
+  io.stdout.on?.('error', (error) => {
     if (!READER_GONE.has(error.code ?? '')) {
-      writeNote(`error: cannot write to stdout: ${error.message}`);
-      process.exitCode = 1;
+      note(`error: cannot write to stdout: ${error.message}`);
+      failed = true;
     }
-    stdoutClosed = true;
+    closed = true;
     announceClosed();
   });
-  // Nothing can be said about a failing stderr; never let it end the process with a stack trace.
-  process.stderr.on('error', () => undefined);
+  io.stderr.on?.('error', () => undefined);
+  return {
+    lines: (lines) => {
+      if (lines.length > 0 && !closed) io.stdout.write(`${lines.join('\n')}\n`);
+    },
+    json: (value) => {
+      if (!closed) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+    note,
+    redact,
+    isClosed: () => closed,
+    closed: closedPromise,
+    hasFailed: () => failed,
+  };
 }
 
-/** True once stdout's reader has gone. */
-export function isStdoutClosed(): boolean {
-  return stdoutClosed;
-}
+// --- what a command gets -------------------------------------------------------------------------
 
-/** Resolves when stdout's reader goes away. */
-export function stdoutHasClosed(): Promise<void> {
-  return stdoutClosedPromise;
-}
-
-/** Writes lines to stdout (nothing once its reader has gone). */
-export function writeLines(lines: readonly string[]): void {
-  if (lines.length > 0 && !stdoutClosed) process.stdout.write(`${lines.join('\n')}\n`);
-}
-
-/** Writes one value as indented JSON to stdout (nothing once its reader has gone). */
-export function writeJson(value: unknown): void {
-  if (!stdoutClosed) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-// --- stderr ---------------------------------------------------------------------------------------
-
-/** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db. */
-export function writeNote(line: string): void {
-  process.stderr.write(`${redact(line)}\n`);
+/** What each command of one run works with: its surroundings and its writers. */
+export interface RunContext {
+  readonly io: CliIo;
+  readonly out: Output;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `session-state` command-line tool: the commander program over a SQLite state file or a
-// PostgreSQL store that several gateways share, and the entry point that maps failures to exit
-// statuses (2 for usage errors, 1 otherwise).
+// PostgreSQL store that several gateways share; `main(argv, io)`, the in-process entry that maps
+// failures to exit statuses (2 for usage errors, 1 otherwise); and the bin that runs it on the
+// real process.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,15 +11,16 @@ import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
+import { registerExplain } from './commands/explain';
 import { registerList } from './commands/list';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
-import { watchOutputStreams } from './io';
+import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io';
 import { SCHEMA_ENV } from './postgresState';
-import { dbValuesOf, protectSecretsOf, redact } from './secrets';
+import { dbValuesOf, redactorFor } from './secrets';
 import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
 
 function packageVersion(): string {
@@ -36,50 +38,89 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, tail and prune need an existing store: they never create a file or a
-schema. record creates and migrates one when missing. demo only runs on a file, since it
+status, list, cursors, explain, tail and prune need an existing store: they never create a
+file or a schema. record creates and migrates one when missing. demo only runs on a file, since it
 deletes and recreates its state.`;
 
-/** Builds the program; commands added with `program.command` inherit its error handling. */
-export function buildProgram(): Command {
+/** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
+function helpWidthOf(stream: CliStream): number {
+  return (stream.isTTY === true ? stream.columns : undefined) ?? 80;
+}
+
+/** Sets --db and --schema from the run's environment where the command line left them unset. */
+function applyEnvironment(program: Command, env: CliIo['env']): void {
+  for (const [name, variable] of [
+    ['db', DB_ENV],
+    ['schema', SCHEMA_ENV],
+  ] as const) {
+    const value = env[variable];
+    const source = program.getOptionValueSource(name);
+    if (value !== undefined && (source === undefined || source === 'default')) program.setOptionValueWithSource(name, value, 'env');
+  }
+}
+
+/**
+ * Builds the program for one run; commands added with `program.command` inherit its error
+ * handling. Commander's own output (help, version, its messages) goes to the run's streams, its
+ * messages through the same redaction as ours, and the environment is read from `run.io.env`.
+ */
+export function buildProgram(run: RunContext): Command {
+  const { io, out } = run;
   const program = new Command('session-state')
     .description('Inspect and drive session state (a SQLite state file or a shared PostgreSQL store): the signal log, watcher cursors and notices.')
     .version(packageVersion())
-    .addOption(new Option('--db <path|url>', 'the SQLite state file, or the postgres:// URL of a PostgreSQL store').env(DB_ENV).default(DEFAULT_DB_PATH))
-    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db`).env(SCHEMA_ENV))
+    .addOption(new Option('--db <path|url>', `the SQLite state file, or the postgres:// URL of a PostgreSQL store; env ${DB_ENV}`).default(DEFAULT_DB_PATH))
+    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db; env ${SCHEMA_ENV}`))
     .exitOverride()
-    // Commander's own messages pass through the same redaction as ours.
-    .configureOutput({ writeErr: (text) => process.stderr.write(redact(text)), outputError: (text, write) => write(redact(text)) })
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(out.redact(text)),
+      outputError: (text, write) => write(out.redact(text)),
+      getOutHelpWidth: () => helpWidthOf(io.stdout),
+      getErrHelpWidth: () => helpWidthOf(io.stderr),
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
     .showSuggestionAfterError(false)
     .addHelpText('after', WHERE_STATE_LIVES)
-    .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`);
-  registerDemo(program);
-  registerStatus(program);
-  registerList(program);
-  registerCursors(program);
-  registerRecord(program);
-  registerPrune(program);
-  registerTail(program);
+    .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`)
+    .hook('preSubcommand', () => applyEnvironment(program, io.env));
+  registerDemo(program, run);
+  registerStatus(program, run);
+  registerList(program, run);
+  registerCursors(program, run);
+  registerExplain(program, run);
+  registerRecord(program, run);
+  registerPrune(program, run);
+  registerTail(program, run);
   return program;
 }
 
 /**
- * Runs the tool on `argv` (as `process.argv`) and resolves with its exit status. Every --db
- * value of the arguments and the environment is registered first, so no message shows its secrets.
+ * Runs the tool on `argv` (the arguments after the program name, as `process.argv.slice(2)`)
+ * with `io` as its whole world, and resolves with its exit status (0 ok, 1 failure, 2 usage);
+ * it never exits, sets `process.exitCode`, or reads `process.env`, `process.cwd()` or the
+ * process's streams (the bin passes them in as `processIo()`). Every --db value of the arguments
+ * and the environment is registered first, so no message shows its secrets.
+ *
+ * @example const status = await main(['status', 'agent:main:main', '--json'], processIo());
  */
-export async function main(argv: readonly string[]): Promise<number> {
-  protectSecretsOf(dbValuesOf(argv, process.env[DB_ENV]));
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const out = createOutput(io, redactorFor(dbValuesOf(argv, io.env[DB_ENV])));
+  let status: number;
   try {
-    await buildProgram().parseAsync([...argv]);
-    return EXIT.ok;
+    await buildProgram({ io, out }).parseAsync([...argv], { from: 'user' });
+    status = EXIT.ok;
   } catch (error) {
-    return reportError(error, (line) => process.stderr.write(`${line}\n`));
+    status = reportError(error, out.note);
   }
+  // A failed write to stdout is reported on the next turn of the event loop; let it land first.
+  await new Promise((resolve) => setImmediate(resolve));
+  return out.hasFailed() ? Math.max(status, EXIT.failure) : status;
 }
 
 if (require.main === module) {
-  watchOutputStreams();
-  void main(process.argv).then((status) => {
+  void main(process.argv.slice(2), processIo()).then((status) => {
     process.exitCode = status;
   });
 }

@@ -1,6 +1,8 @@
 // How the command-line tool reaches a PostgreSQL store that several gateways share: recognising a
 // URL in --db, checking the schema name, masking the password in every message, and opening the
 // store for a read command (never creating anything) or a write command (creating and migrating).
+import { types } from 'node:util';
+
 import { hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
@@ -59,13 +61,22 @@ function serverOf(maskedUrl: string): string | undefined {
   }
 }
 
+/**
+ * An error's message. Checked with `isNativeError` rather than `instanceof Error`: the socket
+ * errors come from Node's own realm, which need not be the caller's (a test's sandbox).
+ */
+function messageOf(error: unknown): string {
+  return types.isNativeError(error) ? error.message : String(error);
+}
+
 /** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
+  const inner = (error as { errors?: unknown } | null)?.errors;
   let reason: string;
-  if (error instanceof AggregateError && error.message === '') {
-    reason = error.errors.map((inner: unknown) => (inner instanceof Error ? inner.message : String(inner))).join('; ');
+  if (types.isNativeError(error) && error.message === '' && Array.isArray(inner)) {
+    reason = inner.map(messageOf).join('; ');
   } else {
-    reason = error instanceof Error ? error.message : String(error);
+    reason = messageOf(error);
   }
   if (reason === '') reason = String((error as { code?: unknown } | null)?.code ?? 'unknown error');
   return redactWith([url], reason);

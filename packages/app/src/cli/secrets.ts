@@ -183,16 +183,18 @@ export function redactWith(values: readonly string[], text: string): string {
   return out;
 }
 
-let protectedValues: readonly string[] = [];
+/** Removes the secrets of one run's --db values from a line before it is printed. */
+export type Redact = (text: string) => string;
 
-/** Remembers the --db values of this run (from the arguments and the environment), whose secrets `redact` removes. */
-export function protectSecretsOf(values: readonly string[]): void {
-  protectedValues = [...values];
-}
-
-/** `text` with the secrets of this run's --db values removed; every stderr line goes through it. */
-export function redact(text: string): string {
-  return protectedValues.length === 0 ? text : redactWith(protectedValues, text);
+/**
+ * The redaction for one run: every --db value of its arguments and environment, whose secrets it
+ * removes from each line (`text` unchanged when there are none). Every stderr line goes through it.
+ *
+ * @example redactorFor(dbValuesOf(argv, env['SESSION_STATE_DB']))('connect to postgres://u:pw@h failed')
+ */
+export function redactorFor(values: readonly string[]): Redact {
+  const kept = [...values];
+  return (text) => (kept.length === 0 ? text : redactWith(kept, text));
 }
 
 /** The --db values a command line and environment may carry: `--db X`, `--db=X`, and the environment variable. */

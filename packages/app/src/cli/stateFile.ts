@@ -17,6 +17,20 @@ export const DEFAULT_DB_PATH = './session-state.db';
 /** The environment variable that names the state file. */
 export const DB_ENV = 'SESSION_STATE_DB';
 
+/**
+ * A state file as the user named it (`path`, the text every message shows) and as it is opened
+ * (`file`, resolved against the run's working directory rather than the process's).
+ */
+export interface StateFilePath {
+  readonly path: string;
+  readonly file: string;
+}
+
+/** The state file `path` names when relative paths start at `cwd` (`:memory:` is SQLite's name for no file, kept as it is). */
+export function stateFilePath(path: string, cwd: string): StateFilePath {
+  return { path, file: path === ':memory:' ? path : nodePath.resolve(cwd, path) };
+}
+
 // --- what is at the path -------------------------------------------------------------------------
 
 /**
@@ -37,9 +51,9 @@ function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
   }
 }
 
-/** Fails with a usage error naming `--db` unless `path` holds a state file; returns nothing else. */
-function requireStateFile(path: string): void {
-  const probe = refuseUnusable(path, probeStateFile(path));
+/** Fails with a usage error naming `--db` unless `at` holds a state file; returns nothing else. */
+function requireStateFile({ path, file }: StateFilePath): void {
+  const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
     throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "session-state demo" or "session-state record" first)`);
   }
@@ -53,17 +67,17 @@ function requireStateFile(path: string): void {
  * where SQLite keeps the -wal and -shm files beside it. Checked before opening, so a read-only
  * mount or a missing permission is reported as such rather than as whatever SQLite says later.
  */
-function requireWritable(path: string): void {
+function requireWritable({ path, file }: StateFilePath): void {
   const folder = nodePath.dirname(path);
   for (const [target, what] of [
-    [path, `the state file ${path}`],
-    [folder, `the folder ${folder} (SQLite keeps the -wal and -shm files of ${path} there)`],
+    [file, `the state file ${path}`],
+    [nodePath.dirname(file), `the folder ${folder} (SQLite keeps the -wal and -shm files of ${path} there)`],
   ] as const) {
     try {
       fs.accessSync(target, fs.constants.W_OK);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && target === path) continue;
+      if (code === 'ENOENT' && target === file) continue;
       if (code === 'ENOENT') throw new UsageError('--db', `cannot create ${path}: the folder ${folder} does not exist`);
       const reason = code === 'EROFS' ? 'it is on a read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
       throw new StorageError(`cannot write ${what}: ${reason} (${String(code)})`);
@@ -77,16 +91,16 @@ function requireWritable(path: string): void {
  * Opens an existing state file for a read command, read-only: nothing is created, migrated,
  * written or checkpointed, so another OS user's read never takes the owner's files over.
  */
-export async function openExistingStore(path: string): Promise<StateStore> {
-  requireStateFile(path);
-  return openStore(path, true);
+export async function openExistingStore(at: StateFilePath): Promise<StateStore> {
+  requireStateFile(at);
+  return openStore(at, true);
 }
 
 /** Opens an existing state file for a command that writes to it but must not create it (`prune`). */
-export async function openExistingStoreForWriting(path: string): Promise<StateStore> {
-  requireStateFile(path);
-  requireWritable(path);
-  return openStore(path, false);
+export async function openExistingStoreForWriting(at: StateFilePath): Promise<StateStore> {
+  requireStateFile(at);
+  requireWritable(at);
+  return openStore(at, false);
 }
 
 /**
@@ -94,16 +108,16 @@ export async function openExistingStoreForWriting(path: string): Promise<StateSt
  * An existing non-empty file that is not a session-state file is refused before the adapter
  * opens it, since opening would write our schema into another program's file.
  */
-export async function openOrCreateStore(path: string): Promise<StateStore> {
-  refuseUnusable(path, probeStateFile(path));
-  requireWritable(path);
-  return openStore(path, false);
+export async function openOrCreateStore(at: StateFilePath): Promise<StateStore> {
+  refuseUnusable(at.path, probeStateFile(at.file));
+  requireWritable(at);
+  return openStore(at, false);
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */
-function openStore(path: string, readOnly: boolean): Promise<StateStore> {
+function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<StateStore> {
   try {
-    return Promise.resolve(openSqliteStore({ path, readOnly }));
+    return Promise.resolve(openSqliteStore({ path: file, readOnly }));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));

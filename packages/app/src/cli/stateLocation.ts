@@ -9,13 +9,13 @@ import { UsageError } from './errors';
 import { dbPath, type GlobalOptions } from './io';
 import { checkSchemaName, isPostgresUrl, normalisePostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
 import { maskUrl, urlScheme } from './secrets';
-import { openExistingStore, openExistingStoreForWriting, openOrCreateStore } from './stateFile';
+import { openExistingStore, openExistingStoreForWriting, openOrCreateStore, stateFilePath, type StateFilePath } from './stateFile';
 
 // --- the location --------------------------------------------------------------------------------
 
-/** A SQLite state file, or a PostgreSQL server and schema. */
+/** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
-  | { readonly kind: 'sqlite'; readonly path: string }
+  | ({ readonly kind: 'sqlite' } & StateFilePath)
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
 
 /**
@@ -23,9 +23,10 @@ export type StateLocation =
  * `postgres://` / `postgresql://` URL (any case, blanks around it ignored; any other URL is a
  * usage error); `--schema` (or `SESSION_STATE_PG_SCHEMA`) picks the schema
  * of a URL, default `session_state`, and is a usage error with a file, which has no schemas.
- * Every problem is raised before anything is opened.
+ * A relative file path starts at `cwd`, the run's working directory. Every problem is raised
+ * before anything is opened.
  */
-export function stateLocation(command: Command): StateLocation {
+export function stateLocation(command: Command, cwd: string): StateLocation {
   const db = dbPath(command);
   const { schema } = command.optsWithGlobals<GlobalOptions>();
   const schemaFromEnv = command.getOptionValueSourceWithGlobals('schema') === 'env';
@@ -40,7 +41,7 @@ export function stateLocation(command: Command): StateLocation {
         `${schemaFromEnv ? `${SCHEMA_ENV} is set, but ` : ''}--schema only applies to a postgres:// --db; ${db} is a SQLite state file, which has no schemas`,
       );
     }
-    return { kind: 'sqlite', path: db };
+    return { kind: 'sqlite', ...stateFilePath(db, cwd) };
   }
   const url = normalisePostgresUrl(db);
   return { kind: 'postgres', url, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv) };
@@ -50,15 +51,15 @@ export function stateLocation(command: Command): StateLocation {
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
 export function openForReading(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openExistingStore(location.path) : openExistingPostgresStore(location);
+  return location.kind === 'sqlite' ? openExistingStore(location) : openExistingPostgresStore(location);
 }
 
 /** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
 export function openExistingForWriting(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openExistingStoreForWriting(location.path) : openExistingPostgresStore(location);
+  return location.kind === 'sqlite' ? openExistingStoreForWriting(location) : openExistingPostgresStore(location);
 }
 
 /** Opens the store for a write command, creating (and migrating) the file or the schema when needed. */
 export function openForWriting(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openOrCreateStore(location.path) : openOrCreatePostgresStore(location);
+  return location.kind === 'sqlite' ? openOrCreateStore(location) : openOrCreatePostgresStore(location);
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, requireBuiltCli, runCli, specNotice, tempDir, type CliRun } from './support/runCli';
+import { jsonOf, runCli, specNotice, tempDir, type CliRun } from './support/runCli';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
@@ -26,11 +26,10 @@ function noticeLines(): string[] {
   return lines.filter((line) => /^\s+"Session /u.test(line)).map((line) => line.trim().slice(1, -1));
 }
 
-beforeAll(() => {
-  requireBuiltCli();
+beforeAll(async () => {
   dir = tempDir();
   db = path.join(dir, 'demo.db');
-  demo = runCli(['demo', '--db', db]);
+  demo = await runCli(['demo', '--db', db]);
   lines = demo.stdout.split('\n');
 });
 
@@ -96,16 +95,16 @@ describe('session-state demo', () => {
     }
   });
 
-  test('status and cursors on the file show what the story ended with', () => {
+  test('status and cursors on the file show what the story ended with', async () => {
     const gapRetained = sequencesOn(/retained after the gap/u);
     const status = jsonOf<{ stateVersion: number; stateChanges: { events: { sequence: number }[]; historyGap: boolean } }>(
-      runCli(['status', RESEARCHER, '--since', '0', '--json', '--db', db]),
+      await runCli(['status', RESEARCHER, '--since', '0', '--json', '--db', db]),
     );
     expect(status.stateVersion).toBe(gapRetained[gapRetained.length - 1]);
     expect(status.stateChanges.historyGap).toBe(true);
     expect(status.stateChanges.events.map((event) => event.sequence)).toEqual(gapRetained);
 
-    const cursors = jsonOf<{ watcher: string; target: string; pending: boolean }[]>(runCli(['cursors', '--json', '--db', db]));
+    const cursors = jsonOf<{ watcher: string; target: string; pending: boolean }[]>(await runCli(['cursors', '--json', '--db', db]));
     expect(cursors.map((row) => [row.watcher, row.target, row.pending])).toEqual([
       [MANAGER, RESEARCHER, false],
       [OPS, RESEARCHER, true],
@@ -120,8 +119,8 @@ describe('session-state demo', () => {
     for (const line of sample) expect(lines).toContain(line.replaceAll('./session-state.db', db));
   });
 
-  test('a second run removes the previous demo file, says so, and tells the same story', () => {
-    const again = runCli(['demo', '--db', db]);
+  test('a second run removes the previous demo file, says so, and tells the same story', async () => {
+    const again = await runCli(['demo', '--db', db]);
     expect(again.status).toBe(0);
     expect(again.stdout.split('\n')[0]).toContain('removed the previous demo file');
     expect(again.stdout.split('\n').slice(1)).toEqual(lines.slice(1));

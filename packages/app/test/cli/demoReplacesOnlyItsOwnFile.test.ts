@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
 import { createSessionStateAwareness } from '../../src';
-import { requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { runCli, tempDir } from './support/runCli';
 
 // The demo's own session keys: a gateway may well use them too.
 const MANAGER = 'agent:main:main';
@@ -18,7 +18,6 @@ const RESEARCHER = 'agent:main:subagent:researcher';
 let dir: string;
 
 beforeAll(() => {
-  requireBuiltCli();
   dir = tempDir();
 });
 
@@ -72,7 +71,7 @@ describe('demo refuses a file it did not make and leaves it byte for byte', () =
   ])('%s', async (_name, make) => {
     const file = await make();
     const before = filesOf(file);
-    const run = runCli(['demo', '--db', file]);
+    const run = await runCli(['demo', '--db', file]);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: --db: .*refusing to remove it/u)]);
@@ -81,24 +80,24 @@ describe('demo refuses a file it did not make and leaves it byte for byte', () =
 
   test('a demo file a gateway went on to use for other sessions', async () => {
     const file = path.join(dir, 'reused-demo.db');
-    expect(runCli(['demo', '--db', file]).status).toBe(0);
+    expect((await runCli(['demo', '--db', file])).status).toBe(0);
     const awareness = await createSessionStateAwareness({ store: openSqliteStore({ path: file }), logger: { warn: () => undefined, error: () => undefined } });
     await awareness.record({ sessionKey: 'agent:prod:main', kind: 'goal_changed', actorType: 'human', summary: 'real work' });
     await awareness.close();
     const before = filesOf(file);
-    const run = runCli(['demo', '--db', file]);
+    const run = await runCli(['demo', '--db', file]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('agent:prod:main');
     expect(filesOf(file)).toEqual(before);
   });
 });
 
-test("demo replaces its own file", () => {
+test("demo replaces its own file", async () => {
   const file = path.join(dir, 'own.db');
-  const first = runCli(['demo', '--db', file]);
+  const first = await runCli(['demo', '--db', file]);
   expect(first.status).toBe(0);
   expect(first.stdout.split('\n')[0]).toContain('a new state file');
-  const second = runCli(['demo', '--db', file]);
+  const second = await runCli(['demo', '--db', file]);
   expect(second.stderr).toBe('');
   expect(second.status).toBe(0);
   expect(second.stdout.split('\n')[0]).toContain('removed the previous demo file');

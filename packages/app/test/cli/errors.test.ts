@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { jsonOf, runCli, tempDir, type CliRun } from './support/runCli';
 import { dumpTables, hashFileAndWal } from './support/stateFile';
 
 // Not one of the demo's sessions, so `demo` must refuse to remove this file.
@@ -15,11 +15,10 @@ let dir: string;
 let db: string;
 let seededVersion: number;
 
-beforeAll(() => {
-  requireBuiltCli();
+beforeAll(async () => {
   dir = tempDir();
   db = path.join(dir, 'state.db');
-  const seeded = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'first goal', '--json', '--db', db]);
+  const seeded = await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'first goal', '--json', '--db', db]);
   expect(seeded.status).toBe(0);
   seededVersion = jsonOf<{ event: { sequence: number } }>(seeded).event.sequence;
 });
@@ -35,18 +34,18 @@ function expectUsageError(run: CliRun, argument: string): void {
 }
 
 /** Runs a command that must be rejected and checks it left the state file's bytes and rows as they were. */
-function expectRejectedWithoutWriting(args: readonly string[], argument: string, env: Readonly<Record<string, string>> = {}): CliRun {
+async function expectRejectedWithoutWriting(args: readonly string[], argument: string, env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
   const rowsBefore = dumpTables(db);
   const bytesBefore = hashFileAndWal(db);
-  const run = runCli(args, env);
+  const run = await runCli(args, env);
   expectUsageError(run, argument);
   expect(hashFileAndWal(db)).toBe(bytesBefore);
   expect(dumpTables(db)).toEqual(rowsBefore);
   return run;
 }
 
-function versionOf(file: string): number | undefined {
-  return jsonOf<{ stateVersion: number }>(runCli(['status', KEY, '--json', '--db', file])).stateVersion;
+async function versionOf(file: string): Promise<number | undefined> {
+  return jsonOf<{ stateVersion: number }>(await runCli(['status', KEY, '--json', '--db', file])).stateVersion;
 }
 
 describe('bad arguments exit 2 with one line naming the argument', () => {
@@ -66,8 +65,11 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['a bad --max-age', ['prune', '--max-age', '30x'], '--max-age'],
     ['a zero --max-rows', ['prune', '--max-rows', '0'], '--max-rows'],
     ['a bad tail --since', ['tail', KEY, '--since', '1.5'], '--since'],
-  ])('%s, leaving the file as it was', (_name, args, argument) => {
-    expectRejectedWithoutWriting([...args, '--db', db], argument);
+    ['a bad explain watcher', ['explain', 'a b', KEY], '<watcher>'],
+    ['an empty explain target', ['explain', KEY, ''], '<target>'],
+    ['a missing explain target', ['explain', KEY], 'target'],
+  ])('%s, leaving the file as it was', async (_name, args, argument) => {
+    await expectRejectedWithoutWriting([...args, '--db', db], argument);
   });
 
   test.each([
@@ -79,32 +81,32 @@ describe('bad arguments exit 2 with one line naming the argument', () => {
     ['--payload that is not JSON', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '{nope'], '--payload'],
     ['--payload that is an array', ['--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--payload', '[1]'], '--payload'],
     ['run_failed without an outcome', ['--kind', 'run_failed', '--actor', 'system', '--summary', 's', '--payload', '{}'], '--payload'],
-  ])('record with %s, leaving the file as it was', (_name, args, argument) => {
-    expectRejectedWithoutWriting(['record', KEY, ...args, '--db', db], argument);
+  ])('record with %s, leaving the file as it was', async (_name, args, argument) => {
+    await expectRejectedWithoutWriting(['record', KEY, ...args, '--db', db], argument);
   });
 
-  test('the seeded session still has its version after all of them', () => {
-    expect(versionOf(db)).toBe(seededVersion);
+  test('the seeded session still has its version after all of them', async () => {
+    expect(await versionOf(db)).toBe(seededVersion);
   });
 
-  test('SESSION_STATE_DB names the file when --db is absent', () => {
-    const run = runCli(['status', KEY, '--json'], { SESSION_STATE_DB: db });
+  test('SESSION_STATE_DB names the file when --db is absent', async () => {
+    const run = await runCli(['status', KEY, '--json'], { SESSION_STATE_DB: db });
     expect(run.status).toBe(0);
     expect(jsonOf<{ stateVersion: number }>(run).stateVersion).toBe(seededVersion);
   });
 });
 
 describe('no command, and an empty state file path', () => {
-  test('no command prints the help and exits 2, writing nothing', () => {
-    const run = runCli(['--db', db]);
+  test('no command prints the help and exits 2, writing nothing', async () => {
+    const run = await runCli(['--db', db]);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('Usage: session-state');
     expect(run.stderr.trimEnd().split('\n').at(-1)).toMatch(/^error: .*command/u);
   });
 
-  test.each([['--help'], ['help']])('an explicit %s prints the help and exits 0', (flag) => {
-    const run = runCli([flag]);
+  test.each([['--help'], ['help']])('an explicit %s prints the help and exits 0', async (flag) => {
+    const run = await runCli([flag]);
     expect(run.status).toBe(0);
     expect(`${run.stdout}${run.stderr}`).toContain('Usage: session-state');
   });
@@ -115,28 +117,28 @@ describe('no command, and an empty state file path', () => {
     ['demo', ['demo']],
     ['status', ['status', KEY]],
     ['prune', ['prune']],
-  ])('an empty --db or SESSION_STATE_DB is a usage error for %s, before any output', (_name, args) => {
-    const flag = runCli([...args, '--db', '']);
+  ])('an empty --db or SESSION_STATE_DB is a usage error for %s, before any output', async (_name, args) => {
+    const flag = await runCli([...args, '--db', '']);
     expectUsageError(flag, '--db');
     expect(flag.stderr).toContain('empty');
-    const fromEnv = runCli(args, { SESSION_STATE_DB: '' });
+    const fromEnv = await runCli(args, { SESSION_STATE_DB: '' });
     expectUsageError(fromEnv, '--db');
     expect(fromEnv.stderr).toContain('SESSION_STATE_DB');
   });
 
-  test('demo refuses an in-memory database, which would leave nothing to inspect', () => {
-    expectUsageError(runCli(['demo', '--db', ':memory:']), '--db');
+  test('demo refuses an in-memory database, which would leave nothing to inspect', async () => {
+    expectUsageError(await runCli(['demo', '--db', ':memory:']), '--db');
   });
 });
 
 describe('a storage failure', () => {
-  test('exits 1 with one line saying what failed', () => {
+  test('exits 1 with one line saying what failed', async () => {
     const broken = path.join(dir, 'broken.db');
-    expect(runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'x', '--db', broken]).status).toBe(0);
+    expect((await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'x', '--db', broken])).status).toBe(0);
     const raw = new Database(broken);
     raw.exec('DROP TABLE events');
     raw.close();
-    const run = runCli(['status', KEY, '--since', '0', '--db', broken]);
+    const run = await runCli(['status', KEY, '--since', '0', '--db', broken]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: cannot open the state file .*broken\.db: .*no such table: events$/u)]);
@@ -149,29 +151,30 @@ describe('a missing or foreign state file', () => {
     ['status --since', ['status', KEY, '--since', '0', '--json']],
     ['list', ['list']],
     ['cursors', ['cursors', '--json']],
+    ['explain', ['explain', KEY, KEY, '--json']],
     ['prune', ['prune']],
     ['tail', ['tail', KEY]],
-  ])('%s says so, exits 2 and creates nothing', (_name, args) => {
+  ])('%s says so, exits 2 and creates nothing', async (_name, args) => {
     const missing = path.join(dir, `missing-${_name.replace(/\W/gu, '')}.db`);
-    const run = runCli([...args, '--db', missing]);
+    const run = await runCli([...args, '--db', missing]);
     expectUsageError(run, '--db');
     expect(run.stderr).toContain('no state file');
     expect(fs.existsSync(missing)).toBe(false);
   });
 
-  test('a rejected record does not create the file', () => {
+  test('a rejected record does not create the file', async () => {
     const missing = path.join(dir, 'never.db');
-    expectUsageError(runCli(['record', KEY, '--kind', 'nope', '--actor', 'human', '--summary', 's', '--db', missing]), '--kind');
+    expectUsageError(await runCli(['record', KEY, '--kind', 'nope', '--actor', 'human', '--summary', 's', '--db', missing]), '--kind');
     expect(fs.existsSync(missing)).toBe(false);
   });
 
-  test('a read command on a file that is not a state file refuses it and leaves it as it was', () => {
+  test('a read command on a file that is not a state file refuses it and leaves it as it was', async () => {
     const other = path.join(dir, 'plain.sqlite');
     const plain = new Database(other);
     plain.exec('CREATE TABLE notes (body TEXT)');
     plain.close();
     const before = fs.readFileSync(other);
-    expectUsageError(runCli(['status', KEY, '--db', other]), '--db');
+    expectUsageError(await runCli(['status', KEY, '--db', other]), '--db');
     expect(fs.readFileSync(other).equals(before)).toBe(true);
   });
 
@@ -182,34 +185,34 @@ describe('a missing or foreign state file', () => {
       plain.close();
     }],
     ['a file that is not SQLite at all', (file: string) => fs.writeFileSync(file, 'not sqlite at all')],
-  ])('record refuses %s and leaves it byte for byte as it was', (name, make) => {
+  ])('record refuses %s and leaves it byte for byte as it was', async (name, make) => {
     const other = path.join(dir, `foreign-${name.replace(/\W/gu, '')}.db`);
     make(other);
     const before = hashFileAndWal(other);
-    const run = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', other]);
+    const run = await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', other]);
     expectUsageError(run, '--db');
     expect(run.stderr).toContain('not a session-state file');
     expect(hashFileAndWal(other)).toBe(before);
     expect(fs.existsSync(`${other}-wal`)).toBe(false);
   });
 
-  test('record accepts an existing empty file and makes it a state file', () => {
+  test('record accepts an existing empty file and makes it a state file', async () => {
     const empty = path.join(dir, 'empty.db');
     fs.writeFileSync(empty, '');
-    const run = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--json', '--db', empty]);
+    const run = await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--json', '--db', empty]);
     expect(run.status).toBe(0);
-    expect(versionOf(empty)).toBe(jsonOf<{ event: { sequence: number } }>(run).event.sequence);
+    expect(await versionOf(empty)).toBe(jsonOf<{ event: { sequence: number } }>(run).event.sequence);
   });
 
-  test('a file that is not a state file is reported, not overwritten by demo', () => {
+  test('a file that is not a state file is reported, not overwritten by demo', async () => {
     const other = path.join(dir, 'notes.db');
     fs.writeFileSync(other, 'not sqlite at all');
-    expectUsageError(runCli(['demo', '--db', other]), '--db');
+    expectUsageError(await runCli(['demo', '--db', other]), '--db');
     expect(fs.readFileSync(other, 'utf8')).toBe('not sqlite at all');
   });
 
-  test('demo refuses a state file holding sessions other than its own', () => {
-    expectUsageError(runCli(['demo', '--db', db]), '--db');
-    expect(versionOf(db)).toBe(seededVersion);
+  test('demo refuses a state file holding sessions other than its own', async () => {
+    expectUsageError(await runCli(['demo', '--db', db]), '--db');
+    expect(await versionOf(db)).toBe(seededVersion);
   });
 });

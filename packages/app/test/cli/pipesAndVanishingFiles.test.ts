@@ -1,6 +1,7 @@
 // The CLI on a pipe whose reader has gone (`list | head -1`) ends quietly with exit 0, and
 // `tail` stops with exit 1 and says so when the file it follows is removed or replaced
-// (issue 12 item 15).
+// (issue 12 item 15). These run the built bin as a child: only a real process has a stdout pipe
+// whose reader can go, and a tail that runs until something stops it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,12 +14,12 @@ const KEY = 'agent:main:main';
 let dir: string;
 let db: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   requireBuiltCli();
   dir = tempDir();
   db = path.join(dir, 'state.db');
   for (let i = 0; i < 3; i += 1) {
-    expect(runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', `goal ${i}`, '--db', db]).status).toBe(0);
+    expect((await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', `goal ${i}`, '--db', db])).status).toBe(0);
   }
 });
 
@@ -52,19 +53,19 @@ test.each([
   ['removed', (file: string) => {
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
   }, 'was removed'],
-  ['replaced', (file: string) => {
+  ['replaced', async (file: string) => {
     const other = `${file}.new`;
-    expect(runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'other', '--db', other]).status).toBe(0);
+    expect((await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'other', '--db', other])).status).toBe(0);
     fs.renameSync(other, file);
   }, 'was replaced by another file'],
 ])('tail stops with exit 1 when the file it follows is %s', async (name, change, said) => {
   const file = path.join(dir, `followed-${name}.db`);
-  expect(runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', file]).status).toBe(0);
+  expect((await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', file])).status).toBe(0);
   const child = spawn(process.execPath, [CLI_MAIN, 'tail', KEY, '--db', file]);
   const exited = exitOf(child);
   await waitFor(child.stderr, (text) => text.includes('following'));
   const stderr = waitFor(child.stderr, (text) => text.includes(said));
-  change(file);
+  await change(file);
   expect(await stderr).toContain(`error: the state file ${file} ${said}`);
   expect(await exited).toBe(1);
 });

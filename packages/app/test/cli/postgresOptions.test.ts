@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test as propTest, fc } from '@fast-check/jest';
 
 import { maskUrl } from '../../src/cli/secrets';
-import { requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { runCli, tempDir, type CliRun } from './support/runCli';
 import { closedPort as aClosedPort } from './support/closedPort';
 
 const KEY = 'agent:main:subagent:worker';
@@ -19,7 +19,6 @@ let dir: string;
 let closedPort: number;
 
 beforeAll(async () => {
-  requireBuiltCli();
   dir = tempDir();
   closedPort = await aClosedPort();
 });
@@ -40,20 +39,21 @@ describe('--schema with a SQLite file is a usage error that creates nothing', ()
     ['status', ['status', KEY]],
     ['list', ['list']],
     ['cursors', ['cursors']],
+    ['explain', ['explain', KEY, KEY]],
     ['prune', ['prune']],
     ['tail', ['tail', KEY]],
     ['record', RECORD],
     ['demo', ['demo']],
-  ])('%s --schema on a file path exits 2 naming --schema', (name, args) => {
+  ])('%s --schema on a file path exits 2 naming --schema', async (name, args) => {
     const file = path.join(dir, `schema-${name}.db`);
-    const line = expectUsageError(runCli([...args, '--db', file, '--schema', 'session_state']), '--schema');
+    const line = expectUsageError(await runCli([...args, '--db', file, '--schema', 'session_state']), '--schema');
     expect(line).toContain(file);
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  test('SESSION_STATE_PG_SCHEMA with a file path is refused too, naming the variable', () => {
+  test('SESSION_STATE_PG_SCHEMA with a file path is refused too, naming the variable', async () => {
     const file = path.join(dir, 'schema-env.db');
-    const line = expectUsageError(runCli([...RECORD, '--db', file], { SESSION_STATE_PG_SCHEMA: 'session_state' }), '--schema');
+    const line = expectUsageError(await runCli([...RECORD, '--db', file], { SESSION_STATE_PG_SCHEMA: 'session_state' }), '--schema');
     expect(line).toContain('SESSION_STATE_PG_SCHEMA');
     expect(fs.existsSync(file)).toBe(false);
   });
@@ -69,21 +69,21 @@ describe('a PostgreSQL URL', () => {
     ['a quote', 'a"b'],
     ['41 characters', 'a'.repeat(41)],
     ['nothing', ''],
-  ])('a --schema with %s exits 2 naming --schema, before connecting', (_name, schema) => {
+  ])('a --schema with %s exits 2 naming --schema, before connecting', async (_name, schema) => {
     // The server's port is closed: a connection attempt would exit 1, not 2.
-    const line = expectUsageError(runCli(['status', KEY, '--db', url(), '--schema', schema]), '--schema');
+    const line = expectUsageError(await runCli(['status', KEY, '--db', url(), '--schema', schema]), '--schema');
     // Described by type and size, never repeated (a --schema may be a pasted secret).
     expect(line).toContain(schema === '' ? 'got an empty string' : `got a string of ${schema.length} characters`);
     if (schema.length > 1) expect(line).not.toContain(schema);
   });
 
-  test('a bad SESSION_STATE_PG_SCHEMA names the variable', () => {
-    const line = expectUsageError(runCli(['status', KEY, '--db', url()], { SESSION_STATE_PG_SCHEMA: 'Bad' }), '--schema');
+  test('a bad SESSION_STATE_PG_SCHEMA names the variable', async () => {
+    const line = expectUsageError(await runCli(['status', KEY, '--db', url()], { SESSION_STATE_PG_SCHEMA: 'Bad' }), '--schema');
     expect(line).toContain('SESSION_STATE_PG_SCHEMA');
   });
 
-  test.each([['--db'], ['SESSION_STATE_DB']])('demo refuses a URL from %s and says why, without printing the URL', (source) => {
-    const run = source === '--db' ? runCli(['demo', '--db', url()]) : runCli(['demo'], { SESSION_STATE_DB: url() });
+  test.each([['--db'], ['SESSION_STATE_DB']])('demo refuses a URL from %s and says why, without printing the URL', async (source) => {
+    const run = source === '--db' ? await runCli(['demo', '--db', url()]) : await runCli(['demo'], { SESSION_STATE_DB: url() });
     const line = expectUsageError(run, '--db');
     expect(line).toMatch(/deletes and recreates/u);
     expect(line).not.toContain(PASSWORD);
@@ -94,11 +94,12 @@ describe('a PostgreSQL URL', () => {
     ['status', ['status', KEY]],
     ['list', ['list']],
     ['cursors', ['cursors', '--json']],
+    ['explain', ['explain', KEY, KEY, '--json']],
     ['prune', ['prune']],
     ['tail', ['tail', KEY]],
     ['record', RECORD],
-  ])('%s on a closed port exits 1 with one line naming host:port, the password masked', (_name, args) => {
-    const run = runCli([...args, '--db', url()]);
+  ])('%s on a closed port exits 1 with one line naming host:port, the password masked', async (_name, args) => {
+    const run = await runCli([...args, '--db', url()]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toEqual([
@@ -110,15 +111,15 @@ describe('a PostgreSQL URL', () => {
     ['an unencoded @ in the password', `postgresql://cli:${PASSWORD}@x@localhost:PORT/test`, `postgresql://cli:***@localhost:PORT/test`],
     ['a password parameter', `postgres://cli@localhost:PORT/test?password=${PASSWORD}`, `postgres://cli@localhost:PORT/test?password=***`],
     ['a percent-encoded password', `postgres://cli:${encodeURIComponent(`${PASSWORD}/:?`)}@localhost:PORT/test`, `postgres://cli:***@localhost:PORT/test`],
-  ])('a failed connection never prints the password, given %s', (_name, template, masked) => {
-    const run = runCli(['status', KEY, '--db', template.replace('PORT', String(closedPort))]);
+  ])('a failed connection never prints the password, given %s', async (_name, template, masked) => {
+    const run = await runCli(['status', KEY, '--db', template.replace('PORT', String(closedPort))]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`localhost:${closedPort} (${masked.replace('PORT', String(closedPort))})`);
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
   });
 
-  test('--help names the URL form, --schema and SESSION_STATE_PG_SCHEMA', () => {
-    const help = runCli(['--help']);
+  test('--help names the URL form, --schema and SESSION_STATE_PG_SCHEMA', async () => {
+    const help = await runCli(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('postgres://');
     expect(help.stdout).toContain('--schema <name>');

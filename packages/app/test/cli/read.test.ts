@@ -1,9 +1,9 @@
-// The read commands (status, list, cursors) in both output forms, on a file the demo left, and
-// the fact that reading changes nothing.
+// The read commands (status, list, cursors, explain) in both output forms, on a file the demo
+// left, and the fact that reading changes nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { jsonOf, runCli, tempDir } from './support/runCli';
 import { dumpTables, hashFileAndWal } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
@@ -37,42 +37,50 @@ interface CursorJson {
   touchedAt: string;
 }
 
+interface ExplainJson {
+  watcher: string;
+  target: string;
+  status: 'watching' | 'ended' | 'unknown';
+  truncated: boolean;
+  steps: { position: number; time: string; event: { type: string; via?: string; at?: number }; acked: number; notified: number; material: number; text: string }[];
+  lines: string[];
+}
+
 let dir: string;
 let db: string;
 
-beforeAll(() => {
-  requireBuiltCli();
+beforeAll(async () => {
   dir = tempDir();
   db = path.join(dir, 'demo.db');
-  expect(runCli(['demo', '--db', db]).status).toBe(0);
+  expect((await runCli(['demo', '--db', db])).status).toBe(0);
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function run(args: readonly string[]) {
-  const result = runCli([...args, '--db', db]);
+async function run(args: readonly string[]) {
+  const result = await runCli([...args, '--db', db]);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return result;
 }
 
 describe('status', () => {
-  test('--json without --since is the session_status shape with no stateChanges', () => {
-    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+  test('--json without --since is the session_status shape with no stateChanges', async () => {
+    const status = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--json']));
     expect(Object.keys(status).sort()).toEqual(['sessionKey', 'stateVersion']);
     expect(status.sessionKey).toBe(RESEARCHER);
     expect(status.stateVersion).toBeGreaterThan(0);
   });
 
-  test('--json --since pages to the head with no skip and no repeat, the gap flagged on the first page only', () => {
-    const full = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
+  test('--json --since pages to the head with no skip and no repeat, the gap flagged on the first page only', async () => {
+    const full = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', '0', '--json']));
     const all = full.stateChanges?.events.map((event) => event.sequence) ?? [];
     expect(all.length).toBeGreaterThan(1);
     const seen: number[] = [];
     let since = 0;
     let first = true;
     for (;;) {
-      const page = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', String(since), '--limit', '1', '--json'])).stateChanges;
+      const page = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', String(since), '--limit', '1', '--json'])).stateChanges;
       if (page === undefined) throw new Error('no stateChanges');
       if (first) expect(page.historyGap).toBe(true);
       first = false;
@@ -84,9 +92,9 @@ describe('status', () => {
     expect(since).toBe(full.stateVersion);
   });
 
-  test('the human form shows the version, the prune watermark and an events table', () => {
-    const json = jsonOf<StatusJson>(run(['status', RESEARCHER, '--since', '0', '--json']));
-    const text = run(['status', RESEARCHER, '--since', '0']).stdout;
+  test('the human form shows the version, the prune watermark and an events table', async () => {
+    const json = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--since', '0', '--json']));
+    const text = (await run(['status', RESEARCHER, '--since', '0'])).stdout;
     expect(text).toMatch(new RegExp(`state version\\s+${json.stateVersion}\\n`, 'u'));
     expect(text).toMatch(/prune watermark\s+[1-9]\d*\n/u);
     expect(text).toContain(`${json.stateChanges?.events.length} events (historyGap true`);
@@ -96,8 +104,8 @@ describe('status', () => {
     }
   });
 
-  test('an unknown session has version 0 and no events', () => {
-    expect(jsonOf<StatusJson>(run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
+  test('an unknown session has version 0 and no events', async () => {
+    expect(jsonOf<StatusJson>(await run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
       sessionKey: 'agent:nobody:main',
       stateVersion: 0,
       stateChanges: { events: [], historyGap: false, hasMore: false, nextSince: 0 },
@@ -106,8 +114,8 @@ describe('status', () => {
 });
 
 describe('list', () => {
-  test('--json without keys lists every session with a head or a cursor, with cursor counts', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
+  test('--json without keys lists every session with a head or a cursor, with cursor counts', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', '--json']));
     expect(rows.map((row) => row.sessionKey)).toEqual([MANAGER, RESEARCHER, OPS]);
     const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
     expect(researcher?.watchedBy).toBe(2);
@@ -115,17 +123,17 @@ describe('list', () => {
     expect(rows.find((row) => row.sessionKey === MANAGER)).toEqual({ sessionKey: MANAGER, watching: 1, watchedBy: 0 });
   });
 
-  test('--json with keys keeps their order and omits the version of a session that never logged', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', OPS, RESEARCHER, '--json']));
+  test('--json with keys keeps their order and omits the version of a session that never logged', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', OPS, RESEARCHER, '--json']));
     expect(rows.map((row) => row.sessionKey)).toEqual([OPS, RESEARCHER]);
     expect(rows[0]).toEqual({ sessionKey: OPS, watching: 1, watchedBy: 0 });
-    const status = jsonOf<StatusJson>(run(['status', RESEARCHER, '--json']));
+    const status = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--json']));
     expect(rows[1]?.stateVersion).toBe(status.stateVersion);
   });
 
-  test('the human form is a table with a dash for missing versions', () => {
-    const rows = jsonOf<ListJson[]>(run(['list', '--json']));
-    const text = run(['list']).stdout.trimEnd().split('\n');
+  test('the human form is a table with a dash for missing versions', async () => {
+    const rows = jsonOf<ListJson[]>(await run(['list', '--json']));
+    const text = (await run(['list'])).stdout.trimEnd().split('\n');
     expect(text[0]).toMatch(/^session\s+version\s+prune watermark\s+watching\s+watched by$/u);
     expect(text).toHaveLength(rows.length + 1);
     const researcher = rows.find((row) => row.sessionKey === RESEARCHER);
@@ -141,8 +149,8 @@ describe('list', () => {
 });
 
 describe('cursors', () => {
-  test('--json gives watermarks in order acked <= notified <= material, pending exactly when a notice is open', () => {
-    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
+  test('--json gives watermarks in order acked <= notified <= material, pending exactly when a notice is open', async () => {
+    const rows = jsonOf<CursorJson[]>(await run(['cursors', '--json']));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.acked).toBeLessThanOrEqual(row.notified);
@@ -152,17 +160,17 @@ describe('cursors', () => {
     }
   });
 
-  test('--watcher and --target filter', () => {
-    const ops = jsonOf<CursorJson[]>(run(['cursors', '--watcher', OPS, '--json']));
+  test('--watcher and --target filter', async () => {
+    const ops = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', OPS, '--json']));
     expect(ops.map((row) => row.watcher)).toEqual([OPS]);
-    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', RESEARCHER, '--json']))).toHaveLength(2);
-    expect(jsonOf<CursorJson[]>(run(['cursors', '--target', MANAGER, '--json']))).toEqual([]);
-    expect(run(['cursors', '--target', MANAGER]).stdout).toBe('no cursors\n');
+    expect(jsonOf<CursorJson[]>(await run(['cursors', '--target', RESEARCHER, '--json']))).toHaveLength(2);
+    expect(jsonOf<CursorJson[]>(await run(['cursors', '--target', MANAGER, '--json']))).toEqual([]);
+    expect((await run(['cursors', '--target', MANAGER])).stdout).toBe('no cursors\n');
   });
 
-  test('the human form is a table with the pending column', () => {
-    const rows = jsonOf<CursorJson[]>(run(['cursors', '--json']));
-    const text = run(['cursors']).stdout.trimEnd().split('\n');
+  test('the human form is a table with the pending column', async () => {
+    const rows = jsonOf<CursorJson[]>(await run(['cursors', '--json']));
+    const text = (await run(['cursors'])).stdout.trimEnd().split('\n');
     expect(text[0]).toMatch(/^watcher\s+target\s+acked\s+notified\s+material\s+notice\s+touched$/u);
     for (const row of rows) {
       const cells = text.find((line) => line.startsWith(row.watcher))?.split(/\s+/u);
@@ -171,17 +179,85 @@ describe('cursors', () => {
   });
 });
 
+describe('explain', () => {
+  test.each([[MANAGER], [OPS]])('--json for %s: its steps in journal order, the last one leaving the watermarks the cursor holds', async (watcher) => {
+    const history = jsonOf<ExplainJson>(await run(['explain', watcher, RESEARCHER, '--json']));
+    const [cursor] = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', watcher, '--json']));
+    expect(history).toMatchObject({ watcher, target: RESEARCHER, status: 'watching' });
+    expect(history.steps.length).toBeGreaterThan(0);
+    const positions = history.steps.map((step) => step.position);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    const last = history.steps[history.steps.length - 1];
+    expect([last?.acked, last?.notified]).toEqual([cursor?.acked, cursor?.notified]);
+    expect(last?.material).toBeLessThanOrEqual(cursor?.material ?? -1);
+  });
+
+  test("the explicit watcher's history: the watch started at the target's head, then one notice frozen at the later change", async () => {
+    const history = jsonOf<ExplainJson>(await run(['explain', OPS, RESEARCHER, '--json']));
+    const [cursor] = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', OPS, '--json']));
+    expect(history.truncated).toBe(false);
+    expect(history.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised']);
+    expect(history.steps[0]?.event).toEqual({ type: 'watch_started', via: 'watch', at: cursor?.acked });
+    expect(history.steps[1]?.event).toEqual({ type: 'notice_raised', acked: cursor?.acked, notified: cursor?.notified });
+    expect(history.lines.at(-1)).toBe(`now (as of the last entry): one notice pending, changesSince ${cursor?.acked}, frozen at ${cursor?.notified}; later changes raise material (${cursor?.material} then) without an entry`);
+  });
+
+  test("the manager's history, whose start retention pruned, shows the drain that reopened and the drain that acknowledged", async () => {
+    const history = jsonOf<ExplainJson>(await run(['explain', MANAGER, RESEARCHER, '--json']));
+    expect(history.truncated).toBe(true);
+    const types = history.steps.map((step) => step.event.type);
+    expect(types).toContain('notice_reopened');
+    expect(types.at(-1)).toBe('notice_acknowledged');
+  });
+
+  test('the human form: a heading naming the pair, one line per step with its watermarks, and the state now', async () => {
+    for (const watcher of [MANAGER, OPS]) {
+      const history = jsonOf<ExplainJson>(await run(['explain', watcher, RESEARCHER, '--json']));
+      const text = (await run(['explain', watcher, RESEARCHER])).stdout.trimEnd().split('\n');
+      expect(text).toEqual([`watcher ${watcher}, target ${RESEARCHER}: the cursor journal`, ...history.lines]);
+      for (const step of history.steps) {
+        expect(text).toContain(`#${step.position} ${step.time} ${step.text} [acked ${step.acked}, notified ${step.notified}, material ${step.material}]`);
+      }
+    }
+  });
+
+  test('a pair that was never watched has no entries and says so', async () => {
+    expect(jsonOf<ExplainJson>(await run(['explain', OPS, MANAGER, '--json']))).toEqual({
+      watcher: OPS,
+      target: MANAGER,
+      status: 'unknown',
+      truncated: false,
+      steps: [],
+      lines: ['no journal entries: the pair was never watched, or retention removed its history'],
+    });
+  });
+
+  test("the README's explain sample is what explain prints on the demo's file (times aside)", async () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const block = /<!-- explain-sample:start -->\n```text\n([\s\S]*?)```\n<!-- explain-sample:end -->/u.exec(readme)?.[1] ?? '';
+    const [command, ...sample] = block.trimEnd().split('\n');
+    const args = (command ?? '').replace(/^\$ node \S+ /u, '').replace(/ --db \S+$/u, '').split(' ');
+    expect(args[0]).toBe('explain');
+    const printed = (await run(args)).stdout.trimEnd().split('\n');
+    const withoutTimes = (lines: readonly string[]): string[] => lines.map((line) => line.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/gu, 'TIME'));
+    expect(sample.length).toBeGreaterThanOrEqual(3);
+    expect(withoutTimes(sample)).toEqual(withoutTimes(printed));
+  });
+});
+
 test.each([
+  ['explain', ['explain', MANAGER, RESEARCHER]],
+  ['explain --json', ['explain', OPS, RESEARCHER, '--json']],
   ['status', ['status', RESEARCHER]],
   ['status --since --json', ['status', RESEARCHER, '--since', '0', '--json']],
   ['list', ['list']],
   ['list --json with keys', ['list', OPS, RESEARCHER, '--json']],
   ['cursors', ['cursors']],
   ['cursors --json', ['cursors', '--watcher', MANAGER, '--json']],
-])('reading changes nothing: %s leaves the file and its WAL byte for byte, and every row, as they were', (_name, args) => {
+])('reading changes nothing: %s leaves the file and its WAL byte for byte, and every row, as they were', async (_name, args) => {
   const rowsBefore = dumpTables(db);
   const bytesBefore = hashFileAndWal(db);
-  run(args);
+  await run(args);
   expect(hashFileAndWal(db)).toBe(bytesBefore);
   expect(dumpTables(db)).toEqual(rowsBefore);
 });

@@ -7,13 +7,12 @@ import { test as propTest, fc } from '@fast-check/jest';
 
 import { maskUrl, redactWith, secretsOf } from '../../src/cli/secrets';
 import { closedPort as aClosedPort } from './support/closedPort';
-import { requireBuiltCli, runCli } from './support/runCli';
+import { runCli } from './support/runCli';
 
 const KEY = 'agent:main:main';
 let closedPort: number;
 
 beforeAll(async () => {
-  requireBuiltCli();
   closedPort = await aClosedPort();
 });
 
@@ -86,21 +85,21 @@ test('a file path is not a URL and is never masked', () => {
   expect(secretsOf('C:/data/state.db')).toEqual([]);
 });
 
-// --- the CLI, as a child process ----------------------------------------------------------------
+// --- the CLI itself ------------------------------------------------------------------------------
 
-propTest.prop([spelledUrl], { numRuns: 15 })('no spelling of a --db URL lets a secret reach stderr: connection failures, --schema errors, the environment', ({ url, secrets }) => {
+propTest.prop([spelledUrl], { numRuns: 15 })('no spelling of a --db URL lets a secret reach stderr: connection failures, --schema errors, the environment', async ({ url, secrets }) => {
   const db = url.replace('PORT', String(closedPort));
-  const connect = runCli(['status', KEY, '--db', db]);
+  const connect = await runCli(['status', KEY, '--db', db]);
   expect(connect.status).toBe(1);
   expect(connect.stderr).toMatch(/^error: cannot connect to PostgreSQL at 127\.0\.0\.1:\d+ /mu);
   expectNoSecret(connect.stderr, secrets);
 
-  const schema = runCli(['list', '--schema', 'Not_A_Schema'], { SESSION_STATE_DB: db });
+  const schema = await runCli(['list', '--schema', 'Not_A_Schema'], { SESSION_STATE_DB: db });
   expect(schema.status).toBe(2);
   expectNoSecret(schema.stderr, secrets);
 
   // The URL pasted into --schema by mistake.
-  const pasted = runCli(['list', '--db', db, '--schema', db]);
+  const pasted = await runCli(['list', '--db', db, '--schema', db]);
   expect(pasted.status).toBe(2);
   expectNoSecret(pasted.stderr, secrets);
 });
@@ -108,16 +107,16 @@ propTest.prop([spelledUrl], { numRuns: 15 })('no spelling of a --db URL lets a s
 test.each([
   ['mysql://app:Hunter2Secret@db/state'],
   ['  HTTPS://app:Hunter2Secret@db/state?token=Hunter2Secret'],
-])('a URL of another scheme (%s) is a usage error that masks it', (db) => {
-  const run = runCli(['status', KEY, '--db', db]);
+])('a URL of another scheme (%s) is a usage error that masks it', async (db) => {
+  const run = await runCli(['status', KEY, '--db', db]);
   expect(run.status).toBe(2);
   expect(run.stderr).toContain('expected a state file path or a postgres:// URL');
   expect(run.stderr).not.toContain('Hunter2Secret');
 });
 
-test("commander's own messages are redacted too", () => {
+test("commander's own messages are redacted too", async () => {
   const db = `postgres://u:Hunter2Secret@127.0.0.1:${closedPort}/x`;
-  const run = runCli(['status', `${KEY}`, 'extra', '--db', db, `--nope=${db}`]);
+  const run = await runCli(['status', `${KEY}`, 'extra', '--db', db, `--nope=${db}`]);
   expect(run.status).toBe(2);
   expect(run.stderr).not.toContain('Hunter2Secret');
 });

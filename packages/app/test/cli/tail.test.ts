@@ -1,4 +1,5 @@
-// `tail` follows events appended by another process until it is interrupted.
+// `tail` follows events appended by another process until it is interrupted. It runs the built
+// bin as a child, since SIGINT goes to a process.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,21 +18,21 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function record(db: string, summary: string): number {
-  const result = runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', '--db', db]);
+async function record(db: string, summary: string): Promise<number> {
+  const result = await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', '--db', db]);
   expect(result.status).toBe(0);
   return jsonOf<{ event: { sequence: number } }>(result).event.sequence;
 }
 
 test.each([['human'], ['json']])('tail (%s) prints events another process appends, from the head, and exits 0 on SIGINT', async (form) => {
   const db = path.join(dir, `tail-${form}.db`);
-  const old = record(db, 'before the tail started');
+  const old = await record(db, 'before the tail started');
   const child = spawn(process.execPath, [CLI_MAIN, 'tail', KEY, '--db', db, ...(form === 'json' ? ['--json'] : [])]);
   const exited = exitOf(child);
   await waitFor(child.stderr, (text) => text.includes('following'));
   const stdout = waitFor(child.stdout, (text) => text.split('\n').length > 2);
-  const first = record(db, 'first while tailing');
-  const second = record(db, 'second while tailing');
+  const first = await record(db, 'first while tailing');
+  const second = await record(db, 'second while tailing');
   const lines = (await stdout).trimEnd().split('\n');
   child.kill('SIGINT');
   expect(await exited).toBe(0);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 
 import { openToEveryone, runCliAsOtherUser } from './support/otherUser';
-import { requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { requireBuiltCli, runCli, spawnCli, tempDir, type CliRun } from './support/runCli';
 
 const KEY = 'agent:main:main';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];
@@ -18,6 +18,7 @@ const COMMANDS: [string, string[]][] = [
   ['status', ['status', KEY]],
   ['list', ['list']],
   ['cursors', ['cursors']],
+  ['explain', ['explain', KEY, KEY]],
   ['tail', ['tail', KEY]],
   ['prune', ['prune']],
   ['record', RECORD],
@@ -44,6 +45,26 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Runs `work` while the file system answers a write check (`accessSync` with W_OK) on `target`
+ * with `code`: a failure a test cannot cause for real without privileges (mounting a read-only
+ * file system).
+ */
+async function withWriteCheckFailing<T>(target: string, code: string, work: () => Promise<T>): Promise<T> {
+  const original = fs.accessSync;
+  const faked = jest.spyOn(fs, 'accessSync').mockImplementation((file, mode) => {
+    if (mode !== undefined && (mode & fs.constants.W_OK) !== 0 && path.resolve(String(file)) === path.resolve(target)) {
+      throw Object.assign(new Error(`${code}: faked by the test, access '${String(file)}'`), { code, syscall: 'access', path: String(file) });
+    }
+    original.call(fs, file, mode);
+  });
+  try {
+    return await work();
+  } finally {
+    faked.mockRestore();
+  }
+}
+
 function oneErrorLine(run: CliRun): string {
   expect(run.stdout).toBe('');
   const lines = run.stderr.trimEnd().split('\n');
@@ -51,15 +72,16 @@ function oneErrorLine(run: CliRun): string {
   return lines[0] ?? '';
 }
 
+// The FIFO runs in a child: a command that opened it would block its thread for ever, which
+// spawnSync's 30 s timeout ends (status null) but which would hang this test process.
 describe.each([
-  ['a FIFO', () => path.join(dir, 'fifo'), 'a FIFO (named pipe)'],
-  ['a directory', () => path.join(dir, 'folder'), 'a directory'],
-  ['a socket', () => socketPath, 'a socket'],
-  ['a character device', () => '/dev/null', 'a character device'],
-])('--db naming %s', (_name, target, what) => {
-  test.each(COMMANDS)('%s refuses it at once with exit 2, naming what it is', (_command, args) => {
-    // spawnSync's 30 s timeout would end a hanging child with status null.
-    const run = runCli([...args, '--db', target()]);
+  ['a FIFO', () => path.join(dir, 'fifo'), 'a FIFO (named pipe)', (args: readonly string[]) => Promise.resolve(spawnCli(args))],
+  ['a directory', () => path.join(dir, 'folder'), 'a directory', runCli],
+  ['a socket', () => socketPath, 'a socket', runCli],
+  ['a character device', () => '/dev/null', 'a character device', runCli],
+])('--db naming %s', (_name, target, what, runner) => {
+  test.each(COMMANDS)('%s refuses it at once with exit 2, naming what it is', async (_command, args) => {
+    const run = await runner([...args, '--db', target()]);
     expect(run.status).toBe(2);
     expect(oneErrorLine(run)).toMatch(/^error: --db: /u);
     expect(oneErrorLine(run)).toContain(`${target()} is ${what}, not a state file`);
@@ -68,28 +90,28 @@ describe.each([
 
 describe('write access', () => {
   let stateFile: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     stateFile = path.join(dir, 'state.db');
-    expect(runCli([...RECORD, '--db', stateFile]).status).toBe(0);
+    expect((await runCli([...RECORD, '--db', stateFile])).status).toBe(0);
   });
 
   test.each([
     ['record', RECORD],
     ['prune', ['prune']],
-  ])('%s on a file the user may read but not write exits 1 saying permission denied', (_name, args) => {
+  ])('%s on a file the user may read but not write exits 1 saying permission denied', async (_name, args) => {
     const before = fs.readFileSync(stateFile);
-    const run = runCliAsOtherUser([...args, '--db', stateFile]);
+    const run = await runCliAsOtherUser([...args, '--db', stateFile]);
     expect(run.status).toBe(1);
     expect(oneErrorLine(run)).toBe(`error: cannot write the state file ${stateFile}: permission denied (EACCES)`);
     expect(fs.readFileSync(stateFile).equals(before)).toBe(true);
   });
 
-  test('record in a folder the user may not write exits 1 naming the folder, and creates nothing', () => {
+  test('record in a folder the user may not write exits 1 naming the folder, and creates nothing', async () => {
     const locked = path.join(dir, 'locked');
     fs.mkdirSync(locked);
     fs.chmodSync(locked, 0o555);
     const target = path.join(locked, 'new.db');
-    const run = runCliAsOtherUser([...RECORD, '--db', target]);
+    const run = await runCliAsOtherUser([...RECORD, '--db', target]);
     expect(run.status).toBe(1);
     expect(oneErrorLine(run)).toBe(`error: cannot write the folder ${locked} (SQLite keeps the -wal and -shm files of ${target} there): permission denied (EACCES)`);
     expect(fs.readdirSync(locked)).toEqual([]);
@@ -98,34 +120,26 @@ describe('write access', () => {
   test.each([
     ['the file', () => stateFile, (file: string) => `error: cannot write the state file ${file}: it is on a read-only file system (EROFS)`],
     ['its folder', () => dir, (file: string) => `error: cannot write the folder ${dir} (SQLite keeps the -wal and -shm files of ${file} there): it is on a read-only file system (EROFS)`],
-  ])('record on a read-only file system (EROFS faked on %s) exits 1 saying so', (_name, fakedPath, expected) => {
-    const run = runCli([...RECORD, '--db', stateFile], {
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'support', 'fakeErrno.js')}`,
-      FAKE_ERRNO_PATH: fakedPath(),
-      FAKE_ERRNO: 'EROFS',
-    });
+  ])('record on a read-only file system (EROFS faked on %s) exits 1 saying so', async (_name, fakedPath, expected) => {
+    const run = await withWriteCheckFailing(fakedPath(), 'EROFS', () => runCli([...RECORD, '--db', stateFile]));
     expect(run.status).toBe(1);
     expect(oneErrorLine(run)).toBe(expected(stateFile));
   });
 
-  test('a read command on a read-only file system reads (it writes nothing)', () => {
-    const run = runCli(['status', KEY, '--db', stateFile], {
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'support', 'fakeErrno.js')}`,
-      FAKE_ERRNO_PATH: dir,
-      FAKE_ERRNO: 'EROFS',
-    });
+  test('a read command on a read-only file system reads (it writes nothing)', async () => {
+    const run = await withWriteCheckFailing(dir, 'EROFS', () => runCli(['status', KEY, '--db', stateFile]));
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 });
 
-test('a failed append transaction prints one error line, exit 1', () => {
+test('a failed append transaction prints one error line, exit 1', async () => {
   const db = path.join(dir, 'aborting.db');
-  expect(runCli([...RECORD, '--db', db]).status).toBe(0);
+  expect((await runCli([...RECORD, '--db', db])).status).toBe(0);
   const raw = new Database(db);
   raw.exec("CREATE TRIGGER refuse BEFORE UPDATE ON heads BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END");
   raw.close();
-  const run = runCli([...RECORD, '--db', db]);
+  const run = await runCli([...RECORD, '--db', db]);
   expect(run.status).toBe(1);
   expect(oneErrorLine(run)).toMatch(/^error: .*refused by a trigger/u);
 });

@@ -16,7 +16,7 @@ export interface CursorSignalListener {
   targetsChanged(targets: readonly SessionKey[]): void;
   /**
    * Signals may have been missed (the listening connection was lost and is back): every owned
-   * lagging cursor must be re-read. Also called once when listening starts.
+   * pending cursor must be re-read. Also called once when listening starts.
    */
   resync(): void;
   /** The listening connection failed; it is retried. Identifiers only, never content. */

@@ -5,7 +5,7 @@ import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } fr
 
 import { named, parseSessionKey } from '../args';
 import { isoTime, table } from '../format';
-import { writeJson, writeLines } from '../io';
+import type { RunContext } from '../io';
 import { openForReading, stateLocation } from '../stateLocation';
 
 interface CursorsOptions {
@@ -65,7 +65,7 @@ export function cursorLines(rows: readonly CursorListing[]): string[] {
 }
 
 /** Adds the `cursors` command to the program. */
-export function registerCursors(program: Command): void {
+export function registerCursors(program: Command, { io, out }: RunContext): void {
   program
     .command('cursors')
     .description('watcher cursors: acked / notified / material and whether a notice is pending')
@@ -77,11 +77,11 @@ export function registerCursors(program: Command): void {
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
       };
-      const store = await openForReading(stateLocation(command));
+      const store = await openForReading(stateLocation(command, io.cwd));
       try {
         const rows = (await store.listCursors(filter)).map(toCursorListing);
-        if (options.json === true) writeJson(rows);
-        else writeLines(cursorLines(rows));
+        if (options.json === true) out.json(rows);
+        else out.lines(cursorLines(rows));
       } finally {
         await store.close();
       }

@@ -17,7 +17,8 @@ import {
 import { createCliLogger } from '../cliLogger';
 import { StorageError, UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
-import { writeLines } from '../io';
+import type { RunContext } from '../io';
+import type { StateFilePath } from '../stateFile';
 import { stateLocation } from '../stateLocation';
 
 // --- the cast ----------------------------------------------------------------------------------
@@ -47,8 +48,8 @@ function refuse(file: string, why: string): UsageError {
  * the demo's sessions (a demo file a gateway went on to use is kept). Everything is read
  * read-only, so a refused file is left byte for byte as it was.
  */
-async function removePreviousDemoFile(file: string): Promise<boolean> {
-  const probe = probeStateFile(file);
+async function removePreviousDemoFile({ path: file, file: opened }: StateFilePath): Promise<boolean> {
+  const probe = probeStateFile(opened);
   switch (probe.kind) {
     case 'missing':
       return false;
@@ -63,10 +64,10 @@ async function removePreviousDemoFile(file: string): Promise<boolean> {
     case 'state':
       break;
   }
-  if (!stateFileLabels(file).includes(DEMO_LABEL)) {
+  if (!stateFileLabels(opened).includes(DEMO_LABEL)) {
     throw refuse(file, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
   }
-  const previous = openSqliteStore({ path: file, readOnly: true });
+  const previous = openSqliteStore({ path: opened, readOnly: true });
   let keys: string[];
   try {
     const heads = await previous.readHeads();
@@ -77,7 +78,7 @@ async function removePreviousDemoFile(file: string): Promise<boolean> {
   }
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
   if (foreign !== undefined) throw refuse(file, `holds sessions other than the demo's (${foreign})`);
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
   return true;
 }
 
@@ -138,14 +139,26 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
   return eventOf(result).sequence;
 }
 
+/** The runnable tool the closing hints name: the built bin, as a path from the run's working directory. */
+function builtCli(cwd: string): string {
+  // __dirname is <package>/dist/cli/commands when built (<package>/src/cli/commands under ts-jest).
+  return path.relative(cwd, path.resolve(__dirname, '..', '..', '..', 'dist', 'cli', 'main.js'));
+}
+
 /**
- * Plays the story on `file` through the real facade and writes the timeline. The story's clock
- * starts `STORY_DAYS` days before `endMs` (now, by default) and ends there.
+ * Plays the story on the state file `at` through the real facade and writes the timeline; the
+ * facade's warnings go to `note`. The story's clock starts `STORY_DAYS` days before `endMs` (now,
+ * by default) and ends there; the closing hints name paths from `cwd`.
  */
-export async function playDemo(file: string, write: (line: string) => void, endMs = Date.now()): Promise<void> {
-  if (file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
-  const removed = await removePreviousDemoFile(file);
-  await createDemoFile(file);
+export async function playDemo(
+  at: StateFilePath,
+  write: (line: string) => void,
+  { note, cwd, endMs = Date.now() }: { readonly note: (line: string) => void; readonly cwd: string; readonly endMs?: number },
+): Promise<void> {
+  const file = at.path;
+  if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
+  const removed = await removePreviousDemoFile(at);
+  await createDemoFile(at.file);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);
@@ -160,11 +173,11 @@ export async function playDemo(file: string, write: (line: string) => void, endM
   const wakesSince = (mark: number, watcher?: string): number =>
     wakes.slice(mark).filter((key) => watcher === undefined || key === watcher).length;
   const openFile = async (): Promise<{ store: StateStore; awareness: SessionStateAwareness }> => {
-    const opened = openSqliteStore({ path: file });
+    const opened = openSqliteStore({ path: at.file });
     const facade = await createSessionStateAwareness({
       store: opened,
       clock,
-      logger: createCliLogger(),
+      logger: createCliLogger(note),
       wake: (watcher) => void wakes.push(watcher),
       retention: { maxAgeMs: RETENTION_DAYS * DAY_MS },
     });
@@ -282,7 +295,7 @@ export async function playDemo(file: string, write: (line: string) => void, endM
   await awareness.close();
 
   // what it left behind
-  const cli = `node ${path.relative(process.cwd(), path.join(__dirname, '..', 'main.js'))}`;
+  const cli = `node ${builtCli(cwd)}`;
   write('\ninspect what it left behind:');
   for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`]) {
     write(`  ${cli} ${args} --db ${file}`);
@@ -292,16 +305,16 @@ export async function playDemo(file: string, write: (line: string) => void, endM
 // --- the command ---------------------------------------------------------------------------------
 
 /** Adds the `demo` command to the program. */
-export function registerDemo(program: Command): void {
+export function registerDemo(program: Command, { io, out }: RunContext): void {
   program
     .command('demo')
     .description('play a multi-session story on a fresh SQLite state file (never a PostgreSQL store) and print it as a timeline')
     .action(async (_options: unknown, command: Command) => {
-      const location = stateLocation(command);
+      const location = stateLocation(command, io.cwd);
       if (location.kind !== 'sqlite') {
         // Never name the URL: it may hold a password.
         throw new UsageError('--db', 'the demo deletes and recreates its state, so it only runs on a SQLite state file, never on a PostgreSQL store that gateways may share; name a file');
       }
-      await playDemo(location.path, (line) => writeLines([line]));
+      await playDemo(location, (line) => out.lines([line]), { note: out.note, cwd: io.cwd });
     });
 }

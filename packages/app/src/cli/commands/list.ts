@@ -4,7 +4,7 @@ import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
 import { checkSessionKeys } from '../args';
 import { table } from '../format';
-import { writeJson, writeLines } from '../io';
+import type { RunContext } from '../io';
 import { openForReading, stateLocation } from '../stateLocation';
 
 interface ListOptions {
@@ -67,7 +67,7 @@ export function listLines(listing: readonly SessionListing[]): string[] {
 }
 
 /** Adds the `list` command to the program. */
-export function registerList(program: Command): void {
+export function registerList(program: Command, { io, out }: RunContext): void {
   program
     .command('list')
     .description('state versions, prune watermarks and cursor counts (all sessions with a head when no keys are given)')
@@ -75,7 +75,7 @@ export function registerList(program: Command): void {
     .option('--json', 'print the listing as JSON')
     .action(async (keys: string[], options: ListOptions, command: Command) => {
       const given = checkSessionKeys('[keys...]', keys);
-      const store = await openForReading(stateLocation(command));
+      const store = await openForReading(stateLocation(command, io.cwd));
       try {
         const cursors = await store.listCursors();
         const allHeads = given.length === 0 ? await store.readHeads() : [];
@@ -85,8 +85,8 @@ export function registerList(program: Command): void {
             : [...new Set([...allHeads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])])].sort();
         const heads = given.length === 0 ? allHeads : await store.readHeads(wanted as SessionKey[]);
         const listing = buildListing(wanted, heads, cursors);
-        if (options.json === true) writeJson(listing);
-        else writeLines(listLines(listing));
+        if (options.json === true) out.json(listing);
+        else out.lines(listLines(listing));
       } finally {
         await store.close();
       }

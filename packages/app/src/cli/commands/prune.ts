@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args';
-import { writeJson, writeLines } from '../io';
+import type { RunContext } from '../io';
 import { openExistingForWriting, stateLocation } from '../stateLocation';
 
 interface PruneOptions {
@@ -37,7 +37,7 @@ export async function pruneToCompletion(store: StateStore, now: number, maxAgeMs
 }
 
 /** Adds the `prune` command to the program. */
-export function registerPrune(program: Command): void {
+export function registerPrune(program: Command, { io, out }: RunContext): void {
   program
     .command('prune')
     .description('delete events older than --max-age and beyond --max-rows; expire idle cursors')
@@ -45,11 +45,11 @@ export function registerPrune(program: Command): void {
     .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(DEFAULT_MAX_ROWS))
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const store = await openExistingForWriting(stateLocation(command));
+      const store = await openExistingForWriting(stateLocation(command, io.cwd));
       try {
         const summary = await pruneToCompletion(store, Date.now(), options.maxAge, options.maxRows);
-        if (options.json === true) writeJson(summary);
-        else writeLines([`pruned ${summary.eventsDeleted} events, expired ${summary.cursorsExpired} cursors`]);
+        if (options.json === true) out.json(summary);
+        else out.lines([`pruned ${summary.eventsDeleted} events, expired ${summary.cursorsExpired} cursors`]);
       } finally {
         await store.close();
       }

@@ -11,7 +11,7 @@ import { describeValue } from '../describe';
 import { named, parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
-import { writeJson, writeLines } from '../io';
+import type { RunContext } from '../io';
 import { openForWriting, stateLocation } from '../stateLocation';
 
 interface RecordOptions {
@@ -77,7 +77,7 @@ store a running gateway that owns the watcher is signalled (LISTEN/NOTIFY) and q
 returns the stored event and writes nothing.`;
 
 /** Adds the `record` command to the program. */
-export function registerRecord(program: Command): void {
+export function registerRecord(program: Command, { io, out }: RunContext): void {
   program
     .command('record')
     .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed)')
@@ -93,9 +93,9 @@ export function registerRecord(program: Command): void {
     .addHelpText('after', WHAT_RECORD_TOUCHES)
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
-      const store = await openForWriting(stateLocation(command));
+      const store = await openForWriting(stateLocation(command, io.cwd));
       // A failed append is both logged and returned; the returned error is the one line printed.
-      const logger = createHeldErrorLogger();
+      const logger = createHeldErrorLogger(out.note);
       // No restart scan (it would raise the watchers' frozen notices, which only a gateway that
       // delivers them should do) and no prune (the default limits may not be the gateway's).
       const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
@@ -109,20 +109,20 @@ export function registerRecord(program: Command): void {
           pending: fromWatermarks(row).status === 'pending',
         }));
         if (!('event' in result) || result.event === undefined) {
-          if (options.json === true) writeJson({ ...result, watchers });
-          else writeLines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
+          if (options.json === true) out.json({ ...result, watchers });
+          else out.lines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;
         }
         // A repeated dedupe key returns the stored event and appends nothing.
         const duplicate = awareness.metrics().eventsAppended === 0;
         if (options.json === true) {
-          writeJson({ ...result, duplicate, watchers });
+          out.json({ ...result, duplicate, watchers });
           return;
         }
         const event = result.event;
         const payload = payloadLabel(event.payload);
         const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
-        writeLines([
+        out.lines([
           duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
           ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
         ]);

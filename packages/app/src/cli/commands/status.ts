@@ -15,7 +15,7 @@ import {
 import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { eventTable } from '../format';
-import { writeJson, writeLines } from '../io';
+import type { RunContext } from '../io';
 import { openForReading, stateLocation } from '../stateLocation';
 
 interface StatusOptions {
@@ -62,7 +62,7 @@ export function statusLines(reading: StatusReading): string[] {
 }
 
 /** Adds the `status` command to the program. */
-export function registerStatus(program: Command): void {
+export function registerStatus(program: Command, { io, out }: RunContext): void {
   program
     .command('status')
     .description("a session's state version and, with --since, the exact delta after it")
@@ -74,11 +74,11 @@ export function registerStatus(program: Command): void {
       if (options.limit !== undefined && options.since === undefined) {
         throw new UsageError('--limit', 'only applies with --since');
       }
-      const store = await openForReading(stateLocation(command));
+      const store = await openForReading(stateLocation(command, io.cwd));
       try {
         const reading = await readStatus(store, sessionKey, options.since, options.limit);
-        if (options.json === true) writeJson(reading.status);
-        else writeLines(statusLines(reading));
+        if (options.json === true) out.json(reading.status);
+        else out.lines(statusLines(reading));
       } finally {
         await store.close();
       }

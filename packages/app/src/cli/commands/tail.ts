@@ -9,7 +9,7 @@ import { asSequence, historyGap, toSessionEvent, type SessionEvent, type Session
 import { named, parseSequence, parseSessionKey } from '../args';
 import { actorLabel, payloadLabel } from '../format';
 import { StorageError } from '../errors';
-import { isStdoutClosed, stdoutHasClosed, writeLines, writeNote } from '../io';
+import type { CliIo, RunContext } from '../io';
 import { openForReading, stateLocation, type StateLocation } from '../stateLocation';
 
 interface TailOptions {
@@ -26,20 +26,17 @@ export function tailLine(event: SessionEvent): string {
   return `#${event.sequence}  ${event.occurredAt}  ${event.kind}  ${actorLabel(event)}  ${event.summary}${payload === '' ? '' : `  ${payload}`}`;
 }
 
-/** Resolves on the first SIGINT or SIGTERM, and removes its handlers. */
-function interrupted(): { readonly promise: Promise<void>; readonly isSet: () => boolean } {
+/** Resolves on the run's first interrupt (SIGINT or SIGTERM for the process); `dispose` stops listening. */
+function interrupted(io: CliIo): { readonly promise: Promise<void>; readonly isSet: () => boolean; readonly dispose: () => void } {
   let set = false;
+  let dispose: () => void = () => undefined;
   const promise = new Promise<void>((resolve) => {
-    const stop = (): void => {
+    dispose = io.onInterrupt(() => {
       set = true;
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
       resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    });
   });
-  return { promise, isSet: () => set };
+  return { promise, isSet: () => set, dispose };
 }
 
 /**
@@ -49,12 +46,12 @@ function interrupted(): { readonly promise: Promise<void>; readonly isSet: () =>
  */
 function fileWatch(location: StateLocation): () => void {
   if (location.kind !== 'sqlite') return () => undefined;
-  const { path } = location;
-  const opened = fs.statSync(path);
+  const { path, file } = location;
+  const opened = fs.statSync(file);
   return () => {
     let now: fs.Stats;
     try {
-      now = fs.statSync(path);
+      now = fs.statSync(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new StorageError(`the state file ${path} was removed while following it; stopped`);
@@ -67,7 +64,7 @@ function fileWatch(location: StateLocation): () => void {
 }
 
 /** Adds the `tail` command to the program. */
-export function registerTail(program: Command): void {
+export function registerTail(program: Command, { io, out }: RunContext): void {
   program
     .command('tail')
     .description('follow new events of a session as they are appended (Ctrl-C to stop)')
@@ -76,31 +73,32 @@ export function registerTail(program: Command): void {
     .option('--json', 'print one JSON event per line')
     .action(async (sessionKey: string, options: TailOptions, command: Command) => {
       const key = sessionKey as SessionKey;
-      const location = stateLocation(command);
+      const location = stateLocation(command, io.cwd);
       const store = await openForReading(location);
       const checkFile = fileWatch(location);
-      const stop = interrupted();
-      const stopped = (): boolean => stop.isSet() || isStdoutClosed();
+      const stop = interrupted(io);
+      const stopped = (): boolean => stop.isSet() || out.isClosed();
       try {
         const [row] = await store.readHeads([key]);
         let since = asSequence(options.since ?? row?.head ?? 0);
         let gapReported = false;
-        writeNote(`following ${sessionKey} after #${since} (Ctrl-C to stop)`);
+        out.note(`following ${sessionKey} after #${since} (Ctrl-C to stop)`);
         while (!stopped()) {
           checkFile();
           const page = await store.readChanges(key, since, PAGE);
           if (!gapReported && historyGap(page.head, since)) {
             gapReported = true;
-            writeNote(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
+            out.note(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
           }
           const events = page.events.map(toSessionEvent);
-          writeLines(events.map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
+          out.lines(events.map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
           const last = page.events[page.events.length - 1];
           if (last !== undefined) since = last.sequence;
           if (page.hasMore) continue;
-          await Promise.race([stop.promise, stdoutHasClosed(), new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
+          await Promise.race([stop.promise, out.closed, new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
         }
       } finally {
+        stop.dispose();
         await store.close();
       }
     });

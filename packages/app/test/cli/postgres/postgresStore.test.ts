@@ -62,7 +62,7 @@ async function schemaExists(name: string): Promise<boolean> {
 /** Every row of the store's tables, each table in a stable order: equal dumps mean nothing was written. */
 async function dumpSchema(): Promise<Record<string, unknown[]>> {
   const dump: Record<string, unknown[]> = {};
-  for (const table of ['events', 'heads', 'cursors', 'schema_migrations']) {
+  for (const table of ['events', 'heads', 'cursors', 'cursor_journal', 'schema_migrations']) {
     const rows = await client.query(`SELECT * FROM ${schema}.${table}`);
     dump[table] = rows.rows.map((row) => JSON.stringify(row)).sort();
   }
@@ -74,15 +74,15 @@ async function dumpSchema(): Promise<Record<string, unknown[]>> {
 // --- running the CLI -------------------------------------------------------------------------------
 
 /** The CLI on this test's schema; stderr empty and exit 0 expected. */
-function ok(args: readonly string[]): CliRun {
-  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+async function ok(args: readonly string[]): Promise<CliRun> {
+  const run = await runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   return run;
 }
 
-function record(sessionKey: string, summary: string, extra: readonly string[] = []): number {
-  const run = ok(['record', sessionKey, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', ...extra]);
+async function record(sessionKey: string, summary: string, extra: readonly string[] = []): Promise<number> {
+  const run = await ok(['record', sessionKey, '--kind', 'goal_changed', '--actor', 'human', '--summary', summary, '--json', ...extra]);
   return jsonOf<{ event: { sequence: number } }>(run).event.sequence;
 }
 
@@ -107,45 +107,82 @@ interface StatusJson {
 
 test('record creates the schema; status, list and cursors read back what it and a gateway wrote', async () => {
   expect(await schemaExists(schema)).toBe(false);
-  const worker = record(WORKER, 'worker goal');
+  const worker = await record(WORKER, 'worker goal');
   expect(await schemaExists(schema)).toBe(true);
 
   await seedSpawnEdge();
-  const text = ok(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'human message via telegram']).stdout;
-  const researcher = jsonOf<StatusJson>(ok(['status', RESEARCHER, '--json'])).stateVersion;
+  const text = (await ok(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'human message via telegram'])).stdout;
+  const researcher = jsonOf<StatusJson>(await ok(['status', RESEARCHER, '--json'])).stateVersion;
   expect(text).toBe(`recorded #${researcher} human_direct_message on ${RESEARCHER} by human\n  watcher ${MANAGER}: notice pending\n`);
 
-  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+  const status = jsonOf<StatusJson>(await ok(['status', WORKER, '--since', '0', '--json']));
   expect(status.stateVersion).toBe(worker);
   expect(status.stateChanges?.events.map((event) => [event.sequence, event.summary])).toEqual([[worker, 'worker goal']]);
-  expect(ok(['status', WORKER]).stdout).toContain(`state version    ${worker}`);
+  expect((await ok(['status', WORKER])).stdout).toContain(`state version    ${worker}`);
 
-  const list = jsonOf<{ sessionKey: string; stateVersion?: number; watching: number; watchedBy: number }[]>(ok(['list', '--json']));
+  const list = jsonOf<{ sessionKey: string; stateVersion?: number; watching: number; watchedBy: number }[]>(await ok(['list', '--json']));
   expect(list).toEqual([
     { sessionKey: MANAGER, watching: 1, watchedBy: 0 },
     { sessionKey: RESEARCHER, stateVersion: researcher, pruneWatermark: 0, watching: 0, watchedBy: 1 },
     { sessionKey: WORKER, stateVersion: worker, pruneWatermark: 0, watching: 0, watchedBy: 0 },
   ]);
 
-  const cursors = jsonOf<{ watcher: string; target: string; acked: number; material: number; pending: boolean }[]>(ok(['cursors', '--json']));
+  const cursors = jsonOf<{ watcher: string; target: string; acked: number; material: number; pending: boolean }[]>(await ok(['cursors', '--json']));
   expect(cursors.map((row) => [row.watcher, row.target, row.pending, row.material])).toEqual([[MANAGER, RESEARCHER, true, researcher]]);
-  expect(ok(['cursors', '--watcher', WORKER]).stdout).toBe('no cursors\n');
+  expect((await ok(['cursors', '--watcher', WORKER])).stdout).toBe('no cursors\n');
 });
 
-test('reading changes nothing: status, list and cursors leave every row of the schema as it was', async () => {
-  record(WORKER, 'one');
+test('reading changes nothing: status, list, cursors and explain leave every row of the schema as it was', async () => {
+  await record(WORKER, 'one');
   await seedSpawnEdge();
-  record(RESEARCHER, 'two');
+  await record(RESEARCHER, 'two');
   const before = await dumpSchema();
-  ok(['status', RESEARCHER, '--since', '0', '--json']);
-  ok(['list']);
-  ok(['cursors']);
+  await ok(['status', RESEARCHER, '--since', '0', '--json']);
+  await ok(['list']);
+  await ok(['cursors']);
+  await ok(['explain', MANAGER, RESEARCHER]);
+  await ok(['explain', MANAGER, RESEARCHER, '--json']);
   expect(await dumpSchema()).toEqual(before);
 });
 
-test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', () => {
-  const sequence = record(WORKER, 'via env');
-  const run = runCli(['status', WORKER, '--json'], {
+interface ExplainJson {
+  status: string;
+  truncated: boolean;
+  steps: { position: number; time: string; event: Record<string, unknown>; acked: number; notified: number; material: number; text: string }[];
+  lines: string[];
+}
+
+test("explain prints the pair's cursor journal: the spawn edge's watch, the notice a record raised, the drain a gateway made", async () => {
+  await seedSpawnEdge();
+  const spawnedAt = jsonOf<StatusJson>(await ok(['status', RESEARCHER, '--json'])).stateVersion;
+  const changed = await record(RESEARCHER, 'goal edited');
+  const raised = jsonOf<ExplainJson>(await ok(['explain', MANAGER, RESEARCHER, '--json']));
+  expect(raised).toMatchObject({ watcher: MANAGER, target: RESEARCHER, status: 'watching', truncated: false });
+  expect(raised.steps.map((step) => step.event)).toEqual([
+    { type: 'watch_started', via: 'spawn', at: spawnedAt },
+    { type: 'notice_raised', acked: spawnedAt, notified: changed },
+  ]);
+
+  const store = await openPostgresStore({ connectionString: BASE_URL, schema });
+  const awareness = await createSessionStateAwareness({ store, ownsSession: (key) => key === MANAGER });
+  try {
+    expect(await awareness.drain(MANAGER)).toHaveLength(1);
+  } finally {
+    await awareness.close();
+  }
+  const drained = jsonOf<ExplainJson>(await ok(['explain', MANAGER, RESEARCHER, '--json']));
+  expect(drained.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised', 'notice_acknowledged']);
+  expect(drained.steps.at(-1)).toMatchObject({ acked: changed, notified: changed, material: changed });
+
+  const text = (await ok(['explain', MANAGER, RESEARCHER])).stdout.trimEnd().split('\n');
+  expect(text).toEqual([`watcher ${MANAGER}, target ${RESEARCHER}: the cursor journal`, ...drained.lines]);
+  expect(text.at(-1)).toBe(`now (as of the last entry): idle at ${changed}; the next change by another actor raises a notice`);
+  expect((await ok(['explain', WORKER, RESEARCHER, '--json'])).stdout).toContain('"status": "unknown"');
+});
+
+test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and postgresql:// works alike', async () => {
+  const sequence = await record(WORKER, 'via env');
+  const run = await runCli(['status', WORKER, '--json'], {
     SESSION_STATE_DB: URL_WITH_PASSWORD.replace(/^postgres:/u, 'postgresql:'),
     SESSION_STATE_PG_SCHEMA: schema,
   });
@@ -153,22 +190,22 @@ test('SESSION_STATE_PG_SCHEMA picks the schema, SESSION_STATE_DB the server, and
   expect(jsonOf<StatusJson>(run).stateVersion).toBe(sequence);
 });
 
-test('prune runs retention on the schema, and status then reports the gap', () => {
-  for (const summary of ['one', 'two', 'three']) record(WORKER, summary);
-  expect(ok(['prune', '--max-rows', '1']).stdout).toBe('pruned 2 events, expired 0 cursors\n');
-  const status = jsonOf<StatusJson>(ok(['status', WORKER, '--since', '0', '--json']));
+test('prune runs retention on the schema, and status then reports the gap', async () => {
+  for (const summary of ['one', 'two', 'three']) await record(WORKER, summary);
+  expect((await ok(['prune', '--max-rows', '1'])).stdout).toBe('pruned 2 events, expired 0 cursors\n');
+  const status = jsonOf<StatusJson>(await ok(['status', WORKER, '--since', '0', '--json']));
   expect(status.stateChanges?.events.map((event) => event.sequence)).toEqual([status.stateVersion]);
   expect(status.stateChanges?.historyGap).toBe(true);
 });
 
 test('record with the same --dedupe-key twice says already recorded and writes nothing', async () => {
   const args = ['record', WORKER, '--kind', 'compacted', '--actor', 'system', '--summary', 'compacted', '--dedupe-key', 'compacted:op-1'];
-  const first = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  const first = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(await ok([...args, '--json']));
   expect(first.duplicate).toBe(false);
   const before = await dumpSchema();
-  const again = ok(args).stdout;
+  const again = (await ok(args)).stdout;
   expect(again).toBe(`already recorded as #${first.event.sequence} compacted on ${WORKER} by system (same --dedupe-key); nothing written\n`);
-  const json = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(ok([...args, '--json']));
+  const json = jsonOf<{ event: { sequence: number }; duplicate: boolean }>(await ok([...args, '--json']));
   expect(json).toMatchObject({ duplicate: true, event: { sequence: first.event.sequence } });
   const after = await dumpSchema();
   // A duplicate may draw a sequence number it never uses (sequences need not be contiguous); rows must not change.
@@ -180,10 +217,11 @@ test.each([
   ['status --since', ['status', WORKER, '--since', '0', '--json']],
   ['list', ['list']],
   ['cursors', ['cursors', '--json']],
+  ['explain', ['explain', MANAGER, WORKER]],
   ['prune', ['prune']],
   ['tail', ['tail', WORKER]],
 ])('%s on a schema holding no store exits 2 naming --db and the schema, masks the password and creates nothing', async (_name, args) => {
-  const run = runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+  const run = await runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   const lines = run.stderr.trimEnd().split('\n');
@@ -200,7 +238,7 @@ test('with the server on a wrong port, record and status exit 1 naming host:port
   const wrong = new URL(URL_WITH_PASSWORD);
   wrong.port = String(port);
   for (const args of [['record', WORKER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'], ['status', WORKER]]) {
-    const run = runCli([...args, '--db', wrong.toString(), '--schema', schema]);
+    const run = await runCli([...args, '--db', wrong.toString(), '--schema', schema]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`cannot connect to PostgreSQL at ${wrong.hostname}:${port}`);
     expect(`${run.stdout}${run.stderr}`).not.toContain(PASSWORD);
@@ -211,15 +249,15 @@ test('with the server on a wrong port, record and status exit 1 naming host:port
 // --- tail ------------------------------------------------------------------------------------------
 
 test('tail follows what record appends to the schema and exits 0 on SIGINT', async () => {
-  const old = record(RESEARCHER, 'before the tail started');
+  const old = await record(RESEARCHER, 'before the tail started');
   const child = spawn(process.execPath, [CLI_MAIN, 'tail', RESEARCHER, '--json', '--db', URL_WITH_PASSWORD, '--schema', schema]);
   const exited = exitOf(child);
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   await waitFor(child.stderr, (text) => text.includes('following'));
   const stdout = waitFor(child.stdout, (text) => text.split('\n').length > 2);
-  const first = record(RESEARCHER, 'first while tailing');
-  const second = record(RESEARCHER, 'second while tailing');
+  const first = await record(RESEARCHER, 'first while tailing');
+  const second = await record(RESEARCHER, 'second while tailing');
   const lines = (await stdout).trimEnd().split('\n');
   child.kill('SIGINT');
   expect(await exited).toBe(0);

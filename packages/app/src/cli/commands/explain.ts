@@ -1,0 +1,49 @@
+// `session-state explain <watcher> <target> [--json]`: why a watcher got (or did not get) a
+// notice about a target. Prints the pair's history from the store's cursor journal: when the
+// watch started and why, each notice with its frozen watermark, each drain and what it
+// acknowledged, each reopen, and why the watch ended. A read command: it opens the store
+// read-only and changes nothing.
+import { Argument, type Command } from 'commander';
+import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
+
+import { named, parseSessionKey } from '../args';
+import type { RunContext } from '../io';
+import { openForReading, stateLocation } from '../stateLocation';
+
+interface ExplainOptions {
+  readonly json?: boolean;
+}
+
+/** The human form: a heading naming the pair, then one line per journal entry and the state now. */
+export function explainLines(explanation: PairExplanation): string[] {
+  return [`watcher ${explanation.watcher}, target ${explanation.target}: the cursor journal`, ...explanation.lines];
+}
+
+const HOW_TO_READ = `
+Each line is one entry of the cursor journal, oldest first: #position, the time it was written,
+what happened, and the cursor's watermarks after it (acked: what the watcher has reconciled up
+to; notified: where the pending notice is frozen; material: the newest change that concerns the
+watcher). A further change while a notice is pending raises material without an entry. The
+journal follows the signal log's retention, so an old history may begin mid-watch.`;
+
+/** Adds the `explain` command to the program. */
+export function registerExplain(program: Command, { io, out }: RunContext): void {
+  program
+    .command('explain')
+    .description("why a watcher got (or did not get) a notice: the pair's history from the cursor journal")
+    .addArgument(new Argument('<watcher>', 'the watching session').argParser(named('<watcher>', parseSessionKey)))
+    .addArgument(new Argument('<target>', 'the watched session').argParser(named('<target>', parseSessionKey)))
+    .option('--json', 'print the history as JSON (status, truncated, steps with their events and watermarks, lines)')
+    .addHelpText('after', HOW_TO_READ)
+    .action(async (watcher: string, target: string, options: ExplainOptions, command: Command) => {
+      const pair: CursorPair = { watcher: watcher as SessionKey, target: target as SessionKey };
+      const store = await openForReading(stateLocation(command, io.cwd));
+      try {
+        const explanation = explainPair(await store.readCursorJournal(pair), pair);
+        if (options.json === true) out.json(explanation);
+        else out.lines(explainLines(explanation));
+      } finally {
+        await store.close();
+      }
+    });
+}
