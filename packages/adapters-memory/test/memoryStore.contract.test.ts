@@ -1,5 +1,4 @@
-// Runs the shared StateStore contract against the in-memory store.
-import { describeStateStoreContract } from '../../domain/contract/stateStore.contract';
-import { createMemoryStore } from '../src';
+// Runs the shared StateStore contract against the in-memory store (a reopen is a new view of the same state).
+import { describeStateStoreContract, memoryKind } from '@session-state/testkit';
 
-describeStateStoreContract('memory', async () => ({ store: createMemoryStore() }));
+describeStateStoreContract('memory', () => memoryKind.open());

@@ -1,13 +1,17 @@
 // The drizzle table definitions of the PostgreSQL store, which the queries are built from, in
 // the store's own schema: every rendered name is schema-qualified ("schema"."events"), so what a
 // statement touches never depends on a connection's search_path. The committed migrations
-// create these tables (plus COLLATE "C" keys and an INCLUDE on the pending-cursor index, which drizzle
-// cannot express).
-import { sql } from 'drizzle-orm';
-import { bigint, index, json, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+// (drizzle/, embedded in src/migrations/generated.ts) are generated from these by drizzle-kit,
+// against a placeholder schema the runner replaces with the configured one (see migrate.ts);
+// `npm run check:migrations` fails when the two disagree. The one thing drizzle cannot declare,
+// the pending-cursor index's INCLUDE, is drizzle-kit's custom migration 0001 (see cursors below).
+import { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
-// Keys are compared and ordered byte-wise (COLLATE "C", set in the migration), as in every
-// other store, whatever the database's default collation is.
+/**
+ * Keys are compared and ordered byte-wise (COLLATE "C"), as in every other store, whatever the
+ * database's default collation is. drizzle has no column collation, so the type carries it.
+ */
+const keyText = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
 
 /**
  * The store's tables in `schemaName` (a checked name: see options.ts).
@@ -15,9 +19,13 @@ import { bigint, index, json, pgSchema, primaryKey, text, uniqueIndex } from 'dr
  * @example const { events } = storeTables('session_state'); // renders "session_state"."events"
  */
 export function storeTables(schemaName: string) {
-  const pgTable = pgSchema(schemaName).table;
+  const schema = pgSchema(schemaName);
+  const pgTable = schema.table;
 
   // --- the signal log ----------------------------------------------------------------------
+
+  /** The global event counter (see appendEvents.ts); a value is never handed out twice. */
+  const eventSequence = schema.sequence('event_sequence');
 
   /**
    * Every retained event. `sequence` is drawn from the `event_sequence` sequence while the
@@ -28,14 +36,14 @@ export function storeTables(schemaName: string) {
     'events',
     {
       sequence: bigint('sequence', { mode: 'number' }).primaryKey(),
-      sessionKey: text('session_key').notNull(),
+      sessionKey: keyText('session_key').notNull(),
       kind: text('kind').notNull(),
       actorType: text('actor_type').notNull(),
-      actorSessionKey: text('actor_session_key'),
+      actorSessionKey: keyText('actor_session_key'),
       summary: text('summary').notNull(),
       /** `json` (not `jsonb`), so a payload comes back with its keys in the order it was given. */
       payload: json('payload'),
-      dedupeKey: text('dedupe_key'),
+      dedupeKey: keyText('dedupe_key'),
       occurredAt: text('occurred_at').notNull(),
       /** Clock milliseconds of the append; retention ages are measured from it. */
       appendedAt: bigint('appended_at', { mode: 'number' }).notNull(),
@@ -49,7 +57,7 @@ export function storeTables(schemaName: string) {
 
   /** The durable per-session head and prune watermark; never deleted (the tombstone). Its row lock orders a session's appends. */
   const heads = pgTable('heads', {
-    sessionKey: text('session_key').primaryKey(),
+    sessionKey: keyText('session_key').primaryKey(),
     head: bigint('head', { mode: 'number' }).notNull(),
     pruneWatermark: bigint('prune_watermark', { mode: 'number' }).notNull().default(0),
   });
@@ -60,17 +68,19 @@ export function storeTables(schemaName: string) {
   const cursors = pgTable(
     'cursors',
     {
-      watcher: text('watcher').notNull(),
-      target: text('target').notNull(),
+      watcher: keyText('watcher').notNull(),
+      target: keyText('target').notNull(),
       acked: bigint('acked', { mode: 'number' }).notNull(),
       notified: bigint('notified', { mode: 'number' }).notNull(),
       material: bigint('material', { mode: 'number' }).notNull(),
       touchedAt: bigint('touched_at', { mode: 'number' }).notNull(),
     },
     (table) => [
-      primaryKey({ columns: [table.watcher, table.target] }),
+      primaryKey({ name: 'cursors_pkey', columns: [table.watcher, table.target] }),
       index('cursors_target').on(table.target, table.watcher),
-      index('cursors_lagging').on(table.watcher, table.target).where(sql`${table.material} > ${table.acked}`),
+      // cursors_lagging, partial and covering: (watcher, target) INCLUDE (acked, notified, material)
+      // WHERE material > acked, which the restart scan and pendingNotices read alone. drizzle has
+      // no INCLUDE, so it is drizzle-kit's custom migration drizzle/0001_cursors_lagging.sql.
       index('cursors_touched_at').on(table.touchedAt),
     ],
   );
@@ -86,8 +96,8 @@ export function storeTables(schemaName: string) {
     'cursor_journal',
     {
       position: bigint('position', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-      watcher: text('watcher').notNull(),
-      target: text('target').notNull(),
+      watcher: keyText('watcher').notNull(),
+      target: keyText('target').notNull(),
       type: text('type').notNull(),
       /** The reason of a `watch_ended`, else null. */
       reason: text('reason'),
@@ -107,13 +117,13 @@ export function storeTables(schemaName: string) {
 
   // --- bookkeeping ---------------------------------------------------------------------------
 
-  /** One row per applied migration. */
+  /** One row per applied migration; the runner creates it (see migrate.ts), so it is not in the generated migrations. */
   const schemaMigrations = pgTable('schema_migrations', {
     version: bigint('version', { mode: 'number' }).primaryKey(),
     name: text('name').notNull(),
     appliedAt: bigint('applied_at', { mode: 'number' }).notNull(),
   });
-  return { events, heads, cursors, cursorJournal, schemaMigrations };
+  return { eventSequence, events, heads, cursors, cursorJournal, schemaMigrations };
 }
 
 /** The drizzle schema object passed to `drizzle()`: the tables of one schema. */

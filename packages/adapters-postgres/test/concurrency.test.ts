@@ -3,10 +3,10 @@
 // holds across gateways, and lock-order conflicts between batches and drains are retried, never
 // surfaced.
 import type { AppendOutcome, SessionKey, StateStore, StoredEvent } from '@session-state/domain';
+import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src';
 import { humanTurn, key, request } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema } from './support/pgTestDb';
 
 jest.setTimeout(120_000);
 

@@ -4,10 +4,10 @@
 // error, and afterwards everything reported stored is stored exactly once.
 import { isStoreError, type AppendRequest, type SessionKey, type StateStore, type StoreError } from '@session-state/domain';
 import pg from 'pg';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src';
 import { humanTurn, key } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 jest.setTimeout(120_000);
 

@@ -1,10 +1,10 @@
 // Rows damaged by hand (or by another program) are skipped and reported by sequence, never
 // thrown and never echoed, and paging goes on past them.
 import type { SessionKey, StateStore } from '@session-state/domain';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore, type CorruptRowInfo } from '../src';
 import { humanTurn, key, request } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 const T = key('agent:t:main');
 const W = key('agent:w:main');

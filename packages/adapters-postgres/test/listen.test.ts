@@ -3,11 +3,11 @@
 // targets of the cursors they removed; other appends signal nothing; a lost listening connection
 // is reported, re-established, and followed by a resync.
 import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateStore, StoreError } from '@session-state/domain';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src';
 import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen';
 import { humanTurn, key, request } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 jest.setTimeout(30_000);
 

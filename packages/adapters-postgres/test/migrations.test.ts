@@ -1,11 +1,12 @@
 // Opening: the committed migration applied exactly once even when gateways open a fresh schema
 // at once, byte-wise key order whatever the database collation, a newer schema refused, and
 // options checked with errors that name the option (and never echo a connection string).
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+
 import { openPostgresStore } from '../src';
 import { MIGRATIONS } from '../src/migrations';
 import { migrate } from '../src/migrations/migrate';
 import { humanTurn, key, request } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 jest.setTimeout(30_000);
 

@@ -1,9 +1,10 @@
 // Schema isolation: the store keeps its tables in a schema of its own (system and shared schemas
 // are refused), and every statement names that schema, so a connection's search_path (e.g.
 // `?options=-c search_path=X` in the connection string) never moves the data anywhere else.
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+
 import { isSchemaName, openPostgresStore } from '../src';
 import { humanTurn, key, request } from './support/commands';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 jest.setTimeout(30_000);
 

@@ -3,10 +3,10 @@
 // read back by transaction id, so the work is neither lost nor run again; without that check the
 // operation fails saying the outcome is unknown).
 import pg from 'pg';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import type { StoreDb } from '../src/storeDb';
 import { inTransaction, NO_COMMIT_CHECK } from '../src/transaction';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './support/pgTestDb';
 
 jest.setTimeout(30_000);
 

@@ -1,4 +1,6 @@
-// The drizzle table definitions of the SQLite store; the committed migrations create exactly these.
+// The drizzle table definitions of the SQLite store. The committed migrations (drizzle/, embedded in
+// src/migrations/generated.ts) are generated from these by drizzle-kit; `npm run check:migrations`
+// fails when the two disagree.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
@@ -93,7 +95,10 @@ export const cursorJournal = sqliteTable(
 
 // --- bookkeeping ---------------------------------------------------------------------------
 
-/** One row per applied migration, beside `PRAGMA user_version`. */
+/**
+ * One row per applied migration, beside `PRAGMA user_version`. The migration runner creates it
+ * (it must exist before the version check), so it is not in the generated migrations.
+ */
 export const schemaMigrations = sqliteTable('schema_migrations', {
   version: integer('version').primaryKey(),
   name: text('name').notNull(),

@@ -3,9 +3,9 @@
 // the whole request back, and the other requests of the batch commit.
 import Database from 'better-sqlite3';
 import { asSequence, decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 const DOOMED_WATCHER = 'agent:doomed:main' as SessionKey;
 const TARGET = 'agent:target:main' as SessionKey;

@@ -2,9 +2,9 @@
 // tagged StoreError naming the operation, leaves no trace, and the store keeps working after.
 import Database from 'better-sqlite3';
 import { asSequence, decodeRecordInput, isStoreError, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 const KEY = 'agent:a:main' as SessionKey;
 const WATCHER = 'agent:b:main' as SessionKey;

@@ -2,9 +2,9 @@
 // it, reports its sequence (never its content) and still pages correctly.
 import Database from 'better-sqlite3';
 import { asSequence, decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore, type CorruptRowInfo } from '../src';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 const KEY = 'agent:a:main' as SessionKey;
 const SECRET = 'do-not-log-this-content';

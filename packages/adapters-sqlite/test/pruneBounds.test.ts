@@ -4,13 +4,13 @@
 import { asSequence, type SessionKey } from '@session-state/domain';
 
 import fs from 'node:fs';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { writeHead } from '../src/headRow';
 import { openSqliteStore } from '../src/openSqliteStore';
 import { openStoreDb } from '../src/openStoreDb';
 import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
-import { tempDbPath, type TempDb } from './support/tempDb';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;

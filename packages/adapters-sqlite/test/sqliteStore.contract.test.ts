@@ -1,22 +1,5 @@
 // Runs the shared StateStore contract against the SQLite store on a temp file, with a reopen
 // that closes and reopens the same file.
-import { describeStateStoreContract } from '../../domain/contract/stateStore.contract';
-import { openSqliteStore } from '../src';
-import { tempDbPath } from './support/tempDb';
+import { describeStateStoreContract, sqliteKind } from '@session-state/testkit';
 
-describeStateStoreContract('sqlite', async () => {
-  const temp = tempDbPath();
-  let store = openSqliteStore({ path: temp.path });
-  return {
-    store,
-    reopen: async () => {
-      await store.close();
-      store = openSqliteStore({ path: temp.path });
-      return store;
-    },
-    cleanup: async () => {
-      await store.close();
-      temp.remove();
-    },
-  };
-});
+describeStateStoreContract('sqlite', () => sqliteKind.open());

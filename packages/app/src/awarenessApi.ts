@@ -69,7 +69,7 @@ export interface SessionStateAwarenessOptions {
   };
 }
 
-/** The `record` input (SPEC 8); checked at runtime, so plain JavaScript callers get clear errors. */
+/** The `record` input (docs/contract.md section 8); checked at runtime, so plain JavaScript callers get clear errors. */
 export interface RecordInput {
   readonly sessionKey: string;
   readonly kind: EventKind;
@@ -126,9 +126,10 @@ export interface SessionListRow {
   readonly stateVersion?: number;
 }
 
+/** What one `prune()` run removed. */
 export type PruneResult = PruneTotals;
 
-/** The in-process API a gateway embeds (SPEC 8). */
+/** The in-process API a gateway embeds (docs/contract.md section 8). */
 export interface SessionStateAwareness {
   /** Appends one event; never rejects. */
   record(input: RecordInput): Promise<RecordResult>;
@@ -153,7 +154,7 @@ export interface SessionStateAwareness {
   sessionDeleted(sessionKey: string): Promise<void>;
   /** Applies retention now. */
   prune(): Promise<PruneResult>;
-  /** Counters since creation (SPEC 9). */
+  /** Counters since creation (docs/contract.md section 8, `metrics()`). */
   metrics(): AwarenessMetrics;
   /**
    * Stops the resync timer and the cursor-signal subscription, waits for queued work and any

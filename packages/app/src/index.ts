@@ -19,8 +19,9 @@ export type {
 export { InvalidInputError } from './invalidInputError';
 export { ClosedError, StoreOperationError } from './storeOperationError';
 export type { AwarenessMetrics } from './metrics';
-export { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
+export { DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention';
 export { APPEND_BATCH_BOUNDS } from './appendBatchBounds';
+export type { BatchBounds } from './groupCommit';
 export { ClockError } from './clockReading';
 export { consoleLogger } from './defaultLogger';
 

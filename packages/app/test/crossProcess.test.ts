@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
+import { noticeTextOf } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
-import { expectedNotice, humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
+import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
 
 // --- keys and ownership ------------------------------------------------------------------------
 
@@ -219,7 +220,7 @@ describe('two gateways over one store with cursor signals', () => {
 
     await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
     await turns();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
     expect(a.awareness.pending(WB)).toEqual([]);
     expect(a.wakes).toEqual([]);
@@ -235,16 +236,16 @@ describe('two gateways over one store with cursor signals', () => {
     await turns(20);
     await resyncTick();
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
     // Re-reads found the queued notice again (signals, two resync ticks): no news, so not counted.
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
     expect(a.awareness.pending(WB)).toEqual([]);
     // The notice covers the burst's first turn, as A's append froze it; the drain reopens once for the rest.
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstOfBurst)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
     expect(b.wakes).toEqual([WB, WB]);
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstOfBurst)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
     expect(b.awareness.pending(WB)).toEqual([]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: firstOfBurst });
     expect(stateChanges?.events.map((event) => event.sequence)).toEqual([...sequences].sort((x, y) => x - y).slice(1));
@@ -267,15 +268,15 @@ describe('two gateways over one store with cursor signals', () => {
     expect(bus.sent).toBe(signalsBefore + 1);
     await turns(20);
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
 
     // The drain acknowledges what the notice covered (the first turn) and reopens for the rest.
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, first)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, first)]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
     expect(stateChanges?.events.map((event) => event.sequence)).toContain(unread);
     expect(unread).toBeGreaterThan(readUpTo);
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, first)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, first)]);
     expect(b.awareness.pending(WB)).toEqual([]);
   });
 
@@ -290,10 +291,10 @@ describe('two gateways over one store with cursor signals', () => {
     await turns();
     bus.dropSignals = false;
 
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     // The drain acknowledged up to the first change; the later one reopens one notice from there.
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstSequence)]);
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstSequence)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstSequence)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstSequence)]);
     expect(b.awareness.pending(WB)).toEqual([]);
     expect(b.wakes).toEqual([WB, WB]);
     await turns();
@@ -301,7 +302,7 @@ describe('two gateways over one store with cursor signals', () => {
     // Idle again: the next turn in A gives one new notice in B, from the latest acknowledged.
     await a.awareness.record(humanTurn(TARGET));
     await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, laterSequence)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, laterSequence)]);
     expect(a.awareness.pending(WB)).toEqual([]);
     expect(await a.awareness.drain(WB)).toEqual([]);
   });
@@ -313,9 +314,9 @@ describe('two gateways over one store with cursor signals', () => {
     await turns();
     await resyncTick();
 
-    expect(a.awareness.pending(WA)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(a.awareness.pending(WA)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(a.awareness.pending(WB)).toEqual([]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.awareness.pending(WA)).toEqual([]);
     expect([a.wakes, b.wakes]).toEqual([[WA], [WB]]);
   });
@@ -327,8 +328,8 @@ describe('two gateways over one store with cursor signals', () => {
     await until(() => b.awareness.pending(WB).length === 2 && b.awareness.pending(WB2).length === 1, 'every notice reaches B');
     await turns();
     // One scan found both; it offers them by target.
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB2)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB2)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect([...b.wakes].sort()).toEqual([WB, WB, WB2].sort());
   });
 
@@ -340,7 +341,7 @@ describe('two gateways over one store with cursor signals', () => {
 
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics().noticesSignalled).toBe(1);
     expect(a.awareness.pending(WB)).toEqual([]);
@@ -359,9 +360,9 @@ describe('two gateways over one store with cursor signals', () => {
 
     await a.awareness.sessionDeleted(TARGET);
     await until(() => b.awareness.pending(WB).length === 1, 'B withdraws the notice on the deleted target');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0)]);
     expect(b.awareness.metrics()).toMatchObject({ noticesWithdrawn: 1, noticesQueued: 2 });
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET2, 0)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET2, 0)]);
     expect(await b.awareness.drain(WB)).toEqual([]);
   });
 
@@ -380,7 +381,7 @@ describe('two gateways over one store with cursor signals', () => {
     bus.dropSignals = true;
     await a.awareness.sessionDeleted(TARGET);
     await turns(20);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
 
     await resyncTick();
     await until(() => b.awareness.pending(WB).length === 0, 'the resync timer withdraws the notice');
@@ -401,7 +402,7 @@ describe('two gateways over one store with cursor signals', () => {
 
     bus.reconnect();
     await until(() => b.awareness.pending(WB).length > 0, 'the resync delivers the notice');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, watchedAt)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(a.awareness.pending(WB)).toEqual([]);
   });
 
@@ -498,14 +499,14 @@ describe('what a gateway with ownsSession asks of the store', () => {
     const unowned = (await shared.listCursors({ watcher: WA as SessionKey })).map((row) => ({ ...row }));
 
     const b = await gateway(bus.view(), { ownsSession: ownsB, resyncIntervalMs: 0 });
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.awareness.pending(WA)).toEqual([]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics()).toMatchObject({ noticesRecovered: 1, noticesSignalled: 0 });
     expect(await shared.listCursors({ watcher: WA as SessionKey })).toEqual(unowned);
     await turns();
     // The resync that listening asked for finds the same notice: still one.
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -557,7 +558,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await a.awareness.record(humanTurn(TARGET2));
     await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
     expect(calls).toEqual([`pendingNotices ${TARGET}`, `pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET2, 0), expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -595,9 +596,9 @@ describe('what a gateway with ownsSession asks of the store', () => {
     // The cursor is acknowledged in the store, so the re-read finds nothing pending on it.
     expect(await shared.pendingNotices()).toEqual([]);
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.awareness.metrics().noticesWithdrawn).toBe(0);
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -618,7 +619,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await a.awareness.sessionDeleted(TARGET);
     await until(() => failing.times === 0, 'B reads the cursors on the signalled target');
     await turns();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.logger.entries).toContainEqual({
       level: 'error',
       message: expect.stringContaining('cursor read failed'),
@@ -664,7 +665,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(jest.getTimerCount()).toBe(0);
     await only.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await only.awareness.record(humanTurn(TARGET));
-    expect(only.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(only.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(only.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 0 });
     await closeGateways();
     await shared.close();
@@ -691,7 +692,7 @@ describe('an ownsSession that throws', () => {
     await resyncTick();
     await resyncTick();
 
-    expect(a.awareness.pending(WA)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(a.awareness.pending(WA)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(a.awareness.pending(broken)).toEqual([]);
     expect(a.wakes).toEqual([WA]);
     expect(ownershipWarnings(a.logger).map((entry) => [entry.level, entry.fields['site'], entry.fields['watcher'], entry.fields['error']])).toEqual([
@@ -700,7 +701,7 @@ describe('an ownsSession that throws', () => {
     ]);
     expect(a.logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
     // The facade keeps working for everything else.
-    expect(await a.awareness.drain(WA)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(await a.awareness.drain(WA)).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -778,7 +779,7 @@ describe('ownsSession and resyncIntervalMs options', () => {
     await writer.awareness.record(humanTurn(TARGET));
     expect(reader.awareness.pending(WB)).toEqual([]);
     await resyncTick();
-    expect(reader.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(reader.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -809,7 +810,7 @@ describe('two gateways over one SQLite file', () => {
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
     expect(a.awareness.pending(WB)).toEqual([]);
@@ -817,9 +818,9 @@ describe('two gateways over one SQLite file', () => {
 
     // B drains: the notice covered A's first turn (as A's append froze it); one reopened notice covers the other four.
     const [firstTurn, , , , lastTurn] = turnsInA as [number, number, number, number, number];
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, firstTurn)]);
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, firstTurn)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstTurn)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstTurn)]);
     expect(b.awareness.pending(WB)).toEqual([]);
     expect(b.wakes).toEqual([WB, WB]);
 
@@ -827,7 +828,7 @@ describe('two gateways over one SQLite file', () => {
     await a.awareness.record(humanTurn(TARGET));
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, lastTurn)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, lastTurn)]);
   });
 
   test('a target deleted in A is withdrawn from B’s queue at B’s next resync', async () => {
@@ -860,8 +861,8 @@ describe('two gateways over one SQLite file', () => {
     const unread = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
     await resyncTick();
 
-    expect(await b.awareness.drain(WB)).toEqual([expectedNotice(TARGET, 0)]);
-    expect(b.awareness.pending(WB)).toEqual([expectedNotice(TARGET, first)]);
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, first)]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
     expect(stateChanges?.events.map((event) => event.sequence)).toEqual([unread]);
   });

@@ -1,9 +1,10 @@
 // The error rule (README "Errors"): the appends, record and childSpawned, answer a write that did
 // not happen with { ok: false, error }; every other method rejects (pending, being synchronous,
 // throws). Checked here for the closed facade on every method.
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
+
 import { ClosedError, type SessionStateAwareness } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const REJECTING: ReadonlyArray<readonly [string, (a: SessionStateAwareness) => Promise<unknown>]> = [
   ['sent', (a) => a.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })],

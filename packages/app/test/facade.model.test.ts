@@ -1,12 +1,13 @@
 // One model-based test of the facade on every store: random command sequences (record, spawn,
-// sent, drain, status, restart, prune) against a tiny model of heads, cursor watermarks and the
-// notice queue. Invariant: pending notices, wakes, versions and deltas always match the model.
-import { isAgentQualified, isNestedSubagent } from '@session-state/domain';
+// sent, drain, status, restart, prune) against the test kit's reference model of heads, cursor
+// watermarks and the notice queue. Invariant: pending notices, wakes, versions and deltas always
+// match the model.
+import { isAgentQualified } from '@session-state/domain';
 import fc from 'fast-check';
+import { isAgentKey, ReferenceModel, storeMatrix, type ModelAppend, type ModelRetention, type StoreKind } from '@session-state/testkit';
 
 import type { RecordInput } from '../src';
-import { expectedNotice, openFixture, type Fixture } from './support/harness';
-import { storeMatrix, type StoreKind } from './support/stores';
+import { openFixture, type Fixture } from './support/harness';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;
@@ -16,61 +17,15 @@ const KEYS = ['agent:main:main', 'agent:main:subagent:b', 'agent:ops:main', 'glo
 type Key = (typeof KEYS)[number];
 const AGENT_KEYS = KEYS.filter(isAgentQualified);
 
-// --- the model -------------------------------------------------------------------------------
-
-interface ModelCursor {
-  acked: number;
-  notified: number;
-  material: number;
-}
-interface ModelEntry {
-  text: string;
-  notified: number;
-}
-interface ModelEvent {
-  readonly session: Key;
-  readonly sequence: number;
-  readonly dedupeKey?: string;
-}
-
-interface Model {
-  heads: Map<Key, number>;
-  pruneWatermarks: Map<Key, number>;
-  /** Retained events, oldest first (one clock time, so sequence order is append order). */
-  events: ModelEvent[];
-  /** `${watcher} ${target}` → cursor. */
-  cursors: Map<string, ModelCursor>;
-  /** watcher → target → entry, oldest first. */
-  queue: Map<string, Map<string, ModelEntry>>;
-}
+// --- the model: the kit's reference model -----------------------------------------------------
 
 interface Real {
   f: Fixture;
 }
 
-const pair = (watcher: string, target: string): string => `${watcher} ${target}`;
-const headOf = (m: Model, key: Key): number => m.heads.get(key) ?? 0;
-
-/** Offers a notice like the facade's queue; returns the watcher to wake, if any. */
-function offer(m: Model, watcher: string, target: string, entry: ModelEntry): string | undefined {
-  let entries = m.queue.get(watcher);
-  if (entries === undefined) {
-    entries = new Map();
-    m.queue.set(watcher, entries);
-  }
-  const current = entries.get(target);
-  if (current !== undefined && current.text === entry.text) {
-    current.notified = entry.notified;
-    return undefined;
-  }
-  entries.delete(target);
-  entries.set(target, entry);
-  return isNestedSubagent(watcher) ? undefined : watcher;
-}
-
-function removeEntry(m: Model, watcher: string, target: string): void {
-  m.queue.get(watcher)?.delete(target);
-}
+/** No age limit applies here: the clock never moves, so only the row cap prunes. */
+const retention = (): ModelRetention => ({ maxAgeMs: Number.POSITIVE_INFINITY, maxRows: MAX_ROWS });
+const headOf = (m: ReferenceModel, key: Key): number => m.sessions.get(key)?.head ?? 0;
 
 /**
  * A command's session: a fixed key, or `{ pick }` - the pick-th (mod n) of the keys that matter
@@ -84,26 +39,23 @@ function resolve(choice: Choice, candidates: readonly Key[]): Key {
   return candidates.length === 0 ? 'agent:main:main' : (candidates[choice.pick % candidates.length] as Key);
 }
 
-const watchedTargets = (m: Model): Key[] =>
-  KEYS.filter((k) => [...m.cursors.keys()].some((p) => p.endsWith(` ${k}`)));
-const watchersWithNotices = (m: Model): Key[] => KEYS.filter((k) => (m.queue.get(k)?.size ?? 0) > 0);
+const watchedTargets = (m: ReferenceModel): Key[] => KEYS.filter((k) => m.allCursors().some((row) => row.target === k));
+const watchersWithNotices = (m: ReferenceModel): Key[] => KEYS.filter((k) => m.pendingTexts(k).length > 0);
 const showChoice = (choice: Choice, resolved: Key | undefined): string =>
   resolved ?? (typeof choice === 'string' ? choice : `pick ${choice.pick}`);
 
 // --- shared checks ---------------------------------------------------------------------------
 
-function expectQueueMatches(m: Model, r: Real): void {
-  for (const key of KEYS) {
-    const modelTexts = [...(m.queue.get(key)?.values() ?? [])].map((e) => e.text);
-    expect(r.f.awareness.pending(key)).toEqual(modelTexts);
-  }
+function expectQueueMatches(m: ReferenceModel, r: Real): void {
+  for (const key of KEYS) expect(r.f.awareness.pending(key)).toEqual(m.pendingTexts(key));
 }
 
-/** Runs `act`, then checks the wakes it caused (as a multiset) and the whole queue. */
-async function checked(m: Model, r: Real, expectedWakes: () => string[], act: () => Promise<void>): Promise<void> {
+/** Runs `act`, then checks the wakes it caused against the model's (as a multiset) and the whole queue. */
+async function checked(m: ReferenceModel, r: Real, act: () => Promise<void>): Promise<void> {
   const before = r.f.wakes.length;
+  const modelBefore = m.wakes.length;
   await act();
-  expect([...r.f.wakes.slice(before)].sort()).toEqual(expectedWakes().sort());
+  expect([...r.f.wakes.slice(before)].sort()).toEqual(m.wakes.slice(modelBefore).sort());
   expectQueueMatches(m, r);
 }
 
@@ -111,7 +63,7 @@ async function checked(m: Model, r: Real, expectedWakes: () => string[], act: ()
 
 type Actor = { readonly type: 'human' } | { readonly type: 'agent'; readonly key: Key };
 
-class RecordCommand implements fc.AsyncCommand<Model, Real> {
+class RecordCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   private session: Key | undefined;
   constructor(
     readonly choice: Choice,
@@ -122,11 +74,10 @@ class RecordCommand implements fc.AsyncCommand<Model, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    const wakes: string[] = [];
+  async run(m: ReferenceModel, r: Real): Promise<void> {
     const session = resolve(this.choice, watchedTargets(m));
     this.session = session;
-    await checked(m, r, () => wakes, async () => {
+    await checked(m, r, async () => {
       const input: RecordInput = {
         sessionKey: session,
         kind: this.kind,
@@ -135,31 +86,22 @@ class RecordCommand implements fc.AsyncCommand<Model, Real> {
         ...(this.actor.type === 'agent' ? { actorSessionKey: this.actor.key } : {}),
         ...(this.onlyIfWatched ? { onlyIfWatched: true } : {}),
       };
+      const modelInput: ModelAppend = {
+        sessionKey: session,
+        kind: this.kind,
+        ...(this.actor.type === 'agent' ? { actorSessionKey: this.actor.key } : {}),
+        ...(this.onlyIfWatched ? { onlyIfWatched: true } : {}),
+      };
+      const expected = m.expectAppend(modelInput);
       const result = await r.f.awareness.record(input);
-      const watched = [...m.cursors.keys()].some((k) => k.endsWith(` ${session}`));
-      if (this.onlyIfWatched && !watched) {
+      if (expected.type === 'skipped') {
         expect(result).toEqual({ ok: true, skipped: 'unwatched' });
         return;
       }
       if (!result.ok || !('event' in result)) throw new Error(`record failed: ${JSON.stringify(result)}`);
       const seq = result.event.sequence;
       expect(seq).toBeGreaterThan(headOf(m, session));
-      m.heads.set(session, seq);
-      m.events.push({ session: session, sequence: seq });
-      const notifies = this.kind === 'human_direct_message' || this.kind === 'goal_changed';
-      for (const [k, c] of m.cursors) {
-        const [watcher, target] = k.split(' ') as [string, string];
-        if (target !== session || !notifies) continue;
-        if (this.actor.type === 'agent' && this.actor.key === watcher) continue;
-        if (c.material <= c.acked) {
-          c.notified = seq;
-          c.material = seq;
-        } else {
-          c.material = Math.max(c.material, seq);
-        }
-        const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
-        if (woken !== undefined) wakes.push(woken);
-      }
+      expect(m.applyAppend(modelInput, seq, r.f.clock.now())).toBeUndefined();
     });
   }
   toString(): string {
@@ -168,7 +110,7 @@ class RecordCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-class SpawnCommand implements fc.AsyncCommand<Model, Real> {
+class SpawnCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   constructor(
     readonly parent: Key,
     readonly child: Key,
@@ -177,27 +119,30 @@ class SpawnCommand implements fc.AsyncCommand<Model, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    await checked(m, r, () => [], async () => {
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    await checked(m, r, async () => {
+      const modelInput: ModelAppend = {
+        sessionKey: this.child,
+        kind: 'child_spawned',
+        actorSessionKey: this.parent,
+        ...(this.dedupeKey !== undefined ? { dedupeKey: this.dedupeKey } : {}),
+      };
+      const expected = m.expectAppend(modelInput);
       const result = await r.f.awareness.childSpawned({
         parentKey: this.parent,
         childKey: this.child,
         ...(this.dedupeKey !== undefined ? { dedupeKey: this.dedupeKey } : {}),
       });
       if (!result.ok) throw result.error;
-      const existing = m.events.find((e) => this.dedupeKey !== undefined && e.dedupeKey === this.dedupeKey);
-      if (existing !== undefined) {
-        expect(result.event).toMatchObject({ sessionKey: existing.session, sequence: existing.sequence });
+      if (expected.type === 'duplicate') {
+        expect(result.event).toMatchObject({ sessionKey: expected.event.sessionKey, sequence: expected.event.sequence });
         return;
       }
       const seq = result.event.sequence;
       expect(seq).toBeGreaterThan(headOf(m, this.child));
-      m.heads.set(this.child, seq);
-      m.events.push({ session: this.child, sequence: seq, ...(this.dedupeKey !== undefined ? { dedupeKey: this.dedupeKey } : {}) });
-      if (isAgentQualified(this.parent) && isAgentQualified(this.child) && this.parent !== this.child) {
-        m.cursors.set(pair(this.parent, this.child), { acked: seq, notified: seq, material: seq });
-        removeEntry(m, this.parent, this.child);
-      }
+      // SPEC 4: a spawn edge between two agent sessions seeds the parent's cursor on the child.
+      const seeds = isAgentKey(this.parent) && isAgentKey(this.child) && this.parent !== this.child;
+      expect(m.applyAppend(modelInput, seq, r.f.clock.now(), seeds ? this.parent : undefined)).toBeUndefined();
     });
   }
   toString(): string {
@@ -205,7 +150,7 @@ class SpawnCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-class SentCommand implements fc.AsyncCommand<Model, Real> {
+class SentCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   constructor(
     readonly sender: Key,
     readonly target: Key,
@@ -214,15 +159,12 @@ class SentCommand implements fc.AsyncCommand<Model, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    await checked(m, r, () => [], async () => {
-      const watched = this.watch && isAgentQualified(this.sender) && isAgentQualified(this.target) && this.sender !== this.target;
-      expect(await r.f.awareness.sent({ senderKey: this.sender, deliveredTo: this.target, watch: this.watch })).toEqual({ watched });
-      const k = pair(this.sender, this.target);
-      if (watched && !m.cursors.has(k)) {
-        const head = headOf(m, this.target);
-        m.cursors.set(k, { acked: head, notified: head, material: head });
-      }
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    await checked(m, r, async () => {
+      const input = { senderKey: this.sender, deliveredTo: this.target, watch: this.watch };
+      const watched = ReferenceModel.sentWatches(input);
+      expect(await r.f.awareness.sent(input)).toEqual({ watched });
+      if (watched) m.watch(this.sender, this.target, r.f.clock.now());
     });
   }
   toString(): string {
@@ -230,35 +172,18 @@ class SentCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-class DrainCommand implements fc.AsyncCommand<Model, Real> {
+class DrainCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   private watcher: Key | undefined;
   constructor(readonly choice: Choice) {}
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    const wakes: string[] = [];
+  async run(m: ReferenceModel, r: Real): Promise<void> {
     const watcher = resolve(this.choice, watchersWithNotices(m));
     this.watcher = watcher;
-    await checked(m, r, () => wakes, async () => {
-      const entries = [...(m.queue.get(watcher)?.entries() ?? [])];
-      expect(await r.f.awareness.drain(watcher)).toEqual(entries.map(([, e]) => e.text));
-      m.queue.delete(watcher);
-      for (const [target, entry] of entries) {
-        const c = m.cursors.get(pair(watcher, target));
-        if (c === undefined || c.material <= c.acked) continue;
-        if (c.notified !== entry.notified) {
-          const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
-          if (woken !== undefined) wakes.push(woken);
-          continue;
-        }
-        c.acked = c.notified;
-        if (c.material > c.notified) {
-          c.notified = c.material;
-          const woken = offer(m, watcher, target, { text: expectedNotice(target, c.acked), notified: c.notified });
-          if (woken !== undefined) wakes.push(woken);
-        }
-      }
+    await checked(m, r, async () => {
+      const expected = m.drain(watcher, r.f.clock.now());
+      expect(await r.f.awareness.drain(watcher)).toEqual(expected);
     });
   }
   toString(): string {
@@ -266,7 +191,7 @@ class DrainCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-class StatusCommand implements fc.AsyncCommand<Model, Real> {
+class StatusCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   constructor(
     readonly session: Key,
     readonly sinceBack: number,
@@ -274,16 +199,17 @@ class StatusCommand implements fc.AsyncCommand<Model, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    await checked(m, r, () => [], async () => {
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    await checked(m, r, async () => {
+      const session = m.sessions.get(this.session);
       const head = headOf(m, this.session);
       const since = Math.max(0, head - this.sinceBack);
       const status = await r.f.awareness.status(this.session, { changesSince: since });
-      const retained = m.events.filter((e) => e.session === this.session && e.sequence > since).map((e) => e.sequence);
+      const retained = (session?.events ?? []).filter((e) => e.sequence > since).map((e) => e.sequence);
       expect(status.stateVersion).toBe(head);
       expect(status.stateChanges).toEqual({
         events: retained.map((sequence) => expect.objectContaining({ sequence })),
-        historyGap: since < (m.pruneWatermarks.get(this.session) ?? 0),
+        historyGap: since < (session?.pruneWatermark ?? 0),
         hasMore: false,
         nextSince: retained[retained.length - 1] ?? since,
       });
@@ -294,22 +220,15 @@ class StatusCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-/** Applies the row cap to the model; returns how many events it deleted. */
-function pruneModel(m: Model): number {
-  const excess = m.events.length - MAX_ROWS;
-  if (excess <= 0) return 0;
-  const deleted = m.events.splice(0, excess);
-  for (const e of deleted) m.pruneWatermarks.set(e.session, Math.max(m.pruneWatermarks.get(e.session) ?? 0, e.sequence));
-  return deleted.length;
-}
-
-class PruneCommand implements fc.AsyncCommand<Model, Real> {
+class PruneCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
-    await checked(m, r, () => [], async () => {
-      expect(await r.f.awareness.prune()).toEqual({ eventsDeleted: pruneModel(m), cursorsExpired: 0 });
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    await checked(m, r, async () => {
+      const expected = m.prune(r.f.clock.now());
+      expect(expected.cursorsExpired).toBe(0);
+      expect(await r.f.awareness.prune()).toEqual(expected);
     });
   }
   toString(): string {
@@ -317,40 +236,23 @@ class PruneCommand implements fc.AsyncCommand<Model, Real> {
   }
 }
 
-class RestartCommand implements fc.AsyncCommand<Model, Real> {
+class RestartCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   check(): boolean {
     return true;
   }
-  async run(m: Model, r: Real): Promise<void> {
+  async run(m: ReferenceModel, r: Real): Promise<void> {
     r.f = await r.f.restart();
     // The scan re-queues one notice per lagging pair, in the store's order; the model adopts it.
-    const expected = new Map<string, Map<string, ModelEntry>>();
-    const wakes: string[] = [];
-    for (const [k, c] of m.cursors) {
-      if (c.material <= c.acked) continue;
-      const [watcher, target] = k.split(' ') as [string, string];
-      c.notified = c.material;
-      const entries = expected.get(watcher) ?? new Map<string, ModelEntry>();
-      expected.set(watcher, entries);
-      entries.set(target, { text: expectedNotice(target, c.acked), notified: c.notified });
-      if (!isNestedSubagent(watcher)) wakes.push(watcher);
-    }
-    expect([...r.f.wakes].sort()).toEqual(wakes.sort());
-    m.queue = new Map();
+    m.restartScan(r.f.clock.now());
+    expect([...r.f.wakes].sort()).toEqual([...m.wakes].sort());
     for (const key of KEYS) {
-      const entries = expected.get(key) ?? new Map<string, ModelEntry>();
       const real = r.f.awareness.pending(key);
-      expect([...real].sort()).toEqual([...entries.values()].map((e) => e.text).sort());
-      const ordered = new Map<string, ModelEntry>();
-      for (const text of real) {
-        const found = [...entries].find(([, e]) => e.text === text);
-        if (found !== undefined) ordered.set(found[0], found[1]);
-      }
-      if (ordered.size > 0) m.queue.set(key, ordered);
+      expect([...real].sort()).toEqual(m.pendingTexts(key).sort());
+      m.queue.reorder(key, real);
     }
     // The start-up prune runs in the background; prune() waits for it, then finds nothing more.
     expect((await r.f.awareness.prune()).eventsDeleted).toBe(0);
-    pruneModel(m);
+    m.prune(r.f.clock.now());
     expectQueueMatches(m, r);
   }
   toString(): string {
@@ -412,8 +314,7 @@ describe.each(storeMatrix)('the facade model on the %s store', (_name, kind: Sto
       fc.asyncProperty(commands, async (cmds) => {
         const real: Real = { f: await openFixture(kind, { retention: { maxRows: MAX_ROWS } }) };
         try {
-          const model: Model = { heads: new Map(), pruneWatermarks: new Map(), events: [], cursors: new Map(), queue: new Map() };
-          await fc.asyncModelRun(() => ({ model, real }), cmds);
+          await fc.asyncModelRun(() => ({ model: new ReferenceModel(retention()), real }), cmds);
         } finally {
           await real.f.dispose();
         }

@@ -1,18 +1,18 @@
 // Storage failures through the facade, on every store: reported (a failed result or a rejection
 // naming the operation), logged without content, leaving no trace, and the next call works.
+import { faultStore, faultStoreOption, INJECTED_FAILURE, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
+
 import { createSessionStateAwareness, StoreOperationError } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
-import { faultyStoreOption, STORE_FAILURE, withFaults, type Faults } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const SECRET_SUMMARY = 'human asked about the merger plan';
 const SECRET_PAYLOAD = 'payload-value-never-logged';
 
 describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: StoreKind) => {
   let f: Fixture;
-  let faults: Faults;
+  let faults: FaultStore;
   beforeEach(async () => {
-    const faulty = faultyStoreOption();
+    const faulty = faultStoreOption();
     f = await openFixture(kind, { wrap: faulty.wrap });
     faults = faulty.faults();
   });
@@ -35,7 +35,7 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
       expect.objectContaining({ level: 'error', fields: expect.objectContaining({ operation: 'record', sessionKey: CHILD, kind: 'human_direct_message' }) }),
     ]);
     const logged = JSON.stringify(f.logger.entries);
-    expect(logged).toContain(STORE_FAILURE);
+    expect(logged).toContain(INJECTED_FAILURE);
     expect(logged).not.toContain(SECRET_SUMMARY);
     expect(logged).not.toContain(SECRET_PAYLOAD);
     // No trace: no head bump, no notice.
@@ -116,7 +116,8 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
 
 describe('the restart scan', () => {
   test('a failing restart scan rejects createSessionStateAwareness naming restartScan', async () => {
-    const { store, faults } = withFaults({} as never);
+    const faults = faultStore({} as never);
+    const store = faults.store;
     faults.failNext('restartScan');
     await expect(createSessionStateAwareness({ store, logger: recordingLogger() })).rejects.toThrow(/restartScan/);
   });

@@ -3,13 +3,12 @@
 import { APPEND_BATCH_BOUNDS, InvalidInputError, type RecordResult } from '../src';
 import { appendRequestWeight } from '../src/appendBatchBounds';
 import type { AppendRequest } from '@session-state/domain';
+import { faultStoreOption, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { faultyStoreOption, type Faults } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
 
-const appendBatchSizes = (faults: Faults): number[] => (faults.calls.append ?? []).map((args) => (args[0] as unknown[]).length);
-const appendBatchWeights = (faults: Faults): number[] =>
-  (faults.calls.append ?? []).map((args) => (args[0] as AppendRequest[]).reduce((sum, request) => sum + appendRequestWeight(request), 0));
+const appendBatchSizes = (faults: FaultStore): number[] => faults.argsOf('append').map((args) => (args[0] as unknown[]).length);
+const appendBatchWeights = (faults: FaultStore): number[] =>
+  faults.argsOf('append').map((args) => (args[0] as AppendRequest[]).reduce((sum, request) => sum + appendRequestWeight(request), 0));
 
 /** Sequences of ok results, in call order (NaN for anything else). */
 const sequencesOf = (results: readonly RecordResult[]): number[] => results.map((r) => (r.ok && 'event' in r ? r.event.sequence : Number.NaN));
@@ -17,9 +16,9 @@ const rising = (xs: readonly number[]): boolean => xs.every((x, i) => i === 0 ||
 
 describe.each(storeMatrix)('group commit on the %s store', (_name, kind: StoreKind) => {
   let f: Fixture;
-  let faults: Faults;
+  let faults: FaultStore;
   beforeEach(async () => {
-    const faulty = faultyStoreOption();
+    const faulty = faultStoreOption();
     f = await openFixture(kind, { wrap: faulty.wrap });
     faults = faulty.faults();
   });

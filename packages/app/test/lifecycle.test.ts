@@ -1,8 +1,9 @@
 // Scenarios of restart, reset, delete, cursor expiry, the prune schedule and close, on every store.
+
+import { faultStoreOption, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
+
 import { ClosedError } from '../src';
-import { CHILD, expectedNotice, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
-import { faultyStoreOption } from './support/faultyStore';
-import { storeMatrix, type StoreKind } from './support/stores';
+import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -21,7 +22,7 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     await f.awareness.drain(PARENT); // the CHILD notice is consumed: it must not come back
     await f.awareness.record(humanTurn(OTHER_CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    const expected = [expectedNotice(OTHER_CHILD, spawnOther.event.sequence)];
+    const expected = [noticeTextOf(OTHER_CHILD, spawnOther.event.sequence)];
     expect(f.awareness.pending(PARENT)).toEqual(expected);
 
     f = await f.restart();
@@ -108,9 +109,9 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
   });
 
   test('prune runs on start and at most hourly after appends, measured on the clock port', async () => {
-    const faulty = faultyStoreOption();
+    const faulty = faultStoreOption();
     f = await openFixture(kind, { retention: { maxAgeMs: 1000 }, wrap: faulty.wrap });
-    const pruneCalls = (): number => faulty.faults().calls.prune?.length ?? 0;
+    const pruneCalls = (): number => faulty.faults().countOf('prune');
     await f.awareness.record(humanTurn(PEER));
     expect(pruneCalls()).toBe(1); // the start-up prune
 

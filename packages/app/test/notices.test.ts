@@ -1,8 +1,9 @@
 // Scenarios of SPEC 4-5 through the facade, on every store: one coalesced notice per pair,
 // drain and reopen, self-suppression, explicit watch, global keys, log-only kinds and wake.
+import { noticeTextOf, storeMatrix } from '@session-state/testkit';
+
 import {
   CHILD,
-  expectedNotice,
   humanTurn,
   OTHER_CHILD,
   openFixture,
@@ -10,7 +11,6 @@ import {
   PEER,
   type Fixture,
 } from './support/harness';
-import { storeMatrix } from './support/stores';
 
 describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
   let f: Fixture;
@@ -30,7 +30,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     const turn = await f.awareness.record(humanTurn(CHILD));
     expect(turn.ok).toBe(true);
 
-    expect(f.awareness.pending(PARENT)).toEqual([expectedNotice(CHILD, spawned.event.sequence)]);
+    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
     expect(f.awareness.pending(CHILD)).toEqual([]);
   });
 
@@ -63,9 +63,9 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.record(humanTurn(CHILD));
     await f.awareness.record(humanTurn(CHILD));
 
-    expect(await f.awareness.drain(PARENT)).toEqual([expectedNotice(CHILD, spawned.event.sequence)]);
+    expect(await f.awareness.drain(PARENT)).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
     // The notice covered up to the first turn; the later ones reopen one notice from there.
-    expect(f.awareness.pending(PARENT)).toEqual([expectedNotice(CHILD, first.event.sequence)]);
+    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, first.event.sequence)]);
     expect(f.wakes).toEqual([PARENT, PARENT]);
 
     await f.awareness.drain(PARENT);
@@ -96,7 +96,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     expect(await f.awareness.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })).toEqual({ watched: true });
     await f.awareness.record(humanTurn(PEER));
 
-    expect(f.awareness.pending(PARENT)).toEqual([expectedNotice(PEER, before.stateVersion)]);
+    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(PEER, before.stateVersion)]);
   });
 
   test('sent reports watched: false for no watch, failed delivery, self and non-agent keys', async () => {
@@ -191,6 +191,6 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     if (!respawned.ok) throw respawned.error;
     expect(f.awareness.pending(PARENT)).toEqual([]);
     await f.awareness.record(humanTurn(CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([expectedNotice(CHILD, respawned.event.sequence)]);
+    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, respawned.event.sequence)]);
   });
 });

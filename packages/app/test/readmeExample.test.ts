@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { expectedNotice } from './support/harness';
+import { noticeTextOf } from '@session-state/testkit';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -30,7 +30,7 @@ test('the README embedding example runs with node and prints the spawn, one wake
   const spawnedAt = Number(/^spawned at (\d+)$/.exec(lines[0] ?? '')?.[1]);
   expect(spawnedAt).toBeGreaterThan(0);
   expect(lines[1]).toBe('wake agent:main:main');
-  expect(lines[2]).toBe(expectedNotice(child, spawnedAt));
+  expect(lines[2]).toBe(noticeTextOf(child, spawnedAt));
   const since = spawnedAt;
   const delta = /^version (\d+): (\d+) human_direct_message$/.exec(lines[3] ?? '');
   expect(delta).not.toBeNull();

@@ -1,8 +1,9 @@
 // Scenarios of SPEC 6-7 through the facade, on every store: exact paging with nextSince,
 // historyGap after age and after row pruning, list, and reads that never touch notices.
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
+
 import type { RecordResult } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 const sequenceOf = (result: RecordResult): number => {
   if (!result.ok || !('event' in result)) throw new Error('expected a recorded event');

@@ -3,30 +3,21 @@
 // nothing else.
 import { createManualClock } from '@session-state/adapters-memory';
 import type { CursorRow, StateStore } from '@session-state/domain';
+import { faultStore, storeMatrix, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src';
-import { STORE_OPERATIONS } from '../src/storeMethods';
 import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness';
-import { storeMatrix, type StoreKind, type StoreUnderTest } from './support/stores';
 
 const HOUR = 60 * 60 * 1000;
 
-/** The store with a count of the calls the facade made to each operation. */
-function counted(inner: StateStore): { store: StateStore; calls: Map<string, number> } {
-  const calls = new Map<string, number>();
-  const store: Record<string, unknown> = { ...inner };
-  for (const name of STORE_OPERATIONS) {
-    const method = inner[name] as (...args: unknown[]) => unknown;
-    store[name] = (...args: unknown[]) => {
-      calls.set(name, (calls.get(name) ?? 0) + 1);
-      return method.apply(inner, args);
-    };
-  }
-  return { store: store as unknown as StateStore, calls };
+/** The store, wrapped so the test can count the calls the facade made to each operation. */
+function counted(inner: StateStore): { store: StateStore; faults: FaultStore } {
+  const faults = faultStore(inner);
+  return { store: faults.store, faults };
 }
 
 describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: StoreKind) => {
-  let stores: StoreUnderTest;
+  let stores: StoreHarness;
   const clock = createManualClock(START);
   const open = (store: StateStore, startup?: SessionStateAwarenessOptions['startup']) =>
     createSessionStateAwareness({ store, clock, logger: recordingLogger(), retention: { maxRows: 1 }, ...(startup !== undefined ? { startup } : {}) });
@@ -43,8 +34,8 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     return rows;
   };
 
-  beforeEach(() => {
-    stores = kind.open();
+  beforeEach(async () => {
+    stores = await kind.open();
   });
   afterEach(async () => {
     await stores.cleanup();
@@ -52,21 +43,21 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
 
   test('by default creation runs the restart scan (which writes the frozen notice up) and a background prune', async () => {
     const before = await leaveAFrozenNotice();
-    const { store, calls } = counted(stores.reopen());
+    const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store);
-    expect(calls.get('restartScan')).toBe(1);
+    expect(faults.countOf('restartScan')).toBe(1);
     expect(awareness.pending(PARENT)).toHaveLength(1);
     expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
     await awareness.close();
-    expect(calls.get('prune')).toBeGreaterThan(0);
+    expect(faults.countOf('prune')).toBeGreaterThan(0);
   });
 
   test('restartScan: false reads and writes no cursor at creation and queues nothing', async () => {
     const before = await leaveAFrozenNotice();
-    const { store, calls } = counted(stores.reopen());
+    const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store, { restartScan: false, prune: 'off' });
     expect(awareness.pending(PARENT)).toEqual([]);
-    expect(calls.get('restartScan')).toBeUndefined();
+    expect(faults.countOf('restartScan')).toBe(0);
     expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
     // The facade works as usual otherwise: a new change queues the pair's notice.
     expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);
@@ -75,14 +66,14 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
   });
 
   test("prune: 'off' starts no prune, at creation or after appends an interval later, and prune() still prunes", async () => {
-    const { store, calls } = counted(stores.store);
+    const { store, faults } = counted(stores.store);
     const awareness = await open(store, { prune: 'off' });
     await awareness.record(humanTurn(CHILD));
     clock.advance(2 * HOUR);
     await awareness.record(humanTurn(CHILD));
     await awareness.record(humanTurn(CHILD));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(calls.get('prune')).toBeUndefined();
+    expect(faults.countOf('prune')).toBe(0);
     expect(awareness.metrics().rowsPruned).toBe(0);
     // On demand it prunes with the configured policy (maxRows: 1).
     expect((await awareness.prune()).eventsDeleted).toBe(2);

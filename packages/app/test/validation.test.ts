@@ -1,10 +1,10 @@
 // Bad input at the facade boundary: every method but record rejects with an InvalidInputError
 // naming the field and value, record returns it, and nothing changes.
 import { createMemoryStore } from '@session-state/adapters-memory';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
-import { storeMatrix, type StoreKind } from './support/stores';
 
 type Call = (a: SessionStateAwareness) => unknown;
 

@@ -27,6 +27,7 @@ export {
   decodeRecordInput,
   isDedupeKey,
   type AppendCommand,
+  type AppendCommandFields,
   type CommandPayload,
   type RecordFields,
 } from './recordInput';

@@ -88,7 +88,8 @@ export type RecordFields = t.TypeOf<typeof RecordFields>;
 
 // --- the validated command ---------------------------------------------------------------
 
-interface AppendCommandFields {
+/** The validated fields of an append, without its payload. */
+export interface AppendCommandFields {
   readonly sessionKey: SessionKey;
   readonly kind: EventKind;
   readonly actorType: ActorType;

@@ -4,7 +4,9 @@
 import { describe, expect } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
-import { heldNotice, toWatermarks, type Cursor } from '../src/cursor';
+import { NOTICE_RULES, type RuleStep } from '@session-state/testkit';
+
+import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor';
 import { noticeText } from '../src/notice';
 import {
   NoticeSimulation,
@@ -20,7 +22,7 @@ import {
   type Snapshot,
   type Transition,
 } from './support/noticeSimulation';
-import { stepOf } from './support/cursorSpec';
+import { stepOf, type CursorTestInput } from './support/cursorSpec';
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -37,12 +39,61 @@ function consumesNoticeOf(transition: Transition, pair: Pair): boolean {
   return false;
 }
 
+/** What the kit's table of SPEC 5 says one input does to the pair's cursor. */
+function tableStep(watcher: string, before: Cursor | undefined, input: CursorTestInput): RuleStep {
+  const cursor = before === undefined ? undefined : toWatermarks(before);
+  switch (input.type) {
+    case 'event':
+      return NOTICE_RULES.change(cursor, watcher, input);
+    case 'drain':
+      return NOTICE_RULES.drain(cursor, input.notified);
+    case 'seed':
+      return NOTICE_RULES.spawn(cursor, input.at);
+    case 'restartScan':
+      return NOTICE_RULES.restartScan(cursor);
+    case 'end':
+      return NOTICE_RULES.end();
+    default:
+      throw new Error(`the table has no row for ${JSON.stringify(input)}`);
+  }
+}
+
+/** A step in the table's terms: plain watermarks, the notice asked for, the drain result. */
+interface StepView {
+  readonly cursor: RuleStep['cursor'];
+  readonly notice?: { readonly acked: number; readonly notified: number; readonly reason: string };
+  readonly drain?: string;
+}
+
+/** A decider step in the table's terms. */
+function asTableStep(step: CursorStep | undefined): StepView {
+  const cursor = step?.cursor === undefined ? undefined : { ...toWatermarks(step.cursor) };
+  const notice = step?.notice === undefined ? undefined : { acked: step.notice.acked, notified: step.notice.notified, reason: step.notice.reason };
+  return { cursor, ...(notice !== undefined ? { notice } : {}), ...(step?.drain !== undefined ? { drain: step.drain } : {}) };
+}
+
+// --- the decider against the spec's table ---------------------------------------------------
+
+describe('the cursor decider against the test kit\'s table of SPEC 5', () => {
+  test.prop([simCommandsArb])('every step of every pair moves the watermarks and asks for the notice exactly as the table says', (commands) => {
+    runSimulation(commands, ({ steps }) => {
+      for (const record of steps) {
+        const table = tableStep(record.pair.watcher, record.before, record.input);
+        const expected: StepView = { cursor: table.cursor === undefined ? undefined : { ...table.cursor }, ...(table.notice !== undefined ? { notice: table.notice } : {}), ...(table.drain !== undefined ? { drain: table.drain } : {}) };
+        expect({ pair: record.pair, input: record.input, step: asTableStep(record.step) }).toStrictEqual({ pair: record.pair, input: record.input, step: expected });
+      }
+    });
+  });
+});
+
 // --- invariants ----------------------------------------------------------------------------
 
 describe('cursor + notice queue under random interleavings', () => {
   test.prop([simCommandsArb])('at most one pending notice per (watcher, target) pair', (commands) => {
-    runSimulation(commands, ({ after }) => {
+    runSimulation(commands, ({ after, offers }) => {
       for (const pair of PAIRS) expect(entriesOf(after, pair).length).toBeLessThanOrEqual(1);
+      // The queue keeps one entry per pair by replacing; the decider must never ask it to.
+      expect(offers.filter((offer) => offer.outcome === 'replaced')).toStrictEqual([]);
     });
   });
 

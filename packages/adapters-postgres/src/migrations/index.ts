@@ -1,8 +1,11 @@
-// Every committed migration, in version order; append new ones, never edit applied ones.
-import { initial } from './0001_initial';
-import { cursorJournal } from './0002_cursor_journal';
+// Every committed migration, in version order: drizzle-kit's, generated from src/schema.ts into
+// drizzle/ in the placeholder schema and embedded in generated.ts (see
+// tools/drizzleMigrations.js). Version 1 (initial) and 2 (cursor_journal) create what the
+// hand-written migrations of the same versions created, so a schema they made is up to date.
+import { GENERATED_MIGRATIONS } from './generated';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
+export { MIGRATION_SCHEMA_PLACEHOLDER } from './placeholder';
 
-export const MIGRATIONS: readonly Migration[] = [initial, cursorJournal];
+export const MIGRATIONS: readonly Migration[] = GENERATED_MIGRATIONS;

@@ -3,6 +3,7 @@
 import type { ClientBase } from 'pg';
 
 import { MIGRATIONS, type Migration } from './index';
+import { inSchema } from './placeholder';
 
 /** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
 const bookkeeping = (schemaName: string): string => `
@@ -20,9 +21,10 @@ export async function schemaVersion(client: ClientBase, schemaName: string): Pro
 
 /**
  * Creates the schema if needed and brings it up to the newest migration; returns the versions
- * this call applied. The committed migrations name their tables unqualified: they run with the
- * search_path set to the store's schema for this transaction only (SET LOCAL), whatever the
- * connection's own search_path is, so they create nothing anywhere else.
+ * this call applied. The generated migrations name everything in the placeholder schema, which
+ * `inSchema` swaps for `schemaName`; they also run with the search_path set to the store's schema
+ * for this transaction only (SET LOCAL), whatever the connection's own search_path is, so a name
+ * left unqualified (a custom migration's column) resolves there and nothing is created elsewhere.
  */
 export async function migrate(
   client: ClientBase,
@@ -47,7 +49,7 @@ export async function migrate(
     }
     for (const migration of migrations) {
       if (current >= migration.version) continue;
-      await client.query(migration.sql);
+      await client.query(inSchema(migration.sql, schemaName));
       await client.query(`INSERT INTO ${schemaName}.schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`, [migration.version, migration.name, now]);
       applied.push(migration.version);
     }

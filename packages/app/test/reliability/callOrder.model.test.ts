@@ -5,9 +5,9 @@
 // batches or queues behind the scenes. Each call's own answer is compared at its point in that
 // order, and the whole state after every group.
 import fc from 'fast-check';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { ChildSpawnedResult, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
-import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';

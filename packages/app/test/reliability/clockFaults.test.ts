@@ -4,10 +4,10 @@
 // committed append is never reported as failed (a retrying caller would write it twice); the
 // retention schedule logs the bad reading and skips it; and every later operation works.
 import type { Clock, StateStore } from '@session-state/domain';
+import { STORE_KINDS, type StoreKind } from '@session-state/testkit';
 
 import { ClockError, createSessionStateAwareness, type SessionStateAwareness } from '../../src';
 import { CHILD, humanTurn, PARENT, PEER, recordingLogger, START, type RecordingLogger } from '../support/harness';
-import { STORE_KINDS, type StoreKind } from '../support/stores';
 
 // --- the clock ---------------------------------------------------------------------------------
 
@@ -105,7 +105,7 @@ async function scenario(store: StateStore, clock: Clock, run: Run): Promise<void
 
 /** Readings a run with a good clock takes: every reading position the tests poison. */
 async function readingsOfAGoodRun(kind: StoreKind): Promise<number> {
-  const stores = kind.open();
+  const stores = await kind.open();
   const clock = clockBadAt(0, () => 0);
   const run: Run = { failures: [], logger: recordingLogger() };
   try {
@@ -131,7 +131,7 @@ describe.each(STORE_KINDS.map((kind) => [kind.name, kind] as const))('one bad cl
     'a clock that %s once during the start-up prune: every later record returns ok:true and is written once',
     async (label) => {
       const bad = new Map(BAD_READINGS).get(label) ?? ((): unknown => Number.NaN);
-      const stores = kind.open();
+      const stores = await kind.open();
       const logger = recordingLogger();
       const awareness = await createSessionStateAwareness({ store: stores.store, clock: clockBadAt(2, bad), logger });
       try {
@@ -160,7 +160,7 @@ describe.each(STORE_KINDS.map((kind) => [kind.name, kind] as const))('one bad cl
     'a clock that %s once, at any reading: at most that operation fails (a ClockError), it is logged, nothing is written twice, and every later call succeeds',
     async (_label, bad) => {
       for (let badAt = 1; badAt <= readings; badAt += 1) {
-        const stores = kind.open();
+        const stores = await kind.open();
         const run: Run = { failures: [], logger: recordingLogger() };
         try {
           await scenario(stores.store, clockBadAt(badAt, bad), run);

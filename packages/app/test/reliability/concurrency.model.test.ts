@@ -6,11 +6,10 @@
 // the watcher's own change, and - once every watcher drained to quiescence - a foreign change
 // that no notice covered.
 import fc from 'fast-check';
+import { parseNotice, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { RecordResult, SessionStateAwareness } from '../../src';
-import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations, type Violation } from './support/failureClasses';
-import { parseNotice } from './support/referenceModel';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 import { describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';

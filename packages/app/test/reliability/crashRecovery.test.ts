@@ -12,11 +12,11 @@ import { join } from 'node:path';
 
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import type { CursorRow, SessionKey, StateStore } from '@session-state/domain';
+import { noticeTextOf } from '@session-state/testkit';
 
 import { createSessionStateAwareness } from '../../src';
 import { recordingLogger } from '../support/harness';
 import { expectNoViolations, type Violation } from './support/failureClasses';
-import { noticeTextOf } from './support/referenceModel';
 import { readAllEvents } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 

@@ -5,9 +5,9 @@
 // (record/childSpawned: { ok: false } and logged; others: a StoreOperationError naming the
 // operation), the whole state still matches the reference model, and once the store is healthy
 // the same call works. Injected failures alternate between a rejected promise and a synchronous throw.
+import { storeMatrix, type FaultMode, type SeenCall, type StoreKind } from '@session-state/testkit';
+
 import { StoreOperationError } from '../../src';
-import { storeMatrix, type StoreKind } from '../support/stores';
-import type { FaultMode, SeenCall } from './support/countingFaultStore';
 import { expectNo, expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';

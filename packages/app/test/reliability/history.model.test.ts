@@ -4,10 +4,9 @@
 // cursor-regression, false-gap, missed-gap, head-regression). Failing seeds found while
 // building the battery are kept at the bottom as named regressions.
 import fc from 'fast-check';
+import { parseNotice, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { storeMatrix, type StoreKind } from '../support/stores';
 import { expectNoViolations, type Violation } from './support/failureClasses';
-import { parseNotice } from './support/referenceModel';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 import { describeStep, KEYS, runStep, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';

@@ -13,10 +13,10 @@ import { fc, test as propTest } from '@fast-check/jest';
 import { createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore, type CorruptRowInfo } from '@session-state/adapters-sqlite';
 import type { SessionKey, StateStore } from '@session-state/domain';
+import { storeMatrix, type StoreHarness } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src';
 import { recordingLogger, type RecordingLogger } from '../support/harness';
-import { storeMatrix, type StoreUnderTest } from '../support/stores';
 import { expectNo } from './support/failureClasses';
 import { scaled, scaledTimeout } from './support/scale';
 
@@ -230,7 +230,7 @@ async function snapshot(store: StateStore, a: SessionStateAwareness): Promise<st
 const prototypeNames = (): string => JSON.stringify(Object.getOwnPropertyNames(Object.prototype).sort());
 
 describe.each(storeMatrix)('hostile input through every method on the %s store', (_name, kind) => {
-  let opened: StoreUnderTest;
+  let opened: StoreHarness;
   let store: StateStore;
   let awareness: SessionStateAwareness;
   let logger: RecordingLogger;
@@ -238,7 +238,7 @@ describe.each(storeMatrix)('hostile input through every method on the %s store',
   const protoBefore = prototypeNames();
 
   beforeAll(async () => {
-    opened = kind.open();
+    opened = await kind.open();
     store = opened.store;
     logger = recordingLogger();
     awareness = await createSessionStateAwareness({ store, logger });

@@ -3,10 +3,10 @@
 // the boundary; a huge input costs work in proportion to the caps (a 200-character summary, a
 // 4 KiB payload), not to what the caller sent; and no rejected value's text reaches an error.
 import { decodeRecordInput, SUMMARY_SCAN_LIMIT } from '@session-state/domain';
+import { STORE_KINDS, storeMatrix, type StoreHarness } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src';
 import { recordingLogger, type RecordingLogger } from '../support/harness';
-import { STORE_KINDS, storeMatrix, type StoreUnderTest } from '../support/stores';
 
 const MEMORY = STORE_KINDS[0] as (typeof STORE_KINDS)[number];
 
@@ -20,12 +20,12 @@ async function eventsOf(awareness: SessionStateAwareness, sessionKey = T) {
 }
 
 describe.each(storeMatrix)('record input integrity on the %s store', (_name, kind) => {
-  let opened: StoreUnderTest;
+  let opened: StoreHarness;
   let awareness: SessionStateAwareness;
   let logger: RecordingLogger;
 
   beforeEach(async () => {
-    opened = kind.open();
+    opened = await kind.open();
     logger = recordingLogger();
     awareness = await createSessionStateAwareness({ store: opened.store, logger });
   });
@@ -247,7 +247,7 @@ describe('a rejected value is described by type and size, never echoed', () => {
     ['the whole input as an array', [pasted], 'an array of 1 item'],
   ])('%s', async (_label, input, described) => {
     const logger = recordingLogger();
-    const opened = MEMORY.open();
+    const opened = await MEMORY.open();
     const awareness = await createSessionStateAwareness({ store: opened.store, logger });
     try {
       const result = await awareness.record(input as never);
@@ -264,7 +264,7 @@ describe('a rejected value is described by type and size, never echoed', () => {
   });
 
   test('a facade method given a pasted message as a key describes it', async () => {
-    const opened = MEMORY.open();
+    const opened = await MEMORY.open();
     const awareness = await createSessionStateAwareness({ store: opened.store });
     try {
       await expect(awareness.status(pasted)).rejects.toThrow('got a string of 22 characters');

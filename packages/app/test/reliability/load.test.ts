@@ -5,14 +5,12 @@
 // The heap is measured (after a forced GC) along the way and must stay bounded.
 import { createManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore } from '@session-state/domain';
+import { faultStore, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type SessionStateAwareness } from '../../src';
 import { recordingLogger, START } from '../support/harness';
-import { storeMatrix, type StoreKind } from '../support/stores';
-import { countingFaultStore } from './support/countingFaultStore';
 import { expectNo } from './support/failureClasses';
 import { measureMemory, type MemoryFigures } from './support/memory';
-import { noticeTextOf } from './support/referenceModel';
 import { scaled, scaledTimeout } from './support/scale';
 
 const EVENTS = scaled(60_000);
@@ -32,7 +30,7 @@ function report(label: string, figures: Record<string, MemoryFigures | number>):
 }
 
 async function open(kind: StoreKind, store: StateStore, clock = createManualClock(START)) {
-  const faults = countingFaultStore(store);
+  const faults = faultStore(store);
   const wakes: string[] = [];
   const awareness = await createSessionStateAwareness({
     store: faults.store,
@@ -47,7 +45,7 @@ async function open(kind: StoreKind, store: StateStore, clock = createManualCloc
 
 describe.each(storeMatrix)('load on the %s store', (name, kind) => {
   test(`a watcher that never drains while ${EVENTS} events arrive holds one notice, and its reconcile reports the gap and the head`, async () => {
-    const stores = kind.open();
+    const stores = await kind.open();
     let awareness: SessionStateAwareness | undefined;
     try {
       const rig = await open(kind, stores.store);
@@ -130,7 +128,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
   }, scaledTimeout(60_000));
 
   test(`a restart with ${SIDE * SIDE} lagging pairs queues each notice exactly once`, async () => {
-    const stores = kind.open();
+    const stores = await kind.open();
     let awareness: SessionStateAwareness | undefined;
     try {
       const clock = createManualClock(START);
@@ -148,7 +146,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       // Restart: a new facade over the same durable state.
       await awareness.close();
       awareness = undefined;
-      const second = await open(kind, stores.reopen(), clock);
+      const second = await open(kind, await stores.reopen(), clock);
       awareness = second.awareness;
       const afterScan = measureMemory();
       let total = 0;
@@ -167,7 +165,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       // A second restart queues the same, not more.
       await awareness.close();
       awareness = undefined;
-      const third = await open(kind, stores.reopen(), clock);
+      const third = await open(kind, await stores.reopen(), clock);
       awareness = third.awareness;
       expectNo('duplicate-notice', third.wakes.length === SIDE * SIDE, () => `second restart: ${third.wakes.length} wakes`);
       expect(watchers.reduce((n, w) => n + awareness!.pending(w).length, 0)).toBe(SIDE * SIDE);

@@ -3,10 +3,10 @@
 // store rejects a failed append transaction with one, and the facade wraps what it catches)
 // read "[object Object]"; so did any thrown value that is not an Error.
 import { storeError, type StateStore } from '@session-state/domain';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { StoreOperationError, type RecordResult } from '../../src';
 import { CHILD, humanTurn, openFixture, PARENT, type Fixture } from '../support/harness';
-import { storeMatrix, type StoreKind } from '../support/stores';
 
 const CAUSE = 'database or disk is full';
 

@@ -5,10 +5,10 @@
 // every other method rejects (or, for the synchronous `pending`, throws) an InvalidInputError
 // instead of a bare TypeError. `childSpawned` with a clock that throws returns a failed result.
 import { createMemoryStore } from '@session-state/adapters-memory';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { ClockError, createSessionStateAwareness, InvalidInputError, type RecordResult } from '../../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, START, type Fixture } from '../support/harness';
-import { storeMatrix, type StoreKind } from '../support/stores';
 
 /** Content that must never reach an error message or a log. */
 const SECRET = 'the user said: my password is hunter2';

@@ -2,9 +2,9 @@
 // and a wake spy, plus the session keys the scenarios use.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import type { LogFields, Logger, StateStore } from '@session-state/domain';
+import type { StoreHarness, StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src';
-import type { StoreKind, StoreUnderTest } from './stores';
 
 // --- keys ------------------------------------------------------------------------------------
 
@@ -13,10 +13,6 @@ export const CHILD = 'agent:main:subagent:child-7';
 export const OTHER_CHILD = 'agent:main:subagent:child-8';
 export const PEER = 'agent:ops:main';
 export const START = Date.UTC(2026, 10, 29, 10, 0, 0);
-
-/** The exact SPEC 5 notice text, written out here so tests check the library against the spec. */
-export const expectedNotice = (target: string, acked: number): string =>
-  `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
 
 // --- ports -----------------------------------------------------------------------------------
 
@@ -51,7 +47,7 @@ export interface Fixture {
   readonly logger: RecordingLogger;
   /** Every wake call, in order. */
   readonly wakes: string[];
-  readonly stores: StoreUnderTest;
+  readonly stores: StoreHarness;
   /** Closes the facade and opens a new one over the same durable state; wakes and logs reset. */
   restart(): Promise<Fixture>;
   /** Closes the facade (if open) and removes the store's files. */
@@ -66,7 +62,7 @@ export interface FixtureOptions {
   readonly wake?: (watcher: string) => void;
 }
 
-async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
+async function build(stores: StoreHarness, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
   const logger = recordingLogger();
   const wakes: string[] = [];
   const awareness = await createSessionStateAwareness({
@@ -93,7 +89,7 @@ async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClo
     stores,
     async restart() {
       await close();
-      return build(stores, stores.reopen(), clock, options);
+      return build(stores, await stores.reopen(), clock, options);
     },
     async dispose() {
       await close();
@@ -103,7 +99,7 @@ async function build(stores: StoreUnderTest, store: StateStore, clock: ManualClo
 }
 
 export async function openFixture(kind: StoreKind, options: FixtureOptions = {}): Promise<Fixture> {
-  const stores = kind.open();
+  const stores = await kind.open();
   return build(stores, stores.store, createManualClock(START), options);
 }
 

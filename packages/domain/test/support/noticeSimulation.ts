@@ -1,7 +1,10 @@
-// A small simulation of the app around `stepCursor`: cursors of a few (watcher, target) pairs
-// and an in-memory notice queue, driven by random events, drains, seeds, restart scans and the
-// owner's re-reads after cross-process signals (`heldNotice`).
+// The cursor decider driven the way the app drives it: `stepCursor` on the cursors of a few
+// (watcher, target) pairs, its notices offered to the test kit's notice queue model, under random
+// events, drains, seeds, restart scans and the owner's re-reads after cross-process signals
+// (`heldNotice`). It is the code under test in a harness, not a model: the rules it is checked
+// against are the kit's NOTICE_RULES table and the laws in cursor.properties.test.ts.
 import { fc } from '@fast-check/jest';
+import { NoticeQueueModel, noticeTextOf, type OfferOutcome, type QueuedNotice } from '@session-state/testkit';
 
 import { heldNotice, noticeFor, type Cursor, type CursorStep } from '../../src/cursor';
 import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind';
@@ -80,19 +83,15 @@ export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60, size: 'me
 
 // --- the queue -----------------------------------------------------------------------------
 
-export interface QueueEntry {
-  readonly watcher: string;
-  readonly target: string;
-  readonly text: string;
-  readonly acked: Sequence;
-  readonly notified: Sequence;
-  readonly reason: NoticeReason;
-}
+/** A queued notice: the kit queue's entry, with the reason the decider gave. */
+export type QueueEntry = QueuedNotice;
 
-/** One offer of a notice to the queue and whether the queue kept it. */
+/** One offer of a notice to the queue and what the queue did with it. */
 export interface Offer {
-  readonly entry: QueueEntry;
+  readonly entry: { readonly watcher: string; readonly target: string; readonly text: string; readonly acked: Sequence; readonly notified: Sequence; readonly reason: NoticeReason };
+  /** True when the queue took it as a new entry (queued, or replacing another text for the pair). */
   readonly queued: boolean;
+  readonly outcome: OfferOutcome;
 }
 
 /** One `stepCursor` call the simulation made, with its input and result. */
@@ -124,16 +123,15 @@ export interface Snapshot {
 // --- the simulation ------------------------------------------------------------------------
 
 /**
- * The app's behaviour in miniature. Queue rules: entries are kept per watcher in order; an
- * offered text equal to one already queued for that watcher is dropped; a drain consumes the
- * watcher's entries and acknowledges each entry's `notified`; a restart clears the queue and
- * runs the scan; a seed removes the pair's queued entry (its cursor is overwritten); a signal
- * scan offers each pending pair's held notice and steps nothing. Like the app's queue, a
- * dropped duplicate refreshes the queued entry's `notified`.
+ * The app's behaviour in miniature, around the decider. The queue is the kit's NoticeQueueModel
+ * (the same text coalesces and refreshes `notified`; another text for the pair replaces it); a
+ * drain consumes the watcher's entries and acknowledges each entry's `notified`; a restart clears
+ * the queue and runs the scan; a seed removes the pair's queued entry (its cursor is
+ * overwritten); a signal scan offers each pending pair's held notice and steps nothing.
  */
 export class NoticeSimulation {
   private readonly cursors = new Map<string, Cursor>();
-  private queue: QueueEntry[] = [];
+  private readonly queue = new NoticeQueueModel();
   private lastSequence = 0;
   /** Per pair: foreign notifying event sequences since the pair's cursor was last seeded. */
   readonly foreignSinceSeed = new Map<string, Sequence[]>();
@@ -144,7 +142,7 @@ export class NoticeSimulation {
   }
 
   snapshot(): Snapshot {
-    return { cursors: new Map(this.cursors), queue: [...this.queue] };
+    return { cursors: new Map(this.cursors), queue: this.queue.all() };
   }
 
   cursorOf(pair: Pair): Cursor | undefined {
@@ -152,7 +150,7 @@ export class NoticeSimulation {
   }
 
   entriesOf(pair: Pair): readonly QueueEntry[] {
-    return this.queue.filter((e) => e.watcher === pair.watcher && e.target === pair.target);
+    return this.queue.of(pair.watcher).filter((e) => e.target === pair.target);
   }
 
   apply(command: SimCommand): Transition {
@@ -182,9 +180,7 @@ export class NoticeSimulation {
       }
       case 'drain': {
         const watcher = WATCHERS[command.watcher] ?? WATCHERS[0];
-        const consumed = this.queue.filter((e) => e.watcher === watcher);
-        this.queue = this.queue.filter((e) => e.watcher !== watcher);
-        for (const entry of consumed) record({ watcher, target: entry.target }, { type: 'drain', notified: entry.notified });
+        for (const entry of this.queue.take(watcher)) record({ watcher, target: entry.target }, { type: 'drain', notified: asSequence(entry.notified) });
         return { command, steps, offers, before, after: this.snapshot() };
       }
       case 'seed': {
@@ -194,13 +190,13 @@ export class NoticeSimulation {
         for (const other of PAIRS.filter((p) => p.target === pair.target && p.watcher !== pair.watcher)) {
           record(other, { type: 'event', sequence, kind: 'child_spawned', actorSessionKey: pair.watcher });
         }
-        this.queue = this.queue.filter((e) => !(e.watcher === pair.watcher && e.target === pair.target));
+        this.queue.remove(pair.watcher, pair.target);
         const step = record(pair, { type: 'seed', at: sequence });
         if (step?.cursor !== undefined) this.foreignSinceSeed.set(pairId(pair), []);
         return { command, sequence, steps, offers, before, after: this.snapshot() };
       }
       case 'restart': {
-        this.queue = [];
+        this.queue.clear();
         this.scan(record);
         return { command, steps, offers, before, after: this.snapshot() };
       }
@@ -252,16 +248,12 @@ export class NoticeSimulation {
     for (const pair of PAIRS) record(pair, { type: 'restartScan' });
   }
 
-  private offer(entry: QueueEntry): Offer {
-    const at = this.queue.findIndex((e) => e.watcher === entry.watcher && e.text === entry.text);
-    if (at < 0) {
-      this.queue.push(entry);
-      return { entry, queued: true };
-    }
-    // As the app's queue does: the duplicate keeps its place, only its notified is refreshed.
-    const current = this.queue[at] as QueueEntry;
-    if (current.notified !== entry.notified) this.queue[at] = { ...current, notified: entry.notified };
-    return { entry, queued: false };
+  private offer(entry: Offer['entry']): Offer {
+    // The queue builds the text from (target, acked) itself, as SPEC 5 writes it; the decider's
+    // text must be exactly that, or every property run fails here.
+    if (entry.text !== noticeTextOf(entry.target, entry.acked)) throw new Error(`the decider's notice text differs from SPEC 5: ${JSON.stringify(entry.text)}`);
+    const outcome = this.queue.offer(entry.watcher, entry.target, entry.acked, entry.notified, entry.reason);
+    return { entry, queued: outcome !== 'coalesced', outcome };
   }
 
   private seedPair(pair: Pair, at: Sequence): void {

@@ -1,15 +1,13 @@
-// A facade over a store from the matrix, wrapped in the counting fault store, driven call by
+// A facade over a store from the matrix, wrapped in the kit's fault store, driven call by
 // call beside the reference model: each healthy operation updates the model and reports any
 // answer that differs, and `check` compares the whole durable and in-memory state with it.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
-import type { StoreKind, StoreUnderTest } from '../../support/stores';
-import { countingFaultStore, type CountingFaultStore } from './countingFaultStore';
 import { type FailureClass, type Violation } from './failureClasses';
-import { isAgentKey, parseNotice, ReferenceModel, type ModelAppend, type ModelRetention } from './referenceModel';
 
 export interface RigOptions {
   readonly retention: ModelRetention;
@@ -33,7 +31,7 @@ export async function readAllEvents(store: StateStore, sessionKey: string): Prom
 export class Rig {
   readonly model: ReferenceModel;
   readonly clock: ManualClock;
-  readonly faults: CountingFaultStore;
+  readonly faults: FaultStore;
   logger: RecordingLogger = recordingLogger();
   wakes: string[] = [];
   awareness: SessionStateAwareness | undefined;
@@ -41,18 +39,18 @@ export class Rig {
   private found: Violation[] = [];
 
   private constructor(
-    readonly stores: StoreUnderTest,
+    readonly stores: StoreHarness,
     public inner: StateStore,
     readonly options: RigOptions,
   ) {
     this.model = new ReferenceModel(options.retention);
     this.clock = createManualClock(START);
-    this.faults = countingFaultStore(inner);
+    this.faults = faultStore(inner);
   }
 
   /** A fresh store of `kind` and a facade over it (its start-up scan and prune are modelled). */
   static async open(kind: StoreKind, options: RigOptions): Promise<Rig> {
-    const stores = kind.open();
+    const stores = await kind.open();
     const rig = new Rig(stores, stores.store, options);
     await rig.start();
     rig.model.prune(rig.clock.now());
@@ -83,7 +81,7 @@ export class Rig {
     if (this.awareness !== undefined) await this.awareness.close();
     this.awareness = undefined;
     this.model.stopped();
-    this.inner = this.stores.reopen();
+    this.inner = await this.stores.reopen();
     this.faults.setInner(this.inner);
   }
 
@@ -407,7 +405,7 @@ export class Rig {
     }
 
     if (this.awareness !== undefined) {
-      const watchers = new Set([...keys, ...this.model.queue.keys()]);
+      const watchers = new Set([...keys, ...this.model.queue.watchers()]);
       for (const watcher of [...watchers].sort()) {
         this.compareTexts(`pending(${watcher})`, watcher, this.model.pendingTexts(watcher), this.awareness.pending(watcher));
       }

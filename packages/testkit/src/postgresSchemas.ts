@@ -1,7 +1,7 @@
 // The PostgreSQL server the tests use (SESSION_STATE_PG_URL), a fresh schema per test, and its removal.
 import pg from 'pg';
 
-/** The test server's URL; the root Jest config runs this project only when it is set. */
+/** The test server's URL; the root Jest config runs the PostgreSQL suites only when it is set. */
 export function pgUrl(): string {
   const url = process.env['SESSION_STATE_PG_URL'];
   if (url === undefined || url === '') {

@@ -1,32 +1,13 @@
-// The reference model of the facade for the reliability batteries: SPEC 3-7 restated as plain
-// maps (heads, retained events, cursor watermarks, the notice queue, wakes), written
-// independently of the domain's reducers so a shared mistake does not hide itself.
+// The one reference model of the facade: SPEC 3-7 restated as plain maps (heads, retained
+// events, cursor watermarks, the notice queue, wakes). Its cursor rules are the spec's table
+// (noticeRules.ts) and its queue is noticeQueue.ts, both written without the domain's reducers so
+// a shared mistake does not hide itself. The facade tests and the reliability batteries drive it
+// beside the real facade; the domain's tests check the cursor decider against the same table.
+import { NOTICE_RULES, notifiesWatcher, type ModelWatermarks, type RuleStep } from './noticeRules';
+import { isAgentKey, NoticeQueueModel } from './noticeQueue';
 
-// --- spec constants ----------------------------------------------------------------------------
-
-const NOTIFYING_KINDS = new Set(['human_direct_message', 'goal_changed', 'upstream_missing']);
 /** The facade's background prune interval (SPEC 7: at most hourly after appends). */
 export const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
-/** The exact SPEC 5 notice text. */
-export const noticeTextOf = (target: string, acked: number): string =>
-  `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
-
-const NOTICE_PATTERN = /^Session "(.+)" changed \(other actor\)\. Reconcile before acting: session_status sessionKey "(.+)" changesSince (\d+)\.$/;
-
-/** The target and acked of a notice text, or undefined when it is not one. */
-export function parseNotice(text: string): { readonly target: string; readonly acked: number } | undefined {
-  const match = NOTICE_PATTERN.exec(text);
-  if (match === null || match[1] !== match[2]) return undefined;
-  return { target: match[1] as string, acked: Number(match[3]) };
-}
-
-const agentParts = (key: string): { agentId: string; rest: string } | undefined => {
-  const match = /^agent:([^:]+):(.+)$/.exec(key);
-  return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
-};
-export const isAgentKey = (key: string): boolean => agentParts(key) !== undefined;
-const isNested = (key: string): boolean => agentParts(key)?.rest.split(':').includes('subagent') === true;
 
 // --- state -------------------------------------------------------------------------------------
 
@@ -46,17 +27,9 @@ export interface ModelSession {
   events: ModelEvent[];
 }
 
-export interface ModelCursor {
-  acked: number;
-  notified: number;
-  material: number;
-  touchedAt: number;
-}
-
-export interface ModelNotice {
-  readonly target: string;
-  readonly text: string;
-  notified: number;
+export interface ModelCursor extends ModelWatermarks {
+  /** Clock time of the last change to the cursor (expiry counts from it). */
+  readonly touchedAt: number;
 }
 
 /** What the model expects a record or spawn to do before the store answers. */
@@ -88,10 +61,8 @@ export class ReferenceModel {
   readonly sessions = new Map<string, ModelSession>();
   /** watcher -> target -> cursor. */
   readonly cursors = new Map<string, Map<string, ModelCursor>>();
-  /** watcher -> target -> queued notice, in queue order (Map insertion order). */
-  queue = new Map<string, Map<string, ModelNotice>>();
-  /** Every expected wake since the facade (re)started. */
-  wakes: string[] = [];
+  /** The in-memory notice queue of the facade, and the wakes it caused since the facade (re)started. */
+  readonly queue = new NoticeQueueModel();
   /** Clock time the last prune run started (the facade's hourly background schedule). */
   lastPruneStartedAt: number | undefined;
   /** Every sequence ever assigned, with its session, to catch a repeat. */
@@ -121,7 +92,12 @@ export class ReferenceModel {
   }
 
   pendingTexts(watcher: string): string[] {
-    return [...(this.queue.get(watcher)?.values() ?? [])].map((n) => n.text);
+    return this.queue.texts(watcher);
+  }
+
+  /** Every expected wake since the facade (re)started. */
+  get wakes(): readonly string[] {
+    return this.queue.wakes;
   }
 
   /** Retained events of all sessions in append (sequence) order. */
@@ -141,29 +117,19 @@ export class ReferenceModel {
 
   // --- the notice queue ------------------------------------------------------------------------
 
-  /** SPEC 5: the same text for the pair coalesces (only `notified` refreshes); anything else is a new entry at the back, and wakes. */
-  offer(watcher: string, target: string, acked: number, notified: number): void {
-    const text = noticeTextOf(target, acked);
-    let pairs = this.queue.get(watcher);
-    if (pairs === undefined) {
-      pairs = new Map();
-      this.queue.set(watcher, pairs);
+  /**
+   * Applies one row of the notice table to the pair at `now`: stores the cursor after (a changed
+   * cursor is touched), removes it when the row says so, and offers the notice it asks for.
+   */
+  private applyRule(watcher: string, target: string, step: RuleStep, now: number): void {
+    const before = this.cursor(watcher, target);
+    const after = step.cursor;
+    if (after === undefined) {
+      if (before !== undefined) this.removeCursor(watcher, target);
+    } else if (before === undefined || before.acked !== after.acked || before.notified !== after.notified || before.material !== after.material) {
+      this.putCursor(watcher, target, { acked: after.acked, notified: after.notified, material: after.material, touchedAt: now });
     }
-    const current = pairs.get(target);
-    if (current !== undefined && current.text === text) {
-      current.notified = notified;
-      return;
-    }
-    pairs.delete(target);
-    pairs.set(target, { target, text, notified });
-    if (!isNested(watcher)) this.wakes.push(watcher);
-  }
-
-  private unqueue(watcher: string, target: string): void {
-    const pairs = this.queue.get(watcher);
-    if (pairs === undefined) return;
-    pairs.delete(target);
-    if (pairs.size === 0) this.queue.delete(watcher);
+    if (step.notice !== undefined) this.queue.offer(watcher, target, step.notice.acked, step.notice.notified);
   }
 
   private removeCursor(watcher: string, target: string): void {
@@ -171,7 +137,7 @@ export class ReferenceModel {
     if (targets === undefined) return;
     targets.delete(target);
     if (targets.size === 0) this.cursors.delete(watcher);
-    this.unqueue(watcher, target);
+    this.queue.remove(watcher, target);
   }
 
   private putCursor(watcher: string, target: string, cursor: ModelCursor): void {
@@ -220,24 +186,12 @@ export class ReferenceModel {
     });
     for (const { watcher, target, cursor } of this.allCursors()) {
       if (target !== input.sessionKey || watcher === seedWatcher) continue;
-      if (!NOTIFYING_KINDS.has(input.kind) || input.actorSessionKey === watcher) continue;
-      if (cursor.material <= cursor.acked) {
-        if (sequence <= cursor.acked) continue;
-        cursor.notified = sequence;
-        cursor.material = sequence;
-        cursor.touchedAt = now;
-        this.offer(watcher, target, cursor.acked, cursor.notified);
-      } else {
-        if (sequence > cursor.material) {
-          cursor.material = sequence;
-          cursor.touchedAt = now;
-        }
-        this.offer(watcher, target, cursor.acked, cursor.notified);
-      }
+      if (!notifiesWatcher(watcher, input)) continue;
+      this.applyRule(watcher, target, NOTICE_RULES.change(cursor, watcher, { ...input, sequence }), now);
     }
     if (seedWatcher !== undefined) {
-      this.putCursor(seedWatcher, input.sessionKey, { acked: sequence, notified: sequence, material: sequence, touchedAt: now });
-      this.unqueue(seedWatcher, input.sessionKey);
+      this.queue.remove(seedWatcher, input.sessionKey);
+      this.applyRule(seedWatcher, input.sessionKey, NOTICE_RULES.spawn(this.cursor(seedWatcher, input.sessionKey), sequence), now);
     }
     return problem;
   }
@@ -251,9 +205,7 @@ export class ReferenceModel {
 
   /** `sent` with a watch that qualifies: a cursor at the target's head unless the pair has one. */
   watch(watcher: string, target: string, now: number): void {
-    if (this.cursor(watcher, target) !== undefined) return;
-    const head = this.sessions.get(target)?.head ?? 0;
-    this.putCursor(watcher, target, { acked: head, notified: head, material: head, touchedAt: now });
+    this.applyRule(watcher, target, NOTICE_RULES.watch(this.cursor(watcher, target), this.sessions.get(target)?.head ?? 0), now);
   }
 
   /** Whether `sent` watches (SPEC 4). */
@@ -263,37 +215,22 @@ export class ReferenceModel {
 
   /** A successful drain: returns the texts consumed, oldest first. */
   drain(watcher: string, now: number): string[] {
-    const drained = [...(this.queue.get(watcher)?.values() ?? [])];
-    if (drained.length === 0) return [];
-    const offers: Array<[number, number, string]> = [];
+    const drained = this.queue.take(watcher);
     for (const entry of drained) {
-      const cursor = this.cursor(watcher, entry.target);
-      if (cursor === undefined || cursor.material <= cursor.acked) continue;
-      if (cursor.notified !== entry.notified) {
-        offers.push([cursor.acked, cursor.notified, entry.target]);
-        continue;
-      }
-      cursor.acked = cursor.notified;
-      cursor.touchedAt = now;
-      if (cursor.material > cursor.notified) {
-        cursor.notified = cursor.material;
-        offers.push([cursor.acked, cursor.notified, entry.target]);
-      }
+      this.applyRule(watcher, entry.target, NOTICE_RULES.drain(this.cursor(watcher, entry.target), entry.notified), now);
     }
-    for (const entry of drained) this.unqueue(watcher, entry.target);
-    for (const [acked, notified, target] of offers) this.offer(watcher, target, acked, notified);
     return drained.map((entry) => entry.text);
   }
 
   sessionReset(watcher: string): void {
     for (const target of [...(this.cursors.get(watcher)?.keys() ?? [])]) this.removeCursor(watcher, target);
-    this.queue.delete(watcher);
+    this.queue.removeWatcher(watcher);
   }
 
   sessionDeleted(key: string): void {
     for (const { watcher, target } of this.allCursors()) if (watcher === key || target === key) this.removeCursor(watcher, target);
-    this.queue.delete(key);
-    for (const watcher of [...this.queue.keys()]) this.unqueue(watcher, key);
+    this.queue.removeWatcher(key);
+    for (const watcher of this.queue.watchers()) this.queue.remove(watcher, key);
     const session = this.sessions.get(key);
     if (session === undefined) return;
     const last = session.events[session.events.length - 1];
@@ -343,27 +280,19 @@ export class ReferenceModel {
 
   /** The facade closed: the in-memory queue and the wakes it caused are gone. */
   stopped(): void {
-    this.queue = new Map();
-    this.wakes = [];
+    this.queue.clear();
   }
 
   /** A new facade ran the restart scan at `now` (SPEC 5): one notice per pair with material > acked. */
   restartScan(now: number): void {
     this.stopped();
-    for (const { watcher, target, cursor } of this.allCursors()) {
-      if (cursor.material <= cursor.acked) continue;
-      if (cursor.notified !== cursor.material) {
-        cursor.notified = cursor.material;
-        cursor.touchedAt = now;
-      }
-      this.offer(watcher, target, cursor.acked, cursor.notified);
-    }
+    for (const { watcher, target, cursor } of this.allCursors()) this.applyRule(watcher, target, NOTICE_RULES.restartScan(cursor), now);
   }
 
   /** Foreign notifying events on `target` above `since` that a watcher must eventually be told about. */
   foreignAbove(watcher: string, target: string, since: number): ModelEvent[] {
     return (this.sessions.get(target)?.events ?? []).filter(
-      (e) => e.sequence > since && NOTIFYING_KINDS.has(e.kind) && e.actorSessionKey !== watcher,
+      (e) => e.sequence > since && notifiesWatcher(watcher, e),
     );
   }
 }

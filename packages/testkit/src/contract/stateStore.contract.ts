@@ -28,25 +28,14 @@ import {
   type SignalLogHead,
   type StateStore,
   type StoredEvent,
-} from '../src';
+} from '@session-state/domain';
+
+import type { StoreHarness } from '../stores';
 
 // --- the factory ---------------------------------------------------------------------------
 
-/** What a factory gives each test: a store on fresh state, and how to reopen and clean it. */
-export interface StateStoreHarness {
-  readonly store: StateStore;
-  /** Closes the store and opens the same durable storage again; absent for memory stores. */
-  readonly reopen?: () => Promise<StateStore>;
-  /** Removes whatever the factory created (files); runs after the store is closed. */
-  readonly cleanup?: () => Promise<void>;
-  /**
-   * Whether the store offers the optional lean read `readSessionChanges` (default true). The
-   * contract then requires it, so an adapter cannot lose it silently.
-   */
-  readonly leanReads?: boolean;
-}
-
-export type StateStoreFactory = () => Promise<StateStoreHarness>;
+/** Opens a harness on fresh state for each test: a store kind's `open`. */
+export type StateStoreFactory = () => Promise<StoreHarness>;
 
 // --- fixtures ------------------------------------------------------------------------------
 
@@ -215,11 +204,11 @@ async function replayMismatch(store: StateStore, row: CursorRow): Promise<string
 /**
  * Registers the StateStore contract for one adapter. `factory` gives each test fresh state.
  *
- * @example describeStateStoreContract('memory', async () => ({ store: createMemoryStore() }));
+ * @example describeStateStoreContract('memory', memoryKind.open);
  */
 export function describeStateStoreContract(name: string, factory: StateStoreFactory): void {
   describe(`StateStore contract: ${name}`, () => {
-    let harness: StateStoreHarness;
+    let harness: StoreHarness;
     let store: StateStore;
     let offersLeanReads = true;
     let open = false;
@@ -234,12 +223,11 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
     afterEach(async () => {
       if (open) await store.close();
       open = false;
-      await harness.cleanup?.();
+      await harness.cleanup();
     });
 
-    /** The durable storage reopened, or the same store when the adapter has none. */
+    /** The durable state reopened: a new store over what was committed (for memory, a new view of the same state). */
     async function reopened(): Promise<StateStore> {
-      if (harness.reopen === undefined) return store;
       store = await harness.reopen();
       return store;
     }
@@ -1393,7 +1381,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
               }
             } finally {
               await h.store.close();
-              await h.cleanup?.();
+              await h.cleanup();
             }
           }),
           { numRuns: PROPERTY_RUNS },
@@ -1475,7 +1463,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
                     break;
                   }
                   case 'restart':
-                    if (h.reopen !== undefined) s = await h.reopen();
+                    s = await h.reopen();
                     await s.restartScan(now);
                     break;
                   case 'reset':
@@ -1503,7 +1491,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
               }
             } finally {
               await s.close();
-              await h.cleanup?.();
+              await h.cleanup();
             }
           }),
           { numRuns: PROPERTY_RUNS },
@@ -1539,7 +1527,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
                 expect(seen).toEqual(expected);
               } finally {
                 await h.store.close();
-                await h.cleanup?.();
+                await h.cleanup();
               }
             },
           ),

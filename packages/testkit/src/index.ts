@@ -1,0 +1,36 @@
+// The shared test kit: the StateStore contract suite, the one store harness, the one
+// fault-injecting store and the one reference model of the notice semantics. Test code only.
+
+// --- stores under test ---------------------------------------------------------------------
+export { STORE_KINDS, memoryKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
+export { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas';
+
+// --- the StateStore contract ---------------------------------------------------------------
+export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract';
+
+// --- fault injection -----------------------------------------------------------------------
+export {
+  INJECTED_FAILURE,
+  STORE_METHODS,
+  faultStore,
+  faultStoreOption,
+  type FaultMode,
+  type FaultStore,
+  type FaultStyle,
+  type SeenCall,
+  type StoreMethod,
+} from './faultStore';
+
+// --- the reference model of the notice semantics -------------------------------------------
+export { NOTICE_RULES, NOTIFYING_KINDS, notifiesWatcher, type ModelWatermarks, type RuleNotice, type RuleReason, type RuleStep } from './noticeRules';
+export { NoticeQueueModel, isAgentKey, isNestedKey, noticeTextOf, parseNotice, type OfferOutcome, type QueuedNotice } from './noticeQueue';
+export {
+  MODEL_PRUNE_INTERVAL_MS,
+  ReferenceModel,
+  type AppendExpectation,
+  type ModelAppend,
+  type ModelCursor,
+  type ModelEvent,
+  type ModelRetention,
+  type ModelSession,
+} from './referenceModel';
