@@ -5,8 +5,8 @@
 import { storeError, type CursorSignalListener, type CursorSignalSubscription, type SessionKey } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 
-/** How often the idle listening connection is checked, so a silently dead one is noticed. */
-export const HEARTBEAT_MS = 10_000;
+import { HEARTBEAT_MS } from './options';
+
 const FIRST_RETRY_MS = 100;
 /** The listening connection's application_name, so an operator can tell it apart in pg_stat_activity. */
 export const LISTEN_APPLICATION_NAME = 'session-state listen';

@@ -1,4 +1,7 @@
 // The options of openPostgresStore, and their checks (clear errors naming the option and value).
+// This file is part of the package's public types: it imports no pg or drizzle type, so a
+// gateway compiling with skipLibCheck: false needs neither's type declarations.
+import type { CorruptRowInfo } from '@session-state/domain';
 
 export interface PostgresStoreOptions {
   /** e.g. `postgres://user@host:5432/db`; every gateway sharing the state uses the same one. */
@@ -15,12 +18,14 @@ export interface PostgresStoreOptions {
   /** How long opening a connection may take before it fails (a host that drops packets); default 10000 ms. */
   readonly connectTimeoutMs?: number;
   /** Called for each stored row that cannot be decoded (it is skipped); default a console warning without content. */
-  readonly onCorruptRow?: (info: import('./storeDb').CorruptRowInfo) => void;
+  readonly onCorruptRow?: (info: CorruptRowInfo) => void;
 }
 
 export const DEFAULT_SCHEMA = 'session_state';
 export const DEFAULT_MAX_CONNECTIONS = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** How often the idle listening connection is checked, so a silently dead one is noticed. */
+export const HEARTBEAT_MS = 10_000;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 

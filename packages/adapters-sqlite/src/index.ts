@@ -1,6 +1,10 @@
 // The SQLite adapter of the StateStore port: open a file (or `:memory:`) and get a store.
-export { openSqliteStore, DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './openSqliteStore';
-export type { CorruptRowInfo } from './storeDb';
+// Everything exported here is public API: its declarations import only @session-state/domain types,
+// never drizzle-orm, better-sqlite3 or pg types, so a gateway compiling with skipLibCheck: false needs none of
+// their type declarations (tools/installTest checks it).
+export { openSqliteStore } from './openSqliteStore';
+export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './storeOptions';
+export type { CorruptRowInfo } from '@session-state/domain';
 export { MIGRATIONS, type Migration } from './migrations';
 export { isStateFile, probeStateFile, type StateFileProbe } from './isStateFile';
 export { labelStateFile, stateFileLabels } from './fileLabels';

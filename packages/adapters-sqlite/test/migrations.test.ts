@@ -8,7 +8,7 @@ import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { MIGRATIONS, openSqliteStore } from '../src';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
-import { openStoreDb } from '../src/openSqliteStore';
+import { openStoreDb } from '../src/openStoreDb';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
 import { legacyMigrate } from './support/legacyMigrations';
 import { schemaShape } from './support/schemaShape';

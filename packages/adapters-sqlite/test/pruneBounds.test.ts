@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { writeHead } from '../src/headRow';
-import { openSqliteStore, openStoreDb } from '../src/openSqliteStore';
+import { openSqliteStore } from '../src/openSqliteStore';
+import { openStoreDb } from '../src/openStoreDb';
 import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
 

@@ -1,6 +1,6 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
 // and read paths, in the restart scan, and in pendingNotices (full, or on signalled targets).
-import { openStoreDb } from '../src/openSqliteStore';
+import { openStoreDb } from '../src/openStoreDb';
 import { pendingCursorsOn } from '../src/pendingCursors';
 import type { StoreDb } from '../src/storeDb';
 

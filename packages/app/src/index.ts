@@ -1,5 +1,6 @@
-// @session-state/app: the facade a gateway embeds, its error types and options, and the store
-// adapters re-exported for convenience.
+// @session-state/app: the facade a gateway embeds, its error types and options. It depends on the
+// domain only: the gateway installs the one store it uses (@session-state/adapters-memory,
+// -sqlite or -postgres) and passes it in, so a PostgreSQL gateway never builds better-sqlite3.
 
 // --- the facade ------------------------------------------------------------------------------
 export { createSessionStateAwareness } from './awareness';
@@ -23,10 +24,6 @@ export { APPEND_BATCH_BOUNDS } from './appendBatchBounds';
 export type { BatchBounds } from './groupCommit';
 export { ClockError } from './clockReading';
 export { consoleLogger } from './defaultLogger';
-
-// --- the store adapters, for convenience -----------------------------------------------------
-export { createManualClock, createMemoryStore, type ManualClock, type MemoryStore } from '@session-state/adapters-memory';
-export { openSqliteStore, type SqliteStoreOptions } from '@session-state/adapters-sqlite';
 
 // --- domain types a caller meets -------------------------------------------------------------
 export type {

@@ -119,8 +119,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   return out.hasFailed() ? Math.max(status, EXIT.failure) : status;
 }
 
-if (require.main === module) {
+/** Runs the tool on this process (its arguments, streams and environment) and sets its exit status: what the bin does. */
+export function runOnProcess(): void {
   void main(process.argv.slice(2), processIo()).then((status) => {
     process.exitCode = status;
   });
 }
+
+if (require.main === module) runOnProcess();

@@ -10,13 +10,14 @@ import { dbPath, type GlobalOptions } from './io';
 import { checkSchemaName, isPostgresUrl, normalisePostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
 import { maskUrl, urlScheme } from './secrets';
 import { openExistingStore, openExistingStoreForWriting, openOrCreateStore, stateFilePath, type StateFilePath } from './stateFile';
+import { toolCommand } from './toolCommand';
 
 // --- the location --------------------------------------------------------------------------------
 
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
   | ({ readonly kind: 'sqlite' } & StateFilePath)
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string; readonly tool: string };
 
 /**
  * The store this run works on. `--db` (or `SESSION_STATE_DB`) is a file path or a
@@ -44,7 +45,7 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
     return { kind: 'sqlite', ...stateFilePath(db, cwd) };
   }
   const url = normalisePostgresUrl(db);
-  return { kind: 'postgres', url, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv) };
+  return { kind: 'postgres', url, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv), tool: toolCommand(cwd) };
 }
 
 // --- opening -------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
-import { createSessionStateAwareness } from '../../../src/index';
+import { createSessionStateAwareness } from '@session-state/app';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli';
 import { exitOf, waitFor } from '../support/childOutput';
 import { closedPort } from '../support/closedPort';

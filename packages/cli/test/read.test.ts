@@ -233,10 +233,10 @@ describe('explain', () => {
   });
 
   test("the README's explain sample is what explain prints on the demo's file (times aside)", async () => {
-    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
     const block = /<!-- explain-sample:start -->\n```text\n([\s\S]*?)```\n<!-- explain-sample:end -->/u.exec(readme)?.[1] ?? '';
     const [command, ...sample] = block.trimEnd().split('\n');
-    const args = (command ?? '').replace(/^\$ node \S+ /u, '').replace(/ --db \S+$/u, '').split(' ');
+    const args = (command ?? '').replace(/^\$ (?:node \S+|npx session-state) /u, '').replace(/ --db \S+$/u, '').split(' ');
     expect(args[0]).toBe('explain');
     const printed = (await run(args)).stdout.trimEnd().split('\n');
     const withoutTimes = (lines: readonly string[]): string[] => lines.map((line) => line.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/gu, 'TIME'));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
-import { createSessionStateAwareness } from '../../src';
+import { createSessionStateAwareness } from '@session-state/app';
 import { runCli, tempDir } from './support/runCli';
 
 // The demo's own session keys: a gateway may well use them too.

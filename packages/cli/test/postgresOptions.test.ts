@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl } from '../../src/cli/secrets';
+import { maskUrl } from '../src/secrets';
 import { runCli, tempDir, type CliRun } from './support/runCli';
 import { closedPort as aClosedPort } from './support/closedPort';
 

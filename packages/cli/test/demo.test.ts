@@ -112,7 +112,7 @@ describe('session-state demo', () => {
   });
 
   test("the README's demo sample is lines this demo prints", () => {
-    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', '..', 'README.md'), 'utf8');
+    const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'README.md'), 'utf8');
     const block = /<!-- demo-sample:start -->\n```text\n([\s\S]*?)```\n<!-- demo-sample:end -->/u.exec(readme)?.[1];
     const sample = (block ?? '').split('\n').filter((line) => line !== '' && line !== '...' && !line.startsWith('$ '));
     expect(sample.length).toBeGreaterThanOrEqual(10);

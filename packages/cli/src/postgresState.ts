@@ -19,6 +19,8 @@ export const SCHEMA_ENV = 'SESSION_STATE_PG_SCHEMA';
 export interface PostgresLocation {
   readonly url: string;
   readonly schema: string;
+  /** The command that runs this tool from the run's working directory, for hints. */
+  readonly tool: string;
 }
 
 /** The schemes that name a PostgreSQL server, matched in any case after trimming. */
@@ -123,7 +125,7 @@ export async function openExistingPostgresStore(location: PostgresLocation): Pro
   if (!present) {
     throw new UsageError(
       '--db',
-      `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (read commands never create one; run "session-state record" first, or choose the schema with --schema)`,
+      `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (read commands never create one; run "${location.tool} record" first, or choose the schema with --schema)`,
     );
   }
   return openOrCreatePostgresStore(location);

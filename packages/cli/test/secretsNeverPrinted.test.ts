@@ -5,7 +5,7 @@
 // (issue 12 item 12).
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl, redactWith, secretsOf } from '../../src/cli/secrets';
+import { maskUrl, redactWith, secretsOf } from '../src/secrets';
 import { closedPort as aClosedPort } from './support/closedPort';
 import { runCli } from './support/runCli';
 

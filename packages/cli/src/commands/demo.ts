@@ -1,7 +1,6 @@
 // `session-state demo`: plays a realistic multi-session story through the real facade on a fresh
 // SQLite state file and prints it as a numbered timeline, then how to inspect what it left.
 import fs from 'node:fs';
-import path from 'node:path';
 
 import type { Command } from 'commander';
 import { labelStateFile, openSqliteStore, probeStateFile, stateFileLabels } from '@session-state/adapters-sqlite';
@@ -13,13 +12,14 @@ import {
   type RecordedEvent,
   type RecordResult,
   type SessionStateAwareness,
-} from '../../index';
+} from '@session-state/app';
 import { createCliLogger } from '../cliLogger';
 import { StorageError, UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import type { RunContext } from '../io';
 import type { StateFilePath } from '../stateFile';
 import { stateLocation } from '../stateLocation';
+import { toolCommand } from '../toolCommand';
 
 // --- the cast ----------------------------------------------------------------------------------
 
@@ -137,12 +137,6 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
     onlyIfWatched: true,
   });
   return eventOf(result).sequence;
-}
-
-/** The runnable tool the closing hints name: the built bin, as a path from the run's working directory. */
-function builtCli(cwd: string): string {
-  // __dirname is <package>/dist/cli/commands when built (<package>/src/cli/commands under ts-jest).
-  return path.relative(cwd, path.resolve(__dirname, '..', '..', '..', 'dist', 'cli', 'main.js'));
 }
 
 /**
@@ -295,7 +289,7 @@ export async function playDemo(
   await awareness.close();
 
   // what it left behind
-  const cli = `node ${builtCli(cwd)}`;
+  const cli = toolCommand(cwd);
   write('\ninspect what it left behind:');
   for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`]) {
     write(`  ${cli} ${args} --db ${file}`);

@@ -5,7 +5,7 @@ import { Argument, Option, type Command } from 'commander';
 import * as E from 'fp-ts/Either';
 import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
-import { createSessionStateAwareness, type RecordInput } from '../../index';
+import { createSessionStateAwareness, type RecordInput } from '@session-state/app';
 import { createHeldErrorLogger } from '../cliLogger';
 import { describeValue } from '../describe';
 import { named, parseJsonObject, parseSessionKey } from '../args';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const APP_DIST = path.resolve(__dirname, '..', '..', '..', 'dist', 'index.js');
+const APP_DIST = path.resolve(__dirname, '..', '..', '..', 'app', 'dist', 'index.js');
 
 /** What the crashed gateway committed: the session it wrote to and its head. */
 export interface CrashedGateway {

@@ -7,11 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { CliIo } from '../../../src/cli/io';
-import { main } from '../../../src/cli/main';
+import type { CliIo } from '../../src/io';
+import { main } from '../../src/main';
 
-/** The built entry point; `npm test` builds it first (or `npm run build`). */
-export const CLI_MAIN = path.resolve(__dirname, '..', '..', '..', 'dist', 'cli', 'main.js');
+/** The bin a user runs: the committed launcher, which loads the built entry point. */
+export const CLI_MAIN = path.resolve(__dirname, '..', '..', 'bin', 'session-state.js');
+/** The built entry point the launcher loads; `npm test` builds it first (or `npm run build`). */
+const BUILT_MAIN = path.resolve(__dirname, '..', '..', 'dist', 'main.js');
 
 export interface CliRun {
   readonly status: number | null;
@@ -61,7 +63,7 @@ export async function runCli(args: readonly string[], env: Readonly<Record<strin
 
 // --- as a child process ------------------------------------------------------------------------------
 
-const PACKAGES = path.resolve(__dirname, '..', '..', '..', '..');
+const PACKAGES = path.resolve(__dirname, '..', '..', '..');
 
 /** The newest source file of a package and its time, or undefined when it has none. */
 function newestSource(dir: string): { readonly file: string; readonly mtimeMs: number } | undefined {
@@ -86,7 +88,7 @@ function newestSource(dir: string): { readonly file: string; readonly mtimeMs: n
  * source: a spawned test must never pass or fail on a stale build. `npm test` builds first.
  */
 export function requireBuiltCli(): void {
-  if (!fs.existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: build first with npm run build`);
+  if (!fs.existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: build first with npm run build`);
   for (const name of fs.readdirSync(PACKAGES)) {
     const source = newestSource(path.join(PACKAGES, name, 'src'));
     if (source === undefined) continue;

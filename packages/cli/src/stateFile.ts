@@ -8,6 +8,7 @@ import { openSqliteStore, probeStateFile, type StateFileProbe } from '@session-s
 import type { StateStore } from '@session-state/domain';
 
 import { StorageError, UsageError } from './errors';
+import { toolCommand } from './toolCommand';
 
 // --- the path ----------------------------------------------------------------------------------
 
@@ -19,16 +20,18 @@ export const DB_ENV = 'SESSION_STATE_DB';
 
 /**
  * A state file as the user named it (`path`, the text every message shows) and as it is opened
- * (`file`, resolved against the run's working directory rather than the process's).
+ * (`file`, resolved against the run's working directory rather than the process's), and the
+ * command that runs this tool from that directory (`tool`), for the hints messages give.
  */
 export interface StateFilePath {
   readonly path: string;
   readonly file: string;
+  readonly tool: string;
 }
 
 /** The state file `path` names when relative paths start at `cwd` (`:memory:` is SQLite's name for no file, kept as it is). */
 export function stateFilePath(path: string, cwd: string): StateFilePath {
-  return { path, file: path === ':memory:' ? path : nodePath.resolve(cwd, path) };
+  return { path, file: path === ':memory:' ? path : nodePath.resolve(cwd, path), tool: toolCommand(cwd) };
 }
 
 // --- what is at the path -------------------------------------------------------------------------
@@ -52,10 +55,10 @@ function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
 }
 
 /** Fails with a usage error naming `--db` unless `at` holds a state file; returns nothing else. */
-function requireStateFile({ path, file }: StateFilePath): void {
+function requireStateFile({ path, file, tool }: StateFilePath): void {
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
-    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "session-state demo" or "session-state record" first)`);
+    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "${tool} demo" or "${tool} record" first)`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }
