@@ -13,6 +13,9 @@ const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
 
 const config: Config = {
   testTimeout: 30_000,
+  // One worker per core: Jest's default leaves a core idle (cores - 1, so one worker on this
+  // 2-core machine), while most suites wait on PostgreSQL, child processes or the file system.
+  maxWorkers: '100%',
   reporters: ['default', ['<rootDir>/tools/plainSummaryReporter.js', { postgres: withPostgres }]],
   projects: [
     '<rootDir>/packages/domain',
