@@ -2,11 +2,10 @@
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
 import type Database from 'better-sqlite3';
 import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
+import { assertAppendRequest, asSequence, headAfterAppend, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
 import { decodeEventValues } from './eventRow';
-import { writeHead } from './headRow';
 import type { StoreDb } from './storeDb';
 
 // --- one request (inside the caller's transaction or savepoint) ------------------------------
@@ -26,9 +25,10 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
   const inserted = st.insertEvent.run(eventParams(request));
-  // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head.
+  // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
+  // so the head is written as headAfterAppend gives it, without reading the row first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  writeHead(db, command.sessionKey, [{ type: 'appended', sequence }]);
+  st.writeAppendedHead.run({ sessionKey: command.sessionKey, head: headAfterAppend(sequence) });
 
   // planAppend derives the same default occurredAt from appendedAt as the insert above.
   const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });

@@ -78,6 +78,16 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'headOf',
     ),
 
+    /** {sessionKey, head} → an append's head write (headAfterAppend): the head becomes the new sequence, the prune watermark stays. */
+    writeAppendedHead: compile<{ sessionKey: string; head: number }>(
+      client,
+      orm
+        .insert(heads)
+        .values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: sql`0` })
+        .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`excluded.head` } }),
+      'writeAppendedHead',
+    ),
+
     /** A session's first head row, as planHeadWrite gives it. */
     insertHead: compile<HeadParams>(client, orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') }), 'insertHead'),
 

@@ -16,35 +16,11 @@ import type { BatchBounds } from './groupCommit';
  */
 export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 256, maxWeight: 256 * 1024 };
 
-/** Deeper than any valid payload (the Payload codec allows 16 levels). */
-const MAX_WALK_DEPTH = 17;
-
 /**
- * About the characters of `value`'s JSON text, walked rather than serialised: the store
- * serialises it once, and the record path must not do it a second time. Never throws: a value
- * that cannot be walked weighs the most a payload may.
+ * The weight of one append: its summary and its payload's JSON text (taken once, at the call),
+ * in characters (about bytes).
  */
-function jsonWeight(value: unknown, depth: number): number {
-  if (typeof value === 'string') return value.length + 2;
-  if (typeof value !== 'object' || value === null) return 8;
-  if (depth >= MAX_WALK_DEPTH) return PAYLOAD_MAX_BYTES;
-  let weight = 2;
-  if (Array.isArray(value)) {
-    for (const item of value as readonly unknown[]) weight += jsonWeight(item, depth + 1) + 1;
-    return weight;
-  }
-  const object = value as Readonly<Record<string, unknown>>;
-  for (const key in object) weight += key.length + 4 + jsonWeight(object[key], depth + 1);
-  return weight;
-}
-
-/** The weight of one append: its summary and its payload, in characters (about bytes). */
 export function appendRequestWeight(request: AppendRequest): number {
-  const { summary, payload } = request.command;
-  if (payload === undefined) return summary.length;
-  try {
-    return summary.length + Math.min(PAYLOAD_MAX_BYTES, jsonWeight(payload, 0));
-  } catch {
-    return summary.length + PAYLOAD_MAX_BYTES;
-  }
+  const { summary, payloadJson } = request.command;
+  return summary.length + (payloadJson === undefined ? 0 : Math.min(PAYLOAD_MAX_BYTES, payloadJson.length));
 }

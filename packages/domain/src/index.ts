@@ -38,6 +38,7 @@ export {
   evolveHead,
   historyGap,
   initialHead,
+  headAfterAppend,
   isValidNextSequence,
   planHeadWrite,
   type HeadWrite,
