@@ -3,8 +3,7 @@
 // The process lives (no 'error' goes unheard), each operation succeeds or rejects with a clear
 // error, and afterwards everything reported stored is stored exactly once.
 import { isStoreError, type AppendRequest, type SessionKey, type StateStore, type StoreError } from '@session-state/domain';
-import pg from 'pg';
-import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+import { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src';
 import { humanTurn, key } from './support/commands';
@@ -74,22 +73,10 @@ test('terminated backends during appends, drains and reads: the process lives, f
   let n = 0;
 
   const killer = async (): Promise<void> => {
-    const admin = new pg.Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
-    await admin.connect();
     try {
-      for (let kill = 0; kill < KILLS; kill++) {
-        await sleep(Math.random() * 20);
-        // One of the store's backends at random: busy or idle, in a transaction or not.
-        const found = await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE application_name = $1 AND pid <> pg_backend_pid() ORDER BY random() LIMIT 1`,
-          [appName],
-        );
-        terminated += found.rowCount ?? 0;
-      }
+      terminated = await terminateBackendsAtRandom(appName, KILLS);
     } finally {
       running = false;
-      await admin.end();
     }
   };
 

@@ -3,7 +3,7 @@
 
 // --- stores under test ---------------------------------------------------------------------
 export { STORE_KINDS, memoryKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
-export { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas';
+export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas';
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract';

@@ -32,3 +32,28 @@ export async function withClient<T>(work: (client: pg.Client) => Promise<T>, sch
 export async function dropSchema(schema: string): Promise<void> {
   await withClient((client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
 }
+
+/**
+ * Terminates `kills` backends whose `application_name` is `appName`, one at a time at random
+ * (busy or idle, in a transaction or not), up to 20 ms apart, from a connection of its own;
+ * resolves with how many were terminated. The connection-loss tests run it beside a workload.
+ */
+export async function terminateBackendsAtRandom(appName: string, kills: number): Promise<number> {
+  const admin = new pg.Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
+  await admin.connect();
+  let terminated = 0;
+  try {
+    for (let kill = 0; kill < kills; kill++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+      const found = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = $1 AND pid <> pg_backend_pid() ORDER BY random() LIMIT 1`,
+        [appName],
+      );
+      terminated += found.rowCount ?? 0;
+    }
+  } finally {
+    await admin.end();
+  }
+  return terminated;
+}

@@ -6,6 +6,7 @@ import pg from 'pg';
 
 import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src';
 import { openPostgresStore } from '@session-state/adapters-postgres';
+import { terminateBackendsAtRandom } from '@session-state/testkit';
 
 jest.setTimeout(120_000);
 
@@ -68,21 +69,10 @@ test('terminated backends while a gateway records and drains: the process lives,
   let n = 0;
 
   const killer = async (): Promise<void> => {
-    const admin = new pg.Client({ connectionString: URL_, application_name: `${appName}_admin` });
-    await admin.connect();
     try {
-      for (let kill = 0; kill < KILLS; kill++) {
-        await sleep(Math.random() * 20);
-        const found = await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-           WHERE application_name = $1 AND pid <> pg_backend_pid() ORDER BY random() LIMIT 1`,
-          [appName],
-        );
-        terminated += found.rowCount ?? 0;
-      }
+      terminated = await terminateBackendsAtRandom(appName, KILLS);
     } finally {
       running = false;
-      await admin.end();
     }
   };
 
