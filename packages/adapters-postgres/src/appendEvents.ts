@@ -35,13 +35,14 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
     return { type: 'skipped', reason: 'unwatched' };
   }
 
-  const [inserted] = await run(client, st.appendEvent, eventParams(request));
+  const params = eventParams(request);
+  const [inserted] = await run(client, st.appendEvent, params);
   if (inserted === undefined) throw new Error('the event insert returned no sequence');
   const sequence = asSequence(inserted[0] as number);
 
   // Read after the head lock is held: no other gateway moves these cursors until we commit.
   const cursorValues = await run(client, st.cursorsOnTarget, { target: command.sessionKey });
-  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   // The moved (or seeded) cursors and their journal entries: one statement.
   await writeCursorPlan(db, client, plan);
   // Every gateway owning one of these watchers re-reads its cursors on the target (listen.ts).

@@ -17,7 +17,7 @@ export interface EventParams {
   readonly appendedAt: number;
 }
 
-/** The request's event as the values of its insert (planAppend derives the same default occurredAt). */
+/** The request's event as the values of its insert; its `occurredAt` is handed to planAppend, so the default is built once. */
 export function eventParams({ command, appendedAt }: AppendRequest): EventParams {
   return {
     sessionKey: command.sessionKey,

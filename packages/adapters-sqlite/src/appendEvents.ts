@@ -24,14 +24,14 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   const cursorValues = st.cursorsOnTarget.all({ target: command.sessionKey });
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const inserted = st.insertEvent.run(eventParams(request));
+  const params = eventParams(request);
+  const inserted = st.insertEvent.run(params);
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
   // so the head is written as headAfterAppend gives it, without reading the row first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
   st.writeAppendedHead.run({ sessionKey: command.sessionKey, head: headAfterAppend(sequence) });
 
-  // planAppend derives the same default occurredAt from appendedAt as the insert above.
-  const plan = planAppend({ command, sequence, appendedAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
     // A seed may create the row (or overwrite one); every other write moves a row just read.
     if (row.watcher === seedWatcher) st.upsertCursor.run(row);

@@ -40,6 +40,8 @@ export interface AppendPlanInput {
   readonly cursorsOnTarget: readonly CursorRow[];
   /** For a spawn edge: the parent whose cursor on this session is seeded at the event. */
   readonly seedWatcher?: SessionKey;
+  /** The event's `occurredAt` when the store already built it (the default is derived from `appendedAt`). */
+  readonly occurredAt?: string;
 }
 
 /**
@@ -73,7 +75,7 @@ const NO_JOURNAL: readonly CursorJournalRecord[] = [];
 
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
-  const event = toStoredEvent(command, sequence, appendedAt);
+  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt);
   const cursorWrites: CursorRow[] = [];
   const notices: Notice[] = [];
   let journal: CursorJournalRecord[] | undefined;
