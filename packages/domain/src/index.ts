@@ -114,6 +114,7 @@ export {
   failureMessage,
   isStoreError,
   storeError,
+  STORE_OPERATIONS,
   type AppendOutcome,
   type AppendRequest,
   type ChangesPage,
@@ -127,5 +128,6 @@ export {
   type SessionChangesPage,
   type StateStore,
   type StoreError,
+  type StoreOperation,
   type WatchRequest,
 } from './ports/stateStore.port';

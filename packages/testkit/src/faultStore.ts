@@ -2,30 +2,15 @@
 // arguments) and fails calls on demand, either the next calls of one method (`failNext`) or the
 // Nth call from now once or from then on (`arm`). It also tells when the facade's background
 // work has gone quiet, so a check never races a background prune.
-import { storeError, type StateStore } from '@session-state/domain';
+import { storeError, STORE_OPERATIONS, type StateStore, type StoreOperation } from '@session-state/domain';
 
 // --- the methods -----------------------------------------------------------------------------
 
 /** Every required port method but `close` (never failed); the optional lean read and listen are left out, so the facade uses the plain ones. */
-export type StoreMethod = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen'>;
+export type StoreMethod = StoreOperation;
 
-/** Every StoreMethod; the check below fails to compile when the port gains one not listed. */
-export const STORE_METHODS = [
-  'append',
-  'watch',
-  'readChanges',
-  'readHeads',
-  'listCursors',
-  'drain',
-  'readCursorJournal',
-  'restartScan',
-  'pendingNotices',
-  'resetWatcher',
-  'deleteSession',
-  'prune',
-] as const satisfies readonly StoreMethod[];
-const everyMethodListed: [Exclude<StoreMethod, (typeof STORE_METHODS)[number]>] extends [never] ? true : false = true;
-void everyMethodListed;
+/** Every StoreMethod, as the port lists them. */
+export const STORE_METHODS = STORE_OPERATIONS;
 
 // --- faults --------------------------------------------------------------------------------
 

@@ -240,3 +240,29 @@ export interface StateStore {
 
   close(): Promise<void>;
 }
+
+/**
+ * Every required method of the port but `close` (the optional `readSessionChanges` and `listen`
+ * aside): the facade checks a store against them, and test stores that wrap every operation list
+ * them from here. It fails to compile when the port gains a required method not listed.
+ */
+export const STORE_OPERATIONS = [
+  'append',
+  'watch',
+  'readChanges',
+  'readHeads',
+  'listCursors',
+  'drain',
+  'readCursorJournal',
+  'restartScan',
+  'pendingNotices',
+  'resetWatcher',
+  'deleteSession',
+  'prune',
+] as const satisfies readonly StoreOperation[];
+
+/** A required method of the port other than `close`. */
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen'>;
+
+const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
+void everyOperationListed;
