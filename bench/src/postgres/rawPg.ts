@@ -12,6 +12,19 @@ export interface RawStatement {
 
 const s = (name: string, text: string): RawStatement => ({ name: `raw_${name}`, text });
 
+/**
+ * The tail of the two cursor-moving statements: the moved cursors' journal entries ($7-$12: watcher,
+ * target, type, acked, notified, material arrays; $1 the time), appended in one statement with the move.
+ */
+const JOURNAL_OF_MOVED = `), journal AS (
+  INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+  SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
+  FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
+    WITH ORDINALITY AS j(watcher, target, type, acked, notified, material, ord)
+  ORDER BY j.ord
+)
+SELECT 1`;
+
 /** The store's statements the baseline runs, same text up to identifier quoting. */
 export const RAW_PG = {
   /** Draws the sequence under the head-row lock, raises the head, inserts the event (one statement). */
@@ -43,14 +56,7 @@ RETURNING sequence`,
   UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
   FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
   WHERE cursors.target = $6 AND cursors.watcher = v.watcher
-), journal AS (
-  INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
-  SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
-  FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
-    WITH ORDINALITY AS j(watcher, target, type, acked, notified, material, ord)
-  ORDER BY j.ord
-)
-SELECT 1`,
+${JOURNAL_OF_MOVED}`,
   ),
   /** Moves the listed (watcher, target) cursors, of any targets, and appends their journal entries ($7-$12, as moveCursors), in one statement. */
   moveCursorPairs: s(
@@ -59,14 +65,7 @@ SELECT 1`,
   UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
   FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS v(watcher, target, acked, notified, material)
   WHERE cursors.watcher = v.watcher AND cursors.target = v.target
-), journal AS (
-  INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
-  SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
-  FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
-    WITH ORDINALITY AS j(watcher, target, type, acked, notified, material, ord)
-  ORDER BY j.ord
-)
-SELECT 1`,
+${JOURNAL_OF_MOVED}`,
   ),
   /** ($1 recorded_at, $2.. as moveCursors' journal arrays): the watch_ended entries of expired cursors. */
   journalExpired: s(
