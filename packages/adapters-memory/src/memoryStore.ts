@@ -571,6 +571,8 @@ export function createMemoryStore(): MemoryStore {
         }),
       ),
 
+    countPendingCursors: () => guarded('countPendingCursors', (): number => pendingByWatcher(undefined).length),
+
     resetWatcher: (watcher, clockNow) =>
       guarded('resetWatcher', (): readonly CursorPair[] => {
         assertStoreKey('watcher', watcher);

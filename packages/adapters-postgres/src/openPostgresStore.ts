@@ -8,6 +8,7 @@ import pg from 'pg';
 import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
 import { channelOf, clientConfig } from './connection';
+import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
@@ -64,7 +65,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   let closed: Promise<void> | undefined;
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices };
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
   return storePort(() => db, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune, close }, (listener) =>
     listenForSignals({ config, channel: db.channel }, listener),

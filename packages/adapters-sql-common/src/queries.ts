@@ -60,6 +60,8 @@ export function sharedStatements(tables: SqlTables) {
     cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
     /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows (the pending index covers them). */
     pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
+    /** {} → [number of pending cursors (material > acked)], counted on the pending index alone. */
+    countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
     /** {watcher} → deletes its cursors, returning each as CursorValues. */
     deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
     /** {sessionKey} → deletes every cursor it is watcher or target of, returning each as CursorValues. */
@@ -100,6 +102,7 @@ export interface SharedStatementParams {
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
   readonly pendingCursors: NoParams;
+  readonly countPendingCursors: NoParams;
   readonly deleteCursorsOfWatcher: { readonly watcher: string };
   readonly deleteCursorsOfSession: { readonly sessionKey: string };
   readonly countEvents: NoParams;

@@ -46,6 +46,7 @@ export interface StoreOperations<Db> {
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
+  countPendingCursors(db: Db): Answer<number>;
   resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
   prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
@@ -84,6 +85,7 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, wholeMs(now))),
     restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
     pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
+    countPendingCursors: () => call('countPendingCursors', () => ops.countPendingCursors(current())),
     resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),

@@ -4,6 +4,7 @@ import { storePort } from '@session-state/adapters-sql-common';
 import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 
 import { appendEvents } from './appendEvents';
+import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
@@ -72,6 +73,6 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     if (db.client.open) db.client.close();
   };
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices };
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   return storePort(current, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune: (_db, request) => pruneBatch(request), close });
 }

@@ -48,6 +48,11 @@ test('the restart scan and a full pendingNotices read only the covering partial 
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
+test('countPendingCursors (a metrics scrape) counts on the covering partial index of pending cursors alone', () => {
+  const lines = plan(source(db.statements.countPendingCursors));
+  expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
+});
+
 test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
   const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);

@@ -212,6 +212,13 @@ export interface StateStore {
   pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
   /**
+   * Optional: how many cursors are pending (material > acked), counted without reading them, for
+   * a metrics scrape (`@session-state/prometheus`). The three stores offer it; a caller counts
+   * `listCursors()` when a store does not.
+   */
+  countPendingCursors?(): Promise<number>;
+
+  /**
    * Removes every cursor whose watcher is `watcher` (journal: `watch_ended` reset, by
    * `planRemoval`); `now` is the clock time its journal entries record.
    */
@@ -242,8 +249,8 @@ export interface StateStore {
 }
 
 /**
- * Every required method of the port but `close` (the optional `readSessionChanges` and `listen`
- * aside): the facade checks a store against them, and test stores that wrap every operation list
+ * Every required method of the port but `close` (the optional `readSessionChanges`, `listen` and
+ * `countPendingCursors` aside): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
 export const STORE_OPERATIONS = [
@@ -262,7 +269,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

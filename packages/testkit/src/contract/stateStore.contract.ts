@@ -826,6 +826,18 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
       });
 
+      test('countPendingCursors counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
+        const { onC } = await fourPendingPairs();
+        await store.watch({ watcher: B, target: E, now: T0 });
+        const pendingListed = async (): Promise<number> => (await store.listCursors()).filter((row) => fromWatermarks(row).status === 'pending').length;
+        expect(store.countPendingCursors).toBeDefined();
+        expect(await pendingListed()).toBe(4);
+        expect(await store.countPendingCursors?.()).toBe(4);
+        await store.drain(A, [{ target: C, notified: onC }], T0 + 3);
+        expect(await pendingListed()).toBe(3);
+        expect(await store.countPendingCursors?.()).toBe(3);
+      });
+
       test('with owns it reads only the owned watchers’ cursors, on the targets when given', async () => {
         const { firstOnB, onC, held } = await fourPendingPairs();
         expect(await store.pendingNotices((watcher) => watcher === D, [B, C])).toEqual([held(D, B, firstOnB), held(D, C, onC)]);
