@@ -9,6 +9,7 @@ import type { Failures } from './failures';
 import { createGroupCommit } from './groupCommit';
 import type { Counters } from './metrics';
 import type { NoticeBoard } from './noticeBoard';
+import type { Observe } from './observing';
 import type { OperationLane } from './operationLane';
 import type { OwnsWatcher } from './ownership';
 import { describeFailure } from './storeOperationError';
@@ -33,6 +34,8 @@ export interface AppendPipelineDeps {
   readonly counters: Counters;
   readonly failures: Failures;
   readonly logger: Logger;
+  /** Told each batch's store call time. */
+  readonly observe: Observe;
   /** Undefined: every notice is queued here. */
   readonly ownsForAppend: OwnsWatcher | undefined;
   /** Runs after a batch in which at least one append committed (the prune schedule check). */
@@ -94,12 +97,16 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
 
   const flushBatch = async (items: readonly BatchItem[]): Promise<readonly RecordResult[]> => {
     let outcomes: readonly AppendOutcome[];
+    let failed = false;
+    const started = performance.now();
     try {
       outcomes = await store.append(items.map((item) => item.request));
     } catch (error) {
-      const failed: AppendOutcome = { type: 'failed', error: storeError('append', error) };
-      outcomes = items.map(() => failed);
+      failed = true;
+      const failure: AppendOutcome = { type: 'failed', error: storeError('append', error) };
+      outcomes = items.map(() => failure);
     }
+    deps.observe.appendBatch({ appends: items.length, durationSeconds: (performance.now() - started) / 1000, failed });
     let appended = false;
     const results: RecordResult[] = [];
     for (let i = 0; i < items.length; i += 1) {

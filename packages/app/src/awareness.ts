@@ -3,6 +3,7 @@
 //   failures          store, clock and closed errors, logged and mapped (the README's error rule)
 //   ownership         `ownsSession` per call site, when several gateways share one store
 //   noticeBoard       the notice queue, wakes, and the notice counters
+//   observing         the optional observer port (timings for metrics), never throwing
 //   appendPipeline    group commit of appends in bounded batches, one result per caller
 //   callOrder         the operation lane every store call runs in, in call order
 //   pruning           retention batches in the lane, on a schedule and on demand
@@ -21,6 +22,7 @@ import { createFailures } from './failures';
 import { createCounters } from './metrics';
 import { createNoticeBoard } from './noticeBoard';
 import { createNoticeMethods } from './noticeMethods';
+import { createObserve } from './observing';
 import { createOperationLane } from './operationLane';
 import { createOwnership } from './ownership';
 import { createPruning } from './pruning';
@@ -47,6 +49,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const failures = createFailures({ logger, clock, isClosed });
   const ownership = createOwnership(config.ownsSession, logger);
   const board = createNoticeBoard({ wake: config.wake, logger, counters });
+  const observe = createObserve(config.observer, logger);
   const lane = createOperationLane();
   const appends = createAppendPipeline({
     store,
@@ -55,12 +58,13 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     counters,
     failures,
     logger,
+    observe,
     ownsForAppend: ownership?.forAppend,
     // Called after a batch commits, when `retention` below exists.
     afterAppends: config.startup.prune === 'background' ? () => retention.afterAppend() : () => undefined,
   });
   const order = createCallOrder(lane, appends.flushNow, failures);
-  const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger });
+  const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
   // Only a process that shares its store with others (or asked for the resync timer) re-reads it.
   const sync =
     config.ownsSession !== undefined || config.resyncIntervalMs > 0
@@ -78,6 +82,10 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
     metrics() {
       return counters.snapshot();
+    },
+
+    noticeQueueDepth() {
+      return board.queue.size();
     },
 
     close() {

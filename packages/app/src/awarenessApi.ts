@@ -1,6 +1,6 @@
 // The public API types of the facade (SPEC section 8): its options, method inputs and results,
 // and the SessionStateAwareness interface itself.
-import type { ActorType, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
+import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
 import type { AwarenessMetrics } from './metrics';
 import type { PruneTotals } from './retention';
@@ -15,6 +15,15 @@ export interface SessionStateAwarenessOptions {
   readonly logger?: Logger;
   /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
   readonly wake?: Wake;
+  /**
+   * Receives timings for metrics: each append batch's store call and each completed prune run,
+   * in seconds (counts and durations only, never content). Called synchronously, so it must be
+   * cheap; a throw is logged once per method and changes nothing. `@session-state/prometheus`
+   * provides one.
+   *
+   * @example observer: sessionStateMetrics.observer
+   */
+  readonly observer?: AwarenessObserver;
   /** History bounds; default 30 days and 50,000 rows. */
   readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
   /**
@@ -156,6 +165,8 @@ export interface SessionStateAwareness {
   prune(): Promise<PruneResult>;
   /** Counters since creation (docs/contract.md section 8, `metrics()`). */
   metrics(): AwarenessMetrics;
+  /** How many notices are queued in this process now, over all watchers (a gauge; no store read). */
+  noticeQueueDepth(): number;
   /**
    * Stops the resync timer and the cursor-signal subscription, waits for queued work and any
    * running prune, then closes the store. Later calls fail.

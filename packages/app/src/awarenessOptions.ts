@@ -1,7 +1,7 @@
 // The facade's options, checked and completed with their defaults: the ports it was given (or
 // the system clock and the console logger), the retention policy, cross-process sync, and what
 // creating the facade runs.
-import type { Clock, Logger, StateStore, Wake } from '@session-state/domain';
+import type { AwarenessObserver, Clock, Logger, StateStore, Wake } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from './awarenessApi';
 import { consoleLogger } from './defaultLogger';
@@ -29,6 +29,7 @@ export interface FacadeConfig {
   /** Never throws (see `safeLogger`). */
   readonly logger: Logger;
   readonly wake: Wake | undefined;
+  readonly observer: AwarenessObserver | undefined;
   readonly policy: RetentionPolicy;
   /** Undefined: this process owns every watcher. */
   readonly ownsSession: ((sessionKey: string) => boolean) | undefined;
@@ -37,7 +38,7 @@ export interface FacadeConfig {
   readonly startup: StartupPlan;
 }
 
-const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
+const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 
 const systemClock: Clock = { now: () => Date.now() };
 
@@ -64,6 +65,14 @@ function safeLogger(inner: Logger): Logger {
   };
 }
 
+/** `options.observer`: an object whose members, each optional, are functions. */
+function requireObserver(observer: unknown): void {
+  const fields = requireKnownFields(observer, 'options.observer', ['appendBatch', 'pruneRun']);
+  for (const method of ['appendBatch', 'pruneRun']) {
+    if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
+  }
+}
+
 /** Checks the options (an InvalidInputError naming the first bad field) and fills in the defaults. */
 export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig {
   requireKnownFields(options, 'options', OPTION_FIELDS);
@@ -72,6 +81,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
+  if (options.observer !== undefined) requireObserver(options.observer);
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retention = decodeRetention(options.retention);
@@ -81,6 +91,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
     clock: options.clock ?? systemClock,
     logger: safeLogger(options.logger ?? consoleLogger),
     wake: options.wake,
+    observer: options.observer,
     policy: {
       maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
       maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,

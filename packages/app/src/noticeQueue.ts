@@ -40,6 +40,8 @@ export interface NoticeQueue {
   removeWatcher(watcher: string): void;
   /** Removes every entry whose target is `target`. */
   removeTarget(target: string): void;
+  /** How many entries the queue holds, over all watchers (kept as a count, not counted per call). */
+  size(): number;
 }
 
 export function createNoticeQueue(): NoticeQueue {
@@ -48,6 +50,7 @@ export function createNoticeQueue(): NoticeQueue {
   // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
   // signal) and a target's removal look at those entries only, not at the whole queue.
   const watchersByTarget = new Map<string, Set<string>>();
+  let entryCount = 0;
 
   const unindex = (watcher: string, target: string): void => {
     const watchers = watchersByTarget.get(target);
@@ -59,6 +62,7 @@ export function createNoticeQueue(): NoticeQueue {
   const remove = (watcher: string, target: string): void => {
     const pairs = byWatcher.get(watcher);
     if (pairs === undefined || !pairs.delete(target)) return;
+    entryCount -= 1;
     unindex(watcher, target);
     if (pairs.size === 0) byWatcher.delete(watcher);
   };
@@ -77,6 +81,7 @@ export function createNoticeQueue(): NoticeQueue {
       }
       // A different text for the pair replaces the old one and goes to the back as a new notice.
       if (current !== undefined) pairs.delete(notice.target);
+      else entryCount += 1;
       pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
@@ -118,10 +123,12 @@ export function createNoticeQueue(): NoticeQueue {
       const pairs = byWatcher.get(watcher);
       if (pairs === undefined) return;
       for (const target of pairs.keys()) unindex(watcher, target);
+      entryCount -= pairs.size;
       byWatcher.delete(watcher);
     },
     removeTarget(target) {
       for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
     },
+    size: () => entryCount,
   };
 }

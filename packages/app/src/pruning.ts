@@ -7,6 +7,7 @@ import type { CallOrder } from './callOrder';
 import { readClock } from './clockReading';
 import type { Counters } from './metrics';
 import type { NoticeBoard } from './noticeBoard';
+import type { Observe } from './observing';
 import { createRetention, type Retention, type RetentionPolicy } from './retention';
 import { describeFailure } from './storeOperationError';
 
@@ -18,9 +19,10 @@ export interface PruningDeps {
   readonly board: NoticeBoard;
   readonly counters: Counters;
   readonly logger: Logger;
+  readonly observe: Observe;
 }
 
-export function createPruning({ store, clock, policy, order, board, counters, logger }: PruningDeps): Retention {
+export function createPruning({ store, clock, policy, order, board, counters, logger, observe }: PruningDeps): Retention {
   return createRetention({
     policy,
     now: () => readClock(clock, 'prune'),
@@ -33,6 +35,7 @@ export function createPruning({ store, clock, policy, order, board, counters, lo
         return { batch, elapsedMs };
       }),
     onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
+    onRun: (totals, elapsedMs) => observe.pruneRun({ ...totals, durationSeconds: elapsedMs / 1000 }),
     onBackgroundError: (error) => {
       // A bad clock reading included: logged, and the schedule tries again after the next append.
       logger.error('background prune failed', { operation: 'prune', error: describeFailure(error) });

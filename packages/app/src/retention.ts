@@ -58,6 +58,8 @@ export interface RetentionDeps {
   readonly pruneBatch: (request: PruneRequest) => Promise<TimedPruneBatch>;
   /** Called for every batch, after it is applied, with the cursors it expired. */
   readonly onBatch: (eventsDeleted: number, expired: readonly CursorPair[]) => void;
+  /** Called when a run completes (not when it fails), with its totals and how long it ran (ms). */
+  readonly onRun: (totals: PruneTotals, elapsedMs: number) => void;
   /** Reports a failed background run or a skipped schedule check (a demanded run rejects instead). */
   readonly onBackgroundError: (error: unknown) => void;
 }
@@ -96,6 +98,7 @@ export function createRetention(deps: RetentionDeps): Retention {
     // A bad reading prunes nothing and leaves the schedule as it was (no NaN start time).
     if (typeof now !== 'number') throw now;
     lastStartedAt = now;
+    const started = performance.now();
     let eventsDeleted = 0;
     let cursorsExpired = 0;
     let batchSize = PRUNE_BATCH_SIZE;
@@ -113,7 +116,9 @@ export function createRetention(deps: RetentionDeps): Retention {
       if (batch.done || stopping || !isCurrent()) break;
       await yieldToEventLoop();
     }
-    return { eventsDeleted, cursorsExpired };
+    const totals = { eventsDeleted, cursorsExpired };
+    deps.onRun(totals, performance.now() - started);
+    return totals;
   };
 
   const start = (): Promise<PruneTotals> => {

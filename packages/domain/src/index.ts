@@ -108,6 +108,7 @@ export { noticeText, type Notice, type NoticeReason } from './notice';
 export type { Clock } from './ports/clock.port';
 export type { LogFields, Logger } from './ports/logger.port';
 export type { Wake } from './ports/wake.port';
+export type { AppendBatchObservation, AwarenessObserver, PruneRunObservation } from './ports/observer.port';
 export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port';
 export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port';
 export {

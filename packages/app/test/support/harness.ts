@@ -1,7 +1,7 @@
 // Builds a facade for a scenario: a store from the matrix, a manual clock, a recording logger
 // and a wake spy, plus the session keys the scenarios use.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
-import type { LogFields, Logger, StateStore } from '@session-state/domain';
+import type { AwarenessObserver, LogFields, Logger, StateStore } from '@session-state/domain';
 import type { StoreHarness, StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src';
@@ -60,6 +60,8 @@ export interface FixtureOptions {
   readonly wrap?: (store: StateStore) => StateStore;
   /** Called after a wake is recorded (e.g. to make the port throw). */
   readonly wake?: (watcher: string) => void;
+  /** The observer port (timings for metrics). */
+  readonly observer?: AwarenessObserver;
 }
 
 async function build(stores: StoreHarness, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
@@ -74,6 +76,7 @@ async function build(stores: StoreHarness, store: StateStore, clock: ManualClock
       options.wake?.(watcher);
     },
     ...(options.retention !== undefined ? { retention: options.retention } : {}),
+    ...(options.observer !== undefined ? { observer: options.observer } : {}),
   });
   let closed = false;
   const close = async (): Promise<void> => {

@@ -45,7 +45,7 @@ describe('the notice queue', () => {
     expect(queue.texts('w3')).toEqual(['C1']);
   });
 
-  test('entriesOn(target) and allEntries() hold exactly the queued entries after any offers and removals', () => {
+  test('entriesOn(target), allEntries() and size() hold exactly the queued entries after any offers and removals', () => {
     const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
     const op = fc.oneof(
       fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), text: fc.constantFrom('x', 'y'), notified: fc.nat(9) }),
@@ -72,6 +72,7 @@ describe('the notice queue', () => {
         const key = (p: { watcher: string; entry: { target: string } }) => `${p.watcher}>${p.entry.target}`;
         const sorted = <T extends { watcher: string; entry: { target: string } }>(pairs: readonly T[]) => [...pairs].sort((a, b) => (key(a) < key(b) ? -1 : 1));
         expect(sorted(queue.allEntries())).toEqual(sorted(expected));
+        expect(queue.size()).toBe(expected.length);
         for (const target of ['t1', 't2', 't3']) {
           expect(sorted(queue.entriesOn(target))).toEqual(sorted(expected.filter((p) => p.entry.target === target)));
         }
