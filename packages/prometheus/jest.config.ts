@@ -1,0 +1,3 @@
+import { packageJestConfig } from '../../tools/jest.preset';
+
+export default packageJestConfig('prometheus', __dirname);

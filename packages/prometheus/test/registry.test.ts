@@ -1,0 +1,71 @@
+// The registry a gateway gets: merged into its own with Registry.merge, or registered straight
+// into it; read before a facade is tracked; and the pending-pairs count without the store's own count.
+import { createMemoryStore } from '@session-state/adapters-memory';
+import { createSessionStateAwareness } from '@session-state/app';
+import type { Logger, StateStore } from '@session-state/domain';
+import { Counter, Registry } from 'prom-client';
+
+import { COUNTER_NAMES, countPendingPairs, createSessionStateMetrics } from '../src';
+import { parseExposition, valueOf } from './support/exposition';
+
+const quiet: Logger = { warn: () => undefined, error: () => undefined };
+const noStartupWork = { restartScan: false, prune: 'off' } as const;
+
+function gatewayRegistry(): Registry {
+  const registry = new Registry();
+  new Counter({ name: 'gateway_requests_total', help: 'Requests the gateway served.', registers: [registry] }).inc(7);
+  return registry;
+}
+
+describe('the registry a gateway serves', () => {
+  test('Registry.merge puts session-state’s metrics beside the gateway’s own in one /metrics text', async () => {
+    const store = createMemoryStore();
+    const metrics = createSessionStateMetrics({ store });
+    const awareness = await createSessionStateAwareness({ store, logger: quiet, observer: metrics.observer, startup: noStartupWork });
+    metrics.track(awareness);
+    await awareness.record({ sessionKey: 'agent:a:main', kind: 'human_direct_message', actorType: 'human', summary: 'hello' });
+
+    const merged = Registry.merge([gatewayRegistry(), metrics.registry]);
+    const families = parseExposition(await merged.metrics());
+    expect(valueOf(families, 'gateway_requests_total')).toBe(7);
+    expect(valueOf(families, 'session_state_events_appended_total')).toBe(1);
+    expect(families.get('session_state_append_batch_duration_seconds')?.type).toBe('histogram');
+    expect(merged.contentType).toBe(metrics.registry.contentType);
+    await awareness.close();
+  });
+
+  test('options.registry registers straight into the gateway’s registry', async () => {
+    const registry = gatewayRegistry();
+    const store = createMemoryStore();
+    const metrics = createSessionStateMetrics({ registry, store });
+    expect(metrics.registry).toBe(registry);
+    const awareness = await createSessionStateAwareness({ store, logger: quiet, observer: metrics.observer, startup: noStartupWork });
+    metrics.track(awareness);
+    await awareness.record({ sessionKey: 'agent:a:main', kind: 'human_direct_message', actorType: 'human', summary: 'hello' });
+    const families = parseExposition(await registry.metrics());
+    expect(valueOf(families, 'gateway_requests_total')).toBe(7);
+    expect(valueOf(families, 'session_state_events_appended_total')).toBe(1);
+    await awareness.close();
+  });
+
+  test('before track() every counter and the queue depth read 0; without a store there is no pending_pairs gauge', async () => {
+    const families = parseExposition(await createSessionStateMetrics().registry.metrics());
+    for (const { name } of Object.values(COUNTER_NAMES)) expect([name, valueOf(families, name)]).toEqual([name, 0]);
+    expect(valueOf(families, 'session_state_notice_queue_depth')).toBe(0);
+    expect(families.has('session_state_pending_pairs')).toBe(false);
+  });
+});
+
+describe('countPendingPairs', () => {
+  test('a store without countPendingCursors is counted from listCursors, with the same answer', async () => {
+    const store = createMemoryStore();
+    const awareness = await createSessionStateAwareness({ store, logger: quiet, startup: noStartupWork });
+    await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:x' });
+    await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:y' });
+    await awareness.record({ sessionKey: 'agent:a:subagent:x', kind: 'human_direct_message', actorType: 'human', summary: 'hello' });
+    const listOnly: Pick<StateStore, 'listCursors'> = { listCursors: (filter) => store.listCursors(filter) };
+    expect(await countPendingPairs(listOnly)).toBe(1);
+    expect(await countPendingPairs(store)).toBe(1);
+    await awareness.close();
+  });
+});
