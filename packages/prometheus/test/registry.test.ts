@@ -57,11 +57,12 @@ describe('the registry a gateway serves', () => {
 });
 
 describe('countPendingPairs', () => {
-  test('a store without countPendingCursors is counted from listCursors, with the same answer', async () => {
+  test('a store without countPendingCursors is counted from listCursors (pending cursors only, not idle ones), with the same answer', async () => {
     const store = createMemoryStore();
     const awareness = await createSessionStateAwareness({ store, logger: quiet, startup: noStartupWork });
     await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:x' });
     await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:y' });
+    await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:z' });
     await awareness.record({ sessionKey: 'agent:a:subagent:x', kind: 'human_direct_message', actorType: 'human', summary: 'hello' });
     const listOnly: Pick<StateStore, 'listCursors'> = { listCursors: (filter) => store.listCursors(filter) };
     expect(await countPendingPairs(listOnly)).toBe(1);
