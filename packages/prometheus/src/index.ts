@@ -3,13 +3,4 @@
 
 export { createSessionStateMetrics, type AnyRegistry, type SessionStateMetrics, type SessionStateMetricsOptions, type TrackedAwareness } from './sessionStateMetrics';
 export { countPendingPairs, type PendingPairsSource } from './pendingPairs';
-export {
-  APPEND_BATCH_BUCKETS,
-  APPEND_BATCH_DURATION,
-  COUNTER_NAMES,
-  PENDING_PAIRS,
-  PRUNE_BUCKETS,
-  PRUNE_DURATION,
-  QUEUE_DEPTH,
-  type MetricName,
-} from './metricNames';
+export { COUNTER_NAMES, GAUGE_NAMES, HISTOGRAM_NAMES, type HistogramName, type MetricName } from './metricNames';

@@ -26,32 +26,37 @@ export const COUNTER_NAMES: { readonly [K in keyof AwarenessMetrics]: MetricName
   rowsPruned: { name: 'session_state_events_pruned_total', help: 'Events deleted by retention (prune).' },
 };
 
-/** The notice queue's depth in this process. */
-export const QUEUE_DEPTH: MetricName = {
-  name: 'session_state_notice_queue_depth',
-  help: 'Notices queued in this process awaiting a drain, over all watchers.',
-};
+/** The two gauges, read at scrape time. */
+export const GAUGE_NAMES = {
+  /** The notice queue's depth in this process. */
+  noticeQueueDepth: {
+    name: 'session_state_notice_queue_depth',
+    help: 'Notices queued in this process awaiting a drain, over all watchers.',
+  },
+  /** The store's pending pairs, counted at scrape time. */
+  pendingPairs: {
+    name: 'session_state_pending_pairs',
+    help: 'Watcher-target pairs whose cursor holds changes not yet acknowledged, read from the store at scrape time (NaN when the read failed).',
+  },
+} as const satisfies Record<string, MetricName>;
 
-/** The store's pending pairs, counted at scrape time. */
-export const PENDING_PAIRS: MetricName = {
-  name: 'session_state_pending_pairs',
-  help: 'Watcher-target pairs whose cursor holds changes not yet acknowledged, read from the store at scrape time (NaN when the read failed).',
-};
+/** A histogram's name, HELP text and default buckets (seconds). */
+export interface HistogramName extends MetricName {
+  readonly buckets: readonly number[];
+}
 
-/** The append batch latency histogram. */
-export const APPEND_BATCH_DURATION: MetricName = {
-  name: 'session_state_append_batch_duration_seconds',
-  help: 'Time of one append batch store call (a group commit of record/childSpawned appends), in seconds.',
-};
-
-/** The prune run duration histogram. */
-export const PRUNE_DURATION: MetricName = {
-  name: 'session_state_prune_duration_seconds',
-  help: 'Time of one completed prune run, from its first batch to its last, in seconds.',
-};
-
-/** Append batches take well under a millisecond in memory and a few on a busy disk or network. */
-export const APPEND_BATCH_BUCKETS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-
-/** A prune run is milliseconds when little is due and tens of seconds for hundreds of thousands of events. */
-export const PRUNE_BUCKETS: readonly number[] = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** The two histograms, fed by the facade's observer port. */
+export const HISTOGRAM_NAMES = {
+  /** Append batches take well under a millisecond in memory and a few on a busy disk or network. */
+  appendBatch: {
+    name: 'session_state_append_batch_duration_seconds',
+    help: 'Time of one append batch store call (a group commit of record/childSpawned appends), in seconds.',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  },
+  /** A prune run is milliseconds when little is due and tens of seconds for hundreds of thousands of events. */
+  pruneRun: {
+    name: 'session_state_prune_duration_seconds',
+    help: 'Time of one completed prune run, from its first batch to its last, in seconds.',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  },
+} as const satisfies Record<string, HistogramName>;

@@ -5,7 +5,7 @@ import type { SessionStateAwareness } from '@session-state/app';
 import type { AwarenessObserver } from '@session-state/domain';
 import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType, type PrometheusContentType } from 'prom-client';
 
-import { APPEND_BATCH_BUCKETS, APPEND_BATCH_DURATION, COUNTER_NAMES, PENDING_PAIRS, PRUNE_BUCKETS, PRUNE_DURATION, QUEUE_DEPTH } from './metricNames';
+import { COUNTER_NAMES, GAUGE_NAMES, HISTOGRAM_NAMES, type HistogramName } from './metricNames';
 import { countPendingPairs, type PendingPairsSource } from './pendingPairs';
 
 /** A prom-client registry of either exposition format. */
@@ -23,9 +23,9 @@ export interface SessionStateMetricsOptions<R extends AnyRegistry = Registry> {
    * scrape. Omitted, that gauge is not registered.
    */
   readonly store?: PendingPairsSource;
-  /** Buckets of `session_state_append_batch_duration_seconds`; default APPEND_BATCH_BUCKETS. */
+  /** Buckets of `session_state_append_batch_duration_seconds`; default HISTOGRAM_NAMES.appendBatch.buckets. */
   readonly appendBatchBuckets?: readonly number[];
-  /** Buckets of `session_state_prune_duration_seconds`; default PRUNE_BUCKETS. */
+  /** Buckets of `session_state_prune_duration_seconds`; default HISTOGRAM_NAMES.pruneRun.buckets. */
   readonly pruneBuckets?: readonly number[];
 }
 
@@ -74,7 +74,7 @@ export function createSessionStateMetrics<R extends AnyRegistry = Registry>(opti
   }
 
   new Gauge({
-    ...QUEUE_DEPTH,
+    ...GAUGE_NAMES.noticeQueueDepth,
     registers,
     collect() {
       this.set(tracked?.noticeQueueDepth() ?? 0);
@@ -84,7 +84,7 @@ export function createSessionStateMetrics<R extends AnyRegistry = Registry>(opti
   const store = options.store;
   if (store !== undefined) {
     new Gauge({
-      ...PENDING_PAIRS,
+      ...GAUGE_NAMES.pendingPairs,
       registers,
       async collect() {
         try {
@@ -98,8 +98,9 @@ export function createSessionStateMetrics<R extends AnyRegistry = Registry>(opti
     });
   }
 
-  const appendBatch = new Histogram({ ...APPEND_BATCH_DURATION, buckets: [...(options.appendBatchBuckets ?? APPEND_BATCH_BUCKETS)], registers });
-  const pruneRun = new Histogram({ ...PRUNE_DURATION, buckets: [...(options.pruneBuckets ?? PRUNE_BUCKETS)], registers });
+  const histogram = ({ name, help, buckets }: HistogramName, chosen: readonly number[] | undefined): Histogram => new Histogram({ name, help, buckets: [...(chosen ?? buckets)], registers });
+  const appendBatch = histogram(HISTOGRAM_NAMES.appendBatch, options.appendBatchBuckets);
+  const pruneRun = histogram(HISTOGRAM_NAMES.pruneRun, options.pruneBuckets);
 
   return {
     registry,

@@ -6,7 +6,7 @@ import type { Logger, StateStore } from '@session-state/domain';
 import { Counter, Registry } from 'prom-client';
 
 import { COUNTER_NAMES, countPendingPairs, createSessionStateMetrics } from '../src';
-import { parseExposition, valueOf } from './support/exposition';
+import { histogramOf, parseExposition, valueOf } from './support/exposition';
 
 const quiet: Logger = { warn: () => undefined, error: () => undefined };
 const noStartupWork = { restartScan: false, prune: 'off' } as const;
@@ -53,6 +53,17 @@ describe('the registry a gateway serves', () => {
     for (const { name } of Object.values(COUNTER_NAMES)) expect([name, valueOf(families, name)]).toEqual([name, 0]);
     expect(valueOf(families, 'session_state_notice_queue_depth')).toBe(0);
     expect(families.has('session_state_pending_pairs')).toBe(false);
+  });
+});
+
+describe('histogram buckets', () => {
+  test('appendBatchBuckets and pruneBuckets replace the default upper bounds (+Inf is always last)', async () => {
+    const metrics = createSessionStateMetrics({ appendBatchBuckets: [0.001, 0.1], pruneBuckets: [1] });
+    metrics.observer.appendBatch?.({ appends: 1, durationSeconds: 0.05, failed: false });
+    metrics.observer.pruneRun?.({ durationSeconds: 2, eventsDeleted: 0, cursorsExpired: 0 });
+    const families = parseExposition(await metrics.registry.metrics());
+    expect(histogramOf(families, 'session_state_append_batch_duration_seconds').buckets).toEqual([[0.001, 0], [0.1, 1], [Number.POSITIVE_INFINITY, 1]]);
+    expect(histogramOf(families, 'session_state_prune_duration_seconds').buckets).toEqual([[1, 0], [Number.POSITIVE_INFINITY, 1]]);
   });
 });
 
