@@ -12,7 +12,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TEMPLATE="$ROOT/tools/installTest/gateway"
-PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app cli)
+PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app prometheus cli)
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/session-state-install-test.XXXXXX")"
 PG_SCHEMA="install_test_$$"
 STEP="start"
