@@ -6,9 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
+import { answerOf, connect, type Session } from './support/mcpClient';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
 
 const MANAGER = 'agent:main:main';
@@ -25,35 +23,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-interface Session {
-  readonly client: Client;
-  /** What the server wrote to stderr, and the protocol errors the client saw (a stray stdout line is one). */
-  readonly stderr: () => string;
-  readonly protocolErrors: Error[];
-}
-
-/** Spawns `session-state mcp <args>` and connects the SDK client to it. */
-async function connect(args: readonly string[]): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, 'mcp', ...args], stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const protocolErrors: Error[] = [];
-  const client = new Client({ name: 'session-state-test', version: '0.0.0' });
-  client.onerror = (error) => void protocolErrors.push(error);
-  await client.connect(transport);
-  return { client, stderr: () => stderr, protocolErrors };
-}
-
-/** The JSON of a tool answer, after checking its text block carries the same JSON. */
-function answerOf(result: Awaited<ReturnType<Client['callTool']>>): Record<string, unknown> {
-  const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
-  expect(JSON.parse(content[0]?.text ?? '')).toEqual(result.structuredContent);
-  return result.structuredContent as Record<string, unknown>;
-}
 
 describe('session-state mcp on the demo state file', () => {
   let session: Session;
