@@ -3,10 +3,10 @@
 // registers a watch, record is offered only with allowWrite, and every failure is a tool error the
 // model can read (never an exception, never message content).
 import { noticeText, asSequence } from '@session-state/domain';
-import { faultStoreOption, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
+import { storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 
 import { createAgentTools, InvalidInputError, type AgentTool, type AgentToolResult, type SessionStateAwareness, type StatusOptions } from '../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
+import { CHILD, humanTurn, openFaultyFixture, PARENT, PEER, type Fixture } from './support/harness';
 
 const SECRET = 'the human wrote something private here';
 
@@ -32,13 +32,9 @@ describe.each(storeMatrix)('agent tools on the %s store', (_name, kind: StoreKin
   let f: Fixture;
   let faults: FaultStore;
   beforeEach(async () => {
-    const faulty = faultStoreOption();
-    f = await openFixture(kind, { wrap: faulty.wrap });
-    faults = faulty.faults();
+    ({ fixture: f, faults } = await openFaultyFixture(kind));
   });
-  afterEach(async () => {
-    await f.dispose();
-  });
+  afterEach(() => f.dispose());
 
   test('session_status called as the notice says returns the product JSON of the change', async () => {
     const spawn = await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
