@@ -102,6 +102,21 @@ test('with --allow-write, record is listed and appends through the library', asy
   }
 });
 
+test('when the client closes its input, calls still running are answered and the server exits 0', () => {
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...[2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'session_status', arguments: { sessionKey: RESEARCHER, changesSince: 0 } } })),
+  ];
+  const run = spawnSync(process.execPath, [CLI_MAIN, 'mcp', '--db', db], { encoding: 'utf8', timeout: 20_000, input: messages.map((message) => JSON.stringify(message)).join('\n') + '\n' });
+
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const answers = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean } });
+  expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+  expect(answers.filter((answer) => answer.id > 1).every((answer) => answer.result.isError === false)).toBe(true);
+});
+
 test('a missing state file is a usage error on stderr before any protocol, with nothing on stdout', () => {
   const run = spawnSync(process.execPath, [CLI_MAIN, 'mcp', '--db', path.join(dir, 'missing.db')], { encoding: 'utf8', input: '' });
 

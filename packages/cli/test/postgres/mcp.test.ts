@@ -1,10 +1,13 @@
 // `session-state mcp` on a PostgreSQL store (SESSION_STATE_PG_URL; collected only when it is set):
 // the SDK's client reads session_status from a schema the CLI recorded into, gets the same JSON
-// as `status --json`, and a read-only server writes nothing to the schema.
+// as `status --json`, and a read-only server writes nothing to the schema; piped input is answered
+// and the server exits 0 at its end.
+import { spawnSync } from 'node:child_process';
+
 import pg from 'pg';
 
 import { answerOf, connect } from '../support/mcpClient';
-import { jsonOf, requireBuiltCli, runCli } from '../support/runCli';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli } from '../support/runCli';
 
 jest.setTimeout(60_000);
 
@@ -47,4 +50,20 @@ test('session_status over MCP answers with the JSON `status --since --json` prin
     await session.client.close();
   }
   expect((await client.query(`SELECT count(*) AS n FROM ${SCHEMA}.cursor_journal`)).rows).toEqual(journalBefore.rows);
+});
+
+test('when the client closes its input, the server answers what it was sent and exits 0', () => {
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'sessions_list', arguments: { sessionKeys: [KEY] } } },
+  ];
+  const run = spawnSync(process.execPath, [CLI_MAIN, 'mcp', '--db', BASE_URL, '--schema', SCHEMA], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    input: messages.map((message) => JSON.stringify(message)).join('\n') + '\n',
+  });
+
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: number }).id).sort()).toEqual([1, 2]);
 });
