@@ -102,7 +102,7 @@ test('with --allow-write, record is listed and appends through the library', asy
   }
 });
 
-test('when the client closes its input, calls still running are answered and the server exits 0', () => {
+test('piped calls are all answered, and the server exits 0 when its input ends', () => {
   const messages = [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
