@@ -127,6 +127,8 @@ export interface StatusOptions {
   readonly changesSince?: number;
   /** At most this many events (1-200, default 200). */
   readonly limit?: number;
+  /** The watcher doing this reconcile: a page that reaches the head acknowledges its cursor on the session (opt-in). */
+  readonly reader?: string;
 }
 
 /** One `list` row: `stateVersion` only when the session ever logged an event. */

@@ -25,6 +25,11 @@ export type { BatchBounds } from './groupCommit';
 export { ClockError } from './clockReading';
 export { consoleLogger } from './defaultLogger';
 
+// --- the agent's tools -----------------------------------------------------------------------
+export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools';
+export type { AgentTool, AgentToolErrorBody, AgentToolErrorCode, AgentToolResult, AgentToolText, JsonSchema, ToolInputSchema } from './agentTools/agentTool';
+export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch';
+
 // --- domain types a caller meets -------------------------------------------------------------
 export type {
   Clock,

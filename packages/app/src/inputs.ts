@@ -84,8 +84,11 @@ function snapshotFields(fields: Record<string, unknown>, known: readonly string[
   return snapshot;
 }
 
-/** Decodes a strict object: only `known` fields, each read once and checked by `codec`; paths start at `field`. */
-function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
+/**
+ * Decodes a strict object: only `known` fields, each read once and checked by `codec`; paths start
+ * at `field`. Rejects with an InvalidInputError naming the first bad field.
+ */
+export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
   return orThrow(
     pipe(
       checkFields(value, field, known),

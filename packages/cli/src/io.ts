@@ -3,6 +3,8 @@
 // command shares on top of them (`Output`: human lines and JSON on stdout that stop quietly once
 // the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed);
 // and the global `--db` option read from commander.
+import type { Readable } from 'node:stream';
+
 import type { Command } from 'commander';
 
 import { UsageError } from './errors';
@@ -34,6 +36,8 @@ export interface CliIo {
    * (`tail`) listens; returns the function that stops listening.
    */
   readonly onInterrupt: (stop: () => void) => () => void;
+  /** Standard input, for a command that serves a protocol on it (`mcp`); a test's run may leave it out. */
+  readonly stdin?: Readable;
 }
 
 /** The real process: its stdout, stderr, environment, working directory, SIGINT and SIGTERM. */
@@ -41,6 +45,7 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
     onInterrupt: (stop) => {

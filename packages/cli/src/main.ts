@@ -3,9 +3,6 @@
 // PostgreSQL store that several gateways share; `main(argv, io)`, the in-process entry that maps
 // failures to exit statuses (2 for usage errors, 1 otherwise); and the bin that runs it on the
 // real process.
-import fs from 'node:fs';
-import path from 'node:path';
-
 import { Command, Option } from 'commander';
 import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 
@@ -13,6 +10,7 @@ import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
 import { registerList } from './commands/list';
+import { registerMcp } from './commands/mcp';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
 import { registerStatus } from './commands/status';
@@ -22,15 +20,7 @@ import { createOutput, processIo, type CliIo, type CliStream, type RunContext } 
 import { SCHEMA_ENV } from './postgresState';
 import { dbValuesOf, redactorFor } from './secrets';
 import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
-
-function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
+import { packageVersion } from './version';
 
 const WHERE_STATE_LIVES = `
 Where the state lives (--db):
@@ -93,6 +83,7 @@ export function buildProgram(run: RunContext): Command {
   registerRecord(program, run);
   registerPrune(program, run);
   registerTail(program, run);
+  registerMcp(program, run);
   return program;
 }
 

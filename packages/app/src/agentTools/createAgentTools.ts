@@ -1,0 +1,50 @@
+// The entry a gateway or the MCP server calls: the agent's tools over one facade, configured for
+// the watcher whose model calls them and for whether writing is allowed.
+import { invalidInput } from '@session-state/domain';
+
+import type { SessionStateAwareness } from '../awarenessApi';
+import { decodeSessionKey, requireKnownFields } from '../inputs';
+import { InvalidInputError } from '../invalidInputError';
+import type { AgentTool } from './agentTool';
+import { recordTool } from './recordTool';
+import { sessionStatusTool } from './sessionStatusTool';
+import { sessionsListTool } from './sessionsListTool';
+import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch';
+
+/** Who calls the tools and what they may do. */
+export interface AgentToolsOptions {
+  /**
+   * The watcher session whose model calls these tools. With it, `session_status` reads that reach
+   * the head acknowledge its cursor on the target (the notice about what it read is withdrawn);
+   * without it every read is read-only.
+   */
+  readonly reader?: string;
+  /** Offer the `record` tool. Default false: the tools only read. */
+  readonly allowWrite?: boolean;
+}
+
+/** The agent's tools: the ones to register as they are, and the watch part of the gateway's own `sessions_send`. */
+export interface AgentTools {
+  /** `session_status`, `sessions_list`, and `record` when `allowWrite`. */
+  readonly tools: readonly AgentTool[];
+  readonly sessionsSend: SessionsSendWatch;
+}
+
+/**
+ * The agent's tools over `awareness`. Bad options throw an InvalidInputError here, at setup;
+ * the handlers themselves never throw.
+ *
+ * @example
+ * const { tools, sessionsSend } = createAgentTools(awareness, { reader: 'agent:main:main' });
+ * for (const tool of tools) gateway.registerTool(tool.name, tool.description, tool.inputSchema, tool.handler);
+ */
+export function createAgentTools(awareness: SessionStateAwareness, options: AgentToolsOptions = {}): AgentTools {
+  const { reader, allowWrite } = requireKnownFields(options, 'createAgentTools.options', ['reader', 'allowWrite']);
+  const readerKey = reader === undefined ? undefined : decodeSessionKey(reader, 'createAgentTools.options.reader');
+  if (allowWrite !== undefined && typeof allowWrite !== 'boolean') {
+    throw new InvalidInputError(invalidInput('createAgentTools.options.allowWrite', allowWrite, 'true or false'));
+  }
+  const tools = [sessionStatusTool(awareness, readerKey), sessionsListTool(awareness)];
+  if (allowWrite === true) tools.push(recordTool(awareness));
+  return { tools, sessionsSend: sessionsSendWatch(awareness) };
+}

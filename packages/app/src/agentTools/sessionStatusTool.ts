@@ -1,0 +1,69 @@
+// The `session_status` tool: the reconcile a notice asks for, with the notice's own parameter
+// names (`session_status sessionKey "<target>" changesSince N`).
+import { ChangesSince, MAX_PAGE_LIMIT, PageLimit, SessionKeyInput } from '@session-state/domain';
+import * as t from 'io-ts';
+
+import type { SessionStateAwareness, StatusOptions } from '../awarenessApi';
+import { strictObject } from '../inputs';
+import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool';
+import { sessionKeyProperty } from './toolSchemas';
+
+// --- input -----------------------------------------------------------------------------------
+
+export const SESSION_STATUS = 'session_status';
+
+const SessionStatusInput = t.intersection([t.type({ sessionKey: SessionKeyInput }), t.partial({ changesSince: ChangesSince, limit: PageLimit })]);
+
+const SESSION_STATUS_SCHEMA: ToolInputSchema = {
+  type: 'object',
+  properties: {
+    sessionKey: sessionKeyProperty('The session to read (the target named in the notice)'),
+    changesSince: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Return the changes after this sequence: the N from the notice, or the nextSince of the previous page. Omit it to get only stateVersion.',
+    },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, description: `At most this many events per page (1-${MAX_PAGE_LIMIT}, default ${MAX_PAGE_LIMIT}).` },
+  },
+  required: ['sessionKey'],
+  additionalProperties: false,
+};
+
+// --- description -----------------------------------------------------------------------------
+
+const DESCRIPTION = [
+  'Reconcile with another session: read what changed there since you last looked, before you act on anything you assumed about it.',
+  'A notice "Session "<target>" changed (other actor). Reconcile before acting: session_status sessionKey "<target>" changesSince N." means a human or another agent changed that session; call this tool with sessionKey = <target> and changesSince = N.',
+  'Returns stateVersion (the highest sequence the session ever logged) and stateChanges: events after changesSince, oldest first, each with sequence, kind (human_direct_message, goal_changed, upstream_missing, child_spawned, run_completed, run_failed, compacted, adopted), actorType (human, agent, system), a one-line summary (metadata, never the message itself), occurredAt and sometimes payload.',
+  'If hasMore is true, call again with changesSince = nextSince until hasMore is false.',
+  'historyGap true means some changes after changesSince were deleted by retention and are not listed: treat what you knew about the session as stale and re-read its current state (e.g. its history) instead of relying on these events alone.',
+  'Without changesSince only stateVersion is returned: a cheap check, since a higher stateVersion than you saw last means the session changed.',
+].join(' ');
+
+const READER_NOTE =
+  ' Reading up to the end (hasMore false) also marks those changes as seen, so the notice about them is withdrawn and will not come back.';
+
+// --- the tool --------------------------------------------------------------------------------
+
+/**
+ * The `session_status` tool over `awareness.status`. With `reader` (the watcher whose model calls
+ * it), a read with `changesSince` passes `reader`, so a page that reaches the head acknowledges
+ * that watcher's cursor (reconcile that acknowledges); without it the read is read-only.
+ */
+export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool {
+  return {
+    name: SESSION_STATUS,
+    description: reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE,
+    inputSchema: SESSION_STATUS_SCHEMA,
+    handler: (input) =>
+      answerWith(SESSION_STATUS, async () => {
+        const { sessionKey, changesSince, limit } = strictObject(SessionStatusInput, ['sessionKey', 'changesSince', 'limit'], input, SESSION_STATUS);
+        const options: StatusOptions = {
+          ...(changesSince !== undefined ? { changesSince } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+          ...(reader !== undefined && changesSince !== undefined ? { reader } : {}),
+        };
+        return { ...(await awareness.status(sessionKey, options)) };
+      }),
+  };
+}

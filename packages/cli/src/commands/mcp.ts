@@ -1,0 +1,67 @@
+// `session-state mcp [--reader <watcherKey>] [--allow-write]`: serves the agent's tools
+// (session_status, sessions_list, and record with --allow-write) over stdio to an MCP client, on
+// the store --db names. Nothing but the protocol goes to stdout; warnings go to stderr. The SDK is
+// loaded only when this command runs.
+import { Option, type Command } from 'commander';
+
+import { createAgentTools, createSessionStateAwareness } from '@session-state/app';
+import { named, parseSessionKey } from '../args';
+import { createCliLogger } from '../cliLogger';
+import type { RunContext } from '../io';
+import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation';
+import { packageVersion } from '../version';
+
+interface McpOptions {
+  readonly reader?: string;
+  readonly allowWrite?: boolean;
+}
+
+const WHAT_MCP_DOES = `
+Serves the agent's tools over stdio (Model Context Protocol) until the client closes its input:
+  session_status  a session's state version and the exact delta after changesSince
+  sessions_list   the state version of each named session
+  record          append an event (only with --allow-write)
+It needs an existing store and never creates one. It runs no restart scan and never prunes. It
+opens a state file read-only unless --reader or --allow-write need to write. With --reader, a
+session_status read that reaches the head acknowledges that watcher's cursor, as the gateway's
+reconcile does. An MCP client config runs it as:
+  { "command": "npx", "args": ["session-state", "mcp", "--db", "/path/to/session-state.db", "--reader", "agent:main:main"] }`;
+
+/** Adds the `mcp` command to the program. */
+export function registerMcp(program: Command, { io, out }: RunContext): void {
+  program
+    .command('mcp')
+    .description("serve the agent's tools (session_status, sessions_list, record) to an MCP client over stdio")
+    .addOption(new Option('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices').argParser(named('--reader', parseSessionKey)))
+    .option('--allow-write', 'also offer the record tool')
+    .addHelpText('after', WHAT_MCP_DOES)
+    .action(async (options: McpOptions, command: Command) => {
+      const stdin = io.stdin;
+      if (stdin === undefined) throw new Error('mcp needs standard input to serve the protocol on');
+      const location = stateLocation(command, io.cwd);
+      const writes = options.allowWrite === true || options.reader !== undefined;
+      const store = await (writes ? openExistingForWriting(location) : openForReading(location));
+      // An MCP reader must not write on start: no restart scan, no prune.
+      const awareness = await createSessionStateAwareness({ store, logger: createCliLogger(out.note), startup: { restartScan: false, prune: 'off' } });
+      try {
+        const { tools } = createAgentTools(awareness, {
+          ...(options.reader !== undefined ? { reader: options.reader } : {}),
+          allowWrite: options.allowWrite === true,
+        });
+        const { serveMcp } = await import('../mcpServer');
+        await serveMcp({
+          tools,
+          withheld: options.allowWrite === true ? {} : { record: 'record is not offered: this server was started without --allow-write, so it only reads' },
+          version: packageVersion(),
+          stdin,
+          write: (text) => {
+            if (!out.isClosed()) io.stdout.write(text);
+          },
+          stdoutClosed: out.closed,
+          onInterrupt: io.onInterrupt,
+        });
+      } finally {
+        await awareness.close();
+      }
+    });
+}

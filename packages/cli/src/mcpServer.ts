@@ -1,0 +1,107 @@
+// The Model Context Protocol server of `session-state mcp`: the agent's tools (createAgentTools)
+// served over stdio with the official SDK's low-level Server, whose ListTools and CallTool
+// handlers take the tools' plain JSON Schemas as they are. Only the `mcp` command loads this file
+// (and so the SDK), so every other command starts without it.
+import { Writable, type Readable } from 'node:stream';
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool, AgentToolErrorBody, AgentToolResult } from '@session-state/app';
+
+/** What the server needs: its tools, the protocol's two streams, and how the run is stopped. */
+export interface McpServerOptions {
+  readonly tools: readonly AgentTool[];
+  /** The tools the server could offer but does not (`record` without --allow-write), and why. */
+  readonly withheld: Readonly<Record<string, string>>;
+  readonly version: string;
+  readonly stdin: Readable;
+  /** Writes protocol text to stdout; nothing else may ever go there. */
+  readonly write: (text: string) => void;
+  /** Resolves when stdout's reader has gone. */
+  readonly stdoutClosed: Promise<void>;
+  /** Calls `stop` on Ctrl-C or SIGTERM; returns the function that stops listening. */
+  readonly onInterrupt: (stop: () => void) => () => void;
+}
+
+// --- tools in the protocol's shapes -----------------------------------------------------------------
+
+function listedTool(tool: AgentTool): Tool {
+  const { properties, required } = tool.inputSchema;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { type: 'object', properties, ...(required !== undefined ? { required: [...required] } : {}), additionalProperties: false },
+  };
+}
+
+function callResult(result: AgentToolResult): CallToolResult {
+  return { content: [...result.content], structuredContent: { ...result.structuredContent }, isError: result.isError };
+}
+
+/** The tool error for a name the server does not serve; the name itself is not echoed (it came from the model). */
+function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readonly<Record<string, string>>): CallToolResult {
+  const reason = Object.hasOwn(withheld, name) ? withheld[name] : undefined;
+  const body: AgentToolErrorBody = {
+    error: {
+      code: 'invalid_input',
+      message: reason ?? `no such tool; this server offers ${tools.map((tool) => tool.name).join(', ')}`,
+    },
+  };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}
+
+// --- the server ---------------------------------------------------------------------------------------
+
+/**
+ * Serves `tools` over stdio until the client closes standard input, stdout's reader goes away, or
+ * the process is interrupted; resolves once the server has closed. A tool call never fails the
+ * server: handlers answer bad input and store failures as tool errors (`isError: true`).
+ */
+export async function serveMcp(options: McpServerOptions): Promise<void> {
+  const { tools, withheld, version, stdin, write } = options;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const server = new Server({ name: 'session-state', version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
+  // Calls still running when the input ends are answered before the server closes.
+  const running = new Set<Promise<AgentToolResult>>();
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (tool === undefined) return unknownTool(request.params.name, tools, withheld);
+    const call = tool.handler(request.params.arguments ?? {});
+    running.add(call);
+    try {
+      return callResult(await call);
+    } finally {
+      running.delete(call);
+    }
+  });
+
+  const stdout = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      write(String(chunk));
+      done();
+    },
+  });
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const disposeInterrupt = options.onInterrupt(stop);
+  stdin.once('end', stop);
+  stdin.once('close', stop);
+  void options.stdoutClosed.then(stop);
+  server.onclose = stop;
+  try {
+    await server.connect(new StdioServerTransport(stdin, stdout));
+    await stopped;
+    await Promise.all(running);
+    // The answers of those calls are written on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    disposeInterrupt();
+    stdin.off('end', stop);
+    stdin.off('close', stop);
+    await server.close();
+  }
+}

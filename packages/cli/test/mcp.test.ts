@@ -1,0 +1,142 @@
+// `session-state mcp` end to end: the built bin spawned by the MCP SDK's own Client over its
+// StdioClientTransport, on the state file the demo leaves. It lists the tools, answers
+// session_status with the same JSON as `status --json`, turns a bad argument into a tool error,
+// refuses record without --allow-write, and keeps stdout for the protocol alone.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { answerOf, connect, type Session } from './support/mcpClient';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+
+const MANAGER = 'agent:main:main';
+const RESEARCHER = 'agent:main:subagent:researcher';
+
+let dir: string;
+let db: string;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  dir = tempDir();
+  db = path.join(dir, 'demo.db');
+  expect((await runCli(['demo', '--db', db])).status).toBe(0);
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('session-state mcp on the demo state file', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await connect(['--db', db]);
+  });
+  afterAll(async () => {
+    await session.client.close();
+  });
+
+  test('lists session_status and sessions_list with their JSON Schemas, and no record', async () => {
+    const { tools } = await session.client.listTools();
+
+    expect(tools.map((tool) => tool.name)).toEqual(['session_status', 'sessions_list']);
+    expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['sessionKey'], properties: { sessionKey: {}, changesSince: {}, limit: {} } });
+    expect(tools[0]?.description).toContain('changesSince = N');
+  });
+
+  test('session_status answers with the JSON `status --since --json` prints', async () => {
+    const expected = jsonOf<unknown>(await runCli(['status', RESEARCHER, '--since', '0', '--json', '--db', db]));
+
+    const result = await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER, changesSince: 0 } });
+
+    expect(result.isError).toBe(false);
+    expect(answerOf(result)).toEqual(expected);
+    expect(answerOf(result)).toMatchObject({ stateChanges: { historyGap: true, hasMore: false } });
+  });
+
+  test('sessions_list gives the state version of each session', async () => {
+    // `list --json` adds cursor counts and the prune watermark; the tool gives the facade's rows.
+    const listed = jsonOf<{ sessionKey: string; stateVersion?: number }[]>(await runCli(['list', MANAGER, RESEARCHER, '--json', '--db', db]));
+    const expected = listed.map(({ sessionKey, stateVersion }) => ({ sessionKey, ...(stateVersion !== undefined ? { stateVersion } : {}) }));
+
+    const result = await session.client.callTool({ name: 'sessions_list', arguments: { sessionKeys: [MANAGER, RESEARCHER] } });
+
+    expect(answerOf(result)).toEqual({ sessions: expected });
+    expect(expected[1]?.stateVersion).toBeGreaterThan(0);
+  });
+
+  test('a bad argument is a tool error naming it, and the server keeps serving', async () => {
+    const result = await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER, changesSince: -1 } });
+
+    expect(result.isError).toBe(true);
+    expect(answerOf(result)).toMatchObject({ error: { code: 'invalid_input', field: 'session_status.changesSince' } });
+    expect((await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER } })).isError).toBe(false);
+  });
+
+  test('record is refused without --allow-write, as a tool error that says why', async () => {
+    const result = await session.client.callTool({ name: 'record', arguments: { sessionKey: MANAGER, kind: 'goal_changed', actorType: 'agent', summary: 'goal set' } });
+
+    expect(result.isError).toBe(true);
+    expect(answerOf(result)).toEqual({ error: { code: 'invalid_input', message: expect.stringContaining('--allow-write') } });
+  });
+
+  test('stdout carried nothing but the protocol, and stderr stayed empty', () => {
+    expect(session.protocolErrors).toEqual([]);
+    expect(session.stderr()).toBe('');
+  });
+});
+
+test('with --allow-write, record is listed and appends through the library', async () => {
+  const copy = path.join(dir, 'writable.db');
+  fs.copyFileSync(db, copy);
+  const before = jsonOf<{ stateVersion: number }>(await runCli(['status', MANAGER, '--json', '--db', copy]));
+  const session = await connect(['--db', copy, '--allow-write']);
+  try {
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toContain('record');
+
+    const result = await session.client.callTool({ name: 'record', arguments: { sessionKey: MANAGER, kind: 'goal_changed', actorType: 'agent', summary: 'goal set' } });
+
+    expect(answerOf(result)).toMatchObject({ outcome: 'recorded', event: { sessionKey: MANAGER, kind: 'goal_changed' } });
+    const event = answerOf(result)['event'] as { sequence: number };
+    expect(event.sequence).toBeGreaterThan(before.stateVersion);
+    expect(jsonOf<{ stateVersion: number }>(await runCli(['status', MANAGER, '--json', '--db', copy])).stateVersion).toBe(event.sequence);
+  } finally {
+    await session.client.close();
+  }
+});
+
+test('piped calls are all answered, and the server exits 0 when its input ends', () => {
+  const messages = [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...[2, 3, 4].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'session_status', arguments: { sessionKey: RESEARCHER, changesSince: 0 } } })),
+  ];
+  const run = spawnSync(process.execPath, [CLI_MAIN, 'mcp', '--db', db], { encoding: 'utf8', timeout: 20_000, input: messages.map((message) => JSON.stringify(message)).join('\n') + '\n' });
+
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const answers = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean } });
+  expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+  expect(answers.filter((answer) => answer.id > 1).every((answer) => answer.result.isError === false)).toBe(true);
+});
+
+test('a missing state file is a usage error on stderr before any protocol, with nothing on stdout', () => {
+  const run = spawnSync(process.execPath, [CLI_MAIN, 'mcp', '--db', path.join(dir, 'missing.db')], { encoding: 'utf8', input: '' });
+
+  expect(run.status).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/^error: --db/u);
+});
+
+test('--version prints the package version without loading the MCP SDK (only the mcp command does)', () => {
+  const probe = `
+    const { main } = require(${JSON.stringify(path.resolve(CLI_MAIN, '..', '..', 'dist', 'main.js'))});
+    let printed = '';
+    const stdout = { write: (text) => { printed += text; return true; } };
+    main(['--version'], { stdout, stderr: stdout, env: {}, cwd: process.cwd(), onInterrupt: () => () => undefined }).then(() => {
+      const sdkLoaded = Object.keys(require.cache).some((file) => file.includes('@modelcontextprotocol'));
+      process.stdout.write(JSON.stringify({ printed, sdkLoaded }));
+    });`;
+  const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  const { version } = JSON.parse(fs.readFileSync(path.resolve(CLI_MAIN, '..', '..', 'package.json'), 'utf8')) as { version: string };
+
+  expect(run.stderr).toBe('');
+  expect(JSON.parse(run.stdout)).toEqual({ printed: `${version}\n`, sdkLoaded: false });
+});
