@@ -24,6 +24,7 @@ const config: Config = {
     '<rootDir>/packages/adapters-sqlite',
     ...(withPostgres ? ['<rootDir>/packages/adapters-postgres'] : []),
     '<rootDir>/packages/app',
+    '<rootDir>/packages/inspector',
     '<rootDir>/packages/cli',
   ],
 };

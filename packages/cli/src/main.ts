@@ -12,6 +12,7 @@ import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
+import { registerInspect } from './commands/inspect';
 import { registerList } from './commands/list';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
@@ -93,6 +94,7 @@ export function buildProgram(run: RunContext): Command {
   registerRecord(program, run);
   registerPrune(program, run);
   registerTail(program, run);
+  registerInspect(program, run);
   return program;
 }
 
