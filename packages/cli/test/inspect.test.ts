@@ -1,7 +1,7 @@
 // `inspect` serves the live inspector page of a store until interrupted. Its argument errors are
 // checked in process; serving runs the built bin as a child, since SIGINT and SIGTERM go to a
 // process. (The page itself is tested in a real browser in packages/inspector/test.)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -34,6 +34,8 @@ test.each([['SIGINT'], ['SIGTERM']] as const)('serves the page on the URL it pri
   const overview = (await (await fetch(new URL('/api/overview', url))).json()) as { label: string; overview: { graph: { sessions: { id: string; head: number }[] } } };
   expect(overview.label).toBe(db);
   expect(overview.overview.graph.sessions).toEqual([expect.objectContaining({ id: KEY, head: 1 })]);
+  // Read-only while serving too: a writer's connection would keep a -wal and -shm beside the file.
+  expect([fs.existsSync(`${db}-wal`), fs.existsSync(`${db}-shm`)]).toEqual([false, false]);
   child.kill(signal);
   expect(await exited).toBe(0);
   expect(hashFileAndWal(db)).toBe(before);
@@ -70,4 +72,18 @@ test('a port in use is a usage error naming --port', async () => {
   } finally {
     await new Promise((resolve) => holder.close(resolve));
   }
+});
+
+test('the other commands never load the inspector package or its server', () => {
+  // The built tool in a fresh process: run `list`, then look at every module Node has loaded.
+  const script = `
+    const { main } = require(${JSON.stringify(path.resolve(__dirname, '..', 'dist', 'main.js'))});
+    const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: process.cwd(), onInterrupt: () => () => undefined };
+    main(['list', '--db', ${JSON.stringify(db)}], io).then((status) => {
+      const loaded = Object.keys(require.cache).filter((file) => /[\\\\/](inspector|hono|@hono|cytoscape)[\\\\/]/.test(file));
+      process.stdout.write(JSON.stringify({ status, loaded }));
+    });
+  `;
+  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+  expect(JSON.parse(result.stdout)).toEqual({ status: 0, loaded: [] });
 });
