@@ -29,15 +29,20 @@ test.each([['SIGINT'], ['SIGTERM']] as const)('serves the page on the URL it pri
   const before = hashFileAndWal(db);
   const child = spawn(process.execPath, [CLI_MAIN, 'inspect', '--port', '0', '--db', db]);
   const exited = exitOf(child);
-  const url = (await waitFor(child.stdout, (text) => text.endsWith('\n'))).trim();
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/u);
-  const overview = (await (await fetch(new URL('/api/overview', url))).json()) as { label: string; overview: { graph: { sessions: { id: string; head: number }[] } } };
-  expect(overview.label).toBe(db);
-  expect(overview.overview.graph.sessions).toEqual([expect.objectContaining({ id: KEY, head: 1 })]);
-  // Read-only while serving too: a writer's connection would keep a -wal and -shm beside the file.
-  expect([fs.existsSync(`${db}-wal`), fs.existsSync(`${db}-shm`)]).toEqual([false, false]);
-  child.kill(signal);
-  expect(await exited).toBe(0);
+  let status: number | null;
+  try {
+    const url = (await waitFor(child.stdout, (text) => text.endsWith('\n'))).trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/u);
+    const overview = (await (await fetch(new URL('/api/overview', url))).json()) as { label: string; overview: { graph: { sessions: { id: string; head: number }[] } } };
+    expect(overview.label).toBe(db);
+    expect(overview.overview.graph.sessions).toEqual([expect.objectContaining({ id: KEY, head: 1 })]);
+    // Read-only while serving too: a writer's connection would keep a -wal and -shm beside the file.
+    expect([fs.existsSync(`${db}-wal`), fs.existsSync(`${db}-shm`)]).toEqual([false, false]);
+  } finally {
+    child.kill(signal);
+    status = await exited;
+  }
+  expect(status).toBe(0);
   expect(hashFileAndWal(db)).toBe(before);
   expect(fs.existsSync(`${db}-shm`)).toBe(false);
 });
