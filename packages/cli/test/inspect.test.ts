@@ -12,15 +12,12 @@ import { hashFileAndWal } from './support/stateFile';
 
 const KEY = 'agent:main:subagent:researcher';
 
-let dir: string;
-let db: string;
+const dir = tempDir();
+const db = path.join(dir, 'state.db');
 
 beforeAll(async () => {
   requireBuiltCli();
-  dir = tempDir();
-  db = path.join(dir, 'state.db');
-  const recorded = await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'goal set', '--db', db]);
-  expect(recorded.status).toBe(0);
+  expect((await runCli(['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'goal set', '--db', db])).status).toBe(0);
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

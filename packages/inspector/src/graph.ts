@@ -1,7 +1,7 @@
 // The watch graph the page draws: one node per session the store knows (a head row or either end
 // of a cursor), grouped by agent, and one edge per cursor from watcher to target, pending pairs
 // marked. Pure: it only reshapes what the store returned.
-import { fromWatermarks, isNestedSubagent, parseAgentKey, type CursorRow, type HeadRow } from '@session-state/domain';
+import { fromWatermarks, isNestedSubagent, parseAgentKey, type CursorRow, type HeadRow, type Watermarks } from '@session-state/domain';
 
 // --- the shapes --------------------------------------------------------------------------------
 
@@ -30,19 +30,16 @@ export interface AgentNode {
   readonly agentId: string;
 }
 
-/** One cursor: the watcher watches the target. */
-export interface WatchEdge {
+/** One cursor: the watcher (`source`) watches the target, with the cursor's watermarks. */
+export interface WatchEdge extends Watermarks {
   /** `<watcher> -> <target>` (keys never hold whitespace, so it is unique). */
   readonly id: string;
   readonly source: string;
   readonly target: string;
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
   /** A notice is pending for the pair (material above acked, as `fromWatermarks` reads it). */
   readonly pending: boolean;
-  /** When a watermark was last written, as ISO text. */
-  readonly touchedAt: string;
+  /** When a watermark was last written: clock milliseconds. */
+  readonly touchedAt: number;
 }
 
 /** The whole graph: sessions (ordered by key), agent boxes (ordered by id) and cursors (by watcher, then target). */
@@ -65,11 +62,6 @@ export function agentBoxId(agentId: string): string {
 /** The edge id of a pair. */
 export function edgeId(watcher: string, target: string): string {
   return `${watcher} -> ${target}`;
-}
-
-function isoTime(ms: number): string {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }
 
 /**
@@ -115,7 +107,7 @@ export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRo
       notified: cursor.notified,
       material: cursor.material,
       pending: fromWatermarks(cursor).status === 'pending',
-      touchedAt: isoTime(cursor.touchedAt),
+      touchedAt: cursor.touchedAt,
     }),
   );
   return { sessions, agents: [...agents.values()].sort((a, b) => compareText(a.id, b.id)), edges };

@@ -65,6 +65,6 @@ describe('watchGraph', () => {
       ['agent:ops:main', 'agent:main:subagent:researcher', true],
       ['agent:ops:main', 'agent:main:subagent:writer', true],
     ]);
-    expect(graph.edges[1]).toMatchObject({ id: 'agent:ops:main -> agent:main:subagent:researcher', acked: 6, notified: 9, material: 9, touchedAt: '2026-11-01T00:00:00.000Z' });
+    expect(graph.edges[1]).toMatchObject({ id: 'agent:ops:main -> agent:main:subagent:researcher', acked: 6, notified: 9, material: 9, touchedAt: Date.UTC(2026, 10, 1) });
   });
 });
