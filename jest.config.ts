@@ -25,6 +25,7 @@ const config: Config = {
     ...(withPostgres ? ['<rootDir>/packages/adapters-postgres'] : []),
     '<rootDir>/packages/app',
     '<rootDir>/packages/prometheus',
+    '<rootDir>/packages/inspector',
     '<rootDir>/packages/cli',
   ],
 };

@@ -5,14 +5,14 @@
 # its cache), compiles a tiny TypeScript gateway against them with strict and skipLibCheck: false
 # (and checks that no drizzle, better-sqlite3 or pg declaration is part of that compile), runs it
 # on the memory, SQLite and (when SESSION_STATE_PG_URL is set) PostgreSQL stores, runs the
-# README's gateway.js, `npx session-state --help` and `npx session-state demo` there, and checks
+# README's gateway.js, `npx session-state --help`, `npx session-state demo` and `inspect` there, and checks
 # that a PostgreSQL-only gateway installs no better-sqlite3. Ends with one line: PASS or FAIL.
 # Usage: tools/installTest/run.sh (after npm install; it builds first). KEEP=1 keeps the scratch folder.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TEMPLATE="$ROOT/tools/installTest/gateway"
-PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app prometheus cli)
+PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app prometheus inspector cli)
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/session-state-install-test.XXXXXX")"
 PG_SCHEMA="install_test_$$"
 STEP="start"
@@ -88,6 +88,22 @@ npx --no-install session-state --help | head -3
 step "npx session-state demo"
 npx --no-install session-state demo --db ./demo.db | tail -3
 npx --no-install session-state list --db ./demo.db >/dev/null
+
+step "npx session-state inspect serves the page and its cytoscape bundle from the installed packages"
+npx --no-install session-state inspect --port 0 --db ./demo.db >inspect.out 2>inspect.err &
+INSPECT_PID=$!
+for _ in $(seq 1 100); do [[ -s inspect.out ]] && break; sleep 0.1; done
+node -e '
+  const url = require("fs").readFileSync("inspect.out", "utf8").trim();
+  (async () => {
+    const overview = await (await fetch(new URL("/api/overview", url))).json();
+    const bundle = await fetch(new URL("/vendor/cytoscape.min.js", url));
+    if (overview.overview.graph.sessions.length !== 3 || bundle.status !== 200) throw new Error("the inspector did not serve the demo");
+    console.log(`inspect: ${url} serves ${overview.overview.graph.sessions.length} sessions and the cytoscape bundle`);
+  })().catch((error) => { console.error(error.message); process.exit(1); });
+'
+kill -TERM "$INSPECT_PID"
+wait "$INSPECT_PID"
 
 step "a PostgreSQL-only gateway installs no better-sqlite3"
 mkdir "$SCRATCH/postgres-only"

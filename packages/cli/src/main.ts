@@ -9,6 +9,7 @@ import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
+import { registerInspect } from './commands/inspect';
 import { registerList } from './commands/list';
 import { registerMcp } from './commands/mcp';
 import { registerPrune } from './commands/prune';
@@ -84,6 +85,7 @@ export function buildProgram(run: RunContext): Command {
   registerPrune(program, run);
   registerTail(program, run);
   registerMcp(program, run);
+  registerInspect(program, run);
   return program;
 }
 

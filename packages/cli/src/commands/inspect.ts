@@ -1,0 +1,93 @@
+// `session-state inspect [--port N] [--host H]`: serves the live inspector page of the store
+// (the watch graph, timelines, cursor histories, pending notices, metrics) until interrupted. A
+// read command: the store is opened read-only and nothing is written. The inspector package is
+// loaded only here, so the other commands never load its server.
+import { Option, type Command } from 'commander';
+import type { StateStore } from '@session-state/domain';
+
+import { describeArgument } from '../describe';
+import { UsageError } from '../errors';
+import type { CliIo, RunContext } from '../io';
+import { maskUrl } from '../secrets';
+import { openForReading, stateLocation, type StateLocation } from '../stateLocation';
+
+interface InspectOptions {
+  readonly port: number;
+  readonly host: string;
+}
+
+const DEFAULT_PORT = 4319;
+const DEFAULT_HOST = '127.0.0.1';
+
+/** A TCP port, 0 (any free port) to 65535. */
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/u.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeArgument(value)}`);
+  return port;
+}
+
+/** A listen address: a name or an IP address, no blanks. */
+function parseHost(value: string): string {
+  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeArgument(value)}`);
+  return value;
+}
+
+/** What the page calls the store: the file as named, or the server URL without its password and the schema. */
+function labelOf(location: StateLocation): string {
+  return location.kind === 'sqlite' ? location.path : `${maskUrl(location.url)} (schema ${location.schema})`;
+}
+
+/** The listen failure as the option to change: a port in use or not allowed, an address this machine does not have. */
+function listenFailure(error: unknown, options: InspectOptions): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') return new UsageError('--port', `port ${options.port} on ${options.host} is in use (EADDRINUSE); choose another, or --port 0 for any free one`);
+  if (code === 'EACCES') return new UsageError('--port', `port ${options.port} needs privileges this process lacks (EACCES); choose one above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new UsageError('--host', `cannot listen on ${options.host} (${code}): not an address of this machine`);
+  }
+  return error;
+}
+
+/** Resolves on the run's first interrupt. */
+function untilInterrupted(io: CliIo): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = io.onInterrupt(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Adds the `inspect` command to the program. */
+export function registerInspect(program: Command, { io, out }: RunContext): void {
+  program
+    .command('inspect')
+    .description('serve a live, read-only web page of the store: watch graph, timelines, cursor histories, pending notices, metrics (Ctrl-C to stop)')
+    .addOption(new Option('--port <N>', 'the port to listen on; 0 picks a free one').default(DEFAULT_PORT).argParser(parsePort))
+    .addOption(new Option('--host <address>', 'the address to listen on; anything but 127.0.0.1 or ::1 shows the store to the network').default(DEFAULT_HOST).argParser(parseHost))
+    .action(async (options: InspectOptions, command: Command) => {
+      const location = stateLocation(command, io.cwd);
+      const store: StateStore = await openForReading(location);
+      try {
+        const { startInspector, sqliteFileChanges, storeSignalChanges } = await import('@session-state/inspector');
+        const { createSessionStateMetrics } = await import('@session-state/prometheus');
+        const changes = location.kind === 'sqlite' ? sqliteFileChanges(location.file) : storeSignalChanges(store);
+        // No facade runs here, so only the store's gauges (pending pairs) carry information; the
+        // facade's counters are per gateway process and read zero in the inspector.
+        const metrics = createSessionStateMetrics({ store });
+        const metricsText = (): Promise<string> => metrics.registry.metrics();
+        const inspector = await startInspector({ store, changes, metricsText, label: labelOf(location), port: options.port, host: options.host }).catch((error: unknown) => {
+          throw listenFailure(error, options);
+        });
+        try {
+          out.lines([inspector.url]);
+          out.note(`inspecting ${labelOf(location)} (read-only) at ${inspector.url}; Ctrl-C to stop`);
+          await untilInterrupted(io);
+        } finally {
+          await inspector.close();
+        }
+      } finally {
+        await store.close();
+      }
+    });
+}

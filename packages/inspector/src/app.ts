@@ -1,0 +1,116 @@
+// The inspector's HTTP routes (hono): the page and its files, the JSON endpoints, the event stream
+// that pushes each new overview, and /metrics. Read-only by construction: only GET routes exist,
+// and every handler reads through the store port's read methods.
+import { explainPair, failureMessage, type PairExplanation, type StateStore } from '@session-state/domain';
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+
+import type { LiveOverview, OverviewUpdate } from './liveOverview';
+import { BadParameterError, integerParam, sessionKeyParam } from './queryParams';
+import type { StaticAsset } from './staticAssets';
+import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline';
+
+/** What the routes read from. */
+export interface InspectorAppDeps {
+  readonly store: StateStore;
+  readonly live: LiveOverview;
+  readonly assets: ReadonlyMap<string, StaticAsset>;
+  /** What the page names as its store (a file path, or a URL without its password). */
+  readonly label: string;
+  /** The Prometheus text served at /metrics; without it /metrics answers 404 saying so. */
+  readonly metricsText?: () => Promise<string>;
+}
+
+/** The app and a way to end its open event streams (the server waits for them when closing). */
+export interface InspectorApp {
+  readonly app: Hono;
+  /** Ends every open event stream. */
+  endStreams(): void;
+}
+
+/** The default number of timeline events per request. */
+const TIMELINE_DEFAULT_EVENTS = 500;
+
+/** The SSE event name of an overview update. */
+export const OVERVIEW_EVENT = 'overview';
+
+/** The Prometheus text exposition format's content type. */
+const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+function updateMessage(update: OverviewUpdate): { readonly event: string; readonly id: string; readonly data: string } {
+  return { event: OVERVIEW_EVENT, id: String(update.version), data: JSON.stringify(update) };
+}
+
+/** Builds the routes. */
+export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
+  const { store, live, assets } = deps;
+  const app = new Hono();
+  const openStreams = new Set<() => void>();
+
+  // A bad parameter is the caller's mistake (400, naming it); anything else is the store's (500).
+  app.onError((error, c) => {
+    if (error instanceof BadParameterError) return c.json({ error: error.message }, 400);
+    return c.json({ error: `the store could not be read: ${failureMessage(error)}` }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no such page: ${c.req.method} ${c.req.path} (the inspector only reads: GET routes)` }, 404));
+
+  for (const [route, asset] of assets) {
+    app.get(route, (c) => c.body(asset.body as Uint8Array<ArrayBuffer>, 200, { 'content-type': asset.contentType, 'cache-control': 'no-cache' }));
+  }
+
+  // Browsers ask for it unprompted; the page has none.
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
+  app.get('/api/overview', async (c) => c.json({ label: deps.label, ...(await live.current()) }));
+
+  app.get('/api/timeline', async (c) => {
+    const session = sessionKeyParam('session', c.req.query('session'));
+    const since = integerParam('since', c.req.query('since'), 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = integerParam('limit', c.req.query('limit'), TIMELINE_DEFAULT_EVENTS, 1, TIMELINE_MAX_EVENTS);
+    return c.json(await readTimeline(store, session, since, limit));
+  });
+
+  app.get('/api/pair', async (c) => {
+    const watcher = sessionKeyParam('watcher', c.req.query('watcher'));
+    const target = sessionKeyParam('target', c.req.query('target'));
+    const pair = { watcher, target };
+    const explanation: PairExplanation = explainPair(await store.readCursorJournal(pair), pair);
+    return c.json(explanation);
+  });
+
+  app.get('/api/events', (c: Context) =>
+    streamSSE(c, async (stream) => {
+      let end: () => void = () => undefined;
+      const ended = new Promise<void>((resolve) => {
+        end = resolve;
+      });
+      openStreams.add(end);
+      stream.onAbort(end);
+      const send = (update: OverviewUpdate): void => {
+        stream.writeSSE(updateMessage(update)).catch(end);
+      };
+      const unsubscribe = live.subscribe(send);
+      try {
+        send(await live.current());
+        await ended;
+      } finally {
+        unsubscribe();
+        openStreams.delete(end);
+      }
+    }),
+  );
+
+  app.get('/metrics', async (c) => {
+    if (deps.metricsText === undefined) {
+      return c.text('no metrics registry is wired into this inspector (startInspector: metricsText)\n', 404);
+    }
+    return c.body(await deps.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+  });
+
+  return {
+    app,
+    endStreams: () => {
+      for (const end of openStreams) end();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// Where the inspector hears that the store changed, so the page updates without a reload: a SQLite
+// file is polled (two stat calls of the file and its -wal; no query, nothing opened or written),
+// a PostgreSQL store through its LISTEN signals with a slow refresh as the safety net (its signals
+// cover appends that ask for notices and cursor removals, not drains, log-only appends or prunes).
+import fs from 'node:fs';
+
+import type { StateStore } from '@session-state/domain';
+
+/** Stops a change source; nothing is reported after it resolves. */
+export interface ChangeSubscription {
+  close(): Promise<void>;
+}
+
+/**
+ * Calls `changed` (possibly more than once per commit; the inspector re-reads and compares) when
+ * the store may have changed, until the returned subscription is closed.
+ */
+export type ChangeSource = (changed: () => void) => Promise<ChangeSubscription>;
+
+/** How often a SQLite file is checked, in milliseconds. */
+export const FILE_POLL_MS = 250;
+/** How often a PostgreSQL store is re-read when no signal came, in milliseconds. */
+export const SIGNAL_FALLBACK_MS = 2000;
+
+// --- polling a token -----------------------------------------------------------------------------
+
+/**
+ * Calls `changed` whenever `probe`'s token differs from the one before (the first reading sets
+ * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
+ */
+export function pollingChanges(probe: () => string, intervalMs: number): ChangeSource {
+  return (changed) => {
+    let last = safeProbe(probe);
+    const timer = setInterval(() => {
+      const now = safeProbe(probe);
+      if (now !== last) {
+        last = now;
+        changed();
+      }
+    }, intervalMs);
+    timer.unref();
+    return Promise.resolve({
+      close: () => {
+        clearInterval(timer);
+        return Promise.resolve();
+      },
+    });
+  };
+}
+
+function safeProbe(probe: () => string): string {
+  try {
+    return probe();
+  } catch (error) {
+    return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
+  }
+}
+
+// --- a SQLite file ----------------------------------------------------------------------------------
+
+/** Identity, size and change time of `file`, or `none` when it does not exist. */
+function statToken(file: string): string {
+  try {
+    const { ino, size, mtimeNs, ctimeNs } = fs.statSync(file, { bigint: true });
+    return `${ino}:${size}:${mtimeNs}:${ctimeNs}`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    throw error;
+  }
+}
+
+/**
+ * The token of a SQLite state file: a commit grows or rewrites its -wal, a checkpoint or a
+ * writer without WAL rewrites the file itself. The -shm is left out: readers update it too.
+ */
+export function sqliteFileToken(file: string): string {
+  return `${statToken(file)} ${statToken(`${file}-wal`)}`;
+}
+
+/**
+ * Polls a SQLite state file every `intervalMs` (default FILE_POLL_MS): two `stat` calls, so it
+ * costs no query and opens, creates and writes nothing.
+ *
+ * @example startInspector({ store, changes: sqliteFileChanges('/var/lib/gw/state.db') })
+ */
+export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_MS): ChangeSource {
+  return pollingChanges(() => sqliteFileToken(file), intervalMs);
+}
+
+// --- a store with signals ---------------------------------------------------------------------------
+
+/**
+ * The store's cursor signals (`StateStore.listen`, PostgreSQL's LISTEN) and, as the safety net,
+ * a change every `fallbackMs` (default SIGNAL_FALLBACK_MS) whatever was signalled. A store
+ * without `listen` gets only the timer.
+ *
+ * @example startInspector({ store, changes: storeSignalChanges(store) })
+ */
+export function storeSignalChanges(store: StateStore, fallbackMs: number = SIGNAL_FALLBACK_MS): ChangeSource {
+  return async (changed) => {
+    const timer = setInterval(changed, fallbackMs);
+    timer.unref();
+    let listening: ChangeSubscription | undefined;
+    try {
+      listening = await store.listen?.({ targetsChanged: changed, resync: changed, failed: () => undefined });
+    } catch (error) {
+      clearInterval(timer);
+      throw error;
+    }
+    return {
+      close: async () => {
+        clearInterval(timer);
+        await listening?.close();
+      },
+    };
+  };
+}

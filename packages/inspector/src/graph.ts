@@ -1,0 +1,119 @@
+// The watch graph the page draws: one node per session the store knows (a head row or either end
+// of a cursor), grouped by agent, and one edge per cursor from watcher to target, pending pairs
+// marked. Pure: it only reshapes what the store returned.
+import { fromWatermarks, isNestedSubagent, parseAgentKey, type CursorRow, type HeadRow, type Watermarks } from '@session-state/domain';
+
+// --- the shapes --------------------------------------------------------------------------------
+
+/** A session in the graph, with its head when it has one. */
+export interface SessionNode {
+  /** The session key. */
+  readonly id: string;
+  readonly kind: 'session';
+  /** The id of the agent box this session sits in (see `agentBoxId`), absent for keys that are not agent-qualified. */
+  readonly parent?: string;
+  /** A nested sub-agent session (`agent:<id>:…subagent…`): never woken, finds its notices on its next turn. */
+  readonly nested: boolean;
+  /** The state version (0 for a session known only from a cursor). */
+  readonly head: number;
+  readonly pruneWatermark: number;
+  /** Cursors this session holds, and cursors held on it. */
+  readonly watching: number;
+  readonly watchedBy: number;
+}
+
+/** The box grouping one agent's sessions. */
+export interface AgentNode {
+  /** `agent <agentId>` (see `agentBoxId`). */
+  readonly id: string;
+  readonly kind: 'agent';
+  readonly agentId: string;
+}
+
+/** One cursor: the watcher (`source`) watches the target, with the cursor's watermarks. */
+export interface WatchEdge extends Watermarks {
+  /** `<watcher> -> <target>` (keys never hold whitespace, so it is unique). */
+  readonly id: string;
+  readonly source: string;
+  readonly target: string;
+  /** A notice is pending for the pair (material above acked, as `fromWatermarks` reads it). */
+  readonly pending: boolean;
+  /** When a watermark was last written: clock milliseconds. */
+  readonly touchedAt: number;
+}
+
+/** The whole graph: sessions (ordered by key), agent boxes (ordered by id) and cursors (by watcher, then target). */
+export interface WatchGraph {
+  readonly sessions: readonly SessionNode[];
+  readonly agents: readonly AgentNode[];
+  readonly edges: readonly WatchEdge[];
+}
+
+// --- building it ---------------------------------------------------------------------------------
+
+/**
+ * The id of the box grouping an agent's sessions: `agent <agentId>`. The space keeps it apart
+ * from every session key (keys never hold whitespace; `agent:main` is a valid key of its own).
+ */
+export function agentBoxId(agentId: string): string {
+  return `agent ${agentId}`;
+}
+
+/** The edge id of a pair. */
+export function edgeId(watcher: string, target: string): string {
+  return `${watcher} -> ${target}`;
+}
+
+/**
+ * The graph of `heads` (every head row) and `cursors` (every cursor). A key met only as a cursor
+ * end (a watcher that never logged an event) is a node with head 0.
+ *
+ * @example const graph = watchGraph(await store.readHeads(), await store.listCursors());
+ */
+export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRow[]): WatchGraph {
+  const heldBy = new Map<string, number>();
+  const heldOn = new Map<string, number>();
+  const keys = new Set<string>(heads.map((row) => row.sessionKey));
+  for (const cursor of cursors) {
+    keys.add(cursor.watcher);
+    keys.add(cursor.target);
+    heldBy.set(cursor.watcher, (heldBy.get(cursor.watcher) ?? 0) + 1);
+    heldOn.set(cursor.target, (heldOn.get(cursor.target) ?? 0) + 1);
+  }
+  const headOf = new Map(heads.map((row) => [row.sessionKey as string, row]));
+  const agents = new Map<string, AgentNode>();
+  const sessions = [...keys].sort(compareText).map((key): SessionNode => {
+    const agent = parseAgentKey(key);
+    const parent = agent === undefined ? undefined : agentBoxId(agent.agentId);
+    if (agent !== undefined && parent !== undefined && !agents.has(parent)) agents.set(parent, { id: parent, kind: 'agent', agentId: agent.agentId });
+    const head = headOf.get(key);
+    return {
+      id: key,
+      kind: 'session',
+      ...(parent !== undefined ? { parent } : {}),
+      nested: isNestedSubagent(key),
+      head: head?.head ?? 0,
+      pruneWatermark: head?.pruneWatermark ?? 0,
+      watching: heldBy.get(key) ?? 0,
+      watchedBy: heldOn.get(key) ?? 0,
+    };
+  });
+  const edges = cursors.map(
+    (cursor): WatchEdge => ({
+      id: edgeId(cursor.watcher, cursor.target),
+      source: cursor.watcher,
+      target: cursor.target,
+      acked: cursor.acked,
+      notified: cursor.notified,
+      material: cursor.material,
+      pending: fromWatermarks(cursor).status === 'pending',
+      touchedAt: cursor.touchedAt,
+    }),
+  );
+  return { sessions, agents: [...agents.values()].sort((a, b) => compareText(a.id, b.id)), edges };
+}
+
+/** Code-unit order, the order the stores sort keys in. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+// Starts the inspector: reads the overview, keeps it current from the change source, and serves
+// the page and its endpoints on a local port until closed. It never writes to the store; the
+// caller opens the store (read-only) and closes it after the inspector.
+import type { AddressInfo } from 'node:net';
+
+import { createAdaptorServer } from '@hono/node-server';
+import type { StateStore } from '@session-state/domain';
+
+import { createInspectorApp } from './app';
+import type { ChangeSource } from './changes';
+import { startLiveOverview } from './liveOverview';
+import { loadStaticAssets } from './staticAssets';
+
+/** The port the inspector listens on when none is given. */
+export const DEFAULT_INSPECTOR_PORT = 4319;
+/** The address it listens on when none is given: this machine only. */
+export const DEFAULT_INSPECTOR_HOST = '127.0.0.1';
+
+export interface InspectorOptions {
+  /** The store to show, opened read-only by the caller (`openSqliteStore({ path, readOnly: true })`). */
+  readonly store: StateStore;
+  /** How the inspector hears of commits: `sqliteFileChanges(path)` or `storeSignalChanges(store)`. */
+  readonly changes: ChangeSource;
+  /** What the page names as its store: a file path, or a URL without its password. */
+  readonly label: string;
+  /** Default DEFAULT_INSPECTOR_PORT (4319); 0 picks a free port. */
+  readonly port?: number;
+  /** Default DEFAULT_INSPECTOR_HOST (127.0.0.1). */
+  readonly host?: string;
+  /** The Prometheus text served at /metrics (e.g. a prom-client registry's `metrics()`); /metrics answers 404 without it. */
+  readonly metricsText?: () => Promise<string>;
+}
+
+/** A running inspector. */
+export interface RunningInspector {
+  /** The page's address, e.g. `http://127.0.0.1:4319/`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops serving (ending open event streams) and stops the change source; the store stays open. */
+  close(): Promise<void>;
+}
+
+/** `host` as it goes in a URL: an IPv6 address in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts serving; rejects when the port cannot be had (the listen error, e.g. EADDRINUSE) or the
+ * first read of the store fails, leaving nothing running.
+ *
+ * @example const inspector = await startInspector({ store, changes: sqliteFileChanges(file), label: file });
+ */
+export async function startInspector(options: InspectorOptions): Promise<RunningInspector> {
+  const host = options.host ?? DEFAULT_INSPECTOR_HOST;
+  const port = options.port ?? DEFAULT_INSPECTOR_PORT;
+  const assets = loadStaticAssets();
+  const live = await startLiveOverview(options.store, options.changes);
+  const { app, endStreams } = createInspectorApp({
+    store: options.store,
+    live,
+    assets,
+    label: options.label,
+    ...(options.metricsText !== undefined ? { metricsText: options.metricsText } : {}),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await live.close();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(host)}:${bound}/`,
+    port: bound,
+    close: () => {
+      closing ??= (async () => {
+        endStreams();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        await live.close();
+      })();
+      return closing;
+    },
+  };
+}

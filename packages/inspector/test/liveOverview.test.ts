@@ -1,0 +1,34 @@
+// The live overview pushes a new version only when what the store holds changed: a change
+// source that fires without a commit (a checkpoint, a fallback timer) pushes nothing.
+import { createMemoryStore } from '@session-state/adapters-memory';
+
+import { startLiveOverview, type OverviewUpdate } from '../src/liveOverview';
+import { RESEARCHER, writeScene } from './support/scene';
+import { manualChanges } from './support/serverRig';
+
+test('a change signal without a change in the store pushes no update; one commit pushes exactly one', async () => {
+  const store = createMemoryStore();
+  const awareness = await writeScene(store);
+  const changes = manualChanges();
+  const live = await startLiveOverview(store, changes.source);
+  const pushed: OverviewUpdate[] = [];
+  live.subscribe((update) => pushed.push(update));
+  try {
+    for (let i = 0; i < 3; i += 1) {
+      changes.fire();
+      await live.refresh();
+    }
+    expect(pushed).toEqual([]);
+    expect((await live.current()).version).toBe(1);
+
+    const recorded = await awareness.record({ sessionKey: RESEARCHER, kind: 'compacted', actorType: 'system', summary: 'compacted' });
+    changes.fire();
+    changes.fire();
+    await live.refresh();
+    expect(pushed.map((update) => update.version)).toEqual([2]);
+    expect(pushed[0]?.overview.counts.highestHead).toBe('event' in recorded ? recorded.event.sequence : -1);
+  } finally {
+    await live.close();
+    await awareness.close();
+  }
+});
