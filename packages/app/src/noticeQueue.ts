@@ -42,7 +42,11 @@ export interface NoticeQueue {
   removeTarget(target: string): void;
 }
 
-export function createNoticeQueue(): NoticeQueue {
+/**
+ * Creates an empty queue. `onRemoved` hears of every entry that leaves it (removed, or replaced
+ * by a different text for the pair), after the fact.
+ */
+export function createNoticeQueue(onRemoved: (watcher: string, target: string) => void = noop): NoticeQueue {
   // Map iteration follows insertion order, which is exactly "oldest first".
   const byWatcher = new Map<string, Map<string, QueuedNotice>>();
   // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
@@ -61,6 +65,7 @@ export function createNoticeQueue(): NoticeQueue {
     if (pairs === undefined || !pairs.delete(target)) return;
     unindex(watcher, target);
     if (pairs.size === 0) byWatcher.delete(watcher);
+    onRemoved(watcher, target);
   };
 
   return {
@@ -76,7 +81,10 @@ export function createNoticeQueue(): NoticeQueue {
         return 'coalesced';
       }
       // A different text for the pair replaces the old one and goes to the back as a new notice.
-      if (current !== undefined) pairs.delete(notice.target);
+      if (current !== undefined) {
+        pairs.delete(notice.target);
+        onRemoved(watcher, notice.target);
+      }
       pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
@@ -117,11 +125,16 @@ export function createNoticeQueue(): NoticeQueue {
     removeWatcher(watcher) {
       const pairs = byWatcher.get(watcher);
       if (pairs === undefined) return;
-      for (const target of pairs.keys()) unindex(watcher, target);
       byWatcher.delete(watcher);
+      for (const target of pairs.keys()) {
+        unindex(watcher, target);
+        onRemoved(watcher, target);
+      }
     },
     removeTarget(target) {
       for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
     },
   };
 }
+
+function noop(): void {}
