@@ -18,6 +18,11 @@ export interface ListenSettings {
   readonly config: ClientConfig;
   readonly channel: string;
   readonly heartbeatMs?: number;
+  /**
+   * Whether a server process id is one of the store's own pooled connections: a notification it
+   * sent is a commit made through this store, whose caller has the outcome, so it is skipped.
+   */
+  readonly isOwnBackend?: (pid: number) => boolean;
 }
 
 /**
@@ -34,6 +39,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
 
   const onNotification = (message: Notification): void => {
     if (closed || message.channel !== channel || message.payload === undefined || message.payload === '') return;
+    if (settings.isOwnBackend?.(message.processId) === true) return;
     const signal = readSignalPayload(message.payload);
     if (signal.watchers === undefined) listener.targetsChanged([signal.target]);
     else listener.targetsChanged([signal.target], signal.watchers);

@@ -1,5 +1,5 @@
 // Cross-process signals: an append that made a cursor pending signals its target and watcher to
-// every listener (of any gateway) once it commits, and so do a reset, a session delete and cursor
+// every listener of another store handle (any gateway's) once it commits, and so do a reset, a session delete and cursor
 // expiry for the cursors they removed; other appends (a repeat on a pending cursor included)
 // signal nothing; a lost listening connection is reported, re-established, and followed by a
 // resync.
@@ -161,6 +161,24 @@ test('a repeat record on a pending cursor sends no NOTIFY; after a drain the nex
   }
 });
 
+test('a store handle does not signal its own commits to its own listener (its caller has their outcomes); another handle’s it does', async () => {
+  const own = new Recorder();
+  const sub = await writer.listen!(own);
+  try {
+    await writer.watch({ watcher: W, target: T, now: 1 });
+    await writer.watch({ watcher: W, target: U, now: 1 });
+    await writer.append([request(humanTurn(T))]);
+    await writer.resetWatcher(W, 2);
+    // The sentinel, through the other handle: its signal comes after any the writer would have sent.
+    await listener.watch({ watcher: W, target: U, now: 3 });
+    await listener.append([request(humanTurn(U))]);
+    await own.until(() => own.targets.length > 0);
+    expect(own.signals).toEqual([`${U} <- ${W}`]);
+  } finally {
+    await sub.close();
+  }
+});
+
 test('a reset, a session delete and a cursor expiry each signal the targets of the cursors they removed, once per target', async () => {
   const V = key('agent:v:main');
   const recorder = new Recorder();
@@ -234,7 +252,7 @@ test('after close no callback runs, and closing twice is harmless', async () => 
   // Let a notification (if one were still delivered) arrive: a second listener proves it was sent
   // (on U: T's cursor is pending already, and a repeat signals nothing).
   const other = new Recorder();
-  const second = await writer.listen!(other);
+  const second = await listener.listen!(other);
   await writer.watch({ watcher: W, target: U, now: 1 });
   await writer.append([request(humanTurn(U))]);
   await other.until(() => other.targets.length > 0);

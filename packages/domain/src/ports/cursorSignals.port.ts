@@ -7,10 +7,11 @@ import type { StoreError } from './stateStore.port';
 
 export interface CursorSignalListener {
   /**
-   * A commit (in any process, this one included) changed cursors on these targets in a way an
-   * owner must hear of: an append made one pending (a notice is asked for where there was none),
-   * or a reset, a session delete or cursor expiry removed them (the owner withdraws a notice it
-   * still queues for a removed pair). A further change on a cursor already pending is not
+   * A commit made through another store handle (usually another process; a handle's own
+   * commits are not signalled to it, since its caller has their outcomes) changed cursors on
+   * these targets in a way an owner must hear of: an append made one pending (a notice is asked
+   * for where there was none), or a reset, a session delete or cursor expiry removed them (the
+   * owner withdraws a notice it still queues for a removed pair). A further change on a cursor already pending is not
    * signalled: its owner was told when it became pending, and the resync covers a lost signal.
    * Called with each target at least once per such commit; repeats and folding are allowed.
    * `watchers`, when given, are the only watchers whose cursors on these targets changed: a
