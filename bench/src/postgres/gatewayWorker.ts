@@ -35,6 +35,7 @@ export interface GatewaySetup {
 /** Then `{ type: 'go', untilWall }`; the worker answers `ready`, then one GatewayReport. */
 export interface GatewayReport {
   readonly type: 'report';
+  /** Records of the run, load and probes. */
   readonly records: number;
   /** Probe sends: [probe key, wall ms just before its record]. */
   readonly probesSent: ReadonlyArray<readonly [string, number]>;
@@ -181,6 +182,7 @@ async function run(setup: GatewaySetup, untilWall: number, gateway: Gateway): Pr
     for (let p = 0; p < setup.probes && wallNow() < untilWall; p += 1) {
       probesSent.push([probeKey(i, p), wallNow()]);
       await gateway.record(probeTarget(i, p));
+      records += 1;
       await sleep(setup.probeGapMs);
     }
   };
