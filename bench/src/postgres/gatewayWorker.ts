@@ -114,8 +114,8 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
       setImmediate(() => void awareness?.drain(watcher).catch(() => undefined));
     },
   });
+  // Its cursors were seeded by SQL before it started, as `sent({ watch: true })` makes them.
   const facade = awareness;
-  for (const { watcher, target } of ownedPairs(setup.index, setup)) await facade.sent({ senderKey: watcher, deliveredTo: target, watch: true });
   return {
     async record(target) {
       const result = await facade.record(humanTurn(target));

@@ -65,17 +65,15 @@ async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: n
   await createStoreSchema(place.url, place.schema);
   const probes = Math.ceil((seconds * 1000) / PROBE_GAP_MS) + 10;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
-  if (side === 'raw') {
-    // The cursors `sent({ watch: true })` makes on the library side: idle at head 0.
-    const pool = openRawPool(place.url, place.schema, 1);
-    try {
-      const now = Date.now();
-      const rows = [];
-      for (let owner = 0; owner < gateways; owner += 1) for (const pair of ownedPairs(owner, base)) rows.push({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });
-      await seedPgCursors(pool, rows);
-    } finally {
-      await pool.end();
-    }
+  // Both sides' cursors seeded by SQL (untimed), as `sent({ watch: true })` makes them: idle at head 0.
+  const pool = openRawPool(place.url, place.schema, 1);
+  try {
+    const now = Date.now();
+    const rows = [];
+    for (let owner = 0; owner < gateways; owner += 1) for (const pair of ownedPairs(owner, base)) rows.push({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });
+    await seedPgCursors(pool, rows);
+  } finally {
+    await pool.end();
   }
   const children: ChildProcess[] = [];
   try {
