@@ -1,6 +1,8 @@
 // The raw single append on PostgreSQL: BEGIN, the store's event insert (sequence drawn under the
 // head-row lock), its locked read of the target's cursors, one UPDATE for the cursors that move,
-// pg_notify when a watcher gets a notice, COMMIT – the statements the store runs for one `record`.
+// pg_notify when a cursor becomes pending (payload: the target and those watchers, as the store's
+// signal.ts writes it; a repeat on a pending cursor notifies nothing), COMMIT – the statements the
+// store runs for one `record`.
 import type pg from 'pg';
 
 import type { RawRecord } from '../raw/append';
@@ -32,7 +34,6 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
       const notified: number[] = [];
       const material: number[] = [];
       const raised: [string, number][] = [];
-      let notices = 0;
       for (const [watcher, , a, n, m] of onTarget) {
         if (!record.notifies || watcher === record.actorSessionKey) continue;
         if (m <= a) {
@@ -43,10 +44,8 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
           notified.push(sequence);
           material.push(sequence);
           raised.push([watcher, a]);
-          notices += 1;
         } else {
           // pending: the notice repeats; only material moves
-          notices += 1;
           if (sequence <= m) continue;
           watchers.push(watcher);
           acked.push(a);
@@ -71,7 +70,7 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
           raised.map(() => sequence),
         ]);
       }
-      if (notices > 0) await runRaw(client, RAW_PG.notify, [channel, record.sessionKey]);
+      if (raised.length > 0) await runRaw(client, RAW_PG.notify, [channel, [record.sessionKey, ...raised.map(([w]) => w)].join(' ')]);
       return sequence;
     });
 }

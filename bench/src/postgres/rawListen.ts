@@ -1,6 +1,6 @@
 // The raw listening side on PostgreSQL: one dedicated pg.Client that ran `LISTEN channel` (the
-// channel quoted as the store quotes it) and hands every notification's payload – the target
-// key – to a callback, as the store's listening connection does (listen.ts).
+// channel quoted as the store quotes it) and hands every notification's payload – the target key,
+// then the watchers it concerns – to a callback, as the store's listening connection does (listen.ts).
 import pg from 'pg';
 
 export interface RawListener {

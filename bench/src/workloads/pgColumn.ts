@@ -1,4 +1,4 @@
-// The PostgreSQL column: when the server answers, workloads pg1–pg7 (library over the PostgreSQL
+// The PostgreSQL column: when the server answers, workloads pg1–pg8 (library over the PostgreSQL
 // store against raw pg, each side on a fresh schema dropped at the end); otherwise one line
 // saying the column was skipped and why.
 import type { BenchContext, WorkloadResult } from '../harness/context';
@@ -11,6 +11,7 @@ import { pg4StatusReads } from './pgStatusReads';
 import { pg5Prune } from './pgPrune';
 import { pg6RestartScan } from './pgRestartScan';
 import { pg7NoticeDelay } from './pgNoticeDelay';
+import { pg8Gateways } from './pgGateways';
 
 type PgWorkload = (ctx: PgBenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -23,6 +24,7 @@ export const PG_WORKLOADS: ReadonlyArray<readonly [string, PgWorkload]> = [
   ['pg5', pg5Prune],
   ['pg6', pg6RestartScan],
   ['pg7', pg7NoticeDelay],
+  ['pg8', pg8Gateways],
 ];
 
 /** What the report prints in its PostgreSQL section. */

@@ -104,7 +104,8 @@ async function openRawSide(ctx: PgBenchContext, targets: number): Promise<Notice
   try {
     // The same cursors `sent({ watch: true })` creates: at the target's head (0), idle.
     await seedPgCursors(pool, idleCursors(targets, 1, Date.now()));
-    listening = await rawPgListen(place.url, channelOf(place.schema), (target) => notifications.signal(target));
+    // The payload is the target, then the watchers it concerns.
+    listening = await rawPgListen(place.url, channelOf(place.schema), (payload) => notifications.signal(payload.split(' ')[0] ?? payload));
   } catch (e) {
     await pool.end();
     throw e;
@@ -209,7 +210,7 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
           (strays > 0 ? ` ${strays} wakes or notifications came with no op waiting for them.` : ''),
         `${id} where the delay goes (p50): library – A's record resolves ${p50(stages.library.commit)} after the call, B's wake comes ${p50(stages.library.after)} after that (the NOTIFY, then B's re-read); raw – the append tx resolves ${p50(stages.raw.commit)} after the call, the notification ${p50(stages.raw.after)} after that.`,
         `${id} per notice (a separate pass of ${cost.library.ops} per side, both gateways' queries): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}. ` +
-          `Beyond the append, each gateway that listens re-reads the signalled target (lagging_cursors_on): B finds the notice, A finds none it owns (a re-read covers every signal of one event-loop turn, so A's sometimes covers two).`,
+          `Beyond the append, the gateway owning the watcher the signal names (B) re-reads the signalled target (pending_cursors_on); A owns none of them and reads nothing.`,
       ],
     };
   } finally {

@@ -8,6 +8,7 @@ import type { PoolClient } from 'pg';
 
 import { writeCursorPlan } from './cursorJournal';
 import { decodeEventValues } from './eventRow';
+import { signalPairs } from './signal';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run, sqlState } from './transaction';
 
@@ -45,8 +46,10 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
   const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   // The moved (or seeded) cursors and their journal entries: one statement.
   await writeCursorPlan(db, client, plan);
-  // Every gateway owning one of these watchers re-reads its cursors on the target (listen.ts).
-  if (plan.notices.length > 0) await run(client, st.notify, { channel: db.channel, target: command.sessionKey });
+  // Only a cursor that became pending is signalled (its owner re-reads it, listen.ts): a repeat on
+  // a pending cursor keeps the notice its owner was told of, and the resync covers a lost signal.
+  // Fewer NOTIFYs also means fewer commits queued on PostgreSQL's notification lock.
+  await signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first'));
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 

@@ -1,11 +1,13 @@
 // Cross-process signals: one dedicated connection LISTENs on the store's channel; each NOTIFY
-// (sent by an append that asked for notices, at its commit; payload: the target key) becomes
-// `targetsChanged`. A lost connection is reported, re-established with backoff, and followed
-// by `resync`, since notifications sent while it was down are gone.
-import { storeError, type CursorSignalListener, type CursorSignalSubscription, type SessionKey } from '@session-state/domain';
+// (sent at commit by an append that made a cursor pending, or by a removal; payload: the target
+// and its watchers, signal.ts) becomes `targetsChanged`. A lost connection is reported,
+// re-established with backoff, and followed by `resync`, since notifications sent while it was
+// down are gone.
+import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 
 import { HEARTBEAT_MS } from './options';
+import { readSignalPayload } from './signal';
 
 const FIRST_RETRY_MS = 100;
 /** The listening connection's application_name, so an operator can tell it apart in pg_stat_activity. */
@@ -16,6 +18,11 @@ export interface ListenSettings {
   readonly config: ClientConfig;
   readonly channel: string;
   readonly heartbeatMs?: number;
+  /**
+   * Whether a server process id is one of the store's own pooled connections: a notification it
+   * sent is a commit made through this store, whose caller has the outcome, so it is skipped.
+   */
+  readonly isOwnBackend?: (pid: number) => boolean;
 }
 
 /**
@@ -32,7 +39,10 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
 
   const onNotification = (message: Notification): void => {
     if (closed || message.channel !== channel || message.payload === undefined || message.payload === '') return;
-    listener.targetsChanged([message.payload as SessionKey]);
+    if (settings.isOwnBackend?.(message.processId) === true) return;
+    const signal = readSignalPayload(message.payload);
+    if (signal.watchers === undefined) listener.targetsChanged([signal.target]);
+    else listener.targetsChanged([signal.target], signal.watchers);
   };
 
   /** Drops the current connection (reporting why) and schedules a new one. */

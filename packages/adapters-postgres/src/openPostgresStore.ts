@@ -47,6 +47,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // the ReadyForQuery that hands the new client out, before checkOut can listen. The loss is
   // still seen by whoever holds the client (its queries reject) or by the pool.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // The server processes of this pool's connections: their notifications are this store's own
+  // commits, whose outcomes its caller already has, so its listener skips them (listen.ts).
+  const ownBackends = new Set<number>();
+  pool.on('connect', (client) => ownBackends.add(backendOf(client)));
+  pool.on('remove', (client) => ownBackends.delete(backendOf(client)));
   let db: StoreDb;
   try {
     const tables = storeTables(checked.schema);
@@ -68,6 +73,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
   return storePort(() => db, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune, close }, (listener) =>
-    listenForSignals({ config, channel: db.channel }, listener),
+    listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),
   );
 }
+
+/** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */
+const backendOf = (client: pg.PoolClient): number => (client as unknown as { readonly processID: number }).processID;

@@ -1,13 +1,13 @@
 // Removing cursors (reset, delete, expiry): the rows a `DELETE … RETURNING` gave back are planned
-// by `planRemoval`; its `watch_ended` entries are written and the targets signalled in the same
-// transaction.
+// by `planRemoval`; its `watch_ended` entries are written and the pairs signalled (signal.ts) in
+// the same transaction.
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { planRemoval, type CursorPair, type EndReason } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { writeJournal } from './cursorJournal';
 import type { StoreDb } from './storeDb';
-import { run } from './transaction';
+import { signalPairs } from './signal';
 
 /**
  * Journals the removal of `deleted` (CursorValues rows the caller's transaction deleted), signals
@@ -26,6 +26,6 @@ export async function journalRemoval(
 ): Promise<CursorPair[]> {
   const plan = planRemoval({ cursors: decodeStoredCursors(db, operation, deleted), reason, now });
   await writeJournal(db, client, plan.journal);
-  if (plan.removed.length > 0) await run(client, db.statements.notifyTargets, { channel: db.channel, targets: plan.removed.map((pair) => pair.target) });
+  await signalPairs(db, client, plan.removed);
   return [...plan.removed];
 }

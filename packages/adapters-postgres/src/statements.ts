@@ -159,12 +159,10 @@ SELECT 1`,
     /** Appends journal entries (JournalArrays), in order. */
     insertJournal: compile<JournalArrays>('insert_journal', journalInsert),
 
-    /** {channel, target}: delivered to every listener when (and only if) the transaction commits. */
-    notify: compile<{ channel: string; target: string }>('notify', sql`SELECT pg_notify(${p('channel')}, ${p('target')})`),
-    /** {channel, targets}: one notification per distinct target, at commit, as `notify` does. */
-    notifyTargets: compile<{ channel: string } & Targets>(
-      'notify_targets',
-      sql`SELECT pg_notify(${p('channel')}, t) FROM (SELECT DISTINCT unnest(${p('targets')}::text[]) AS t) AS distinct_targets`,
+    /** {channel, payloads}: one notification per payload (signal.ts), delivered to every listener when (and only if) the transaction commits. */
+    notifyPayloads: compile<{ channel: string; payloads: readonly string[] }>(
+      'notify_payloads',
+      sql`SELECT pg_notify(${p('channel')}, payload) FROM unnest(${p('payloads')}::text[]) AS payload`,
     ),
 
     // --- reads --------------------------------------------------------------------------------

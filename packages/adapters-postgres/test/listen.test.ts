@@ -1,9 +1,11 @@
-// Cross-process signals: an append that asked for notices signals its target to every listener
-// (of any gateway) once it commits, and so do a reset, a session delete and cursor expiry for the
-// targets of the cursors they removed; other appends signal nothing; a lost listening connection
-// is reported, re-established, and followed by a resync.
+// Cross-process signals: an append that made a cursor pending signals its target and watcher to
+// every listener of another store handle (any gateway's) once it commits, and so do a reset, a session delete and cursor
+// expiry for the cursors they removed; other appends (a repeat on a pending cursor included)
+// signal nothing; a lost listening connection is reported, re-established, and followed by a
+// resync.
 import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateStore, StoreError } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+import pg from 'pg';
 
 import { openPostgresStore } from '../src';
 import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen';
@@ -18,12 +20,15 @@ const U = key('agent:u:main');
 /** A listener that records what it was told, and waits for it. */
 class Recorder implements CursorSignalListener {
   readonly targets: string[] = [];
+  /** Per signal: its target and the watchers it named (`*` when it named none). */
+  readonly signals: string[] = [];
   resyncs = 0;
   readonly failures: StoreError[] = [];
   private waiters: Array<() => void> = [];
 
-  targetsChanged(targets: readonly SessionKey[]): void {
+  targetsChanged(targets: readonly SessionKey[], watchers?: readonly SessionKey[]): void {
     this.targets.push(...targets);
+    for (const target of targets) this.signals.push(`${target} <- ${watchers === undefined ? '*' : [...watchers].sort().join(',')}`);
     this.wakeWaiters();
   }
   resync(): void {
@@ -104,6 +109,76 @@ test('appends that ask for no notice signal nothing: unwatched, log-only, the wa
   expect(recorder.targets).toEqual([U]);
 });
 
+test('a signal names the watchers whose cursors it concerns: the newly pending ones of an append, the removed ones of a reset', async () => {
+  const V = key('agent:v:main');
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await writer.watch({ watcher: V, target: T, now: 1 });
+  await writer.append([request(humanTurn(T))]);
+  await recorder.until(() => recorder.signals.length > 0);
+  expect(recorder.signals).toEqual([`${T} <- ${[V, W].sort().join(',')}`]);
+
+  recorder.signals.length = 0;
+  await writer.resetWatcher(W, 2);
+  await recorder.until(() => recorder.signals.length > 0);
+  expect(recorder.signals).toEqual([`${T} <- ${W}`]);
+});
+
+test('a repeat record on a pending cursor sends no NOTIFY; after a drain the next record sends one again (counted on a LISTEN connection)', async () => {
+  const payloads: string[] = [];
+  const raw = new pg.Client({ connectionString: pgUrl() });
+  await raw.connect();
+  try {
+    raw.on('notification', (message) => payloads.push(message.payload ?? ''));
+    await raw.query(`LISTEN "session_state:${schema}"`);
+    await writer.watch({ watcher: W, target: T, now: 1 });
+    await writer.watch({ watcher: W, target: U, now: 1 });
+    const [first] = await writer.append([request(humanTurn(T))]);
+    // Two repeats: one alone, one in a batch with another session's append.
+    const [repeat] = await writer.append([request(humanTurn(T))]);
+    expect(repeat?.type === 'appended' && repeat.notices.map((notice) => notice.reason)).toEqual(['repeat']);
+    await writer.append([request(humanTurn(T)), request(humanTurn(U))]);
+    // A sentinel on its own connection's order: every earlier commit's notification precedes it.
+    await withClient((client) => client.query('SELECT pg_notify($1, $2)', [`session_state:${schema}`, 'sentinel']));
+    await waitFor(() => payloads.includes('sentinel'));
+    expect(payloads).toEqual([`${T} ${W}`, `${U} ${W}`, 'sentinel']);
+
+    // The drain acknowledges the first notice; more had arrived, so it reopens (in the drainer,
+    // no signal); the drain after that leaves the cursor idle, and the next record signals.
+    const notified = first?.type === 'appended' ? first.notices[0]?.notified : undefined;
+    if (notified === undefined) throw new Error('the first append asked for no notice');
+    const [reopened] = await writer.drain(W, [{ target: T, notified }], 3);
+    if (reopened?.result !== 'acked' || reopened.reopened === undefined) throw new Error('the drain did not reopen');
+    await writer.drain(W, [{ target: T, notified: reopened.reopened.notified }], 4);
+    payloads.length = 0;
+    await writer.append([request(humanTurn(T))]);
+    await withClient((client) => client.query('SELECT pg_notify($1, $2)', [`session_state:${schema}`, 'sentinel']));
+    await waitFor(() => payloads.includes('sentinel'));
+    expect(payloads).toEqual([`${T} ${W}`, 'sentinel']);
+  } finally {
+    await raw.end();
+  }
+});
+
+test('a store handle does not signal its own commits to its own listener (its caller has their outcomes); another handle’s it does', async () => {
+  const own = new Recorder();
+  const sub = await writer.listen!(own);
+  try {
+    await writer.watch({ watcher: W, target: T, now: 1 });
+    await writer.watch({ watcher: W, target: U, now: 1 });
+    await writer.append([request(humanTurn(T))]);
+    await writer.resetWatcher(W, 2);
+    // The sentinel, through the other handle: its signal comes after any the writer would have sent.
+    await listener.watch({ watcher: W, target: U, now: 3 });
+    await listener.append([request(humanTurn(U))]);
+    await own.until(() => own.targets.length > 0);
+    expect(own.signals).toEqual([`${U} <- ${W}`]);
+  } finally {
+    await sub.close();
+  }
+});
+
 test('a reset, a session delete and a cursor expiry each signal the targets of the cursors they removed, once per target', async () => {
   const V = key('agent:v:main');
   const recorder = new Recorder();
@@ -174,10 +249,12 @@ test('after close no callback runs, and closing twice is harmless', async () => 
   await sub.close();
   await writer.watch({ watcher: W, target: T, now: 1 });
   await writer.append([request(humanTurn(T))]);
-  // Let a notification (if one were still delivered) arrive: a second listener proves it was sent.
+  // Let a notification (if one were still delivered) arrive: a second listener proves it was sent
+  // (on U: T's cursor is pending already, and a repeat signals nothing).
   const other = new Recorder();
-  const second = await writer.listen!(other);
-  await writer.append([request(humanTurn(T))]);
+  const second = await listener.listen!(other);
+  await writer.watch({ watcher: W, target: U, now: 1 });
+  await writer.append([request(humanTurn(U))]);
   await other.until(() => other.targets.length > 0);
   await second.close();
   expect(recorder.targets).toEqual([]);
@@ -191,3 +268,11 @@ test('listening on an unreachable server rejects with a StoreError naming listen
   expect(recorder.resyncs).toBe(0);
   expect(recorder.failures).toEqual([]);
 });
+
+/** Polls `done` every 10 ms; rejects after 10 s. */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) throw new Error('the expected notification never came');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

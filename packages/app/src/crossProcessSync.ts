@@ -7,6 +7,20 @@
 // to material. On a live queue that would let a drain acknowledge changes the watcher never read
 // (it read status before they were recorded); the held notice keeps the frozen watermark, so the
 // drain reopens for them, exactly as in one process.
+//
+// Why re-reads run beside the operation lane, and the drain race: a re-read only reads, so once
+// start-up is done it runs on its own pool connection while the lane carries on, and a signal is
+// heard one round trip after it arrives instead of after this gateway's queued append batches
+// and drains. It never moves a watermark, so it cannot reorder the store's writes; the only
+// hazard is the queue. A drain (or a reset, a delete, an expiry, a spawn edge) may commit after
+// the re-read's snapshot and update the queue before the re-read answers: the re-read then holds
+// the notice the drain just consumed, and offering it would queue a consumed notice again. So a
+// re-read beside the lane watches the queue's removals while it is in flight and drops its answer
+// for every pair whose entry left the queue meanwhile; those targets are re-read once more in the
+// lane, after the operation (a notice that arrived at the same moment is not lost, only later).
+// An operation that commits after the snapshot but updates the queue after the re-read answered
+// fixes the queue itself (the drain removes what it consumed, a removal what it removed). Until
+// start-up is done every re-read runs in the lane: the restart scan raises notified there.
 import type { CursorSignalListener, CursorSignalSubscription, Logger, Notice, SessionKey, StateStore } from '@session-state/domain';
 
 import type { CallOrder } from './callOrder';
@@ -15,6 +29,7 @@ import type { Counters } from './metrics';
 import type { NoticeBoard } from './noticeBoard';
 import type { QueuedPair } from './noticeQueue';
 import type { OwnsWatcher } from './ownership';
+import { pairKey, type RemovalWatch } from './removalWatch';
 import { describeFailure } from './storeOperationError';
 
 export interface CrossProcessSync {
@@ -25,9 +40,12 @@ export interface CrossProcessSync {
   listen(): Promise<void>;
   /** The restart scan reads every owned cursor: it covers every signal received before it. */
   coveredByFullScan(): void;
-  /** Starts the resync timer, unless its interval is 0. */
+  /**
+   * Start-up is done (the restart scan ran): starts the resync timer, unless its interval is 0,
+   * and lets re-reads run beside the operation lane from now on.
+   */
   startResyncTimer(): void;
-  /** Stops the timer and a scheduled re-read, and closes the subscription. */
+  /** Stops the timer and a scheduled re-read, waits for a running one, and closes the subscription. */
   close(): Promise<void>;
 }
 
@@ -44,9 +62,6 @@ export interface CrossProcessSyncDeps {
   readonly isClosed: () => boolean;
 }
 
-/** One string per (watcher, target): session keys never hold whitespace, so a space separates. */
-const pairKey = (watcher: string, target: string): string => `${watcher} ${target}`;
-
 export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcessSync {
   const { store, board, order, counters, failures, logger, ownsForScan, isClosed } = deps;
   const queue = board.queue;
@@ -57,41 +72,89 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
   let scanScheduled: NodeJS.Immediate | undefined;
   let resyncTimer: NodeJS.Timeout | undefined;
   let subscription: CursorSignalSubscription | undefined;
+  // Until start-up is done every re-read runs in the lane (the restart scan raises notified there).
+  let besideLane = false;
+  // The re-read running beside the lane (at most one at a time), and whether a signal came
+  // while it ran (a failed re-read keeps its targets but schedules nothing itself: no retry loop).
+  let running: Promise<void> | undefined;
+  let scanAfterRunning = false;
 
   // --- the re-read ---
 
   /**
-   * One re-read through the lane (so it is ordered with drains and appends): the notices the
-   * owned pending cursors hold (`store.pendingNotices`) on the signalled targets, or on all of
-   * them when a full scan is due; read-only, so it moves no watermark. A failed scan keeps what
-   * it was asked for, for the next signal or resync tick (never a retry loop).
+   * One re-read: the notices the owned pending cursors hold (`store.pendingNotices`) on the
+   * signalled targets, or on all of them when a full scan is due; read-only, so it moves no
+   * watermark. A failed read keeps what it was asked for, for the next signal or resync tick
+   * (never a retry loop).
+   *
+   * With `check` (a re-read beside the lane), a pair whose queue entry left the queue while the
+   * read was in flight is not trusted: the read may predate the drain, reset, delete, expiry or
+   * spawn edge that removed it, and offering its old notice would queue a consumed or withdrawn
+   * one again. Such a pair's target is returned, to be re-read in the lane, after that operation.
    */
-  const scanSignalled = (): Promise<void> =>
+  const reread = async (full: boolean, targets: readonly SessionKey[], check: RemovalWatch | undefined): Promise<readonly SessionKey[]> => {
+    // Taken before the read: an entry queued after it is never judged by it.
+    const queued = full ? queue.allEntries() : targets.flatMap((target) => queue.entriesOn(target));
+    let notices: readonly Notice[];
+    try {
+      notices = await store.pendingNotices(ownsForScan, full ? undefined : targets);
+    } catch (error) {
+      if (full) fullScanDue = true;
+      else for (const target of targets) signalledTargets.add(target);
+      logger.error('cursor scan failed; retried on the next signal or resync', {
+        operation: 'pendingNotices',
+        scan: full ? 'full' : 'targets',
+        targets: targets.length,
+        error: describeFailure(error),
+      });
+      return [];
+    }
+    const untrusted = new Set<SessionKey>();
+    for (const notice of notices) {
+      if (check?.touched(notice.watcher, notice.target)) untrusted.add(notice.target as SessionKey);
+      else board.offer(notice, true);
+    }
+    await withdrawRemoved(queued, notices);
+    return [...untrusted];
+  };
+
+  /** Takes what is due: every owned cursor, or the signalled targets (none: nothing to do). */
+  const takeDue = (): { readonly full: boolean; readonly targets: readonly SessionKey[] } | undefined => {
+    const full = fullScanDue;
+    const targets = full ? [] : [...signalledTargets];
+    fullScanDue = false;
+    signalledTargets.clear();
+    return full || targets.length > 0 ? { full, targets } : undefined;
+  };
+
+  /** A re-read in the lane, ordered with drains and appends: nothing it reads can be overtaken. */
+  const rereadInLane = (due: () => { readonly full: boolean; readonly targets: readonly SessionKey[] } | undefined): Promise<void> =>
     order.enter(async () => {
-      const full = fullScanDue;
-      const targets = full ? [] : [...signalledTargets];
-      fullScanDue = false;
-      signalledTargets.clear();
-      if (!full && targets.length === 0) return;
-      // Taken before the read: an entry queued after it is never judged by it.
-      const queued = full ? queue.allEntries() : targets.flatMap((target) => queue.entriesOn(target));
-      let notices: readonly Notice[];
-      try {
-        notices = await store.pendingNotices(ownsForScan, full ? undefined : targets);
-      } catch (error) {
-        if (full) fullScanDue = true;
-        else for (const target of targets) signalledTargets.add(target);
-        logger.error('cursor scan failed; retried on the next signal or resync', {
-          operation: 'pendingNotices',
-          scan: full ? 'full' : 'targets',
-          targets: targets.length,
-          error: describeFailure(error),
-        });
-        return;
-      }
-      for (const notice of notices) board.offer(notice, true);
-      await withdrawRemoved(queued, notices);
+      const taken = due();
+      if (taken !== undefined) await reread(taken.full, taken.targets, undefined);
     });
+
+  /**
+   * A re-read beside the lane, on its own pool connection: a signal is heard without waiting
+   * behind this gateway's append batches and drains. Read-only, and its answer is checked
+   * against the queue's removals (see `reread`); the pairs it cannot trust go to the lane.
+   */
+  const rereadBeside = async (): Promise<void> => {
+    const taken = takeDue();
+    if (taken === undefined) return;
+    const watch = board.watchRemovals();
+    let untrusted: readonly SessionKey[];
+    try {
+      untrusted = await reread(taken.full, taken.targets, watch);
+    } finally {
+      watch.stop();
+    }
+    if (untrusted.length > 0 && !isClosed()) {
+      rereadInLane(() => ({ full: false, targets: untrusted })).catch((error: unknown) => {
+        logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
+      });
+    }
+  };
 
   /**
    * Withdraws queued notices whose cursor another process removed (a reset, a session delete or
@@ -100,6 +163,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
    * whose cursor is still there stays: e.g. a drain that committed but reported a failure left
    * it, and the next drain must still hand its text over. Nothing is read when every entry is
    * pending (the usual case); a failed read keeps the entries for the next signal or resync.
+   * Removal is by identity (`removeIfSame`), so an entry a drain replaced meanwhile stays.
    */
   const withdrawRemoved = async (queued: readonly QueuedPair[], pending: readonly Notice[]): Promise<void> => {
     const pendingPairs = new Set(pending.map((notice) => pairKey(notice.watcher, notice.target)));
@@ -129,24 +193,42 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     }
   };
 
-  /** At most one scan per turn of the event loop, however many signals arrive in it. */
+  /** At most one re-read per turn of the event loop, however many signals arrive in it. */
   const scheduleScan = (): void => {
     if (isClosed() || scanScheduled !== undefined) return;
     scanScheduled = setImmediate(() => {
       scanScheduled = undefined;
       if (isClosed()) return;
-      scanSignalled().catch((error: unknown) => {
-        logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
-      });
+      if (running !== undefined) {
+        // The running re-read schedules this one when it ends.
+        scanAfterRunning = true;
+        return;
+      }
+      const scan = besideLane ? rereadBeside() : rereadInLane(takeDue);
+      const current = scan
+        .catch((error: unknown) => {
+          logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
+        })
+        .finally(() => {
+          if (running !== current) return;
+          running = undefined;
+          if (!scanAfterRunning) return;
+          scanAfterRunning = false;
+          scheduleScan();
+        });
+      running = current;
     });
   };
 
   // --- signals ---
 
   const listener: CursorSignalListener = {
-    targetsChanged(targets) {
+    targetsChanged(targets, watchers) {
       if (isClosed()) return;
       try {
+        // The signal names its watchers: a gateway owning none of them has nothing to re-read
+        // (one re-read per notice, in the owner only).
+        if (watchers !== undefined && ownsForScan !== undefined && !watchers.some((watcher) => ownsForScan(watcher))) return;
         for (const target of targets) signalledTargets.add(target);
       } catch (error) {
         // A malformed signal: scan everything rather than miss a target.
@@ -190,6 +272,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       fullScanDue = false;
     },
     startResyncTimer() {
+      besideLane = true;
       if (deps.resyncIntervalMs <= 0) return;
       resyncTimer = setInterval(() => {
         fullScanDue = true;
@@ -203,6 +286,8 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       if (scanScheduled !== undefined) clearImmediate(scanScheduled);
       scanScheduled = undefined;
       await closeSubscription();
+      // The store closes after this: a re-read beside the lane must be done with it.
+      await running;
     },
   };
 }

@@ -4,6 +4,7 @@ import { isNestedSubagent, type CursorPair, type Logger, type Notice, type Wake 
 
 import type { Counters } from './metrics';
 import { createNoticeQueue, type NoticeQueue } from './noticeQueue';
+import { createRemovalWatches, type RemovalWatch } from './removalWatch';
 import { describeFailure } from './storeOperationError';
 
 export interface NoticeBoard {
@@ -18,6 +19,8 @@ export interface NoticeBoard {
   offer(notice: Notice, signalled?: boolean): void;
   /** Removes the entries of cursors the store removed (a reset, a delete, an expiry). */
   dropPairs(pairs: readonly CursorPair[]): void;
+  /** Starts watching for entries leaving the queue (a re-read beside the lane checks its answer with it). */
+  watchRemovals(): RemovalWatch;
 }
 
 export interface NoticeBoardDeps {
@@ -27,7 +30,8 @@ export interface NoticeBoardDeps {
 }
 
 export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBoardDeps): NoticeBoard {
-  const queue = createNoticeQueue();
+  const removals = createRemovalWatches();
+  const queue = createNoticeQueue(removals.removed);
 
   /** A nested sub-agent is never woken; a wake port that throws is logged and changes nothing. */
   const wake = (watcher: string): void => {
@@ -56,5 +60,6 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
     dropPairs(pairs) {
       for (const pair of pairs) queue.remove(pair.watcher, pair.target);
     },
+    watchRemovals: removals.start,
   };
 }

@@ -44,7 +44,11 @@ export interface NoticeQueue {
   size(): number;
 }
 
-export function createNoticeQueue(): NoticeQueue {
+/**
+ * Creates an empty queue. `onRemoved` hears of every entry that leaves it (removed, or replaced
+ * by a different text for the pair), after the fact.
+ */
+export function createNoticeQueue(onRemoved: (watcher: string, target: string) => void = noop): NoticeQueue {
   // Map iteration follows insertion order, which is exactly "oldest first".
   const byWatcher = new Map<string, Map<string, QueuedNotice>>();
   // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
@@ -65,6 +69,7 @@ export function createNoticeQueue(): NoticeQueue {
     entryCount -= 1;
     unindex(watcher, target);
     if (pairs.size === 0) byWatcher.delete(watcher);
+    onRemoved(watcher, target);
   };
 
   return {
@@ -80,8 +85,10 @@ export function createNoticeQueue(): NoticeQueue {
         return 'coalesced';
       }
       // A different text for the pair replaces the old one and goes to the back as a new notice.
-      if (current !== undefined) pairs.delete(notice.target);
-      else entryCount += 1;
+      if (current !== undefined) {
+        pairs.delete(notice.target);
+        onRemoved(watcher, notice.target);
+      } else entryCount += 1;
       pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
@@ -122,9 +129,12 @@ export function createNoticeQueue(): NoticeQueue {
     removeWatcher(watcher) {
       const pairs = byWatcher.get(watcher);
       if (pairs === undefined) return;
-      for (const target of pairs.keys()) unindex(watcher, target);
       entryCount -= pairs.size;
       byWatcher.delete(watcher);
+      for (const target of pairs.keys()) {
+        unindex(watcher, target);
+        onRemoved(watcher, target);
+      }
     },
     removeTarget(target) {
       for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
@@ -132,3 +142,5 @@ export function createNoticeQueue(): NoticeQueue {
     size: () => entryCount,
   };
 }
+
+function noop(): void {}

@@ -43,7 +43,7 @@ interface Bus {
   dropSignals: boolean;
   /** Subscriptions not closed yet. */
   readonly listening: number;
-  /** Signals sent so far (one per target of each notifying append or removal), lost ones excluded. */
+  /** Signals sent so far (one per target of each append that made a cursor pending, or removal), lost ones excluded. */
   readonly sent: number;
   /** Every listener is told to resync (the listening connection came back). */
   reconnect(): void;
@@ -52,20 +52,23 @@ interface Bus {
 }
 
 /**
- * After an append whose outcome asked for notices, or a reset, delete or prune that removed
- * cursors, every subscribed listener (the calling process's own included) hears
- * `targetsChanged([target])` for each target, asynchronously, like a NOTIFY delivered after the
- * commit. `listen` calls `resync()` once before it resolves, as PostgreSQL's does.
+ * After an append that made a cursor pending (a `first` notice), or a reset, delete or prune that
+ * removed cursors, every subscribed listener (the calling process's own included) hears
+ * `targetsChanged([target], watchers)` for each target, asynchronously, like a NOTIFY delivered
+ * after the commit; a repeat on a pending cursor sends nothing, as PostgreSQL's store does.
+ * `listen` calls `resync()` once before it resolves, as PostgreSQL's does.
  */
 function createBus(shared: StateStore): Bus {
   const listeners = new Set<CursorSignalListener>();
   let sent = 0;
-  /** Tells every listener of each target, asynchronously, like a NOTIFY delivered after the commit. */
-  const signal = (targets: ReadonlySet<SessionKey>): void => {
-    if (targets.size === 0 || bus.dropSignals) return;
-    sent += targets.size;
+  /** Tells every listener of each pair's target and watchers, asynchronously, like a NOTIFY delivered after the commit. */
+  const signal = (pairs: readonly { readonly watcher: string; readonly target: string }[]): void => {
+    const watchersByTarget = new Map<SessionKey, SessionKey[]>();
+    for (const { watcher, target } of pairs) watchersByTarget.set(target as SessionKey, [...(watchersByTarget.get(target as SessionKey) ?? []), watcher as SessionKey]);
+    if (watchersByTarget.size === 0 || bus.dropSignals) return;
+    sent += watchersByTarget.size;
     setImmediate(() => {
-      for (const listener of [...listeners]) for (const target of targets) listener.targetsChanged([target]);
+      for (const listener of [...listeners]) for (const [target, watchers] of watchersByTarget) listener.targetsChanged([target], watchers);
     });
   };
   const bus: Bus = {
@@ -82,25 +85,23 @@ function createBus(shared: StateStore): Bus {
       close: async () => undefined,
       append: async (batch) => {
         const outcomes = await shared.append(batch);
-        const targets = new Set<SessionKey>();
-        for (const outcome of outcomes) if (outcome.type === 'appended' && outcome.notices.length > 0) targets.add(outcome.event.sessionKey);
-        signal(targets);
+        signal(outcomes.flatMap((outcome) => (outcome.type === 'appended' ? outcome.notices.filter((notice) => notice.reason === 'first') : [])));
         return outcomes;
       },
       // Removed cursors signal their targets, as the PostgreSQL store's removing transactions do.
       resetWatcher: async (watcher, now) => {
         const removed = await shared.resetWatcher(watcher, now);
-        signal(new Set(removed.map((pair) => pair.target)));
+        signal(removed);
         return removed;
       },
       deleteSession: async (sessionKey, now) => {
         const result = await shared.deleteSession(sessionKey, now);
-        signal(new Set(result.removedCursors.map((pair) => pair.target)));
+        signal(result.removedCursors);
         return result;
       },
       prune: async (request) => {
         const batch = await shared.prune(request);
-        signal(new Set(batch.expiredCursors.map((pair) => pair.target)));
+        signal(batch.expiredCursors);
         return batch;
       },
       listen: async (listener) => {
@@ -262,10 +263,11 @@ describe('two gateways over one store with cursor signals', () => {
     const read = await b.awareness.status(TARGET, { changesSince: watchedAt });
     const readUpTo = read.stateChanges?.nextSince ?? -1;
     expect(readUpTo).toBeGreaterThan(first);
-    // Then another turn lands in A; B hears of it (signal and a resync tick) before its watcher's turn ends.
+    // Then another turn lands in A, a repeat on the pending cursor: it signals nothing (B was told
+    // when the cursor became pending), and a resync tick re-reads before the watcher's turn ends.
     const signalsBefore = bus.sent;
     const unread = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
-    expect(bus.sent).toBe(signalsBefore + 1);
+    expect(bus.sent).toBe(signalsBefore);
     await turns(20);
     await resyncTick();
     expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
@@ -345,6 +347,24 @@ describe('two gateways over one store with cursor signals', () => {
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics().noticesSignalled).toBe(1);
     expect(a.awareness.pending(WB)).toEqual([]);
+  });
+
+  test('a lost signal is covered by the resync timer even when later turns on the pending cursor send none', async () => {
+    bus.dropSignals = true;
+    await a.awareness.record(humanTurn(TARGET));
+    bus.dropSignals = false;
+    const sentBefore = bus.sent;
+    // Repeats on the cursor, now pending: no signal (B was told when it became pending).
+    await a.awareness.record(humanTurn(TARGET));
+    await a.awareness.record(humanTurn(TARGET));
+    await turns(20);
+    expect(bus.sent).toBe(sentBefore);
+    expect(b.awareness.pending(WB)).toEqual([]);
+
+    await resyncTick();
+    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(b.wakes).toEqual([WB]);
   });
 
   /** B's watcher also watches TARGET2; a turn in A on each target queues two notices in B. */
@@ -530,6 +550,87 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
+  test('a signal naming only another gateway’s watchers starts no re-read: one re-read per notice, in the owner only; a repeat turn signals nothing', async () => {
+    const shared = createMemoryStore();
+    const bus = createBus(shared);
+    const callsA: string[] = [];
+    const callsB: string[] = [];
+    const a = await gateway(spied(bus.view(), callsA), { ownsSession: ownsA, resyncIntervalMs: 0 });
+    const b = await gateway(spied(bus.view(), callsB), { ownsSession: ownsB, resyncIntervalMs: 0 });
+    await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await turns();
+    callsA.length = 0;
+    callsB.length = 0;
+
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    await a.awareness.record(humanTurn(TARGET));
+    await a.awareness.record(humanTurn(TARGET));
+    await turns(20);
+    expect(bus.sent).toBe(1);
+    expect(callsB).toEqual([`pendingNotices ${TARGET}`]);
+    expect(callsA).toEqual([]);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a re-read is not held up by the operation lane: a notice reaches B while B’s own append is still in flight', async () => {
+    let releaseAppend: () => void = () => undefined;
+    const appendGate = new Promise<void>((resolve) => {
+      releaseAppend = resolve;
+    });
+    let holdAppends = false;
+    const { shared, a, b } = await noticeInBOverStore((view) => ({
+      append: async (batch) => {
+        if (holdAppends) await appendGate;
+        return view.append(batch);
+      },
+    }));
+    await b.awareness.drain(WB);
+    holdAppends = true;
+    // B's lane is busy with this append until the gate opens.
+    const blocked = b.awareness.record(humanTurn(TARGET2));
+    await a.awareness.record(humanTurn(TARGET));
+    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B beside its busy lane');
+    releaseAppend();
+    expect((await blocked).ok).toBe(true);
+    await closeGateways();
+    await shared.close();
+  });
+
+  test('a re-read that read before B’s drain committed never re-queues the drained notice: the pair is read again in the lane', async () => {
+    const scans: string[] = [];
+    let hold: Promise<void> | undefined;
+    const { shared, bus, b } = await noticeInBOverStore((view) => ({
+      pendingNotices: async (owns, targets) => {
+        scans.push(targets === undefined ? 'all' : [...targets].join(' '));
+        // Read now (the snapshot), answer when the test says so.
+        const notices = await view.pendingNotices(owns, targets);
+        if (hold !== undefined) await hold;
+        return notices;
+      },
+    }));
+    let answer: () => void = () => undefined;
+    hold = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    scans.length = 0;
+    // The listening connection came back: a full re-read starts beside the lane and reads the
+    // cursor while it is still pending.
+    bus.reconnect();
+    await until(() => scans.length === 1, 'the re-read has read');
+    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    hold = undefined;
+    answer();
+    await until(() => scans.length === 2, 'the pair is read again in the lane');
+    await turns(20);
+    expect(scans).toEqual(['all', TARGET]);
+    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(b.wakes).toEqual([WB]);
+    await closeGateways();
+    await shared.close();
+  });
+
   test('a failed scan is logged and its targets are kept for the next signal, with no retry loop', async () => {
     const shared = createMemoryStore();
     const bus = createBus(shared);
@@ -576,7 +677,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
-    return { shared, a, b };
+    return { shared, bus, a, b };
   }
 
   test('a queued notice whose cursor is still there stays when a re-read finds it not pending (a drain that committed, then failed): the next drain hands it over', async () => {

@@ -17,6 +17,24 @@ describe('the notice queue', () => {
     expect(queue.entries('w')[0]?.notified).toBe(7);
   });
 
+  test('onRemoved hears of every entry that leaves (by pair, identity, watcher, target, or replaced by another text), and of nothing else', () => {
+    const removed: string[] = [];
+    const queue = createNoticeQueue((watcher, target) => removed.push(`${watcher}/${target}`));
+    queue.offer('w1', entry('a', 'A0', 1));
+    queue.offer('w1', entry('b', 'B0', 1));
+    queue.offer('w2', entry('a', 'A0', 1));
+    queue.offer('w2', entry('c', 'C0', 1));
+    queue.offer('w1', entry('a', 'A0', 2)); // coalesced: stays
+    queue.remove('w9', 'a'); // nothing there
+    expect(removed).toEqual([]);
+    queue.offer('w1', entry('a', 'A1', 3)); // replaced
+    queue.removeIfSame('w1', entry('b', 'B0', 1)); // not the same object: stays
+    queue.removeIfSame('w1', queue.entries('w1')[0]!);
+    queue.removeTarget('a');
+    queue.removeWatcher('w2');
+    expect(removed).toEqual(['w1/a', 'w1/b', 'w1/a', 'w2/a', 'w2/c']);
+  });
+
   test('a different text for a pair replaces its entry and moves it to the back', () => {
     const queue = createNoticeQueue();
     queue.offer('w', entry('a', 'A0', 3));

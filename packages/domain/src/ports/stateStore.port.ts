@@ -239,8 +239,8 @@ export interface StateStore {
   prune(request: PruneRequest): Promise<PruneBatch>;
 
   /**
-   * Optional, for stores several processes share: signals each committed append that asked
-   * for a notice, in whichever process it ran (see CursorSignalListener). A facade told which
+   * Optional, for stores several processes share: signals each commit made through another
+   * handle that made a cursor pending or removed one (see CursorSignalListener). A facade told which
    * watchers it owns listens and re-reads its cursors on the signalled targets (`pendingNotices`).
    */
   listen?: ListenForCursorSignals;
