@@ -8,6 +8,7 @@ import { isAgentKey, ReferenceModel, storeMatrix, type ModelAppend, type ModelRe
 
 import type { RecordInput } from '../src';
 import { openFixture, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;
@@ -47,7 +48,7 @@ const showChoice = (choice: Choice, resolved: Key | undefined): string =>
 // --- shared checks ---------------------------------------------------------------------------
 
 function expectQueueMatches(m: ReferenceModel, r: Real): void {
-  for (const key of KEYS) expect(r.f.awareness.pending(key)).toEqual(m.pendingTexts(key));
+  for (const key of KEYS) expect(noticeTexts(r.f.awareness.pending(key))).toEqual(m.pendingTexts(key));
 }
 
 /** Runs `act`, then checks the wakes it caused against the model's (as a multiset) and the whole queue. */
@@ -95,7 +96,7 @@ class RecordCommand implements fc.AsyncCommand<ReferenceModel, Real> {
       const expected = m.expectAppend(modelInput);
       const result = await r.f.awareness.record(input);
       if (expected.type === 'skipped') {
-        expect(result).toEqual({ ok: true, skipped: 'unwatched' });
+        expect(result).toEqual({ ok: true, outcome: 'skipped', reason: 'unwatched' });
         return;
       }
       if (!result.ok || !('event' in result)) throw new Error(`record failed: ${JSON.stringify(result)}`);
@@ -183,7 +184,7 @@ class DrainCommand implements fc.AsyncCommand<ReferenceModel, Real> {
     this.watcher = watcher;
     await checked(m, r, async () => {
       const expected = m.drain(watcher, r.f.clock.now());
-      expect(await r.f.awareness.drain(watcher)).toEqual(expected);
+      expect(noticeTexts(await r.f.awareness.drain(watcher))).toEqual(expected);
     });
   }
   toString(): string {
@@ -246,7 +247,7 @@ class RestartCommand implements fc.AsyncCommand<ReferenceModel, Real> {
     m.restartScan(r.f.clock.now());
     expect([...r.f.wakes].sort()).toEqual([...m.wakes].sort());
     for (const key of KEYS) {
-      const real = r.f.awareness.pending(key);
+      const real = noticeTexts(r.f.awareness.pending(key));
       expect([...real].sort()).toEqual(m.pendingTexts(key).sort());
       m.queue.reorder(key, real);
     }
