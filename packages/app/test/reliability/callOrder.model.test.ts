@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import type { ChildSpawnedResult, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
+import type { ChildSpawnedResult, Notice, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
+import { noticeTexts } from '../support/noticeTexts';
 import { expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
@@ -93,7 +94,7 @@ function applyInOrder(rig: Rig, c: Call, answer: unknown): void {
       rig.applySent(sentInput(c), answer as { watched: boolean });
       return;
     case 'drain':
-      rig.compareTexts(`drain(${k(c.watcher)})`, k(c.watcher), model.drain(k(c.watcher), now), answer as string[]);
+      rig.compareTexts(`drain(${k(c.watcher)})`, k(c.watcher), model.drain(k(c.watcher), now), noticeTexts(answer as Notice[]));
       return;
     case 'status':
       rig.compareStatus(k(c.key), c.since, c.limit, answer as SessionStatus);
