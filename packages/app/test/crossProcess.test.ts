@@ -94,6 +94,17 @@ function createBus(shared: StateStore): Bus {
         signal(new Set(removed.map((pair) => pair.target)));
         return removed;
       },
+      unwatch: async (watcher, target, now) => {
+        const result = await shared.unwatch(watcher, target, now);
+        if (result.removed) signal(new Set([target]));
+        return result;
+      },
+      // An acknowledging read signals its target, so the owner re-reads a reopened notice.
+      acknowledgeRead: async (request) => {
+        const outcome = await shared.acknowledgeRead(request);
+        if (outcome.acknowledged) signal(new Set([request.target]));
+        return outcome;
+      },
       deleteSession: async (sessionKey, now) => {
         const result = await shared.deleteSession(sessionKey, now);
         signal(new Set(result.removedCursors.map((pair) => pair.target)));
@@ -374,6 +385,15 @@ describe('two gateways over one store with cursor signals', () => {
     await until(() => noticeTexts(b.awareness.pending(WB)).length === 0, 'B withdraws both notices');
     expect(b.awareness.metrics().noticesWithdrawn).toBe(2);
     expect(noticeTexts(await b.awareness.drain(WB))).toEqual([]);
+  });
+
+  test('B’s watcher unwatching a target in A withdraws the notice B queued for that pair only (issue 15)', async () => {
+    await twoNoticesInB();
+
+    expect(await a.awareness.unwatch(WB, TARGET)).toEqual({ unwatched: true });
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 1, 'B withdraws the unwatched pair’s notice');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET2, 0)]);
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
   });
 
   test('a lost removal signal is covered by the resync timer', async () => {

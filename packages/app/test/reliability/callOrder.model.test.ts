@@ -60,6 +60,10 @@ function call(rig: Rig, c: Call): Promise<unknown> {
       return a.drain(k(c.watcher));
     case 'status':
       return a.status(k(c.key), { changesSince: c.since, limit: c.limit });
+    case 'readerStatus':
+      return a.status(k(c.key), { changesSince: c.since, limit: c.limit, reader: k(c.reader) });
+    case 'unwatch':
+      return a.unwatch(k(c.watcher), k(c.target));
     case 'sessionReset':
       return a.sessionReset(k(c.key));
     case 'sessionDeleted':
@@ -98,6 +102,12 @@ function applyInOrder(rig: Rig, c: Call, answer: unknown): void {
       return;
     case 'status':
       rig.compareStatus(k(c.key), c.since, c.limit, answer as SessionStatus);
+      return;
+    case 'readerStatus':
+      rig.applyReaderStatus(k(c.reader), k(c.key), c.since, c.limit, answer as SessionStatus);
+      return;
+    case 'unwatch':
+      rig.applyUnwatch(k(c.watcher), k(c.target), answer as { unwatched: boolean });
       return;
     case 'sessionReset':
       model.sessionReset(k(c.key));

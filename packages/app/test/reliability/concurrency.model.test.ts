@@ -94,6 +94,10 @@ function fire(a: SessionStateAwareness, step: Step, history: History): Promise<u
       return a.drain(k(step.watcher)).then((notices) => history.noteDelivered(k(step.watcher), noticeTexts(notices)));
     case 'status':
       return a.status(k(step.key), { changesSince: step.since, limit: step.limit });
+    case 'readerStatus':
+      return a.status(k(step.key), { changesSince: step.since, limit: step.limit, reader: k(step.reader) });
+    case 'unwatch':
+      return a.unwatch(k(step.watcher), k(step.target));
     case 'sessionReset':
       return a.sessionReset(k(step.key));
     case 'sessionDeleted':

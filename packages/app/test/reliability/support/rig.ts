@@ -220,6 +220,28 @@ export class Rig {
     return actual;
   }
 
+  /** `status` with `reader` (issue 15), compared with the model, which applies the read when the page reached the head. */
+  async readAsReader(reader: string, key: string, since: number, limit: number): Promise<void> {
+    this.applyReaderStatus(reader, key, since, limit, await this.facade.status(key, { changesSince: since, limit, reader }));
+  }
+
+  /** Compares a reader's `status` answer at its point in call order, then applies the read to the model. */
+  applyReaderStatus(reader: string, key: string, since: number, limit: number, status: SessionStatus): void {
+    this.compareStatus(key, since, limit, status);
+    if (status.stateChanges?.hasMore === false) this.model.read(reader, key, since, status.stateVersion, this.clock.now());
+  }
+
+  /** `unwatch`, compared with the model. */
+  async unwatch(watcher: string, target: string): Promise<void> {
+    this.applyUnwatch(watcher, target, await this.facade.unwatch(watcher, target));
+  }
+
+  /** Applies an `unwatch` to the model and compares the answer. */
+  applyUnwatch(watcher: string, target: string, answer: { readonly unwatched: boolean }): void {
+    const had = this.model.unwatch(watcher, target);
+    if (answer.unwatched !== had) this.violate('model-divergence', `unwatch(${watcher} -> ${target}): ${JSON.stringify(answer)}, expected { unwatched: ${had} }`);
+  }
+
   async sessionReset(key: string): Promise<void> {
     await this.facade.sessionReset(key);
     this.model.sessionReset(key);
