@@ -3,10 +3,10 @@
 // notices, unwatch, the reconcile that acknowledges (`status` with `reader`), and the results
 // tagged by `outcome`.
 import type { SessionKey } from '@session-state/domain';
-import { faultStoreOption, noticeTextOf, type FaultStore, type StoreKind } from '@session-state/testkit';
+import { noticeTextOf, type FaultStore, type StoreKind } from '@session-state/testkit';
 
 import { InvalidInputError } from '../../src';
-import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './harness';
+import { CHILD, humanTurn, openFaultyFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './harness';
 
 /** Registers the scenarios for each `[name, kind]` row. */
 export function describeAgentSide(rows: readonly (readonly [string, StoreKind])[]): void {
@@ -14,9 +14,7 @@ export function describeAgentSide(rows: readonly (readonly [string, StoreKind])[
     let f: Fixture;
     let faults: FaultStore;
     beforeEach(async () => {
-      const faulty = faultStoreOption();
-      f = await openFixture(kind, { wrap: faulty.wrap });
-      faults = faulty.faults();
+      ({ fixture: f, faults } = await openFaultyFixture(kind));
     });
     afterEach(async () => {
       await f.dispose();

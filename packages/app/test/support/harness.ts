@@ -2,7 +2,7 @@
 // and a wake spy, plus the session keys the scenarios use.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
 import type { LogFields, Logger, StateStore } from '@session-state/domain';
-import type { StoreHarness, StoreKind } from '@session-state/testkit';
+import { faultStoreOption, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src';
 
@@ -101,6 +101,13 @@ async function build(stores: StoreHarness, store: StateStore, clock: ManualClock
 export async function openFixture(kind: StoreKind, options: FixtureOptions = {}): Promise<Fixture> {
   const stores = await kind.open();
   return build(stores, stores.store, createManualClock(START), options);
+}
+
+/** A fixture whose store is wrapped by the test kit's fault store, and the handle that fails its calls on demand. */
+export async function openFaultyFixture(kind: StoreKind): Promise<{ readonly fixture: Fixture; readonly faults: FaultStore }> {
+  const faulty = faultStoreOption();
+  const fixture = await openFixture(kind, { wrap: faulty.wrap });
+  return { fixture, faults: faulty.faults() };
 }
 
 // --- inputs ----------------------------------------------------------------------------------
