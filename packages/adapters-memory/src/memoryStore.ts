@@ -15,6 +15,7 @@ import {
   planHeldNotices,
   planJournalPrune,
   planPruneMaterial,
+  planReadAck,
   planRemoval,
   planRestartScan,
   planWatch,
@@ -33,6 +34,7 @@ import {
   type CursorRow,
   type DrainAck,
   type DrainOutcome,
+  type EndReason,
   type HeadRow,
   type JsonValue,
   type Notice,
@@ -230,7 +232,7 @@ export function createMemoryStore(): MemoryStore {
   }
 
   /** Removes the planned pairs' cursors and journals their end. */
-  function commitRemoval(rows: readonly CursorRow[], reason: 'reset' | 'deleted' | 'expired', now: number): CursorPair[] {
+  function commitRemoval(rows: readonly CursorRow[], reason: EndReason, now: number): CursorPair[] {
     const plan = planRemoval({ cursors: rows, reason, now });
     for (const pair of plan.removed) removeCursor(pair);
     appendJournal(plan.journal);
@@ -572,6 +574,25 @@ export function createMemoryStore(): MemoryStore {
       ),
 
     countPendingCursors: () => guarded('countPendingCursors', (): number => pendingByWatcher(undefined).length),
+
+    acknowledgeRead: (request) =>
+      guarded('acknowledgeRead', () => {
+        assertStoreKey('watcher', request.watcher);
+        assertStoreKey('target', request.target);
+        const now = clockMs('now', request.now);
+        const plan = planReadAck({ request: { ...request, now }, existing: byWatcher.get(request.watcher)?.get(request.target) });
+        commitPlan(plan);
+        return plan.outcome;
+      }),
+
+    unwatch: (watcher, target, clockNow) =>
+      guarded('unwatch', () => {
+        assertStoreKey('watcher', watcher);
+        assertStoreKey('target', target);
+        const now = clockMs('now', clockNow);
+        const row = byWatcher.get(watcher)?.get(target);
+        return { removed: commitRemoval(row === undefined ? NO_CURSORS : [row], 'unwatched', now).length > 0 };
+      }),
 
     resetWatcher: (watcher, clockNow) =>
       guarded('resetWatcher', (): readonly CursorPair[] => {

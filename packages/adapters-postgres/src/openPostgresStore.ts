@@ -5,6 +5,7 @@ import { storePort, warnCorruptRow } from '@session-state/adapters-sql-common';
 import type { StateStore } from '@session-state/domain';
 import pg from 'pg';
 
+import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
 import { channelOf, clientConfig } from './connection';
@@ -25,6 +26,7 @@ import { resetWatcher } from './resetWatcher';
 import { storeTables } from './schema';
 import { prepareStatements } from './statements';
 import type { StoreDb } from './storeDb';
+import { unwatch } from './unwatch';
 import { watch } from './watch';
 
 /**
@@ -72,7 +74,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed: Promise<void> | undefined;
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
-  return storePort(() => db, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune, close }, (listener) =>
+  return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, close }, (listener) =>
     listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),
   );
 }

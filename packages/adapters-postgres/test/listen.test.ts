@@ -212,6 +212,35 @@ test('a reset, a session delete and a cursor expiry each signal the targets of t
   expect(recorder.targets).toEqual([U]);
 });
 
+test('an unwatch and an acknowledging read signal their target; an unwatch of no cursor and a read that acknowledged nothing signal nothing (issue 15)', async () => {
+  const recorder = new Recorder();
+  await listenWith(recorder);
+  await writer.watch({ watcher: W, target: T, now: 1 });
+  await writer.watch({ watcher: W, target: U, now: 1 });
+
+  expect(await writer.unwatch(W, T, 2)).toEqual({ removed: true });
+  await recorder.until(() => recorder.targets.length >= 1);
+  expect(recorder.targets).toEqual([T]);
+
+  recorder.targets.length = 0;
+  const [appended] = await writer.append([request(humanTurn(U))]);
+  await recorder.until(() => recorder.targets.length >= 1);
+  expect(recorder.targets).toEqual([U]);
+  const head = appended?.type === 'appended' ? appended.event.sequence : -1;
+  recorder.targets.length = 0;
+  expect(await writer.acknowledgeRead({ watcher: W, target: U, since: 0 as never, through: head as never, now: 3 })).toMatchObject({ acknowledged: true });
+  await recorder.until(() => recorder.targets.length >= 1);
+  expect(recorder.targets).toEqual([U]);
+
+  // Nothing removed or acknowledged, nothing signalled: the sentinel's signal is the only one that follows.
+  recorder.targets.length = 0;
+  expect(await writer.unwatch(W, T, 4)).toEqual({ removed: false });
+  expect(await writer.acknowledgeRead({ watcher: W, target: U, since: 0 as never, through: head as never, now: 4 })).toEqual({ acknowledged: false });
+  await writer.append([request(humanTurn(U))]);
+  await recorder.until(() => recorder.targets.length > 0);
+  expect(recorder.targets).toEqual([U]);
+});
+
 test('a rolled-back append signals nothing', async () => {
   const recorder = new Recorder();
   await listenWith(recorder);

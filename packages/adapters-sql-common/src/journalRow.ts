@@ -68,6 +68,7 @@ function eventOfColumns(type: unknown, reason: unknown, via: unknown, acked: unk
       return { type, via, at: acked };
     case 'notice_raised':
     case 'notice_reopened':
+    case 'notice_read':
     case 'notice_recovered':
       return { type, acked, notified };
     case 'notice_acknowledged':

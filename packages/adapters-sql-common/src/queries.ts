@@ -64,6 +64,8 @@ export function sharedStatements(tables: SqlTables) {
     countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
     /** {watcher} → deletes its cursors, returning each as CursorValues. */
     deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    /** {watcher, target} → deletes the pair's cursor, returning it as CursorValues (no row when it had none). */
+    deleteCursorOfPair: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
     /** {sessionKey} → deletes every cursor it is watcher or target of, returning each as CursorValues. */
     deleteCursorsOfSession: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('sessionKey')} OR ${cursors.target} = ${p('sessionKey')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
     /** {} → [number of retained events]. */
@@ -104,6 +106,7 @@ export interface SharedStatementParams {
   readonly pendingCursors: NoParams;
   readonly countPendingCursors: NoParams;
   readonly deleteCursorsOfWatcher: { readonly watcher: string };
+  readonly deleteCursorOfPair: { readonly watcher: string; readonly target: string };
   readonly deleteCursorsOfSession: { readonly sessionKey: string };
   readonly countEvents: NoParams;
   readonly agedLeft: Cutoff;

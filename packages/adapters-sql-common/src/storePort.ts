@@ -19,6 +19,8 @@ import {
   type Notice,
   type PruneBatch,
   type PruneRequest,
+  type ReadAckOutcome,
+  type ReadAckRequest,
   type Sequence,
   type SessionChangesPage,
   type SessionKey,
@@ -44,10 +46,12 @@ export interface StoreOperations<Db> {
   listCursors(db: Db, filter?: CursorFilter): Answer<readonly CursorRow[]>;
   readCursorJournal(db: Db, filter?: CursorFilter): Answer<readonly CursorJournalEntry[]>;
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
+  acknowledgeRead(db: Db, request: ReadAckRequest): Answer<ReadAckOutcome>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
   countPendingCursors(db: Db): Answer<number>;
   resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
+  unwatch(db: Db, watcher: SessionKey, target: SessionKey, now: number): Answer<{ readonly removed: boolean }>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
   prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
   /** Closes the store; it takes no database, so closing never re-opens or refreshes one. */
@@ -83,10 +87,12 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     listCursors: (filter) => call('listCursors', () => ops.listCursors(current(), filter)),
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
     drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, wholeMs(now))),
+    acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: wholeMs(request.now) })),
     restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
     pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
     countPendingCursors: () => call('countPendingCursors', () => ops.countPendingCursors(current())),
     resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, wholeMs(now))),
+    unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
     ...(listen !== undefined ? { listen } : {}),

@@ -3,6 +3,7 @@
 import { storePort } from '@session-state/adapters-sql-common';
 import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 
+import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
 import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
@@ -18,6 +19,7 @@ import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import type { StoreDb } from './storeDb';
 import type { SqliteStoreOptions } from './storeOptions';
+import { unwatch } from './unwatch';
 import { watch } from './watch';
 
 /**
@@ -74,5 +76,5 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
-  return storePort(current, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune: (_db, request) => pruneBatch(request), close });
+  return storePort(current, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune: (_db, request) => pruneBatch(request), close });
 }

@@ -55,15 +55,15 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     switch (outcome?.type) {
       case 'appended':
       case 'duplicate':
-        return { ok: true, event: toRecordedEvent(outcome.event) };
+        return { ok: true, outcome: 'recorded', event: toRecordedEvent(outcome.event) };
       case 'skipped':
-        return { ok: true, skipped: 'unwatched' };
+        return { ok: true, outcome: 'skipped', reason: 'unwatched' };
       case 'failed':
       case undefined: {
         const cause = outcome?.error ?? storeError('append', 'the store returned no outcome for this request');
         counters.add('appendFailures');
         const { command } = item.request;
-        return { ok: false, error: failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }) };
+        return { ok: false, outcome: 'failed', error: failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }) };
       }
       default: {
         const unreachable: never = outcome;

@@ -73,7 +73,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
 
   await runStartup({ plan: config.startup, store, lane, board, failures, retention, sync, ownsForScan: ownership?.forScan });
 
-  const parts: FacadeParts = { store, clock, logger, counters, failures, board, order, appends, retention, isClosed };
+  const parts: FacadeParts = { store, clock, logger, counters, failures, board, order, appends, retention, isClosed, ownsWatcher: ownership?.forAppend };
   return {
     ...createAppendMethods(parts),
     ...createNoticeMethods(parts),

@@ -95,14 +95,37 @@ export interface RecordInput {
   readonly onlyIfWatched?: boolean;
 }
 
-/** The result of `record`: never a rejection. */
+/**
+ * The result of `record`, never a rejection, tagged by `outcome` (`ok` stays for a quick check):
+ * `recorded` (written, or the existing event of its dedupe key), `skipped` (`onlyIfWatched` and
+ * nobody watches the session: nothing written), or `failed` (invalid input, storage, clock, closed).
+ *
+ * @example
+ * const result = await awareness.record(input);
+ * switch (result.outcome) { case 'recorded': use(result.event); break; case 'skipped': break; case 'failed': log(result.error); }
+ */
 export type RecordResult =
-  | { readonly ok: true; readonly event: RecordedEvent }
-  | { readonly ok: true; readonly skipped: 'unwatched' }
-  | { readonly ok: false; readonly error: Error };
+  | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
+  | { readonly ok: true; readonly outcome: 'skipped'; readonly reason: 'unwatched' }
+  | { readonly ok: false; readonly outcome: 'failed'; readonly error: Error };
 
-/** The result of `childSpawned` when its input was valid (invalid input rejects). */
-export type ChildSpawnedResult = { readonly ok: true; readonly event: RecordedEvent } | { readonly ok: false; readonly error: Error };
+/**
+ * The result of `childSpawned` when its input was valid (invalid input rejects), tagged like
+ * `RecordResult`: a spawn edge is never skipped.
+ */
+export type ChildSpawnedResult =
+  | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
+  | { readonly ok: false; readonly outcome: 'failed'; readonly error: Error };
+
+/** One queued notice: who is told, about which target, from which sequence to read. */
+export interface Notice {
+  readonly watcher: string;
+  readonly target: string;
+  /** Pass as `changesSince` to status(target): the sequence the watcher last read. */
+  readonly changesSince: number;
+  /** The notice line, byte-identical to the 0.1 string notices (the gateway puts it in the prompt). */
+  readonly text: string;
+}
 
 export interface ChildSpawnedInput {
   readonly parentKey: string;
@@ -127,7 +150,13 @@ export interface StatusOptions {
   readonly changesSince?: number;
   /** At most this many events (1-200, default 200). */
   readonly limit?: number;
-  /** The watcher doing this reconcile: a page that reaches the head acknowledges its cursor on the session (opt-in). */
+  /**
+   * The watcher reconciling (opt-in acknowledge, issue 15). With `changesSince`, when the page
+   * reaches the head (`hasMore` false) and `changesSince` is at or below what the reader's
+   * cursor on this session has acknowledged, the cursor is acknowledged up to the page's
+   * `stateVersion` and a queued notice the read covered is withdrawn; changes recorded after
+   * the read reopen one notice. Without it (or without `changesSince`), status is read-only.
+   */
   readonly reader?: string;
 }
 
@@ -152,10 +181,20 @@ export interface SessionStateAwareness {
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;
   /** The watcher's queued notices, oldest first, without consuming them. */
-  pending(watcherKey: string): string[];
+  pending(watcherKey: string): Notice[];
   /** Consumes the watcher's notices (all or nothing); newer changes reopen one notice per target. */
-  drain(watcherKey: string): Promise<string[]>;
-  /** The session's state version and, with `changesSince`, the exact delta. */
+  drain(watcherKey: string): Promise<Notice[]>;
+  /**
+   * Stops the watcher watching the target: removes the pair's cursor (journal: `watch_ended`
+   * unwatched) and withdraws its queued notice. `unwatched` is false when the pair had no cursor.
+   * A spawn edge can be unwatched; a later `sent` with `watch: true` starts a new watch at the
+   * target's head then.
+   */
+  unwatch(watcherKey: string, targetKey: string): Promise<{ readonly unwatched: boolean }>;
+  /**
+   * The session's state version and, with `changesSince`, the exact delta; with `reader` too,
+   * a page that reaches the head acknowledges the reader's cursor (see StatusOptions.reader).
+   */
   status(sessionKey: string, options?: StatusOptions): Promise<SessionStatus>;
   /** One row per key, in the order given. */
   list(sessionKeys: readonly string[]): Promise<SessionListRow[]>;

@@ -6,6 +6,7 @@ import type { CallOrder } from './callOrder';
 import type { Failures } from './failures';
 import type { Counters } from './metrics';
 import type { NoticeBoard } from './noticeBoard';
+import type { OwnsWatcher } from './ownership';
 import type { Retention } from './retention';
 
 export interface FacadeParts {
@@ -18,6 +19,8 @@ export interface FacadeParts {
   readonly order: CallOrder;
   readonly appends: AppendPipeline;
   readonly retention: Retention;
+  /** Which watchers' notices this process queues (`ownsSession` at appends); undefined: all of them. */
+  readonly ownsWatcher: OwnsWatcher | undefined;
   /** True from the call of close() on. */
   readonly isClosed: () => boolean;
 }

@@ -7,6 +7,7 @@ export { createSessionStateAwareness } from './awareness';
 export type {
   ChildSpawnedInput,
   ChildSpawnedResult,
+  Notice,
   PruneResult,
   RecordInput,
   RecordResult,

@@ -32,7 +32,7 @@ const SentInput = t.intersection([
 ]);
 export type SentInput = t.TypeOf<typeof SentInput>;
 
-const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit });
+const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
 export type StatusOptions = t.TypeOf<typeof StatusOptions>;
 
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
@@ -113,7 +113,7 @@ export function decodeSent(value: unknown): SentInput {
 /** `status` options; undefined means none. */
 export function decodeStatusOptions(value: unknown): StatusOptions {
   if (value === undefined) return {};
-  return strictObject(StatusOptions, ['changesSince', 'limit'], value, 'status');
+  return strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
 }
 
 export function decodeSessionKeys(value: unknown): SessionKey[] {

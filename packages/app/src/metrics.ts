@@ -31,6 +31,13 @@ export interface AwarenessMetrics {
    * (`sessionReset`, `sessionDeleted` or cursor expiry there), so a drain never hands them over.
    */
   readonly noticesWithdrawn: number;
+  /**
+   * Queued notices withdrawn because their watcher's own reconcile (`status` with `reader`)
+   * already read every change they covered: each is an agent turn saved.
+   */
+  readonly noticesAcknowledgedByRead: number;
+  /** Queued notices withdrawn by `unwatch`. */
+  readonly noticesUnwatched: number;
   /** `status` answers whose `stateChanges.historyGap` was true. */
   readonly gapsServed: number;
   /** Events deleted by pruning. */
@@ -55,6 +62,8 @@ export function createCounters(): Counters {
     noticesRecovered: 0,
     noticesSignalled: 0,
     noticesWithdrawn: 0,
+    noticesAcknowledgedByRead: 0,
+    noticesUnwatched: 0,
     gapsServed: 0,
     rowsPruned: 0,
   };

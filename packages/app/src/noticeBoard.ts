@@ -46,7 +46,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
   return {
     queue,
     offer(notice, signalled = false) {
-      const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
+      const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, changesSince: notice.acked, notified: notice.notified });
       if (offered === 'coalesced') {
         if (!signalled) counters.add('noticesCoalesced');
         return;

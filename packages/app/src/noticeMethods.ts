@@ -1,14 +1,19 @@
-// `sent`, `pending` and `drain`: a watch starts after a delivered message; the watcher's queued
-// notices are read, or consumed all or nothing (newer changes reopen one notice per target).
+// `sent`, `unwatch`, `pending` and `drain`: a watch starts after a delivered message and ends on
+// request; the watcher's queued notices are read, or consumed all or nothing (newer changes
+// reopen one notice per target).
 import { isAgentQualified, type SessionKey } from '@session-state/domain';
 
-import type { SessionStateAwareness } from './awarenessApi';
+import type { Notice, SessionStateAwareness } from './awarenessApi';
 import type { FacadeParts } from './facadeParts';
 import { decodeSent, decodeSessionKey } from './inputs';
+import type { QueuedNotice } from './noticeQueue';
 import { decodeReadable } from './unreadableInput';
 
-export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'pending' | 'drain'> {
-  const { store, failures, board, order } = parts;
+/** A queued entry as the public Notice (a fresh object: the caller may keep or change it). */
+const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, target: entry.target, changesSince: entry.changesSince, text: entry.text });
+
+export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
+  const { store, counters, failures, board, order } = parts;
   const queue = board.queue;
 
   return {
@@ -30,9 +35,23 @@ export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwaren
       return { watched: true };
     },
 
+    async unwatch(watcherKey, targetKey) {
+      failures.ensureOpen('unwatch');
+      const watcher = decodeReadable('unwatch.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'unwatch.watcherKey'));
+      const target = decodeReadable('unwatch.targetKey', targetKey, () => decodeSessionKey(targetKey, 'unwatch.targetKey'));
+      const fields = { watcher, target };
+      // The journal entry of the removed cursor records this time.
+      const now = failures.now('unwatch', fields);
+      const result = await order.mutate('unwatch', fields, () => store.unwatch(watcher, target, now), () => {
+        if (queue.remove(watcher, target)) counters.add('noticesUnwatched');
+      });
+      return { unwatched: result.removed };
+    },
+
     pending(watcherKey) {
       failures.ensureOpen('pending');
-      return queue.texts(decodeReadable('pending.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'pending.watcherKey')));
+      const watcher = decodeReadable('pending.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'pending.watcherKey'));
+      return queue.entries(watcher).map((entry) => toNotice(watcher, entry));
     },
 
     async drain(watcherKey) {
@@ -58,7 +77,7 @@ export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwaren
           const next = outcome.result === 'acked' ? outcome.reopened : outcome.pending;
           if (next !== undefined) board.offer(next);
         }
-        return drained.map((entry) => entry.text);
+        return drained.map((entry) => toNotice(watcher, entry));
       });
     },
   };

@@ -5,6 +5,8 @@ import type { Sequence } from '@session-state/domain';
 export interface QueuedNotice {
   readonly target: string;
   readonly text: string;
+  /** The cursor's acked the text prints: where the watcher's reconcile starts (`changesSince`). */
+  readonly changesSince: Sequence;
   /** The frozen watermark the notice covers; a drain acknowledges up to it. */
   readonly notified: Sequence;
 }
@@ -26,16 +28,14 @@ export interface NoticeQueue {
   offer(watcher: string, notice: QueuedNotice): OfferResult;
   /** The watcher's entries, oldest first. */
   entries(watcher: string): readonly QueuedNotice[];
-  /** The watcher's texts, oldest first. */
-  texts(watcher: string): string[];
   /** Every entry whose target is `target`, with its watcher (no particular order). */
   entriesOn(target: string): readonly QueuedPair[];
   /** Every entry, with its watcher (no particular order). */
   allEntries(): readonly QueuedPair[];
   /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
   removeIfSame(watcher: string, entry: QueuedNotice): void;
-  /** Removes the pair's entry, whatever it holds. */
-  remove(watcher: string, target: string): void;
+  /** Removes the pair's entry, whatever it holds; true when it had one. */
+  remove(watcher: string, target: string): boolean;
   /** Removes every entry of the watcher. */
   removeWatcher(watcher: string): void;
   /** Removes every entry whose target is `target`. */
@@ -63,13 +63,14 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
     if (watchers.size === 0) watchersByTarget.delete(target);
   };
 
-  const remove = (watcher: string, target: string): void => {
+  const remove = (watcher: string, target: string): boolean => {
     const pairs = byWatcher.get(watcher);
-    if (pairs === undefined || !pairs.delete(target)) return;
+    if (pairs === undefined || !pairs.delete(target)) return false;
     entryCount -= 1;
     unindex(watcher, target);
     if (pairs.size === 0) byWatcher.delete(watcher);
     onRemoved(watcher, target);
+    return true;
   };
 
   return {
@@ -89,7 +90,7 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
         pairs.delete(notice.target);
         onRemoved(watcher, notice.target);
       } else entryCount += 1;
-      pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
+      pairs.set(notice.target, { target: notice.target, text: notice.text, changesSince: notice.changesSince, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
         watchers = new Set();
@@ -101,13 +102,6 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
     entries(watcher) {
       const pairs = byWatcher.get(watcher);
       return pairs === undefined ? [] : [...pairs.values()];
-    },
-    texts(watcher) {
-      const pairs = byWatcher.get(watcher);
-      if (pairs === undefined) return [];
-      const texts: string[] = [];
-      for (const entry of pairs.values()) texts.push(entry.text);
-      return texts;
     },
     entriesOn(target) {
       const found: QueuedPair[] = [];

@@ -1,4 +1,5 @@
-// `status` and `list`: reads through the lane, so each sees every write called before it.
+// `status` and `list`: reads through the lane, so each sees every write called before it. A
+// `status` with a `reader` whose page reaches the head acknowledges the reader's cursor (issue 15).
 import {
   buildStateChanges,
   isSequence,
@@ -9,11 +10,13 @@ import {
   type ChangesPage,
   type Sequence,
   type SessionChangesPage,
+  type SessionKey,
 } from '@session-state/domain';
 
 import type { SessionStateAwareness } from './awarenessApi';
 import type { FacadeParts } from './facadeParts';
 import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from './inputs';
+import { describeFailure } from './storeOperationError';
 import { decodeReadable } from './unreadableInput';
 
 /**
@@ -21,15 +24,16 @@ import { decodeReadable } from './unreadableInput';
  * `limit`), checked without io-ts on the polling path; undefined for anything else, which
  * `decodeStatusOptions` then accepts or rejects with its worded error.
  */
-function plainStatusOptions(value: unknown): { readonly changesSince?: Sequence; readonly limit?: number } | undefined {
+function plainStatusOptions(value: unknown): { readonly changesSince?: Sequence; readonly limit?: number; readonly reader?: SessionKey } | undefined {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const options = value as { readonly changesSince?: unknown; readonly limit?: unknown };
-  for (const field in options) if (field !== 'changesSince' && field !== 'limit') return undefined;
-  const { changesSince, limit } = options;
+  const options = value as { readonly changesSince?: unknown; readonly limit?: unknown; readonly reader?: unknown };
+  for (const field in options) if (field !== 'changesSince' && field !== 'limit' && field !== 'reader') return undefined;
+  const { changesSince, limit, reader } = options;
   if (changesSince !== undefined && !isSequence(changesSince)) return undefined;
   if (limit !== undefined && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_PAGE_LIMIT)) return undefined;
-  return { changesSince, limit } as { readonly changesSince?: Sequence; readonly limit?: number };
+  if (reader !== undefined && !(typeof reader === 'string' && isSessionKey(reader))) return undefined;
+  return { changesSince, limit, reader } as { readonly changesSince?: Sequence; readonly limit?: number; readonly reader?: SessionKey };
 }
 
 /** A `readChanges` page in the shape `readSessionChanges` returns. */
@@ -38,7 +42,26 @@ function toSessionChangesPage(page: ChangesPage): SessionChangesPage {
 }
 
 export function createReadMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'status' | 'list'> {
-  const { store, counters, failures, order } = parts;
+  const { store, counters, failures, order, board, logger, ownsWatcher } = parts;
+
+  /**
+   * The reader's page reached the head at `through`: acknowledge its cursor on `target`, withdraw
+   * the notice queued for the pair, and queue the reopened one (changes recorded after the read,
+   * in another process). Best-effort: a failure is logged and the status answer still returned,
+   * since the notice then simply stays queued (one more turn, never a skipped change).
+   */
+  const acknowledgeRead = async (reader: SessionKey, target: SessionKey, since: Sequence, through: Sequence): Promise<void> => {
+    const fields = { watcher: reader, target };
+    try {
+      const now = failures.now('status', fields);
+      const outcome = await store.acknowledgeRead({ watcher: reader, target, since, through, now });
+      if (!outcome.acknowledged) return;
+      if (board.queue.remove(reader, target)) counters.add('noticesAcknowledgedByRead');
+      if (outcome.reopened !== undefined && (ownsWatcher === undefined || ownsWatcher(reader))) board.offer(outcome.reopened);
+    } catch (error) {
+      logger.error('acknowledging a reader’s status read failed; its notice stays queued', { operation: 'acknowledgeRead', ...fields, error: describeFailure(error) });
+    }
+  };
 
   return {
     async status(sessionKey, statusOptions) {
@@ -48,25 +71,32 @@ export function createReadMethods(parts: FacadeParts): Pick<SessionStateAwarenes
         typeof sessionKey === 'string' && isSessionKey(sessionKey)
           ? sessionKey
           : decodeReadable('status.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'status.sessionKey'));
-      const { changesSince, limit } = decodeReadable('status', statusOptions, () => plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions));
+      const { changesSince, limit, reader } = decodeReadable('status', statusOptions, () => plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions));
       // In the lane (at once when it is idle): the read sees every operation called before it.
       return order.enter(async () => {
-        try {
-          if (changesSince === undefined) {
+        if (changesSince === undefined) {
+          try {
             const [row] = await store.readHeads([key]);
             return { sessionKey: key, stateVersion: row?.head ?? ZERO };
+          } catch (error) {
+            throw failures.store('status', error, { sessionKey: key });
           }
+        }
+        let page: SessionChangesPage;
+        try {
           // The store's lean read when it has one (no second mapping of every event), else readChanges.
-          const page =
+          page =
             store.readSessionChanges !== undefined
               ? await store.readSessionChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT)
               : toSessionChangesPage(await store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT));
-          const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
-          if (stateChanges.historyGap) counters.add('gapsServed');
-          return { sessionKey: key, stateVersion: page.head.head, stateChanges };
         } catch (error) {
           throw failures.store('status', error, { sessionKey: key });
         }
+        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
+        if (stateChanges.historyGap) counters.add('gapsServed');
+        // In the same lane turn as the read: no append of this process lands in between.
+        if (reader !== undefined && !page.hasMore) await acknowledgeRead(reader, key, changesSince, page.head.head);
+        return { sessionKey: key, stateVersion: page.head.head, stateChanges };
       });
     },
 

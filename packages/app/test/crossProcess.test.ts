@@ -17,6 +17,7 @@ import { noticeTextOf } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
 import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 // --- keys and ownership ------------------------------------------------------------------------
 
@@ -93,6 +94,17 @@ function createBus(shared: StateStore): Bus {
         const removed = await shared.resetWatcher(watcher, now);
         signal(removed);
         return removed;
+      },
+      unwatch: async (watcher, target, now) => {
+        const result = await shared.unwatch(watcher, target, now);
+        if (result.removed) signal([{ watcher, target }]);
+        return result;
+      },
+      // An acknowledging read signals its target, so the owner re-reads a reopened notice.
+      acknowledgeRead: async (request) => {
+        const outcome = await shared.acknowledgeRead(request);
+        if (outcome.acknowledged) signal([{ watcher: request.watcher, target: request.target }]);
+        return outcome;
       },
       deleteSession: async (sessionKey, now) => {
         const result = await shared.deleteSession(sessionKey, now);
@@ -219,11 +231,11 @@ describe('two gateways over one store with cursor signals', () => {
     const recorded = await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }));
     expect(recorded.ok && 'event' in recorded).toBe(true);
 
-    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the notice reaches B');
     await turns();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
-    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
     expect(a.wakes).toEqual([]);
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesRecovered: 0 });
     expect(a.awareness.metrics()).toMatchObject({ noticesQueued: 0, noticesSignalled: 0 });
@@ -233,21 +245,21 @@ describe('two gateways over one store with cursor signals', () => {
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => a.awareness.record(humanTurn(TARGET, { summary: `turn ${i}` }))));
     const sequences = burst.map(sequenceOf);
     const firstOfBurst = Math.min(...sequences);
-    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the notice reaches B');
     await turns(20);
     await resyncTick();
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
     // Re-reads found the queued notice again (signals, two resync ticks): no news, so not counted.
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
-    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
     // The notice covers the burst's first turn, as A's append froze it; the drain reopens once for the rest.
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
     expect(b.wakes).toEqual([WB, WB]);
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, firstOfBurst)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: firstOfBurst });
     expect(stateChanges?.events.map((event) => event.sequence)).toEqual([...sequences].sort((x, y) => x - y).slice(1));
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 2, noticesReopened: 1, noticesSignalled: 1 });
@@ -256,7 +268,7 @@ describe('two gateways over one store with cursor signals', () => {
   test('a change recorded in A after B’s watcher read status is never acknowledged unread: B’s drain reopens for it', async () => {
     // The regression: a re-read that raised the frozen watermark (the restart scan) let this drain acknowledge it silently.
     const first = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
-    await until(() => b.awareness.pending(WB).length > 0, 'the first notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the first notice reaches B');
     await a.awareness.record(humanTurn(TARGET));
     await turns();
     // B's watcher reconciles before acting: it reads everything up to now.
@@ -270,21 +282,21 @@ describe('two gateways over one store with cursor signals', () => {
     expect(bus.sent).toBe(signalsBefore);
     await turns(20);
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
 
     // The drain acknowledges what the notice covered (the first turn) and reopens for the rest.
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, first)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, first)]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
     expect(stateChanges?.events.map((event) => event.sequence)).toContain(unread);
     expect(unread).toBeGreaterThan(readUpTo);
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, first)]);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, first)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
   });
 
   test('B drains its notice; a change B has not heard of yet reopens exactly one notice with the new changesSince', async () => {
     const first = await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length > 0, 'the first notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the first notice reaches B');
     const firstSequence = first.ok && 'event' in first ? first.event.sequence : -1;
     // Its signal is still on the way when B drains (here: lost), so B acknowledges the first change only.
     bus.dropSignals = true;
@@ -293,33 +305,33 @@ describe('two gateways over one store with cursor signals', () => {
     await turns();
     bus.dropSignals = false;
 
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     // The drain acknowledged up to the first change; the later one reopens one notice from there.
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstSequence)]);
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstSequence)]);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, firstSequence)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, firstSequence)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
     expect(b.wakes).toEqual([WB, WB]);
     await turns();
 
     // Idle again: the next turn in A gives one new notice in B, from the latest acknowledged.
     await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, laterSequence)]);
-    expect(a.awareness.pending(WB)).toEqual([]);
-    expect(await a.awareness.drain(WB)).toEqual([]);
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the next notice reaches B');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, laterSequence)]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
+    expect(noticeTexts(await a.awareness.drain(WB))).toEqual([]);
   });
 
   test('each gateway queues only its own watchers’ notices; the other’s never show in its pending', async () => {
     await a.awareness.sent({ senderKey: WA, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length > 0, 'the notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the notice reaches B');
     await turns();
     await resyncTick();
 
-    expect(a.awareness.pending(WA)).toEqual([noticeTextOf(TARGET, watchedAt)]);
-    expect(a.awareness.pending(WB)).toEqual([]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WA)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WA))).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WA))).toEqual([]);
     expect([a.wakes, b.wakes]).toEqual([[WA], [WB]]);
   });
 
@@ -327,11 +339,11 @@ describe('two gateways over one store with cursor signals', () => {
     await b.awareness.sent({ senderKey: WB2, deliveredTo: TARGET, watch: true });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
     await Promise.all([a.awareness.record(humanTurn(TARGET)), a.awareness.record(humanTurn(TARGET2))]);
-    await until(() => b.awareness.pending(WB).length === 2 && b.awareness.pending(WB2).length === 1, 'every notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 2 && noticeTexts(b.awareness.pending(WB2)).length === 1, 'every notice reaches B');
     await turns();
     // One scan found both; it offers them by target.
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, watchedAt)]);
-    expect(b.awareness.pending(WB2)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB2))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect([...b.wakes].sort()).toEqual([WB, WB, WB2].sort());
   });
 
@@ -339,14 +351,14 @@ describe('two gateways over one store with cursor signals', () => {
     bus.dropSignals = true;
     await a.awareness.record(humanTurn(TARGET));
     await turns(20);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
 
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the resync timer delivers the notice');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics().noticesSignalled).toBe(1);
-    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
   });
 
   test('a lost signal is covered by the resync timer even when later turns on the pending cursor send none', async () => {
@@ -363,7 +375,7 @@ describe('two gateways over one store with cursor signals', () => {
 
     await resyncTick();
     await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
     expect(b.wakes).toEqual([WB]);
   });
 
@@ -372,39 +384,48 @@ describe('two gateways over one store with cursor signals', () => {
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET2, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await a.awareness.record(humanTurn(TARGET2));
-    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 2, 'both notices reach B');
   }
 
   test('a target deleted in A withdraws the notice B queued on it: gone from B’s pending, never handed over by its drain; B’s other notice stays', async () => {
     await twoNoticesInB();
 
     await a.awareness.sessionDeleted(TARGET);
-    await until(() => b.awareness.pending(WB).length === 1, 'B withdraws the notice on the deleted target');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0)]);
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 1, 'B withdraws the notice on the deleted target');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET2, 0)]);
     expect(b.awareness.metrics()).toMatchObject({ noticesWithdrawn: 1, noticesQueued: 2 });
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET2, 0)]);
-    expect(await b.awareness.drain(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET2, 0)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([]);
   });
 
   test('B’s watcher reset in A withdraws every notice B queued for it', async () => {
     await twoNoticesInB();
 
     await a.awareness.sessionReset(WB);
-    await until(() => b.awareness.pending(WB).length === 0, 'B withdraws both notices');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 0, 'B withdraws both notices');
     expect(b.awareness.metrics().noticesWithdrawn).toBe(2);
-    expect(await b.awareness.drain(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([]);
+  });
+
+  test('B’s watcher unwatching a target in A withdraws the notice B queued for that pair only (issue 15)', async () => {
+    await twoNoticesInB();
+
+    expect(await a.awareness.unwatch(WB, TARGET)).toEqual({ unwatched: true });
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 1, 'B withdraws the unwatched pair’s notice');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET2, 0)]);
+    expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
   });
 
   test('a lost removal signal is covered by the resync timer', async () => {
     await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 1, 'the notice reaches B');
     bus.dropSignals = true;
     await a.awareness.sessionDeleted(TARGET);
     await turns(20);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
 
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length === 0, 'the resync timer withdraws the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 0, 'the resync timer withdraws the notice');
     expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
   });
 
@@ -413,7 +434,7 @@ describe('two gateways over one store with cursor signals', () => {
     await a.awareness.record(humanTurn(TARGET));
     bus.fail('connection terminated unexpectedly');
     await turns(20);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
     expect(b.logger.entries).toContainEqual({
       level: 'warn',
       message: expect.stringContaining('listener failed'),
@@ -421,9 +442,9 @@ describe('two gateways over one store with cursor signals', () => {
     });
 
     bus.reconnect();
-    await until(() => b.awareness.pending(WB).length > 0, 'the resync delivers the notice');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, watchedAt)]);
-    expect(a.awareness.pending(WB)).toEqual([]);
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the resync delivers the notice');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, watchedAt)]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
   });
 
   test('close stops the resync timer and closes the subscription', async () => {
@@ -515,18 +536,18 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await first.awareness.record(humanTurn(TARGET));
     await first.awareness.record(humanTurn(TARGET));
     await turns();
-    expect(first.awareness.pending(WA)).toEqual([]);
+    expect(noticeTexts(first.awareness.pending(WA))).toEqual([]);
     const unowned = (await shared.listCursors({ watcher: WA as SessionKey })).map((row) => ({ ...row }));
 
     const b = await gateway(bus.view(), { ownsSession: ownsB, resyncIntervalMs: 0 });
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
-    expect(b.awareness.pending(WA)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WA))).toEqual([]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics()).toMatchObject({ noticesRecovered: 1, noticesSignalled: 0 });
     expect(await shared.listCursors({ watcher: WA as SessionKey })).toEqual(unowned);
     await turns();
     // The resync that listening asked for finds the same notice: still one.
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -543,7 +564,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     calls.length = 0;
     // One batch in A (one tick): two appends, two targets, signalled in one turn.
     await Promise.all([a.awareness.record(humanTurn(TARGET)), a.awareness.record(humanTurn(TARGET2)), a.awareness.record(humanTurn(TARGET))]);
-    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 2, 'both notices reach B');
     await turns();
     expect(calls).toEqual([`pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
     await closeGateways();
@@ -619,7 +640,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     // cursor while it is still pending.
     bus.reconnect();
     await until(() => scans.length === 1, 'the re-read has read');
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     hold = undefined;
     answer();
     await until(() => scans.length === 2, 'the pair is read again in the lane');
@@ -648,7 +669,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await until(() => calls.length === 1, 'B scans after the signal');
     await turns(50);
     expect(calls).toEqual([`pendingNotices ${TARGET}`]);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
     expect(b.logger.entries).toContainEqual({
       level: 'error',
       message: expect.stringContaining('scan failed'),
@@ -657,9 +678,9 @@ describe('what a gateway with ownsSession asks of the store', () => {
 
     // The next signal (another target) scans the kept target too.
     await a.awareness.record(humanTurn(TARGET2));
-    await until(() => b.awareness.pending(WB).length === 2, 'both notices reach B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 2, 'both notices reach B');
     expect(calls).toEqual([`pendingNotices ${TARGET}`, `pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET2, 0), noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -676,7 +697,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     const b = await gateway({ ...view, ...overrides(view) }, { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 1, 'the notice reaches B');
     return { shared, bus, a, b };
   }
 
@@ -697,9 +718,9 @@ describe('what a gateway with ownsSession asks of the store', () => {
     // The cursor is acknowledged in the store, so the re-read finds nothing pending on it.
     expect(await shared.pendingNotices()).toEqual([]);
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.awareness.metrics().noticesWithdrawn).toBe(0);
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -720,7 +741,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await a.awareness.sessionDeleted(TARGET);
     await until(() => failing.times === 0, 'B reads the cursors on the signalled target');
     await turns();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.logger.entries).toContainEqual({
       level: 'error',
       message: expect.stringContaining('cursor read failed'),
@@ -728,7 +749,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     });
 
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length === 0, 'the resync withdraws the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 0, 'the resync withdraws the notice');
     expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
     await closeGateways();
     await shared.close();
@@ -766,7 +787,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(jest.getTimerCount()).toBe(0);
     await only.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await only.awareness.record(humanTurn(TARGET));
-    expect(only.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(only.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(only.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 0 });
     await closeGateways();
     await shared.close();
@@ -793,8 +814,8 @@ describe('an ownsSession that throws', () => {
     await resyncTick();
     await resyncTick();
 
-    expect(a.awareness.pending(WA)).toEqual([noticeTextOf(TARGET, 0)]);
-    expect(a.awareness.pending(broken)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WA))).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(a.awareness.pending(broken))).toEqual([]);
     expect(a.wakes).toEqual([WA]);
     expect(ownershipWarnings(a.logger).map((entry) => [entry.level, entry.fields['site'], entry.fields['watcher'], entry.fields['error']])).toEqual([
       ['warn', 'append', broken, 'ownership table unavailable'],
@@ -802,7 +823,7 @@ describe('an ownsSession that throws', () => {
     ]);
     expect(a.logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
     // The facade keeps working for everything else.
-    expect(await a.awareness.drain(WA)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(await a.awareness.drain(WA))).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -878,9 +899,9 @@ describe('ownsSession and resyncIntervalMs options', () => {
     const reader = await gateway({ ...shared, close: async () => undefined }, { resyncIntervalMs: RESYNC_MS });
     await writer.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await writer.awareness.record(humanTurn(TARGET));
-    expect(reader.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(reader.awareness.pending(WB))).toEqual([]);
     await resyncTick();
-    expect(reader.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(reader.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     await closeGateways();
     await shared.close();
   });
@@ -906,30 +927,30 @@ describe('two gateways over one SQLite file', () => {
     const turnsInA: number[] = [];
     for (let i = 0; i < 5; i += 1) turnsInA.push(sequenceOf(await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }))));
     await turns();
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
 
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the resync timer delivers the notice');
     await resyncTick();
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.wakes).toEqual([WB]);
     expect(b.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1, noticesCoalesced: 0 });
-    expect(a.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(a.awareness.pending(WB))).toEqual([]);
     expect(a.wakes).toEqual([]);
 
     // B drains: the notice covered A's first turn (as A's append froze it); one reopened notice covers the other four.
     const [firstTurn, , , , lastTurn] = turnsInA as [number, number, number, number, number];
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, firstTurn)]);
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, firstTurn)]);
-    expect(b.awareness.pending(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, firstTurn)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, firstTurn)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([]);
     expect(b.wakes).toEqual([WB, WB]);
 
     // A later turn in A comes through the same way, from the new changesSince.
     await a.awareness.record(humanTurn(TARGET));
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length > 0, 'the next notice reaches B');
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, lastTurn)]);
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the next notice reaches B');
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, lastTurn)]);
   });
 
   test('a target deleted in A is withdrawn from B’s queue at B’s next resync', async () => {
@@ -939,13 +960,13 @@ describe('two gateways over one SQLite file', () => {
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the resync timer delivers the notice');
 
     await a.awareness.sessionDeleted(TARGET);
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length === 0, 'the resync timer withdraws the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length === 0, 'the resync timer withdraws the notice');
     expect(b.awareness.metrics().noticesWithdrawn).toBe(1);
-    expect(await b.awareness.drain(WB)).toEqual([]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([]);
   });
 
   test('a turn recorded in A after B’s watcher read status, carried by the resync timer, is never acknowledged unread', async () => {
@@ -955,15 +976,15 @@ describe('two gateways over one SQLite file', () => {
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     const first = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
     await resyncTick();
-    await until(() => b.awareness.pending(WB).length > 0, 'the resync timer delivers the notice');
+    await until(() => noticeTexts(b.awareness.pending(WB)).length > 0, 'the resync timer delivers the notice');
 
     const read = await b.awareness.status(TARGET, { changesSince: 0 });
     expect(read.stateChanges?.nextSince).toBe(first);
     const unread = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
     await resyncTick();
 
-    expect(await b.awareness.drain(WB)).toEqual([noticeTextOf(TARGET, 0)]);
-    expect(b.awareness.pending(WB)).toEqual([noticeTextOf(TARGET, first)]);
+    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, 0)]);
+    expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, first)]);
     const { stateChanges } = await b.awareness.status(TARGET, { changesSince: first });
     expect(stateChanges?.events.map((event) => event.sequence)).toEqual([unread]);
   });

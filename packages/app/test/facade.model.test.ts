@@ -1,13 +1,16 @@
 // One model-based test of the facade on every store: random command sequences (record, spawn,
-// sent, drain, status, restart, prune) against the test kit's reference model of heads, cursor
-// watermarks and the notice queue. Invariant: pending notices, wakes, versions and deltas always
-// match the model.
+// sent, unwatch, drain, status with and without reader, restart, prune) against the test kit's
+// reference model of heads, cursor watermarks and the notice queue. Invariants: pending notices,
+// wakes, versions and deltas always match the model; and no foreign notifying change is ever
+// skipped: a cursor's acked only rises over what a delivered notice or the watcher's own read
+// covered, and every pending cursor has its one queued notice from its acked (issue 15).
 import { isAgentQualified } from '@session-state/domain';
 import fc from 'fast-check';
 import { isAgentKey, ReferenceModel, storeMatrix, type ModelAppend, type ModelRetention, type StoreKind } from '@session-state/testkit';
 
 import type { RecordInput } from '../src';
 import { openFixture, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;
@@ -21,6 +24,16 @@ const AGENT_KEYS = KEYS.filter(isAgentQualified);
 
 interface Real {
   f: Fixture;
+  /** What the last command let watchers read: (from, to] of a pair, by a drained notice or a reader's status. */
+  covered: Coverage[];
+}
+
+/** A range of a target's changes a watcher was handed: a drained notice (from its changesSince) or its own read. */
+interface Coverage {
+  readonly watcher: string;
+  readonly target: string;
+  readonly from: number;
+  readonly to: number;
 }
 
 /** No age limit applies here: the clock never moves, so only the row cap prunes. */
@@ -47,16 +60,37 @@ const showChoice = (choice: Choice, resolved: Key | undefined): string =>
 // --- shared checks ---------------------------------------------------------------------------
 
 function expectQueueMatches(m: ReferenceModel, r: Real): void {
-  for (const key of KEYS) expect(r.f.awareness.pending(key)).toEqual(m.pendingTexts(key));
+  for (const key of KEYS) expect(noticeTexts(r.f.awareness.pending(key))).toEqual(m.pendingTexts(key));
 }
 
-/** Runs `act`, then checks the wakes it caused against the model's (as a multiset) and the whole queue. */
-async function checked(m: ReferenceModel, r: Real, act: () => Promise<void>): Promise<void> {
+/**
+ * No change is skipped: every cursor whose acked rose (the same watch: neither removed nor
+ * re-seeded) rose over a range a delivered notice or the watcher's own read covered; every
+ * pending cursor has exactly one queued notice, whose changesSince is its acked.
+ */
+function expectNothingSkipped(before: ReadonlyMap<string, number>, m: ReferenceModel, r: Real, reseeded: ReadonlySet<string>): void {
+  for (const { watcher, target, cursor } of m.allCursors()) {
+    const pair = `${watcher} ${target}`;
+    const was = before.get(pair);
+    if (was !== undefined && !reseeded.has(pair) && cursor.acked > was) {
+      const covering = r.covered.filter((c) => c.watcher === watcher && c.target === target && c.from <= was && c.to >= cursor.acked);
+      expect({ pair, ackedFrom: was, ackedTo: cursor.acked, covering: covering.length > 0 }).toEqual({ pair, ackedFrom: was, ackedTo: cursor.acked, covering: true });
+    }
+    const queued = r.f.awareness.pending(watcher).filter((notice) => notice.target === target);
+    expect({ pair, queued: queued.map((notice) => notice.changesSince) }).toEqual({ pair, queued: cursor.material > cursor.acked ? [cursor.acked] : [] });
+  }
+}
+
+/** Runs `act`, then checks the wakes it caused against the model's (as a multiset), the whole queue, and that nothing was skipped. */
+async function checked(m: ReferenceModel, r: Real, act: () => Promise<void>, reseeded: ReadonlySet<string> = new Set()): Promise<void> {
   const before = r.f.wakes.length;
   const modelBefore = m.wakes.length;
+  const acked = new Map(m.allCursors().map(({ watcher, target, cursor }) => [`${watcher} ${target}`, cursor.acked]));
+  r.covered = [];
   await act();
   expect([...r.f.wakes.slice(before)].sort()).toEqual(m.wakes.slice(modelBefore).sort());
   expectQueueMatches(m, r);
+  expectNothingSkipped(acked, m, r, reseeded);
 }
 
 // --- commands --------------------------------------------------------------------------------
@@ -95,7 +129,7 @@ class RecordCommand implements fc.AsyncCommand<ReferenceModel, Real> {
       const expected = m.expectAppend(modelInput);
       const result = await r.f.awareness.record(input);
       if (expected.type === 'skipped') {
-        expect(result).toEqual({ ok: true, skipped: 'unwatched' });
+        expect(result).toEqual({ ok: true, outcome: 'skipped', reason: 'unwatched' });
         return;
       }
       if (!result.ok || !('event' in result)) throw new Error(`record failed: ${JSON.stringify(result)}`);
@@ -120,6 +154,8 @@ class SpawnCommand implements fc.AsyncCommand<ReferenceModel, Real> {
     return true;
   }
   async run(m: ReferenceModel, r: Real): Promise<void> {
+    // A spawn edge starts a new watch over any old one: its acked is the new event, not a skip.
+    const reseeded = new Set([`${this.parent} ${this.child}`]);
     await checked(m, r, async () => {
       const modelInput: ModelAppend = {
         sessionKey: this.child,
@@ -143,7 +179,7 @@ class SpawnCommand implements fc.AsyncCommand<ReferenceModel, Real> {
       // SPEC 4: a spawn edge between two agent sessions seeds the parent's cursor on the child.
       const seeds = isAgentKey(this.parent) && isAgentKey(this.child) && this.parent !== this.child;
       expect(m.applyAppend(modelInput, seq, r.f.clock.now(), seeds ? this.parent : undefined)).toBeUndefined();
-    });
+    }, reseeded);
   }
   toString(): string {
     return `childSpawned(${this.parent} -> ${this.child}${this.dedupeKey !== undefined ? `, ${this.dedupeKey}` : ''})`;
@@ -182,8 +218,12 @@ class DrainCommand implements fc.AsyncCommand<ReferenceModel, Real> {
     const watcher = resolve(this.choice, watchersWithNotices(m));
     this.watcher = watcher;
     await checked(m, r, async () => {
+      const queued = new Map(m.queue.of(watcher).map((entry) => [entry.target, entry.notified]));
       const expected = m.drain(watcher, r.f.clock.now());
-      expect(await r.f.awareness.drain(watcher)).toEqual(expected);
+      const drained = await r.f.awareness.drain(watcher);
+      expect(noticeTexts(drained)).toEqual(expected);
+      // Each drained notice hands the watcher its target's changes after its changesSince, up to the watermark it froze.
+      for (const notice of drained) r.covered.push({ watcher, target: notice.target, from: notice.changesSince, to: queued.get(notice.target) ?? -1 });
     });
   }
   toString(): string {
@@ -220,6 +260,62 @@ class StatusCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   }
 }
 
+/**
+ * The reconcile an agent runs after a notice, with itself as `reader`: `status(target,
+ * { changesSince, reader })` from its cursor's acked (or `sinceBack` below it, or one above it),
+ * on one of the targets it watches. The page always reaches the head here (at most MAX_ROWS events).
+ */
+class ReaderStatusCommand implements fc.AsyncCommand<ReferenceModel, Real> {
+  private pair: string | undefined;
+  constructor(
+    readonly choice: Choice,
+    readonly targetPick: number,
+    readonly sinceBack: number,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    const watchers = KEYS.filter((k) => m.cursors.has(k));
+    const reader = resolve(this.choice, watchers);
+    const targets = [...(m.cursors.get(reader)?.keys() ?? [])];
+    const target = (targets[this.targetPick % Math.max(1, targets.length)] ?? 'agent:ops:main') as Key;
+    this.pair = `${reader} -> ${target}`;
+    await checked(m, r, async () => {
+      const acked = m.cursor(reader, target)?.acked ?? 0;
+      const since = Math.max(0, acked - this.sinceBack);
+      const head = headOf(m, target);
+      const status = await r.f.awareness.status(target, { changesSince: since, reader });
+      expect(status.stateVersion).toBe(head);
+      expect(status.stateChanges?.hasMore).toBe(false);
+      r.covered.push({ watcher: reader, target, from: since, to: head });
+      m.read(reader, target, since, head, r.f.clock.now());
+    });
+  }
+  toString(): string {
+    return `status(as reader ${this.pair ?? showChoice(this.choice, undefined)}, acked - ${this.sinceBack})`;
+  }
+}
+
+class UnwatchCommand implements fc.AsyncCommand<ReferenceModel, Real> {
+  constructor(
+    readonly watcher: Key,
+    readonly target: Key,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: ReferenceModel, r: Real): Promise<void> {
+    await checked(m, r, async () => {
+      const had = m.unwatch(this.watcher, this.target);
+      expect(await r.f.awareness.unwatch(this.watcher, this.target)).toEqual({ unwatched: had });
+    });
+  }
+  toString(): string {
+    return `unwatch(${this.watcher} -> ${this.target})`;
+  }
+}
+
 class PruneCommand implements fc.AsyncCommand<ReferenceModel, Real> {
   check(): boolean {
     return true;
@@ -246,7 +342,7 @@ class RestartCommand implements fc.AsyncCommand<ReferenceModel, Real> {
     m.restartScan(r.f.clock.now());
     expect([...r.f.wakes].sort()).toEqual([...m.wakes].sort());
     for (const key of KEYS) {
-      const real = r.f.awareness.pending(key);
+      const real = noticeTexts(r.f.awareness.pending(key));
       expect([...real].sort()).toEqual(m.pendingTexts(key).sort());
       m.queue.reorder(key, real);
     }
@@ -300,6 +396,10 @@ const commands = fc.commands(
     drainCommand,
     drainCommand,
     fc.tuple(key, fc.nat(4)).map(([s, back]) => new StatusCommand(s, back)),
+    // -1: a read that started above acked, which must acknowledge nothing.
+    fc.tuple(choice, fc.nat(9), fc.integer({ min: -1, max: 2 })).map(([c, t, back]) => new ReaderStatusCommand(c, t, back)),
+    fc.tuple(choice, fc.nat(9), fc.integer({ min: -1, max: 2 })).map(([c, t, back]) => new ReaderStatusCommand(c, t, back)),
+    fc.tuple(mostlyAgentKey, mostlyAgentKey).map(([w, t]) => new UnwatchCommand(w, t)),
     fc.constant(new PruneCommand()),
     fc.constant(new RestartCommand()),
   ],
@@ -309,10 +409,10 @@ const commands = fc.commands(
 // --- the test --------------------------------------------------------------------------------
 
 describe.each(storeMatrix)('the facade model on the %s store', (_name, kind: StoreKind) => {
-  test('pending notices, wakes, versions and deltas always match the model', async () => {
+  test('pending notices, wakes, versions and deltas always match the model, and no foreign notifying change is ever skipped (covered by a read or a notice)', async () => {
     await fc.assert(
       fc.asyncProperty(commands, async (cmds) => {
-        const real: Real = { f: await openFixture(kind, { retention: { maxRows: MAX_ROWS } }) };
+        const real: Real = { f: await openFixture(kind, { retention: { maxRows: MAX_ROWS } }), covered: [] };
         try {
           await fc.asyncModelRun(() => ({ model: new ReferenceModel(retention()), real }), cmds);
         } finally {

@@ -4,6 +4,7 @@ import { faultStore, faultStoreOption, INJECTED_FAILURE, storeMatrix, type Fault
 
 import { createSessionStateAwareness, StoreOperationError } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const SECRET_SUMMARY = 'human asked about the merger plan';
 const SECRET_PAYLOAD = 'payload-value-never-logged';
@@ -40,18 +41,18 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
     expect(logged).not.toContain(SECRET_PAYLOAD);
     // No trace: no head bump, no notice.
     expect((await f.awareness.status(CHILD)).stateVersion).toBe(versionBefore);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
 
     const next = await f.awareness.record(humanTurn(CHILD));
     expect(next.ok).toBe(true);
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
     expect(f.awareness.metrics().appendFailures).toBe(1);
   });
 
   test('a failing drain rejects naming drain, consumes nothing, and the next drain delivers', async () => {
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record(humanTurn(CHILD));
-    const queued = f.awareness.pending(PARENT);
+    const queued = noticeTexts(f.awareness.pending(PARENT));
     faults.failNext('drain');
 
     const failure = await f.awareness.drain(PARENT).then(
@@ -61,10 +62,10 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
     expect(failure).toBeInstanceOf(StoreOperationError);
     expect((failure as StoreOperationError).operation).toBe('drain');
     expect((failure as Error).message).toMatch(/drain/);
-    expect(f.awareness.pending(PARENT)).toEqual(queued);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(queued);
 
-    expect(await f.awareness.drain(PARENT)).toEqual(queued);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(await f.awareness.drain(PARENT))).toEqual(queued);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test('a failing childSpawned store write returns { ok: false } and seeds nothing', async () => {
@@ -72,7 +73,7 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
     const result = await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     expect(result.ok).toBe(false);
     await f.awareness.record(humanTurn(CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test.each([
@@ -105,7 +106,7 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
     try {
       await g.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
       await g.awareness.record(humanTurn(CHILD));
-      expect(g.awareness.pending(PARENT)).toHaveLength(1);
+      expect(noticeTexts(g.awareness.pending(PARENT))).toHaveLength(1);
       expect(g.wakes).toEqual([PARENT]);
       expect(g.logger.entries).toEqual([expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ operation: 'wake' }) })]);
     } finally {

@@ -5,6 +5,7 @@ import { appendRequestWeight } from '../src/appendBatchBounds';
 import type { AppendRequest } from '@session-state/domain';
 import { faultStoreOption, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const appendBatchSizes = (faults: FaultStore): number[] => faults.argsOf('append').map((args) => (args[0] as unknown[]).length);
 const appendBatchWeights = (faults: FaultStore): number[] =>
@@ -56,7 +57,7 @@ describe.each(storeMatrix)('group commit on the %s store', (_name, kind: StoreKi
     expect(appendBatchSizes(faults)).toEqual([3]);
     expect(spawned?.ok).toBe(true);
     expect(turns.every((t) => t.ok)).toBe(true);
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
     expect(f.wakes).toEqual([PARENT]);
   });
 

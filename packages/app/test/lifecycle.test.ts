@@ -4,6 +4,7 @@ import { faultStoreOption, noticeTextOf, storeMatrix, type StoreKind } from '@se
 
 import { ClosedError } from '../src';
 import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -19,28 +20,28 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     const spawnOther = await f.awareness.childSpawned({ parentKey: PARENT, childKey: OTHER_CHILD });
     if (!spawnOther.ok) throw spawnOther.error;
     await f.awareness.record(humanTurn(CHILD));
-    await f.awareness.drain(PARENT); // the CHILD notice is consumed: it must not come back
+    noticeTexts(await f.awareness.drain(PARENT)); // the CHILD notice is consumed: it must not come back
     await f.awareness.record(humanTurn(OTHER_CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
     const expected = [noticeTextOf(OTHER_CHILD, spawnOther.event.sequence)];
-    expect(f.awareness.pending(PARENT)).toEqual(expected);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(expected);
 
     f = await f.restart();
-    expect(f.awareness.pending(PARENT)).toEqual(expected);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(expected);
     expect(f.wakes).toEqual([PARENT]);
     expect(f.awareness.metrics().noticesRecovered).toBe(1);
 
     // A later change to the same target keeps the one line and wakes nothing.
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual(expected);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(expected);
     expect(f.wakes).toEqual([PARENT]);
 
     // Scanning again adds nothing; once drained, a restart finds nothing.
     f = await f.restart();
-    expect(f.awareness.pending(PARENT)).toEqual(expected);
-    await f.awareness.drain(PARENT);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(expected);
+    noticeTexts(await f.awareness.drain(PARENT));
     f = await f.restart();
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     expect(f.wakes).toEqual([]);
   });
 
@@ -51,18 +52,18 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     await f.awareness.sent({ senderKey: PEER, deliveredTo: CHILD, watch: true });
     await f.awareness.record(humanTurn(CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    const peerBefore = f.awareness.pending(PEER);
+    const peerBefore = noticeTexts(f.awareness.pending(PEER));
     expect(peerBefore).toHaveLength(1);
 
     await f.awareness.sessionReset(PARENT);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     await f.awareness.record(humanTurn(CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([]);
-    expect(f.awareness.pending(PEER)).toEqual(peerBefore);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PEER))).toEqual(peerBefore);
 
     f = await f.restart();
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test('sessionDeleted removes its events, cursors and notices, and keeps its head as a tombstone', async () => {
@@ -73,14 +74,14 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     await f.awareness.record(humanTurn(CHILD));
     await f.awareness.record(humanTurn(OTHER_CHILD));
     await f.awareness.record(humanTurn(PEER));
-    expect(f.awareness.pending(CHILD)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(CHILD))).toHaveLength(1);
     const versionBefore = (await f.awareness.status(CHILD)).stateVersion;
 
     await f.awareness.sessionDeleted(CHILD);
 
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
-    expect(f.awareness.pending(PARENT)[0]).toContain(`"${OTHER_CHILD}"`);
-    expect(f.awareness.pending(CHILD)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))[0]).toContain(`"${OTHER_CHILD}"`);
+    expect(noticeTexts(f.awareness.pending(CHILD))).toEqual([]);
     const status = await f.awareness.status(CHILD, { changesSince: 0 });
     expect(status.stateVersion).toBe(versionBefore);
     expect(status.stateChanges).toMatchObject({ events: [], historyGap: true });
@@ -91,21 +92,21 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     const recreated = await f.awareness.record(humanTurn(CHILD));
     if (!recreated.ok || !('event' in recreated)) throw new Error('recreated session not recorded');
     expect(recreated.event.sequence).toBeGreaterThan(versionBefore);
-    expect(f.awareness.pending(CHILD)).toEqual([]);
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(CHILD))).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
   });
 
   test('prune expires idle cursors with their notices', async () => {
     f = await openFixture(kind, { retention: { maxAgeMs: 1000 } });
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record(humanTurn(CHILD));
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
     f.clock.advance(5000);
 
     expect(await f.awareness.prune()).toEqual({ eventsDeleted: 2, cursorsExpired: 1 });
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     await f.awareness.record(humanTurn(CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test('prune runs on start and at most hourly after appends, measured on the clock port', async () => {
@@ -157,18 +158,18 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     await f.awareness.sessionReset(PARENT);
     expect((await spawned).ok).toBe(true);
     await f.awareness.record(humanTurn(OTHER_CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
 
     // A change recorded just before a watch starts is history for that watcher: no notice.
     const earlier = f.awareness.record(humanTurn(PARENT));
     expect(await f.awareness.sent({ senderKey: PEER, deliveredTo: PARENT, watch: true })).toEqual({ watched: true });
     expect((await earlier).ok).toBe(true);
-    expect(f.awareness.pending(PEER)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PEER))).toEqual([]);
 
     // A drain called right after a record sees the notice that record queues.
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     const turn = f.awareness.record(humanTurn(CHILD));
-    const drained = await f.awareness.drain(PARENT);
+    const drained = noticeTexts(await f.awareness.drain(PARENT));
     expect((await turn).ok).toBe(true);
     expect(drained).toHaveLength(1);
   });
@@ -183,13 +184,13 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     const late = await f.awareness.record(humanTurn(CHILD));
     expect(late.ok).toBe(false);
     expect(!late.ok && late.error).toBeInstanceOf(ClosedError);
-    expect(() => f.awareness.pending(PARENT)).toThrow(ClosedError);
+    expect(() => noticeTexts(f.awareness.pending(PARENT))).toThrow(ClosedError);
     await expect(f.awareness.drain(PARENT)).rejects.toThrow(/drain called after close/);
     await expect(f.awareness.status(CHILD)).rejects.toBeInstanceOf(ClosedError);
     await expect(f.awareness.close()).resolves.toBeUndefined();
 
     // The record made before close is durable.
     f = await f.restart();
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
   });
 });

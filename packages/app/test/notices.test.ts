@@ -11,6 +11,7 @@ import {
   PEER,
   type Fixture,
 } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
   let f: Fixture;
@@ -25,13 +26,13 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     const spawned = await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     if (!spawned.ok) throw spawned.error;
     expect(spawned.event).toMatchObject({ sessionKey: CHILD, kind: 'child_spawned', actorType: 'agent', actorSessionKey: PARENT });
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
 
     const turn = await f.awareness.record(humanTurn(CHILD));
     expect(turn.ok).toBe(true);
 
-    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
-    expect(f.awareness.pending(CHILD)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
+    expect(noticeTexts(f.awareness.pending(CHILD))).toEqual([]);
   });
 
   test('twenty rapid human turns leave one notice and one wake', async () => {
@@ -40,7 +41,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     for (let i = 0; i < 10; i += 1) await f.awareness.record(humanTurn(CHILD));
 
     expect(concurrent.every((r) => r.ok)).toBe(true);
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
     expect(f.wakes).toEqual([PARENT]);
     expect(f.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesCoalesced: 19 });
   });
@@ -48,11 +49,11 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
   test('a drain without interleaving consumes the notice and leaves none after', async () => {
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record(humanTurn(CHILD));
-    const pendingBefore = f.awareness.pending(PARENT);
+    const pendingBefore = noticeTexts(f.awareness.pending(PARENT));
 
-    expect(await f.awareness.drain(PARENT)).toEqual(pendingBefore);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
-    expect(await f.awareness.drain(PARENT)).toEqual([]);
+    expect(noticeTexts(await f.awareness.drain(PARENT))).toEqual(pendingBefore);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
+    expect(noticeTexts(await f.awareness.drain(PARENT))).toEqual([]);
   });
 
   test('a drain after interleaved changes reopens exactly once with the new changesSince', async () => {
@@ -63,13 +64,13 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.record(humanTurn(CHILD));
     await f.awareness.record(humanTurn(CHILD));
 
-    expect(await f.awareness.drain(PARENT)).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
+    expect(noticeTexts(await f.awareness.drain(PARENT))).toEqual([noticeTextOf(CHILD, spawned.event.sequence)]);
     // The notice covered up to the first turn; the later ones reopen one notice from there.
-    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, first.event.sequence)]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([noticeTextOf(CHILD, first.event.sequence)]);
     expect(f.wakes).toEqual([PARENT, PARENT]);
 
-    await f.awareness.drain(PARENT);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    noticeTexts(await f.awareness.drain(PARENT));
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     expect(f.awareness.metrics().noticesReopened).toBe(1);
   });
 
@@ -77,11 +78,11 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record({ sessionKey: CHILD, kind: 'goal_changed', actorType: 'agent', actorSessionKey: PARENT, summary: 'goal set by parent' });
 
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     expect(f.wakes).toEqual([]);
 
     await f.awareness.record({ sessionKey: CHILD, kind: 'goal_changed', actorType: 'agent', actorSessionKey: PEER, summary: 'goal set by a peer' });
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
   });
 
   test('an explicit watch starts at the current version and keeps an existing cursor', async () => {
@@ -89,14 +90,14 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     const before = await f.awareness.status(PEER);
 
     expect(await f.awareness.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })).toEqual({ watched: true });
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
 
     await f.awareness.record(humanTurn(PEER));
     // A second registration keeps the cursor (and so the pending notice) as it is.
     expect(await f.awareness.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })).toEqual({ watched: true });
     await f.awareness.record(humanTurn(PEER));
 
-    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(PEER, before.stateVersion)]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([noticeTextOf(PEER, before.stateVersion)]);
   });
 
   test('sent reports watched: false for no watch, failed delivery, self and non-agent keys', async () => {
@@ -110,7 +111,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     for (const input of cases) expect(await f.awareness.sent(input)).toEqual({ watched: false });
 
     await f.awareness.record(humanTurn(PEER));
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test('a global session never watches or is watched, but status works for it', async () => {
@@ -121,7 +122,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     const logged = await f.awareness.record(humanTurn('global'));
     if (!logged.ok || !('event' in logged)) throw new Error('global turn not recorded');
 
-    expect(f.awareness.pending('global')).toEqual([]);
+    expect(noticeTexts(f.awareness.pending('global'))).toEqual([]);
     expect(f.wakes).toEqual([]);
     const status = await f.awareness.status('global', { changesSince: 0 });
     expect(status.stateVersion).toBe(logged.event.sequence);
@@ -136,7 +137,7 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.record({ sessionKey: CHILD, kind: 'compacted', actorType: 'system', summary: 'history compacted' });
     await f.awareness.record({ sessionKey: CHILD, kind: 'adopted', actorType: 'human', summary: 'adopted from catalog' });
 
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     const status = await f.awareness.status(CHILD, { changesSince: spawned.event.sequence });
     const failed = status.stateChanges?.events.find((e) => e.kind === 'run_failed');
     expect(failed?.payload).toEqual({ outcome: 'timeout' });
@@ -154,25 +155,25 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.record(humanTurn(nested));
 
     // Two targets give the parent two notices (distinct pairs never fold) and two wakes.
-    expect(f.awareness.pending(PARENT)).toHaveLength(2);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(2);
     expect(f.wakes).toEqual([PARENT, PARENT]);
     // The nested sub-agent watcher finds its notice on its next turn, without a wake.
-    expect(f.awareness.pending(CHILD)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(CHILD))).toHaveLength(1);
   });
 
   test('a duplicate dedupeKey returns the first event and queues nothing new', async () => {
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     const first = await f.awareness.record(humanTurn(CHILD, { dedupeKey: 'turn:1' }));
-    await f.awareness.drain(PARENT);
+    noticeTexts(await f.awareness.drain(PARENT));
     const again = await f.awareness.record(humanTurn(CHILD, { dedupeKey: 'turn:1' }));
 
     expect(again).toEqual(first);
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
   test('onlyIfWatched skips an unwatched session and writes nothing', async () => {
     const skipped = await f.awareness.record(humanTurn(PEER, { onlyIfWatched: true }));
-    expect(skipped).toEqual({ ok: true, skipped: 'unwatched' });
+    expect(skipped).toEqual({ ok: true, outcome: 'skipped', reason: 'unwatched' });
     expect((await f.awareness.status(PEER)).stateVersion).toBe(0);
 
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
@@ -185,12 +186,12 @@ describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
     await f.awareness.record(humanTurn(CHILD));
     const retried = await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD, dedupeKey: 'child-spawned:run-1' });
     expect(retried).toEqual(spawned);
-    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toHaveLength(1);
 
     const respawned = await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD, dedupeKey: 'child-spawned:run-2' });
     if (!respawned.ok) throw respawned.error;
-    expect(f.awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
     await f.awareness.record(humanTurn(CHILD));
-    expect(f.awareness.pending(PARENT)).toEqual([noticeTextOf(CHILD, respawned.event.sequence)]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([noticeTextOf(CHILD, respawned.event.sequence)]);
   });
 });

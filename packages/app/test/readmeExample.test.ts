@@ -20,6 +20,8 @@ test('the README embedding example runs with node and prints the spawn, one wake
   expect(existsSync(join(ROOT, 'packages', 'app', 'dist', 'index.js'))).toBe(true); // run `npm run build` first
   const code = readmeExample();
   expect(code).toContain("require('@session-state/app')");
+  // Notices are objects (issue 15): the example reads their fields and never parses the text.
+  expect(code).not.toMatch(/\.exec\(|match\(/u);
 
   const output = execFileSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
   const lines = output.trimEnd().split('\n');

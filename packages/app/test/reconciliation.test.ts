@@ -4,6 +4,7 @@ import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { RecordResult } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const sequenceOf = (result: RecordResult): number => {
   if (!result.ok || !('event' in result)) throw new Error('expected a recorded event');
@@ -106,14 +107,14 @@ describe.each(storeMatrix)('reconciliation on the %s store', (_name, kind: Store
     f = await openFixture(kind);
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record(humanTurn(CHILD));
-    const before = f.awareness.pending(PARENT);
+    const before = noticeTexts(f.awareness.pending(PARENT));
     await f.awareness.status(CHILD, { changesSince: 0 });
     await f.awareness.list([CHILD]);
     await f.awareness.status(PEER, { changesSince: 0 });
     await f.awareness.record(humanTurn(PEER));
 
-    expect(f.awareness.pending(PARENT)).toEqual(before);
-    expect(f.awareness.pending(PEER)).toEqual([]);
+    expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(before);
+    expect(noticeTexts(f.awareness.pending(PEER))).toEqual([]);
     expect(f.wakes).toEqual([PARENT]);
   });
 });

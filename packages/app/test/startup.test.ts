@@ -7,6 +7,7 @@ import { faultStore, storeMatrix, type FaultStore, type StoreHarness, type Store
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src';
 import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -28,7 +29,7 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     await first.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await first.record(humanTurn(CHILD));
     await first.record(humanTurn(CHILD));
-    expect(first.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(first.pending(PARENT))).toHaveLength(1);
     const rows = await stores.store.listCursors({ target: CHILD as never });
     await first.close();
     return rows;
@@ -46,7 +47,7 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store);
     expect(faults.countOf('restartScan')).toBe(1);
-    expect(awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(awareness.pending(PARENT))).toHaveLength(1);
     expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
     await awareness.close();
     expect(faults.countOf('prune')).toBeGreaterThan(0);
@@ -56,12 +57,12 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     const before = await leaveAFrozenNotice();
     const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store, { restartScan: false, prune: 'off' });
-    expect(awareness.pending(PARENT)).toEqual([]);
+    expect(noticeTexts(awareness.pending(PARENT))).toEqual([]);
     expect(faults.countOf('restartScan')).toBe(0);
     expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
     // The facade works as usual otherwise: a new change queues the pair's notice.
     expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);
-    expect(awareness.pending(PARENT)).toHaveLength(1);
+    expect(noticeTexts(awareness.pending(PARENT))).toHaveLength(1);
     await awareness.close();
   });
 

@@ -5,6 +5,7 @@ import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
+import { noticeTexts } from './support/noticeTexts';
 
 type Call = (a: SessionStateAwareness) => unknown;
 
@@ -26,7 +27,7 @@ const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['sent.watch', '"yes"', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: 'yes' })],
   ['sent.deliveredTo', '""', (a) => a.sent({ senderKey: PARENT, deliveredTo: '', watch: true })],
   ['sent.delivered', '1', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: true, delivered: 1 })],
-  ['pending.watcherKey', '""', (a) => a.pending('')],
+  ['pending.watcherKey', '""', (a) => noticeTexts(a.pending(''))],
   ['drain.watcherKey', '42', (a) => loose(a)['drain']?.(42)],
   ['status.sessionKey', 'a string of 3 characters', (a) => a.status('a"b')],
   ['status.changesSince', '-1', (a) => a.status(PEER, { changesSince: -1 })],
@@ -61,7 +62,7 @@ describe.each(storeMatrix)('input validation on the %s store', (_name, kind: Sto
   test.each(CASES)('rejects bad %s (%s) with an InvalidInputError naming field and value, changing nothing', async (field, value, call) => {
     await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
     await f.awareness.record(humanTurn(CHILD));
-    const before = { pending: f.awareness.pending(PARENT), list: await f.awareness.list([PARENT, CHILD, PEER]) };
+    const before = { pending: noticeTexts(f.awareness.pending(PARENT)), list: await f.awareness.list([PARENT, CHILD, PEER]) };
 
     const error = await rejection(() => call(f.awareness));
 
@@ -75,7 +76,7 @@ describe.each(storeMatrix)('input validation on the %s store', (_name, kind: Sto
       expect(invalid.message).toContain(value);
     }
     expect(invalid.message).toContain(invalid.expected);
-    expect({ pending: f.awareness.pending(PARENT), list: await f.awareness.list([PARENT, CHILD, PEER]) }).toEqual(before);
+    expect({ pending: noticeTexts(f.awareness.pending(PARENT)), list: await f.awareness.list([PARENT, CHILD, PEER]) }).toEqual(before);
   });
 
   test('record returns bad input as { ok: false, error: InvalidInputError } and writes nothing', async () => {

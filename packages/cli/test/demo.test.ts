@@ -81,6 +81,15 @@ describe('session-state demo', () => {
     expect(recovered).toContain(`1 notice for ${OPS}`);
   });
 
+  test('reconcile-acknowledge: the same burst of two costs the manager (no reader) two turns and ops (reader) one', () => {
+    const pair = sequencesOn(/human_direct_message #\d+ #\d+: /u);
+    expect(pair).toHaveLength(2);
+    expect(lines.find((line) => line.includes('(status without reader)'))).toContain(`${MANAGER} (status without reader) spends 2 turns`);
+    const reader = lines.find((line) => line.includes('(status with reader)'));
+    expect(reader).toContain(`${OPS} (status with reader) spends 1 turn: its read reached #${pair[1]}`);
+    expect(reader).toContain('(1 turn saved, noticesAcknowledgedByRead 1)');
+  });
+
   test('retention prunes and a late reconcile reports historyGap: true with the retained events', () => {
     expect(lines.find((line) => line.includes('events deleted') || line.includes('event deleted'))).toMatch(/[1-9]\d* events? deleted/u);
     const gapLine = lines.find((line) => line.includes('historyGap: '));
@@ -90,7 +99,7 @@ describe('session-state demo', () => {
 
   test('it ends with the commands that inspect the file it left', () => {
     const tail = lines.slice(lines.findIndex((line) => line.startsWith('inspect what it left behind')));
-    for (const command of ['status', 'cursors', 'list', 'tail']) {
+    for (const command of ['status', 'cursors', 'list', 'tail', 'explain']) {
       expect(tail.some((line) => line.includes(` ${command} `) && line.includes(`--db ${db}`))).toBe(true);
     }
   });
@@ -107,8 +116,10 @@ describe('session-state demo', () => {
     const cursors = jsonOf<{ watcher: string; target: string; pending: boolean }[]>(await runCli(['cursors', '--json', '--db', db]));
     expect(cursors.map((row) => [row.watcher, row.target, row.pending])).toEqual([
       [MANAGER, RESEARCHER, false],
-      [OPS, RESEARCHER, true],
+      [OPS, RESEARCHER, false],
     ]);
+    const explained = jsonOf<{ steps: { event: { type: string } }[] }>(await runCli(['explain', OPS, RESEARCHER, '--json', '--db', db]));
+    expect(explained.steps.map((step) => step.event.type).slice(-1)).toEqual(['notice_read']);
   });
 
   test("the README's demo sample is lines this demo prints", () => {

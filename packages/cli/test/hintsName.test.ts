@@ -46,7 +46,7 @@ test('outside any project that installed it, a hint names the bin by its path fr
   expect(demo.status).toBe(0);
   // The demo's closing lines name the same command, and those run too.
   const closing = String(demo.stdout).split('\n').filter((line) => line.startsWith(`  ${hint} `));
-  expect(closing).toHaveLength(4);
+  expect(closing).toHaveLength(5);
   const list = runHint(hint, ['list', '--db', 'hinted.db'], dir);
   expect(list.status).toBe(0);
 });

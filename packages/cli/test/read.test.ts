@@ -192,14 +192,14 @@ describe('explain', () => {
     expect(last?.material).toBeLessThanOrEqual(cursor?.material ?? -1);
   });
 
-  test("the explicit watcher's history: the watch started at the target's head, then one notice frozen at the later change", async () => {
+  test("the explicit watcher's history: the watch started at the target's head, one notice, a drain that reopened, and the reconcile as reader that covered it", async () => {
     const history = jsonOf<ExplainJson>(await run(['explain', OPS, RESEARCHER, '--json']));
     const [cursor] = jsonOf<CursorJson[]>(await run(['cursors', '--watcher', OPS, '--json']));
     expect(history.truncated).toBe(false);
-    expect(history.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised']);
-    expect(history.steps[0]?.event).toEqual({ type: 'watch_started', via: 'watch', at: cursor?.acked });
-    expect(history.steps[1]?.event).toEqual({ type: 'notice_raised', acked: cursor?.acked, notified: cursor?.notified });
-    expect(history.lines.at(-1)).toBe(`now (as of the last entry): one notice pending, changesSince ${cursor?.acked}, frozen at ${cursor?.notified}; later changes raise material (${cursor?.material} then) without an entry`);
+    expect(history.steps.map((step) => step.event.type)).toEqual(['watch_started', 'notice_raised', 'notice_reopened', 'notice_read']);
+    expect(history.steps[0]?.event).toMatchObject({ type: 'watch_started', via: 'watch' });
+    expect(history.steps[3]?.event).toEqual({ type: 'notice_read', acked: cursor?.acked, notified: cursor?.acked });
+    expect(history.lines.at(-1)).toBe(`now (as of the last entry): idle at ${cursor?.acked}; the next change by another actor raises a notice`);
   });
 
   test("the manager's history, whose start retention pruned, shows the drain that reopened and the drain that acknowledged", async () => {

@@ -15,8 +15,9 @@ const DAY_MS = 86_400_000;
 
 interface RecordJson {
   ok: boolean;
+  outcome: string;
   event?: { sessionKey: string; sequence: number; kind: string; actorType: string; actorSessionKey?: string; summary: string; payload?: Record<string, unknown> };
-  skipped?: string;
+  reason?: string;
   duplicate?: boolean;
   watchers: { watcher: string; pending: boolean }[];
 }
@@ -78,7 +79,7 @@ describe('record', () => {
     const human = await ok(['record', WORKER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'hi', '--only-if-watched'], db);
     expect(human.stdout).toBe(`skipped: ${WORKER} has no watchers (--only-if-watched); no event appended\n`);
     const json = jsonOf<RecordJson>(await ok(['record', WORKER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'hi', '--only-if-watched', '--json'], db));
-    expect(json).toEqual({ ok: true, skipped: 'unwatched', watchers: [] });
+    expect(json).toEqual({ ok: true, outcome: 'skipped', reason: 'unwatched', watchers: [] });
     const tables = dumpTables(db);
     expect(tables['events']).toEqual([]);
     expect(tables['heads']).toEqual([]);

@@ -72,6 +72,13 @@ export const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised')
 export const NoticeAcknowledged = t.readonly(t.type({ type: t.literal('notice_acknowledged'), acked: Sequence }));
 /** A drain consumed the notice while more had arrived: one new notice covers (acked, notified]. */
 export const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), acked: Sequence, notified: Sequence }));
+/**
+ * The watcher's own reconcile (`status` with `reader`) read the target up to its head `acked`
+ * from at or below the cursor's acked: what it read is acknowledged. `notified` equals `acked`
+ * when nothing newer had arrived (idle at `acked`); above it, changes recorded after the read
+ * keep one new notice covering (acked, notified]. Issue 15.
+ */
+export const NoticeRead = t.readonly(t.type({ type: t.literal('notice_read'), acked: Sequence, notified: Sequence }));
 /** The restart scan raised the frozen watermark to material (only when that changed it). */
 export const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
 /**
@@ -82,7 +89,7 @@ export const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept')
 /** The cursor was removed. */
 export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
 
-export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRecovered, MaterialKept, WatchEnded]);
+export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
 export type CursorEventType = CursorEvent['type'];
 
@@ -92,6 +99,7 @@ export const CURSOR_EVENT_TYPES: readonly CursorEventType[] = [
   'notice_raised',
   'notice_acknowledged',
   'notice_reopened',
+  'notice_read',
   'notice_recovered',
   'material_kept',
   'watch_ended',
@@ -124,6 +132,12 @@ export type CursorCommand =
     }
   /** The watcher's turn consumed the notice that covered up to `notified` (compare-and-swap). */
   | { readonly type: 'drain'; readonly notified: Sequence }
+  /**
+   * The watcher read the target's changes after `since` up to its head `through` (a `status`
+   * page with `reader` that reached the head): acknowledges them when the read started at or
+   * below acked.
+   */
+  | { readonly type: 'read'; readonly since: Sequence; readonly through: Sequence }
   /** The restart scan of durable cursors, run once when a gateway starts. */
   | { readonly type: 'restartScan' }
   /** A prune batch raised the target's prune watermark from `before` to `after`. */
@@ -156,6 +170,13 @@ export function decide(command: CursorCommand, state: CursorState): readonly Cur
       return state.material > state.notified
         ? [{ type: 'notice_reopened', acked: state.notified, notified: state.material }]
         : [{ type: 'notice_acknowledged', acked: state.notified }];
+    case 'read': {
+      // A read that started above acked left (acked, since] unread; one that ended at or below
+      // acked covered nothing new.
+      if (state === undefined || command.since > state.acked || command.through <= state.acked) return NO_EVENTS;
+      const material = state.status === 'pending' ? state.material : state.acked;
+      return [{ type: 'notice_read', acked: command.through, notified: material > command.through ? material : command.through }];
+    }
     case 'restartScan':
       if (state?.status !== 'pending' || state.material === state.notified) return NO_EVENTS;
       return [{ type: 'notice_recovered', acked: state.acked, notified: state.material }];
@@ -198,6 +219,8 @@ export function evolve(state: CursorState, event: CursorEvent | TargetEvent): Cu
     case 'notice_reopened':
     case 'notice_recovered':
       return pendingAt(event.acked, event.notified, materialOf(state));
+    case 'notice_read':
+      return event.notified > event.acked ? pendingAt(event.acked, event.notified, materialOf(state)) : { status: 'idle', acked: event.acked };
     case 'material_kept':
       return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
     case 'watch_ended':
@@ -249,7 +272,7 @@ function heldBy(cursor: CursorState, reason: NoticeReason): StepNotice | undefin
  * Decides `command` on `state` and folds the events (and, for `observe`, the target event
  * itself, which may raise material), naming the notice the step asks for: `first` when a notice
  * is raised, `repeat` when a pending cursor sees another foreign change or a stale drain,
- * `reopen` after a drain that reopened, `recovered` for every pending cursor the restart scan
+ * `reopen` after a drain or a read that reopened, `recovered` for every pending cursor the restart scan
  * meets (its notified raised or not).
  */
 export function stepCursor(command: CursorCommand, state: CursorState): CursorStep {
@@ -271,6 +294,10 @@ export function stepCursor(command: CursorCommand, state: CursorState): CursorSt
     case 'drain':
       drain = first === undefined ? 'stale' : 'acked';
       notice = first === undefined ? heldBy(cursor, 'repeat') : first.type === 'notice_reopened' ? heldBy(cursor, 'reopen') : undefined;
+      break;
+    case 'read':
+      // Changes recorded after the read reopen one notice; a read that acknowledged nothing asks for none.
+      if (first !== undefined) notice = heldBy(cursor, 'reopen');
       break;
     case 'restartScan':
       notice = heldBy(cursor, 'recovered');

@@ -6,7 +6,7 @@ import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type C
 import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
 import type { CursorRow } from './append';
 import type { Notice } from './notice';
-import type { CursorPair, DrainAck, DrainOutcome, WatchRequest } from './ports/stateStore.port';
+import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port';
 import type { Sequence } from './sequence';
 import type { SessionKey } from './sessionKey';
 
@@ -111,6 +111,39 @@ export function planDrain(input: DrainPlanInput): DrainPlan {
     return { target: ack.target, result: 'stale', ...(notice !== undefined ? { pending: notice } : {}) };
   });
   return { outcomes, cursorWrites: [...written.values()], journal };
+}
+
+// --- a reconcile that acknowledges -------------------------------------------------------------
+
+export interface ReadAckPlanInput {
+  readonly request: ReadAckRequest;
+  /** The pair's cursor row, read under the write lock, or undefined when it has none. */
+  readonly existing: CursorRow | undefined;
+}
+
+export interface ReadAckPlan extends CursorPlan {
+  readonly outcome: ReadAckOutcome;
+}
+
+/**
+ * A reconcile that reached the head: the `read` command on the pair's cursor. When the read
+ * started at or below acked and ended above it, the cursor is acknowledged up to `through`
+ * (`notice_read`): idle there, or, when changes had arrived after the read (material above
+ * `through`), with one `reopen` notice covering them. Otherwise nothing is written.
+ *
+ * @example const plan = planReadAck({ request: { watcher, target, since, through, now }, existing });
+ */
+export function planReadAck(input: ReadAckPlanInput): ReadAckPlan {
+  const { request, existing } = input;
+  const before = existing === undefined ? undefined : fromWatermarks(existing);
+  const step = stepCursor({ type: 'read', since: request.since, through: request.through }, before);
+  if (step.events.length === 0 || step.cursor === undefined) return { outcome: { acknowledged: false }, cursorWrites: [], journal: [] };
+  const reopened = noticeFor(request.watcher, request.target, step);
+  return {
+    outcome: { acknowledged: true, acked: step.cursor.acked, ...(reopened !== undefined ? { reopened } : {}) },
+    cursorWrites: [{ watcher: request.watcher, target: request.target, ...toWatermarks(step.cursor), touchedAt: request.now }],
+    journal: journalRecords(request.watcher, request.target, before, step.events, request.now),
+  };
 }
 
 // --- the restart scan ------------------------------------------------------------------------

@@ -53,6 +53,10 @@ export function describeCursorEvent(event: CursorEvent): string {
       return `notice acknowledged: a drain acknowledged up to ${event.acked}; nothing newer had arrived, idle at ${event.acked}`;
     case 'notice_reopened':
       return `notice reopened: a drain acknowledged up to ${event.acked} while changes up to ${event.notified} had arrived; one new notice is frozen at ${event.notified} and says changesSince ${event.acked}`;
+    case 'notice_read':
+      return event.notified > event.acked
+        ? `notice read: the watcher's reconcile read the target up to ${event.acked} while changes up to ${event.notified} had arrived; one new notice is frozen at ${event.notified} and says changesSince ${event.acked}`
+        : `notice read: the watcher's reconcile read the target up to its head ${event.acked}; the notice it covered is withdrawn, idle at ${event.acked}`;
     case 'notice_recovered':
       return `notice recovered: the restart scan raised the frozen watermark to ${event.notified}; the notice says changesSince ${event.acked}`;
     case 'material_kept':

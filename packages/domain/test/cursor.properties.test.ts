@@ -53,6 +53,8 @@ function tableStep(watcher: string, before: Cursor | undefined, input: CursorTes
       return NOTICE_RULES.restartScan(cursor);
     case 'end':
       return NOTICE_RULES.end();
+    case 'read':
+      return NOTICE_RULES.read(cursor, input.since, input.through);
     default:
       throw new Error(`the table has no row for ${JSON.stringify(input)}`);
   }
@@ -257,6 +259,31 @@ describe('cursor + notice queue under random interleavings', () => {
           );
         }
       });
+    },
+  );
+
+  // Issue 15: the reader's read, on any cursor a run of the simulation leaves, with any read range.
+  test.prop([simCommandsArb, fc.nat({ max: 40 }), fc.nat({ max: 40 })])(
+    'a read steps every cursor exactly as the table says, never lowers acked, and never leaves a foreign change above material uncovered',
+    (commands, since, through) => {
+      const sim = runSimulation(commands);
+      const snapshot = sim.snapshot();
+      for (const pair of PAIRS) {
+        const before = cursorIn(snapshot, pair);
+        const input: CursorTestInput = { type: 'read', since: since as never, through: through as never };
+        const decided = stepOf(pair.watcher, before, input);
+        expect(asTableStep(decided)).toStrictEqual(tableStep(pair.watcher, before, input));
+        // A read that acknowledged nothing changes nothing.
+        if (decided.events.length === 0) expect(decided.cursor).toStrictEqual(before);
+        if (before === undefined || decided.cursor === undefined || decided.events.length === 0) continue;
+        const [w0, w1] = [toWatermarks(before), toWatermarks(decided.cursor)];
+        expect(w1.acked).toBeGreaterThanOrEqual(w0.acked);
+        // No foreign change is dropped: material never falls (an idle cursor's rises with acked).
+        expect(w1.material).toBe(Math.max(w0.material, w1.acked));
+        // Everything above the new acked is either nothing (idle) or covered by the one notice it asks for.
+        if (w1.material > w1.acked) expect(decided.notice?.notified).toBe(w1.material);
+        else expect(decided.notice).toBeUndefined();
+      }
     },
   );
 

@@ -16,8 +16,10 @@ import {
   event,
   foreign,
   idle,
+  noticeRead,
   pending,
   raised,
+  read,
   recovered,
   reopened,
   restartScan,
@@ -276,6 +278,44 @@ describe('restart scan', () => {
 });
 
 // --- end, prune ------------------------------------------------------------------------------
+
+// --- read: a reconcile that acknowledges (issue 15) ------------------------------------------------
+
+describe('read (the watcher reconciled with status as reader and reached the head)', () => {
+  test('a pending cursor read from acked up to its material goes idle there: notice_read, no notice (the queued one is withdrawn)', () => {
+    spec.given([seed(5), foreign(8), foreign(11)]).when(read(5, 11)).then({ events: [noticeRead(11, 11)], cursor: idle(11), changed: true });
+  });
+
+  test('a burst read after the drain reopened: the reopened notice is covered, idle at the head', () => {
+    spec.given([seed(5), foreign(8), foreign(11), drain(8)]).when(read(5, 11)).then({ events: [noticeRead(11, 11)], cursor: idle(11), changed: true });
+  });
+
+  test('a change recorded after the read keeps one notice: acked = the head read, notified = material, reason reopen', () => {
+    spec
+      .given([seed(5), foreign(8), foreign(11)])
+      .when(read(5, 9))
+      .then({
+        events: [noticeRead(9, 11)],
+        cursor: pending(9, 11, 11),
+        changed: true,
+        notice: { acked: seq(9), notified: seq(11), reason: 'reopen' },
+      });
+  });
+
+  test('an idle cursor read past acked moves acked to the head read (the next notice starts there)', () => {
+    spec.given([seed(5), event(7, 'compacted', TARGET)]).when(read(5, 7)).then({ events: [noticeRead(7, 7)], cursor: idle(7), changed: true });
+  });
+
+  test('a read that started above acked, ended at or below it, or of a pair without a cursor acknowledges nothing', () => {
+    spec.given([seed(5), foreign(8)]).when(read(6, 8)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
+    spec.given([seed(5), foreign(8)]).when(read(0, 5)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
+    spec.given([]).when(read(0, 8)).then({ events: [], cursor: undefined, changed: false });
+  });
+
+  test('a read from below acked (an older changesSince) covers more and acknowledges too', () => {
+    spec.given([seed(5), foreign(8)]).when(read(2, 8)).then({ events: [noticeRead(8, 8)], cursor: idle(8), changed: true });
+  });
+});
 
 describe('end and prune', () => {
   test.each(['reset', 'deleted', 'expired', 'replaced', 'unwatched'] as const)('end (%s) removes an idle or pending cursor with one watch_ended', (reason) => {

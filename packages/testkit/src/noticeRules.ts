@@ -46,6 +46,7 @@ const at = (sequence: number): ModelWatermarks => ({ acked: sequence, notified: 
  * | own or silent change           | nothing                                    | nothing                                                  |
  * | drain of the notice at n       | stale, nothing                             | n = notified: acked = notified; material above it: notified = material, reopen; else idle. n != notified: stale, repeat |
  * | restart scan                   | nothing                                    | notified = material; recovered at (acked, material)      |
+ * | read (since, through): the watcher's status reached the head `through`, from since <= acked, through > acked (else nothing) | acked = through | acked = through; material above it: notified = material, reopen; else idle |
  * | spawn edge at s                | replaced by idle at s (also with no cursor)                                                           |
  * | explicit watch at head h       | kept (no cursor: idle at h)                                                                           |
  * | reset, delete, expiry          | removed                                                                                               |
@@ -69,6 +70,16 @@ export const NOTICE_RULES = {
       return { cursor: next, drain: 'acked', notice: { acked: next.acked, notified: next.notified, reason: 'reopen' } };
     }
     return { cursor: at(cursor.notified), drain: 'acked' };
+  },
+
+  /** The watcher's own reconcile (`status` with `reader`) read (since, through], `through` the head it reached (issue 15). */
+  read(cursor: ModelWatermarks | undefined, since: number, through: number): RuleStep {
+    if (cursor === undefined || since > cursor.acked || through <= cursor.acked) return { cursor };
+    if (cursor.material > through) {
+      const next = { acked: through, notified: cursor.material, material: cursor.material };
+      return { cursor: next, notice: { acked: next.acked, notified: next.notified, reason: 'reopen' } };
+    }
+    return { cursor: at(through) };
   },
 
   restartScan(cursor: ModelWatermarks | undefined): RuleStep {

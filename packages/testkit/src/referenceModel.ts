@@ -222,6 +222,27 @@ export class ReferenceModel {
     return drained.map((entry) => entry.text);
   }
 
+  /** `unwatch`: the pair's cursor and its queued notice go; true when it had a cursor. */
+  unwatch(watcher: string, target: string): boolean {
+    if (this.cursor(watcher, target) === undefined) return false;
+    this.removeCursor(watcher, target);
+    return true;
+  }
+
+  /**
+   * `status(target, { changesSince: since, reader })` whose page reached the head `through`
+   * (issue 15): by the table's `read` row; when it acknowledged, the pair's queued notice is
+   * withdrawn first and the reopened one (changes after the read) offered. True when it acknowledged.
+   */
+  read(reader: string, target: string, since: number, through: number, now: number): boolean {
+    const before = this.cursor(reader, target);
+    const step = NOTICE_RULES.read(before, since, through);
+    if (before === undefined || step.cursor === undefined || step.cursor.acked === before.acked) return false;
+    this.queue.remove(reader, target);
+    this.applyRule(reader, target, step, now);
+    return true;
+  }
+
   sessionReset(watcher: string): void {
     for (const target of [...(this.cursors.get(watcher)?.keys() ?? [])]) this.removeCursor(watcher, target);
     this.queue.removeWatcher(watcher);

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src';
 import { openPostgresStore } from '@session-state/adapters-postgres';
 import { terminateBackendsAtRandom } from '@session-state/testkit';
+import { noticeTexts } from '../support/noticeTexts';
 
 jest.setTimeout(120_000);
 
@@ -93,7 +94,7 @@ test('terminated backends while a gateway records and drains: the process lives,
   const drainer = async (): Promise<void> => {
     while (running) {
       try {
-        await awareness.drain(W);
+        noticeTexts(await awareness.drain(W));
       } catch (error) {
         drainErrors.push(error);
       }
@@ -113,7 +114,7 @@ test('terminated backends while a gateway records and drains: the process lives,
   // The gateway works afterwards.
   const after = await awareness.record({ sessionKey: TARGETS[0] as string, kind: 'goal_changed', actorType: 'agent', actorSessionKey: 'agent:x:main', summary: 'after' });
   expect(after.ok).toBe(true);
-  await awareness.drain(W);
+  noticeTexts(await awareness.drain(W));
 
   const rows = await sql<{ summary: string; n: number }>(`SELECT summary, count(*)::int AS n FROM ${schema}.events GROUP BY summary`);
   const stored = new Map(rows.map((row) => [row.summary, row.n]));

@@ -80,8 +80,13 @@ class Gateway {
 }
 
 const humanTurn = (sessionKey: string, summary: string) => ({ sessionKey, kind: 'human_direct_message', actorType: 'human', summary });
+/** The notice a gateway's `pending` or `drain` answers for `target` (issue 15: an object with the 0.1 text). */
 const noticeFor = (target: string, since: number) =>
-  `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${since}.`;
+  expect.objectContaining({
+    target,
+    changesSince: since,
+    text: `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${since}.`,
+  });
 
 let schema: string;
 let gateways: Gateway[];

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import type { ChildSpawnedResult, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
+import type { ChildSpawnedResult, Notice, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
+import { noticeTexts } from '../support/noticeTexts';
 import { expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
@@ -59,6 +60,10 @@ function call(rig: Rig, c: Call): Promise<unknown> {
       return a.drain(k(c.watcher));
     case 'status':
       return a.status(k(c.key), { changesSince: c.since, limit: c.limit });
+    case 'readerStatus':
+      return a.status(k(c.key), { changesSince: c.since, limit: c.limit, reader: k(c.reader) });
+    case 'unwatch':
+      return a.unwatch(k(c.watcher), k(c.target));
     case 'sessionReset':
       return a.sessionReset(k(c.key));
     case 'sessionDeleted':
@@ -93,10 +98,16 @@ function applyInOrder(rig: Rig, c: Call, answer: unknown): void {
       rig.applySent(sentInput(c), answer as { watched: boolean });
       return;
     case 'drain':
-      rig.compareTexts(`drain(${k(c.watcher)})`, k(c.watcher), model.drain(k(c.watcher), now), answer as string[]);
+      rig.compareTexts(`drain(${k(c.watcher)})`, k(c.watcher), model.drain(k(c.watcher), now), noticeTexts(answer as Notice[]));
       return;
     case 'status':
       rig.compareStatus(k(c.key), c.since, c.limit, answer as SessionStatus);
+      return;
+    case 'readerStatus':
+      rig.applyReaderStatus(k(c.reader), k(c.key), c.since, c.limit, answer as SessionStatus);
+      return;
+    case 'unwatch':
+      rig.applyUnwatch(k(c.watcher), k(c.target), answer as { unwatched: boolean });
       return;
     case 'sessionReset':
       model.sessionReset(k(c.key));

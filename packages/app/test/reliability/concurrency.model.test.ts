@@ -13,6 +13,7 @@ import { expectNoViolations, type Violation } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 import { describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
+import { noticeTexts } from '../support/noticeTexts';
 
 const RUNS = scaled(15);
 const MAX_GROUPS = scaled(30);
@@ -90,9 +91,13 @@ function fire(a: SessionStateAwareness, step: Step, history: History): Promise<u
     case 'sent':
       return a.sent({ senderKey: k(step.sender), deliveredTo: k(step.to), watch: step.watch, delivered: step.delivered });
     case 'drain':
-      return a.drain(k(step.watcher)).then((texts) => history.noteDelivered(k(step.watcher), texts));
+      return a.drain(k(step.watcher)).then((notices) => history.noteDelivered(k(step.watcher), noticeTexts(notices)));
     case 'status':
       return a.status(k(step.key), { changesSince: step.since, limit: step.limit });
+    case 'readerStatus':
+      return a.status(k(step.key), { changesSince: step.since, limit: step.limit, reader: k(step.reader) });
+    case 'unwatch':
+      return a.unwatch(k(step.watcher), k(step.target));
     case 'sessionReset':
       return a.sessionReset(k(step.key));
     case 'sessionDeleted':
@@ -124,7 +129,7 @@ async function playGroups(kind: StoreKind, groups: readonly (readonly Step[])[])
       expectNoViolations(history.violations, `group ${i}: ${group.map(describeStep).join(' | ')}`);
     }
     for (let round = 0; round < 5; round += 1) {
-      await Promise.all(KEYS.map((key) => rig.facade.drain(key).then((texts) => history.noteDelivered(key, texts))));
+      await Promise.all(KEYS.map((key) => rig.facade.drain(key).then((notices) => history.noteDelivered(key, noticeTexts(notices)))));
     }
     await rig.faults.settle();
     await history.noteDurable(rig, 'after draining');
@@ -132,7 +137,7 @@ async function playGroups(kind: StoreKind, groups: readonly (readonly Step[])[])
       const retained = (await rig.facade.status(row.target, { changesSince: row.acked })).stateChanges?.events ?? [];
       const uncovered = retained.filter((e) => NOTIFYING.has(e.kind) && e.actorSessionKey !== row.watcher);
       if (uncovered.length > 0) history.violations.push({ failure: 'lost-notice', detail: `${row.watcher} -> ${row.target}: acked ${row.acked}, foreign ${uncovered.map((e) => e.sequence).join(',')} never covered` });
-      if (rig.facade.pending(row.watcher).length > 0) history.violations.push({ failure: 'lost-notice', detail: `${row.watcher}: notices left after draining` });
+      if (noticeTexts(rig.facade.pending(row.watcher)).length > 0) history.violations.push({ failure: 'lost-notice', detail: `${row.watcher}: notices left after draining` });
     }
     expectNoViolations(history.violations, 'after draining everything');
   } finally {

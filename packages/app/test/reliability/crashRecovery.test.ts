@@ -19,6 +19,7 @@ import { recordingLogger } from '../support/harness';
 import { expectNoViolations, type Violation } from './support/failureClasses';
 import { readAllEvents } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
+import { noticeTexts } from '../support/noticeTexts';
 
 const ROUNDS = scaled(20);
 const SEED = Number(process.env['RELIABILITY_SEED'] ?? 20261129);
@@ -145,7 +146,7 @@ async function checkRestartScan(path: string, round: number): Promise<Violation[
       const afterScan = await reader.listCursors();
       for (const key of KEYS) {
         const expected = lagging.filter((row) => row.watcher === key).map((row) => noticeTextOf(row.target, row.acked));
-        const actual = awareness.pending(key);
+        const actual = noticeTexts(awareness.pending(key));
         for (const text of expected) if (!actual.includes(text)) v('lost-notice', `${key}: the scan did not queue "${text}"`);
         for (const text of actual) if (!expected.includes(text)) v('duplicate-notice', `${key}: the scan queued "${text}" for no lagging pair`);
         if (new Set(actual).size !== actual.length) v('duplicate-notice', `${key}: ${JSON.stringify(actual)}`);
@@ -173,7 +174,7 @@ async function checkRestartScan(path: string, round: number): Promise<Violation[
     try {
       for (const key of KEYS) {
         const expected = lagging.filter((row) => row.watcher === key).length;
-        if (second.pending(key).length !== expected) v('duplicate-notice', `${key}: a second restart queued ${second.pending(key).length}, expected ${expected}`);
+        if (noticeTexts(second.pending(key)).length !== expected) v('duplicate-notice', `${key}: a second restart queued ${noticeTexts(second.pending(key)).length}, expected ${expected}`);
       }
     } finally {
       await second.close();

@@ -11,6 +11,7 @@ import { StoreOperationError } from '../../src';
 import { expectNo, expectNoViolations } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
+import { noticeTexts } from '../support/noticeTexts';
 
 // --- the scenario ------------------------------------------------------------------------------
 
@@ -144,15 +145,15 @@ async function attempt(rig: Rig, operation: Operation): Promise<void> {
       return;
     }
     case 'drain': {
-      const before = rig.facade.pending(P);
+      const before = noticeTexts(rig.facade.pending(P));
       const outcome = await settled(rig.facade.drain(P));
       const calls = await callsOfAttempt();
       if (calls[0]?.failed === true) {
         expectReported(rig, outcome.error, 'drain');
-        expectNo('lost-notice', JSON.stringify(rig.facade.pending(P)) === JSON.stringify(before), () => `a failed drain consumed notices: ${JSON.stringify(before)} -> ${JSON.stringify(rig.facade.pending(P))}`);
+        expectNo('lost-notice', JSON.stringify(noticeTexts(rig.facade.pending(P))) === JSON.stringify(before), () => `a failed drain consumed notices: ${JSON.stringify(before)} -> ${JSON.stringify(noticeTexts(rig.facade.pending(P)))}`);
         return;
       }
-      rig.compareTexts('drain(P)', P, rig.model.drain(P, now), outcome.value ?? []);
+      rig.compareTexts('drain(P)', P, rig.model.drain(P, now), noticeTexts(outcome.value ?? []));
       return;
     }
     case 'sessionReset':

@@ -10,6 +10,7 @@ import { expectNoViolations, type Violation } from './support/failureClasses';
 import { Rig } from './support/rig';
 import { scaled, scaledTimeout } from './support/scale';
 import { describeStep, KEYS, runStep, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
+import { noticeTexts } from '../support/noticeTexts';
 
 const RUNS = scaled(25);
 const MAX_STEPS = scaled(120);
@@ -44,7 +45,7 @@ async function playHistory(kind: StoreKind, steps: readonly Step[]): Promise<voi
     await rig.check().then((v) => expectNoViolations(v, 'after start'));
     for (const [i, step] of steps.entries()) {
       const watcher = step.op === 'drain' ? KEYS[step.watcher] : undefined;
-      const before = watcher !== undefined ? rig.facade.pending(watcher) : [];
+      const before = watcher !== undefined ? noticeTexts(rig.facade.pending(watcher)) : [];
       await runStep(rig, step);
       if (watcher !== undefined) noteDelivered(watcher, before);
       if (step.op === 'sessionReset' || step.op === 'sessionDeleted') forget(KEYS[step.key] as string);
@@ -60,7 +61,7 @@ async function playHistory(kind: StoreKind, steps: readonly Step[]): Promise<voi
       if (uncovered.length > 0) {
         final.push({ failure: 'lost-notice', detail: `${row.watcher} -> ${row.target}: acked ${row.acked} after draining, foreign ${uncovered.map((e) => e.sequence).join(',')} never covered` });
       }
-      if (rig.facade.pending(row.watcher).length > 0) final.push({ failure: 'lost-notice', detail: `${row.watcher}: notices still pending after draining` });
+      if (noticeTexts(rig.facade.pending(row.watcher)).length > 0) final.push({ failure: 'lost-notice', detail: `${row.watcher}: notices still pending after draining` });
     }
     expectNoViolations([...history, ...final], 'after draining everything');
   } finally {

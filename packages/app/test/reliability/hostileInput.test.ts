@@ -19,6 +19,7 @@ import { createSessionStateAwareness, InvalidInputError, type SessionStateAwaren
 import { recordingLogger, type RecordingLogger } from '../support/harness';
 import { expectNo } from './support/failureClasses';
 import { scaled, scaledTimeout } from './support/scale';
+import { noticeTexts } from '../support/noticeTexts';
 
 // --- hostile values, by the type a field expects --------------------------------------------------
 
@@ -223,7 +224,7 @@ async function snapshot(store: StateStore, a: SessionStateAwareness): Promise<st
     heads: await store.readHeads(keys),
     cursors: await store.listCursors(),
     events: (await store.readChanges(T as SessionKey, 0 as never, 200)).events.length,
-    pending: keys.map((k) => a.pending(k)),
+    pending: keys.map((k) => noticeTexts(a.pending(k))),
   });
 }
 
@@ -345,11 +346,11 @@ describe('corrupt rows in the SQLite file', () => {
     expect(paged).toEqual(good);
 
     // The process keeps working: a new change notifies, a drain acknowledges, a restart recovers.
-    expect(await awareness.drain(W)).toHaveLength(1);
+    expect(noticeTexts(await awareness.drain(W))).toHaveLength(1);
     await awareness.record({ sessionKey: T, kind: 'human_direct_message', actorType: 'human', summary: 'after corruption' });
     await awareness.close();
     awareness = await open();
-    expect(awareness.pending(W)).toHaveLength(1);
+    expect(noticeTexts(awareness.pending(W))).toHaveLength(1);
   });
 
   test('a corrupt event holding a dedupe key fails only the retry that meets it, as a failed result', async () => {

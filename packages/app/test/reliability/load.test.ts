@@ -12,6 +12,7 @@ import { recordingLogger, START } from '../support/harness';
 import { expectNo } from './support/failureClasses';
 import { measureMemory, type MemoryFigures } from './support/memory';
 import { scaled, scaledTimeout } from './support/scale';
+import { noticeTexts } from '../support/noticeTexts';
 
 const EVENTS = scaled(60_000);
 const CHUNK = 1000;
@@ -71,7 +72,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
           sequences.push(result.event.sequence);
         }
         await rig.faults.settle();
-        const pending = awareness.pending(W);
+        const pending = noticeTexts(awareness.pending(W));
         expectNo('duplicate-notice', pending.length <= 1, () => `after ${done + CHUNK} events: ${pending.length} notices`);
         expectNo('lost-notice', pending.length === 1, () => `after ${done + CHUNK} events: no notice`);
         expectNo('duplicate-notice', pending[0] === text, () => `the pending text changed: ${pending[0]}`);
@@ -89,9 +90,9 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       expectNo('head-regression', status.stateVersion === head, () => `stateVersion ${status.stateVersion}, head ${head}`);
 
       // The watcher's turn finally comes: one notice; the drain reopens once for the rest.
-      const drained = await awareness.drain(W);
+      const drained = noticeTexts(await awareness.drain(W));
       expect(drained).toEqual([text]);
-      const reopened = awareness.pending(W);
+      const reopened = noticeTexts(awareness.pending(W));
       expect(reopened).toEqual([noticeTextOf(T, sequences[0] as number)]);
 
       // Reconcile from the notice's changesSince: a gap, the head, and every retained event after it.
@@ -117,10 +118,10 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
         expectNo('missed-gap', JSON.stringify(seen) === JSON.stringify(expected), () => `paging from ${since} returned ${seen.length} of ${expected.length} retained events`);
         expect(seen.length).toBeLessThanOrEqual(MAX_ROWS + 5 * CHUNK);
       }
-      await awareness.drain(W);
+      noticeTexts(await awareness.drain(W));
       const caughtUp = await awareness.status(T, { changesSince: head });
       expectNo('false-gap', caughtUp.stateChanges?.historyGap === false, () => 'a caught-up watcher was told of a gap');
-      expect(awareness.pending(W)).toEqual([]);
+      expect(noticeTexts(awareness.pending(W))).toEqual([]);
     } finally {
       if (awareness !== undefined) await awareness.close();
       await stores.cleanup();
@@ -151,7 +152,7 @@ describe.each(storeMatrix)('load on the %s store', (name, kind) => {
       const afterScan = measureMemory();
       let total = 0;
       for (const watcher of watchers) {
-        const pending = awareness.pending(watcher);
+        const pending = noticeTexts(awareness.pending(watcher));
         total += pending.length;
         expectNo('duplicate-notice', new Set(pending).size === pending.length && pending.length <= SIDE, () => `${watcher}: ${pending.length} notices`);
         expectNo('lost-notice', pending.length === SIDE, () => `${watcher}: ${pending.length} of ${SIDE} notices`);

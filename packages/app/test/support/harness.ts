@@ -106,7 +106,7 @@ export async function openFixture(kind: StoreKind, options: FixtureOptions = {})
   return build(stores, stores.store, createManualClock(START), options);
 }
 
-/** A fixture whose store is wrapped in the test kit's fault store, with that fault store to fail calls on demand. */
+/** A fixture whose store is wrapped by the test kit's fault store, and the handle that fails its calls on demand. */
 export async function openFaultyFixture(kind: StoreKind): Promise<{ readonly fixture: Fixture; readonly faults: FaultStore }> {
   const faulty = faultStoreOption();
   const fixture = await openFixture(kind, { wrap: faulty.wrap });

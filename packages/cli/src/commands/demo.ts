@@ -9,6 +9,7 @@ import type { SessionKey, StateStore } from '@session-state/domain';
 import {
   createSessionStateAwareness,
   type ChildSpawnedResult,
+  type Notice,
   type RecordedEvent,
   type RecordResult,
   type SessionStateAwareness,
@@ -107,13 +108,6 @@ function createTimeline(write: (line: string) => void): Timeline {
   };
 }
 
-/** The `changesSince` number a notice tells its watcher to reconcile from. */
-function changesSinceOf(notice: string): number {
-  const match = /changesSince (\d+)\.$/u.exec(notice);
-  if (match?.[1] === undefined) throw new Error(`demo: unexpected notice text: ${notice}`);
-  return Number(match[1]);
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -122,9 +116,30 @@ function plural(n: number, word: string): string {
 // --- the story -----------------------------------------------------------------------------------
 
 function eventOf(result: RecordResult | ChildSpawnedResult): RecordedEvent {
-  if (!result.ok) throw result.error;
-  if (!('event' in result)) throw new Error('demo: an append was skipped unexpectedly');
-  return result.event;
+  switch (result.outcome) {
+    case 'recorded':
+      return result.event;
+    case 'skipped':
+      throw new Error('demo: an append was skipped unexpectedly');
+    case 'failed':
+      throw result.error;
+  }
+}
+
+/**
+ * The agent turns a watcher spends until nothing is pending: each turn drains its notices and
+ * reconciles every target from the notice's `changesSince`, as `reader` when `asReader` (the
+ * opt-in acknowledge), else read-only. Bounded, so a bug can never loop the demo.
+ */
+async function turnsUntilQuiet(awareness: SessionStateAwareness, watcher: string, asReader: boolean): Promise<number> {
+  let turns = 0;
+  while (awareness.pending(watcher).length > 0 && turns < 5) {
+    turns += 1;
+    for (const notice of await awareness.drain(watcher)) {
+      await awareness.status(notice.target, { changesSince: notice.changesSince, ...(asReader ? { reader: watcher } : {}) });
+    }
+  }
+  return turns;
 }
 
 async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
@@ -192,17 +207,17 @@ export async function playDemo(
   const burst = [await humanMessage(awareness), await humanMessage(awareness), await humanMessage(awareness)];
   const burstNotices = awareness.pending(MANAGER);
   t.detail(`human_direct_message ${burst.map((s) => `#${s}`).join(' ')} -> ${MANAGER}: ${plural(burstNotices.length, 'notice')}, ${plural(wakesSince(mark, MANAGER), 'wake')}`);
-  for (const text of burstNotices) t.notice(text);
+  for (const notice of burstNotices) t.notice(notice.text);
 
   // 3. drain, then reconcile from the number in the notice
-  const firstSince = changesSinceOf(burstNotices[0] ?? '');
+  const firstSince = burstNotices[0]?.changesSince ?? 0;
   t.step(`the manager's turn drains it and reconciles: status --since ${firstSince}`);
   mark = wakes.length;
   const drained = await awareness.drain(MANAGER);
   const rest = awareness.pending(MANAGER);
   t.detail(
     `drained ${plural(drained.length, 'notice')}; it froze at #${burst[0]}, so the later messages reopened ` +
-      `${plural(rest.length, 'notice')} (${rest.map((text) => `changesSince ${changesSinceOf(text)}`).join(', ')}), ${plural(wakesSince(mark, MANAGER), 'wake')}`,
+      `${plural(rest.length, 'notice')} (${rest.map((notice) => `changesSince ${notice.changesSince}`).join(', ')}), ${plural(wakesSince(mark, MANAGER), 'wake')}`,
   );
   const delta = await awareness.status(RESEARCHER, { changesSince: firstSince });
   const changes = delta.stateChanges;
@@ -226,7 +241,7 @@ export async function playDemo(
     `the next turn drains ${plural(firstDrain.length, 'notice')}; the goal change came after it, so the drain reopens ` +
       `${reopened.length === 1 ? 'exactly once' : `${reopened.length} times`} (${plural(wakesSince(mark, MANAGER), 'wake')}):`,
   );
-  for (const text of reopened) t.notice(text);
+  for (const notice of reopened) t.notice(notice.text);
   const secondDrain = await awareness.drain(MANAGER);
   t.detail(`the turn after drains ${plural(secondDrain.length, 'notice')} and nothing reopens: ${awareness.pending(MANAGER).length} pending`);
 
@@ -268,16 +283,28 @@ export async function playDemo(
   mark = wakes.length;
   ({ store, awareness } = await openFile());
   const recovered = awareness.pending(MANAGER);
-  const same = recovered.length === managerNotices.length && recovered.every((text, i) => text === managerNotices[i]);
+  const same = recovered.length === managerNotices.length && recovered.every((notice: Notice, i) => notice.text === managerNotices[i]?.text);
   t.detail(
     `recovered ${plural(recovered.length, 'notice')} for ${MANAGER} (${same ? 'byte-identical to the one before' : 'NOT the one before'}), ` +
       `${plural(awareness.pending(OPS).length, 'notice')} for ${OPS}; ${plural(wakesSince(mark), 'wake')}:`,
   );
-  for (const text of recovered) t.notice(text);
+  for (const notice of recovered) t.notice(notice.text);
   const afterRestart = await awareness.drain(MANAGER);
   t.detail(`the manager drains ${plural(afterRestart.length, 'notice')}; ${OPS} leaves its notice pending`);
 
-  // 9. retention, then a reader from before the pruned range sees the gap
+  // 9. reconcile-acknowledge: the same burst costs the manager two turns and ops one
+  toDay(26);
+  t.step('a burst of 2 human messages; the manager reconciles read-only, ops as reader');
+  const pair = [await humanMessage(awareness), await humanMessage(awareness)];
+  const managerTurns = await turnsUntilQuiet(awareness, MANAGER, false);
+  const opsTurns = await turnsUntilQuiet(awareness, OPS, true);
+  t.detail(`human_direct_message ${pair.map((s) => `#${s}`).join(' ')}: ${MANAGER} (status without reader) spends ${plural(managerTurns, 'turn')}`);
+  t.detail(
+    `${OPS} (status with reader) spends ${plural(opsTurns, 'turn')}: its read reached #${pair[1]}, so the reopened notice was withdrawn ` +
+      `(${plural(managerTurns - opsTurns, 'turn')} saved, noticesAcknowledgedByRead ${awareness.metrics().noticesAcknowledgedByRead})`,
+  );
+
+  // 10. retention, then a reader from before the pruned range sees the gap
   toDay(STORY_DAYS);
   t.step(`retention prunes events older than ${RETENTION_DAYS} days`);
   const pruned = await awareness.prune();
@@ -291,7 +318,7 @@ export async function playDemo(
   // what it left behind
   const cli = toolCommand(cwd);
   write('\ninspect what it left behind:');
-  for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`]) {
+  for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`, `explain ${OPS} ${RESEARCHER}`]) {
     write(`  ${cli} ${args} --db ${file}`);
   }
 }

@@ -108,7 +108,7 @@ export function registerRecord(program: Command, { io, out }: RunContext): void 
           watcher: row.watcher,
           pending: fromWatermarks(row).status === 'pending',
         }));
-        if (!('event' in result) || result.event === undefined) {
+        if (result.outcome === 'skipped') {
           if (options.json === true) out.json({ ...result, watchers });
           else out.lines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;

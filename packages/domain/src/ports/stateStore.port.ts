@@ -121,6 +121,27 @@ export type DrainOutcome =
   | { readonly target: SessionKey; readonly result: 'acked'; readonly acked: Sequence; readonly reopened?: Notice }
   | { readonly target: SessionKey; readonly result: 'stale'; readonly pending?: Notice };
 
+/**
+ * A reconcile that reached the head (issue 15): `watcher` read `target`'s changes after `since`
+ * up to its head `through` (the page's `stateVersion`, read in the same snapshot as its events).
+ */
+export interface ReadAckRequest {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+  readonly since: Sequence;
+  readonly through: Sequence;
+  readonly now: number;
+}
+
+/**
+ * What a read acknowledged: nothing (no cursor, the read started above acked, or it ended at or
+ * below acked), or the pair up to `acked`, with the `reopened` notice when changes had arrived
+ * after the read.
+ */
+export type ReadAckOutcome =
+  | { readonly acknowledged: false }
+  | { readonly acknowledged: true; readonly acked: Sequence; readonly reopened?: Notice };
+
 /** A (watcher, target) pair whose cursor was removed; the app drops its queued notice. */
 export interface CursorPair {
   readonly watcher: SessionKey;
@@ -189,6 +210,14 @@ export interface StateStore {
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
 
   /**
+   * The watcher's reconcile read reached the head (`status` with `reader`): lock and read the
+   * pair's cursor, plan (`planReadAck`), write the row and its `notice_read` entry in one
+   * transaction. A store several processes share signals the target when it acknowledged, so
+   * the owning gateway re-reads the pair's notice.
+   */
+  acknowledgeRead(request: ReadAckRequest): Promise<ReadAckOutcome>;
+
+  /**
    * The restart scan, run once when a gateway starts: every cursor with material > acked (only
    * those whose watcher passes `owns`, when given) is planned by `planRestartScan`, which
    * raises `notified` to `material`; returns one notice per such pair, ordered by watcher then
@@ -223,6 +252,12 @@ export interface StateStore {
    * `planRemoval`); `now` is the clock time its journal entries record.
    */
   resetWatcher(watcher: SessionKey, now: number): Promise<readonly CursorPair[]>;
+
+  /**
+   * Removes the pair's cursor, if it has one (journal: `watch_ended` unwatched, by
+   * `planRemoval`), signalling the target like any removal; `removed` says whether it had one.
+   */
+  unwatch(watcher: SessionKey, target: SessionKey, now: number): Promise<{ readonly removed: boolean }>;
 
   /**
    * Removes the session's events and every cursor where it is watcher or target (journal:
@@ -260,10 +295,12 @@ export const STORE_OPERATIONS = [
   'readHeads',
   'listCursors',
   'drain',
+  'acknowledgeRead',
   'readCursorJournal',
   'restartScan',
   'pendingNotices',
   'resetWatcher',
+  'unwatch',
   'deleteSession',
   'prune',
 ] as const satisfies readonly StoreOperation[];

@@ -61,6 +61,9 @@ export const restartScan: CursorTestInput = { type: 'restartScan' };
 
 export const end = (reason: EndReason): CursorTestInput => ({ type: 'end', reason });
 
+/** The watcher's own status read from `since` that reached the head `through` (issue 15). */
+export const read = (since: number, through: number): CursorTestInput => ({ type: 'read', since: seq(since), through: seq(through) });
+
 // --- cursors -----------------------------------------------------------------------------
 
 export const idle = (acked: number): Cursor => ({ status: 'idle', acked: seq(acked) });
@@ -80,3 +83,4 @@ export const acknowledged = (acked: number): CursorEvent => ({ type: 'notice_ack
 export const reopened = (acked: number, notified: number): CursorEvent => ({ type: 'notice_reopened', acked: seq(acked), notified: seq(notified) });
 export const recovered = (acked: number, notified: number): CursorEvent => ({ type: 'notice_recovered', acked: seq(acked), notified: seq(notified) });
 export const ended = (reason: EndReason): CursorEvent => ({ type: 'watch_ended', reason });
+export const noticeRead = (acked: number, notified: number): CursorEvent => ({ type: 'notice_read', acked: seq(acked), notified: seq(notified) });

@@ -520,6 +520,9 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         await expect(store.watch({ watcher: A, target: bad, now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
         await expect(store.drain(bad, [{ target: A, notified: 1 as Notice['notified'] }], T0)).rejects.toMatchObject({ _tag: 'StoreError' });
         await expect(store.resetWatcher(bad, T0)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.unwatch(bad, A, T0)).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.acknowledgeRead({ watcher: bad, target: A, since: 0 as Notice['notified'], through: 1 as Notice['notified'], now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
+        await expect(store.acknowledgeRead({ watcher: A, target: bad, since: 0 as Notice['notified'], through: 1 as Notice['notified'], now: T0 })).rejects.toMatchObject({ _tag: 'StoreError' });
         await expect(store.deleteSession(bad, T0)).rejects.toMatchObject({ _tag: 'StoreError' });
         expect(await store.readHeads()).toEqual(heads);
         expect(await store.listCursors()).toEqual(cursors);
@@ -948,6 +951,80 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         const result = await store.deleteSession(B, T0);
         expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
         expect(await store.readHeads([B])).toEqual([]);
+      });
+    });
+
+    describe('unwatch (issue 15)', () => {
+      test('removes exactly the pair’s cursor, pending or not, and says whether it had one; a later watch starts at the head then', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: A, target: C, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 });
+        await append(store, B, foreign(D), T0 + 1);
+        expect(await store.unwatch(A, B, T0 + 2)).toEqual({ removed: true });
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${C}`, `${C} -> ${B}`]);
+        expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([]);
+        expect(await store.unwatch(A, B, T0 + 3)).toEqual({ removed: false });
+        expect(await store.unwatch(D, E, T0 + 3)).toEqual({ removed: false });
+        const head = (await append(store, B, foreign(D), T0 + 4)).event.sequence;
+        expect(await store.watch({ watcher: A, target: B, now: T0 + 5 })).toEqual({ created: true });
+        expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: head, notified: head, material: head });
+      });
+
+      test('a spawn edge can be unwatched; it journals watch_ended unwatched, and nothing when the pair had no cursor', async () => {
+        const spawned = (await append(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A)).event.sequence;
+        const change = (await append(store, CHILD, foreign(), T0 + 1)).event.sequence;
+        expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([
+          { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'unwatched' }, after: [spawned, change, change], at: T0 + 2 },
+        ]);
+        expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 3))).toEqual([]);
+        expect(await store.listCursors()).toEqual([]);
+      });
+
+      test('refuses a malformed key without touching anything', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await expect(store.unwatch('agent:\uD83D:main' as SessionKey, B, T0)).rejects.toMatchObject({ _tag: 'StoreError', operation: 'unwatch' });
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`]);
+      });
+    });
+
+    describe('acknowledgeRead (issue 15)', () => {
+      test('a read from acked to the head acknowledges the pending cursor up to the head: idle, touched, notice_read journalled', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign(), T0 + 1);
+        const head = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        const journal = await journalDuring(store, async () => {
+          expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: true, acked: head });
+        });
+        expect(journal).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'notice_read', acked: head, notified: head }, after: [head, head, head], at: T0 + 3 }]);
+        expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 3 });
+        expect(await store.pendingNotices()).toEqual([]);
+      });
+
+      test('a change after the read keeps one notice: acked = the head read, the reopened notice covers the rest', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const read = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const after = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: read, now: T0 + 3 })).toEqual({
+          acknowledged: true,
+          acked: read,
+          reopened: { watcher: A, target: B, acked: read, notified: after, text: noticeText(B, read), reason: 'reopen' },
+        });
+        expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: read, notified: after, material: after });
+      });
+
+      test('a read from above acked, one ending at or below acked, or of a pair without a cursor acknowledges and journals nothing', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
+        const head = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+        const before = await cursorOf(store, A, B);
+        const none = await journalDuring(store, async () => {
+          expect(await store.acknowledgeRead({ watcher: A, target: B, since: first, through: head, now: T0 + 3 })).toEqual({ acknowledged: false });
+          expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: seqOf(0), now: T0 + 3 })).toEqual({ acknowledged: false });
+          expect(await store.acknowledgeRead({ watcher: C, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: false });
+        });
+        expect(none).toEqual([]);
+        expect(await cursorOf(store, A, B)).toEqual(before);
+        expect(await cursorOf(store, C, B)).toBeUndefined();
       });
     });
 
@@ -1407,6 +1484,8 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         | { readonly type: 'drain'; readonly watcher: number; readonly stale: boolean }
         | { readonly type: 'restart' }
         | { readonly type: 'reset'; readonly watcher: number }
+        | { readonly type: 'unwatch'; readonly watcher: number; readonly target: number }
+        | { readonly type: 'read'; readonly watcher: number; readonly target: number; readonly fromZero: boolean; readonly lag: number }
         | { readonly type: 'delete'; readonly session: number }
         | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number; readonly untilDone: boolean };
 
@@ -1429,6 +1508,12 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
         { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
         { weight: 1, arbitrary: fc.record({ type: fc.constant('reset' as const), watcher: castIndex }) },
+        { weight: 1, arbitrary: fc.record({ type: fc.constant('unwatch' as const), watcher: castIndex, target: castIndex }) },
+        {
+          weight: 2,
+          // A reader's status that reached the head, possibly an older one (lag: changes recorded after the read).
+          arbitrary: fc.record({ type: fc.constant('read' as const), watcher: castIndex, target: castIndex, fromZero: fc.boolean(), lag: fc.nat(2) }),
+        },
         { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), session: castIndex }) },
         {
           weight: 2,
@@ -1443,7 +1528,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         },
       );
 
-      test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+      test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
         await fc.assert(
           fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), async (ops) => {
             const h = await factory();
@@ -1481,6 +1566,19 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
                   case 'reset':
                     await s.resetWatcher(cast[op.watcher] as SessionKey, now);
                     break;
+                  case 'unwatch':
+                    await s.unwatch(cast[op.watcher] as SessionKey, cast[op.target] as SessionKey, now);
+                    break;
+                  case 'read': {
+                    const watcher = cast[op.watcher] as SessionKey;
+                    const target = cast[op.target] as SessionKey;
+                    const [row] = await s.listCursors({ watcher, target });
+                    const retained = await readAll(s, target);
+                    const [head] = await s.readHeads([target]);
+                    const through = retained[retained.length - 1 - op.lag]?.sequence ?? head?.head ?? seqOf(0);
+                    await s.acknowledgeRead({ watcher, target, since: op.fromZero ? seqOf(0) : (row?.acked ?? seqOf(0)), through, now });
+                    break;
+                  }
                   case 'delete':
                     await s.deleteSession(cast[op.session] as SessionKey, now);
                     break;

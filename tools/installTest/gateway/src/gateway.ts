@@ -29,8 +29,9 @@ async function oneStory(name: string, store: StateStore): Promise<void> {
 
     const notices = await awareness.drain(PARENT);
     check(notices.length === 1, `${name}: expected one notice, got ${notices.length}`);
-    const since = Number(/changesSince (\d+)/.exec(notices[0] ?? '')?.[1]);
+    const since = notices[0]?.changesSince ?? -1;
     check(since === spawnedAt, `${name}: the notice says changesSince ${since}, expected ${spawnedAt}`);
+    check(notices[0]?.text.endsWith(`changesSince ${since}.`) === true, `${name}: the notice text does not end with its changesSince`);
 
     const { stateVersion, stateChanges } = await awareness.status(CHILD, { changesSince: since });
     const kinds = (stateChanges?.events ?? []).map((event) => event.kind);

@@ -8,6 +8,7 @@ import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, t
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
 import { type FailureClass, type Violation } from './failureClasses';
+import { noticeTexts } from '../../support/noticeTexts';
 
 export interface RigOptions {
   readonly retention: ModelRetention;
@@ -172,7 +173,7 @@ export class Rig {
     what: string,
     input: ModelAppend,
     expected: ReturnType<ReferenceModel['expectAppend']>,
-    result: { ok: boolean; event?: { sequence: number }; skipped?: string },
+    result: { ok: boolean; outcome?: string; event?: { sequence: number }; reason?: string },
     seedWatcher?: string,
   ): void {
     const now = this.clock.now();
@@ -181,7 +182,7 @@ export class Rig {
       return;
     }
     if (expected.type === 'skipped') {
-      if (result.skipped !== 'unwatched') this.violate('model-divergence', `${what}: expected skipped 'unwatched', got ${JSON.stringify(result)}`);
+      if (result.outcome !== 'skipped' || result.reason !== 'unwatched') this.violate('model-divergence', `${what}: expected skipped 'unwatched', got ${JSON.stringify(result)}`);
       return;
     }
     const sequence = result.event?.sequence;
@@ -214,9 +215,31 @@ export class Rig {
   /** A `drain` on a healthy store; returns what it delivered. */
   async drain(watcher: string): Promise<string[]> {
     const expected = this.model.drain(watcher, this.clock.now());
-    const actual = await this.facade.drain(watcher);
+    const actual = noticeTexts(await this.facade.drain(watcher));
     this.compareTexts(`drain(${watcher})`, watcher, expected, actual);
     return actual;
+  }
+
+  /** `status` with `reader` (issue 15), compared with the model, which applies the read when the page reached the head. */
+  async readAsReader(reader: string, key: string, since: number, limit: number): Promise<void> {
+    this.applyReaderStatus(reader, key, since, limit, await this.facade.status(key, { changesSince: since, limit, reader }));
+  }
+
+  /** Compares a reader's `status` answer at its point in call order, then applies the read to the model. */
+  applyReaderStatus(reader: string, key: string, since: number, limit: number, status: SessionStatus): void {
+    this.compareStatus(key, since, limit, status);
+    if (status.stateChanges?.hasMore === false) this.model.read(reader, key, since, status.stateVersion, this.clock.now());
+  }
+
+  /** `unwatch`, compared with the model. */
+  async unwatch(watcher: string, target: string): Promise<void> {
+    this.applyUnwatch(watcher, target, await this.facade.unwatch(watcher, target));
+  }
+
+  /** Applies an `unwatch` to the model and compares the answer. */
+  applyUnwatch(watcher: string, target: string, answer: { readonly unwatched: boolean }): void {
+    const had = this.model.unwatch(watcher, target);
+    if (answer.unwatched !== had) this.violate('model-divergence', `unwatch(${watcher} -> ${target}): ${JSON.stringify(answer)}, expected { unwatched: ${had} }`);
   }
 
   async sessionReset(key: string): Promise<void> {
@@ -407,7 +430,7 @@ export class Rig {
     if (this.awareness !== undefined) {
       const watchers = new Set([...keys, ...this.model.queue.watchers()]);
       for (const watcher of [...watchers].sort()) {
-        this.compareTexts(`pending(${watcher})`, watcher, this.model.pendingTexts(watcher), this.awareness.pending(watcher));
+        this.compareTexts(`pending(${watcher})`, watcher, this.model.pendingTexts(watcher), noticeTexts(this.awareness.pending(watcher)));
       }
       const expectedWakes = this.model.wakes;
       const tally = (list: readonly string[]): Map<string, number> => {

@@ -35,6 +35,9 @@ export type Step =
   | { readonly op: 'sent'; readonly sender: number; readonly to: number; readonly watch: boolean; readonly delivered: boolean }
   | { readonly op: 'drain'; readonly watcher: number }
   | { readonly op: 'status'; readonly key: number; readonly since: number; readonly limit: number }
+  /** `status` with the watcher as `reader` (issue 15): a page reaching the head acknowledges its cursor. */
+  | { readonly op: 'readerStatus'; readonly reader: number; readonly key: number; readonly since: number; readonly limit: number }
+  | { readonly op: 'unwatch'; readonly watcher: number; readonly target: number }
   | { readonly op: 'sessionReset'; readonly key: number }
   | { readonly op: 'sessionDeleted'; readonly key: number }
   | { readonly op: 'prune' }
@@ -65,6 +68,8 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('sent' as const), sender: key, to: key, watch: fc.boolean(), delivered: fc.boolean() }) },
   { weight: 6, arbitrary: fc.record({ op: fc.constant('drain' as const), watcher: key }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('status' as const), key, since: fc.nat(60), limit: fc.constantFrom(1, 3, 200) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('readerStatus' as const), reader: key, key, since: fc.nat(60), limit: fc.constantFrom(1, 3, 200, 200) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('unwatch' as const), watcher: key, target: key }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('sessionReset' as const), key }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('sessionDeleted' as const), key }) },
   { weight: 1, arbitrary: fc.constant({ op: 'prune' as const }) },
@@ -110,6 +115,10 @@ export async function runStep(rig: Rig, step: Step): Promise<void> {
     }
     case 'status':
       return rig.reconcile(k(step.key), step.since, step.limit);
+    case 'readerStatus':
+      return rig.readAsReader(k(step.reader), k(step.key), step.since, step.limit);
+    case 'unwatch':
+      return rig.unwatch(k(step.watcher), k(step.target));
     case 'sessionReset':
       return rig.sessionReset(k(step.key));
     case 'sessionDeleted':
