@@ -102,6 +102,30 @@ test('with --allow-write, record is listed and appends through the library', asy
   }
 });
 
+test('with --reader, a session_status that reaches the head acknowledges that watcher\'s cursor, and no one else\'s', async () => {
+  const OPS = 'agent:ops:main';
+  const copy = path.join(dir, 'reader.db');
+  fs.copyFileSync(db, copy);
+  const recorded = await runCli(['record', RESEARCHER, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'one more', '--db', copy]);
+  expect(recorded.status).toBe(0);
+  type Row = { watcher: string; acked: number; material: number; pending: boolean };
+  const cursorsOf = async (): Promise<Row[]> => jsonOf<Row[]>(await runCli(['cursors', '--json', '--db', copy]));
+  const before = await cursorsOf();
+  expect(before.map((row) => [row.watcher, row.pending])).toEqual([[MANAGER, true], [OPS, true]]);
+  const acked = before[1]?.acked ?? -1;
+  const session = await connect(['--db', copy, '--reader', OPS]);
+  try {
+    const result = await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER, changesSince: acked } });
+    expect(result.isError).toBe(false);
+    expect(answerOf(result)).toMatchObject({ stateChanges: { hasMore: false } });
+  } finally {
+    await session.client.close();
+  }
+  const after = await cursorsOf();
+  expect(after.map((row) => [row.watcher, row.pending])).toEqual([[MANAGER, true], [OPS, false]]);
+  expect(after[1]?.acked).toBe(before[1]?.material);
+});
+
 test('piped calls are all answered, and the server exits 0 when its input ends', () => {
   const messages = [
     { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },

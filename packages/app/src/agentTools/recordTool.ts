@@ -42,8 +42,8 @@ export function recordTool(awareness: SessionStateAwareness): AgentTool {
         // The facade decodes the whole input, unknown fields included, and never rejects: a bad
         // one comes back as `ok: false` with an InvalidInputError naming the field.
         const result = await awareness.record(input as RecordInput);
-        if (!result.ok) throw result.error;
-        return 'event' in result ? { outcome: 'recorded', event: result.event } : { outcome: 'skipped', reason: 'unwatched' };
+        if (result.outcome === 'failed') throw result.error;
+        return result.outcome === 'recorded' ? { outcome: result.outcome, event: result.event } : { outcome: result.outcome, reason: result.reason };
       }),
   };
 }
