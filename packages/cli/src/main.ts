@@ -6,26 +6,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { Command, Option } from 'commander';
-import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
+import { Option, type Command } from 'commander';
 
+import { CliCommand } from './cliCommand';
+import { registerCompletion } from './commands/completion';
 import { registerCursors } from './commands/cursors';
+import { registerDelete } from './commands/delete';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
+import { registerHelp } from './commands/help';
 import { registerList } from './commands/list';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
+import { registerReset } from './commands/reset';
+import { registerSchema } from './commands/schema';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io';
-import { SCHEMA_ENV } from './postgresState';
+import { SCHEMA_ENV } from './postgresUrl';
 import { dbValuesOf, redactorFor } from './secrets';
-import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
+import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath';
 
+/** The CLI package's version; src/ and dist/ are both one level below the package folder. */
 function packageVersion(): string {
   try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown };
     return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
   } catch {
     return '0.0.0';
@@ -38,9 +44,13 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, explain, tail and prune need an existing store: they never create a
-file or a schema. record creates and migrates one when missing. demo only runs on a file, since it
-deletes and recreates its state.`;
+status, list, cursors, explain, tail, schema and prune need an existing store: they never create
+a file or a schema. record, reset and delete create and migrate one when missing, and say so on
+stderr (--no-create refuses instead). demo only runs on a file, since it deletes and recreates its
+state.`;
+
+/** The schema a postgres:// --db uses without --schema: the PostgreSQL adapter's default (a test checks they agree; naming it here loads no driver). */
+export const HELP_DEFAULT_SCHEMA = 'session_state';
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
 function helpWidthOf(stream: CliStream): number {
@@ -66,11 +76,11 @@ function applyEnvironment(program: Command, env: CliIo['env']): void {
  */
 export function buildProgram(run: RunContext): Command {
   const { io, out } = run;
-  const program = new Command('session-state')
+  const program = new CliCommand('session-state')
     .description('Inspect and drive session state (a SQLite state file or a shared PostgreSQL store): the signal log, watcher cursors and notices.')
     .version(packageVersion())
     .addOption(new Option('--db <path|url>', `the SQLite state file, or the postgres:// URL of a PostgreSQL store; env ${DB_ENV}`).default(DEFAULT_DB_PATH))
-    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db; env ${SCHEMA_ENV}`))
+    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${HELP_DEFAULT_SCHEMA}); only with a postgres:// --db; env ${SCHEMA_ENV}`))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
@@ -81,7 +91,7 @@ export function buildProgram(run: RunContext): Command {
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
-    .showSuggestionAfterError(false)
+    .showSuggestionAfterError(true)
     .addHelpText('after', WHERE_STATE_LIVES)
     .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`)
     .hook('preSubcommand', () => applyEnvironment(program, io.env));
@@ -93,6 +103,11 @@ export function buildProgram(run: RunContext): Command {
   registerRecord(program, run);
   registerPrune(program, run);
   registerTail(program, run);
+  registerReset(program, run);
+  registerDelete(program, run);
+  registerSchema(program, run);
+  registerCompletion(program, run);
+  registerHelp(program, run);
   return program;
 }
 
