@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { jsonOf, runCli, tempDir } from './support/runCli';
+import { crashedGatewayFile } from './support/crashedGateway';
 import { dumpTables } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
@@ -106,6 +107,16 @@ test('schema shows the schema version, the path and the sizes of the file and it
   expect(text).toContain(`state file       ${db} (SQLite)`);
   expect(text).toContain(`schema version   ${described.schemaVersion}\n`);
   expect(text).toContain(`file             ${described.fileBytes} bytes\n`);
+});
+
+test("schema counts the -wal a gateway's uncheckpointed commits left, without checkpointing it", async () => {
+  const db = path.join(dir, 'crashed.db');
+  crashedGatewayFile(db);
+  const walBytes = fs.statSync(`${db}-wal`).size;
+  expect(walBytes).toBeGreaterThan(0);
+  const described = jsonOf<{ walBytes: number }>(await runCli(['schema', '--json', '--db', db]));
+  expect(described.walBytes).toBe(walBytes);
+  expect(fs.statSync(`${db}-wal`).size).toBe(walBytes);
 });
 
 test('schema on a missing file refuses and creates nothing', async () => {
