@@ -10,15 +10,14 @@ import { Option, type Command } from 'commander';
 
 import { CliCommand } from './cliCommand';
 import { registerCompletion } from './commands/completion';
+import { registerCleanupCommands } from './commands/cleanup';
 import { registerCursors } from './commands/cursors';
-import { registerDelete } from './commands/delete';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
 import { registerHelp } from './commands/help';
 import { registerList } from './commands/list';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
-import { registerReset } from './commands/reset';
 import { registerSchema } from './commands/schema';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
@@ -103,8 +102,7 @@ export function buildProgram(run: RunContext): Command {
   registerRecord(program, run);
   registerPrune(program, run);
   registerTail(program, run);
-  registerReset(program, run);
-  registerDelete(program, run);
+  registerCleanupCommands(program, run);
   registerSchema(program, run);
   registerCompletion(program, run);
   registerHelp(program, run);

@@ -4,24 +4,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, runCli, tempDir } from './support/runCli';
+import { jsonOf, runCli, suiteTempDir } from './support/runCli';
 import { crashedGatewayFile } from './support/crashedGateway';
 import { dumpTables } from './support/stateFile';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
 
-let dir: string;
-
-beforeAll(() => {
-  dir = tempDir();
-});
-
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const suite = suiteTempDir();
 
 /** A fresh demo file (three sessions, cursors between them) at `name` in the suite's folder. */
 async function demoFile(name: string): Promise<string> {
-  const db = path.join(dir, name);
+  const db = path.join(suite.path, name);
   const run = await runCli(['demo', '--db', db]);
   expect(run.status).toBe(0);
   return db;
@@ -81,7 +75,7 @@ test('delete of a session the store does not know says so and removes nothing', 
 });
 
 test.each(['reset', 'delete'])('%s on a missing file refuses (exit 2) and creates nothing', async (command) => {
-  const db = path.join(dir, `${command}-missing.db`);
+  const db = path.join(suite.path, `${command}-missing.db`);
   const run = await runCli([command, MANAGER, '--db', db]);
   expect(run.status).toBe(2);
   expect(run.stderr).toMatch(/^error: --db: no state file at /u);
@@ -110,7 +104,7 @@ test('schema shows the schema version, the path and the sizes of the file and it
 });
 
 test("schema counts the -wal a gateway's uncheckpointed commits left, without checkpointing it", async () => {
-  const db = path.join(dir, 'crashed.db');
+  const db = path.join(suite.path, 'crashed.db');
   crashedGatewayFile(db);
   const walBytes = fs.statSync(`${db}-wal`).size;
   expect(walBytes).toBeGreaterThan(0);
@@ -120,7 +114,7 @@ test("schema counts the -wal a gateway's uncheckpointed commits left, without ch
 });
 
 test('schema on a missing file refuses and creates nothing', async () => {
-  const db = path.join(dir, 'schema-missing.db');
+  const db = path.join(suite.path, 'schema-missing.db');
   const run = await runCli(['schema', '--db', db]);
   expect(run.status).toBe(2);
   expect(fs.existsSync(db)).toBe(false);
