@@ -127,6 +127,9 @@ export function zshCompletion(program: Command): string {
   const commandCases = commands.map((command) => {
     const specs = command.options.flatMap(zshOptionSpecs);
     if (command.argumentChoices !== undefined) specs.push(`'1:${command.name === 'help' ? 'command' : 'value'}:(${command.argumentChoices.join(' ')})'`);
+    // Free arguments (session keys) complete to nothing, but must be accepted, or _arguments stops
+    // completing the options typed after them; an empty list, since an action of ' ' hides the options.
+    specs.push("'*:argument:( )'");
     return `        ${command.name}) _arguments ${specs.join(' \\\n            ')} ;;`;
   });
   return `#compdef ${name}

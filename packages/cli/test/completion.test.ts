@@ -68,6 +68,11 @@ test('the zsh script is a compdef function offering every command, its options a
   expect(script).toContain(`'--kind[the event kind]:value:(${EVENT_KINDS.join(' ')})'`);
   expect(script).toContain("'--db[the SQLite state file, or the postgres\\://");
   expect(script).toMatch(/'--db\[[^\]]*\]:path:_files'/u);
+  // Each command accepts free arguments (session keys) with an empty list, so the options typed
+  // after one still complete (an action of ' ' would hide them; checked by hand in zsh 5.9).
+  for (const command of ['status', 'record', 'reset', 'delete']) {
+    expect(script).toMatch(new RegExp(`^        ${command}\\) _arguments ((?! ;;\\n)[\\s\\S])*'\\*:argument:\\( \\)' ;;$`, 'mu'));
+  }
   // Balanced quoting: every line has an even number of unescaped single quotes.
   for (const line of script.split('\n')) expect((line.replace(/'\\''/gu, '').match(/'/gu) ?? []).length % 2).toBe(0);
 });
