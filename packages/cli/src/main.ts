@@ -23,7 +23,7 @@ import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io';
-import { SCHEMA_ENV } from './postgresUrl';
+import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './postgresUrl';
 import { dbValuesOf, redactorFor } from './secrets';
 import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath';
 
@@ -47,9 +47,6 @@ status, list, cursors, explain, tail, schema and prune need an existing store: t
 a file or a schema. record, reset and delete create and migrate one when missing, and say so on
 stderr (--no-create refuses instead). demo only runs on a file, since it deletes and recreates its
 state.`;
-
-/** The schema a postgres:// --db uses without --schema: the PostgreSQL adapter's default (a test checks they agree; naming it here loads no driver). */
-export const HELP_DEFAULT_SCHEMA = 'session_state';
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
 function helpWidthOf(stream: CliStream): number {

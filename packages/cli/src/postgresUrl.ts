@@ -3,6 +3,13 @@
 // schema name and applies the adapter's default.
 import { urlScheme } from './secrets';
 
+/**
+ * The schema the help names as the default: the PostgreSQL adapter's DEFAULT_SCHEMA, which the
+ * store applies (postgresState.ts); written out here so the help loads no driver, and a test
+ * checks that the two agree.
+ */
+export const HELP_DEFAULT_SCHEMA = 'session_state';
+
 /** The environment variable that names the schema when `--schema` is not given. */
 export const SCHEMA_ENV = 'SESSION_STATE_PG_SCHEMA';
 
