@@ -48,6 +48,22 @@ export function checkSessionKeys(argument: string, values: readonly string[]): s
   return [...values];
 }
 
+// --- enumerations ----------------------------------------------------------------------------
+
+/**
+ * The parser of an option with a fixed set of values: the option gets commander's `.choices()`
+ * for its help and completion, and this parser for the check, since commander's own message
+ * would quote the refused value.
+ *
+ * @example new Option('--actor <type>').choices(types).argParser(named('--actor', oneOf(types)))
+ */
+export function oneOf(choices: readonly string[]): (value: string) => string {
+  return (value) => {
+    if (!choices.includes(value)) throw invalid(`one of ${choices.join(', ')}`, value);
+    return value;
+  };
+}
+
 // --- numbers -----------------------------------------------------------------------------------
 
 function parseInteger(value: string): number | undefined {

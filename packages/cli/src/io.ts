@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 
 import { UsageError } from './errors';
 import type { Redact } from './secrets';
-import { DB_ENV } from './stateFile';
+import { DB_ENV } from './stateFilePath';
 
 // --- the run's surroundings ------------------------------------------------------------------------
 

@@ -3,24 +3,28 @@
 // PostgreSQL store that several gateways share; `main(argv, io)`, the in-process entry that maps
 // failures to exit statuses (2 for usage errors, 1 otherwise); and the bin that runs it on the
 // real process.
-import { Command, Option } from 'commander';
-import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
+import { Option, type Command } from 'commander';
 
+import { CliCommand } from './cliCommand';
+import { registerCompletion } from './commands/completion';
+import { registerCleanupCommands } from './commands/cleanup';
 import { registerCursors } from './commands/cursors';
 import { registerDemo } from './commands/demo';
 import { registerExplain } from './commands/explain';
 import { registerInspect } from './commands/inspect';
+import { registerHelp } from './commands/help';
 import { registerList } from './commands/list';
 import { registerMcp } from './commands/mcp';
 import { registerPrune } from './commands/prune';
 import { registerRecord } from './commands/record';
+import { registerSchema } from './commands/schema';
 import { registerStatus } from './commands/status';
 import { registerTail } from './commands/tail';
 import { EXIT, reportError } from './errors';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io';
-import { SCHEMA_ENV } from './postgresState';
+import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './postgresUrl';
 import { dbValuesOf, redactorFor } from './secrets';
-import { DB_ENV, DEFAULT_DB_PATH } from './stateFile';
+import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath';
 import { packageVersion } from './version';
 
 const WHERE_STATE_LIVES = `
@@ -29,9 +33,10 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, explain, tail and prune need an existing store: they never create a
-file or a schema. record creates and migrates one when missing. demo only runs on a file, since it
-deletes and recreates its state.`;
+status, list, cursors, explain, tail, schema and prune need an existing store: they never create
+a file or a schema. record, reset and delete create and migrate one when missing, and say so on
+stderr (--no-create refuses instead). demo only runs on a file, since it deletes and recreates its
+state.`;
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
 function helpWidthOf(stream: CliStream): number {
@@ -57,11 +62,11 @@ function applyEnvironment(program: Command, env: CliIo['env']): void {
  */
 export function buildProgram(run: RunContext): Command {
   const { io, out } = run;
-  const program = new Command('session-state')
+  const program = new CliCommand('session-state')
     .description('Inspect and drive session state (a SQLite state file or a shared PostgreSQL store): the signal log, watcher cursors and notices.')
     .version(packageVersion())
     .addOption(new Option('--db <path|url>', `the SQLite state file, or the postgres:// URL of a PostgreSQL store; env ${DB_ENV}`).default(DEFAULT_DB_PATH))
-    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${DEFAULT_SCHEMA}); only with a postgres:// --db; env ${SCHEMA_ENV}`))
+    .addOption(new Option('--schema <name>', `the PostgreSQL schema holding the store (default: ${HELP_DEFAULT_SCHEMA}); only with a postgres:// --db; env ${SCHEMA_ENV}`))
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),
@@ -72,7 +77,7 @@ export function buildProgram(run: RunContext): Command {
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
-    .showSuggestionAfterError(false)
+    .showSuggestionAfterError(true)
     .addHelpText('after', WHERE_STATE_LIVES)
     .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`)
     .hook('preSubcommand', () => applyEnvironment(program, io.env));
@@ -86,6 +91,10 @@ export function buildProgram(run: RunContext): Command {
   registerTail(program, run);
   registerMcp(program, run);
   registerInspect(program, run);
+  registerCleanupCommands(program, run);
+  registerSchema(program, run);
+  registerCompletion(program, run);
+  registerHelp(program, run);
   return program;
 }
 

@@ -1,43 +1,20 @@
-// How the command-line tool reaches a PostgreSQL store that several gateways share: recognising a
-// URL in --db, checking the schema name, masking the password in every message, and opening the
-// store for a read command (never creating anything) or a write command (creating and migrating).
+// How the command-line tool reaches a PostgreSQL store that several gateways share: checking the
+// schema name, masking the password in every message, and opening the store for a read command
+// (never creating anything) or a write command (creating and migrating). Loaded only by a command
+// that opens a postgres:// --db, since it loads the driver.
 import { types } from 'node:util';
 
-import { hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
+import pg from 'pg';
+
+import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
 import { describeArgument } from './describe';
 import { StorageError, UsageError } from './errors';
-import { maskUrl, redactWith, urlScheme } from './secrets';
+import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl';
+import { maskUrl, redactWith } from './secrets';
 
 // --- the URL and the schema -------------------------------------------------------------------
-
-/** The environment variable that names the schema when `--schema` is not given. */
-export const SCHEMA_ENV = 'SESSION_STATE_PG_SCHEMA';
-
-/** A PostgreSQL store: the server's URL and the schema holding the store's tables. */
-export interface PostgresLocation {
-  readonly url: string;
-  readonly schema: string;
-  /** The command that runs this tool from the run's working directory, for hints. */
-  readonly tool: string;
-}
-
-/** The schemes that name a PostgreSQL server, matched in any case after trimming. */
-const POSTGRES_SCHEMES: ReadonlySet<string> = new Set(['postgres', 'postgresql']);
-
-/** True when `--db` names a PostgreSQL server (`postgres://…`, `PostgreSQL://…`, with blanks around) rather than a file. */
-export function isPostgresUrl(db: string): boolean {
-  const scheme = urlScheme(db);
-  return scheme !== undefined && POSTGRES_SCHEMES.has(scheme);
-}
-
-/** The URL as the driver should get it: trimmed, its scheme lower-cased (`POSTGRES://h` works as `postgres://h`). */
-export function normalisePostgresUrl(db: string): string {
-  const trimmed = db.trim();
-  const colon = trimmed.indexOf(':');
-  return `${trimmed.slice(0, colon).toLowerCase()}${trimmed.slice(colon)}`;
-}
 
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
 // (exit 2) before any connection is tried.
@@ -95,7 +72,7 @@ function isConnectionFailure(error: unknown): boolean {
 }
 
 /** An Error naming the server (masked) and, for a failure inside the database, the schema; never the password. */
-function openFailure(location: PostgresLocation, error: unknown): Error {
+function openFailure(location: CheckedLocation, error: unknown): Error {
   const masked = maskUrl(location.url);
   const server = serverOf(masked);
   const where = server === undefined ? masked : `${server} (${masked})`;
@@ -111,31 +88,101 @@ function openFailure(location: PostgresLocation, error: unknown): Error {
 // without taking much of a server that gateways share.
 const CLI_MAX_CONNECTIONS = 2;
 
-/**
- * Opens the store for a read command. A schema that holds no store is refused with a usage error
- * naming --db and the schema, and nothing is created on the server.
- */
-export async function openExistingPostgresStore(location: PostgresLocation): Promise<StateStore> {
-  let present: boolean;
+/** A location whose schema is checked and defaulted: what every opener below works on. */
+export interface CheckedLocation extends PostgresLocation {
+  readonly schema: string;
+}
+
+/** The location with its schema checked (a usage error before any connection) or the adapter's default. */
+export function checkedLocation(location: PostgresLocation): CheckedLocation {
+  return { ...location, schema: location.schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(location.schema, location.schemaFromEnv) };
+}
+
+/** True when the location's schema holds a store; a failure to connect names the server, never the password. */
+async function storeExists(location: CheckedLocation): Promise<boolean> {
   try {
-    present = await hasPostgresState({ connectionString: location.url, schema: location.schema });
+    return await hasPostgresState({ connectionString: location.url, schema: location.schema });
   } catch (error) {
     throw openFailure(location, error);
   }
-  if (!present) {
-    throw new UsageError(
-      '--db',
-      `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (read commands never create one; run "${location.tool} record" first, or choose the schema with --schema)`,
-    );
-  }
-  return openOrCreatePostgresStore(location);
 }
 
-/** Opens the store for a write command, creating the schema and migrating it as a gateway would. */
-export async function openOrCreatePostgresStore(location: PostgresLocation): Promise<StateStore> {
+/** The usage error for a schema that holds no store, with what to do instead. */
+function noStore(location: CheckedLocation, why: string): UsageError {
+  return new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
+}
+
+/**
+ * Opens the store for a read command (or a write command that never creates one). A schema that
+ * holds no store is refused with a usage error naming --db and the schema, and nothing is created
+ * on the server.
+ */
+export async function openExistingPostgresStore(requested: PostgresLocation): Promise<StateStore> {
+  const location = checkedLocation(requested);
+  if (!(await storeExists(location))) {
+    throw noStore(location, `only record creates one; run "${location.tool} record" first, or choose the schema with --schema`);
+  }
+  return openChecked(location);
+}
+
+/**
+ * Opens the store for a write command, creating the schema and migrating it as a gateway would;
+ * `note` is told when it was created. With `create: false` (`--no-create`) a schema without a
+ * store is refused instead, and nothing is created.
+ */
+export async function openOrCreatePostgresStore(requested: PostgresLocation, create: boolean, note: (line: string) => void): Promise<StateStore> {
+  const location = checkedLocation(requested);
+  const existed = await storeExists(location);
+  if (!existed && !create) throw noStore(location, '--no-create refuses to create one; check --db and --schema');
+  const store = await openChecked(location);
+  if (!existed) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
+  return store;
+}
+
+async function openChecked(location: CheckedLocation): Promise<StateStore> {
   try {
     return await openPostgresStore({ connectionString: location.url, schema: location.schema, maxConnections: CLI_MAX_CONNECTIONS });
   } catch (error) {
     throw openFailure(location, error);
+  }
+}
+
+// --- describing ------------------------------------------------------------------------------------
+
+/** What `schema` shows of a PostgreSQL store: its schema, version, and each table's size with its indexes. */
+export interface PostgresStoreSizes {
+  readonly schema: string;
+  readonly schemaVersion: number;
+  readonly relations: readonly { readonly name: string; readonly bytes: number }[];
+}
+
+/** Reads the store's schema version and table sizes without writing anything; a schema without a store is a usage error. */
+export async function describePostgresStore(requested: PostgresLocation): Promise<PostgresStoreSizes> {
+  const location = checkedLocation(requested);
+  if (!(await storeExists(location))) {
+    throw noStore(location, `run "${location.tool} record" first, or choose the schema with --schema`);
+  }
+  const client = new pg.Client({ connectionString: location.url });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    // The name is checked (checkedLocation), so it needs no quoting.
+    const version = await client.query<{ version: number }>(`SELECT coalesce(max(version), 0)::int AS version FROM ${location.schema}.schema_migrations`);
+    const sizes = await client.query<{ name: string; bytes: string }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')
+        ORDER BY c.relname`,
+      [location.schema],
+    );
+    return {
+      schema: location.schema,
+      schemaVersion: version.rows[0]?.version ?? 0,
+      relations: sizes.rows.map((row) => ({ name: row.name, bytes: Number(row.bytes) })),
+    };
+  } catch (error) {
+    throw openFailure(location, error);
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-// Where the state file is and how each kind of command opens it: read commands open an existing
+// How each kind of command opens the state file: read commands open an existing
 // state file read-only (creating and changing nothing), `prune` opens an existing one to write,
 // `record` opens or creates one; anything else at the path is refused with its own reason.
 import fs from 'node:fs';
@@ -8,31 +8,7 @@ import { openSqliteStore, probeStateFile, type StateFileProbe } from '@session-s
 import type { StateStore } from '@session-state/domain';
 
 import { StorageError, UsageError } from './errors';
-import { toolCommand } from './toolCommand';
-
-// --- the path ----------------------------------------------------------------------------------
-
-/** The state file when neither `--db` nor `SESSION_STATE_DB` names one. */
-export const DEFAULT_DB_PATH = './session-state.db';
-
-/** The environment variable that names the state file. */
-export const DB_ENV = 'SESSION_STATE_DB';
-
-/**
- * A state file as the user named it (`path`, the text every message shows) and as it is opened
- * (`file`, resolved against the run's working directory rather than the process's), and the
- * command that runs this tool from that directory (`tool`), for the hints messages give.
- */
-export interface StateFilePath {
-  readonly path: string;
-  readonly file: string;
-  readonly tool: string;
-}
-
-/** The state file `path` names when relative paths start at `cwd` (`:memory:` is SQLite's name for no file, kept as it is). */
-export function stateFilePath(path: string, cwd: string): StateFilePath {
-  return { path, file: path === ':memory:' ? path : nodePath.resolve(cwd, path), tool: toolCommand(cwd) };
-}
+import type { StateFilePath } from './stateFilePath';
 
 // --- what is at the path -------------------------------------------------------------------------
 
@@ -54,11 +30,34 @@ function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
   }
 }
 
+/**
+ * The usage error for a path whose folder is not a directory (`--db notes.txt/s.db`), which the
+ * file system reports as a missing file; undefined when the folder is a directory or missing.
+ */
+function folderNotADirectory({ path, file }: StateFilePath): UsageError | undefined {
+  for (let folder = nodePath.dirname(file); folder !== nodePath.dirname(folder); folder = nodePath.dirname(folder)) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(folder);
+    } catch {
+      continue;
+    }
+    if (stat.isDirectory()) return undefined;
+    // The folder as the user wrote it: `notes.txt`, not its absolute path.
+    const shown = nodePath.join(nodePath.dirname(path), nodePath.relative(nodePath.dirname(file), folder));
+    return new UsageError('--db', `${path} cannot be a state file: ${shown} on its path is a file, not a directory`);
+  }
+  return undefined;
+}
+
 /** Fails with a usage error naming `--db` unless `at` holds a state file; returns nothing else. */
-function requireStateFile({ path, file, tool }: StateFilePath): void {
+function requireStateFile(at: StateFilePath): void {
+  const { path, file, tool } = at;
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
-    throw new UsageError('--db', `no state file at ${path} (read commands never create one; run "${tool} demo" or "${tool} record" first)`);
+    const notFolder = folderNotADirectory(at);
+    if (notFolder !== undefined) throw notFolder;
+    throw new UsageError('--db', `no state file at ${path} (only record and demo create one; run "${tool} demo" or "${tool} record" first)`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }
@@ -81,6 +80,7 @@ function requireWritable({ path, file }: StateFilePath): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && target === file) continue;
+      if (code === 'ENOTDIR') throw folderNotADirectory({ path, file, tool: '' }) ?? new StorageError(`cannot write ${what}: a folder on its path is not a directory (ENOTDIR)`);
       if (code === 'ENOENT') throw new UsageError('--db', `cannot create ${path}: the folder ${folder} does not exist`);
       const reason = code === 'EROFS' ? 'it is on a read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String(code);
       throw new StorageError(`cannot write ${what}: ${reason} (${String(code)})`);
@@ -107,14 +107,22 @@ export async function openExistingStoreForWriting(at: StateFilePath): Promise<St
 }
 
 /**
- * Opens the state file for a write command, creating it (and its schema) when missing or empty.
- * An existing non-empty file that is not a session-state file is refused before the adapter
- * opens it, since opening would write our schema into another program's file.
+ * Opens the state file for a write command, creating it (and its schema) when missing or empty,
+ * and then telling `note` so: a mistyped --db must not make a new file without a word. With
+ * `create: false` (`--no-create`) a missing or empty file is refused instead, and nothing is
+ * created. An existing non-empty file that is not a session-state file is refused before the
+ * adapter opens it, since opening would write our schema into another program's file.
  */
-export async function openOrCreateStore(at: StateFilePath): Promise<StateStore> {
-  refuseUnusable(at.path, probeStateFile(at.file));
+export async function openOrCreateStore(at: StateFilePath, create: boolean, note: (line: string) => void): Promise<StateStore> {
+  const probe = refuseUnusable(at.path, probeStateFile(at.file));
+  const creating = probe.kind === 'missing' || probe.kind === 'empty';
+  if (creating && !create) {
+    throw new UsageError('--db', `no state file at ${at.path}; --no-create refuses to create one (check the path)`);
+  }
   requireWritable(at);
-  return openStore(at, false);
+  const store = await openStore(at, false);
+  if (creating && at.file !== ':memory:') note(`created a new state file at ${at.path}`);
+  return store;
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */
@@ -125,4 +133,30 @@ function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<St
     const reason = error instanceof Error ? error.message : String(error);
     return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));
   }
+}
+
+// --- describing --------------------------------------------------------------------------------
+
+/** What `schema` shows of a state file: its schema version and its size on disk. */
+export interface StateFileSizes {
+  readonly schemaVersion: number;
+  readonly fileBytes: number;
+  /** The -wal beside it: commits not yet checkpointed into the file (0 when there is none). */
+  readonly walBytes: number;
+}
+
+function sizeOf(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Looks at an existing state file read-only (a missing one is a usage error naming --db, as for read commands). */
+export function describeStateFile(at: StateFilePath): StateFileSizes {
+  requireStateFile(at);
+  const probe = probeStateFile(at.file);
+  if (probe.kind !== 'state') throw new StorageError(`cannot read the state file ${at.path}: it changed while being read`);
+  return { schemaVersion: probe.schemaVersion, fileBytes: sizeOf(at.file), walBytes: sizeOf(`${at.file}-wal`) };
 }

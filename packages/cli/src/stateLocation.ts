@@ -1,15 +1,16 @@
 // Which store a command works on, read from the global --db and --schema options: a SQLite state
 // file, or a schema of a PostgreSQL database that several gateways share; and how read and write
 // commands open it (read commands never create a store, write commands create it when missing).
+// The adapter of the store's kind is loaded when a command opens it, never before: `--version`,
+// the help and a usage error load no driver, and a command on a file never loads PostgreSQL's.
 import type { Command } from 'commander';
-import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
 import { UsageError } from './errors';
 import { dbPath, type GlobalOptions } from './io';
-import { checkSchemaName, isPostgresUrl, normalisePostgresUrl, openExistingPostgresStore, openOrCreatePostgresStore, SCHEMA_ENV } from './postgresState';
+import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl';
 import { maskUrl, urlScheme } from './secrets';
-import { openExistingStore, openExistingStoreForWriting, openOrCreateStore, stateFilePath, type StateFilePath } from './stateFile';
+import { stateFilePath, type StateFilePath } from './stateFilePath';
 import { toolCommand } from './toolCommand';
 
 // --- the location --------------------------------------------------------------------------------
@@ -17,13 +18,14 @@ import { toolCommand } from './toolCommand';
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
   | ({ readonly kind: 'sqlite' } & StateFilePath)
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string; readonly tool: string };
+  | ({ readonly kind: 'postgres' } & PostgresLocation);
 
 /**
  * The store this run works on. `--db` (or `SESSION_STATE_DB`) is a file path or a
  * `postgres://` / `postgresql://` URL (any case, blanks around it ignored; any other URL is a
  * usage error); `--schema` (or `SESSION_STATE_PG_SCHEMA`) picks the schema
- * of a URL, default `session_state`, and is a usage error with a file, which has no schemas.
+ * of a URL (checked, or the adapter's default, when the store is opened), and is a usage error
+ * with a file, which has no schemas.
  * A relative file path starts at `cwd`, the run's working directory. Every problem is raised
  * before anything is opened.
  */
@@ -42,25 +44,42 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
         `${schemaFromEnv ? `${SCHEMA_ENV} is set, but ` : ''}--schema only applies to a postgres:// --db; ${db} is a SQLite state file, which has no schemas`,
       );
     }
+    if (/[\\/]$/u.test(db)) {
+      throw new UsageError('--db', `${db} names a directory (it ends in a slash), not a state file; name a file in it, such as ${db}session-state.db`);
+    }
     return { kind: 'sqlite', ...stateFilePath(db, cwd) };
   }
   const url = normalisePostgresUrl(db);
-  return { kind: 'postgres', url, schema: schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(schema, schemaFromEnv), tool: toolCommand(cwd) };
+  return { kind: 'postgres', url, schema, schemaFromEnv, tool: toolCommand(cwd) };
 }
 
 // --- opening -------------------------------------------------------------------------------------
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
-export function openForReading(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openExistingStore(location) : openExistingPostgresStore(location);
+export async function openForReading(location: StateLocation): Promise<StateStore> {
+  if (location.kind === 'sqlite') return (await import('./stateFile')).openExistingStore(location);
+  return (await import('./postgresState')).openExistingPostgresStore(location);
 }
 
 /** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
-export function openExistingForWriting(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openExistingStoreForWriting(location) : openExistingPostgresStore(location);
+export async function openExistingForWriting(location: StateLocation): Promise<StateStore> {
+  if (location.kind === 'sqlite') return (await import('./stateFile')).openExistingStoreForWriting(location);
+  return (await import('./postgresState')).openExistingPostgresStore(location);
 }
 
-/** Opens the store for a write command, creating (and migrating) the file or the schema when needed. */
-export function openForWriting(location: StateLocation): Promise<StateStore> {
-  return location.kind === 'sqlite' ? openOrCreateStore(location) : openOrCreatePostgresStore(location);
+/** How a write command may treat a missing store. */
+export interface CreateOptions {
+  /** False for `--no-create`: a missing store is a usage error, and nothing is created. */
+  readonly create: boolean;
+  /** Told (one stderr line) when the store was created: a mistyped --db must not pass unnoticed. */
+  readonly note: (line: string) => void;
+}
+
+/**
+ * Opens the store for a write command, creating (and migrating) the file or the schema when
+ * needed and saying so through `note`, or refusing to when `create` is false.
+ */
+export async function openForWriting(location: StateLocation, { create, note }: CreateOptions): Promise<StateStore> {
+  if (location.kind === 'sqlite') return (await import('./stateFile')).openOrCreateStore(location, create, note);
+  return (await import('./postgresState')).openOrCreatePostgresStore(location, create, note);
 }

@@ -56,7 +56,7 @@ test('a storage failure exits 1 with one error line', () => {
 
 test('record then status through the process: SESSION_STATE_DB names the file, a relative --db starts at the working directory', () => {
   const recorded = spawnCli([...RECORD, '--db', 'relative.db'], {}, dir);
-  expect(recorded.stderr).toBe('');
+  expect(recorded.stderr).toBe('created a new state file at relative.db\n');
   expect(recorded.status).toBe(0);
   expect(fs.existsSync(path.join(dir, 'relative.db'))).toBe(true);
   const status = spawnCli(['status', KEY, '--json'], { SESSION_STATE_DB: path.join(dir, 'relative.db') });

@@ -92,6 +92,21 @@ describe('demo refuses a file it did not make and leaves it byte for byte', () =
   });
 });
 
+test('after a record on the default demo file, the refusal says that npm start -- --db <other path> works, and that path does', async () => {
+  const folder = path.join(dir, 'npm-start');
+  fs.mkdirSync(folder);
+  expect((await runCli(['demo'], {}, folder)).status).toBe(0);
+  expect((await runCli(['record', 'agent:mine:main', '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'], {}, folder)).status).toBe(0);
+  const refused = await runCli(['demo'], {}, folder);
+  expect(refused.status).toBe(2);
+  expect(refused.stderr).toMatch(/^error: --db: \.\/session-state\.db holds sessions other than the demo's .*choose another --db: ".* demo --db demo\.db", or from this repository "npm start -- --db demo\.db"\n$/u);
+  // What `npm start -- --db demo.db` runs: the root start script's command with the arguments after --.
+  const start = (JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  expect(start).toMatch(/session-state\.js demo$/u);
+  const other = await runCli(['demo', '--db', 'demo.db'], {}, folder);
+  expect(other.status).toBe(0);
+});
+
 test("demo replaces its own file", async () => {
   const file = path.join(dir, 'own.db');
   const first = await runCli(['demo', '--db', file]);

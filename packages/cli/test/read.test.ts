@@ -65,9 +65,9 @@ async function run(args: readonly string[]) {
 }
 
 describe('status', () => {
-  test('--json without --since is the session_status shape with no stateChanges', async () => {
+  test('--json without --since is the session_status shape with no stateChanges, plus the prune watermark and exists', async () => {
     const status = jsonOf<StatusJson>(await run(['status', RESEARCHER, '--json']));
-    expect(Object.keys(status).sort()).toEqual(['sessionKey', 'stateVersion']);
+    expect(Object.keys(status).sort()).toEqual(['exists', 'pruneWatermark', 'sessionKey', 'stateVersion']);
     expect(status.sessionKey).toBe(RESEARCHER);
     expect(status.stateVersion).toBeGreaterThan(0);
   });
@@ -104,12 +104,27 @@ describe('status', () => {
     }
   });
 
-  test('an unknown session has version 0 and no events', async () => {
+  test('an unknown session has version 0 and no events, and says it does not exist (json and table)', async () => {
     expect(jsonOf<StatusJson>(await run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
       sessionKey: 'agent:nobody:main',
       stateVersion: 0,
       stateChanges: { events: [], historyGap: false, hasMore: false, nextSince: 0 },
+      pruneWatermark: 0,
+      exists: false,
     });
+    expect((await run(['status', 'agent:nobody:main'])).stdout).toMatch(/^session\s+agent:nobody:main \(no such session in this store/u);
+    expect((await run(['status', RESEARCHER])).stdout).not.toContain('no such session');
+  });
+
+  test('--json has every field the table shows, with and without --since', async () => {
+    for (const since of [[], ['--since', '0']]) {
+      const json = jsonOf<StatusJson & { pruneWatermark: number; exists: boolean }>(await run(['status', RESEARCHER, ...since, '--json']));
+      const text = (await run(['status', RESEARCHER, ...since])).stdout;
+      expect(json.exists).toBe(true);
+      expect(json.pruneWatermark).toBeGreaterThan(0);
+      expect(text).toMatch(new RegExp(`prune watermark\\s+${json.pruneWatermark}\\n`, 'u'));
+      expect(text).toMatch(new RegExp(`state version\\s+${json.stateVersion}\\n`, 'u'));
+    }
   });
 });
 

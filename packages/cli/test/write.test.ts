@@ -30,9 +30,10 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** Runs a write command that succeeds; its only stderr line, if any, is that it created the state file. */
 async function ok(args: readonly string[], db: string) {
   const result = await runCli([...args, '--db', db]);
-  expect(result.stderr).toBe('');
+  expect(result.stderr).toMatch(/^(created a new state file at [^\n]+\n)?$/u);
   expect(result.status).toBe(0);
   return result;
 }
@@ -101,7 +102,7 @@ describe('record', () => {
     const folder = path.join(dir, 'elsewhere');
     fs.mkdirSync(folder);
     const run = await runCli(['record', WORKER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', 'relative.db'], {}, folder);
-    expect(run.stderr).toBe('');
+    expect(run.stderr).toBe('created a new state file at relative.db\n');
     expect(run.status).toBe(0);
     expect(fs.existsSync(path.join(folder, 'relative.db'))).toBe(true);
     expect(fs.existsSync(path.join(process.cwd(), 'relative.db'))).toBe(false);

@@ -3,22 +3,14 @@
 import fs from 'node:fs';
 
 import type { Command } from 'commander';
-import { labelStateFile, openSqliteStore, probeStateFile, stateFileLabels } from '@session-state/adapters-sqlite';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
-import {
-  createSessionStateAwareness,
-  type ChildSpawnedResult,
-  type Notice,
-  type RecordedEvent,
-  type RecordResult,
-  type SessionStateAwareness,
-} from '@session-state/app';
+import type { ChildSpawnedResult, Notice, RecordedEvent, RecordResult, SessionStateAwareness } from '@session-state/app';
 import { createCliLogger } from '../cliLogger';
 import { StorageError, UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import type { RunContext } from '../io';
-import type { StateFilePath } from '../stateFile';
+import type { StateFilePath } from '../stateFilePath';
 import { stateLocation } from '../stateLocation';
 import { toolCommand } from '../toolCommand';
 
@@ -39,8 +31,17 @@ const RETENTION_DAYS = 30;
 /** The label the demo writes into every file it makes, and the only proof it accepts that it made one. */
 const DEMO_LABEL = 'session-state demo';
 
-function refuse(file: string, why: string): UsageError {
-  return new UsageError('--db', `${file} ${why}; the demo only replaces a file it made itself, so refusing to remove it; choose another --db`);
+/**
+ * The refusal to replace `file`, with the way out: another --db, given to the tool directly or
+ * through `npm start` (whose script runs the demo on the default file), since `npm start --db x`
+ * would give --db to npm rather than to the demo.
+ */
+function refuse({ path: file, tool }: StateFilePath, why: string): UsageError {
+  return new UsageError(
+    '--db',
+    `${file} ${why}; the demo only replaces a file it made itself, so refusing to remove it; ` +
+      `choose another --db: "${tool} demo --db demo.db", or from this repository "npm start -- --db demo.db"`,
+  );
 }
 
 /**
@@ -49,24 +50,26 @@ function refuse(file: string, why: string): UsageError {
  * the demo's sessions (a demo file a gateway went on to use is kept). Everything is read
  * read-only, so a refused file is left byte for byte as it was.
  */
-async function removePreviousDemoFile({ path: file, file: opened }: StateFilePath): Promise<boolean> {
+async function removePreviousDemoFile(at: StateFilePath): Promise<boolean> {
+  const { path: file, file: opened } = at;
+  const { openSqliteStore, probeStateFile, stateFileLabels } = await import('@session-state/adapters-sqlite');
   const probe = probeStateFile(opened);
   switch (probe.kind) {
     case 'missing':
       return false;
     case 'not-a-file':
-      throw refuse(file, `is ${probe.what}, not a state file`);
+      throw refuse(at, `is ${probe.what}, not a state file`);
     case 'unreadable':
       throw new StorageError(`cannot read ${file}: ${probe.reason}; refusing to remove it`);
     case 'empty':
-      throw refuse(file, 'is an empty file');
+      throw refuse(at, 'is an empty file');
     case 'foreign':
-      throw refuse(file, `is not a session-state file (${probe.reason})`);
+      throw refuse(at, `is not a session-state file (${probe.reason})`);
     case 'state':
       break;
   }
   if (!stateFileLabels(opened).includes(DEMO_LABEL)) {
-    throw refuse(file, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
+    throw refuse(at, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
   }
   const previous = openSqliteStore({ path: opened, readOnly: true });
   let keys: string[];
@@ -78,13 +81,14 @@ async function removePreviousDemoFile({ path: file, file: opened }: StateFilePat
     await previous.close();
   }
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
-  if (foreign !== undefined) throw refuse(file, `holds sessions other than the demo's (${foreign})`);
+  if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
   return true;
 }
 
 /** Creates the state file the story plays on and labels it as the demo's. */
 async function createDemoFile(file: string): Promise<void> {
+  const { labelStateFile, openSqliteStore } = await import('@session-state/adapters-sqlite');
   await openSqliteStore({ path: file }).close();
   labelStateFile(file, DEMO_LABEL, Date.now());
 }
@@ -165,6 +169,7 @@ export async function playDemo(
   { note, cwd, endMs = Date.now() }: { readonly note: (line: string) => void; readonly cwd: string; readonly endMs?: number },
 ): Promise<void> {
   const file = at.path;
+  const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(at);
   await createDemoFile(at.file);

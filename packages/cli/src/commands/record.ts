@@ -3,12 +3,12 @@
 // nothing else (no retention, no restart scan).
 import { Argument, Option, type Command } from 'commander';
 import * as E from 'fp-ts/Either';
-import { decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
+import { ActorType, decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
-import { createSessionStateAwareness, type RecordInput } from '@session-state/app';
-import { createHeldErrorLogger } from '../cliLogger';
+import type { RecordInput } from '@session-state/app';
+import { withAwareness } from '../awarenessRun';
 import { describeValue } from '../describe';
-import { named, parseJsonObject, parseSessionKey } from '../args';
+import { named, oneOf, parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
 import type { RunContext } from '../io';
@@ -23,6 +23,8 @@ interface RecordOptions {
   readonly dedupeKey?: string;
   readonly onlyIfWatched?: boolean;
   readonly json?: boolean;
+  /** False for --no-create. */
+  readonly create: boolean;
 }
 
 // --- validation before anything is opened ------------------------------------------------------
@@ -65,6 +67,16 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
   return input as RecordInput;
 }
 
+// --- options with a fixed set of values ------------------------------------------------------------
+
+const ACTOR_TYPES: readonly string[] = Object.keys(ActorType.keys);
+
+/** A required option with a fixed set of values, listed in the help and checked without echoing the value. */
+function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
+  const argument = flags.split(' ')[0] ?? flags;
+  return new Option(flags, description).choices(choices).argParser(named(argument, oneOf(choices))).makeOptionMandatory();
+}
+
 // --- the command ---------------------------------------------------------------------------------
 
 const WHAT_RECORD_TOUCHES = `
@@ -80,30 +92,24 @@ returns the stored event and writes nothing.`;
 export function registerRecord(program: Command, { io, out }: RunContext): void {
   program
     .command('record')
-    .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed)')
+    .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed, and says so)')
     .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(named('<sessionKey>', parseSessionKey)))
-    .requiredOption('--kind <kind>', `the event kind: ${EVENT_KINDS.join(', ')}`)
-    .requiredOption('--actor <actorType>', 'who caused it: human, agent or system')
+    .addOption(choiceOption('--kind <kind>', 'the event kind', EVENT_KINDS))
+    .addOption(choiceOption('--actor <actorType>', 'who caused it', ACTOR_TYPES))
     .option('--by <sessionKey>', 'the session that caused it (actorSessionKey; never notifies itself)')
     .requiredOption('--summary <text>', 'a one-line summary, never message content')
     .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(named('--payload', parseJsonObject)))
     .option('--dedupe-key <key>', 'an at-least-once key: a repeat returns the stored event')
     .option('--only-if-watched', 'write nothing when no cursor targets the session')
     .option('--json', 'print the result as JSON (with "duplicate": true for a repeated --dedupe-key)')
+    .option('--no-create', 'refuse to create a missing state file or schema (a mistyped --db fails instead)')
     .addHelpText('after', WHAT_RECORD_TOUCHES)
     .action(async (sessionKey: string, options: RecordOptions, command: Command) => {
       const input = recordInputOf(sessionKey, options);
-      const store = await openForWriting(stateLocation(command, io.cwd));
-      // A failed append is both logged and returned; the returned error is the one line printed.
-      const logger = createHeldErrorLogger(out.note);
-      // No restart scan (it would raise the watchers' frozen notices, which only a gateway that
-      // delivers them should do) and no prune (the default limits may not be the gateway's).
-      const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
-      let succeeded = false;
-      try {
+      const store = await openForWriting(stateLocation(command, io.cwd), { create: options.create, note: out.note });
+      await withAwareness(store, out.note, async (awareness) => {
         const result = await awareness.record(input);
         if (!result.ok) throw result.error;
-        succeeded = true;
         const watchers = (await store.listCursors({ target: sessionKey as SessionKey })).map((row) => ({
           watcher: row.watcher,
           pending: fromWatermarks(row).status === 'pending',
@@ -126,9 +132,6 @@ export function registerRecord(program: Command, { io, out }: RunContext): void 
           duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
           ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
         ]);
-      } finally {
-        await awareness.close();
-        if (succeeded) logger.release();
-      }
+      });
     });
 }

@@ -24,30 +24,41 @@ interface StatusOptions {
   readonly json?: boolean;
 }
 
-/** A status answer plus the prune watermark it was read under (shown in the human form). */
+/** A status answer plus the prune watermark it was read under, and whether the store knows the session. */
 export interface StatusReading {
   readonly status: SessionStatus;
   readonly head: SignalLogHead;
+  /** False when the store has no head for the session: it never had an event here (a typo, or another store). */
+  readonly exists: boolean;
 }
 
 /** Reads a session's status from the store, with the delta when `since` is given. */
 export async function readStatus(store: StateStore, sessionKey: string, since?: number, limit?: number): Promise<StatusReading> {
   const key = sessionKey as SessionKey;
+  const [row] = await store.readHeads([key]);
+  const exists = row !== undefined;
   if (since === undefined) {
-    const [row] = await store.readHeads([key]);
     const head = { head: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? asSequence(0) };
-    return { status: { sessionKey, stateVersion: head.head }, head };
+    return { status: { sessionKey, stateVersion: head.head }, head, exists };
   }
   const page = await store.readChanges(key, asSequence(since), limit ?? MAX_PAGE_LIMIT);
   const stateChanges = buildStateChanges(page.head, asSequence(since), page.events.map(toSessionEvent), page.hasMore);
-  return { status: { sessionKey, stateVersion: page.head.head, stateChanges }, head: page.head };
+  return { status: { sessionKey, stateVersion: page.head.head, stateChanges }, head: page.head, exists };
+}
+
+/**
+ * The JSON form: the session_status answer plus every other field the human form shows (the
+ * prune watermark, and whether the session exists).
+ */
+export function statusJson(reading: StatusReading): SessionStatus & { readonly pruneWatermark: number; readonly exists: boolean } {
+  return { ...reading.status, pruneWatermark: reading.head.pruneWatermark, exists: reading.exists };
 }
 
 /** The human form of a status reading. */
 export function statusLines(reading: StatusReading): string[] {
-  const { status, head } = reading;
+  const { status, head, exists } = reading;
   const lines = [
-    `session          ${status.sessionKey}`,
+    `session          ${status.sessionKey}${exists ? '' : ' (no such session in this store: it has no events; check the key and --db)'}`,
     `state version    ${status.stateVersion}`,
     `prune watermark  ${head.pruneWatermark}`,
   ];
@@ -69,7 +80,7 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
     .addArgument(new Argument('<sessionKey>', 'the session to read').argParser(named('<sessionKey>', parseSessionKey)))
     .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(named('--since', parseSequence)))
     .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
-    .option('--json', 'print the session_status JSON')
+    .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
     .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
       if (options.limit !== undefined && options.since === undefined) {
         throw new UsageError('--limit', 'only applies with --since');
@@ -77,7 +88,7 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
       const store = await openForReading(stateLocation(command, io.cwd));
       try {
         const reading = await readStatus(store, sessionKey, options.since, options.limit);
-        if (options.json === true) out.json(reading.status);
+        if (options.json === true) out.json(statusJson(reading));
         else out.lines(statusLines(reading));
       } finally {
         await store.close();

@@ -1,7 +1,8 @@
 // The CLI against a real PostgreSQL server (SESSION_STATE_PG_URL; packages/app/jest.config.ts
 // collects this folder only when it is set): record then read a schema, read commands that refuse
 // a schema holding no store and create nothing, dedupe, and a failing command that never prints
-// the password. Each test works in its own schema and drops it afterwards.
+// the password; record saying it created the schema (and --no-create refusing), schema, reset and
+// delete. Each test works in its own schema and drops it afterwards.
 import { spawn } from 'node:child_process';
 
 import pg from 'pg';
@@ -73,10 +74,10 @@ async function dumpSchema(): Promise<Record<string, unknown[]>> {
 
 // --- running the CLI -------------------------------------------------------------------------------
 
-/** The CLI on this test's schema; stderr empty and exit 0 expected. */
+/** The CLI on this test's schema; exit 0 expected, and stderr empty but for the line of a record that created the schema. */
 async function ok(args: readonly string[]): Promise<CliRun> {
   const run = await runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
-  expect(run.stderr).toBe('');
+  expect(run.stderr).toMatch(new RegExp(`^(created schema ${schema} \\(a new session-state store\\) at [^\n]+\n)?$`, 'u'));
   expect(run.status).toBe(0);
   return run;
 }
@@ -268,4 +269,74 @@ test('tail follows what record appends to the schema and exits 0 on SIGINT', asy
   ]);
   expect(lines.join('\n')).not.toContain(`"sequence":${old},`);
   expect(stderr).toBe(`following ${RESEARCHER} after #${old} (Ctrl-C to stop)\n`);
+});
+
+// --- creating, describing, reset and delete ------------------------------------------------------
+
+const RECORD_RESEARCHER = ['record', RESEARCHER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];
+
+/** The CLI on this test's schema, whatever its outcome. */
+function cli(args: readonly string[]) {
+  return runCli([...args, '--db', URL_WITH_PASSWORD, '--schema', schema]);
+}
+
+test('record says on stderr that it created the schema, once', async () => {
+  const first = await cli(RECORD_RESEARCHER);
+  expect(first.status).toBe(0);
+  expect(first.stderr).toMatch(new RegExp(`^created schema ${schema} \\(a new session-state store\\) at postgres://postgres:\\*\\*\\*@`, 'u'));
+  expect(first.stderr.split('\n')).toHaveLength(2);
+  expect(first.stderr).not.toContain(PASSWORD);
+  const second = await cli(RECORD_RESEARCHER);
+  expect(second.status).toBe(0);
+  expect(second.stderr).toBe('');
+});
+
+test('record --no-create on a schema without a store refuses (exit 2) and creates nothing on the server', async () => {
+  const run = await cli([...RECORD_RESEARCHER, '--no-create']);
+  expect(run.status).toBe(2);
+  expect(run.stderr).toMatch(new RegExp(`^error: --db: no session-state store in schema ${schema} at .*--no-create refuses to create one`, 'u'));
+  expect(await schemaExists(schema)).toBe(false);
+});
+
+test("schema shows the schema version and each table's size; read-only, and refuses a schema without a store", async () => {
+  const missing = await cli(['schema']);
+  expect(missing.status).toBe(2);
+  expect(await schemaExists(schema)).toBe(false);
+  expect((await cli(RECORD_RESEARCHER)).status).toBe(0);
+  const run = await cli(['schema', '--json']);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const described = jsonOf<{ kind: string; schema: string; schemaVersion: number; relations: { name: string; bytes: number }[]; totalBytes: number }>(run);
+  const version = await client.query<{ v: number }>(`SELECT max(version)::int AS v FROM ${schema}.schema_migrations`);
+  expect(described.kind).toBe('postgres');
+  expect(described.schema).toBe(schema);
+  expect(described.schemaVersion).toBe(version.rows[0]?.v);
+  expect(described.relations.map((relation) => relation.name)).toEqual(expect.arrayContaining(['events', 'heads', 'cursors', 'schema_migrations']));
+  const events = await client.query<{ bytes: string }>(`SELECT pg_total_relation_size('${schema}.events')::text AS bytes`);
+  expect(described.relations.find((relation) => relation.name === 'events')?.bytes).toBe(Number(events.rows[0]?.bytes));
+  expect(described.totalBytes).toBe(described.relations.reduce((sum, relation) => sum + relation.bytes, 0));
+  expect((await cli(['schema'])).stdout).toContain(`schema ${schema} (PostgreSQL)`);
+});
+
+test('reset and delete act on the shared store as the facade does', async () => {
+  expect((await cli(RECORD_RESEARCHER)).status).toBe(0);
+  // The manager watches the researcher, as a gateway's spawn edge leaves it.
+  const awareness = await createSessionStateAwareness({ store: await openPostgresStore({ connectionString: BASE_URL, schema }) });
+  try {
+    expect((await awareness.childSpawned({ parentKey: MANAGER, childKey: RESEARCHER, summary: 'research task' })).ok).toBe(true);
+  } finally {
+    await awareness.close();
+  }
+  const cursors = async () => jsonOf<unknown[]>(await cli(['cursors', '--json']));
+  const watched = (await cursors()).length;
+  expect(watched).toBe(1);
+  const reset = await cli(['reset', MANAGER, '--json']);
+  expect(reset.status).toBe(0);
+  expect(jsonOf(reset)).toEqual({ watcher: MANAGER, cursorsRemoved: watched });
+  expect(await cursors()).toEqual([]);
+  const deleted = await cli(['delete', RESEARCHER, '--json']);
+  expect(deleted.status).toBe(0);
+  expect(jsonOf<{ exists: boolean; head: number }>(deleted)).toMatchObject({ exists: true });
+  const status = jsonOf<{ stateChanges: { events: unknown[] } }>(await cli(['status', RESEARCHER, '--since', '0', '--json']));
+  expect(status.stateChanges.events).toEqual([]);
 });

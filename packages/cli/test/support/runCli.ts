@@ -122,6 +122,26 @@ export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'session-state-cli-'));
 }
 
+/**
+ * A fresh temp directory for the whole suite, made before its first test and removed after its
+ * last; call it at the top level of a test file and read `path` inside the tests.
+ */
+export function suiteTempDir(): { readonly path: string } {
+  let dir: string | undefined;
+  beforeAll(() => {
+    dir = tempDir();
+  });
+  afterAll(() => {
+    if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get path(): string {
+      if (dir === undefined) throw new Error('suiteTempDir: read path inside a test, not while the file loads');
+      return dir;
+    },
+  };
+}
+
 /** Parses a command's JSON stdout. */
 export function jsonOf<T>(run: CliRun): T {
   return JSON.parse(run.stdout) as T;

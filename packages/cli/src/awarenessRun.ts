@@ -1,0 +1,30 @@
+// Running one facade call on an opened store, as the write commands (record, reset, delete) do:
+// the facade without its start-up work, its logged errors held back until the command's outcome
+// is known, and closed (with the store) whatever happens. The app package is loaded here, when a
+// write command runs, never for the help or a read command.
+import type { SessionStateAwareness } from '@session-state/app';
+import type { StateStore } from '@session-state/domain';
+
+import { createHeldErrorLogger } from './cliLogger';
+
+/**
+ * Opens the facade on `store`, runs `use`, and closes both. No restart scan (it would raise the
+ * watchers' frozen notices, which only a gateway that delivers them should do) and no prune (the
+ * default limits may not be the gateway's). A failed call is both logged and returned by the
+ * library; the command prints the returned error as its one line, so logged errors are printed
+ * (as warnings) only when `use` succeeds.
+ */
+export async function withAwareness<T>(store: StateStore, note: (line: string) => void, use: (awareness: SessionStateAwareness) => Promise<T>): Promise<T> {
+  const { createSessionStateAwareness } = await import('@session-state/app');
+  const logger = createHeldErrorLogger(note);
+  const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
+  let succeeded = false;
+  try {
+    const value = await use(awareness);
+    succeeded = true;
+    return value;
+  } finally {
+    await awareness.close();
+    if (succeeded) logger.release();
+  }
+}

@@ -1,0 +1,102 @@
+// `session-state reset <watcher>` and `session-state delete <session>`: the facade's cleanup
+// methods on an existing store (neither creates one). reset (sessionReset) forgets what a
+// watcher watches: its cursors and their notices go, events stay. delete (sessionDeleted) removes
+// a session's events and every cursor from or to it, with their notices.
+import { Argument, type Command } from 'commander';
+import type { SessionStateAwareness } from '@session-state/app';
+import type { SessionKey, StateStore } from '@session-state/domain';
+
+import { named, parseSessionKey } from '../args';
+import { withAwareness } from '../awarenessRun';
+import type { RunContext } from '../io';
+import { openExistingForWriting, stateLocation } from '../stateLocation';
+
+/** What a reset removed. */
+export interface ResetSummary {
+  readonly watcher: string;
+  readonly cursorsRemoved: number;
+}
+
+/** What a delete removed; `exists` is false when the store knew nothing of the session. */
+export interface DeleteSummary {
+  readonly sessionKey: string;
+  readonly exists: boolean;
+  /** The session's head before the delete (0 when it had no events). */
+  readonly head: number;
+  readonly cursorsRemoved: number;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The human form of a reset. */
+export function resetLines({ watcher, cursorsRemoved }: ResetSummary): string[] {
+  if (cursorsRemoved === 0) return [`reset ${watcher}: it watched nothing; nothing removed`];
+  return [`reset ${watcher}: removed its ${plural(cursorsRemoved, 'cursor')} (and their notices)`];
+}
+
+/** The human form of a delete. */
+export function deleteLines({ sessionKey, exists, head, cursorsRemoved }: DeleteSummary): string[] {
+  if (!exists) return [`delete ${sessionKey}: no such session in this store; nothing removed`];
+  return [`deleted ${sessionKey}: its events (head was #${head}) and ${plural(cursorsRemoved, 'cursor')} from or to it`];
+}
+
+/** Runs the facade's sessionReset, counting the watcher's cursors first. */
+async function reset(store: StateStore, awareness: SessionStateAwareness, watcher: string): Promise<ResetSummary> {
+  const cursors = await store.listCursors({ watcher: watcher as SessionKey });
+  await awareness.sessionReset(watcher);
+  return { watcher, cursorsRemoved: cursors.length };
+}
+
+/** Runs the facade's sessionDeleted, reading the session's head and cursors first. */
+async function deleteSession(store: StateStore, awareness: SessionStateAwareness, sessionKey: string): Promise<DeleteSummary> {
+  const key = sessionKey as SessionKey;
+  const [heads, watching, watched] = await Promise.all([store.readHeads([key]), store.listCursors({ watcher: key }), store.listCursors({ target: key })]);
+  await awareness.sessionDeleted(sessionKey);
+  // A cursor of the session on itself is in both lists.
+  const pairs = new Set([...watching, ...watched].map((row) => `${row.watcher} ${row.target}`));
+  return { sessionKey, exists: heads.length > 0 || pairs.size > 0, head: heads[0]?.head ?? 0, cursorsRemoved: pairs.size };
+}
+
+/** One cleanup command: its name, help, argument, the facade call and its human form. */
+interface Cleanup<T> {
+  readonly name: string;
+  readonly description: string;
+  readonly argument: string;
+  readonly argumentDescription: string;
+  readonly run: (store: StateStore, awareness: SessionStateAwareness, sessionKey: string) => Promise<T>;
+  readonly lines: (summary: T) => string[];
+}
+
+function registerCleanup<T>(program: Command, { io, out }: RunContext, cleanup: Cleanup<T>): void {
+  program
+    .command(cleanup.name)
+    .description(cleanup.description)
+    .addArgument(new Argument(cleanup.argument, cleanup.argumentDescription).argParser(named(cleanup.argument, parseSessionKey)))
+    .option('--json', 'print what was removed as JSON')
+    .action(async (sessionKey: string, options: { readonly json?: boolean }, command: Command) => {
+      const store = await openExistingForWriting(stateLocation(command, io.cwd));
+      const summary = await withAwareness(store, out.note, (awareness) => cleanup.run(store, awareness, sessionKey));
+      if (options.json === true) out.json(summary);
+      else out.lines(cleanup.lines(summary));
+    });
+}
+
+/** Adds the `reset` and `delete` commands to the program. */
+export function registerCleanupCommands(program: Command, run: RunContext): void {
+  registerCleanup(program, run, {
+    name: 'reset',
+    description: 'forget what a watcher watches (sessionReset): its cursors and their pending notices go; events stay',
+    argument: '<watcher>',
+    argumentDescription: 'the watching session to reset',
+    run: reset,
+    lines: resetLines,
+  });
+  registerCleanup(program, run, {
+    name: 'delete',
+    description: 'delete a session (sessionDeleted): its events, and every cursor from or to it with their notices',
+    argument: '<session>',
+    argumentDescription: 'the session to delete',
+    run: deleteSession,
+    lines: deleteLines,
+  });
+}

@@ -1,0 +1,66 @@
+// `session-state schema`: which store --db names and what it holds on disk: its schema version,
+// the file and its -wal (SQLite), or the schema and each table's size (PostgreSQL). Read-only.
+import type { Command } from 'commander';
+
+import { table } from '../format';
+import type { RunContext } from '../io';
+import { maskUrl } from '../secrets';
+import { stateLocation, type StateLocation } from '../stateLocation';
+
+/** The `schema --json` answer: one shape per kind of store. */
+export type SchemaDescription =
+  | { readonly kind: 'sqlite'; readonly path: string; readonly schemaVersion: number; readonly fileBytes: number; readonly walBytes: number }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly schema: string;
+      readonly schemaVersion: number;
+      readonly relations: readonly { readonly name: string; readonly bytes: number }[];
+      readonly totalBytes: number;
+    };
+
+/** Reads the description of the store at `location`, loading only that store's adapter; the URL is masked. */
+export async function describeStore(location: StateLocation): Promise<SchemaDescription> {
+  if (location.kind === 'sqlite') {
+    const sizes = (await import('../stateFile')).describeStateFile(location);
+    return { kind: 'sqlite', path: location.path, ...sizes };
+  }
+  const described = await (await import('../postgresState')).describePostgresStore(location);
+  const totalBytes = described.relations.reduce((sum, relation) => sum + relation.bytes, 0);
+  return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };
+}
+
+/** The human form of a description. */
+export function schemaLines(described: SchemaDescription): string[] {
+  if (described.kind === 'sqlite') {
+    return [
+      `state file       ${described.path} (SQLite)`,
+      `schema version   ${described.schemaVersion}`,
+      `file             ${described.fileBytes} bytes`,
+      `write-ahead log  ${described.walBytes} bytes (-wal)`,
+    ];
+  }
+  return [
+    `store            ${described.url} schema ${described.schema} (PostgreSQL)`,
+    `schema version   ${described.schemaVersion}`,
+    `total            ${described.totalBytes} bytes (tables with their indexes and TOAST)`,
+    '',
+    ...table(
+      [{ header: 'table' }, { header: 'bytes', align: 'right' }],
+      described.relations.map((relation) => [relation.name, String(relation.bytes)]),
+    ),
+  ];
+}
+
+/** Adds the `schema` command to the program. */
+export function registerSchema(program: Command, { io, out }: RunContext): void {
+  program
+    .command('schema')
+    .description("the store's schema version, where it is, and its size (file and -wal, or each table)")
+    .option('--json', 'print the description as JSON')
+    .action(async (options: { readonly json?: boolean }, command: Command) => {
+      const described = await describeStore(stateLocation(command, io.cwd));
+      if (options.json === true) out.json(described);
+      else out.lines(schemaLines(described));
+    });
+}

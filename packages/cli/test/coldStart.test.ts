@@ -1,0 +1,46 @@
+// The CLI loads a store's adapter only when a command opens that store (issue 17 item 5): the
+// version and the help load no database driver, and a command on a state file never loads
+// PostgreSQL's. Spawned, since what a fresh process loads is the point; the time it takes is
+// measured by `npm run bench` (CLI cold start), never here.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli';
+
+let dir: string;
+
+beforeAll(() => {
+  requireBuiltCli();
+  dir = tempDir();
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The modules a fresh process running the bin with `args` loaded, as paths. */
+function modulesLoadedBy(args: readonly string[]): string[] {
+  const log = path.join(dir, 'modules.json');
+  const code = `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(Object.keys(require.cache))));
+process.argv = [process.argv[0], ${JSON.stringify(CLI_MAIN)}, ...process.argv.slice(1)];
+require(${JSON.stringify(CLI_MAIN)});`;
+  const result = spawnSync(process.execPath, ['-e', code, '--', ...args], { encoding: 'utf8', cwd: dir, timeout: 30_000 });
+  expect(result.status).toBe(0);
+  return JSON.parse(fs.readFileSync(log, 'utf8')) as string[];
+}
+
+const driver = (name: string) => (file: string) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
+const DRIVERS = ['pg', 'better-sqlite3', 'drizzle-orm'];
+
+test.each(['--version', '--help', 'status --help', 'completion bash'])('%s loads no database driver, ORM, adapter or facade', (command) => {
+  const loaded = modulesLoadedBy(command.split(' '));
+  for (const name of DRIVERS) expect(loaded.filter(driver(name))).toEqual([]);
+  expect(loaded.filter((file) => /packages[\\/](adapters-[a-z-]+|app)[\\/]/u.test(file))).toEqual([]);
+});
+
+test("status on a state file loads the SQLite adapter and never PostgreSQL's", async () => {
+  expect((await runCli(['record', 'agent:main:main', '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', path.join(dir, 's.db')])).status).toBe(0);
+  const loaded = modulesLoadedBy(['status', 'agent:main:main', '--db', 's.db']);
+  expect(loaded.filter(driver('better-sqlite3')).length).toBeGreaterThan(0);
+  expect(loaded.filter(driver('pg'))).toEqual([]);
+  expect(loaded.filter((file) => /packages[\\/]adapters-postgres[\\/]/u.test(file))).toEqual([]);
+});
