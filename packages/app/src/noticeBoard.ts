@@ -42,7 +42,8 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
   return {
     queue,
     offer(notice, signalled = false) {
-      const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, notified: notice.notified });
+      // The notice itself (not a copy with its text read): a coalesced offer never builds the text.
+      const offered = queue.offer(notice.watcher, notice);
       if (offered === 'coalesced') {
         if (!signalled) counters.add('noticesCoalesced');
         return;

@@ -4,6 +4,8 @@ import type { Sequence } from '@session-state/domain';
 /** One queued notice of a (watcher, target) pair. */
 export interface QueuedNotice {
   readonly target: string;
+  /** The cursor's `acked` the text prints; with the target it determines the text. */
+  readonly acked: Sequence;
   readonly text: string;
   /** The frozen watermark the notice covers; a drain acknowledges up to it. */
   readonly notified: Sequence;
@@ -22,6 +24,9 @@ export interface NoticeQueue {
   /**
    * Offers a notice. The same text already queued for the pair keeps its place (only `notified`
    * is refreshed) and is `coalesced`; anything else becomes the pair's entry, newest last.
+   * The text is the domain's `noticeText(target, acked)`, so the pair's queued entry has the same
+   * text exactly when it has the same `acked`: that is what is compared, and `notice.text` (which
+   * may be built when read, see the domain's `noticeOf`) is read only for a new entry.
    */
   offer(watcher: string, notice: QueuedNotice): OfferResult;
   /** The watcher's entries, oldest first. */
@@ -71,13 +76,13 @@ export function createNoticeQueue(): NoticeQueue {
         byWatcher.set(watcher, pairs);
       }
       const current = pairs.get(notice.target);
-      if (current !== undefined && current.text === notice.text) {
+      if (current !== undefined && current.acked === notice.acked) {
         if (current.notified !== notice.notified) pairs.set(notice.target, { ...current, notified: notice.notified });
         return 'coalesced';
       }
       // A different text for the pair replaces the old one and goes to the back as a new notice.
       if (current !== undefined) pairs.delete(notice.target);
-      pairs.set(notice.target, { target: notice.target, text: notice.text, notified: notice.notified });
+      pairs.set(notice.target, { target: notice.target, acked: notice.acked, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
         watchers = new Set();

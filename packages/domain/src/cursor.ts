@@ -5,7 +5,7 @@
 import * as t from 'io-ts';
 
 import { kindClass, type EventKind } from './eventKind';
-import { noticeText, type Notice, type NoticeReason } from './notice';
+import { noticeOf, type Notice, type NoticeReason } from './notice';
 import { maxSequence, Sequence } from './sequence';
 
 // --- state -------------------------------------------------------------------------------
@@ -292,14 +292,7 @@ export function stepCursor(command: CursorCommand, state: CursorState): CursorSt
 /** Builds the notice a step asks for, for the (watcher, target) pair. */
 export function noticeFor(watcher: string, target: string, step: { readonly notice?: StepNotice }): Notice | undefined {
   if (step.notice === undefined) return undefined;
-  return {
-    watcher,
-    target,
-    acked: step.notice.acked,
-    notified: step.notice.notified,
-    text: noticeText(target, step.notice.acked),
-    reason: step.notice.reason,
-  };
+  return noticeOf(watcher, target, step.notice.acked, step.notice.notified, step.notice.reason);
 }
 
 /**
@@ -311,5 +304,5 @@ export function noticeFor(watcher: string, target: string, step: { readonly noti
  */
 export function heldNotice(watcher: string, target: string, cursor: Cursor): Notice | undefined {
   if (cursor.status !== 'pending') return undefined;
-  return { watcher, target, acked: cursor.acked, notified: cursor.notified, text: noticeText(target, cursor.acked), reason: 'signalled' };
+  return noticeOf(watcher, target, cursor.acked, cursor.notified, 'signalled');
 }

@@ -26,3 +26,23 @@ export interface Notice {
   readonly text: string;
   readonly reason: NoticeReason;
 }
+
+/**
+ * A notice whose `text` is built when it is read (an own, enumerable getter, so it still compares
+ * and serialises like a plain field). Most notices an append asks for are repeats of a pending
+ * cursor's notice that only coalesce with the queued entry, so their text is never read: with
+ * many watchers on a busy target, building it for each of them was most of a record's work
+ * outside SQLite.
+ */
+export function noticeOf(watcher: string, target: string, acked: Sequence, notified: Sequence, reason: NoticeReason): Notice {
+  return {
+    watcher,
+    target,
+    acked,
+    notified,
+    get text(): string {
+      return noticeText(target, acked);
+    },
+    reason,
+  };
+}
