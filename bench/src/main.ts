@@ -20,6 +20,7 @@ import { w5Prune } from './workloads/w5Prune';
 import { w6RestartScan } from './workloads/w6RestartScan';
 import { w7Memory } from './workloads/w7Memory';
 import { w8Burst } from './workloads/w8Burst';
+import { w9FanOutScale } from './workloads/w9FanOutScale';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -32,10 +33,11 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['6', w6RestartScan],
   ['7', w7Memory],
   ['8', w8Burst],
+  ['9', w9FanOutScale],
 ];
 
 const USAGE =
-  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,8,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
+  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,9,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 interface Args {
