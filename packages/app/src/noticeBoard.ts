@@ -42,7 +42,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
   return {
     queue,
     offer(notice, signalled = false) {
-      // The notice itself (not a copy with its text read): a coalesced offer never builds the text.
+      // The notice itself, not a copy per offer: most offers on a busy target only coalesce.
       const offered = queue.offer(notice.watcher, notice);
       if (offered === 'coalesced') {
         if (!signalled) counters.add('noticesCoalesced');

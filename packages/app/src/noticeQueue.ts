@@ -25,8 +25,8 @@ export interface NoticeQueue {
    * Offers a notice. The same text already queued for the pair keeps its place (only `notified`
    * is refreshed) and is `coalesced`; anything else becomes the pair's entry, newest last.
    * The text is the domain's `noticeText(target, acked)`, so the pair's queued entry has the same
-   * text exactly when it has the same `acked`: that is what is compared, and `notice.text` (which
-   * may be built when read, see the domain's `noticeOf`) is read only for a new entry.
+   * text exactly when it has the same `acked`: that is what is compared (no string comparison per
+   * repeat offer), and `notice.text` is read only for a new entry.
    */
   offer(watcher: string, notice: QueuedNotice): OfferResult;
   /** The watcher's entries, oldest first. */

@@ -27,22 +27,24 @@ export interface Notice {
   readonly reason: NoticeReason;
 }
 
+/** Builds a notice's text from its target and acked (noticeText, or a memo of it). */
+export type NoticeTextOf = (target: string, acked: Sequence) => string;
+
 /**
- * A notice whose `text` is built when it is read (an own, enumerable getter, so it still compares
- * and serialises like a plain field). Most notices an append asks for are repeats of a pending
- * cursor's notice that only coalesce with the queued entry, so their text is never read: with
- * many watchers on a busy target, building it for each of them was most of a record's work
- * outside SQLite.
+ * noticeText remembering the last (target, acked) it built: a planner asking for many notices
+ * on one target (every watcher of an append, which mostly share one acked) builds each distinct
+ * text once instead of once per watcher. One memo per plan; it holds one string.
  */
-export function noticeOf(watcher: string, target: string, acked: Sequence, notified: Sequence, reason: NoticeReason): Notice {
-  return {
-    watcher,
-    target,
-    acked,
-    notified,
-    get text(): string {
-      return noticeText(target, acked);
-    },
-    reason,
+export function noticeTextMemo(): NoticeTextOf {
+  let lastTarget: string | undefined;
+  let lastAcked: Sequence | undefined;
+  let lastText = '';
+  return (target, acked) => {
+    if (target !== lastTarget || acked !== lastAcked) {
+      lastText = noticeText(target, acked);
+      lastTarget = target;
+      lastAcked = acked;
+    }
+    return lastText;
   };
 }

@@ -22,7 +22,7 @@ describe('the notice queue', () => {
     expect(queue.entries('w')[0]?.notified).toBe(7);
   });
 
-  test('a coalesced offer never reads the offered text (it is built only for a new entry)', () => {
+  test('offers coalesce on the pair\'s acked: a coalesced offer never reads the offered text', () => {
     const queue = createNoticeQueue();
     let reads = 0;
     const lazy = (notified: number) => ({
