@@ -95,6 +95,20 @@ function ownStatements(client: Database.Database, orm: Orm) {
       INSERT_EVENT_ORDER,
     ),
 
+    /**
+     * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark] of each that has a
+     * head row. One statement for any number of keys (json_each), so a `list` prepares nothing
+     * and needs no chunking under SQLite's bound-parameter limit; each key is a primary-key lookup.
+     */
+    headsOfKeys: compile<{ keys: string }>(
+      client,
+      orm
+        .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
+        .from(heads)
+        .where(inArray(heads.sessionKey, sql`(SELECT value FROM json_each(${p('keys')}))`)),
+      'headsOfKeys',
+    ),
+
     /** {sessionKey} → [head, pruneWatermark]. */
     headOf: compile<{ sessionKey: string }>(
       client,

@@ -31,6 +31,12 @@ test.each([
   expect(lines).toEqual([expect.stringMatching(expected)]);
 });
 
+test('headsOfKeys (list) looks each given key up in the heads key index, with no scan of heads', () => {
+  const lines = plan(source(db.statements.headsOfKeys));
+  expect(lines[0]).toMatch(/SEARCH heads USING INDEX \S+ \(session_key=\?\)/);
+  expect(lines.join('\n')).not.toMatch(/SCAN heads/);
+});
+
 test('changesSince reads the head by key and the events by (session_key, sequence), with no sort', () => {
   const lines = plan(source(db.statements.changesSince));
   expect(lines).toEqual([
