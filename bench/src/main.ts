@@ -21,6 +21,7 @@ import { w6RestartScan } from './workloads/w6RestartScan';
 import { w7Memory } from './workloads/w7Memory';
 import { w8Burst } from './workloads/w8Burst';
 import { w9FanOutScale } from './workloads/w9FanOutScale';
+import { w10List } from './workloads/w10List';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -34,10 +35,11 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['7', w7Memory],
   ['8', w8Burst],
   ['9', w9FanOutScale],
+  ['10', w10List],
 ];
 
 const USAGE =
-  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,9,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
+  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,10,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 interface Args {

@@ -34,6 +34,10 @@ export interface Sizes {
   readonly fanOutTargets: number;
   readonly fanOutRecords: number;
   readonly fanOutMoves: number;
+  /** Workload 10: sessions with a head, measured lists of 10 keys, measured lists of every key. */
+  readonly listSessions: number;
+  readonly listFew: number;
+  readonly listAll: number;
 }
 
 export const FULL: Sizes = {
@@ -59,6 +63,9 @@ export const FULL: Sizes = {
   fanOutTargets: 10,
   fanOutRecords: 10_000,
   fanOutMoves: 500_000,
+  listSessions: 100_000,
+  listFew: 10_000,
+  listAll: 60,
 };
 
 export const QUICK: Sizes = {
@@ -72,4 +79,6 @@ export const QUICK: Sizes = {
   memoryRecords: 20_000,
   fanOutRecords: 2000,
   fanOutMoves: 100_000,
+  listFew: 2000,
+  listAll: 20,
 };

@@ -1,5 +1,5 @@
 // Reads the head rows (state version and prune watermark) of a list of sessions, or all of them.
-import { headRowOf, headsInKeyOrder } from '@session-state/adapters-sql-common';
+import { headRowOf } from '@session-state/adapters-sql-common';
 import type { HeadRow, SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from './storeDb';
@@ -11,6 +11,14 @@ import type { StoreDb } from './storeDb';
 export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): HeadRow[] {
   if (sessionKeys === undefined) return db.statements.allHeads.all({}).map(headRowOf);
   if (sessionKeys.length === 0) return [];
-  // The keys travel as one JSON text (a repeated key matches its row once).
-  return headsInKeyOrder(sessionKeys, db.statements.headsOfKeys.all({ keys: JSON.stringify(sessionKeys) }));
+  // The keys travel as one JSON text; the rows come in key order, a repeated key's row again.
+  const rows = db.statements.headsOfKeys.all({ keys: JSON.stringify(sessionKeys) });
+  const seen = new Set<unknown>();
+  const found: HeadRow[] = [];
+  for (const row of rows) {
+    if (seen.has(row[0])) continue;
+    seen.add(row[0]);
+    found.push(headRowOf(row));
+  }
+  return found;
 }

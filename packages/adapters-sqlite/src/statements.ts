@@ -97,15 +97,14 @@ function ownStatements(client: Database.Database, orm: Orm) {
 
     /**
      * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark] of each that has a
-     * head row. One statement for any number of keys (json_each), so a `list` prepares nothing
-     * and needs no chunking under SQLite's bound-parameter limit; each key is a primary-key lookup.
+     * head row, in the order of the array (a repeated key once per occurrence). One statement for
+     * any number of keys (json_each), so a `list` prepares nothing and needs no chunking under
+     * SQLite's bound-parameter limit. CROSS JOIN keeps json_each as the outer loop (SQLite never
+     * reorders it), so rows come in array order with one primary-key lookup per key and no sort.
      */
     headsOfKeys: compile<{ keys: string }>(
       client,
-      orm
-        .select({ sessionKey: heads.sessionKey, head: heads.head, pruneWatermark: heads.pruneWatermark })
-        .from(heads)
-        .where(inArray(heads.sessionKey, sql`(SELECT value FROM json_each(${p('keys')}))`)),
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
       'headsOfKeys',
     ),
 
