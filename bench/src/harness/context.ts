@@ -58,3 +58,24 @@ export const ratio = (library: number, raw: number): number => library / raw;
 
 /** `1.23×` */
 export const times = (x: number): string => `${x.toFixed(2)}×`;
+
+/**
+ * A library-against-raw latency result: the two sides with what one op is on each, and the
+ * targets "library ≤ `limit`× raw" at p50 and at p99.
+ */
+export function latencyResult(id: string, title: string, ops: { readonly library: string; readonly raw: string }, lib: SideStats, base: SideStats, limit: number): WorkloadResult {
+  const p50 = ratio(lib.p50Us, base.p50Us);
+  const p99 = ratio(lib.p99Us, base.p99Us);
+  return {
+    id,
+    title,
+    sides: [
+      { side: 'library', op: ops.library, ...lib },
+      { side: 'raw', op: ops.raw, ...base },
+    ],
+    checks: [
+      { target: `library ≤ ${limit}× raw at p50`, measured: times(p50), met: p50 <= limit },
+      { target: `library ≤ ${limit}× raw at p99`, measured: times(p99), met: p99 <= limit },
+    ],
+  };
+}

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade';
 import { runPaired, type BenchSide } from '../harness/measure';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context';
 import type { SideStats } from '../harness/stats';
 import { openRawDb } from '../raw/rawDb';
 import { openSeedConnection, seedEvents } from '../raw/seed';
@@ -36,23 +36,6 @@ function rawLister(client: Database.Database): (keys: readonly string[]) => { se
       const version = versions.get(key) ?? 0;
       return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
     });
-  };
-}
-
-function result(id: string, title: string, op: string, lib: SideStats, base: SideStats): WorkloadResult {
-  const p50 = ratio(lib.p50Us, base.p50Us);
-  const p99 = ratio(lib.p99Us, base.p99Us);
-  return {
-    id,
-    title,
-    sides: [
-      { side: 'library', op: `list ${op}`, ...lib },
-      { side: 'raw', op: `select ${op}`, ...base },
-    ],
-    checks: [
-      { target: 'library ≤ 1.5× raw at p50', measured: times(p50), met: p50 <= 1.5 },
-      { target: 'library ≤ 1.5× raw at p99', measured: times(p99), met: p99 <= 1.5 },
-    ],
   };
 }
 
@@ -92,8 +75,8 @@ export async function w10List(ctx: BenchContext): Promise<WorkloadResult[]> {
       return s;
     };
     return [
-      result('10a', `list of ${FEW} keys (${sessions} sessions)`, `${FEW} keys`, need(small['library']), need(small['raw'])),
-      result('10b', `list of all keys (${sessions} sessions)`, 'all keys', need(all['library']), need(all['raw'])),
+      latencyResult('10a', `list of ${FEW} keys (${sessions} sessions)`, { library: `list ${FEW} keys`, raw: `select ${FEW} keys` }, need(small['library']), need(small['raw']), 1.5),
+      latencyResult('10b', `list of all keys (${sessions} sessions)`, { library: 'list all keys', raw: 'select all keys' }, need(all['library']), need(all['raw']), 1.5),
     ];
   } finally {
     await awareness.close();

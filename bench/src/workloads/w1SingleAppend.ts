@@ -2,7 +2,7 @@
 // raw single-append transactions doing the same statements.
 import { startSqlite } from '../library/facade';
 import { runPaired } from '../harness/measure';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context';
 import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup';
 
 /** What an append comparison records: over how many targets, how many ops, and which watch pairs. */
@@ -44,20 +44,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
     const lib = stats['library'];
     const base = stats['raw'];
     if (lib === undefined || base === undefined) throw new Error('missing side');
-    const p50 = ratio(lib.p50Us, base.p50Us);
-    const p99 = ratio(lib.p99Us, base.p99Us);
-    return {
-      id,
-      title,
-      sides: [
-        { side: 'library', op: 'record', ...lib },
-        { side: 'raw', op: 'append tx', ...base },
-      ],
-      checks: [
-        { target: 'library ≤ 1.2× raw at p50', measured: times(p50), met: p50 <= 1.2 },
-        { target: 'library ≤ 1.2× raw at p99', measured: times(p99), met: p99 <= 1.2 },
-      ],
-    };
+    return latencyResult(id, title, { library: 'record', raw: 'append tx' }, lib, base, 1.2);
   } finally {
     await awareness.close();
     raw.client.close();
