@@ -3,11 +3,12 @@
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
 import type Database from 'better-sqlite3';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import {
   columnsOf,
   CURSOR_FIELDS,
+  PENDING_FIELDS,
   removableEntry,
   sharedStatements,
   type EventParams,
@@ -106,6 +107,22 @@ function ownStatements(client: Database.Database, orm: Orm) {
       client,
       sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
       'headsOfKeys',
+    ),
+
+    /**
+     * {watcher, target, limit} → the next `limit` pending cursors after the pair (watcher, target),
+     * by watcher then target, as PENDING_FIELDS rows: one page of the restart scan, read from the
+     * covering partial index cursors_lagging in its order.
+     */
+    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
+      client,
+      orm
+        .select(columnsOf(cursors, PENDING_FIELDS))
+        .from(cursors)
+        .where(and(gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+        .orderBy(asc(cursors.watcher), asc(cursors.target))
+        .limit(p('limit')),
+      'pendingCursorsAfter',
     ),
 
     /** {sessionKey} → [head, pruneWatermark]. */

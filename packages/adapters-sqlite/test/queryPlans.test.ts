@@ -31,6 +31,11 @@ test.each([
   expect(lines).toEqual([expect.stringMatching(expected)]);
 });
 
+test('pendingCursorsAfter (a restart scan page) reads only the covering partial index cursors_lagging, in its order, with no sort', () => {
+  const lines = plan(source(db.statements.pendingCursorsAfter));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING COVERING INDEX cursors_lagging \(\(watcher,target\)>\(\?,\?\)\)/)]);
+});
+
 test('headsOfKeys (list) walks the given keys and looks each up in the heads key index: no scan of heads, no sort', () => {
   const lines = plan(source(db.statements.headsOfKeys));
   expect(lines).toEqual([expect.stringMatching(/SCAN wanted VIRTUAL TABLE/), expect.stringMatching(/SEARCH heads USING INDEX \S+ \(session_key=\?\)/)]);
