@@ -36,6 +36,8 @@ export interface WorkloadResult {
 
 export interface BenchContext {
   readonly quick: boolean;
+  /** `--large`: also run the sizes that take minutes (workload 6L, the restart scan at 1,000,000 cursors). */
+  readonly large: boolean;
   readonly sizes: Sizes;
   readonly progress: Progress;
   /** A path for a new database file in this run's temp directory (each side its own). */
