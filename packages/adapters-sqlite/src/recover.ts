@@ -15,8 +15,8 @@ import { planRestartScan, type Notice, type SessionKey } from '@session-state/do
 import { writeCursorPlan } from './cursorJournal';
 import type { StoreDb } from './storeDb';
 
-/** Pending cursors per page: a page of the restart scan takes a few milliseconds. */
-export const RESTART_SCAN_PAGE = 2000;
+/** Pending cursors per page: a page of the restart scan (read, plan, write, commit) takes a few milliseconds. */
+export const RESTART_SCAN_PAGE = 500;
 
 /** Below every pair (session keys are never empty): where the first page starts. */
 const BEFORE_FIRST = { watcher: '', target: '' };

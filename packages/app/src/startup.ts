@@ -26,8 +26,8 @@ export interface StartupDeps {
   readonly ownsForScan: OwnsWatcher | undefined;
 }
 
-/** Recovered notices offered per turn of the event loop (a slice takes about a millisecond). */
-export const OFFERS_PER_TURN = 5000;
+/** Recovered notices offered per turn of the event loop (a slice takes a millisecond or two). */
+export const OFFERS_PER_TURN = 2000;
 
 /** Offers the recovered notices in order, letting the event loop run between slices: a restart scan may recover a million. */
 async function offerInSlices(board: NoticeBoard, notices: readonly Notice[]): Promise<void> {
