@@ -17,10 +17,12 @@ import { w2FanOut } from './workloads/w2FanOut';
 import { w3InFlight } from './workloads/w3InFlight';
 import { w4StatusReads } from './workloads/w4StatusReads';
 import { w5Prune } from './workloads/w5Prune';
-import { w6RestartScan } from './workloads/w6RestartScan';
+import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan';
 import { w7Memory } from './workloads/w7Memory';
 import { w8Burst } from './workloads/w8Burst';
 import { w9CliColdStart } from './workloads/w9CliColdStart';
+import { w10FanOutScale } from './workloads/w10FanOutScale';
+import { w11List } from './workloads/w11List';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -31,17 +33,21 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['4', w4StatusReads],
   ['5', w5Prune],
   ['6', w6RestartScan],
+  ['6L', w6LargeRestartScan],
   ['7', w7Memory],
   ['8', w8Burst],
   ['9', w9CliColdStart],
+  ['10', w10FanOutScale],
+  ['11', w11List],
 ];
 
 const USAGE =
-  'usage: node bench/dist/main.js [--quick] [--only 1,2,...,9,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
+  'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,11,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 interface Args {
   readonly quick: boolean;
+  readonly large: boolean;
   readonly only?: ReadonlySet<string>;
   readonly out: string;
   readonly pgUrl?: string;
@@ -49,12 +55,14 @@ interface Args {
 
 function parseArgs(argv: readonly string[]): Args {
   let quick = false;
+  let large = false;
   let only: Set<string> | undefined;
   let out = join(__dirname, '..', 'results.json');
   let pgUrl: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') quick = true;
+    else if (a === '--large') large = true;
     else if (a === '--only' && argv[i + 1] !== undefined) only = new Set((argv[++i] ?? '').split(','));
     else if (a === '--out' && argv[i + 1] !== undefined) out = argv[++i] ?? out;
     else if (a === '--pg-url' && argv[i + 1] !== undefined) pgUrl = argv[++i];
@@ -63,7 +71,7 @@ function parseArgs(argv: readonly string[]): Args {
       process.exit(0);
     } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${USAGE}`);
   }
-  return { quick, ...(only !== undefined ? { only } : {}), out, ...(pgUrl !== undefined ? { pgUrl } : {}) };
+  return { quick, large, ...(only !== undefined ? { only } : {}), out, ...(pgUrl !== undefined ? { pgUrl } : {}) };
 }
 
 /** CPU model, cores, memory, Node and SQLite versions. */
@@ -84,7 +92,7 @@ async function main(): Promise<void> {
   const loadAvgAtStart = loadavg();
   const machine = machineLine();
   progress.line(`machine: ${machine}`);
-  const ctx: BenchContext = { quick: args.quick, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
+  const ctx: BenchContext = { quick: args.quick, large: args.large, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
   const results: WorkloadResult[] = [];
   const pgSelected = (id: string): boolean => args.only === undefined || args.only.has('pg') || args.only.has(id);
   let pg: PgColumn | undefined;

@@ -29,6 +29,15 @@ export interface Sizes {
   readonly memoryRecords: number;
   /** Workload 8: record calls issued in one tick without awaiting. */
   readonly burst: number;
+  /** Workload 9: the watcher counts per target, the targets, measured records at most, and the cursor moves per side at most (records = moves / watchers, at least 200). */
+  readonly fanOutWatchers: readonly number[];
+  readonly fanOutTargets: number;
+  readonly fanOutRecords: number;
+  readonly fanOutMoves: number;
+  /** Workload 10: sessions with a head, measured lists of 10 keys, measured lists of every key. */
+  readonly listSessions: number;
+  readonly listFew: number;
+  readonly listAll: number;
 }
 
 export const FULL: Sizes = {
@@ -50,6 +59,13 @@ export const FULL: Sizes = {
   scans: 15,
   memoryRecords: 100_000,
   burst: 100_000,
+  fanOutWatchers: [1, 10, 100, 1000],
+  fanOutTargets: 10,
+  fanOutRecords: 10_000,
+  fanOutMoves: 500_000,
+  listSessions: 100_000,
+  listFew: 10_000,
+  listAll: 60,
 };
 
 export const QUICK: Sizes = {
@@ -61,4 +77,8 @@ export const QUICK: Sizes = {
   pageReads: 600,
   scans: 6,
   memoryRecords: 20_000,
+  fanOutRecords: 2000,
+  fanOutMoves: 100_000,
+  listFew: 2000,
+  listAll: 20,
 };

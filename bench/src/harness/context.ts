@@ -36,6 +36,8 @@ export interface WorkloadResult {
 
 export interface BenchContext {
   readonly quick: boolean;
+  /** `--large`: also run the sizes that take minutes (workload 6L, the restart scan at 1,000,000 cursors). */
+  readonly large: boolean;
   readonly sizes: Sizes;
   readonly progress: Progress;
   /** A path for a new database file in this run's temp directory (each side its own). */
@@ -58,3 +60,24 @@ export const ratio = (library: number, raw: number): number => library / raw;
 
 /** `1.23×` */
 export const times = (x: number): string => `${x.toFixed(2)}×`;
+
+/**
+ * A library-against-raw latency result: the two sides with what one op is on each, and the
+ * targets "library ≤ `limit`× raw" at p50 and at p99.
+ */
+export function latencyResult(id: string, title: string, ops: { readonly library: string; readonly raw: string }, lib: SideStats, base: SideStats, limit: number): WorkloadResult {
+  const p50 = ratio(lib.p50Us, base.p50Us);
+  const p99 = ratio(lib.p99Us, base.p99Us);
+  return {
+    id,
+    title,
+    sides: [
+      { side: 'library', op: ops.library, ...lib },
+      { side: 'raw', op: ops.raw, ...base },
+    ],
+    checks: [
+      { target: `library ≤ ${limit}× raw at p50`, measured: times(p50), met: p50 <= limit },
+      { target: `library ≤ ${limit}× raw at p99`, measured: times(p99), met: p99 <= limit },
+    ],
+  };
+}

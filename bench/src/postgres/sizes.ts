@@ -4,10 +4,10 @@ import type { Sizes } from '../sizes';
 
 /**
  * The SQLite sizes' fields, each for the matching pg workload (pg1–pg6 mirror workloads 1–6;
- * there is no memory store and no workload 8 here), plus pg7's: measured cross-gateway notices per side, and
+ * there is no memory store and no workload 8, 9 or 10 here), plus pg7's: measured cross-gateway notices per side, and
  * unmeasured ones first.
  */
-export interface PgSizes extends Omit<Sizes, 'memoryRecords' | 'burst'> {
+export interface PgSizes extends Omit<Sizes, 'memoryRecords' | 'burst' | 'fanOutWatchers' | 'fanOutTargets' | 'fanOutRecords' | 'fanOutMoves' | 'listSessions' | 'listFew' | 'listAll'> {
   readonly notices: number;
   readonly noticeWarmup: number;
 }

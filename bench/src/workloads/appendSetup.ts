@@ -14,10 +14,21 @@ export function* watchPairs(sessions: number, watchers: number): Generator<{ wat
   }
 }
 
+/** A (watcher, target) pair to register. */
+export interface WatchPair {
+  readonly watcher: string;
+  readonly target: string;
+}
+
 /** Registers the watchers through the facade (`sent` with `watch: true`), as a gateway does. */
 export async function watchThroughFacade(awareness: Awareness, sessions: number, watchers: number): Promise<void> {
+  await watchPairsThroughFacade(awareness, watchPairs(sessions, watchers));
+}
+
+/** Registers `pairs` through the facade (`sent` with `watch: true`). */
+export async function watchPairsThroughFacade(awareness: Awareness, pairs: Iterable<WatchPair>): Promise<void> {
   const pending: Promise<{ watched: boolean }>[] = [];
-  for (const { watcher, target } of watchPairs(sessions, watchers)) {
+  for (const { watcher, target } of pairs) {
     pending.push(awareness.sent({ senderKey: watcher, deliveredTo: target, watch: true }));
   }
   const results = await Promise.all(pending);
@@ -26,14 +37,17 @@ export async function watchThroughFacade(awareness: Awareness, sessions: number,
 
 /** A raw file with the same cursors `sent` creates: at the target's head (0), idle. */
 export function openRawWithWatchers(ctx: BenchContext, name: string, watchers: number): RawDb {
+  return openRawWithPairs(ctx, name, watchers > 0 ? watchPairs(ctx.sizes.sessions, watchers) : []);
+}
+
+/** A raw file with an idle cursor at 0 for each of `pairs`. */
+export function openRawWithPairs(ctx: BenchContext, name: string, pairs: Iterable<WatchPair>): RawDb {
   const db = openRawDb(ctx.tempDb(name));
-  if (watchers > 0) {
-    const now = Date.now();
-    const rows = function* (): Generator<CursorSeed> {
-      for (const p of watchPairs(ctx.sizes.sessions, watchers)) yield { ...p, acked: 0, notified: 0, material: 0, touchedAt: now };
-    };
-    seedCursors(db.client, rows());
-  }
+  const now = Date.now();
+  const rows = function* (): Generator<CursorSeed> {
+    for (const p of pairs) yield { ...p, acked: 0, notified: 0, material: 0, touchedAt: now };
+  };
+  seedCursors(db.client, rows());
   return db;
 }
 

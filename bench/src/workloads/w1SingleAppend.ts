@@ -2,26 +2,41 @@
 // raw single-append transactions doing the same statements.
 import { startSqlite } from '../library/facade';
 import { runPaired } from '../harness/measure';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
-import { libraryRecordOp, openRawWithWatchers, rawRecordOp, watchThroughFacade } from './appendSetup';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context';
+import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup';
 
-/** Shared by workloads 1 and 2: `watchers` per target (0 for workload 1). */
-export async function appendComparison(ctx: BenchContext, id: string, title: string, watchers: number): Promise<WorkloadResult> {
-  const { sizes } = ctx;
+/** What an append comparison records: over how many targets, how many ops, and which watch pairs. */
+export interface AppendShape {
+  readonly sessions: number;
+  readonly records: number;
+  readonly warmup: number;
+  readonly chunk: number;
+  /** The pairs registered before the run (each side gets the same). */
+  readonly pairs: () => Iterable<WatchPair>;
+}
+
+/** Workloads 1 and 2's shape: the run's sizes with `watchers` per target (0 for workload 1). */
+export function standardShape(ctx: BenchContext, watchers: number): AppendShape {
+  const { sessions, records, warmup, chunk } = ctx.sizes;
+  return { sessions, records, warmup, chunk, pairs: () => (watchers > 0 ? watchPairs(sessions, watchers) : []) };
+}
+
+/** Shared by workloads 1, 2 and 9: one awaited record per op against one raw append transaction. */
+export async function appendComparison(ctx: BenchContext, id: string, title: string, shape: AppendShape): Promise<WorkloadResult> {
   ctx.progress.update(`${id}: set-up`, 0, 1);
   const awareness = await startSqlite(ctx.tempDb(`w${id}-library`));
-  if (watchers > 0) await watchThroughFacade(awareness, sizes.sessions, watchers);
-  const raw = openRawWithWatchers(ctx, `w${id}-raw`, watchers);
+  await watchPairsThroughFacade(awareness, shape.pairs());
+  const raw = openRawWithPairs(ctx, `w${id}-raw`, shape.pairs());
   try {
     const stats = await runPaired(
       {
         label: `${id} ${title}`,
-        n: sizes.records,
-        warmup: sizes.warmup,
-        chunk: sizes.chunk,
+        n: shape.records,
+        warmup: shape.warmup,
+        chunk: shape.chunk,
         sides: [
-          { name: 'library', async: libraryRecordOp(awareness, sizes.sessions) },
-          { name: 'raw', sync: rawRecordOp(raw, sizes.sessions) },
+          { name: 'library', async: libraryRecordOp(awareness, shape.sessions) },
+          { name: 'raw', sync: rawRecordOp(raw, shape.sessions) },
         ],
       },
       ctx.progress,
@@ -29,20 +44,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
     const lib = stats['library'];
     const base = stats['raw'];
     if (lib === undefined || base === undefined) throw new Error('missing side');
-    const p50 = ratio(lib.p50Us, base.p50Us);
-    const p99 = ratio(lib.p99Us, base.p99Us);
-    return {
-      id,
-      title,
-      sides: [
-        { side: 'library', op: 'record', ...lib },
-        { side: 'raw', op: 'append tx', ...base },
-      ],
-      checks: [
-        { target: 'library ≤ 1.2× raw at p50', measured: times(p50), met: p50 <= 1.2 },
-        { target: 'library ≤ 1.2× raw at p99', measured: times(p99), met: p99 <= 1.2 },
-      ],
-    };
+    return latencyResult(id, title, { library: 'record', raw: 'append tx' }, lib, base, 1.2);
   } finally {
     await awareness.close();
     raw.client.close();
@@ -50,5 +52,5 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
 }
 
 export function w1SingleAppend(ctx: BenchContext): Promise<WorkloadResult> {
-  return appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, 0);
+  return appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, standardShape(ctx, 0));
 }

@@ -1,11 +1,12 @@
 // The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
 import type Database from 'better-sqlite3';
-import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, headAfterAppend, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
 import { decodeEventValues } from './eventRow';
+import { moveCursor } from './statements';
 import type { StoreDb } from './storeDb';
 
 // --- one request (inside the caller's transaction or savepoint) ------------------------------
@@ -24,18 +25,30 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   const cursorValues = st.cursorsOnTarget.all({ target: command.sessionKey });
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const params = eventParams(request);
-  const inserted = st.insertEvent.run(params);
+  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
+  // Positional, in INSERT_EVENT_ORDER (the same values eventParams names for PostgreSQL).
+  const inserted = st.insertEvent.run(
+    command.sessionKey,
+    command.kind,
+    command.actorType,
+    command.actorSessionKey ?? null,
+    command.summary,
+    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
+    command.payloadJson ?? null,
+    command.dedupeKey ?? null,
+    occurredAt,
+    appendedAt,
+  );
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
   // so the head is written as headAfterAppend gives it, without reading the row first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
   st.writeAppendedHead.run({ sessionKey: command.sessionKey, head: headAfterAppend(sequence) });
 
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
   for (const row of plan.cursorWrites) {
     // A seed may create the row (or overwrite one); every other write moves a row just read.
     if (row.watcher === seedWatcher) st.upsertCursor.run(row);
-    else st.updateCursor.run(row);
+    else moveCursor(st, row);
   }
   writeJournal(db, plan.journal);
   return { type: 'appended', event: plan.event, notices: plan.notices };

@@ -34,6 +34,32 @@ export function compile<Params extends object = Record<string, never>>(client: D
   return prepared as unknown as Statement<Params>;
 }
 
+/** A compiled statement taking its values positionally, in the order named at compile time. */
+export interface PositionalStatement<Values extends readonly unknown[]> {
+  readonly source: string;
+  run(...values: Values): Database.RunResult;
+}
+
+/**
+ * Prepares `query` once with `?` parameters bound by position, for the few statements on the
+ * one-record hot path: better-sqlite3 binds positional values about 1 µs faster than a values
+ * object for a 9-parameter insert (it looks each name up). `order` is the caller's order of the
+ * values; it must be exactly the order drizzle renders the placeholders in, checked here at
+ * open so a schema change cannot silently shift a value into the wrong column.
+ */
+export function compilePositional<Values extends readonly unknown[]>(
+  client: Database.Database,
+  query: Renderable,
+  label: string,
+  order: readonly string[],
+): PositionalStatement<Values> {
+  const { sql, names } = renderStatement(dialect, query, label);
+  if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
+    throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
+  }
+  return client.prepare(sql) as unknown as PositionalStatement<Values>;
+}
+
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */
 export function readRows(client: Database.Database, query: SQL): unknown[][] {
   const { sql, params } = dialect.sqlToQuery(query);

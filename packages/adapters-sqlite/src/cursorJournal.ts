@@ -5,6 +5,7 @@ import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow }
 
 import { readRows } from './compile';
 import { tables } from './schema';
+import { moveCursor } from './statements';
 import type { StoreDb } from './storeDb';
 
 /** Appends `records` in order (positions follow it); the caller's transaction holds the write lock. */
@@ -14,7 +15,7 @@ export function writeJournal(db: StoreDb, records: readonly CursorJournalRecord[
 
 /** Writes a plan's moved cursor rows (each one just read under the write lock) and its journal entries. */
 export function writeCursorPlan(db: StoreDb, plan: { readonly cursorWrites: readonly CursorRow[]; readonly journal: readonly CursorJournalRecord[] }): void {
-  for (const row of plan.cursorWrites) db.statements.updateCursor.run(row);
+  for (const row of plan.cursorWrites) moveCursor(db.statements, row);
   writeJournal(db, plan.journal);
 }
 

@@ -3,11 +3,12 @@
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
 import type Database from 'better-sqlite3';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import {
   columnsOf,
   CURSOR_FIELDS,
+  PENDING_FIELDS,
   removableEntry,
   sharedStatements,
   type EventParams,
@@ -16,12 +17,32 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, type Statement } from './compile';
+import { compile, compilePositional, type Statement } from './compile';
 import { cursorJournal, cursors, events, heads, tables, type schema } from './schema';
 
 type Orm = BetterSQLite3Database<typeof schema>;
 
 const p = (name: string) => sql.placeholder(name);
+
+/** The order insertEvent takes its values in (EventParams' fields; checked against the SQL at open). */
+export const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+
+/** insertEvent's values, in INSERT_EVENT_ORDER. */
+export type InsertEventValues = readonly [
+  sessionKey: EventParams['sessionKey'],
+  kind: EventParams['kind'],
+  actorType: EventParams['actorType'],
+  actorSessionKey: EventParams['actorSessionKey'],
+  summary: EventParams['summary'],
+  payload: EventParams['payload'],
+  dedupeKey: EventParams['dedupeKey'],
+  occurredAt: EventParams['occurredAt'],
+  appendedAt: EventParams['appendedAt'],
+];
+
+/** The order updateCursor takes its values in (checked against the SQL at open). */
+const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
+type UpdateCursorValues = readonly [acked: number, notified: number, material: number, touchedAt: number, watcher: string, target: string];
 
 /** A cursor row's named values. */
 export interface CursorParams {
@@ -54,8 +75,11 @@ function ownStatements(client: Database.Database, orm: Orm) {
     /** {target} → every cursor on it, as CursorValues. */
     cursorsOnTarget: compile<{ target: string }>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget'),
 
-    /** Inserts an event; the sequence is the run result's `lastInsertRowid` (AUTOINCREMENT). */
-    insertEvent: compile<EventParams>(
+    /**
+     * Inserts an event; the sequence is the run result's `lastInsertRowid` (AUTOINCREMENT). Bound
+     * by position (INSERT_EVENT_ORDER), the one hot statement that is: see compilePositional.
+     */
+    insertEvent: compilePositional<InsertEventValues>(
       client,
       orm.insert(events).values({
         sessionKey: p('sessionKey'),
@@ -69,6 +93,36 @@ function ownStatements(client: Database.Database, orm: Orm) {
         appendedAt: p('appendedAt'),
       }),
       'insertEvent',
+      INSERT_EVENT_ORDER,
+    ),
+
+    /**
+     * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark] of each that has a
+     * head row, in the order of the array (a repeated key once per occurrence). One statement for
+     * any number of keys (json_each), so a `list` prepares nothing and needs no chunking under
+     * SQLite's bound-parameter limit. CROSS JOIN keeps json_each as the outer loop (SQLite never
+     * reorders it), so rows come in array order with one primary-key lookup per key and no sort.
+     */
+    headsOfKeys: compile<{ keys: string }>(
+      client,
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
+      'headsOfKeys',
+    ),
+
+    /**
+     * {watcher, target, limit} → the next `limit` pending cursors after the pair (watcher, target),
+     * by watcher then target, as PENDING_FIELDS rows: one page of the restart scan, read from the
+     * covering partial index cursors_lagging in its order.
+     */
+    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
+      client,
+      orm
+        .select(columnsOf(cursors, PENDING_FIELDS))
+        .from(cursors)
+        .where(and(gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+        .orderBy(asc(cursors.watcher), asc(cursors.target))
+        .limit(p('limit')),
+      'pendingCursorsAfter',
     ),
 
     /** {sessionKey} → [head, pruneWatermark]. */
@@ -132,14 +186,19 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'upsertCursor',
     ),
 
-    /** Moves an existing cursor's watermarks (cheaper than the upsert when the row was just read). */
-    updateCursor: compile<CursorParams>(
+    /**
+     * Moves an existing cursor's watermarks (cheaper than the upsert when the row was just read).
+     * Bound by position (UPDATE_CURSOR_ORDER; run it through moveCursor): an append runs it once
+     * per watcher that moves, so fan-out multiplies what named binding costs (see compilePositional).
+     */
+    updateCursor: compilePositional<UpdateCursorValues>(
       client,
       orm
         .update(cursors)
         .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
         .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
       'updateCursor',
+      UPDATE_CURSOR_ORDER,
     ),
 
     // --- retention (one bounded batch: see prune.ts) ---------------------------------------
@@ -204,6 +263,11 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'deleteLowestJournal',
     ),
   };
+}
+
+/** Writes a moved cursor row (one just read under the write lock) with updateCursor. */
+export function moveCursor(st: Statements, row: CursorParams): void {
+  st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
 }
 
 /** Compiles every statement once, at open. */

@@ -34,17 +34,8 @@ function seed(sessions: number, perSession: number, appendedAt = T0): void {
   db.client.transaction(() => {
     for (let round = 0; round < perSession; round += 1) {
       for (let i = 0; i < sessions; i += 1) {
-        const sequence = Number(st.insertEvent.run({
-            sessionKey: key(i),
-            kind: 'compacted',
-            actorType: 'system',
-            actorSessionKey: null,
-            summary: `e${round}`,
-            payload: null,
-            dedupeKey: null,
-            occurredAt: new Date(appendedAt).toISOString(),
-            appendedAt,
-          }).lastInsertRowid);
+        const at = new Date(appendedAt).toISOString();
+        const sequence = Number(st.insertEvent.run(key(i), 'compacted', 'system', null, `e${round}`, null, null, at, appendedAt).lastInsertRowid);
         writeHead(db, key(i), [{ type: 'appended', sequence: asSequence(sequence) }]);
       }
     }

@@ -12,7 +12,10 @@ afterEach(() => db.client.close());
 
 function plan(sql: string): string[] {
   const params = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((name) => [name.slice(1), null]));
-  return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((row) => row.detail);
+  // A statement bound by position (compilePositional) takes one null per `?` instead.
+  const positional = (sql.match(/\?/g) ?? []).map(() => null);
+  const values = positional.length > 0 ? positional : [params];
+  return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((row) => row.detail);
 }
 
 const source = (statement: { readonly source: string }): string => statement.source;
@@ -26,6 +29,17 @@ test.each([
 ] as const)('%s searches an index', (name, expected) => {
   const lines = plan(source(db.statements[name]));
   expect(lines).toEqual([expect.stringMatching(expected)]);
+});
+
+test('pendingCursorsAfter (a restart scan page) reads only the covering partial index cursors_lagging, in its order, with no sort', () => {
+  const lines = plan(source(db.statements.pendingCursorsAfter));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING COVERING INDEX cursors_lagging \(\(watcher,target\)>\(\?,\?\)\)/)]);
+});
+
+test('headsOfKeys (list) walks the given keys and looks each up in the heads key index: no scan of heads, no sort', () => {
+  const lines = plan(source(db.statements.headsOfKeys));
+  expect(lines).toEqual([expect.stringMatching(/SCAN wanted VIRTUAL TABLE/), expect.stringMatching(/SEARCH heads USING INDEX \S+ \(session_key=\?\)/)]);
+  expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });
 
 test('changesSince reads the head by key and the events by (session_key, sequence), with no sort', () => {

@@ -117,6 +117,9 @@ export function decodeStatusOptions(value: unknown): StatusOptions {
 }
 
 export function decodeSessionKeys(value: unknown): SessionKey[] {
+  // An array of valid keys (the usual case) is checked with the codec's own predicate and copied,
+  // without io-ts building a result per element; anything else gets the worded error.
+  if (Array.isArray(value) && value.every((key) => SessionKeyInput.is(key))) return value.slice() as SessionKey[];
   return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys'));
 }
 

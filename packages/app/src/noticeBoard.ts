@@ -46,7 +46,8 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
   return {
     queue,
     offer(notice, signalled = false) {
-      const offered = queue.offer(notice.watcher, { target: notice.target, text: notice.text, changesSince: notice.acked, notified: notice.notified });
+      // The notice itself, not a copy per offer: most offers on a busy target only coalesce.
+      const offered = queue.offer(notice.watcher, notice);
       if (offered === 'coalesced') {
         if (!signalled) counters.add('noticesCoalesced');
         return;

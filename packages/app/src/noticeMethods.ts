@@ -10,7 +10,7 @@ import type { QueuedNotice } from './noticeQueue';
 import { decodeReadable } from './unreadableInput';
 
 /** A queued entry as the public Notice (a fresh object: the caller may keep or change it). */
-const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, target: entry.target, changesSince: entry.changesSince, text: entry.text });
+const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, target: entry.target, changesSince: entry.acked, text: entry.text });
 
 export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
   const { store, counters, failures, board, order } = parts;

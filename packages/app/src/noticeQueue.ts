@@ -4,9 +4,12 @@ import type { Sequence } from '@session-state/domain';
 /** One queued notice of a (watcher, target) pair. */
 export interface QueuedNotice {
   readonly target: string;
+  /**
+   * The cursor's `acked` the text prints: where the watcher's reconcile starts (the public
+   * notice's `changesSince`); with the target it determines the text.
+   */
+  readonly acked: Sequence;
   readonly text: string;
-  /** The cursor's acked the text prints: where the watcher's reconcile starts (`changesSince`). */
-  readonly changesSince: Sequence;
   /** The frozen watermark the notice covers; a drain acknowledges up to it. */
   readonly notified: Sequence;
 }
@@ -24,6 +27,9 @@ export interface NoticeQueue {
   /**
    * Offers a notice. The same text already queued for the pair keeps its place (only `notified`
    * is refreshed) and is `coalesced`; anything else becomes the pair's entry, newest last.
+   * The text is the domain's `noticeText(target, acked)`, so the pair's queued entry has the same
+   * text exactly when it has the same `acked`: that is what is compared (no string comparison per
+   * repeat offer), and `notice.text` is read only for a new entry.
    */
   offer(watcher: string, notice: QueuedNotice): OfferResult;
   /** The watcher's entries, oldest first. */
@@ -81,7 +87,7 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
         byWatcher.set(watcher, pairs);
       }
       const current = pairs.get(notice.target);
-      if (current !== undefined && current.text === notice.text) {
+      if (current !== undefined && current.acked === notice.acked) {
         if (current.notified !== notice.notified) pairs.set(notice.target, { ...current, notified: notice.notified });
         return 'coalesced';
       }
@@ -90,7 +96,7 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
         pairs.delete(notice.target);
         onRemoved(watcher, notice.target);
       } else entryCount += 1;
-      pairs.set(notice.target, { target: notice.target, text: notice.text, changesSince: notice.changesSince, notified: notice.notified });
+      pairs.set(notice.target, { target: notice.target, acked: notice.acked, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
         watchers = new Set();

@@ -26,6 +26,18 @@ export interface StartupDeps {
   readonly ownsForScan: OwnsWatcher | undefined;
 }
 
+/** Recovered notices offered per turn of the event loop (a slice takes a millisecond or two). */
+export const OFFERS_PER_TURN = 2000;
+
+/** Offers the recovered notices in order, letting the event loop run between slices: a restart scan may recover a million. */
+async function offerInSlices(board: NoticeBoard, notices: readonly Notice[]): Promise<void> {
+  for (let from = 0; from < notices.length; from += OFFERS_PER_TURN) {
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const to = Math.min(notices.length, from + OFFERS_PER_TURN);
+    for (let i = from; i < to; i += 1) board.offer(notices[i] as Notice);
+  }
+}
+
 /**
  * Runs start-up. Rejects, having closed the signal subscription, when listening or the restart
  * scan fails (a StoreOperationError of `listen` or `restartScan`) or the scan's clock reading is bad
@@ -49,7 +61,7 @@ export async function runStartup({ plan, store, lane, board, failures, retention
       await sync?.close();
       throw error instanceof ClockError ? error : failures.store('restartScan', error);
     }
-    for (const notice of recovered) board.offer(notice);
+    await offerInSlices(board, recovered);
   }
 
   if (plan.prune === 'background') retention.startInBackground();

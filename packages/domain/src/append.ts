@@ -4,7 +4,7 @@
 import { fromWatermarks, noticeFor, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from './cursor';
 import { journalRecords, type CursorJournalRecord } from './cursorJournal';
 import type { StoredEvent } from './event';
-import type { Notice } from './notice';
+import { noticeTextMemo, type Notice } from './notice';
 import type { Payload } from './payload';
 import type { AppendCommand } from './recordInput';
 import type { Sequence } from './sequence';
@@ -73,6 +73,8 @@ export function toStoredEvent(
 
 const NO_JOURNAL: readonly CursorJournalRecord[] = [];
 
+type ObserveCommand = Extract<CursorCommand, { readonly type: 'observe' }>;
+
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
   const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt);
@@ -80,17 +82,24 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
   const notices: Notice[] = [];
   let journal: CursorJournalRecord[] | undefined;
   let seedRow: CursorRow | undefined;
+  // Every notice of this plan is on one target, and watchers raised by the same event share acked.
+  const textOf = noticeTextMemo();
   for (const row of input.cursorsOnTarget) {
     if (row.watcher === input.seedWatcher) {
       seedRow = row;
       continue;
     }
     const before = fromWatermarks(row);
-    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
-    const step = stepCursor(command.actorSessionKey !== undefined ? { ...observe, actorSessionKey: command.actorSessionKey } : observe, before);
-    if (step.changed && step.cursor !== undefined) cursorWrites.push({ ...row, ...toWatermarks(step.cursor), touchedAt: appendedAt });
+    // Built by assignment, as the rest of this loop: it runs once per watcher on the target.
+    const observe: { -readonly [K in keyof ObserveCommand]: ObserveCommand[K] } = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
+    if (command.actorSessionKey !== undefined) observe.actorSessionKey = command.actorSessionKey;
+    const step = stepCursor(observe, before);
+    if (step.changed && step.cursor !== undefined) {
+      const moved = toWatermarks(step.cursor);
+      cursorWrites.push({ watcher: row.watcher, target: row.target, acked: moved.acked, notified: moved.notified, material: moved.material, touchedAt: appendedAt });
+    }
     if (step.events.length > 0) (journal ??= []).push(...journalRecords(row.watcher, row.target, before, step.events, appendedAt));
-    const notice = noticeFor(row.watcher, row.target, step);
+    const notice = noticeFor(row.watcher, row.target, step, textOf);
     if (notice !== undefined) notices.push(notice);
   }
   if (input.seedWatcher !== undefined) {

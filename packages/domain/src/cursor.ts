@@ -5,7 +5,7 @@
 import * as t from 'io-ts';
 
 import { kindClass, type EventKind } from './eventKind';
-import { noticeText, type Notice, type NoticeReason } from './notice';
+import { noticeText, type Notice, type NoticeReason, type NoticeTextOf } from './notice';
 import { maxSequence, Sequence } from './sequence';
 
 // --- state -------------------------------------------------------------------------------
@@ -226,14 +226,23 @@ export function evolve(state: CursorState, event: CursorEvent | TargetEvent): Cu
     case 'watch_ended':
       return undefined;
     case 'target_event':
-      // Idle -> pending is a decided `notice_raised`, never folded from the log.
-      if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;
-      return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
+      return foldTargetEvent(state, event);
     default: {
       const unreachable: never = event;
       return unreachable;
     }
   }
+}
+
+/**
+ * Folds an event of the target's log (a `target_event`, or the `observe` command naming the same
+ * fields, so a planner stepping every watcher of an append builds no event object per watcher):
+ * a foreign notifying change above material raises a pending cursor's material. Idle -> pending
+ * is a decided `notice_raised`, never folded from the log.
+ */
+function foldTargetEvent(state: Cursor, event: Omit<TargetEvent, 'type'>): Cursor {
+  if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;
+  return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
 }
 
 // --- one step, as the planners take it --------------------------------------------------------
@@ -256,11 +265,14 @@ export interface CursorStep {
   readonly notice?: StepNotice;
 }
 
+// Compares field by field rather than through toWatermarks: a planner steps every cursor on a
+// target per append, so this runs once per watcher and should allocate nothing.
+const notifiedOf = (c: Cursor): Sequence => (c.status === 'pending' ? c.notified : c.acked);
+const materialOrAcked = (c: Cursor): Sequence => (c.status === 'pending' ? c.material : c.acked);
+
 function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === undefined || b === undefined) return a === b;
-  const x = toWatermarks(a);
-  const y = toWatermarks(b);
-  return x.acked === y.acked && x.notified === y.notified && x.material === y.material;
+  return a.acked === b.acked && notifiedOf(a) === notifiedOf(b) && materialOrAcked(a) === materialOrAcked(b);
 }
 
 /** The notice of a pending cursor, for `reason`. */
@@ -279,9 +291,7 @@ export function stepCursor(command: CursorCommand, state: CursorState): CursorSt
   const events = decide(command, state);
   let cursor = state;
   for (const event of events) cursor = evolve(cursor, event);
-  if (command.type === 'observe') {
-    cursor = evolve(cursor, { ...command, type: 'target_event' });
-  }
+  if (command.type === 'observe' && cursor !== undefined) cursor = foldTargetEvent(cursor, command);
   const changed = !sameCursor(state, cursor);
   const first = events[0];
   let notice: StepNotice | undefined;
@@ -311,22 +321,20 @@ export function stepCursor(command: CursorCommand, state: CursorState): CursorSt
       return unreachable;
     }
   }
-  return { events, cursor, changed, ...(drain !== undefined ? { drain } : {}), ...(notice !== undefined ? { notice } : {}) };
+  // Built by assignment rather than conditional spreads: this runs once per watcher per append.
+  const step: { -readonly [K in keyof CursorStep]: CursorStep[K] } = { events, cursor, changed };
+  if (drain !== undefined) step.drain = drain;
+  if (notice !== undefined) step.notice = notice;
+  return step;
 }
 
 // --- notices -------------------------------------------------------------------------------
 
-/** Builds the notice a step asks for, for the (watcher, target) pair. */
-export function noticeFor(watcher: string, target: string, step: { readonly notice?: StepNotice }): Notice | undefined {
+/** Builds the notice a step asks for, for the (watcher, target) pair; `textOf` may be a noticeTextMemo. */
+export function noticeFor(watcher: string, target: string, step: { readonly notice?: StepNotice }, textOf: NoticeTextOf = noticeText): Notice | undefined {
   if (step.notice === undefined) return undefined;
-  return {
-    watcher,
-    target,
-    acked: step.notice.acked,
-    notified: step.notice.notified,
-    text: noticeText(target, step.notice.acked),
-    reason: step.notice.reason,
-  };
+  const { acked, notified, reason } = step.notice;
+  return { watcher, target, acked, notified, text: textOf(target, acked), reason };
 }
 
 /**
@@ -336,7 +344,7 @@ export function noticeFor(watcher: string, target: string, step: { readonly noti
  * its watcher may already have read keeps covering exactly what it covered (the drain reopens
  * for the rest), and offering it again only coalesces with the queued entry.
  */
-export function heldNotice(watcher: string, target: string, cursor: Cursor): Notice | undefined {
+export function heldNotice(watcher: string, target: string, cursor: Cursor, textOf: NoticeTextOf = noticeText): Notice | undefined {
   if (cursor.status !== 'pending') return undefined;
-  return { watcher, target, acked: cursor.acked, notified: cursor.notified, text: noticeText(target, cursor.acked), reason: 'signalled' };
+  return { watcher, target, acked: cursor.acked, notified: cursor.notified, text: textOf(target, cursor.acked), reason: 'signalled' };
 }

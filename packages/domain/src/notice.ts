@@ -26,3 +26,25 @@ export interface Notice {
   readonly text: string;
   readonly reason: NoticeReason;
 }
+
+/** Builds a notice's text from its target and acked (noticeText, or a memo of it). */
+export type NoticeTextOf = (target: string, acked: Sequence) => string;
+
+/**
+ * noticeText remembering the last (target, acked) it built: a planner asking for many notices
+ * on one target (every watcher of an append, which mostly share one acked) builds each distinct
+ * text once instead of once per watcher. One memo per plan; it holds one string.
+ */
+export function noticeTextMemo(): NoticeTextOf {
+  let lastTarget: string | undefined;
+  let lastAcked: Sequence | undefined;
+  let lastText = '';
+  return (target, acked) => {
+    if (target !== lastTarget || acked !== lastAcked) {
+      lastText = noticeText(target, acked);
+      lastTarget = target;
+      lastAcked = acked;
+    }
+    return lastText;
+  };
+}

@@ -1,7 +1,9 @@
 // The stale-state notice text, compared byte-for-byte with the line SPEC §5 gives.
 import { describe, expect, test } from '@jest/globals';
 
-import { noticeText } from '../src/notice';
+import { fc, test as propTest } from '@fast-check/jest';
+
+import { noticeText, noticeTextMemo } from '../src/notice';
 import { asSequence } from '../src/sequence';
 
 /** UTF-8 bytes of a string, so the comparison is literally byte-for-byte. */
@@ -38,4 +40,14 @@ describe('noticeText', () => {
     expect(a).not.toBe(b);
     expect(a.replace(/changesSince 3\.$/, 'changesSince 4.')).toBe(b);
   });
+});
+
+describe('noticeTextMemo', () => {
+  propTest.prop([fc.array(fc.tuple(fc.constantFrom('agent:a:main', 'agent:b:main'), fc.nat(3)), { maxLength: 30 })])(
+    'gives exactly noticeText(target, acked) for any sequence of calls',
+    (calls) => {
+      const textOf = noticeTextMemo();
+      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
+    },
+  );
 });

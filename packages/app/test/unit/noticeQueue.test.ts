@@ -1,73 +1,97 @@
 // The notice queue alone: one entry per (watcher, target), oldest first, equal texts coalesce.
-import { asSequence } from '@session-state/domain';
+import { asSequence, noticeText } from '@session-state/domain';
 import fc from 'fast-check';
 
 import { createNoticeQueue, type NoticeQueue } from '../../src/noticeQueue';
 
-const entry = (target: string, text: string, notified: number) => ({ target, text, changesSince: asSequence(0), notified: asSequence(notified) });
+/** An entry as the domain builds it: its text is noticeText(target, acked). */
+const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), text: noticeText(target, asSequence(acked)), notified: asSequence(notified) });
+const A0 = noticeText('a', asSequence(0));
+const A3 = noticeText('a', asSequence(3));
+const B0 = noticeText('b', asSequence(0));
+const C1 = noticeText('c', asSequence(1));
 const textsOf = (queue: NoticeQueue, watcher: string): string[] => queue.entries(watcher).map((queued) => queued.text);
 
 describe('the notice queue', () => {
   test('keeps one entry per pair, oldest first; an equal text keeps its place and refreshes notified', () => {
     const queue = createNoticeQueue();
-    expect(queue.offer('w', entry('a', 'A0', 3))).toBe('queued');
-    expect(queue.offer('w', entry('b', 'B0', 4))).toBe('queued');
-    expect(queue.offer('w', entry('a', 'A0', 7))).toBe('coalesced');
+    expect(queue.offer('w', entry('a', 0, 3))).toBe('queued');
+    expect(queue.offer('w', entry('b', 0, 4))).toBe('queued');
+    expect(queue.offer('w', entry('a', 0, 7))).toBe('coalesced');
 
-    expect(textsOf(queue, 'w')).toEqual(['A0', 'B0']);
+    expect(textsOf(queue, 'w')).toEqual([A0, B0]);
     expect(queue.entries('w')[0]?.notified).toBe(7);
   });
 
   test('onRemoved hears of every entry that leaves (by pair, identity, watcher, target, or replaced by another text), and of nothing else', () => {
     const removed: string[] = [];
     const queue = createNoticeQueue((watcher, target) => removed.push(`${watcher}/${target}`));
-    queue.offer('w1', entry('a', 'A0', 1));
-    queue.offer('w1', entry('b', 'B0', 1));
-    queue.offer('w2', entry('a', 'A0', 1));
-    queue.offer('w2', entry('c', 'C0', 1));
-    queue.offer('w1', entry('a', 'A0', 2)); // coalesced: stays
+    queue.offer('w1', entry('a', 0, 1));
+    queue.offer('w1', entry('b', 0, 1));
+    queue.offer('w2', entry('a', 0, 1));
+    queue.offer('w2', entry('c', 0, 1));
+    queue.offer('w1', entry('a', 0, 2)); // coalesced: stays
     queue.remove('w9', 'a'); // nothing there
     expect(removed).toEqual([]);
-    queue.offer('w1', entry('a', 'A1', 3)); // replaced
-    queue.removeIfSame('w1', entry('b', 'B0', 1)); // not the same object: stays
+    queue.offer('w1', entry('a', 1, 3)); // replaced
+    queue.removeIfSame('w1', entry('b', 0, 1)); // not the same object: stays
     queue.removeIfSame('w1', queue.entries('w1')[0]!);
     queue.removeTarget('a');
     queue.removeWatcher('w2');
     expect(removed).toEqual(['w1/a', 'w1/b', 'w1/a', 'w2/a', 'w2/c']);
   });
 
+  test('offers coalesce on the pair\'s acked: a coalesced offer never reads the offered text', () => {
+    const queue = createNoticeQueue();
+    let reads = 0;
+    const lazy = (notified: number) => ({
+      target: 'a',
+      acked: asSequence(0),
+      notified: asSequence(notified),
+      get text() {
+        reads += 1;
+        return A0;
+      },
+    });
+    expect(queue.offer('w', lazy(3))).toBe('queued');
+    expect(queue.offer('w', lazy(5))).toBe('coalesced');
+    expect(queue.offer('w', lazy(5))).toBe('coalesced');
+    expect(reads).toBe(1);
+    expect(textsOf(queue, 'w')).toEqual([A0]);
+  });
+
   test('a different text for a pair replaces its entry and moves it to the back', () => {
     const queue = createNoticeQueue();
-    queue.offer('w', entry('a', 'A0', 3));
-    queue.offer('w', entry('b', 'B0', 4));
-    expect(queue.offer('w', entry('a', 'A3', 5))).toBe('queued');
-    expect(textsOf(queue, 'w')).toEqual(['B0', 'A3']);
+    queue.offer('w', entry('a', 0, 3));
+    queue.offer('w', entry('b', 0, 4));
+    expect(queue.offer('w', entry('a', 3, 5))).toBe('queued');
+    expect(textsOf(queue, 'w')).toEqual([B0, A3]);
   });
 
   test('watchers never share entries; removal by pair, watcher, target and identity', () => {
     const queue = createNoticeQueue();
-    queue.offer('w1', entry('a', 'A0', 1));
-    queue.offer('w2', entry('a', 'A0', 1));
-    queue.offer('w2', entry('b', 'B0', 2));
-    queue.offer('w3', entry('c', 'C0', 3));
+    queue.offer('w1', entry('a', 0, 1));
+    queue.offer('w2', entry('a', 0, 1));
+    queue.offer('w2', entry('b', 0, 2));
+    queue.offer('w3', entry('c', 0, 3));
     const stale = queue.entries('w3')[0];
 
     queue.remove('w1', 'a');
     expect(textsOf(queue, 'w1')).toEqual([]);
     queue.removeTarget('a');
-    expect(textsOf(queue, 'w2')).toEqual(['B0']);
+    expect(textsOf(queue, 'w2')).toEqual([B0]);
     queue.removeWatcher('w2');
     expect(textsOf(queue, 'w2')).toEqual([]);
 
-    queue.offer('w3', entry('c', 'C1', 4)); // a newer entry survives removal of the old one
+    queue.offer('w3', entry('c', 1, 4)); // a newer entry survives removal of the old one
     if (stale !== undefined) queue.removeIfSame('w3', stale);
-    expect(textsOf(queue, 'w3')).toEqual(['C1']);
+    expect(textsOf(queue, 'w3')).toEqual([C1]);
   });
 
   test('entriesOn(target), allEntries() and size() hold exactly the queued entries after any offers and removals', () => {
     const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
     const op = fc.oneof(
-      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), text: fc.constantFrom('x', 'y'), notified: fc.nat(9) }),
+      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), acked: fc.constantFrom(0, 1), notified: fc.nat(9) }),
       fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
       fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
       fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
@@ -77,7 +101,7 @@ describe('the notice queue', () => {
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         const queue = createNoticeQueue();
         for (const o of ops) {
-          if (o.type === 'offer') queue.offer(o.watcher, entry(o.target, o.text, o.notified));
+          if (o.type === 'offer') queue.offer(o.watcher, entry(o.target, o.acked, o.notified));
           else if (o.type === 'remove') queue.remove(o.watcher, o.target);
           else if (o.type === 'removeWatcher') queue.removeWatcher(o.watcher);
           else if (o.type === 'removeTarget') queue.removeTarget(o.target);

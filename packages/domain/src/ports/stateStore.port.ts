@@ -223,7 +223,9 @@ export interface StateStore {
    * raises `notified` to `material`; returns one notice per such pair, ordered by watcher then
    * target. Running it again changes nothing more. Never run it on a live notice queue: a
    * watcher may have read up to the old `notified` already, and the raised one would let its
-   * drain acknowledge changes it never read (use `pendingNotices`).
+   * drain acknowledge changes it never read (use `pendingNotices`). A store may scan in pages,
+   * each in its own write transaction, yielding to the event loop between them (SQLite does):
+   * each cursor's step depends on that cursor alone, so the result is that of one pass.
    */
   restartScan(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
 

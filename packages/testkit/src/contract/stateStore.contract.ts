@@ -321,6 +321,16 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(rows[1]?.pruneWatermark).toBe(rows[1]?.head);
       });
 
+      test('readHeads of more than a thousand keys (repeats, unknown keys, quotes) returns each known key once, in the order first given', async () => {
+        const known = [A, B, C];
+        for (const key of known) await append(store, key);
+        const unknown = Array.from({ length: 1200 }, (_, i) => `agent:none${i}:"main"` as SessionKey);
+        const keys = [C, ...unknown.slice(0, 700), A, C, ...unknown.slice(700), B, A];
+        const rows = await store.readHeads(keys);
+        expect(rows.map((row) => row.sessionKey)).toEqual([C, A, B]);
+        expect(rows).toEqual(await Promise.all([C, A, B].map(async (key) => (await store.readHeads([key]))[0])));
+      });
+
       test('readHeads without keys returns every head row (tombstones included), ordered by session key', async () => {
         await append(store, C);
         await append(store, A);
