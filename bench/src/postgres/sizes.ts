@@ -30,6 +30,8 @@ export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
     tailEvents: sqlite.tailEvents,
     pruneCap: 20_000,
     pruneExcess: 20_000,
+    pruneAtScaleCap: sqlite.pruneAtScaleCap,
+    pruneAtScaleExcess: sqlite.pruneAtScaleExcess,
     cursors: 50_000,
     lagging: 5000,
     scans: 5,

@@ -12,13 +12,17 @@ export function retentionCutoff(request: PruneRequest): { readonly cutoff: numbe
   return { cutoff, finite, byAge: finite && request.batchSize > 0 };
 }
 
+/** What is left of the batch's `batchSize` after `alreadyDeleted` rows (0 when none). */
+export function batchRoom(request: PruneRequest, alreadyDeleted: number): number {
+  return Math.max(0, request.batchSize - alreadyDeleted);
+}
+
 /**
- * How many of the lowest rows the row cap deletes in this batch: the rows beyond `maxRows`
- * (counted honestly each batch, as sequences are not contiguous), at most what the batch has
- * left after `alreadyDeleted`; 0 when none.
+ * The journal's row cap in one batch, by planJournalPrune's rule: with `excess` the entries
+ * beyond `maxRows` counted up to `room + 1` (the `journalExcess` statement), `take` is how many
+ * of the lowest removable entries to delete; `overCap(deleted)` whether entries beyond the cap
+ * remain after `deleted` went (exact, as `excess` counts one past what a batch can take).
  */
-export function rowCapTake(total: number, request: PruneRequest, alreadyDeleted: number): number {
-  const budget = request.batchSize - alreadyDeleted;
-  const excess = total - request.maxRows;
-  return budget > 0 && excess > 0 ? Math.min(budget, excess) : 0;
+export function journalCap(excess: number, room: number): { readonly take: number; readonly overCap: (deleted: number) => boolean } {
+  return { take: Math.min(room, excess), overCap: (deleted) => excess > deleted };
 }

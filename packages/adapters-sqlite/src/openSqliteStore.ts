@@ -10,13 +10,14 @@ import { drain } from './drain';
 import { listCursors } from './listCursors';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
-import { checkpoint, prune } from './prune';
+import { createCheckpointer } from './checkpointer';
+import { CHECKPOINT_AFTER_ROWS, prune } from './prune';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import type { StoreDb } from './storeDb';
-import type { SqliteStoreOptions } from './storeOptions';
+import { checkOptions, type SqliteStoreOptions } from './storeOptions';
 import { watch } from './watch';
 
 /**
@@ -47,28 +48,28 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     return db;
   };
 
-  // A big prune batch's WAL pages are checkpointed in a later turn of the event loop, never
-  // inside the batch (see prune.ts); at most one checkpoint waits at a time.
-  let pendingCheckpoint: NodeJS.Immediate | undefined;
-  const runCheckpoint = (): void => {
-    pendingCheckpoint = undefined;
-    checkpoint(db);
-  };
-  const pruneBatch = (request: PruneRequest): PruneBatch => {
-    // A caller that did not let a turn pass (e.g. a CLI loop) gets the waiting checkpoint now,
-    // so the WAL never holds more than about one batch while the auto-checkpoint is held off.
-    if (pendingCheckpoint !== undefined) {
-      clearImmediate(pendingCheckpoint);
-      runCheckpoint();
+  // Prune batches' WAL pages are checkpointed off the event loop, never inside a batch (see
+  // prune.ts); the next batch waits for a running checkpoint, so the WAL stays bounded.
+  const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
+  let removedSinceCheckpoint = 0;
+  let checkpointing: Promise<void> | undefined;
+  const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
+    if (checkpointing !== undefined) await checkpointing;
+    const { batch, rowsRemoved } = prune(current(), request);
+    removedSinceCheckpoint += rowsRemoved;
+    if (removedSinceCheckpoint >= CHECKPOINT_AFTER_ROWS || (batch.done && removedSinceCheckpoint > 0)) {
+      removedSinceCheckpoint = 0;
+      const running = checkpointer.run();
+      checkpointing = running;
+      void running.then(() => {
+        if (checkpointing === running) checkpointing = undefined;
+      });
     }
-    const { batch, checkpointDue } = prune(db, request);
-    if (checkpointDue && pendingCheckpoint === undefined) pendingCheckpoint = setImmediate(runCheckpoint).unref();
     return batch;
   };
 
-  const close = (): void => {
-    if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);
-    pendingCheckpoint = undefined;
+  const close = async (): Promise<void> => {
+    await checkpointer.close();
     if (db.client.open) db.client.close();
   };
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.

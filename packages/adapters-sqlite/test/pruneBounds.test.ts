@@ -1,6 +1,6 @@
 // What keeps one prune batch short on SQLite: it touches at most SESSIONS_PER_BATCH sessions
 // (the pages it writes grow with them), it never checkpoints the WAL inside its commit, and it
-// asks for a checkpoint in a later turn only when it removed many rows.
+// asks for a checkpoint in a later turn after every batch that removed a row.
 import { asSequence, type SessionKey } from '@session-state/domain';
 
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import { tempDbPath, type TempDb } from '@session-state/testkit';
 import { writeHead } from '../src/headRow';
 import { openSqliteStore } from '../src/openSqliteStore';
 import { openStoreDb } from '../src/openStoreDb';
-import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
+import { prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
 
 const T0 = Date.UTC(2026, 10, 29);
@@ -97,14 +97,23 @@ test('the WAL auto-checkpoint setting is held off only during the batch and rest
   expect(retained()).toBe(7);
 });
 
-test(`a checkpoint is asked for only after a batch that removed at least CHECKPOINT_AFTER_ROWS (${CHECKPOINT_AFTER_ROWS}) rows`, () => {
-  seed(1, CHECKPOINT_AFTER_ROWS + 5);
-  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: CHECKPOINT_AFTER_ROWS + 4, batchSize: 1000 })).toMatchObject({ checkpointDue: false });
-  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 1000 })).toMatchObject({
-    batch: { eventsDeleted: CHECKPOINT_AFTER_ROWS + 4, done: true },
-    checkpointDue: true,
-  });
-  expect(watermarks().get(key(0))).toBe(asSequence(CHECKPOINT_AFTER_ROWS + 5));
+test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_ROWS)', () => {
+  seed(1, 5);
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 5, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
+  // One row: a batch at the app's smallest size still counts towards the next checkpoint.
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 4, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 1, done: true }, rowsRemoved: 1 });
+  expect(watermarks().get(key(0))).toBe(asSequence(1));
+});
+
+test('the row cap deletes the lowest sequences up to the cap in one run, stops at the batch size, and is done exactly at the cap', () => {
+  seed(3, 10); // sequences 1..30, round-robin over three sessions
+  const first = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 });
+  expect(first).toMatchObject({ batch: { eventsDeleted: 10, done: false }, rowsRemoved: 10 });
+  const second = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 });
+  expect(second).toMatchObject({ batch: { eventsDeleted: 8, done: true } });
+  expect((db.client.prepare('SELECT min(sequence) AS m FROM events').get() as { m: number }).m).toBe(19);
+  expect(retained()).toBe(12);
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
 });
 
 test('back-to-back prune calls with no turn between them (a CLI loop) still keep the WAL to about one batch', async () => {
