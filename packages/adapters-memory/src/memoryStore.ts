@@ -334,7 +334,9 @@ export function createMemoryStore(): MemoryStore {
     checkInteger('maxAgeMs', request.maxAgeMs, 0);
     checkInteger('maxRows', request.maxRows, 0);
     checkInteger('batchSize', request.batchSize, 1);
+    if (request.cursorMaxAgeMs !== undefined) checkInteger('cursorMaxAgeMs', request.cursorMaxAgeMs, 0);
     const cutoff = now - request.maxAgeMs;
+    const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
     const doomed: StoredEvent[] = [];
     const doomedSet = new Set<StoredEvent>();
 
@@ -389,10 +391,10 @@ export function createMemoryStore(): MemoryStore {
     }
     forgetEvents(doomed);
 
-    // Idle cursors expire with the log.
+    // Idle cursors expire by their own age limit (cursorMaxAgeMs, else the log's).
     const expiring: CursorRow[] = [];
     for (const rows of byWatcher.values()) {
-      for (const row of rows.values()) if (row.touchedAt < cutoff) expiring.push(row);
+      for (const row of rows.values()) if (row.touchedAt < cursorCutoff) expiring.push(row);
     }
     const expiredCursors = commitRemoval(expiring, 'expired', request.now);
 

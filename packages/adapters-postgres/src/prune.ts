@@ -58,7 +58,7 @@ async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneReque
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
   const st = db.statements;
   const { now, maxRows, batchSize } = request;
-  const { cutoff, finite, byAge } = retentionCutoff(request);
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
   return inTransaction(db, async (client) => {
     const highest = new Map<string, number>();
 
@@ -85,8 +85,10 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     // --- prune watermarks: raised in the same transaction, as planHeadWrite computes them ---
     const pruned = await raiseWatermarks(db, client, highest);
 
-    // --- idle cursors (journaled and signalled) ---
-    const expired = byAge ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff, limit: batchSize }), 'expired', now) : [];
+    // --- idle cursors (journaled and signalled; their own age limit: cursorMaxAgeMs) ---
+    const expired = cursorsByAge
+      ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff: cursorCutoff, limit: batchSize }), 'expired', now)
+      : [];
 
     // --- material kept: the pending cursors (that stay) whose material the deleted events set ---
     if (pruned.length > 0) {
@@ -99,7 +101,7 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
 
     // --- anything left? ---
     const agedLeft = finite && (await run(client, st.agedLeft, { cutoff })).length > 0;
-    const idleLeft = finite && (await run(client, st.idleLeft, { cutoff })).length > 0;
+    const idleLeft = cursorFinite && (await run(client, st.idleLeft, { cutoff: cursorCutoff })).length > 0;
     return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && !capLeft && journalDone };
   }, NO_COMMIT_CHECK);
 }

@@ -2,14 +2,30 @@
 // SKIP LOCKED in PostgreSQL, session-bounded batches and checkpoints in SQLite).
 import type { PruneRequest } from '@session-state/domain';
 
+/** The age cutoffs of a batch; see retentionCutoff. */
+export interface RetentionCutoff {
+  /** Events and journal entries older than this go. */
+  readonly cutoff: number;
+  readonly finite: boolean;
+  /** Whether this batch deletes events by age at all. */
+  readonly byAge: boolean;
+  /** Cursors untouched since before this expire (`PruneRequest.cursorMaxAgeMs`, else `maxAgeMs`). */
+  readonly cursorCutoff: number;
+  readonly cursorFinite: boolean;
+  /** Whether this batch expires cursors at all. */
+  readonly cursorsByAge: boolean;
+}
+
 /**
- * The age cutoff of a batch. A non-finite cutoff (an infinite age limit) prunes nothing by age
- * and expires no cursor (`finite` false); `byAge` is whether this batch deletes by age at all.
+ * The age cutoffs of a batch. A non-finite cutoff (an infinite age limit) prunes nothing by age
+ * (`finite` false), and a non-finite cursor cutoff expires no cursor (`cursorFinite` false).
  */
-export function retentionCutoff(request: PruneRequest): { readonly cutoff: number; readonly finite: boolean; readonly byAge: boolean } {
+export function retentionCutoff(request: PruneRequest): RetentionCutoff {
   const cutoff = request.now - request.maxAgeMs;
   const finite = Number.isFinite(cutoff);
-  return { cutoff, finite, byAge: finite && request.batchSize > 0 };
+  const cursorCutoff = request.now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
+  const cursorFinite = Number.isFinite(cursorCutoff);
+  return { cutoff, finite, byAge: finite && request.batchSize > 0, cursorCutoff, cursorFinite, cursorsByAge: cursorFinite && request.batchSize > 0 };
 }
 
 /** What is left of the batch's `batchSize` after `alreadyDeleted` rows (0 when none). */

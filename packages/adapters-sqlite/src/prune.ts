@@ -62,7 +62,7 @@ class Victims {
 function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
   const st = db.statements;
   const { now, maxRows } = request;
-  const { cutoff, finite, byAge } = retentionCutoff(request);
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
   const victims = new Victims();
 
   // --- age: the oldest appends first --------------------------------------------------------
@@ -95,8 +95,8 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   }
   const pruned = prunedSessions(changes, after);
 
-  // --- idle cursors ---------------------------------------------------------------------------
-  const expired: CursorPair[] = byAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff, limit: request.batchSize }), 'expired', now) : [];
+  // --- idle cursors (their own age limit: cursorMaxAgeMs) ---------------------------------------------------------------------------
+  const expired: CursorPair[] = cursorsByAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff: cursorCutoff, limit: request.batchSize }), 'expired', now) : [];
 
   // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
   if (pruned.length > 0) {
@@ -110,7 +110,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
 
   // --- anything left? ---------------------------------------------------------------------------
   const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
-  const idleLeft = finite && st.idleLeft.get({ cutoff }) !== undefined;
+  const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
   const done = !agedLeft && !idleLeft && !capLeft && journal.done;
   return { batch: { eventsDeleted, expiredCursors: expired, done }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
 }

@@ -131,8 +131,15 @@ export interface CursorPair {
 
 export interface PruneRequest {
   readonly now: number;
+  /** Events appended (and journal entries recorded) more than this long before `now` are deleted. */
   readonly maxAgeMs: number;
   readonly maxRows: number;
+  /**
+   * Cursors untouched for more than this long before `now` expire; `maxAgeMs` when absent. A
+   * pending cursor is touched when an event moves it, so with `cursorMaxAgeMs >= maxAgeMs` no
+   * cursor expires before the events it points at; a smaller value may expire a pending one.
+   */
+  readonly cursorMaxAgeMs?: number;
   /** At most this many events are deleted by one call, so no call blocks for long. */
   readonly batchSize: number;
 }

@@ -1025,6 +1025,17 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(result.expired).toEqual([`${C} -> ${B}`]);
         expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`, `${D} -> ${B}`]);
       });
+
+      test('cursorMaxAgeMs governs cursors alone: a pending cursor older than maxAgeMs but within it stays while its events go', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign(), T0 + 10 * MINUTE); // A's cursor is pending, touched at +10
+        const prune = (cursorMaxAgeMs: number) => store.prune({ now: T0 + 60 * MINUTE, maxAgeMs: 30 * MINUTE, cursorMaxAgeMs, maxRows: 1000, batchSize: 1000 });
+        expect(await prune(2 * 60 * MINUTE)).toEqual({ eventsDeleted: 1, expiredCursors: [], done: true });
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`]);
+        // Its own, shorter limit expires it (events and cursors age apart).
+        expect(await prune(40 * MINUTE)).toEqual({ eventsDeleted: 0, expiredCursors: [{ watcher: A, target: B }], done: true });
+        expect(await store.listCursors()).toEqual([]);
+      });
     });
 
     // --- clock readings ---------------------------------------------------------------------
