@@ -38,6 +38,7 @@ import {
   type Notice,
   type Payload,
   type PruneBatch,
+  type PrunePreview,
   type PruneRequest,
   type PrunedSession,
   type Sequence,
@@ -419,6 +420,21 @@ export function createMemoryStore(): MemoryStore {
     return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows && journalPrune.done };
   }
 
+  /** What pruneBatch run to completion would delete and expire: counted, nothing changed. */
+  function previewPrune(request: PruneRequest): PrunePreview {
+    const now = clockMs('now', request.now);
+    const cutoff = now - request.maxAgeMs;
+    const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
+    let aged = 0;
+    for (let i = orderStart; i < order.length; i++) {
+      const event = order[i] as StoredEvent;
+      if (!removed.has(event) && event.appendedAt < cutoff) aged += 1;
+    }
+    let cursorsToExpire = 0;
+    for (const rows of byWatcher.values()) for (const row of rows.values()) if (row.touchedAt < cursorCutoff) cursorsToExpire += 1;
+    return { eventsToDelete: aged + Math.max(0, rowCount - aged - request.maxRows), cursorsToExpire };
+  }
+
   // --- the restart scan and held notices ----------------------------------------------------
 
   /** Every pending cursor (material > acked) whose watcher passes `owns`. */
@@ -599,6 +615,8 @@ export function createMemoryStore(): MemoryStore {
       }),
 
     prune: (request) => guarded('prune', () => pruneBatch(request)),
+
+    previewPrune: (request) => guarded('previewPrune', () => previewPrune(request)),
 
     close: () => {
       closed = true;

@@ -72,6 +72,11 @@ export function sharedStatements(tables: SqlTables) {
     capBoundary: sql`SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} DESC LIMIT 1 OFFSET ${p('maxRows')}`,
     /** {cutoff} → one row when an event appended before `cutoff` is left. */
     agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} LIMIT 1`,
+    /**
+     * {cutoff, cursorCutoff} → [events appended before `cutoff`, events at or after it, cursors
+     * untouched since `cursorCutoff`]: what a prune would find (`previewPrune`).
+     */
+    pruneCounts: sql`SELECT (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}), (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} >= ${p('cutoff')}), (SELECT count(*) FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')})`,
     /** {cutoff} → one row when a cursor untouched since `cutoff` is left. */
     idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT 1`,
     /**
@@ -112,6 +117,7 @@ export interface SharedStatementParams {
   readonly capBoundary: { readonly maxRows: number };
   readonly agedLeft: Cutoff;
   readonly idleLeft: Cutoff;
+  readonly pruneCounts: Cutoff & { readonly cursorCutoff: number };
   readonly journalExcess: { readonly maxRows: number; readonly limit: number };
   readonly agedJournalLeft: Cutoff;
   readonly removableJournalLeft: NoParams;

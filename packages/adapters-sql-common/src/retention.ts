@@ -1,6 +1,6 @@
 // The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs:
 // SKIP LOCKED in PostgreSQL, session-bounded batches and checkpoints in SQLite).
-import type { PruneRequest } from '@session-state/domain';
+import type { PrunePreview, PruneRequest } from '@session-state/domain';
 
 /** The age cutoffs of a batch; see retentionCutoff. */
 export interface RetentionCutoff {
@@ -41,4 +41,23 @@ export function batchRoom(request: PruneRequest, alreadyDeleted: number): number
  */
 export function journalCap(excess: number, room: number): { readonly take: number; readonly overCap: (deleted: number) => boolean } {
   return { take: Math.min(room, excess), overCap: (deleted) => excess > deleted };
+}
+
+/** A cutoff SQL can compare with: an infinite age limit (cutoff -Infinity) counts nothing as old. */
+const sqlCutoff = (cutoff: number): number => (Number.isFinite(cutoff) ? cutoff : Number.MIN_SAFE_INTEGER);
+
+/** The named values of the `pruneCounts` statement for `request`. */
+export function pruneCountParams(request: PruneRequest): { readonly cutoff: number; readonly cursorCutoff: number } {
+  const { cutoff, cursorCutoff } = retentionCutoff(request);
+  return { cutoff: sqlCutoff(cutoff), cursorCutoff: sqlCutoff(cursorCutoff) };
+}
+
+/**
+ * The preview of `request` from the `pruneCounts` row [aged events, other events, idle
+ * cursors]: every aged event, then the oldest of the rest beyond `maxRows`.
+ */
+export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
+  const aged = Number(row?.[0] ?? 0);
+  const kept = Number(row?.[1] ?? 0);
+  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: Number(row?.[2] ?? 0) };
 }

@@ -18,7 +18,9 @@ import {
   type ListenForCursorSignals,
   type Notice,
   type PruneBatch,
+  type PrunePreview,
   type PruneRequest,
+  type VacuumResult,
   type Sequence,
   type SessionChangesPage,
   type SessionKey,
@@ -49,6 +51,10 @@ export interface StoreOperations<Db> {
   resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
   prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
+  /** Optional (see StateStore.previewPrune). */
+  previewPrune?(db: Db, request: PruneRequest): Answer<PrunePreview>;
+  /** Optional (see StateStore.vacuum). */
+  vacuum?(db: Db): Answer<VacuumResult>;
   /** Closes the store; it takes no database, so closing never re-opens or refreshes one. */
   close(): Answer<void>;
 }
@@ -63,6 +69,11 @@ function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   } catch (e) {
     return Promise.reject(storeError(operation, e));
   }
+}
+
+/** The port's `previewPrune` over the adapter's: whole-ms `now`, StoreError rejections. */
+function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations<Db>['previewPrune']>, current: () => Db): (request: PruneRequest) => Promise<PrunePreview> {
+  return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
 }
 
 /**
@@ -87,6 +98,8 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
+    ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
+    ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),
     close: () => call('close', () => ops.close()),
   };

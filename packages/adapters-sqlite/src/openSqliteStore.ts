@@ -8,6 +8,7 @@ import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
+import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
 import { createCheckpointer } from './checkpointer';
@@ -74,5 +75,5 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices };
-  return storePort(current, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune: (_db, request) => pruneBatch(request), close });
+  return storePort(current, { ...operations, restartScan: recover, resetWatcher, deleteSession, prune: (_db, request) => pruneBatch(request), previewPrune, vacuum: (db) => vacuum(db, options.path), close });
 }

@@ -125,6 +125,8 @@ export {
   type HeadRow,
   type PruneBatch,
   type PruneRequest,
+  type PrunePreview,
+  type VacuumResult,
   type SessionChangesPage,
   type StateStore,
   type StoreError,

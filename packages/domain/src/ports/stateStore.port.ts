@@ -151,6 +151,20 @@ export interface PruneBatch {
   readonly done: boolean;
 }
 
+/** What a prune request would do now, read without writing (see `StateStore.previewPrune`). */
+export interface PrunePreview {
+  /** Events the request would delete: those older than the age limit, then the oldest beyond the row cap. */
+  readonly eventsToDelete: number;
+  /** Cursors untouched beyond the cursor age limit, which the request would expire. */
+  readonly cursorsToExpire: number;
+}
+
+/** The store's size before and after `StateStore.vacuum`, in bytes. */
+export interface VacuumResult {
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
 // --- the port ------------------------------------------------------------------------------
 
 export interface StateStore {
@@ -239,6 +253,20 @@ export interface StateStore {
   prune(request: PruneRequest): Promise<PruneBatch>;
 
   /**
+   * Optional, for operators (`session-state prune --dry-run`): what `prune` run to completion
+   * with `request` would delete and expire at `request.now`, counted without writing anything
+   * (`batchSize` is ignored).
+   */
+  previewPrune?(request: PruneRequest): Promise<PrunePreview>;
+
+  /**
+   * Optional, for operators (`session-state prune --vacuum`): gives the space pruned rows left
+   * behind back (SQLite: a checkpoint, VACUUM, and the WAL truncated; PostgreSQL: VACUUM of the
+   * store's tables), and reports the store's size before and after.
+   */
+  vacuum?(): Promise<VacuumResult>;
+
+  /**
    * Optional, for stores several processes share: signals each committed append that asked
    * for a notice, in whichever process it ran (see CursorSignalListener). A facade told which
    * watchers it owns listens and re-reads its cursors on the signalled targets (`pendingNotices`).
@@ -249,8 +277,8 @@ export interface StateStore {
 }
 
 /**
- * Every required method of the port but `close` (the optional `readSessionChanges` and `listen`
- * aside): the facade checks a store against them, and test stores that wrap every operation list
+ * Every required method of the port but `close` (the optional `readSessionChanges`, `listen`,
+ * `previewPrune` and `vacuum` aside): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
 export const STORE_OPERATIONS = [
@@ -269,7 +297,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'previewPrune' | 'vacuum'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;
