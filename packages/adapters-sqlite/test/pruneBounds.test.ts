@@ -137,3 +137,21 @@ test('back-to-back prune calls with no turn between them (a CLI loop) still keep
   // they pile up until the loop ends (20 batches' pages). 1 MB separates the two.
   expect(walBytes).toBeLessThan(1_000_000);
 });
+
+test('the journal cap, counted only up to one past the batch, still reports not done while entries beyond maxRows remain', () => {
+  // Ten entries of pairs that have no cursor (all removable), recorded now (none aged).
+  db.client.transaction(() => {
+    for (let i = 0; i < 10; i += 1) {
+      db.statements.insertJournal.run({ watcher: key(i), target: key(100), type: 'watch_ended', reason: 'expired', via: null, acked: 0, notified: 0, material: 0, recordedAt: T0 });
+    }
+  })();
+  const entries = (): number => (db.client.prepare('SELECT count(*) AS n FROM cursor_journal').get() as { n: number }).n;
+  const request = { now: T0, maxAgeMs: DAY, maxRows: 2, batchSize: 3 };
+  const sizes: number[] = [];
+  for (;;) {
+    const { batch } = prune(db, request);
+    sizes.push(entries());
+    if (batch.done) break;
+  }
+  expect(sizes).toEqual([7, 4, 2]);
+});
