@@ -1,5 +1,5 @@
 // The SQLite StateStore: the port over a StoreDb (see openStoreDb.ts); each method is an async
-// wrapper around one synchronous operation.
+// wrapper around one synchronous operation (prune also waits for a running WAL checkpoint).
 import { storePort } from '@session-state/adapters-sql-common';
 import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 

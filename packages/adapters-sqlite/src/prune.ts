@@ -2,7 +2,7 @@
 // then the lowest sequences beyond the row cap, prune watermarks raised over what went (by
 // `planHeadWrite`), cursors idle beyond the age limit expired (`planRemoval`), `material_kept`
 // for the pending cursors whose material went (`planPruneMaterial`), and the journal by
-// `planJournalPrune`'s rule; the WAL checkpoint that follows runs in its own turn. Nothing in a
+// `planJournalPrune`'s rule; the WAL checkpoints between batches run in a worker thread (checkpointer.ts). Nothing in a
 // batch reads the whole log: the row cap is found by walking `maxRows` entries of the sequence
 // order (`capBoundary`), and the capped run of lowest sequences goes in one range DELETE.
 import { batchRoom, decodeStoredCursors, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
