@@ -17,6 +17,7 @@ import { w2FanOut } from './workloads/w2FanOut';
 import { w3InFlight } from './workloads/w3InFlight';
 import { w4StatusReads } from './workloads/w4StatusReads';
 import { w5Prune } from './workloads/w5Prune';
+import { w5mPruneAtScale } from './workloads/w5mPruneAtScale';
 import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan';
 import { w7Memory } from './workloads/w7Memory';
 import { w8Burst } from './workloads/w8Burst';
@@ -32,6 +33,7 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['3', w3InFlight],
   ['4', w4StatusReads],
   ['5', w5Prune],
+  ['5m', w5mPruneAtScale],
   ['6', w6RestartScan],
   ['6L', w6LargeRestartScan],
   ['7', w7Memory],
@@ -41,8 +43,11 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['11', w11List],
 ];
 
+/** Workloads at a size --quick cannot afford: they run in the full run, or when --only names them. */
+export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['5m', 'pg5m']);
+
 const USAGE =
-  'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,11,pg,pg1,...] [--out path] [--pg-url postgres://…]\n' +
+  'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,11,5m,6L,pg,pg1,...,pg5m] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 interface Args {
@@ -94,11 +99,12 @@ async function main(): Promise<void> {
   progress.line(`machine: ${machine}`);
   const ctx: BenchContext = { quick: args.quick, large: args.large, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
   const results: WorkloadResult[] = [];
-  const pgSelected = (id: string): boolean => args.only === undefined || args.only.has('pg') || args.only.has(id);
+  const pgSelected = (id: string): boolean =>
+    args.only?.has(id) === true || (!(args.quick && FULL_RUN_ONLY.has(id)) && (args.only === undefined || args.only.has('pg')));
   let pg: PgColumn | undefined;
   try {
     for (const [id, run] of WORKLOADS) {
-      if (args.only !== undefined && !args.only.has(id)) continue;
+      if (args.only !== undefined ? !args.only.has(id) : args.quick && FULL_RUN_ONLY.has(id)) continue;
       const t0 = Date.now();
       const out = await run(ctx);
       const list = Array.isArray(out) ? out : [out];

@@ -21,6 +21,9 @@ export interface Sizes {
   /** Workload 5: the row cap and the rows above it to prune. */
   readonly pruneCap: number;
   readonly pruneExcess: number;
+  /** Workload 5m (full run only): the row cap and the rows beyond it, at scale. */
+  readonly pruneAtScaleCap: number;
+  readonly pruneAtScaleExcess: number;
   /** Workload 6: cursors, lagging cursors, timed scans per side. */
   readonly cursors: number;
   readonly lagging: number;
@@ -54,6 +57,8 @@ export const FULL: Sizes = {
   tailEvents: 10,
   pruneCap: 50_000,
   pruneExcess: 50_000,
+  pruneAtScaleCap: 50_000,
+  pruneAtScaleExcess: 1_000_000,
   cursors: 100_000,
   lagging: 10_000,
   scans: 15,

@@ -30,6 +30,11 @@ export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
     tailEvents: sqlite.tailEvents,
     pruneCap: 20_000,
     pruneExcess: 20_000,
+    // pg5m: SQLite's cap, a fifth of its excess. PostgreSQL's prune runs ~13 round trips a batch
+    // and its batches fall to the 50-row floor on a loaded machine (about 45 ms each here), so
+    // 1,000,000 rows would take a quarter of an hour; 200,000 show the same ratio.
+    pruneAtScaleCap: sqlite.pruneAtScaleCap,
+    pruneAtScaleExcess: 200_000,
     cursors: 50_000,
     lagging: 5000,
     scans: 5,

@@ -8,7 +8,7 @@ import { pgSizes } from '../postgres/sizes';
 import { pg1SingleAppend, pg2FanOut } from './pgAppend';
 import { pg3InFlight } from './pgInFlight';
 import { pg4StatusReads } from './pgStatusReads';
-import { pg5Prune } from './pgPrune';
+import { pg5mPruneAtScale, pg5Prune } from './pgPrune';
 import { pg6RestartScan } from './pgRestartScan';
 import { pg7NoticeDelay } from './pgNoticeDelay';
 import { pg8Gateways } from './pgGateways';
@@ -22,6 +22,7 @@ export const PG_WORKLOADS: ReadonlyArray<readonly [string, PgWorkload]> = [
   ['pg3', pg3InFlight],
   ['pg4', pg4StatusReads],
   ['pg5', pg5Prune],
+  ['pg5m', pg5mPruneAtScale],
   ['pg6', pg6RestartScan],
   ['pg7', pg7NoticeDelay],
   ['pg8', pg8Gateways],

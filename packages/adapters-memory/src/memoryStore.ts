@@ -40,6 +40,7 @@ import {
   type Notice,
   type Payload,
   type PruneBatch,
+  type PrunePreview,
   type PruneRequest,
   type PrunedSession,
   type Sequence,
@@ -336,7 +337,9 @@ export function createMemoryStore(): MemoryStore {
     checkInteger('maxAgeMs', request.maxAgeMs, 0);
     checkInteger('maxRows', request.maxRows, 0);
     checkInteger('batchSize', request.batchSize, 1);
+    if (request.cursorMaxAgeMs !== undefined) checkInteger('cursorMaxAgeMs', request.cursorMaxAgeMs, 0);
     const cutoff = now - request.maxAgeMs;
+    const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
     const doomed: StoredEvent[] = [];
     const doomedSet = new Set<StoredEvent>();
 
@@ -391,10 +394,10 @@ export function createMemoryStore(): MemoryStore {
     }
     forgetEvents(doomed);
 
-    // Idle cursors expire with the log.
+    // Idle cursors expire by their own age limit (cursorMaxAgeMs, else the log's).
     const expiring: CursorRow[] = [];
     for (const rows of byWatcher.values()) {
-      for (const row of rows.values()) if (row.touchedAt < cutoff) expiring.push(row);
+      for (const row of rows.values()) if (row.touchedAt < cursorCutoff) expiring.push(row);
     }
     const expiredCursors = commitRemoval(expiring, 'expired', request.now);
 
@@ -417,6 +420,21 @@ export function createMemoryStore(): MemoryStore {
     }
 
     return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows && journalPrune.done };
+  }
+
+  /** What pruneBatch run to completion would delete and expire: counted, nothing changed. */
+  function previewPrune(request: PruneRequest): PrunePreview {
+    const now = clockMs('now', request.now);
+    const cutoff = now - request.maxAgeMs;
+    const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
+    let aged = 0;
+    for (let i = orderStart; i < order.length; i++) {
+      const event = order[i] as StoredEvent;
+      if (!removed.has(event) && event.appendedAt < cutoff) aged += 1;
+    }
+    let cursorsToExpire = 0;
+    for (const rows of byWatcher.values()) for (const row of rows.values()) if (row.touchedAt < cursorCutoff) cursorsToExpire += 1;
+    return { eventsToDelete: aged + Math.max(0, rowCount - aged - request.maxRows), cursorsToExpire };
   }
 
   // --- the restart scan and held notices ----------------------------------------------------
@@ -620,6 +638,8 @@ export function createMemoryStore(): MemoryStore {
       }),
 
     prune: (request) => guarded('prune', () => pruneBatch(request)),
+
+    previewPrune: (request) => guarded('previewPrune', () => previewPrune(request)),
 
     close: () => {
       closed = true;

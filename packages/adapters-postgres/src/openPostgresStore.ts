@@ -23,6 +23,7 @@ import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
+import { previewPrune, vacuum } from './maintenance';
 import { storeTables } from './schema';
 import { prepareStatements } from './statements';
 import type { StoreDb } from './storeDb';
@@ -74,7 +75,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed: Promise<void> | undefined;
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
-  return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, close }, (listener) =>
+  return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close }, (listener) =>
     listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),
   );
 }

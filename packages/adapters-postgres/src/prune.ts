@@ -4,7 +4,7 @@
 // `material_kept` for the pending cursors whose material went (`planPruneMaterial`), and the
 // journal by `planJournalPrune`'s rule. Rows another gateway's prune has locked are skipped, so
 // two gateways pruning at once share the work instead of waiting on each other.
-import { decodeStoredCursors, headOfRow, prunedSessions, retentionCutoff, rowCapTake, type HeadChange } from '@session-state/adapters-sql-common';
+import { batchRoom, decodeStoredCursors, headOfRow, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -46,19 +46,19 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
 async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<boolean> {
   const st = db.statements;
   const aged = byAge ? (await run(client, st.deleteAgedJournal, { cutoff, limit: request.batchSize })).length : 0;
-  const [counted] = await run(client, st.countJournal, {});
-  let total = Number(counted?.[0] ?? 0);
-  const take = rowCapTake(total, request, aged);
-  if (take > 0) total -= (await run(client, st.deleteLowestJournal, { limit: take })).length;
+  const room = batchRoom(request, aged);
+  const [excess] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
+  const cap = journalCap(Number(excess?.[0] ?? 0), room);
+  const capped = cap.take > 0 ? (await run(client, st.deleteLowestJournal, { limit: cap.take })).length : 0;
   const agedLeft = Number.isFinite(cutoff) && (await run(client, st.agedJournalLeft, { cutoff })).length > 0;
-  const overCap = total > request.maxRows && (await run(client, st.removableJournalLeft, {})).length > 0;
+  const overCap = cap.overCap(capped) && (await run(client, st.removableJournalLeft, {})).length > 0;
   return !agedLeft && !overCap;
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
   const st = db.statements;
   const { now, maxRows, batchSize } = request;
-  const { cutoff, finite, byAge } = retentionCutoff(request);
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
   return inTransaction(db, async (client) => {
     const highest = new Map<string, number>();
 
@@ -66,23 +66,29 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const aged = byAge ? await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }) : [];
     highestPerSession(aged, highest);
 
-    // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ---
-    const [counted] = await run(client, st.countEvents, {});
-    let total = Number(counted?.[0] ?? 0);
-    const take = rowCapTake(total, request, aged.length);
+    // --- row cap: the lowest sequences (the earliest appends) beyond the newest maxRows ---
+    // Rows another gateway's prune has locked are skipped: that prune covers them.
+    const take = batchRoom(request, aged.length);
+    let capLeft: boolean;
     let capped = 0;
     if (take > 0) {
-      const lowest = await run(client, st.deleteLowestEvents, { limit: take });
+      const lowest = await run(client, st.deleteCappedEvents, { maxRows, limit: take });
       highestPerSession(lowest, highest);
       capped = lowest.length;
-      total -= capped;
+      // RETURNING has no order: the cap is left when the highest deleted sequence is below the boundary.
+      const deepest = Math.max(...lowest.map((row) => Number(row[0])));
+      capLeft = lowest.length > 0 && deepest < Number(lowest[0]?.[2]);
+    } else {
+      capLeft = (await run(client, st.capBoundary, { maxRows })).length > 0;
     }
 
     // --- prune watermarks: raised in the same transaction, as planHeadWrite computes them ---
     const pruned = await raiseWatermarks(db, client, highest);
 
-    // --- idle cursors (journaled and signalled) ---
-    const expired = byAge ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff, limit: batchSize }), 'expired', now) : [];
+    // --- idle cursors (journaled and signalled; their own age limit: cursorMaxAgeMs) ---
+    const expired = cursorsByAge
+      ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff: cursorCutoff, limit: batchSize }), 'expired', now)
+      : [];
 
     // --- material kept: the pending cursors (that stay) whose material the deleted events set ---
     if (pruned.length > 0) {
@@ -95,7 +101,7 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
 
     // --- anything left? ---
     const agedLeft = finite && (await run(client, st.agedLeft, { cutoff })).length > 0;
-    const idleLeft = finite && (await run(client, st.idleLeft, { cutoff })).length > 0;
-    return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && total <= maxRows && journalDone };
+    const idleLeft = cursorFinite && (await run(client, st.idleLeft, { cutoff: cursorCutoff })).length > 0;
+    return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && !capLeft && journalDone };
   }, NO_COMMIT_CHECK);
 }

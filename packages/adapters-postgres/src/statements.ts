@@ -78,6 +78,7 @@ function compileShared(tables: StoreTables): { readonly [K in SharedStatementNam
  */
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
+  const sharedBoundary = sharedStatements(tables).capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
@@ -260,12 +261,22 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
   ORDER BY ${events.appendedAt}, ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
 ) RETURNING sequence, session_key`,
     ),
-    /** {limit} → deletes the lowest sequences (the earliest appends); returns [sequence, sessionKey]. */
-    deleteLowestEvents: compile<Limit>(
-      'delete_lowest_events',
-      sql`DELETE FROM ${events} WHERE ${events.sequence} IN (
-  SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING sequence, session_key`,
+    /**
+     * {maxRows, limit} → deletes up to `limit` of the lowest sequences (the earliest appends)
+     * beyond the newest `maxRows`; returns [sequence, sessionKey, boundary] per deleted event,
+     * `boundary` being the highest sequence beyond the cap. One statement: the cap is found by
+     * walking `maxRows` index entries (`capBoundary`), never by counting the whole log.
+     */
+    deleteCappedEvents: compile<Limit & { maxRows: number }>(
+      'delete_capped_events',
+      sql`WITH boundary AS (${sharedBoundary}),
+victims AS (
+  DELETE FROM ${events} WHERE ${events.sequence} IN (
+    SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)
+    ORDER BY ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
+  ) RETURNING sequence, session_key
+)
+SELECT sequence, session_key, (SELECT sequence FROM boundary) FROM victims`,
     ),
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues. */
     expireIdleCursors: compile<Cutoff & Limit>(

@@ -1,24 +1,63 @@
 // The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs:
 // SKIP LOCKED in PostgreSQL, session-bounded batches and checkpoints in SQLite).
-import type { PruneRequest } from '@session-state/domain';
+import type { PrunePreview, PruneRequest } from '@session-state/domain';
 
-/**
- * The age cutoff of a batch. A non-finite cutoff (an infinite age limit) prunes nothing by age
- * and expires no cursor (`finite` false); `byAge` is whether this batch deletes by age at all.
- */
-export function retentionCutoff(request: PruneRequest): { readonly cutoff: number; readonly finite: boolean; readonly byAge: boolean } {
-  const cutoff = request.now - request.maxAgeMs;
-  const finite = Number.isFinite(cutoff);
-  return { cutoff, finite, byAge: finite && request.batchSize > 0 };
+/** The age cutoffs of a batch; see retentionCutoff. */
+export interface RetentionCutoff {
+  /** Events and journal entries older than this go. */
+  readonly cutoff: number;
+  readonly finite: boolean;
+  /** Whether this batch deletes events by age at all. */
+  readonly byAge: boolean;
+  /** Cursors untouched since before this expire (`PruneRequest.cursorMaxAgeMs`, else `maxAgeMs`). */
+  readonly cursorCutoff: number;
+  readonly cursorFinite: boolean;
+  /** Whether this batch expires cursors at all. */
+  readonly cursorsByAge: boolean;
 }
 
 /**
- * How many of the lowest rows the row cap deletes in this batch: the rows beyond `maxRows`
- * (counted honestly each batch, as sequences are not contiguous), at most what the batch has
- * left after `alreadyDeleted`; 0 when none.
+ * The age cutoffs of a batch. A non-finite cutoff (an infinite age limit) prunes nothing by age
+ * (`finite` false), and a non-finite cursor cutoff expires no cursor (`cursorFinite` false).
  */
-export function rowCapTake(total: number, request: PruneRequest, alreadyDeleted: number): number {
-  const budget = request.batchSize - alreadyDeleted;
-  const excess = total - request.maxRows;
-  return budget > 0 && excess > 0 ? Math.min(budget, excess) : 0;
+export function retentionCutoff(request: PruneRequest): RetentionCutoff {
+  const cutoff = request.now - request.maxAgeMs;
+  const finite = Number.isFinite(cutoff);
+  const cursorCutoff = request.now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
+  const cursorFinite = Number.isFinite(cursorCutoff);
+  return { cutoff, finite, byAge: finite && request.batchSize > 0, cursorCutoff, cursorFinite, cursorsByAge: cursorFinite && request.batchSize > 0 };
+}
+
+/** What is left of the batch's `batchSize` after `alreadyDeleted` rows (0 when none). */
+export function batchRoom(request: PruneRequest, alreadyDeleted: number): number {
+  return Math.max(0, request.batchSize - alreadyDeleted);
+}
+
+/**
+ * The journal's row cap in one batch, by planJournalPrune's rule: with `excess` the entries
+ * beyond `maxRows` counted up to `room + 1` (the `journalExcess` statement), `take` is how many
+ * of the lowest removable entries to delete; `overCap(deleted)` whether entries beyond the cap
+ * remain after `deleted` went (exact, as `excess` counts one past what a batch can take).
+ */
+export function journalCap(excess: number, room: number): { readonly take: number; readonly overCap: (deleted: number) => boolean } {
+  return { take: Math.min(room, excess), overCap: (deleted) => excess > deleted };
+}
+
+/** A cutoff SQL can compare with: an infinite age limit (cutoff -Infinity) counts nothing as old. */
+const sqlCutoff = (cutoff: number): number => (Number.isFinite(cutoff) ? cutoff : Number.MIN_SAFE_INTEGER);
+
+/** The named values of the `pruneCounts` statement for `request`. */
+export function pruneCountParams(request: PruneRequest): { readonly cutoff: number; readonly cursorCutoff: number } {
+  const { cutoff, cursorCutoff } = retentionCutoff(request);
+  return { cutoff: sqlCutoff(cutoff), cursorCutoff: sqlCutoff(cursorCutoff) };
+}
+
+/**
+ * The preview of `request` from the `pruneCounts` row [aged events, other events, idle
+ * cursors]: every aged event, then the oldest of the rest beyond `maxRows`.
+ */
+export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
+  const aged = Number(row?.[0] ?? 0);
+  const kept = Number(row?.[1] ?? 0);
+  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: Number(row?.[2] ?? 0) };
 }

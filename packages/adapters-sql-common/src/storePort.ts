@@ -18,9 +18,11 @@ import {
   type ListenForCursorSignals,
   type Notice,
   type PruneBatch,
+  type PrunePreview,
   type PruneRequest,
   type ReadAckOutcome,
   type ReadAckRequest,
+  type VacuumResult,
   type Sequence,
   type SessionChangesPage,
   type SessionKey,
@@ -54,6 +56,10 @@ export interface StoreOperations<Db> {
   unwatch(db: Db, watcher: SessionKey, target: SessionKey, now: number): Answer<{ readonly removed: boolean }>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
   prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
+  /** Optional (see StateStore.previewPrune). */
+  previewPrune?(db: Db, request: PruneRequest): Answer<PrunePreview>;
+  /** Optional (see StateStore.vacuum). */
+  vacuum?(db: Db): Answer<VacuumResult>;
   /** Closes the store; it takes no database, so closing never re-opens or refreshes one. */
   close(): Answer<void>;
 }
@@ -68,6 +74,11 @@ function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   } catch (e) {
     return Promise.reject(storeError(operation, e));
   }
+}
+
+/** The port's `previewPrune` over the adapter's: whole-ms `now`, StoreError rejections. */
+function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations<Db>['previewPrune']>, current: () => Db): (request: PruneRequest) => Promise<PrunePreview> {
+  return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
 }
 
 /**
@@ -95,6 +106,8 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
+    ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
+    ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),
     close: () => call('close', () => ops.close()),
   };

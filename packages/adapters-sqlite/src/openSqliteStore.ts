@@ -1,5 +1,5 @@
 // The SQLite StateStore: the port over a StoreDb (see openStoreDb.ts); each method is an async
-// wrapper around one synchronous operation.
+// wrapper around one synchronous operation (prune also waits for a running WAL checkpoint).
 import { storePort } from '@session-state/adapters-sql-common';
 import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 
@@ -10,15 +10,17 @@ import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
 import { listCursors } from './listCursors';
+import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
-import { checkpoint, prune } from './prune';
+import { createCheckpointer } from './checkpointer';
+import { CHECKPOINT_AFTER_ROWS, prune } from './prune';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import type { StoreDb } from './storeDb';
-import type { SqliteStoreOptions } from './storeOptions';
+import { checkOptions, type SqliteStoreOptions } from './storeOptions';
 import { unwatch } from './unwatch';
 import { watch } from './watch';
 
@@ -50,31 +52,42 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     return db;
   };
 
-  // A big prune batch's WAL pages are checkpointed in a later turn of the event loop, never
-  // inside the batch (see prune.ts); at most one checkpoint waits at a time.
-  let pendingCheckpoint: NodeJS.Immediate | undefined;
-  const runCheckpoint = (): void => {
-    pendingCheckpoint = undefined;
-    checkpoint(db);
-  };
-  const pruneBatch = (request: PruneRequest): PruneBatch => {
-    // A caller that did not let a turn pass (e.g. a CLI loop) gets the waiting checkpoint now,
-    // so the WAL never holds more than about one batch while the auto-checkpoint is held off.
-    if (pendingCheckpoint !== undefined) {
-      clearImmediate(pendingCheckpoint);
-      runCheckpoint();
+  // Prune batches' WAL pages are checkpointed off the event loop, never inside a batch (see
+  // prune.ts); the next batch waits for a running checkpoint, so the WAL stays bounded.
+  const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
+  let removedSinceCheckpoint = 0;
+  let checkpointing: Promise<void> | undefined;
+  const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
+    if (checkpointing !== undefined) await checkpointing;
+    const { batch, rowsRemoved } = prune(current(), request);
+    removedSinceCheckpoint += rowsRemoved;
+    if (removedSinceCheckpoint >= CHECKPOINT_AFTER_ROWS || (batch.done && removedSinceCheckpoint > 0)) {
+      removedSinceCheckpoint = 0;
+      const running = checkpointer.run();
+      checkpointing = running;
+      void running.then(() => {
+        if (checkpointing === running) checkpointing = undefined;
+      });
     }
-    const { batch, checkpointDue } = prune(db, request);
-    if (checkpointDue && pendingCheckpoint === undefined) pendingCheckpoint = setImmediate(runCheckpoint).unref();
     return batch;
   };
 
-  const close = (): void => {
-    if (pendingCheckpoint !== undefined) clearImmediate(pendingCheckpoint);
-    pendingCheckpoint = undefined;
+  const close = async (): Promise<void> => {
+    await checkpointer.close();
     if (db.client.open) db.client.close();
   };
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
-  return storePort(current, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune: (_db, request) => pruneBatch(request), close });
+  return storePort(current, {
+    ...operations,
+    acknowledgeRead,
+    restartScan: recover,
+    resetWatcher,
+    unwatch,
+    deleteSession,
+    prune: (_db, request) => pruneBatch(request),
+    previewPrune,
+    vacuum: (db) => vacuum(db, options.path),
+    close,
+  });
 }

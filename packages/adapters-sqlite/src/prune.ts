@@ -2,8 +2,10 @@
 // then the lowest sequences beyond the row cap, prune watermarks raised over what went (by
 // `planHeadWrite`), cursors idle beyond the age limit expired (`planRemoval`), `material_kept`
 // for the pending cursors whose material went (`planPruneMaterial`), and the journal by
-// `planJournalPrune`'s rule; the WAL checkpoint that follows runs in its own turn.
-import { decodeStoredCursors, prunedSessions, retentionCutoff, rowCapTake, type HeadChange } from '@session-state/adapters-sql-common';
+// `planJournalPrune`'s rule; the WAL checkpoints between batches run in a worker thread (checkpointer.ts). Nothing in a
+// batch reads the whole log: the row cap is found by walking `maxRows` entries of the sequence
+// order (`capBoundary`), and the capped run of lowest sequences goes in one range DELETE.
+import { batchRoom, decodeStoredCursors, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, planPruneMaterial, type CursorPair, type CursorRow, type PruneBatch, type PruneRequest, type SignalLogHead } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
@@ -12,13 +14,15 @@ import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 
 /**
- * A batch that removed at least this many rows asks for a checkpoint of its own. Rows of many
- * sessions sit on as many index pages, so a big batch writes about one WAL page per row; left
- * to the auto-checkpoint (every 1,000 pages), the copy of those pages back to the database file
- * would land inside the commit that crosses the threshold, doubling that block. A checkpoint
- * after each big batch, in its own turn, keeps every block about one batch long.
+ * After this many rows removed since the last checkpoint (or a batch that finished the prune),
+ * the store checkpoints the WAL, off the event loop (see checkpointer.ts), before its next
+ * batch. A removed row writes about one page (its session's index page) to the WAL, so the WAL
+ * holds about this many pages plus one batch before SQLite starts it over from the beginning:
+ * it never grows with the run (a 1,000,000-row prune once left a 716 MB WAL, when batches below
+ * a row threshold skipped their checkpoint while the auto-checkpoint was off). Pages rewritten
+ * by several batches in between are copied back once.
  */
-export const CHECKPOINT_AFTER_ROWS = 64;
+export const CHECKPOINT_AFTER_ROWS = 1000;
 
 /**
  * A batch touches at most this many sessions. Each session's rows sit on their own pages of the
@@ -58,22 +62,26 @@ class Victims {
 function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
   const st = db.statements;
   const { now, maxRows } = request;
-  const { cutoff, finite, byAge } = retentionCutoff(request);
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
   const victims = new Victims();
 
   // --- age: the oldest appends first --------------------------------------------------------
-  const room = byAge ? victims.take(st.agedEvents.all({ cutoff, limit: request.batchSize })) : true;
+  const sessionsLeft = byAge ? victims.take(st.agedEvents.all({ cutoff, limit: request.batchSize })) : true;
   for (const sequence of victims.sequences) st.deleteEvent.run({ sequence });
   const aged = victims.sequences.length;
 
-  // --- row cap: the lowest sequences (the earliest appends) beyond maxRows ------------------------
-  // The count reads the small appended_at index and costs a fraction of the deletes.
-  let total = (st.countEvents.get({}) as [number])[0];
-  const take = room ? rowCapTake(total, request, aged) : 0;
-  if (take > 0) {
-    victims.take(st.lowestEvents.all({ limit: take }));
-    for (let i = aged; i < victims.sequences.length; i += 1) st.deleteEvent.run({ sequence: victims.sequences[i] as number });
-    total -= victims.sequences.length - aged;
+  // --- row cap: the lowest sequences (the earliest appends) beyond the newest maxRows ------------
+  const boundary = (st.capBoundary.get({ maxRows }) as [number] | undefined)?.[0];
+  let capLeft = boundary !== undefined;
+  const take = sessionsLeft ? batchRoom(request, aged) : 0;
+  if (boundary !== undefined && take > 0) {
+    victims.take(st.lowestEvents.all({ upTo: boundary, limit: take }));
+    if (victims.sequences.length > aged) {
+      // Taken in sequence order, they are every retained sequence from the first to the last.
+      const to = victims.sequences[victims.sequences.length - 1] as number;
+      st.deleteEventRange.run({ from: victims.sequences[aged] as number, to });
+      capLeft = to < boundary;
+    }
   }
   const eventsDeleted = victims.sequences.length;
 
@@ -87,8 +95,8 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   }
   const pruned = prunedSessions(changes, after);
 
-  // --- idle cursors ---------------------------------------------------------------------------
-  const expired: CursorPair[] = byAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff, limit: request.batchSize }), 'expired', now) : [];
+  // --- idle cursors (their own age limit: cursorMaxAgeMs) ---------------------------------------------------------------------------
+  const expired: CursorPair[] = cursorsByAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff: cursorCutoff, limit: request.batchSize }), 'expired', now) : [];
 
   // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
   if (pruned.length > 0) {
@@ -102,8 +110,8 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
 
   // --- anything left? ---------------------------------------------------------------------------
   const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
-  const idleLeft = finite && st.idleLeft.get({ cutoff }) !== undefined;
-  const done = !agedLeft && !idleLeft && total <= maxRows && journal.done;
+  const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
+  const done = !agedLeft && !idleLeft && !capLeft && journal.done;
   return { batch: { eventsDeleted, expiredCursors: expired, done }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
 }
 
@@ -116,44 +124,29 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
 function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number; readonly done: boolean } {
   const st = db.statements;
   const aged = byAge ? st.deleteAgedJournal.run({ cutoff, limit: request.batchSize }).changes : 0;
-  let total = (st.countJournal.get({}) as [number])[0];
-  const take = rowCapTake(total, request, aged);
-  const capped = take > 0 ? st.deleteLowestJournal.run({ limit: take }).changes : 0;
-  total -= capped;
+  const room = batchRoom(request, aged);
+  const cap = journalCap((st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0], room);
+  const capped = cap.take > 0 ? st.deleteLowestJournal.run({ limit: cap.take }).changes : 0;
   const agedLeft = Number.isFinite(cutoff) && st.agedJournalLeft.get({ cutoff }) !== undefined;
-  const overCap = total > request.maxRows && st.removableJournalLeft.get({}) !== undefined;
+  const overCap = cap.overCap(capped) && st.removableJournalLeft.get({}) !== undefined;
   return { deleted: aged + capped, done: !agedLeft && !overCap };
 }
 
 /**
  * One bounded retention batch (at most `batchSize` events and cursors); `done` when nothing is
- * left. The WAL auto-checkpoint is held off during the batch's commit, so copying the WAL back
- * never lands inside the batch; `checkpointDue` tells the caller to run `checkpoint` in a later
- * turn of the event loop.
+ * left; `rowsRemoved` counts the events, cursors and journal entries it deleted, for the
+ * caller's checkpoint schedule (see CHECKPOINT_AFTER_ROWS). The WAL auto-checkpoint is held off
+ * during the batch's commit, so copying the WAL back never lands inside the batch.
  */
-export function prune(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly checkpointDue: boolean } {
+export function prune(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
   const { client } = db;
   const autocheckpoint = client.pragma('wal_autocheckpoint', { simple: true }) as number;
   client.pragma('wal_autocheckpoint = 0');
   try {
     const { batch, rowsRemoved } = client.transaction(() => pruneInTransaction(db, request)).immediate();
-    return { batch, checkpointDue: rowsRemoved >= CHECKPOINT_AFTER_ROWS };
+    return { batch, rowsRemoved };
   } finally {
     // PRAGMA takes no bound parameters; the value is the integer just read back.
     client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
-  }
-}
-
-/**
- * A passive checkpoint: copies what the WAL holds back to the database file without waiting
- * for other connections' readers. Housekeeping only, so a failure is ignored: the
- * auto-checkpoint of a later commit does the same work.
- */
-export function checkpoint(db: StoreDb): void {
-  if (!db.client.open) return;
-  try {
-    db.client.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // See above: nothing is lost, the next auto-checkpoint retries.
   }
 }

@@ -3,7 +3,7 @@
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
 import type Database from 'better-sqlite3';
-import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import {
   columnsOf,
@@ -215,15 +215,27 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'agedEvents',
     ),
 
-    /** {limit} → the lowest sequences (the earliest appends), as [sequence, sessionKey], lowest first. */
-    lowestEvents: compile<Limit>(
+    /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
+    lowestEvents: compile<Limit & { upTo: number }>(
       client,
-      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).orderBy(asc(events.sequence)).limit(p('limit')),
+      orm
+        .select({ sequence: events.sequence, sessionKey: events.sessionKey })
+        .from(events)
+        .where(lte(events.sequence, p('upTo')))
+        .orderBy(asc(events.sequence))
+        .limit(p('limit')),
       'lowestEvents',
     ),
 
     /** {sequence} → deletes that event. */
     deleteEvent: compile<{ sequence: number }>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), 'deleteEvent'),
+
+    /** {from, to} → deletes the events with sequences in [from, to]: one statement for a run of the lowest sequences. */
+    deleteEventRange: compile<{ from: number; to: number }>(
+      client,
+      orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to')))),
+      'deleteEventRange',
+    ),
 
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues (planRemoval journals them). */
     expireIdleCursors: compile<Cutoff & Limit>(

@@ -1,6 +1,6 @@
 // What keeps one prune batch short on SQLite: it touches at most SESSIONS_PER_BATCH sessions
-// (the pages it writes grow with them), it never checkpoints the WAL inside its commit, and it
-// asks for a checkpoint in a later turn only when it removed many rows.
+// (the pages it writes grow with them), it never checkpoints the WAL inside its commit, it finds
+// the row cap without counting the log, and the store checkpoints the WAL between batches.
 import { asSequence, type SessionKey } from '@session-state/domain';
 
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import { tempDbPath, type TempDb } from '@session-state/testkit';
 import { writeHead } from '../src/headRow';
 import { openSqliteStore } from '../src/openSqliteStore';
 import { openStoreDb } from '../src/openStoreDb';
-import { CHECKPOINT_AFTER_ROWS, prune, SESSIONS_PER_BATCH } from '../src/prune';
+import { prune, SESSIONS_PER_BATCH } from '../src/prune';
 import type { StoreDb } from '../src/storeDb';
 
 const T0 = Date.UTC(2026, 10, 29);
@@ -88,17 +88,26 @@ test('the WAL auto-checkpoint setting is held off only during the batch and rest
   expect(retained()).toBe(7);
 });
 
-test(`a checkpoint is asked for only after a batch that removed at least CHECKPOINT_AFTER_ROWS (${CHECKPOINT_AFTER_ROWS}) rows`, () => {
-  seed(1, CHECKPOINT_AFTER_ROWS + 5);
-  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: CHECKPOINT_AFTER_ROWS + 4, batchSize: 1000 })).toMatchObject({ checkpointDue: false });
-  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 1000 })).toMatchObject({
-    batch: { eventsDeleted: CHECKPOINT_AFTER_ROWS + 4, done: true },
-    checkpointDue: true,
-  });
-  expect(watermarks().get(key(0))).toBe(asSequence(CHECKPOINT_AFTER_ROWS + 5));
+test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_ROWS)', () => {
+  seed(1, 5);
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 5, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
+  // One row: a batch at the app's smallest size still counts towards the next checkpoint.
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 4, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 1, done: true }, rowsRemoved: 1 });
+  expect(watermarks().get(key(0))).toBe(asSequence(1));
 });
 
-test('back-to-back prune calls with no turn between them (a CLI loop) still keep the WAL to about one batch', async () => {
+test('the row cap deletes the lowest sequences up to the cap in one run, stops at the batch size, and is done exactly at the cap', () => {
+  seed(3, 10); // sequences 1..30, round-robin over three sessions
+  const first = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 });
+  expect(first).toMatchObject({ batch: { eventsDeleted: 10, done: false }, rowsRemoved: 10 });
+  const second = prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 });
+  expect(second).toMatchObject({ batch: { eventsDeleted: 8, done: true } });
+  expect((db.client.prepare('SELECT min(sequence) AS m FROM events').get() as { m: number }).m).toBe(19);
+  expect(retained()).toBe(12);
+  expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
+});
+
+test('back-to-back prune calls with no turn between them (a CLI loop) keep the WAL bounded: a checkpoint every CHECKPOINT_AFTER_ROWS rows', async () => {
   seed(200, 20); // 4,000 events round-robin: every 200-row batch touches all 200 sessions
   db.client.pragma('wal_checkpoint(TRUNCATE)');
   db.client.close();
@@ -115,7 +124,25 @@ test('back-to-back prune calls with no turn between them (a CLI loop) still keep
   db = openStoreDb({ path: temp.path });
   expect(batches).toBeGreaterThanOrEqual(20);
   expect(retained()).toBe(0);
-  // Measured: ~0.2 MB when each batch's checkpoint runs before the next batch, ~3.2 MB when
-  // they pile up until the loop ends (20 batches' pages). 1 MB separates the two.
+  // Measured: 3.2 MB when no checkpoint runs until the loop ends (20 batches' pages); with the
+  // worker's checkpoint every 1,000 rows (five batches here) it stays below 1 MB.
   expect(walBytes).toBeLessThan(1_000_000);
+});
+
+test('the journal cap, counted only up to one past the batch, still reports not done while entries beyond maxRows remain', () => {
+  // Ten entries of pairs that have no cursor (all removable), recorded now (none aged).
+  db.client.transaction(() => {
+    for (let i = 0; i < 10; i += 1) {
+      db.statements.insertJournal.run({ watcher: key(i), target: key(100), type: 'watch_ended', reason: 'expired', via: null, acked: 0, notified: 0, material: 0, recordedAt: T0 });
+    }
+  })();
+  const entries = (): number => (db.client.prepare('SELECT count(*) AS n FROM cursor_journal').get() as { n: number }).n;
+  const request = { now: T0, maxAgeMs: DAY, maxRows: 2, batchSize: 3 };
+  const sizes: number[] = [];
+  for (;;) {
+    const { batch } = prune(db, request);
+    sizes.push(entries());
+    if (batch.done) break;
+  }
+  expect(sizes).toEqual([7, 4, 2]);
 });

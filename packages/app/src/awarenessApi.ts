@@ -24,8 +24,11 @@ export interface SessionStateAwarenessOptions {
    * @example observer: sessionStateMetrics.observer
    */
   readonly observer?: AwarenessObserver;
-  /** History bounds; default 30 days and 50,000 rows. */
-  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
+  /**
+   * History bounds; default 30 days and 50,000 rows. `cursorMaxAgeMs` is how long a watch may
+   * sit untouched before it expires, `maxAgeMs` when absent (see RetentionPolicy).
+   */
+  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number; readonly cursorMaxAgeMs?: number };
   /**
    * For several gateway processes on one shared store: whether this process owns the watcher
    * session `sessionKey` (delivers its notices and drains it). Omitted, this process owns every

@@ -95,6 +95,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
     policy: {
       maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
       maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
+      ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
     },
     ownsSession: options.ownsSession,
     resyncIntervalMs,

@@ -43,7 +43,7 @@ const PositiveInteger = new t.Type<number, number, unknown>(
   (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u > 0 ? t.success(u) : t.failure(u, c)),
   (a) => a,
 );
-const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger });
+const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
 export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
 
 const StartupOptions = t.partial({
@@ -125,7 +125,7 @@ export function decodeSessionKeys(value: unknown): SessionKey[] {
 
 export function decodeRetention(value: unknown): RetentionOptions {
   if (value === undefined) return {};
-  return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows'], value, 'options.retention');
+  return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
 }
 
 /** `options.startup`; undefined means the defaults. */

@@ -2,10 +2,17 @@
 // its schedule (on start, at most hourly after appends, and on demand).
 import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
 
-/** How long and how many events the signal log keeps. */
+/** How long and how many events the signal log keeps, and how long an idle watch lasts. */
 export interface RetentionPolicy {
   readonly maxAgeMs: number;
   readonly maxRows: number;
+  /**
+   * How long a cursor (a watch) may go untouched before prune expires it; `maxAgeMs` when
+   * absent. Appends that move a pending cursor touch it, so any value at or above `maxAgeMs`
+   * never expires a pending cursor before the events it points at; a smaller one can (a watch
+   * whose target stays quiet expires while its notice is still pending).
+   */
+  readonly cursorMaxAgeMs?: number;
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 30 * 24 * 60 * 60 * 1000, maxRows: 50_000 };
@@ -107,6 +114,7 @@ export function createRetention(deps: RetentionDeps): Retention {
         now,
         maxAgeMs: deps.policy.maxAgeMs,
         maxRows: deps.policy.maxRows,
+        ...(deps.policy.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: deps.policy.cursorMaxAgeMs } : {}),
         batchSize,
       });
       batchSize = nextBatchSize(batchSize, elapsedMs);

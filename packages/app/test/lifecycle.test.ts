@@ -109,6 +109,19 @@ describe.each(storeMatrix)('lifecycle on the %s store', (_name, kind: StoreKind)
     expect(noticeTexts(f.awareness.pending(PARENT))).toEqual([]);
   });
 
+  test('retention.cursorMaxAgeMs keeps a pending watch past the events age limit; the events still go', async () => {
+    f = await openFixture(kind, { retention: { maxAgeMs: 1000, cursorMaxAgeMs: 10_000 } });
+    await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
+    await f.awareness.record(humanTurn(CHILD));
+    f.clock.advance(5000);
+
+    expect(await f.awareness.prune()).toEqual({ eventsDeleted: 2, cursorsExpired: 0 });
+    expect(f.awareness.pending(PARENT)).toHaveLength(1);
+    f.clock.advance(6000);
+    expect(await f.awareness.prune()).toEqual({ eventsDeleted: 0, cursorsExpired: 1 });
+    expect(f.awareness.pending(PARENT)).toEqual([]);
+  });
+
   test('prune runs on start and at most hourly after appends, measured on the clock port', async () => {
     const faulty = faultStoreOption();
     f = await openFixture(kind, { retention: { maxAgeMs: 1000 }, wrap: faulty.wrap });

@@ -131,6 +131,8 @@ export {
   type PruneRequest,
   type ReadAckOutcome,
   type ReadAckRequest,
+  type PrunePreview,
+  type VacuumResult,
   type SessionChangesPage,
   type StateStore,
   type StoreError,

@@ -55,7 +55,7 @@ export interface Fixture {
 }
 
 export interface FixtureOptions {
-  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number };
+  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number; readonly cursorMaxAgeMs?: number };
   /** Wraps the store before the facade sees it (e.g. to inject failures). */
   readonly wrap?: (store: StateStore) => StateStore;
   /** Called after a wake is recorded (e.g. to make the port throw). */

@@ -1,21 +1,38 @@
-// `session-state prune [--max-age 30d] [--max-rows N]`: runs retention to completion on the state
-// file, in bounded batches, with the real clock.
+// `session-state prune [--max-age 30d] [--max-rows N] [--cursor-max-age D] [--dry-run] [--vacuum]`:
+// runs retention to completion on the state file, in bounded batches, with the real clock.
+// Progress goes to stderr when it is a terminal; Ctrl-C stops after the batch in progress and
+// reports what was committed.
 import { Option, type Command } from 'commander';
-import type { StateStore } from '@session-state/domain';
+import type { PruneRequest, StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args';
-import type { RunContext } from '../io';
-import { openExistingForWriting, stateLocation } from '../stateLocation';
+import type { CliStream, RunContext } from '../io';
+import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation';
+import { startProgress, type PruneProgress } from './pruneProgress';
 
 interface PruneOptions {
   readonly maxAge: number;
   readonly maxRows: number;
+  readonly cursorMaxAge?: number;
+  readonly dryRun?: boolean;
+  readonly vacuum?: boolean;
   readonly json?: boolean;
 }
 
 const DAY_MS = 86_400_000;
+const DEFAULT_MAX_AGE_MS = 30 * DAY_MS;
 const DEFAULT_MAX_ROWS = 50_000;
 const BATCH_SIZE = 1_000;
+
+/**
+ * The cursor age limit when `--cursor-max-age` is not given: the larger of `--max-age` and its
+ * default (30 days). A pending cursor is touched by the event that made it pending, so a cursor
+ * limit at or above the event limit never expires a cursor before the events it points at, and
+ * pruning events hard (`--max-age 1s`) leaves the watches of the last 30 days alone.
+ */
+export function defaultCursorMaxAge(maxAgeMs: number): number {
+  return Math.max(maxAgeMs, DEFAULT_MAX_AGE_MS);
+}
 
 /** What one full prune did. */
 export interface PruneSummary {
@@ -23,33 +40,109 @@ export interface PruneSummary {
   readonly cursorsExpired: number;
 }
 
-/** Runs prune batches until the store reports nothing left (or a batch makes no progress). */
-export async function pruneToCompletion(store: StateStore, now: number, maxAgeMs: number, maxRows: number): Promise<PruneSummary> {
+/** How a prune run went: its totals, and whether an interrupt stopped it before the end. */
+export interface PruneRun extends PruneSummary {
+  readonly interrupted: boolean;
+}
+
+/** What `pruneToCompletion` reports to and asks of its caller between batches. */
+export interface PruneLoopHooks {
+  /** After each committed batch, with the totals so far. */
+  readonly onBatch?: (totals: PruneSummary) => void;
+  /** Asked after each batch: true stops the run there (everything so far is committed). */
+  readonly stopRequested?: () => boolean;
+}
+
+/** Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is asked for. */
+export async function pruneToCompletion(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, hooks: PruneLoopHooks = {}): Promise<PruneRun> {
   let eventsDeleted = 0;
   let cursorsExpired = 0;
   for (;;) {
-    const batch = await store.prune({ now, maxAgeMs, maxRows, batchSize: BATCH_SIZE });
+    const batch = await store.prune({ ...request, batchSize: BATCH_SIZE });
     eventsDeleted += batch.eventsDeleted;
     cursorsExpired += batch.expiredCursors.length;
-    if (batch.done || (batch.eventsDeleted === 0 && batch.expiredCursors.length === 0)) break;
+    hooks.onBatch?.({ eventsDeleted, cursorsExpired });
+    if (batch.done || (batch.eventsDeleted === 0 && batch.expiredCursors.length === 0)) return { eventsDeleted, cursorsExpired, interrupted: false };
+    if (hooks.stopRequested?.() === true) return { eventsDeleted, cursorsExpired, interrupted: true };
   }
-  return { eventsDeleted, cursorsExpired };
+}
+
+/** `1.2 MB` */
+function bytes(n: number): string {
+  return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 2 ** 20).toFixed(1)} MB`;
+}
+
+/** The dry run: what prune would delete and expire, counted on a read-only store. */
+async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, json: boolean, { out }: RunContext): Promise<void> {
+  if (store.previewPrune === undefined) throw new Error('this store cannot count what prune would delete (no previewPrune)');
+  const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
+  if (json) out.json({ dryRun: true, ...preview });
+  else out.lines([`would prune ${preview.eventsToDelete} events, expire ${preview.cursorsToExpire} cursors (dry run: nothing written)`]);
+}
+
+/** The real run: batches until done or Ctrl-C, progress on a terminal, then the optional vacuum. */
+async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
+  let stop = false;
+  const dispose = io.onInterrupt(() => {
+    stop = true;
+  });
+  let progress: PruneProgress | undefined;
+  let run: PruneRun;
+  try {
+    if (io.stderr.isTTY === true && store.previewPrune !== undefined) {
+      const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
+      progress = startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
+    }
+    run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: () => stop });
+  } finally {
+    progress?.stop();
+    dispose();
+  }
+  const summary = { eventsDeleted: run.eventsDeleted, cursorsExpired: run.cursorsExpired };
+  if (run.interrupted) {
+    if (options.json === true) out.json({ ...summary, interrupted: true });
+    else out.lines([`interrupted: pruned ${run.eventsDeleted} events, expired ${run.cursorsExpired} cursors (committed); run prune again to finish`]);
+    throw new Error(`interrupted: prune stopped after committing ${run.eventsDeleted} deleted events and ${run.cursorsExpired} expired cursors`);
+  }
+  const vacuumed = options.vacuum === true ? await vacuumStore(store) : undefined;
+  if (options.json === true) out.json({ ...summary, ...(vacuumed !== undefined ? { vacuum: vacuumed } : {}) });
+  else {
+    const lines = [`pruned ${run.eventsDeleted} events, expired ${run.cursorsExpired} cursors`];
+    if (vacuumed !== undefined) lines.push(`vacuumed: ${bytes(vacuumed.bytesBefore)} -> ${bytes(vacuumed.bytesAfter)}, ${bytes(vacuumed.bytesReclaimed)} reclaimed`);
+    out.lines(lines);
+  }
+}
+
+/** VACUUM through the store, with the bytes it gave back (never negative: a store may grow a page). */
+async function vacuumStore(store: StateStore): Promise<{ bytesBefore: number; bytesAfter: number; bytesReclaimed: number }> {
+  if (store.vacuum === undefined) throw new Error('this store cannot vacuum');
+  const { bytesBefore, bytesAfter } = await store.vacuum();
+  return { bytesBefore, bytesAfter, bytesReclaimed: Math.max(0, bytesBefore - bytesAfter) };
 }
 
 /** Adds the `prune` command to the program. */
-export function registerPrune(program: Command, { io, out }: RunContext): void {
+export function registerPrune(program: Command, context: RunContext): void {
+  const { io } = context;
   program
     .command('prune')
-    .description('delete events older than --max-age and beyond --max-rows; expire idle cursors')
-    .addOption(new Option('--max-age <duration>', 'age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(30 * DAY_MS, '30d'))
+    .description('delete events older than --max-age and beyond --max-rows; expire cursors idle beyond --cursor-max-age')
+    .addOption(new Option('--max-age <duration>', 'event age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(DEFAULT_MAX_AGE_MS, '30d'))
     .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(DEFAULT_MAX_ROWS))
+    .addOption(
+      new Option('--cursor-max-age <duration>', 'how long a watch may sit untouched before it expires (default: the larger of --max-age and 30d, so no pending cursor expires before its events)').argParser(
+        named('--cursor-max-age', parseDuration),
+      ),
+    )
+    .option('--dry-run', 'count what would be deleted and expired; write nothing')
+    .option('--vacuum', 'after pruning, give the freed space back (SQLite VACUUM, PostgreSQL VACUUM) and report the bytes reclaimed')
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const store = await openExistingForWriting(stateLocation(command, io.cwd));
+      const location = stateLocation(command, io.cwd);
+      const request = { now: Date.now(), maxAgeMs: options.maxAge, maxRows: options.maxRows, cursorMaxAgeMs: options.cursorMaxAge ?? defaultCursorMaxAge(options.maxAge) };
+      const store = await (options.dryRun === true ? openForReading(location) : openExistingForWriting(location));
       try {
-        const summary = await pruneToCompletion(store, Date.now(), options.maxAge, options.maxRows);
-        if (options.json === true) out.json(summary);
-        else out.lines([`pruned ${summary.eventsDeleted} events, expired ${summary.cursorsExpired} cursors`]);
+        if (options.dryRun === true) await dryRun(store, request, options.json === true, context);
+        else await pruneAndReport(store, request, options, context);
       } finally {
         await store.close();
       }

@@ -152,8 +152,15 @@ export interface CursorPair {
 
 export interface PruneRequest {
   readonly now: number;
+  /** Events appended (and journal entries recorded) more than this long before `now` are deleted. */
   readonly maxAgeMs: number;
   readonly maxRows: number;
+  /**
+   * Cursors untouched for more than this long before `now` expire; `maxAgeMs` when absent. A
+   * pending cursor is touched when an event moves it, so with `cursorMaxAgeMs >= maxAgeMs` no
+   * cursor expires before the events it points at; a smaller value may expire a pending one.
+   */
+  readonly cursorMaxAgeMs?: number;
   /** At most this many events are deleted by one call, so no call blocks for long. */
   readonly batchSize: number;
 }
@@ -163,6 +170,20 @@ export interface PruneBatch {
   readonly expiredCursors: readonly CursorPair[];
   /** True when nothing is left to prune for this request. */
   readonly done: boolean;
+}
+
+/** What a prune request would do now, read without writing (see `StateStore.previewPrune`). */
+export interface PrunePreview {
+  /** Events the request would delete: those older than the age limit, then the oldest beyond the row cap. */
+  readonly eventsToDelete: number;
+  /** Cursors untouched beyond the cursor age limit, which the request would expire. */
+  readonly cursorsToExpire: number;
+}
+
+/** The store's size before and after `StateStore.vacuum`, in bytes. */
+export interface VacuumResult {
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
 }
 
 // --- the port ------------------------------------------------------------------------------
@@ -276,6 +297,20 @@ export interface StateStore {
   prune(request: PruneRequest): Promise<PruneBatch>;
 
   /**
+   * Optional, for operators (`session-state prune --dry-run`): what `prune` run to completion
+   * with `request` would delete and expire at `request.now`, counted without writing anything
+   * (`batchSize` is ignored).
+   */
+  previewPrune?(request: PruneRequest): Promise<PrunePreview>;
+
+  /**
+   * Optional, for operators (`session-state prune --vacuum`): gives the space pruned rows left
+   * behind back (SQLite: a checkpoint, VACUUM, and the WAL truncated; PostgreSQL: VACUUM of the
+   * store's tables), and reports the store's size before and after.
+   */
+  vacuum?(): Promise<VacuumResult>;
+
+  /**
    * Optional, for stores several processes share: signals each commit made through another
    * handle that made a cursor pending or removed one (see CursorSignalListener). A facade told which
    * watchers it owns listens and re-reads its cursors on the signalled targets (`pendingNotices`).
@@ -286,8 +321,8 @@ export interface StateStore {
 }
 
 /**
- * Every required method of the port but `close` (the optional `readSessionChanges`, `listen` and
- * `countPendingCursors` aside): the facade checks a store against them, and test stores that wrap every operation list
+ * Every required method of the port but `close` (the optional `readSessionChanges`, `listen`,
+ * `countPendingCursors`, `previewPrune` and `vacuum` aside): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
 export const STORE_OPERATIONS = [
@@ -308,7 +343,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

@@ -1124,6 +1124,41 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(result.expired).toEqual([`${C} -> ${B}`]);
         expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`, `${D} -> ${B}`]);
       });
+
+      test('previewPrune counts what prune to completion then deletes and expires, and writes nothing', async () => {
+        if (store.previewPrune === undefined) throw new Error('every store of the suite offers previewPrune');
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await store.watch({ watcher: C, target: B, now: T0 + 50 * MINUTE });
+        for (const at of [T0, T0 + 10 * MINUTE, T0 + 40 * MINUTE, T0 + 45 * MINUTE, T0 + 50 * MINUTE]) await append(store, D, foreign(), at);
+        const request = { now: T0 + 60 * MINUTE, maxAgeMs: 30 * MINUTE, cursorMaxAgeMs: 20 * MINUTE, maxRows: 2, batchSize: 2 };
+        const heads = await store.readHeads();
+        const cursors = await store.listCursors();
+        // Two aged events, then one of the three fresh ones beyond the 2-row cap; A's cursor is idle.
+        expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 3, cursorsToExpire: 1 });
+        expect(await store.readHeads()).toEqual(heads);
+        expect(await store.listCursors()).toEqual(cursors);
+        let eventsDeleted = 0;
+        let cursorsExpired = 0;
+        for (;;) {
+          const batch = await store.prune(request);
+          eventsDeleted += batch.eventsDeleted;
+          cursorsExpired += batch.expiredCursors.length;
+          if (batch.done) break;
+        }
+        expect({ eventsDeleted, cursorsExpired }).toEqual({ eventsDeleted: 3, cursorsExpired: 1 });
+        expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 0, cursorsToExpire: 0 });
+      });
+
+      test('cursorMaxAgeMs governs cursors alone: a pending cursor older than maxAgeMs but within it stays while its events go', async () => {
+        await store.watch({ watcher: A, target: B, now: T0 });
+        await append(store, B, foreign(), T0 + 10 * MINUTE); // A's cursor is pending, touched at +10
+        const prune = (cursorMaxAgeMs: number) => store.prune({ now: T0 + 60 * MINUTE, maxAgeMs: 30 * MINUTE, cursorMaxAgeMs, maxRows: 1000, batchSize: 1000 });
+        expect(await prune(2 * 60 * MINUTE)).toEqual({ eventsDeleted: 1, expiredCursors: [], done: true });
+        expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`]);
+        // Its own, shorter limit expires it (events and cursors age apart).
+        expect(await prune(40 * MINUTE)).toEqual({ eventsDeleted: 0, expiredCursors: [{ watcher: A, target: B }], done: true });
+        expect(await store.listCursors()).toEqual([]);
+      });
     });
 
     // --- clock readings ---------------------------------------------------------------------
