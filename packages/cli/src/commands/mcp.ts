@@ -4,7 +4,6 @@
 // loaded only when this command runs.
 import { Option, type Command } from 'commander';
 
-import { createAgentTools, createSessionStateAwareness } from '@session-state/app';
 import { named, parseSessionKey } from '../args';
 import { createCliLogger } from '../cliLogger';
 import type { RunContext } from '../io';
@@ -41,6 +40,8 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
       const location = stateLocation(command, io.cwd);
       const writes = options.allowWrite === true || options.reader !== undefined;
       const store = await (writes ? openExistingForWriting(location) : openForReading(location));
+      // Loaded here, not at the top: `--version`, help and the other commands never load the facade.
+      const { createAgentTools, createSessionStateAwareness } = await import('@session-state/app');
       // An MCP reader must not write on start: no restart scan, no prune.
       const awareness = await createSessionStateAwareness({ store, logger: createCliLogger(out.note), startup: { restartScan: false, prune: 'off' } });
       try {
