@@ -14,6 +14,13 @@ import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
+/**
+ * Events each prune batch takes (the port's `pruneBatchRows`). A batch awaits the server, so it
+ * does not block the event loop and sizing it by time would shrink it to a few dozen rows of
+ * round trips; 10,000 rows keep a batch's row and head locks to tens of milliseconds.
+ */
+export const PRUNE_BATCH_ROWS = 10_000;
+
 /** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
 function highestPerSession(rows: readonly (readonly unknown[])[], into: Map<string, number>): void {
   for (const row of rows) {
