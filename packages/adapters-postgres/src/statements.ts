@@ -252,14 +252,17 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
     ),
 
     // --- retention (one bounded batch: see prune.ts) ---------------------------------------------
+    // The deletes take their victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`: the
+    // planner joins an IN list by hashing it and scanning the whole table (the whole log, every batch),
+    // where an array is probed through the primary key (O(batch)).
 
     /** {cutoff, limit} → deletes the oldest appends before `cutoff`; returns [sequence, sessionKey]. */
     deleteAgedEvents: compile<Cutoff & Limit>(
       'delete_aged_events',
-      sql`DELETE FROM ${events} WHERE ${events.sequence} IN (
+      sql`DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
   SELECT ${events.sequence} FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}
   ORDER BY ${events.appendedAt}, ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING sequence, session_key`,
+)) RETURNING sequence, session_key`,
     ),
     /**
      * {maxRows, limit} → deletes up to `limit` of the lowest sequences (the earliest appends)
@@ -271,10 +274,10 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
       'delete_capped_events',
       sql`WITH boundary AS (${sharedBoundary}),
 victims AS (
-  DELETE FROM ${events} WHERE ${events.sequence} IN (
+  DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)
     ORDER BY ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-  ) RETURNING sequence, session_key
+  )) RETURNING sequence, session_key
 )
 SELECT sequence, session_key, (SELECT sequence FROM boundary) FROM victims`,
     ),
@@ -291,18 +294,18 @@ SELECT sequence, session_key, (SELECT sequence FROM boundary) FROM victims`,
     /** {cutoff, limit} → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first; returns [position]. */
     deleteAgedJournal: compile<Cutoff & Limit>(
       'delete_aged_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING position`,
+)) RETURNING position`,
     ),
     /** {limit} → deletes up to `limit` removable entries, lowest positions first (the row cap); returns [position]. */
     deleteLowestJournal: compile<Limit>(
       'delete_lowest_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING position`,
+)) RETURNING position`,
     ),
   };
 }
