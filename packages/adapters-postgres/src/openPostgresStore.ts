@@ -18,7 +18,7 @@ import { listenForSignals } from './listen';
 import { migrate } from './migrations/migrate';
 import { checkOptions, type PostgresStoreOptions } from './options';
 import { pendingNotices } from './pendingNotices';
-import { prune } from './prune';
+import { prune, PRUNE_BATCH_ROWS } from './prune';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover } from './recover';
@@ -75,7 +75,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed: Promise<void> | undefined;
   const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
-  return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close }, (listener) =>
+  return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) =>
     listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),
   );
 }

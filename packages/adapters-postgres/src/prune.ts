@@ -4,7 +4,7 @@
 // `material_kept` for the pending cursors whose material went (`planPruneMaterial`), and the
 // journal by `planJournalPrune`'s rule. Rows another gateway's prune has locked are skipped, so
 // two gateways pruning at once share the work instead of waiting on each other.
-import { batchRoom, decodeStoredCursors, headOfRow, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { batchRoom, decodeStoredCursors, headOfRow, journalCap, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -14,14 +14,27 @@ import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
 
-/** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
-function highestPerSession(rows: readonly (readonly unknown[])[], into: Map<string, number>): void {
+/**
+ * Events each prune batch takes (the port's `pruneBatchRows`). A batch awaits the server, so it
+ * does not block the event loop and sizing it by time would shrink it to a few dozen rows of
+ * round trips; 10,000 rows keep a batch's row and head locks to tens of milliseconds.
+ */
+export const PRUNE_BATCH_ROWS = 10_000;
+
+/**
+ * Adds the [sessionKey, highest deleted sequence, events deleted] rows of a delete statement to
+ * `into` (each session's highest deleted sequence); returns how many events they count.
+ */
+function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, number>): number {
+  let deleted = 0;
   for (const row of rows) {
-    const sequence = row[0] as number;
-    const sessionKey = row[1] as string;
+    const sessionKey = row[0] as string;
+    const sequence = Number(row[1]);
+    deleted += Number(row[2]);
     const before = into.get(sessionKey);
     if (before === undefined || sequence > before) into.set(sessionKey, sequence);
   }
+  return deleted;
 }
 
 /** Raises the prune watermarks of the sessions that lost events, locking their head rows in key order. */
@@ -41,7 +54,8 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
  * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
  * entries (see `removableEntry` in statements.ts: never the latest entry of a pair that has a
  * cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at most
- * `batchSize`; `done` stays false while removable entries the request would delete remain.
+ * `batchSize`. Resolves with whether entries beyond the cap may remain (`batchLeft` asks whether
+ * any of them is removable; it also asks whether aged removable entries remain).
  */
 async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<boolean> {
   const st = db.statements;
@@ -50,34 +64,31 @@ async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneReque
   const [excess] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
   const cap = journalCap(Number(excess?.[0] ?? 0), room);
   const capped = cap.take > 0 ? (await run(client, st.deleteLowestJournal, { limit: cap.take })).length : 0;
-  const agedLeft = Number.isFinite(cutoff) && (await run(client, st.agedJournalLeft, { cutoff })).length > 0;
-  const overCap = cap.overCap(capped) && (await run(client, st.removableJournalLeft, {})).length > 0;
-  return !agedLeft && !overCap;
+  return cap.overCap(capped);
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
   const st = db.statements;
   const { now, maxRows, batchSize } = request;
   const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
+  const probe = pruneCountParams(request);
   return inTransaction(db, async (client) => {
     const highest = new Map<string, number>();
 
     // --- age: the oldest appends first ---
-    const aged = byAge ? await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }) : [];
-    highestPerSession(aged, highest);
+    const aged = byAge ? addDeleted(await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }), highest) : 0;
 
     // --- row cap: the lowest sequences (the earliest appends) beyond the newest maxRows ---
     // Rows another gateway's prune has locked are skipped: that prune covers them.
-    const take = batchRoom(request, aged.length);
+    const take = batchRoom(request, aged);
     let capLeft: boolean;
     let capped = 0;
     if (take > 0) {
       const lowest = await run(client, st.deleteCappedEvents, { maxRows, limit: take });
-      highestPerSession(lowest, highest);
-      capped = lowest.length;
-      // RETURNING has no order: the cap is left when the highest deleted sequence is below the boundary.
-      const deepest = Math.max(...lowest.map((row) => Number(row[0])));
-      capLeft = lowest.length > 0 && deepest < Number(lowest[0]?.[2]);
+      capped = addDeleted(lowest, highest);
+      // The cap is left when the highest deleted sequence is below the boundary.
+      const deepest = Math.max(...lowest.map((row) => Number(row[1])));
+      capLeft = capped > 0 && deepest < Number(lowest[0]?.[3]);
     } else {
       capLeft = (await run(client, st.capBoundary, { maxRows })).length > 0;
     }
@@ -97,11 +108,11 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     }
 
     // --- the journal ---
-    const journalDone = await pruneJournal(db, client, request, cutoff, byAge);
+    const journalOverCap = await pruneJournal(db, client, request, cutoff, byAge);
 
-    // --- anything left? ---
-    const agedLeft = finite && (await run(client, st.agedLeft, { cutoff })).length > 0;
-    const idleLeft = cursorFinite && (await run(client, st.idleLeft, { cutoff: cursorCutoff })).length > 0;
-    return { eventsDeleted: aged.length + capped, expiredCursors: expired, done: !agedLeft && !idleLeft && !capLeft && journalDone };
+    // --- anything left? (one round trip: aged events, idle cursors, aged or capped journal entries) ---
+    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, journalOverCap });
+    const anyLeft = left?.some((value) => value === true) ?? false;
+    return { eventsDeleted: aged + capped, expiredCursors: expired, done: !anyLeft && !capLeft };
   }, NO_COMMIT_CHECK);
 }

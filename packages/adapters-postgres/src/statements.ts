@@ -78,7 +78,8 @@ function compileShared(tables: StoreTables): { readonly [K in SharedStatementNam
  */
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
-  const sharedBoundary = sharedStatements(tables).capBoundary;
+  const shared = sharedStatements(tables);
+  const sharedBoundary = shared.capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
@@ -252,31 +253,42 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
     ),
 
     // --- retention (one bounded batch: see prune.ts) ---------------------------------------------
+    // The deletes take their victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`: the
+    // planner joins an IN list by hashing it and scanning the whole table (the whole log, every batch),
+    // where an array is probed through the primary key (O(batch)).
 
-    /** {cutoff, limit} → deletes the oldest appends before `cutoff`; returns [sequence, sessionKey]. */
+    /**
+     * {cutoff, limit} → deletes the oldest appends before `cutoff`; returns [sessionKey, highest
+     * deleted sequence, events deleted] per session that lost events (aggregated here, so a batch
+     * sends back one row per session rather than one per event).
+     */
     deleteAgedEvents: compile<Cutoff & Limit>(
       'delete_aged_events',
-      sql`DELETE FROM ${events} WHERE ${events.sequence} IN (
-  SELECT ${events.sequence} FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}
-  ORDER BY ${events.appendedAt}, ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING sequence, session_key`,
+      sql`WITH victims AS (
+  DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
+    SELECT ${events.sequence} FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}
+    ORDER BY ${events.appendedAt}, ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
+  )) RETURNING sequence, session_key
+)
+SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`,
     ),
     /**
      * {maxRows, limit} → deletes up to `limit` of the lowest sequences (the earliest appends)
-     * beyond the newest `maxRows`; returns [sequence, sessionKey, boundary] per deleted event,
-     * `boundary` being the highest sequence beyond the cap. One statement: the cap is found by
-     * walking `maxRows` index entries (`capBoundary`), never by counting the whole log.
+     * beyond the newest `maxRows`; returns [sessionKey, highest deleted sequence, events deleted,
+     * boundary] per session that lost events, `boundary` being the highest sequence beyond the
+     * cap. One statement: the cap is found by walking `maxRows` index entries (`capBoundary`),
+     * never by counting the whole log.
      */
     deleteCappedEvents: compile<Limit & { maxRows: number }>(
       'delete_capped_events',
       sql`WITH boundary AS (${sharedBoundary}),
 victims AS (
-  DELETE FROM ${events} WHERE ${events.sequence} IN (
+  DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)
     ORDER BY ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-  ) RETURNING sequence, session_key
+  )) RETURNING sequence, session_key
 )
-SELECT sequence, session_key, (SELECT sequence FROM boundary) FROM victims`,
+SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM boundary) FROM victims GROUP BY session_key`,
     ),
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues. */
     expireIdleCursors: compile<Cutoff & Limit>(
@@ -286,23 +298,40 @@ SELECT sequence, session_key, (SELECT sequence FROM boundary) FROM victims`,
 ) RETURNING watcher, target, acked, notified, material, touched_at`,
     ),
 
+    /**
+     * {cutoff, byAge, cursorCutoff, cursorsByAge, journalOverCap} → [an event appended before
+     * `cutoff` is left, a cursor untouched since `cursorCutoff` is left, a removable journal
+     * entry recorded before `cutoff` is left, any removable journal entry is left]: the shared
+     * `agedLeft`, `idleLeft`, `agedJournalLeft` and `removableJournalLeft` probes in one round
+     * trip at the end of a batch, each asked only when its flag is set (a non-finite cutoff is
+     * passed as any bigint with its flag false). Scalar subqueries, not EXISTS: the planner drops
+     * an EXISTS subquery's ORDER BY, and a generic plan without it scans the whole table.
+     */
+    batchLeft: compile<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; journalOverCap: boolean }>(
+      'batch_left',
+      sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
+  ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
+  ${p('byAge')}::boolean AND (${shared.agedJournalLeft}) IS NOT NULL,
+  ${p('journalOverCap')}::boolean AND (${shared.removableJournalLeft}) IS NOT NULL`,
+    ),
+
     // --- journal retention (planJournalPrune's rule, bounded per batch) ----------------------------
 
     /** {cutoff, limit} → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first; returns [position]. */
     deleteAgedJournal: compile<Cutoff & Limit>(
       'delete_aged_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING position`,
+)) RETURNING position`,
     ),
     /** {limit} → deletes up to `limit` removable entries, lowest positions first (the row cap); returns [position]. */
     deleteLowestJournal: compile<Limit>(
       'delete_lowest_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (
+      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING position`,
+)) RETURNING position`,
     ),
   };
 }

@@ -74,22 +74,26 @@ export function sharedStatements(tables: SqlTables) {
      * (a `count(*)` per batch read every row: 7.7 ms at 1,000,000 rows, most of a batch's time).
      */
     capBoundary: sql`SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} DESC LIMIT 1 OFFSET ${p('maxRows')}`,
-    /** {cutoff} → one row when an event appended before `cutoff` is left. */
-    agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} LIMIT 1`,
+    /**
+     * {cutoff} → one row when an event appended before `cutoff` is left. The ORDER BY keeps a
+     * generic plan (PostgreSQL's, after a few executions) on the index: without it a LIMIT 1
+     * with an unknown cutoff is planned as a scan of the whole table.
+     */
+    agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} ORDER BY ${events.appendedAt} LIMIT 1`,
     /**
      * {cutoff, cursorCutoff} → [events appended before `cutoff`, events at or after it, cursors
      * untouched since `cursorCutoff`]: what a prune would find (`previewPrune`).
      */
     pruneCounts: sql`SELECT (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}), (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} >= ${p('cutoff')}), (SELECT count(*) FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')})`,
-    /** {cutoff} → one row when a cursor untouched since `cutoff` is left. */
-    idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT 1`,
+    /** {cutoff} → one row when a cursor untouched since `cutoff` is left (ordered to stay on the index, as agedLeft). */
+    idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`,
     /**
      * {maxRows, limit} → [how many journal entries lie beyond the newest `maxRows`, counted up to
      * `limit`]: it walks at most `maxRows + limit` entries, not the whole journal.
      */
     journalExcess: sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`,
-    /** {cutoff} → one row when a removable entry recorded before `cutoff` is left. */
-    agedJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable} LIMIT 1`,
+    /** {cutoff} → one row when a removable entry recorded before `cutoff` is left (ordered to stay on the index, as agedLeft). */
+    agedJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`,
     /** {} → one row when any removable entry is left. */
     removableJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${removable} LIMIT 1`,
   };

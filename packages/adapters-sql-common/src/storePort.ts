@@ -62,6 +62,8 @@ export interface StoreOperations<Db> {
   vacuum?(db: Db): Answer<VacuumResult>;
   /** Closes the store; it takes no database, so closing never re-opens or refreshes one. */
   close(): Answer<void>;
+  /** Optional: the port's `pruneBatchRows` (see StateStore.pruneBatchRows); absent for a store that works synchronously. */
+  readonly pruneBatchRows?: number;
 }
 
 /** Runs `work`, turning a throw or a rejection into a StoreError rejection naming `operation`. */
@@ -109,6 +111,7 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),
+    ...(ops.pruneBatchRows !== undefined ? { pruneBatchRows: ops.pruneBatchRows } : {}),
     close: () => call('close', () => ops.close()),
   };
 }

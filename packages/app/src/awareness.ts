@@ -64,7 +64,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     afterAppends: config.startup.prune === 'background' ? () => retention.afterAppend() : () => undefined,
   });
   const order = createCallOrder(lane, appends.flushNow, failures);
-  const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
+  const retention = createPruning({ store, clock, policy: config.policy, batchRows: config.pruneBatchRows, order, board, counters, logger, observe });
   // Only a process that shares its store with others (or asked for the resync timer) re-reads it.
   const sync =
     config.ownsSession !== undefined || config.resyncIntervalMs > 0

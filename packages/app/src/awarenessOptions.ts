@@ -7,6 +7,7 @@ import type { SessionStateAwarenessOptions } from './awarenessApi';
 import { consoleLogger } from './defaultLogger';
 import {
   decodeResyncInterval,
+  decodePruneBatchRows,
   decodeRetention,
   decodeStartup,
   requireFunction,
@@ -31,6 +32,8 @@ export interface FacadeConfig {
   readonly wake: Wake | undefined;
   readonly observer: AwarenessObserver | undefined;
   readonly policy: RetentionPolicy;
+  /** The store's prune batch size (StateStore.pruneBatchRows), checked; undefined: sized by time. */
+  readonly pruneBatchRows: number | undefined;
   /** Undefined: this process owns every watcher. */
   readonly ownsSession: ((sessionKey: string) => boolean) | undefined;
   /** 0: no resync timer. */
@@ -85,6 +88,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retention = decodeRetention(options.retention);
+  const pruneBatchRows = decodePruneBatchRows(options.store.pruneBatchRows);
   const startup = decodeStartup(options.startup);
   return {
     store: options.store,
@@ -97,6 +101,7 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
       maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
       ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
     },
+    pruneBatchRows,
     ownsSession: options.ownsSession,
     resyncIntervalMs,
     startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },

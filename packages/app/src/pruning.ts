@@ -15,6 +15,8 @@ export interface PruningDeps {
   readonly store: StateStore;
   readonly clock: Clock;
   readonly policy: RetentionPolicy;
+  /** The store's prune batch size, checked (see RetentionDeps.batchRows). */
+  readonly batchRows: number | undefined;
   readonly order: CallOrder;
   readonly board: NoticeBoard;
   readonly counters: Counters;
@@ -22,9 +24,10 @@ export interface PruningDeps {
   readonly observe: Observe;
 }
 
-export function createPruning({ store, clock, policy, order, board, counters, logger, observe }: PruningDeps): Retention {
+export function createPruning({ store, clock, policy, batchRows, order, board, counters, logger, observe }: PruningDeps): Retention {
   return createRetention({
     policy,
+    ...(batchRows !== undefined ? { batchRows } : {}),
     now: () => readClock(clock, 'prune'),
     pruneBatch: (request) =>
       order.enter(async () => {

@@ -17,7 +17,7 @@ export interface RetentionPolicy {
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 30 * 24 * 60 * 60 * 1000, maxRows: 50_000 };
 
-/** Events the first store call of a run may delete; later calls are sized by time (see nextBatchSize). */
+/** Events the first store call of a run may delete; later calls are sized by time (see nextBatchSize) unless the store fixes `batchRows`. */
 export const PRUNE_BATCH_SIZE = 1000;
 
 /** What one store call should take at most: a block the gateway's event loop does not notice. */
@@ -55,6 +55,12 @@ export interface TimedPruneBatch {
 
 export interface RetentionDeps {
   readonly policy: RetentionPolicy;
+  /**
+   * Events per store call, every call the same (the store's `pruneBatchRows` hint: a store that
+   * awaits a server does not block the event loop while a batch runs); absent, batches are sized
+   * by time (see nextBatchSize).
+   */
+  readonly batchRows?: number;
   /**
    * The clock port's time, or the error of a bad reading (it never throws): a run that gets an
    * error fails without a store call, the schedule check after appends is skipped and reported
@@ -108,7 +114,8 @@ export function createRetention(deps: RetentionDeps): Retention {
     const started = performance.now();
     let eventsDeleted = 0;
     let cursorsExpired = 0;
-    let batchSize = PRUNE_BATCH_SIZE;
+    const { batchRows } = deps;
+    let batchSize = batchRows ?? PRUNE_BATCH_SIZE;
     for (;;) {
       const { batch, elapsedMs } = await deps.pruneBatch({
         now,
@@ -117,7 +124,7 @@ export function createRetention(deps: RetentionDeps): Retention {
         ...(deps.policy.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: deps.policy.cursorMaxAgeMs } : {}),
         batchSize,
       });
-      batchSize = nextBatchSize(batchSize, elapsedMs);
+      if (batchRows === undefined) batchSize = nextBatchSize(batchSize, elapsedMs);
       eventsDeleted += batch.eventsDeleted;
       cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);

@@ -304,6 +304,15 @@ export interface StateStore {
   previewPrune?(request: PruneRequest): Promise<PrunePreview>;
 
   /**
+   * Optional: how many events each prune batch should take, for a store whose calls do not
+   * block the event loop (PostgreSQL awaits its server, so a batch's time is mostly round trips
+   * and sizing by time would shrink every batch to the floor). When absent the facade sizes
+   * batches by time, for a store that works synchronously (SQLite, memory): the first of
+   * `PRUNE_BATCH_SIZE` events, then about `PRUNE_BATCH_TARGET_MS` each. A positive integer.
+   */
+  readonly pruneBatchRows?: number;
+
+  /**
    * Optional, for operators (`session-state prune --vacuum`): gives the space pruned rows left
    * behind back (SQLite: a checkpoint, VACUUM, and the WAL truncated; PostgreSQL: VACUUM of the
    * store's tables), and reports the store's size before and after.
@@ -322,7 +331,7 @@ export interface StateStore {
 
 /**
  * Every required method of the port but `close` (the optional `readSessionChanges`, `listen`,
- * `countPendingCursors`, `previewPrune` and `vacuum` aside): the facade checks a store against them, and test stores that wrap every operation list
+ * `countPendingCursors`, `previewPrune` and `vacuum` aside, and the `pruneBatchRows` hint): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
 export const STORE_OPERATIONS = [
@@ -343,7 +352,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

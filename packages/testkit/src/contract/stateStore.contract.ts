@@ -1397,6 +1397,18 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await replayMismatch(store, row)).toBeUndefined();
       });
 
+      test('the journal row cap runs in bounded batches: done stays false while removable entries beyond the cap are left', async () => {
+        // Three ended pairs: six removable entries, none old enough for the age limit.
+        for (const target of [B, C, D]) {
+          await store.watch({ watcher: A, target, now: T0 });
+          await store.unwatch(A, target, T0 + 1);
+        }
+        expect(await store.readCursorJournal()).toHaveLength(6);
+        const { calls } = await pruneAll(store, T0 + 2, DAY, 0, 1);
+        expect(await store.readCursorJournal()).toEqual([]);
+        expect(calls).toBeGreaterThanOrEqual(6);
+      });
+
       test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
         for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
         const all = await store.readCursorJournal();
