@@ -113,7 +113,11 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
  */
 function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number; readonly done: boolean } {
   const st = db.statements;
-  const aged = byAge ? st.deleteAgedJournal.run({ cutoff, limit: request.batchSize }).changes : 0;
+  // The existence check walks the recorded_at index; the delete walks the journal in position
+  // order and, with nothing aged, read all of it (20-70 ms at 300,000 entries): the prune that
+  // starts with every gateway found nothing that way, one long block of its start-up.
+  const agedFirst = byAge && st.agedJournalLeft.get({ cutoff }) !== undefined;
+  const aged = agedFirst ? st.deleteAgedJournal.run({ cutoff, limit: request.batchSize }).changes : 0;
   const room = batchRoom(request, aged);
   const cap = journalCap((st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0], room);
   const capped = cap.take > 0 ? st.deleteLowestJournal.run({ limit: cap.take }).changes : 0;
