@@ -7,8 +7,8 @@
 // Paged: each page of pending cursors (in pair order, after the last pair of the page before) is
 // read, planned and written in its own write transaction, and the event loop runs between pages,
 // so a million cursors never block it for long. A page reads, plans and writes chunks of
-// RESTART_SCAN_CHUNK cursors until it has run RESTART_SCAN_PAGE_MS, so its length follows the
-// machine's speed, not a row count. Each cursor's scan step depends on that cursor alone, so pages
+// RESTART_SCAN_CHUNK cursors until it has used RESTART_SCAN_PAGE_MS of CPU time, so its length
+// follows the machine's speed, not a row count. Each cursor's scan step depends on that cursor alone, so pages
 // in separate transactions give the same rows, journal and notices (in the same order) as one
 // transaction would, while whatever commits between pages is seen by the later ones. The WAL
 // auto-checkpoint is held off in each page's commit; the store's WAL schedule checkpoints off the
@@ -25,8 +25,23 @@ import type { StoreDb } from './storeDb';
 /** Pending cursors read, planned and written at a time inside a page (a fraction of a millisecond's work). */
 export const RESTART_SCAN_CHUNK = 100;
 
-/** A page takes another chunk while it has run less than this (ms): the event loop is never held much longer. */
+/**
+ * A page takes another chunk while it has used less than this much CPU time (ms): the event loop
+ * is never held much longer by the scan's own work. CPU time, not wall time: on a loaded machine
+ * the OS deschedules the process mid-page, and a wall-clock budget then cut pages down to one
+ * chunk each, multiplying commits (each rewriting the same index pages to the WAL) when the
+ * machine could least afford them.
+ */
 export const RESTART_SCAN_PAGE_MS = 4;
+
+/** A page also ends once this much wall time has passed (ms), however little CPU it used. */
+export const RESTART_SCAN_PAGE_WALL_MS = 15;
+
+/** CPU time (user + system) this process has used, in ms. */
+const cpuMs = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
 
 /**
  * Rows the scan writes (raised cursors and their journal entries) between two off-loop
@@ -54,9 +69,11 @@ function scanChunk(db: StoreDb, after: Pair, now: number, owns: ((watcher: Sessi
   return { notices: plan.notices, written: plan.cursorWrites.length + plan.journal.length, next };
 }
 
-/** One page (one write transaction): chunks until RESTART_SCAN_PAGE_MS has passed or nothing is left; its notices go to `into`. */
+/** One page (one write transaction): chunks until its budget is spent or nothing is left; its notices go to `into`. */
 function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: SessionKey) => boolean) | undefined, into: Notice[]) {
   const started = performance.now();
+  const startedCpu = cpuMs();
+  const spent = (): boolean => cpuMs() - startedCpu >= RESTART_SCAN_PAGE_MS || performance.now() - started >= RESTART_SCAN_PAGE_WALL_MS;
   return withoutAutoCheckpoint(db.client, () =>
     db.client
       .transaction(() => {
@@ -67,7 +84,7 @@ function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: Sessio
           for (const notice of chunk.notices) into.push(notice);
           written += chunk.written;
           next = chunk.next;
-        } while (next !== undefined && performance.now() - started < RESTART_SCAN_PAGE_MS);
+        } while (next !== undefined && !spent());
         return { next, written };
       })
       .immediate(),
