@@ -52,6 +52,8 @@ import {
   type WatchRequest,
 } from '@session-state/domain';
 
+import { forEachInSlices, sortInSlices, turnBudget } from './slices';
+
 // --- state ---------------------------------------------------------------------------------
 
 /** One session: its durable head (kept as a tombstone after delete) and retained events, sequence ascending. */
@@ -86,6 +88,9 @@ function checkInteger(field: string, value: number, min: number): void {
  * A clock reading as every store keeps and compares it: whole milliseconds, floored (the clock
  * port may answer with a fraction, e.g. performance.timeOrigin + performance.now()).
  */
+/** Pending cursors the restart scan plans and commits at a time (a fraction of a millisecond's work). */
+export const RESTART_SCAN_CHUNK = 100;
+
 function clockMs(field: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, value, 'finite epoch milliseconds');
   return Math.floor(value);
@@ -194,6 +199,51 @@ export function createMemoryStore(): MemoryStore {
     } catch (cause) {
       return Promise.reject(isStoreError(cause) ? cause : storeError(operation, cause));
     }
+  }
+
+  /** As `guarded`, for work that runs in slices (see slices.ts): a store closed between slices fails it. */
+  async function guardedInSlices<T>(operation: string, body: () => Promise<T>): Promise<T> {
+    try {
+      if (closed) throw new Error(`the memory store is closed (${operation})`);
+      return await body();
+    } catch (cause) {
+      throw isStoreError(cause) ? cause : storeError(operation, cause);
+    }
+  }
+
+  /**
+   * The restart scan in slices (a million cursors never block the event loop for long): the
+   * pending pairs, collected and ordered by pair, then planned and committed RESTART_SCAN_CHUNK
+   * at a time from their rows as they are then, so a cursor changed between slices is planned as
+   * it is (one no longer pending gives nothing). Each cursor's scan step depends on that cursor
+   * alone, so the slices give the rows, journal and notices (in pair order) one pass would.
+   */
+  async function restartScanInSlices(now: number, owns: ((watcher: SessionKey) => boolean) | undefined): Promise<readonly Notice[]> {
+    const budget = turnBudget();
+    const pending: CursorRow[] = [];
+    await forEachInSlices(
+      byWatcher,
+      ([watcher, rows]) => {
+        if (owns !== undefined && !owns(watcher)) return;
+        for (const row of rows.values()) if (row.material > row.acked) pending.push(row);
+      },
+      budget,
+    );
+    const ordered = await sortInSlices(pending, comparePairs, budget);
+    const notices: Notice[] = [];
+    for (let start = 0; start < ordered.length; start += RESTART_SCAN_CHUNK) {
+      if (closed) throw new Error('the memory store is closed (restartScan)');
+      const cursors: CursorRow[] = [];
+      for (const pair of ordered.slice(start, start + RESTART_SCAN_CHUNK)) {
+        const row = byWatcher.get(pair.watcher)?.get(pair.target);
+        if (row !== undefined) cursors.push(row);
+      }
+      const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now });
+      commitPlan(plan);
+      for (const notice of plan.notices) notices.push(notice);
+      if (budget.spent()) await budget.yieldTurn();
+    }
+    return notices;
   }
 
   function putIndexed(index: CursorIndex, outer: SessionKey, inner: SessionKey, row: CursorRow): void {
@@ -574,13 +624,7 @@ export function createMemoryStore(): MemoryStore {
         return plan.outcomes;
       }),
 
-    restartScan: (clockNow, owns) =>
-      guarded('restartScan', (): readonly Notice[] => {
-        const now = clockMs('now', clockNow);
-        const plan = planRestartScan({ cursors: pendingByWatcher(owns), ...(owns !== undefined ? { owns } : {}), now });
-        commitPlan(plan);
-        return plan.notices;
-      }),
+    restartScan: (clockNow, owns) => guardedInSlices('restartScan', () => restartScanInSlices(clockMs('now', clockNow), owns)),
 
     pendingNotices: (owns, targets) =>
       guarded('pendingNotices', (): readonly Notice[] =>

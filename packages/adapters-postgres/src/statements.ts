@@ -214,6 +214,13 @@ ORDER BY ${cursors.target} FOR UPDATE`,
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
 ORDER BY ${cursors.watcher}, ${cursors.target}`,
     ),
+    /** {watcher, target, limit} → the first `limit` pending cursors after that pair, by watcher then target, as PENDING_FIELDS rows (a restart-scan page). */
+    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
+      'pending_cursors_after',
+      sql`SELECT ${pendingColumns} FROM ${cursors}
+WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
+ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
+    ),
     /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as PENDING_FIELDS rows. */
     lockCursorPairs: compile<{ watchers: readonly string[] } & Targets>(
       'lock_cursor_pairs',

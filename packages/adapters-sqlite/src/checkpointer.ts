@@ -4,7 +4,20 @@
 // gateway's event loop each time when run on the main thread.
 import { Worker } from 'node:worker_threads';
 
+import type Database from 'better-sqlite3';
+
 import type { StoreDb } from './storeDb';
+
+/**
+ * After this many rows written since the last checkpoint (or a batch that finished a long write),
+ * the store checkpoints the WAL, off the event loop (see checkpointer.ts), before its next
+ * batch. A removed (or moved) row writes about one page (its session's index page) to the WAL, so the WAL
+ * holds about this many pages plus one batch before SQLite starts it over from the beginning:
+ * it never grows with the run (a 1,000,000-row prune once left a 716 MB WAL, when batches below
+ * a row threshold skipped their checkpoint while the auto-checkpoint was off). Pages rewritten
+ * by several batches in between are copied back once.
+ */
+export const CHECKPOINT_AFTER_ROWS = 1000;
 
 /** Runs passive checkpoints; `run` resolves when one finished (or failed: housekeeping only). */
 export interface Checkpointer {
@@ -93,6 +106,53 @@ export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutM
       worker = undefined;
       settle();
       if (stopping !== undefined) await stopping.terminate();
+    },
+  };
+}
+
+/**
+ * Runs `work` (one write transaction) with the WAL auto-checkpoint held off, so copying the WAL
+ * back never lands inside its commit; the WAL schedule below checkpoints off the event loop.
+ */
+export function withoutAutoCheckpoint<T>(client: Database.Database, work: () => T): T {
+  const autocheckpoint = client.pragma('wal_autocheckpoint', { simple: true }) as number;
+  client.pragma('wal_autocheckpoint = 0');
+  try {
+    return work();
+  } finally {
+    // PRAGMA takes no bound parameters; the value is the integer just read back.
+    client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+  }
+}
+
+/** When the batches of a long write (prune, the restart scan) checkpoint: see createWalSchedule. */
+export interface WalSchedule {
+  /** Resolves once no checkpoint is running: the next batch waits for it, so the WAL stays bounded. */
+  ready(): Promise<void>;
+  /** After a batch wrote `rows` rows; `last` when the long write is done (a checkpoint then covers any rows left). */
+  written(rows: number, last: boolean): void;
+}
+
+/**
+ * Checkpoints with `checkpointer` after every `afterRows` rows written (CHECKPOINT_AFTER_ROWS
+ * unless given), and after the last batch.
+ */
+export function createWalSchedule(checkpointer: Checkpointer, afterRows = CHECKPOINT_AFTER_ROWS): WalSchedule {
+  let sinceCheckpoint = 0;
+  let checkpointing: Promise<void> | undefined;
+  return {
+    async ready() {
+      if (checkpointing !== undefined) await checkpointing;
+    },
+    written(rows, last) {
+      sinceCheckpoint += rows;
+      if (sinceCheckpoint < afterRows && !(last && sinceCheckpoint > 0)) return;
+      sinceCheckpoint = 0;
+      const running = checkpointer.run();
+      checkpointing = running;
+      void running.then(() => {
+        if (checkpointing === running) checkpointing = undefined;
+      });
     },
   };
 }

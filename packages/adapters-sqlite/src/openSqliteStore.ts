@@ -13,11 +13,11 @@ import { listCursors } from './listCursors';
 import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
-import { createCheckpointer } from './checkpointer';
-import { CHECKPOINT_AFTER_ROWS, prune } from './prune';
+import { createCheckpointer, createWalSchedule } from './checkpointer';
+import { prune } from './prune';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
-import { recover } from './recover';
+import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
 import { resetWatcher } from './resetWatcher';
 import type { StoreDb } from './storeDb';
 import { checkOptions, type SqliteStoreOptions } from './storeOptions';
@@ -52,23 +52,16 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     return db;
   };
 
-  // Prune batches' WAL pages are checkpointed off the event loop, never inside a batch (see
-  // prune.ts); the next batch waits for a running checkpoint, so the WAL stays bounded.
+  // The WAL pages of prune batches and restart-scan pages are checkpointed off the event loop,
+  // never inside a batch (see checkpointer.ts); the next batch waits for a running checkpoint, so
+  // the WAL stays bounded.
   const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
-  let removedSinceCheckpoint = 0;
-  let checkpointing: Promise<void> | undefined;
+  const walSchedule = createWalSchedule(checkpointer);
+  const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS);
   const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
-    if (checkpointing !== undefined) await checkpointing;
+    await walSchedule.ready();
     const { batch, rowsRemoved } = prune(current(), request);
-    removedSinceCheckpoint += rowsRemoved;
-    if (removedSinceCheckpoint >= CHECKPOINT_AFTER_ROWS || (batch.done && removedSinceCheckpoint > 0)) {
-      removedSinceCheckpoint = 0;
-      const running = checkpointer.run();
-      checkpointing = running;
-      void running.then(() => {
-        if (checkpointing === running) checkpointing = undefined;
-      });
-    }
+    walSchedule.written(rowsRemoved, batch.done);
     return batch;
   };
 
@@ -81,7 +74,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   return storePort(current, {
     ...operations,
     acknowledgeRead,
-    restartScan: recover,
+    restartScan: (db, now, owns) => recover(db, now, owns, scanWalSchedule),
     resetWatcher,
     unwatch,
     deleteSession,

@@ -2,6 +2,8 @@
 // options ask: subscribe to cursor signals (cross-process sync with `ownsSession`), the restart
 // scan (re-queue every pending notice of the owned cursors), a first prune in the background, and
 // the resync timer.
+import { performance } from 'node:perf_hooks';
+
 import type { Notice, StateStore } from '@session-state/domain';
 
 import type { StartupPlan } from './awarenessOptions';
@@ -26,14 +28,25 @@ export interface StartupDeps {
   readonly ownsForScan: OwnsWatcher | undefined;
 }
 
-/** Recovered notices offered per turn of the event loop (a slice takes a millisecond or two). */
-export const OFFERS_PER_TURN = 2000;
+/** Recovered notices offered between two looks at the time (a small fraction of a millisecond's work, wakes included). */
+export const OFFERS_PER_CHECK = 100;
 
-/** Offers the recovered notices in order, letting the event loop run between slices: a restart scan may recover a million. */
+/** A turn offers recovered notices until it has run this long (ms), then lets the event loop run. */
+export const OFFER_TURN_MS = 4;
+
+/**
+ * Offers the recovered notices in order, letting the event loop run whenever a turn has offered
+ * for OFFER_TURN_MS: a restart scan may recover a million, and the wake port each new one calls
+ * takes as long as the host makes it.
+ */
 async function offerInSlices(board: NoticeBoard, notices: readonly Notice[]): Promise<void> {
-  for (let from = 0; from < notices.length; from += OFFERS_PER_TURN) {
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const to = Math.min(notices.length, from + OFFERS_PER_TURN);
+  let turnStarted = performance.now();
+  for (let from = 0; from < notices.length; from += OFFERS_PER_CHECK) {
+    if (from > 0 && performance.now() - turnStarted >= OFFER_TURN_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
+    }
+    const to = Math.min(notices.length, from + OFFERS_PER_CHECK);
     for (let i = from; i < to; i += 1) board.offer(notices[i] as Notice);
   }
 }

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 
 import {
+  comparePairs,
   decodeRecordInput,
   evolve,
   fromWatermarks,
@@ -49,6 +50,9 @@ const PROPERTY_RUNS = Number(process.env['STATE_STORE_CONTRACT_RUNS'] ?? '') || 
 const PROPERTY_TIMEOUT_MS = 120_000;
 
 const T0 = Date.UTC(2026, 10, 29, 10, 0, 0);
+
+/** Watchers (of two targets each) in the paged restart-scan test: many chunks of every store's scan. */
+const SCAN_WATCHERS = 2000;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
@@ -798,6 +802,54 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(notices.map((notice) => notice.watcher)).toEqual([A]);
         expect(await cursorOf(store, C, B)).toEqual(unowned);
       });
+
+      test(
+        'a restart scan in pages, with cursors unwatched and targets changed between its pages, recovers every pending pair at most once and in pair order, each untouched one exactly once, and resurrects no unwatched cursor; a scan after it gives the one-pass result',
+        async () => {
+          const watchers = Array.from({ length: SCAN_WATCHERS }, (_, i) => key(`agent:w${String(i).padStart(5, '0')}:main`));
+          for (const watcher of watchers) for (const target of [B, C]) await store.watch({ watcher, target, now: T0 });
+          // Two changes on each target: every cursor lags (notified below material).
+          for (const target of [B, C]) for (const at of [T0 + 1, T0 + 2]) await append(store, target, foreign(E), at);
+          const materialOnB = (await headOf(store, B)).head;
+
+          // While the scan runs, every turn of the event loop unwatches a pair (B's and C's in
+          // turn, from the far end of the pair order); C changes again part way through.
+          let scanning = true;
+          const unwatched = new Set<string>();
+          const changes = (async () => {
+            for (let turn = 0; scanning; turn += 1) {
+              await new Promise<void>((resolve) => setImmediate(resolve));
+              const watcher = watchers[SCAN_WATCHERS - 1 - (turn >> 1)];
+              const target = turn % 2 === 0 ? B : C;
+              if (watcher === undefined) continue;
+              if ((await store.unwatch(watcher, target, T0 + 4)).removed) unwatched.add(`${watcher} -> ${target}`);
+              if (turn === 6) await append(store, C, foreign(E), T0 + 4);
+            }
+          })();
+          const notices = await store.restartScan(T0 + 3);
+          scanning = false;
+          await changes;
+
+          const pairs = notices.map((notice) => `${notice.watcher} -> ${notice.target}`);
+          expect(new Set(pairs).size).toBe(pairs.length);
+          expect([...notices].sort(comparePairs)).toEqual(notices);
+          const untouched = watchers.flatMap((watcher) => [B, C].map((target) => `${watcher} -> ${target}`)).filter((pair) => !unwatched.has(pair));
+          expect(untouched.filter((pair) => !pairs.includes(pair))).toEqual([]);
+          const rows = await store.listCursors();
+          expect(rows.map(pairOf).filter((pair) => unwatched.has(pair))).toEqual([]);
+          const onB = rows.filter((row) => row.target === B);
+          expect(onB.filter((row) => row.notified !== materialOnB || row.material !== materialOnB)).toEqual([]);
+          expect(notices.filter((notice) => notice.target === B && notice.notified !== materialOnB)).toEqual([]);
+
+          // Nothing changes during this one: one notice per pending cursor, in pair order, at material.
+          const again = await store.restartScan(T0 + 5);
+          const pending = rows.filter((row) => row.material > row.acked).sort(comparePairs);
+          expect(again.map((notice) => [notice.watcher, notice.target, notice.notified, notice.reason])).toEqual(pending.map((row) => [row.watcher, row.target, row.material, 'recovered']));
+          const kept = (notice: Notice): boolean => notice.target === B && !unwatched.has(`${notice.watcher} -> ${notice.target}`);
+          expect(again.filter(kept)).toEqual(notices.filter(kept));
+        },
+        PROPERTY_TIMEOUT_MS,
+      );
 
     });
 
