@@ -105,7 +105,7 @@ export {
 } from './cursorPlans';
 export { replayCursor, type ReplayedTargetEvent } from './cursorReplay';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain';
-export { noticeText, type Notice, type NoticeReason } from './notice';
+export { noticeText, noticeTextMemo, type Notice, type NoticeReason, type NoticeTextOf } from './notice';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port';
