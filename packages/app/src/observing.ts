@@ -7,6 +7,8 @@ import { describeFailure } from './storeOperationError';
 
 /** The observer's methods, total and never throwing. */
 export interface Observe {
+  /** Whether an observer wants append batch timings: without one, the hot path takes no clock readings. */
+  readonly timesAppendBatches: boolean;
   appendBatch(observation: AppendBatchObservation): void;
   pruneRun(observation: PruneRunObservation): void;
 }
@@ -27,6 +29,7 @@ export function createObserve(observer: AwarenessObserver | undefined, logger: L
     }
   };
   return {
+    timesAppendBatches: observer?.appendBatch !== undefined,
     appendBatch: (observation) => call('appendBatch', observation),
     pruneRun: (observation) => call('pruneRun', observation),
   };
