@@ -90,7 +90,9 @@ npx --no-install session-state demo --db ./demo.db | tail -3
 npx --no-install session-state list --db ./demo.db >/dev/null
 
 step "npx session-state inspect serves the page and its cytoscape bundle from the installed packages"
-npx --no-install session-state inspect --port 0 --db ./demo.db >inspect.out 2>inspect.err &
+# The installed bin itself, not npx: npx forwards SIGTERM to its child and then exits 143 itself,
+# so `wait` would report the signal instead of the inspector's own exit status.
+./node_modules/.bin/session-state inspect --port 0 --db ./demo.db >inspect.out 2>inspect.err &
 INSPECT_PID=$!
 for _ in $(seq 1 100); do [[ -s inspect.out ]] && break; sleep 0.1; done
 node -e '
