@@ -112,7 +112,7 @@ async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: n
 const perOp = (count: number, ops: number): string => (ops > 0 ? (count / ops).toFixed(2) : '—');
 
 export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]> {
-  const seconds = ctx.quick ? 2 : 6;
+  const seconds = ctx.quick ? 1 : 6;
   const results: WorkloadResult[] = [];
   for (const gateways of [1, 2, 4]) {
     const id = `pg8/${gateways}`;

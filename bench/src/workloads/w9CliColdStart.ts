@@ -63,7 +63,7 @@ function check(name: string, cli: SideResult, node: SideResult, target: number):
 
 /** Workload 9: `--version` and `status` spawned to exit, each against `node -e 0`. */
 export function w9CliColdStart(ctx: BenchContext): Promise<WorkloadResult[]> {
-  const samples = ctx.quick ? 10 : 30;
+  const samples = ctx.quick ? 6 : 30;
   const db = ctx.tempDb('w9-cli');
   spawnOnce([CLI_BIN, 'record', SESSION, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'cold start', '--db', db]);
 
