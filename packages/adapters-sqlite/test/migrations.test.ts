@@ -19,6 +19,16 @@ beforeEach(() => {
 });
 afterEach(() => temp.remove());
 
+/** The schema version the file records, read on a connection of its own (closed again). */
+function fileSchemaVersion(): number {
+  const raw = new Database(temp.path);
+  try {
+    return schemaVersion(raw);
+  } finally {
+    raw.close();
+  }
+}
+
 /** Opens and closes the store once, so the file holds the migrated schema. */
 async function migratedFile(): Promise<Database.Database> {
   await openSqliteStore({ path: temp.path }).close();
@@ -109,12 +119,7 @@ describe('migrating an empty file', () => {
     } finally {
       await store.close();
     }
-    const raw = new Database(temp.path);
-    try {
-      expect(schemaVersion(raw)).toBe(2);
-    } finally {
-      raw.close();
-    }
+    expect(fileSchemaVersion()).toBe(2);
   });
 
   test('a file from a newer schema version is refused with a clear error', () => {
@@ -217,12 +222,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     } finally {
       await store.close();
     }
-    const raw = new Database(temp.path);
-    try {
-      expect(schemaVersion(raw)).toBe(2);
-    } finally {
-      raw.close();
-    }
+    expect(fileSchemaVersion()).toBe(2);
   });
 });
 
