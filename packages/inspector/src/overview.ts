@@ -1,6 +1,6 @@
 // What the page shows at a glance, read from the store in one go: the watch graph, the pending
 // notices with their text, and the store-side counts. Reads only: nothing here writes.
-import type { StateStore } from '@session-state/domain';
+import { planHeldNotices, type StateStore } from '@session-state/domain';
 
 import { watchGraph, type WatchGraph } from './graph';
 
@@ -52,7 +52,9 @@ export interface Overview {
 export async function readOverview(store: StateStore): Promise<Overview> {
   const heads = await store.readHeads();
   const cursors = await store.listCursors();
-  const held = await store.pendingNotices();
+  // The held notices follow from the cursors just read (every store's pendingNotices is this
+  // plan over its rows), so the same table is not read a second time on every refresh.
+  const held = planHeldNotices({ cursors });
   const journal = await store.readCursorJournal();
   const graph = watchGraph(heads, cursors);
   const notices = held.map(
