@@ -5,6 +5,7 @@
 import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
 
 import type { RecordResult, SessionStateAwareness } from './awarenessApi';
+import { failedResult } from './appendPipeline';
 import { readClock } from './clockReading';
 import type { FacadeParts } from './facadeParts';
 import { decodeChildSpawned } from './inputs';
@@ -20,17 +21,17 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
    * input may still make it throw (a getter the decoder reads); `record` guards it.
    */
   const recordNow = (input: unknown): Promise<RecordResult> => {
-    if (isClosed()) return Promise.resolve({ ok: false, outcome: 'failed', error: new ClosedError('record') });
+    if (isClosed()) return Promise.resolve(failedResult(new ClosedError('record')));
     const decoded = decodeRecordInput(input);
     if (decoded._tag === 'Left') {
       counters.add('appendFailures');
       logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
-      return Promise.resolve({ ok: false, outcome: 'failed', error: new InvalidInputError(decoded.left) });
+      return Promise.resolve(failedResult(new InvalidInputError(decoded.left)));
     }
     const appendedAt = readClock(clock, 'record');
     if (typeof appendedAt !== 'number') {
       counters.add('appendFailures');
-      return Promise.resolve({ ok: false, outcome: 'failed', error: failures.clock(appendedAt, { sessionKey: decoded.right.sessionKey }) });
+      return Promise.resolve(failedResult(failures.clock(appendedAt, { sessionKey: decoded.right.sessionKey })));
     }
     return appends.submit('record', { command: decoded.right, appendedAt });
   };
@@ -45,13 +46,13 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
         const invalid = unreadableInput('record', input, error);
         counters.add('appendFailures');
         logger.warn('record rejected invalid input', { operation: 'record', field: invalid.field, expected: invalid.expected });
-        return Promise.resolve({ ok: false, outcome: 'failed', error: invalid });
+        return Promise.resolve(failedResult(invalid));
       }
     },
 
     async childSpawned(input) {
       // Like record: after close() the spawn edge is not written, and the result says so.
-      if (isClosed()) return { ok: false, outcome: 'failed', error: new ClosedError('childSpawned') };
+      if (isClosed()) return failedResult(new ClosedError('childSpawned'));
       const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
       const command: AppendCommand = {
         sessionKey: childKey,
@@ -66,13 +67,13 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
       const appendedAt = readClock(clock, 'childSpawned');
       if (typeof appendedAt !== 'number') {
         counters.add('appendFailures');
-        return { ok: false, outcome: 'failed', error: failures.clock(appendedAt, { sessionKey: childKey }) };
+        return failedResult(failures.clock(appendedAt, { sessionKey: childKey }));
       }
       const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
       const request: AppendRequest = { command, appendedAt, ...(seeds ? { seedWatcher: parentKey } : {}) };
       const result = await appends.submit('childSpawned', request);
       // childSpawned never sets onlyIfWatched, so the store cannot skip it.
-      if (result.outcome === 'skipped') return { ok: false, outcome: 'failed', error: new StoreOperationError('childSpawned', 'the store skipped a spawn edge') };
+      if (result.outcome === 'skipped') return failedResult(new StoreOperationError('childSpawned', 'the store skipped a spawn edge'));
       return result;
     },
   };

@@ -48,6 +48,12 @@ interface BatchItem {
   readonly request: AppendRequest;
 }
 
+/** The result of an append that did not happen: the one shape `record` and `childSpawned` fail with. */
+export type FailedResult = Extract<RecordResult, { readonly outcome: 'failed' }>;
+
+/** `{ ok: false, outcome: 'failed', error }`. */
+export const failedResult = (error: Error): FailedResult => ({ ok: false, outcome: 'failed', error });
+
 export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   const { store, board, counters, failures, logger, ownsForAppend } = deps;
 
@@ -63,7 +69,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
         const cause = outcome?.error ?? storeError('append', 'the store returned no outcome for this request');
         counters.add('appendFailures');
         const { command } = item.request;
-        return { ok: false, outcome: 'failed', error: failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }) };
+        return failedResult(failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }));
       }
       default: {
         const unreachable: never = outcome;
