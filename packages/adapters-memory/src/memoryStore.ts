@@ -388,6 +388,7 @@ export function createMemoryStore(): MemoryStore {
     checkInteger('maxRows', request.maxRows, 0);
     checkInteger('batchSize', request.batchSize, 1);
     if (request.cursorMaxAgeMs !== undefined) checkInteger('cursorMaxAgeMs', request.cursorMaxAgeMs, 0);
+    if (request.journalAfter !== undefined) checkInteger('journalAfter', request.journalAfter, 0);
     const cutoff = now - request.maxAgeMs;
     const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
     const doomed: StoredEvent[] = [];
@@ -463,13 +464,19 @@ export function createMemoryStore(): MemoryStore {
       cutoff,
       maxRows: request.maxRows,
       batchSize: request.batchSize,
+      after: request.journalAfter ?? 0,
     });
     if (journalPrune.positions.length > 0) {
       const gone = new Set(journalPrune.positions);
       journal = journal.filter((entry) => !gone.has(entry.position));
     }
 
-    return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows && journalPrune.done };
+    return {
+      eventsDeleted: doomed.length,
+      expiredCursors,
+      done: !moreAged && remaining <= request.maxRows && journalPrune.done,
+      journalAfter: journalPrune.journalAfter,
+    };
   }
 
   /** What pruneBatch run to completion would delete and expire: counted, nothing changed. */

@@ -4,6 +4,7 @@
 // plan, write. No adapter steps a cursor itself.
 import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type CursorCommand, type EndReason } from './cursor';
 import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
+import { journalWindowEnd } from './journalWindow';
 import type { CursorRow } from './append';
 import type { Notice } from './notice';
 import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port';
@@ -290,26 +291,48 @@ export interface JournalPruneInput {
   readonly cutoff: number;
   /** Then the oldest entries beyond this many go. */
   readonly maxRows: number;
-  /** At most this many entries go per batch. */
+  /** The batch examines at most this many entries, so at most this many go. */
   readonly batchSize: number;
+  /** The batch examines the entries after this position (`PruneRequest.journalAfter`; 0: from the start). */
+  readonly after?: number;
 }
 
 /**
  * Journal retention follows the signal log's: entries older than the age limit, then the oldest
- * beyond the row cap, at most `batchSize` per batch — except the latest entry of every live pair,
- * which stays so the live cursor can always be replayed. Entries of removed pairs go like events.
+ * beyond the row cap — except the latest entry of every live pair, which stays so the live
+ * cursor can always be replayed. Entries of removed pairs go like events. One batch examines a
+ * window, the first `batchSize` entries after `after`: its removable entries older than the age
+ * limit, then its lowest removable ones while the journal is over its cap (counting every entry,
+ * kept ones too); `journalAfter` is where the run's next batch resumes and `done` whether the
+ * journal part of the run is over (see journalWindowEnd).
  */
-export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[]; readonly done: boolean } {
+export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[]; readonly done: boolean; readonly journalAfter: number } {
+  const after = input.after ?? 0;
   const latestOfLive = new Map<string, number>();
   for (const entry of input.entries) {
     if (input.isLive(entry.watcher, entry.target)) latestOfLive.set(pairKey(entry.watcher, entry.target), entry.position);
   }
   const kept = new Set(latestOfLive.values());
-  const removable = input.entries.filter((entry) => !kept.has(entry.position));
+  const start = input.entries.findIndex((entry) => entry.position > after);
+  const from = start < 0 ? input.entries.length : start;
+  const window = input.entries.slice(from, from + Math.max(0, input.batchSize));
+  const removable = window.filter((entry) => !kept.has(entry.position));
   const aged = removable.filter((entry) => entry.recordedAt < input.cutoff);
   const agedPositions = new Set(aged.map((entry) => entry.position));
-  const overCap = input.entries.length - aged.length - input.maxRows;
-  const capped = overCap > 0 ? removable.filter((entry) => !agedPositions.has(entry.position)).slice(0, overCap) : [];
-  const doomed = [...aged, ...capped].map((entry) => entry.position);
-  return { positions: doomed.slice(0, input.batchSize), done: doomed.length <= input.batchSize };
+  const excess = Math.max(0, input.entries.length - aged.length - input.maxRows);
+  const take = Math.min(input.batchSize - aged.length, excess);
+  const capped = take > 0 ? removable.filter((entry) => !agedPositions.has(entry.position)).slice(0, take) : [];
+  const lastExamined = window[window.length - 1]?.position ?? after;
+  const beyond = input.entries.slice(from + window.length);
+  const end = journalWindowEnd({
+    after,
+    lastExamined,
+    reachesEnd: beyond.length === 0,
+    excess,
+    take,
+    capped: capped.length,
+    lastCapped: capped[capped.length - 1]?.position ?? after,
+    agedBeyond: beyond.some((entry) => entry.recordedAt < input.cutoff),
+  });
+  return { positions: [...aged, ...capped].map((entry) => entry.position), ...end };
 }
