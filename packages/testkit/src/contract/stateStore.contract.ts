@@ -1206,6 +1206,13 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 0, cursorsToExpire: 0 });
       });
 
+      test('a cursor a prune left expires in a later prune once idle beyond the limit, with no write between them', async () => {
+        await store.watch({ watcher: C, target: D, now: T0 });
+        await store.watch({ watcher: A, target: B, now: T0 + 20 * MINUTE });
+        expect((await pruneAll(store, T0 + 35 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${C} -> ${D}`]);
+        expect((await pruneAll(store, T0 + 55 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${A} -> ${B}`]);
+      });
+
       test('cursorMaxAgeMs governs cursors alone: a pending cursor older than maxAgeMs but within it stays while its events go', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await append(store, B, foreign(), T0 + 10 * MINUTE); // A's cursor is pending, touched at +10
