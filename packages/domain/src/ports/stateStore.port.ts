@@ -168,7 +168,8 @@ export interface PruneRequest {
    * entries, the first with positions above this one (0 or absent: from the start of the
    * journal). A prune run passes each batch's `PruneBatch.journalAfter` into the next request,
    * so one run walks the journal once, a bounded window per batch, whatever part of it cannot
-   * be deleted (see PruneBatch.done).
+   * be deleted (see PruneBatch.done); entries journalled meanwhile are walked too, so the run
+   * ends as long as the journal grows by fewer entries per batch than a batch examines.
    */
   readonly journalAfter?: number;
 }
