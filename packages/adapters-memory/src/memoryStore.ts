@@ -177,8 +177,14 @@ export function createMemoryStore(): MemoryStore {
   let isoMs = Number.NaN;
   let isoText = '';
 
+  // At or below every cursor's touchedAt (lowered by each write, made exact by prune's read of
+  // them all): prune reads the cursors for idle ones only when this is below its cutoff.
+  let touchedFloor = Number.POSITIVE_INFINITY;
+
   // The cursor journal in position order; positions are never reused.
-  let journal: CursorJournalEntry[] = [];
+  const journal: CursorJournalEntry[] = [];
+  // Each pair's latest journal position, so a retention batch reads only its window of the journal.
+  const latestJournal = new Map<SessionKey, Map<SessionKey, number>>();
   let nextPosition = 1;
 
   // --- helpers ---------------------------------------------------------------------------
@@ -260,6 +266,7 @@ export function createMemoryStore(): MemoryStore {
   }
 
   function putCursor(row: CursorRow): void {
+    if (row.touchedAt < touchedFloor) touchedFloor = row.touchedAt;
     putIndexed(byTarget, row.target, row.watcher, row);
     putIndexed(byWatcher, row.watcher, row.target, row);
   }
@@ -272,8 +279,49 @@ export function createMemoryStore(): MemoryStore {
   function appendJournal(records: readonly CursorJournalRecord[]): void {
     for (const record of records) {
       journal.push({ ...record, position: nextPosition });
+      const latest = latestJournal.get(record.watcher);
+      if (latest === undefined) latestJournal.set(record.watcher, new Map([[record.target, nextPosition]]));
+      else latest.set(record.target, nextPosition);
       nextPosition += 1;
     }
+  }
+
+  /**
+   * Deletes the journal entries at `positions` (all within one retention window): the entries
+   * from the first of them are moved down over the gaps, then the gap left at the window's end is
+   * cut once, and a deleted entry that was its pair's latest leaves the index.
+   */
+  function deleteJournalEntries(positions: readonly number[]): void {
+    if (positions.length === 0) return;
+    const gone = new Set(positions);
+    let write = indexOfPosition(positions.reduce((lowest, position) => Math.min(lowest, position), Number.POSITIVE_INFINITY));
+    let read = write;
+    for (let seen = 0; read < journal.length && seen < gone.size; read++) {
+      const entry = journal[read] as CursorJournalEntry;
+      if (!gone.has(entry.position)) {
+        journal[write++] = entry;
+        continue;
+      }
+      seen += 1;
+      const latest = latestJournal.get(entry.watcher);
+      if (latest?.get(entry.target) === entry.position) {
+        latest.delete(entry.target);
+        if (latest.size === 0) latestJournal.delete(entry.watcher);
+      }
+    }
+    journal.splice(write, read - write);
+  }
+
+  /** The index of the first journal entry at or above `position` (binary search: positions ascend). */
+  function indexOfPosition(position: number): number {
+    let low = 0;
+    let high = journal.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((journal[middle] as CursorJournalEntry).position >= position) high = middle;
+      else low = middle + 1;
+    }
+    return low;
   }
 
   /** Commits a cursor plan: its rows, then its journal entries. */
@@ -388,6 +436,7 @@ export function createMemoryStore(): MemoryStore {
     checkInteger('maxRows', request.maxRows, 0);
     checkInteger('batchSize', request.batchSize, 1);
     if (request.cursorMaxAgeMs !== undefined) checkInteger('cursorMaxAgeMs', request.cursorMaxAgeMs, 0);
+    if (request.journalAfter !== undefined) checkInteger('journalAfter', request.journalAfter, 0);
     const cutoff = now - request.maxAgeMs;
     const cursorCutoff = now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
     const doomed: StoredEvent[] = [];
@@ -444,10 +493,19 @@ export function createMemoryStore(): MemoryStore {
     }
     forgetEvents(doomed);
 
-    // Idle cursors expire by their own age limit (cursorMaxAgeMs, else the log's).
+    // Idle cursors expire by their own age limit (cursorMaxAgeMs, else the log's). The cursors are
+    // read only when one may be idle that long: a batch of a run that walks the journal in windows
+    // would otherwise read every cursor again each batch.
     const expiring: CursorRow[] = [];
-    for (const rows of byWatcher.values()) {
-      for (const row of rows.values()) if (row.touchedAt < cursorCutoff) expiring.push(row);
+    if (touchedFloor < cursorCutoff) {
+      let floor = Number.POSITIVE_INFINITY;
+      for (const rows of byWatcher.values()) {
+        for (const row of rows.values()) {
+          if (row.touchedAt < cursorCutoff) expiring.push(row);
+          else if (row.touchedAt < floor) floor = row.touchedAt;
+        }
+      }
+      touchedFloor = floor;
     }
     const expiredCursors = commitRemoval(expiring, 'expired', request.now);
 
@@ -463,13 +521,17 @@ export function createMemoryStore(): MemoryStore {
       cutoff,
       maxRows: request.maxRows,
       batchSize: request.batchSize,
+      after: request.journalAfter ?? 0,
+      latestOf: (watcher, target) => latestJournal.get(watcher)?.get(target),
     });
-    if (journalPrune.positions.length > 0) {
-      const gone = new Set(journalPrune.positions);
-      journal = journal.filter((entry) => !gone.has(entry.position));
-    }
+    deleteJournalEntries(journalPrune.positions);
 
-    return { eventsDeleted: doomed.length, expiredCursors, done: !moreAged && remaining <= request.maxRows && journalPrune.done };
+    return {
+      eventsDeleted: doomed.length,
+      expiredCursors,
+      done: !moreAged && remaining <= request.maxRows && journalPrune.done,
+      journalAfter: journalPrune.journalAfter,
+    };
   }
 
   /** What pruneBatch run to completion would delete and expire: counted, nothing changed. */

@@ -4,8 +4,8 @@
 // `material_kept` for the pending cursors whose material went (`planPruneMaterial`), and the
 // journal by `planJournalPrune`'s rule. Rows another gateway's prune has locked are skipped, so
 // two gateways pruning at once share the work instead of waiting on each other.
-import { batchRoom, decodeStoredCursors, headOfRow, journalCap, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, planPruneMaterial, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
+import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { writeJournal } from './cursorJournal';
@@ -50,21 +50,32 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
   return prunedSessions(changes, await writeHeads(db, client, changes));
 }
 
+/** What one journal batch did: entries deleted, and the window's facts (all but the end's probes, read in batchLeft). */
+type JournalBatch = Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number };
+
 /**
- * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
- * entries (see `removableEntry` in statements.ts: never the latest entry of a pair that has a
- * cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at most
- * `batchSize`. Resolves with whether entries beyond the cap may remain (`batchLeft` asks whether
- * any of them is removable; it also asks whether aged removable entries remain).
+ * One bounded batch of journal retention, by planJournalPrune's rule in SQL: in the window of
+ * the first `batchSize` entries after `request.journalAfter`, the removable entries (see
+ * `removableEntry` in adapters-sql-common: never the latest entry of a pair that has a cursor)
+ * recorded before the cutoff, then the lowest removable ones while the journal is over
+ * `maxRows`. A window, not the journal: a journal over its cap whose entries are all kept was
+ * walked whole by every batch, server time spent finding nothing. The batch's end probes (an
+ * entry after the window, an aged one) come in `batchLeft`, then journalWindowEnd decides.
  */
-async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<boolean> {
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<JournalBatch> {
   const st = db.statements;
-  const aged = byAge ? (await run(client, st.deleteAgedJournal, { cutoff, limit: request.batchSize })).length : 0;
+  const after = journalAfterOf(request);
+  const [window] = request.batchSize > 0 ? await run(client, st.journalWindow, { after, size: request.batchSize }) : [];
+  const highest = window?.[0];
+  const upTo = highest === null || highest === undefined ? after : Number(highest);
+  const aged = byAge && upTo > after ? (await run(client, st.deleteAgedJournal, { cutoff, after, upTo })).length : 0;
   const room = batchRoom(request, aged);
-  const [excess] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
-  const cap = journalCap(Number(excess?.[0] ?? 0), room);
-  const capped = cap.take > 0 ? (await run(client, st.deleteLowestJournal, { limit: cap.take })).length : 0;
-  return cap.overCap(capped);
+  const [excessRow] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
+  const excess = Number(excessRow?.[0] ?? 0);
+  const { take } = journalCap(excess, room);
+  const capped = take > 0 && upTo > after ? await run(client, st.deleteLowestJournal, { after, upTo, limit: take }) : [];
+  const lastCapped = capped.reduce((last: number, row) => Math.max(last, Number(row[0])), after);
+  return { deleted: aged + capped.length, after, lastExamined: upTo, excess, take, capped: capped.length, lastCapped };
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
@@ -108,11 +119,12 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     }
 
     // --- the journal ---
-    const journalOverCap = await pruneJournal(db, client, request, cutoff, byAge);
+    const journal = await pruneJournal(db, client, request, cutoff, byAge);
 
-    // --- anything left? (one round trip: aged events, idle cursors, aged or capped journal entries) ---
-    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, journalOverCap });
-    const anyLeft = left?.some((value) => value === true) ?? false;
-    return { eventsDeleted: aged + capped, expiredCursors: expired, done: !anyLeft && !capLeft };
+    // --- anything left? (one round trip: aged events, idle cursors, the journal after the window) ---
+    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, after: journal.lastExamined });
+    const journalEnd = journalWindowEnd({ ...journal, reachesEnd: left?.[2] !== true, agedBeyond: left?.[3] === true });
+    const anyLeft = left?.[0] === true || left?.[1] === true;
+    return { eventsDeleted: aged + capped, expiredCursors: expired, done: !anyLeft && !capLeft && journalEnd.done, journalAfter: journalEnd.journalAfter };
   }, NO_COMMIT_CHECK);
 }

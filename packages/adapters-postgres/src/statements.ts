@@ -51,6 +51,11 @@ export interface CursorArrays {
 interface Cutoff {
   readonly cutoff: number;
 }
+/** A journal retention window: the positions above `after` up to `upTo`. */
+interface JournalWindow {
+  readonly after: number;
+  readonly upTo: number;
+}
 interface Limit {
   readonly limit: number;
 }
@@ -306,37 +311,41 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     ),
 
     /**
-     * {cutoff, byAge, cursorCutoff, cursorsByAge, journalOverCap} → [an event appended before
-     * `cutoff` is left, a cursor untouched since `cursorCutoff` is left, a removable journal
-     * entry recorded before `cutoff` is left, any removable journal entry is left]: the shared
-     * `agedLeft`, `idleLeft`, `agedJournalLeft` and `removableJournalLeft` probes in one round
-     * trip at the end of a batch, each asked only when its flag is set (a non-finite cutoff is
-     * passed as any bigint with its flag false). Scalar subqueries, not EXISTS: the planner drops
-     * an EXISTS subquery's ORDER BY, and a generic plan without it scans the whole table.
+     * {cutoff, byAge, cursorCutoff, cursorsByAge, after} → [an event appended before `cutoff` is
+     * left, a cursor untouched since `cursorCutoff` is left, a journal entry lies after `after`
+     * (the journal window's last position), one recorded before `cutoff` does]: the
+     * shared `agedLeft`, `idleLeft`, `journalEntryAfter` and `agedJournalAfter` probes in one
+     * round trip at the end of a batch, the age ones asked only when their flag is set (a
+     * non-finite cutoff is passed as any bigint with its flag false). Scalar subqueries, not
+     * EXISTS: the planner drops an EXISTS subquery's ORDER BY, and a generic plan without it
+     * scans the whole table.
      */
-    batchLeft: compile<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; journalOverCap: boolean }>(
+    batchLeft: compile<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(
       'batch_left',
       sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
   ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
-  ${p('byAge')}::boolean AND (${shared.agedJournalLeft}) IS NOT NULL,
-  ${p('journalOverCap')}::boolean AND (${shared.removableJournalLeft}) IS NOT NULL`,
+  (${shared.journalEntryAfter}) IS NOT NULL,
+  ${p('byAge')}::boolean AND (${shared.agedJournalAfter}) IS NOT NULL`,
     ),
 
     // --- journal retention (planJournalPrune's rule, bounded per batch) ----------------------------
+    // One batch examines a window of positions (after, upTo]: the first batchSize entries after
+    // where the run resumed (the shared `journalWindow`), so no batch walks the whole journal.
 
-    /** {cutoff, limit} → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first; returns [position]. */
-    deleteAgedJournal: compile<Cutoff & Limit>(
+    /** {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`; returns [position]. */
+    deleteAgedJournal: compile<Cutoff & JournalWindow>(
       'delete_aged_journal',
       sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
-  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
-  ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
+  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')}
+  AND ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
+  ORDER BY ${cursorJournal.position} FOR UPDATE SKIP LOCKED
 )) RETURNING position`,
     ),
-    /** {limit} → deletes up to `limit` removable entries, lowest positions first (the row cap); returns [position]. */
-    deleteLowestJournal: compile<Limit>(
+    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position]. */
+    deleteLowestJournal: compile<JournalWindow & Limit>(
       'delete_lowest_journal',
       sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
-  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${removable}
+  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')} AND ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
 )) RETURNING position`,
     ),

@@ -17,7 +17,7 @@ export {
 } from './journalRow';
 export { listCursorsQuery, readCursorJournalQuery, removableEntry, sharedStatements, type SharedStatementName, type SharedStatementParams } from './queries';
 export { failedOutcome, RequestFailed } from './requestFailed';
-export { batchRoom, journalCap, previewOfCounts, pruneCountParams, retentionCutoff, type RetentionCutoff } from './retention';
+export { batchRoom, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, retentionCutoff, type RetentionCutoff } from './retention';
 export { bindValues, renderStatement, type Renderable, type RenderedStatement, type SqlDialect } from './statement';
 export { storePort, warnCorruptRow, type StoreOperations } from './storePort';
 export {

@@ -46,7 +46,6 @@ export function sharedStatements(tables: SqlTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const eventColumns = listOf(events, EVENT_FIELDS);
   const cursorColumns = listOf(cursors, CURSOR_FIELDS);
-  const removable = removableEntry(tables);
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
@@ -92,10 +91,19 @@ export function sharedStatements(tables: SqlTables) {
      * `limit`]: it walks at most `maxRows + limit` entries, not the whole journal.
      */
     journalExcess: sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`,
-    /** {cutoff} → one row when a removable entry recorded before `cutoff` is left (ordered to stay on the index, as agedLeft). */
-    agedJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`,
-    /** {} → one row when any removable entry is left. */
-    removableJournalLeft: sql`SELECT 1 FROM ${cursorJournal} WHERE ${removable} LIMIT 1`,
+    /**
+     * {after, size} → [the highest position of the retention window: the first `size` entries
+     * after `after`] (null when none lies after it). It walks `size` entries of the position order.
+     */
+    journalWindow: sql`SELECT max("position") FROM (SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}) AS "window"`,
+    /** {after} → one row when an entry lies after `after` (the window did not reach the end of the journal). */
+    journalEntryAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT 1`,
+    /**
+     * {cutoff, after} → one row when an entry recorded before `cutoff` lies after `after`; it walks
+     * the recorded_at index over the entries recorded before `cutoff` (ordered to stay on the
+     * index, as agedLeft), reading no removable rule.
+     */
+    agedJournalAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`,
   };
 }
 
@@ -129,8 +137,9 @@ export interface SharedStatementParams {
   readonly idleLeft: Cutoff;
   readonly pruneCounts: Cutoff & { readonly cursorCutoff: number };
   readonly journalExcess: { readonly maxRows: number; readonly limit: number };
-  readonly agedJournalLeft: Cutoff;
-  readonly removableJournalLeft: NoParams;
+  readonly journalWindow: { readonly after: number; readonly size: number };
+  readonly journalEntryAfter: { readonly after: number };
+  readonly agedJournalAfter: Cutoff & { readonly after: number };
 }
 
 /** The RETURNING list of a cursor delete: CursorValues, by the cursors table's column names (RETURNING takes no table prefix in SQLite). */

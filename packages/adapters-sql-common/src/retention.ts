@@ -36,11 +36,20 @@ export function batchRoom(request: PruneRequest, alreadyDeleted: number): number
 /**
  * The journal's row cap in one batch, by planJournalPrune's rule: with `excess` the entries
  * beyond `maxRows` counted up to `room + 1` (the `journalExcess` statement), `take` is how many
- * of the lowest removable entries to delete; `overCap(deleted)` whether entries beyond the cap
- * remain after `deleted` went (exact, as `excess` counts one past what a batch can take).
+ * of the window's lowest removable entries to delete (see journalWindowEnd for what follows).
  */
-export function journalCap(excess: number, room: number): { readonly take: number; readonly overCap: (deleted: number) => boolean } {
-  return { take: Math.min(room, excess), overCap: (deleted) => excess > deleted };
+export function journalCap(excess: number, room: number): { readonly take: number } {
+  return { take: Math.min(room, excess) };
+}
+
+/**
+ * Where a batch's journal window starts (`PruneRequest.journalAfter`, 0 when absent: the start
+ * of the journal), checked: a non-negative safe integer, else a RangeError naming the field.
+ */
+export function journalAfterOf(request: PruneRequest): number {
+  const after = request.journalAfter ?? 0;
+  if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`invalid journalAfter: expected a non-negative safe integer, got ${String(after)}`);
+  return after;
 }
 
 /** A cutoff SQL can compare with: an infinite age limit (cutoff -Infinity) counts nothing as old. */

@@ -5,8 +5,18 @@
 // `planJournalPrune`'s rule; the WAL checkpoints between batches run in a worker thread (checkpointer.ts). Nothing in a
 // batch reads the whole log: the row cap is found by walking `maxRows` entries of the sequence
 // order (`capBoundary`), and the capped run of lowest sequences goes in one range DELETE.
-import { batchRoom, decodeStoredCursors, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, planPruneMaterial, type CursorPair, type CursorRow, type PruneBatch, type PruneRequest, type SignalLogHead } from '@session-state/domain';
+import { batchRoom, decodeStoredCursors, journalAfterOf, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import {
+  asSequence,
+  journalWindowEnd,
+  planPruneMaterial,
+  type CursorPair,
+  type CursorRow,
+  type JournalWindowEnd,
+  type PruneBatch,
+  type PruneRequest,
+  type SignalLogHead,
+} from '@session-state/domain';
 
 import { withoutAutoCheckpoint } from './checkpointer';
 import { writeJournal } from './cursorJournal';
@@ -102,28 +112,41 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
   const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
   const done = !agedLeft && !idleLeft && !capLeft && journal.done;
-  return { batch: { eventsDeleted, expiredCursors: expired, done }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
+  return { batch: { eventsDeleted, expiredCursors: expired, done, journalAfter: journal.journalAfter }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
 }
 
 /**
- * One bounded batch of journal retention, by planJournalPrune's rule in SQL: the removable
- * entries (see `removableEntry` in adapters-sql-common: never the latest entry of a pair that
- * has a cursor) recorded before the cutoff, then the oldest removable ones beyond `maxRows`, at
- * most `batchSize`; `done` stays false while removable entries the request would delete remain.
+ * One bounded batch of journal retention, by planJournalPrune's rule in SQL: in the window of
+ * the first `batchSize` entries after `request.journalAfter`, the removable entries (see
+ * `removableEntry` in adapters-sql-common: never the latest entry of a pair that has a cursor)
+ * recorded before the cutoff, then the lowest removable ones while the journal is over
+ * `maxRows`. `journalAfter` and `done` as journalWindowEnd decides them.
  */
-function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number; readonly done: boolean } {
+function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number } & JournalWindowEnd {
   const st = db.statements;
-  // The existence check walks the recorded_at index; the delete walks the journal in position
-  // order and, with nothing aged, read all of it (20-70 ms at 300,000 entries): the prune that
-  // starts with every gateway found nothing that way, one long block of its start-up.
-  const agedFirst = byAge && st.agedJournalLeft.get({ cutoff }) !== undefined;
-  const aged = agedFirst ? st.deleteAgedJournal.run({ cutoff, limit: request.batchSize }).changes : 0;
+  // A window, not the journal: a journal over its cap whose entries are all the latest of live
+  // pairs (the restart scan at 1,000,000 cursors journals 100,000 of them) was walked whole, in
+  // position order with two index lookups per entry, by the cap's delete and then again by the
+  // probe for removable entries left, finding nothing: 190-450 ms blocks of a gateway's start-up.
+  const after = journalAfterOf(request);
+  const highest = request.batchSize > 0 ? (st.journalWindow.get({ after, size: request.batchSize }) as [number | null])[0] : null;
+  const upTo = highest ?? after;
+  const aged = byAge && upTo > after ? st.deleteAgedJournal.run({ cutoff, after, upTo }).changes : 0;
   const room = batchRoom(request, aged);
-  const cap = journalCap((st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0], room);
-  const capped = cap.take > 0 ? st.deleteLowestJournal.run({ limit: cap.take }).changes : 0;
-  const agedLeft = Number.isFinite(cutoff) && st.agedJournalLeft.get({ cutoff }) !== undefined;
-  const overCap = cap.overCap(capped) && st.removableJournalLeft.get({}) !== undefined;
-  return { deleted: aged + capped, done: !agedLeft && !overCap };
+  const excess = (st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0];
+  const { take } = journalCap(excess, room);
+  const capped = take > 0 && upTo > after ? (st.deleteLowestJournal.all({ after, upTo, limit: take }) as [number][]) : [];
+  const end = journalWindowEnd({
+    after,
+    lastExamined: upTo,
+    reachesEnd: st.journalEntryAfter.get({ after: upTo }) === undefined,
+    excess,
+    take,
+    capped: capped.length,
+    lastCapped: capped.reduce((last, [position]) => Math.max(last, position), after),
+    agedBeyond: Number.isFinite(cutoff) && st.agedJournalAfter.get({ cutoff, after: upTo }) !== undefined,
+  });
+  return { deleted: aged + capped.length, ...end };
 }
 
 /**

@@ -61,6 +61,11 @@ interface HeadParams {
 interface Cutoff {
   readonly cutoff: number;
 }
+/** A journal retention window: the positions above `after` up to `upTo`. */
+interface JournalWindow {
+  readonly after: number;
+  readonly upTo: number;
+}
 interface Limit {
   readonly limit: number;
 }
@@ -249,29 +254,39 @@ function ownStatements(client: Database.Database, orm: Orm) {
 
     // --- journal retention (planJournalPrune's rule, bounded per batch) ------------------------
 
-    /** {cutoff, limit} → deletes up to `limit` removable entries recorded before `cutoff`, lowest positions first. */
-    deleteAgedJournal: compile<Cutoff & Limit>(
-      client,
-      orm.delete(cursorJournal).where(
-        inArray(
-          cursorJournal.position,
-          orm
-            .select({ position: cursorJournal.position })
-            .from(cursorJournal)
-            .where(and(lt(cursorJournal.recordedAt, p('cutoff')), removable))
-            .orderBy(asc(cursorJournal.position))
-            .limit(p('limit')),
-        ),
-      ),
-      'deleteAgedJournal',
-    ),
+    // One batch examines a window of positions (after, upTo]: the first batchSize entries after
+    // where the run resumed (the shared `journalWindow`), so no batch walks the whole journal.
 
-    /** {limit} → deletes up to `limit` removable entries, lowest positions first (the row cap). */
-    deleteLowestJournal: compile<Limit>(
+    /**
+     * {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`. The
+     * unary + keeps the plan on the position range whatever statistics the planner has: the
+     * recorded_at index would walk every aged entry of the journal, kept ones too.
+     */
+    deleteAgedJournal: compile<Cutoff & JournalWindow>(
       client,
       orm
         .delete(cursorJournal)
-        .where(inArray(cursorJournal.position, orm.select({ position: cursorJournal.position }).from(cursorJournal).where(removable).orderBy(asc(cursorJournal.position)).limit(p('limit')))),
+        .where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
+      'deleteAgedJournal',
+    ),
+
+    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position] of each. */
+    deleteLowestJournal: compile<JournalWindow & Limit>(
+      client,
+      orm
+        .delete(cursorJournal)
+        .where(
+          inArray(
+            cursorJournal.position,
+            orm
+              .select({ position: cursorJournal.position })
+              .from(cursorJournal)
+              .where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), removable))
+              .orderBy(asc(cursorJournal.position))
+              .limit(p('limit')),
+          ),
+        )
+        .returning({ position: cursorJournal.position }),
       'deleteLowestJournal',
     ),
   };

@@ -1,5 +1,6 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
-// and read paths, in the restart scan, and in pendingNotices (full, or on signalled targets).
+// and read paths, in the restart scan, in pendingNotices (full, or on signalled targets), and in
+// journal retention (one window of positions per batch).
 import { openStoreDb } from '../src/openStoreDb';
 import { pendingCursorsOn } from '../src/pendingCursors';
 import type { StoreDb } from '../src/storeDb';
@@ -71,4 +72,14 @@ test('pendingNotices on targets looks them up by the cursors_target index, never
   const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);
+});
+
+test('journal retention reads one window of positions: the window and both deletes search the position range, never scan the journal', () => {
+  expect(plan(source(db.statements.journalWindow))).toContain('SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid>?)');
+  for (const name of ['deleteAgedJournal', 'deleteLowestJournal'] as const) {
+    const lines = plan(source(db.statements[name]));
+    // The window's bounds, both sides: the walk ends at the window's last position.
+    expect(lines).toContain('SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)');
+    expect(lines.join('\n')).not.toMatch(/SCAN cursor_journal|cursor_journal_recorded_at/);
+  }
 });

@@ -116,6 +116,9 @@ export function createRetention(deps: RetentionDeps): Retention {
     let cursorsExpired = 0;
     const { batchRows } = deps;
     let batchSize = batchRows ?? PRUNE_BATCH_SIZE;
+    // Where the store's journal retention resumes: each batch examines a window of the journal
+    // after the previous one's, so the run walks it once (see PruneRequest.journalAfter).
+    let journalAfter: number | undefined;
     for (;;) {
       const { batch, elapsedMs } = await deps.pruneBatch({
         now,
@@ -123,7 +126,9 @@ export function createRetention(deps: RetentionDeps): Retention {
         maxRows: deps.policy.maxRows,
         ...(deps.policy.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: deps.policy.cursorMaxAgeMs } : {}),
         batchSize,
+        ...(journalAfter !== undefined ? { journalAfter } : {}),
       });
+      journalAfter = batch.journalAfter;
       if (batchRows === undefined) batchSize = nextBatchSize(batchSize, elapsedMs);
       eventsDeleted += batch.eventsDeleted;
       cursorsExpired += batch.expiredCursors.length;

@@ -4,6 +4,7 @@
 // plan, write. No adapter steps a cursor itself.
 import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type CursorCommand, type EndReason } from './cursor';
 import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
+import { journalWindowEnd } from './journalWindow';
 import type { CursorRow } from './append';
 import type { Notice } from './notice';
 import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port';
@@ -290,26 +291,73 @@ export interface JournalPruneInput {
   readonly cutoff: number;
   /** Then the oldest entries beyond this many go. */
   readonly maxRows: number;
-  /** At most this many entries go per batch. */
+  /** The batch examines at most this many entries, so at most this many go. */
   readonly batchSize: number;
+  /** The batch examines the entries after this position (`PruneRequest.journalAfter`; 0: from the start). */
+  readonly after?: number;
+  /**
+   * The pair's latest position in the journal, from an index the store keeps, so a batch reads
+   * only its window; absent, it is found with one pass over `entries`.
+   */
+  readonly latestOf?: (watcher: SessionKey, target: SessionKey) => number | undefined;
 }
 
 /**
  * Journal retention follows the signal log's: entries older than the age limit, then the oldest
- * beyond the row cap, at most `batchSize` per batch — except the latest entry of every live pair,
- * which stays so the live cursor can always be replayed. Entries of removed pairs go like events.
+ * beyond the row cap — except the latest entry of every live pair, which stays so the live
+ * cursor can always be replayed. Entries of removed pairs go like events. One batch examines a
+ * window, the first `batchSize` entries after `after`: its removable entries older than the age
+ * limit, then its lowest removable ones while the journal is over its cap (counting every entry,
+ * kept ones too); `journalAfter` is where the run's next batch resumes and `done` whether the
+ * journal part of the run is over (see journalWindowEnd).
  */
-export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[]; readonly done: boolean } {
-  const latestOfLive = new Map<string, number>();
-  for (const entry of input.entries) {
-    if (input.isLive(entry.watcher, entry.target)) latestOfLive.set(pairKey(entry.watcher, entry.target), entry.position);
+export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[]; readonly done: boolean; readonly journalAfter: number } {
+  const after = input.after ?? 0;
+  const { entries } = input;
+  const latestOf = input.latestOf ?? latestPositions(entries);
+  const from = firstAfter(entries, after);
+  const end = Math.min(entries.length, from + Math.max(0, input.batchSize));
+  const removable: JournalRetentionEntry[] = [];
+  for (let i = from; i < end; i++) {
+    const entry = entries[i] as JournalRetentionEntry;
+    if (!input.isLive(entry.watcher, entry.target) || latestOf(entry.watcher, entry.target) !== entry.position) removable.push(entry);
   }
-  const kept = new Set(latestOfLive.values());
-  const removable = input.entries.filter((entry) => !kept.has(entry.position));
   const aged = removable.filter((entry) => entry.recordedAt < input.cutoff);
-  const agedPositions = new Set(aged.map((entry) => entry.position));
-  const overCap = input.entries.length - aged.length - input.maxRows;
-  const capped = overCap > 0 ? removable.filter((entry) => !agedPositions.has(entry.position)).slice(0, overCap) : [];
-  const doomed = [...aged, ...capped].map((entry) => entry.position);
-  return { positions: doomed.slice(0, input.batchSize), done: doomed.length <= input.batchSize };
+  const excess = Math.max(0, entries.length - aged.length - input.maxRows);
+  const take = Math.min(input.batchSize - aged.length, excess);
+  const capped = take > 0 ? removable.filter((entry) => entry.recordedAt >= input.cutoff).slice(0, take) : [];
+  const reachesEnd = end === entries.length;
+  // Whether an aged entry lies beyond the window is asked only when it decides `done` (the
+  // journal within its cap, its end not reached): it reads the rest of the journal.
+  const asksAged = !reachesEnd && excess <= capped.length;
+  const windowEnd = journalWindowEnd({
+    after,
+    lastExamined: end > from ? (entries[end - 1] as JournalRetentionEntry).position : after,
+    reachesEnd,
+    excess,
+    take,
+    capped: capped.length,
+    lastCapped: capped[capped.length - 1]?.position ?? after,
+    agedBeyond: asksAged && entries.slice(end).some((entry) => entry.recordedAt < input.cutoff),
+  });
+  return { positions: [...aged, ...capped].map((entry) => entry.position), ...windowEnd };
+}
+
+/** Each pair's latest position in `entries` (one pass over them), as JournalPruneInput.latestOf answers it. */
+function latestPositions(entries: readonly JournalRetentionEntry[]): (watcher: SessionKey, target: SessionKey) => number | undefined {
+  const latest = new Map<string, number>();
+  for (const entry of entries) latest.set(pairKey(entry.watcher, entry.target), entry.position);
+  return (watcher, target) => latest.get(pairKey(watcher, target));
+}
+
+/** The index of the first entry (in position order) with a position above `after`; `entries.length` when none. */
+function firstAfter(entries: readonly JournalRetentionEntry[], after: number): number {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((entries[middle] as JournalRetentionEntry).position > after) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

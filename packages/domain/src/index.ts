@@ -76,6 +76,7 @@ export {
 
 // --- the cursor journal, the store planners, replay and explain --------------------------------
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
+export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './journalWindow';
 export {
   comparePairs,
   planDrain,

@@ -57,12 +57,16 @@ export interface PruneLoopHooks {
 export async function pruneToCompletion(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, hooks: PruneLoopHooks = {}): Promise<PruneRun> {
   let eventsDeleted = 0;
   let cursorsExpired = 0;
+  let journalAfter: number | undefined;
   for (;;) {
-    const batch = await store.prune({ ...request, batchSize: BATCH_SIZE });
+    const batch = await store.prune({ ...request, batchSize: BATCH_SIZE, ...(journalAfter !== undefined ? { journalAfter } : {}) });
+    // A batch that only moved the journal's window on made progress too (the window rises each batch).
+    const journalMoved = batch.journalAfter !== undefined && batch.journalAfter !== journalAfter;
+    journalAfter = batch.journalAfter;
     eventsDeleted += batch.eventsDeleted;
     cursorsExpired += batch.expiredCursors.length;
     hooks.onBatch?.({ eventsDeleted, cursorsExpired });
-    if (batch.done || (batch.eventsDeleted === 0 && batch.expiredCursors.length === 0)) return { eventsDeleted, cursorsExpired, interrupted: false };
+    if (batch.done || (batch.eventsDeleted === 0 && batch.expiredCursors.length === 0 && !journalMoved)) return { eventsDeleted, cursorsExpired, interrupted: false };
     if (hooks.stopRequested?.() === true) return { eventsDeleted, cursorsExpired, interrupted: true };
   }
 }

@@ -163,13 +163,34 @@ export interface PruneRequest {
   readonly cursorMaxAgeMs?: number;
   /** At most this many events are deleted by one call, so no call blocks for long. */
   readonly batchSize: number;
+  /**
+   * Where this batch resumes the journal's retention: it examines at most `batchSize` journal
+   * entries, the first with positions above this one (0 or absent: from the start of the
+   * journal). A prune run passes each batch's `PruneBatch.journalAfter` into the next request,
+   * so one run walks the journal once, a bounded window per batch, whatever part of it cannot
+   * be deleted (see PruneBatch.done); entries journalled meanwhile are walked too, so the run
+   * ends as long as the journal grows by fewer entries per batch than a batch examines.
+   */
+  readonly journalAfter?: number;
 }
 
 export interface PruneBatch {
   readonly eventsDeleted: number;
   readonly expiredCursors: readonly CursorPair[];
-  /** True when nothing is left to prune for this request. */
+  /**
+   * True when nothing is left to prune for this request that the run could see: no event older
+   * than the age limit or beyond the row cap, no cursor beyond its age limit, and, for the
+   * journal, the run's windows reached the end of the journal, or the journal is within its cap
+   * and no entry after the last one examined is older than the age limit. A journal entry
+   * examined earlier in the run while it was the latest entry of a live pair, and removable
+   * only since, is not seen again: a later run takes it.
+   */
   readonly done: boolean;
+  /**
+   * The position the run's next batch passes as `PruneRequest.journalAfter` (absent from a
+   * store that does not window its journal retention: the next batch starts from the start).
+   */
+  readonly journalAfter?: number;
 }
 
 /** What a prune request would do now, read without writing (see `StateStore.previewPrune`). */

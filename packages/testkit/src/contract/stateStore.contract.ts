@@ -143,8 +143,11 @@ async function cursorOf(store: StateStore, watcher: SessionKey, target: SessionK
 async function pruneAll(store: StateStore, now: number, maxAgeMs: number, maxRows: number, batchSize = 1000) {
   let eventsDeleted = 0;
   const expired: string[] = [];
+  // Each batch resumes the journal's retention where the previous one stopped, as the facade's run does.
+  let journalAfter: number | undefined;
   for (let call = 0; call < 10_000; call++) {
-    const batch = await store.prune({ now, maxAgeMs, maxRows, batchSize });
+    const batch = await store.prune({ now, maxAgeMs, maxRows, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
+    journalAfter = batch.journalAfter;
     expect(batch.eventsDeleted).toBeLessThanOrEqual(batchSize);
     eventsDeleted += batch.eventsDeleted;
     expired.push(...batch.expiredCursors.map((pair) => `${pair.watcher} -> ${pair.target}`));
@@ -1154,7 +1157,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         const rest = await pruneAll(store, T0, DAY, 0, 10);
         expect(rest.eventsDeleted).toBe(15);
         expect(rest.calls).toBeGreaterThanOrEqual(2);
-        expect(await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 })).toEqual({ eventsDeleted: 0, expiredCursors: [], done: true });
+        expect(await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 })).toMatchObject({ eventsDeleted: 0, expiredCursors: [], done: true });
       });
 
       test('bounded batches apply to age pruning too', async () => {
@@ -1191,8 +1194,10 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await store.listCursors()).toEqual(cursors);
         let eventsDeleted = 0;
         let cursorsExpired = 0;
+        let journalAfter: number | undefined;
         for (;;) {
-          const batch = await store.prune(request);
+          const batch = await store.prune({ ...request, ...(journalAfter !== undefined ? { journalAfter } : {}) });
+          journalAfter = batch.journalAfter;
           eventsDeleted += batch.eventsDeleted;
           cursorsExpired += batch.expiredCursors.length;
           if (batch.done) break;
@@ -1201,14 +1206,21 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 0, cursorsToExpire: 0 });
       });
 
+      test('a cursor a prune left expires in a later prune once idle beyond the limit, with no write between them', async () => {
+        await store.watch({ watcher: C, target: D, now: T0 });
+        await store.watch({ watcher: A, target: B, now: T0 + 20 * MINUTE });
+        expect((await pruneAll(store, T0 + 35 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${C} -> ${D}`]);
+        expect((await pruneAll(store, T0 + 55 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${A} -> ${B}`]);
+      });
+
       test('cursorMaxAgeMs governs cursors alone: a pending cursor older than maxAgeMs but within it stays while its events go', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         await append(store, B, foreign(), T0 + 10 * MINUTE); // A's cursor is pending, touched at +10
         const prune = (cursorMaxAgeMs: number) => store.prune({ now: T0 + 60 * MINUTE, maxAgeMs: 30 * MINUTE, cursorMaxAgeMs, maxRows: 1000, batchSize: 1000 });
-        expect(await prune(2 * 60 * MINUTE)).toEqual({ eventsDeleted: 1, expiredCursors: [], done: true });
+        expect(await prune(2 * 60 * MINUTE)).toMatchObject({ eventsDeleted: 1, expiredCursors: [], done: true });
         expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`]);
         // Its own, shorter limit expires it (events and cursors age apart).
-        expect(await prune(40 * MINUTE)).toEqual({ eventsDeleted: 0, expiredCursors: [{ watcher: A, target: B }], done: true });
+        expect(await prune(40 * MINUTE)).toMatchObject({ eventsDeleted: 0, expiredCursors: [{ watcher: A, target: B }], done: true });
         expect(await store.listCursors()).toEqual([]);
       });
     });
@@ -1459,6 +1471,63 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         const { calls } = await pruneAll(store, T0 + 2, DAY, 0, 1);
         expect(await store.readCursorJournal()).toEqual([]);
         expect(calls).toBeGreaterThanOrEqual(6);
+      });
+
+      // Journal retention walks the journal a window at a time: a batch examines at most batchSize
+      // entries after where the run's previous batch stopped (PruneBatch.journalAfter).
+      describe('journal retention in windows', () => {
+        const watchers = Array.from({ length: 12 }, (_, i) => key(`agent:w${i}:main`));
+        const layout = async (liveAt = T0): Promise<void> => {
+          // Twelve live pairs, one entry each (kept: the latest entry of a live pair), then two
+          // ended pairs whose four entries are removable, all after the kept ones.
+          for (const watcher of watchers) await store.watch({ watcher, target: B, now: liveAt });
+          for (const target of [C, D]) {
+            await store.watch({ watcher: A, target, now: T0 + 1 });
+            await store.unwatch(A, target, T0 + 2);
+          }
+        };
+        const journalTypes = async () => (await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`);
+        const ended = [`${A} -> ${C} watch_started`, `${A} -> ${C} watch_ended`, `${A} -> ${D} watch_started`, `${A} -> ${D} watch_ended`];
+
+        test('a journal over its cap with nothing removable: done in a bounded number of batches, nothing deleted', async () => {
+          for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
+          const before = await store.readCursorJournal();
+          const { calls } = await pruneAll(store, T0 + 1, DAY, 0, 5);
+          expect(await store.readCursorJournal()).toEqual(before);
+          // One pass in windows of five: three windows, and at most one batch to see the end.
+          expect(calls).toBeLessThanOrEqual(4);
+        });
+
+        test('a batch examines a window of batchSize entries: removable entries past it stay for the next batch', async () => {
+          await layout();
+          const first = await store.prune({ now: T0 + 3, maxAgeMs: DAY, maxRows: 0, batchSize: 5 });
+          expect(first.done).toBe(false);
+          expect(await store.readCursorJournal()).toHaveLength(watchers.length + 4);
+        });
+
+        test('removable entries after a long run of kept ones are still deleted within the run', async () => {
+          await layout();
+          await pruneAll(store, T0 + 3, DAY, 0, 5);
+          expect(await journalTypes()).toEqual(watchers.map((watcher) => `${watcher} -> ${B} watch_started`));
+        });
+
+        test('the cap stays exact: only the lowest removable entries beyond maxRows go', async () => {
+          await layout();
+          await pruneAll(store, T0 + 3, DAY, watchers.length + 2, 5);
+          expect((await journalTypes()).slice(watchers.length)).toEqual(ended.slice(2));
+        });
+
+        test('aged removable entries after a long run of kept ones go within the run', async () => {
+          // Live pairs watched at T0 + 5, so their cursors outlive the age limit (cutoff T0 + 2),
+          // which takes the ended pairs' starts (recorded at T0 + 1); the cap is far.
+          await layout(T0 + 5);
+          await pruneAll(store, T0 + 2 + DAY, DAY, 1000, 5);
+          expect((await journalTypes()).slice(watchers.length)).toEqual([ended[1], ended[3]]);
+        });
+
+        test('journalAfter must be a non-negative safe integer', async () => {
+          await expect(store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 5, journalAfter: -1 })).rejects.toMatchObject({ _tag: 'StoreError', message: expect.stringContaining('journalAfter') });
+        });
       });
 
       test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
