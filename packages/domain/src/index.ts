@@ -126,6 +126,8 @@ export {
   type CursorPair,
   type DrainAck,
   type DrainOutcome,
+  type DrainRequest,
+  type DrainThenAppendResult,
   type HeadRow,
   type PruneBatch,
   type PruneRequest,
