@@ -215,7 +215,8 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
         `${id}: ${seconds} s per side and phase, raw first then library (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
           `${lib.n} library / ${base.n} raw records, ${library.flat.delaysNs.length} / ${raw.flat.delaysNs.length} probes heard (${library.flat.lost} / ${raw.flat.lost} not heard by the end).`,
-        `${id} per record, all gateways: ${costLine(library.flat, raw.flat)}. ` +
+        `${id} per record, all gateways: ${costLine(library.flat, raw.flat)} ` +
+          `(the library commits a drain with the appends called after it, drainThenAppend; raw drains in a transaction of its own beside the next append). ` +
           `Per notice: library ${perOp(rereads, library.flat.notices)} re-reads (pendingNotices; ${library.flat.notices} wakes), raw ${perOp(rereadsOf(raw.flat), raw.flat.notices)} (its one read per notification naming an owned watcher).`,
       ],
     });
