@@ -6,7 +6,7 @@
 // of its own (the batch open when it is called is sealed first, so it runs after every earlier
 // append and sees their notices queued), and the appends called after it join its batch: the
 // drain and those appends commit together, in call order, one commit where there were two.
-import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
+import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
 import type { Notice, RecordResult } from './awarenessApi';
@@ -151,52 +151,60 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  /**
-   * One store call for the batch (`store.append`, or `drainThenAppend` with a drain that has
-   * notices to consume); a rejection means nothing of it was kept.
-   */
-  const callStore = async (start: DrainStart | undefined, items: readonly AppendItem[]): Promise<{ readonly drained?: Awaited<ReturnType<NonNullable<StateStore['drainThenAppend']>>>['drained']; readonly appended: readonly AppendOutcome[] }> => {
-    const requests = items.map((item) => item.request);
-    if (start === undefined) return { appended: await store.append(requests) };
-    if (requests.length === 0) return { drained: { ok: true, outcomes: await store.drain(start.request.watcher, start.request.acks, start.request.now) }, appended: [] };
-    return (store.drainThenAppend as NonNullable<StateStore['drainThenAppend']>)(start.request, requests);
+  /** Times a batch's store call for an observer; only then: two clock readings and an object per batch are measurable on the one-record-per-transaction path (bench workload 7). */
+  const timing = (appends: number): ((failed: boolean) => void) | undefined => {
+    if (!deps.observe.timesAppendBatches || appends === 0) return undefined;
+    const started = performance.now();
+    return (failed) => deps.observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed });
   };
 
-  const flushBatch = async (items: readonly BatchItem[]): Promise<readonly ItemOutcome[]> => {
-    const head = items[0];
-    const appendItems = (head?.kind === 'drain' ? items.slice(1) : items) as readonly AppendItem[];
-    // The drain's snapshot, taken now that every earlier append is in the queue.
-    let start: DrainStart | undefined;
-    let drainSettled: DrainSettled | undefined;
-    if (head?.kind === 'drain') {
-      try {
-        start = startDrain(board, failures, head.watcher);
-        if (start === undefined) drainSettled = { drained: [] };
-      } catch (error) {
-        drainSettled = { drainFailed: error };
-      }
-    }
-    if (start === undefined && appendItems.length === 0) return drainSettled === undefined ? [] : [drainSettled];
-    // Timed only for an observer: two clock readings and an object per batch are measurable on
-    // the one-record-per-transaction path (bench workload 7), and nobody would read them.
-    const timed = deps.observe.timesAppendBatches && appendItems.length > 0;
-    const started = timed ? performance.now() : 0;
-    let answer: Awaited<ReturnType<typeof callStore>> | undefined;
+  /** A batch of appends alone: one `store.append`. */
+  const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
+    const timed = timing(items.length);
+    let outcomes: readonly AppendOutcome[] | undefined;
     let failure: unknown;
     try {
-      answer = await callStore(start, appendItems);
+      outcomes = await store.append(items.map((item) => item.request));
     } catch (error) {
       failure = error;
     }
-    if (timed) deps.observe.appendBatch({ appends: appendItems.length, durationSeconds: (performance.now() - started) / 1000, failed: answer === undefined });
-    // The drain's queue update first: it ran first.
-    if (start !== undefined) {
-      const drained = answer?.drained;
-      if (drained?.ok === true) drainSettled = { drained: finishDrain(board, start, drained.outcomes) };
-      else drainSettled = { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher: start.request.watcher }) };
+    timed?.(outcomes === undefined);
+    return settleAppends(items, outcomes, failure);
+  };
+
+  /**
+   * A batch headed by a drain: its snapshot is taken now, when every earlier append is in the
+   * queue; then one store call (`drainThenAppend`, or `drain` or `append` alone when the other
+   * part is empty), and the queue updates in call order: the drain's, then the appends'.
+   */
+  const flushDrainBatch = async (head: DrainItem, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
+    let start: DrainStart | undefined;
+    try {
+      start = startDrain(board, failures, head.watcher);
+    } catch (error) {
+      // A bad clock reading consumes nothing: the notices stay queued for the next drain.
+      return [{ drainFailed: error }, ...(items.length > 0 ? await flushAppends(items) : [])];
     }
-    const results = settleAppends(appendItems, answer?.appended, failure);
-    return drainSettled === undefined ? results : [drainSettled, ...results];
+    if (start === undefined) return [{ drained: [] }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    const { watcher, acks, now } = start.request;
+    const timed = timing(items.length);
+    let drained: DrainThenAppendResult['drained'] | undefined;
+    let appended: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
+    try {
+      if (items.length === 0) drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
+      else ({ drained, appended } = await (store.drainThenAppend as NonNullable<StateStore['drainThenAppend']>)(start.request, items.map((item) => item.request)));
+    } catch (error) {
+      failure = error;
+    }
+    timed?.(appended === undefined);
+    const settled: DrainSettled = drained?.ok === true ? { drained: finishDrain(board, start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
+    return [settled, ...settleAppends(items, appended, failure)];
+  };
+
+  const flushBatch = (items: readonly BatchItem[]): Promise<readonly ItemOutcome[]> => {
+    const head = items[0];
+    return head?.kind === 'drain' ? flushDrainBatch(head, items.slice(1) as AppendItem[]) : flushAppends(items as readonly AppendItem[]);
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(
