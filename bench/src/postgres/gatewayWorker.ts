@@ -1,11 +1,13 @@
 // One gateway process of workload pg8 (forked by workloads/pgGateways.ts): on one schema shared
 // with the other gateways, it records on the targets gateway (i + 1) mod N owns the watchers of,
-// as fast as one record at a time allows (load), plus probes on fresh targets; it owns the
-// watchers of gateway (i − 1)'s targets and drains them on wake. The library side is the facade
-// over `openPostgresStore` with `ownsSession`; the raw side runs the same SQL per transaction
-// (rawPgAppender, LISTEN, one pending-cursor read, rawPgDrain) on its own pool. Times are wall
-// clock (performance.timeOrigin + now) so the parent can match one process's probe record to
-// another's wake.
+// plus probes on fresh targets; it owns the watchers of gateway (i − 1)'s targets and drains them
+// on wake. It runs one phase per `go`: flat out (one record at a time, as fast as that allows,
+// probes every `probeGapMs` beside it) or paced (records at a fixed rate, every record at least
+// `probeGapMs` after the last probe being a probe), and reports after each; `end` closes it. The
+// library side is the facade over `openPostgresStore` with `ownsSession`; the raw side runs the
+// same SQL per transaction (rawPgAppender, LISTEN, one pending-cursor read, rawPgDrain) on its
+// own pool. Times are wall clock (performance.timeOrigin + now) so the parent can match one
+// process's probe record to another's wake.
 import { openPostgresStore } from '@session-state/adapters-postgres';
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 import pg from 'pg';
@@ -27,15 +29,26 @@ export interface GatewaySetup {
   readonly index: number;
   readonly gateways: number;
   readonly loadTargets: number;
+  /** Probes seeded for this gateway, over every phase. */
   readonly probes: number;
   readonly probeGapMs: number;
   readonly poolSize: number;
 }
 
-/** Then `{ type: 'go', untilWall }`; the worker answers `ready`, then one GatewayReport. */
+/** The worker answers `ready`; then per phase the parent sends this and gets one GatewayReport, and at last `{ type: 'end' }`. */
+export interface GatewayGo {
+  readonly type: 'go';
+  /** Wall ms the phase starts at (every gateway at once) and ends at. */
+  readonly fromWall: number;
+  readonly untilWall: number;
+  /** Records per second this gateway offers (paced phase); absent: flat out. */
+  readonly recordsPerSec?: number;
+}
+
+/** One phase's figures. */
 export interface GatewayReport {
   readonly type: 'report';
-  /** Records of the run, load and probes. */
+  /** Records of the phase, load and probes. */
   readonly records: number;
   /** Probe sends: [probe key, wall ms just before its record]. */
   readonly probesSent: ReadonlyArray<readonly [string, number]>;
@@ -45,6 +58,8 @@ export interface GatewayReport {
   readonly queries: Readonly<Record<string, number>>;
   /** Wakes (library) or notifications naming an owned watcher (raw). */
   readonly notices: number;
+  /** CPU time this process spent during the run (user + system), µs. */
+  readonly cpuUs: number;
 }
 
 // --- keys ---------------------------------------------------------------------------------------
@@ -168,47 +183,101 @@ async function openRaw(setup: GatewaySetup): Promise<Gateway> {
 
 // --- the run ---------------------------------------------------------------------------------------
 
-async function run(setup: GatewaySetup, untilWall: number, gateway: Gateway): Promise<GatewayReport> {
+/** Probes sent in earlier phases: a probe's target is fresh in every phase. */
+let nextProbe = 0;
+let loadRecords = 0;
+
+async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promise<GatewayReport> {
   const i = setup.index;
+  const { untilWall } = go;
+  const wait = go.fromWall - wallNow();
+  if (wait > 0) await sleep(wait);
   let records = 0;
+  const queriesAtStart = { ...queries };
+  const noticesAtStart = gateway.notices();
+  const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
-  const load = async (): Promise<void> => {
-    for (let k = 0; wallNow() < untilWall; k += 1) {
-      await gateway.record(loadTarget(i, k % setup.loadTargets));
-      records += 1;
-    }
+  const sendProbe = async (): Promise<void> => {
+    const p = nextProbe;
+    nextProbe += 1;
+    probesSent.push([probeKey(i, p), wallNow()]);
+    await gateway.record(probeTarget(i, p));
+    records += 1;
   };
-  const probe = async (): Promise<void> => {
-    for (let p = 0; p < setup.probes && wallNow() < untilWall; p += 1) {
-      probesSent.push([probeKey(i, p), wallNow()]);
-      await gateway.record(probeTarget(i, p));
-      records += 1;
-      await sleep(setup.probeGapMs);
-    }
+  const sendLoad = async (): Promise<void> => {
+    await gateway.record(loadTarget(i, loadRecords % setup.loadTargets));
+    loadRecords += 1;
+    records += 1;
   };
-  await Promise.all([load(), probe()]);
+  if (go.recordsPerSec === undefined) {
+    const load = async (): Promise<void> => {
+      while (wallNow() < untilWall) await sendLoad();
+    };
+    const probe = async (): Promise<void> => {
+      while (nextProbe < setup.probes && wallNow() < untilWall) {
+        await sendProbe();
+        await sleep(setup.probeGapMs);
+      }
+    };
+    await Promise.all([load(), probe()]);
+  } else {
+    // Open loop: record k is due at start + k / rate, whether or not the one before has returned
+    // (a gateway's calls do not wait for each other), so a slow record does not lower the load.
+    const gapMs = 1000 / go.recordsPerSec;
+    const start = wallNow();
+    let lastProbe = Number.NEGATIVE_INFINITY;
+    const inFlight = new Set<Promise<void>>();
+    for (let k = 0; ; k += 1) {
+      const due = start + k * gapMs;
+      if (due >= untilWall) break;
+      const wait = due - wallNow();
+      if (wait > 0) await sleep(wait);
+      const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
+      if (isProbe) lastProbe = due;
+      const call = (isProbe ? sendProbe() : sendLoad()).finally(() => inFlight.delete(call));
+      inFlight.add(call);
+    }
+    await Promise.all(inFlight);
+  }
+  const cpu = process.cpuUsage(cpuAtStart);
   // Late wakes of the last probes.
   await sleep(300);
-  return { type: 'report', records, probesSent, probesHeard: gateway.probesHeard, queries: { ...queries }, notices: gateway.notices() };
+  const phaseQueries: Record<string, number> = {};
+  for (const [label, count] of Object.entries(queries)) {
+    const during = count - (queriesAtStart[label] ?? 0);
+    if (during > 0) phaseQueries[label] = during;
+  }
+  return {
+    type: 'report',
+    records,
+    probesSent,
+    probesHeard: gateway.probesHeard.splice(0),
+    queries: phaseQueries,
+    notices: gateway.notices() - noticesAtStart,
+    cpuUs: cpu.user + cpu.system,
+  };
 }
 
 let setup: GatewaySetup | undefined;
 let gateway: Gateway | undefined;
-process.on('message', (message: { type: string; untilWall?: number } & Partial<GatewaySetup>) => {
+process.on('message', (message: GatewaySetup | GatewayGo | { readonly type: 'end' }) => {
   void (async () => {
     try {
       if (message.type === 'setup') {
-        setup = message as GatewaySetup;
+        setup = message;
         gateway = setup.side === 'library' ? await openLibrary(setup) : await openRaw(setup);
         countQueries();
         process.send?.({ type: 'ready' });
       } else if (message.type === 'go' && setup !== undefined && gateway !== undefined) {
-        const report = await run(setup, message.untilWall ?? 0, gateway);
+        process.send?.(await run(setup, message, gateway));
+      } else if (message.type === 'end' && gateway !== undefined) {
         await gateway.close();
-        process.send?.(report, () => process.exit(0));
+        process.exit(0);
       }
     } catch (error) {
       process.send?.({ type: 'error', message: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
     }
   })();
 });
+// The parent gone (it failed or was stopped): nobody will send `end`.
+process.on('disconnect', () => process.exit(0));

@@ -1,9 +1,11 @@
 // PostgreSQL workload 8: N = 1, 2, 4 gateway processes on one schema under load (issue 17 item 2
-// and 3). Each gateway records, one record at a time, on targets whose watchers the next gateway
-// owns, and probes on fresh targets; owners drain on wake. Measured per N and side: aggregate
-// records/s (library against raw doing the same SQL per transaction on the same connections),
-// the delay from a probe's record in one process to its owner's wake (raw: to the LISTEN
-// notification), and queries per notice (the owner's re-reads, and any non-owner's).
+// and 3). Each gateway records on targets whose watchers the next gateway owns, and probes on
+// fresh targets; owners drain on wake. Two phases per N and side, on the same processes: flat out
+// (one record at a time per gateway, as fast as that goes) for aggregate records/s (library
+// against raw doing the same SQL per transaction on the same connections) and queries per notice;
+// then paced, both sides offering the same fixed load below saturation (a fraction of raw's
+// flat-out rate), for the delay from a probe's record in one process to its owner's wake (raw: to
+// the LISTEN notification): at saturation that delay is queueing on the machine, not the notice path.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -11,7 +13,7 @@ import type { WorkloadResult } from '../harness/context';
 import { summarise } from '../harness/stats';
 import { latency } from '../report';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { ownedPairs, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker';
+import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker';
 import { openRawPool } from '../postgres/rawPg';
 import { createStoreSchema, seedPgCursors } from '../postgres/seed';
 
@@ -19,6 +21,12 @@ import { createStoreSchema, seedPgCursors } from '../postgres/seed';
 const MIN_RECORDS_RATIO = 0.8;
 /** The p99 of the record → owner's wake delay at N = 4, on this machine. */
 const LIMIT_P99_MS_AT_4 = 10;
+/**
+ * The paced phase's offered load, as a fraction of raw's flat-out records/s at the same N: a
+ * latency target is measured below saturation (at saturation the delay is queueing, on both
+ * sides), and at one half the machine has headroom for the bursts an open loop brings.
+ */
+const PACED_FRACTION = 0.5;
 /** Load targets per recording gateway. */
 const LOAD_TARGETS = 20;
 /** Pause between one gateway's probes, so a probe is one notice among the load. */
@@ -26,6 +34,7 @@ const PROBE_GAP_MS = 15;
 /** The re-read statements: the store's (pendingNotices, on targets or every pending cursor) and raw's one read. */
 const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,'];
 
+/** What one phase of one side measured. */
 interface SideRun {
   readonly records: number;
   readonly seconds: number;
@@ -36,6 +45,8 @@ interface SideRun {
   readonly queries: Record<string, number>;
   /** Re-reads in the processes that owned no watcher a probe or load notice named: per process. */
   readonly rereadsPerProcess: number[];
+  /** CPU time of every gateway process over the phase, µs. */
+  readonly cpuUs: number;
 }
 
 /** Forks one worker and resolves with it once it has set up. */
@@ -60,10 +71,18 @@ function reportOf(child: ChildProcess): Promise<GatewayReport> {
   });
 }
 
-async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, seconds: number): Promise<SideRun> {
+/** A side's gateways on a fresh schema, set up and waiting for a phase. */
+interface SideGateways {
+  /** Runs one phase on every gateway at once: flat out, or each gateway offering `recordsPerSec`. */
+  phase(seconds: number, recordsPerSec?: number): Promise<SideRun>;
+  close(): Promise<void>;
+}
+
+/** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
+export async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number): Promise<SideGateways> {
   const place = freshPlace(ctx);
   await createStoreSchema(place.url, place.schema);
-  const probes = Math.ceil((seconds * 1000) / PROBE_GAP_MS) + 10;
+  const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
   // Both sides' cursors seeded by SQL (untimed), as `sent({ watch: true })` makes them: idle at head 0.
   const pool = openRawPool(place.url, place.schema, 1);
@@ -76,96 +95,159 @@ async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: n
     await pool.end();
   }
   const children: ChildProcess[] = [];
+  const kill = (): void => {
+    for (const child of children) if (child.exitCode === null) child.kill();
+  };
   try {
     for (let index = 0; index < gateways; index += 1) children.push(await startWorker({ type: 'setup', ...base, index }));
-    const reports = children.map(reportOf);
-    const untilWall = performance.timeOrigin + performance.now() + 200 + seconds * 1000;
-    for (const child of children) child.send({ type: 'go', untilWall });
-    const done = await Promise.all(reports);
-    const heard = new Map<string, number>();
-    for (const report of done) for (const [probe, at] of report.probesHeard) if (!heard.has(probe)) heard.set(probe, at);
-    const delaysNs: number[] = [];
-    let lost = 0;
-    for (const report of done) {
-      for (const [probe, sentAt] of report.probesSent) {
-        const at = heard.get(probe);
-        if (at === undefined) lost += 1;
-        else delaysNs.push((at - sentAt) * 1e6);
+  } catch (error) {
+    kill();
+    throw error;
+  }
+  return {
+    async phase(seconds, recordsPerSec) {
+      const reports = children.map(reportOf);
+      // Every gateway starts at once, once each has the message.
+      const fromWall = performance.timeOrigin + performance.now() + 200;
+      const untilWall = fromWall + seconds * 1000;
+      const go: GatewayGo = recordsPerSec === undefined ? { type: 'go', fromWall, untilWall } : { type: 'go', fromWall, untilWall, recordsPerSec };
+      for (const child of children) child.send(go);
+      const done = await Promise.all(reports);
+      const heard = new Map<string, number>();
+      for (const report of done) for (const [probe, at] of report.probesHeard) if (!heard.has(probe)) heard.set(probe, at);
+      const delaysNs: number[] = [];
+      let lost = 0;
+      for (const report of done) {
+        for (const [probe, sentAt] of report.probesSent) {
+          const at = heard.get(probe);
+          if (at === undefined) lost += 1;
+          else delaysNs.push((at - sentAt) * 1e6);
+        }
       }
-    }
-    const queries: Record<string, number> = {};
-    for (const report of done) for (const [label, count] of Object.entries(report.queries)) queries[label] = (queries[label] ?? 0) + count;
-    return {
-      records: done.reduce((sum, report) => sum + report.records, 0),
-      seconds,
-      delaysNs,
-      lost,
-      notices: done.reduce((sum, report) => sum + report.notices, 0),
-      queries,
-      rereadsPerProcess: done.map((report) => REREADS.reduce((sum, label) => sum + (report.queries[label] ?? 0), 0)),
-    };
+      const queries: Record<string, number> = {};
+      for (const report of done) for (const [label, count] of Object.entries(report.queries)) queries[label] = (queries[label] ?? 0) + count;
+      return {
+        records: done.reduce((sum, report) => sum + report.records, 0),
+        seconds,
+        delaysNs,
+        lost,
+        notices: done.reduce((sum, report) => sum + report.notices, 0),
+        queries,
+        rereadsPerProcess: done.map((report) => REREADS.reduce((sum, label) => sum + (report.queries[label] ?? 0), 0)),
+        cpuUs: done.reduce((sum, report) => sum + report.cpuUs, 0),
+      };
+    },
+    async close() {
+      const exits = children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))));
+      for (const child of children) if (child.exitCode === null) child.send({ type: 'end' });
+      const timer = setTimeout(kill, 5000);
+      await Promise.all(exits);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Both phases of one side: flat out, then paced at `pacedRate` (total records/s) when one is given by the time it is needed. */
+async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, seconds: number, paced: boolean, rateOf: (flat: SideRun) => number): Promise<{ flat: SideRun; paced?: SideRun; rate?: number }> {
+  const gateway = await openSide(ctx, side, gateways, paced ? 2 * seconds : seconds);
+  try {
+    const flat = await gateway.phase(seconds);
+    if (!paced) return { flat };
+    const rate = rateOf(flat);
+    return { flat, paced: await gateway.phase(seconds, rate / gateways), rate };
   } finally {
-    for (const child of children) if (child.exitCode === null) child.kill();
+    await gateway.close();
   }
 }
 
 const perOp = (count: number, ops: number): string => (ops > 0 ? (count / ops).toFixed(2) : '—');
+
+const transactions = (run: SideRun): number => Object.entries(run.queries).reduce((sum, [label, count]) => sum + (label.startsWith('BEGIN') ? count : 0), 0);
+const totalQueries = (run: SideRun): number => Object.values(run.queries).reduce((a, b) => a + b, 0);
+const rereadsOf = (run: SideRun): number => run.rereadsPerProcess.reduce((a, b) => a + b, 0);
+
+/** A side's row figures: ops/s over the phase, p50/p99 of the probes' delays. */
+const statsOf = (run: SideRun) => ({ ...summarise(run.delaysNs, run.seconds * 1e9, run.records), n: run.records });
+
+/** What one record cost, all gateways: queries, transactions (the store sends BEGIN with its first statement, 'BEGIN; SELECT …'; raw sends it alone), gateway CPU. */
+const costLine = (library: SideRun, raw: SideRun): string =>
+  `library ${perOp(totalQueries(library), library.records)} queries, ${perOp(transactions(library), library.records)} transactions (BEGIN), ${perOp(library.cpuUs, library.records)} µs of gateway CPU; ` +
+  `raw ${perOp(totalQueries(raw), raw.records)} queries, ${perOp(transactions(raw), raw.records)} transactions, ${perOp(raw.cpuUs, raw.records)} µs of gateway CPU`;
 
 export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]> {
   const seconds = ctx.quick ? 1 : 6;
   const results: WorkloadResult[] = [];
   for (const gateways of [1, 2, 4]) {
     const id = `pg8/${gateways}`;
-    ctx.progress.update(`${id}: library`, 0, 2);
-    const library = await runSide(ctx, 'library', gateways, seconds);
-    ctx.progress.update(`${id}: raw`, 1, 2);
-    const raw = await runSide(ctx, 'raw', gateways, seconds);
-    const sideOf = (run: SideRun) => {
-      const stats = summarise(run.delaysNs, run.seconds * 1e9, run.records);
-      return { ...stats, n: run.records };
-    };
-    const lib = sideOf(library);
-    const base = sideOf(raw);
+    // The paced phase at every N in the full run; --quick keeps the one the target is on.
+    const paced = !ctx.quick || gateways === 4;
+    ctx.progress.update(`${id}: raw`, 0, 2);
+    // Raw first: its flat-out records/s sets the paced phase's offered load, the same for both sides.
+    const raw = await runSide(ctx, 'raw', gateways, seconds, paced, (flat) => PACED_FRACTION * (flat.records / flat.seconds));
+    ctx.progress.update(`${id}: library`, 1, 2);
+    const library = await runSide(ctx, 'library', gateways, seconds, paced, () => raw.rate ?? 0);
+    const lib = statsOf(library.flat);
+    const base = statsOf(raw.flat);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
-    const rereads = library.rereadsPerProcess.reduce((a, b) => a + b, 0);
-    // The store sends BEGIN with its first statement ('BEGIN; SELECT …'); raw sends it alone.
-    const transactions = (run: SideRun): number => Object.entries(run.queries).reduce((sum, [label, count]) => sum + (label.startsWith('BEGIN') ? count : 0), 0);
-    const totalQueries = (run: SideRun): number => Object.values(run.queries).reduce((a, b) => a + b, 0);
+    const rereads = rereadsOf(library.flat);
     const checks = [
       {
-        target: `library: aggregate records/s ≥ ${MIN_RECORDS_RATIO}× raw (N = ${gateways})`,
+        target: `library: aggregate records/s ≥ ${MIN_RECORDS_RATIO}× raw (N = ${gateways}, flat out)`,
         measured: `${Math.round(lib.opsPerSec)} against ${Math.round(base.opsPerSec)} records/s: ${recordsRatio.toFixed(2)}×`,
         met: recordsRatio >= MIN_RECORDS_RATIO,
       },
       {
         target: 'library: one re-read per notice, in the owner only',
-        measured: `${perOp(rereads, library.notices)} re-reads per notice (${rereads} for ${library.notices} notices; by process ${library.rereadsPerProcess.join(', ')})`,
-        met: gateways === 1 || rereads <= library.notices,
+        measured: `${perOp(rereads, library.flat.notices)} re-reads per notice (${rereads} for ${library.flat.notices} notices; by process ${library.flat.rereadsPerProcess.join(', ')})`,
+        met: gateways === 1 || rereads <= library.flat.notices,
       },
     ];
-    if (gateways === 4) {
-      checks.push({
-        target: `library: p99 record → owner's wake ≤ ${LIMIT_P99_MS_AT_4} ms with N = 4 (this machine)`,
-        measured: `p99 ${latency(lib.p99Us)}, p50 ${latency(lib.p50Us)} (raw LISTEN p99 ${latency(base.p99Us)}, p50 ${latency(base.p50Us)})`,
-        met: lib.p99Us <= LIMIT_P99_MS_AT_4 * 1000,
-      });
-    }
     results.push({
       id,
-      title: `${gateways} gateway process${gateways > 1 ? 'es' : ''} on one schema, recording on each other's watched targets, owners draining on wake`,
+      title: `${gateways} gateway process${gateways > 1 ? 'es' : ''} on one schema, recording flat out on each other's watched targets, owners draining on wake`,
       sides: [
-        { side: 'library', op: "ops/s: records/s of all gateways; p50/p99: a probe's record → its owner's wake", ...lib },
-        { side: 'raw', op: 'ops/s: the same SQL per transaction; p50/p99: append tx → LISTEN notification', ...base },
+        { side: 'library', op: "ops/s: records/s of all gateways, flat out; p50/p99: a probe's record → its owner's wake (saturated: queueing)", ...lib },
+        { side: 'raw', op: 'ops/s: the same SQL per transaction; p50/p99: append tx → LISTEN notification (saturated)', ...base },
       ],
       checks,
       latencyComparable: false,
       notes: [
-        `${id}: ${seconds} s per side, library first then raw (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
+        `${id}: ${seconds} s per side and phase, raw first then library (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
-          `${lib.n} library / ${base.n} raw records, ${library.delaysNs.length} / ${raw.delaysNs.length} probes heard (${library.lost} / ${raw.lost} not heard by the end).`,
-        `${id} per record, all gateways: library ${perOp(totalQueries(library), library.records)} queries, ${perOp(transactions(library), library.records)} transactions (BEGIN); ` +
-          `raw ${perOp(totalQueries(raw), raw.records)} queries, ${perOp(transactions(raw), raw.records)} transactions. ` +
-          `Per notice: library ${perOp(rereads, library.notices)} re-reads (pendingNotices; ${library.notices} wakes), raw ${perOp(raw.rereadsPerProcess.reduce((a, b) => a + b, 0), raw.notices)} (its one read per notification naming an owned watcher).`,
+          `${lib.n} library / ${base.n} raw records, ${library.flat.delaysNs.length} / ${raw.flat.delaysNs.length} probes heard (${library.flat.lost} / ${raw.flat.lost} not heard by the end).`,
+        `${id} per record, all gateways: ${costLine(library.flat, raw.flat)} ` +
+          `(the library commits a drain with the appends called after it, drainThenAppend; raw drains in a transaction of its own beside the next append). ` +
+          `Per notice: library ${perOp(rereads, library.flat.notices)} re-reads (pendingNotices; ${library.flat.notices} wakes), raw ${perOp(rereadsOf(raw.flat), raw.flat.notices)} (its one read per notification naming an owned watcher).`,
+      ],
+    });
+    if (library.paced === undefined || raw.paced === undefined || raw.rate === undefined) continue;
+    const libPaced = statsOf(library.paced);
+    const rawPaced = statsOf(raw.paced);
+    const pacedChecks =
+      gateways === 4
+        ? [
+            {
+              target: `library: p99 record → owner's wake ≤ ${LIMIT_P99_MS_AT_4} ms with N = 4 at ${PACED_FRACTION * 100}% of raw's flat-out load (this machine)`,
+              measured: `p99 ${latency(libPaced.p99Us)}, p50 ${latency(libPaced.p50Us)} (raw LISTEN p99 ${latency(rawPaced.p99Us)}, p50 ${latency(rawPaced.p50Us)})`,
+              met: libPaced.p99Us <= LIMIT_P99_MS_AT_4 * 1000,
+            },
+          ]
+        : [];
+    results.push({
+      id: `${id}p`,
+      title: `the same ${gateways} gateway process${gateways > 1 ? 'es' : ''}, paced: ${Math.round(raw.rate)} records/s in all (${PACED_FRACTION * 100}% of raw's flat out)`,
+      sides: [
+        { side: 'library', op: "ops/s: records/s offered and done; p50/p99: a probe's record → its owner's wake", ...libPaced },
+        { side: 'raw', op: 'ops/s: the same; p50/p99: append tx → LISTEN notification', ...rawPaced },
+      ],
+      checks: pacedChecks,
+      latencyComparable: false,
+      notes: [
+        `${id}p: the notice delay at a fixed offered load below saturation, the same for both sides: each gateway offers ${(raw.rate / gateways).toFixed(0)} records/s ` +
+          `(${PACED_FRACTION * 100}% of raw's flat-out ${Math.round(base.opsPerSec)} records/s at N = ${gateways}, over ${gateways}), open loop (a record is sent when due, whether or not the last returned); ` +
+          `a record at least ${PROBE_GAP_MS} ms after the last probe is a probe. ${seconds} s per side on the flat-out phase's processes and schema; ` +
+          `${libPaced.n} library / ${rawPaced.n} raw records, ${library.paced.delaysNs.length} / ${raw.paced.delaysNs.length} probes heard (${library.paced.lost} / ${raw.paced.lost} not heard by the end). ` +
+          `Per record: ${costLine(library.paced, raw.paced)}.`,
       ],
     });
   }

@@ -22,7 +22,7 @@ async function existingDuplicate(db: StoreDb, client: PoolClient, dedupeKey: str
 }
 
 /** One request, inside the batch's transaction (or a savepoint of it). */
-async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+export async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
   // Before the dedupe lookup: an ill-formed key would match another key's row.
   assertAppendRequest(request);
   const st = db.statements;
@@ -58,7 +58,7 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
  * batch failed): a failure rolls back only it. A concurrent
  * gateway that committed the same dedupe key first makes it a duplicate, as if it had been first.
  */
-async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+export async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
   await client.query('SAVEPOINT request');
   try {
     const outcome = await appendOne(db, client, request);
@@ -82,7 +82,7 @@ async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRe
  * gateways' batches (and drains, which lock cursors in target order too) never wait on each other
  * in a cycle. A deadlock that still happens (sessions created inside both batches) is retried.
  */
-async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
+export async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
   const targets = [...new Set(batch.map((r) => r.command.sessionKey))].sort();
   if (targets.length < 2) return;
   await run(client, db.statements.lockHeads, { sessionKeys: targets });

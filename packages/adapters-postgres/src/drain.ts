@@ -3,6 +3,7 @@
 // and their journal entries.
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
+import type { PoolClient } from 'pg';
 
 import { writeCursorPlan } from './cursorJournal';
 import type { StoreDb } from './storeDb';
@@ -12,11 +13,14 @@ import { inTransaction, run } from './transaction';
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
   assertStoreKey('watcher', watcher);
   if (acks.length === 0) return [];
-  return inTransaction(db, async (client) => {
-    // Locked in target order, the order appends lock cursors in (see appendEvents.ts).
-    const locked = await run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
-    const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
-    await writeCursorPlan(db, client, plan);
-    return plan.outcomes;
-  });
+  return inTransaction(db, (client) => drainIn(db, client, watcher, acks, now));
+}
+
+/** The drain's statements, inside the caller's transaction (drain, drainThenAppend). */
+export async function drainIn(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
+  // Locked in target order, the order appends lock cursors in (see appendEvents.ts).
+  const locked = await run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
+  const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
+  await writeCursorPlan(db, client, plan);
+  return plan.outcomes;
 }

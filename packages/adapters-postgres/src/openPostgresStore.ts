@@ -13,6 +13,7 @@ import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
+import { drainThenAppend } from './drainThenAppend';
 import { listCursors } from './listCursors';
 import { listenForSignals } from './listen';
 import { migrate } from './migrations/migrate';
@@ -73,7 +74,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   let closed: Promise<void> | undefined;
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, drainThenAppend, pendingNotices, countPendingCursors };
   const close = (): Promise<void> => (closed ??= pool.end());
   return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) =>
     listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),

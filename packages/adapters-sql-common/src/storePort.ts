@@ -14,6 +14,8 @@ import {
   type CursorRow,
   type DrainAck,
   type DrainOutcome,
+  type DrainRequest,
+  type DrainThenAppendResult,
   type HeadRow,
   type ListenForCursorSignals,
   type Notice,
@@ -48,6 +50,8 @@ export interface StoreOperations<Db> {
   listCursors(db: Db, filter?: CursorFilter): Answer<readonly CursorRow[]>;
   readCursorJournal(db: Db, filter?: CursorFilter): Answer<readonly CursorJournalEntry[]>;
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
+  /** Optional (see StateStore.drainThenAppend). */
+  drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
   acknowledgeRead(db: Db, request: ReadAckRequest): Answer<ReadAckOutcome>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
@@ -83,6 +87,17 @@ function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations
   return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
 }
 
+/** The port's `drainThenAppend` over the adapter's: whole-ms clocks, a StoreError rejection naming `append` (the transaction failed: neither was kept) or a drain failure naming `drain`. */
+function drainThenAppendPort<Db>(
+  both: NonNullable<StoreOperations<Db>['drainThenAppend']>,
+  current: () => Db,
+): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
+  return async (drain, batch) => {
+    const result = await call('append', () => both(current(), { ...drain, now: wholeMs(drain.now) }, withWholeMs(batch)));
+    return result.drained.ok ? result : { ...result, drained: { ok: false, error: storeError('drain', result.drained.error) } };
+  };
+}
+
 /**
  * The StateStore of `ops` over the database `current()` returns at each call (an adapter may
  * replace its database, e.g. SQLite's read-only snapshot of a file that changed); `listen` when
@@ -108,6 +123,7 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
+    ...(ops.drainThenAppend !== undefined ? { drainThenAppend: drainThenAppendPort(ops.drainThenAppend, current) } : {}),
     ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),

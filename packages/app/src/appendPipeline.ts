@@ -1,10 +1,16 @@
 // The append pipeline: appends join a bounded group-commit batch that runs in the operation lane
 // as one store call, each caller gets its own result, and what follows a committed append (its
 // notices, wakes and counters, the prune schedule check) can never turn that result into a failure.
-import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type StateStore } from '@session-state/domain';
+//
+// On a store with `drainThenAppend` a drain joins the pipeline too, always at the head of a batch
+// of its own (the batch open when it is called is sealed first, so it runs after every earlier
+// append and sees their notices queued), and the appends called after it join its batch: the
+// drain and those appends commit together, in call order, one commit where there were two.
+import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
-import type { RecordResult } from './awarenessApi';
+import type { Notice, RecordResult } from './awarenessApi';
+import { finishDrain, startDrain, type DrainStart } from './drainStep';
 import type { Failures } from './failures';
 import { createGroupCommit } from './groupCommit';
 import type { Counters } from './metrics';
@@ -25,6 +31,11 @@ export interface AppendPipeline {
    * tick runs after it (call order).
    */
   flushNow(): void;
+  /**
+   * Present when the store has `drainThenAppend`: drains the watcher at the head of a new batch
+   * (see the top of this file); resolves with the consumed notices, rejects as `drain` does.
+   */
+  readonly drain?: (watcher: SessionKey) => Promise<Notice[]>;
 }
 
 export interface AppendPipelineDeps {
@@ -42,11 +53,25 @@ export interface AppendPipelineDeps {
   readonly afterAppends: () => void;
 }
 
-/** One request of a group-commit batch and the facade operation it came from. */
-interface BatchItem {
+/** One append of a group-commit batch and the facade operation it came from. */
+interface AppendItem {
+  readonly kind: 'append';
   readonly operation: AppendOperation;
   readonly request: AppendRequest;
 }
+
+/** A drain heading a batch (only ever its first item). */
+interface DrainItem {
+  readonly kind: 'drain';
+  readonly watcher: SessionKey;
+}
+
+type BatchItem = AppendItem | DrainItem;
+
+/** What a drain item settles with: the consumed notices, or the error `drain` rejects with. */
+type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
+
+type ItemOutcome = RecordResult | DrainSettled;
 
 /** The result of an append that did not happen: the one shape `record` and `childSpawned` fail with. */
 export type FailedResult = Extract<RecordResult, { readonly outcome: 'failed' }>;
@@ -57,7 +82,7 @@ export const failedResult = (error: Error): FailedResult => ({ ok: false, outcom
 export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   const { store, board, counters, failures, logger, ownsForAppend } = deps;
 
-  const toResult = (item: BatchItem, outcome: AppendOutcome | undefined): RecordResult => {
+  const toResult = (item: AppendItem, outcome: AppendOutcome | undefined): RecordResult => {
     switch (outcome?.type) {
       case 'appended':
       case 'duplicate':
@@ -83,7 +108,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
    * wakes): a failure in it is logged and never turns the append's result into a failure, since
    * the event is written and a caller retrying it would write it twice.
    */
-  const afterCommitted = (item: BatchItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
+  const afterCommitted = (item: AppendItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
     try {
       counters.add('eventsAppended');
       // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
@@ -101,26 +126,14 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     }
   };
 
-  const flushBatch = async (items: readonly BatchItem[]): Promise<readonly RecordResult[]> => {
-    let outcomes: readonly AppendOutcome[];
-    let failed = false;
-    // Timed only for an observer: two clock readings and an object per batch are measurable on
-    // the one-record-per-transaction path (bench workload 7), and nobody would read them.
-    const timed = deps.observe.timesAppendBatches;
-    const started = timed ? performance.now() : 0;
-    try {
-      outcomes = await store.append(items.map((item) => item.request));
-    } catch (error) {
-      failed = true;
-      const failure: AppendOutcome = { type: 'failed', error: storeError('append', error) };
-      outcomes = items.map(() => failure);
-    }
-    if (timed) deps.observe.appendBatch({ appends: items.length, durationSeconds: (performance.now() - started) / 1000, failed });
+  /** The results of a batch's appends from the store's outcomes (undefined: the store call failed with `failure`). */
+  const settleAppends = (items: readonly AppendItem[], outcomes: readonly AppendOutcome[] | undefined, failure: unknown): RecordResult[] => {
+    const failed: AppendOutcome | undefined = outcomes === undefined ? { type: 'failed', error: storeError('append', failure) } : undefined;
     let appended = false;
     const results: RecordResult[] = [];
     for (let i = 0; i < items.length; i += 1) {
-      const item = items[i] as BatchItem;
-      const outcome = Array.isArray(outcomes) ? outcomes[i] : undefined;
+      const item = items[i] as AppendItem;
+      const outcome = failed ?? (Array.isArray(outcomes) ? outcomes[i] : undefined);
       if (outcome?.type === 'appended') {
         appended = true;
         afterCommitted(item, outcome);
@@ -138,17 +151,85 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  const commit = createGroupCommit<BatchItem, RecordResult>(
+  /** Times a batch's store call for an observer; only then: two clock readings and an object per batch are measurable on the one-record-per-transaction path (bench workload 7). */
+  const timing = (appends: number): ((failed: boolean) => void) | undefined => {
+    if (!deps.observe.timesAppendBatches || appends === 0) return undefined;
+    const started = performance.now();
+    return (failed) => deps.observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed });
+  };
+
+  /** A batch of appends alone: one `store.append`. */
+  const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
+    const timed = timing(items.length);
+    let outcomes: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
+    try {
+      outcomes = await store.append(items.map((item) => item.request));
+    } catch (error) {
+      failure = error;
+    }
+    timed?.(outcomes === undefined);
+    return settleAppends(items, outcomes, failure);
+  };
+
+  /**
+   * A batch headed by a drain: its snapshot is taken now, when every earlier append is in the
+   * queue; then one store call (`drainThenAppend`, or `drain` or `append` alone when the other
+   * part is empty), and the queue updates in call order: the drain's, then the appends'.
+   */
+  const flushDrainBatch = async (head: DrainItem, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
+    let start: DrainStart | undefined;
+    try {
+      start = startDrain(board, failures, head.watcher);
+    } catch (error) {
+      // A bad clock reading consumes nothing: the notices stay queued for the next drain.
+      return [{ drainFailed: error }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    }
+    if (start === undefined) return [{ drained: [] }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    const { watcher, acks, now } = start.request;
+    const timed = timing(items.length);
+    let drained: DrainThenAppendResult['drained'] | undefined;
+    let appended: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
+    try {
+      if (items.length === 0) drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
+      else ({ drained, appended } = await (store.drainThenAppend as NonNullable<StateStore['drainThenAppend']>)(start.request, items.map((item) => item.request)));
+    } catch (error) {
+      failure = error;
+    }
+    timed?.(appended === undefined);
+    const settled: DrainSettled = drained?.ok === true ? { drained: finishDrain(board, start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
+    return [settled, ...settleAppends(items, appended, failure)];
+  };
+
+  const flushBatch = (items: readonly BatchItem[]): Promise<readonly ItemOutcome[]> => {
+    const head = items[0];
+    return head?.kind === 'drain' ? flushDrainBatch(head, items.slice(1) as AppendItem[]) : flushAppends(items as readonly AppendItem[]);
+  };
+
+  const commit = createGroupCommit<BatchItem, ItemOutcome>(
     (run) => {
       void deps.lane.run(run);
     },
     flushBatch,
-    (items, error) => items.map((item) => toResult(item, { type: 'failed', error: storeError('append', error) })),
-    { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => appendRequestWeight(item.request) },
+    (items, error) =>
+      items.map((item) =>
+        item.kind === 'drain' ? { drainFailed: failures.store('drain', error, { watcher: item.watcher }) } : toResult(item, { type: 'failed', error: storeError('append', error) }),
+      ),
+    { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => (item.kind === 'drain' ? 0 : appendRequestWeight(item.request)) },
   );
 
+  const drain = async (watcher: SessionKey): Promise<Notice[]> => {
+    // Sealed: the drain heads a batch of its own, behind every append called before it.
+    commit.flushNow();
+    const settled = (await commit.submit({ kind: 'drain', watcher })) as DrainSettled;
+    if ('drainFailed' in settled) throw settled.drainFailed;
+    return settled.drained;
+  };
+
   return {
-    submit: (operation, request) => commit.submit({ operation, request }),
+    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<RecordResult>,
     flushNow: commit.flushNow,
+    ...(store.drainThenAppend !== undefined ? { drain } : {}),
   };
 }

@@ -1,19 +1,16 @@
 // `sent`, `unwatch`, `pending` and `drain`: a watch starts after a delivered message and ends on
 // request; the watcher's queued notices are read, or consumed all or nothing (newer changes
 // reopen one notice per target).
-import { isAgentQualified, type SessionKey } from '@session-state/domain';
+import { isAgentQualified } from '@session-state/domain';
 
-import type { Notice, SessionStateAwareness } from './awarenessApi';
+import type { SessionStateAwareness } from './awarenessApi';
+import { finishDrain, startDrain, toNotice } from './drainStep';
 import type { FacadeParts } from './facadeParts';
 import { decodeSent, decodeSessionKey } from './inputs';
-import type { QueuedNotice } from './noticeQueue';
 import { decodeReadable } from './unreadableInput';
 
-/** A queued entry as the public Notice (a fresh object: the caller may keep or change it). */
-const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, target: entry.target, changesSince: entry.acked, text: entry.text });
-
 export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
-  const { store, counters, failures, board, order } = parts;
+  const { store, counters, failures, board, order, appends } = parts;
   const queue = board.queue;
 
   return {
@@ -57,27 +54,22 @@ export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwaren
     async drain(watcherKey) {
       failures.ensureOpen('drain');
       const watcher = decodeReadable('drain.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'drain.watcherKey'));
+      // A store that commits a drain with the appends called after it (drainThenAppend) takes
+      // it into the group commit, at the head of a batch of its own: it runs in the lane there.
+      if (appends.drain !== undefined) return appends.drain(watcher);
       // Always through the lane (an idle lane runs it at once): a notice from an append called
       // earlier in this tick is queued before the snapshot below.
       return order.enter(async () => {
         // Taken inside the lane, so every earlier append is already in the queue.
-        const drained = queue.entries(watcher);
-        if (drained.length === 0) return [];
-        const acks = drained.map((entry) => ({ target: entry.target as SessionKey, notified: entry.notified }));
-        // A bad clock reading consumes nothing: the notices stay queued for the next drain.
-        const now = failures.now('drain', { watcher });
+        const start = startDrain(board, failures, watcher);
+        if (start === undefined) return [];
         let outcomes;
         try {
-          outcomes = await store.drain(watcher, acks, now);
+          outcomes = await store.drain(watcher, start.request.acks, start.request.now);
         } catch (error) {
           throw failures.store('drain', error, { watcher });
         }
-        for (const entry of drained) queue.removeIfSame(watcher, entry);
-        for (const outcome of outcomes) {
-          const next = outcome.result === 'acked' ? outcome.reopened : outcome.pending;
-          if (next !== undefined) board.offer(next);
-        }
-        return drained.map((entry) => toNotice(watcher, entry));
+        return finishDrain(board, start, outcomes);
       });
     },
   };

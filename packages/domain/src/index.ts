@@ -127,6 +127,8 @@ export {
   type CursorPair,
   type DrainAck,
   type DrainOutcome,
+  type DrainRequest,
+  type DrainThenAppendResult,
   type HeadRow,
   type PruneBatch,
   type PruneRequest,

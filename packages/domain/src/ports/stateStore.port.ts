@@ -121,6 +121,19 @@ export type DrainOutcome =
   | { readonly target: SessionKey; readonly result: 'acked'; readonly acked: Sequence; readonly reopened?: Notice }
   | { readonly target: SessionKey; readonly result: 'stale'; readonly pending?: Notice };
 
+/** One drain, as `StateStore.drain` takes it. */
+export interface DrainRequest {
+  readonly watcher: SessionKey;
+  readonly acks: readonly DrainAck[];
+  readonly now: number;
+}
+
+/** What `StateStore.drainThenAppend` did: the drain's outcomes or its own failure, and one outcome per append. */
+export interface DrainThenAppendResult {
+  readonly drained: { readonly ok: true; readonly outcomes: readonly DrainOutcome[] } | { readonly ok: false; readonly error: unknown };
+  readonly appended: readonly AppendOutcome[];
+}
+
 /**
  * A reconcile that reached the head (issue 15): `watcher` read `target`'s changes after `since`
  * up to its head `through` (the page's `stateVersion`, read in the same snapshot as its events).
@@ -252,6 +265,17 @@ export interface StateStore {
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
 
   /**
+   * Optional: `drain`, then `append` of the batch, in one transaction (one commit), with the
+   * outcomes the two calls made one after the other would have had. The drain stays all or
+   * nothing and isolated: when it fails alone, it alone rolls back (`drained` holds its error) and
+   * the appends go on, each isolated as in `append`. A failure of the transaction itself (the
+   * connection, the commit) rejects: nothing of either was kept. The facade runs a drain and the
+   * appends called after it this way when the store offers it (PostgreSQL: one commit, so one WAL
+   * flush, where two calls wait for two).
+   */
+  drainThenAppend?(drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult>;
+
+  /**
    * The watcher's reconcile read reached the head (`status` with `reader`): lock and read the
    * pair's cursor, plan (`planReadAck`), write the row and its `notice_read` entry in one
    * transaction. A store several processes share signals the target when it acknowledged, so
@@ -351,7 +375,7 @@ export interface StateStore {
 }
 
 /**
- * Every required method of the port but `close` (the optional `readSessionChanges`, `listen`,
+ * Every required method of the port but `close` (the optional `readSessionChanges`, `drainThenAppend`, `listen`,
  * `countPendingCursors`, `previewPrune` and `vacuum` aside, and the `pruneBatchRows` hint): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
@@ -373,7 +397,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'drainThenAppend' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

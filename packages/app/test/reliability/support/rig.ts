@@ -6,6 +6,7 @@ import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '
 import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
+import { withDrainThenAppend } from '../../support/drainThenAppendStore';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
 import { type FailureClass, type Violation } from './failureClasses';
 import { noticeTexts } from '../../support/noticeTexts';
@@ -67,7 +68,9 @@ export class Rig {
     const wakes: string[] = [];
     this.wakes = wakes;
     this.awareness = await createSessionStateAwareness({
-      store: this.faults.store,
+      // The fault store wraps the port's required methods only: a store that offers
+      // drainThenAppend gets it back over them (drain, then append), so its faults still apply.
+      store: this.inner.drainThenAppend !== undefined ? withDrainThenAppend(this.faults.store) : this.faults.store,
       clock: this.clock,
       logger: this.logger,
       wake: (watcher) => {
