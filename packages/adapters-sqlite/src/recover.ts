@@ -17,7 +17,7 @@
 import { performance } from 'node:perf_hooks';
 
 import { decodePendingRows } from '@session-state/adapters-sql-common';
-import { planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
+import { noticeTextPerTarget, planRestartScan, type Notice, type NoticeTextOf, type SessionKey } from '@session-state/domain';
 
 import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer';
 import { writeCursorPlan } from './cursorJournal';
@@ -52,13 +52,21 @@ const BEFORE_FIRST = { watcher: '', target: '' };
 
 type Pair = { readonly watcher: string; readonly target: string };
 
+/** What every chunk of one scan shares: its time, the watchers it owns (all when undefined), and one text memo. */
+interface Scan {
+  readonly now: number;
+  readonly owns: ((watcher: SessionKey) => boolean) | undefined;
+  readonly textOf: NoticeTextOf;
+}
+
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** One chunk of `limit` rows inside a page's transaction: its notices, rows read and written, and the last pair it read (undefined after the last chunk). */
-function scanChunk(db: StoreDb, after: Pair, limit: number, now: number, owns: ((watcher: SessionKey) => boolean) | undefined) {
+function scanChunk(db: StoreDb, after: Pair, limit: number, scan: Scan) {
+  const { now, owns, textOf } = scan;
   const rows = db.statements.pendingCursorsAfter.all({ ...after, limit });
   const cursors = decodePendingRows(db, 'restartScan', rows, now, owns);
-  const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now });
+  const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now, textOf });
   writeCursorPlan(db, plan);
   const last = rows.length === limit ? rows[rows.length - 1] : undefined;
   const next = last === undefined ? undefined : { watcher: String(last[0]), target: String(last[1]) };
@@ -66,7 +74,7 @@ function scanChunk(db: StoreDb, after: Pair, limit: number, now: number, owns: (
 }
 
 /** One page (one write transaction): chunks as the pacer sizes them until it says commit or nothing is left; its notices go to `into`. */
-function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: SessionKey) => boolean) | undefined, pacer: ScanPacer, into: Notice[]) {
+function scanPage(db: StoreDb, after: Pair, scan: Scan, pacer: ScanPacer, into: Notice[]) {
   const started = performance.now();
   let chunksEnded = started;
   const page = withoutAutoCheckpoint(db.client, () =>
@@ -77,7 +85,7 @@ function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: Sessio
         let limit = pacer.nextChunk(0);
         while (next !== undefined && limit > 0) {
           const chunkStarted = performance.now();
-          const chunk = scanChunk(db, next, limit, now, owns);
+          const chunk = scanChunk(db, next, limit, scan);
           for (const notice of chunk.notices) into.push(notice);
           written += chunk.written;
           next = chunk.next;
@@ -100,11 +108,12 @@ function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: Sessio
  */
 export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean, wal?: WalSchedule): Promise<readonly Notice[]> {
   const notices: Notice[] = [];
+  const scan: Scan = { now, owns, textOf: noticeTextPerTarget() };
   const pacer = createScanPacer({ budgetMs: RESTART_SCAN_PAGE_MS, firstRows: RESTART_SCAN_CHUNK, minRows: RESTART_SCAN_CHUNK_MIN, maxRows: RESTART_SCAN_CHUNK_MAX });
   let after: Pair | undefined = BEFORE_FIRST;
   while (after !== undefined) {
     await wal?.ready();
-    const page = scanPage(db, after, now, owns, pacer, notices);
+    const page = scanPage(db, after, scan, pacer, notices);
     after = page.next;
     wal?.written(page.written, after === undefined);
     if (after !== undefined) await nextTurn();
