@@ -113,10 +113,13 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
   let after: Pair | undefined = BEFORE_FIRST;
   while (after !== undefined) {
     await wal?.ready();
+    // Every page starts an event-loop turn of its own, in the check phase: a checkpoint that
+    // finishes resolves ready() in the poll phase, and a page run there shared its turn with the
+    // next page (two budgets in one block); the first page would share the caller's turn.
+    await nextTurn();
     const page = scanPage(db, after, scan, pacer, notices);
     after = page.next;
     wal?.written(page.written, after === undefined);
-    if (after !== undefined) await nextTurn();
   }
   return notices;
 }
