@@ -27,8 +27,10 @@ import type { StoreDb } from './storeDb';
 /** Pending cursors the scan's first chunk reads, before any chunk has been timed (a fraction of a millisecond's work). */
 export const RESTART_SCAN_CHUNK = 100;
 
-/** Fewest and most pending cursors one chunk reads. */
+/** Fewest pending cursors a chunk reads (a page reads at least one chunk, so the scan always moves on). */
 export const RESTART_SCAN_CHUNK_MIN = 20;
+
+/** Most pending cursors a chunk reads (one statement's LIMIT). */
 export const RESTART_SCAN_CHUNK_MAX = 1000;
 
 /**
