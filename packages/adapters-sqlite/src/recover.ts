@@ -6,9 +6,10 @@
 //
 // Paged: each page of pending cursors (in pair order, after the last pair of the page before) is
 // read, planned and written in its own write transaction, and the event loop runs between pages,
-// so a million cursors never block it for long. A page reads, plans and writes chunks of
-// RESTART_SCAN_CHUNK cursors until it has used RESTART_SCAN_PAGE_MS of CPU time, so its length
-// follows the machine's speed, not a row count. Each cursor's scan step depends on that cursor alone, so pages
+// so a million cursors never block it for long. A page reads, plans and writes chunks until its
+// wall-time budget (RESTART_SCAN_PAGE_MS, its commit included) is spent; each chunk's size follows
+// the measured cost per row and per commit (scanPacer.ts), so a page's length follows the
+// machine's speed, not a row count. Each cursor's scan step depends on that cursor alone, so pages
 // in separate transactions give the same rows, journal and notices (in the same order) as one
 // transaction would, while whatever commits between pages is seen by the later ones. The WAL
 // auto-checkpoint is held off in each page's commit; the store's WAL schedule checkpoints off the
@@ -16,32 +17,29 @@
 import { performance } from 'node:perf_hooks';
 
 import { decodePendingRows } from '@session-state/adapters-sql-common';
-import { planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
+import { noticeTextPerTarget, planRestartScan, type Notice, type NoticeTextOf, type SessionKey } from '@session-state/domain';
 
 import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer';
 import { writeCursorPlan } from './cursorJournal';
+import { createScanPacer, type ScanPacer } from './scanPacer';
 import type { StoreDb } from './storeDb';
 
-/** Pending cursors read, planned and written at a time inside a page (a fraction of a millisecond's work). */
+/** Pending cursors the scan's first chunk reads, before any chunk has been timed (a fraction of a millisecond's work). */
 export const RESTART_SCAN_CHUNK = 100;
 
+/** Fewest pending cursors a chunk reads (a page reads at least one chunk, so the scan always moves on). */
+export const RESTART_SCAN_CHUNK_MIN = 20;
+
+/** Most pending cursors a chunk reads (one statement's LIMIT). */
+export const RESTART_SCAN_CHUNK_MAX = 1000;
+
 /**
- * A page takes another chunk while it has used less than this much CPU time (ms): the event loop
- * is never held much longer by the scan's own work. CPU time, not wall time: on a loaded machine
- * the OS deschedules the process mid-page, and a wall-clock budget then cut pages down to one
- * chunk each, multiplying commits (each rewriting the same index pages to the WAL) when the
- * machine could least afford them.
+ * Wall time a page may hold the event loop, its commit included (ms). Wall time, as the event
+ * loop sees it: a page whose statements ran slow (a loaded machine, a garbage collection) ends
+ * early rather than late, and the pacer only partly believes such a page, so the next ones do not
+ * shrink to a chunk each (multiplying commits, each rewriting the same index pages to the WAL).
  */
-export const RESTART_SCAN_PAGE_MS = 4;
-
-/** A page also ends once this much wall time has passed (ms), however little CPU it used. */
-export const RESTART_SCAN_PAGE_WALL_MS = 15;
-
-/** CPU time (user + system) this process has used, in ms. */
-const cpuMs = (): number => {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-};
+export const RESTART_SCAN_PAGE_MS = 5;
 
 /**
  * Rows the scan writes (raised cursors and their journal entries) between two off-loop
@@ -56,39 +54,53 @@ const BEFORE_FIRST = { watcher: '', target: '' };
 
 type Pair = { readonly watcher: string; readonly target: string };
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** One chunk inside a page's transaction: its notices, rows written, and the last pair it read (undefined after the last chunk). */
-function scanChunk(db: StoreDb, after: Pair, now: number, owns: ((watcher: SessionKey) => boolean) | undefined) {
-  const rows = db.statements.pendingCursorsAfter.all({ ...after, limit: RESTART_SCAN_CHUNK });
-  const cursors = decodePendingRows(db, 'restartScan', rows, now, owns);
-  const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now });
-  writeCursorPlan(db, plan);
-  const last = rows.length === RESTART_SCAN_CHUNK ? rows[rows.length - 1] : undefined;
-  const next = last === undefined ? undefined : { watcher: String(last[0]), target: String(last[1]) };
-  return { notices: plan.notices, written: plan.cursorWrites.length + plan.journal.length, next };
+/** What every chunk of one scan shares: its time, the watchers it owns (all when undefined), and one text memo. */
+interface Scan {
+  readonly now: number;
+  readonly owns: ((watcher: SessionKey) => boolean) | undefined;
+  readonly textOf: NoticeTextOf;
 }
 
-/** One page (one write transaction): chunks until its budget is spent or nothing is left; its notices go to `into`. */
-function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: SessionKey) => boolean) | undefined, into: Notice[]) {
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** One chunk of `limit` rows inside a page's transaction: its notices, rows read and written, and the last pair it read (undefined after the last chunk). */
+function scanChunk(db: StoreDb, after: Pair, limit: number, scan: Scan) {
+  const { now, owns, textOf } = scan;
+  const rows = db.statements.pendingCursorsAfter.all({ ...after, limit });
+  const cursors = decodePendingRows(db, 'restartScan', rows, now, owns);
+  const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now, textOf });
+  writeCursorPlan(db, plan);
+  const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+  const next = last === undefined ? undefined : { watcher: String(last[0]), target: String(last[1]) };
+  return { notices: plan.notices, read: rows.length, written: plan.cursorWrites.length + plan.journal.length, next };
+}
+
+/** One page (one write transaction): chunks as the pacer sizes them until it says commit or nothing is left; its notices go to `into`. */
+function scanPage(db: StoreDb, after: Pair, scan: Scan, pacer: ScanPacer, into: Notice[]) {
   const started = performance.now();
-  const startedCpu = cpuMs();
-  const spent = (): boolean => cpuMs() - startedCpu >= RESTART_SCAN_PAGE_MS || performance.now() - started >= RESTART_SCAN_PAGE_WALL_MS;
-  return withoutAutoCheckpoint(db.client, () =>
+  let chunksEnded = started;
+  const page = withoutAutoCheckpoint(db.client, () =>
     db.client
       .transaction(() => {
         let next: Pair | undefined = after;
         let written = 0;
-        do {
-          const chunk = scanChunk(db, next, now, owns);
+        let limit = pacer.nextChunk(0);
+        while (next !== undefined && limit > 0) {
+          const chunkStarted = performance.now();
+          const chunk = scanChunk(db, next, limit, scan);
           for (const notice of chunk.notices) into.push(notice);
           written += chunk.written;
           next = chunk.next;
-        } while (next !== undefined && !spent());
+          chunksEnded = performance.now();
+          pacer.chunkTook(chunk.read, chunksEnded - chunkStarted);
+          limit = pacer.nextChunk(chunksEnded - started);
+        }
         return { next, written };
       })
       .immediate(),
   );
+  pacer.commitTook(performance.now() - chunksEnded);
+  return page;
 }
 
 /**
@@ -98,13 +110,18 @@ function scanPage(db: StoreDb, after: Pair, now: number, owns: ((watcher: Sessio
  */
 export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean, wal?: WalSchedule): Promise<readonly Notice[]> {
   const notices: Notice[] = [];
+  const scan: Scan = { now, owns, textOf: noticeTextPerTarget() };
+  const pacer = createScanPacer({ budgetMs: RESTART_SCAN_PAGE_MS, firstRows: RESTART_SCAN_CHUNK, minRows: RESTART_SCAN_CHUNK_MIN, maxRows: RESTART_SCAN_CHUNK_MAX });
   let after: Pair | undefined = BEFORE_FIRST;
   while (after !== undefined) {
     await wal?.ready();
-    const page = scanPage(db, after, now, owns, notices);
+    // Every page starts an event-loop turn of its own, in the check phase: a checkpoint that
+    // finishes resolves ready() in the poll phase, and a page run there shared its turn with the
+    // next page (two budgets in one block); the first page would share the caller's turn.
+    await nextTurn();
+    const page = scanPage(db, after, scan, pacer, notices);
     after = page.next;
     wal?.written(page.written, after === undefined);
-    if (after !== undefined) await nextTurn();
   }
   return notices;
 }

@@ -1,8 +1,8 @@
 // The restart scan reads, plans and writes its pending cursors a page at a time, letting the event
 // loop run between pages: more than a page of pending cursors gives the same result as one pass
 // (every pending pair recovered once, in pair order, each journalled), without one long block.
-// A page takes chunks for RESTART_SCAN_PAGE_MS of CPU time; 50 chunks of pending cursors (and as many idle
-// ones) are far more than any machine writes in one page.
+// A page takes chunks for RESTART_SCAN_PAGE_MS of wall time; 50 first chunks of pending cursors (and
+// as many idle ones) are far more than any machine writes in one page.
 import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';

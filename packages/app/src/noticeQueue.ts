@@ -55,12 +55,42 @@ export interface NoticeQueue {
  * by a different text for the pair), after the fact.
  */
 export function createNoticeQueue(onRemoved: (watcher: string, target: string) => void = noop): NoticeQueue {
-  // Map iteration follows insertion order, which is exactly "oldest first".
-  const byWatcher = new Map<string, Map<string, QueuedNotice>>();
+  // A watcher's entries: its only entry itself, or a Map of them by target once it holds two. Most
+  // watchers hold one (a restart scan may queue a hundred thousand), and a Map each would be most
+  // of what the queue keeps. Map iteration follows insertion order, which is exactly "oldest first".
+  const byWatcher = new Map<string, WatcherEntries>();
   // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
   // signal) and a target's removal look at those entries only, not at the whole queue.
   const watchersByTarget = new Map<string, Set<string>>();
   let entryCount = 0;
+
+  const entryOf = (watcher: string, target: string): QueuedNotice | undefined => {
+    const held = byWatcher.get(watcher);
+    if (held instanceof Map) return held.get(target);
+    return held?.target === target ? held : undefined;
+  };
+
+  /** The pair's entry becomes `entry`: in its place when the pair holds one, else newest last. */
+  const put = (watcher: string, entry: QueuedNotice): void => {
+    const held = byWatcher.get(watcher);
+    if (held === undefined || (!(held instanceof Map) && held.target === entry.target)) byWatcher.set(watcher, entry);
+    else if (held instanceof Map) held.set(entry.target, entry);
+    else byWatcher.set(watcher, new Map([[held.target, held], [entry.target, entry]]));
+  };
+
+  /** Takes the pair's entry out of `byWatcher` (no count, index or callback); true when it had one. */
+  const take = (watcher: string, target: string): boolean => {
+    const held = byWatcher.get(watcher);
+    if (held === undefined) return false;
+    if (!(held instanceof Map)) {
+      if (held.target !== target) return false;
+      byWatcher.delete(watcher);
+      return true;
+    }
+    if (!held.delete(target)) return false;
+    if (held.size === 1) byWatcher.set(watcher, held.values().next().value as QueuedNotice);
+    return true;
+  };
 
   const unindex = (watcher: string, target: string): void => {
     const watchers = watchersByTarget.get(target);
@@ -70,33 +100,26 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
   };
 
   const remove = (watcher: string, target: string): boolean => {
-    const pairs = byWatcher.get(watcher);
-    if (pairs === undefined || !pairs.delete(target)) return false;
+    if (!take(watcher, target)) return false;
     entryCount -= 1;
     unindex(watcher, target);
-    if (pairs.size === 0) byWatcher.delete(watcher);
     onRemoved(watcher, target);
     return true;
   };
 
   return {
     offer(watcher, notice) {
-      let pairs = byWatcher.get(watcher);
-      if (pairs === undefined) {
-        pairs = new Map();
-        byWatcher.set(watcher, pairs);
-      }
-      const current = pairs.get(notice.target);
+      const current = entryOf(watcher, notice.target);
       if (current !== undefined && current.acked === notice.acked) {
-        if (current.notified !== notice.notified) pairs.set(notice.target, { ...current, notified: notice.notified });
+        if (current.notified !== notice.notified) put(watcher, { ...current, notified: notice.notified });
         return 'coalesced';
       }
       // A different text for the pair replaces the old one and goes to the back as a new notice.
       if (current !== undefined) {
-        pairs.delete(notice.target);
+        take(watcher, notice.target);
         onRemoved(watcher, notice.target);
       } else entryCount += 1;
-      pairs.set(notice.target, { target: notice.target, acked: notice.acked, text: notice.text, notified: notice.notified });
+      put(watcher, { target: notice.target, acked: notice.acked, text: notice.text, notified: notice.notified });
       let watchers = watchersByTarget.get(notice.target);
       if (watchers === undefined) {
         watchers = new Set();
@@ -106,32 +129,36 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
       return 'queued';
     },
     entries(watcher) {
-      const pairs = byWatcher.get(watcher);
-      return pairs === undefined ? [] : [...pairs.values()];
+      const held = byWatcher.get(watcher);
+      return held === undefined ? [] : held instanceof Map ? [...held.values()] : [held];
     },
     entriesOn(target) {
       const found: QueuedPair[] = [];
       for (const watcher of watchersByTarget.get(target) ?? []) {
-        const entry = byWatcher.get(watcher)?.get(target);
+        const entry = entryOf(watcher, target);
         if (entry !== undefined) found.push({ watcher, entry });
       }
       return found;
     },
     allEntries() {
       const found: QueuedPair[] = [];
-      for (const [watcher, pairs] of byWatcher) for (const entry of pairs.values()) found.push({ watcher, entry });
+      for (const [watcher, held] of byWatcher) {
+        if (held instanceof Map) for (const entry of held.values()) found.push({ watcher, entry });
+        else found.push({ watcher, entry: held });
+      }
       return found;
     },
     removeIfSame(watcher, entry) {
-      if (byWatcher.get(watcher)?.get(entry.target) === entry) remove(watcher, entry.target);
+      if (entryOf(watcher, entry.target) === entry) remove(watcher, entry.target);
     },
     remove,
     removeWatcher(watcher) {
-      const pairs = byWatcher.get(watcher);
-      if (pairs === undefined) return;
-      entryCount -= pairs.size;
+      const held = byWatcher.get(watcher);
+      if (held === undefined) return;
+      const targets = held instanceof Map ? [...held.keys()] : [held.target];
+      entryCount -= targets.length;
       byWatcher.delete(watcher);
-      for (const target of pairs.keys()) {
+      for (const target of targets) {
         unindex(watcher, target);
         onRemoved(watcher, target);
       }
@@ -142,5 +169,8 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
     size: () => entryCount,
   };
 }
+
+/** A watcher's queued entries: the one it holds, or (two or more) by target, oldest first. */
+type WatcherEntries = QueuedNotice | Map<string, QueuedNotice>;
 
 function noop(): void {}

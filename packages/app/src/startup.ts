@@ -37,12 +37,13 @@ export const OFFER_TURN_MS = 4;
 /**
  * Offers the recovered notices in order, letting the event loop run whenever a turn has offered
  * for OFFER_TURN_MS: a restart scan may recover a million, and the wake port each new one calls
- * takes as long as the host makes it.
+ * takes as long as the host makes it. The first offers wait for a turn of their own too: the
+ * scan's last page ran in the turn the scan resolved in.
  */
 async function offerInSlices(board: NoticeBoard, notices: readonly Notice[]): Promise<void> {
-  let turnStarted = performance.now();
+  let turnStarted = Number.NEGATIVE_INFINITY;
   for (let from = 0; from < notices.length; from += OFFERS_PER_CHECK) {
-    if (from > 0 && performance.now() - turnStarted >= OFFER_TURN_MS) {
+    if (performance.now() - turnStarted >= OFFER_TURN_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       turnStarted = performance.now();
     }

@@ -53,6 +53,27 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     expect(faults.countOf('prune')).toBeGreaterThan(0);
   });
 
+  test('the recovered notices are offered in a turn after the one the restart scan resolved in (whose last page already ran)', async () => {
+    await leaveAFrozenNotice();
+    const inner = await stores.reopen();
+    let scansTurn = false;
+    const store = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property !== 'restartScan') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<StateStore['restartScan']>) => {
+          const recovered = await target.restartScan(...args);
+          scansTurn = true;
+          setImmediate(() => (scansTurn = false));
+          return recovered;
+        };
+      },
+    });
+    const wokenInScansTurn: boolean[] = [];
+    const awareness = await createSessionStateAwareness({ store, clock, logger: recordingLogger(), startup: { prune: 'off' }, wake: () => wokenInScansTurn.push(scansTurn) });
+    expect(wokenInScansTurn).toEqual([false]);
+    await awareness.close();
+  });
+
   test('restartScan: false reads and writes no cursor at creation and queues nothing', async () => {
     const before = await leaveAFrozenNotice();
     const { store, faults } = counted(await stores.reopen());

@@ -6,7 +6,7 @@ import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type C
 import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
 import { journalWindowEnd } from './journalWindow';
 import type { CursorRow } from './append';
-import type { Notice } from './notice';
+import type { Notice, NoticeTextOf } from './notice';
 import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port';
 import type { Sequence } from './sequence';
 import type { SessionKey } from './sessionKey';
@@ -155,6 +155,11 @@ export interface RestartScanPlanInput {
   /** Only cursors whose watcher passes it are scanned, when given. */
   readonly owns?: Owns;
   readonly now: number;
+  /**
+   * Builds the notices' texts; noticeText when absent. A store scanning in chunks passes one
+   * noticeTextPerTarget for the whole scan, so the notices on a target share their text.
+   */
+  readonly textOf?: NoticeTextOf;
 }
 
 export interface RestartScanPlan extends CursorPlan {
@@ -177,7 +182,7 @@ export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
     const step = stepCursor({ type: 'restartScan' }, before);
     if (step.changed && step.cursor !== undefined) cursorWrites.push({ ...row, ...toWatermarks(step.cursor), touchedAt: input.now });
     journal.push(...journalRecords(row.watcher, row.target, before, step.events, input.now));
-    const notice = noticeFor(row.watcher, row.target, step);
+    const notice = noticeFor(row.watcher, row.target, step, input.textOf);
     if (notice !== undefined) notices.push(notice);
   }
   return { cursorWrites, journal, notices };

@@ -48,3 +48,20 @@ export function noticeTextMemo(): NoticeTextOf {
     return lastText;
   };
 }
+
+/**
+ * noticeText remembering, per target, the last (acked, text) it built: a restart scan meets a
+ * target once per watcher pending on it, in watcher order, so the last-only noticeTextMemo never
+ * hits there; with this one every notice on a target at one acked shares one string, which the
+ * queue then keeps instead of a copy per watcher. One memo per scan; it holds a text per target.
+ */
+export function noticeTextPerTarget(): NoticeTextOf {
+  const byTarget = new Map<string, { readonly acked: Sequence; readonly text: string }>();
+  return (target, acked) => {
+    const last = byTarget.get(target);
+    if (last !== undefined && last.acked === acked) return last.text;
+    const text = noticeText(target, acked);
+    byTarget.set(target, { acked, text });
+    return text;
+  };
+}

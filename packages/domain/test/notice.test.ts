@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 
 import { fc, test as propTest } from '@fast-check/jest';
 
-import { noticeText, noticeTextMemo } from '../src/notice';
+import { noticeText, noticeTextMemo, noticeTextPerTarget } from '../src/notice';
 import { asSequence } from '../src/sequence';
 
 /** UTF-8 bytes of a string, so the comparison is literally byte-for-byte. */
@@ -47,6 +47,17 @@ describe('noticeTextMemo', () => {
     'gives exactly noticeText(target, acked) for any sequence of calls',
     (calls) => {
       const textOf = noticeTextMemo();
+      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
+    },
+  );
+});
+
+describe('noticeTextPerTarget', () => {
+  // Several targets interleaved, each seen again at the same and at another acked: the memo's hits and misses.
+  propTest.prop([fc.array(fc.tuple(fc.constantFrom('agent:a:main', 'agent:b:main', 'agent:c:main'), fc.nat(2)), { maxLength: 40 })])(
+    'gives exactly noticeText(target, acked) for any sequence of calls',
+    (calls) => {
+      const textOf = noticeTextPerTarget();
       for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
     },
   );

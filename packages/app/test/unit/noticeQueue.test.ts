@@ -122,4 +122,46 @@ describe('the notice queue', () => {
       }),
     );
   });
+
+  test('entries(watcher) follow a model of per-watcher lists (oldest first; a coalesce keeps its place, a new text goes last) through any offers and removals', () => {
+    // Few targets and watchers, so watchers go from one entry to several and back again.
+    const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
+    const op = fc.oneof(
+      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), acked: fc.constantFrom(0, 1), notified: fc.nat(9) }),
+      fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
+      fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
+      fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
+    );
+    type Modelled = { target: string; acked: number; notified: number };
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        const queue = createNoticeQueue();
+        const model = new Map<string, Modelled[]>();
+        const listOf = (watcher: string): Modelled[] => model.get(watcher) ?? [];
+        for (const o of ops) {
+          if (o.type === 'offer') {
+            queue.offer(o.watcher, entry(o.target, o.acked, o.notified));
+            const list = listOf(o.watcher);
+            const at = list.findIndex((m) => m.target === o.target);
+            const offered = { target: o.target, acked: o.acked, notified: o.notified };
+            if (at >= 0 && list[at]?.acked === o.acked) model.set(o.watcher, list.map((m, i) => (i === at ? offered : m)));
+            else model.set(o.watcher, [...list.filter((m) => m.target !== o.target), offered]);
+          } else if (o.type === 'remove') {
+            queue.remove(o.watcher, o.target);
+            model.set(o.watcher, listOf(o.watcher).filter((m) => m.target !== o.target));
+          } else if (o.type === 'removeWatcher') {
+            queue.removeWatcher(o.watcher);
+            model.delete(o.watcher);
+          } else {
+            queue.removeTarget(o.target);
+            for (const [watcher, list] of model) model.set(watcher, list.filter((m) => m.target !== o.target));
+          }
+          for (const watcher of ['w1', 'w2', 'w3']) {
+            const seen = queue.entries(watcher).map((e) => ({ target: e.target, acked: e.acked as number, notified: e.notified as number }));
+            expect(seen).toEqual(listOf(watcher));
+          }
+        }
+      }),
+    );
+  });
 });
