@@ -53,11 +53,11 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
 
   // The WAL pages of prune batches and restart-scan pages are checkpointed off the event loop,
-  // never inside a batch (see checkpointer.ts); the next batch waits for a running checkpoint, so
-  // the WAL stays bounded.
+  // never inside a batch (see checkpointer.ts); a batch waits for the checkpoints once the WAL
+  // holds WAL_ROWS_BEFORE_WAIT rows' pages (the scan: once a checkpoint is due), so the WAL stays bounded.
   const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
   const walSchedule = createWalSchedule(checkpointer);
-  const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS);
+  const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS, SCAN_CHECKPOINT_AFTER_ROWS);
   const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
     await walSchedule.ready();
     const { batch, rowsRemoved } = prune(current(), request);
