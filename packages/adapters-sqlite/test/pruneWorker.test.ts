@@ -10,7 +10,7 @@ import { writeHead } from '../src/headRow';
 import { openSqliteStore } from '../src/openSqliteStore';
 import { openStoreDb } from '../src/openStoreDb';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune';
-import { PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker';
 import type { StoreDb } from '../src/storeDb';
 
 const T0 = Date.UTC(2026, 10, 29);
@@ -188,4 +188,20 @@ test('asked for worker-sized batches, a call deletes all its aged events on the 
   expect(batch).toMatchObject({ eventsDeleted: 1200, done: true });
   expect([...seen].sort((a, b) => b - a)).toEqual([1200 - OWN_CONNECTION_BATCH_ROWS, 1200 - 2 * OWN_CONNECTION_BATCH_ROWS]);
   expect(fs.existsSync(path)).toBe(true);
+});
+
+test('a worker that cannot start rejects its batch and is no longer usable (the store then prunes on its own connection)', async () => {
+  const path = tempFile();
+  seedFile(path, 2, 5);
+  const db = openStoreDb({ path });
+  // A statement the worker cannot prepare: its start-up throws, as a driver that fails to load would.
+  const statements = { ...db.statements, capBoundary: { ...db.statements.capBoundary, source: 'SELECT FROM nowhere' } } as StoreDb['statements'];
+  const worker = createPruneWorker({ path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
+  expect(worker.usable).toBe(true);
+  await expect(worker.cap({ maxRows: 0, limit: 10 }, () => ({ heads: [], journal: [] }))).rejects.toThrow('prune worker: the worker thread stopped during a batch');
+  expect(worker.usable).toBe(false);
+  await expect(worker.cap({ maxRows: 0, limit: 10 }, () => ({ heads: [], journal: [] }))).rejects.toThrow('prune worker: not running');
+  await worker.close();
+  expect((db.client.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n).toBe(10);
+  db.client.close();
 });
