@@ -20,8 +20,9 @@ export const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
 
 /**
  * Target: the WAL file never grows beyond this while the library prunes. The store checkpoints
- * after every batch that wrote, so the WAL holds about one batch (at most PRUNE_BATCH_MAX events
- * and their index pages, a few MB) before SQLite starts it over from the beginning.
+ * beside its batches and waits for the checkpoints once the WAL holds about WAL_ROWS_BEFORE_WAIT
+ * pages (16 MB), so SQLite starts it over from the beginning at about that size plus one worker
+ * batch (10,000 events: about 6 MB at 1,000 sessions).
  */
 export const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
 

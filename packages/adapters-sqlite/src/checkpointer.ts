@@ -9,13 +9,13 @@ import type Database from 'better-sqlite3';
 import type { StoreDb } from './storeDb';
 
 /**
- * After this many rows written since the last checkpoint (or a batch that finished a long write),
- * the store checkpoints the WAL, off the event loop (see checkpointer.ts), before its next
- * batch. A removed (or moved) row writes about one page (its session's index page) to the WAL, so the WAL
- * holds about this many pages plus one batch before SQLite starts it over from the beginning:
- * it never grows with the run (a 1,000,000-row prune once left a 716 MB WAL, when batches below
- * a row threshold skipped their checkpoint while the auto-checkpoint was off). Pages rewritten
- * by several batches in between are copied back once.
+ * After this many rows written since the last checkpoint started (or a batch that finished a long
+ * write), the store starts a checkpoint of the WAL, off the event loop (see checkpointer.ts). A
+ * removed (or moved) row writes about one page (its session's index page) to the WAL; a prune
+ * worker batch counts its pages instead (walPagesOfCapBatch). Pages rewritten by several batches
+ * in between are copied back once. The WAL's bound is WAL_ROWS_BEFORE_WAIT (a 1,000,000-row
+ * prune once left a 716 MB WAL, when batches below a row threshold skipped their checkpoint
+ * while the auto-checkpoint was off).
  */
 export const CHECKPOINT_AFTER_ROWS = 1000;
 
@@ -125,9 +125,20 @@ export function withoutAutoCheckpoint<T>(client: Database.Database, work: () => 
   }
 }
 
+/**
+ * Rows a long write may add to the WAL while checkpoints run beside its batches; at this many,
+ * the next batch waits until every row written so far is checkpointed, so its commit starts the
+ * WAL over from the beginning. A pruned row writes at most about one page (its session's index
+ * page), so the WAL holds about this many pages plus one batch (16 MB at 4 KB pages).
+ */
+export const WAL_ROWS_BEFORE_WAIT = 4000;
+
 /** When the batches of a long write (prune, the restart scan) checkpoint: see createWalSchedule. */
 export interface WalSchedule {
-  /** Resolves once no checkpoint is running: the next batch waits for it, so the WAL stays bounded. */
+  /**
+   * Resolves at once while the WAL is below its bound, so the next batch runs beside a running
+   * checkpoint; at the bound, once every row written so far is checkpointed.
+   */
   ready(): Promise<void>;
   /** After a batch wrote `rows` rows; `last` when the long write is done (a checkpoint then covers any rows left). */
   written(rows: number, last: boolean): void;
@@ -135,24 +146,44 @@ export interface WalSchedule {
 
 /**
  * Checkpoints with `checkpointer` after every `afterRows` rows written (CHECKPOINT_AFTER_ROWS
- * unless given), and after the last batch.
+ * unless given), and after the last batch; one checkpoint at a time, the rows written while it
+ * runs go to the next. Batches do not wait for a checkpoint (copying the WAL back took as long
+ * as the batch itself, and waiting for it halved a prune's pace) until `walRows` rows
+ * (WAL_ROWS_BEFORE_WAIT unless given) were written since the WAL last started over.
  */
-export function createWalSchedule(checkpointer: Checkpointer, afterRows = CHECKPOINT_AFTER_ROWS): WalSchedule {
+export function createWalSchedule(checkpointer: Checkpointer, afterRows = CHECKPOINT_AFTER_ROWS, walRows = WAL_ROWS_BEFORE_WAIT): WalSchedule {
+  // Rows written since the running (or last) checkpoint started, and since the WAL last started over.
   let sinceCheckpoint = 0;
+  let sinceWalStart = 0;
+  let lastWritten = false;
   let checkpointing: Promise<void> | undefined;
+
+  const start = (): Promise<void> => {
+    sinceCheckpoint = 0;
+    const running = checkpointer.run().then(() => {
+      checkpointing = undefined;
+      if (sinceCheckpoint >= afterRows || (lastWritten && sinceCheckpoint > 0)) void start();
+    });
+    checkpointing = running;
+    return running;
+  };
+
   return {
     async ready() {
-      if (checkpointing !== undefined) await checkpointing;
+      // Decided here, before the batch, and not when a checkpoint ends: a batch may be writing
+      // then, its rows not yet counted. With every row checkpointed, this batch's commit starts
+      // the WAL over (the first write after a complete checkpoint does).
+      if (sinceWalStart >= walRows) {
+        while (checkpointing !== undefined || sinceCheckpoint > 0) await (checkpointing ?? start());
+      }
+      if (checkpointing === undefined && sinceCheckpoint === 0) sinceWalStart = 0;
     },
     written(rows, last) {
       sinceCheckpoint += rows;
-      if (sinceCheckpoint < afterRows && !(last && sinceCheckpoint > 0)) return;
-      sinceCheckpoint = 0;
-      const running = checkpointer.run();
-      checkpointing = running;
-      void running.then(() => {
-        if (checkpointing === running) checkpointing = undefined;
-      });
+      sinceWalStart += rows;
+      lastWritten = last;
+      if (checkpointing !== undefined || sinceCheckpoint === 0) return;
+      if (sinceCheckpoint >= afterRows || last) void start();
     },
   };
 }

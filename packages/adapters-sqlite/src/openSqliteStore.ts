@@ -1,7 +1,8 @@
 // The SQLite StateStore: the port over a StoreDb (see openStoreDb.ts); each method is an async
-// wrapper around one synchronous operation (prune also waits for a running WAL checkpoint).
+// wrapper around one synchronous operation, held while a prune worker batch holds the write lock
+// (prune also waits for the WAL checkpoints when the WAL reached its bound).
 import { storePort } from '@session-state/adapters-sql-common';
-import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
+import type { CursorPair, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
 import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
@@ -14,15 +15,18 @@ import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
 import { createCheckpointer, createWalSchedule } from './checkpointer';
-import { prune } from './prune';
+import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune';
+import { planCapWrites, type CapRead } from './pruneCapPlan';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
 import { resetWatcher } from './resetWatcher';
 import type { StoreDb } from './storeDb';
-import { checkOptions, type SqliteStoreOptions } from './storeOptions';
+import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
 import { unwatch } from './unwatch';
 import { watch } from './watch';
+import { createWriteGate } from './writeGate';
 
 /**
  * The SQLite StateStore. Several processes may open the same file: every write runs in
@@ -53,34 +57,92 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   };
 
   // The WAL pages of prune batches and restart-scan pages are checkpointed off the event loop,
-  // never inside a batch (see checkpointer.ts); the next batch waits for a running checkpoint, so
-  // the WAL stays bounded.
+  // never inside a batch (see checkpointer.ts); a batch waits for the checkpoints once the WAL
+  // holds WAL_ROWS_BEFORE_WAIT rows' pages, so the WAL stays bounded.
   const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
   const walSchedule = createWalSchedule(checkpointer);
-  const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS);
+  const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS, SCAN_CHECKPOINT_AFTER_ROWS);
+
+  // The row cap is pruned in a worker thread (pruneWorker.ts) while it runs; every operation
+  // waits for a worker batch in progress (writeGate.ts), so none meets its write lock.
+  const pruneWorker = createPruneWorker({ path: options.path, busyTimeoutMs: checkOptions(options), synchronous: checkDurability(options), statements: db.statements });
+  const gate = createWriteGate();
+  const pruneBatchRows = options.readOnly !== true && pruneWorker.usable ? PRUNE_WORKER_BATCH_ROWS : undefined;
+
+  /** One part of a batch on the store's own connection: all of it without the hint, else at most OWN_CONNECTION_BATCH_ROWS events. */
+  const pruneOwnPart = (request: PruneRequest, room: number, capInline: boolean) =>
+    prune(current(), { ...request, batchSize: pruneBatchRows === undefined ? room : Math.min(room, OWN_CONNECTION_BATCH_ROWS) }, { capInline });
+
+  // One port batch: `batchSize` events unless done first (the facade's accounting relies on it),
+  // and at most that many cursors and journal entries, in parts: on the store's connection at most
+  // OWN_CONNECTION_BATCH_ROWS rows each, a turn of the event loop between them; the row cap in
+  // one worker batch once no aged event is left.
   const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
-    await walSchedule.ready();
-    const { batch, rowsRemoved } = prune(current(), request);
-    walSchedule.written(rowsRemoved, batch.done);
-    return batch;
+    let eventsDeleted = 0;
+    let journalDeleted = 0;
+    const expiredCursors: CursorPair[] = [];
+    // Each part's journal window resumes where the previous part's stopped (PruneRequest.journalAfter).
+    let journalAfter = request.journalAfter;
+    const carried = (): { journalAfter?: number } => (journalAfter === undefined ? {} : { journalAfter });
+    for (;;) {
+      await walSchedule.ready();
+      const useWorker = pruneWorker.usable && options.readOnly !== true;
+      const ownRoom = request.batchSize - Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
+      const own = pruneOwnPart({ ...request, ...carried() }, ownRoom, !useWorker);
+      journalAfter = own.batch.journalAfter ?? journalAfter;
+      eventsDeleted += own.batch.eventsDeleted;
+      expiredCursors.push(...own.batch.expiredCursors);
+      journalDeleted += own.rowsRemoved - own.batch.eventsDeleted - own.batch.expiredCursors.length;
+      const room = request.batchSize - eventsDeleted;
+      // The row cap counts what ages out first: it waits until no aged event is left.
+      if (useWorker && own.capLeft && !own.agedLeft && room > 0) {
+        walSchedule.written(own.rowsRemoved, false);
+        const plan = (read: CapRead) => planCapWrites(current(), read, request.now);
+        const capped = await gate.hold(pruneWorker.cap({ maxRows: request.maxRows, limit: room }, plan));
+        eventsDeleted += capped.deleted;
+        const done = own.restDone && !capped.capLeft;
+        walSchedule.written(walPagesOfCapBatch(capped), done);
+        return { eventsDeleted, expiredCursors, done, ...carried() };
+      }
+      walSchedule.written(own.rowsRemoved, own.batch.done);
+      const full = request.batchSize <= Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
+      if (own.batch.done || full || own.rowsRemoved === 0 || pruneBatchRows === undefined) return { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() };
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   };
 
   const close = async (): Promise<void> => {
+    await gate.idle();
+    await pruneWorker.close();
     await checkpointer.close();
     if (db.client.open) db.client.close();
   };
+  // Every operation on the store's own connection runs once no worker batch holds the write lock.
+  const gated =
+    <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>) =>
+    (_db: StoreDb, ...args: A): R | Promise<R> =>
+      gate.run(() => operation(current(), ...args));
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, pendingNotices, countPendingCursors };
   return storePort(current, {
-    ...operations,
-    acknowledgeRead,
-    restartScan: (db, now, owns) => recover(db, now, owns, scanWalSchedule),
-    resetWatcher,
-    unwatch,
-    deleteSession,
-    prune: (_db, request) => pruneBatch(request),
-    previewPrune,
-    vacuum: (db) => vacuum(db, options.path),
+    append: gated(appendEvents),
+    watch: gated(watch),
+    readChanges: gated(readChanges),
+    readSessionChanges: gated(readSessionChanges),
+    readHeads: gated(readHeads),
+    listCursors: gated(listCursors),
+    readCursorJournal: gated(readCursorJournal),
+    drain: gated(drain),
+    pendingNotices: gated(pendingNotices),
+    countPendingCursors: gated(countPendingCursors),
+    acknowledgeRead: gated(acknowledgeRead),
+    restartScan: gated((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule)),
+    resetWatcher: gated(resetWatcher),
+    unwatch: gated(unwatch),
+    deleteSession: gated(deleteSession),
+    prune: gated((_db, request: PruneRequest) => pruneBatch(request)),
+    previewPrune: gated(previewPrune),
+    vacuum: gated((db) => vacuum(db, options.path)),
     close,
+    ...(pruneBatchRows !== undefined ? { pruneBatchRows } : {}),
   });
 }

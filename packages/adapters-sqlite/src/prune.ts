@@ -4,7 +4,9 @@
 // for the pending cursors whose material went (`planPruneMaterial`), and the journal by
 // `planJournalPrune`'s rule; the WAL checkpoints between batches run in a worker thread (checkpointer.ts). Nothing in a
 // batch reads the whole log: the row cap is found by walking `maxRows` entries of the sequence
-// order (`capBoundary`), and the capped run of lowest sequences goes in one range DELETE.
+// order (`capBoundary`), and the capped run of lowest sequences goes in one range DELETE. On a
+// file, the store leaves the row cap to the prune worker (pruneWorker.ts), which deletes it in
+// larger batches off the event loop, with the same watermarks and journal.
 import { batchRoom, decodeStoredCursors, journalAfterOf, journalCap, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import {
   asSequence,
@@ -32,6 +34,13 @@ import type { StoreDb } from './storeDb';
  */
 export const SESSIONS_PER_BATCH = 400;
 
+/**
+ * Events a batch on the store's own connection deletes at most when the store offers worker
+ * batches (the facade then asks for PRUNE_WORKER_BATCH_ROWS): the aged events, and the row cap
+ * when the worker cannot run. About what the facade's time-sized batches took (a few ms).
+ */
+export const OWN_CONNECTION_BATCH_ROWS = 500;
+
 /** The events one batch deletes, chosen in retention order, and each session's highest sequence among them. */
 class Victims {
   readonly sequences: number[] = [];
@@ -58,8 +67,21 @@ class Victims {
   }
 }
 
+/** One batch on the store's own connection (see `prune`). */
+export interface PruneOutcome {
+  readonly batch: PruneBatch;
+  /** Events, cursors and journal entries deleted, for the caller's checkpoint schedule. */
+  readonly rowsRemoved: number;
+  /** Events beyond the row cap remain (after this batch). */
+  readonly capLeft: boolean;
+  /** Events older than the age limit remain: the row cap waits for them (it counts what ages out first). */
+  readonly agedLeft: boolean;
+  /** Everything but the row cap of events is done (aged events, idle cursors, the journal). */
+  readonly restDone: boolean;
+}
+
 /** The batch's reads and writes, inside its write transaction. */
-function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
+function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boolean): PruneOutcome {
   const st = db.statements;
   const { now, maxRows } = request;
   const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
@@ -73,7 +95,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   // --- row cap: the lowest sequences (the earliest appends) beyond the newest maxRows ------------
   const boundary = (st.capBoundary.get({ maxRows }) as [number] | undefined)?.[0];
   let capLeft = boundary !== undefined;
-  const take = sessionsLeft ? batchRoom(request, aged) : 0;
+  const take = sessionsLeft && capInline ? batchRoom(request, aged) : 0;
   if (boundary !== undefined && take > 0) {
     victims.take(st.lowestEvents.all({ upTo: boundary, limit: take }));
     if (victims.sequences.length > aged) {
@@ -111,8 +133,14 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest): { readonly batc
   // --- anything left? ---------------------------------------------------------------------------
   const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
   const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
-  const done = !agedLeft && !idleLeft && !capLeft && journal.done;
-  return { batch: { eventsDeleted, expiredCursors: expired, done, journalAfter: journal.journalAfter }, rowsRemoved: eventsDeleted + expired.length + journal.deleted };
+  const restDone = !agedLeft && !idleLeft && journal.done;
+  return {
+    batch: { eventsDeleted, expiredCursors: expired, done: restDone && !capLeft, journalAfter: journal.journalAfter },
+    rowsRemoved: eventsDeleted + expired.length + journal.deleted,
+    capLeft,
+    agedLeft,
+    restDone,
+  };
 }
 
 /**
@@ -152,9 +180,11 @@ function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge:
 /**
  * One bounded retention batch (at most `batchSize` events and cursors); `done` when nothing is
  * left; `rowsRemoved` counts the events, cursors and journal entries it deleted, for the
- * caller's checkpoint schedule (see CHECKPOINT_AFTER_ROWS). The WAL auto-checkpoint is held off
+ * caller's checkpoint schedule (see CHECKPOINT_AFTER_ROWS). With `capInline` false the row cap
+ * is left to the prune worker (pruneWorker.ts): the batch only reports whether events beyond it
+ * remain (`capLeft`). The WAL auto-checkpoint is held off
  * during the batch's commit, so copying the WAL back never lands inside the batch.
  */
-export function prune(db: StoreDb, request: PruneRequest): { readonly batch: PruneBatch; readonly rowsRemoved: number } {
-  return withoutAutoCheckpoint(db.client, () => db.client.transaction(() => pruneInTransaction(db, request)).immediate());
+export function prune(db: StoreDb, request: PruneRequest, { capInline = true }: { readonly capInline?: boolean } = {}): PruneOutcome {
+  return withoutAutoCheckpoint(db.client, () => db.client.transaction(() => pruneInTransaction(db, request, capInline)).immediate());
 }

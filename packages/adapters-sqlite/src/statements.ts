@@ -232,6 +232,37 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'lowestEvents',
     ),
 
+    /**
+     * {upTo, offset} → the sequence `offset` places above the lowest, among those up to `upTo`
+     * (a batch in the prune worker ends there: see pruneWorker.ts), or no row when fewer remain.
+     */
+    capRangeEnd: compile<{ upTo: number; offset: number }>(
+      client,
+      sql`SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= ${p('upTo')} ORDER BY ${events.sequence} LIMIT 1 OFFSET ${p('offset')}`,
+      'capRangeEnd',
+    ),
+
+    /** {to} → [sessionKey, highest sequence] of every session with events up to `to`: what a worker batch deletes from each. */
+    victimSessions: compile<{ to: number }>(
+      client,
+      orm
+        .select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` })
+        .from(events)
+        .where(lte(events.sequence, p('to')))
+        .groupBy(events.sessionKey),
+      'victimSessions',
+    ),
+
+    /** {keys: a JSON array of session keys} → the cursors on those targets, as CursorValues (json_each, as headsOfKeys). */
+    cursorsOnTargets: compile<{ keys: string }>(
+      client,
+      sql`SELECT ${sql.join(
+        CURSOR_FIELDS.map((field) => cursors[field]),
+        sql`, `,
+      )} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
+      'cursorsOnTargets',
+    ),
+
     /** {sequence} → deletes that event. */
     deleteEvent: compile<{ sequence: number }>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), 'deleteEvent'),
 

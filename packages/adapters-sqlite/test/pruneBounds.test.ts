@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { writeHead } from '../src/headRow';
+import { WAL_ROWS_BEFORE_WAIT } from '../src/checkpointer';
 import { openSqliteStore } from '../src/openSqliteStore';
 import { openStoreDb } from '../src/openStoreDb';
 import { prune, SESSIONS_PER_BATCH } from '../src/prune';
@@ -107,26 +108,26 @@ test('the row cap deletes the lowest sequences up to the cap in one run, stops a
   expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
 });
 
-test('back-to-back prune calls with no turn between them (a CLI loop) keep the WAL bounded: a checkpoint every CHECKPOINT_AFTER_ROWS rows', async () => {
-  seed(200, 20); // 4,000 events round-robin: every 200-row batch touches all 200 sessions
+test('back-to-back prune calls with no turn between them (a CLI loop) keep the WAL bounded: it starts over once WAL_ROWS_BEFORE_WAIT pages are written', async () => {
+  seed(400, 50); // 20,000 events round-robin: every 400-row batch touches all 400 sessions
   db.client.pragma('wal_checkpoint(TRUNCATE)');
   db.client.close();
   const store = openSqliteStore({ path: temp.path });
   let batches = 0;
   for (;;) {
     // Awaited in a loop: only microtasks run between the calls, never the store's setImmediate.
-    const batch = await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 200 });
+    const batch = await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 400 });
     batches += 1;
     if (batch.done) break;
   }
   const walBytes = fs.statSync(`${temp.path}-wal`).size;
   await store.close();
   db = openStoreDb({ path: temp.path });
-  expect(batches).toBeGreaterThanOrEqual(20);
+  expect(batches).toBe(50);
   expect(retained()).toBe(0);
-  // Measured: 3.2 MB when no checkpoint runs until the loop ends (20 batches' pages); with the
-  // worker's checkpoint every 1,000 rows (five batches here) it stays below 1 MB.
-  expect(walBytes).toBeLessThan(1_000_000);
+  // Measured: 29 MB when the WAL never starts over (checkpoints always beside a batch); waiting
+  // for them at WAL_ROWS_BEFORE_WAIT pages keeps it near that many pages (plus one batch).
+  expect(walBytes).toBeLessThan((WAL_ROWS_BEFORE_WAIT + 1000) * 4096);
 });
 
 test('the journal cap, counted only up to one past the batch, still reports not done while entries beyond maxRows remain', () => {

@@ -351,9 +351,10 @@ export interface StateStore {
   /**
    * Optional: how many events each prune batch should take, for a store whose calls do not
    * block the event loop (PostgreSQL awaits its server, so a batch's time is mostly round trips
-   * and sizing by time would shrink every batch to the floor). When absent the facade sizes
-   * batches by time, for a store that works synchronously (SQLite, memory): the first of
-   * `PRUNE_BATCH_SIZE` events, then about `PRUNE_BATCH_TARGET_MS` each. A positive integer.
+   * and sizing by time would shrink every batch to the floor; a SQLite file prunes the row cap in
+   * a worker thread). When absent the facade sizes batches by time, for a store that works
+   * synchronously (memory, SQLite's `:memory:`): the first of `PRUNE_BATCH_SIZE` events, then
+   * about `PRUNE_BATCH_TARGET_MS` each. A positive integer.
    */
   readonly pruneBatchRows?: number;
 
