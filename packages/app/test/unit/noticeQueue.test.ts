@@ -12,6 +12,16 @@ const B0 = noticeText('b', asSequence(0));
 const C1 = noticeText('c', asSequence(1));
 const textsOf = (queue: NoticeQueue, watcher: string): string[] => queue.entries(watcher).map((queued) => queued.text);
 
+/** Three watchers or targets, so the queue's entries collide often. */
+const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
+/** The queue's operations as fast-check commands (the property tests add their own). */
+const queueOps = [
+  fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), acked: fc.constantFrom(0, 1), notified: fc.nat(9) }),
+  fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
+  fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
+  fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
+] as const;
+
 describe('the notice queue', () => {
   test('keeps one entry per pair, oldest first; an equal text keeps its place and refreshes notified', () => {
     const queue = createNoticeQueue();
@@ -89,14 +99,7 @@ describe('the notice queue', () => {
   });
 
   test('entriesOn(target), allEntries() and size() hold exactly the queued entries after any offers and removals', () => {
-    const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
-    const op = fc.oneof(
-      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), acked: fc.constantFrom(0, 1), notified: fc.nat(9) }),
-      fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
-      fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
-      fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
-      fc.record({ type: fc.constant('removeIfSame' as const), watcher: name('w'), target: name('t') }),
-    );
+    const op = fc.oneof(...queueOps, fc.record({ type: fc.constant('removeIfSame' as const), watcher: name('w'), target: name('t') }));
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         const queue = createNoticeQueue();
@@ -125,13 +128,7 @@ describe('the notice queue', () => {
 
   test('entries(watcher) follow a model of per-watcher lists (oldest first; a coalesce keeps its place, a new text goes last) through any offers and removals', () => {
     // Few targets and watchers, so watchers go from one entry to several and back again.
-    const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
-    const op = fc.oneof(
-      fc.record({ type: fc.constant('offer' as const), watcher: name('w'), target: name('t'), acked: fc.constantFrom(0, 1), notified: fc.nat(9) }),
-      fc.record({ type: fc.constant('remove' as const), watcher: name('w'), target: name('t') }),
-      fc.record({ type: fc.constant('removeWatcher' as const), watcher: name('w') }),
-      fc.record({ type: fc.constant('removeTarget' as const), target: name('t') }),
-    );
+    const op = fc.oneof(...queueOps);
     type Modelled = { target: string; acked: number; notified: number };
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
