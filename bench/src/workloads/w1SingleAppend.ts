@@ -74,12 +74,18 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
 }
 
 /** `10a: WAL frames per record library 9.3 / raw 9.3, so about 93 / 93 of 10000 commits carry the auto-checkpoint; GC during the measured chunks: library 12 (7.0 ms) / raw 1 (0.5 ms)`. */
-function tailNote(id: string, records: number, frames: { readonly library: number; readonly raw: number }, gc: Record<string, { readonly collections: number; readonly pauseMs: number }>): string {
+function tailNote(
+  id: string,
+  records: number,
+  frames: { readonly library: number | undefined; readonly raw: number | undefined },
+  gc: Record<string, { readonly collections: number; readonly pauseMs: number }>,
+): string {
   // SQLite's default wal_autocheckpoint: the commit that takes the WAL past 1,000 frames copies it back.
-  const checkpoints = (f: number): string => `${Math.round((records * f) / 1000)}`;
+  const checkpoints = (f: number | undefined): string => (f === undefined ? '?' : `${Math.round((records * f) / 1000)}`);
+  const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
   const gcOf = (side: string): string => `${gc[side]?.collections ?? 0} (${(gc[side]?.pauseMs ?? 0).toFixed(1)} ms)`;
   return (
-    `${id}: WAL frames per record library ${frames.library.toFixed(1)} / raw ${frames.raw.toFixed(1)}, so about ${checkpoints(frames.library)} / ${checkpoints(frames.raw)} ` +
+    `${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}, so about ${checkpoints(frames.library)} / ${checkpoints(frames.raw)} ` +
     `of ${records} commits carry the auto-checkpoint; GC during the measured chunks: library ${gcOf('library')} / raw ${gcOf('raw')}`
   );
 }
