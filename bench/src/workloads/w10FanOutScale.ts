@@ -19,7 +19,7 @@ export async function w10FanOutScale(ctx: BenchContext): Promise<WorkloadResult[
   for (const [index, watchers] of fanOutWatchers.entries()) {
     const records = Math.min(fanOutRecords, Math.max(200, Math.floor(fanOutMoves / watchers)));
     const id = `10${String.fromCharCode(97 + index)}`;
-    const shape = { sessions, records, warmup: Math.ceil(records / 10), chunk: Math.ceil(records / 5), pairs: () => fanOutPairs(sessions, watchers) };
+    const shape = { sessions, records, warmup: Math.ceil(records / 10), chunk: Math.ceil(records / 5), pairs: () => fanOutPairs(sessions, watchers), explainTail: true };
     results.push(await appendComparison(ctx, id, `fan-out: ${watchers} watcher(s) on each of ${sessions} targets, ${records} records`, shape));
   }
   return results;
