@@ -42,6 +42,8 @@ export interface AppendPlanInput {
   readonly seedWatcher?: SessionKey;
   /** The event's `occurredAt` when the store already built it (the default is derived from `appendedAt`). */
   readonly occurredAt?: string;
+  /** The store's own copy of the command's payload, for the event (the default is the command's). */
+  readonly payload?: Payload;
   /**
    * Builds the notices' texts (noticeText by default, through a memo per plan). A store passes
    * one memo it keeps for its life (noticeTextRecent), so a record on a target whose watchers
@@ -88,7 +90,7 @@ type ObserveCommand = { -readonly [K in keyof Extract<CursorCommand, { readonly 
 // no watermark object per moved row, and one observe command per plan.
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
-  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt);
+  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
   let cursorWrites: CursorRow[] | undefined;
   let notices: Notice[] | undefined;
   let journal: CursorJournalRecord[] | undefined;

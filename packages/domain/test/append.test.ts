@@ -66,6 +66,15 @@ describe('planAppend', () => {
     ]);
   });
 
+  test("the event carries the store's own payload copy when the store passes one, else the command's", () => {
+    const given = command({ kind: 'human_direct_message', payload: { channel: 'telegram' } });
+    const copy = { channel: 'telegram' };
+    const planned = (payload?: typeof copy) =>
+      planAppend({ command: given, sequence: asSequence(9), appendedAt: NOW, cursorsOnTarget: [row(PARENT, 4)], ...(payload !== undefined ? { payload } : {}) });
+    expect(planned(copy).event.payload).toBe(copy);
+    expect(planned().event.payload).toBe(given.payload);
+  });
+
   test('an append that moves no cursor returns empty writes, journal and notices', () => {
     const plan = planAppend({
       command: command({ kind: 'human_direct_message', actorType: 'agent', actorSessionKey: PARENT }),
