@@ -435,6 +435,15 @@ export function createMemoryStore(): MemoryStore {
     return { type: 'appended', event, notices: plan.notices };
   }
 
+  /** One request of a batch: a request that fails alone is a `failed` outcome. */
+  function appendOrFail(request: AppendRequest): AppendOutcome {
+    try {
+      return appendOne(request);
+    } catch (cause) {
+      return { type: 'failed', error: storeError('append', cause) };
+    }
+  }
+
   // --- retention -------------------------------------------------------------------------
 
   function pruneBatch(request: PruneRequest): PruneBatch {
@@ -604,16 +613,15 @@ export function createMemoryStore(): MemoryStore {
   // --- the port --------------------------------------------------------------------------
 
   return {
-    append: (batch) =>
-      guarded('append', () =>
-        batch.map((request): AppendOutcome => {
-          try {
-            return appendOne(request);
-          } catch (cause) {
-            return { type: 'failed', error: storeError('append', cause) };
-          }
-        }),
-      ),
+    // As `guarded`, written out: an append builds no closure per call.
+    append: (batch) => {
+      try {
+        if (closed) throw new Error('the memory store is closed (append)');
+        return Promise.resolve(batch.map(appendOrFail));
+      } catch (cause) {
+        return Promise.reject(isStoreError(cause) ? cause : storeError('append', cause));
+      }
+    },
 
     watch: (request: WatchRequest) =>
       guarded('watch', () => {
