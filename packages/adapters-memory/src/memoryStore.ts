@@ -10,6 +10,7 @@ import {
   evolveHead,
   initialHead,
   isStoreError,
+  noticeTextRecent,
   planAppend,
   planDrain,
   planHeldNotices,
@@ -22,7 +23,6 @@ import {
   storeError,
   toSessionEvent,
   toStoredEvent,
-  type AppendCommand,
   type AppendOutcome,
   type AppendPlan,
   type AppendRequest,
@@ -188,6 +188,10 @@ export function createMemoryStore(): MemoryStore {
   let nextPosition = 1;
 
   // --- helpers ---------------------------------------------------------------------------
+
+  // Notice texts of recent (target, acked) pairs, for every append plan: a record on a target
+  // whose watchers stay pending builds no text.
+  const noticeText = noticeTextRecent();
 
   /** The default occurredAt (the append time as ISO), exactly what planAppend would compute. */
   function isoOf(ms: number): string {
@@ -399,14 +403,17 @@ export function createMemoryStore(): MemoryStore {
     if (onTarget === undefined && request.seedWatcher === undefined) {
       plan = { event: toStoredEvent(command, sequence, appendedAt, occurredAt, payload), cursorWrites: NO_CURSORS, journal: NO_JOURNAL, notices: NO_NOTICES };
     } else {
-      // The store's own copy in place of the command's (equal to it; payloadJson is unchanged).
-      const stored = { ...command, occurredAt, ...(payload !== undefined ? { payload } : {}) } as AppendCommand;
+      // The store's own copy of the payload in place of the command's (equal to it; payloadJson is
+      // unchanged), passed beside the command rather than spread into a copy of it.
       plan = planAppend({
-        command: stored,
+        command,
         sequence,
         appendedAt,
+        occurredAt,
+        payload,
         cursorsOnTarget: onTarget === undefined ? NO_CURSORS : Array.from(onTarget.values()),
-        ...(request.seedWatcher !== undefined ? { seedWatcher: request.seedWatcher } : {}),
+        seedWatcher: request.seedWatcher,
+        noticeText,
       });
     }
     const nextHead = evolveHead(head, { type: 'appended', sequence });
@@ -426,6 +433,15 @@ export function createMemoryStore(): MemoryStore {
     if (event.dedupeKey !== undefined) dedupe.set(event.dedupeKey, event);
     commitPlan(plan);
     return { type: 'appended', event, notices: plan.notices };
+  }
+
+  /** One request of a batch: a request that fails alone is a `failed` outcome. */
+  function appendOrFail(request: AppendRequest): AppendOutcome {
+    try {
+      return appendOne(request);
+    } catch (cause) {
+      return { type: 'failed', error: storeError('append', cause) };
+    }
   }
 
   // --- retention -------------------------------------------------------------------------
@@ -597,16 +613,15 @@ export function createMemoryStore(): MemoryStore {
   // --- the port --------------------------------------------------------------------------
 
   return {
-    append: (batch) =>
-      guarded('append', () =>
-        batch.map((request): AppendOutcome => {
-          try {
-            return appendOne(request);
-          } catch (cause) {
-            return { type: 'failed', error: storeError('append', cause) };
-          }
-        }),
-      ),
+    // As `guarded`, written out: an append builds no closure per call.
+    append: (batch) => {
+      try {
+        if (closed) throw new Error('the memory store is closed (append)');
+        return Promise.resolve(batch.map(appendOrFail));
+      } catch (cause) {
+        return Promise.reject(isStoreError(cause) ? cause : storeError('append', cause));
+      }
+    },
 
     watch: (request: WatchRequest) =>
       guarded('watch', () => {

@@ -1,17 +1,50 @@
 // The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
 import type Database from 'better-sqlite3';
-import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertAppendRequest, asSequence, headAfterAppend, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
+import { duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import {
+  assertAppendRequest,
+  asSequence,
+  headAfterAppend,
+  noticeTextRecent,
+  planAppend,
+  type AppendOutcome,
+  type AppendRequest,
+  type CursorRow,
+  type NoticeTextOf,
+} from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
+import { decodeCursorsInPlace } from './cursorsInPlace';
 import { decodeEventValues } from './eventRow';
 import { moveCursor } from './statements';
 import type { StoreDb } from './storeDb';
 
+// --- what an open database keeps for its appends ----------------------------------------------
+
+/**
+ * Kept per open database so that one record allocates as little as it can (every byte is
+ * garbage the next scavenge walks): the notice texts of recent (target, acked) pairs, and the
+ * ISO text of the last append time.
+ */
+interface AppendMemo {
+  readonly noticeText: NoticeTextOf;
+  lastAppendedAt: number;
+  lastOccurredAt: string;
+}
+
+/** The default `occurredAt` of an append at `appendedAt`; appends in the same millisecond share one string. */
+function occurredAtOf(memo: AppendMemo, appendedAt: number): string {
+  if (appendedAt !== memo.lastAppendedAt) {
+    memo.lastOccurredAt = new Date(appendedAt).toISOString();
+    memo.lastAppendedAt = appendedAt;
+  }
+  return memo.lastOccurredAt;
+}
+
 // --- one request (inside the caller's transaction or savepoint) ------------------------------
 
-function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
+function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): AppendOutcome {
   // Before the dedupe lookup: an ill-formed key would match another key's row.
   assertAppendRequest(request);
   const st = db.statements;
@@ -22,10 +55,10 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
     if (existing !== undefined) return duplicateOutcome(db, existing, decodeEventValues);
   }
 
-  const cursorValues = st.cursorsOnTarget.all({ target: command.sessionKey });
+  const cursorValues = st.cursorsOnTarget.all(command.sessionKey);
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
+  const occurredAt = command.occurredAt ?? occurredAtOf(memo, appendedAt);
   // Positional, in INSERT_EVENT_ORDER (the same values eventParams names for PostgreSQL).
   const inserted = st.insertEvent.run(
     command.sessionKey,
@@ -42,15 +75,25 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
   // so the head is written as headAfterAppend gives it, without reading the row first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  st.writeAppendedHead.run({ sessionKey: command.sessionKey, head: headAfterAppend(sequence) });
+  st.writeAppendedHead.run(command.sessionKey, headAfterAppend(sequence));
 
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
-  for (const row of plan.cursorWrites) {
+  const plan = planAppend({
+    command,
+    sequence,
+    appendedAt,
+    occurredAt,
+    cursorsOnTarget: decodeCursorsInPlace(db, 'append', cursorValues),
+    seedWatcher,
+    noticeText: memo.noticeText,
+  });
+  const writes = plan.cursorWrites;
+  for (let i = 0; i < writes.length; i += 1) {
+    const row = writes[i] as CursorRow;
     // A seed may create the row (or overwrite one); every other write moves a row just read.
     if (row.watcher === seedWatcher) st.upsertCursor.run(row);
     else moveCursor(st, row);
   }
-  writeJournal(db, plan.journal);
+  if (plan.journal.length > 0) writeJournal(db, plan.journal);
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
@@ -70,13 +113,14 @@ function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
     // Nested inside `batch`, better-sqlite3 runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
-    const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
+    const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '' };
+    const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
       const only = requests.length === 1 ? requests[0] : undefined;
       if (only !== undefined) {
         // A batch of one needs no savepoint: the transaction itself rolls back alone.
         try {
-          return [appendOne(db, only)];
+          return [appendOne(db, memo, only)];
         } catch (e) {
           throw new RequestFailed(e);
         }

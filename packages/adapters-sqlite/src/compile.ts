@@ -38,12 +38,15 @@ export function compile<Params extends object = Record<string, never>>(client: D
 export interface PositionalStatement<Values extends readonly unknown[]> {
   readonly source: string;
   run(...values: Values): Database.RunResult;
+  get(...values: Values): unknown[] | undefined;
+  all(...values: Values): unknown[][];
 }
 
 /**
  * Prepares `query` once with `?` parameters bound by position, for the few statements on the
  * one-record hot path: better-sqlite3 binds positional values about 1 µs faster than a values
- * object for a 9-parameter insert (it looks each name up). `order` is the caller's order of the
+ * object for a 9-parameter insert (it looks each name up), and a call builds no values object. A
+ * statement that returns rows returns them as positional arrays. `order` is the caller's order of the
  * values; it must be exactly the order drizzle renders the placeholders in, checked here at
  * open so a schema change cannot silently shift a value into the wrong column.
  */
@@ -57,7 +60,9 @@ export function compilePositional<Values extends readonly unknown[]>(
   if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
     throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
   }
-  return client.prepare(sql) as unknown as PositionalStatement<Values>;
+  const prepared = client.prepare(sql);
+  if (prepared.reader) prepared.raw(true);
+  return prepared as unknown as PositionalStatement<Values>;
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */

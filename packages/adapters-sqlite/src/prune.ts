@@ -123,7 +123,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
   if (pruned.length > 0) {
     const onPruned: CursorRow[] = [];
-    for (const { sessionKey } of pruned) onPruned.push(...decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all({ target: sessionKey })));
+    for (const { sessionKey } of pruned) onPruned.push(...decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey)));
     writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
 

@@ -77,8 +77,13 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
 function ownStatements(client: Database.Database, orm: Orm) {
   const removable = removableEntry(tables);
   return {
-    /** {target} → every cursor on it, as CursorValues. */
-    cursorsOnTarget: compile<{ target: string }>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget'),
+    /** (target) → every cursor on it, as CursorValues. Bound by position: an append runs it once per record. */
+    cursorsOnTarget: compilePositional<readonly [target: string]>(
+      client,
+      orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))),
+      'cursorsOnTarget',
+      ['target'],
+    ),
 
     /**
      * Inserts an event; the sequence is the run result's `lastInsertRowid` (AUTOINCREMENT). Bound
@@ -137,14 +142,18 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'headOf',
     ),
 
-    /** {sessionKey, head} → an append's head write (headAfterAppend): the head becomes the new sequence, the prune watermark stays. */
-    writeAppendedHead: compile<{ sessionKey: string; head: number }>(
+    /**
+     * (sessionKey, head) → an append's head write (headAfterAppend): the head becomes the new
+     * sequence, the prune watermark stays. Bound by position: an append runs it once per record.
+     */
+    writeAppendedHead: compilePositional<readonly [sessionKey: string, head: number]>(
       client,
       orm
         .insert(heads)
         .values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: sql`0` })
         .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`excluded.head` } }),
       'writeAppendedHead',
+      ['sessionKey', 'head'],
     ),
 
     /** A session's first head row, as planHeadWrite gives it. */

@@ -1,10 +1,10 @@
 // Plans one append: the stored event, the cursor rows it moves (or seeds), their journal entries
 // and the notices it asks for. Every store adapter calls it inside its own transaction, so the
 // rules live once.
-import { fromWatermarks, noticeFor, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from './cursor';
+import { fromWatermarks, materialOrAcked, noticeFor, notifiedOf, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from './cursor';
 import { journalRecords, type CursorJournalRecord } from './cursorJournal';
 import type { StoredEvent } from './event';
-import { noticeTextMemo, type Notice } from './notice';
+import { noticeTextMemo, type Notice, type NoticeTextOf } from './notice';
 import type { Payload } from './payload';
 import type { AppendCommand } from './recordInput';
 import type { Sequence } from './sequence';
@@ -42,6 +42,14 @@ export interface AppendPlanInput {
   readonly seedWatcher?: SessionKey;
   /** The event's `occurredAt` when the store already built it (the default is derived from `appendedAt`). */
   readonly occurredAt?: string;
+  /** The store's own copy of the command's payload, for the event (the default is the command's). */
+  readonly payload?: Payload;
+  /**
+   * Builds the notices' texts (noticeText by default, through a memo per plan). A store passes
+   * one memo it keeps for its life (noticeTextRecent), so a record on a target whose watchers
+   * stay pending reuses the text the last one built.
+   */
+  readonly noticeText?: NoticeTextOf;
 }
 
 /**
@@ -72,44 +80,60 @@ export function toStoredEvent(
 }
 
 const NO_JOURNAL: readonly CursorJournalRecord[] = [];
+const NO_CURSOR_WRITES: readonly CursorRow[] = Object.freeze([]);
+const NO_NOTICES: readonly Notice[] = Object.freeze([]);
 
-type ObserveCommand = Extract<CursorCommand, { readonly type: 'observe' }>;
+type ObserveCommand = { -readonly [K in keyof Extract<CursorCommand, { readonly type: 'observe' }>]: Extract<CursorCommand, { readonly type: 'observe' }>[K] };
 
+// The loop below runs once per watcher on the target per append: it builds no array until it
+// has something to put in it (most appends move one or two rows and raise one or two notices),
+// no watermark object per moved row, and one observe command per plan.
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
-  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt);
-  const cursorWrites: CursorRow[] = [];
-  const notices: Notice[] = [];
+  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
+  let cursorWrites: CursorRow[] | undefined;
+  let notices: Notice[] | undefined;
   let journal: CursorJournalRecord[] | undefined;
   let seedRow: CursorRow | undefined;
   // Every notice of this plan is on one target, and watchers raised by the same event share acked.
-  const textOf = noticeTextMemo();
-  for (const row of input.cursorsOnTarget) {
+  let textOf = input.noticeText;
+  // One command for every watcher of the plan, its watcher set per row: stepCursor only reads it.
+  let observe: ObserveCommand | undefined;
+  const rows = input.cursorsOnTarget;
+  // Indexed, not for…of: no iterator object per plan.
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i] as CursorRow;
     if (row.watcher === input.seedWatcher) {
       seedRow = row;
       continue;
     }
     const before = fromWatermarks(row);
-    // Built by assignment, as the rest of this loop: it runs once per watcher on the target.
-    const observe: { -readonly [K in keyof ObserveCommand]: ObserveCommand[K] } = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
-    if (command.actorSessionKey !== undefined) observe.actorSessionKey = command.actorSessionKey;
+    if (observe === undefined) {
+      observe = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
+      if (command.actorSessionKey !== undefined) observe.actorSessionKey = command.actorSessionKey;
+    } else observe.watcher = row.watcher;
     const step = stepCursor(observe, before);
-    if (step.changed && step.cursor !== undefined) {
-      const moved = toWatermarks(step.cursor);
-      cursorWrites.push({ watcher: row.watcher, target: row.target, acked: moved.acked, notified: moved.notified, material: moved.material, touchedAt: appendedAt });
+    const moved = step.cursor;
+    if (step.changed && moved !== undefined) {
+      const write: CursorRow = { watcher: row.watcher, target: row.target, acked: moved.acked, notified: notifiedOf(moved), material: materialOrAcked(moved), touchedAt: appendedAt };
+      if (cursorWrites === undefined) cursorWrites = [write];
+      else cursorWrites.push(write);
     }
     if (step.events.length > 0) (journal ??= []).push(...journalRecords(row.watcher, row.target, before, step.events, appendedAt));
-    const notice = noticeFor(row.watcher, row.target, step, textOf);
-    if (notice !== undefined) notices.push(notice);
+    if (step.notice !== undefined) {
+      const notice = noticeFor(row.watcher, row.target, step, (textOf ??= noticeTextMemo())) as Notice;
+      if (notices === undefined) notices = [notice];
+      else notices.push(notice);
+    }
   }
   if (input.seedWatcher !== undefined) {
     const before: Cursor | undefined = seedRow === undefined ? undefined : fromWatermarks(seedRow);
     const step = stepCursor({ type: 'watch', at: sequence, via: 'spawn' }, before);
     // A spawn-edge watch always leaves a cursor (decide starts one whatever was there).
     if (step.cursor !== undefined) {
-      cursorWrites.push({ watcher: input.seedWatcher, target: command.sessionKey, ...toWatermarks(step.cursor), touchedAt: appendedAt });
+      (cursorWrites ??= []).push({ watcher: input.seedWatcher, target: command.sessionKey, ...toWatermarks(step.cursor), touchedAt: appendedAt });
     }
     (journal ??= []).push(...journalRecords(input.seedWatcher, command.sessionKey, before, step.events, appendedAt));
   }
-  return { event, cursorWrites, journal: journal ?? NO_JOURNAL, notices };
+  return { event, cursorWrites: cursorWrites ?? NO_CURSOR_WRITES, journal: journal ?? NO_JOURNAL, notices: notices ?? NO_NOTICES };
 }

@@ -267,8 +267,10 @@ export interface CursorStep {
 
 // Compares field by field rather than through toWatermarks: a planner steps every cursor on a
 // target per append, so this runs once per watcher and should allocate nothing.
-const notifiedOf = (c: Cursor): Sequence => (c.status === 'pending' ? c.notified : c.acked);
-const materialOrAcked = (c: Cursor): Sequence => (c.status === 'pending' ? c.material : c.acked);
+/** A cursor's stored `notified` (its acked when idle), read without building its watermarks. */
+export const notifiedOf = (c: Cursor): Sequence => (c.status === 'pending' ? c.notified : c.acked);
+/** A cursor's stored `material` (its acked when idle), read without building its watermarks. */
+export const materialOrAcked = (c: Cursor): Sequence => (c.status === 'pending' ? c.material : c.acked);
 
 function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === undefined || b === undefined) return a === b;
@@ -290,7 +292,8 @@ function heldBy(cursor: CursorState, reason: NoticeReason): StepNotice | undefin
 export function stepCursor(command: CursorCommand, state: CursorState): CursorStep {
   const events = decide(command, state);
   let cursor = state;
-  for (const event of events) cursor = evolve(cursor, event);
+  // Indexed, not for…of: this runs once per watcher per append, and builds no iterator.
+  for (let i = 0; i < events.length; i += 1) cursor = evolve(cursor, events[i] as CursorEvent);
   if (command.type === 'observe' && cursor !== undefined) cursor = foldTargetEvent(cursor, command);
   const changed = !sameCursor(state, cursor);
   const first = events[0];

@@ -55,6 +55,14 @@ export function toSessionEvent(event: StoredEvent): SessionEvent {
 }
 
 export function toRecordedEvent(event: StoredEvent): RecordedEvent {
-  const recorded: Partial<Mutable<RecordedEvent>> = { sessionKey: event.sessionKey };
-  return assignSessionFields(recorded as Mutable<RecordedEvent>, event);
+  // One literal per shape, in the public key order: the object is born with its fields in place
+  // (one assigned to a one-field literal at a time would regrow its property store on the way).
+  // It runs once per record.
+  const { sessionKey, sequence, kind, actorType, actorSessionKey, summary, occurredAt, payload } = event;
+  const recorded: Mutable<RecordedEvent> =
+    actorSessionKey === undefined
+      ? { sessionKey, sequence, kind, actorType, summary, occurredAt }
+      : { sessionKey, sequence, kind, actorType, actorSessionKey, summary, occurredAt };
+  if (payload !== undefined) recorded.payload = payload;
+  return recorded;
 }

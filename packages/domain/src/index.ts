@@ -106,7 +106,7 @@ export {
 } from './cursorPlans';
 export { replayCursor, type ReplayedTargetEvent } from './cursorReplay';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain';
-export { noticeText, noticeTextMemo, noticeTextPerTarget, type Notice, type NoticeReason, type NoticeTextOf } from './notice';
+export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port';

@@ -65,3 +65,31 @@ export function noticeTextPerTarget(): NoticeTextOf {
     return text;
   };
 }
+
+/** How many (target, acked) texts a noticeTextRecent memo keeps. */
+export const NOTICE_TEXT_RECENT_SLOTS = 16;
+
+/**
+ * noticeText remembering the last NOTICE_TEXT_RECENT_SLOTS distinct (target, acked) texts it
+ * built, replacing the oldest: a store keeps one for its life and hands it to every append plan,
+ * so records on a few busy targets whose watchers stay pending (the same acked each time) build
+ * no text at all. Bounded, unlike noticeTextPerTarget: a long-lived store meets unboundedly many
+ * targets. Deterministic: it answers exactly noticeText, only sooner.
+ */
+export function noticeTextRecent(): NoticeTextOf {
+  const targets: (string | undefined)[] = new Array<string | undefined>(NOTICE_TEXT_RECENT_SLOTS).fill(undefined);
+  const ackeds: number[] = new Array<number>(NOTICE_TEXT_RECENT_SLOTS).fill(-1);
+  const texts: string[] = new Array<string>(NOTICE_TEXT_RECENT_SLOTS).fill('');
+  let oldest = 0;
+  return (target, acked) => {
+    for (let i = 0; i < NOTICE_TEXT_RECENT_SLOTS; i += 1) {
+      if (ackeds[i] === acked && targets[i] === target) return texts[i] as string;
+    }
+    const text = noticeText(target, acked);
+    targets[oldest] = target;
+    ackeds[oldest] = acked;
+    texts[oldest] = text;
+    oldest = (oldest + 1) % NOTICE_TEXT_RECENT_SLOTS;
+    return text;
+  };
+}

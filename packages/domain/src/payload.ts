@@ -1,6 +1,7 @@
 // Event payloads: a small plain JSON object of metadata (at most 4 KiB serialised), taken from
-// the caller's value once, at the call: one read of each property builds both a private copy
-// and its JSON text, so what a store writes later is exactly what was checked here.
+// the caller's value once, at the call: one read of each property builds a private copy (its
+// JSON size counted as it grows) whose JSON text is then taken, so what a store writes later is
+// exactly what was checked here.
 import * as t from 'io-ts';
 
 import { holdsContent } from './validation';
@@ -63,31 +64,32 @@ class Refused {
 
 /**
  * One walk over the caller's value: each property is read exactly once (a getter runs once, a
- * Proxy's get trap once per key), the copy and the JSON text are built from that one reading,
- * and the UTF-8 size is counted as the text grows, so an oversized payload is refused as soon
- * as it passes PAYLOAD_MAX_BYTES: a string longer than the bytes left, or an object or array
- * with more entries than could fit, is refused before it is read. The work is O(the cap), not
- * O(the value) (Object.keys of a huge object is the one step that still sees every key).
+ * Proxy's get trap once per key) into the copy, and the UTF-8 size of the JSON text is counted
+ * as the walk goes, so an oversized payload is refused as soon as it passes PAYLOAD_MAX_BYTES: a
+ * string longer than the bytes left, or an object or array with more entries than could fit, is
+ * refused before it is read. The work is O(the cap), not O(the value) (Object.keys of a huge
+ * object is the one step that still sees every key). The text is JSON.stringify of the copy,
+ * taken once at the end: the copy is plain data the walk built (no getter, no toJSON function,
+ * no -0), so it is the text of what was read, and building it in one go leaves no
+ * intermediate strings per key and value (garbage on the append hot path).
  */
 class PayloadWalk {
   private bytes = 0;
-  private text = '';
 
   take(u: unknown): TakenPayload {
     if (!isPlainObject(u)) throw new Refused(u, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`);
     const value = this.object(u, 0) as Payload;
-    return { value, json: this.text };
+    return { value, json: JSON.stringify(value) };
   }
 
   private refuse(value: unknown, expected: string): never {
     throw new Refused(value, expected);
   }
 
-  /** Adds `text` (ASCII punctuation or a quoted JSON string of `bytes` UTF-8 bytes) to the text and the byte count. */
-  private emit(text: string, bytes: number): void {
+  /** Counts `bytes` more UTF-8 bytes of the JSON text (punctuation, a literal, a quoted string). */
+  private emit(bytes: number): void {
     this.bytes += bytes;
     if (this.bytes > PAYLOAD_MAX_BYTES) throw new Oversized();
-    this.text += text;
   }
 
   /** Walks `u` as the entry `key` of a container, naming the key in a refusal from below. */
@@ -106,8 +108,8 @@ class PayloadWalk {
   }
 
   /**
-   * One pass over a string: refuses NUL and an unpaired surrogate, counts its UTF-8 bytes, and
-   * quotes it by hand unless JSON.stringify would escape a character (then it does the quoting).
+   * One pass over a string: refuses NUL and an unpaired surrogate and counts the UTF-8 bytes of
+   * its JSON text (an escaped character counts as its escape sequence).
    */
   private string(s: string): string {
     // The JSON text of a string has at least s.length + 2 bytes: refuse a long one unread.
@@ -130,11 +132,8 @@ class PayloadWalk {
         i += 1;
       } else bytes += 3;
     }
-    if (!escapes) this.emit(`"${s}"`, bytes);
-    else {
-      const quoted = JSON.stringify(s); // escapes are ASCII: the byte count grows by their length
-      this.emit(quoted, bytes + quoted.length - s.length - 2);
-    }
+    if (!escapes) this.emit(bytes);
+    else this.emit(bytes + JSON.stringify(s).length - s.length - 2); // escapes are ASCII: the count grows by their length
     return s;
   }
 
@@ -145,17 +144,16 @@ class PayloadWalk {
       case 'string':
         return this.string(u);
       case 'boolean':
-        this.emit(u ? 'true' : 'false', u ? 4 : 5);
+        this.emit(u ? 4 : 5);
         return u;
       case 'number': {
         if (!Number.isFinite(u)) this.refuse(u, 'a finite number');
-        const text = String(u); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
-        this.emit(text, text.length);
+        this.emit(String(u).length); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
         return u === 0 ? 0 : u;
       }
       case 'object':
         if (u === null) {
-          this.emit('null', 4);
+          this.emit(4);
           return null;
         }
         if (Array.isArray(u)) return this.array(u, level);
@@ -172,12 +170,12 @@ class PayloadWalk {
     const length = u.length;
     this.reserve(2 * length + 1); // [] and at least one character and a comma per item
     const copy: JsonValue[] = new Array<JsonValue>(length);
-    this.emit('[', 1);
+    this.emit(1); // [
     for (let i = 0; i < length; i += 1) {
-      if (i > 0) this.emit(',', 1);
+      if (i > 0) this.emit(1); // ,
       copy[i] = this.entry(String(i), u[i], level + 1);
     }
-    this.emit(']', 1);
+    this.emit(1); // ]
     return copy;
   }
 
@@ -186,22 +184,22 @@ class PayloadWalk {
     const keys = Object.keys(u);
     this.reserve(5 * keys.length + 1); // {} and at least "":0 and a comma per entry
     const copy: Record<string, JsonValue> = {};
-    this.emit('{', 1);
+    this.emit(1); // {
     for (let i = 0; i < keys.length; i += 1) {
       const key = keys[i] as string;
       if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
-      if (i > 0) this.emit(',', 1);
+      if (i > 0) this.emit(1); // ,
       try {
         this.string(key);
       } catch (e) {
         if (e instanceof Refused) e.path.push(key);
         throw e;
       }
-      this.emit(':', 1);
+      this.emit(1); // :
       // The only read of this property: the copy and the text both come from it.
       copy[key] = this.entry(key, u[key], level + 1);
     }
-    this.emit('}', 1);
+    this.emit(1); // }
     return copy;
   }
 }

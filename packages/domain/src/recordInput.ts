@@ -129,19 +129,21 @@ export function checkFields(
   field: string,
   known: readonly string[],
 ): E.Either<InvalidInput, Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return E.left(invalidInput(field, value, 'an object'));
-  }
+  const problem = fieldsProblem(value, field, known);
+  return problem === undefined ? E.right(value as Record<string, unknown>) : E.left(problem);
+}
+
+/** checkFields' answer without the Either (the record hot path builds no wrapper for a valid input). */
+function fieldsProblem(value: unknown, field: string, known: readonly string[]): InvalidInput | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalidInput(field, value, 'an object');
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
       // An unknown field may hold message content (e.g. `content: "…"`): describe it, never echo it.
       const unknownValue = (value as Record<string, unknown>)[key];
-      return E.left(
-        invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`, describeValue(unknownValue)),
-      );
+      return invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`, describeValue(unknownValue));
     }
   }
-  return E.right(value as Record<string, unknown>);
+  return undefined;
 }
 
 /** The record's fields as read once; `payload`, when given, is already taken (see takePayload). */
@@ -153,17 +155,21 @@ type RecordSnapshot = Partial<Record<Exclude<(typeof RECORD_FIELDS)[number], 'pa
  * and carries this snapshot only. Absent and undefined fields are left out.
  */
 function snapshotRecord(value: unknown, field: string): E.Either<InvalidInput, RecordSnapshot> {
-  const checked = checkFields(value, field, RECORD_FIELDS);
-  if (E.isLeft(checked)) return checked;
+  const problem = fieldsProblem(value, field, RECORD_FIELDS);
+  return problem === undefined ? E.right(readSnapshot(value as Record<string, unknown>)) : E.left(problem);
+}
+
+/** snapshotRecord's reading of a value fieldsProblem accepted. */
+function readSnapshot(value: Record<string, unknown>): RecordSnapshot {
   // One read per field, by name (a loop over RECORD_FIELDS would be a keyed read: slower on the hot path).
-  const { sessionKey, kind, actorType, actorSessionKey, summary, payload, dedupeKey, occurredAt, onlyIfWatched } = checked.right;
+  const { sessionKey, kind, actorType, actorSessionKey, summary, payload, dedupeKey, occurredAt, onlyIfWatched } = value;
   const snapshot: { -readonly [K in keyof RecordSnapshot]: RecordSnapshot[K] } = { sessionKey, kind, actorType, summary };
   if (actorSessionKey !== undefined) snapshot.actorSessionKey = actorSessionKey;
   if (payload !== undefined) snapshot.payload = takePayload(payload);
   if (dedupeKey !== undefined) snapshot.dedupeKey = dedupeKey;
   if (occurredAt !== undefined) snapshot.occurredAt = occurredAt;
   if (onlyIfWatched !== undefined) snapshot.onlyIfWatched = onlyIfWatched;
-  return E.right(snapshot);
+  return snapshot;
 }
 
 /**
@@ -174,10 +180,12 @@ function snapshotRecord(value: unknown, field: string): E.Either<InvalidInput, R
  * rejection.
  */
 export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
-  const snapshot = snapshotRecord(value, field);
-  if (E.isLeft(snapshot)) return snapshot;
-  const command = fastRecordInput(snapshot.right);
-  return command !== undefined ? E.right(command) : decodeSnapshotByCodecs(snapshot.right, field);
+  // As snapshotRecord, without its Either: this runs once per record.
+  const problem = fieldsProblem(value, field, RECORD_FIELDS);
+  if (problem !== undefined) return E.left(problem);
+  const snapshot = readSnapshot(value as Record<string, unknown>);
+  const command = fastRecordInput(snapshot);
+  return command !== undefined ? E.right(command) : decodeSnapshotByCodecs(snapshot, field);
 }
 
 /** The codec path of `decodeRecordInput`: the reference for its results and the source of its errors. */

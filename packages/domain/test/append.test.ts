@@ -47,6 +47,44 @@ describe('planAppend', () => {
     ]);
   });
 
+  test('the texts come from the noticeText the store passes, once per distinct (target, acked) it asks', () => {
+    const asked: [string, number][] = [];
+    const plan = planAppend({
+      command: command({ kind: 'human_direct_message' }),
+      sequence: asSequence(9),
+      appendedAt: NOW,
+      cursorsOnTarget: [row(PARENT, 4), row(PEER, 6)],
+      noticeText: (target, acked) => {
+        asked.push([target, acked]);
+        return `text ${acked}`;
+      },
+    });
+    expect(plan.notices.map((n) => n.text)).toStrictEqual(['text 4', 'text 6']);
+    expect(asked).toStrictEqual([
+      [CHILD, 4],
+      [CHILD, 6],
+    ]);
+  });
+
+  test("the event carries the store's own payload copy when the store passes one, else the command's", () => {
+    const given = command({ kind: 'human_direct_message', payload: { channel: 'telegram' } });
+    const copy = { channel: 'telegram' };
+    const planned = (payload?: typeof copy) =>
+      planAppend({ command: given, sequence: asSequence(9), appendedAt: NOW, cursorsOnTarget: [row(PARENT, 4)], ...(payload !== undefined ? { payload } : {}) });
+    expect(planned(copy).event.payload).toBe(copy);
+    expect(planned().event.payload).toBe(given.payload);
+  });
+
+  test('an append that moves no cursor returns empty writes, journal and notices', () => {
+    const plan = planAppend({
+      command: command({ kind: 'human_direct_message', actorType: 'agent', actorSessionKey: PARENT }),
+      sequence: asSequence(9),
+      appendedAt: NOW,
+      cursorsOnTarget: [row(PARENT, 4)],
+    });
+    expect(plan).toStrictEqual({ event: plan.event, cursorWrites: [], journal: [], notices: [] });
+  });
+
   test('while pending: material moves, the same text is returned again as a repeat', () => {
     const plan = planAppend({
       command: command({ kind: 'goal_changed', actorType: 'agent', actorSessionKey: PEER }),

@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/Either';
 
-import { PayloadInput as Payload, PAYLOAD_MAX_BYTES } from '../src/payload';
+import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/payload';
 import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/recordInput';
 import {
   SessionKeyInput,
@@ -194,6 +194,24 @@ describe('payload', () => {
     expect(Buffer.byteLength(JSON.stringify(payload))).toBe(4097);
     expect(decodes(Payload, payload)).toBe(false);
   });
+
+  // The walk counts the JSON text's bytes without building it: for any JSON object, padded to
+  // exactly the cap it is taken (its text JSON.stringify's), and one byte more is refused.
+  prop.prop([fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 })])(
+    'any JSON object is taken at exactly 4 KiB of JSON text, with JSON.stringify\'s text, and refused at one byte more',
+    (value) => {
+      const padded = (bytes: number): Record<string, unknown> => ({ ...value, '~pad': 'x'.repeat(bytes) });
+      const text = JSON.stringify(padded(0));
+      fc.pre(!/\\u0000|"(__proto__|constructor|prototype)":/.test(text));
+      const room = PAYLOAD_MAX_BYTES - Buffer.byteLength(text);
+      fc.pre(room >= 0);
+      const exact = padded(room);
+      const taken = takePayload(exact);
+      expect(taken.ok && taken.payload.json).toBe(JSON.stringify(exact));
+      expect(Buffer.byteLength(JSON.stringify(exact))).toBe(PAYLOAD_MAX_BYTES);
+      expect(takePayload(padded(room + 1)).ok).toBe(false);
+    },
+  );
 
   test('the limit counts UTF-8 bytes, not characters', () => {
     const fits = payloadOfBytes(4096, 'é', 2);

@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 
 import { fc, test as propTest } from '@fast-check/jest';
 
-import { noticeText, noticeTextMemo, noticeTextPerTarget } from '../src/notice';
+import { NOTICE_TEXT_RECENT_SLOTS, noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent } from '../src/notice';
 import { asSequence } from '../src/sequence';
 
 /** UTF-8 bytes of a string, so the comparison is literally byte-for-byte. */
@@ -58,6 +58,18 @@ describe('noticeTextPerTarget', () => {
     'gives exactly noticeText(target, acked) for any sequence of calls',
     (calls) => {
       const textOf = noticeTextPerTarget();
+      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
+    },
+  );
+});
+
+describe('noticeTextRecent', () => {
+  // More targets than the memo keeps, each at a few ackeds: hits, misses and evictions.
+  const targets = Array.from({ length: NOTICE_TEXT_RECENT_SLOTS + 4 }, (_, i) => `agent:t${i}:main`);
+  propTest.prop([fc.array(fc.tuple(fc.constantFrom(...targets), fc.nat(2)), { maxLength: 120 })])(
+    'gives exactly noticeText(target, acked) for any sequence of calls',
+    (calls) => {
+      const textOf = noticeTextRecent();
       for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
     },
   );
