@@ -34,6 +34,12 @@ const PROBE_GAP_MS = 15;
 /** The re-read statements: the store's (pendingNotices, on targets or every pending cursor) and raw's one read. */
 const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,'];
 
+/**
+ * Extra node flags for the gateway processes, from SESSION_STATE_BENCH_GATEWAY_NODE_ARGS (space
+ * separated), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them (NODE_OPTIONS refuses --cpu-prof).
+ */
+const GATEWAY_NODE_ARGS = (process.env.SESSION_STATE_BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+
 /** What one phase of one side measured. */
 interface SideRun {
   readonly records: number;
@@ -51,7 +57,7 @@ interface SideRun {
 
 /** Forks one worker and resolves with it once it has set up. */
 function startWorker(setup: GatewaySetup): Promise<ChildProcess> {
-  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { type: string; message?: string }) => {
       if (message.type === 'ready') resolve(child);

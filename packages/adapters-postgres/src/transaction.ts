@@ -35,10 +35,11 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * A checked-out connection; a connection that fails while it is being opened (its backend
  * terminated at startup) is tried again, counted with the operation's other reconnects.
  */
-async function connect(db: StoreDb, reconnects: number): Promise<HeldClient & { readonly reconnects: number }> {
+async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
   for (let tried = reconnects; ; tried += 1) {
     try {
-      return { ...(await checkOut(db.pool)), reconnects: tried };
+      // Not spread into one object: copying the held client's methods reshapes an object per transaction.
+      return { held: await checkOut(db.pool), reconnects: tried };
     } catch (e) {
       if (tried >= MAX_RECONNECTS) throw e;
     }
@@ -76,8 +77,9 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
   const checkCommit = options.checkCommit ?? true;
   let reconnects = 0;
   for (let attempt = 1; ; ) {
-    const held = await connect(db, reconnects);
-    reconnects = held.reconnects;
+    const connected = await connect(db, reconnects);
+    reconnects = connected.reconnects;
+    const { held } = connected;
     const { client } = held;
     // Everything below rejects rather than throwing an unheard 'error' (see checkOut).
     let transactionId: string | undefined;
@@ -141,8 +143,9 @@ export function readAlone<Row extends unknown[] = unknown[]>(db: StoreDb, query:
 
 async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { readonly name?: string; readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
   for (let reconnects = 0; ; reconnects += 1) {
-    const held = await connect(db, reconnects);
-    reconnects = held.reconnects;
+    const connected = await connect(db, reconnects);
+    reconnects = connected.reconnects;
+    const { held } = connected;
     try {
       const result = await held.client.query<Row & QueryResultRow>({ ...statement, values: values as unknown[], rowMode: 'array' });
       held.release();
