@@ -10,10 +10,14 @@ const INT8_OID = 20;
 /** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
 export const STORE_APPLICATION_NAME = 'session-state';
 
-/** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
+const parseInt8 = (value: string): number => Number(value);
+
+/**
+ * bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. One
+ * parser for every int8 column: node-postgres asks for a column's parser on every result.
+ */
 const types: ClientConfig['types'] = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as never,
+  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as never,
 };
 
 export function clientConfig(options: CheckedOptions): ClientConfig {
