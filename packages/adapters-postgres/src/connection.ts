@@ -1,7 +1,7 @@
 // The connection settings every connection of a store uses: bigint columns (sequences, clock
 // milliseconds) read as JavaScript numbers. No search_path: every statement names the store's
 // schema itself (see schema.ts), so a search_path in the connection string changes nothing.
-import pg, { type ClientConfig } from 'pg';
+import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options';
 
@@ -30,6 +30,15 @@ export function clientConfig(options: CheckedOptions): ClientConfig {
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,
   };
+}
+
+/**
+ * The store's pool: its connections' settings, `maxConnections` of them, in pipeline mode, so the
+ * statements a transaction issues back to back without waiting for each other's answer (see
+ * `runBoth`) go out together, one round trip; a statement awaited alone is sent as before.
+ */
+export function poolConfig(options: CheckedOptions): PoolConfig {
+  return { ...clientConfig(options), max: options.maxConnections, pipeline: true };
 }
 
 /** The LISTEN/NOTIFY channel of a schema: gateways on other schemas never hear each other. */

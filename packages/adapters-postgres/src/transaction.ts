@@ -54,6 +54,22 @@ export async function run<P extends object, Row extends unknown[] = unknown[]>(c
   return result.rows;
 }
 
+/**
+ * Two statements sent back to back on one connection, the second without waiting for the first's
+ * answer (the pool's connections are in pipeline mode: one round trip for both). The server runs
+ * them in order, so the second still sees what the first locked or wrote. Resolves with both;
+ * rejects with the first statement's failure when it fails (the second then fails only because
+ * the transaction is aborted, and its rejection is dropped), else with the second's.
+ *
+ * @example const [inserted, cursors] = await runBoth(run(client, st.a, a), run(client, st.b, b));
+ */
+export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  // Heard here so it is never unhandled; awaited below when the first succeeded.
+  second.catch(() => undefined);
+  const a = await first;
+  return [a, await second];
+}
+
 export interface TransactionOptions {
   /**
    * Whether a COMMIT whose answer was lost with the connection is resolved by asking the server
