@@ -85,8 +85,8 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
 export async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
   const targets = [...new Set(batch.map((r) => r.command.sessionKey))].sort();
   if (targets.length < 2) return;
-  await run(client, db.statements.lockHeads, { sessionKeys: targets });
-  await run(client, db.statements.lockCursorsOnTargets, { targets });
+  // One round trip: the server takes the heads' locks, then the cursors', in that order.
+  await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
 }
 
 /**
