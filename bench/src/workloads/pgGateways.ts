@@ -27,12 +27,25 @@ const LIMIT_P99_MS_AT_4 = 10;
  * sides), and at one half the machine has headroom for the bursts an open loop brings.
  */
 const PACED_FRACTION = 0.5;
+/**
+ * An untimed flat-out phase each side's fresh processes run first: a gateway is a long-lived
+ * process, and without it the flat-out phase (the first seconds of a forked process) measures the
+ * JIT compiling each side's code as much as the work per record. The library has more code to
+ * compile than the raw side, so a cold start weighs on its ratio (issue 17, pg8/1).
+ */
+const WARM_UP_SECONDS = 2;
 /** Load targets per recording gateway. */
 const LOAD_TARGETS = 20;
 /** Pause between one gateway's probes, so a probe is one notice among the load. */
 const PROBE_GAP_MS = 15;
 /** The re-read statements: the store's (pendingNotices, on targets or every pending cursor) and raw's one read. */
 const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,'];
+
+/**
+ * Extra node flags for the gateway processes, from SESSION_STATE_BENCH_GATEWAY_NODE_ARGS (space
+ * separated), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them (NODE_OPTIONS refuses --cpu-prof).
+ */
+const GATEWAY_NODE_ARGS = (process.env.SESSION_STATE_BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /** What one phase of one side measured. */
 interface SideRun {
@@ -51,7 +64,7 @@ interface SideRun {
 
 /** Forks one worker and resolves with it once it has set up. */
 function startWorker(setup: GatewaySetup): Promise<ChildProcess> {
-  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { type: string; message?: string }) => {
       if (message.type === 'ready') resolve(child);
@@ -148,9 +161,18 @@ export async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gat
 }
 
 /** Both phases of one side: flat out, then paced at `pacedRate` (total records/s) when one is given by the time it is needed. */
-async function runSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, seconds: number, paced: boolean, rateOf: (flat: SideRun) => number): Promise<{ flat: SideRun; paced?: SideRun; rate?: number }> {
-  const gateway = await openSide(ctx, side, gateways, paced ? 2 * seconds : seconds);
+async function runSide(
+  ctx: PgBenchContext,
+  side: 'library' | 'raw',
+  gateways: number,
+  seconds: number,
+  warmUp: number,
+  paced: boolean,
+  rateOf: (flat: SideRun) => number,
+): Promise<{ flat: SideRun; paced?: SideRun; rate?: number }> {
+  const gateway = await openSide(ctx, side, gateways, warmUp + (paced ? 2 * seconds : seconds));
   try {
+    if (warmUp > 0) await gateway.phase(warmUp);
     const flat = await gateway.phase(seconds);
     if (!paced) return { flat };
     const rate = rateOf(flat);
@@ -176,6 +198,7 @@ const costLine = (library: SideRun, raw: SideRun): string =>
 
 export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]> {
   const seconds = ctx.quick ? 1 : 6;
+  const warmUp = ctx.quick ? 0.5 : WARM_UP_SECONDS;
   const results: WorkloadResult[] = [];
   for (const gateways of [1, 2, 4]) {
     const id = `pg8/${gateways}`;
@@ -183,9 +206,9 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
     const paced = !ctx.quick || gateways === 4;
     ctx.progress.update(`${id}: raw`, 0, 2);
     // Raw first: its flat-out records/s sets the paced phase's offered load, the same for both sides.
-    const raw = await runSide(ctx, 'raw', gateways, seconds, paced, (flat) => PACED_FRACTION * (flat.records / flat.seconds));
+    const raw = await runSide(ctx, 'raw', gateways, seconds, warmUp, paced, (flat) => PACED_FRACTION * (flat.records / flat.seconds));
     ctx.progress.update(`${id}: library`, 1, 2);
-    const library = await runSide(ctx, 'library', gateways, seconds, paced, () => raw.rate ?? 0);
+    const library = await runSide(ctx, 'library', gateways, seconds, warmUp, paced, () => raw.rate ?? 0);
     const lib = statsOf(library.flat);
     const base = statsOf(raw.flat);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
@@ -212,7 +235,7 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       checks,
       latencyComparable: false,
       notes: [
-        `${id}: ${seconds} s per side and phase, raw first then library (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
+        `${id}: ${seconds} s per side and phase, after ${warmUp} s flat out untimed on the same processes (JIT warm-up), raw first then library (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
           `${lib.n} library / ${base.n} raw records, ${library.flat.delaysNs.length} / ${raw.flat.delaysNs.length} probes heard (${library.flat.lost} / ${raw.flat.lost} not heard by the end).`,
         `${id} per record, all gateways: ${costLine(library.flat, raw.flat)} ` +

@@ -10,7 +10,7 @@ import { writeCursorPlan } from './cursorJournal';
 import { decodeEventValues } from './eventRow';
 import { signalPairs } from './signal';
 import type { StoreDb } from './storeDb';
-import { inTransaction, isRetryable, run, sqlState } from './transaction';
+import { inTransaction, isRetryable, run, runBoth, sqlState } from './transaction';
 
 /** unique_violation: here, only a concurrent append that took the same dedupe key first. */
 const UNIQUE_VIOLATION = '23505';
@@ -37,19 +37,19 @@ export async function appendOne(db: StoreDb, client: PoolClient, request: Append
   }
 
   const params = eventParams(request);
-  const [inserted] = await run(client, st.appendEvent, params);
+  // The cursor read goes out with the insert (one round trip) and runs after it on the server: it
+  // reads after the head lock is held, so no other gateway moves these cursors until we commit.
+  const [[inserted], cursorValues] = await runBoth(run(client, st.appendEvent, params), run(client, st.cursorsOnTarget, { target: command.sessionKey }));
   if (inserted === undefined) throw new Error('the event insert returned no sequence');
   const sequence = asSequence(inserted[0] as number);
 
-  // Read after the head lock is held: no other gateway moves these cursors until we commit.
-  const cursorValues = await run(client, st.cursorsOnTarget, { target: command.sessionKey });
   const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
-  // The moved (or seeded) cursors and their journal entries: one statement.
-  await writeCursorPlan(db, client, plan);
-  // Only a cursor that became pending is signalled (its owner re-reads it, listen.ts): a repeat on
-  // a pending cursor keeps the notice its owner was told of, and the resync covers a lost signal.
-  // Fewer NOTIFYs also means fewer commits queued on PostgreSQL's notification lock.
-  await signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first'));
+  // The moved (or seeded) cursors and their journal entries (one statement), and with them (the
+  // same round trip) the signal. Only a cursor that became pending is signalled (its owner
+  // re-reads it, listen.ts): a repeat on a pending cursor keeps the notice its owner was told of,
+  // and the resync covers a lost signal. Fewer NOTIFYs also means fewer commits queued on
+  // PostgreSQL's notification lock.
+  await runBoth(writeCursorPlan(db, client, plan), signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first')));
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
@@ -85,8 +85,8 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
 export async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
   const targets = [...new Set(batch.map((r) => r.command.sessionKey))].sort();
   if (targets.length < 2) return;
-  await run(client, db.statements.lockHeads, { sessionKeys: targets });
-  await run(client, db.statements.lockCursorsOnTargets, { targets });
+  // One round trip: the server takes the heads' locks, then the cursors', in that order.
+  await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The connection settings every connection of a store uses: bigint columns (sequences, clock
 // milliseconds) read as JavaScript numbers. No search_path: every statement names the store's
 // schema itself (see schema.ts), so a search_path in the connection string changes nothing.
-import pg, { type ClientConfig } from 'pg';
+import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options';
 
@@ -10,10 +10,14 @@ const INT8_OID = 20;
 /** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
 export const STORE_APPLICATION_NAME = 'session-state';
 
-/** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
+const parseInt8 = (value: string): number => Number(value);
+
+/**
+ * bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. One
+ * parser for every int8 column: node-postgres asks for a column's parser on every result.
+ */
 const types: ClientConfig['types'] = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as never,
+  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as never,
 };
 
 export function clientConfig(options: CheckedOptions): ClientConfig {
@@ -26,6 +30,15 @@ export function clientConfig(options: CheckedOptions): ClientConfig {
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,
   };
+}
+
+/**
+ * The store's pool: its connections' settings, `maxConnections` of them, in pipeline mode, so the
+ * statements a transaction issues back to back without waiting for each other's answer (see
+ * `runBoth`) go out together, one round trip; a statement awaited alone is sent as before.
+ */
+export function poolConfig(options: CheckedOptions): PoolConfig {
+  return { ...clientConfig(options), max: options.maxConnections, pipeline: true };
 }
 
 /** The LISTEN/NOTIFY channel of a schema: gateways on other schemas never hear each other. */

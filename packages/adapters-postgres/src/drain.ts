@@ -18,8 +18,16 @@ export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly Dra
 
 /** The drain's statements, inside the caller's transaction (drain, drainThenAppend). */
 export async function drainIn(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
-  // Locked in target order, the order appends lock cursors in (see appendEvents.ts).
-  const locked = await run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
+  return drainLocked(db, client, watcher, acks, now, await lockDrainCursors(db, client, watcher, acks));
+}
+
+/** The drain's first statement: the acked cursors, locked in target order (the order appends lock cursors in, see appendEvents.ts). */
+export function lockDrainCursors(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[]): Promise<unknown[][]> {
+  return run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
+}
+
+/** The rest of the drain, on the rows `lockDrainCursors` returned: plan, then write the moved rows and their journal entries. */
+export async function drainLocked(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[], now: number, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
   const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
   await writeCursorPlan(db, client, plan);
   return plan.outcomes;

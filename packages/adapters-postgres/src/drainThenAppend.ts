@@ -11,7 +11,7 @@ import { assertStoreKey, type AppendOutcome, type AppendRequest, type DrainOutco
 import type { PoolClient } from 'pg';
 
 import { appendIsolated, appendOne } from './appendEvents';
-import { drainIn } from './drain';
+import { drainIn, drainLocked, lockDrainCursors } from './drain';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run } from './transaction';
 
@@ -57,11 +57,17 @@ export async function drainThenAppend(db: StoreDb, drain: DrainRequest, batch: r
   // and it runs again with the drain and each append in its own savepoint.
   try {
     return await inTransaction(db, async (client) => {
-      await lockHeadsOf(db, client, batch);
+      // The drain's locking read goes out behind the heads' lock (one round trip); the server
+      // runs them in that order, so the lock order above holds.
+      const headsLocked = lockHeadsOf(db, client, batch);
+      const drainRows = drain.acks.length > 0 ? lockDrainCursors(db, client, drain.watcher, drain.acks) : undefined;
+      // Heard below; moot when the heads' lock failed (the transaction is aborted then).
+      drainRows?.catch(() => undefined);
+      await headsLocked;
       let outcomes: readonly DrainOutcome[] = [];
-      if (drain.acks.length > 0) {
+      if (drainRows !== undefined) {
         try {
-          outcomes = await drainIn(db, client, drain.watcher, drain.acks, drain.now);
+          outcomes = await drainLocked(db, client, drain.watcher, drain.acks, drain.now, await drainRows);
         } catch (e) {
           if (isRetryable(e)) throw e;
           throw new DrainFailed(e);

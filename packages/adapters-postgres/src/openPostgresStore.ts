@@ -8,7 +8,7 @@ import pg from 'pg';
 import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
 import { checkOut } from './checkOut';
-import { channelOf, clientConfig } from './connection';
+import { channelOf, clientConfig, poolConfig } from './connection';
 import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
@@ -42,7 +42,7 @@ import { watch } from './watch';
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<StateStore> {
   const checked = checkOptions(options);
   const config = clientConfig(checked);
-  const pool = new pg.Pool({ ...config, max: checked.maxConnections });
+  const pool = new pg.Pool(poolConfig(checked));
   // An idle pooled connection that breaks is replaced on next use; without a listener the
   // pool's error event would end the process.
   pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));

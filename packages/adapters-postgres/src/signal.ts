@@ -56,6 +56,12 @@ export interface SignalledPair {
  */
 export async function signalPairs(db: StoreDb, client: PoolClient, pairs: readonly SignalledPair[]): Promise<void> {
   if (pairs.length === 0) return;
+  const only = pairs.length === 1 ? pairs[0] : undefined;
+  if (only !== undefined) {
+    // The usual case (one cursor became pending): no grouping to do.
+    await run(client, db.statements.notifyPayloads, { channel: db.channel, payloads: [signalPayload(only.target, [only.watcher])] });
+    return;
+  }
   const watchersByTarget = new Map<string, Set<string>>();
   for (const { watcher, target } of pairs) {
     const watchers = watchersByTarget.get(target);

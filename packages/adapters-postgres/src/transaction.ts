@@ -35,10 +35,11 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * A checked-out connection; a connection that fails while it is being opened (its backend
  * terminated at startup) is tried again, counted with the operation's other reconnects.
  */
-async function connect(db: StoreDb, reconnects: number): Promise<HeldClient & { readonly reconnects: number }> {
+async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
   for (let tried = reconnects; ; tried += 1) {
     try {
-      return { ...(await checkOut(db.pool)), reconnects: tried };
+      // Not spread into one object: copying the held client's methods reshapes an object per transaction.
+      return { held: await checkOut(db.pool), reconnects: tried };
     } catch (e) {
       if (tried >= MAX_RECONNECTS) throw e;
     }
@@ -51,6 +52,22 @@ export type { Statement } from './compile';
 export async function run<P extends object, Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement<P>, params: P): Promise<Row[]> {
   const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: bindValues(statement.names, params), rowMode: 'array' });
   return result.rows;
+}
+
+/**
+ * Two statements sent back to back on one connection, the second without waiting for the first's
+ * answer (the pool's connections are in pipeline mode: one round trip for both). The server runs
+ * them in order, so the second still sees what the first locked or wrote. Resolves with both;
+ * rejects with the first statement's failure when it fails (the second then fails only because
+ * the transaction is aborted, and its rejection is dropped), else with the second's.
+ *
+ * @example const [inserted, cursors] = await runBoth(run(client, st.a, a), run(client, st.b, b));
+ */
+export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  // Heard here so it is never unhandled; awaited below when the first succeeded.
+  second.catch(() => undefined);
+  const a = await first;
+  return [a, await second];
 }
 
 export interface TransactionOptions {
@@ -76,8 +93,9 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
   const checkCommit = options.checkCommit ?? true;
   let reconnects = 0;
   for (let attempt = 1; ; ) {
-    const held = await connect(db, reconnects);
-    reconnects = held.reconnects;
+    const connected = await connect(db, reconnects);
+    reconnects = connected.reconnects;
+    const { held } = connected;
     const { client } = held;
     // Everything below rejects rather than throwing an unheard 'error' (see checkOut).
     let transactionId: string | undefined;
@@ -141,8 +159,9 @@ export function readAlone<Row extends unknown[] = unknown[]>(db: StoreDb, query:
 
 async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { readonly name?: string; readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
   for (let reconnects = 0; ; reconnects += 1) {
-    const held = await connect(db, reconnects);
-    reconnects = held.reconnects;
+    const connected = await connect(db, reconnects);
+    reconnects = connected.reconnects;
+    const { held } = connected;
     try {
       const result = await held.client.query<Row & QueryResultRow>({ ...statement, values: values as unknown[], rowMode: 'array' });
       held.release();
