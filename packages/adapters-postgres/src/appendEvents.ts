@@ -78,6 +78,24 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
 }
 
 /**
+ * Appends every request of `batch` in order on `client`, inside the caller's transaction and
+ * without savepoints: the first request that fails throws `RequestFailed` (a retryable failure
+ * rethrows as it is), so the caller rolls the attempt back and runs it again isolated.
+ */
+export async function appendAllOrFail(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+  const outcomes: AppendOutcome[] = [];
+  for (const request of batch) {
+    try {
+      outcomes.push(await appendOne(db, client, request));
+    } catch (e) {
+      if (isRetryable(e)) throw e;
+      throw new RequestFailed(e);
+    }
+  }
+  return outcomes;
+}
+
+/**
  * Locks, in key order, the head rows and cursors a batch of several sessions will write, so two
  * gateways' batches (and drains, which lock cursors in target order too) never wait on each other
  * in a cycle. A deadlock that still happens (sessions created inside both batches) is retried.
@@ -125,16 +143,7 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
   try {
     return await inTransaction(db, async (client) => {
       await lockBatch(db, client, batch);
-      const outcomes: AppendOutcome[] = [];
-      for (const request of batch) {
-        try {
-          outcomes.push(await appendOne(db, client, request));
-        } catch (e) {
-          if (isRetryable(e)) throw e;
-          throw new RequestFailed(e);
-        }
-      }
-      return outcomes;
+      return await appendAllOrFail(db, client, batch);
     });
   } catch (e) {
     // Only a request's own failure is retried this way: a failed BEGIN or COMMIT (the

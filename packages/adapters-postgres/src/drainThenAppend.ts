@@ -10,7 +10,7 @@ import { RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, type AppendOutcome, type AppendRequest, type DrainOutcome, type DrainRequest, type DrainThenAppendResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { appendIsolated, appendOne } from './appendEvents';
+import { appendAllOrFail, appendIsolated } from './appendEvents';
 import { drainIn, drainLocked, lockDrainCursors } from './drain';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run } from './transaction';
@@ -74,15 +74,7 @@ export async function drainThenAppend(db: StoreDb, drain: DrainRequest, batch: r
         }
       }
       await lockBatchCursors(db, client, batch);
-      const appended: AppendOutcome[] = [];
-      for (const request of batch) {
-        try {
-          appended.push(await appendOne(db, client, request));
-        } catch (e) {
-          if (isRetryable(e)) throw e;
-          throw new RequestFailed(e);
-        }
-      }
+      const appended = await appendAllOrFail(db, client, batch);
       return { drained: { ok: true, outcomes }, appended };
     });
   } catch (e) {
