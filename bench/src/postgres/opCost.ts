@@ -104,13 +104,18 @@ export function describeQueries(cost: OpCost): string {
   return `${perOpNumber(total / cost.ops)} queries (${parts.join(', ')})`;
 }
 
-/** `4 queries (BEGIN 1, …); 620 µs = 540 µs awaiting results + 80 µs in node (process CPU 300 µs)`, per operation. */
+/**
+ * `4 queries (BEGIN 1, …); 620 µs = 540 µs awaiting results + 80 µs in node (process CPU 300 µs)`,
+ * per operation. When pipelined queries overlap (the PostgreSQL store sends a statement before the
+ * previous one is answered), their summed waits exceed the wall time and no split is printed.
+ */
 export function describeOpCost(cost: OpCost): string {
   const per = (x: number): string => us(x / cost.ops);
-  return (
-    `${describeQueries(cost)}; ` +
-    `${per(cost.wallUs)} = ${per(cost.inQueryUs)} awaiting results + ${per(cost.wallUs - cost.inQueryUs)} in node (process CPU ${per(cost.cpuUs)})`
-  );
+  const split =
+    cost.inQueryUs <= cost.wallUs
+      ? `${per(cost.wallUs)} = ${per(cost.inQueryUs)} awaiting results + ${per(cost.wallUs - cost.inQueryUs)} in node`
+      : `${per(cost.wallUs)} wall, queries pipelined (their waits overlap: ${per(cost.inQueryUs)} summed)`;
+  return `${describeQueries(cost)}; ${split} (process CPU ${per(cost.cpuUs)})`;
 }
 
 /** The note comparing both sides: `pg1 per record (a separate pass of 100 per side): library …; raw ….` */
