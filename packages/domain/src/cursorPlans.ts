@@ -343,7 +343,7 @@ export function planJournalPrune(input: JournalPruneInput): { readonly positions
     take,
     capped: capped.length,
     lastCapped: capped[capped.length - 1]?.position ?? after,
-    agedBeyond: asksAged && entries.slice(end).some((entry) => entry.recordedAt < input.cutoff),
+    agedBeyond: asksAged && someAgedFrom(entries, end, input.cutoff),
   });
   return { positions: [...aged, ...capped].map((entry) => entry.position), ...windowEnd };
 }
@@ -353,6 +353,12 @@ function latestPositions(entries: readonly JournalRetentionEntry[]): (watcher: S
   const latest = new Map<string, number>();
   for (const entry of entries) latest.set(pairKey(entry.watcher, entry.target), entry.position);
   return (watcher, target) => latest.get(pairKey(watcher, target));
+}
+
+/** Whether an entry from index `from` on was recorded before `cutoff` (read in place: no copy of the journal's rest). */
+function someAgedFrom(entries: readonly JournalRetentionEntry[], from: number, cutoff: number): boolean {
+  for (let i = from; i < entries.length; i++) if ((entries[i] as JournalRetentionEntry).recordedAt < cutoff) return true;
+  return false;
 }
 
 /** The index of the first entry (in position order) with a position above `after`; `entries.length` when none. */
