@@ -15,6 +15,7 @@ import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
 import { createCheckpointer, createWalSchedule } from './checkpointer';
+import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune';
 import { planCapWrites, type CapRead } from './pruneCapPlan';
 import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker';
@@ -111,7 +112,11 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     }
   };
 
+  // Everyday writes are checkpointed off the event loop too, never inside a commit (commitCheckpoints.ts).
+  const commitCheckpoints = options.readOnly !== true && options.path !== ':memory:' ? offLoopCheckpoints(db, checkpointer, gate) : undefined;
+
   const close = async (): Promise<void> => {
+    commitCheckpoints?.stop();
     await gate.idle();
     await pruneWorker.close();
     await checkpointer.close();
@@ -122,27 +127,48 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>) =>
     (_db: StoreDb, ...args: A): R | Promise<R> =>
       gate.run(() => operation(current(), ...args));
+  /** A write transaction on the store's own connection: its WAL frames are checkpointed off the event loop. */
+  const gatedWrite =
+    <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R) =>
+    (_db: StoreDb, ...args: A): R | Promise<R> =>
+      gate.run(() => {
+        const result = operation(current(), ...args);
+        commitCheckpoints?.committed();
+        return result;
+      });
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   return storePort(current, {
-    append: gated(appendEvents),
-    watch: gated(watch),
+    append: gatedWrite(appendEvents),
+    watch: gatedWrite(watch),
     readChanges: gated(readChanges),
     readSessionChanges: gated(readSessionChanges),
     readHeads: gated(readHeads),
     listCursors: gated(listCursors),
     readCursorJournal: gated(readCursorJournal),
-    drain: gated(drain),
+    drain: gatedWrite(drain),
     pendingNotices: gated(pendingNotices),
     countPendingCursors: gated(countPendingCursors),
-    acknowledgeRead: gated(acknowledgeRead),
+    acknowledgeRead: gatedWrite(acknowledgeRead),
     restartScan: gated((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule)),
-    resetWatcher: gated(resetWatcher),
-    unwatch: gated(unwatch),
-    deleteSession: gated(deleteSession),
+    resetWatcher: gatedWrite(resetWatcher),
+    unwatch: gatedWrite(unwatch),
+    deleteSession: gatedWrite(deleteSession),
     prune: gated((_db, request: PruneRequest) => pruneBatch(request)),
     previewPrune: gated(previewPrune),
     vacuum: gated((db) => vacuum(db, options.path)),
     close,
     ...(pruneBatchRows !== undefined ? { pruneBatchRows } : {}),
+  });
+}
+
+/** Turns the connection's auto-checkpoint off and schedules checkpoints in the worker; back on if the worker cannot run. */
+function offLoopCheckpoints(db: StoreDb, checkpointer: ReturnType<typeof createCheckpointer>, gate: ReturnType<typeof createWriteGate>): CommitCheckpoints {
+  const autocheckpoint = db.client.pragma('wal_autocheckpoint', { simple: true }) as number;
+  db.client.pragma('wal_autocheckpoint = 0');
+  return createCommitCheckpoints(checkpointer, gate, {
+    onFallback: () => {
+      // PRAGMA takes no bound parameters; the value is the integer read back at open.
+      if (db.client.open) db.client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+    },
   });
 }

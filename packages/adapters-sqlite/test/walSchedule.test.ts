@@ -1,36 +1,7 @@
 // The WAL schedule of long writes: checkpoints run beside the batches, one at a time, and a batch
 // waits for them only once the WAL holds `walRows` rows' pages, until every row is checkpointed.
-import { createWalSchedule, type Checkpointer } from '../src/checkpointer';
-
-/** A checkpointer whose runs end when the test says so. */
-function manualCheckpointer(): Checkpointer & { readonly runs: number; finish(): Promise<void> } {
-  let runs = 0;
-  let end: (() => void) | undefined;
-  let running: Promise<void> | undefined;
-  return {
-    get runs() {
-      return runs;
-    },
-    run() {
-      if (running !== undefined) return running;
-      runs += 1;
-      running = new Promise<void>((resolve) => {
-        end = () => {
-          running = undefined;
-          resolve();
-        };
-      });
-      return running;
-    },
-    async finish() {
-      end?.();
-      end = undefined;
-      // Let the schedule's continuation run.
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-    close: () => Promise.resolve(),
-  };
-}
+import { createWalSchedule } from '../src/checkpointer';
+import { manualCheckpointer } from './support/manualCheckpointer';
 
 const settledWithin = async (promise: Promise<void>): Promise<boolean> => {
   let settled = false;

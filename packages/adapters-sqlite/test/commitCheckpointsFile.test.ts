@@ -1,0 +1,72 @@
+// Everyday writes on a file store are checkpointed by the worker thread, not inside a commit, and
+// the WAL stays bounded under appends that never pause (commitCheckpoints.ts).
+import fs from 'node:fs';
+
+import Database from 'better-sqlite3';
+import { decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
+
+import { openSqliteStore } from '../src';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/commitCheckpoints';
+
+const TARGET = 'agent:target:main' as SessionKey;
+const WATCHER = 'agent:watcher:main' as SessionKey;
+
+function request(summary: string): AppendRequest {
+  const decoded = decodeRecordInput({ sessionKey: TARGET, kind: 'goal_changed', actorType: 'human', summary });
+  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
+  return { command: decoded.right, appendedAt: 1_000 };
+}
+
+let temp: TempDb;
+let store: StateStore;
+beforeEach(async () => {
+  temp = tempDbPath();
+  store = openSqliteStore({ path: temp.path });
+  await store.watch({ watcher: WATCHER, target: TARGET, now: 0 });
+});
+afterEach(async () => {
+  await store.close();
+  temp.remove();
+});
+
+/** Events in the database file itself, without its WAL: what checkpoints have copied back. */
+function eventsInDatabaseFile(): number {
+  const copy = `${temp.path}.copy`;
+  fs.copyFileSync(temp.path, copy);
+  try {
+    const db = new Database(copy, { readonly: true });
+    try {
+      // Before the first checkpoint the file does not even hold the tables (the migration is in the WAL).
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'events'").get() as { n: number };
+      return tables.n === 0 ? 0 : (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } finally {
+    fs.rmSync(copy, { force: true });
+  }
+}
+
+test('a few appends, far below SQLite auto-checkpoint threshold, are copied back to the database file by the worker soon after', async () => {
+  for (let i = 0; i < 20; i += 1) await store.append([request(`turn ${i}`)]);
+  let copied = eventsInDatabaseFile();
+  // The first checkpoint waits up to FIRST_CHECKPOINT_AFTER_MS for the first 100 commits.
+  for (let tries = 0; copied < 20 && tries < 500; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    copied = eventsInDatabaseFile();
+  }
+  expect(copied).toBe(20);
+});
+
+test('appends that never pause keep the WAL within its bound (the worker alone would never let it start over)', async () => {
+  const appends = 6000;
+  for (let i = 0; i < appends; i += 1) await store.append([request(`turn ${i}`)]);
+  // The WAL file keeps its high-water mark: 32 header bytes, then 24 + page size per frame.
+  const pageSize = 4096;
+  const frames = (fs.statSync(`${temp.path}-wal`).size - 32) / (24 + pageSize);
+  // Each append writes several frames (event, index, head, cursor pages): unbounded, the WAL
+  // would hold them all. The bound is WAL_FRAMES_BEFORE_WAIT plus what commits add during a checkpoint.
+  expect(appends * 3).toBeGreaterThan(3 * WAL_FRAMES_BEFORE_WAIT);
+  expect(frames).toBeLessThan(3 * WAL_FRAMES_BEFORE_WAIT);
+});
