@@ -85,7 +85,11 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
         out.note(`following ${sessionKey} after #${since} (Ctrl-C to stop)`);
         while (!stopped()) {
           checkFile();
-          const page = await store.readChanges(key, since, PAGE);
+          const page = await store.readChanges(key, since, PAGE).catch((error: unknown) => {
+            // The file may have gone between the check and the read: say so, not how the read failed.
+            checkFile();
+            throw error;
+          });
           if (!gapReported && historyGap(page.head, since)) {
             gapReported = true;
             out.note(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
