@@ -19,56 +19,28 @@ import type { StoreDb } from './storeDb';
  */
 export const CHECKPOINT_AFTER_ROWS = 1000;
 
-/** What a passive checkpoint reports: the WAL's frames and how many of them are now in the database file. */
-export interface CheckpointReport {
-  readonly walFrames: number;
-  readonly checkpointed: number;
-}
-
-/** The last checkpoint the worker finished: its number (0: none yet) and report (undefined: it failed). */
-export interface FinishedCheckpoint {
-  readonly round: number;
-  readonly report: CheckpointReport | undefined;
-}
-
 /** Runs passive checkpoints; `run` resolves when one finished (or failed: housekeeping only). */
 export interface Checkpointer {
-  /** Starts a checkpoint unless one is running; resolves with its report (undefined: it failed, or ran on the store's own connection). */
-  run(): Promise<CheckpointReport | undefined>;
+  run(): Promise<void>;
   /** False once checkpoints run on the store's own connection (an in-memory database, or a worker that could not start). */
   readonly offThread: boolean;
-  /**
-   * Whether a checkpoint is running, and the last one finished, read from memory the worker
-   * shares: known at once, also in a loop of awaited calls that never lets the event loop reach
-   * the worker's message (where `run`'s promise settles).
-   */
-  running(): boolean;
-  finished(): FinishedCheckpoint;
   /** Stops the worker; a checkpoint in progress is abandoned (the next commit's auto-checkpoint covers it). */
   close(): Promise<void>;
 }
 
 // Plain JavaScript evaluated in the worker (the package may run from its TypeScript sources in
-// tests, where a worker file would not load). It only ever checkpoints and answers: in shared
-// memory first ([1] frames, [2] checkpointed, then [0] the round, so a reader that sees the round
-// sees its report), then by message.
+// tests, where a worker file would not load). It only ever checkpoints and answers.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
-const shared = new Int32Array(workerData.shared);
-parentPort.on('message', (round) => {
-  let report;
+parentPort.on('message', () => {
   try {
-    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-    report = { walFrames: row.log, checkpointed: row.checkpointed };
+    db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // Housekeeping: the next checkpoint, or a commit's auto-checkpoint, does the same work.
   }
-  Atomics.store(shared, 1, report === undefined ? -1 : report.walFrames);
-  Atomics.store(shared, 2, report === undefined ? -1 : report.checkpointed);
-  Atomics.store(shared, 0, round);
-  parentPort.postMessage({ round, report });
+  parentPort.postMessage('done');
 });
 `;
 
@@ -93,68 +65,51 @@ export function checkpointHere(db: StoreDb): void {
 export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutMs: number): Checkpointer {
   let worker: Worker | undefined;
   let broken = path === ':memory:';
-  // [0] the last round finished, [1] its WAL frames, [2] frames checkpointed (-1: it failed).
-  const shared = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
-  /** Rounds posted to the worker; one at a time, so a round is running while this is ahead of shared[0]. */
-  let requested = 0;
-  let current: { readonly round: number; readonly promise: Promise<CheckpointReport | undefined>; readonly resolve: (report: CheckpointReport | undefined) => void } | undefined;
+  let waiting: (() => void) | undefined;
+  let running: Promise<void> | undefined;
 
-  const settle = (round: number, report: CheckpointReport | undefined): void => {
-    if (current === undefined || current.round > round) return;
-    const { resolve } = current;
-    current = undefined;
-    resolve(report);
+  const settle = (): void => {
+    const resolve = waiting;
+    waiting = undefined;
+    running = undefined;
+    resolve?.();
   };
   const start = (): Worker => {
-    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs, shared: shared.buffer } });
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs } });
     started.unref();
-    started.on('message', ({ round, report }: { round: number; report: CheckpointReport | undefined }) => settle(round, report));
+    started.on('message', settle);
     const fail = (): void => {
       broken = true;
       worker = undefined;
-      settle(Number.POSITIVE_INFINITY, undefined);
+      settle();
     };
     started.on('error', fail);
     started.on('exit', fail);
     return started;
   };
-  const isRunning = (): boolean => !broken && requested > Atomics.load(shared, 0);
 
   return {
     get offThread() {
       return !broken;
     },
-    running: isRunning,
-    finished() {
-      const round = Atomics.load(shared, 0);
-      const walFrames = Atomics.load(shared, 1);
-      const checkpointed = Atomics.load(shared, 2);
-      return { round, report: round === 0 || walFrames < 0 ? undefined : { walFrames, checkpointed } };
-    },
     run() {
+      if (running !== undefined) return running;
       if (broken) {
         checkpointHere(db());
-        return Promise.resolve(undefined);
+        return Promise.resolve();
       }
-      if (isRunning() && current !== undefined) return current.promise;
       worker ??= start();
-      requested += 1;
-      let resolve!: (report: CheckpointReport | undefined) => void;
-      const promise = new Promise<CheckpointReport | undefined>((r) => {
-        resolve = r;
+      running = new Promise<void>((resolve) => {
+        waiting = resolve;
       });
-      // A round that finished but whose message is not yet read settles with this one's.
-      const previous = current;
-      current = { round: requested, promise, resolve };
-      if (previous !== undefined) void promise.then(previous.resolve);
-      worker.postMessage(requested);
-      return promise;
+      worker.postMessage('checkpoint');
+      return running;
     },
     async close() {
       broken = true;
       const stopping = worker;
       worker = undefined;
-      settle(Number.POSITIVE_INFINITY, undefined);
+      settle();
       if (stopping !== undefined) await stopping.terminate();
     },
   };

@@ -161,11 +161,28 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   });
 }
 
-/** Turns the connection's auto-checkpoint off and schedules checkpoints in the worker; back on if the worker cannot run. */
-function offLoopCheckpoints(db: StoreDb, checkpointer: ReturnType<typeof createCheckpointer>, gate: ReturnType<typeof createWriteGate>): CommitCheckpoints {
+/** `PRAGMA wal_checkpoint(NOOP)` (which only reads the WAL's size) came with SQLite 3.51.0; an older one runs it as PASSIVE. */
+const readsWalSize = (client: StoreDb['client']): boolean => {
+  const version = (client.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v.split('.').map(Number);
+  const [major = 0, minor = 0] = version;
+  return major > 3 || (major === 3 && minor >= 51);
+};
+
+/**
+ * Turns the connection's auto-checkpoint off and schedules checkpoints in the worker
+ * (commitCheckpoints.ts); back on if the worker cannot run. Undefined (the auto-checkpoint stays)
+ * with an SQLite that cannot read the WAL's size.
+ */
+function offLoopCheckpoints(db: StoreDb, checkpointer: ReturnType<typeof createCheckpointer>, gate: ReturnType<typeof createWriteGate>): CommitCheckpoints | undefined {
+  if (!readsWalSize(db.client)) return undefined;
+  const noop = db.client.prepare('PRAGMA wal_checkpoint(NOOP)').raw();
   const autocheckpoint = db.client.pragma('wal_autocheckpoint', { simple: true }) as number;
   db.client.pragma('wal_autocheckpoint = 0');
   return createCommitCheckpoints(checkpointer, gate, {
+    walSize: () => {
+      const [, walFrames = 0, checkpointed = 0] = noop.get() as number[];
+      return { walFrames, checkpointed };
+    },
     onFallback: () => {
       // PRAGMA takes no bound parameters; the value is the integer read back at open.
       if (db.client.open) db.client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);

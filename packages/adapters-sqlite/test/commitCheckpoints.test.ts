@@ -1,154 +1,154 @@
-// The checkpoints of everyday writes: started after commits, one at a time and at most one per
-// interval, and once one reports the WAL at its bound, the store's operations wait for the next.
-import { createCommitCheckpoints } from '../src/commitCheckpoints';
-import { createWriteGate } from '../src/writeGate';
-import { manualCheckpointer } from './support/manualCheckpointer';
+// The checkpoints of everyday writes: in the worker at the WAL's bound with every operation waiting
+// for it, once half way to it beside the writes, and when the writes pause with enough of the WAL
+// not copied back; never more often beside a steady write load.
+import { createCommitCheckpoints, type CommitCheckpointOptions, type WalSize } from '../src/commitCheckpoints';
+import { createWriteGate, type WriteGate } from '../src/writeGate';
+import { manualCheckpointer, type ManualCheckpointer } from './support/manualCheckpointer';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const noFallback = { intervalMs: 0, firstAfterCommits: 0, firstAfterMs: 0, walFramesBeforeWait: 1000, onFallback: () => undefined };
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-test('a commit starts a checkpoint; commits while it runs start one more after it, not one each', async () => {
-  const checkpointer = manualCheckpointer();
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), noFallback);
-  await turn();
-  expect(checkpointer.runs).toBe(0);
-  schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-  schedule.committed();
-  schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-  await checkpointer.finish({ walFrames: 30, checkpointed: 10 });
-  expect(checkpointer.runs).toBe(2);
-  await checkpointer.finish({ walFrames: 30, checkpointed: 30 });
-  // Nothing committed since the last one started: no further checkpoint.
-  await turn();
-  expect(checkpointer.runs).toBe(2);
-});
-
-test('checkpoints start at most once per interval', async () => {
-  const checkpointer = manualCheckpointer();
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), { ...noFallback, intervalMs: 40 });
-  schedule.committed();
-  await checkpointer.finish({ walFrames: 5, checkpointed: 5 });
-  schedule.committed();
-  await turn();
-  expect(checkpointer.runs).toBe(1);
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  expect(checkpointer.runs).toBe(2);
-});
-
-test('a checkpoint that reports the WAL at its bound holds every operation until the next checkpoint ends', async () => {
+/** A schedule over a manual checkpointer and a WAL whose size the test sets; `reads` counts the size reads. */
+function setUp(options: Partial<CommitCheckpointOptions> = {}) {
   const checkpointer = manualCheckpointer();
   const gate = createWriteGate();
-  const schedule = createCommitCheckpoints(checkpointer, gate, noFallback);
-  schedule.committed();
-  schedule.committed();
-  await checkpointer.finish({ walFrames: 1000, checkpointed: 400 });
-  expect(checkpointer.runs).toBe(2);
-  let ran = false;
-  const held = gate.run(() => {
-    ran = true;
+  const wal = { size: { walFrames: 0, checkpointed: 0 } as WalSize, reads: 0 };
+  const schedule = createCommitCheckpoints(checkpointer, gate, {
+    walSize: () => {
+      wal.reads += 1;
+      return wal.size;
+    },
+    walFramesBeforeWait: 1000,
+    idleCheckpointFrames: 100,
+    idleMs: 20,
+    onFallback: () => undefined,
+    ...options,
   });
-  await turn();
-  expect(ran).toBe(false);
-  await checkpointer.finish({ walFrames: 1000, checkpointed: 1000 });
-  await held;
-  expect(ran).toBe(true);
-});
+  return { checkpointer, gate, wal, schedule };
+}
 
-test('below the bound, or with everything checkpointed, operations never wait', async () => {
-  for (const report of [
-    { walFrames: 999, checkpointed: 0 },
-    { walFrames: 5000, checkpointed: 5000 },
-  ]) {
-    const checkpointer = manualCheckpointer();
-    const gate = createWriteGate();
-    const schedule = createCommitCheckpoints(checkpointer, gate, noFallback);
-    schedule.committed();
-    await checkpointer.finish(report);
-    let ran = false;
-    void gate.run(() => {
+/** Whether an operation run through the gate now runs before the test's next turn. */
+async function runsAtOnce(gate: WriteGate): Promise<{ readonly ran: boolean; readonly settled: Promise<void> }> {
+  let ran = false;
+  const settled = Promise.resolve(
+    gate.run(() => {
       ran = true;
-    });
-    expect(ran).toBe(true);
-    expect(checkpointer.runs).toBe(1);
-  }
+    }),
+  );
+  await turn();
+  return { ran, settled };
+}
+
+test('a commit that leaves the WAL at its bound, not all copied back, holds every operation until a checkpoint ends', async () => {
+  const { checkpointer, gate, wal, schedule } = setUp();
+  wal.size = { walFrames: 1000, checkpointed: 200 };
+  schedule.committed();
+  expect(checkpointer.runs).toBe(1);
+  const held = await runsAtOnce(gate);
+  expect(held.ran).toBe(false);
+  await checkpointer.finish();
+  await held.settled;
+  // The next commit starts the WAL over: operations run at once again.
+  wal.size = { walFrames: 10, checkpointed: 0 };
+  schedule.committed();
+  expect((await runsAtOnce(gate)).ran).toBe(true);
+  expect(checkpointer.runs).toBe(1);
 });
 
-test('when checkpoints fall back to the store connection, the schedule hands back to the auto-checkpoint once and starts no more', async () => {
-  const checkpointer = manualCheckpointer();
+test('at the bound with every frame copied back (the next commit starts the WAL over), nothing waits and no checkpoint starts', async () => {
+  const { checkpointer, gate, wal, schedule } = setUp();
+  wal.size = { walFrames: 1200, checkpointed: 1200 };
+  schedule.committed();
+  expect(checkpointer.runs).toBe(0);
+  expect((await runsAtOnce(gate)).ran).toBe(true);
+});
+
+test('below half the bound, commits that keep coming start no checkpoint beside them', async () => {
+  const { checkpointer, wal, schedule } = setUp();
+  wal.size = { walFrames: 450, checkpointed: 0 };
+  for (let i = 0; i < 8; i += 1) {
+    schedule.committed();
+    await sleep(5);
+  }
+  expect(checkpointer.runs).toBe(0);
+});
+
+test('half way to the bound, one checkpoint starts beside the writes, holding nothing, once until the WAL starts over', async () => {
+  const { checkpointer, gate, wal, schedule } = setUp();
+  wal.size = { walFrames: 500, checkpointed: 0 };
+  schedule.committed();
+  expect(checkpointer.runs).toBe(1);
+  expect((await runsAtOnce(gate)).ran).toBe(true);
+  await checkpointer.finish();
+  wal.size = { walFrames: 700, checkpointed: 500 };
+  schedule.committed();
+  expect(checkpointer.runs).toBe(1);
+  // The WAL started over: the next cycle gets its own.
+  wal.size = { walFrames: 10, checkpointed: 0 };
+  schedule.committed();
+  wal.size = { walFrames: 520, checkpointed: 0 };
+  // Below half the bound at the last read: seen within eight commits.
+  for (let i = 0; i < 8; i += 1) schedule.committed();
+  expect(checkpointer.runs).toBe(2);
+});
+
+test('a pause in the writes with enough frames not copied back starts a checkpoint that holds nothing', async () => {
+  const { checkpointer, gate, wal, schedule } = setUp();
+  wal.size = { walFrames: 300, checkpointed: 0 };
+  schedule.committed();
+  await sleep(40);
+  expect(checkpointer.runs).toBe(1);
+  expect((await runsAtOnce(gate)).ran).toBe(true);
+});
+
+test('a pause with fewer frames not copied back than the idle threshold starts no checkpoint', async () => {
+  const { checkpointer, wal, schedule } = setUp();
+  wal.size = { walFrames: 400, checkpointed: 350 };
+  for (let i = 0; i < 8; i += 1) schedule.committed();
+  await sleep(40);
+  expect(checkpointer.runs).toBe(0);
+});
+
+test('below half the bound the size is read at the first commit and once in eight after, from half the bound on at every commit', () => {
+  const { wal, schedule } = setUp();
+  wal.size = { walFrames: 100, checkpointed: 0 };
+  for (let i = 0; i < 16; i += 1) schedule.committed();
+  expect(wal.reads).toBe(2);
+  wal.size = { walFrames: 500, checkpointed: 0 };
+  schedule.committed();
+  expect(wal.reads).toBe(3);
+  for (let i = 0; i < 4; i += 1) schedule.committed();
+  expect(wal.reads).toBe(7);
+});
+
+test('when checkpoints fall back to the store connection, the schedule hands the WAL back to the auto-checkpoint once and reads it no more', async () => {
   let fallbacks = 0;
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), {
-    ...noFallback,
+  const { checkpointer, wal, schedule } = setUp({
     onFallback: () => {
       fallbacks += 1;
     },
   });
+  wal.size = { walFrames: 1000, checkpointed: 0 };
   schedule.committed();
-  checkpointer.offThread = false;
-  await checkpointer.finish(undefined);
+  (checkpointer as ManualCheckpointer).offThread = false;
+  await checkpointer.finish();
   expect(fallbacks).toBe(1);
-  schedule.committed();
-  schedule.committed();
-  await turn();
+  const reads = wal.reads;
+  for (let i = 0; i < 16; i += 1) schedule.committed();
+  await sleep(40);
+  expect(wal.reads).toBe(reads);
   expect(checkpointer.runs).toBe(1);
   expect(fallbacks).toBe(1);
 });
 
-test('a commit during a checkpoint a long write started gets a checkpoint of its own after it', async () => {
-  const checkpointer = manualCheckpointer();
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), noFallback);
-  void checkpointer.run();
+test('once stopped (the store closing), a pending pause starts no checkpoint and commits read nothing', async () => {
+  const { checkpointer, wal, schedule } = setUp();
+  wal.size = { walFrames: 300, checkpointed: 0 };
   schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-  await checkpointer.finish({ walFrames: 10, checkpointed: 10 });
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(checkpointer.runs).toBe(2);
-});
-
-test('once stopped (the store closing), commits start no checkpoint', async () => {
-  const checkpointer = manualCheckpointer();
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), noFallback);
   schedule.stop();
+  const reads = wal.reads;
   schedule.committed();
-  await turn();
+  await sleep(40);
   expect(checkpointer.runs).toBe(0);
-});
-
-test('a checkpoint at the bound that copied every frame it saw still holds operations when commits came after it started', async () => {
-  const checkpointer = manualCheckpointer();
-  const gate = createWriteGate();
-  const schedule = createCommitCheckpoints(checkpointer, gate, noFallback);
-  schedule.committed();
-  schedule.committed();
-  await checkpointer.finish({ walFrames: 1000, checkpointed: 1000 });
-  let ran = false;
-  const held = gate.run(() => {
-    ran = true;
-  });
-  await turn();
-  expect(ran).toBe(false);
-  expect(checkpointer.runs).toBe(2);
-  await checkpointer.finish({ walFrames: 1010, checkpointed: 1010 });
-  await held;
-  expect(ran).toBe(true);
-});
-
-test('the first checkpoint waits for enough commits or time, so a process that writes a little and closes starts no worker', async () => {
-  const checkpointer = manualCheckpointer();
-  const schedule = createCommitCheckpoints(checkpointer, createWriteGate(), { ...noFallback, firstAfterCommits: 3, firstAfterMs: 40 });
-  schedule.committed();
-  schedule.committed();
-  await turn();
-  expect(checkpointer.runs).toBe(0);
-  schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-
-  const timed = manualCheckpointer();
-  const alone = createCommitCheckpoints(timed, createWriteGate(), { ...noFallback, firstAfterCommits: 3, firstAfterMs: 40 });
-  alone.committed();
-  await turn();
-  expect(timed.runs).toBe(0);
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  expect(timed.runs).toBe(1);
+  expect(wal.reads).toBe(reads);
 });

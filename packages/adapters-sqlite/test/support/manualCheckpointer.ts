@@ -1,41 +1,36 @@
-// A checkpointer whose checkpoints end when the test says so, with the report the test gives.
-import type { Checkpointer, CheckpointReport, FinishedCheckpoint } from '../../src/checkpointer';
+// A checkpointer whose checkpoints end when the test says so.
+import type { Checkpointer } from '../../src/checkpointer';
 
 export interface ManualCheckpointer extends Checkpointer {
   /** Checkpoints started. */
   readonly runs: number;
   offThread: boolean;
-  /** Ends the running checkpoint with `report`, then lets the caller's continuation run. */
-  finish(report?: CheckpointReport): Promise<void>;
+  /** Ends the running checkpoint, then lets the caller's continuation run. */
+  finish(): Promise<void>;
 }
 
 export function manualCheckpointer(): ManualCheckpointer {
   let runs = 0;
-  let end: ((report: CheckpointReport | undefined) => void) | undefined;
-  let running: Promise<CheckpointReport | undefined> | undefined;
-  let finished: FinishedCheckpoint = { round: 0, report: undefined };
+  let end: (() => void) | undefined;
+  let running: Promise<void> | undefined;
   return {
     get runs() {
       return runs;
     },
     offThread: true,
-    running: () => running !== undefined,
-    finished: () => finished,
     run() {
       if (running !== undefined) return running;
       runs += 1;
-      const round = runs;
-      running = new Promise<CheckpointReport | undefined>((resolve) => {
-        end = (report) => {
+      running = new Promise<void>((resolve) => {
+        end = () => {
           running = undefined;
-          finished = { round, report };
-          resolve(report);
+          resolve();
         };
       });
       return running;
     },
-    async finish(report) {
-      end?.(report);
+    async finish() {
+      end?.();
       end = undefined;
       await new Promise((resolve) => setImmediate(resolve));
     },
