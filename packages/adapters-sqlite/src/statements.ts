@@ -107,15 +107,16 @@ function ownStatements(client: Database.Database, orm: Orm) {
     ),
 
     /**
-     * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark] of each that has a
-     * head row, in the order of the array (a repeated key once per occurrence). One statement for
+     * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark, rowid] of each that
+     * has a head row, in the order of the array (a repeated key once per occurrence; the row's
+     * rowid lets readHeads drop the repeats without hashing every key). One statement for
      * any number of keys (json_each), so a `list` prepares nothing and needs no chunking under
      * SQLite's bound-parameter limit. CROSS JOIN keeps json_each as the outer loop (SQLite never
      * reorders it), so rows come in array order with one primary-key lookup per key and no sort.
      */
     headsOfKeys: compile<{ keys: string }>(
       client,
-      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark}, ${heads}.rowid FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
       'headsOfKeys',
     ),
 

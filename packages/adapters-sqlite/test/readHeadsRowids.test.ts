@@ -1,0 +1,45 @@
+// readHeads drops repeated keys by the head rows' rowids (a byte per rowid); rowids far beyond the
+// number of rows (heads deleted and made again many times, or set by hand) fall back to a set of
+// keys instead of a table that size.
+import Database from 'better-sqlite3';
+import { decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { tempDbPath, type TempDb } from '@session-state/testkit';
+
+import { openSqliteStore } from '../src';
+
+const A = 'agent:a:main' as SessionKey;
+const B = 'agent:b:main' as SessionKey;
+const NONE = 'agent:none:main' as SessionKey;
+
+function request(sessionKey: SessionKey): AppendRequest {
+  const decoded = decodeRecordInput({ sessionKey, kind: 'goal_changed', actorType: 'human', summary: 'a change' });
+  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
+  return { command: decoded.right, appendedAt: 1_000 };
+}
+
+let temp: TempDb;
+let store: StateStore;
+beforeEach(async () => {
+  temp = tempDbPath();
+  store = openSqliteStore({ path: temp.path });
+  await store.append([request(A)]);
+  await store.append([request(B)]);
+});
+afterEach(async () => {
+  await store.close();
+  temp.remove();
+});
+
+test.each([
+  ['small rowids', 0],
+  ['a rowid of 2^40 (no byte table that size)', 2 ** 40],
+])('with %s, repeated and unknown keys give each known head once, in the order first given', async (_name, offset) => {
+  if (offset > 0) {
+    const other = new Database(temp.path);
+    other.prepare('UPDATE heads SET rowid = rowid + ? WHERE session_key = ?').run(offset, B);
+    other.close();
+  }
+  const rows = await store.readHeads([B, NONE, A, B, A, NONE]);
+  expect(rows.map((row) => row.sessionKey)).toEqual([B, A]);
+  expect(rows).toEqual([...(await store.readHeads([B])), ...(await store.readHeads([A]))]);
+});
