@@ -2,27 +2,18 @@
 // written (a trigger aborts its cursor write): the savepoint (or, alone, the transaction) rolls
 // the whole request back, and the other requests of the batch commit.
 import Database from 'better-sqlite3';
-import { asSequence, decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { asSequence, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
+import { appendRequest } from './support/appendRequest';
 
 const DOOMED_WATCHER = 'agent:doomed:main' as SessionKey;
 const TARGET = 'agent:target:main' as SessionKey;
 const OTHER = 'agent:other:main' as SessionKey;
 
-function request(sessionKey: SessionKey, summary: string, dedupeKey?: string): AppendRequest {
-  const decoded = decodeRecordInput({
-    sessionKey,
-    kind: 'goal_changed',
-    actorType: 'agent',
-    actorSessionKey: 'agent:someone:main',
-    summary,
-    ...(dedupeKey !== undefined ? { dedupeKey } : {}),
-  });
-  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
-  return { command: decoded.right, appendedAt: 1_000 };
-}
+const request = (sessionKey: SessionKey, summary: string, dedupeKey?: string): AppendRequest =>
+  appendRequest({ sessionKey, actorType: 'agent', actorSessionKey: 'agent:someone:main', summary, ...(dedupeKey !== undefined ? { dedupeKey } : {}) });
 
 let temp: TempDb;
 let store: StateStore;

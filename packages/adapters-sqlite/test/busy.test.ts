@@ -1,19 +1,16 @@
 // Another connection holding the write lock beyond the busy timeout makes a write fail as a
 // tagged StoreError naming the operation, leaves no trace, and the store keeps working after.
 import Database from 'better-sqlite3';
-import { asSequence, decodeRecordInput, isStoreError, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import { asSequence, isStoreError, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
+import { appendRequest } from './support/appendRequest';
 
 const KEY = 'agent:a:main' as SessionKey;
 const WATCHER = 'agent:b:main' as SessionKey;
 
-function request(summary: string): AppendRequest {
-  const decoded = decodeRecordInput({ sessionKey: KEY, kind: 'goal_changed', actorType: 'agent', summary });
-  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
-  return { command: decoded.right, appendedAt: 1_000 };
-}
+const request = (summary: string): AppendRequest => appendRequest({ sessionKey: KEY, actorType: 'agent', summary });
 
 let temp: TempDb;
 let store: StateStore;

@@ -4,20 +4,17 @@
 import fs from 'node:fs';
 
 import Database from 'better-sqlite3';
-import { decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import type { AppendRequest, SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
 import { WAL_FRAMES_BEFORE_WAIT } from '../src/commitCheckpoints';
+import { appendRequest } from './support/appendRequest';
 
 const TARGET = 'agent:target:main' as SessionKey;
 const WATCHER = 'agent:watcher:main' as SessionKey;
 
-function request(summary: string): AppendRequest {
-  const decoded = decodeRecordInput({ sessionKey: TARGET, kind: 'goal_changed', actorType: 'human', summary });
-  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
-  return { command: decoded.right, appendedAt: 1_000 };
-}
+const request = (summary: string): AppendRequest => appendRequest({ sessionKey: TARGET, summary });
 
 let temp: TempDb;
 let store: StateStore;

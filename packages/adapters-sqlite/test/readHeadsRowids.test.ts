@@ -2,28 +2,23 @@
 // number of rows (heads deleted and made again many times, or set by hand) fall back to a set of
 // keys instead of a table that size.
 import Database from 'better-sqlite3';
-import { decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
+import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
+import { appendRequest } from './support/appendRequest';
 
 const A = 'agent:a:main' as SessionKey;
 const B = 'agent:b:main' as SessionKey;
 const NONE = 'agent:none:main' as SessionKey;
-
-function request(sessionKey: SessionKey): AppendRequest {
-  const decoded = decodeRecordInput({ sessionKey, kind: 'goal_changed', actorType: 'human', summary: 'a change' });
-  if (decoded._tag === 'Left') throw new Error(decoded.left.message);
-  return { command: decoded.right, appendedAt: 1_000 };
-}
 
 let temp: TempDb;
 let store: StateStore;
 beforeEach(async () => {
   temp = tempDbPath();
   store = openSqliteStore({ path: temp.path });
-  await store.append([request(A)]);
-  await store.append([request(B)]);
+  await store.append([appendRequest({ sessionKey: A, summary: 'a change' })]);
+  await store.append([appendRequest({ sessionKey: B, summary: 'a change' })]);
 });
 afterEach(async () => {
   await store.close();
