@@ -22,6 +22,7 @@
 // A reader that keeps an old snapshot open can stop a checkpoint from copying everything: the wait
 // still ends with that checkpoint, and the WAL grows as it would under the auto-checkpoint.
 import type { Checkpointer } from './checkpointer';
+import { WAL_FRAMES_BEFORE_WAIT } from './walBound';
 import type { WriteGate } from './writeGate';
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
@@ -30,12 +31,6 @@ export interface WalSize {
   readonly checkpointed: number;
 }
 
-/**
- * Frames the WAL may hold before operations wait for a checkpoint to copy it all back: 16 MB at
- * 4 KB pages, so a one-record commit with a watcher per target (about 10 frames) waits once in
- * about 400, not once in 100 as the auto-checkpoint's commit does.
- */
-export const WAL_FRAMES_BEFORE_WAIT = 4000;
 
 /** Frames not yet copied back that a pause in the writes checkpoints (SQLite's auto-checkpoint threshold). */
 export const IDLE_CHECKPOINT_FRAMES = 1000;

@@ -8,7 +8,7 @@ import type { AppendRequest, SessionKey, StateStore } from '@session-state/domai
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src';
-import { WAL_FRAMES_BEFORE_WAIT } from '../src/commitCheckpoints';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/walBound';
 import { appendRequest } from './support/appendRequest';
 
 const TARGET = 'agent:target:main' as SessionKey;
