@@ -24,7 +24,7 @@ export interface Checkpointer {
   run(): Promise<void>;
   /** False once checkpoints run on the store's own connection (an in-memory database, or a worker that could not start). */
   readonly offThread: boolean;
-  /** Stops the worker; a checkpoint in progress is abandoned (the next commit's auto-checkpoint covers it). */
+  /** Stops the worker; a checkpoint in progress is abandoned (a later checkpoint, or closing the file's last connection, copies the WAL back). */
   close(): Promise<void>;
 }
 

@@ -14,7 +14,7 @@ import { listCursors } from './listCursors';
 import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
 import { pendingNotices } from './pendingNotices';
-import { createCheckpointer, createWalSchedule } from './checkpointer';
+import { createCheckpointer, createWalSchedule, type Checkpointer } from './checkpointer';
 import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune';
 import { planCapWrites, type CapRead } from './pruneCapPlan';
@@ -27,7 +27,7 @@ import type { StoreDb } from './storeDb';
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
 import { unwatch } from './unwatch';
 import { watch } from './watch';
-import { createWriteGate } from './writeGate';
+import { createWriteGate, type WriteGate } from './writeGate';
 
 /**
  * The SQLite StateStore. Several processes may open the same file: every write runs in
@@ -128,14 +128,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     (_db: StoreDb, ...args: A): R | Promise<R> =>
       gate.run(() => operation(current(), ...args));
   /** A write transaction on the store's own connection: its WAL frames are checkpointed off the event loop. */
-  const gatedWrite =
-    <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R) =>
-    (_db: StoreDb, ...args: A): R | Promise<R> =>
-      gate.run(() => {
-        const result = operation(current(), ...args);
-        commitCheckpoints?.committed();
-        return result;
-      });
+  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R) =>
+    gated((db: StoreDb, ...args: A): R => {
+      const result = operation(db, ...args);
+      commitCheckpoints?.committed();
+      return result;
+    });
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   return storePort(current, {
     append: gatedWrite(appendEvents),
@@ -173,7 +171,7 @@ const readsWalSize = (client: StoreDb['client']): boolean => {
  * (commitCheckpoints.ts); back on if the worker cannot run. Undefined (the auto-checkpoint stays)
  * with an SQLite that cannot read the WAL's size.
  */
-function offLoopCheckpoints(db: StoreDb, checkpointer: ReturnType<typeof createCheckpointer>, gate: ReturnType<typeof createWriteGate>): CommitCheckpoints | undefined {
+function offLoopCheckpoints(db: StoreDb, checkpointer: Checkpointer, gate: WriteGate): CommitCheckpoints | undefined {
   if (!readsWalSize(db.client)) return undefined;
   const noop = db.client.prepare('PRAGMA wal_checkpoint(NOOP)').raw();
   const autocheckpoint = db.client.pragma('wal_autocheckpoint', { simple: true }) as number;
