@@ -1,28 +1,34 @@
 // The WAL checkpoints of everyday writes, off the event loop. SQLite's own auto-checkpoint runs
 // inside the commit that takes the WAL past 1,000 frames: that commit copies the WAL back to the
-// database file and fsyncs it on the event loop (about 10 ms on this machine's disk, once every
+// database file and fsyncs it on the event loop (10–25 ms on these machines' disks, once every
 // ~100 one-record commits with a watcher per target: the slowest 1% of records, and the longest
 // block of a steady write load). Instead, the store's connection runs with the auto-checkpoint off,
 // and passive checkpoints run in the checkpointer's worker thread:
 //
-// - when a commit leaves WAL_FRAMES_BEFORE_WAIT frames or more, not all copied back: the store's
+// - when a commit leaves the WAL at its bound or past it, not all copied back: the store's
 //   operations wait (asynchronously, in the write gate) for that checkpoint, which copies
-//   everything, so the next commit starts the WAL over;
-// - once a cycle of the WAL, half way to that bound, beside the writes, so the checkpoint waited
-//   for has about half the WAL left;
+//   everything, so the next commit starts the WAL over. The bound is WAL_FRAMES_BEFORE_WAIT for
+//   small commits: one operation in several hundred waits (a one-record commit with a watcher per
+//   target writes about 10 frames). Commits so large that fewer than LARGE_COMMITS_PER_BOUND
+//   fill it wait every cycle anyway, more often than once in 100; for them the bound is
+//   WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS (an eighth: 500 frames), so each wait is short: bench 10d,
+//   183 frames a commit, waited ~40 ms at 4,000 frames every 22 commits, ~10 ms at 500 every third;
 // - when the writes pause (IDLE_MS without a commit) with at least IDLE_CHECKPOINT_FRAMES frames
 //   not yet copied back (SQLite's own threshold).
 //
-// Not more often beside a steady write load: checkpoints running back to back beside the commits
-// (a first version) cost the median one-record commit about 10% (bench 10a), and beside writes
-// that never pause a passive checkpoint never lets the WAL start over anyway (the first write after
-// a complete checkpoint does, and there is always a newer frame). Commits read the WAL's size with
+// Never beside a steady write load. A checkpoint is mostly the disk syncing the WAL, and beside
+// commits that keep appending to it the sync chases them: a checkpoint of 2,000–3,000 frames took
+// 80–190 ms beside bench 10d's commits against ~40 ms alone, and one-record commits that ran beside
+// one were ~15% slower (bench 10a: with a checkpoint half way through every cycle, beside half of
+// all commits, the median was 1.12–1.29× raw's on this machine). Beside writes that never pause a
+// passive checkpoint never lets the WAL start over anyway (the first write after a complete
+// checkpoint does, and there is always a newer frame). Commits read the WAL's size with
 // `PRAGMA wal_checkpoint(NOOP)` (SQLite 3.51 and later; about 1 µs) on the store's connection, so
 // a loop of awaited appends that never lets the event loop turn is held at the bound in time.
 // A reader that keeps an old snapshot open can stop a checkpoint from copying everything: the wait
 // still ends with that checkpoint, and the WAL grows as it would under the auto-checkpoint.
 import type { Checkpointer } from './checkpointer';
-import { WAL_FRAMES_BEFORE_WAIT } from './walBound';
+import { LARGE_COMMITS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS } from './walBound';
 import type { WriteGate } from './writeGate';
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
@@ -31,16 +37,18 @@ export interface WalSize {
   readonly checkpointed: number;
 }
 
-
 /** Frames not yet copied back that a pause in the writes checkpoints (SQLite's auto-checkpoint threshold). */
 export const IDLE_CHECKPOINT_FRAMES = 1000;
 
 /** A pause in the writes this long (ms) is idle enough for a checkpoint beside them. */
 export const IDLE_MS = 50;
 
+/** With large commits, operations wait once the WAL holds this share of its bound (WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS). */
+const LARGE_COMMITS_SHARE = WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS / WAL_FRAMES_BEFORE_WAIT;
+
 /**
- * While the WAL was below half its bound at the last read, its size is read once in this many
- * commits: the WAL may pass the bound by the frames of as many commits before operations wait.
+ * While the WAL was below half its bound at the last read, and commits are small, its size is read
+ * once in this many commits: the WAL may pass the bound by the frames of as many before operations wait.
  */
 const SKIPPED_READS = 8;
 
@@ -69,10 +77,11 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
   const idleMs = options.idleMs ?? IDLE_MS;
   let lastCommitAt = 0;
   let commits = 0;
+  let commitsAtLastRead = 0;
   /** The WAL's frames at the last read. */
   let lastFrames = 0;
-  /** This cycle of the WAL (since it last started over) had its checkpoint half way to the bound. */
-  let copiedAhead = false;
+  /** Whether the commits since the read before the last were large. */
+  let large = false;
   let holding = false;
   let timer: NodeJS.Timeout | undefined;
   let done = false;
@@ -85,6 +94,21 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
   };
 
   const uncopied = (size: WalSize): number => size.walFrames - size.checkpointed;
+
+  /**
+   * Reads the WAL's size after a commit, and whether the commits since the last read were large:
+   * what they added, or all the WAL holds if it started over since (the first read has nothing to
+   * compare: a WAL left by an earlier process is not this store's commits).
+   */
+  const read = (): WalSize => {
+    const size = walSize();
+    const since = commits - commitsAtLastRead;
+    const added = size.walFrames < lastFrames ? size.walFrames : size.walFrames - lastFrames;
+    if (commitsAtLastRead > 0) large = added * LARGE_COMMITS_PER_BOUND > walFramesBeforeWait * since;
+    commitsAtLastRead = commits;
+    lastFrames = size.walFrames;
+    return size;
+  };
 
   const idleCheck = (): void => {
     timer = undefined;
@@ -101,28 +125,18 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
     committed() {
       if (done) return;
       lastCommitAt = performance.now();
-      // Far below the bound, the size is read every SKIPPED_READS-th commit (a read is about 1 µs).
       commits += 1;
-      if (lastFrames < walFramesBeforeWait / 2 && (commits - 1) % SKIPPED_READS !== 0) return;
-      const size = walSize();
-      // The WAL started over since the last read: a new cycle, not yet copied ahead.
-      if (size.walFrames < lastFrames) copiedAhead = false;
-      lastFrames = size.walFrames;
-      if (!holding && size.walFrames >= walFramesBeforeWait && uncopied(size) > 0) {
-        // Every operation waits for this checkpoint, which copies everything back.
+      // Far below the bound with small commits, the size is read every SKIPPED_READS-th commit (a read is about 1 µs).
+      if (!large && lastFrames < walFramesBeforeWait / 2 && (commits - 1) % SKIPPED_READS !== 0) return;
+      const size = read();
+      const bound = large ? walFramesBeforeWait * LARGE_COMMITS_SHARE : walFramesBeforeWait;
+      if (!holding && size.walFrames >= bound && uncopied(size) > 0) {
+        // Every operation waits for this checkpoint, which copies everything back; the next commit starts the WAL over.
         holding = true;
         void gate.hold(checkpointer.run()).then(() => {
           holding = false;
           checked();
         });
-        return;
-      }
-      if (!copiedAhead && size.walFrames >= walFramesBeforeWait / 2 && uncopied(size) > 0) {
-        // Half way: one checkpoint beside the writes, so the one operations wait for at the bound
-        // has about half the WAL left to sync and copy (bench 10d, 183 frames a commit: the wait
-        // for a whole 4,000-frame WAL was ~40 ms, twice raw's in-commit checkpoint of 1,000).
-        copiedAhead = true;
-        void checkpointer.run().then(checked);
         return;
       }
       if (timer === undefined && uncopied(size) >= idleCheckpointFrames) timer = setTimeout(idleCheck, idleMs).unref();

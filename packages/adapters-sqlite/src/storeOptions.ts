@@ -12,7 +12,7 @@ export interface SqliteStoreOptions {
    * `normal` (default): WAL with synchronous=NORMAL, durable across process crashes; a power cut
    * may lose the last commits, and with them sequences already returned (AUTOINCREMENT rolls
    * back too, so such a sequence can be handed out again): those since the WAL was last synced,
-   * which a checkpoint does (on a file, at most about 2,000 frames apart under a steady load, and
+   * which a checkpoint does (on a file, at most about 4,000 frames apart under a steady load, and
    * 50 ms after the writes pause with 1,000 frames written). `full`: synchronous=FULL, an fsync
    * per commit, which closes that window at the cost of append latency.
    */

@@ -7,3 +7,15 @@
  * about 400, not once in 100 as the auto-checkpoint's commit does.
  */
 export const WAL_FRAMES_BEFORE_WAIT = 4000;
+
+/**
+ * Commits are large when fewer than this many fill the WAL to WAL_FRAMES_BEFORE_WAIT: a wait at
+ * that bound every cycle would then come more often than once in this many operations.
+ */
+export const LARGE_COMMITS_PER_BOUND = 100;
+
+/**
+ * With large commits, operations wait once the WAL holds this many frames (an eighth of
+ * WAL_FRAMES_BEFORE_WAIT, 2 MB at 4 KB pages), so each wait is short.
+ */
+export const WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS = WAL_FRAMES_BEFORE_WAIT / 8;

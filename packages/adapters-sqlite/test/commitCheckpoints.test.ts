@@ -1,6 +1,6 @@
 // The checkpoints of everyday writes: in the worker at the WAL's bound with every operation waiting
-// for it, once half way to it beside the writes, and when the writes pause with enough of the WAL
-// not copied back; never more often beside a steady write load.
+// for it (an eighth of the bound when commits are large), and when the writes pause with enough of
+// the WAL not copied back; never beside a steady write load.
 import { createCommitCheckpoints, type CommitCheckpointOptions, type WalSize } from '../src/commitCheckpoints';
 import { createWriteGate, type WriteGate } from '../src/writeGate';
 import { manualCheckpointer, type ManualCheckpointer } from './support/manualCheckpointer';
@@ -73,23 +73,59 @@ test('below half the bound, commits that keep coming start no checkpoint beside 
   expect(checkpointer.runs).toBe(0);
 });
 
-test('half way to the bound, one checkpoint starts beside the writes, holding nothing, once until the WAL starts over', async () => {
-  const { checkpointer, gate, wal, schedule } = setUp();
-  wal.size = { walFrames: 500, checkpointed: 0 };
-  schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-  expect((await runsAtOnce(gate)).ran).toBe(true);
-  await checkpointer.finish();
-  wal.size = { walFrames: 700, checkpointed: 500 };
-  schedule.committed();
-  expect(checkpointer.runs).toBe(1);
-  // The WAL started over: the next cycle gets its own.
-  wal.size = { walFrames: 10, checkpointed: 0 };
-  schedule.committed();
-  wal.size = { walFrames: 520, checkpointed: 0 };
-  // Below half the bound at the last read: seen within eight commits.
-  for (let i = 0; i < 8; i += 1) schedule.committed();
-  expect(checkpointer.runs).toBe(2);
+/** Commits `count` more of `frames` frames each onto the WAL's current size. */
+function commitFrames(setup: ReturnType<typeof setUp>, count: number, frames: number): void {
+  for (let i = 0; i < count; i += 1) {
+    setup.wal.size = { walFrames: setup.wal.size.walFrames + frames, checkpointed: setup.wal.size.checkpointed };
+    setup.schedule.committed();
+  }
+}
+
+test('small commits start no checkpoint beside the writes on the way to the bound, half way and past it', async () => {
+  const setup = setUp();
+  // 5 frames a commit: 200 commits fill the 1,000-frame bound (LARGE_COMMITS_PER_BOUND is 100).
+  commitFrames(setup, 199, 5);
+  await sleep(5);
+  expect(setup.checkpointer.runs).toBe(0);
+  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
+  commitFrames(setup, 1, 5);
+  expect(setup.checkpointer.runs).toBe(1);
+  expect((await runsAtOnce(setup.gate)).ran).toBe(false);
+});
+
+/** Commits of 60 frames until they are seen large (nine commits: the first read has nothing to compare), and the wait that follows ends. */
+async function largeCommitsSeen(setup: ReturnType<typeof setUp>): Promise<void> {
+  commitFrames(setup, 9, 60);
+  expect(setup.checkpointer.runs).toBe(1);
+  await setup.checkpointer.finish();
+  // The checkpoint copied everything: the next commit starts the WAL over.
+  setup.wal.size = { walFrames: 0, checkpointed: 0 };
+}
+
+test('large commits (fewer than LARGE_COMMITS_PER_BOUND fill the bound) hold every operation once the WAL holds an eighth of the bound', async () => {
+  const setup = setUp();
+  // 60 frames a commit: 17 would fill the 1,000-frame bound; an eighth of it is 125 frames.
+  await largeCommitsSeen(setup);
+  commitFrames(setup, 2, 60);
+  expect(setup.checkpointer.runs).toBe(1);
+  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
+  commitFrames(setup, 1, 60);
+  expect(setup.checkpointer.runs).toBe(2);
+  const held = await runsAtOnce(setup.gate);
+  expect(held.ran).toBe(false);
+  await setup.checkpointer.finish();
+  await held.settled;
+  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
+});
+
+test('the lower bound of large commits ends with them: small commits wait only at the whole bound', async () => {
+  const setup = setUp();
+  await largeCommitsSeen(setup);
+  // 5 frames a commit from now on: 200 fill the bound.
+  commitFrames(setup, 199, 5);
+  expect(setup.checkpointer.runs).toBe(1);
+  commitFrames(setup, 1, 5);
+  expect(setup.checkpointer.runs).toBe(2);
 });
 
 test('a pause in the writes with enough frames not copied back starts a checkpoint that holds nothing', async () => {
@@ -109,7 +145,7 @@ test('a pause with fewer frames not copied back than the idle threshold starts n
   expect(checkpointer.runs).toBe(0);
 });
 
-test('below half the bound the size is read at the first commit and once in eight after, from half the bound on at every commit', () => {
+test('below half the bound with small commits the size is read at the first commit and once in eight after, from half the bound on at every commit', () => {
   const { wal, schedule } = setUp();
   wal.size = { walFrames: 100, checkpointed: 0 };
   for (let i = 0; i < 16; i += 1) schedule.committed();
@@ -151,4 +187,12 @@ test('once stopped (the store closing), a pending pause starts no checkpoint and
   await sleep(40);
   expect(checkpointer.runs).toBe(0);
   expect(wal.reads).toBe(reads);
+});
+
+test('with large commits the size is read at every commit, also far below half the bound', async () => {
+  const setup = setUp();
+  await largeCommitsSeen(setup);
+  const reads = setup.wal.reads;
+  commitFrames(setup, 2, 60);
+  expect(setup.wal.reads).toBe(reads + 2);
 });

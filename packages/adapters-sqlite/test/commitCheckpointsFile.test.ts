@@ -70,3 +70,30 @@ test('appends that never pause keep the WAL within its bound (the worker alone w
   expect(appends * 3).toBeGreaterThan(3 * WAL_FRAMES_BEFORE_WAIT);
   expect(frames).toBeLessThan(3 * WAL_FRAMES_BEFORE_WAIT);
 });
+
+test('large commits (a target with 2,000 watchers) keep the WAL near an eighth of its bound', async () => {
+  for (let i = 0; i < 2000; i += 1) await store.watch({ watcher: `agent:w${i}:main` as SessionKey, target: TARGET, now: 0 });
+  // The WAL's frames after each append, read on a connection of its own.
+  const probe = new Database(temp.path);
+  const walFrames = (): number => (probe.prepare('PRAGMA wal_checkpoint(NOOP)').raw().get() as number[])[1] ?? 0;
+  let largest = 0;
+  let perAppend = Infinity;
+  const appends = 300;
+  try {
+    for (let i = 0; i < appends; i += 1) {
+      const before = walFrames();
+      await store.append([request(`turn ${i}`)]);
+      const after = walFrames();
+      if (after > before) perAppend = Math.min(perAppend, after - before);
+      // After what the watches left in the WAL is copied back (the first wait), in steady state.
+      if (i >= 50) largest = Math.max(largest, after);
+    }
+  } finally {
+    probe.close();
+  }
+  // Large (the smallest append): fewer than 100 such commits fill the bound, and together they would fill it several times.
+  expect(perAppend * 100).toBeGreaterThan(WAL_FRAMES_BEFORE_WAIT);
+  expect(perAppend * appends).toBeGreaterThan(3 * WAL_FRAMES_BEFORE_WAIT);
+  // An eighth of the bound, plus the commit that passed it.
+  expect(largest).toBeLessThan(WAL_FRAMES_BEFORE_WAIT / 8 + 2 * perAppend);
+});
