@@ -1,6 +1,6 @@
 // Workload 1: one awaited `record` per transaction, 20,000 events over 1,000 sessions, against
 // raw single-append transactions doing the same statements.
-import { LARGE_COMMITS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS } from '@session-state/adapters-sqlite';
+import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from '@session-state/adapters-sqlite';
 
 import { startSqlite } from '../library/facade';
 import { gcDuringSides } from '../harness/gcDuringSides';
@@ -87,7 +87,7 @@ function tailNote(
   const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
   // The library's operations wait at the WAL's bound, a lower one when commits are large.
   const libraryBound = (f: number | undefined): number =>
-    f !== undefined && f * LARGE_COMMITS_PER_BOUND > WAL_FRAMES_BEFORE_WAIT ? WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS : WAL_FRAMES_BEFORE_WAIT;
+    f !== undefined && f * LARGE_OPERATIONS_PER_BOUND > WAL_FRAMES_BEFORE_WAIT ? WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS : WAL_FRAMES_BEFORE_WAIT;
   const gcOf = (side: string): string => `${gc[side]?.collections ?? 0} (${(gc[side]?.pauseMs ?? 0).toFixed(1)} ms)`;
   return (
     `${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}; about ${checkpoints(frames.raw)} of raw's ${records} commits carry the auto-checkpoint, ` +

@@ -8,11 +8,12 @@
 // - when a commit leaves the WAL at its bound or past it, not all copied back: the store's
 //   operations wait (asynchronously, in the write gate) for that checkpoint, which copies
 //   everything, so the next commit starts the WAL over. The bound is WAL_FRAMES_BEFORE_WAIT for
-//   small commits: one operation in several hundred waits (a one-record commit with a watcher per
-//   target writes about 10 frames). Commits so large that fewer than LARGE_COMMITS_PER_BOUND
-//   fill it wait every cycle anyway, more often than once in 100; for them the bound is
-//   WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS (an eighth: 500 frames), so each wait is short: bench 10d,
-//   183 frames a commit, waited ~40 ms at 4,000 frames every 22 commits, ~10 ms at 500 every third;
+//   small write operations: one in several hundred waits (a one-record commit with a watcher per
+//   target writes about 10 frames; an append of a batch counts its records). Operations so large
+//   that fewer than LARGE_OPERATIONS_PER_BOUND fill it wait every cycle anyway, more often than
+//   once in 100; for them the bound is WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS (an eighth: 500
+//   frames), so each wait is short: bench 10d, a record on a target with 1,000 watchers, 183
+//   frames, waited ~40 ms at 4,000 frames every 22 records, ~10 ms at 500 every third;
 // - when the writes pause (IDLE_MS without a commit) with at least IDLE_CHECKPOINT_FRAMES frames
 //   not yet copied back (SQLite's own threshold).
 //
@@ -28,7 +29,7 @@
 // A reader that keeps an old snapshot open can stop a checkpoint from copying everything: the wait
 // still ends with that checkpoint, and the WAL grows as it would under the auto-checkpoint.
 import type { Checkpointer } from './checkpointer';
-import { LARGE_COMMITS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS } from './walBound';
+import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound';
 import type { WriteGate } from './writeGate';
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
@@ -43,18 +44,19 @@ export const IDLE_CHECKPOINT_FRAMES = 1000;
 /** A pause in the writes this long (ms) is idle enough for a checkpoint beside them. */
 export const IDLE_MS = 50;
 
-/** With large commits, operations wait once the WAL holds this share of its bound (WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS). */
-const LARGE_COMMITS_SHARE = WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS / WAL_FRAMES_BEFORE_WAIT;
+/** With large write operations, operations wait once the WAL holds this share of its bound (WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS). */
+const LARGE_COMMITS_SHARE = WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS / WAL_FRAMES_BEFORE_WAIT;
 
 /**
- * While the WAL was below half its bound at the last read, and commits are small, its size is read
- * once in this many commits: the WAL may pass the bound by the frames of as many before operations wait.
+ * While the WAL was below half its bound at the last read, and write operations were small, its
+ * size is read once in this many commits: the WAL may pass the bound by the frames of as many
+ * before operations wait.
  */
 const SKIPPED_READS = 8;
 
 export interface CommitCheckpoints {
-  /** After a write transaction committed on the store's connection. */
-  committed(): void;
+  /** After a write transaction of `operations` write operations (the records of an append; 1 unless given) committed on the store's connection. */
+  committed(operations?: number): void;
   /** Starts no more checkpoints (the store is closing). */
   stop(): void;
 }
@@ -77,10 +79,12 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
   const idleMs = options.idleMs ?? IDLE_MS;
   let lastCommitAt = 0;
   let commits = 0;
-  let commitsAtLastRead = 0;
+  /** Write operations committed, and how many there were at the last read. */
+  let operations = 0;
+  let operationsAtLastRead = 0;
   /** The WAL's frames at the last read. */
   let lastFrames = 0;
-  /** Whether the commits since the read before the last were large. */
+  /** Whether the write operations between the last two reads were large. */
   let large = false;
   let holding = false;
   let timer: NodeJS.Timeout | undefined;
@@ -96,16 +100,16 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
   const uncopied = (size: WalSize): number => size.walFrames - size.checkpointed;
 
   /**
-   * Reads the WAL's size after a commit, and whether the commits since the last read were large:
-   * what they added, or all the WAL holds if it started over since (the first read has nothing to
-   * compare: a WAL left by an earlier process is not this store's commits).
+   * Reads the WAL's size after a commit, and whether the write operations since the last read were
+   * large: what they added, or all the WAL holds if it started over since (the first read has
+   * nothing to compare: a WAL left by an earlier process is not this store's writes).
    */
   const read = (): WalSize => {
     const size = walSize();
-    const since = commits - commitsAtLastRead;
+    const since = operations - operationsAtLastRead;
     const added = size.walFrames < lastFrames ? size.walFrames : size.walFrames - lastFrames;
-    if (commitsAtLastRead > 0) large = added * LARGE_COMMITS_PER_BOUND > walFramesBeforeWait * since;
-    commitsAtLastRead = commits;
+    if (operationsAtLastRead > 0) large = added * LARGE_OPERATIONS_PER_BOUND > walFramesBeforeWait * since;
+    operationsAtLastRead = operations;
     lastFrames = size.walFrames;
     return size;
   };
@@ -122,11 +126,12 @@ export function createCommitCheckpoints(checkpointer: Checkpointer, gate: WriteG
   };
 
   return {
-    committed() {
+    committed(ofOperations = 1) {
       if (done) return;
       lastCommitAt = performance.now();
       commits += 1;
-      // Far below the bound with small commits, the size is read every SKIPPED_READS-th commit (a read is about 1 µs).
+      operations += ofOperations;
+      // Far below the bound with small writes, the size is read every SKIPPED_READS-th commit (a read is about 1 µs).
       if (!large && lastFrames < walFramesBeforeWait / 2 && (commits - 1) % SKIPPED_READS !== 0) return;
       const size = read();
       const bound = large ? walFramesBeforeWait * LARGE_COMMITS_SHARE : walFramesBeforeWait;

@@ -4,7 +4,7 @@
 // their type declarations (tools/installTest checks it).
 export { openSqliteStore } from './openSqliteStore';
 export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './storeOptions';
-export { LARGE_COMMITS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS } from './walBound';
+export { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound';
 export type { CorruptRowInfo } from '@session-state/domain';
 export { MIGRATIONS, type Migration } from './migrations';
 export { isStateFile, probeStateFile, type StateFileProbe } from './isStateFile';

@@ -127,16 +127,19 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>) =>
     (_db: StoreDb, ...args: A): R | Promise<R> =>
       gate.run(() => operation(current(), ...args));
-  /** A write transaction on the store's own connection: its WAL frames are checkpointed off the event loop. */
-  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R) =>
+  /**
+   * A write transaction on the store's own connection: its WAL frames are checkpointed off the
+   * event loop. `operationsOf` counts its write operations (an append's records), 1 unless given.
+   */
+  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R, operationsOf?: (...args: A) => number) =>
     gated((db: StoreDb, ...args: A): R => {
       const result = operation(db, ...args);
-      commitCheckpoints?.committed();
+      commitCheckpoints?.committed(operationsOf?.(...args));
       return result;
     });
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   return storePort(current, {
-    append: gatedWrite(appendEvents),
+    append: gatedWrite(appendEvents, (batch) => batch.length),
     watch: gatedWrite(watch),
     readChanges: gated(readChanges),
     readSessionChanges: gated(readSessionChanges),

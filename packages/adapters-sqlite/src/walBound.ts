@@ -9,13 +9,15 @@
 export const WAL_FRAMES_BEFORE_WAIT = 4000;
 
 /**
- * Commits are large when fewer than this many fill the WAL to WAL_FRAMES_BEFORE_WAIT: a wait at
- * that bound every cycle would then come more often than once in this many operations.
+ * Write operations are large when fewer than this many fill the WAL to WAL_FRAMES_BEFORE_WAIT (a
+ * record on a target with a thousand watchers: ~180 frames): a wait at that bound every cycle would
+ * then come more often than once in this many operations. An append of a batch counts each record
+ * (a group commit of 256 small records writes ~170 frames, under one frame a record).
  */
-export const LARGE_COMMITS_PER_BOUND = 100;
+export const LARGE_OPERATIONS_PER_BOUND = 100;
 
 /**
- * With large commits, operations wait once the WAL holds this many frames (an eighth of
+ * With large write operations, operations wait once the WAL holds this many frames (an eighth of
  * WAL_FRAMES_BEFORE_WAIT, 2 MB at 4 KB pages), so each wait is short.
  */
-export const WAL_FRAMES_BEFORE_WAIT_LARGE_COMMITS = WAL_FRAMES_BEFORE_WAIT / 8;
+export const WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS = WAL_FRAMES_BEFORE_WAIT / 8;

@@ -83,7 +83,7 @@ function commitFrames(setup: ReturnType<typeof setUp>, count: number, frames: nu
 
 test('small commits start no checkpoint beside the writes on the way to the bound, half way and past it', async () => {
   const setup = setUp();
-  // 5 frames a commit: 200 commits fill the 1,000-frame bound (LARGE_COMMITS_PER_BOUND is 100).
+  // 5 frames a commit: 200 commits fill the 1,000-frame bound (LARGE_OPERATIONS_PER_BOUND is 100).
   commitFrames(setup, 199, 5);
   await sleep(5);
   expect(setup.checkpointer.runs).toBe(0);
@@ -102,7 +102,7 @@ async function largeCommitsSeen(setup: ReturnType<typeof setUp>): Promise<void> 
   setup.wal.size = { walFrames: 0, checkpointed: 0 };
 }
 
-test('large commits (fewer than LARGE_COMMITS_PER_BOUND fill the bound) hold every operation once the WAL holds an eighth of the bound', async () => {
+test('large commits (fewer than LARGE_OPERATIONS_PER_BOUND fill the bound) hold every operation once the WAL holds an eighth of the bound', async () => {
   const setup = setUp();
   // 60 frames a commit: 17 would fill the 1,000-frame bound; an eighth of it is 125 frames.
   await largeCommitsSeen(setup);
@@ -126,6 +126,19 @@ test('the lower bound of large commits ends with them: small commits wait only a
   expect(setup.checkpointer.runs).toBe(1);
   commitFrames(setup, 1, 5);
   expect(setup.checkpointer.runs).toBe(2);
+});
+
+test('an append counts each of its records: commits of many small records are small writes, waiting only at the whole bound', () => {
+  const setup = setUp();
+  // 40 frames a commit of 8 records: 5 frames a record, so 200 records fill the 1,000-frame bound.
+  const commit = (): void => {
+    setup.wal.size = { walFrames: setup.wal.size.walFrames + 40, checkpointed: 0 };
+    setup.schedule.committed(8);
+  };
+  for (let i = 0; i < 24; i += 1) commit();
+  expect(setup.checkpointer.runs).toBe(0);
+  commit();
+  expect(setup.checkpointer.runs).toBe(1);
 });
 
 test('a pause in the writes with enough frames not copied back starts a checkpoint that holds nothing', async () => {
