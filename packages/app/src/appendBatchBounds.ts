@@ -5,16 +5,18 @@ import { PAYLOAD_MAX_BYTES, type AppendRequest } from '@session-state/domain';
 import type { BatchBounds } from './groupCommit';
 
 /**
- * At most 256 appends, and at most 256 KiB of summaries and payloads, per store transaction.
+ * At most 128 appends, and at most 256 KiB of summaries and payloads, per store transaction.
  *
  * Measured on the SQLite store (a file in WAL mode, synchronous=NORMAL; 2 shared cores, Node 20,
- * SQLite 3.53): one append costs 10–17 µs with a small payload and about 40 µs with a 4 KiB one
- * (roughly 7 µs more per KiB). A full batch is then about 3–4 ms at the median (256 small
- * appends, or some 60 appends of 4 KiB), which leaves room under the 20 ms target for a loaded
- * machine. Larger batches buy little: at 256 the per-transaction cost is already spread thin.
- * `npm run bench -- --only 8` shows the longest block of a 100,000-record burst.
+ * SQLite 3.53): one append costs 10–25 µs with a small payload and about 40 µs with a 4 KiB one
+ * (roughly 7 µs more per KiB). A full batch is then about 3 ms at the median (128 small appends,
+ * or some 60 appends of 4 KiB), which leaves room under the 20 ms target for a loaded machine:
+ * on a slow, shared one, 256 small appends took 6–7 ms at the median and up to 25 ms
+ * (`npm run bench -- --only 8`: the longest block of a 100,000-record burst was 20–25 ms at 256
+ * and 14–16 ms at 128, with the library's records/s no lower). Larger batches buy little: at 128
+ * the per-transaction cost is already spread thin.
  */
-export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 256, maxWeight: 256 * 1024 };
+export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 128, maxWeight: 256 * 1024 };
 
 /**
  * The weight of one append: its summary and its payload's JSON text (taken once, at the call),

@@ -1,8 +1,9 @@
 // Group commit: requests submitted while no batch is on its way join one batch, which is handed
 // to `flush` as a whole; each caller gets its own outcome. A batch is bounded (by count and by
 // weight), so no single flush blocks the event loop for long: requests beyond the bound go into
-// the next batch, in call order, and that batch lets a turn of the event loop pass before it is
-// flushed.
+// the next batch, in call order, and every batch of such a burst, the first too, lets a turn of
+// the event loop pass before it is flushed (the first would otherwise be written in the caller's
+// own turn, after its issuing loop).
 
 /** How big one batch may grow. */
 export interface BatchBounds {
@@ -38,10 +39,11 @@ interface Batch<Request, Outcome> {
   readonly items: Waiting<Request, Outcome>[];
   weight: number;
   /**
-   * Opened because the batch before it was full (a burst): it lets a turn of the event loop pass
-   * before it is flushed, so a burst is many short blocks instead of one long one.
+   * Part of a burst: opened because the batch before it was full, or full itself (a request went
+   * on to the next). It lets a turn of the event loop pass before it is flushed, so a burst is
+   * many short blocks instead of one long one.
    */
-  readonly continuesBurst: boolean;
+  inBurst: boolean;
 }
 
 /** One turn of the event loop: timers and I/O run before the next batch is written. */
@@ -67,7 +69,7 @@ export function createGroupCommit<Request, Outcome>(
   let unhanded: Batch<Request, Outcome>[] = [];
 
   const run = (batch: Batch<Request, Outcome>) => async (): Promise<void> => {
-    if (batch.continuesBurst) await nextTurn();
+    if (batch.inBurst) await nextTurn();
     if (open === batch) open = undefined;
     const items = batch.items;
     if (items.length === 0) return;
@@ -104,8 +106,8 @@ export function createGroupCommit<Request, Outcome>(
     for (const batch of batches) schedule(run(batch));
   };
 
-  const openBatch = (continuesBurst: boolean): Batch<Request, Outcome> => {
-    const batch: Batch<Request, Outcome> = { items: [], weight: 0, continuesBurst };
+  const openBatch = (inBurst: boolean): Batch<Request, Outcome> => {
+    const batch: Batch<Request, Outcome> = { items: [], weight: 0, inBurst };
     open = batch;
     unhanded.push(batch);
     // The end-of-tick hand-over; it finds nothing to do when an earlier one (or flushNow) took it.
@@ -120,6 +122,7 @@ export function createGroupCommit<Request, Outcome>(
         let batch = open;
         if (batch !== undefined && batch.items.length > 0 && (batch.items.length >= bounds.maxRequests || batch.weight + weight > bounds.maxWeight)) {
           // Full: this request starts the next batch of the burst.
+          batch.inBurst = true;
           batch = openBatch(true);
         } else if (batch === undefined) {
           batch = openBatch(false);
