@@ -45,7 +45,7 @@ export interface CrossProcessSync {
    * and lets re-reads run beside the operation lane from now on.
    */
   startResyncTimer(): void;
-  /** Stops the timer and a scheduled re-read, waits for a running one, and closes the subscription. */
+  /** Stops the timer, waits for a running re-read, and closes the subscription; a re-read scheduled before close finds the facade closed and does not start. */
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
   // Targets signalled since the last re-read, and whether a full re-read of owned cursors is due.
   const signalledTargets = new Set<SessionKey>();
   let fullScanDue = false;
-  let scanScheduled: NodeJS.Immediate | undefined;
+  let scanScheduled = false;
   let resyncTimer: NodeJS.Timeout | undefined;
   let subscription: CursorSignalSubscription | undefined;
   // Until start-up is done every re-read runs in the lane (the restart scan raises notified there).
@@ -193,11 +193,19 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     }
   };
 
-  /** At most one re-read per turn of the event loop, however many signals arrive in it. */
+  /**
+   * One re-read for the signals that arrive together, however many. Once start-up is done it
+   * starts as soon as the socket read that delivered them is handled (a read delivers every
+   * notification in it before its microtasks run), not a turn of the event loop later, behind
+   * whatever else that turn runs; signals that arrive while a re-read runs are taken by one re-read
+   * after it. During start-up it waits a turn: the restart scan, queued in the lane right after
+   * listening began, covers the resync that listening asked for (`coveredByFullScan`).
+   */
   const scheduleScan = (): void => {
-    if (isClosed() || scanScheduled !== undefined) return;
-    scanScheduled = setImmediate(() => {
-      scanScheduled = undefined;
+    if (isClosed() || scanScheduled) return;
+    scanScheduled = true;
+    (besideLane ? queueMicrotask : setImmediate)(() => {
+      scanScheduled = false;
       if (isClosed()) return;
       if (running !== undefined) {
         // The running re-read schedules this one when it ends.
@@ -283,8 +291,6 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     },
     async close() {
       if (resyncTimer !== undefined) clearInterval(resyncTimer);
-      if (scanScheduled !== undefined) clearImmediate(scanScheduled);
-      scanScheduled = undefined;
       await closeSubscription();
       // The store closes after this: a re-read beside the lane must be done with it.
       await running;

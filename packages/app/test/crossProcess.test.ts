@@ -487,6 +487,41 @@ describe('two gateways over one store with cursor signals', () => {
     expect(heard).toBeDefined();
     expect(scans).toEqual(['restartScan']);
   });
+
+  test('after start-up, the signals of one delivery start one re-read before the event loop turns, not behind that turn', async () => {
+    let heard: CursorSignalListener | undefined;
+    const scans: string[] = [];
+    const view = bus.view();
+    const b = await gateway(
+      {
+        ...view,
+        listen: async (listener) => {
+          heard = listener;
+          return { close: async () => undefined };
+        },
+        pendingNotices: (owns, targets) => {
+          scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${[...targets].sort().join(' ')}`);
+          return view.pendingNotices(owns, targets);
+        },
+      },
+      { ownsSession: ownsB, resyncIntervalMs: 0 },
+    );
+    await turns();
+    scans.length = 0;
+    // Two notifications in one socket read: delivered one after the other in one callback.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    heard?.targetsChanged([TARGET as SessionKey], [WB as SessionKey]);
+    heard?.targetsChanged([TARGET2 as SessionKey], [WB as SessionKey]);
+    await Promise.resolve();
+    expect(turned).toBe(false);
+    expect(scans).toEqual([`pendingNotices ${[TARGET, TARGET2].sort().join(' ')}`]);
+    await turns();
+    expect(scans).toHaveLength(1);
+    await b.awareness.close();
+  });
 });
 
 // --- ordering with the store -------------------------------------------------------------------
