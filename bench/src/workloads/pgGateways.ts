@@ -31,9 +31,13 @@ const PACED_FRACTION = 0.5;
  * An untimed flat-out phase each side's fresh processes run first: a gateway is a long-lived
  * process, and without it the flat-out phase (the first seconds of a forked process) measures the
  * JIT compiling each side's code as much as the work per record. The library has more code to
- * compile than the raw side, so a cold start weighs on its ratio (issue 17, pg8/1).
+ * compile than the raw side, so a cold start weighs on its ratio (issue 17, pg8/1). Measured at
+ * N = 4 on this machine, 2 s rounds flat out from a fresh start: raw's records/s level off from
+ * the third round (~5 s), the library's only from the fifth or sixth (~10 s; V8 was still
+ * optimising the library's and pg's functions after 9 s); after 2 s of warm-up the library's next
+ * 5 s ran at 0.77–0.87 of its records/s in the 5 s after those, at 1.2–1.5× the CPU per record.
  */
-const WARM_UP_SECONDS = 2;
+const WARM_UP_SECONDS = 8;
 /** Load targets per recording gateway. */
 const LOAD_TARGETS = 20;
 /** Pause between one gateway's probes, so a probe is one notice among the load. */
@@ -160,27 +164,90 @@ export async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gat
   };
 }
 
-/** Both phases of one side: flat out, then paced at `pacedRate` (total records/s) when one is given by the time it is needed. */
-async function runSide(
+/** Rounds of each phase per side, and each round's length: the sides take turns (see `runInterleaved`). */
+const ROUNDS = 3;
+const ROUND_SECONDS = 2;
+const QUICK_ROUNDS = 2;
+const QUICK_ROUND_SECONDS = 0.5;
+
+/** Several rounds of one side and phase, as one run: records, delays, queries and CPU summed. */
+function mergeRuns(runs: readonly SideRun[]): SideRun {
+  const queries: Record<string, number> = {};
+  for (const run of runs) for (const [label, count] of Object.entries(run.queries)) queries[label] = (queries[label] ?? 0) + count;
+  const sum = (of: (run: SideRun) => number): number => runs.reduce((total, run) => total + of(run), 0);
+  return {
+    records: sum((run) => run.records),
+    seconds: sum((run) => run.seconds),
+    delaysNs: runs.flatMap((run) => run.delaysNs),
+    lost: sum((run) => run.lost),
+    notices: sum((run) => run.notices),
+    queries,
+    rereadsPerProcess: (runs[0]?.rereadsPerProcess ?? []).map((_, i) => sum((run) => run.rereadsPerProcess[i] ?? 0)),
+    cpuUs: sum((run) => run.cpuUs),
+  };
+}
+
+/** One phase of both sides, each round's runs kept (for the spread between rounds) and merged. */
+interface InterleavedPhase {
+  readonly library: SideRun;
+  readonly raw: SideRun;
+  readonly rounds: ReadonlyArray<{ readonly library: SideRun; readonly raw: SideRun }>;
+}
+
+/**
+ * Both sides' gateways, open at once on their own schemas, taking turns: every phase is `rounds`
+ * rounds of `roundSeconds` per side, the side that goes first alternating (raw, library | library,
+ * raw | …), after an untimed flat-out warm-up of each. On a shared machine the load moves within
+ * seconds (a background checkpoint, a neighbour's burst); run one after the other, the sides met
+ * different machines and the ratio moved 0.72–0.96× between runs of the same code. Taking turns in
+ * short rounds, both meet the same one. The paced phase offers `pacedFraction` of raw's flat-out
+ * records/s over all its rounds, the same load on both sides.
+ */
+async function runInterleaved(
   ctx: PgBenchContext,
-  side: 'library' | 'raw',
   gateways: number,
-  seconds: number,
-  warmUp: number,
-  paced: boolean,
-  rateOf: (flat: SideRun) => number,
-): Promise<{ flat: SideRun; paced?: SideRun; rate?: number }> {
-  const gateway = await openSide(ctx, side, gateways, warmUp + (paced ? 2 * seconds : seconds));
+  plan: { readonly rounds: number; readonly roundSeconds: number; readonly warmUp: number; readonly paced: boolean },
+): Promise<{ readonly flat: InterleavedPhase; readonly paced?: InterleavedPhase; readonly rate?: number }> {
+  const { rounds, roundSeconds, warmUp } = plan;
+  const phases = plan.paced ? 2 : 1;
+  const probeSeconds = warmUp + phases * rounds * roundSeconds;
+  const raw = await openSide(ctx, 'raw', gateways, probeSeconds);
+  let library: SideGateways | undefined;
   try {
-    if (warmUp > 0) await gateway.phase(warmUp);
-    const flat = await gateway.phase(seconds);
-    if (!paced) return { flat };
-    const rate = rateOf(flat);
-    return { flat, paced: await gateway.phase(seconds, rate / gateways), rate };
+    library = await openSide(ctx, 'library', gateways, probeSeconds);
+    const sides = { raw, library };
+    if (warmUp > 0) {
+      await raw.phase(warmUp);
+      await library.phase(warmUp);
+    }
+    const phase = async (recordsPerSec?: number): Promise<InterleavedPhase> => {
+      const kept: Array<{ library: SideRun; raw: SideRun }> = [];
+      for (let round = 0; round < rounds; round += 1) {
+        const order: ReadonlyArray<'raw' | 'library'> = round % 2 === 0 ? ['raw', 'library'] : ['library', 'raw'];
+        const runs: Partial<Record<'raw' | 'library', SideRun>> = {};
+        for (const side of order) runs[side] = await sides[side].phase(roundSeconds, recordsPerSec);
+        kept.push({ library: runs.library as SideRun, raw: runs.raw as SideRun });
+      }
+      return { library: mergeRuns(kept.map((k) => k.library)), raw: mergeRuns(kept.map((k) => k.raw)), rounds: kept };
+    };
+    const flat = await phase();
+    if (!plan.paced) return { flat };
+    const rate = PACED_FRACTION * (flat.raw.records / flat.raw.seconds);
+    return { flat, paced: await phase(rate / gateways), rate };
   } finally {
-    await gateway.close();
+    await Promise.all([raw.close(), library?.close()]);
   }
 }
+
+/** Each round's library/raw records/s. */
+const roundRatios = (phase: InterleavedPhase): number[] => phase.rounds.map((round) => round.library.records / round.library.seconds / (round.raw.records / round.raw.seconds));
+
+/** Each round's p99 delay of one side, ms. */
+const roundP99s = (phase: InterleavedPhase, side: 'library' | 'raw'): number[] => phase.rounds.map((round) => summarise(round[side].delaysNs, 1, 1).p99Us / 1000);
+
+/** The lowest and highest of per-round figures, e.g. '0.91–1.04×'. */
+const spread = (values: readonly number[], digits: number, unit: string): string =>
+  values.length === 0 ? '—' : `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}${unit}`;
 
 const perOp = (count: number, ops: number): string => (ops > 0 ? (count / ops).toFixed(2) : '—');
 
@@ -197,7 +264,9 @@ const costLine = (library: SideRun, raw: SideRun): string =>
   `raw ${perOp(totalQueries(raw), raw.records)} queries, ${perOp(transactions(raw), raw.records)} transactions, ${perOp(raw.cpuUs, raw.records)} µs of gateway CPU`;
 
 export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]> {
-  const seconds = ctx.quick ? 1 : 6;
+  const rounds = ctx.quick ? QUICK_ROUNDS : ROUNDS;
+  const roundSeconds = ctx.quick ? QUICK_ROUND_SECONDS : ROUND_SECONDS;
+  const seconds = rounds * roundSeconds;
   const warmUp = ctx.quick ? 0.5 : WARM_UP_SECONDS;
   const results: WorkloadResult[] = [];
   // --quick runs N = 4 alone, the N every pg8 target is checked at: forking the N = 1 and N = 2
@@ -206,11 +275,10 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
     const id = `pg8/${gateways}`;
     // The paced phase at every N in the full run; --quick keeps the one the target is on.
     const paced = !ctx.quick || gateways === 4;
-    ctx.progress.update(`${id}: raw`, 0, 2);
-    // Raw first: its flat-out records/s sets the paced phase's offered load, the same for both sides.
-    const raw = await runSide(ctx, 'raw', gateways, seconds, warmUp, paced, (flat) => PACED_FRACTION * (flat.records / flat.seconds));
-    ctx.progress.update(`${id}: library`, 1, 2);
-    const library = await runSide(ctx, 'library', gateways, seconds, warmUp, paced, () => raw.rate ?? 0);
+    ctx.progress.update(`${id}: both sides, taking turns`, 0, 1);
+    const run = await runInterleaved(ctx, gateways, { rounds, roundSeconds, warmUp, paced });
+    const library = { flat: run.flat.library, paced: run.paced?.library };
+    const raw = { flat: run.flat.raw, paced: run.paced?.raw, rate: run.rate };
     const lib = statsOf(library.flat);
     const base = statsOf(raw.flat);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
@@ -237,7 +305,8 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       checks,
       latencyComparable: false,
       notes: [
-        `${id}: ${seconds} s per side and phase, after ${warmUp} s flat out untimed on the same processes (JIT warm-up), raw first then library (not interleaved: the machine is shared with other sessions, so compare the ratio within this run only). ` +
+        `${id}: ${seconds} s per side and phase, in ${rounds} rounds of ${roundSeconds} s per side taking turns (raw, library | library, raw | …), both sides' processes open throughout, after ${warmUp} s flat out untimed on each (JIT warm-up); ` +
+          `per-round library/raw records/s ${spread(roundRatios(run.flat), 2, '×')}. ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
           `${lib.n} library / ${base.n} raw records, ${library.flat.delaysNs.length} / ${raw.flat.delaysNs.length} probes heard (${library.flat.lost} / ${raw.flat.lost} not heard by the end).`,
         `${id} per record, all gateways: ${costLine(library.flat, raw.flat)} ` +
@@ -245,7 +314,7 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
           `Per notice: library ${perOp(rereads, library.flat.notices)} re-reads (pendingNotices; ${library.flat.notices} wakes), raw ${perOp(rereadsOf(raw.flat), raw.flat.notices)} (its one read per notification naming an owned watcher).`,
       ],
     });
-    if (library.paced === undefined || raw.paced === undefined || raw.rate === undefined) continue;
+    if (library.paced === undefined || raw.paced === undefined || raw.rate === undefined || run.paced === undefined) continue;
     const libPaced = statsOf(library.paced);
     const rawPaced = statsOf(raw.paced);
     const pacedChecks =
@@ -270,7 +339,8 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       notes: [
         `${id}p: the notice delay at a fixed offered load below saturation, the same for both sides: each gateway offers ${(raw.rate / gateways).toFixed(0)} records/s ` +
           `(${PACED_FRACTION * 100}% of raw's flat-out ${Math.round(base.opsPerSec)} records/s at N = ${gateways}, over ${gateways}), open loop (a record is sent when due, whether or not the last returned); ` +
-          `a record at least ${PROBE_GAP_MS} ms after the last probe is a probe. ${seconds} s per side on the flat-out phase's processes and schema; ` +
+          `a record at least ${PROBE_GAP_MS} ms after the last probe is a probe. ${seconds} s per side on the flat-out phase's processes and schema, in ${rounds} rounds taking turns as there; ` +
+          `per-round p99 library ${spread(roundP99s(run.paced, 'library'), 1, ' ms')}, raw ${spread(roundP99s(run.paced, 'raw'), 1, ' ms')}; ` +
           `${libPaced.n} library / ${rawPaced.n} raw records, ${library.paced.delaysNs.length} / ${raw.paced.delaysNs.length} probes heard (${library.paced.lost} / ${raw.paced.lost} not heard by the end). ` +
           `Per record: ${costLine(library.paced, raw.paced)}.`,
       ],
