@@ -458,29 +458,36 @@ describe('two gateways over one store with cursor signals', () => {
     expect(jest.getTimerCount()).toBe(0);
   });
 
-  test('a signal that arrives after close (a store that calls late) starts no scan', async () => {
+  /**
+   * The bus's store with the subscription's listener kept (`heard()`) to call by hand, and each
+   * restart scan and re-read noted in `scans`.
+   */
+  function handHeld(view: StateStore, scans: string[]): { readonly store: StateStore; heard(): CursorSignalListener | undefined } {
     let heard: CursorSignalListener | undefined;
-    const scans: string[] = [];
-    const view = bus.view();
-    const late = await gateway(
-      {
-        ...view,
-        listen: async (listener) => {
-          heard = listener;
-          return { close: async () => undefined };
-        },
-        restartScan: (now, owns) => {
-          scans.push('restartScan');
-          return view.restartScan(now, owns);
-        },
-        pendingNotices: (owns, targets) => {
-          scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${targets.join(' ')}`);
-          return view.pendingNotices(owns, targets);
-        },
+    const store: StateStore = {
+      ...view,
+      listen: async (listener) => {
+        heard = listener;
+        return { close: async () => undefined };
       },
-      { ownsSession: ownsB },
-    );
+      restartScan: (now, owns) => {
+        scans.push('restartScan');
+        return view.restartScan(now, owns);
+      },
+      pendingNotices: (owns, targets) => {
+        scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${[...targets].sort().join(' ')}`);
+        return view.pendingNotices(owns, targets);
+      },
+    };
+    return { store, heard: () => heard };
+  }
+
+  test('a signal that arrives after close (a store that calls late) starts no scan', async () => {
+    const scans: string[] = [];
+    const held = handHeld(bus.view(), scans);
+    const late = await gateway(held.store, { ownsSession: ownsB });
     await late.awareness.close();
+    const heard = held.heard();
     heard?.targetsChanged([TARGET as SessionKey]);
     heard?.resync();
     await turns();
@@ -489,23 +496,9 @@ describe('two gateways over one store with cursor signals', () => {
   });
 
   test('after start-up, the signals of one delivery start one re-read before the event loop turns, not behind that turn', async () => {
-    let heard: CursorSignalListener | undefined;
     const scans: string[] = [];
-    const view = bus.view();
-    const b = await gateway(
-      {
-        ...view,
-        listen: async (listener) => {
-          heard = listener;
-          return { close: async () => undefined };
-        },
-        pendingNotices: (owns, targets) => {
-          scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${[...targets].sort().join(' ')}`);
-          return view.pendingNotices(owns, targets);
-        },
-      },
-      { ownsSession: ownsB, resyncIntervalMs: 0 },
-    );
+    const held = handHeld(bus.view(), scans);
+    const b = await gateway(held.store, { ownsSession: ownsB, resyncIntervalMs: 0 });
     await turns();
     scans.length = 0;
     // Two notifications in one socket read: delivered one after the other in one callback.
@@ -513,6 +506,8 @@ describe('two gateways over one store with cursor signals', () => {
     setImmediate(() => {
       turned = true;
     });
+    const heard = held.heard();
+    expect(heard).toBeDefined();
     heard?.targetsChanged([TARGET as SessionKey], [WB as SessionKey]);
     heard?.targetsChanged([TARGET2 as SessionKey], [WB as SessionKey]);
     await Promise.resolve();
