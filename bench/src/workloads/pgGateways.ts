@@ -200,7 +200,7 @@ interface InterleavedPhase {
  * raw | …), after an untimed flat-out warm-up of each. On a shared machine the load moves within
  * seconds (a background checkpoint, a neighbour's burst); run one after the other, the sides met
  * different machines and the ratio moved 0.72–0.96× between runs of the same code. Taking turns in
- * short rounds, both meet the same one. The paced phase offers `pacedFraction` of raw's flat-out
+ * short rounds, both meet the same one. The paced phase offers PACED_FRACTION of raw's flat-out
  * records/s over all its rounds, the same load on both sides.
  */
 async function runInterleaved(
@@ -243,7 +243,7 @@ async function runInterleaved(
 const roundRatios = (phase: InterleavedPhase): number[] => phase.rounds.map((round) => round.library.records / round.library.seconds / (round.raw.records / round.raw.seconds));
 
 /** Each round's p99 delay of one side, ms. */
-const roundP99s = (phase: InterleavedPhase, side: 'library' | 'raw'): number[] => phase.rounds.map((round) => summarise(round[side].delaysNs, 1, 1).p99Us / 1000);
+const roundP99s = (phase: InterleavedPhase, side: 'library' | 'raw'): number[] => phase.rounds.map((round) => statsOf(round[side]).p99Us / 1000);
 
 /** The lowest and highest of per-round figures, e.g. '0.91–1.04×'. */
 const spread = (values: readonly number[], digits: number, unit: string): string =>
@@ -274,15 +274,14 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
   for (const gateways of ctx.quick ? [4] : [1, 2, 4]) {
     const id = `pg8/${gateways}`;
     // The paced phase at every N in the full run; --quick keeps the one the target is on.
-    const paced = !ctx.quick || gateways === 4;
+    const withPaced = !ctx.quick || gateways === 4;
     ctx.progress.update(`${id}: both sides, taking turns`, 0, 1);
-    const run = await runInterleaved(ctx, gateways, { rounds, roundSeconds, warmUp, paced });
-    const library = { flat: run.flat.library, paced: run.paced?.library };
-    const raw = { flat: run.flat.raw, paced: run.paced?.raw, rate: run.rate };
-    const lib = statsOf(library.flat);
-    const base = statsOf(raw.flat);
+    const run = await runInterleaved(ctx, gateways, { rounds, roundSeconds, warmUp, paced: withPaced });
+    const { flat } = run;
+    const lib = statsOf(flat.library);
+    const base = statsOf(flat.raw);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
-    const rereads = rereadsOf(library.flat);
+    const rereads = rereadsOf(flat.library);
     const checks = [
       {
         target: `library: aggregate records/s ≥ ${MIN_RECORDS_RATIO}× raw (N = ${gateways}, flat out)`,
@@ -291,8 +290,8 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       },
       {
         target: 'library: one re-read per notice, in the owner only',
-        measured: `${perOp(rereads, library.flat.notices)} re-reads per notice (${rereads} for ${library.flat.notices} notices; by process ${library.flat.rereadsPerProcess.join(', ')})`,
-        met: gateways === 1 || rereads <= library.flat.notices,
+        measured: `${perOp(rereads, flat.library.notices)} re-reads per notice (${rereads} for ${flat.library.notices} notices; by process ${flat.library.rereadsPerProcess.join(', ')})`,
+        met: gateways === 1 || rereads <= flat.library.notices,
       },
     ];
     results.push({
@@ -306,17 +305,18 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       latencyComparable: false,
       notes: [
         `${id}: ${seconds} s per side and phase, in ${rounds} rounds of ${roundSeconds} s per side taking turns (raw, library | library, raw | …), both sides' processes open throughout, after ${warmUp} s flat out untimed on each (JIT warm-up); ` +
-          `per-round library/raw records/s ${spread(roundRatios(run.flat), 2, '×')}. ` +
+          `per-round library/raw records/s ${spread(roundRatios(flat), 2, '×')}. ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
-          `${lib.n} library / ${base.n} raw records, ${library.flat.delaysNs.length} / ${raw.flat.delaysNs.length} probes heard (${library.flat.lost} / ${raw.flat.lost} not heard by the end).`,
-        `${id} per record, all gateways: ${costLine(library.flat, raw.flat)} ` +
+          `${lib.n} library / ${base.n} raw records, ${flat.library.delaysNs.length} / ${flat.raw.delaysNs.length} probes heard (${flat.library.lost} / ${flat.raw.lost} not heard by the end).`,
+        `${id} per record, all gateways: ${costLine(flat.library, flat.raw)} ` +
           `(the library commits a drain with the appends called after it, drainThenAppend; raw drains in a transaction of its own beside the next append). ` +
-          `Per notice: library ${perOp(rereads, library.flat.notices)} re-reads (pendingNotices; ${library.flat.notices} wakes), raw ${perOp(rereadsOf(raw.flat), raw.flat.notices)} (its one read per notification naming an owned watcher).`,
+          `Per notice: library ${perOp(rereads, flat.library.notices)} re-reads (pendingNotices; ${flat.library.notices} wakes), raw ${perOp(rereadsOf(flat.raw), flat.raw.notices)} (its one read per notification naming an owned watcher).`,
       ],
     });
-    if (library.paced === undefined || raw.paced === undefined || raw.rate === undefined || run.paced === undefined) continue;
-    const libPaced = statsOf(library.paced);
-    const rawPaced = statsOf(raw.paced);
+    const { paced, rate } = run;
+    if (paced === undefined || rate === undefined) continue;
+    const libPaced = statsOf(paced.library);
+    const rawPaced = statsOf(paced.raw);
     const pacedChecks =
       gateways === 4
         ? [
@@ -329,7 +329,7 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
         : [];
     results.push({
       id: `${id}p`,
-      title: `the same ${gateways} gateway process${gateways > 1 ? 'es' : ''}, paced: ${Math.round(raw.rate)} records/s in all (${PACED_FRACTION * 100}% of raw's flat out)`,
+      title: `the same ${gateways} gateway process${gateways > 1 ? 'es' : ''}, paced: ${Math.round(rate)} records/s in all (${PACED_FRACTION * 100}% of raw's flat out)`,
       sides: [
         { side: 'library', op: "ops/s: records/s offered and done; p50/p99: a probe's record → its owner's wake", ...libPaced },
         { side: 'raw', op: 'ops/s: the same; p50/p99: append tx → LISTEN notification', ...rawPaced },
@@ -337,12 +337,12 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
       checks: pacedChecks,
       latencyComparable: false,
       notes: [
-        `${id}p: the notice delay at a fixed offered load below saturation, the same for both sides: each gateway offers ${(raw.rate / gateways).toFixed(0)} records/s ` +
+        `${id}p: the notice delay at a fixed offered load below saturation, the same for both sides: each gateway offers ${(rate / gateways).toFixed(0)} records/s ` +
           `(${PACED_FRACTION * 100}% of raw's flat-out ${Math.round(base.opsPerSec)} records/s at N = ${gateways}, over ${gateways}), open loop (a record is sent when due, whether or not the last returned); ` +
           `a record at least ${PROBE_GAP_MS} ms after the last probe is a probe. ${seconds} s per side on the flat-out phase's processes and schema, in ${rounds} rounds taking turns as there; ` +
-          `per-round p99 library ${spread(roundP99s(run.paced, 'library'), 1, ' ms')}, raw ${spread(roundP99s(run.paced, 'raw'), 1, ' ms')}; ` +
-          `${libPaced.n} library / ${rawPaced.n} raw records, ${library.paced.delaysNs.length} / ${raw.paced.delaysNs.length} probes heard (${library.paced.lost} / ${raw.paced.lost} not heard by the end). ` +
-          `Per record: ${costLine(library.paced, raw.paced)}.`,
+          `per-round p99 library ${spread(roundP99s(paced, 'library'), 1, ' ms')}, raw ${spread(roundP99s(paced, 'raw'), 1, ' ms')}; ` +
+          `${libPaced.n} library / ${rawPaced.n} raw records, ${paced.library.delaysNs.length} / ${paced.raw.delaysNs.length} probes heard (${paced.library.lost} / ${paced.raw.lost} not heard by the end). ` +
+          `Per record: ${costLine(paced.library, paced.raw)}.`,
       ],
     });
   }
