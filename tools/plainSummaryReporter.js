@@ -1,6 +1,6 @@
 // A Jest reporter that ends the run with the plain closing line CI reads:
 // "Tests: N passed, N failed" (", N skipped" when any), alone on its line, after a line saying
-// whether the PostgreSQL suite ran (it needs SESSION_STATE_PG_URL; see jest.config.ts).
+// whether the PostgreSQL suite ran (it needs SESSION_STATE_PG_URL; see jest.config.cjs).
 class PlainSummaryReporter {
   constructor(_globalConfig, options = {}) {
     this.postgres = options.postgres === true;

@@ -18,7 +18,7 @@ const KEY = 'agent:main:subagent:researcher';
 let client: pg.Client;
 
 beforeAll(async () => {
-  if (BASE_URL === '') throw new Error('SESSION_STATE_PG_URL is not set; jest.config.ts should not have collected this file');
+  if (BASE_URL === '') throw new Error('SESSION_STATE_PG_URL is not set; jest.config.cjs should not have collected this file');
   requireBuiltCli();
   client = new pg.Client({ connectionString: BASE_URL });
   await client.connect();

@@ -1,4 +1,4 @@
-// The CLI against a real PostgreSQL server (SESSION_STATE_PG_URL; packages/app/jest.config.ts
+// The CLI against a real PostgreSQL server (SESSION_STATE_PG_URL; packages/app/jest.config.cjs
 // collects this folder only when it is set): record then read a schema, read commands that refuse
 // a schema holding no store and create nothing, dedupe, and a failing command that never prints
 // the password; record saying it created the schema (and --no-create refusing), schema, reset and
@@ -36,7 +36,7 @@ let counter = 0;
 let schema: string;
 
 beforeAll(async () => {
-  if (BASE_URL === '') throw new Error('SESSION_STATE_PG_URL is not set; jest.config.ts should not have collected this file');
+  if (BASE_URL === '') throw new Error('SESSION_STATE_PG_URL is not set; jest.config.cjs should not have collected this file');
   requireBuiltCli();
   client = new pg.Client({ connectionString: BASE_URL });
   await client.connect();

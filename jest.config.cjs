@@ -6,12 +6,12 @@
 // 5 s default failed a PostgreSQL property test that takes 2.8 s on an idle machine when CI ran it
 // loaded; property tests, child-process CLI tests and model checks take 1-3 s here. Jest reads
 // testTimeout from this root config only: a project's own setting is ignored.
-import type { Config } from 'jest';
 
 const postgresUrl = process.env['SESSION_STATE_PG_URL'];
 const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
 
-const config: Config = {
+/** @type {import('jest').Config} */
+const config = {
   testTimeout: 30_000,
   // One worker per core: Jest's default leaves a core idle (cores - 1, so one worker on this
   // 2-core machine), while most suites wait on PostgreSQL, child processes or the file system.
@@ -30,4 +30,4 @@ const config: Config = {
   ],
 };
 
-export default config;
+module.exports = config;

@@ -1,0 +1,3 @@
+const { packageJestConfig } = require('../../tools/jest.preset.cjs');
+
+module.exports = packageJestConfig('adapters-sqlite', __dirname);

@@ -1,3 +1,0 @@
-import { packageJestConfig } from '../../tools/jest.preset';
-
-export default packageJestConfig('domain', __dirname);

@@ -1,0 +1,26 @@
+// Shared Jest settings for every package: ts-jest in transpile-only mode (tsc -b does the type
+// check) and workspace imports resolved to sources, so tests never run stale dist/ code.
+// Plain CommonJS, so Jest loads it on every supported Node without a TypeScript loader (Node's own
+// type stripping refuses the extensionless imports a `.ts` config would need).
+const path = require('node:path');
+
+/** @returns {import('jest').Config} */
+function packageJestConfig(displayName, packageDir, { needsPostgres = [] } = {}) {
+  const postgresUrl = process.env['SESSION_STATE_PG_URL'];
+  const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
+  return {
+    displayName,
+    rootDir: packageDir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', ...(withPostgres ? [] : needsPostgres)],
+    transform: {
+      '^.+\\.ts$': ['ts-jest', { tsconfig: path.join(packageDir, 'tsconfig.test.json'), diagnostics: false }],
+    },
+    moduleNameMapper: {
+      '^@session-state/([a-z-]+)$': path.join(packageDir, '..', '$1', 'src', 'index.ts'),
+    },
+  };
+}
+
+module.exports = { packageJestConfig };
