@@ -341,6 +341,6 @@ export function registerDemo(program: Command, { io, out }: RunContext): void {
         // Never name the URL: it may hold a password.
         throw new UsageError('--db', 'the demo deletes and recreates its state, so it only runs on a SQLite state file, never on a PostgreSQL store that gateways may share; name a file');
       }
-      await playDemo(location, (line) => out.lines([line]), { note: out.note, cwd: io.cwd });
+      await playDemo(location, (text) => out.lines(text.split('\n')), { note: out.note, cwd: io.cwd });
     });
 }
