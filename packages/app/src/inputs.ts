@@ -7,6 +7,7 @@ import {
   DedupeKey,
   invalidInput,
   PageLimit,
+  SESSION_KEY_EXPECTED,
   type InvalidInput,
   type SessionKey,
   SessionKeyInput,
@@ -118,8 +119,14 @@ export function decodeStatusOptions(value: unknown): StatusOptions {
 
 export function decodeSessionKeys(value: unknown): SessionKey[] {
   // An array of valid keys (the usual case) is checked with the codec's own predicate and copied,
-  // without io-ts building a result per element; anything else gets the worded error.
-  if (Array.isArray(value) && value.every((key) => SessionKeyInput.is(key))) return value.slice() as SessionKey[];
+  // without io-ts building a result per element; anything else gets the worded error. `every`
+  // skips the holes of a sparse array (`[, key]`), so each index is visited, and a hole named.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
+    }
+    if (value.every((key) => SessionKeyInput.is(key))) return value.slice() as SessionKey[];
+  }
   return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys'));
 }
 

@@ -15,8 +15,7 @@ const loose = (a: SessionStateAwareness): Record<string, (...args: unknown[]) =>
 
 /**
  * [field, rendered value (null: an unknown field, whose value is described rather than echoed), call].
- * A wrong string is described by type and size (it may be a pasted message); only a short
- * identifier-like one (no spaces, quotes or controls) is quoted.
+ * A wrong string is described by type and size (it may be a pasted message), however short.
  */
 const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['childSpawned.parentKey', 'a string of 9 characters', (a) => a.childSpawned({ parentKey: 'has space', childKey: CHILD })],
@@ -24,10 +23,10 @@ const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['childSpawned.summary', 'a string of 1 character', (a) => a.childSpawned({ parentKey: PARENT, childKey: CHILD, summary: '\n' })],
   ['childSpawned.runId', null, (a) => loose(a)['childSpawned']?.({ parentKey: PARENT, childKey: CHILD, runId: 'r1' })],
   ['childSpawned', 'null', (a) => loose(a)['childSpawned']?.(null)],
-  ['sent.watch', '"yes"', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: 'yes' })],
-  ['sent.deliveredTo', '""', (a) => a.sent({ senderKey: PARENT, deliveredTo: '', watch: true })],
+  ['sent.watch', 'a string of 3 characters', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: 'yes' })],
+  ['sent.deliveredTo', 'an empty string', (a) => a.sent({ senderKey: PARENT, deliveredTo: '', watch: true })],
   ['sent.delivered', '1', (a) => loose(a)['sent']?.({ senderKey: PARENT, deliveredTo: PEER, watch: true, delivered: 1 })],
-  ['pending.watcherKey', '""', (a) => noticeTexts(a.pending(''))],
+  ['pending.watcherKey', 'an empty string', (a) => noticeTexts(a.pending(''))],
   ['drain.watcherKey', '42', (a) => loose(a)['drain']?.(42)],
   ['status.sessionKey', 'a string of 3 characters', (a) => a.status('a"b')],
   ['status.changesSince', '-1', (a) => a.status(PEER, { changesSince: -1 })],
@@ -36,8 +35,12 @@ const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['status.limit', '0', (a) => a.status(PEER, { changesSince: 0, limit: 0 })],
   ['status.since', null, (a) => loose(a)['status']?.(PEER, { since: 3 })],
   ['list.sessionKeys.1', 'a string of 7 characters', (a) => a.list([PEER, 'bad key'])],
-  ['list.sessionKeys', '"agent:main:main"', (a) => loose(a)['list']?.(PARENT)],
-  ['sessionReset.sessionKey', '""', (a) => a.sessionReset('')],
+  ['list.sessionKeys', 'a string of 15 characters', (a) => loose(a)['list']?.(PARENT)],
+  ['list.sessionKeys.0', 'a hole (the array is sparse)', (a) => loose(a)['list']?.([, PEER])],
+  ['list.sessionKeys.2', 'a hole (the array is sparse)', (a) => loose(a)['list']?.([PEER, PARENT, , CHILD])],
+  ['status', 'a string of 4 characters', (a) => loose(a)['status']?.(PEER, 'text')],
+  ['childSpawned', 'a string of 4 characters', (a) => loose(a)['childSpawned']?.('text')],
+  ['sessionReset.sessionKey', 'an empty string', (a) => a.sessionReset('')],
   ['sessionDeleted.sessionKey', 'null', (a) => loose(a)['sessionDeleted']?.(null)],
 ];
 

@@ -1,9 +1,9 @@
 // Parsers for command-line values: each accepts the text the user typed or throws a usage error
 // naming the argument and describing the value by type and size, never its text (exit status 2).
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
-import { isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
+import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
-import { describeArgument, describeValue } from './describe';
+import { describeArgument } from './describe';
 import { UsageError } from './errors';
 
 /** A value a parser refused: what was expected and what came, described by type and size. */

@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { UsageError } from './errors';
 import type { Redact } from './secrets';
 import { DB_ENV } from './stateFilePath';
+import { terminalSafe } from './terminalText';
 
 // --- the run's surroundings ------------------------------------------------------------------------
 
@@ -94,11 +95,11 @@ const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_ST
 
 /** The writers of one run. */
 export interface Output {
-  /** Writes lines to stdout (nothing once its reader has gone). */
+  /** Writes lines to stdout (nothing once its reader has gone); each is one line, made terminal-safe (see terminalSafe). */
   lines(lines: readonly string[]): void;
-  /** Writes one value as indented JSON to stdout (nothing once its reader has gone). */
+  /** Writes one value as indented JSON to stdout (nothing once its reader has gone), terminal-safe as the lines are. */
   json(value: unknown): void;
-  /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db. */
+  /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db, terminal-safe. */
   note(line: string): void;
   /** Removes the secrets of --db from text bound for stderr (commander's own messages). */
   readonly redact: Redact;
@@ -111,7 +112,8 @@ export interface Output {
 }
 
 /**
- * The writers over `io`'s streams. A reader that went away (EPIPE) ends the output quietly: later
+ * The writers over `io`'s streams; every line they write passes through terminalSafe, the one
+ * place output is made safe for a terminal. A reader that went away (EPIPE) ends the output quietly: later
  * writes are dropped and `closed` resolves, so a command such as `tail` stops and the run exits
  * 0, as `head` users expect. Any other write error is reported and fails the run. A failing
  * stderr is ignored: nothing can be said about it, and it must not end the process with a stack.
@@ -123,8 +125,11 @@ export function createOutput(io: CliIo, redact: Redact): Output {
   const closedPromise = new Promise<void>((resolve) => {
     announceClosed = resolve;
   });
+  const writeLines = (lines: readonly string[]): void => {
+    if (lines.length > 0 && !closed) io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
+  };
   const note = (line: string): void => {
-    io.stderr.write(`${redact(line)}\n`);
+    io.stderr.write(`${terminalSafe(redact(line))}\n`);
   };
   io.stdout.on?.('error', (error) => {
     if (!READER_GONE.has(error.code ?? '')) {
@@ -136,12 +141,9 @@ export function createOutput(io: CliIo, redact: Redact): Output {
   });
   io.stderr.on?.('error', () => undefined);
   return {
-    lines: (lines) => {
-      if (lines.length > 0 && !closed) io.stdout.write(`${lines.join('\n')}\n`);
-    },
-    json: (value) => {
-      if (!closed) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    },
+    lines: writeLines,
+    // JSON text holds no raw line break but its own indentation, so its lines are its lines.
+    json: (value) => writeLines(JSON.stringify(value, null, 2).split('\n')),
     note,
     redact,
     isClosed: () => closed,

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 
-import { openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
+import { labelStateFile, openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
 import { StorageError, UsageError } from './errors';
@@ -69,7 +69,7 @@ function requireStateFile(at: StateFilePath): void {
  * where SQLite keeps the -wal and -shm files beside it. Checked before opening, so a read-only
  * mount or a missing permission is reported as such rather than as whatever SQLite says later.
  */
-function requireWritable({ path, file }: StateFilePath): void {
+export function requireWritable({ path, file }: StateFilePath): void {
   const folder = nodePath.dirname(path);
   for (const [target, what] of [
     [file, `the state file ${path}`],
@@ -123,6 +123,17 @@ export async function openOrCreateStore(at: StateFilePath, create: boolean, note
   const store = await openStore(at, false);
   if (creating && at.file !== ':memory:') note(`created a new state file at ${at.path}`);
   return store;
+}
+
+/**
+ * Creates a state file (and its schema) at `at`, where none is, labelled `label` (the demo's
+ * proof that it made the file). A path it cannot create is refused as for `record`: naming --db
+ * or the file, the path and why (a missing folder, a file on the path, no write access).
+ */
+export async function createLabelledStateFile(at: StateFilePath, label: string): Promise<void> {
+  requireWritable(at);
+  await (await openStore(at, false)).close();
+  labelStateFile(at.file, label, Date.now());
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */

@@ -133,6 +133,48 @@ describe('write access', () => {
   });
 });
 
+// `demo` creates its file as `record` does, and says as `record` does why it cannot: which
+// option or file, which path, and the reason, never only the driver's words.
+describe.each([
+  ['record', RECORD],
+  ['demo', ['demo']],
+])('%s on a --db it cannot create', (_name, args) => {
+  test('a folder that does not exist: exit 2, naming --db, the path and the folder', async () => {
+    const target = path.join(dir, 'no-such-folder', 'new.db');
+    const run = await runCli([...args, '--db', target]);
+    expect(run.status).toBe(2);
+    expect(oneErrorLine(run)).toBe(`error: --db: cannot create ${target}: the folder ${path.dirname(target)} does not exist`);
+  });
+
+  test('a path under a file: exit 2, naming --db, the path and the file on it', async () => {
+    const notes = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notes, 'not a folder');
+    const target = path.join(notes, 'new.db');
+    const run = await runCli([...args, '--db', target]);
+    expect(run.status).toBe(2);
+    expect(oneErrorLine(run)).toBe(`error: --db: ${target} cannot be a state file: ${notes} on its path is a file, not a directory`);
+  });
+
+  test('a folder the user may not write: exit 1, naming the folder, the path and the reason, creating nothing', async () => {
+    const locked = fs.mkdtempSync(path.join(dir, 'locked-'));
+    fs.chmodSync(locked, 0o555);
+    const target = path.join(locked, 'new.db');
+    const run = await runCliAsOtherUser([...args, '--db', target]);
+    expect(run.status).toBe(1);
+    expect(oneErrorLine(run)).toBe(`error: cannot write the folder ${locked} (SQLite keeps the -wal and -shm files of ${target} there): permission denied (EACCES)`);
+    expect(fs.readdirSync(locked)).toEqual([]);
+  });
+
+  test('a read-only file system (EROFS faked on the folder): exit 1 saying so', async () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'rofs-'));
+    const target = path.join(folder, 'new.db');
+    const run = await withWriteCheckFailing(folder, 'EROFS', () => runCli([...args, '--db', target]));
+    expect(run.status).toBe(1);
+    expect(oneErrorLine(run)).toBe(`error: cannot write the folder ${folder} (SQLite keeps the -wal and -shm files of ${target} there): it is on a read-only file system (EROFS)`);
+    expect(fs.readdirSync(folder)).toEqual([]);
+  });
+});
+
 test('a failed append transaction prints one error line, exit 1', async () => {
   const db = path.join(dir, 'aborting.db');
   expect((await runCli([...RECORD, '--db', db])).status).toBe(0);

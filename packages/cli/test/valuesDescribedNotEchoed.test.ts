@@ -27,6 +27,6 @@ test.each([
   const lines = run.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain(argument);
-  expect(lines[0]).toMatch(/got (a string of \d+ characters|an array of \d+ items?|a JSON object of \d+ keys?|an empty string)/u);
+  expect(lines[0]).toMatch(/got (a string of \d+ characters|an array of \d+ items?|an object with \d+ keys?|an empty string)/u);
   expect(run.stderr).not.toContain('Meet me');
 });

@@ -2,7 +2,7 @@
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
 // --- input codecs and validation -----------------------------------------------------------
-export { decodeInput, describeValue, invalidInput, renderValue, type InvalidInput } from './validation';
+export { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation';
 export {
   SessionKey,
   SessionKeyInput,

@@ -4,8 +4,6 @@
 // exactly what was checked here.
 import * as t from 'io-ts';
 
-import { holdsContent } from './validation';
-
 export const PAYLOAD_MAX_BYTES = 4096;
 const MAX_DEPTH = 16;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -235,11 +233,9 @@ export function payloadTakeResult(take: PayloadTake, c: t.Context): t.Validation
  * Decodes the caller's payload into a TakenPayload; a failure names the path below the payload
  * (e.g. `payload.nested.n`) and what that value must be.
  */
-export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = holdsContent(
-  new t.Type<TakenPayload, TakenPayload, unknown>(
-    `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
-    (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
-    (u, c) => payloadTakeResult(takePayload(u), c),
-    (a) => a,
-  ),
+export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
+  `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
+  (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
+  (u, c) => payloadTakeResult(takePayload(u), c),
+  (a) => a,
 );

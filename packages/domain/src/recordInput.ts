@@ -10,7 +10,7 @@ import { ActorType, EventKind, RunOutcome } from './eventKind';
 import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload';
 import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey';
 import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary';
-import { decodeInput, describeValue, holdsContent, invalidInput, type InvalidInput } from './validation';
+import { decodeInput, invalidInput, type InvalidInput } from './validation';
 
 // --- field codecs ------------------------------------------------------------------------
 
@@ -64,8 +64,11 @@ export const OccurredAt = new t.Type<string, string, unknown>(
  * The payload field of a record snapshot: the caller's payload was already taken (walked once)
  * by snapshotRecord, so both the fast path and the codecs use that one reading.
  */
-const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = holdsContent(
-  new t.Type<TakenPayload, TakenPayload, unknown>(PayloadInput.name, PayloadInput.is, (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)), (a) => a),
+const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
+  PayloadInput.name,
+  PayloadInput.is,
+  (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)),
+  (a) => a,
 );
 
 const RecordFields = t.intersection([
@@ -138,9 +141,8 @@ function fieldsProblem(value: unknown, field: string, known: readonly string[]):
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalidInput(field, value, 'an object');
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
-      // An unknown field may hold message content (e.g. `content: "…"`): describe it, never echo it.
       const unknownValue = (value as Record<string, unknown>)[key];
-      return invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`, describeValue(unknownValue));
+      return invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`);
     }
   }
   return undefined;
@@ -204,8 +206,7 @@ function decodeSnapshotByCodecs(snapshot: RecordSnapshot, field: string): E.Eith
       if (fields.kind === 'run_failed') {
         const outcome: unknown = fields.payload?.value['outcome'];
         if (!RunOutcome.is(outcome)) {
-          // A payload value: described, never shown (the expectation lists the valid outcomes).
-          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`, describeValue(outcome)));
+          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
         }
       }
       const payload: CommandPayload = fields.payload !== undefined ? { payload: fields.payload.value, payloadJson: fields.payload.json } : {};

@@ -2,7 +2,6 @@
 import * as t from 'io-ts';
 
 import { toWellFormed } from './text';
-import { holdsContent } from './validation';
 
 export const SUMMARY_MAX_LENGTH = 200;
 
@@ -52,7 +51,7 @@ export interface SummaryBrand {
 export type Summary = t.Branded<string, SummaryBrand>;
 
 /** Decodes any string to its normalised form; rejects non-strings and empty results. */
-export const Summary: t.Type<Summary, string, unknown> = holdsContent(new t.Type<Summary, string, unknown>(
+export const Summary: t.Type<Summary, string, unknown> = new t.Type<Summary, string, unknown>(
   'a non-empty one-line summary',
   (u): u is Summary => typeof u === 'string' && u !== '' && normaliseSummary(u) === u,
   (u, c) => {
@@ -61,4 +60,4 @@ export const Summary: t.Type<Summary, string, unknown> = holdsContent(new t.Type
     return line === '' ? t.failure(u, c) : t.success(line as Summary);
   },
   (a) => a,
-));
+);

@@ -1,12 +1,13 @@
 // Turns io-ts decoding failures into one readable InvalidInput naming the field, what was
-// expected and what the field held, described so that no message content reaches the error,
-// so every boundary reports bad input the same way.
+// expected and what the field held, described by type and size and never repeated (any string a
+// caller passes may be message content, even a short one), so every boundary reports bad input
+// the same way.
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 
 // --- the domain error --------------------------------------------------------------------
 
-/** A rejected input: which field, what it held (described by type and size, see renderValue), and what was expected. */
+/** A rejected input: which field, what it held (described by type and size, see describeValue), and what was expected. */
 export interface InvalidInput {
   readonly _tag: 'InvalidInput';
   readonly field: string;
@@ -14,12 +15,6 @@ export interface InvalidInput {
   readonly expected: string;
   readonly message: string;
 }
-
-// A string is shown only when it is a short identifier-like token (an enum value such as a
-// mistyped kind, a number-like flag): no spaces, so not a sentence, and too short to carry a
-// message. Anything else may be message content (a pasted message in a key field, a summary, a
-// payload value) and is described by type and size, never echoed.
-const SHOWN_STRING = /^[A-Za-z0-9_.:@/+-]{0,32}$/;
 
 /** `n` with the noun, singular or plural. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -32,7 +27,7 @@ const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' :
 export function describeValue(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return `a string of ${count(value.length, 'character')}`;
+      return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
     case 'number':
       return Number.isNaN(value) ? 'NaN' : String(value);
     case 'bigint':
@@ -61,26 +56,8 @@ function describeObject(value: object | null): string {
   }
 }
 
-/**
- * Renders a value for an error message: a short identifier-like string quoted as is (so a
- * mistyped enum value reads `got "goal-changed"`), anything else by `describeValue`.
- */
-export function renderValue(value: unknown): string {
-  if (typeof value === 'string' && SHOWN_STRING.test(value)) return JSON.stringify(value);
-  return describeValue(value);
-}
-
-// Codecs whose values may be message content (summaries, payloads): a rejection under one of
-// them describes the value even when it looks like an identifier.
-const CONTENT_CODECS = new WeakSet<object>();
-
-/** Marks `codec` as holding message content; see `decodeInput`. */
-export function holdsContent<C extends object>(codec: C): C {
-  CONTENT_CODECS.add(codec);
-  return codec;
-}
-
-export function invalidInput(field: string, value: unknown, expected: string, rendered = renderValue(value)): InvalidInput {
+/** The rejection of `value` at `field`; the value is described (describeValue) unless the caller says what happened instead. */
+export function invalidInput(field: string, value: unknown, expected: string, rendered = describeValue(value)): InvalidInput {
   return {
     _tag: 'InvalidInput',
     field,
@@ -116,6 +93,5 @@ export function decodeInput<A, O>(
   if (first === undefined) return E.left(invalidInput(field, value, codec.name));
   const last = first.context[first.context.length - 1];
   const expected = first.message ?? last?.type.name ?? codec.name;
-  const content = first.context.some((entry) => CONTENT_CODECS.has(entry.type));
-  return E.left(invalidInput(pathOf(first.context, field), first.value, expected, content ? describeValue(first.value) : renderValue(first.value)));
+  return E.left(invalidInput(pathOf(first.context, field), first.value, expected));
 }

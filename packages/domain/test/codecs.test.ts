@@ -376,15 +376,15 @@ describe('decodeRecordInput', () => {
   });
 
   // Each row: the input, the field the error must name, and how the value must appear: by type
-  // and size, except a short identifier-like string outside summaries and payloads.
+  // and size, a short identifier-like string too (never quoted).
   test.each([
     ['missing sessionKey', { ...VALID_RECORD, sessionKey: undefined }, 'record.sessionKey', 'undefined'],
-    ['an empty sessionKey', { ...VALID_RECORD, sessionKey: '' }, 'record.sessionKey', '""'],
+    ['an empty sessionKey', { ...VALID_RECORD, sessionKey: '' }, 'record.sessionKey', 'an empty string'],
     ['a sessionKey with a space', { ...VALID_RECORD, sessionKey: 'agent:main:a b' }, 'record.sessionKey', 'a string of 14 characters'],
     ['a sessionKey with a quote', { ...VALID_RECORD, sessionKey: 'agent:"x' }, 'record.sessionKey', 'a string of 8 characters'],
     ['a 513-character sessionKey', { ...VALID_RECORD, sessionKey: 'k'.repeat(513) }, 'record.sessionKey', 'a string of 513 characters'],
-    ['an unknown kind', { ...VALID_RECORD, kind: 'message' }, 'record.kind', '"message"'],
-    ['an unknown actorType', { ...VALID_RECORD, actorType: 'robot' }, 'record.actorType', '"robot"'],
+    ['an unknown kind', { ...VALID_RECORD, kind: 'message' }, 'record.kind', 'a string of 7 characters'],
+    ['an unknown actorType', { ...VALID_RECORD, actorType: 'robot' }, 'record.actorType', 'a string of 5 characters'],
     ['a bad actorSessionKey', { ...VALID_RECORD, actorSessionKey: 'has space' }, 'record.actorSessionKey', 'a string of 9 characters'],
     ['an empty summary', { ...VALID_RECORD, summary: ' \n ' }, 'record.summary', 'a string of 3 characters'],
     ['a numeric summary', { ...VALID_RECORD, summary: 12 }, 'record.summary', '12'],
@@ -392,9 +392,9 @@ describe('decodeRecordInput', () => {
     ['a NaN in the payload', { ...VALID_RECORD, payload: { n: Number.NaN } }, 'record.payload.n', 'NaN'],
     ['a nested bad payload value', { ...VALID_RECORD, payload: { a: [1, { b: 'x\u0000' }] } }, 'record.payload.a.1.b', 'a string of 2 characters'],
     ['an oversized payload', { ...VALID_RECORD, payload: { k: 'x'.repeat(5000) } }, 'record.payload', 'an object with 1 key'],
-    ['an empty dedupeKey', { ...VALID_RECORD, dedupeKey: '' }, 'record.dedupeKey', '""'],
-    ['a bad occurredAt', { ...VALID_RECORD, occurredAt: 'yesterday' }, 'record.occurredAt', '"yesterday"'],
-    ['a string onlyIfWatched', { ...VALID_RECORD, onlyIfWatched: 'yes' }, 'record.onlyIfWatched', '"yes"'],
+    ['an empty dedupeKey', { ...VALID_RECORD, dedupeKey: '' }, 'record.dedupeKey', 'an empty string'],
+    ['a bad occurredAt', { ...VALID_RECORD, occurredAt: 'yesterday' }, 'record.occurredAt', 'a string of 9 characters'],
+    ['a string onlyIfWatched', { ...VALID_RECORD, onlyIfWatched: 'yes' }, 'record.onlyIfWatched', 'a string of 3 characters'],
     // An unknown field may carry message content: it is described by type and size, never echoed.
     ['an unknown field', { ...VALID_RECORD, text: 'hi' }, 'record.text', 'a string of 2 characters'],
   ])('%s: the message names the field and the value', (_label, input, field, value) => {

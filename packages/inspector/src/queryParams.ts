@@ -1,6 +1,6 @@
 // The query parameters of the JSON endpoints, checked: a bad one is a 400 whose message names the
-// parameter and what was expected, and shows the value only by `renderValue` (never content).
-import { isSessionKey, renderValue, SESSION_KEY_EXPECTED, type SessionKey } from '@session-state/domain';
+// parameter and what was expected, and describes the value only by `describeValue` (never its text).
+import { describeValue, isSessionKey, SESSION_KEY_EXPECTED, type SessionKey } from '@session-state/domain';
 
 /** A query parameter that was missing or not what the endpoint expects. */
 export class BadParameterError extends Error {
@@ -16,7 +16,7 @@ export class BadParameterError extends Error {
 /** The session key in parameter `name`, which must be present. */
 export function sessionKeyParam(name: string, value: string | undefined): SessionKey {
   if (value === undefined) throw new BadParameterError(name, `required: ${SESSION_KEY_EXPECTED}`);
-  if (!isSessionKey(value)) throw new BadParameterError(name, `expected ${SESSION_KEY_EXPECTED}, got ${renderValue(value)}`);
+  if (!isSessionKey(value)) throw new BadParameterError(name, `expected ${SESSION_KEY_EXPECTED}, got ${describeValue(value)}`);
   return value;
 }
 
@@ -25,7 +25,7 @@ export function integerParam(name: string, value: string | undefined, fallback: 
   if (value === undefined) return fallback;
   const parsed = /^\d{1,16}$/u.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-    throw new BadParameterError(name, `expected an integer from ${min} to ${max}, got ${renderValue(value)}`);
+    throw new BadParameterError(name, `expected an integer from ${min} to ${max}, got ${describeValue(value)}`);
   }
   return parsed;
 }

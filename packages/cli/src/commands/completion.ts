@@ -16,6 +16,6 @@ export function registerCompletion(program: Command, { out }: RunContext): void 
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS).argParser(named('<shell>', oneOf(SHELLS))))
     .action((shell: (typeof SHELLS)[number]) => {
       // The script ends in a newline of its own; `lines` adds one per line.
-      out.lines([(shell === 'bash' ? bashCompletion(program) : zshCompletion(program)).trimEnd()]);
+      out.lines((shell === 'bash' ? bashCompletion(program) : zshCompletion(program)).trimEnd().split('\n'));
     });
 }

@@ -82,15 +82,9 @@ async function removePreviousDemoFile(at: StateFilePath): Promise<boolean> {
   }
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
   if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
+  (await import('../stateFile')).requireWritable(at);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
   return true;
-}
-
-/** Creates the state file the story plays on and labels it as the demo's. */
-async function createDemoFile(file: string): Promise<void> {
-  const { labelStateFile, openSqliteStore } = await import('@session-state/adapters-sqlite');
-  await openSqliteStore({ path: file }).close();
-  labelStateFile(file, DEMO_LABEL, Date.now());
 }
 
 // --- the timeline ----------------------------------------------------------------------------------
@@ -172,7 +166,7 @@ export async function playDemo(
   const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(at);
-  await createDemoFile(at.file);
+  await (await import('../stateFile')).createLabelledStateFile(at, DEMO_LABEL);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);
@@ -341,6 +335,6 @@ export function registerDemo(program: Command, { io, out }: RunContext): void {
         // Never name the URL: it may hold a password.
         throw new UsageError('--db', 'the demo deletes and recreates its state, so it only runs on a SQLite state file, never on a PostgreSQL store that gateways may share; name a file');
       }
-      await playDemo(location, (line) => out.lines([line]), { note: out.note, cwd: io.cwd });
+      await playDemo(location, (text) => out.lines(text.split('\n')), { note: out.note, cwd: io.cwd });
     });
 }

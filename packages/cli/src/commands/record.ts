@@ -7,7 +7,6 @@ import { ActorType, decodeRecordInput, EVENT_KINDS, fromWatermarks, type Session
 
 import type { RecordInput } from '@session-state/app';
 import { withAwareness } from '../awarenessRun';
-import { describeValue } from '../describe';
 import { named, oneOf, parseJsonObject, parseSessionKey } from '../args';
 import { UsageError } from '../errors';
 import { actorLabel, payloadLabel } from '../format';
@@ -59,9 +58,8 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
     const [, field = '', ...rest] = problem.field.split('.');
     const argument = ARGUMENT_OF_FIELD[field] ?? problem.field;
     const where = rest.length > 0 ? ` (${rest.join('.')})` : '';
-    // The value as typed, described by type and size: it may be message content.
-    const value = [field, ...rest].reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key] : undefined), input);
-    throw new UsageError(argument, `expected ${problem.expected}${where}, got ${describeValue(value)}`);
+    // The library's description of the value (type and size): it may be message content.
+    throw new UsageError(argument, `expected ${problem.expected}${where}, got ${problem.value}`);
   }
   // Validated above with the library's own codec, so the kinds and actor types are known ones.
   return input as RecordInput;
