@@ -99,6 +99,27 @@ test('a foreign lock on a head row: appends and watches on that session fail as 
   expect((await s.readChanges(B, asSequence(0), 100)).events.map((e) => e.summary)).toEqual(['first on B', 'second on B', 'third on B']);
 });
 
+test('a foreign lock on a head row under drainThenAppend: the drain and the other sessions\' appends are kept, only the locked session\'s append fails', async () => {
+  const s = await open({ lockTimeoutMs: 300 });
+  expect((await append(s, A, 'first on A'))[0]?.type).toBe('appended');
+  await s.watch({ watcher: W, target: B, now: 1 });
+  expect((await append(s, B, 'first on B'))[0]?.type).toBe('appended');
+  const [pending] = await s.pendingNotices((watcher) => watcher === W);
+  expect(pending?.target).toBe(B);
+  await holdHead(A);
+
+  const drainThenAppend = s.drainThenAppend;
+  if (drainThenAppend === undefined) throw new Error('the PostgreSQL store has drainThenAppend');
+  const result = await drainThenAppend({ watcher: W, acks: [{ target: B, notified: pending?.notified ?? asSequence(0) }], now: 2 }, [
+    request(humanTurn(A, { summary: 'blocked' })),
+    request(humanTurn(B, { summary: 'second on B' })),
+  ]);
+  expect(result.drained.ok && result.drained.outcomes.map((outcome) => outcome.result)).toEqual(['acked']);
+  expect(result.appended.map((outcome) => outcome.type)).toEqual(['failed', 'appended']);
+  expect(failureMessage(result.appended[0])).toMatch(/^database is locked/);
+  expect((await s.readChanges(A, asSequence(0), 100)).events.map((e) => e.summary)).toEqual(['first on A']);
+});
+
 test('a lock wait beyond statementTimeoutMs (below lockTimeoutMs) is cancelled by the server and reported as "database is locked" too', async () => {
   const s = await open({ lockTimeoutMs: 20_000, statementTimeoutMs: 300 });
   expect((await append(s, A, 'first'))[0]?.type).toBe('appended');
