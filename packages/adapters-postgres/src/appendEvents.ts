@@ -8,6 +8,7 @@ import type { PoolClient } from 'pg';
 
 import { writeCursorPlan } from './cursorJournal';
 import { decodeEventValues } from './eventRow';
+import { isLockedFailure } from './lockedFailure';
 import { signalPairs } from './signal';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run, runBoth, sqlState } from './transaction';
@@ -54,11 +55,19 @@ export async function appendOne(db: StoreDb, client: PoolClient, request: Append
 }
 
 /**
+ * The sessions of a batch whose rows another transaction held beyond the store's lock bound, with
+ * that failure: their further requests in the batch fail with it at once instead of waiting again.
+ */
+export type LockedSessions = Map<string, unknown>;
+
+/**
  * A request of a larger batch in its own savepoint (the second attempt, once a request of the
  * batch failed): a failure rolls back only it. A concurrent
  * gateway that committed the same dedupe key first makes it a duplicate, as if it had been first.
  */
-export async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest): Promise<AppendOutcome> {
+export async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest, locked?: LockedSessions): Promise<AppendOutcome> {
+  const sessionKey = request.command.sessionKey;
+  if (locked?.has(sessionKey) === true) return failedOutcome(locked.get(sessionKey));
   await client.query('SAVEPOINT request');
   try {
     const outcome = await appendOne(db, client, request);
@@ -68,6 +77,7 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
     // A deadlock or serialization failure retries the whole batch (see inTransaction).
     if (isRetryable(e)) throw e;
     await client.query('ROLLBACK TO SAVEPOINT request');
+    if (isLockedFailure(e)) locked?.set(sessionKey, e);
     const dedupeKey = request.command.dedupeKey;
     if (sqlState(e) === UNIQUE_VIOLATION && dedupeKey !== undefined) {
       const duplicate = await existingDuplicate(db, client, dedupeKey);
@@ -82,13 +92,14 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
  * without savepoints: the first request that fails throws `RequestFailed` (a retryable failure
  * rethrows as it is), so the caller rolls the attempt back and runs it again isolated.
  */
-export async function appendAllOrFail(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+export async function appendAllOrFail(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[], locked?: LockedSessions): Promise<AppendOutcome[]> {
   const outcomes: AppendOutcome[] = [];
   for (const request of batch) {
     try {
       outcomes.push(await appendOne(db, client, request));
     } catch (e) {
       if (isRetryable(e)) throw e;
+      if (isLockedFailure(e)) locked?.set(request.command.sessionKey, e);
       throw new RequestFailed(e);
     }
   }
@@ -140,20 +151,27 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
   }
   // First without savepoints (two round trips fewer per request); a request that fails rolls
   // the whole attempt back, and the batch runs again with each request in its own savepoint.
+  // A session whose rows another transaction holds past the lock bound fails alone: the other
+  // sessions' requests go on.
+  const locked: LockedSessions = new Map();
+  let lockFirst = true;
   try {
     return await inTransaction(db, async (client) => {
       await lockBatch(db, client, batch);
-      return await appendAllOrFail(db, client, batch);
+      return await appendAllOrFail(db, client, batch, locked);
     });
   } catch (e) {
     // Only a request's own failure is retried this way: a failed BEGIN or COMMIT (the
-    // connection) rejects, since a COMMIT whose answer was lost may have been applied.
-    if (!(e instanceof RequestFailed)) throw e;
+    // connection) rejects, since a COMMIT whose answer was lost may have been applied. When
+    // locking the batch's rows met the bound, which session's row is held is not known: each
+    // request then locks its own (a deadlock this allows is retried whole by inTransaction).
+    if (isLockedFailure(e)) lockFirst = false;
+    else if (!(e instanceof RequestFailed)) throw e;
   }
   return inTransaction(db, async (client) => {
-    await lockBatch(db, client, batch);
+    if (lockFirst) await lockBatch(db, client, batch);
     const outcomes: AppendOutcome[] = [];
-    for (const request of batch) outcomes.push(await appendIsolated(db, client, request));
+    for (const request of batch) outcomes.push(await appendIsolated(db, client, request, locked));
     return outcomes;
   });
 }

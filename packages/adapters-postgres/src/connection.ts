@@ -20,7 +20,11 @@ const types: ClientConfig['types'] = {
   getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as never,
 };
 
-export function clientConfig(options: CheckedOptions): ClientConfig {
+/** How long beyond statementTimeoutMs a query waits for any answer before its connection is closed (a stalled server). */
+export const ANSWER_GRACE_MS = 1_000;
+
+/** The settings of a connection without bounds on waits: for the migrations at open and VACUUM, which may rightly run long. */
+export function unboundedConfig(options: CheckedOptions): ClientConfig {
   return {
     connectionString: options.connectionString,
     // So an operator (and the connection-loss tests) can find the store's backends in
@@ -29,6 +33,23 @@ export function clientConfig(options: CheckedOptions): ClientConfig {
     types,
     keepAlive: true,
     connectionTimeoutMillis: options.connectTimeoutMs,
+  };
+}
+
+/**
+ * The settings of the pool's and the listener's connections: the server ends a lock wait at
+ * lockTimeoutMs and a statement at statementTimeoutMs, and the client gives up on a server that
+ * does not answer a little later (node-postgres then closes the connection). The two timeouts
+ * are startup parameters, set once per connection as it opens: no statement more in any
+ * transaction, so the pipelined round trips stay as they are, and reads outside a transaction
+ * are bounded too (a `SET LOCAL` would cover only transactions and cost a statement in each).
+ */
+export function clientConfig(options: CheckedOptions): ClientConfig {
+  return {
+    ...unboundedConfig(options),
+    lock_timeout: options.lockTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.statementTimeoutMs + ANSWER_GRACE_MS,
   };
 }
 

@@ -10,8 +10,9 @@ import { RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, type AppendOutcome, type AppendRequest, type DrainOutcome, type DrainRequest, type DrainThenAppendResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { appendAllOrFail, appendIsolated } from './appendEvents';
-import { drainIn, drainLocked, lockDrainCursors } from './drain';
+import { appendAllOrFail, appendEvents, appendIsolated } from './appendEvents';
+import { drain as drainAlone, drainIn, drainLocked, lockDrainCursors } from './drain';
+import { isLockedFailure } from './lockedFailure';
 import type { StoreDb } from './storeDb';
 import { inTransaction, isRetryable, run } from './transaction';
 
@@ -50,6 +51,21 @@ async function drainIsolated(db: StoreDb, client: PoolClient, drain: DrainReques
   }
 }
 
+/**
+ * The drain and the batch each in a transaction of its own, as the two calls would run: after
+ * locking both parts' rows met the lock bound, so a session another transaction holds fails alone
+ * (appendEvents) instead of failing the drain and every append with it.
+ */
+async function separately(db: StoreDb, drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
+  let drained: DrainThenAppendResult['drained'];
+  try {
+    drained = { ok: true, outcomes: await drainAlone(db, drain.watcher, drain.acks, drain.now) };
+  } catch (error) {
+    drained = { ok: false, error };
+  }
+  return { drained, appended: await appendEvents(db, batch) };
+}
+
 /** See `StateStore.drainThenAppend`. An empty drain (no acks) or batch does only the other part. */
 export async function drainThenAppend(db: StoreDb, drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
   assertStoreKey('watcher', drain.watcher);
@@ -80,6 +96,7 @@ export async function drainThenAppend(db: StoreDb, drain: DrainRequest, batch: r
   } catch (e) {
     // Only a part's own failure is retried this way: a failed BEGIN or COMMIT (the connection)
     // rejects, since a COMMIT whose answer was lost may have been applied.
+    if (isLockedFailure(e)) return separately(db, drain, batch);
     if (!(e instanceof RequestFailed) && !(e instanceof DrainFailed)) throw e;
   }
   return inTransaction(db, async (client) => {

@@ -6,6 +6,7 @@ import { getTableConfig } from 'drizzle-orm/pg-core';
 
 import type { StoreDb } from './storeDb';
 import { runAlone } from './transaction';
+import { withUnboundedClient } from './unboundedClient';
 
 /** What `prune` run to completion with `request` would delete and expire; reads only. */
 export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<PrunePreview> {
@@ -32,10 +33,11 @@ async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number
 /**
  * VACUUM of the store's tables (not FULL: it takes no lock that stops a gateway, and gives the
  * space of pruned rows back to the tables, returning to the OS only the empty pages at their ends).
+ * On a connection without the store's statement bound: a large table's VACUUM may take minutes.
  */
 export async function vacuum(db: StoreDb): Promise<VacuumResult> {
   const names = tableNames(db);
   const bytesBefore = await storeBytes(db, names);
-  await db.pool.query(`VACUUM ${names.join(', ')}`);
+  await withUnboundedClient(db.unboundedConfig, (client) => client.query(`VACUUM ${names.join(', ')}`));
   return { bytesBefore, bytesAfter: await storeBytes(db, names) };
 }

@@ -1,14 +1,13 @@
 // Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
 // the StateStore port over a connection pool; `listen` adds the cross-process signals.
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { storePort, warnCorruptRow } from '@session-state/adapters-sql-common';
+import { storePort } from '@session-state/adapters-sql-common';
 import type { StateStore } from '@session-state/domain';
 import pg from 'pg';
 
 import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
-import { checkOut } from './checkOut';
-import { channelOf, clientConfig, poolConfig } from './connection';
+import { channelOf, clientConfig, poolConfig, unboundedConfig } from './connection';
 import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
@@ -28,6 +27,8 @@ import { previewPrune, vacuum } from './maintenance';
 import { storeTables } from './schema';
 import { prepareStatements } from './statements';
 import type { StoreDb } from './storeDb';
+import { consoleLogger, logCorruptRow } from './storeLogger';
+import { withUnboundedClient } from './unboundedClient';
 import { unwatch } from './unwatch';
 import { watch } from './watch';
 
@@ -42,10 +43,11 @@ import { watch } from './watch';
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<StateStore> {
   const checked = checkOptions(options);
   const config = clientConfig(checked);
+  const logger = options.logger ?? consoleLogger;
   const pool = new pg.Pool(poolConfig(checked));
   // An idle pooled connection that breaks is replaced on next use; without a listener the
   // pool's error event would end the process.
-  pool.on('error', (error) => console.warn(`session-state postgres: an idle connection failed: ${error.message}`));
+  pool.on('error', (error) => logger.warn('an idle connection failed; the pool replaces it', { error: error.message }));
   // Every pooled client hears 'error' for its whole life. The pool's own listener and checkOut's
   // leave a gap: a backend terminated right after startup sends its FATAL in the same packet as
   // the ReadyForQuery that hands the new client out, before checkOut can listen. The loss is
@@ -60,13 +62,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   try {
     const tables = storeTables(checked.schema);
     const orm = drizzle({ client: pool, schema: tables });
-    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('postgres') };
-    const held = await checkOut(pool);
-    try {
-      await migrate(held.client, checked.schema);
-    } finally {
-      held.release();
-    }
+    const unbounded = unboundedConfig(checked);
+    const onCorruptRow = options.onCorruptRow ?? logCorruptRow(logger);
+    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
+    // Without the pool's bounds: a migration may rewrite a large table, and a gateway opening
+    // beside another that migrates waits for it (the advisory lock in migrate).
+    await withUnboundedClient(unbounded, (client) => migrate(client, checked.schema));
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw e;

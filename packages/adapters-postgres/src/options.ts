@@ -1,7 +1,7 @@
 // The options of openPostgresStore, and their checks (clear errors naming the option and value).
 // This file is part of the package's public types: it imports no pg or drizzle type, so a
 // gateway compiling with skipLibCheck: false needs neither's type declarations.
-import type { CorruptRowInfo } from '@session-state/domain';
+import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
 export interface PostgresStoreOptions {
   /** e.g. `postgres://user@host:5432/db`; every gateway sharing the state uses the same one. */
@@ -17,13 +17,29 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** How long opening a connection may take before it fails (a host that drops packets); default 10000 ms. */
   readonly connectTimeoutMs?: number;
-  /** Called for each stored row that cannot be decoded (it is skipped); default a console warning without content. */
+  /**
+   * How long an operation waits for a row lock another transaction holds (an operator's `BEGIN`
+   * left open, a stuck migration) before it fails as "database is locked", as SQLite's
+   * `busyTimeoutMs`; default 5000 ms. The server's `lock_timeout` on every pooled connection.
+   */
+  readonly lockTimeoutMs?: number;
+  /**
+   * How long one statement may run before the server cancels it (also reported as "database is
+   * locked"); default 10000 ms, the server's `statement_timeout`. A server that does not answer at
+   * all is given one second more, then the connection is closed and the operation fails.
+   */
+  readonly statementTimeoutMs?: number;
+  /** Called for each stored row that cannot be decoded (it is skipped); default a warning through `logger`, without content. */
   readonly onCorruptRow?: (info: CorruptRowInfo) => void;
+  /** Where the store's own messages go (an idle connection that failed, a corrupt row); default the console. */
+  readonly logger?: Logger;
 }
 
 export const DEFAULT_SCHEMA = 'session_state';
 export const DEFAULT_MAX_CONNECTIONS = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 /** How often the idle listening connection is checked, so a silently dead one is noticed. */
 export const HEARTBEAT_MS = 10_000;
 
@@ -52,6 +68,17 @@ export interface CheckedOptions {
   readonly schema: string;
   readonly maxConnections: number;
   readonly connectTimeoutMs: number;
+  readonly lockTimeoutMs: number;
+  readonly statementTimeoutMs: number;
+}
+
+/** A positive whole number of milliseconds, or the default when absent. */
+function checkMs(options: PostgresStoreOptions, name: 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs', fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`openPostgresStore: ${name} must be a positive integer (milliseconds), got ${typeof options[name] === 'number' ? String(options[name]) : typeof options[name]}`);
+  }
+  return value;
 }
 
 export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
@@ -72,12 +99,15 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
     throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(options.maxConnections)}`);
   }
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-  if (!Number.isSafeInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
-    throw new TypeError(`openPostgresStore: connectTimeoutMs must be a positive integer (milliseconds), got ${String(options.connectTimeoutMs)}`);
-  }
+  const connectTimeoutMs = checkMs(options, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS);
+  const lockTimeoutMs = checkMs(options, 'lockTimeoutMs', DEFAULT_LOCK_TIMEOUT_MS);
+  const statementTimeoutMs = checkMs(options, 'statementTimeoutMs', DEFAULT_STATEMENT_TIMEOUT_MS);
   if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
     throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
   }
-  return { connectionString, schema, maxConnections, connectTimeoutMs };
+  const { logger } = options;
+  if (logger !== undefined && (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function')) {
+    throw new TypeError(`openPostgresStore: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
+  }
+  return { connectionString, schema, maxConnections, connectTimeoutMs, lockTimeoutMs, statementTimeoutMs };
 }

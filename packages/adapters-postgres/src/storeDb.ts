@@ -2,7 +2,7 @@
 // tables (in the store's schema) the queries are built with, the statements built once at open,
 // the signal channel, and where corrupt rows are reported.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { Pool } from 'pg';
+import type { ClientConfig, Pool } from 'pg';
 import type { CorruptRowSink } from '@session-state/domain';
 
 import type { StoreTables } from './schema';
@@ -19,4 +19,6 @@ export interface StoreDb extends CorruptRowSink {
   readonly statements: Statements;
   /** The LISTEN/NOTIFY channel of this store's schema (see listen.ts). */
   readonly channel: string;
+  /** The settings of a connection for work without the pool's bounds (VACUUM; see unboundedClient.ts). */
+  readonly unboundedConfig: ClientConfig;
 }

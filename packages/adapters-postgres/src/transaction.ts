@@ -10,6 +10,7 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import { checkOut, type HeldClient } from './checkOut';
 import { commitStatus } from './commitStatus';
 import { dialect, type Statement } from './compile';
+import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked } from './lockedFailure';
 import type { StoreDb } from './storeDb';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
@@ -33,7 +34,8 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 
 /**
  * A checked-out connection; a connection that fails while it is being opened (its backend
- * terminated at startup) is tried again, counted with the operation's other reconnects.
+ * terminated at startup) is tried again, counted with the operation's other reconnects, unless it
+ * timed out (a server that does not answer).
  */
 async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
   for (let tried = reconnects; ; tried += 1) {
@@ -41,7 +43,7 @@ async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held
       // Not spread into one object: copying the held client's methods reshapes an object per transaction.
       return { held: await checkOut(db.pool), reconnects: tried };
     } catch (e) {
-      if (tried >= MAX_RECONNECTS) throw e;
+      if (tried >= MAX_RECONNECTS || isConnectTimeout(e)) throw e;
     }
   }
 }
@@ -50,8 +52,12 @@ export type { Statement } from './compile';
 
 /** Runs a statement with its named values; rows come back as arrays. */
 export async function run<P extends object, Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement<P>, params: P): Promise<Row[]> {
-  const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: bindValues(statement.names, params), rowMode: 'array' });
-  return result.rows;
+  try {
+    const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: bindValues(statement.names, params), rowMode: 'array' });
+    return result.rows;
+  } catch (e) {
+    throw reportLocked(e);
+  }
 }
 
 /**
@@ -125,7 +131,7 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
           attempt += 1;
           continue;
         }
-        throw e;
+        throw reportLocked(e);
       }
       const cause = messageOf(held.lostError() ?? e);
       if (committing) {
@@ -137,6 +143,8 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
           );
         }
       }
+      // A server that stopped answering is not asked again on a fresh connection.
+      if (isNoAnswer(e)) throw noAnswerError(e);
       if (reconnects < MAX_RECONNECTS) {
         reconnects += 1;
         continue;
@@ -169,7 +177,8 @@ async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { reado
     } catch (e) {
       const lost = held.lostError() !== undefined || !(await held.answers('SELECT 1'));
       held.release(lost);
-      if (!lost) throw e;
+      if (!lost) throw reportLocked(e);
+      if (isNoAnswer(e)) throw noAnswerError(e);
       if (reconnects >= MAX_RECONNECTS) {
         throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
       }

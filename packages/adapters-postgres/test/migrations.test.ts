@@ -95,6 +95,10 @@ describe('options', () => {
     [{ connectionString: 'postgres://h/db', maxConnections: 0 }, /maxConnections must be a positive integer, got 0/],
     [{ connectionString: 'postgres://h/db', connectTimeoutMs: -1 }, /connectTimeoutMs must be a positive integer \(milliseconds\), got -1/],
     [{ connectionString: 'postgres://h/db', onCorruptRow: 'log' }, /onCorruptRow must be a function, got string/],
+    [{ connectionString: 'postgres://h/db', lockTimeoutMs: 0 }, /lockTimeoutMs must be a positive integer \(milliseconds\), got 0/],
+    [{ connectionString: 'postgres://h/db', lockTimeoutMs: '5 s' }, /lockTimeoutMs must be a positive integer \(milliseconds\), got string/],
+    [{ connectionString: 'postgres://h/db', statementTimeoutMs: 1.5 }, /statementTimeoutMs must be a positive integer \(milliseconds\), got 1.5/],
+    [{ connectionString: 'postgres://h/db', logger: { warn: () => undefined } }, /logger must be an object with warn and error functions, got object/],
   ])('%j is refused naming the option', async (options, message) => {
     await expect(openPostgresStore(options as never)).rejects.toThrow(message);
   });

@@ -36,8 +36,16 @@ test('vacuum reports the store tables\' size before and after as the server coun
 
     const { bytesBefore, bytesAfter } = await store.vacuum();
 
-    const after = await sizes(schema);
+    let after = await sizes(schema);
     expect([bytesBefore, bytesAfter]).toEqual([before.total, after.total]);
+    // A transaction of another suite running beside this one (the lock-timeout tests hold a row
+    // lock on purpose) keeps the pruned rows visible to it until it ends: VACUUM runs again then.
+    for (let again = 0; after.eventsHeap !== 0 && again < 100; again += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const repeated = await store.vacuum();
+      after = await sizes(schema);
+      expect(repeated.bytesAfter).toBe(after.total);
+    }
     // Every event was pruned: VACUUM truncates the now empty heap. (The total can still grow by
     // the free-space and visibility maps VACUUM creates, so the total is not compared.)
     expect(after.eventsHeap).toBe(0);
