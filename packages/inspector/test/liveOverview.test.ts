@@ -12,14 +12,14 @@ test('a change signal without a change in the store pushes no update; one commit
   const changes = manualChanges();
   const live = await startLiveOverview(store, changes.source);
   const pushed: OverviewUpdate[] = [];
-  live.subscribe((update) => pushed.push(update));
+  live.subscribe((frame) => pushed.push(frame.update));
   try {
     for (let i = 0; i < 3; i += 1) {
       changes.fire();
       await live.refresh();
     }
     expect(pushed).toEqual([]);
-    expect((await live.current()).version).toBe(1);
+    expect((await live.current()).update.version).toBe(1);
 
     const recorded = await awareness.record({ sessionKey: RESEARCHER, kind: 'compacted', actorType: 'system', summary: 'compacted' });
     changes.fire();
