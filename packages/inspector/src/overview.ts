@@ -59,7 +59,10 @@ export const NOTICE_LIMIT = 200;
  */
 export async function readOverview(store: StateStore): Promise<Overview> {
   const heads = await store.readHeads();
+  // A synchronous store (SQLite) blocks the loop for each read: let waiting requests in between.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const cursors = await store.listCursors();
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const shown = shownPart(heads, cursors);
   const graph = watchGraph(heads, shown.cursors, shown.keys, cursors);
   // The held notices follow from the cursors just read (every store's pendingNotices is this

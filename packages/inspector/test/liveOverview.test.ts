@@ -32,3 +32,22 @@ test('a change signal without a change in the store pushes no update; one commit
     await awareness.close();
   }
 });
+
+test('each start is a new run: versions restart from 1 under a different run id', async () => {
+  const store = createMemoryStore();
+  const awareness = await writeScene(store);
+  const runs: string[] = [];
+  try {
+    for (let i = 0; i < 2; i += 1) {
+      const live = await startLiveOverview(store, manualChanges().source);
+      const { update, data } = await live.current();
+      expect(update.version).toBe(1);
+      expect(JSON.parse(data)).toEqual(update);
+      runs.push(update.run);
+      await live.close();
+    }
+    expect(new Set(runs).size).toBe(2);
+  } finally {
+    await awareness.close();
+  }
+});
