@@ -36,7 +36,10 @@ test.each([['SIGINT'], ['SIGTERM']] as const)('serves the page on the URL it pri
     // /metrics is the Prometheus registry over this store: the pending-pairs gauge read from it.
     const metrics = await fetch(new URL('/metrics', url));
     expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toMatch(/^session_state_pending_pairs 0$/mu);
+    const metricsText = await metrics.text();
+    expect(metricsText).toMatch(/^session_state_pending_pairs 0$/mu);
+    // Only what describes the store: the facade's counters and queue depth belong to a gateway's process.
+    expect(metricsText.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(' ')[0])).toEqual(['session_state_pending_pairs']);
     // Read-only while serving too: a writer's connection would keep a -wal and -shm beside the file.
     expect([fs.existsSync(`${db}-wal`), fs.existsSync(`${db}-shm`)]).toEqual([false, false]);
   } finally {
@@ -46,6 +49,45 @@ test.each([['SIGINT'], ['SIGTERM']] as const)('serves the page on the URL it pri
   expect(status).toBe(0);
   expect(hashFileAndWal(db)).toBe(before);
   expect(fs.existsSync(`${db}-shm`)).toBe(false);
+});
+
+test('a non-loopback --host says plainly at start that the store is readable from the network; the default says nothing of it', async () => {
+  for (const [args, warned] of [
+    [['--host', '0.0.0.0'], true],
+    [[], false],
+  ] as const) {
+    const child = spawn(process.execPath, [CLI_MAIN, 'inspect', '--port', '0', ...args, '--db', db]);
+    const exited = exitOf(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    try {
+      const url = (await waitFor(child.stdout, (text) => text.endsWith('\n'))).trim();
+      // The printed address is one a browser can open, and it is answered.
+      expect((await fetch(new URL('/api/health', url))).status).toBe(200);
+    } finally {
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+    expect(stderr.includes('is not a loopback address: the store (session keys, pending notices, summaries, payloads) is readable from the network')).toBe(warned);
+  }
+});
+
+test("Ctrl-C with a page's event stream open ends the stream and exits 0", async () => {
+  const child = spawn(process.execPath, [CLI_MAIN, 'inspect', '--port', '0', '--db', db]);
+  const exited = exitOf(child);
+  const url = (await waitFor(child.stdout, (text) => text.endsWith('\n'))).trim();
+  const response = await fetch(new URL('/api/events', url));
+  const reader = response.body?.getReader();
+  expect((await reader?.read())?.done).toBe(false);
+  child.kill('SIGINT');
+  // The server ends the stream itself (an end or a closed socket), then the process exits.
+  for (;;) {
+    const chunk = await reader?.read().catch(() => undefined);
+    if (chunk === undefined || chunk.done) break;
+  }
+  expect(await exited).toBe(0);
 });
 
 test.each([
@@ -86,7 +128,7 @@ test('the other commands never load the inspector package or its server', () => 
     const { main } = require(${JSON.stringify(path.resolve(__dirname, '..', 'dist', 'main.js'))});
     const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, cwd: process.cwd(), onInterrupt: () => () => undefined };
     main(['list', '--db', ${JSON.stringify(db)}], io).then((status) => {
-      const loaded = Object.keys(require.cache).filter((file) => /[\\\\/](inspector|hono|@hono|cytoscape)[\\\\/]/.test(file));
+      const loaded = Object.keys(require.cache).filter((file) => /[\\\\/](packages[\\\\/]inspector|hono|@hono|cytoscape)[\\\\/]/.test(file));
       process.stdout.write(JSON.stringify({ status, loaded }));
     });
   `;

@@ -2,10 +2,11 @@
 // that pushes each new overview, and /metrics. Read-only by construction: only GET routes exist,
 // and every handler reads through the store port's read methods.
 import { explainPair, failureMessage, type PairExplanation, type StateStore } from '@session-state/domain';
-import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { Hono } from 'hono';
 
-import type { LiveOverview, OverviewUpdate } from './liveOverview';
+import { eventStreams, type StreamBacklog } from './eventStream';
+import { hostGuard } from './hostCheck';
+import type { LiveOverview } from './liveOverview';
 import { BadParameterError, integerParam, sessionKeyParam } from './queryParams';
 import type { StaticAsset } from './staticAssets';
 import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline';
@@ -19,6 +20,8 @@ export interface InspectorAppDeps {
   readonly label: string;
   /** The Prometheus text served at /metrics; without it /metrics answers 404 saying so. */
   readonly metricsText?: () => Promise<string>;
+  /** The Host header values to answer (the names of the listening address); anything else is refused. */
+  readonly allowedHosts: () => ReadonlySet<string>;
 }
 
 /** The app and a way to end its open event streams (the server waits for them when closing). */
@@ -26,26 +29,24 @@ export interface InspectorApp {
   readonly app: Hono;
   /** Ends every open event stream. */
   endStreams(): void;
+  /** What each open event stream holds now. */
+  streamBacklog(): readonly StreamBacklog[];
 }
 
 /** The default number of timeline events per request. */
 const TIMELINE_DEFAULT_EVENTS = 500;
 
-/** The SSE event name of an overview update. */
-export const OVERVIEW_EVENT = 'overview';
-
 /** The Prometheus text exposition format's content type. */
 const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
-function updateMessage(update: OverviewUpdate): { readonly event: string; readonly id: string; readonly data: string } {
-  return { event: OVERVIEW_EVENT, id: String(update.version), data: JSON.stringify(update) };
-}
 
 /** Builds the routes. */
 export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
   const { store, live, assets } = deps;
   const app = new Hono();
-  const openStreams = new Set<() => void>();
+  const streams = eventStreams(live);
+
+  // Before every route: a request naming another host (DNS rebinding) reads nothing.
+  app.use(hostGuard(deps.allowedHosts));
 
   // A bad parameter is the caller's mistake (400, naming it); anything else is the store's (500).
   app.onError((error, c) => {
@@ -61,7 +62,9 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
   // Browsers ask for it unprompted; the page has none.
   app.get('/favicon.ico', (c) => c.body(null, 204));
 
-  app.get('/api/overview', async (c) => c.json({ label: deps.label, ...(await live.current()) }));
+  app.get('/api/health', (c) => c.text('ok\n'));
+
+  app.get('/api/overview', async (c) => c.json({ label: deps.label, ...(await live.current()).update }));
 
   app.get('/api/timeline', async (c) => {
     const session = sessionKeyParam('session', c.req.query('session'));
@@ -78,27 +81,7 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
     return c.json(explanation);
   });
 
-  app.get('/api/events', (c: Context) =>
-    streamSSE(c, async (stream) => {
-      let end: () => void = () => undefined;
-      const ended = new Promise<void>((resolve) => {
-        end = resolve;
-      });
-      openStreams.add(end);
-      stream.onAbort(end);
-      const send = (update: OverviewUpdate): void => {
-        stream.writeSSE(updateMessage(update)).catch(end);
-      };
-      const unsubscribe = live.subscribe(send);
-      try {
-        send(await live.current());
-        await ended;
-      } finally {
-        unsubscribe();
-        openStreams.delete(end);
-      }
-    }),
-  );
+  app.get('/api/events', streams.handler);
 
   app.get('/metrics', async (c) => {
     if (deps.metricsText === undefined) {
@@ -109,8 +92,7 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
 
   return {
     app,
-    endStreams: () => {
-      for (const end of openStreams) end();
-    },
+    endStreams: streams.endAll,
+    streamBacklog: streams.backlog,
   };
 }

@@ -65,22 +65,24 @@ export function edgeId(watcher: string, target: string): string {
 }
 
 /**
- * The graph of `heads` (every head row) and `cursors` (every cursor). A key met only as a cursor
- * end (a watcher that never logged an event) is a node with head 0.
+ * The graph of `heads` (every head row) and `cursors` (the cursors to draw). A key met only as a
+ * cursor end (a watcher that never logged an event) is a node with head 0. With `shown`, only
+ * those keys are nodes (cursors must lie between them); `allCursors` (default `cursors`) gives
+ * each node's watching and watched-by counts.
  *
  * @example const graph = watchGraph(await store.readHeads(), await store.listCursors());
  */
-export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRow[]): WatchGraph {
+export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRow[], shown?: ReadonlySet<string>, allCursors: readonly CursorRow[] = cursors): WatchGraph {
   const heldBy = new Map<string, number>();
   const heldOn = new Map<string, number>();
-  const keys = new Set<string>(heads.map((row) => row.sessionKey));
-  for (const cursor of cursors) {
-    keys.add(cursor.watcher);
-    keys.add(cursor.target);
+  for (const cursor of allCursors) {
     heldBy.set(cursor.watcher, (heldBy.get(cursor.watcher) ?? 0) + 1);
     heldOn.set(cursor.target, (heldOn.get(cursor.target) ?? 0) + 1);
   }
-  const headOf = new Map(heads.map((row) => [row.sessionKey as string, row]));
+  const keys = new Set<string>(shown ?? heads.map((row) => row.sessionKey));
+  if (shown === undefined) for (const cursor of cursors) keys.add(cursor.watcher).add(cursor.target);
+  const headOf = new Map<string, HeadRow>();
+  for (const row of heads) if (keys.has(row.sessionKey)) headOf.set(row.sessionKey, row);
   const agents = new Map<string, AgentNode>();
   const sessions = [...keys].sort(compareText).map((key): SessionNode => {
     const agent = parseAgentKey(key);

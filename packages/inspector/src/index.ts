@@ -19,6 +19,8 @@ export {
   type ChangeSubscription,
 } from './changes';
 export { watchGraph, agentBoxId, edgeId, type AgentNode, type SessionNode, type WatchEdge, type WatchGraph } from './graph';
-export { readOverview, type Overview, type PendingNotice, type StoreCounts } from './overview';
+export { readOverview, NOTICE_LIMIT, type Overview, type PendingNotice, type StoreCounts } from './overview';
 export { readTimeline, actorRow, TIMELINE_MAX_EVENTS, type Timeline, type TimelineEvent } from './timeline';
 export type { OverviewUpdate } from './liveOverview';
+export { isLoopbackHost, allowedHosts } from './hostCheck';
+export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './graphBounds';

@@ -1,28 +1,51 @@
 // The overview kept current: re-read when the change source says the store may have changed
-// (one read at a time, a change during a read queues one more), and pushed to every open event
-// stream only when it differs from the last one pushed.
+// (one read at a time, a change during a read queues one more, started only after a pause that
+// grows with what the last read cost, so the server answers between reads of a large store), and
+// pushed to every open event stream, serialised once, only when it differs from the last one.
+import { randomUUID } from 'node:crypto';
+
 import { failureMessage, type StateStore } from '@session-state/domain';
 
 import type { ChangeSource, ChangeSubscription } from './changes';
 import { readOverview, type Overview } from './overview';
 
-/** What an event stream receives: the overview and its version (1 for the first read, then +1 per change). */
+/** What an event stream receives: the overview and its version (1 for the first read, then +1 per change) within this server run. */
 export interface OverviewUpdate {
+  /** This server run's id: a restarted inspector numbers its versions from 1 again under a new one. */
+  readonly run: string;
   readonly version: number;
   readonly overview: Overview;
   /** The last refresh failed with this message (the overview is the last good one). */
   readonly error?: string;
 }
 
+/** An update and its JSON text, made once for every stream. */
+export interface OverviewFrame {
+  readonly update: OverviewUpdate;
+  readonly data: string;
+}
+
 export interface LiveOverview {
-  /** The latest update (after the first read has finished). */
-  current(): Promise<OverviewUpdate>;
-  /** Calls `listener` with every new update until the returned function is called. */
-  subscribe(listener: (update: OverviewUpdate) => void): () => void;
-  /** Re-reads now (what the change source triggers); resolves once the read has finished. */
+  /** The latest frame (after the read under way, if any, has finished). */
+  current(): Promise<OverviewFrame>;
+  /** Calls `listener` with every new frame until the returned function is called. */
+  subscribe(listener: (frame: OverviewFrame) => void): () => void;
+  /** Re-reads now (what the change source triggers); resolves once the reads queued have finished. */
   refresh(): Promise<void>;
   /** Stops the change source; no update is pushed after it resolves. */
   close(): Promise<void>;
+}
+
+/** The pause before a queued re-read, as a multiple of what the last read took: the loop stays free most of the time. */
+const PAUSE_PER_READ_COST = 4;
+/** The longest pause between reads, in milliseconds. */
+const MAX_PAUSE_MS = 5000;
+
+/** The frame of an overview whose JSON text is `overviewText`, so it is serialised only once. */
+function frameOf(run: string, version: number, overview: Overview, overviewText: string, error?: string): OverviewFrame {
+  const errorText = error === undefined ? '' : `,"error":${JSON.stringify(error)}`;
+  const data = `{"run":${JSON.stringify(run)},"version":${version},"overview":${overviewText}${errorText}}`;
+  return { update: { run, version, overview, ...(error === undefined ? {} : { error }) }, data };
 }
 
 /**
@@ -31,30 +54,46 @@ export interface LiveOverview {
  * @example const live = await startLiveOverview(store, sqliteFileChanges(file));
  */
 export async function startLiveOverview(store: StateStore, changes: ChangeSource): Promise<LiveOverview> {
-  const listeners = new Set<(update: OverviewUpdate) => void>();
-  let latest: OverviewUpdate = { version: 1, overview: await readOverview(store) };
-  let latestText = JSON.stringify(latest.overview);
+  const run = randomUUID();
+  const listeners = new Set<(frame: OverviewFrame) => void>();
+  const first = await readOverview(store);
+  let latestText = JSON.stringify(first);
+  let latest = frameOf(run, 1, first, latestText);
   let closed = false;
   let running: Promise<void> | undefined;
+  let reading: Promise<void> | undefined;
   let again = false;
+  let lastCostMs = 0;
+  let pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
 
   const readOnce = async (): Promise<void> => {
-    let next: OverviewUpdate;
+    const started = performance.now();
+    let next: OverviewFrame;
     try {
       const overview = await readOverview(store);
       const text = JSON.stringify(overview);
-      if (text === latestText && latest.error === undefined) return;
+      if (text === latestText && latest.update.error === undefined) return;
       latestText = text;
-      next = { version: latest.version + 1, overview };
+      next = frameOf(run, latest.update.version + 1, overview, text);
     } catch (error) {
       const message = failureMessage(error);
-      if (latest.error === message) return;
-      next = { version: latest.version + 1, overview: latest.overview, error: message };
+      if (latest.update.error === message) return;
+      next = frameOf(run, latest.update.version + 1, latest.update.overview, latestText, message);
+    } finally {
+      lastCostMs = performance.now() - started;
     }
     if (closed) return;
     latest = next;
     for (const listener of listeners) listener(next);
   };
+
+  const rest = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(MAX_PAUSE_MS, lastCostMs * PAUSE_PER_READ_COST));
+      pause = { timer, resolve };
+    }).finally(() => {
+      pause = undefined;
+    });
 
   const refresh = (): Promise<void> => {
     if (running !== undefined) {
@@ -64,10 +103,14 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
     running = (async () => {
       do {
         again = false;
-        await readOnce();
+        reading = readOnce();
+        await reading;
+        reading = undefined;
+        if (again && !closed) await rest();
       } while (again && !closed);
     })().finally(() => {
       running = undefined;
+      reading = undefined;
     });
     return running;
   };
@@ -78,7 +121,7 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
 
   return {
     current: async () => {
-      if (running !== undefined) await running;
+      if (reading !== undefined) await reading;
       return latest;
     },
     subscribe: (listener) => {
@@ -89,6 +132,10 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
     close: async () => {
       closed = true;
       listeners.clear();
+      if (pause !== undefined) {
+        clearTimeout(pause.timer);
+        pause.resolve();
+      }
       await subscription.close();
       if (running !== undefined) await running;
     },

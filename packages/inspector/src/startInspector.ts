@@ -8,6 +8,7 @@ import type { StateStore } from '@session-state/domain';
 
 import { createInspectorApp } from './app';
 import type { ChangeSource } from './changes';
+import { allowedHosts, urlHost, WILDCARD_HOSTS } from './hostCheck';
 import { startLiveOverview } from './liveOverview';
 import { loadStaticAssets } from './staticAssets';
 
@@ -25,7 +26,12 @@ export interface InspectorOptions {
   readonly label: string;
   /** Default DEFAULT_INSPECTOR_PORT (4319); 0 picks a free port. */
   readonly port?: number;
-  /** Default DEFAULT_INSPECTOR_HOST (127.0.0.1). */
+  /**
+   * Default DEFAULT_INSPECTOR_HOST (127.0.0.1). Requests are answered only when their Host header
+   * names this address with the port (for loopback: 127.0.0.1, localhost or [::1]; for 0.0.0.0 or
+   * ::, also this machine's name and interface addresses). Anything but loopback shows the store
+   * to the network (`isLoopbackHost`).
+   */
   readonly host?: string;
   /** The Prometheus text served at /metrics (e.g. a prom-client registry's `metrics()`); /metrics answers 404 without it. */
   readonly metricsText?: () => Promise<string>;
@@ -33,16 +39,11 @@ export interface InspectorOptions {
 
 /** A running inspector. */
 export interface RunningInspector {
-  /** The page's address, e.g. `http://127.0.0.1:4319/`. */
+  /** The page's address, e.g. `http://127.0.0.1:4319/` (the loopback one when listening on every interface). */
   readonly url: string;
   readonly port: number;
   /** Stops serving (ending open event streams) and stops the change source; the store stays open. */
   close(): Promise<void>;
-}
-
-/** `host` as it goes in a URL: an IPv6 address in brackets. */
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**
@@ -56,11 +57,13 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const port = options.port ?? DEFAULT_INSPECTOR_PORT;
   const assets = loadStaticAssets();
   const live = await startLiveOverview(options.store, options.changes);
+  let allowed: ReadonlySet<string> = new Set();
   const { app, endStreams } = createInspectorApp({
     store: options.store,
     live,
     assets,
     label: options.label,
+    allowedHosts: () => allowed,
     ...(options.metricsText !== undefined ? { metricsText: options.metricsText } : {}),
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
@@ -77,9 +80,10 @@ export async function startInspector(options: InspectorOptions): Promise<Running
     throw error;
   }
   const bound = (server.address() as AddressInfo).port;
+  allowed = allowedHosts(host, bound);
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost(host)}:${bound}/`,
+    url: `http://${urlHost(WILDCARD_HOSTS.has(host) ? DEFAULT_INSPECTOR_HOST : host)}:${bound}/`,
     port: bound,
     close: () => {
       closing ??= (async () => {

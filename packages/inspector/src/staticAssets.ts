@@ -17,6 +17,8 @@ const PAGE_FILES: ReadonlyArray<readonly [route: string, file: string, contentTy
   ['/', 'index.html', 'text/html; charset=utf-8'],
   ['/inspector.css', 'inspector.css', 'text/css; charset=utf-8'],
   ['/inspector.js', 'inspector.js', 'text/javascript; charset=utf-8'],
+  ['/graphView.js', 'graphView.js', 'text/javascript; charset=utf-8'],
+  ['/timelineView.js', 'timelineView.js', 'text/javascript; charset=utf-8'],
 ];
 
 /** The route the page loads cytoscape from. */

@@ -1,7 +1,9 @@
 // The inspector page in a real browser: Debian's Chromium, headless, driven by playwright-core.
 // On the demo's file (made by `session-state demo`), served by `session-state inspect`, the graph
 // drawn on the page has exactly the store's sessions and cursors; an event recorded by another
-// process reaches the page without a reload; screenshots land in test-output/.
+// process reaches the page without a reload; an inspector restarted under the open page is drawn
+// within seconds; at 300 sessions the filters narrow the graph. Screenshots land in .tmp/ at the
+// repository's root (ignored by git).
 // Skipped, saying why, only where /usr/bin/chromium is absent (.ci/run installs it).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { openSqliteStore } from '@session-state/adapters-sqlite';
+import type { SessionKey } from '@session-state/domain';
 import { fromWatermarks } from '@session-state/domain';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CLI = path.resolve(__dirname, '..', '..', 'cli', 'bin', 'session-state.js');
-const OUTPUT = path.resolve(__dirname, '..', 'test-output');
+const OUTPUT = path.resolve(__dirname, '..', '..', '..', '.tmp');
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
 const TEST_TIMEOUT_MS = 120_000;
@@ -87,6 +90,7 @@ describeInBrowser('the inspector page in Chromium', () => {
   let dir: string;
   let file: string;
   let inspect: ChildProcessWithoutNullStreams | undefined;
+  let inspectLarge: ChildProcessWithoutNullStreams | undefined;
   let browser: BrowserContext | undefined;
 
   beforeAll(() => {
@@ -98,13 +102,26 @@ describeInBrowser('the inspector page in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (inspect !== undefined && inspect.exitCode === null) {
-      const exited = new Promise((resolve) => inspect?.on('exit', resolve));
-      inspect.kill('SIGTERM');
-      await exited;
+    for (const child of [inspect, inspectLarge]) {
+      if (child !== undefined && child.exitCode === null) {
+        const exited = new Promise((resolve) => child.on('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  /** The browser, launched once for the tests. */
+  async function openPage(): Promise<Page> {
+    browser ??= await chromium.launchPersistentContext(path.join(dir, 'chromium-profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+      viewport: { width: 1400, height: 1000 },
+    });
+    return browser.pages()[0] ?? (await browser.newPage());
+  }
 
   test(
     "draws the demo's watch graph as the store holds it, and shows an event recorded by another process without a reload",
@@ -113,13 +130,7 @@ describeInBrowser('the inspector page in Chromium', () => {
       inspect = spawn(process.execPath, [CLI, 'inspect', '--port', '0', '--db', file]);
       const url = await firstLine(inspect);
 
-      browser = await chromium.launchPersistentContext(path.join(dir, 'chromium-profile'), {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
-        viewport: { width: 1400, height: 1000 },
-      });
-      const page = browser.pages()[0] ?? (await browser.newPage());
+      const page = await openPage();
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
       await page.goto(url);
@@ -159,8 +170,94 @@ describeInBrowser('the inspector page in Chromium', () => {
       expect(await heldNotices()).toBeGreaterThan(0);
       expect(await page.locator('#timeline-table').innerText()).toContain('recorded by the browser test');
       await page.screenshot({ path: path.join(OUTPUT, 'inspector-after-record.png'), fullPage: true });
+
+      // The inspector restarts on the same port while the page stays open, and an event lands
+      // meanwhile: the new server numbers its updates from 1 again, and the page draws them.
+      const runBefore = await page.evaluate(() => document.body.dataset['run']);
+      const port = new URL(url).port;
+      const stopped = new Promise((resolve) => inspect?.on('exit', resolve));
+      inspect.kill('SIGTERM');
+      await stopped;
+      const whileDown = JSON.parse(
+        cli(['record', RESEARCHER, '--kind', 'goal_changed', '--actor', 'human', '--summary', 'recorded while the inspector was down', '--json', '--db', file]),
+      ) as { event: { sequence: number } };
+      inspect = spawn(process.execPath, [CLI, 'inspect', '--port', port, '--db', file]);
+      await firstLine(inspect);
+      await page.waitForFunction(
+        ({ sequence, run }) => document.body.dataset['run'] !== run && document.querySelector(`#timeline-table tr[data-sequence="${sequence}"]`) !== null,
+        { sequence: whileDown.event.sequence, run: runBefore },
+        { timeout: 15_000 },
+      );
+      expect(await page.locator('#live-status').innerText()).toBe('live');
+      expect(pageErrors).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'at 300 sessions in 12 agents: every session drawn in its agent box, the filters narrow the graph and the notices, the timeline is not global',
+    async () => {
+      const large = path.join(dir, 'large.db');
+      await writeLargeStore(large);
+      inspectLarge = spawn(process.execPath, [CLI, 'inspect', '--port', '0', '--db', large]);
+      const url = await firstLine(inspectLarge);
+      const page = await openPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.goto(url);
+      await page.waitForFunction(() => Number(document.body.dataset['version']) >= 1);
+      const expected = await storeGraph(large);
+      expect(expected.sessions).toHaveLength(LARGE_SESSIONS + 1);
+      expect(await drawnGraph(page)).toEqual(expected);
+      const timeline = await page.locator('#timeline-name').innerText();
+      expect(timeline.startsWith('global ')).toBe(false);
+      await page.screenshot({ path: path.join(OUTPUT, 'inspector-300-sessions.png'), fullPage: true });
+
+      const pendingEnds = new Set(expected.edges.filter(([, , pending]) => pending).flatMap(([watcher, target]) => [watcher, target]));
+      await page.locator('#pending-only').check();
+      expect((await drawnGraph(page)).sessions).toEqual([...pendingEnds].sort());
+      await page.locator('#pending-only').uncheck();
+      await page.locator('#agent-filter').selectOption('agent a3');
+      expect((await drawnGraph(page)).sessions.every((key) => key.startsWith('agent:a3:'))).toBe(true);
+      await page.locator('#agent-filter').selectOption('');
+      await page.locator('#search').fill('dm-7');
+      const found = (await drawnGraph(page)).sessions;
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.some((key) => key.includes('dm-7'))).toBe(true);
+      await page.locator('#search').press('Enter');
+      await page.waitForFunction(() => (document.querySelector('#timeline-name')?.textContent ?? '').includes('dm-7'));
+      await page.screenshot({ path: path.join(OUTPUT, 'inspector-300-search.png'), fullPage: true });
       expect(pageErrors).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );
 });
+
+const LARGE_SESSIONS = 300;
+
+/**
+ * 300 sessions in 12 agents (a main session, nested sub-agents and direct-message sessions each),
+ * the mains watching their sub-agents, a notice pending on about one pair in three, and a busy
+ * `global` log.
+ */
+async function writeLargeStore(file: string): Promise<void> {
+  const store = openSqliteStore({ path: file });
+  try {
+    const perAgent = LARGE_SESSIONS / 12;
+    const keys: string[] = [];
+    for (let agent = 0; agent < 12; agent += 1) {
+      keys.push(`agent:a${agent}:main`);
+      for (let i = 1; i < perAgent; i += 1) keys.push(i % 2 === 0 ? `agent:a${agent}:subagent:worker-${i}` : `agent:a${agent}:telegram:dm-${i}`);
+    }
+    const append = (sessionKey: string, kind: 'compacted' | 'goal_changed', now: number) => ({
+      command: { sessionKey: sessionKey as SessionKey, kind, actorType: 'system' as const, summary: `${kind} on ${sessionKey}` as never, onlyIfWatched: false },
+      appendedAt: now,
+    });
+    await store.append([...keys.map((key) => append(key, 'compacted', 1)), ...Array.from({ length: 40 }, () => append('global', 'compacted', 1))]);
+    const workers = keys.filter((key) => key.includes(':subagent:'));
+    for (const worker of workers) await store.watch({ watcher: worker.replace(/:subagent:.*$/u, ':main') as SessionKey, target: worker as SessionKey, now: 2 });
+    await store.append(workers.filter((_, i) => i % 3 === 0).map((worker) => append(worker, 'goal_changed', 3)));
+  } finally {
+    await store.close();
+  }
+}

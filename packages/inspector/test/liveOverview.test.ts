@@ -12,14 +12,14 @@ test('a change signal without a change in the store pushes no update; one commit
   const changes = manualChanges();
   const live = await startLiveOverview(store, changes.source);
   const pushed: OverviewUpdate[] = [];
-  live.subscribe((update) => pushed.push(update));
+  live.subscribe((frame) => pushed.push(frame.update));
   try {
     for (let i = 0; i < 3; i += 1) {
       changes.fire();
       await live.refresh();
     }
     expect(pushed).toEqual([]);
-    expect((await live.current()).version).toBe(1);
+    expect((await live.current()).update.version).toBe(1);
 
     const recorded = await awareness.record({ sessionKey: RESEARCHER, kind: 'compacted', actorType: 'system', summary: 'compacted' });
     changes.fire();
@@ -29,6 +29,25 @@ test('a change signal without a change in the store pushes no update; one commit
     expect(pushed[0]?.overview.counts.highestHead).toBe('event' in recorded ? recorded.event.sequence : -1);
   } finally {
     await live.close();
+    await awareness.close();
+  }
+});
+
+test('each start is a new run: versions restart from 1 under a different run id', async () => {
+  const store = createMemoryStore();
+  const awareness = await writeScene(store);
+  const runs: string[] = [];
+  try {
+    for (let i = 0; i < 2; i += 1) {
+      const live = await startLiveOverview(store, manualChanges().source);
+      const { update, data } = await live.current();
+      expect(update.version).toBe(1);
+      expect(JSON.parse(data)).toEqual(update);
+      runs.push(update.run);
+      await live.close();
+    }
+    expect(new Set(runs).size).toBe(2);
+  } finally {
     await awareness.close();
   }
 });

@@ -64,24 +64,27 @@ export function registerInspect(program: Command, { io, out }: RunContext): void
     .command('inspect')
     .description('serve a live, read-only web page of the store: watch graph, timelines, cursor histories, pending notices, metrics (Ctrl-C to stop)')
     .addOption(new Option('--port <N>', 'the port to listen on; 0 picks a free one').default(DEFAULT_PORT).argParser(parsePort))
-    .addOption(new Option('--host <address>', 'the address to listen on; anything but 127.0.0.1 or ::1 shows the store to the network').default(DEFAULT_HOST).argParser(parseHost))
+    .addOption(new Option('--host <address>', 'the address to listen on (requests must name it as their Host); anything but 127.0.0.1, ::1 or localhost shows the store to the network').default(DEFAULT_HOST).argParser(parseHost))
     .action(async (options: InspectOptions, command: Command) => {
       const location = stateLocation(command, io.cwd);
       const store: StateStore = await openForReading(location);
       try {
-        const { startInspector, sqliteFileChanges, storeSignalChanges } = await import('@session-state/inspector');
-        const { createSessionStateMetrics } = await import('@session-state/prometheus');
+        const { startInspector, sqliteFileChanges, storeSignalChanges, isLoopbackHost } = await import('@session-state/inspector');
+        const { createSessionStateMetrics, GAUGE_NAMES } = await import('@session-state/prometheus');
         const changes = location.kind === 'sqlite' ? sqliteFileChanges(location.file) : storeSignalChanges(store);
-        // No facade runs here, so only the store's gauges (pending pairs) carry information; the
-        // facade's counters are per gateway process and read zero in the inspector.
+        // No facade runs here: the facade's counters and queue depth belong to each gateway's
+        // process and read zero in the inspector, so only the gauge read from the store is served.
         const metrics = createSessionStateMetrics({ store });
-        const metricsText = (): Promise<string> => metrics.registry.metrics();
+        const metricsText = (): Promise<string> => metrics.registry.getSingleMetricAsString(GAUGE_NAMES.pendingPairs.name).then((text) => `${text}\n`);
         const inspector = await startInspector({ store, changes, metricsText, label: labelOf(location), port: options.port, host: options.host }).catch((error: unknown) => {
           throw listenFailure(error, options);
         });
         try {
           out.lines([inspector.url]);
           out.note(`inspecting ${labelOf(location)} (read-only) at ${inspector.url}; Ctrl-C to stop`);
+          if (!isLoopbackHost(options.host)) {
+            out.note(`warning: --host ${options.host} is not a loopback address: the store (session keys, pending notices, summaries, payloads) is readable from the network by anyone who can reach port ${inspector.port}`);
+          }
           await untilInterrupted(io);
         } finally {
           await inspector.close();

@@ -1,0 +1,83 @@
+// At gateway scale the inspector reads what it shows, not the world: the overview it pushes is
+// bounded whatever the store holds (pending pairs first, the counts exact), a change never reads
+// the whole cursor journal (a pair's journal is read when the page asks for that pair), and a
+// trivial request reads nothing from the store.
+import { createMemoryStore } from '@session-state/adapters-memory';
+import type { SessionKey, StateStore } from '@session-state/domain';
+
+import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT } from '../src/graphBounds';
+import { NOTICE_LIMIT, type Overview } from '../src/overview';
+import { startInspector } from '../src/startInspector';
+import { appendOneEach, sessionKeys } from './support/manySessions';
+import { getJson, manualChanges, openEventStream } from './support/serverRig';
+
+const SESSIONS = 20_000;
+const CURSORS = 3000;
+const PENDING = 150;
+
+/** `store` with a count of each read method's calls and the filter it was given. */
+function countingReads(store: StateStore): { readonly store: StateStore; readonly calls: { method: string; filter: unknown }[] } {
+  const calls: { method: string; filter: unknown }[] = [];
+  const counted = new Proxy(store, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function' || !['readHeads', 'listCursors', 'readCursorJournal', 'pendingNotices', 'readChanges'].includes(String(name))) return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: String(name), filter: args[0] });
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: counted, calls };
+}
+
+test('with 20,000 sessions the overview is bounded, pending pairs first, counts exact; a change reads no journal; /api/health reads nothing', async () => {
+  const memory = createMemoryStore();
+  const keys = sessionKeys(SESSIONS);
+  await appendOneEach(memory, keys, 1);
+  for (let i = 0; i < CURSORS; i += 1) await memory.watch({ watcher: keys[i] as SessionKey, target: keys[SESSIONS - 1 - i] as SessionKey, now: 2 });
+  // The last cursors watched turn pending: the store lists them last, the overview must show them.
+  await appendOneEach(memory, keys.slice(SESSIONS - CURSORS, SESSIONS - CURSORS + PENDING), 3, 'goal_changed');
+
+  const { store, calls } = countingReads(memory);
+  const changes = manualChanges();
+  const inspector = await startInspector({ store, changes: changes.source, label: 'memory', port: 0 });
+  try {
+    const { body } = await getJson<{ overview: Overview }>(inspector.url, '/api/overview');
+    const { graph, counts, notices, truncated } = body.overview;
+    const heads = await memory.readHeads();
+    expect(counts).toEqual({ sessions: SESSIONS, cursors: CURSORS, pendingPairs: PENDING, pendingNotices: PENDING, highestHead: Math.max(...heads.map((row) => row.head)), prunedSessions: 0 });
+    expect(graph.sessions.length).toBeLessThanOrEqual(GRAPH_SESSION_LIMIT);
+    expect(graph.edges.length).toBeLessThanOrEqual(GRAPH_EDGE_LIMIT);
+    expect(notices.length).toBeLessThanOrEqual(NOTICE_LIMIT);
+    expect(truncated).toBe(true);
+    expect(graph.edges.filter((edge) => edge.pending)).toHaveLength(PENDING);
+    const shown = new Set(graph.sessions.map((node) => node.id));
+    expect(graph.edges.every((edge) => shown.has(edge.source) && shown.has(edge.target))).toBe(true);
+
+    // A change: heads and cursors are read once each, the journal not at all.
+    const stream = await openEventStream(inspector.url);
+    try {
+      expect((await stream.next()).version).toBe(1);
+      calls.length = 0;
+      await appendOneEach(memory, [keys[0] as string], 4);
+      changes.fire();
+      const next = await stream.next();
+      expect(next.version).toBe(2);
+      expect(next.overview.counts.highestHead).toBe(counts.highestHead + 1);
+      expect(calls.map((call) => call.method).sort()).toEqual(['listCursors', 'readHeads']);
+    } finally {
+      stream.close();
+    }
+
+    // A trivial request reads nothing; a pair's history reads that pair's journal only.
+    calls.length = 0;
+    expect((await fetch(new URL('/api/health', inspector.url))).status).toBe(200);
+    expect(calls).toEqual([]);
+    const pair = { watcher: keys[0] as string, target: keys[SESSIONS - 1] as string };
+    expect((await getJson<{ status: string }>(inspector.url, `/api/pair?watcher=${pair.watcher}&target=${pair.target}`)).body.status).toBe('watching');
+    expect(calls).toEqual([{ method: 'readCursorJournal', filter: pair }]);
+  } finally {
+    await inspector.close();
+  }
+}, 60_000);
