@@ -117,12 +117,12 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
       // Another process's watcher hears of it there, by signal or resync, never here.
       for (const notice of outcome.notices) if (ownsForAppend === undefined || ownsForAppend(notice.watcher)) board.offer(notice);
     } catch (error) {
-      logger.error('queuing the notices of a committed append failed; the append stands', {
+      logger.error({
         operation: item.operation,
         sessionKey: item.request.command.sessionKey,
         kind: item.request.command.kind,
         error: describeFailure(error),
-      });
+      }, 'queuing the notices of a committed append failed; the append stands');
     }
   };
 
@@ -145,7 +145,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
       try {
         deps.afterAppends();
       } catch (error) {
-        logger.error('the prune schedule check failed; skipped until the next append', { operation: 'prune', error: describeFailure(error) });
+        logger.error({ operation: 'prune', error: describeFailure(error) }, 'the prune schedule check failed; skipped until the next append');
       }
     }
     return results;
