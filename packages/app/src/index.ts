@@ -9,6 +9,7 @@ export type {
   ChildSpawnedResult,
   Notice,
   PruneResult,
+  RecordError,
   RecordInput,
   RecordResult,
   SentInput,
