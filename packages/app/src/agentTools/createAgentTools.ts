@@ -18,9 +18,9 @@ export interface AgentToolsOptions {
    * the head acknowledge its cursor on the target (the notice about what it read is withdrawn);
    * without it every read is read-only.
    */
-  readonly reader?: string;
+  readonly reader?: string | undefined;
   /** Offer the `record` tool. Default false: the tools only read. */
-  readonly allowWrite?: boolean;
+  readonly allowWrite?: boolean | undefined;
 }
 
 /** The agent's tools: the ones to register as they are, and the watch part of the gateway's own `sessions_send`. */
