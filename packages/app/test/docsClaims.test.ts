@@ -5,7 +5,9 @@ import { join } from 'node:path';
 
 import { MAX_PAGE_LIMIT, SESSION_KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH } from '@session-state/domain';
 
-import { APPEND_BATCH_BOUNDS, DEFAULT_RETENTION } from '../src';
+import { createMemoryStore } from '@session-state/adapters-memory';
+
+import { APPEND_BATCH_BOUNDS, createSessionStateAwareness, DEFAULT_RETENTION } from '../src';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const DOCS = ['README.md', 'docs/contract.md', 'docs/integration-guide.md', 'docs/metrics.md', 'docs/agent-tools.md', 'packages/app/README.md', 'packages/domain/README.md'];
@@ -36,4 +38,16 @@ test.each([
 
 test('the batch bound is quoted where a reader looks for it: the README, the contract, the app README and the metrics list', () => {
   expect(quoted(/(\d+) (?:`record`\/`childSpawned` )?appends/gu).length).toBeGreaterThanOrEqual(5);
+});
+
+test('every list of the metrics() counters in the docs names exactly the counters metrics() returns', async () => {
+  const awareness = await createSessionStateAwareness({ store: createMemoryStore() });
+  const counters = Object.keys(awareness.metrics()).sort();
+  await awareness.close();
+  // A list runs from `eventsAppended` to the end of its table cell, clause or parenthesis; remarks in parentheses are not names.
+  const lists = [...text.matchAll(/`eventsAppended`[^|;]*?(?=\||;|(?<=`)\))/gu)].map((match) =>
+    [...match[0].replace(/\([^()]*\)/gu, '').matchAll(/`(\w+)`/gu)].map((name) => name[1]),
+  ).filter((names) => names.length > 1); // docs/metrics.md names one counter per table row
+  expect(lists.length).toBeGreaterThanOrEqual(3);
+  for (const list of lists) expect(list.slice().sort()).toEqual(counters);
 });
