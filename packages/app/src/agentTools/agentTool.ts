@@ -31,6 +31,7 @@ export interface AgentToolText {
 
 /** What each tool answers when it succeeds, by tool name (the `structuredContent` of `isError: false`). */
 export type AgentToolAnswers = {
+  // SessionStatus mapped to a plain object type: an interface is not assignable to MCP's Record<string, unknown>.
   readonly session_status: { readonly [K in keyof SessionStatus]: SessionStatus[K] };
   readonly sessions_list: { readonly sessions: SessionListRow[] };
   readonly record: { readonly outcome: 'recorded'; readonly event: RecordedEvent } | { readonly outcome: 'skipped'; readonly reason: 'unwatched' };
