@@ -47,7 +47,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool(poolConfig(checked));
   // An idle pooled connection that breaks is replaced on next use; without a listener the
   // pool's error event would end the process.
-  pool.on('error', (error) => logger.warn('an idle connection failed; the pool replaces it', { error: error.message }));
+  pool.on('error', (error) => logger.warn({ error: error.message }, 'an idle connection failed; the pool replaces it'));
   // Every pooled client hears 'error' for its whole life. The pool's own listener and checkOut's
   // leave a gap: a backend terminated right after startup sends its FATAL in the same packet as
   // the ReadyForQuery that hands the new client out, before checkOut can listen. The loss is

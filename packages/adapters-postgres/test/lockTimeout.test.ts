@@ -193,7 +193,7 @@ test('an idle pooled connection that fails is reported through the logger, never
   const warnings: { message: string; fields: unknown }[] = [];
   const consoleWarn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   try {
-    const s = await open({ connectionString: url.toString(), logger: { warn: (message, fields) => warnings.push({ message, fields }), error: () => undefined } });
+    const s = await open({ connectionString: url.toString(), logger: { warn: (fields, message) => warnings.push({ message, fields }), error: () => undefined } });
     // A connection into the pool, idle afterwards; then its backend is terminated.
     expect((await append(s, A, 'first'))[0]?.type).toBe('appended');
     const ended = await (async () => {

@@ -25,7 +25,7 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
     const decoded = decodeRecordInput(input);
     if (decoded._tag === 'Left') {
       counters.add('appendFailures');
-      logger.warn('record rejected invalid input', { operation: 'record', field: decoded.left.field, expected: decoded.left.expected });
+      logger.warn({ operation: 'record', field: decoded.left.field, expected: decoded.left.expected }, 'record rejected invalid input');
       return Promise.resolve(failedResult(new InvalidInputError(decoded.left)));
     }
     const appendedAt = readClock(clock, 'record');
@@ -45,7 +45,7 @@ export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwaren
       } catch (error) {
         const invalid = unreadableInput('record', input, error);
         counters.add('appendFailures');
-        logger.warn('record rejected invalid input', { operation: 'record', field: invalid.field, expected: invalid.expected });
+        logger.warn({ operation: 'record', field: invalid.field, expected: invalid.expected }, 'record rejected invalid input');
         return Promise.resolve(failedResult(invalid));
       }
     },

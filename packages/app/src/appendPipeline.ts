@@ -9,7 +9,7 @@
 import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
-import type { Notice, RecordResult } from './awarenessApi';
+import type { Notice, RecordError, RecordResult } from './awarenessApi';
 import { finishDrain, startDrain, type DrainStart } from './drainStep';
 import type { Failures } from './failures';
 import { createGroupCommit } from './groupCommit';
@@ -18,14 +18,14 @@ import type { NoticeBoard } from './noticeBoard';
 import type { Observe } from './observing';
 import type { OperationLane } from './operationLane';
 import type { OwnsWatcher } from './ownership';
-import { describeFailure } from './storeOperationError';
+import { describeFailure, type StoreOperationError } from './storeOperationError';
 
 /** The facade operations that append. */
 export type AppendOperation = 'record' | 'childSpawned';
 
 export interface AppendPipeline {
   /** Joins the open batch (opening one if needed); resolves with the append's result, never rejects. */
-  submit(operation: AppendOperation, request: AppendRequest): Promise<RecordResult>;
+  submit(operation: AppendOperation, request: AppendRequest): Promise<AppendResult>;
   /**
    * Hands the open batch to the lane now, so an operation called after an append in the same
    * tick runs after it (call order).
@@ -74,10 +74,13 @@ type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unk
 type ItemOutcome = RecordResult | DrainSettled;
 
 /** The result of an append that did not happen: the one shape `record` and `childSpawned` fail with. */
-export type FailedResult = Extract<RecordResult, { readonly outcome: 'failed' }>;
+export type FailedResult<E extends RecordError = RecordError> = { readonly ok: false; readonly outcome: 'failed'; readonly error: E };
+
+/** What an append submitted to the pipeline resolves with: it fails only by the store. */
+export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<StoreOperationError>;
 
 /** `{ ok: false, outcome: 'failed', error }`. */
-export const failedResult = (error: Error): FailedResult => ({ ok: false, outcome: 'failed', error });
+export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
 
 export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   const { store, board, counters, failures, logger, ownsForAppend } = deps;
@@ -117,12 +120,12 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
       // Another process's watcher hears of it there, by signal or resync, never here.
       for (const notice of outcome.notices) if (ownsForAppend === undefined || ownsForAppend(notice.watcher)) board.offer(notice);
     } catch (error) {
-      logger.error('queuing the notices of a committed append failed; the append stands', {
+      logger.error({
         operation: item.operation,
         sessionKey: item.request.command.sessionKey,
         kind: item.request.command.kind,
         error: describeFailure(error),
-      });
+      }, 'queuing the notices of a committed append failed; the append stands');
     }
   };
 
@@ -145,7 +148,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
       try {
         deps.afterAppends();
       } catch (error) {
-        logger.error('the prune schedule check failed; skipped until the next append', { operation: 'prune', error: describeFailure(error) });
+        logger.error({ operation: 'prune', error: describeFailure(error) }, 'the prune schedule check failed; skipped until the next append');
       }
     }
     return results;
@@ -228,7 +231,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   };
 
   return {
-    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<RecordResult>,
+    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
     flushNow: commit.flushNow,
     ...(store.drainThenAppend !== undefined ? { drain } : {}),
   };

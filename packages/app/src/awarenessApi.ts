@@ -2,19 +2,22 @@
 // and the SessionStateAwareness interface itself.
 import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
+import type { ClockError } from './clockReading';
+import type { InvalidInputError } from './invalidInputError';
 import type { AwarenessMetrics } from './metrics';
 import type { PruneTotals } from './retention';
+import type { ClosedError, StoreOperationError } from './storeOperationError';
 
 /** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
 export interface SessionStateAwarenessOptions {
   /** A StateStore from `openSqliteStore({ path })` or `createMemoryStore()`; closed by `close()`. */
   readonly store: StateStore;
   /** The source of "now" (epoch ms) for append times and retention; default the system clock. */
-  readonly clock?: Clock;
+  readonly clock?: Clock | undefined;
   /** Receives operational warnings and errors (identifiers only, never content); default console. */
-  readonly logger?: Logger;
+  readonly logger?: Logger | undefined;
   /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
-  readonly wake?: Wake;
+  readonly wake?: Wake | undefined;
   /**
    * Receives timings for metrics: each append batch's store call and each completed prune run,
    * in seconds (counts and durations only, never content). Called synchronously, so it must be
@@ -23,12 +26,12 @@ export interface SessionStateAwarenessOptions {
    *
    * @example observer: sessionStateMetrics.observer
    */
-  readonly observer?: AwarenessObserver;
+  readonly observer?: AwarenessObserver | undefined;
   /**
    * History bounds; default 30 days and 50,000 rows. `cursorMaxAgeMs` is how long a watch may
    * sit untouched before it expires, `maxAgeMs` when absent (see RetentionPolicy).
    */
-  readonly retention?: { readonly maxAgeMs?: number; readonly maxRows?: number; readonly cursorMaxAgeMs?: number };
+  readonly retention?: { readonly maxAgeMs?: number | undefined; readonly maxRows?: number | undefined; readonly cursorMaxAgeMs?: number | undefined } | undefined;
   /**
    * For several gateway processes on one shared store: whether this process owns the watcher
    * session `sessionKey` (delivers its notices and drains it). Omitted, this process owns every
@@ -53,14 +56,14 @@ export interface SessionStateAwarenessOptions {
    *
    * @example ownsSession: (sessionKey) => sessionKey.startsWith('agent:ops:')
    */
-  readonly ownsSession?: (sessionKey: string) => boolean;
+  readonly ownsSession?: ((sessionKey: string) => boolean) | undefined;
   /**
    * How often (ms) a full re-read of the notices the owned pending cursors hold runs, so a lost
    * signal or a store without `listen` still yields the notice within this delay. Default 60,000 when
    * `ownsSession` is given, otherwise 0; 0 turns the timer off. The timer never keeps the
    * process alive.
    */
-  readonly resyncIntervalMs?: number;
+  readonly resyncIntervalMs?: number | undefined;
   /**
    * What creating the facade runs, for callers that are not a long-running gateway. By default
    * it runs the restart scan before resolving (it re-queues the notice of every pending cursor,
@@ -72,13 +75,13 @@ export interface SessionStateAwarenessOptions {
    */
   readonly startup?: {
     /** Run the restart scan before resolving. Default true. */
-    readonly restartScan?: boolean;
+    readonly restartScan?: boolean | undefined;
     /**
      * `'background'` (default): a prune starts at creation and again at most hourly after
      * appends. `'off'`: the facade never starts a prune by itself; only `prune()` prunes.
      */
-    readonly prune?: 'background' | 'off';
-  };
+    readonly prune?: 'background' | 'off' | undefined;
+  } | undefined;
 }
 
 /** The `record` input (docs/contract.md section 8); checked at runtime, so plain JavaScript callers get clear errors. */
@@ -86,17 +89,26 @@ export interface RecordInput {
   readonly sessionKey: string;
   readonly kind: EventKind;
   readonly actorType: ActorType;
-  readonly actorSessionKey?: string;
+  readonly actorSessionKey?: string | undefined;
   /** One line of metadata, never message content; normalised and capped at 200 characters. */
   readonly summary: string;
   /** A small plain JSON object (at most 4 KiB); `run_failed` needs `outcome`. */
-  readonly payload?: Readonly<Record<string, unknown>>;
-  readonly dedupeKey?: string;
+  readonly payload?: Readonly<Record<string, unknown>> | undefined;
+  readonly dedupeKey?: string | undefined;
   /** ISO string or epoch ms; informational, returned as ISO. */
-  readonly occurredAt?: string | number;
+  readonly occurredAt?: string | number | undefined;
   /** When true and nobody watches the session, nothing is written. */
-  readonly onlyIfWatched?: boolean;
+  readonly onlyIfWatched?: boolean | undefined;
 }
+
+/**
+ * Why `record` or `childSpawned` wrote nothing, told apart by `name`: `InvalidInputError` (the
+ * input; `record` only, with `field` and `expected`), `StoreOperationError`, `ClockError`,
+ * `ClosedError` (each with `operation`). Every one has a `message`.
+ *
+ * @example if (!result.ok && result.error.name === 'InvalidInputError') log.warn({ field: result.error.field }, 'bad record');
+ */
+export type RecordError = InvalidInputError | StoreOperationError | ClockError | ClosedError;
 
 /**
  * The result of `record`, never a rejection, tagged by `outcome` (`ok` stays for a quick check):
@@ -110,7 +122,7 @@ export interface RecordInput {
 export type RecordResult =
   | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
   | { readonly ok: true; readonly outcome: 'skipped'; readonly reason: 'unwatched' }
-  | { readonly ok: false; readonly outcome: 'failed'; readonly error: Error };
+  | { readonly ok: false; readonly outcome: 'failed'; readonly error: RecordError };
 
 /**
  * The result of `childSpawned` when its input was valid (invalid input rejects), tagged like
@@ -118,7 +130,7 @@ export type RecordResult =
  */
 export type ChildSpawnedResult =
   | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
-  | { readonly ok: false; readonly outcome: 'failed'; readonly error: Error };
+  | { readonly ok: false; readonly outcome: 'failed'; readonly error: StoreOperationError | ClockError | ClosedError };
 
 /** One queued notice: who is told, about which target, from which sequence to read. */
 export interface Notice {
@@ -134,9 +146,9 @@ export interface ChildSpawnedInput {
   readonly parentKey: string;
   readonly childKey: string;
   /** Default `spawned by <parentKey>`. */
-  readonly summary?: string;
+  readonly summary?: string | undefined;
   /** e.g. `child-spawned:<runId>`: a retry returns the first event and touches no cursor. */
-  readonly dedupeKey?: string;
+  readonly dedupeKey?: string | undefined;
 }
 
 export interface SentInput {
@@ -145,14 +157,14 @@ export interface SentInput {
   readonly deliveredTo: string;
   readonly watch: boolean;
   /** False when the dispatch failed; default true. */
-  readonly delivered?: boolean;
+  readonly delivered?: boolean | undefined;
 }
 
 export interface StatusOptions {
   /** Return the events after this sequence (and `historyGap`) as `stateChanges`. */
-  readonly changesSince?: number;
+  readonly changesSince?: number | undefined;
   /** At most this many events (1-200, default 200). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
   /**
    * The watcher reconciling (opt-in acknowledge, issue 15). With `changesSince`, when the page
    * reaches the head (`hasMore` false) and `changesSince` is at or below what the reader's
@@ -160,7 +172,7 @@ export interface StatusOptions {
    * `stateVersion` and a queued notice the read covered is withdrawn; changes recorded after
    * the read reopen one notice. Without it (or without `changesSince`), status is read-only.
    */
-  readonly reader?: string;
+  readonly reader?: string | undefined;
 }
 
 /** One `list` row: `stateVersion` only when the session ever logged an event. */

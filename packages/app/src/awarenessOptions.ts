@@ -51,16 +51,16 @@ const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 /** A logger port that throws must not break the operation being reported. */
 function safeLogger(inner: Logger): Logger {
   return {
-    warn(message, fields) {
+    warn(fields, message) {
       try {
-        inner.warn(message, fields);
+        inner.warn(fields, message);
       } catch {
         // Nothing sensible is left to report to.
       }
     },
-    error(message, fields) {
+    error(fields, message) {
       try {
-        inner.error(message, fields);
+        inner.error(fields, message);
       } catch {
         // Nothing sensible is left to report to.
       }

@@ -101,12 +101,12 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     } catch (error) {
       if (full) fullScanDue = true;
       else for (const target of targets) signalledTargets.add(target);
-      logger.error('cursor scan failed; retried on the next signal or resync', {
+      logger.error({
         operation: 'pendingNotices',
         scan: full ? 'full' : 'targets',
         targets: targets.length,
         error: describeFailure(error),
-      });
+      }, 'cursor scan failed; retried on the next signal or resync');
       return [];
     }
     const untrusted = new Set<SessionKey>();
@@ -151,7 +151,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     }
     if (untrusted.length > 0 && !isClosed()) {
       rereadInLane(() => ({ full: false, targets: untrusted })).catch((error: unknown) => {
-        logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
+        logger.error({ operation: 'pendingNotices', error: describeFailure(error) }, 'cursor scan failed');
       });
     }
   };
@@ -179,10 +179,10 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       try {
         watchers = new Set((await store.listCursors({ target: target as SessionKey })).map((row) => row.watcher));
       } catch (error) {
-        logger.error('cursor read failed; queued notices are checked again on the next signal or resync', {
+        logger.error({
           operation: 'listCursors',
           error: describeFailure(error),
-        });
+        }, 'cursor read failed; queued notices are checked again on the next signal or resync');
         return;
       }
       for (const { watcher, entry } of suspects) {
@@ -215,7 +215,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       const scan = besideLane ? rereadBeside() : rereadInLane(takeDue);
       const current = scan
         .catch((error: unknown) => {
-          logger.error('cursor scan failed', { operation: 'pendingNotices', error: describeFailure(error) });
+          logger.error({ operation: 'pendingNotices', error: describeFailure(error) }, 'cursor scan failed');
         })
         .finally(() => {
           if (running !== current) return;
@@ -241,7 +241,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       } catch (error) {
         // A malformed signal: scan everything rather than miss a target.
         fullScanDue = true;
-        logger.warn('cursor signal was malformed; scanning every owned cursor', { operation: 'listen', error: describeFailure(error) });
+        logger.warn({ operation: 'listen', error: describeFailure(error) }, 'cursor signal was malformed; scanning every owned cursor');
       }
       scheduleScan();
     },
@@ -251,7 +251,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       scheduleScan();
     },
     failed(error) {
-      logger.warn('cursor signal listener failed; the store retries it', { operation: 'listen', error: describeFailure(error) });
+      logger.warn({ operation: 'listen', error: describeFailure(error) }, 'cursor signal listener failed; the store retries it');
     },
   };
 
@@ -262,7 +262,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     try {
       await current.close();
     } catch (error) {
-      logger.warn('closing the cursor signal subscription failed', { operation: 'close', error: describeFailure(error) });
+      logger.warn({ operation: 'close', error: describeFailure(error) }, 'closing the cursor signal subscription failed');
     }
   };
 

@@ -30,12 +30,12 @@ export interface FailuresDeps {
 
 export function createFailures({ logger, clock, isClosed }: FailuresDeps): Failures {
   const clockFailure = (error: ClockError, fields: FailureFields = {}): ClockError => {
-    logger.error('clock port failed', { operation: error.operation, ...fields, error: error.message });
+    logger.error({ operation: error.operation, ...fields, error: error.message }, 'clock port failed');
     return error;
   };
   return {
     store(operation, cause, fields = {}) {
-      logger.error('store operation failed', { operation, ...fields, error: describeFailure(cause) });
+      logger.error({ operation, ...fields, error: describeFailure(cause) }, 'store operation failed');
       return new StoreOperationError(operation, cause);
     },
     clock: clockFailure,

@@ -9,6 +9,7 @@ export type {
   ChildSpawnedResult,
   Notice,
   PruneResult,
+  RecordError,
   RecordInput,
   RecordResult,
   SentInput,
@@ -28,7 +29,18 @@ export { consoleLogger } from './defaultLogger';
 
 // --- the agent's tools -----------------------------------------------------------------------
 export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools';
-export type { AgentTool, AgentToolErrorBody, AgentToolErrorCode, AgentToolResult, AgentToolText, JsonSchema, ToolInputSchema } from './agentTools/agentTool';
+export type {
+  AgentTool,
+  AgentToolAnswers,
+  AgentToolErrorBody,
+  AgentToolErrorCode,
+  AgentToolName,
+  AgentToolResult,
+  AgentToolText,
+  JsonSchema,
+  NamedAgentTool,
+  ToolInputSchema,
+} from './agentTools/agentTool';
 export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch';
 
 // --- domain types a caller meets -------------------------------------------------------------

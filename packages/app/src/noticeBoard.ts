@@ -39,7 +39,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters }: NoticeBo
     try {
       wakePort(watcher);
     } catch (error) {
-      logger.warn('wake port threw', { operation: 'wake', watcher, error: describeFailure(error) });
+      logger.warn({ operation: 'wake', watcher, error: describeFailure(error) }, 'wake port threw');
     }
   };
 

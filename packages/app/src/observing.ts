@@ -25,7 +25,7 @@ export function createObserve(observer: AwarenessObserver | undefined, logger: L
       // Once per method: an observer that throws on every append must not flood the log.
       if (warned.has(method)) return;
       warned.add(method);
-      logger.warn('observer threw; later throws of this method are not logged', { operation: `observer.${method}`, error: describeFailure(error) });
+      logger.warn({ operation: `observer.${method}`, error: describeFailure(error) }, 'observer threw; later throws of this method are not logged');
     }
   };
   return {

@@ -31,12 +31,12 @@ export function createOwnership(ownsSession: ((sessionKey: string) => boolean) |
       } catch (error) {
         if (!sitesLogged.has(site)) {
           sitesLogged.add(site);
-          logger.warn('ownsSession threw; the watcher counts as not owned (logged once per call site)', {
+          logger.warn({
             operation: 'ownsSession',
             site,
             watcher,
             error: describeFailure(error),
-          });
+          }, 'ownsSession threw; the watcher counts as not owned (logged once per call site)');
         }
         return false;
       }

@@ -41,7 +41,7 @@ export function createPruning({ store, clock, policy, batchRows, order, board, c
     onRun: (totals, elapsedMs) => observe.pruneRun({ ...totals, durationSeconds: elapsedMs / 1000 }),
     onBackgroundError: (error) => {
       // A bad clock reading included: logged, and the schedule tries again after the next append.
-      logger.error('background prune failed', { operation: 'prune', error: describeFailure(error) });
+      logger.error({ operation: 'prune', error: describeFailure(error) }, 'background prune failed');
     },
   });
 }

@@ -84,7 +84,7 @@ export function createReadMethods(parts: FacadeParts): Pick<SessionStateAwarenes
       if (board.queue.remove(reader, target)) counters.add('noticesAcknowledgedByRead');
       if (outcome.reopened !== undefined && (ownsWatcher === undefined || ownsWatcher(reader))) board.offer(outcome.reopened);
     } catch (error) {
-      logger.error('acknowledging a reader’s status read failed; its notice stays queued', { operation: 'acknowledgeRead', ...fields, error: describeFailure(error) });
+      logger.error({ operation: 'acknowledgeRead', ...fields, error: describeFailure(error) }, 'acknowledging a reader’s status read failed; its notice stays queued');
     }
   };
 

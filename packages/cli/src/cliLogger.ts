@@ -4,8 +4,8 @@
 import type { LogFields, Logger } from '@session-state/domain';
 
 
-function render(message: string, fields?: LogFields): string {
-  const parts = Object.entries(fields ?? {})
+function render(fields: LogFields, message: string): string {
+  const parts = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${key}=${String(value)}`);
   return parts.length === 0 ? message : `${message} (${parts.join(', ')})`;
@@ -14,8 +14,8 @@ function render(message: string, fields?: LogFields): string {
 /** A Logger writing single lines to stderr through `writeNote` (the run's `Output.note`). */
 export function createCliLogger(writeNote: (line: string) => void): Logger {
   return {
-    warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),
-    error: (message, fields) => writeNote(`error: ${render(message, fields)}`),
+    warn: (fields, message) => writeNote(`warning: ${render(fields, message)}`),
+    error: (fields, message) => writeNote(`error: ${render(fields, message)}`),
   };
 }
 
@@ -33,8 +33,8 @@ export interface HeldErrorLogger extends Logger {
 export function createHeldErrorLogger(writeNote: (line: string) => void): HeldErrorLogger {
   const held: string[] = [];
   return {
-    warn: (message, fields) => writeNote(`warning: ${render(message, fields)}`),
-    error: (message, fields) => void held.push(render(message, fields)),
+    warn: (fields, message) => writeNote(`warning: ${render(fields, message)}`),
+    error: (fields, message) => void held.push(render(fields, message)),
     release: () => {
       for (const line of held.splice(0)) writeNote(`warning: ${line}`);
     },

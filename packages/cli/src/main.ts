@@ -33,10 +33,10 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, explain, tail, schema and prune need an existing store: they never create
-a file or a schema. record, reset and delete create and migrate one when missing, and say so on
-stderr (--no-create refuses instead). demo only runs on a file, since it deletes and recreates its
-state.`;
+status, list, cursors, explain, tail, schema, prune, reset, delete, mcp and inspect need an
+existing store: they never create a file or a schema. record is the one command that creates and
+migrates one when missing, and says so on stderr (--no-create refuses instead). demo only runs on a
+file, since it deletes and recreates its state.`;
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
 function helpWidthOf(stream: CliStream): number {

@@ -27,16 +27,7 @@ export interface McpServerOptions {
 // --- tools in the protocol's shapes -----------------------------------------------------------------
 
 function listedTool(tool: AgentTool): Tool {
-  const { properties, required } = tool.inputSchema;
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: { type: 'object', properties, ...(required !== undefined ? { required: [...required] } : {}), additionalProperties: false },
-  };
-}
-
-function callResult(result: AgentToolResult): CallToolResult {
-  return { content: [...result.content], structuredContent: { ...result.structuredContent }, isError: result.isError };
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
 }
 
 /** The tool error for a name the server does not serve; the name itself is not echoed (it came from the model). */
@@ -60,7 +51,7 @@ function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readon
  */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
   const { tools, withheld, version, stdin, write } = options;
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
   const server = new Server({ name: 'session-state', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
   // Calls still running when the input ends are answered before the server closes.
@@ -71,7 +62,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
     const call = tool.handler(request.params.arguments ?? {});
     running.add(call);
     try {
-      return callResult(await call);
+      return await call;
     } finally {
       running.delete(call);
     }

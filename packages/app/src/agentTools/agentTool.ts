@@ -1,5 +1,8 @@
 // What a tool definition is (name, description, JSON Schema, handler) and how a handler answers:
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
+import type { RecordedEvent, SessionStatus } from '@session-state/domain';
+
+import type { SessionListRow } from '../awarenessApi';
 import { ClockError } from '../clockReading';
 import { InvalidInputError } from '../invalidInputError';
 import { ClosedError, StoreOperationError } from '../storeOperationError';
@@ -9,13 +12,16 @@ import { ClosedError, StoreOperationError } from '../storeOperationError';
 /** A JSON Schema (draft 2020-12 subset) written as a plain object, as tool-calling APIs take it. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** A tool's input schema: always an object with named properties and nothing else. */
-export interface ToolInputSchema {
+/**
+ * A tool's input schema: always an object with named properties and nothing else. A type, not an
+ * interface, and no readonly arrays, so the MCP SDK's `Tool['inputSchema']` takes it as it is.
+ */
+export type ToolInputSchema = {
   readonly type: 'object';
   readonly properties: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
+  readonly required?: string[];
   readonly additionalProperties: false;
-}
+};
 
 /** One text block of a tool answer (the MCP `content` shape; the text is the answer as JSON). */
 export interface AgentToolText {
@@ -23,30 +29,44 @@ export interface AgentToolText {
   readonly text: string;
 }
 
+/** What each tool answers when it succeeds, by tool name (the `structuredContent` of `isError: false`). */
+export type AgentToolAnswers = {
+  // SessionStatus mapped to a plain object type: an interface is not assignable to MCP's Record<string, unknown>.
+  readonly session_status: { readonly [K in keyof SessionStatus]: SessionStatus[K] };
+  readonly sessions_list: { readonly sessions: SessionListRow[] };
+  readonly record: { readonly outcome: 'recorded'; readonly event: RecordedEvent } | { readonly outcome: 'skipped'; readonly reason: 'unwatched' };
+};
+
+/** The name of one of the agent's tools. */
+export type AgentToolName = keyof AgentToolAnswers;
+
 /**
- * A tool answer in the shape MCP and most gateways take: `structuredContent` is the JSON,
- * `content` the same JSON as one text block, and `isError` true for a tool error (whose
- * `structuredContent` is an {@link AgentToolErrorBody}).
+ * A tool answer in the shape MCP and most gateways take (the MCP SDK's `CallToolResult` takes it as
+ * it is): `structuredContent` is the JSON, `content` the same JSON as one text block. Tagged by
+ * `isError`: the tool's `Answer`, or a tool error whose `structuredContent` is an {@link AgentToolErrorBody}.
+ *
+ * @example if (!result.isError) console.log(result.structuredContent.stateVersion); // a session_status answer
  */
-export interface AgentToolResult {
-  readonly isError: boolean;
-  readonly content: readonly [AgentToolText];
-  readonly structuredContent: Readonly<Record<string, unknown>>;
-}
+export type AgentToolResult<Answer extends object = AgentToolAnswers[AgentToolName]> =
+  | { readonly isError: false; readonly content: [AgentToolText]; readonly structuredContent: Answer }
+  | { readonly isError: true; readonly content: [AgentToolText]; readonly structuredContent: AgentToolErrorBody };
 
 /**
  * A tool ready to register with a gateway or an MCP server. `handler` validates its input, calls
  * the facade and resolves with the answer; it never rejects (a bad argument or a failed store is
- * an answer with `isError: true`).
+ * an answer with `isError: true`). `AgentTool<'session_status'>` answers a session_status result.
  *
  * @example const answer = await tool.handler({ sessionKey: 'agent:main:subagent:child-7', changesSince: 14 });
  */
-export interface AgentTool {
-  readonly name: string;
+export interface AgentTool<Name extends AgentToolName = AgentToolName> {
+  readonly name: Name;
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
-  handler(input: unknown): Promise<AgentToolResult>;
+  handler(input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>>;
 }
+
+/** One of the agent's tools, tagged by `name`: checking the name tells which answer its handler resolves with. */
+export type NamedAgentTool = { [Name in AgentToolName]: AgentTool<Name> }[AgentToolName];
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -85,18 +105,18 @@ export function toolErrorBody(tool: string, error: unknown): AgentToolErrorBody 
 
 // --- answers ---------------------------------------------------------------------------------
 
-function answer(isError: boolean, json: Readonly<Record<string, unknown>>): AgentToolResult {
-  return { isError, content: [{ type: 'text', text: JSON.stringify(json) }], structuredContent: json };
-}
+const textOf = (json: object): [AgentToolText] => [{ type: 'text', text: JSON.stringify(json) }];
 
 /**
  * Runs a handler body: its JSON becomes the answer, anything it throws or rejects with a tool
  * error. Used by every tool, so no handler can throw into the gateway.
  */
-export async function answerWith(tool: string, body: () => Promise<Readonly<Record<string, unknown>>>): Promise<AgentToolResult> {
+export async function answerWith<Answer extends object>(tool: string, body: () => Promise<Answer>): Promise<AgentToolResult<Answer>> {
   try {
-    return answer(false, await body());
+    const json = await body();
+    return { isError: false, content: textOf(json), structuredContent: json };
   } catch (error) {
-    return answer(true, toolErrorBody(tool, error));
+    const json = toolErrorBody(tool, error);
+    return { isError: true, content: textOf(json), structuredContent: json };
   }
 }

@@ -5,7 +5,7 @@ import { invalidInput } from '@session-state/domain';
 import type { SessionStateAwareness } from '../awarenessApi';
 import { decodeSessionKey, requireKnownFields } from '../inputs';
 import { InvalidInputError } from '../invalidInputError';
-import type { AgentTool } from './agentTool';
+import type { NamedAgentTool } from './agentTool';
 import { recordTool } from './recordTool';
 import { sessionStatusTool } from './sessionStatusTool';
 import { sessionsListTool } from './sessionsListTool';
@@ -18,15 +18,15 @@ export interface AgentToolsOptions {
    * the head acknowledge its cursor on the target (the notice about what it read is withdrawn);
    * without it every read is read-only.
    */
-  readonly reader?: string;
+  readonly reader?: string | undefined;
   /** Offer the `record` tool. Default false: the tools only read. */
-  readonly allowWrite?: boolean;
+  readonly allowWrite?: boolean | undefined;
 }
 
 /** The agent's tools: the ones to register as they are, and the watch part of the gateway's own `sessions_send`. */
 export interface AgentTools {
-  /** `session_status`, `sessions_list`, and `record` when `allowWrite`. */
-  readonly tools: readonly AgentTool[];
+  /** `session_status`, `sessions_list`, and `record` when `allowWrite`; `name` tells which answer `handler` resolves with. */
+  readonly tools: readonly NamedAgentTool[];
   readonly sessionsSend: SessionsSendWatch;
 }
 
@@ -44,7 +44,7 @@ export function createAgentTools(awareness: SessionStateAwareness, options: Agen
   if (allowWrite !== undefined && typeof allowWrite !== 'boolean') {
     throw new InvalidInputError(invalidInput('createAgentTools.options.allowWrite', allowWrite, 'true or false'));
   }
-  const tools = [sessionStatusTool(awareness, readerKey), sessionsListTool(awareness)];
+  const tools: NamedAgentTool[] = [sessionStatusTool(awareness, readerKey), sessionsListTool(awareness)];
   if (allowWrite === true) tools.push(recordTool(awareness));
   return { tools, sessionsSend: sessionsSendWatch(awareness) };
 }

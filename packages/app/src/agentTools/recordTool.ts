@@ -32,7 +32,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 /** The `record` tool over `awareness.record`, whose own validation names the bad field (`record.summary`). */
-export function recordTool(awareness: SessionStateAwareness): AgentTool {
+export function recordTool(awareness: SessionStateAwareness): AgentTool<'record'> {
   return {
     name: RECORD,
     description: DESCRIPTION,

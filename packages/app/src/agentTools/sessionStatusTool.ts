@@ -50,7 +50,7 @@ const READER_NOTE =
  * it), a read with `changesSince` passes `reader`, so a page that reaches the head acknowledges
  * that watcher's cursor (reconcile that acknowledges); without it the read is read-only.
  */
-export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool {
+export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool<'session_status'> {
   return {
     name: SESSION_STATUS,
     description: reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE,

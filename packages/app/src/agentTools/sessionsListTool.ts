@@ -28,7 +28,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 /** The `sessions_list` tool over `awareness.list`. */
-export function sessionsListTool(awareness: SessionStateAwareness): AgentTool {
+export function sessionsListTool(awareness: SessionStateAwareness): AgentTool<'sessions_list'> {
   return {
     name: SESSIONS_LIST,
     description: DESCRIPTION,

@@ -17,7 +17,7 @@ export interface AfterSendInput {
   /** The model's `watch` argument as it came (absent means false); checked here. */
   readonly watch: unknown;
   /** False when the dispatch failed; default true. */
-  readonly delivered?: boolean;
+  readonly delivered?: boolean | undefined;
 }
 
 /** Merge into the `sessions_send` answer: `watched`, and a readable `error` when the watch could not be set. */

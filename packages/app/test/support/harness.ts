@@ -30,10 +30,10 @@ export function recordingLogger(): RecordingLogger {
   const entries: LogEntry[] = [];
   return {
     entries,
-    warn: (message, fields = {}) => {
+    warn: (fields, message) => {
       entries.push({ level: 'warn', message, fields });
     },
-    error: (message, fields = {}) => {
+    error: (fields, message) => {
       entries.push({ level: 'error', message, fields });
     },
   };

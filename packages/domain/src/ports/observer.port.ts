@@ -28,7 +28,7 @@ export interface PruneRunObservation {
  */
 export interface AwarenessObserver {
   /** After each append batch's store call, committed or failed. */
-  readonly appendBatch?: (observation: AppendBatchObservation) => void;
+  readonly appendBatch?: ((observation: AppendBatchObservation) => void) | undefined;
   /** After each prune run that completed (a failed run is logged instead). */
-  readonly pruneRun?: (observation: PruneRunObservation) => void;
+  readonly pruneRun?: ((observation: PruneRunObservation) => void) | undefined;
 }

@@ -16,7 +16,7 @@ function check(condition: boolean, what: string): void {
 async function oneStory(name: string, store: StateStore): Promise<void> {
   const wakes: string[] = [];
   const warnings: string[] = [];
-  const logger = { warn: (message: string) => void warnings.push(message), error: (message: string) => void warnings.push(message) };
+  const logger = { warn: (_fields: object, message: string) => void warnings.push(message), error: (_fields: object, message: string) => void warnings.push(message) };
   const awareness: SessionStateAwareness = await createSessionStateAwareness({ store, logger, wake: (watcher) => void wakes.push(watcher) });
   try {
     const spawn = await awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
