@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 
 import { openReadOnlyDatabase } from './readOnlyDatabase';
+import { resolveStatePath } from './statePath';
 
 /** What a path holds, as far as a session-state tool is concerned. */
 export type StateFileProbe =
@@ -53,7 +54,9 @@ export function reasonOf(error: unknown): { readonly code: string; readonly reas
  * migrated (its `schema_migrations` table and `user_version` ≥ 1); a damaged file is `unreadable`,
  * never `foreign`, so a tool reports the damage instead of calling the file another program's.
  */
-export function probeStateFile(path: string): StateFileProbe {
+export function probeStateFile(given: string): StateFileProbe {
+  // The -wal that holds the latest commits sits beside the link's target.
+  const path = resolveStatePath(given);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(path);
