@@ -54,12 +54,12 @@ export function reasonOf(error: unknown): { readonly code: string; readonly reas
  * migrated (its `schema_migrations` table and `user_version` ≥ 1); a damaged file is `unreadable`,
  * never `foreign`, so a tool reports the damage instead of calling the file another program's.
  */
-export function probeStateFile(given: string): StateFileProbe {
+export function probeStateFile(path: string): StateFileProbe {
   // The -wal that holds the latest commits sits beside the link's target.
-  const path = resolveStatePath(given);
+  const file = resolveStatePath(path);
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(path);
+    stat = fs.statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
@@ -69,7 +69,7 @@ export function probeStateFile(given: string): StateFileProbe {
   if (stat.size === 0) return { kind: 'empty' };
   let db: ReturnType<typeof openReadOnlyDatabase> | undefined;
   try {
-    db = openReadOnlyDatabase(path, PROBE_TIMEOUT_MS);
+    db = openReadOnlyDatabase(file, PROBE_TIMEOUT_MS);
     const version = db.client.pragma('user_version', { simple: true }) as number;
     const bookkeeping = db.client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
     if (version < 1 || bookkeeping === undefined) {

@@ -2,7 +2,7 @@
 // wrapper around one synchronous operation, held while a prune worker batch holds the write lock
 // (prune also waits for the WAL checkpoints when the WAL reached its bound).
 import { storePort } from '@session-state/adapters-sql-common';
-import type { CursorPair, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
+import type { CursorPair, Logger, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
 import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
@@ -40,14 +40,17 @@ import { createWriteGate, type WriteGate } from './writeGate';
  *
  * @example const store = openSqliteStore({ path: 'state.db' });
  */
-export function openSqliteStore(given: SqliteStoreOptions): StateStore {
-  if (given.readOnly !== undefined && typeof given.readOnly !== 'boolean') {
-    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof given.readOnly}`);
+export function openSqliteStore(options: SqliteStoreOptions): StateStore {
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
+    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
   }
-  checkOptions(given);
-  const logger = storeLogger(given.logger);
+  checkOptions(options);
   // Every connection (the store's, its workers', a snapshot's) opens the resolved path, where SQLite keeps the -wal and -shm.
-  const options: SqliteStoreOptions = { ...given, path: resolveStatePath(given.path) };
+  return openResolvedStore({ ...options, path: resolveStatePath(options.path) }, storeLogger(options.logger));
+}
+
+/** openSqliteStore once `options.path` is resolved (statePath.ts). */
+function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateStore {
   let db = openStoreDb(options);
   // A writer's file removed or replaced under it: its writes fail from then on (fileIdentity.ts).
   const identity = options.readOnly !== true && options.path !== ':memory:' ? watchFileIdentity(options.path, logger) : undefined;

@@ -110,3 +110,9 @@ describe('a state file reached through a symbolic link', () => {
   });
 
 });
+
+test('a logger without warn and error functions is refused naming the option, before any file is created', () => {
+  const file = path.join(dir, 'state.db');
+  expect(() => openSqliteStore({ path: file, logger: { warn: () => undefined } as unknown as Logger })).toThrow('openSqliteStore: logger must be an object with warn and error functions, got object');
+  expect(fs.existsSync(file)).toBe(false);
+});
