@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 
 import { openReadOnlyDatabase } from './readOnlyDatabase';
+import { resolveStatePath } from './statePath';
 
 const LABELS_TABLE = 'file_labels';
 
@@ -30,7 +31,7 @@ export function labelStateFile(path: string, label: string, now: number): void {
 
 /** The labels of the file at `path`, read without creating or changing anything (none when it has no label table). */
 export function stateFileLabels(path: string): string[] {
-  const { client } = openReadOnlyDatabase(path, 2_000);
+  const { client } = openReadOnlyDatabase(resolveStatePath(path), 2_000);
   try {
     const table = client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(LABELS_TABLE);
     if (table === undefined) return [];

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 
 import { openReadOnlyDatabase } from './readOnlyDatabase';
+import { resolveStatePath } from './statePath';
 
 /** What a path holds, as far as a session-state tool is concerned. */
 export type StateFileProbe =
@@ -54,9 +55,11 @@ export function reasonOf(error: unknown): { readonly code: string; readonly reas
  * never `foreign`, so a tool reports the damage instead of calling the file another program's.
  */
 export function probeStateFile(path: string): StateFileProbe {
+  // The -wal that holds the latest commits sits beside the link's target.
+  const file = resolveStatePath(path);
   let stat: fs.Stats;
   try {
-    stat = fs.statSync(path);
+    stat = fs.statSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
@@ -66,7 +69,7 @@ export function probeStateFile(path: string): StateFileProbe {
   if (stat.size === 0) return { kind: 'empty' };
   let db: ReturnType<typeof openReadOnlyDatabase> | undefined;
   try {
-    db = openReadOnlyDatabase(path, PROBE_TIMEOUT_MS);
+    db = openReadOnlyDatabase(file, PROBE_TIMEOUT_MS);
     const version = db.client.pragma('user_version', { simple: true }) as number;
     const bookkeeping = db.client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
     if (version < 1 || bookkeeping === undefined) {

@@ -2,7 +2,7 @@
 // wrapper around one synchronous operation, held while a prune worker batch holds the write lock
 // (prune also waits for the WAL checkpoints when the WAL reached its bound).
 import { storePort } from '@session-state/adapters-sql-common';
-import type { CursorPair, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
+import type { CursorPair, Logger, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
 import { acknowledgeRead } from './acknowledgeRead';
 import { appendEvents } from './appendEvents';
@@ -10,6 +10,7 @@ import { countPendingCursors } from './countPendingCursors';
 import { readCursorJournal } from './cursorJournal';
 import { deleteSession } from './deleteSession';
 import { drain } from './drain';
+import { watchFileIdentity } from './fileIdentity';
 import { listCursors } from './listCursors';
 import { previewPrune, vacuum } from './maintenance';
 import { openStoreDb } from './openStoreDb';
@@ -18,11 +19,14 @@ import { createCheckpointer, createWalSchedule, type Checkpointer } from './chec
 import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune';
 import { planCapWrites, type CapRead } from './pruneCapPlan';
+import { createPruneProgress } from './pruneProgress';
 import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
 import { resetWatcher } from './resetWatcher';
+import { resolveStatePath } from './statePath';
+import { storeLogger } from './storeLogger';
 import type { StoreDb } from './storeDb';
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
 import { unwatch } from './unwatch';
@@ -40,7 +44,17 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
     throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
   }
+  checkOptions(options);
+  // Every connection (the store's, its workers', a snapshot's) opens the resolved path, where SQLite keeps the -wal and -shm.
+  return openResolvedStore({ ...options, path: resolveStatePath(options.path) }, storeLogger(options.logger));
+}
+
+/** openSqliteStore once `options.path` is resolved (statePath.ts). */
+function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateStore {
   let db = openStoreDb(options);
+  // A writer's file removed or replaced under it: its writes fail from then on (fileIdentity.ts).
+  const identity = options.readOnly !== true && options.path !== ':memory:' ? watchFileIdentity(options.path, logger) : undefined;
+  const progress = createPruneProgress(logger);
 
   // A read-only snapshot is replaced by a fresh one once the file has changed, so every read
   // sees the file's latest commit (a live read-only connection sees it by itself).
@@ -78,7 +92,8 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   // and at most that many cursors and journal entries, in parts: on the store's connection at most
   // OWN_CONNECTION_BATCH_ROWS rows each, a turn of the event loop between them; the row cap in
   // one worker batch once no aged event is left.
-  const pruneBatch = async (request: PruneRequest): Promise<PruneBatch> => {
+  const pruneBatch = async (request: PruneRequest): Promise<{ readonly batch: PruneBatch; readonly removed: number }> => {
+    let removed = 0;
     let eventsDeleted = 0;
     let journalDeleted = 0;
     const expiredCursors: CursorPair[] = [];
@@ -94,6 +109,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
       eventsDeleted += own.batch.eventsDeleted;
       expiredCursors.push(...own.batch.expiredCursors);
       journalDeleted += own.rowsRemoved - own.batch.eventsDeleted - own.batch.expiredCursors.length;
+      removed += own.rowsRemoved;
       const room = request.batchSize - eventsDeleted;
       // The row cap counts what ages out first: it waits until no aged event is left.
       if (useWorker && own.capLeft && !own.agedLeft && room > 0) {
@@ -103,11 +119,11 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
         eventsDeleted += capped.deleted;
         const done = own.restDone && !capped.capLeft;
         walSchedule.written(walPagesOfCapBatch(capped), done);
-        return { eventsDeleted, expiredCursors, done, ...carried() };
+        return { batch: { eventsDeleted, expiredCursors, done, ...carried() }, removed: removed + capped.deleted };
       }
       walSchedule.written(own.rowsRemoved, own.batch.done);
       const full = request.batchSize <= Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
-      if (own.batch.done || full || own.rowsRemoved === 0 || pruneBatchRows === undefined) return { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() };
+      if (own.batch.done || full || own.rowsRemoved === 0 || pruneBatchRows === undefined) return { batch: { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() }, removed };
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
@@ -116,6 +132,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   const commitCheckpoints = options.readOnly !== true && options.path !== ':memory:' ? offLoopCheckpoints(db, checkpointer, gate) : undefined;
 
   const close = async (): Promise<void> => {
+    identity?.stop();
     commitCheckpoints?.stop();
     await gate.idle();
     await pruneWorker.close();
@@ -127,16 +144,23 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>) =>
     (_db: StoreDb, ...args: A): R | Promise<R> =>
       gate.run(() => operation(current(), ...args));
+  /** An operation that writes: refused once the file was removed or replaced under the store. */
+  const writing =
+    <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>) =>
+    (db: StoreDb, ...args: A): R | Promise<R> => {
+      identity?.requireSameFile();
+      return operation(db, ...args);
+    };
   /**
    * A write transaction on the store's own connection: its WAL frames are checkpointed off the
    * event loop. `operationsOf` counts its write operations (an append's records), 1 unless given.
    */
   const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R, operationsOf?: (...args: A) => number) =>
-    gated((db: StoreDb, ...args: A): R => {
+    gated(writing((db: StoreDb, ...args: A): R => {
       const result = operation(db, ...args);
       commitCheckpoints?.committed(operationsOf?.(...args));
       return result;
-    });
+    }));
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   return storePort(current, {
     append: gatedWrite(appendEvents, (batch) => batch.length),
@@ -150,13 +174,18 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
     pendingNotices: gated(pendingNotices),
     countPendingCursors: gated(countPendingCursors),
     acknowledgeRead: gatedWrite(acknowledgeRead),
-    restartScan: gated((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule)),
+    restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule))),
     resetWatcher: gatedWrite(resetWatcher),
     unwatch: gatedWrite(unwatch),
     deleteSession: gatedWrite(deleteSession),
-    prune: gated((_db, request: PruneRequest) => pruneBatch(request)),
+    prune: gated(
+      writing(async (_db, request: PruneRequest) => {
+        const { batch, removed } = await pruneBatch(request);
+        return progress.settle(request, batch, removed);
+      }),
+    ),
     previewPrune: gated(previewPrune),
-    vacuum: gated((db) => vacuum(db, options.path)),
+    vacuum: gated(writing((db) => vacuum(db, options.path))),
     close,
     ...(pruneBatchRows !== undefined ? { pruneBatchRows } : {}),
   });

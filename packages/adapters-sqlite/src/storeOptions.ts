@@ -1,7 +1,7 @@
 // The options of openSqliteStore and their checks (clear errors naming the option and value).
 // Part of the package's public types: it imports only domain types, never better-sqlite3 or
 // drizzle ones.
-import type { CorruptRowInfo } from '@session-state/domain';
+import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for a private in-memory database. */
@@ -29,6 +29,11 @@ export interface SqliteStoreOptions {
    * another OS user. Default `false`.
    */
   readonly readOnly?: boolean;
+  /**
+   * Where the store says what it noticed, with identifiers and counts only: the state file
+   * removed or replaced under it (writes then fail), a prune caller repeating itself. Default: the console.
+   */
+  readonly logger?: Logger;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;

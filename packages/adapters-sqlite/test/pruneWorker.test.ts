@@ -12,6 +12,7 @@ import { openStoreDb } from '../src/openStoreDb';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune';
 import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker';
 import type { StoreDb } from '../src/storeDb';
+import { pruneRun } from './support/pruneRun';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;
@@ -90,8 +91,7 @@ test('worker batches leave the same events, watermarks and journal as batches on
 
   const store = openSqliteStore({ path: viaWorker });
   const sizes: number[] = [];
-  for (;;) {
-    const batch = await store.prune(capRequest(150, 100));
+  await pruneRun(store, capRequest(150, 100), 10, (batch) => {
     sizes.push(batch.eventsDeleted);
     // Between batches: each session's watermark is exactly the highest sequence it lost.
     const { events, heads } = stateOf(viaWorker);
@@ -102,13 +102,12 @@ test('worker batches leave the same events, watermarks and journal as batches on
       expect(head.prune_watermark).toBeLessThan(lowest.get(head.session_key) as number);
       if (head.prune_watermark > 0) expect(head.prune_watermark).toBeLessThan(deletedBelow);
     }
-    if (batch.done) break;
-  }
+  });
   await store.close();
   expect(sizes).toEqual([150, 150, 150, 50]);
 
   const db: StoreDb = openStoreDb({ path: viaConnection });
-  for (;;) if (prune(db, capRequest(150, 100)).batch.done) break;
+  for (let batches = 1; !prune(db, capRequest(150, 100)).batch.done; batches += 1) if (batches === 10) throw new Error('the prune run was not done after 10 batches');
   db.client.close();
 
   const worker = stateOf(viaWorker);
@@ -147,15 +146,11 @@ test('operations called while worker batches hold the write lock wait for them: 
   // A short busy timeout: an operation that met the worker's lock would block, then fail with SQLITE_BUSY.
   const store = openSqliteStore({ path, busyTimeoutMs: 20 });
   let pruning = true;
-  const prunes = (async () => {
-    let batches = 0;
-    for (;;) {
-      batches += 1;
-      if ((await store.prune(capRequest(2000, 0))).done) break;
-    }
+  // The watches go on while it prunes: their journal entries (the latest of live pairs, which
+  // stay) may fill more than one journal window, so the run must pass journalAfter on to end.
+  const prunes = pruneRun(store, capRequest(2000, 0), 20).finally(() => {
     pruning = false;
-    return batches;
-  })();
+  });
   const writes: Promise<unknown>[] = [];
   for (let i = 0; pruning && i < 2000; i += 1) {
     writes.push(store.watch({ watcher: watcherKey(1000 + i), target: key(i % 200), now: T0 }));

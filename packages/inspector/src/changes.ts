@@ -84,7 +84,14 @@ export function sqliteFileToken(file: string): string {
  * @example startInspector({ store, changes: sqliteFileChanges('/var/lib/gw/state.db') })
  */
 export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_MS): ChangeSource {
-  return pollingChanges(() => sqliteFileToken(file), intervalMs);
+  // Through a symbolic link, SQLite keeps the -wal beside the link's target: poll that one.
+  let real = file;
+  try {
+    real = fs.realpathSync(file);
+  } catch {
+    // Not there (yet): the token says so, and the path as given is polled.
+  }
+  return pollingChanges(() => sqliteFileToken(real), intervalMs);
 }
 
 // --- a store with signals ---------------------------------------------------------------------------
