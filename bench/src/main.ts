@@ -102,9 +102,12 @@ async function main(): Promise<void> {
   const pgSelected = (id: string): boolean =>
     args.only?.has(id) === true || (!(args.quick && FULL_RUN_ONLY.has(id)) && (args.only === undefined || args.only.has('pg')));
   let pg: PgColumn | undefined;
+  // `--only 4a` selects workload 4, which reports 4a and 4b (a sub-id that is no workload of its own).
+  const named = (id: string): boolean =>
+    args.only?.has(id) === true || [...(args.only ?? [])].some((o) => /^[a-z]$/.test(o.slice(id.length)) && o.startsWith(id) && !WORKLOADS.some(([w]) => w === o));
   try {
     for (const [id, run] of WORKLOADS) {
-      if (args.only !== undefined ? !args.only.has(id) : args.quick && FULL_RUN_ONLY.has(id)) continue;
+      if (args.only !== undefined ? !named(id) : args.quick && FULL_RUN_ONLY.has(id)) continue;
       const t0 = Date.now();
       const out = await run(ctx);
       const list = Array.isArray(out) ? out : [out];

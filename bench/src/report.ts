@@ -38,9 +38,10 @@ function table(rows: readonly string[][]): string {
     .join('\n');
 }
 
-function ratioCell(sides: readonly SideResult[], pick: (s: SideResult) => number): string {
-  const lib = sides.find((s) => s.side === 'library');
-  const raw = sides.find((s) => s.side === 'raw');
+/** library/raw of one driver's pair of sides: `library` and `raw`, or `library node:sqlite` and `raw node:sqlite`. */
+function ratioCell(sides: readonly SideResult[], pick: (s: SideResult) => number, driver = ''): string {
+  const lib = sides.find((s) => s.side === `library${driver}`);
+  const raw = sides.find((s) => s.side === `raw${driver}`);
   if (lib === undefined || raw === undefined) return '';
   const r = pick(lib) / pick(raw);
   return Number.isFinite(r) ? `${r.toFixed(2)}×` : '';
@@ -52,18 +53,20 @@ function workloadTable(results: readonly WorkloadResult[], opsCell: (x: number) 
   const rows: string[][] = [header];
   for (const w of results) {
     for (const [i, s] of w.sides.entries()) {
-      const first = i === 0;
+      // The ratios go on the library row of each driver's pair (the node:sqlite column's too).
+      const driver = s.side === 'library node:sqlite' ? ' node:sqlite' : '';
+      const first = i === 0 || driver !== '';
       const extra = s.maxBlockMs !== undefined ? `${s.op}; total ${s.totalMs.toFixed(0)} ms, max loop block ${s.maxBlockMs.toFixed(1)} ms` : s.op;
       rows.push([
-        first ? w.id : '',
-        first ? w.title : '',
+        i === 0 ? w.id : '',
+        i === 0 ? w.title : '',
         s.side,
         opsCell(s.opsPerSec),
         latency(s.p50Us),
         latency(s.p99Us),
-        first && s.side === 'library' ? ratioCell(w.sides, (x) => x.opsPerSec) : '',
-        first && s.side === 'library' && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p50Us) : '',
-        first && s.side === 'library' && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p99Us) : '',
+        first && s.side.startsWith('library') ? ratioCell(w.sides, (x) => x.opsPerSec, driver) : '',
+        first && s.side.startsWith('library') && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p50Us, driver) : '',
+        first && s.side.startsWith('library') && w.latencyComparable !== false ? ratioCell(w.sides, (x) => x.p99Us, driver) : '',
         extra,
       ]);
     }

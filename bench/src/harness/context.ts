@@ -8,9 +8,9 @@ import type { Sizes } from '../sizes';
 import type { Progress } from './progress';
 import type { SideStats } from './stats';
 
-/** One side of a workload: `library` (facade over SQLite), `raw` (better-sqlite3), `memory`. */
+/** One side of a workload: `library` (facade over SQLite), `raw` (better-sqlite3), `memory`, and the same two on node:sqlite. */
 export interface SideResult extends SideStats {
-  readonly side: 'library' | 'raw' | 'memory';
+  readonly side: 'library' | 'raw' | 'memory' | 'library node:sqlite' | 'raw node:sqlite';
   /** What one measured op is, e.g. `record`, `batch of 100 records`, `prune to cap`. */
   readonly op: string;
   /** Workload 5: the longest event-loop block seen, in ms. */
@@ -57,6 +57,22 @@ export function createTempDir(): { dir: string; tempDb: (name: string) => string
 
 /** Ratio of the library's figure to the raw one (lower is better for latencies). */
 export const ratio = (library: number, raw: number): number => library / raw;
+
+/** Workloads 1 and 4's node:sqlite column: the library and raw sides on node:sqlite, and the same targets as better-sqlite3's. */
+export function nodeSqliteSides(ops: { readonly library: string; readonly raw: string }, lib: SideStats, base: SideStats, limit: number): Pick<WorkloadResult, 'sides' | 'checks'> {
+  const p50 = ratio(lib.p50Us, base.p50Us);
+  const p99 = ratio(lib.p99Us, base.p99Us);
+  return {
+    sides: [
+      { side: 'library node:sqlite', op: ops.library, ...lib },
+      { side: 'raw node:sqlite', op: ops.raw, ...base },
+    ],
+    checks: [
+      { target: `node:sqlite: library ≤ ${limit}× raw at p50`, measured: times(p50), met: p50 <= limit },
+      { target: `node:sqlite: library ≤ ${limit}× raw at p99`, measured: times(p99), met: p99 <= limit },
+    ],
+  };
+}
 
 /** `1.23×` */
 export const times = (x: number): string => `${x.toFixed(2)}×`;

@@ -19,6 +19,8 @@ export interface LibraryOptions {
   readonly wake?: (watcher: string) => void;
   /** Which watcher sessions this gateway owns (several gateways on one store); all when absent. */
   readonly ownsSession?: (sessionKey: string) => boolean;
+  /** The SQLite store's driver; better-sqlite3 when absent. */
+  readonly driver?: 'better-sqlite3' | 'node:sqlite';
 }
 
 // A logger that keeps quiet: a failed record is counted by the workload, not printed per op.
@@ -39,8 +41,8 @@ function commonOptions(options: LibraryOptions) {
 }
 
 /** Opens the SQLite store on `path` (migrating it) without starting the facade. */
-export function openLibraryStore(path: string): ReturnType<typeof openSqliteStore> {
-  return openSqliteStore({ path });
+export function openLibraryStore(path: string, driver?: LibraryOptions['driver']): ReturnType<typeof openSqliteStore> {
+  return openSqliteStore({ path, ...(driver !== undefined ? { driver } : {}) });
 }
 
 /** The facade over an already opened store (SQLite or PostgreSQL); resolves after the restart scan. */
@@ -50,7 +52,7 @@ export function startOnStore(store: StateStore, options: LibraryOptions = {}): P
 
 /** The facade over a fresh SQLite file at `path`. */
 export function startSqlite(path: string, options: LibraryOptions = {}): Promise<Awareness> {
-  return startOnStore(openLibraryStore(path), options);
+  return startOnStore(openLibraryStore(path, options.driver), options);
 }
 
 /** The facade over a fresh memory store. */

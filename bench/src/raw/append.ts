@@ -2,7 +2,7 @@
 // the event, raises the head (upsert) and updates the cursors that move – the same statements the
 // SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read), with
 // the journal entry of a notice it raises.
-import type { RawDb } from './rawDb';
+import type { RawDb, RawStatements } from './rawDb';
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
 export interface RawRecord {
@@ -17,8 +17,13 @@ export interface RawRecord {
 
 /** Returns a function appending one record per call (one transaction each); it returns the sequence. */
 export function rawAppender(db: RawDb): (record: RawRecord, now: number) => number {
-  const { st } = db;
-  const tx = db.client.transaction((record: RawRecord, now: number): number => {
+  const tx = db.client.transaction(appendIn(db.st));
+  return (record, now) => tx.immediate(record, now);
+}
+
+/** The statements of one append, run inside the caller's transaction. */
+export function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
+  return (record: RawRecord, now: number): number => {
     const onTarget = st.cursorsOnTarget.all(record.sessionKey);
     const result = st.insertEvent.run(
       record.sessionKey,
@@ -48,6 +53,5 @@ export function rawAppender(db: RawDb): (record: RawRecord, now: number) => numb
       }
     }
     return sequence;
-  });
-  return (record, now) => tx.immediate(record, now);
+  };
 }

@@ -24,42 +24,32 @@ export interface RawStatements {
   readonly insertJournal: Database.Statement;
 }
 
-function prepare(client: Database.Database): RawStatements {
-  return {
-    insertEvent: client.prepare(
-      `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
+/** The baseline's SQL, one text per statement: the better-sqlite3 and node:sqlite baselines prepare the same. */
+export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
+  insertEvent: `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    raiseHead: client.prepare(
-      `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
+  raiseHead: `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
        ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
-    ),
-    cursorsOnTarget: client.prepare<[string], RawCursor>(
-      'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE target = ?',
-    ),
-    updateCursor: client.prepare(
-      'UPDATE cursors SET acked = ?, notified = ?, material = ?, touched_at = ? WHERE watcher = ? AND target = ?',
-    ),
-    insertCursor: client.prepare(
-      `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)
+  cursorsOnTarget: 'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE target = ?',
+  updateCursor: 'UPDATE cursors SET acked = ?, notified = ?, material = ?, touched_at = ? WHERE watcher = ? AND target = ?',
+  insertCursor: `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (watcher, target) DO NOTHING`,
-    ),
-    changesSince: client.prepare<[number, string, number], unknown[]>(
-      `SELECT h.head, h.prune_watermark, e.sequence, e.kind, e.actor_type, e.actor_session_key, e.summary,
+  changesSince: `SELECT h.head, h.prune_watermark, e.sequence, e.kind, e.actor_type, e.actor_session_key, e.summary,
               e.payload, e.occurred_at
          FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
         WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
-    ).raw(true),
-    // The store's scan: covered by the partial index cursors_lagging, in its order.
-    laggingCursors: client.prepare<[], Omit<RawCursor, 'touched_at'>>(
-      'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
-    ),
-    raiseNotified: client.prepare('UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?'),
-    insertJournal: client.prepare(
-      `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+  // The store's scan: covered by the partial index cursors_lagging, in its order.
+  laggingCursors: 'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
+  raiseNotified: 'UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?',
+  insertJournal: `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-  };
+};
+
+function prepare(client: Database.Database): RawStatements {
+  const st: Record<string, Database.Statement> = {};
+  for (const [name, sql] of Object.entries(RAW_SQL)) st[name] = client.prepare(sql);
+  st['changesSince']?.raw(true);
+  return st as unknown as RawStatements;
 }
 
 /** A cursor row as stored. */

@@ -12,7 +12,7 @@ export interface RawStatus {
 }
 
 /** Returns a reader of at most `limit` events after `since` for a session. */
-export function rawReader(db: RawDb): (sessionKey: string, since: number, limit: number) => RawStatus {
+export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
   const { st } = db;
   return (sessionKey, since, limit) => {
     const rows = st.changesSince.all(since, sessionKey, limit + 1);

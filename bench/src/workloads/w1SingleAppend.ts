@@ -4,9 +4,11 @@ import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_W
 
 import { startSqlite } from '../library/facade';
 import { gcDuringSides } from '../harness/gcDuringSides';
-import { runPaired } from '../harness/measure';
+import { runPaired, type BenchSide } from '../harness/measure';
+import { nodeRawAppender, openNodeRawDb } from '../raw/nodeRawDb';
 import { walFramesPerRecord } from '../raw/walFramesPerRecord';
-import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context';
+import { latencyResult, nodeSqliteSides, type BenchContext, type WorkloadResult } from '../harness/context';
+import { rawHumanTurn, targetKey } from './keys';
 import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup';
 
 /** What an append comparison records: over how many targets, how many ops, and which watch pairs. */
@@ -23,6 +25,8 @@ export interface AppendShape {
    * event loop) and the garbage collections during its chunks.
    */
   readonly explainTail?: boolean;
+  /** Also runs the library on node:sqlite against raw node:sqlite (workload 1's node:sqlite column; no watch pairs). */
+  readonly nodeSqlite?: boolean;
 }
 
 /** Records per side the WAL frame count runs on, after the measured ones (10 keep 1,000 watchers per target under the auto-checkpoint). */
@@ -43,6 +47,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   const raw = openRawWithPairs(ctx, `w${id}-raw`, shape.pairs());
   const libraryOp = libraryRecordOp(awareness, shape.sessions);
   const rawOp = rawRecordOp(raw, shape.sessions);
+  const node = shape.nodeSqlite === true ? await nodeSqliteAppendSides(ctx, id, shape.sessions) : undefined;
   const gc = shape.explainTail === true ? gcDuringSides() : undefined;
   const isChunkStart = (i: number): boolean => i >= shape.warmup && (i - shape.warmup) % shape.chunk === 0;
   try {
@@ -55,6 +60,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
         sides: [
           { name: 'library', async: gc === undefined ? libraryOp : gc.mark('library', isChunkStart, libraryOp) },
           { name: 'raw', sync: gc === undefined ? rawOp : gc.mark('raw', isChunkStart, rawOp) },
+          ...(node?.sides ?? []),
         ],
       },
       ctx.progress,
@@ -62,7 +68,11 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
     const lib = stats['library'];
     const base = stats['raw'];
     if (lib === undefined || base === undefined) throw new Error('missing side');
-    const result = latencyResult(id, title, { library: 'record', raw: 'append tx' }, lib, base, 1.2);
+    const both = latencyResult(id, title, { library: 'record', raw: 'append tx' }, lib, base, 1.2);
+    const nodeLib = stats['library node:sqlite'];
+    const nodeRaw = stats['raw node:sqlite'];
+    const column = nodeLib !== undefined && nodeRaw !== undefined ? nodeSqliteSides({ library: 'record', raw: 'append tx' }, nodeLib, nodeRaw, 1.2) : undefined;
+    const result = column === undefined ? both : { ...both, sides: [...both.sides, ...column.sides], checks: [...both.checks, ...column.checks] };
     if (gc === undefined) return result;
     const collections = await gc.stop();
     const after = shape.warmup + shape.records;
@@ -72,7 +82,26 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   } finally {
     await awareness.close();
     raw.client.close();
+    await node?.close();
   }
+}
+
+/** The node:sqlite column's two sides: the facade on node:sqlite and raw node:sqlite, each on a fresh file. */
+async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: number) {
+  const awareness = await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' });
+  const raw = openNodeRawDb(ctx.tempDb(`w${id}-raw-node`));
+  const append = nodeRawAppender(raw);
+  const sides: BenchSide[] = [
+    { name: 'library node:sqlite', async: libraryRecordOp(awareness, sessions) },
+    { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % sessions)), Date.now()) },
+  ];
+  return {
+    sides,
+    close: async () => {
+      await awareness.close();
+      raw.client.close();
+    },
+  };
 }
 
 /** `10a: WAL frames per record library 9.3 / raw 9.3; about 93 of raw's 10000 commits carry the auto-checkpoint, none of the library's: about 23 of its records wait for a worker checkpoint at the WAL's bound (4000 frames); GC during the measured chunks: library 12 (7.0 ms) / raw 1 (0.5 ms)`. */
@@ -97,5 +126,5 @@ function tailNote(
 }
 
 export function w1SingleAppend(ctx: BenchContext): Promise<WorkloadResult> {
-  return appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, standardShape(ctx, 0));
+  return appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, { ...standardShape(ctx, 0), nodeSqlite: true });
 }

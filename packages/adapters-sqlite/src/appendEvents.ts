@@ -1,6 +1,5 @@
 // The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
 // in its own SAVEPOINT so a failure rolls back and fails only that request.
-import type Database from 'better-sqlite3';
 import { duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import {
   assertAppendRequest,
@@ -16,6 +15,7 @@ import {
 
 import { writeJournal } from './cursorJournal';
 import { decodeCursorsInPlace } from './cursorsInPlace';
+import type { Transaction } from './driver';
 import { decodeEventValues } from './eventRow';
 import { moveCursor } from './statements';
 import type { StoreDb } from './storeDb';
@@ -101,10 +101,10 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
 
 interface AppendTransactions {
   /** BEGIN IMMEDIATE … COMMIT around the whole batch. */
-  readonly batch: Database.Transaction<(batch: readonly AppendRequest[]) => AppendOutcome[]>;
+  readonly batch: Transaction<[batch: readonly AppendRequest[]], AppendOutcome[]>;
 }
 
-// The native better-sqlite3 transaction functions are built once per open database (drizzle's
+// The driver's transaction functions are built once per open database (drizzle's
 // `transaction()` builds a new one per call, which is measurable on the hot path); they run
 // the same BEGIN IMMEDIATE / SAVEPOINT statements drizzle would.
 const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
@@ -112,7 +112,7 @@ const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
 function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
-    // Nested inside `batch`, better-sqlite3 runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
+    // Nested inside `batch`, the driver runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
     const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '' };
     const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {

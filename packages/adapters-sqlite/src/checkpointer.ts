@@ -4,9 +4,9 @@
 // gateway's event loop each time when run on the main thread.
 import { Worker } from 'node:worker_threads';
 
-import type Database from 'better-sqlite3';
-
+import type { SqliteClient } from './driver';
 import type { StoreDb } from './storeDb';
+import { WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
 
 /**
  * After this many rows written since the last checkpoint started (or a batch that finished a long
@@ -32,8 +32,8 @@ export interface Checkpointer {
 // tests, where a worker file would not load). It only ever checkpoints and answers.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
+${WORKER_CONNECTION_SOURCE}
+const db = openConnection(workerData);
 parentPort.on('message', () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
@@ -59,12 +59,13 @@ export function checkpointHere(db: StoreDb): void {
 }
 
 /**
- * Checkpoints the file at `path` in a worker thread, started on the first `run`. An in-memory
- * database (no WAL) and a worker that cannot start fall back to `checkpointHere` on `db`.
+ * Checkpoints the file at `target.path` in a worker thread (on the store's driver), started on the
+ * first `run`. An in-memory database (no WAL) and a worker that cannot start fall back to
+ * `checkpointHere` on `db`.
  */
-export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutMs: number): Checkpointer {
+export function createCheckpointer(db: () => StoreDb, target: WorkerConnectionTarget): Checkpointer {
   let worker: Worker | undefined;
-  let broken = path === ':memory:';
+  let broken = target.path === ':memory:';
   let waiting: (() => void) | undefined;
   let running: Promise<void> | undefined;
 
@@ -75,7 +76,7 @@ export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutM
     resolve?.();
   };
   const start = (): Worker => {
-    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs } });
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: target });
     started.unref();
     started.on('message', settle);
     const fail = (): void => {
@@ -119,8 +120,8 @@ export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutM
  * Runs `work` (one write transaction) with the WAL auto-checkpoint held off, so copying the WAL
  * back never lands inside its commit; the WAL schedule below checkpoints off the event loop.
  */
-export function withoutAutoCheckpoint<T>(client: Database.Database, work: () => T): T {
-  const autocheckpoint = client.pragma('wal_autocheckpoint', { simple: true }) as number;
+export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
+  const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
   client.pragma('wal_autocheckpoint = 0');
   try {
     return work();

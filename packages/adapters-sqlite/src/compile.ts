@@ -1,12 +1,13 @@
 // Compiles a drizzle-built query (a builder, or a shared `sql` template) ONCE, at open, into a
-// better-sqlite3 prepared statement called with named values (see adapters-sql-common's
+// prepared statement of the driver (driver.ts) called with named values (see adapters-sql-common's
 // statement.ts): drizzle stays the single source of the SQL while a call costs what a raw
 // prepared statement costs (drizzle's own prepared queries re-map placeholders on every call).
-// Each `?` drizzle renders becomes `@name`, so better-sqlite3 binds the values object natively.
-import type Database from 'better-sqlite3';
-import type { SQL } from 'drizzle-orm';
+// Each `?` drizzle renders becomes `@name`, so the driver binds the values object natively.
+import { is, SQL } from 'drizzle-orm';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
+
+import type { RunResult, SqliteClient } from './driver';
 
 const dialect = new SQLiteSyncDialect();
 
@@ -14,7 +15,7 @@ const dialect = new SQLiteSyncDialect();
 export interface Statement<Params extends object = Record<string, never>> {
   /** The SQL text, with `@name` parameters (for EXPLAIN QUERY PLAN in the tests). */
   readonly source: string;
-  run(params: Params): Database.RunResult;
+  run(params: Params): RunResult;
   get(params: Params): unknown[] | undefined;
   all(params: Params): unknown[][];
 }
@@ -27,17 +28,15 @@ function withNamedParameters(sql: string, names: readonly string[], label: strin
 }
 
 /** Prepares `query` once; a statement that returns rows returns them as positional arrays. */
-export function compile<Params extends object = Record<string, never>>(client: Database.Database, query: Renderable, label: string): Statement<Params> {
+export function compile<Params extends object = Record<string, never>>(client: SqliteClient, query: Renderable, label: string): Statement<Params> {
   const { sql, names } = renderStatement(dialect, query, label);
-  const prepared = client.prepare<[Params]>(withNamedParameters(sql, names, label));
-  if (prepared.reader) prepared.raw(true);
-  return prepared as unknown as Statement<Params>;
+  return client.prepareRaw(withNamedParameters(sql, names, label)) as unknown as Statement<Params>;
 }
 
 /** A compiled statement taking its values positionally, in the order named at compile time. */
 export interface PositionalStatement<Values extends readonly unknown[]> {
   readonly source: string;
-  run(...values: Values): Database.RunResult;
+  run(...values: Values): RunResult;
   get(...values: Values): unknown[] | undefined;
   all(...values: Values): unknown[][];
 }
@@ -51,7 +50,7 @@ export interface PositionalStatement<Values extends readonly unknown[]> {
  * open so a schema change cannot silently shift a value into the wrong column.
  */
 export function compilePositional<Values extends readonly unknown[]>(
-  client: Database.Database,
+  client: SqliteClient,
   query: Renderable,
   label: string,
   order: readonly string[],
@@ -60,13 +59,17 @@ export function compilePositional<Values extends readonly unknown[]>(
   if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
     throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
   }
-  const prepared = client.prepare(sql);
-  if (prepared.reader) prepared.raw(true);
-  return prepared as unknown as PositionalStatement<Values>;
+  return client.prepareRaw(sql) as unknown as PositionalStatement<Values>;
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */
-export function readRows(client: Database.Database, query: SQL): unknown[][] {
-  const { sql, params } = dialect.sqlToQuery(query);
-  return client.prepare<unknown[]>(sql).raw(true).all(...params) as unknown[][];
+export function readRows(client: SqliteClient, query: SQL | { getSQL(): SQL }): unknown[][] {
+  const { sql, params } = dialect.sqlToQuery(is(query, SQL) ? query : query.getSQL());
+  return client.prepareRaw(sql).all(...params);
+}
+
+/** Runs a write built per call (its values bound by drizzle). */
+export function runWrite(client: SqliteClient, query: { getSQL(): SQL }): RunResult {
+  const { sql, params } = dialect.sqlToQuery(query.getSQL());
+  return client.prepareRaw(sql).run(...params);
 }

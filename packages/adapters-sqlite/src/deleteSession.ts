@@ -4,6 +4,7 @@
 import { count, eq, max } from 'drizzle-orm';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
+import { readRows, runWrite } from './compile';
 import { writeHead } from './headRow';
 import { journalRemoval } from './removeCursors';
 import { events } from './schema';
@@ -15,14 +16,10 @@ export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number):
   const { orm } = db;
   return db.client
     .transaction(() => {
-      const found = orm
-        .select({ n: count(), highest: max(events.sequence) })
-        .from(events)
-        .where(eq(events.sessionKey, sessionKey))
-        .get();
-      const eventsDeleted = found?.n ?? 0;
-      const highest = found?.highest ?? null;
-      if (eventsDeleted > 0) orm.delete(events).where(eq(events.sessionKey, sessionKey)).run();
+      const [found] = readRows(db.client, orm.select({ n: count(), highest: max(events.sequence) }).from(events).where(eq(events.sessionKey, sessionKey)));
+      const eventsDeleted = Number(found?.[0] ?? 0);
+      const highest = (found?.[1] ?? null) as number | null;
+      if (eventsDeleted > 0) runWrite(db.client, orm.delete(events).where(eq(events.sessionKey, sessionKey)));
       // A session with events has a head row; planHeadWrite only raises its watermark.
       if (highest !== null) writeHead(db, sessionKey, [{ type: 'deleted', highestDeleted: asSequence(highest) }]);
       const deleted = db.statements.deleteCursorsOfSession.all({ sessionKey });

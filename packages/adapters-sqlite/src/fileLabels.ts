@@ -1,7 +1,6 @@
 // Labels a tool writes into a state file to say what made it (the demo marks its own file this
 // way), kept in a table of their own that the store itself never reads or writes.
-import Database from 'better-sqlite3';
-
+import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client';
 import { openReadOnlyDatabase } from './readOnlyDatabase';
 import { resolveStatePath } from './statePath';
 
@@ -20,7 +19,8 @@ CREATE TABLE IF NOT EXISTS ${LABELS_TABLE} (
  * @example labelStateFile('demo.db', 'session-state demo', Date.now())
  */
 export function labelStateFile(path: string, label: string, now: number): void {
-  const client = new Database(path, { fileMustExist: true });
+  const Database = loadBetterSqlite3();
+  const client = betterSqlite3Client(new Database(path, { fileMustExist: true }));
   try {
     client.exec(CREATE_LABELS);
     client.prepare(`INSERT OR IGNORE INTO ${LABELS_TABLE} (label, labelled_at) VALUES (?, ?)`).run(label, now);
@@ -35,7 +35,7 @@ export function stateFileLabels(path: string): string[] {
   try {
     const table = client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(LABELS_TABLE);
     if (table === undefined) return [];
-    return client.prepare(`SELECT label FROM ${LABELS_TABLE} ORDER BY label`).pluck().all() as string[];
+    return client.prepare(`SELECT label FROM ${LABELS_TABLE} ORDER BY label`).all().map((row) => row.label as string);
   } finally {
     client.close();
   }

@@ -3,7 +3,7 @@
 // never drizzle-orm, better-sqlite3 or pg types, so a gateway compiling with skipLibCheck: false needs none of
 // their type declarations (tools/installTest checks it).
 export { openSqliteStore } from './openSqliteStore';
-export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteStoreOptions } from './storeOptions';
+export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteDatabaseHandle, type SqliteStoreOptions } from './storeOptions';
 export { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound';
 export type { CorruptRowInfo } from '@session-state/domain';
 export { MIGRATIONS, type Migration } from './migrations';

@@ -25,6 +25,7 @@ import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
 import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
 import { resetWatcher } from './resetWatcher';
+import { assertNoForeignTransaction } from './sharedDatabase';
 import { resolveStatePath } from './statePath';
 import { storeLogger } from './storeLogger';
 import type { StoreDb } from './storeDb';
@@ -46,14 +47,17 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   }
   checkOptions(options);
   // Every connection (the store's, its workers', a snapshot's) opens the resolved path, where SQLite keeps the -wal and -shm.
-  return openResolvedStore({ ...options, path: resolveStatePath(options.path) }, storeLogger(options.logger));
+  const resolved = options.path === undefined ? options : { ...options, path: resolveStatePath(options.path) };
+  return openResolvedStore(resolved, storeLogger(options.logger));
 }
 
 /** openSqliteStore once `options.path` is resolved (statePath.ts). */
 function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateStore {
-  let db = openStoreDb(options);
+  const opened = openStoreDb(options);
+  const { file, owned } = opened;
+  let db: StoreDb = opened;
   // A writer's file removed or replaced under it: its writes fail from then on (fileIdentity.ts).
-  const identity = options.readOnly !== true && options.path !== ':memory:' ? watchFileIdentity(options.path, logger) : undefined;
+  const identity = owned && options.readOnly !== true && file !== ':memory:' ? watchFileIdentity(file, logger) : undefined;
   const progress = createPruneProgress(logger);
 
   // A read-only snapshot is replaced by a fresh one once the file has changed, so every read
@@ -68,19 +72,22 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
   /** The database every operation but `close` runs on: a stale read-only snapshot is refreshed first. */
   const current = (): StoreDb => {
     if (db.client.open) refreshSnapshot();
+    if (!owned && db.client.open) assertNoForeignTransaction(db.client);
     return db;
   };
 
   // The WAL pages of prune batches and restart-scan pages are checkpointed off the event loop,
   // never inside a batch (see checkpointer.ts); a batch waits for the checkpoints once the WAL
   // holds WAL_ROWS_BEFORE_WAIT rows' pages, so the WAL stays bounded.
-  const checkpointer = createCheckpointer(() => db, options.path, checkOptions(options));
+  const busyTimeoutMs = checkOptions(options);
+  const checkpointer = createCheckpointer(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs });
   const walSchedule = createWalSchedule(checkpointer);
   const scanWalSchedule = createWalSchedule(checkpointer, SCAN_CHECKPOINT_AFTER_ROWS, SCAN_CHECKPOINT_AFTER_ROWS);
 
   // The row cap is pruned in a worker thread (pruneWorker.ts) while it runs; every operation
   // waits for a worker batch in progress (writeGate.ts), so none meets its write lock.
-  const pruneWorker = createPruneWorker({ path: options.path, busyTimeoutMs: checkOptions(options), synchronous: checkDurability(options), statements: db.statements });
+  const synchronous = owned ? checkDurability(options) : Number(db.client.pragma('synchronous'));
+  const pruneWorker = createPruneWorker({ module: db.client.workerModule, path: file, busyTimeoutMs, synchronous, statements: db.statements });
   const gate = createWriteGate();
   const pruneBatchRows = options.readOnly !== true && pruneWorker.usable ? PRUNE_WORKER_BATCH_ROWS : undefined;
 
@@ -129,7 +136,8 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
   };
 
   // Everyday writes are checkpointed off the event loop too, never inside a commit (commitCheckpoints.ts).
-  const commitCheckpoints = options.readOnly !== true && options.path !== ':memory:' ? offLoopCheckpoints(db, checkpointer, gate) : undefined;
+  // On a shared database the auto-checkpoint stays as the gateway set it.
+  const commitCheckpoints = owned && options.readOnly !== true && file !== ':memory:' ? offLoopCheckpoints(db, checkpointer, gate) : undefined;
 
   const close = async (): Promise<void> => {
     identity?.stop();
@@ -137,7 +145,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     await gate.idle();
     await pruneWorker.close();
     await checkpointer.close();
-    if (db.client.open) db.client.close();
+    if (owned && db.client.open) db.client.close();
   };
   // Every operation on the store's own connection runs once no worker batch holds the write lock.
   const gated =
@@ -185,7 +193,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
       }),
     ),
     previewPrune: gated(previewPrune),
-    vacuum: gated(writing((db) => vacuum(db, options.path))),
+    vacuum: gated(writing((db) => vacuum(db, file))),
     close,
     ...(pruneBatchRows !== undefined ? { pruneBatchRows } : {}),
   });
@@ -193,7 +201,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
 
 /** `PRAGMA wal_checkpoint(NOOP)` (which only reads the WAL's size) came with SQLite 3.51.0; an older one runs it as PASSIVE. */
 const readsWalSize = (client: StoreDb['client']): boolean => {
-  const version = (client.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v.split('.').map(Number);
+  const version = String(client.prepare('SELECT sqlite_version() AS v').get()?.v).split('.').map(Number);
   const [major = 0, minor = 0] = version;
   return major > 3 || (major === 3 && minor >= 51);
 };
@@ -205,8 +213,8 @@ const readsWalSize = (client: StoreDb['client']): boolean => {
  */
 function offLoopCheckpoints(db: StoreDb, checkpointer: Checkpointer, gate: WriteGate): CommitCheckpoints | undefined {
   if (!readsWalSize(db.client)) return undefined;
-  const noop = db.client.prepare('PRAGMA wal_checkpoint(NOOP)').raw();
-  const autocheckpoint = db.client.pragma('wal_autocheckpoint', { simple: true }) as number;
+  const noop = db.client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
+  const autocheckpoint = db.client.pragma('wal_autocheckpoint') as number;
   db.client.pragma('wal_autocheckpoint = 0');
   return createCommitCheckpoints(checkpointer, gate, {
     walSize: () => {

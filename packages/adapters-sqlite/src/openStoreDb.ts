@@ -1,19 +1,21 @@
 // Opens (creating and migrating if needed) a SQLite file, or opens it read-only for a tool that
-// only looks, and prepares the hot queries: the StoreDb every operation of the store runs on.
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
+// only looks, or takes the gateway's own open database, and prepares the hot queries: the
+// StoreDb every operation of the store runs on.
 import { warnCorruptRow } from '@session-state/adapters-sql-common';
 
+import type { SqliteClient } from './driver';
 import { NEWEST_SCHEMA_VERSION } from './migrations';
 import { migrate, schemaVersion } from './migrations/migrate';
+import { openClient } from './openClient';
+import { queryBuilder } from './queryBuilder';
 import { openReadOnlyDatabase } from './readOnlyDatabase';
-import { schema } from './schema';
+import { checkSharedDatabase } from './sharedDatabase';
 import { prepareStatements } from './statements';
 import type { StoreDb } from './storeDb';
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
 
 /** A read-only file must already have exactly this library's schema: only a writer migrates. */
-function checkReadableSchema(client: Database.Database): void {
+function checkReadableSchema(client: SqliteClient): void {
   const version = schemaVersion(client);
   if (version === NEWEST_SCHEMA_VERSION) return;
   throw new Error(
@@ -25,16 +27,16 @@ function checkReadableSchema(client: Database.Database): void {
 
 /** Opens the file read-only (see `SqliteStoreOptions.readOnly`) and prepares the hot queries. */
 function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number): StoreDb {
-  const view = openReadOnlyDatabase(options.path, busyTimeoutMs);
+  if (options.driver === 'node:sqlite') throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
+  const view = openReadOnlyDatabase(options.path as string, busyTimeoutMs);
   const { client } = view;
   try {
     client.pragma(`busy_timeout = ${busyTimeoutMs}`);
     checkReadableSchema(client);
-    const orm = drizzle({ client, schema });
     return {
       client,
-      orm,
-      statements: prepareStatements(client, orm),
+      orm: queryBuilder,
+      statements: prepareStatements(client, queryBuilder),
       onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite'),
       isStale: view.isStale,
     };
@@ -44,23 +46,34 @@ function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number)
   }
 }
 
-/** Opens the database, sets the pragmas, applies pending migrations and prepares the hot queries. */
-export function openStoreDb(options: SqliteStoreOptions): StoreDb {
+/** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
+export interface OpenedStoreDb extends StoreDb {
+  readonly file: string;
+  readonly owned: boolean;
+}
+
+/**
+ * Opens the database, sets the pragmas, applies pending migrations and prepares the hot
+ * queries. A handed database (options.database) gets no pragma: it is checked, then migrated.
+ */
+export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
   const busyTimeoutMs = checkOptions(options);
   const synchronous = checkDurability(options);
-  if (options.readOnly === true) return openReadOnlyStoreDb(options, busyTimeoutMs);
-  const client = new Database(options.path, { timeout: busyTimeoutMs });
+  if (options.readOnly === true && options.database === undefined) return { ...openReadOnlyStoreDb(options, busyTimeoutMs), file: options.path as string, owned: true };
+  const { client, file, owned } = openClient(options, busyTimeoutMs);
   try {
-    // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
-    client.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    client.pragma('journal_mode = WAL');
-    client.pragma(`synchronous = ${synchronous}`);
-    client.pragma('foreign_keys = OFF');
+    if (owned) {
+      // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
+      client.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      client.pragma('journal_mode = WAL');
+      client.pragma(`synchronous = ${synchronous}`);
+      client.pragma('foreign_keys = OFF');
+    } else checkSharedDatabase(client);
     migrate(client);
-    const orm = drizzle({ client, schema });
-    return { client, orm, statements: prepareStatements(client, orm), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite') };
+    return { client, file, owned, orm: queryBuilder,
+      statements: prepareStatements(client, queryBuilder), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite') };
   } catch (e) {
-    client.close();
+    if (owned) client.close();
     throw e;
   }
 }

@@ -5,6 +5,7 @@ import { columnsOf, PENDING_FIELDS } from '@session-state/adapters-sql-common';
 import type { SessionKey } from '@session-state/domain';
 import { and, gt, inArray } from 'drizzle-orm';
 
+import { readRows } from './compile';
 import { cursors } from './schema';
 import type { StoreDb } from './storeDb';
 
@@ -24,7 +25,7 @@ export function pendingRowsOn(db: StoreDb, targets: readonly SessionKey[]): unkn
   const unique = [...new Set(targets)];
   const rows: unknown[][] = [];
   for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
-    rows.push(...pendingCursorsOn(db.orm, unique.slice(start, start + TARGETS_PER_QUERY)).values());
+    rows.push(...readRows(db.client, pendingCursorsOn(db.orm, unique.slice(start, start + TARGETS_PER_QUERY))));
   }
   return rows;
 }

@@ -19,6 +19,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { CapRead, CapWrites } from './pruneCapPlan';
 import type { Statements } from './statements';
+import { WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
 
 /** Events one worker batch deletes at most (the store's `pruneBatchRows`). */
 export const PRUNE_WORKER_BATCH_ROWS = 10_000;
@@ -60,17 +61,13 @@ const WORKER_STATEMENTS = ['capBoundary', 'capRangeEnd', 'victimSessions', 'head
 // tests, where a worker file would not load), as the checkpointer's.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
+${WORKER_CONNECTION_SOURCE}
+const db = openConnection(workerData);
 db.pragma('synchronous = ' + workerData.synchronous);
 // The store's WAL schedule checkpoints after the batches (a commit's auto-checkpoint would copy the WAL back inside it).
 db.pragma('wal_autocheckpoint = 0');
 const st = {};
-for (const [name, source] of Object.entries(workerData.statements)) {
-  const statement = db.prepare(source);
-  if (statement.reader) statement.raw(true);
-  st[name] = statement;
-}
+for (const [name, source] of Object.entries(workerData.statements)) st[name] = db.prepare(source);
 let answer;
 const answered = () => new Promise((resolve) => { answer = resolve; });
 parentPort.on('message', (message) => {
@@ -117,11 +114,9 @@ type WorkerMessage =
   | { readonly type: 'rolledBack' }
   | { readonly type: 'failed'; readonly code: string; readonly message: string };
 
-/** Where the worker opens the file and how, as the store's own connection. */
-export interface PruneWorkerTarget {
-  readonly path: string;
-  readonly busyTimeoutMs: number;
-  readonly synchronous: 'NORMAL' | 'FULL';
+/** Where the worker opens the file and how, as the store's own connection (a shared database's synchronous is its number). */
+export interface PruneWorkerTarget extends WorkerConnectionTarget {
+  readonly synchronous: 'NORMAL' | 'FULL' | number;
   readonly statements: Statements;
 }
 
@@ -142,7 +137,7 @@ export function createPruneWorker(target: PruneWorkerTarget): PruneWorker {
     for (const name of WORKER_STATEMENTS) statements[name] = target.statements[name].source;
     const started = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: require.resolve('better-sqlite3'), path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements },
+      workerData: { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements },
     });
     started.unref();
     started.on('message', (message: WorkerMessage) => onMessage?.(message));

@@ -2,14 +2,15 @@
 // by another OS user (or beside a crashed gateway) leaves the owner's files exactly as they were.
 import fs from 'node:fs';
 
-import Database from 'better-sqlite3';
+import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client';
+import type { SqliteClient } from './driver';
 
 /**
  * An open read-only view of a file. `isStale()` is true when the file has changed since a
  * snapshot was taken (a live connection never goes stale: it reads each commit as it lands).
  */
 export interface ReadOnlyDatabase {
-  readonly client: Database.Database;
+  readonly client: SqliteClient;
   readonly mode: 'connection' | 'snapshot';
   isStale(): boolean;
 }
@@ -85,7 +86,8 @@ function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
     bytes[18] = LEGACY_FORMAT;
     bytes[19] = LEGACY_FORMAT;
   }
-  const client = new Database(bytes, { readonly: true, timeout: timeoutMs });
+  const Database = loadBetterSqlite3();
+  const client = betterSqlite3Client(new Database(bytes, { readonly: true, timeout: timeoutMs }));
   return {
     client,
     mode: 'snapshot',
@@ -115,6 +117,7 @@ export function openReadOnlyDatabase(file: string, timeoutMs: number): ReadOnlyD
       `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`,
     );
   }
-  const client = new Database(file, { readonly: true, fileMustExist: true, timeout: timeoutMs });
+  const Database = loadBetterSqlite3();
+  const client = betterSqlite3Client(new Database(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
   return { client, mode: 'connection', isStale: () => false };
 }

@@ -1,10 +1,8 @@
-// The hot statements, compiled ONCE at open into better-sqlite3 prepared statements taking named
+// The hot statements, compiled ONCE at open into the driver's prepared statements taking named
 // values (see compile.ts): the ones whose text both dialects share come from adapters-sql-common;
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
-import type Database from 'better-sqlite3';
 import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
-import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import {
   columnsOf,
   CURSOR_FIELDS,
@@ -18,9 +16,9 @@ import {
 } from '@session-state/adapters-sql-common';
 
 import { compile, compilePositional, type Statement } from './compile';
-import { cursorJournal, cursors, events, heads, tables, type schema } from './schema';
-
-type Orm = BetterSQLite3Database<typeof schema>;
+import type { SqliteClient } from './driver';
+import type { QueryBuilder as Orm } from './queryBuilder';
+import { cursorJournal, cursors, events, heads, tables } from './schema';
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -74,7 +72,7 @@ interface Limit {
 export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements>;
 
 /** SQLite's own statements. */
-function ownStatements(client: Database.Database, orm: Orm) {
+function ownStatements(client: SqliteClient, orm: Orm) {
   const removable = removableEntry(tables);
   return {
     /** (target) → every cursor on it, as CursorValues. Bound by position: an append runs it once per record. */
@@ -339,7 +337,7 @@ export function moveCursor(st: Statements, row: CursorParams): void {
 }
 
 /** Compiles every statement once, at open. */
-export function prepareStatements(client: Database.Database, orm: Orm): Statements {
+export function prepareStatements(client: SqliteClient, orm: Orm): Statements {
   const shared = sharedStatements(tables);
   const compiled = {} as Record<SharedStatementName, Statement<object>>;
   for (const name of Object.keys(shared) as SharedStatementName[]) compiled[name] = compile(client, shared[name], name);

@@ -1,18 +1,18 @@
-// The open database every operation takes first: the driver, the drizzle handle, the statements
+// The open database every operation takes first: the driver's client, the query builder, the statements
 // prepared once at open, and where corrupt rows are reported.
-import type Database from 'better-sqlite3';
-import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { CorruptRowSink } from '@session-state/domain';
 
-import type { schema } from './schema';
+import type { SqliteClient } from './driver';
+import type { QueryBuilder } from './queryBuilder';
 import type { Statements } from './statements';
 
 /** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
 export type { CorruptRowInfo } from '@session-state/domain';
 
 export interface StoreDb extends CorruptRowSink {
-  readonly client: Database.Database;
-  readonly orm: BetterSQLite3Database<typeof schema>;
+  readonly client: SqliteClient;
+  /** drizzle as a query builder for the queries built per call (it runs nothing itself). */
+  readonly orm: QueryBuilder;
   readonly statements: Statements;
   /** Set on a read-only snapshot (see readOnlyDatabase.ts): true once the file has changed since it was taken. */
   readonly isStale?: () => boolean;

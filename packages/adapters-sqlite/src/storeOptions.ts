@@ -3,9 +3,32 @@
 // drizzle ones.
 import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
+/**
+ * An open database of the gateway's, either driver's: a better-sqlite3 `Database` or a
+ * node:sqlite `DatabaseSync` (see `SqliteStoreOptions.database`).
+ */
+export interface SqliteDatabaseHandle {
+  prepare(sql: string): unknown;
+  exec(sql: string): unknown;
+  close(): unknown;
+}
+
 export interface SqliteStoreOptions {
-  /** A file path, or `:memory:` for a private in-memory database. */
-  readonly path: string;
+  /** A file path, or `:memory:` for a private in-memory database. Give either `path` or `database`. */
+  readonly path?: string;
+  /**
+   * The gateway's own open database, shared instead of a file of the store's (see the README's
+   * "Sharing the gateway's database"): the store creates and touches only its own tables, sets
+   * no pragma on it, runs on the handle's driver and never closes it. Not with `readOnly` or
+   * `durability` (the handle's settings stand).
+   */
+  readonly database?: SqliteDatabaseHandle;
+  /**
+   * The driver a `path` is opened with: `better-sqlite3` (default; an optional peer dependency,
+   * install it) or `node:sqlite` (Node's built-in, Node >= 22.16; nothing to install). With
+   * `database`, the handle's driver is used.
+   */
+  readonly driver?: 'better-sqlite3' | 'node:sqlite';
   /** How long a writer waits for another connection's lock before failing; default 5000 ms. */
   readonly busyTimeoutMs?: number;
   /**
@@ -47,8 +70,16 @@ export function checkDurability(options: SqliteStoreOptions): 'NORMAL' | 'FULL' 
 }
 
 export function checkOptions(options: SqliteStoreOptions): number {
-  if (typeof options.path !== 'string' || options.path.length === 0) {
+  if (options.database !== undefined) {
+    if (options.path !== undefined) throw new TypeError('openSqliteStore: pass either path or database, not both');
+    if (typeof options.database !== 'object' || options.database === null) {
+      throw new TypeError('openSqliteStore: database must be an open better-sqlite3 Database or node:sqlite DatabaseSync');
+    }
+  } else if (typeof options.path !== 'string' || options.path.length === 0) {
     throw new TypeError(`openSqliteStore: path must be a file path or ":memory:", got ${JSON.stringify(options.path)}`);
+  }
+  if (options.driver !== undefined && options.driver !== 'better-sqlite3' && options.driver !== 'node:sqlite') {
+    throw new TypeError(`openSqliteStore: driver must be "better-sqlite3" or "node:sqlite", got ${JSON.stringify(options.driver)}`);
   }
   const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   if (!Number.isSafeInteger(timeout) || timeout < 0) {

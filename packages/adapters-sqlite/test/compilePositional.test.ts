@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 
+import { betterSqlite3Client } from '../src/betterSqlite3Client';
 import { compilePositional } from '../src/compile';
 import { openStoreDb } from '../src/openStoreDb';
 import { heads } from '../src/schema';
@@ -13,8 +14,8 @@ test('compilePositional refuses an order that is not the rendered placeholder or
   try {
     const orm = drizzle(client);
     const query = orm.insert(heads).values({ sessionKey: sql.placeholder('sessionKey'), head: sql.placeholder('head'), pruneWatermark: sql.placeholder('pruneWatermark') });
-    expect(() => compilePositional(client, query, 'writeHead', ['head', 'sessionKey', 'pruneWatermark'])).toThrow(/writeHead: the placeholders render as \(sessionKey, head, pruneWatermark\)/);
-    expect(() => compilePositional(client, query, 'writeHead', ['sessionKey', 'head'])).toThrow(/writeHead/);
+    expect(() => compilePositional(betterSqlite3Client(client), query, 'writeHead', ['head', 'sessionKey', 'pruneWatermark'])).toThrow(/writeHead: the placeholders render as \(sessionKey, head, pruneWatermark\)/);
+    expect(() => compilePositional(betterSqlite3Client(client), query, 'writeHead', ['sessionKey', 'head'])).toThrow(/writeHead/);
   } finally {
     client.close();
   }

@@ -7,6 +7,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { MIGRATIONS, openSqliteStore } from '../src';
+import { betterSqlite3Client } from '../src/betterSqlite3Client';
 import { migrate, schemaVersion } from '../src/migrations/migrate';
 import { openStoreDb } from '../src/openStoreDb';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
@@ -23,7 +24,7 @@ afterEach(() => temp.remove());
 function fileSchemaVersion(): number {
   const raw = new Database(temp.path);
   try {
-    return schemaVersion(raw);
+    return schemaVersion(betterSqlite3Client(raw));
   } finally {
     raw.close();
   }
@@ -83,7 +84,7 @@ describe('migrating an empty file', () => {
     const raw = await migratedFile();
     try {
       const newest = Math.max(...MIGRATIONS.map((m) => m.version));
-      expect(schemaVersion(raw)).toBe(newest);
+      expect(schemaVersion(betterSqlite3Client(raw))).toBe(newest);
       const rows = raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
       expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
     } finally {
@@ -94,9 +95,9 @@ describe('migrating an empty file', () => {
   test('reopening applies nothing again and keeps the data', async () => {
     const first = new Database(temp.path);
     try {
-      expect(migrate(first)).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(migrate(betterSqlite3Client(first))).toEqual(MIGRATIONS.map((m) => m.version));
       first.prepare("INSERT INTO heads (session_key, head, prune_watermark) VALUES ('agent:a:main', 7, 0)").run();
-      expect(migrate(first)).toEqual([]);
+      expect(migrate(betterSqlite3Client(first))).toEqual([]);
       expect(first.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(MIGRATIONS.length);
       expect(first.prepare('SELECT head FROM heads').pluck().get()).toBe(7);
     } finally {
@@ -107,7 +108,7 @@ describe('migrating an empty file', () => {
   test('a file at version 1 gains the cursor journal (empty) and keeps its data', async () => {
     const old = new Database(temp.path);
     try {
-      expect(migrate(old, MIGRATIONS.slice(0, 1))).toEqual([1]);
+      expect(migrate(betterSqlite3Client(old), MIGRATIONS.slice(0, 1))).toEqual([1]);
       old.prepare("INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES ('agent:a:main', 'agent:b:main', 0, 0, 0, 1)").run();
     } finally {
       old.close();
@@ -148,10 +149,10 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     const legacy = new Database(':memory:');
     const upgraded = new Database(':memory:');
     try {
-      migrate(fresh);
+      migrate(betterSqlite3Client(fresh));
       legacyMigrate(legacy, 2);
       legacyMigrate(upgraded, 1);
-      expect(migrate(upgraded)).toEqual([2]);
+      expect(migrate(betterSqlite3Client(upgraded))).toEqual([2]);
       expect(schemaShape(fresh)).toEqual(schemaShape(legacy));
       expect(schemaShape(upgraded)).toEqual(schemaShape(legacy));
     } finally {
@@ -168,7 +169,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
         .prepare("INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', NULL, 'watch', 0, 0, 0, 1)")
         .run();
       const before = schemaShape(old);
-      expect(migrate(old)).toEqual([]);
+      expect(migrate(betterSqlite3Client(old))).toEqual([]);
       expect(schemaShape(old)).toEqual(before);
     } finally {
       old.close();
@@ -196,7 +197,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
     const raw = new Database(temp.path);
     try {
-      expect(schemaVersion(raw)).toBe(2);
+      expect(schemaVersion(betterSqlite3Client(raw))).toBe(2);
       expect(raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
         { version: 1, name: 'initial' },
         { version: 2, name: 'cursor_journal' },
@@ -230,9 +231,9 @@ describe('pragmas at open', () => {
   test('WAL, synchronous NORMAL and the given busy timeout are set on the store connection', () => {
     const db = openStoreDb({ path: temp.path, busyTimeoutMs: 1234 });
     try {
-      expect(db.client.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.client.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
-      expect(db.client.pragma('busy_timeout', { simple: true })).toBe(1234);
+      expect(db.client.pragma('journal_mode')).toBe('wal');
+      expect(db.client.pragma('synchronous')).toBe(1); // NORMAL
+      expect(db.client.pragma('busy_timeout')).toBe(1234);
     } finally {
       db.client.close();
     }
@@ -241,7 +242,7 @@ describe('pragmas at open', () => {
   test("durability 'full' sets synchronous FULL", () => {
     const db = openStoreDb({ path: temp.path, durability: 'full' });
     try {
-      expect(db.client.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      expect(db.client.pragma('synchronous')).toBe(2); // FULL
     } finally {
       db.client.close();
     }
@@ -250,7 +251,7 @@ describe('pragmas at open', () => {
   test('the busy timeout defaults to 5000 ms', () => {
     const db = openStoreDb({ path: temp.path });
     try {
-      expect(db.client.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.client.pragma('busy_timeout')).toBe(5000);
     } finally {
       db.client.close();
     }

@@ -82,10 +82,10 @@ test('the WAL auto-checkpoint setting is held off only during the batch and rest
   db.client.pragma('wal_autocheckpoint = 777');
   seed(2, 5);
   prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 3 });
-  expect(db.client.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+  expect(db.client.pragma('wal_autocheckpoint')).toBe(777);
   db.client.exec(`CREATE TRIGGER fail_prune BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'injected'); END`);
   expect(() => prune(db, { now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 3 })).toThrow('injected');
-  expect(db.client.pragma('wal_autocheckpoint', { simple: true })).toBe(777);
+  expect(db.client.pragma('wal_autocheckpoint')).toBe(777);
   expect(retained()).toBe(7);
 });
 

@@ -191,7 +191,7 @@ test('a worker that cannot start rejects its batch and is no longer usable (the 
   const db = openStoreDb({ path });
   // A statement the worker cannot prepare: its start-up throws, as a driver that fails to load would.
   const statements = { ...db.statements, capBoundary: { ...db.statements.capBoundary, source: 'SELECT FROM nowhere' } } as StoreDb['statements'];
-  const worker = createPruneWorker({ path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
+  const worker = createPruneWorker({ module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
   expect(worker.usable).toBe(true);
   await expect(worker.cap({ maxRows: 0, limit: 10 }, () => ({ heads: [], journal: [] }))).rejects.toThrow('prune worker: the worker thread stopped during a batch');
   expect(worker.usable).toBe(false);

@@ -27,4 +27,9 @@ export function assertAppendRequest(request: AppendRequest): void {
   if ((command.payload === undefined) !== (command.payloadJson === undefined) || (command.payloadJson !== undefined && typeof command.payloadJson !== 'string')) {
     throw new RangeError('invalid command.payload: expected a payload with its JSON text (payloadJson), as decodeRecordInput gives it');
   }
+  // decodeRecordInput never yields a NUL here (summaries turn control characters into spaces,
+  // JSON text escapes them); PostgreSQL cannot store one and some node:sqlite builds cut text at
+  // it, so every store refuses it alike.
+  if (typeof command.summary !== 'string' || command.summary.includes('\u0000')) throw new RangeError('invalid command.summary: expected text without NUL (U+0000)');
+  if (command.payloadJson?.includes('\u0000') === true) throw new RangeError('invalid command.payloadJson: expected JSON text without a raw NUL (U+0000)');
 }

@@ -2,7 +2,7 @@
 // fault-injecting store and the one reference model of the notice semantics. Test code only.
 
 // --- stores under test ---------------------------------------------------------------------
-export { STORE_KINDS, memoryKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
+export { STORE_KINDS, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
 export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas';
 
 // --- the StateStore contract ---------------------------------------------------------------

@@ -96,26 +96,34 @@ export function tempDbPath(name = 'state.db'): TempDb {
   return { dir, path: join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** SQLite on a temporary file; a reopen opens the same file again. */
-export const sqliteKind: StoreKind = {
-  name: 'sqlite',
-  async open() {
-    const temp = tempDbPath();
-    let latest = openSqliteStore({ path: temp.path });
-    return {
-      store: latest,
-      reopen: async () => {
-        await latest.close();
-        latest = openSqliteStore({ path: temp.path });
-        return latest;
-      },
-      cleanup: async () => {
-        await latest.close();
-        temp.remove();
-      },
-    };
-  },
-};
+/** SQLite with `driver` on a temporary file; a reopen opens the same file again. */
+function sqliteKindOn(name: string, driver: 'better-sqlite3' | 'node:sqlite'): StoreKind {
+  return {
+    name,
+    async open() {
+      const temp = tempDbPath();
+      let latest = openSqliteStore({ path: temp.path, driver });
+      return {
+        store: latest,
+        reopen: async () => {
+          await latest.close();
+          latest = openSqliteStore({ path: temp.path, driver });
+          return latest;
+        },
+        cleanup: async () => {
+          await latest.close();
+          temp.remove();
+        },
+      };
+    },
+  };
+}
+
+/** SQLite on better-sqlite3. */
+export const sqliteKind: StoreKind = sqliteKindOn('sqlite', 'better-sqlite3');
+
+/** SQLite on Node's built-in node:sqlite. */
+export const nodeSqliteKind: StoreKind = sqliteKindOn('sqlite (node:sqlite)', 'node:sqlite');
 
 // --- PostgreSQL ----------------------------------------------------------------------------
 
@@ -144,7 +152,7 @@ export const postgresKind: StoreKind = {
 // --- the matrix ----------------------------------------------------------------------------
 
 /** The stores every facade test runs against (PostgreSQL has suites of its own, run when a server is set). */
-export const STORE_KINDS: readonly StoreKind[] = [memoryKind, sqliteKind];
+export const STORE_KINDS: readonly StoreKind[] = [memoryKind, sqliteKind, nodeSqliteKind];
 
 /** `describe.each` rows: `[name, kind]`. */
 export const storeMatrix = STORE_KINDS.map((kind) => [kind.name, kind] as const);

@@ -1,6 +1,6 @@
 // Applies the pending committed migrations at open, one write transaction each, so several
 // processes opening the same fresh file at once apply every migration exactly once.
-import type Database from 'better-sqlite3';
+import type { SqliteClient } from '../driver';
 
 import { MIGRATIONS, type Migration } from './index';
 
@@ -12,8 +12,8 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 );`;
 
 /** The schema version recorded in the file (`PRAGMA user_version`). */
-export function schemaVersion(client: Database.Database): number {
-  return client.pragma('user_version', { simple: true }) as number;
+export function schemaVersion(client: SqliteClient): number {
+  return client.pragma('user_version') as number;
 }
 
 /**
@@ -21,7 +21,7 @@ export function schemaVersion(client: Database.Database): number {
  * re-reads `user_version` inside it, so a concurrent opener that got there first wins cleanly.
  * Returns the versions this call applied.
  */
-export function migrate(client: Database.Database, migrations: readonly Migration[] = MIGRATIONS, now: number = Date.now()): number[] {
+export function migrate(client: SqliteClient, migrations: readonly Migration[] = MIGRATIONS, now: number = Date.now()): number[] {
   const applied: number[] = [];
   const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   if (schemaVersion(client) > newest) {

@@ -123,6 +123,7 @@ const CASES_BY_STORE: Record<string, ReadonlyArray<readonly [string, () => unkno
   // The schedule and the facade are the same over every store; SQLite runs a representative few.
   sqlite: BAD_READINGS.filter(([name]) => ['returns NaN', 'returns a bigint', 'throws'].includes(name)),
 };
+CASES_BY_STORE['sqlite (node:sqlite)'] = CASES_BY_STORE['sqlite'] ?? [];
 
 describe.each(STORE_KINDS.map((kind) => [kind.name, kind] as const))('one bad clock reading on the %s store', (name, kind) => {
   // The reported case: reading #2 is the start-up prune's. A bigint there became the schedule's

@@ -32,6 +32,7 @@ import {
 } from '@session-state/domain';
 
 import type { StoreHarness } from '../stores';
+import { describeTextRoundTrip } from './textRoundTrip.contract';
 
 // --- the factory ---------------------------------------------------------------------------
 
@@ -232,6 +233,8 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       open = false;
       await harness.cleanup();
     });
+
+    describeTextRoundTrip(() => harness);
 
     /** The durable state reopened: a new store over what was committed (for memory, a new view of the same state). */
     async function reopened(): Promise<StateStore> {
