@@ -863,16 +863,16 @@ describe('an ownsSession that throws', () => {
 
 describe('ownsSession and resyncIntervalMs options', () => {
   test.each([
-    ['options.ownsSession', { ownsSession: 'agent:alpha:' }, 'agent:alpha:'],
+    ['options.ownsSession', { ownsSession: 'agent:alpha:' }, 'a string of 12 characters'],
     ['options.ownsSession', { ownsSession: null }, 'null'],
     ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: -1 }, '-1'],
     ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: 1.5 }, '1.5'],
-    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: '60000' }, '60000'],
+    ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: '60000' }, 'a string of 5 characters'],
     ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: Number.NaN }, 'NaN'],
     // Node.js would fire a longer interval after 1 ms instead.
     ['options.resyncIntervalMs', { ownsSession: ownsA, resyncIntervalMs: 2 ** 31 }, String(2 ** 31)],
-    ['options.store.listen', { store: { ...createMemoryStore(), listen: 'LISTEN' } }, 'LISTEN'],
-  ] as ReadonlyArray<readonly [string, object, string]>)('rejects a bad %s (%j) with an InvalidInputError naming the field and the value', async (field, bad, shown) => {
+    ['options.store.listen', { store: { ...createMemoryStore(), listen: 'LISTEN' } }, 'a string of 6 characters'],
+  ] as ReadonlyArray<readonly [string, object, string]>)('rejects a bad %s (%j) with an InvalidInputError naming the field and describing the value', async (field, bad, shown) => {
     const error = await createSessionStateAwareness({ store: createMemoryStore(), logger: recordingLogger(), ...bad } as never).then(
       () => undefined,
       (rejection: unknown) => rejection,
