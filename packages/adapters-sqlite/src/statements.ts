@@ -76,6 +76,8 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
 /** SQLite's own statements. */
 function ownStatements(client: Database.Database, orm: Orm) {
   const removable = removableEntry(tables);
+  // The target's notify mark that raised this pending cursor's material after the cutoff.
+  const touchedByMarks = sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at >= ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at >= ${p('cutoff')} END`;
   return {
     /** (target) → every cursor on it, as CursorValues. Bound by position: an append runs it once per record. */
     cursorsOnTarget: compilePositional<readonly [target: string]>(
@@ -141,20 +143,6 @@ function ownStatements(client: Database.Database, orm: Orm) {
       client,
       orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))),
       'headOf',
-    ),
-
-    /**
-     * (sessionKey, head) → an append's head write (headAfterAppend): the head becomes the new
-     * sequence, the prune watermark stays. Bound by position: an append runs it once per record.
-     */
-    writeAppendedHead: compilePositional<readonly [sessionKey: string, head: number]>(
-      client,
-      orm
-        .insert(heads)
-        .values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: sql`0` })
-        .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`excluded.head` } }),
-      'writeAppendedHead',
-      ['sessionKey', 'head'],
     ),
 
     /** A session's first head row, as planHeadWrite gives it. */
@@ -283,12 +271,25 @@ function ownStatements(client: Database.Database, orm: Orm) {
       'deleteEventRange',
     ),
 
-    /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues (planRemoval journals them). */
+    /**
+     * {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as
+     * CursorValues (planRemoval journals them). A pending cursor whose material the target's
+     * notify marks raised since (logMaterial.ts) was touched then, so it stays.
+     */
     expireIdleCursors: compile<Cutoff & Limit>(
       client,
       orm
         .delete(cursors)
-        .where(inArray(sql`rowid`, orm.select({ rowid: sql`rowid` }).from(cursors).where(lt(cursors.touchedAt, p('cutoff'))).limit(p('limit'))))
+        .where(
+          inArray(
+            sql`rowid`,
+            orm
+              .select({ rowid: sql`rowid` })
+              .from(cursors)
+              .where(and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${touchedByMarks}))`))
+              .limit(p('limit')),
+          ),
+        )
         .returning(columnsOf(cursors, CURSOR_FIELDS)),
       'expireIdleCursors',
     ),

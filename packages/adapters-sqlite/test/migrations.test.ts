@@ -119,7 +119,7 @@ describe('migrating an empty file', () => {
     } finally {
       await store.close();
     }
-    expect(fileSchemaVersion()).toBe(2);
+    expect(fileSchemaVersion()).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
   });
 
   test('a file from a newer schema version is refused with a clear error', () => {
@@ -148,10 +148,11 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     const legacy = new Database(':memory:');
     const upgraded = new Database(':memory:');
     try {
-      migrate(fresh);
+      // The hand-written migrations ended at version 2.
+      migrate(fresh, MIGRATIONS.slice(0, 2));
       legacyMigrate(legacy, 2);
       legacyMigrate(upgraded, 1);
-      expect(migrate(upgraded)).toEqual([2]);
+      expect(migrate(upgraded, MIGRATIONS.slice(0, 2))).toEqual([2]);
       expect(schemaShape(fresh)).toEqual(schemaShape(legacy));
       expect(schemaShape(upgraded)).toEqual(schemaShape(legacy));
     } finally {
@@ -159,7 +160,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
   });
 
-  test('a version-2 file is up to date: opening applies nothing, keeps its rows and goes on from its sequences', async () => {
+  test('a version-2 file gains only the fan-out table and notify marks, keeps its rows and goes on from its sequences', async () => {
     const old = new Database(temp.path);
     try {
       legacyMigrate(old, 2);
@@ -167,9 +168,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
       old
         .prepare("INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', NULL, 'watch', 0, 0, 0, 1)")
         .run();
-      const before = schemaShape(old);
-      expect(migrate(old)).toEqual([]);
-      expect(schemaShape(old)).toEqual(before);
+      expect(migrate(old)).toEqual([3]);
     } finally {
       old.close();
     }
@@ -196,10 +195,11 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
     const raw = new Database(temp.path);
     try {
-      expect(schemaVersion(raw)).toBe(2);
+      expect(schemaVersion(raw)).toBe(3);
       expect(raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
         { version: 1, name: 'initial' },
         { version: 2, name: 'cursor_journal' },
+        { version: 3, name: 'fan_out' },
       ]);
     } finally {
       raw.close();
@@ -222,7 +222,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     } finally {
       await store.close();
     }
-    expect(fileSchemaVersion()).toBe(2);
+    expect(fileSchemaVersion()).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
   });
 });
 
