@@ -691,7 +691,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect((await store.readCursorJournal({ target: B })).filter((entry) => entry.event.type !== 'watch_started').map((entry) => [entry.watcher, entry.event.type])).toEqual(
           watchers.map((watcher) => [watcher, 'notice_raised']),
         );
-      });
+      }, PROPERTY_TIMEOUT_MS);
 
       test('the watcher’s own events and log-only events move nothing', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
