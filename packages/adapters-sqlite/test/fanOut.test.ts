@@ -138,3 +138,22 @@ test('a fan-out cut short between pages is finished at the next start, and the r
   expect(new Set(raised.map((e) => e.watcher)).size).toBe(watchers);
   expect(probe.prepare('SELECT count(*) FROM fan_outs').pluck().get()).toBe(0);
 });
+
+test('a pending cursor whose material a later record raised through the head counts as touched then: expiry keeps it', async () => {
+  const day = 86_400_000;
+  await openWith(2);
+  await store.append([record('first', 10)]);
+  // Pending since the first record; the second raises material (no cursor write) a day later.
+  const second = appended((await store.append([record('second', 10 + day)]))[0]);
+  expect(written().cursors).toBe(2);
+  const now = 10 + day + day / 2;
+  const batch = await store.prune({ now, maxAgeMs: 10 * day, maxRows: 1_000, cursorMaxAgeMs: day, batchSize: 100 });
+  expect(batch.expiredCursors).toEqual([]);
+  expect((await store.listCursors()).map((row) => [row.material, row.touchedAt])).toEqual([
+    [second.event.sequence, 10 + day],
+    [second.event.sequence, 10 + day],
+  ]);
+  // Untouched past the limit from the second record on, they expire.
+  const later = await store.prune({ now: 10 + 2 * day + 1, maxAgeMs: 10 * day, maxRows: 1_000, cursorMaxAgeMs: day, batchSize: 100 });
+  expect(later.expiredCursors.map((pair) => pair.watcher)).toEqual([watcherOf(0), watcherOf(1)]);
+});
