@@ -9,10 +9,14 @@ import { sql } from 'drizzle-orm';
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
 import { compile, type Statement } from './compile';
-import { heads } from './schema';
+import { cursors, heads } from './schema';
 import type { StoreDb } from './storeDb';
 
 const p = (name: string) => sql.placeholder(name);
+
+/** For expiry (`cutoff`): a row when the target's notify marks raised this pending cursor's material at or after the cutoff, touching it then. */
+export const touchedByMarks = sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at >= ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at >= ${p('cutoff')} END`;
+
 
 interface HeadWrite {
   readonly sessionKey: string;

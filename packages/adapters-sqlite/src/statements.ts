@@ -18,6 +18,7 @@ import {
 } from '@session-state/adapters-sql-common';
 
 import { compile, compilePositional, type Statement } from './compile';
+import { touchedByMarks } from './logMaterial';
 import { cursorJournal, cursors, events, heads, tables, type schema } from './schema';
 
 type Orm = BetterSQLite3Database<typeof schema>;
@@ -76,8 +77,6 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
 /** SQLite's own statements. */
 function ownStatements(client: Database.Database, orm: Orm) {
   const removable = removableEntry(tables);
-  // The target's notify mark that raised this pending cursor's material after the cutoff.
-  const touchedByMarks = sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at >= ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at >= ${p('cutoff')} END`;
   return {
     /** (target) → every cursor on it, as CursorValues. Bound by position: an append runs it once per record. */
     cursorsOnTarget: compilePositional<readonly [target: string]>(
