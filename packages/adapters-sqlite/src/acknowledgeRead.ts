@@ -4,6 +4,7 @@ import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planReadAck, type ReadAckOutcome, type ReadAckRequest } from '@session-state/domain';
 
 import { writeCursorPlan } from './cursorJournal';
+import { withLogMaterialOf } from './logMaterial';
 import type { StoreDb } from './storeDb';
 
 /** Acknowledges what the watcher's read covered, in one write transaction (nothing when it covered nothing new). */
@@ -15,7 +16,7 @@ export function acknowledgeRead(db: StoreDb, request: ReadAckRequest): ReadAckOu
       const values = db.statements.cursorOf.get({ watcher: request.watcher, target: request.target });
       // A corrupt row is reported and left as it is, as every cursor reader does.
       const existing = values === undefined ? undefined : decodeStoredCursor(db, 'acknowledgeRead', values);
-      const plan = planReadAck({ request, existing });
+      const plan = planReadAck({ request, existing: withLogMaterialOf(db, existing) });
       writeCursorPlan(db, plan);
       return plan.outcome;
     })

@@ -5,6 +5,7 @@ import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 
 import { writeCursorPlan } from './cursorJournal';
+import { withLogMaterial } from './logMaterial';
 import type { StoreDb } from './storeDb';
 
 /** All or nothing: any failure rolls back every ack and throws. */
@@ -18,7 +19,7 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
         const row = values === undefined ? undefined : decodeStoredCursor(db, 'drain', values);
         if (row !== undefined) cursors.push(row);
       }
-      const plan = planDrain({ watcher, acks, cursors, now });
+      const plan = planDrain({ watcher, acks, cursors: withLogMaterial(db, cursors), now });
       writeCursorPlan(db, plan);
       return plan.outcomes;
     })

@@ -3,9 +3,10 @@ import { decodeStoredCursors, listCursorsQuery } from '@session-state/adapters-s
 import type { CursorFilter, CursorRow } from '@session-state/domain';
 
 import { readRows } from './compile';
+import { withLogMaterial } from './logMaterial';
 import { tables } from './schema';
 import type { StoreDb } from './storeDb';
 
 export function listCursors(db: StoreDb, filter: CursorFilter = {}): CursorRow[] {
-  return decodeStoredCursors(db, 'listCursors', readRows(db.client, listCursorsQuery(tables, filter)));
+  return withLogMaterial(db, decodeStoredCursors(db, 'listCursors', readRows(db.client, listCursorsQuery(tables, filter))));
 }

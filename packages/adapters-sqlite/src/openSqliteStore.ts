@@ -163,11 +163,16 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
    * A write transaction on the store's own connection: its WAL frames are checkpointed off the
    * event loop. `operationsOf` counts its write operations (an append's records), 1 unless given.
    */
-  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R, operationsOf?: (...args: A) => number) =>
-    gated(writing((db: StoreDb, ...args: A): R => {
+  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R | Promise<R>, operationsOf?: (...args: A) => number) =>
+    gated(writing((db: StoreDb, ...args: A): R | Promise<R> => {
       const result = operation(db, ...args);
-      commitCheckpoints?.committed(operationsOf?.(...args));
-      return result;
+      const committed = (): void => commitCheckpoints?.committed(operationsOf?.(...args));
+      if (!(result instanceof Promise)) {
+        committed();
+        return result;
+      }
+      // An append whose fan-out is paged (fanOut.ts): every other operation waits for its pages.
+      return gate.hold(result.finally(committed));
     }));
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   return storePort(current, {

@@ -23,6 +23,7 @@ import {
 import { withoutAutoCheckpoint } from './checkpointer';
 import { writeJournal } from './cursorJournal';
 import { writeHead } from './headRow';
+import { withLogMaterial } from './logMaterial';
 import { journalRemoval } from './removeCursors';
 import type { StoreDb } from './storeDb';
 
@@ -123,7 +124,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   // --- material kept: the pending cursors (that stay) whose material the deleted events set ------
   if (pruned.length > 0) {
     const onPruned: CursorRow[] = [];
-    for (const { sessionKey } of pruned) onPruned.push(...decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey)));
+    for (const { sessionKey } of pruned) onPruned.push(...withLogMaterial(db, decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey))));
     writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
 

@@ -3,7 +3,10 @@
 // goes) and the `material_kept` journal entries (`planPruneMaterial`) it writes in the same
 // transaction, as prune.ts computes them for a batch on the store's own connection.
 import { decodeStoredCursors, headOfRow, journalParams, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite, type JournalParams } from '@session-state/adapters-sql-common';
-import { asSequence, planPruneMaterial, type CorruptRowSink } from '@session-state/domain';
+import { asSequence, planPruneMaterial } from '@session-state/domain';
+
+import { withLogMaterial } from './logMaterial';
+import type { StoreDb } from './storeDb';
 
 /** What the worker read under its write lock: the rows a batch deletes summed up per session. */
 export interface CapRead {
@@ -21,8 +24,11 @@ export interface CapWrites {
   readonly journal: readonly JournalParams[];
 }
 
-/** Plans a worker batch at `now`; a corrupt cursor row is reported to `sink` and left out, as on the main thread. */
-export function planCapWrites(sink: CorruptRowSink, read: CapRead, now: number): CapWrites {
+/**
+ * Plans a worker batch at `now` on the store's connection (which reads the targets' notify marks;
+ * the worker's lock keeps them as they are); a corrupt cursor row is reported and left out, as on the main thread.
+ */
+export function planCapWrites(db: StoreDb, read: CapRead, now: number): CapWrites {
   const locked = new Map<string, readonly unknown[]>();
   for (const row of read.heads) locked.set(row[0] as string, row);
   const changes: HeadChange[] = read.sessions.map((row) => {
@@ -32,6 +38,6 @@ export function planCapWrites(sink: CorruptRowSink, read: CapRead, now: number):
   });
   const { writes, after } = planHeadWrites(changes);
   const pruned = prunedSessions(changes, after);
-  const { journal } = planPruneMaterial({ pruned, cursors: decodeStoredCursors(sink, 'prune', read.cursors), now });
+  const { journal } = planPruneMaterial({ pruned, cursors: withLogMaterial(db, decodeStoredCursors(db, 'prune', read.cursors)), now });
   return { heads: writes, journal: journal.map(journalParams) };
 }

@@ -21,6 +21,8 @@ import { noticeTextPerTarget, planRestartScan, type Notice, type NoticeTextOf, t
 
 import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer';
 import { writeCursorPlan } from './cursorJournal';
+import { finishOwedFanOuts } from './fanOut';
+import { withLogMaterial } from './logMaterial';
 import { createScanPacer, type ScanPacer } from './scanPacer';
 import type { StoreDb } from './storeDb';
 
@@ -67,7 +69,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 function scanChunk(db: StoreDb, after: Pair, limit: number, scan: Scan) {
   const { now, owns, textOf } = scan;
   const rows = db.statements.pendingCursorsAfter.all({ ...after, limit });
-  const cursors = decodePendingRows(db, 'restartScan', rows, now, owns);
+  const cursors = withLogMaterial(db, decodePendingRows(db, 'restartScan', rows, now, owns));
   const plan = planRestartScan({ cursors, ...(owns !== undefined ? { owns } : {}), now, textOf });
   writeCursorPlan(db, plan);
   const last = rows.length === limit ? rows[rows.length - 1] : undefined;
@@ -106,9 +108,11 @@ function scanPage(db: StoreDb, after: Pair, scan: Scan, pacer: ScanPacer, into: 
 /**
  * The restart scan over pending cursors (those whose watcher passes `owns`), page by page; one
  * notice per pair, in pair order. With a `wal` schedule, each page waits for a running checkpoint
- * and reports the rows it wrote.
+ * and reports the rows it wrote. Fan-outs a crash left owed (fanOut.ts) are finished first.
  */
 export async function recover(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean, wal?: WalSchedule): Promise<readonly Notice[]> {
+  // A fan-out a crash cut short raises its cursors first, so the scan re-queues them.
+  await finishOwedFanOuts(db);
   const notices: Notice[] = [];
   const scan: Scan = { now, owns, textOf: noticeTextPerTarget() };
   const pacer = createScanPacer({ budgetMs: RESTART_SCAN_PAGE_MS, firstRows: RESTART_SCAN_CHUNK, minRows: RESTART_SCAN_CHUNK_MIN, maxRows: RESTART_SCAN_CHUNK_MAX });

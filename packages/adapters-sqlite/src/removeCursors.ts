@@ -4,6 +4,7 @@ import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { planRemoval, type CursorPair, type EndReason } from '@session-state/domain';
 
 import { writeJournal } from './cursorJournal';
+import { withLogMaterial } from './logMaterial';
 import type { StoreDb } from './storeDb';
 
 /**
@@ -12,7 +13,7 @@ import type { StoreDb } from './storeDb';
  * reported and left out, as every cursor reader does: it is gone, but never used.
  */
 export function journalRemoval(db: StoreDb, operation: string, deleted: readonly (readonly unknown[])[], reason: EndReason, now: number): CursorPair[] {
-  const plan = planRemoval({ cursors: decodeStoredCursors(db, operation, deleted), reason, now });
+  const plan = planRemoval({ cursors: withLogMaterial(db, decodeStoredCursors(db, operation, deleted)), reason, now });
   writeJournal(db, plan.journal);
   return [...plan.removed];
 }

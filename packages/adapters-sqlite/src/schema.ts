@@ -37,6 +37,16 @@ export const heads = sqliteTable('heads', {
   sessionKey: text('session_key').primaryKey(),
   head: integer('head').notNull(),
   pruneWatermark: integer('prune_watermark').notNull().default(0),
+  /**
+   * The session's newest notifying event (null: none yet), its actor and append time, and the newest
+   * notifying event of another actor: the `material` a record would raise on its pending
+   * watchers, read when it matters rather than written per watcher (see logMaterial.ts).
+   */
+  lastNotify: integer('last_notify'),
+  lastNotifyActor: text('last_notify_actor'),
+  lastNotifyAt: integer('last_notify_at'),
+  otherNotify: integer('other_notify'),
+  otherNotifyAt: integer('other_notify_at'),
 });
 
 // --- watchers ------------------------------------------------------------------------------
@@ -62,6 +72,17 @@ export const cursors = sqliteTable(
     index('cursors_touched_at').on(table.touchedAt),
   ],
 );
+
+/**
+ * A record's fan-out still owed to its target's watchers (see fanOut.ts): the cursors on `target`
+ * after rowid `afterRowid` have not yet seen event `sequence`. Deleted when its last page
+ * commits; one that a crash left is finished before the restart scan.
+ */
+export const fanOuts = sqliteTable('fan_outs', {
+  sequence: integer('sequence').primaryKey(),
+  target: text('target').notNull(),
+  afterRowid: integer('after_rowid').notNull(),
+});
 
 // --- the cursor journal ---------------------------------------------------------------------
 
@@ -106,7 +127,7 @@ export const schemaMigrations = sqliteTable('schema_migrations', {
 });
 
 /** The drizzle schema object passed to `drizzle()`. */
-export const schema = { events, heads, cursors, cursorJournal, schemaMigrations };
+export const schema = { events, heads, cursors, fanOuts, cursorJournal, schemaMigrations };
 
 /** The tables the shared statements are written over (adapters-sql-common's SqlTables). */
 export const tables = { events, heads, cursors, cursorJournal };

@@ -17,6 +17,7 @@ import {
 
 import { compile, compilePositional, type Statement } from './compile';
 import type { SqliteClient } from './driver';
+import { touchedByMarks } from './logMaterial';
 import type { QueryBuilder as Orm } from './queryBuilder';
 import { cursorJournal, cursors, events, heads, tables } from './schema';
 
@@ -139,20 +140,6 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       client,
       orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))),
       'headOf',
-    ),
-
-    /**
-     * (sessionKey, head) → an append's head write (headAfterAppend): the head becomes the new
-     * sequence, the prune watermark stays. Bound by position: an append runs it once per record.
-     */
-    writeAppendedHead: compilePositional<readonly [sessionKey: string, head: number]>(
-      client,
-      orm
-        .insert(heads)
-        .values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: sql`0` })
-        .onConflictDoUpdate({ target: heads.sessionKey, set: { head: sql`excluded.head` } }),
-      'writeAppendedHead',
-      ['sessionKey', 'head'],
     ),
 
     /** A session's first head row, as planHeadWrite gives it. */
@@ -281,12 +268,25 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       'deleteEventRange',
     ),
 
-    /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues (planRemoval journals them). */
+    /**
+     * {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as
+     * CursorValues (planRemoval journals them). A pending cursor whose material the target's
+     * notify marks raised since (logMaterial.ts) was touched then, so it stays.
+     */
     expireIdleCursors: compile<Cutoff & Limit>(
       client,
       orm
         .delete(cursors)
-        .where(inArray(sql`rowid`, orm.select({ rowid: sql`rowid` }).from(cursors).where(lt(cursors.touchedAt, p('cutoff'))).limit(p('limit'))))
+        .where(
+          inArray(
+            sql`rowid`,
+            orm
+              .select({ rowid: sql`rowid` })
+              .from(cursors)
+              .where(and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${touchedByMarks}))`))
+              .limit(p('limit')),
+          ),
+        )
         .returning(columnsOf(cursors, CURSOR_FIELDS)),
       'expireIdleCursors',
     ),

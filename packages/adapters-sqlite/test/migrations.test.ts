@@ -120,7 +120,7 @@ describe('migrating an empty file', () => {
     } finally {
       await store.close();
     }
-    expect(fileSchemaVersion()).toBe(2);
+    expect(fileSchemaVersion()).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
   });
 
   test('a file from a newer schema version is refused with a clear error', () => {
@@ -149,10 +149,11 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     const legacy = new Database(':memory:');
     const upgraded = new Database(':memory:');
     try {
-      migrate(betterSqlite3Client(fresh));
+      // The hand-written migrations ended at version 2.
+      migrate(betterSqlite3Client(fresh), MIGRATIONS.slice(0, 2));
       legacyMigrate(legacy, 2);
       legacyMigrate(upgraded, 1);
-      expect(migrate(betterSqlite3Client(upgraded))).toEqual([2]);
+      expect(migrate(betterSqlite3Client(upgraded), MIGRATIONS.slice(0, 2))).toEqual([2]);
       expect(schemaShape(fresh)).toEqual(schemaShape(legacy));
       expect(schemaShape(upgraded)).toEqual(schemaShape(legacy));
     } finally {
@@ -160,7 +161,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
   });
 
-  test('a version-2 file is up to date: opening applies nothing, keeps its rows and goes on from its sequences', async () => {
+  test('a version-2 file gains only the fan-out table and notify marks, keeps its rows and goes on from its sequences', async () => {
     const old = new Database(temp.path);
     try {
       legacyMigrate(old, 2);
@@ -168,9 +169,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
       old
         .prepare("INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', NULL, 'watch', 0, 0, 0, 1)")
         .run();
-      const before = schemaShape(old);
-      expect(migrate(betterSqlite3Client(old))).toEqual([]);
-      expect(schemaShape(old)).toEqual(before);
+      expect(migrate(betterSqlite3Client(old))).toEqual([3]);
     } finally {
       old.close();
     }
@@ -197,10 +196,11 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
     const raw = new Database(temp.path);
     try {
-      expect(schemaVersion(betterSqlite3Client(raw))).toBe(2);
+      expect(schemaVersion(betterSqlite3Client(raw))).toBe(3);
       expect(raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
         { version: 1, name: 'initial' },
         { version: 2, name: 'cursor_journal' },
+        { version: 3, name: 'fan_out' },
       ]);
     } finally {
       raw.close();
@@ -223,7 +223,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     } finally {
       await store.close();
     }
-    expect(fileSchemaVersion()).toBe(2);
+    expect(fileSchemaVersion()).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
   });
 });
 

@@ -67,4 +67,22 @@ export const GENERATED_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX `cursor_journal_recorded_at` ON `cursor_journal` (`recorded_at`);",
     ].join('\n'),
   },
+  {
+    version: 3,
+    name: "fan_out",
+    // drizzle/0002_fan_out.sql
+    sql: [
+      "CREATE TABLE `fan_outs` (",
+      "\t`sequence` integer PRIMARY KEY NOT NULL,",
+      "\t`target` text NOT NULL,",
+      "\t`after_rowid` integer NOT NULL",
+      ");",
+      "--> statement-breakpoint",
+      "ALTER TABLE `heads` ADD `last_notify` integer;--> statement-breakpoint",
+      "ALTER TABLE `heads` ADD `last_notify_actor` text;--> statement-breakpoint",
+      "ALTER TABLE `heads` ADD `last_notify_at` integer;--> statement-breakpoint",
+      "ALTER TABLE `heads` ADD `other_notify` integer;--> statement-breakpoint",
+      "ALTER TABLE `heads` ADD `other_notify_at` integer;",
+    ].join('\n'),
+  },
 ];

@@ -672,6 +672,30 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
       });
 
+      test('a record on 1,200 watchers of one target (more than a SQLite append transaction steps) notifies each once as planAppend plans it; the next one repeats each notice and raises material on each but its actor', async () => {
+        await append(store, B);
+        const watchers = Array.from({ length: 1200 }, (_, i) => key(`agent:w${String(i).padStart(4, '0')}:main`));
+        for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
+        const before = await store.listCursors();
+        const req = request(B, foreign(A), T0 + 1);
+        const first = expectAppended((await store.append([req]))[0]);
+        const plan = planAppend({ command: req.command, sequence: first.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before });
+        expect([...first.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
+        const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
+        expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+
+        const actor = watchers[0] as SessionKey;
+        const second = await append(store, B, foreign(actor), T0 + 2);
+        expect(second.notices.map((notice) => notice.watcher)).toEqual(watchers.slice(1));
+        expect(second.notices.every((notice) => notice.reason === 'repeat' && notice.notified === first.event.sequence)).toBe(true);
+        const moved = (await store.listCursors()).map((row) => [row.watcher, row.notified, row.material, row.touchedAt]);
+        expect(moved).toEqual(watchers.map((watcher) => (watcher === actor ? [watcher, first.event.sequence, first.event.sequence, T0 + 1] : [watcher, first.event.sequence, second.event.sequence, T0 + 2])));
+        // One notice_raised per watcher; raising material journals nothing.
+        expect((await store.readCursorJournal({ target: B })).filter((entry) => entry.event.type !== 'watch_started').map((entry) => [entry.watcher, entry.event.type])).toEqual(
+          watchers.map((watcher) => [watcher, 'notice_raised']),
+        );
+      }, PROPERTY_TIMEOUT_MS);
+
       test('the watcher’s own events and log-only events move nothing', async () => {
         await store.watch({ watcher: A, target: B, now: T0 });
         const before = await store.listCursors();
