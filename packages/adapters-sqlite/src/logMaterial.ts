@@ -14,9 +14,15 @@ import type { StoreDb } from './storeDb';
 
 const p = (name: string) => sql.placeholder(name);
 
-/** For expiry (`cutoff`): a row when the target's notify marks raised this pending cursor's material at or after the cutoff, touching it then. */
-export const touchedByMarks = sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at >= ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at >= ${p('cutoff')} END`;
-
+/**
+ * For expiry (`cutoff`): a row when the target's notify marks raised this pending cursor's
+ * material, touching it then, at or after the cutoff (`'>='`) or before it (`'<'`: a clock that
+ * went back makes the later raise the earlier touch, as a write per watcher would have).
+ */
+export function raisedByMarks(when: '>=' | '<') {
+  const cmp = sql.raw(when);
+  return sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at ${cmp} ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at ${cmp} ${p('cutoff')} END`;
+}
 
 interface HeadWrite {
   readonly sessionKey: string;

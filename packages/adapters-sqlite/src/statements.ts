@@ -2,7 +2,7 @@
 // values (see compile.ts): the ones whose text both dialects share come from adapters-sql-common;
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
-import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import {
   columnsOf,
   CURSOR_FIELDS,
@@ -17,7 +17,7 @@ import {
 
 import { compile, compilePositional, type Statement } from './compile';
 import type { SqliteClient } from './driver';
-import { touchedByMarks } from './logMaterial';
+import { raisedByMarks } from './logMaterial';
 import type { QueryBuilder as Orm } from './queryBuilder';
 import { cursorJournal, cursors, events, heads, tables } from './schema';
 
@@ -271,7 +271,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     /**
      * {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as
      * CursorValues (planRemoval journals them). A pending cursor whose material the target's
-     * notify marks raised since (logMaterial.ts) was touched then, so it stays.
+     * notify marks raised (logMaterial.ts) counts as touched when they raised it.
      */
     expireIdleCursors: compile<Cutoff & Limit>(
       client,
@@ -283,7 +283,12 @@ function ownStatements(client: SqliteClient, orm: Orm) {
             orm
               .select({ rowid: sql`rowid` })
               .from(cursors)
-              .where(and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${touchedByMarks}))`))
+              .where(
+                or(
+                  and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('>=')}))`),
+                  sql`${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('<')})`,
+                ),
+              )
               .limit(p('limit')),
           ),
         )
