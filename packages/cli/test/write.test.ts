@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
 import { jsonOf, runCli, tempDir } from './support/runCli';
