@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { SqliteClient } from './driver';
 import type { StoreDb } from './storeDb';
-import { WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
+import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
 
 /**
  * After this many rows written since the last checkpoint started (or a batch that finished a long
@@ -34,7 +34,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 ${WORKER_CONNECTION_SOURCE}
 const db = openConnection(workerData);
-parentPort.on('message', () => {
+parentPort.on('message', (message) => {
+  if (message === 'stop') return;
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
@@ -111,7 +112,7 @@ export function createCheckpointer(db: () => StoreDb, target: WorkerConnectionTa
       const stopping = worker;
       worker = undefined;
       settle();
-      if (stopping !== undefined) await stopping.terminate();
+      if (stopping !== undefined) await stopWorker(stopping);
     },
   };
 }

@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { CapRead, CapWrites } from './pruneCapPlan';
 import type { Statements } from './statements';
-import { WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
+import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
 
 /** Events one worker batch deletes at most (the store's `pruneBatchRows`). */
 export const PRUNE_WORKER_BATCH_ROWS = 10_000;
@@ -71,6 +71,7 @@ for (const [name, source] of Object.entries(workerData.statements)) st[name] = d
 let answer;
 const answered = () => new Promise((resolve) => { answer = resolve; });
 parentPort.on('message', (message) => {
+  if (message === 'stop') return;
   if (message.type === 'cap') void cap(message);
   else if (answer !== undefined) { const resolve = answer; answer = undefined; resolve(message); }
 });
@@ -212,7 +213,7 @@ export function createPruneWorker(target: PruneWorkerTarget): PruneWorker {
       if (stopping !== undefined) {
         stopping.removeAllListeners('exit');
         stopping.removeAllListeners('error');
-        await stopping.terminate();
+        await stopWorker(stopping);
       }
     },
   };

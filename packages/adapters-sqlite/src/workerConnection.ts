@@ -2,6 +2,8 @@
 // on the store's driver: `openConnection({ module, path, busyTimeoutMs })` gives `pragma`, `exec`,
 // `prepare` (rows as positional arrays) and `inTransaction`, whichever driver `module` names.
 
+import type { Worker } from 'node:worker_threads';
+
 /** Where and how a worker opens the file: the store's driver (its client's workerModule), its file, its busy timeout. */
 export interface WorkerConnectionTarget {
   readonly module: string;
@@ -35,4 +37,26 @@ function openConnection({ module, path, busyTimeoutMs }) {
     get inTransaction() { return db.inTransaction; },
   };
 }
+// 'stop' (stopWorker) ends the thread; it is only read once the connection is open.
+parentPort.on('message', (message) => { if (message === 'stop') process.exit(0); });
 `;
+
+/** How long a stopping worker may take to finish its statement before it is terminated (ms). */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Ends a worker thread: asked to stop, it exits once its connection is open and its current
+ * statement done. Terminating it at once could catch it loading the driver's addon, which some
+ * drivers answer with a fatal error that ends the whole process; it is terminated only after
+ * the grace period.
+ */
+export async function stopWorker(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('stop');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => void worker.terminate().then(() => resolve()), STOP_GRACE_MS);
+  });
+  await Promise.race([exited, late]);
+  clearTimeout(timer);
+}
