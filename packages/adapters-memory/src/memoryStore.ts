@@ -11,6 +11,7 @@ import {
   initialHead,
   isStoreError,
   noticeTextRecent,
+  overviewOf,
   planAppend,
   planDrain,
   planHeldNotices,
@@ -612,6 +613,21 @@ export function createMemoryStore(): MemoryStore {
 
   // --- the port --------------------------------------------------------------------------
 
+  /** Every head row above 0, by session key. */
+  function allHeads(): HeadRow[] {
+    return [...sessions.entries()]
+      .filter(([, session]) => session.head.head > 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([sessionKey, session]) => ({ sessionKey, ...session.head }));
+  }
+
+  /** Every cursor, by watcher then target. */
+  function allCursors(): CursorRow[] {
+    const rows: CursorRow[] = [];
+    for (const targets of byWatcher.values()) for (const row of targets.values()) rows.push(row);
+    return rows.sort(comparePairs);
+  }
+
   return {
     // As `guarded`, written out: an append builds no closure per call.
     append: (batch) => {
@@ -647,12 +663,7 @@ export function createMemoryStore(): MemoryStore {
 
     readHeads: (sessionKeys) =>
       guarded('readHeads', (): readonly HeadRow[] => {
-        if (sessionKeys === undefined) {
-          return [...sessions.entries()]
-            .filter(([, session]) => session.head.head > 0)
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([sessionKey, session]) => ({ sessionKey, ...session.head }));
-        }
+        if (sessionKeys === undefined) return allHeads();
         const rows: HeadRow[] = [];
         const seen = new Set<SessionKey>();
         for (const sessionKey of sessionKeys) {
@@ -673,11 +684,12 @@ export function createMemoryStore(): MemoryStore {
         } else if (filter?.target !== undefined) {
           rows = Array.from(byTarget.get(filter.target)?.values() ?? []);
         } else {
-          rows = [];
-          for (const targets of byWatcher.values()) for (const row of targets.values()) rows.push(row);
+          return allCursors();
         }
         return rows.sort(comparePairs);
       }),
+
+    readOverview: (limits) => guarded('readOverview', () => overviewOf(allHeads(), allCursors(), limits)),
 
     readCursorJournal: (filter?: CursorFilter) =>
       guarded('readCursorJournal', (): readonly CursorJournalEntry[] =>

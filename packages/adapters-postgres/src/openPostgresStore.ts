@@ -21,6 +21,7 @@ import { pendingNotices } from './pendingNotices';
 import { prune, PRUNE_BATCH_ROWS } from './prune';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
+import { readOverview } from './readOverview';
 import { recover } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { previewPrune, vacuum } from './maintenance';
@@ -75,7 +76,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 
   // The port wiring (whole-ms clocks, StoreError rejections) is adapters-sql-common's storePort.
   let closed: Promise<void> | undefined;
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, drainThenAppend, pendingNotices, countPendingCursors };
+  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, drainThenAppend, pendingNotices, countPendingCursors, readOverview };
   const close = (): Promise<void> => (closed ??= pool.end());
   return storePort(() => db, { ...operations, acknowledgeRead, restartScan: recover, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) =>
     listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),

@@ -7,6 +7,7 @@ export { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, EVENT_OFFSET, 
 export { wholeMs, withWholeMs } from './clockMs';
 export { columnsOf, CURSOR_FIELDS, EVENT_FIELDS, HEAD_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
 export { headRowOf, headsInKeyOrder, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './heads';
+export { overviewOfRows } from './overviewRows';
 export {
   decodeStoredJournalEntries,
   decodeStoredJournalEntry,

@@ -61,6 +61,22 @@ export function sharedStatements(tables: SqlTables) {
     pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
     /** {} → [number of pending cursors (material > acked)], counted on the pending index alone. */
     countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
+    /**
+     * {} → [sessions, highest head, pruned sessions, cursors, pending cursors, pending cursors
+     * holding a notice]: the overview's counts in one statement (one pass over the heads; the
+     * pending counts on the pending index alone).
+     */
+    overviewCounts: sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
+  (SELECT count(*) FROM ${cursors}),
+  (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}),
+  (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} AND ${cursors.notified} > ${cursors.acked})
+FROM ${heads} WHERE ${heads.head} > 0`,
+    /** {limit} → the first `limit` head rows above 0, by session key (as allHeads). */
+    firstHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey} LIMIT ${p('limit')}`,
+    /** {limit} → the first `limit` pending cursors (material > acked), by watcher then target, as CursorValues. */
+    firstPendingCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
+    /** {limit} → the first `limit` idle cursors (material <= acked), by watcher then target, as CursorValues. */
+    firstIdleCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} <= ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
     /** {watcher} → deletes its cursors, returning each as CursorValues. */
     deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
     /** {watcher, target} → deletes the pair's cursor, returning it as CursorValues (no row when it had none). */
@@ -129,6 +145,10 @@ export interface SharedStatementParams {
   readonly cursorOf: { readonly watcher: string; readonly target: string };
   readonly pendingCursors: NoParams;
   readonly countPendingCursors: NoParams;
+  readonly overviewCounts: NoParams;
+  readonly firstHeads: { readonly limit: number };
+  readonly firstPendingCursors: { readonly limit: number };
+  readonly firstIdleCursors: { readonly limit: number };
   readonly deleteCursorsOfWatcher: { readonly watcher: string };
   readonly deleteCursorOfPair: { readonly watcher: string; readonly target: string };
   readonly deleteCursorsOfSession: { readonly sessionKey: string };

@@ -3,6 +3,7 @@
 // every failure becomes a rejection with a tagged StoreError naming the port method. An
 // operation may answer synchronously (SQLite) or with a promise (PostgreSQL).
 import {
+  assertOverviewLimits,
   storeError,
   type AppendOutcome,
   type AppendRequest,
@@ -18,6 +19,8 @@ import {
   type DrainThenAppendResult,
   type HeadRow,
   type ListenForCursorSignals,
+  type OverviewLimits,
+  type StoreOverview,
   type Notice,
   type PruneBatch,
   type PrunePreview,
@@ -56,6 +59,8 @@ export interface StoreOperations<Db> {
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
   countPendingCursors(db: Db): Answer<number>;
+  /** See StateStore.readOverview; `limits` are checked (assertOverviewLimits) before it runs. */
+  readOverview(db: Db, limits: OverviewLimits): Answer<StoreOverview>;
   resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
   unwatch(db: Db, watcher: SessionKey, target: SessionKey, now: number): Answer<{ readonly removed: boolean }>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
@@ -119,6 +124,11 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
     pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
     countPendingCursors: () => call('countPendingCursors', () => ops.countPendingCursors(current())),
+    readOverview: (limits) =>
+      call('readOverview', () => {
+        assertOverviewLimits(limits);
+        return ops.readOverview(current(), limits);
+      }),
     resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, wholeMs(now))),
     unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),

@@ -23,6 +23,7 @@ import { createPruneProgress } from './pruneProgress';
 import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker';
 import { readChanges, readSessionChanges } from './readChanges';
 import { readHeads } from './readHeads';
+import { readOverview } from './readOverview';
 import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
 import { resetWatcher } from './resetWatcher';
 import { assertNoForeignTransaction } from './sharedDatabase';
@@ -186,6 +187,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     drain: gatedWrite(drain),
     pendingNotices: gated(pendingNotices),
     countPendingCursors: gated(countPendingCursors),
+    readOverview: gated(readOverview),
     acknowledgeRead: gatedWrite(acknowledgeRead),
     restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule))),
     resetWatcher: gatedWrite(resetWatcher),

@@ -83,3 +83,18 @@ test('journal retention reads one window of positions: the window and both delet
     expect(lines.join('\n')).not.toMatch(/SCAN cursor_journal|cursor_journal_recorded_at/);
   }
 });
+
+test('readOverview: its counts scan the heads once and count cursors on indexes alone; its heads and cursors walk an index in their order, with no sort', () => {
+  expect(plan(source(db.statements.overviewCounts))).toEqual([
+    'SCAN heads',
+    expect.stringMatching(/^SCALAR SUBQUERY/),
+    expect.stringMatching(/^SCAN cursors USING COVERING INDEX/),
+    expect.stringMatching(/^SCALAR SUBQUERY/),
+    'SCAN cursors USING COVERING INDEX cursors_lagging',
+    expect.stringMatching(/^SCALAR SUBQUERY/),
+    'SCAN cursors USING COVERING INDEX cursors_lagging',
+  ]);
+  expect(plan(source(db.statements.firstHeads))).toEqual([expect.stringMatching(/^SCAN heads USING INDEX \S+$/)]);
+  expect(plan(source(db.statements.firstPendingCursors))).toEqual(['SCAN cursors USING INDEX cursors_lagging']);
+  expect(plan(source(db.statements.firstIdleCursors))).toEqual([expect.stringMatching(/^SCAN cursors USING INDEX \S+$/)]);
+});

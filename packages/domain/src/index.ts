@@ -48,6 +48,7 @@ export {
 export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
 export { assertAppendRequest, assertStoreKey } from './storeGuard';
+export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './storeOverview';
 
 // --- watchers and notices: the cursor decider ------------------------------------------------
 export {

@@ -17,7 +17,7 @@ export interface SessionNode {
   /** The state version (0 for a session known only from a cursor). */
   readonly head: number;
   readonly pruneWatermark: number;
-  /** Cursors this session holds, and cursors held on it. */
+  /** Cursors this session holds, and cursors held on it (among those the overview read: at most GRAPH_EDGE_LIMIT). */
   readonly watching: number;
   readonly watchedBy: number;
 }

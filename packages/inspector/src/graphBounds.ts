@@ -1,7 +1,7 @@
 // Which part of a large store the overview draws: at most a few hundred sessions and a bounded
 // number of cursors, pending pairs first, so one refresh costs the same to send and to draw
 // whether the store holds three sessions or a hundred thousand.
-import { fromWatermarks, type CursorRow, type HeadRow } from '@session-state/domain';
+import { fromWatermarks, type CursorRow, type HeadRow, type SessionKey } from '@session-state/domain';
 
 /** The most sessions the overview's graph holds. */
 export const GRAPH_SESSION_LIMIT = 500;
@@ -10,7 +10,7 @@ export const GRAPH_EDGE_LIMIT = 2000;
 
 /** The keys and cursors to draw: everything when it fits, else pending pairs, then other pairs, then sessions by key. */
 export interface ShownPart {
-  readonly keys: ReadonlySet<string>;
+  readonly keys: ReadonlySet<SessionKey>;
   readonly cursors: readonly CursorRow[];
 }
 
@@ -23,7 +23,7 @@ function isPending(row: CursorRow): boolean {
  * each cursor taken brings both its ends, pending cursors first; head-only sessions fill the rest.
  */
 export function shownPart(heads: readonly HeadRow[], cursors: readonly CursorRow[], sessionLimit = GRAPH_SESSION_LIMIT, edgeLimit = GRAPH_EDGE_LIMIT): ShownPart {
-  const keys = new Set<string>();
+  const keys = new Set<SessionKey>();
   const taken = new Set<CursorRow>();
   const take = (row: CursorRow): void => {
     if (taken.size >= edgeLimit) return;

@@ -1,10 +1,11 @@
 // What the page shows at a glance: the watch graph (bounded, see graphBounds), the pending
-// notices with their text (bounded), and the store-side counts. Reads heads and cursors only:
-// the cursor journal is read per pair, when the page asks for one. Nothing here writes.
-import { planHeldNotices, type StateStore } from '@session-state/domain';
+// notices with their text (bounded), and the store-side counts. Reads the store's overview (the
+// counts and a bounded part of heads and cursors) and the heads of the keys it shows: the cursor
+// journal is read per pair, when the page asks for one. Nothing here writes.
+import { overviewOf, planHeldNotices, type StateStore, type StoreCounts } from '@session-state/domain';
 
 import { watchGraph, type WatchGraph } from './graph';
-import { shownPart } from './graphBounds';
+import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds';
 
 // --- the shapes --------------------------------------------------------------------------------
 
@@ -21,25 +22,13 @@ export interface PendingNotice {
 }
 
 /** Counts read from the store (the facade's own counters live in the gateway's process, see `/metrics`). */
-export interface StoreCounts {
-  /** Sessions with a head row (every key ever recorded, deleted ones included as tombstones). */
-  readonly sessions: number;
-  readonly cursors: number;
-  /** Cursors with a notice pending (material above acked). */
-  readonly pendingPairs: number;
-  /** Notices the pending cursors hold (notified above acked); a restart scan queues the rest. */
-  readonly pendingNotices: number;
-  /** The highest state version of any session. */
-  readonly highestHead: number;
-  /** Sessions whose history retention (or a delete) has cut: prune watermark above 0. */
-  readonly prunedSessions: number;
-}
+export type { StoreCounts };
 
 /** The overview the page renders and the event stream pushes. */
 export interface Overview {
   /** At most GRAPH_SESSION_LIMIT sessions and GRAPH_EDGE_LIMIT cursors, pending pairs first. */
   readonly graph: WatchGraph;
-  /** At most NOTICE_LIMIT of the held notices, by watcher then target. */
+  /** At most NOTICE_LIMIT of the held notices, by watcher then target, among the first GRAPH_EDGE_LIMIT pending pairs. */
   readonly notices: readonly PendingNotice[];
   readonly counts: StoreCounts;
   /** True when the graph or the notices leave some of the store out. */
@@ -58,31 +47,29 @@ export const NOTICE_LIMIT = 200;
  * @example const { graph, notices } = await readOverview(store);
  */
 export async function readOverview(store: StateStore): Promise<Overview> {
-  const heads = await store.readHeads();
+  // The store's counts and a bounded part of its rows; a store without readOverview is read whole.
+  const limits = { heads: GRAPH_SESSION_LIMIT, cursors: GRAPH_EDGE_LIMIT };
+  const read = store.readOverview !== undefined ? await store.readOverview(limits) : overviewOf(await store.readHeads(), await store.listCursors(), limits);
+  const { counts } = read;
   // A synchronous store (SQLite) blocks the loop for each read: let waiting requests in between.
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const cursors = await store.listCursors();
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const shown = shownPart(heads, cursors);
-  const graph = watchGraph(heads, shown.cursors, shown.keys, cursors);
+  const shown = shownPart(read.heads, read.cursors);
+  // The ends of the cursors shown that lie beyond the first heads: their heads, by key.
+  const listed = new Set<string>(read.heads.map((row) => row.sessionKey));
+  const beyond = [...shown.keys].filter((key) => !listed.has(key));
+  const heads = beyond.length === 0 ? read.heads : [...read.heads, ...(await store.readHeads(beyond))];
+  const graph = watchGraph(heads, shown.cursors, shown.keys, read.cursors);
   // The held notices follow from the cursors just read (every store's pendingNotices is this
-  // plan over its rows); only the listed ones get their text.
-  const holding = cursors.filter((row) => row.notified > row.acked);
+  // plan over its rows); pending cursors come first, so they are the first held ones by pair.
+  const holding = read.cursors.filter((row) => row.material > row.acked && row.notified > row.acked);
   const notices = planHeldNotices({ cursors: holding.slice(0, NOTICE_LIMIT) }).map(
     (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: notice.text }),
   );
-  let pendingPairs = 0;
-  for (const row of cursors) if (row.material > row.acked) pendingPairs += 1;
-  let highestHead = 0;
-  let prunedSessions = 0;
-  for (const row of heads) {
-    highestHead = Math.max(highestHead, row.head);
-    if (row.pruneWatermark > 0) prunedSessions += 1;
-  }
+  const headsShown = heads.filter((row) => shown.keys.has(row.sessionKey)).length;
   return {
     graph,
     notices,
-    counts: { sessions: heads.length, cursors: cursors.length, pendingPairs, pendingNotices: holding.length, highestHead, prunedSessions },
-    truncated: shown.cursors.length < cursors.length || notices.length < holding.length || heads.some((row) => !shown.keys.has(row.sessionKey)),
+    counts,
+    truncated: shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions,
   };
 }

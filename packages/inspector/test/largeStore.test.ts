@@ -15,23 +15,33 @@ const SESSIONS = 20_000;
 const CURSORS = 3000;
 const PENDING = 150;
 
-/** `store` with a count of each read method's calls and the filter it was given. */
-function countingReads(store: StateStore): { readonly store: StateStore; readonly calls: { method: string; filter: unknown }[] } {
+/** Head and cursor rows a read returned (a `readOverview` answer holds both). */
+function rowsIn(answer: unknown): number {
+  if (Array.isArray(answer)) return answer.length;
+  const overview = answer as { heads?: unknown[]; cursors?: unknown[] };
+  return (overview.heads?.length ?? 0) + (overview.cursors?.length ?? 0);
+}
+
+/** `store` with a count of each read method's calls, the filter it was given, and the head and cursor rows returned. */
+function countingReads(store: StateStore): { readonly store: StateStore; readonly calls: { method: string; filter: unknown }[]; readonly rows: { count: number } } {
   const calls: { method: string; filter: unknown }[] = [];
+  const rows = { count: 0 };
   const counted = new Proxy(store, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function' || !['readHeads', 'listCursors', 'readCursorJournal', 'pendingNotices', 'readChanges'].includes(String(name))) return value;
-      return (...args: unknown[]) => {
+      if (typeof value !== 'function' || !['readHeads', 'listCursors', 'readOverview', 'readCursorJournal', 'pendingNotices', 'readChanges'].includes(String(name))) return value;
+      return async (...args: unknown[]) => {
         calls.push({ method: String(name), filter: args[0] });
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        const answer: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (['readHeads', 'listCursors', 'readOverview'].includes(String(name))) rows.count += rowsIn(answer);
+        return answer;
       };
     },
   });
-  return { store: counted, calls };
+  return { store: counted, calls, rows };
 }
 
-test('with 20,000 sessions the overview is bounded, pending pairs first, counts exact; a change reads no journal; /api/health reads nothing', async () => {
+test('with 20,000 sessions the overview is bounded, pending pairs first, counts exact; a change reads rows bounded by the caps and no journal; /api/health reads nothing', async () => {
   const memory = createMemoryStore();
   const keys = sessionKeys(SESSIONS);
   await appendOneEach(memory, keys, 1);
@@ -39,7 +49,7 @@ test('with 20,000 sessions the overview is bounded, pending pairs first, counts 
   // The last cursors watched turn pending: the store lists them last, the overview must show them.
   await appendOneEach(memory, keys.slice(SESSIONS - CURSORS, SESSIONS - CURSORS + PENDING), 3, 'goal_changed');
 
-  const { store, calls } = countingReads(memory);
+  const { store, calls, rows } = countingReads(memory);
   const changes = manualChanges();
   const inspector = await startInspector({ store, changes: changes.source, label: 'memory', port: 0 });
   try {
@@ -55,17 +65,21 @@ test('with 20,000 sessions the overview is bounded, pending pairs first, counts 
     const shown = new Set(graph.sessions.map((node) => node.id));
     expect(graph.edges.every((edge) => shown.has(edge.source) && shown.has(edge.target))).toBe(true);
 
-    // A change: heads and cursors are read once each, the journal not at all.
+    // A change: one bounded overview read, and the heads of the keys shown beyond its first
+    // heads; the rows returned are bounded by the caps, not the store's size; no journal.
     const stream = await openEventStream(inspector.url);
     try {
       expect((await stream.next()).version).toBe(1);
       calls.length = 0;
+      rows.count = 0;
       await appendOneEach(memory, [keys[0] as string], 4);
       changes.fire();
       const next = await stream.next();
       expect(next.version).toBe(2);
       expect(next.overview.counts.highestHead).toBe(counts.highestHead + 1);
-      expect(calls.map((call) => call.method).sort()).toEqual(['listCursors', 'readHeads']);
+      expect(rows.count).toBeLessThanOrEqual(2 * GRAPH_SESSION_LIMIT + GRAPH_EDGE_LIMIT);
+      expect(calls.map((call) => call.method).sort()).toEqual(['readHeads', 'readOverview']);
+      expect(calls.every((call) => call.method !== 'readHeads' || Array.isArray(call.filter))).toBe(true);
     } finally {
       stream.close();
     }

@@ -9,6 +9,7 @@ import type { AppendCommand } from '../recordInput';
 import type { Sequence } from '../sequence';
 import type { SessionKey } from '../sessionKey';
 import type { SignalLogHead } from '../signalLog';
+import type { OverviewLimits, StoreOverview } from '../storeOverview';
 import type { ListenForCursorSignals } from './cursorSignals.port';
 
 // --- errors ------------------------------------------------------------------------------
@@ -316,6 +317,13 @@ export interface StateStore {
   countPendingCursors?(): Promise<number>;
 
   /**
+   * Optional, for the inspector: the store's counts (by the database, over every row) and a
+   * bounded part of its heads and cursors, as `overviewOf` states it over full lists. The three
+   * stores offer it; a caller uses `overviewOf` over `readHeads()` and `listCursors()` when a store does not.
+   */
+  readOverview?(limits: OverviewLimits): Promise<StoreOverview>;
+
+  /**
    * Removes every cursor whose watcher is `watcher` (journal: `watch_ended` reset, by
    * `planRemoval`); `now` is the clock time its journal entries record.
    */
@@ -377,7 +385,7 @@ export interface StateStore {
 
 /**
  * Every required method of the port but `close` (the optional `readSessionChanges`, `drainThenAppend`, `listen`,
- * `countPendingCursors`, `previewPrune` and `vacuum` aside, and the `pruneBatchRows` hint): the facade checks a store against them, and test stores that wrap every operation list
+ * `countPendingCursors`, `readOverview`, `previewPrune` and `vacuum` aside, and the `pruneBatchRows` hint): the facade checks a store against them, and test stores that wrap every operation list
  * them from here. It fails to compile when the port gains a required method not listed.
  */
 export const STORE_OPERATIONS = [
@@ -398,7 +406,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'drainThenAppend' | 'listen' | 'countPendingCursors' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'drainThenAppend' | 'listen' | 'countPendingCursors' | 'readOverview' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

@@ -32,6 +32,7 @@ import {
 } from '@session-state/domain';
 
 import type { StoreHarness } from '../stores';
+import { describeOverviewContract } from './overview.contract';
 import { describeTextRoundTrip } from './textRoundTrip.contract';
 
 // --- the factory ---------------------------------------------------------------------------
@@ -234,6 +235,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       await harness.cleanup();
     });
 
+    describeOverviewContract(() => store);
     describeTextRoundTrip(() => harness);
 
     /** The durable state reopened: a new store over what was committed (for memory, a new view of the same state). */

@@ -1,0 +1,79 @@
+// What an operator's overview of a store reads (the inspector draws it): the store's counts and a
+// bounded part of its heads and cursors, so one read costs the same at three sessions and at a
+// hundred thousand. `overviewOf` states the result over full lists: the memory store's answer,
+// and the fallback for a store without `readOverview`; the SQL stores compute the same in the
+// database.
+import type { CursorRow } from './append';
+import type { HeadRow } from './ports/stateStore.port';
+import { describeValue } from './validation';
+
+/** How much of the store one overview lists. */
+export interface OverviewLimits {
+  /** The most head rows listed. */
+  readonly heads: number;
+  /** The most cursors listed. */
+  readonly cursors: number;
+}
+
+/** The store's counts, over every row. */
+export interface StoreCounts {
+  /** Sessions with a head row (every key ever recorded, deleted ones included as tombstones). */
+  readonly sessions: number;
+  readonly cursors: number;
+  /** Cursors with a notice pending (material above acked). */
+  readonly pendingPairs: number;
+  /** Pending cursors that hold a notice (notified above acked); a restart scan queues the rest. */
+  readonly pendingNotices: number;
+  /** The highest state version of any session (0 when none). */
+  readonly highestHead: number;
+  /** Sessions whose history retention (or a delete) has cut: prune watermark above 0. */
+  readonly prunedSessions: number;
+}
+
+/** See `StateStore.readOverview`. */
+export interface StoreOverview {
+  readonly counts: StoreCounts;
+  /** The first `limits.heads` head rows, by session key (as `readHeads()` orders them). */
+  readonly heads: readonly HeadRow[];
+  /** At most `limits.cursors` cursors: the pending ones (material above acked) by watcher then target, then the others in that order. */
+  readonly cursors: readonly CursorRow[];
+}
+
+/** Throws unless both limits are non-negative integers; the message names the field. */
+export function assertOverviewLimits(limits: OverviewLimits): void {
+  for (const field of ['heads', 'cursors'] as const) {
+    const value: unknown = (limits as Partial<OverviewLimits> | undefined)?.[field];
+    if (!Number.isSafeInteger(value) || (value as number) < 0) throw new RangeError(`invalid limits.${field}: expected a non-negative integer, got ${describeValue(value)}`);
+  }
+}
+
+/**
+ * The overview of a store holding `heads` (every head row, by session key) and `cursors` (every
+ * cursor, by watcher then target).
+ *
+ * @example const overview = overviewOf(await store.readHeads(), await store.listCursors(), { heads: 500, cursors: 2000 });
+ */
+export function overviewOf(heads: readonly HeadRow[], cursors: readonly CursorRow[], limits: OverviewLimits): StoreOverview {
+  assertOverviewLimits(limits);
+  const pending = cursors.filter((row) => row.material > row.acked);
+  const listed = pending.slice(0, limits.cursors);
+  for (const row of cursors) {
+    if (listed.length >= limits.cursors) break;
+    if (row.material <= row.acked) listed.push(row);
+  }
+  let highestHead = 0;
+  let prunedSessions = 0;
+  for (const row of heads) {
+    highestHead = Math.max(highestHead, row.head);
+    if (row.pruneWatermark > 0) prunedSessions += 1;
+  }
+  const counts: StoreCounts = {
+    sessions: heads.length,
+    cursors: cursors.length,
+    pendingPairs: pending.length,
+    pendingNotices: pending.filter((row) => row.notified > row.acked).length,
+    highestHead,
+    prunedSessions,
+  };
+  return { counts, heads: heads.slice(0, limits.heads), cursors: listed };
+}
