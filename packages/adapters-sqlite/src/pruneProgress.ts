@@ -31,7 +31,7 @@ export function createPruneProgress(logger: Logger): PruneProgress {
       if (calls === PRUNE_CALLS_WITHOUT_PROGRESS) {
         logger.warn(
           { operation: 'prune', calls, journalAfter: start },
-          'prune: calls repeated from the same journal position without deleting anything, so the run is reported done; pass each batch journalAfter to the next call',
+          'prune: calls from the same journal position deleted nothing (the entries there must stay), so the run is reported done',
         );
       }
       return { ...batch, done: true };
