@@ -2,14 +2,14 @@
 // returning ~10 events, and a full 200-event page – against the same read done raw.
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore, type Awareness } from '../library/facade';
-import { runPaired, type BenchSide } from '../harness/measure';
-import { ratio, times, type BenchContext, type SideResult, type WorkloadResult } from '../harness/context';
-import type { SideStats } from '../harness/stats';
-import { rawReader } from '../raw/readChanges';
-import { openRawDb } from '../raw/rawDb';
-import { openSeedConnection, seedEvents } from '../raw/seed';
-import { expectRecorded, humanTurn, logKey } from './keys';
+import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import { ratio, times, type BenchContext, type SideResult, type WorkloadResult } from '../harness/context.js';
+import type { SideStats } from '../harness/stats.js';
+import { rawReader } from '../raw/readChanges.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedEvents } from '../raw/seed.js';
+import { expectRecorded, humanTurn, logKey } from './keys.js';
 
 const PAGE = 200;
 

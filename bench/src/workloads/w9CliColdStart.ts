@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import type { BenchContext, SideResult, WorkloadResult } from '../harness/context';
-import { summarise } from '../harness/stats';
+import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
+import { summarise } from '../harness/stats.js';
 
 /** The committed bin a user runs (it loads the built CLI). */
 const CLI_BIN = resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');

@@ -52,7 +52,7 @@ import {
   type WatchRequest,
 } from '@session-state/domain';
 
-import { forEachInSlices, sortInSlices, turnBudget } from './slices';
+import { forEachInSlices, sortInSlices, turnBudget } from './slices.js';
 
 // --- state ---------------------------------------------------------------------------------
 

@@ -10,10 +10,10 @@ import { RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, type AppendOutcome, type AppendRequest, type DrainOutcome, type DrainRequest, type DrainThenAppendResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { appendAllOrFail, appendIsolated } from './appendEvents';
-import { drainIn, drainLocked, lockDrainCursors } from './drain';
-import type { StoreDb } from './storeDb';
-import { inTransaction, isRetryable, run } from './transaction';
+import { appendAllOrFail, appendIsolated } from './appendEvents.js';
+import { drainIn, drainLocked, lockDrainCursors } from './drain.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, isRetryable, run } from './transaction.js';
 
 /** The drain's own failure on the first attempt: the second runs it in a savepoint. */
 class DrainFailed extends Error {

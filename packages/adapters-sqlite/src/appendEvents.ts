@@ -14,11 +14,11 @@ import {
   type NoticeTextOf,
 } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal';
-import { decodeCursorsInPlace } from './cursorsInPlace';
-import { decodeEventValues } from './eventRow';
-import { moveCursor } from './statements';
-import type { StoreDb } from './storeDb';
+import { writeJournal } from './cursorJournal.js';
+import { decodeCursorsInPlace } from './cursorsInPlace.js';
+import { decodeEventValues } from './eventRow.js';
+import { moveCursor } from './statements.js';
+import type { StoreDb } from './storeDb.js';
 
 // --- what an open database keeps for its appends ----------------------------------------------
 

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 
 import type Database from 'better-sqlite3';
 
-import type { StoreDb } from './storeDb';
+import type { StoreDb } from './storeDb.js';
 
 /**
  * After this many rows written since the last checkpoint started (or a batch that finished a long

@@ -2,7 +2,7 @@
 // way), kept in a table of their own that the store itself never reads or writes.
 import Database from 'better-sqlite3';
 
-import { openReadOnlyDatabase } from './readOnlyDatabase';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
 
 const LABELS_TABLE = 'file_labels';
 

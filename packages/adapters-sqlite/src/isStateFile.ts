@@ -3,7 +3,7 @@
 // changing or blocking on anything, so a tool can refuse it with the right reason.
 import fs from 'node:fs';
 
-import { openReadOnlyDatabase } from './readOnlyDatabase';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
 
 /** What a path holds, as far as a session-state tool is concerned. */
 export type StateFileProbe =

@@ -4,30 +4,30 @@
 import { storePort } from '@session-state/adapters-sql-common';
 import type { CursorPair, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
-import { acknowledgeRead } from './acknowledgeRead';
-import { appendEvents } from './appendEvents';
-import { countPendingCursors } from './countPendingCursors';
-import { readCursorJournal } from './cursorJournal';
-import { deleteSession } from './deleteSession';
-import { drain } from './drain';
-import { listCursors } from './listCursors';
-import { previewPrune, vacuum } from './maintenance';
-import { openStoreDb } from './openStoreDb';
-import { pendingNotices } from './pendingNotices';
-import { createCheckpointer, createWalSchedule, type Checkpointer } from './checkpointer';
-import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints';
-import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune';
-import { planCapWrites, type CapRead } from './pruneCapPlan';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker';
-import { readChanges, readSessionChanges } from './readChanges';
-import { readHeads } from './readHeads';
-import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover';
-import { resetWatcher } from './resetWatcher';
-import type { StoreDb } from './storeDb';
-import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
-import { unwatch } from './unwatch';
-import { watch } from './watch';
-import { createWriteGate, type WriteGate } from './writeGate';
+import { acknowledgeRead } from './acknowledgeRead.js';
+import { appendEvents } from './appendEvents.js';
+import { countPendingCursors } from './countPendingCursors.js';
+import { readCursorJournal } from './cursorJournal.js';
+import { deleteSession } from './deleteSession.js';
+import { drain } from './drain.js';
+import { listCursors } from './listCursors.js';
+import { previewPrune, vacuum } from './maintenance.js';
+import { openStoreDb } from './openStoreDb.js';
+import { pendingNotices } from './pendingNotices.js';
+import { createCheckpointer, createWalSchedule, type Checkpointer } from './checkpointer.js';
+import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints.js';
+import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune.js';
+import { planCapWrites, type CapRead } from './pruneCapPlan.js';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker.js';
+import { readChanges, readSessionChanges } from './readChanges.js';
+import { readHeads } from './readHeads.js';
+import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover.js';
+import { resetWatcher } from './resetWatcher.js';
+import type { StoreDb } from './storeDb.js';
+import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
+import { unwatch } from './unwatch.js';
+import { watch } from './watch.js';
+import { createWriteGate, type WriteGate } from './writeGate.js';
 
 /**
  * The SQLite StateStore. Several processes may open the same file: every write runs in

@@ -4,13 +4,13 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { warnCorruptRow } from '@session-state/adapters-sql-common';
 
-import { NEWEST_SCHEMA_VERSION } from './migrations';
-import { migrate, schemaVersion } from './migrations/migrate';
-import { openReadOnlyDatabase } from './readOnlyDatabase';
-import { schema } from './schema';
-import { prepareStatements } from './statements';
-import type { StoreDb } from './storeDb';
-import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
+import { NEWEST_SCHEMA_VERSION } from './migrations/index.js';
+import { migrate, schemaVersion } from './migrations/migrate.js';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
+import { schema } from './schema.js';
+import { prepareStatements } from './statements.js';
+import type { StoreDb } from './storeDb.js';
+import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
 
 /** A read-only file must already have exactly this library's schema: only a writer migrates. */
 function checkReadableSchema(client: Database.Database): void {

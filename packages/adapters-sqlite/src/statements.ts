@@ -17,8 +17,8 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, compilePositional, type Statement } from './compile';
-import { cursorJournal, cursors, events, heads, tables, type schema } from './schema';
+import { compile, compilePositional, type Statement } from './compile.js';
+import { cursorJournal, cursors, events, heads, tables, type schema } from './schema.js';
 
 type Orm = BetterSQLite3Database<typeof schema>;
 

@@ -4,8 +4,8 @@ import type Database from 'better-sqlite3';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { CorruptRowSink } from '@session-state/domain';
 
-import type { schema } from './schema';
-import type { Statements } from './statements';
+import type { schema } from './schema.js';
+import type { Statements } from './statements.js';
 
 /** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
 export type { CorruptRowInfo } from '@session-state/domain';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
+import { openSqliteStore } from '../src/index.js';
 
 const WORKERS = Number(process.env['SQLITE_MP_WORKERS'] ?? 3);
 const EVENTS_PER_WORKER = Number(process.env['SQLITE_MP_EVENTS'] ?? 300);

@@ -2,8 +2,8 @@
 // and the SessionStateAwareness interface itself.
 import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
-import type { AwarenessMetrics } from './metrics';
-import type { PruneTotals } from './retention';
+import type { AwarenessMetrics } from './metrics.js';
+import type { PruneTotals } from './retention.js';
 
 /** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
 export interface SessionStateAwarenessOptions {

@@ -7,9 +7,9 @@ import type { Readable } from 'node:stream';
 
 import type { Command } from 'commander';
 
-import { UsageError } from './errors';
-import type { Redact } from './secrets';
-import { DB_ENV } from './stateFilePath';
+import { UsageError } from './errors.js';
+import type { Redact } from './secrets.js';
+import { DB_ENV } from './stateFilePath.js';
 
 // --- the run's surroundings ------------------------------------------------------------------------
 

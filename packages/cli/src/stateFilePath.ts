@@ -2,7 +2,7 @@
 // stateFile.ts (which loads the SQLite adapter) so that naming a file costs no driver load.
 import nodePath from 'node:path';
 
-import { toolCommand } from './toolCommand';
+import { toolCommand } from './toolCommand.js';
 
 // --- the path ----------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 let dir: string;
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { EVENT_KINDS } from '@session-state/domain';
 
-import { runCli, tempDir } from './support/runCli';
+import { runCli, tempDir } from './support/runCli.js';
 
 let dir: string;
 let bashScript: string;

@@ -4,7 +4,7 @@
 // exactly what was checked here.
 import * as t from 'io-ts';
 
-import { holdsContent } from './validation';
+import { holdsContent } from './validation.js';
 
 export const PAYLOAD_MAX_BYTES = 4096;
 const MAX_DEPTH = 16;

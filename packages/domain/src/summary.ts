@@ -1,8 +1,8 @@
 // Event summaries: one normalised line of metadata, never message content.
 import * as t from 'io-ts';
 
-import { toWellFormed } from './text';
-import { holdsContent } from './validation';
+import { toWellFormed } from './text.js';
+import { holdsContent } from './validation.js';
 
 export const SUMMARY_MAX_LENGTH = 200;
 

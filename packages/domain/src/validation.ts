@@ -1,7 +1,7 @@
 // Turns io-ts decoding failures into one readable InvalidInput naming the field, what was
 // expected and what the field held, described so that no message content reaches the error,
 // so every boundary reports bad input the same way.
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 
 // --- the domain error --------------------------------------------------------------------

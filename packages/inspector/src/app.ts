@@ -5,10 +5,10 @@ import { explainPair, failureMessage, type PairExplanation, type StateStore } fr
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 
-import type { LiveOverview, OverviewUpdate } from './liveOverview';
-import { BadParameterError, integerParam, sessionKeyParam } from './queryParams';
-import type { StaticAsset } from './staticAssets';
-import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline';
+import type { LiveOverview, OverviewUpdate } from './liveOverview.js';
+import { BadParameterError, integerParam, sessionKeyParam } from './queryParams.js';
+import type { StaticAsset } from './staticAssets.js';
+import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline.js';
 
 /** What the routes read from. */
 export interface InspectorAppDeps {

@@ -3,8 +3,8 @@
 // stream only when it differs from the last one pushed.
 import { failureMessage, type StateStore } from '@session-state/domain';
 
-import type { ChangeSource, ChangeSubscription } from './changes';
-import { readOverview, type Overview } from './overview';
+import type { ChangeSource, ChangeSubscription } from './changes.js';
+import { readOverview, type Overview } from './overview.js';
 
 /** What an event stream receives: the overview and its version (1 for the first read, then +1 per change). */
 export interface OverviewUpdate {

@@ -2,7 +2,7 @@
 // notices with their text, and the store-side counts. Reads only: nothing here writes.
 import { planHeldNotices, type StateStore } from '@session-state/domain';
 
-import { watchGraph, type WatchGraph } from './graph';
+import { watchGraph, type WatchGraph } from './graph.js';
 
 // --- the shapes --------------------------------------------------------------------------------
 

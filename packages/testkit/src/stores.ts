@@ -10,7 +10,7 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type StateStore } from '@session-state/domain';
 
-import { dropSchema, pgUrl, uniqueSchema } from './postgresSchemas';
+import { dropSchema, pgUrl, uniqueSchema } from './postgresSchemas.js';
 
 // --- the harness ---------------------------------------------------------------------------
 

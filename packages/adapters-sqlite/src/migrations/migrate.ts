@@ -2,7 +2,7 @@
 // processes opening the same fresh file at once apply every migration exactly once.
 import type Database from 'better-sqlite3';
 
-import { MIGRATIONS, type Migration } from './index';
+import { MIGRATIONS, type Migration } from './index.js';
 
 const BOOKKEEPING = `
 CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -1,8 +1,8 @@
 // What a tool definition is (name, description, JSON Schema, handler) and how a handler answers:
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
-import { ClockError } from '../clockReading';
-import { InvalidInputError } from '../invalidInputError';
-import { ClosedError, StoreOperationError } from '../storeOperationError';
+import { ClockError } from '../clockReading.js';
+import { InvalidInputError } from '../invalidInputError.js';
+import { ClosedError, StoreOperationError } from '../storeOperationError.js';
 
 // --- the definition --------------------------------------------------------------------------
 

@@ -14,12 +14,12 @@ import { openSqliteStore } from '@session-state/adapters-sqlite';
 import type { CursorRow, SessionKey, StateStore } from '@session-state/domain';
 import { noticeTextOf } from '@session-state/testkit';
 
-import { createSessionStateAwareness } from '../../src';
-import { recordingLogger } from '../support/harness';
-import { expectNoViolations, type Violation } from './support/failureClasses';
-import { readAllEvents } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { noticeTexts } from '../support/noticeTexts';
+import { createSessionStateAwareness } from '../../src/index.js';
+import { recordingLogger } from '../support/harness.js';
+import { expectNoViolations, type Violation } from './support/failureClasses.js';
+import { readAllEvents } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const ROUNDS = scaled(20);
 const SEED = Number(process.env['RELIABILITY_SEED'] ?? 20261129);

@@ -2,9 +2,9 @@
 // generated from its command tree.
 import { Argument, type Command } from 'commander';
 
-import { named, oneOf } from '../args';
-import { bashCompletion, zshCompletion } from '../completionScripts';
-import type { RunContext } from '../io';
+import { named, oneOf } from '../args.js';
+import { bashCompletion, zshCompletion } from '../completionScripts.js';
+import type { RunContext } from '../io.js';
 
 const SHELLS = ['bash', 'zsh'] as const;
 

@@ -6,13 +6,13 @@ import type { Command } from 'commander';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import type { ChildSpawnedResult, Notice, RecordedEvent, RecordResult, SessionStateAwareness } from '@session-state/app';
-import { createCliLogger } from '../cliLogger';
-import { StorageError, UsageError } from '../errors';
-import { actorLabel, payloadLabel } from '../format';
-import type { RunContext } from '../io';
-import type { StateFilePath } from '../stateFilePath';
-import { stateLocation } from '../stateLocation';
-import { toolCommand } from '../toolCommand';
+import { createCliLogger } from '../cliLogger.js';
+import { StorageError, UsageError } from '../errors.js';
+import { actorLabel, payloadLabel } from '../format.js';
+import type { RunContext } from '../io.js';
+import type { StateFilePath } from '../stateFilePath.js';
+import { stateLocation } from '../stateLocation.js';
+import { toolCommand } from '../toolCommand.js';
 
 // --- the cast ----------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ import {
   type StoredEvent,
 } from '@session-state/domain';
 
-import type { StoreHarness } from '../stores';
+import type { StoreHarness } from '../stores.js';
 
 // --- the factory ---------------------------------------------------------------------------
 
