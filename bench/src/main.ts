@@ -62,7 +62,7 @@ function parseArgs(argv: readonly string[]): Args {
   let quick = false;
   let large = false;
   let only: Set<string> | undefined;
-  let out = join(__dirname, '..', 'results.json');
+  let out = join(import.meta.dirname, '..', 'results.json');
   let pgUrl: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

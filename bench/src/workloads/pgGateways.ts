@@ -68,7 +68,7 @@ interface SideRun {
 
 /** Forks one worker and resolves with it once it has set up. */
 function startWorker(setup: GatewaySetup): Promise<ChildProcess> {
-  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
+  const child = fork(join(import.meta.dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { type: string; message?: string }) => {
       if (message.type === 'ready') resolve(child);

@@ -9,7 +9,7 @@ import type { BenchContext, SideResult, WorkloadResult } from '../harness/contex
 import { summarise } from '../harness/stats.js';
 
 /** The committed bin a user runs (it loads the built CLI). */
-const CLI_BIN = resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
+const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
 
 /**
  * Targets: median spawn-to-exit time as a multiple of `node -e 0`'s. Before the lazy loading

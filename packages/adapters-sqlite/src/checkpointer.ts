@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 
 import type Database from 'better-sqlite3';
 
+import { betterSqlite3Path } from './driverPath.js';
 import type { StoreDb } from './storeDb.js';
 
 /**
@@ -75,7 +76,7 @@ export function createCheckpointer(db: () => StoreDb, path: string, busyTimeoutM
     resolve?.();
   };
   const start = (): Worker => {
-    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, busyTimeoutMs } });
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver: betterSqlite3Path(), path, busyTimeoutMs } });
     started.unref();
     started.on('message', settle);
     const fail = (): void => {

@@ -17,6 +17,7 @@
 // the event loop): the store holds every operation until the batch settles (openSqliteStore.ts).
 import { Worker } from 'node:worker_threads';
 
+import { betterSqlite3Path } from './driverPath.js';
 import type { CapRead, CapWrites } from './pruneCapPlan.js';
 import type { Statements } from './statements.js';
 
@@ -142,7 +143,7 @@ export function createPruneWorker(target: PruneWorkerTarget): PruneWorker {
     for (const name of WORKER_STATEMENTS) statements[name] = target.statements[name].source;
     const started = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: require.resolve('better-sqlite3'), path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements },
+      workerData: { driver: betterSqlite3Path(), path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements },
     });
     started.unref();
     started.on('message', (message: WorkerMessage) => onMessage?.(message));

@@ -128,4 +128,3 @@ export function runOnProcess(): void {
   });
 }
 
-if (require.main === module) runOnProcess();
