@@ -18,7 +18,7 @@ const ownKeys = (worker: number): SessionKey[] => [`agent:own-${worker}:a`, `age
 const COMMON = 'agent:common:main' as SessionKey; // every worker's own list also includes it
 
 const packageDir = path.join(__dirname, '..');
-const workerScript = path.join(__dirname, 'support', 'appendWorker.js');
+const workerScript = path.join(__dirname, 'support', 'appendWorker.cjs');
 
 interface ReportedOutcome {
   readonly type: 'appended' | 'duplicate' | 'skipped' | 'failed';

@@ -25,7 +25,7 @@ const ROUNDS = scaled(20);
 const SEED = Number(process.env['RELIABILITY_SEED'] ?? 20261129);
 const KEYS = ['agent:a:main', 'agent:b:main', 'agent:c:main', 'agent:a:subagent:s1', 'agent:b:subagent:s2', 'global'];
 const packageDir = join(__dirname, '..', '..');
-const worker = join(__dirname, 'support', 'crashWorker.js');
+const worker = join(__dirname, 'support', 'crashWorker.cjs');
 
 interface Ack {
   readonly sessionKey: string;
