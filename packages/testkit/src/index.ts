@@ -7,6 +7,7 @@ export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient 
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract.js';
+export { globalTestRunner, type TestRunner } from './contract/testRunner.js';
 
 // --- fault injection -----------------------------------------------------------------------
 export {
