@@ -6,24 +6,24 @@ import { join } from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context';
-import { createProgress } from './harness/progress';
-import { resolvePgUrl } from './postgres/server';
-import { renderReport, writeResults, type RunInfo } from './report';
-import { FULL, QUICK } from './sizes';
-import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn';
-import { w1SingleAppend } from './workloads/w1SingleAppend';
-import { w2FanOut } from './workloads/w2FanOut';
-import { w3InFlight } from './workloads/w3InFlight';
-import { w4StatusReads } from './workloads/w4StatusReads';
-import { w5Prune } from './workloads/w5Prune';
-import { w5mPruneAtScale } from './workloads/w5mPruneAtScale';
-import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan';
-import { w7Memory } from './workloads/w7Memory';
-import { w8Burst } from './workloads/w8Burst';
-import { w9CliColdStart } from './workloads/w9CliColdStart';
-import { w10FanOutScale } from './workloads/w10FanOutScale';
-import { w11List } from './workloads/w11List';
+import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
+import { createProgress } from './harness/progress.js';
+import { resolvePgUrl } from './postgres/server.js';
+import { renderReport, writeResults, type RunInfo } from './report.js';
+import { FULL, QUICK } from './sizes.js';
+import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn.js';
+import { w1SingleAppend } from './workloads/w1SingleAppend.js';
+import { w2FanOut } from './workloads/w2FanOut.js';
+import { w3InFlight } from './workloads/w3InFlight.js';
+import { w4StatusReads } from './workloads/w4StatusReads.js';
+import { w5Prune } from './workloads/w5Prune.js';
+import { w5mPruneAtScale } from './workloads/w5mPruneAtScale.js';
+import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
+import { w7Memory } from './workloads/w7Memory.js';
+import { w8Burst } from './workloads/w8Burst.js';
+import { w9CliColdStart } from './workloads/w9CliColdStart.js';
+import { w10FanOutScale } from './workloads/w10FanOutScale.js';
+import { w11List } from './workloads/w11List.js';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -62,7 +62,7 @@ function parseArgs(argv: readonly string[]): Args {
   let quick = false;
   let large = false;
   let only: Set<string> | undefined;
-  let out = join(__dirname, '..', 'results.json');
+  let out = join(import.meta.dirname, '..', 'results.json');
   let pgUrl: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

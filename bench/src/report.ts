@@ -2,9 +2,9 @@
 // target checks, and the same figures written to bench/results.json.
 import { writeFileSync } from 'node:fs';
 
-import type { SideResult, WorkloadResult } from './harness/context';
-import { PG_POOL_SIZE } from './postgres/context';
-import type { PgColumn } from './workloads/pgColumn';
+import type { SideResult, WorkloadResult } from './harness/context.js';
+import { PG_POOL_SIZE } from './postgres/context.js';
+import type { PgColumn } from './workloads/pgColumn.js';
 
 /** The machine line and what was run. */
 export interface RunInfo {

@@ -14,7 +14,7 @@ import type { StateStore } from '@session-state/domain';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 
-import { createTempDir } from './harness/context';
+import { createTempDir } from './harness/context.js';
 
 // --- the workload ----------------------------------------------------------------------------
 

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# The install-like-a-user test: packs every publishable package (npm pack), installs the tarballs
-# into a scratch project outside the repository the way the README's "Use it in your gateway"
-# says (npm install ./session-state-*.tgz; third-party dependencies come from the npm registry or
-# its cache), compiles a tiny TypeScript gateway against them with strict and skipLibCheck: false
-# (and checks that no drizzle, better-sqlite3 or pg declaration is part of that compile), runs it
-# on the memory, SQLite and (when SESSION_STATE_PG_URL is set) PostgreSQL stores, runs the
-# README's gateway.js, `npx session-state --help`, `npx session-state demo` and `inspect` there, and checks
-# that a PostgreSQL-only gateway installs no better-sqlite3. Ends with one line: PASS or FAIL.
-# Usage: tools/installTest/run.sh (after npm install; it builds first). KEEP=1 keeps the scratch folder.
+# The install-like-a-user test. It runs the README's "Use it in your gateway" command blocks as
+# they are written (extracted between their markers; `../my-gateway` stands for a scratch folder
+# outside the repository): in the repository, install, build and `npm pack` every publishable
+# package; in a fresh ESM gateway, the SQLite install, then gateway.js and the CLI line; in a
+# second one, the PostgreSQL install, which must leave no better-sqlite3 in node_modules. Beside
+# the commands it checks what the README promises: publint and attw report nothing for any packed
+# package; nothing compiled at install; a CommonJS file require()s the packages; a TypeScript
+# gateway compiles with strict and skipLibCheck: false under NodeNext and bundler resolution
+# (importing no drizzle or driver declarations) and runs on the memory, SQLite and (when
+# SESSION_STATE_PG_URL is set) PostgreSQL stores; `npx session-state --help`, `demo` and `inspect`
+# work there. Runs on the Node first on PATH (22, 24 or 26); npm uses its cache first.
+# Ends with one line: PASS or FAIL.
+# Usage: tools/installTest/run.sh (in a clone, after npm install). KEEP=1 keeps the scratch folder.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 TEMPLATE="$ROOT/tools/installTest/gateway"
-PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app prometheus inspector cli)
+PACKAGES=(domain adapters-memory adapters-sql-common adapters-sqlite adapters-postgres app prometheus inspector cli testkit)
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/session-state-install-test.XXXXXX")"
 PG_SCHEMA="install_test_$$"
 STEP="start"
+export npm_config_prefer_offline=true npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
 finish() {
   local status=$?
@@ -36,51 +41,72 @@ step() {
   echo "--- $1"
 }
 
-step "build"
-(cd "$ROOT" && npm run build --silent)
+# Runs the README's ```sh block NAME in the current folder as written (bash -e), with the scratch
+# gateway folder for ../my-gateway.
+readme_sh() {
+  local script
+  script="$(node "$ROOT/tools/installTest/readmeBlock.mjs" "$ROOT/README.md" "$1" sh)"
+  script="${script//..\/my-gateway/$SCRATCH/gateway}"
+  printf '%s\n' "$script" | sed 's/^/  $ /'
+  bash -euo pipefail -c "$script"
+}
 
-step "npm pack every publishable package"
-PACK_JSON="$SCRATCH/pack.json"
-mkdir "$SCRATCH/gateway"
-(cd "$ROOT" && npm pack --silent --json --pack-destination "$SCRATCH/gateway" "${PACKAGES[@]/#/--workspace=packages/}" >"$PACK_JSON")
-node -e '
-  const packs = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  for (const p of packs) console.log(`${p.filename.padEnd(46)} ${String(p.entryCount).padStart(4)} files ${(p.size / 1024).toFixed(1).padStart(7)} kB packed ${(p.unpackedSize / 1024).toFixed(1).padStart(7)} kB unpacked`);
-' "$PACK_JSON"
+echo "node $(node --version), npm $(npm --version)"
 
-step "install the tarballs into a scratch project outside the repository ($SCRATCH/gateway)"
+step "README install-pack, in the repository: install, build, npm pack every publishable package"
+(cd "$ROOT" && readme_sh install-pack)
+PACKED=("$SCRATCH"/gateway/session-state-*.tgz)
+[[ ${#PACKED[@]} -eq ${#PACKAGES[@]} ]] || { echo "packed ${#PACKED[@]} packages, expected ${#PACKAGES[@]}: ${PACKAGES[*]}"; false; }
+
+step "publint and attw on every packed package"
+# attw's cjs-resolves-to-esm is ignored: a require() of these ESM-only packages loads them through
+# require(esm) on every supported Node. Every other rule, and every resolution mode, stays on.
+for tarball in "${PACKED[@]}"; do
+  publint_out="$(cd "$ROOT" && npx --no-install publint run --strict "$tarball" 2>&1)" || { echo "$publint_out"; false; }
+  attw_out="$(cd "$ROOT" && npx --no-install attw "$tarball" --no-color --no-emoji --format table-flipped --ignore-rules cjs-resolves-to-esm 2>&1)" ||
+    { echo "$attw_out"; false; }
+  printf '%-46s publint: %s  attw: %s\n' "$(basename "$tarball")" "$(tail -1 <<<"$publint_out")" "$(grep -o 'No problems found' <<<"$attw_out")"
+done
+
+step "README install-sqlite, in a fresh ESM gateway ($SCRATCH/gateway)"
 cd "$SCRATCH/gateway"
-npm init -y >/dev/null
-npm install --no-audit --no-fund --prefer-offline ./session-state-*.tgz
-cp -R "$TEMPLATE/." .
-npm install --no-audit --no-fund --prefer-offline --save-dev "typescript@$(node -p "require('$ROOT/node_modules/typescript/package.json').version")" "@types/node@^20"
+SECONDS=0
+readme_sh install-sqlite
+echo "installed in ${SECONDS} s"
+if [[ -e node_modules/better-sqlite3/build ]]; then echo "better-sqlite3 was compiled at install"; false; fi
 test -x node_modules/.bin/session-state
 
-step "compile the gateway: strict, skipLibCheck false (moduleResolution node, then nodenext)"
-npx tsc -p tsconfig.json
-npx tsc -p tsconfig.nodenext.json
-LEAKED="$(npx tsc -p tsconfig.json --noEmit --listFilesOnly | grep -E '/node_modules/(drizzle-orm|better-sqlite3|@types/better-sqlite3|pg|@types/pg)/' || true)"
+step "README gateway.js (ESM, import) and install-run"
+node "$ROOT/tools/installTest/readmeBlock.mjs" "$ROOT/README.md" gateway-example js >gateway.js
+readme_sh install-run | tee readme-gateway.out
+grep -q '^wake agent:main:main$' readme-gateway.out
+grep -q '^version [0-9]*: human_direct_message$' readme-gateway.out
+
+step "a CommonJS file require()s the packages (require(esm))"
+cat >cjs-consumer.cjs <<'CJS'
+for (const name of ['@session-state/app', '@session-state/adapters-sqlite', '@session-state/cli']) {
+  if (typeof require(name) !== 'object') throw new Error(`require('${name}') gave no module`);
+}
+console.log('require(esm): the packages load from CommonJS');
+CJS
+node cjs-consumer.cjs
+
+step "compile a TypeScript gateway: strict, skipLibCheck false (NodeNext, then bundler)"
+npm install --no-save ./session-state-adapters-memory-*.tgz \
+  "typescript@$(node -p "require('$ROOT/node_modules/typescript/package.json').version")" \
+  "@types/node@$(node -p "require('$ROOT/node_modules/@types/node/package.json').version")"
+cp -R "$TEMPLATE/." .
+npx --no-install tsc -p tsconfig.json
+npx --no-install tsc -p tsconfig.bundler.json
+LEAKED="$(npx --no-install tsc -p tsconfig.json --noEmit --listFilesOnly | grep -E '/node_modules/(drizzle-orm|better-sqlite3|@types/better-sqlite3|pg|@types/pg)/' || true)"
 if [[ -n "$LEAKED" ]]; then
   echo "the public types pull in driver declarations:"
   echo "$LEAKED" | head -5
   false
 fi
 
-step "run the gateway (memory, SQLite${SESSION_STATE_PG_URL:+, PostgreSQL})"
+step "run the TypeScript gateway (memory, SQLite${SESSION_STATE_PG_URL:+, PostgreSQL})"
 node dist/gateway.js "$SCRATCH/gateway/gateway.db" "${SESSION_STATE_PG_URL:-}" "$PG_SCHEMA"
-
-step "the README's gateway.js (Use it in your gateway), then the CLI on the file it left"
-node -e '
-  const readme = require("fs").readFileSync(process.argv[1], "utf8");
-  const section = /<!-- gateway-example:start -->([\s\S]*?)<!-- gateway-example:end -->/.exec(readme)?.[1];
-  const code = section && /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error("README.md has no ```js block between the gateway-example markers");
-  require("fs").writeFileSync("gateway.js", code);
-' "$ROOT/README.md"
-node gateway.js | tee readme-gateway.out
-grep -q '^wake agent:main:main$' readme-gateway.out
-grep -q '^version [0-9]*: human_direct_message$' readme-gateway.out
-npx --no-install session-state list --db session-state.db
 
 step "npx session-state --help"
 npx --no-install session-state --help | head -3
@@ -107,14 +133,12 @@ node -e '
 kill -TERM "$INSPECT_PID"
 wait "$INSPECT_PID"
 
-step "a PostgreSQL-only gateway installs no better-sqlite3"
+step "README install-postgres, in a second fresh ESM gateway: no better-sqlite3"
 mkdir "$SCRATCH/postgres-only"
+cp "$SCRATCH"/gateway/session-state-*.tgz "$SCRATCH/postgres-only/"
 cd "$SCRATCH/postgres-only"
-echo '{ "name": "postgres-only-gateway", "version": "1.0.0", "private": true }' >package.json
-npm install --no-audit --no-fund --prefer-offline \
-  ../gateway/session-state-app-*.tgz ../gateway/session-state-domain-*.tgz \
-  ../gateway/session-state-adapters-postgres-*.tgz ../gateway/session-state-adapters-sql-common-*.tgz
+readme_sh install-postgres
 test -d node_modules/pg
 test ! -e node_modules/better-sqlite3
-node -e "require('@session-state/app'); require('@session-state/adapters-postgres'); console.log('postgres-only: no better-sqlite3 in node_modules')"
+node --input-type=module -e "await import('@session-state/app'); await import('@session-state/adapters-postgres'); console.log('postgres-only: no better-sqlite3 in node_modules')"
 STEP="done"

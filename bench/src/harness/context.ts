@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Sizes } from '../sizes';
-import type { Progress } from './progress';
-import type { SideStats } from './stats';
+import type { Sizes } from '../sizes.js';
+import type { Progress } from './progress.js';
+import type { SideStats } from './stats.js';
 
 /** One side of a workload: `library` (facade over SQLite), `raw` (better-sqlite3), `memory`, and the same two on node:sqlite. */
 export interface SideResult extends SideStats {

@@ -1,7 +1,7 @@
 // The measuring loops: per-operation hrtime samples, a warm-up, and sides run in alternating
 // chunks so background load on a shared machine hits the library and the baseline alike.
-import { summarise, type SideStats } from './stats';
-import type { Progress } from './progress';
+import { summarise, type SideStats } from './stats.js';
+import type { Progress } from './progress.js';
 
 /**
  * One side of a comparison: a synchronous op (raw better-sqlite3), an async one (the facade), or

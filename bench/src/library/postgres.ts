@@ -4,7 +4,7 @@
 import { openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
-import { startOnStore, type Awareness, type LibraryOptions } from './facade';
+import { startOnStore, type Awareness, type LibraryOptions } from './facade.js';
 
 /** Where a PostgreSQL store lives: the server and the schema (each side of a workload its own). */
 export interface PgPlace {

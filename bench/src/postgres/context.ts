@@ -1,9 +1,9 @@
 // What every PostgreSQL workload receives: the bench context, the server, fresh schemas, the
 // column's sizes and the pool size both sides use.
-import type { BenchContext } from '../harness/context';
-import type { PgPlace } from '../library/postgres';
-import type { PgSchemas } from './server';
-import type { PgSizes } from './sizes';
+import type { BenchContext } from '../harness/context.js';
+import type { PgPlace } from '../library/postgres.js';
+import type { PgSchemas } from './server.js';
+import type { PgSizes } from './sizes.js';
 
 /** Connections per pool, the same on the library and the raw side (the store's default is 10). */
 export const PG_POOL_SIZE = 10;

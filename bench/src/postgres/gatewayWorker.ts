@@ -12,11 +12,11 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 import pg from 'pg';
 
-import { humanTurn, rawHumanTurn } from '../workloads/keys';
-import { rawPgAppender } from './rawAppend';
-import { rawPgDrain } from './rawDrain';
-import { rawPgListen } from './rawListen';
-import { openRawPool } from './rawPg';
+import { humanTurn, rawHumanTurn } from '../workloads/keys.js';
+import { rawPgAppender } from './rawAppend.js';
+import { rawPgDrain } from './rawDrain.js';
+import { rawPgListen } from './rawListen.js';
+import { openRawPool } from './rawPg.js';
 
 // --- the protocol with the parent ----------------------------------------------------------------
 

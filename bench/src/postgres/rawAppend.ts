@@ -5,8 +5,8 @@
 // store runs for one `record`.
 import type pg from 'pg';
 
-import type { RawRecord } from '../raw/append';
-import { RAW_PG, rawTransaction, runRaw } from './rawPg';
+import type { RawRecord } from '../raw/append.js';
+import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
 /** A cursor as the locked read returns it: [watcher, target, acked, notified, material, touchedAt]. */
 type CursorValues = [string, string, number, number, number, number];

@@ -3,7 +3,7 @@
 // cursor that moved on since reopens at its material) and write them back in one UPDATE.
 import type pg from 'pg';
 
-import { RAW_PG, rawTransaction, runRaw } from './rawPg';
+import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
 type CursorValues = [string, string, number, number, number, number];
 

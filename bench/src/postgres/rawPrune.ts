@@ -4,7 +4,7 @@
 // their targets signalled – the whole job at once, where the library runs bounded batches.
 import type pg from 'pg';
 
-import { RAW_PG, rawTransaction, runRaw } from './rawPg';
+import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
 /** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
 function highestPerSession(rows: readonly unknown[][], into: Map<string, number>): void {

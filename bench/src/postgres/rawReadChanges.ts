@@ -3,8 +3,8 @@
 // the `stateChanges` shape (the driver parses the json payload, as it does for the store).
 import type pg from 'pg';
 
-import type { RawStatus } from '../raw/readChanges';
-import { RAW_PG, runRaw } from './rawPg';
+import type { RawStatus } from '../raw/readChanges.js';
+import { RAW_PG, runRaw } from './rawPg.js';
 
 /** Returns a reader of at most `limit` events after `since` for a session. */
 export function rawPgReader(pool: pg.Pool): (sessionKey: string, since: number, limit: number) => Promise<RawStatus> {

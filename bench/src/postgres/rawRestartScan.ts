@@ -3,7 +3,7 @@
 // them all in one UPDATE over unnest'ed pairs, as the store does.
 import type pg from 'pg';
 
-import { RAW_PG, rawTransaction, runRaw } from './rawPg';
+import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
 type CursorValues = [string, string, number, number, number, number];
 

@@ -4,7 +4,7 @@ import pg from 'pg';
 
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
-import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed';
+import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 
 /**
  * Creates `schema` with the store's own committed migrations (opening the store and closing it),

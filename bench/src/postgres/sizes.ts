@@ -1,6 +1,6 @@
 // Sizes of the PostgreSQL column: smaller than SQLite's where every operation pays network round
 // trips (~100–150 µs each here), so the full column stays near two minutes and --quick near 20 s.
-import type { Sizes } from '../sizes';
+import type { Sizes } from '../sizes.js';
 
 /**
  * The SQLite sizes' fields, each for the matching pg workload (pg1–pg6 mirror workloads 1–6;

@@ -2,7 +2,7 @@
 // the event, raises the head (upsert) and updates the cursors that move – the same statements the
 // SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read), with
 // the journal entry of a notice it raises.
-import type { RawDb, RawStatements } from './rawDb';
+import type { RawDb, RawStatements } from './rawDb.js';
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
 export interface RawRecord {

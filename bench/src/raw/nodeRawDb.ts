@@ -3,9 +3,9 @@
 // a gateway using node:sqlite directly would write it.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
-import { appendIn, type RawRecord } from './append';
-import { RAW_SQL, type RawStatements } from './rawDb';
-import { RAW_SCHEMA } from './schema';
+import { appendIn, type RawRecord } from './append.js';
+import { RAW_SQL, type RawStatements } from './rawDb.js';
+import { RAW_SCHEMA } from './schema.js';
 
 export interface NodeRawDb {
   readonly client: DatabaseSync;

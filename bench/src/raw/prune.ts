@@ -1,7 +1,7 @@
 // The raw prune: one big transaction that raises the prune watermarks, deletes everything
 // beyond the row cap (earliest appended first) and older than the age limit, and expires idle
 // cursors – the whole job in one synchronous block, which is what the library must avoid.
-import type { RawDb } from './rawDb';
+import type { RawDb } from './rawDb.js';
 
 /** Prunes to `maxRows` / `maxAgeMs` at `now` in one statement batch; returns the events deleted. */
 export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: number): number {

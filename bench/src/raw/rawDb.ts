@@ -2,7 +2,7 @@
 // statement the baseline uses, prepared once.
 import Database from 'better-sqlite3';
 
-import { applyPragmas, RAW_SCHEMA } from './schema';
+import { applyPragmas, RAW_SCHEMA } from './schema.js';
 
 export interface RawDb {
   readonly client: Database.Database;

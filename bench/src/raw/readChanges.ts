@@ -1,7 +1,7 @@
 // The raw tail poll / page read: the head and the events after `since` in one statement, decoded
 // into the `stateChanges` shape (payload JSON parsed), as `status(key, { changesSince })` returns.
 
-import type { RawDb } from './rawDb';
+import type { RawDb } from './rawDb.js';
 
 export interface RawStatus {
   readonly stateVersion: number;

@@ -1,7 +1,7 @@
 // The raw restart scan: select every lagging cursor (material > acked) and raise its notified
 // to material, journaling each raise (notice_recovered) as the store does, in one transaction,
 // returning the pairs that get a notice again.
-import type { RawDb } from './rawDb';
+import type { RawDb } from './rawDb.js';
 
 /** Runs the scan at `now`; returns how many pairs are re-noticed. */
 export function rawRestartScan(db: RawDb, now: number): number {

@@ -2,7 +2,7 @@
 // events, heads and cursors by plain SQL on the shared schema, so both sides start identical.
 import Database from 'better-sqlite3';
 
-import { applyPragmas } from './schema';
+import { applyPragmas } from './schema.js';
 
 /** Events appended round-robin over `sessions` keys; heads raised to match. */
 export interface EventSeed {

@@ -1,11 +1,11 @@
 // Shared set-up of the append workloads (1, 2, 3, 7): a facade or a raw file with the
 // watchers registered, and the per-op functions the runner calls.
-import type { Awareness } from '../library/facade';
-import { rawAppender } from '../raw/append';
-import { openRawDb, type RawDb } from '../raw/rawDb';
-import { seedCursors, type CursorSeed } from '../raw/seed';
-import type { BenchContext } from '../harness/context';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys';
+import type { Awareness } from '../library/facade.js';
+import { rawAppender } from '../raw/append.js';
+import { openRawDb, type RawDb } from '../raw/rawDb.js';
+import { seedCursors, type CursorSeed } from '../raw/seed.js';
+import type { BenchContext } from '../harness/context.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
 /** Every (watcher, target) pair of the run: `watchers` per target over `sessions` targets. */
 export function* watchPairs(sessions: number, watchers: number): Generator<{ watcher: string; target: string }> {

@@ -1,5 +1,5 @@
 // The session keys and record inputs the workloads use, the same on every side.
-import { SEED_EVENT } from '../raw/seed';
+import { SEED_EVENT } from '../raw/seed.js';
 
 /** Target session `i` of workloads 1–3 (a nested sub-agent, as delegated work usually is). */
 export const targetKey = (i: number): string => `agent:bench:subagent:t${i}`;

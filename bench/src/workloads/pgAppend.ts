@@ -3,18 +3,18 @@
 // workload 2 with watchers on every target (cursor fan-out and pg_notify on every append).
 import type pg from 'pg';
 
-import { startOnStore, type Awareness } from '../library/facade';
-import { openPgLibraryStore } from '../library/postgres';
-import { runPaired } from '../harness/measure';
-import type { WorkloadResult } from '../harness/context';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { rawPgAppender } from '../postgres/rawAppend';
-import { openRawPool } from '../postgres/rawPg';
-import { costNote, measureCostPair } from '../postgres/opCost';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed';
-import type { CursorSeed } from '../raw/seed';
-import { watchPairs } from './appendSetup';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys';
+import { startOnStore, type Awareness } from '../library/facade.js';
+import { openPgLibraryStore } from '../library/postgres.js';
+import { runPaired } from '../harness/measure.js';
+import type { WorkloadResult } from '../harness/context.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { rawPgAppender } from '../postgres/rawAppend.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { costNote, measureCostPair } from '../postgres/opCost.js';
+import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
+import type { CursorSeed } from '../raw/seed.js';
+import { watchPairs } from './appendSetup.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
 
 /** Ops per side (in two halves) of the cost pass (queries, time awaiting them, CPU). */
 export const COUNTED_OPS = 100;

@@ -1,17 +1,17 @@
 // The PostgreSQL column: when the server answers, workloads pg1–pg8 (library over the PostgreSQL
 // store against raw pg, each side on a fresh schema dropped at the end); otherwise one line
 // saying the column was skipped and why.
-import type { BenchContext, WorkloadResult } from '../harness/context';
-import type { PgBenchContext } from '../postgres/context';
-import { createPgSchemas, probePgServer, redactPgUrl, type PgServerInfo } from '../postgres/server';
-import { pgSizes } from '../postgres/sizes';
-import { pg1SingleAppend, pg2FanOut } from './pgAppend';
-import { pg3InFlight } from './pgInFlight';
-import { pg4StatusReads } from './pgStatusReads';
-import { pg5mPruneAtScale, pg5Prune } from './pgPrune';
-import { pg6RestartScan } from './pgRestartScan';
-import { pg7NoticeDelay } from './pgNoticeDelay';
-import { pg8Gateways } from './pgGateways';
+import type { BenchContext, WorkloadResult } from '../harness/context.js';
+import type { PgBenchContext } from '../postgres/context.js';
+import { createPgSchemas, probePgServer, redactPgUrl, type PgServerInfo } from '../postgres/server.js';
+import { pgSizes } from '../postgres/sizes.js';
+import { pg1SingleAppend, pg2FanOut } from './pgAppend.js';
+import { pg3InFlight } from './pgInFlight.js';
+import { pg4StatusReads } from './pgStatusReads.js';
+import { pg5mPruneAtScale, pg5Prune } from './pgPrune.js';
+import { pg6RestartScan } from './pgRestartScan.js';
+import { pg7NoticeDelay } from './pgNoticeDelay.js';
+import { pg8Gateways } from './pgGateways.js';
 
 type PgWorkload = (ctx: PgBenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 

@@ -9,13 +9,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { WorkloadResult } from '../harness/context';
-import { summarise } from '../harness/stats';
-import { latency } from '../report';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker';
-import { openRawPool } from '../postgres/rawPg';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed';
+import type { WorkloadResult } from '../harness/context.js';
+import { summarise } from '../harness/stats.js';
+import { latency } from '../report.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
 
 /** Aggregate records/s of the library against raw, each N. */
 const MIN_RECORDS_RATIO = 0.8;
@@ -68,7 +68,7 @@ interface SideRun {
 
 /** Forks one worker and resolves with it once it has set up. */
 function startWorker(setup: GatewaySetup): Promise<ChildProcess> {
-  const child = fork(join(__dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
+  const child = fork(join(import.meta.dirname, '../postgres/gatewayWorker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...GATEWAY_NODE_ARGS] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { type: string; message?: string }) => {
       if (message.type === 'ready') resolve(child);

@@ -1,11 +1,11 @@
 // PostgreSQL workload 3: 100 `record` calls in flight at once, which group commit turns into one
 // transaction (a savepoint per record), against raw pg single appends (one transaction each).
-import { runPaired } from '../harness/measure';
-import { ratio, times, type WorkloadResult } from '../harness/context';
-import type { PgBenchContext } from '../postgres/context';
-import { costNote, measureCostPair } from '../postgres/opCost';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys';
-import { openPgAppendSides } from './pgAppend';
+import { runPaired } from '../harness/measure.js';
+import { ratio, times, type WorkloadResult } from '../harness/context.js';
+import type { PgBenchContext } from '../postgres/context.js';
+import { costNote, measureCostPair } from '../postgres/opCost.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
+import { openPgAppendSides } from './pgAppend.js';
 
 export async function pg3InFlight(ctx: PgBenchContext): Promise<WorkloadResult> {
   const sizes = ctx.pg.sizes;

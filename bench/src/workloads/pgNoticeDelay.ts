@@ -3,23 +3,23 @@
 // re-read (`pendingNotices`), which queues the notice and calls `wake`. An op is timed from just
 // before A's `record` to B's `wake`; the raw side runs the same append transaction (with its
 // `pg_notify`) and times it to the notification on a second connection that ran `LISTEN`.
-import { startOnStore, type Awareness } from '../library/facade';
-import { openPgLibraryStore } from '../library/postgres';
-import { runPaired } from '../harness/measure';
-import { createSignalWaiter } from '../harness/signalWaiter';
-import { summarise } from '../harness/stats';
-import type { WorkloadResult } from '../harness/context';
-import { latency } from '../report';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { describeQueries, measureCostPair } from '../postgres/opCost';
-import { rawPgAppender } from '../postgres/rawAppend';
-import { rawPgDrain } from '../postgres/rawDrain';
-import { rawPgListen } from '../postgres/rawListen';
-import { openRawPool } from '../postgres/rawPg';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed';
-import { watchPairs, watchThroughFacade } from './appendSetup';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys';
-import { channelOf, COUNTED_OPS, idleCursors } from './pgAppend';
+import { startOnStore, type Awareness } from '../library/facade.js';
+import { openPgLibraryStore } from '../library/postgres.js';
+import { runPaired } from '../harness/measure.js';
+import { createSignalWaiter } from '../harness/signalWaiter.js';
+import { summarise } from '../harness/stats.js';
+import type { WorkloadResult } from '../harness/context.js';
+import { latency } from '../report.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { describeQueries, measureCostPair } from '../postgres/opCost.js';
+import { rawPgAppender } from '../postgres/rawAppend.js';
+import { rawPgDrain } from '../postgres/rawDrain.js';
+import { rawPgListen } from '../postgres/rawListen.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
+import { watchPairs, watchThroughFacade } from './appendSetup.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
+import { channelOf, COUNTED_OPS, idleCursors } from './pgAppend.js';
 
 /**
  * The target: a notice recorded by one gateway wakes the owning gateway within 50 ms at p99 on

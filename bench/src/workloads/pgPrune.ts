@@ -2,18 +2,18 @@
 // single block of the event loop – the library's bounded batches (`awareness.prune()`, one
 // transaction each, yielding between them) against the store's statements run raw in one
 // transaction.
-import { startPostgres } from '../library/postgres';
-import { measureBlocking } from '../harness/loopBlock';
-import { ratio, times, type WorkloadResult } from '../harness/context';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost';
-import { rawPgPrune } from '../postgres/rawPrune';
-import { openRawPool } from '../postgres/rawPg';
-import { createStoreSchema, seedPgEvents } from '../postgres/seed';
-import type { EventSeed } from '../raw/seed';
-import { channelOf } from './pgAppend';
-import { targetKey } from './keys';
-import { pruneResult } from './pruneResult';
+import { startPostgres } from '../library/postgres.js';
+import { measureBlocking } from '../harness/loopBlock.js';
+import { ratio, times, type WorkloadResult } from '../harness/context.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
+import { rawPgPrune } from '../postgres/rawPrune.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { createStoreSchema, seedPgEvents } from '../postgres/seed.js';
+import type { EventSeed } from '../raw/seed.js';
+import { channelOf } from './pgAppend.js';
+import { targetKey } from './keys.js';
+import { pruneResult } from './pruneResult.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MAX_AGE_MS = 30 * DAY;

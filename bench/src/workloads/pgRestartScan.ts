@@ -4,17 +4,17 @@
 // raising them.
 import type pg from 'pg';
 
-import { startOnStore } from '../library/facade';
-import { openPgLibraryStore } from '../library/postgres';
-import { timeOnce, turn } from '../harness/measure';
-import { summarise } from '../harness/stats';
-import type { WorkloadResult } from '../harness/context';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { openRawPool } from '../postgres/rawPg';
-import { rawPgRestartScan } from '../postgres/rawRestartScan';
-import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed';
-import { cursorRows } from './w6RestartScan';
+import { startOnStore } from '../library/facade.js';
+import { openPgLibraryStore } from '../library/postgres.js';
+import { timeOnce, turn } from '../harness/measure.js';
+import { summarise } from '../harness/stats.js';
+import type { WorkloadResult } from '../harness/context.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { rawPgRestartScan } from '../postgres/rawRestartScan.js';
+import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost.js';
+import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
+import { cursorRows } from './w6RestartScan.js';
 
 /** Puts the lagging rows back to their pre-scan state and vacuums the dead rows away (untimed). */
 async function resetLagging(pool: pg.Pool): Promise<void> {

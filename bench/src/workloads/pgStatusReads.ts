@@ -1,19 +1,19 @@
 // PostgreSQL workload 4: `status` with `changesSince` on a seeded log – a tail poll returning ~10
 // events, and a full 200-event page – over the facade on the PostgreSQL store, against the
 // store's one-statement read run raw on a pg Pool.
-import { startOnStore } from '../library/facade';
-import { openPgLibraryStore } from '../library/postgres';
-import { runPaired, type BenchSide } from '../harness/measure';
-import type { SideStats } from '../harness/stats';
-import type { WorkloadResult } from '../harness/context';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context';
-import { rawPgReader } from '../postgres/rawReadChanges';
-import { openRawPool } from '../postgres/rawPg';
-import { costNote, measureCostPair } from '../postgres/opCost';
-import { createStoreSchema, seedPgEvents, tailSinceFromPg } from '../postgres/seed';
-import { logKey } from './keys';
-import { COUNTED_OPS } from './pgAppend';
-import { libraryReadOps } from './w4StatusReads';
+import { startOnStore } from '../library/facade.js';
+import { openPgLibraryStore } from '../library/postgres.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import type { SideStats } from '../harness/stats.js';
+import type { WorkloadResult } from '../harness/context.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/context.js';
+import { rawPgReader } from '../postgres/rawReadChanges.js';
+import { openRawPool } from '../postgres/rawPg.js';
+import { costNote, measureCostPair } from '../postgres/opCost.js';
+import { createStoreSchema, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
+import { logKey } from './keys.js';
+import { COUNTED_OPS } from './pgAppend.js';
+import { libraryReadOps } from './w4StatusReads.js';
 
 const PAGE = 200;
 

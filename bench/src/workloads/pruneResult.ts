@@ -1,7 +1,7 @@
 // The result of a prune workload (5 on SQLite, pg5 on PostgreSQL): rows/s and the total time of
 // one prune per side, the longest event-loop block, and the target that no block of the
 // library's exceeds PRUNE_BLOCK_LIMIT_MS.
-import type { WorkloadResult } from '../harness/context';
+import type { WorkloadResult } from '../harness/context.js';
 
 /** Workload 5's target: no single block of the event loop longer than this. */
 export const PRUNE_BLOCK_LIMIT_MS = 20;

@@ -1,10 +1,10 @@
 // Workload 9: fan-out at scale. Every watcher watches every one of a few targets, so each record
 // moves `watchers` cursors; after each target's first record every cursor is pending, so this is
 // the steady state of a busy watched target (a repeat notice per watcher per record).
-import type { BenchContext, WorkloadResult } from '../harness/context';
-import type { WatchPair } from './appendSetup';
-import { targetKey } from './keys';
-import { appendComparison } from './w1SingleAppend';
+import type { BenchContext, WorkloadResult } from '../harness/context.js';
+import type { WatchPair } from './appendSetup.js';
+import { targetKey } from './keys.js';
+import { appendComparison } from './w1SingleAppend.js';
 
 /** Watcher `j` of the fan-out workload (a main session, so its wake is real). */
 const fanOutWatcher = (j: number): string => `agent:fan${j}:main`;

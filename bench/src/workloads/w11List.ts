@@ -3,13 +3,13 @@
 // version per key in the order given).
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore, type Awareness } from '../library/facade';
-import { runPaired, type BenchSide } from '../harness/measure';
-import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context';
-import type { SideStats } from '../harness/stats';
-import { openRawDb } from '../raw/rawDb';
-import { openSeedConnection, seedEvents } from '../raw/seed';
-import { logKey } from './keys';
+import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import type { SideStats } from '../harness/stats.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedEvents } from '../raw/seed.js';
+import { logKey } from './keys.js';
 
 const FEW = 10;
 // SQLite's bound-parameter limit is far above this; a hand-written reader still chunks a long list.

@@ -2,14 +2,14 @@
 // raw single-append transactions doing the same statements.
 import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from '@session-state/adapters-sqlite';
 
-import { startSqlite } from '../library/facade';
-import { gcDuringSides } from '../harness/gcDuringSides';
-import { runPaired, type BenchSide } from '../harness/measure';
-import { nodeRawAppender, openNodeRawDb } from '../raw/nodeRawDb';
-import { walFramesPerRecord } from '../raw/walFramesPerRecord';
-import { latencyResult, nodeSqliteSides, type BenchContext, type WorkloadResult } from '../harness/context';
-import { rawHumanTurn, targetKey } from './keys';
-import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup';
+import { startSqlite } from '../library/facade.js';
+import { gcDuringSides } from '../harness/gcDuringSides.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import { nodeRawAppender, openNodeRawDb } from '../raw/nodeRawDb.js';
+import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
+import { latencyResult, nodeSqliteSides, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { rawHumanTurn, targetKey } from './keys.js';
+import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup.js';
 
 /** What an append comparison records: over how many targets, how many ops, and which watch pairs. */
 export interface AppendShape {

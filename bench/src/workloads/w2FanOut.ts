@@ -1,7 +1,7 @@
 // Workload 2: workload 1 with 10 watchers on each target, so every append moves 10 cursors
 // (cursor fan-out) and offers 10 notices.
-import type { BenchContext, WorkloadResult } from '../harness/context';
-import { appendComparison, standardShape } from './w1SingleAppend';
+import type { BenchContext, WorkloadResult } from '../harness/context.js';
+import { appendComparison, standardShape } from './w1SingleAppend.js';
 
 export function w2FanOut(ctx: BenchContext): Promise<WorkloadResult> {
   const w = ctx.sizes.watchersPerTarget;

@@ -1,10 +1,10 @@
 // Workload 3: 100 `record` calls in flight at once (many sessions recording in the same tick),
 // which group commit turns into one transaction, against raw single appends (one tx each).
-import { startSqlite } from '../library/facade';
-import { runPaired } from '../harness/measure';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
-import { openRawWithWatchers, rawRecordOp } from './appendSetup';
-import { expectRecorded, humanTurn, targetKey } from './keys';
+import { startSqlite } from '../library/facade.js';
+import { runPaired } from '../harness/measure.js';
+import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { openRawWithWatchers, rawRecordOp } from './appendSetup.js';
+import { expectRecorded, humanTurn, targetKey } from './keys.js';
 
 export async function w3InFlight(ctx: BenchContext): Promise<WorkloadResult> {
   const { sizes } = ctx;

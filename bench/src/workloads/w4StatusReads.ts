@@ -3,15 +3,15 @@
 // two on node:sqlite (the library on node:sqlite against raw node:sqlite).
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore, type Awareness } from '../library/facade';
-import { runPaired, type BenchSide } from '../harness/measure';
-import { nodeSqliteSides, ratio, times, type BenchContext, type SideResult, type WorkloadResult } from '../harness/context';
-import type { SideStats } from '../harness/stats';
-import { rawReader } from '../raw/readChanges';
-import { openNodeRawDb } from '../raw/nodeRawDb';
-import { openRawDb } from '../raw/rawDb';
-import { openSeedConnection, seedEvents } from '../raw/seed';
-import { expectRecorded, humanTurn, logKey } from './keys';
+import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import { nodeSqliteSides, ratio, times, type BenchContext, type SideResult, type WorkloadResult } from '../harness/context.js';
+import type { SideStats } from '../harness/stats.js';
+import { rawReader } from '../raw/readChanges.js';
+import { openNodeRawDb } from '../raw/nodeRawDb.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedEvents } from '../raw/seed.js';
+import { expectRecorded, humanTurn, logKey } from './keys.js';
 
 const PAGE = 200;
 

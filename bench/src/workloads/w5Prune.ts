@@ -1,13 +1,13 @@
 // Workload 5: pruning 50,000 rows down to the row cap – the total time, and the longest single
 // block of the event loop – the library's bounded batches against one big raw DELETE.
-import { startSqlite } from '../library/facade';
-import { measureBlocking } from '../harness/loopBlock';
-import type { BenchContext, WorkloadResult } from '../harness/context';
-import { rawPruneAll } from '../raw/prune';
-import { openRawDb } from '../raw/rawDb';
-import { seedEvents } from '../raw/seed';
-import { expectRecorded, humanTurn, targetKey } from './keys';
-import { pruneResult } from './pruneResult';
+import { startSqlite } from '../library/facade.js';
+import { measureBlocking } from '../harness/loopBlock.js';
+import type { BenchContext, WorkloadResult } from '../harness/context.js';
+import { rawPruneAll } from '../raw/prune.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { seedEvents } from '../raw/seed.js';
+import { expectRecorded, humanTurn, targetKey } from './keys.js';
+import { pruneResult } from './pruneResult.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -3,14 +3,14 @@
 // the event loop, and the largest the WAL file grew while the library pruned.
 import { statSync } from 'node:fs';
 
-import { measureBlocking } from '../harness/loopBlock';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
-import { openLibraryStore, startOnStore } from '../library/facade';
-import { rawPruneAll } from '../raw/prune';
-import { openRawDb } from '../raw/rawDb';
-import { openSeedConnection, seedEvents, type EventSeed } from '../raw/seed';
-import { targetKey } from './keys';
-import { pruneResult } from './pruneResult';
+import { measureBlocking } from '../harness/loopBlock.js';
+import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { openLibraryStore, startOnStore } from '../library/facade.js';
+import { rawPruneAll } from '../raw/prune.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedEvents, type EventSeed } from '../raw/seed.js';
+import { targetKey } from './keys.js';
+import { pruneResult } from './pruneResult.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const MAX_AGE_MS = 30 * DAY;

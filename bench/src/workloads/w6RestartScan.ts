@@ -3,14 +3,14 @@
 // doing the same SQL (select the lagging rows, set notified = material).
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore } from '../library/facade';
-import { measureBlocking } from '../harness/loopBlock';
-import { timeOnce, turn } from '../harness/measure';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context';
-import { summarise } from '../harness/stats';
-import { rawRestartScan } from '../raw/restartScan';
-import { openRawDb } from '../raw/rawDb';
-import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed';
+import { openLibraryStore, startOnStore } from '../library/facade.js';
+import { measureBlocking } from '../harness/loopBlock.js';
+import { timeOnce, turn } from '../harness/measure.js';
+import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { summarise } from '../harness/stats.js';
+import { rawRestartScan } from '../raw/restartScan.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
 
 /**
  * Cursor `k`: 10 targets per watcher, every (watcher, target) pair distinct; every

@@ -1,11 +1,11 @@
 // Workload 7: the memory store behind the same facade on workloads 1, 2 and 4, in absolute
 // figures (there is no raw baseline for a Map).
-import { startMemory } from '../library/facade';
-import { runPaired } from '../harness/measure';
-import type { BenchContext, SideResult, WorkloadResult } from '../harness/context';
-import type { SideStats } from '../harness/stats';
-import { libraryRecordOp, watchThroughFacade } from './appendSetup';
-import { libraryReadOps, seedMemoryLog } from './w4StatusReads';
+import { startMemory } from '../library/facade.js';
+import { runPaired } from '../harness/measure.js';
+import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
+import type { SideStats } from '../harness/stats.js';
+import { libraryRecordOp, watchThroughFacade } from './appendSetup.js';
+import { libraryReadOps, seedMemoryLog } from './w4StatusReads.js';
 
 const TARGET = 1_000_000;
 

@@ -6,13 +6,13 @@ import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 
 import type { StateStore } from '@session-state/domain';
 
-import { openLibraryStore, startOnStore } from '../library/facade';
-import { measureBurst, type BurstMeasure } from '../harness/loopBlock';
-import type { BenchContext, SideResult, WorkloadResult } from '../harness/context';
-import { rawAppender, type RawRecord } from '../raw/append';
-import { openRawDb } from '../raw/rawDb';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys';
-import { PRUNE_BLOCK_LIMIT_MS } from './pruneResult';
+import { openLibraryStore, startOnStore } from '../library/facade.js';
+import { measureBurst, type BurstMeasure } from '../harness/loopBlock.js';
+import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
+import { rawAppender, type RawRecord } from '../raw/append.js';
+import { openRawDb } from '../raw/rawDb.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
+import { PRUNE_BLOCK_LIMIT_MS } from './pruneResult.js';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;

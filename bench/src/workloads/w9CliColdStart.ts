@@ -5,11 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import type { BenchContext, SideResult, WorkloadResult } from '../harness/context';
-import { summarise } from '../harness/stats';
+import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
+import { summarise } from '../harness/stats.js';
 
 /** The committed bin a user runs (it loads the built CLI). */
-const CLI_BIN = resolve(__dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
+const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
 
 /**
  * Targets: median spawn-to-exit time as a multiple of `node -e 0`'s. Before the lazy loading

@@ -53,7 +53,7 @@ import {
   type WatchRequest,
 } from '@session-state/domain';
 
-import { forEachInSlices, sortInSlices, turnBudget } from './slices';
+import { forEachInSlices, sortInSlices, turnBudget } from './slices.js';
 
 // --- state ---------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // the others, and a closed store rejects the whole call with a StoreError naming `append`.
 import { decodeRecordInput, type AppendRequest, type SessionKey } from '@session-state/domain';
 
-import { createMemoryStore } from '../src';
+import { createMemoryStore } from '../src/index.js';
 
 const KEY = 'agent:main:subagent:c1' as SessionKey;
 

@@ -3,7 +3,7 @@
 import { fc, test as prop } from '@fast-check/jest';
 import { asSequence, type AppendCommand, type Payload, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { createMemoryStore } from '../src';
+import { createMemoryStore } from '../src/index.js';
 
 const KEY = 'agent:main:subagent:c1' as SessionKey;
 

@@ -2,7 +2,7 @@
 // across its run and merge boundaries, and lets the event loop run when a turn is spent.
 import fc from 'fast-check';
 
-import { sortInSlices, turnBudget, type TurnBudget } from '../src/slices';
+import { sortInSlices, turnBudget, type TurnBudget } from '../src/slices.js';
 
 const byKey = (a: { key: number }, b: { key: number }): number => a.key - b.key;
 

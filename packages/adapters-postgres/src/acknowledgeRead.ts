@@ -3,10 +3,10 @@
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planReadAck, type ReadAckOutcome, type ReadAckRequest } from '@session-state/domain';
 
-import { writeCursorPlan } from './cursorJournal';
-import { signalPairs } from './signal';
-import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { writeCursorPlan } from './cursorJournal.js';
+import { signalPairs } from './signal.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, run } from './transaction.js';
 
 /**
  * Acknowledges what the watcher's read covered (nothing when it covered nothing new). An

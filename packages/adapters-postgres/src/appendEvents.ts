@@ -6,12 +6,12 @@ import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, Requ
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { writeCursorPlan } from './cursorJournal';
-import { decodeEventValues } from './eventRow';
-import { isLockedFailure } from './lockedFailure';
-import { signalPairs } from './signal';
-import type { StoreDb } from './storeDb';
-import { inTransaction, isRetryable, run, runBoth, sqlState } from './transaction';
+import { writeCursorPlan } from './cursorJournal.js';
+import { decodeEventValues } from './eventRow.js';
+import { isLockedFailure } from './lockedFailure.js';
+import { signalPairs } from './signal.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, isRetryable, run, runBoth, sqlState } from './transaction.js';
 
 /** unique_violation: here, only a concurrent append that took the same dedupe key first. */
 const UNIQUE_VIOLATION = '23505';

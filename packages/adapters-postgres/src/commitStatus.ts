@@ -2,7 +2,7 @@
 // another connection from the server's record of transaction ids (txid_status, PostgreSQL 10+).
 import type { Pool } from 'pg';
 
-import { checkOut } from './checkOut';
+import { checkOut } from './checkOut.js';
 
 export type CommitStatus = 'committed' | 'aborted' | undefined;
 

@@ -3,7 +3,7 @@
 // schema itself (see schema.ts), so a search_path in the connection string changes nothing.
 import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
-import type { CheckedOptions } from './options';
+import type { CheckedOptions } from './options.js';
 
 const INT8_OID = 20;
 

@@ -1,7 +1,7 @@
 // Counts the pending cursors (material > acked) for a metrics scrape: one count over the partial
 // index cursors_lagging, on its own connection, no lock.
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
 
 export async function countPendingCursors(db: StoreDb): Promise<number> {
   // count(*) is a bigint, which pg returns as a string.

@@ -5,9 +5,9 @@ import { decodeStoredJournalEntries, journalParams, readCursorJournalQuery, type
 import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import type { CursorArrays, JournalArrays } from './statements';
-import type { StoreDb } from './storeDb';
-import { readAlone, run } from './transaction';
+import type { CursorArrays, JournalArrays } from './statements.js';
+import type { StoreDb } from './storeDb.js';
+import { readAlone, run } from './transaction.js';
 
 // --- the placeholders' arrays ----------------------------------------------------------------
 // Built in one pass per list into objects of one fixed shape: this runs twice per recorded event

@@ -4,10 +4,10 @@
 import { headOfRow } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { writeHeads } from './headRows';
-import { journalRemoval } from './removeCursors';
-import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { writeHeads } from './headRows.js';
+import { journalRemoval } from './removeCursors.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, run } from './transaction.js';
 
 /** In one transaction, holding the session's head-row lock so no append to it interleaves. */
 export async function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): Promise<{ eventsDeleted: number; removedCursors: CursorPair[] }> {

@@ -5,9 +5,9 @@ import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { writeCursorPlan } from './cursorJournal';
-import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { writeCursorPlan } from './cursorJournal.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, run } from './transaction.js';
 
 /** All or nothing: any failure rolls back every ack and rejects. */
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {

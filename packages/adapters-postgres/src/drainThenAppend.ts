@@ -10,11 +10,11 @@ import { RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, type AppendOutcome, type AppendRequest, type DrainOutcome, type DrainRequest, type DrainThenAppendResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { appendAllOrFail, appendEvents, appendIsolated } from './appendEvents';
-import { drain as drainAlone, drainIn, drainLocked, lockDrainCursors } from './drain';
-import { isLockedFailure } from './lockedFailure';
-import type { StoreDb } from './storeDb';
-import { inTransaction, isRetryable, run } from './transaction';
+import { appendAllOrFail, appendEvents, appendIsolated } from './appendEvents.js';
+import { drain as drainAlone, drainIn, drainLocked, lockDrainCursors } from './drain.js';
+import { isLockedFailure } from './lockedFailure.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, isRetryable, run } from './transaction.js';
 
 /** The drain's own failure on the first attempt: the second runs it in a savepoint. */
 class DrainFailed extends Error {

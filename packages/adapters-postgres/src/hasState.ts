@@ -2,8 +2,8 @@
 // or migrating anything (what a read-only tool must do before opening the store).
 import pg from 'pg';
 
-import { STORE_APPLICATION_NAME } from './connection';
-import { checkOptions, type PostgresStoreOptions } from './options';
+import { STORE_APPLICATION_NAME } from './connection.js';
+import { checkOptions, type PostgresStoreOptions } from './options.js';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
 export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {

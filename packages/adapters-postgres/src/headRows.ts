@@ -6,8 +6,8 @@ import { planHeadWrites, type HeadChange } from '@session-state/adapters-sql-com
 import type { SignalLogHead } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import type { StoreDb } from './storeDb';
-import { run } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { run } from './transaction.js';
 
 /** Writes each changed head (every one was locked, so none is an insert); returns the heads after, by session. */
 export async function writeHeads(db: StoreDb, client: PoolClient, changes: readonly HeadChange[]): Promise<Map<string, SignalLogHead>> {

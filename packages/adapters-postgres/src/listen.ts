@@ -6,8 +6,8 @@
 import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 
-import { HEARTBEAT_MS } from './options';
-import { readSignalPayload } from './signal';
+import { HEARTBEAT_MS } from './options.js';
+import { readSignalPayload } from './signal.js';
 
 const FIRST_RETRY_MS = 100;
 /** The listening connection's application_name, so an operator can tell it apart in pg_stat_activity. */

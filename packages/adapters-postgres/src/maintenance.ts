@@ -4,9 +4,9 @@ import { previewOfCounts, pruneCountParams } from '@session-state/adapters-sql-c
 import type { PrunePreview, PruneRequest, VacuumResult } from '@session-state/domain';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
-import { withUnboundedClient } from './unboundedClient';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
+import { withUnboundedClient } from './unboundedClient.js';
 
 /** What `prune` run to completion with `request` would delete and expire; reads only. */
 export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<PrunePreview> {

@@ -3,8 +3,8 @@
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { planHeldNotices, type Notice, type SessionKey } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
 
 /** Pending cursors (all, or on `targets`) whose watcher passes `owns`, by watcher then target; one statement, no lock. */
 export async function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]> {

@@ -8,11 +8,11 @@ import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, 
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PruneRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { writeJournal } from './cursorJournal';
-import { writeHeads } from './headRows';
-import { journalRemoval } from './removeCursors';
-import type { StoreDb } from './storeDb';
-import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
+import { writeJournal } from './cursorJournal.js';
+import { writeHeads } from './headRows.js';
+import { journalRemoval } from './removeCursors.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, NO_COMMIT_CHECK, run } from './transaction.js';
 
 /**
  * Events each prune batch takes (the port's `pruneBatchRows`). A batch awaits the server, so it

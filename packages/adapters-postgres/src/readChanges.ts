@@ -9,9 +9,9 @@ import {
 } from '@session-state/adapters-sql-common';
 import { toSessionEvent, type ChangesPage, type Sequence, type SessionChangesPage, type SessionKey } from '@session-state/domain';
 
-import { decodeEventValues, decodeSessionEventValues } from './eventRow';
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import { decodeEventValues, decodeSessionEventValues } from './eventRow.js';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
 
 /**
  * Retained events with sequence > `since`, ascending, at most `limit`, and the head from the

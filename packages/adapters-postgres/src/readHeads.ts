@@ -2,8 +2,8 @@
 import { headRowOf, headsInKeyOrder } from '@session-state/adapters-sql-common';
 import type { HeadRow, SessionKey } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
 
 /**
  * One row per distinct key that has a head (above 0: a row at 0 only orders a watch or delete,

@@ -4,8 +4,8 @@
 import { overviewOfRows } from '@session-state/adapters-sql-common';
 import type { OverviewLimits, StoreOverview } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
-import { runAlone } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { runAlone } from './transaction.js';
 
 export async function readOverview(db: StoreDb, limits: OverviewLimits): Promise<StoreOverview> {
   const { overviewCounts, firstHeads, firstPendingCursors, firstIdleCursors } = db.statements;

@@ -11,9 +11,9 @@
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { comparePairs, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
-import { writeCursorPlan } from './cursorJournal';
-import type { StoreDb } from './storeDb';
-import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from './transaction';
+import { writeCursorPlan } from './cursorJournal.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from './transaction.js';
 
 /** Pending cursors per page: decoding and planning a page in node takes a millisecond or two. */
 export const RESTART_SCAN_PAGE = 1000;

@@ -5,9 +5,9 @@ import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { planRemoval, type CursorPair, type EndReason } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { writeJournal } from './cursorJournal';
-import type { StoreDb } from './storeDb';
-import { signalPairs } from './signal';
+import { writeJournal } from './cursorJournal.js';
+import type { StoreDb } from './storeDb.js';
+import { signalPairs } from './signal.js';
 
 /**
  * Journals the removal of `deleted` (CursorValues rows the caller's transaction deleted), signals

@@ -5,8 +5,8 @@
 import type { SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import type { StoreDb } from './storeDb';
-import { run } from './transaction';
+import type { StoreDb } from './storeDb.js';
+import { run } from './transaction.js';
 
 // --- the payload -------------------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ import {
 } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
-import { compile, type Statement } from './compile';
-import type { StoreTables } from './schema';
+import { compile, type Statement } from './compile.js';
+import type { StoreTables } from './schema.js';
 
 type Orm = NodePgDatabase<StoreTables>;
 

@@ -5,8 +5,8 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { ClientConfig, Pool } from 'pg';
 import type { CorruptRowSink } from '@session-state/domain';
 
-import type { StoreTables } from './schema';
-import type { Statements } from './statements';
+import type { StoreTables } from './schema.js';
+import type { Statements } from './statements.js';
 
 /** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
 export type { CorruptRowInfo } from '@session-state/domain';

@@ -7,11 +7,11 @@ import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
 import type { PoolClient, QueryResultRow } from 'pg';
 
-import { checkOut, type HeldClient } from './checkOut';
-import { commitStatus } from './commitStatus';
-import { dialect, type Statement } from './compile';
-import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked } from './lockedFailure';
-import type { StoreDb } from './storeDb';
+import { checkOut, type HeldClient } from './checkOut.js';
+import { commitStatus } from './commitStatus.js';
+import { dialect, type Statement } from './compile.js';
+import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked } from './lockedFailure.js';
+import type { StoreDb } from './storeDb.js';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -48,7 +48,7 @@ async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held
   }
 }
 
-export type { Statement } from './compile';
+export type { Statement } from './compile.js';
 
 /** Runs a statement with its named values; rows come back as arrays. */
 export async function run<P extends object, Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement<P>, params: P): Promise<Row[]> {

@@ -2,9 +2,9 @@
 // signals the target like any other (removeCursors.ts).
 import { assertStoreKey, type SessionKey } from '@session-state/domain';
 
-import { journalRemoval } from './removeCursors';
-import type { StoreDb } from './storeDb';
-import { inTransaction, run } from './transaction';
+import { journalRemoval } from './removeCursors.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, run } from './transaction.js';
 
 /** Removes the pair's cursor, if it has one, journals and signals it; `removed` says whether it had one. */
 export async function unwatch(db: StoreDb, watcher: SessionKey, target: SessionKey, now: number): Promise<{ removed: boolean }> {

@@ -3,9 +3,9 @@
 import { decodeStoredCursors, headOfRow } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal';
-import type { StoreDb } from './storeDb';
-import { inTransaction, NO_COMMIT_CHECK, run } from './transaction';
+import { writeJournal } from './cursorJournal.js';
+import type { StoreDb } from './storeDb.js';
+import { inTransaction, NO_COMMIT_CHECK, run } from './transaction.js';
 
 /**
  * Creates the pair's cursor at the target's head (0 when it has none) unless one exists. The

@@ -5,8 +5,8 @@
 import type { AppendOutcome, SessionKey, StateStore, StoredEvent } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(120_000);
 

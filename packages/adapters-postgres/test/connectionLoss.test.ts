@@ -5,8 +5,8 @@
 import { isStoreError, type AppendRequest, type SessionKey, type StateStore, type StoreError } from '@session-state/domain';
 import { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { humanTurn, key } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { humanTurn, key } from './support/commands.js';
 
 jest.setTimeout(120_000);
 

@@ -3,8 +3,8 @@
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
-import { openPostgresStore, type CorruptRowInfo } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore, type CorruptRowInfo } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 const T = key('agent:t:main');
 const W = key('agent:w:main');

@@ -4,8 +4,8 @@
 import type { AppendOutcome, AppendRequest, DrainAck, StateStore } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 const W = key('agent:w:main');
 const T1 = key('agent:t1:main');

@@ -2,14 +2,14 @@
 // opens as it is: the generated set makes the same schema, a version-2 schema applies nothing and
 // keeps its rows and sequences, a version-1 one gains the journal. And the placeholder schema
 // the migrations are generated in is replaced safely.
-import { openPostgresStore } from '../src';
-import { MIGRATION_SCHEMA_PLACEHOLDER, MIGRATIONS } from '../src/migrations';
-import { migrate } from '../src/migrations/migrate';
-import { inSchema } from '../src/migrations/placeholder';
-import { humanTurn, key, request } from './support/commands';
-import { legacyMigrate } from './support/legacyMigrations';
+import { openPostgresStore } from '../src/index.js';
+import { MIGRATION_SCHEMA_PLACEHOLDER, MIGRATIONS } from '../src/migrations/index.js';
+import { migrate } from '../src/migrations/migrate.js';
+import { inSchema } from '../src/migrations/placeholder.js';
+import { humanTurn, key, request } from './support/commands.js';
+import { legacyMigrate } from './support/legacyMigrations.js';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
-import { schemaShape } from './support/schemaShape';
+import { schemaShape } from './support/schemaShape.js';
 
 jest.setTimeout(30_000);
 

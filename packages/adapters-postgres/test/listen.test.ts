@@ -7,9 +7,9 @@ import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateS
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 import pg from 'pg';
 
-import { openPostgresStore } from '../src';
-import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
 

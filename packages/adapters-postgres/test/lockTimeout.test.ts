@@ -9,8 +9,8 @@ import { asSequence, isStoreError, type SessionKey, type StateStore } from '@ses
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 import pg from 'pg';
 
-import { openPostgresStore, type PostgresStoreOptions } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore, type PostgresStoreOptions } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
 

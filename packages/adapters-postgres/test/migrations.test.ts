@@ -3,10 +3,10 @@
 // options checked with errors that name the option (and never echo a connection string).
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { MIGRATIONS } from '../src/migrations';
-import { migrate } from '../src/migrations/migrate';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
+import { migrate } from '../src/migrations/migrate.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
 
@@ -113,7 +113,7 @@ describe('options', () => {
 });
 
 test('hasPostgresState is false for a missing or empty schema and true once a store was opened, and creates nothing', async () => {
-  const { hasPostgresState } = await import('../src');
+  const { hasPostgresState } = await import('../src/index.js');
   const schema = uniqueSchema('has');
   try {
     expect(await hasPostgresState({ connectionString: pgUrl(), schema })).toBe(false);

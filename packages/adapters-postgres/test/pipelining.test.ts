@@ -4,9 +4,9 @@
 import pg from 'pg';
 import { pgUrl } from '@session-state/testkit';
 
-import { poolConfig } from '../src/connection';
-import { checkOptions } from '../src/options';
-import { runBoth } from '../src/transaction';
+import { poolConfig } from '../src/connection.js';
+import { checkOptions } from '../src/options.js';
+import { runBoth } from '../src/transaction.js';
 
 jest.setTimeout(30_000);
 

@@ -2,8 +2,8 @@
 // loop, so it asks the facade for batches of a fixed row count instead of time-sized ones.
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { PRUNE_BATCH_ROWS } from '../src/prune';
+import { openPostgresStore } from '../src/index.js';
+import { PRUNE_BATCH_ROWS } from '../src/prune.js';
 
 test('the store offers pruneBatchRows, a fixed row count of 10,000 per prune batch', async () => {
   const schema = uniqueSchema('prunebatch');

@@ -3,8 +3,8 @@
 // `?options=-c search_path=X` in the connection string) never moves the data anywhere else.
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
-import { isSchemaName, openPostgresStore } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { isSchemaName, openPostgresStore } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
 

@@ -1,7 +1,7 @@
 // The signal payload: the target and its watchers, read back as written; one too long for
 // PostgreSQL's NOTIFY names the target alone, which listeners treat as "any watcher".
-import { MAX_SIGNAL_PAYLOAD_BYTES, readSignalPayload, signalPayload } from '../src/signal';
-import { key } from './support/commands';
+import { MAX_SIGNAL_PAYLOAD_BYTES, readSignalPayload, signalPayload } from '../src/signal.js';
+import { key } from './support/commands.js';
 
 const T = key('agent:t:main');
 

@@ -5,8 +5,8 @@
 import pg from 'pg';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
-import type { StoreDb } from '../src/storeDb';
-import { inTransaction, NO_COMMIT_CHECK } from '../src/transaction';
+import type { StoreDb } from '../src/storeDb.js';
+import { inTransaction, NO_COMMIT_CHECK } from '../src/transaction.js';
 
 jest.setTimeout(30_000);
 

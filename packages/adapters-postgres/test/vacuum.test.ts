@@ -2,8 +2,8 @@
 // the store's own tables, with their size before and after, read from the server.
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
-import { openPostgresStore } from '../src';
-import { humanTurn, key, request } from './support/commands';
+import { openPostgresStore } from '../src/index.js';
+import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
 

@@ -2,7 +2,7 @@
 // and the duplicate outcome of a dedupe key that is taken (with the corrupt-row policy for it).
 import type { AppendOutcome, AppendRequest, CorruptRowSink } from '@session-state/domain';
 
-import type { StoredEventDecoder } from './storedRow';
+import type { StoredEventDecoder } from './storedRow.js';
 
 /** The named values of an event insert. */
 export interface EventParams {

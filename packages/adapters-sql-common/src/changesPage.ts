@@ -16,7 +16,7 @@ import {
   type StoredEvent,
 } from '@session-state/domain';
 
-import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow';
+import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow.js';
 
 /** Where the event columns start in a changes row (after head and prune watermark). */
 export const EVENT_OFFSET = 2;

@@ -11,7 +11,7 @@ import {
   type SessionKey,
 } from '@session-state/domain';
 
-import { soundRows } from './storedRow';
+import { soundRows } from './storedRow.js';
 
 /**
  * The named values of a journal insert (`cursor_journal` without its position): the event's

@@ -2,8 +2,8 @@
 // first pending, then idle, cursors): the same shape in both dialects.
 import type { CorruptRowSink, StoreOverview } from '@session-state/domain';
 
-import { headRowOf } from './heads';
-import { decodeStoredCursors } from './storedRow';
+import { headRowOf } from './heads.js';
+import { decodeStoredCursors } from './storedRow.js';
 
 /** The overview of `counts` (the overviewCounts row; PostgreSQL's bigints come as strings), head rows and cursor rows. */
 export function overviewOfRows(sink: CorruptRowSink, counts: readonly unknown[], heads: readonly (readonly unknown[])[], cursors: readonly (readonly unknown[])[]): StoreOverview {

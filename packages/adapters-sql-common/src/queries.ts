@@ -6,8 +6,8 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns';
-import type { CursorsTable, JournalTable, SqlTables } from './tables';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns.js';
+import type { CursorsTable, JournalTable, SqlTables } from './tables.js';
 
 const p = (name: string) => sql.placeholder(name);
 

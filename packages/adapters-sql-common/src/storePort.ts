@@ -35,7 +35,7 @@ import {
   type WatchRequest,
 } from '@session-state/domain';
 
-import { wholeMs, withWholeMs } from './clockMs';
+import { wholeMs, withWholeMs } from './clockMs.js';
 
 type Answer<T> = T | Promise<T>;
 type Owns = (watcher: SessionKey) => boolean;

@@ -3,9 +3,9 @@
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planReadAck, type ReadAckOutcome, type ReadAckRequest } from '@session-state/domain';
 
-import { writeCursorPlan } from './cursorJournal';
-import { withLogMaterialOf } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { writeCursorPlan } from './cursorJournal.js';
+import { withLogMaterialOf } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Acknowledges what the watcher's read covered, in one write transaction (nothing when it covered nothing new). */
 export function acknowledgeRead(db: StoreDb, request: ReadAckRequest): ReadAckOutcome {

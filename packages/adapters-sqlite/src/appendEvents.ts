@@ -16,12 +16,12 @@ import {
   type NoticeTextOf,
 } from '@session-state/domain';
 
-import { decodeCursorsInPlace } from './cursorsInPlace';
-import type { Transaction } from './driver';
-import { decodeEventValues } from './eventRow';
-import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut';
-import { withLogMaterialOf, writeAppendedHead } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { decodeCursorsInPlace } from './cursorsInPlace.js';
+import type { Transaction } from './driver.js';
+import { decodeEventValues } from './eventRow.js';
+import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut.js';
+import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 // --- what an open database keeps for its appends ----------------------------------------------
 

@@ -2,14 +2,15 @@
 // optional peer dependency, so a gateway on node:sqlite installs no native module.
 import type BetterSqlite3 from 'better-sqlite3';
 
-import type { DriverStatement, RawStatement, SqliteClient } from './driver';
+import type { DriverStatement, RawStatement, SqliteClient } from './driver.js';
+import { requireDriver } from './driverPath.js';
 
 type Database = BetterSqlite3.Database;
 
 /** The module, or a clear error naming what to install or choose instead. */
 export function loadBetterSqlite3(): typeof BetterSqlite3 {
   try {
-    return require('better-sqlite3') as typeof BetterSqlite3;
+    return requireDriver('better-sqlite3') as typeof BetterSqlite3;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     throw new Error("openSqliteStore: better-sqlite3 is not installed: npm install better-sqlite3, or pass driver: 'node:sqlite'");
@@ -20,7 +21,7 @@ export function loadBetterSqlite3(): typeof BetterSqlite3 {
 export function betterSqlite3Client(db: Database): SqliteClient {
   return {
     driver: 'better-sqlite3',
-    workerModule: require.resolve('better-sqlite3'),
+    workerModule: requireDriver.resolve('better-sqlite3'),
     get open() {
       return db.open;
     },

@@ -4,9 +4,9 @@
 // gateway's event loop each time when run on the main thread.
 import { Worker } from 'node:worker_threads';
 
-import type { SqliteClient } from './driver';
-import type { StoreDb } from './storeDb';
-import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
+import type { SqliteClient } from './driver.js';
+import type { StoreDb } from './storeDb.js';
+import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection.js';
 
 /**
  * After this many rows written since the last checkpoint started (or a batch that finished a long

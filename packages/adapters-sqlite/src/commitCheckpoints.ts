@@ -28,9 +28,9 @@
 // a loop of awaited appends that never lets the event loop turn is held at the bound in time.
 // A reader that keeps an old snapshot open can stop a checkpoint from copying everything: the wait
 // still ends with that checkpoint, and the WAL grows as it would under the auto-checkpoint.
-import type { Checkpointer } from './checkpointer';
-import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound';
-import type { WriteGate } from './writeGate';
+import type { Checkpointer } from './checkpointer.js';
+import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound.js';
+import type { WriteGate } from './writeGate.js';
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
 export interface WalSize {

@@ -7,7 +7,7 @@ import { is, SQL } from 'drizzle-orm';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
-import type { RunResult, SqliteClient } from './driver';
+import type { RunResult, SqliteClient } from './driver.js';
 
 const dialect = new SQLiteSyncDialect();
 

@@ -3,10 +3,10 @@
 import { decodeStoredJournalEntries, journalParams, readCursorJournalQuery } from '@session-state/adapters-sql-common';
 import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow } from '@session-state/domain';
 
-import { readRows } from './compile';
-import { tables } from './schema';
-import { moveCursor } from './statements';
-import type { StoreDb } from './storeDb';
+import { readRows } from './compile.js';
+import { tables } from './schema.js';
+import { moveCursor } from './statements.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Appends `records` in order (positions follow it); the caller's transaction holds the write lock. */
 export function writeJournal(db: StoreDb, records: readonly CursorJournalRecord[]): void {

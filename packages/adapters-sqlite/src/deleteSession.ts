@@ -4,11 +4,11 @@
 import { count, eq, max } from 'drizzle-orm';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { readRows, runWrite } from './compile';
-import { writeHead } from './headRow';
-import { journalRemoval } from './removeCursors';
-import { events } from './schema';
-import type { StoreDb } from './storeDb';
+import { readRows, runWrite } from './compile.js';
+import { writeHead } from './headRow.js';
+import { journalRemoval } from './removeCursors.js';
+import { events } from './schema.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): { eventsDeleted: number; removedCursors: CursorPair[] } {

@@ -4,9 +4,9 @@
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 
-import { writeCursorPlan } from './cursorJournal';
-import { withLogMaterial } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { writeCursorPlan } from './cursorJournal.js';
+import { withLogMaterial } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 /** All or nothing: any failure rolls back every ack and throws. */
 export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): readonly DrainOutcome[] {

@@ -12,13 +12,13 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { columnsOf, CURSOR_FIELDS } from '@session-state/adapters-sql-common';
 import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
 
-import { compile, type Statement } from './compile';
-import { writeJournal } from './cursorJournal';
-import { decodeCursorsInPlace } from './cursorsInPlace';
-import { createScanPacer } from './scanPacer';
-import { cursors, events, fanOuts } from './schema';
-import { moveCursor } from './statements';
-import type { StoreDb } from './storeDb';
+import { compile, type Statement } from './compile.js';
+import { writeJournal } from './cursorJournal.js';
+import { decodeCursorsInPlace } from './cursorsInPlace.js';
+import { createScanPacer } from './scanPacer.js';
+import { cursors, events, fanOuts } from './schema.js';
+import { moveCursor } from './statements.js';
+import type { StoreDb } from './storeDb.js';
 
 /** A record on a target with more cursors than this steps them in pages after its transaction. */
 export const FAN_OUT_INLINE_CURSORS = 500;

@@ -1,8 +1,8 @@
 // Labels a tool writes into a state file to say what made it (the demo marks its own file this
 // way), kept in a table of their own that the store itself never reads or writes.
-import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client';
-import { openReadOnlyDatabase } from './readOnlyDatabase';
-import { resolveStatePath } from './statePath';
+import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client.js';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
+import { resolveStatePath } from './statePath.js';
 
 const LABELS_TABLE = 'file_labels';
 

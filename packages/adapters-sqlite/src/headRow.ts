@@ -4,7 +4,7 @@
 import { headOfRow, type HeadChange } from '@session-state/adapters-sql-common';
 import { initialHead, planHeadWrite, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
+import type { StoreDb } from './storeDb.js';
 
 /** The session's head row, or undefined when it has none. */
 export function readHead(db: StoreDb, sessionKey: string): SignalLogHead | undefined {

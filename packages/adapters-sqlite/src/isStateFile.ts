@@ -3,8 +3,8 @@
 // changing or blocking on anything, so a tool can refuse it with the right reason.
 import fs from 'node:fs';
 
-import { openReadOnlyDatabase } from './readOnlyDatabase';
-import { resolveStatePath } from './statePath';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
+import { resolveStatePath } from './statePath.js';
 
 /** What a path holds, as far as a session-state tool is concerned. */
 export type StateFileProbe =

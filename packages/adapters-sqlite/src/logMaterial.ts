@@ -8,9 +8,9 @@
 import { sql } from 'drizzle-orm';
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
-import { compile, type Statement } from './compile';
-import { cursors, heads } from './schema';
-import type { StoreDb } from './storeDb';
+import { compile, type Statement } from './compile.js';
+import { cursors, heads } from './schema.js';
+import type { StoreDb } from './storeDb.js';
 
 const p = (name: string) => sql.placeholder(name);
 

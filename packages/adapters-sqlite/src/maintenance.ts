@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { previewOfCounts, pruneCountParams } from '@session-state/adapters-sql-common';
 import type { PrunePreview, PruneRequest, VacuumResult } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
+import type { StoreDb } from './storeDb.js';
 
 /** What `prune` run to completion with `request` would delete and expire; reads only. */
 export function previewPrune(db: StoreDb, request: PruneRequest): PrunePreview {

@@ -3,7 +3,8 @@
 // values object with more keys than the statement names, as better-sqlite3's do.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-import type { DriverStatement, SqliteClient, Transaction } from './driver';
+import type { DriverStatement, SqliteClient, Transaction } from './driver.js';
+import { requireDriver } from './driverPath.js';
 
 type NodeSqlite = typeof import('node:sqlite');
 
@@ -16,7 +17,7 @@ const tooOld = (): Error => new Error(`openSqliteStore: node:sqlite of Node ${pr
 export function loadNodeSqlite(): NodeSqlite {
   let sqlite: NodeSqlite;
   try {
-    sqlite = require('node:sqlite') as NodeSqlite;
+    sqlite = requireDriver('node:sqlite') as NodeSqlite;
   } catch {
     throw new Error(`openSqliteStore: driver 'node:sqlite' is not available on Node ${process.version}; it needs ${NEEDED}, or pass driver: 'better-sqlite3'`);
   }

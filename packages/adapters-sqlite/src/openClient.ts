@@ -1,9 +1,9 @@
 // Opens the store's connection with the chosen driver, or wraps the gateway's own handle
 // (SqliteStoreOptions.database), and says which file it is, for the worker threads.
-import { betterSqlite3Client, isBetterSqlite3Handle, loadBetterSqlite3 } from './betterSqlite3Client';
-import type { SqliteClient } from './driver';
-import { isNodeSqliteHandle, loadNodeSqlite, nodeSqliteClient } from './nodeSqliteClient';
-import type { SqliteStoreOptions } from './storeOptions';
+import { betterSqlite3Client, isBetterSqlite3Handle, loadBetterSqlite3 } from './betterSqlite3Client.js';
+import type { SqliteClient } from './driver.js';
+import { isNodeSqliteHandle, loadNodeSqlite, nodeSqliteClient } from './nodeSqliteClient.js';
+import type { SqliteStoreOptions } from './storeOptions.js';
 
 export interface OpenedClient {
   readonly client: SqliteClient;

@@ -3,16 +3,16 @@
 // StoreDb every operation of the store runs on.
 import { warnCorruptRow } from '@session-state/adapters-sql-common';
 
-import type { SqliteClient } from './driver';
-import { NEWEST_SCHEMA_VERSION } from './migrations';
-import { migrate, schemaVersion } from './migrations/migrate';
-import { openClient } from './openClient';
-import { queryBuilder } from './queryBuilder';
-import { openReadOnlyDatabase } from './readOnlyDatabase';
-import { checkSharedDatabase } from './sharedDatabase';
-import { prepareStatements } from './statements';
-import type { StoreDb } from './storeDb';
-import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions';
+import type { SqliteClient } from './driver.js';
+import { NEWEST_SCHEMA_VERSION } from './migrations/index.js';
+import { migrate, schemaVersion } from './migrations/migrate.js';
+import { openClient } from './openClient.js';
+import { queryBuilder } from './queryBuilder.js';
+import { openReadOnlyDatabase } from './readOnlyDatabase.js';
+import { checkSharedDatabase } from './sharedDatabase.js';
+import { prepareStatements } from './statements.js';
+import type { StoreDb } from './storeDb.js';
+import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
 
 /** A read-only file must already have exactly this library's schema: only a writer migrates. */
 function checkReadableSchema(client: SqliteClient): void {

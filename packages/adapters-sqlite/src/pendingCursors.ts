@@ -5,9 +5,9 @@ import { columnsOf, PENDING_FIELDS } from '@session-state/adapters-sql-common';
 import type { SessionKey } from '@session-state/domain';
 import { and, gt, inArray } from 'drizzle-orm';
 
-import { readRows } from './compile';
-import { cursors } from './schema';
-import type { StoreDb } from './storeDb';
+import { readRows } from './compile.js';
+import { cursors } from './schema.js';
+import type { StoreDb } from './storeDb.js';
 
 /** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
 export const TARGETS_PER_QUERY = 500;

@@ -4,8 +4,8 @@
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { planHeldNotices, type Notice, type SessionKey } from '@session-state/domain';
 
-import { pendingRowsOn } from './pendingCursors';
-import type { StoreDb } from './storeDb';
+import { pendingRowsOn } from './pendingCursors.js';
+import type { StoreDb } from './storeDb.js';
 
 /**
  * The held notices of the pending cursors whose watcher passes `owns` (all of them from the

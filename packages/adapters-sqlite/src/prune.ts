@@ -20,12 +20,12 @@ import {
   type SignalLogHead,
 } from '@session-state/domain';
 
-import { withoutAutoCheckpoint } from './checkpointer';
-import { writeJournal } from './cursorJournal';
-import { writeHead } from './headRow';
-import { withLogMaterial } from './logMaterial';
-import { journalRemoval } from './removeCursors';
-import type { StoreDb } from './storeDb';
+import { withoutAutoCheckpoint } from './checkpointer.js';
+import { writeJournal } from './cursorJournal.js';
+import { writeHead } from './headRow.js';
+import { withLogMaterial } from './logMaterial.js';
+import { journalRemoval } from './removeCursors.js';
+import type { StoreDb } from './storeDb.js';
 
 /**
  * A batch touches at most this many sessions. Each session's rows sit on their own pages of the

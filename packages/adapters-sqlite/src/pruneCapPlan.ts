@@ -5,8 +5,8 @@
 import { decodeStoredCursors, headOfRow, journalParams, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite, type JournalParams } from '@session-state/adapters-sql-common';
 import { asSequence, planPruneMaterial } from '@session-state/domain';
 
-import { withLogMaterial } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { withLogMaterial } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 /** What the worker read under its write lock: the rows a batch deletes summed up per session. */
 export interface CapRead {

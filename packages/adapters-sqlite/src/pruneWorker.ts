@@ -17,9 +17,9 @@
 // the event loop): the store holds every operation until the batch settles (openSqliteStore.ts).
 import { Worker } from 'node:worker_threads';
 
-import type { CapRead, CapWrites } from './pruneCapPlan';
-import type { Statements } from './statements';
-import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection';
+import type { CapRead, CapWrites } from './pruneCapPlan.js';
+import type { Statements } from './statements.js';
+import { stopWorker, WORKER_CONNECTION_SOURCE, type WorkerConnectionTarget } from './workerConnection.js';
 
 /** Events one worker batch deletes at most (the store's `pruneBatchRows`). */
 export const PRUNE_WORKER_BATCH_ROWS = 10_000;

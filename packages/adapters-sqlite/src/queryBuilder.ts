@@ -2,7 +2,7 @@
 // with it and compiled once at open (compile.ts), never executed through drizzle.
 import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
 
-import { schema } from './schema';
+import { schema } from './schema.js';
 
 export type QueryBuilder = SqliteRemoteDatabase<typeof schema>;
 

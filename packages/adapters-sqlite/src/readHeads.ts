@@ -2,7 +2,7 @@
 import { headRowOf } from '@session-state/adapters-sql-common';
 import type { HeadRow, SessionKey } from '@session-state/domain';
 
-import type { StoreDb } from './storeDb';
+import type { StoreDb } from './storeDb.js';
 
 /**
  * One row per distinct key that has a head, in the order the keys were first given; every head

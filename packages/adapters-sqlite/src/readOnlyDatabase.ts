@@ -2,8 +2,8 @@
 // by another OS user (or beside a crashed gateway) leaves the owner's files exactly as they were.
 import fs from 'node:fs';
 
-import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client';
-import type { SqliteClient } from './driver';
+import { betterSqlite3Client, loadBetterSqlite3 } from './betterSqlite3Client.js';
+import type { SqliteClient } from './driver.js';
 
 /**
  * An open read-only view of a file. `isStale()` is true when the file has changed since a

@@ -5,8 +5,8 @@
 import { overviewOfRows } from '@session-state/adapters-sql-common';
 import type { OverviewLimits, StoreOverview } from '@session-state/domain';
 
-import { withLogMaterial } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { withLogMaterial } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview {
   const { overviewCounts, firstHeads, firstPendingCursors, firstIdleCursors } = db.statements;

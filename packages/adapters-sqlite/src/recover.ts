@@ -19,12 +19,12 @@ import { performance } from 'node:perf_hooks';
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { noticeTextPerTarget, planRestartScan, type Notice, type NoticeTextOf, type SessionKey } from '@session-state/domain';
 
-import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer';
-import { writeCursorPlan } from './cursorJournal';
-import { finishOwedFanOuts } from './fanOut';
-import { withLogMaterial } from './logMaterial';
-import { createScanPacer, type ScanPacer } from './scanPacer';
-import type { StoreDb } from './storeDb';
+import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer.js';
+import { writeCursorPlan } from './cursorJournal.js';
+import { finishOwedFanOuts } from './fanOut.js';
+import { withLogMaterial } from './logMaterial.js';
+import { createScanPacer, type ScanPacer } from './scanPacer.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Pending cursors the scan's first chunk reads, before any chunk has been timed (a fraction of a millisecond's work). */
 export const RESTART_SCAN_CHUNK = 100;

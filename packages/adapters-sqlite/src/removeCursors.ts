@@ -3,9 +3,9 @@
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { planRemoval, type CursorPair, type EndReason } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal';
-import { withLogMaterial } from './logMaterial';
-import type { StoreDb } from './storeDb';
+import { writeJournal } from './cursorJournal.js';
+import { withLogMaterial } from './logMaterial.js';
+import type { StoreDb } from './storeDb.js';
 
 /**
  * Journals the removal of `deleted` (CursorValues rows, already deleted by the caller's

@@ -1,7 +1,7 @@
 // The checks on a database the gateway handed the store (SqliteStoreOptions.database): the store
 // keeps to its own tables and its schema version in PRAGMA user_version, and never runs inside
 // a transaction of the gateway's (its commit would be part of the gateway's, and lost with it).
-import type { SqliteClient } from './driver';
+import type { SqliteClient } from './driver.js';
 
 /** The tables the store creates and writes; the gateway's database must not hold others of these names. */
 export const STORE_TABLES = ['events', 'cursors', 'heads', 'cursor_journal', 'fan_outs', 'schema_migrations'] as const;

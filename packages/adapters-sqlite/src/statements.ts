@@ -15,11 +15,11 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, compilePositional, type Statement } from './compile';
-import type { SqliteClient } from './driver';
-import { raisedByMarks } from './logMaterial';
-import type { QueryBuilder as Orm } from './queryBuilder';
-import { cursorJournal, cursors, events, heads, tables } from './schema';
+import { compile, compilePositional, type Statement } from './compile.js';
+import type { SqliteClient } from './driver.js';
+import { raisedByMarks } from './logMaterial.js';
+import type { QueryBuilder as Orm } from './queryBuilder.js';
+import { cursorJournal, cursors, events, heads, tables } from './schema.js';
 
 const p = (name: string) => sql.placeholder(name);
 

@@ -2,9 +2,9 @@
 // prepared once at open, and where corrupt rows are reported.
 import type { CorruptRowSink } from '@session-state/domain';
 
-import type { SqliteClient } from './driver';
-import type { QueryBuilder } from './queryBuilder';
-import type { Statements } from './statements';
+import type { SqliteClient } from './driver.js';
+import type { QueryBuilder } from './queryBuilder.js';
+import type { Statements } from './statements.js';
 
 /** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
 export type { CorruptRowInfo } from '@session-state/domain';

@@ -1,8 +1,8 @@
 // Unwatch (issue 15): removes one pair's cursor and ends its watch as `unwatched`.
 import { assertStoreKey, type SessionKey } from '@session-state/domain';
 
-import { journalRemoval } from './removeCursors';
-import type { StoreDb } from './storeDb';
+import { journalRemoval } from './removeCursors.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Removes the pair's cursor, if it has one, in one write transaction; `removed` says whether it had one. */
 export function unwatch(db: StoreDb, watcher: SessionKey, target: SessionKey, now: number): { removed: boolean } {

@@ -3,9 +3,9 @@
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal';
-import { readHead } from './headRow';
-import type { StoreDb } from './storeDb';
+import { writeJournal } from './cursorJournal.js';
+import { readHead } from './headRow.js';
+import type { StoreDb } from './storeDb.js';
 
 /** Creates the pair's cursor at the target's current head (0 when it has none) unless one exists; `created` says which. */
 export function watch(db: StoreDb, request: WatchRequest): { created: boolean } {

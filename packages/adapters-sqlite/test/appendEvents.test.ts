@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { asSequence, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { appendRequest } from './support/appendRequest';
+import { openSqliteStore } from '../src/index.js';
+import { appendRequest } from './support/appendRequest.js';
 
 const DOOMED_WATCHER = 'agent:doomed:main' as SessionKey;
 const TARGET = 'agent:target:main' as SessionKey;

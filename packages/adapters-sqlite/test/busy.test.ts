@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { asSequence, isStoreError, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { appendRequest } from './support/appendRequest';
+import { openSqliteStore } from '../src/index.js';
+import { appendRequest } from './support/appendRequest.js';
 
 const KEY = 'agent:a:main' as SessionKey;
 const WATCHER = 'agent:b:main' as SessionKey;

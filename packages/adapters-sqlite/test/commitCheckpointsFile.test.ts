@@ -7,9 +7,9 @@ import Database from 'better-sqlite3';
 import type { AppendRequest, SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { WAL_FRAMES_BEFORE_WAIT } from '../src/walBound';
-import { appendRequest } from './support/appendRequest';
+import { openSqliteStore } from '../src/index.js';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/walBound.js';
+import { appendRequest } from './support/appendRequest.js';
 
 const TARGET = 'agent:target:main' as SessionKey;
 const WATCHER = 'agent:watcher:main' as SessionKey;

@@ -4,10 +4,10 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 
-import { betterSqlite3Client } from '../src/betterSqlite3Client';
-import { compilePositional } from '../src/compile';
-import { openStoreDb } from '../src/openStoreDb';
-import { heads } from '../src/schema';
+import { betterSqlite3Client } from '../src/betterSqlite3Client.js';
+import { compilePositional } from '../src/compile.js';
+import { openStoreDb } from '../src/openStoreDb.js';
+import { heads } from '../src/schema.js';
 
 test('compilePositional refuses an order that is not the rendered placeholder order, naming the statement', () => {
   const client = new Database(':memory:');

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { asSequence, decodeRecordInput, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore, type CorruptRowInfo } from '../src';
+import { openSqliteStore, type CorruptRowInfo } from '../src/index.js';
 
 const KEY = 'agent:a:main' as SessionKey;
 const SECRET = 'do-not-log-this-content';

@@ -1,7 +1,7 @@
 // decodeCursorsInPlace: the sound cursor rows of a select, in order, in the select's own array.
 import type { CorruptRowInfo } from '@session-state/domain';
 
-import { decodeCursorsInPlace } from '../src/cursorsInPlace';
+import { decodeCursorsInPlace } from '../src/cursorsInPlace.js';
 
 const values = (watcher: string, acked: unknown): unknown[] => [watcher, 'agent:t:main', acked, 2, 3, 1_000];
 

@@ -10,8 +10,8 @@ import { decodeRecordInput, type AppendOutcome, type AppendRequest, type Session
 import { createMemoryStore } from '@session-state/adapters-memory';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { FAN_OUT_INLINE_CURSORS } from '../src/fanOut';
+import { openSqliteStore } from '../src/index.js';
+import { FAN_OUT_INLINE_CURSORS } from '../src/fanOut.js';
 
 const TARGET = 'agent:t:main' as SessionKey;
 const WRITER = 'agent:writer:main' as SessionKey;

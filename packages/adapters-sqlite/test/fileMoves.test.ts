@@ -7,9 +7,9 @@ import path from 'node:path';
 
 import type { LogFields, Logger, SessionKey } from '@session-state/domain';
 
-import { probeStateFile } from '../src/isStateFile';
-import { openSqliteStore } from '../src/openSqliteStore';
-import { appendRequest } from './support/appendRequest';
+import { probeStateFile } from '../src/isStateFile.js';
+import { openSqliteStore } from '../src/openSqliteStore.js';
+import { appendRequest } from './support/appendRequest.js';
 
 const SESSION = 'agent:a:main' as SessionKey;
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { isStateFile, openSqliteStore } from '../src';
+import { isStateFile, openSqliteStore } from '../src/index.js';
 
 let dir: string;
 beforeEach(() => {

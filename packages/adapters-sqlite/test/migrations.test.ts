@@ -6,13 +6,13 @@ import Database from 'better-sqlite3';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { MIGRATIONS, openSqliteStore } from '../src';
-import { betterSqlite3Client } from '../src/betterSqlite3Client';
-import { migrate, schemaVersion } from '../src/migrations/migrate';
-import { openStoreDb } from '../src/openStoreDb';
-import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema';
-import { legacyMigrate } from './support/legacyMigrations';
-import { schemaShape } from './support/schemaShape';
+import { MIGRATIONS, openSqliteStore } from '../src/index.js';
+import { betterSqlite3Client } from '../src/betterSqlite3Client.js';
+import { migrate, schemaVersion } from '../src/migrations/migrate.js';
+import { openStoreDb } from '../src/openStoreDb.js';
+import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema.js';
+import { legacyMigrate } from './support/legacyMigrations.js';
+import { schemaShape } from './support/schemaShape.js';
 
 let temp: TempDb;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
+import { openSqliteStore } from '../src/index.js';
 
 const WORKERS = Number(process.env['SQLITE_MP_WORKERS'] ?? 3);
 const EVENTS_PER_WORKER = Number(process.env['SQLITE_MP_EVENTS'] ?? 300);
@@ -18,7 +18,7 @@ const ownKeys = (worker: number): SessionKey[] => [`agent:own-${worker}:a`, `age
 const COMMON = 'agent:common:main' as SessionKey; // every worker's own list also includes it
 
 const packageDir = path.join(__dirname, '..');
-const workerScript = path.join(__dirname, 'support', 'appendWorker.js');
+const workerScript = path.join(__dirname, 'support', 'appendWorker.cjs');
 
 interface ReportedOutcome {
   readonly type: 'appended' | 'duplicate' | 'skipped' | 'failed';

@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import { asSequence, type SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/headRow';
-import { openSqliteStore } from '../src/openSqliteStore';
-import { openStoreDb } from '../src/openStoreDb';
-import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker';
-import type { StoreDb } from '../src/storeDb';
-import { pruneRun } from './support/pruneRun';
+import { writeHead } from '../src/headRow.js';
+import { openSqliteStore } from '../src/openSqliteStore.js';
+import { openStoreDb } from '../src/openStoreDb.js';
+import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune.js';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker.js';
+import type { StoreDb } from '../src/storeDb.js';
+import { pruneRun } from './support/pruneRun.js';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;

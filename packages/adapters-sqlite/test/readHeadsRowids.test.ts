@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { appendRequest } from './support/appendRequest';
+import { openSqliteStore } from '../src/index.js';
+import { appendRequest } from './support/appendRequest.js';
 
 const A = 'agent:a:main' as SessionKey;
 const B = 'agent:b:main' as SessionKey;

@@ -8,8 +8,8 @@ import path from 'node:path';
 
 import type { AppendRequest, SessionKey } from '@session-state/domain';
 
-import { openSqliteStore, probeStateFile } from '../src';
-import { NEWEST_SCHEMA_VERSION } from '../src/migrations';
+import { openSqliteStore, probeStateFile } from '../src/index.js';
+import { NEWEST_SCHEMA_VERSION } from '../src/migrations/index.js';
 
 let dir: string;
 let file: string;

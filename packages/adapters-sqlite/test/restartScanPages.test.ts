@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore } from '../src';
-import { RESTART_SCAN_CHUNK } from '../src/recover';
+import { openSqliteStore } from '../src/index.js';
+import { RESTART_SCAN_CHUNK } from '../src/recover.js';
 
 const PENDING = 50 * RESTART_SCAN_CHUNK + 21;
 const watcherOf = (i: number) => `agent:w${String(i).padStart(5, '0')}:main` as SessionKey;

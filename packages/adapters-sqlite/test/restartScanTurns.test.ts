@@ -6,10 +6,10 @@ import { stat } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import type { WalSchedule } from '../src/checkpointer';
-import { openStoreDb } from '../src/openStoreDb';
-import { recover } from '../src/recover';
-import type { StoreDb } from '../src/storeDb';
+import type { WalSchedule } from '../src/checkpointer.js';
+import { openStoreDb } from '../src/openStoreDb.js';
+import { recover } from '../src/recover.js';
+import type { StoreDb } from '../src/storeDb.js';
 
 const PENDING = 5000;
 

@@ -2,7 +2,7 @@
 // budget, from the times it is told (no clock here): it reserves the commit, ends a page when a
 // minimum chunk no longer fits, always lets a page read one chunk, and believes a slow chunk only
 // by a quarter so one slow statement does not shrink the pages after it to a minimum chunk each.
-import { createScanPacer } from '../src/scanPacer';
+import { createScanPacer } from '../src/scanPacer.js';
 
 const options = { budgetMs: 5, firstRows: 100, minRows: 20, maxRows: 1000 };
 

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { decodeRecordInput, type AppendCommand, type SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { openSqliteStore, type SqliteDatabaseHandle } from '../src';
+import { openSqliteStore, type SqliteDatabaseHandle } from '../src/index.js';
 
 type Handle = SqliteDatabaseHandle;
 const drivers: readonly (readonly [string, (path: string) => Handle, (h: Handle, sql: string) => unknown[]])[] = [

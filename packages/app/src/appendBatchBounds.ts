@@ -2,7 +2,7 @@
 // single append transaction blocks the event loop for longer than the prune target (20 ms).
 import { PAYLOAD_MAX_BYTES, type AppendRequest } from '@session-state/domain';
 
-import type { BatchBounds } from './groupCommit';
+import type { BatchBounds } from './groupCommit.js';
 
 /**
  * At most 128 appends, and at most 256 KiB of summaries and payloads, per store transaction.

@@ -4,14 +4,14 @@
 // rejection. Input that is not a valid call rejects childSpawned; record never rejects at all.
 import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
 
-import type { RecordResult, SessionStateAwareness } from './awarenessApi';
-import { failedResult } from './appendPipeline';
-import { readClock } from './clockReading';
-import type { FacadeParts } from './facadeParts';
-import { decodeChildSpawned } from './inputs';
-import { InvalidInputError } from './invalidInputError';
-import { ClosedError, StoreOperationError } from './storeOperationError';
-import { decodeReadable, unreadableInput } from './unreadableInput';
+import type { RecordResult, SessionStateAwareness } from './awarenessApi.js';
+import { failedResult } from './appendPipeline.js';
+import { readClock } from './clockReading.js';
+import type { FacadeParts } from './facadeParts.js';
+import { decodeChildSpawned } from './inputs.js';
+import { InvalidInputError } from './invalidInputError.js';
+import { ClosedError, StoreOperationError } from './storeOperationError.js';
+import { decodeReadable, unreadableInput } from './unreadableInput.js';
 
 export function createAppendMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'record' | 'childSpawned'> {
   const { clock, counters, logger, failures, appends, isClosed } = parts;

@@ -8,17 +8,17 @@
 // drain and those appends commit together, in call order, one commit where there were two.
 import { storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds';
-import type { Notice, RecordError, RecordResult } from './awarenessApi';
-import { finishDrain, startDrain, type DrainStart } from './drainStep';
-import type { Failures } from './failures';
-import { createGroupCommit } from './groupCommit';
-import type { Counters } from './metrics';
-import type { NoticeBoard } from './noticeBoard';
-import type { Observe } from './observing';
-import type { OperationLane } from './operationLane';
-import type { OwnsWatcher } from './ownership';
-import { describeFailure, type StoreOperationError } from './storeOperationError';
+import { APPEND_BATCH_BOUNDS, appendRequestWeight } from './appendBatchBounds.js';
+import type { Notice, RecordError, RecordResult } from './awarenessApi.js';
+import { finishDrain, startDrain, type DrainStart } from './drainStep.js';
+import type { Failures } from './failures.js';
+import { createGroupCommit } from './groupCommit.js';
+import type { Counters } from './metrics.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { Observe } from './observing.js';
+import type { OperationLane } from './operationLane.js';
+import type { OwnsWatcher } from './ownership.js';
+import { describeFailure, type StoreOperationError } from './storeOperationError.js';
 
 /** The facade operations that append. */
 export type AppendOperation = 'record' | 'childSpawned';

@@ -10,24 +10,24 @@
 //   crossProcessSync  signals, the resync timer, withdrawal of removed cursors' notices
 //   startup           listen, the restart scan, a background prune, the resync timer
 //   *Methods          the public methods (append, notice, read, cleanup)
-import type { SessionStateAwareness, SessionStateAwarenessOptions } from './awarenessApi';
-import { readOptions } from './awarenessOptions';
-import { createAppendMethods } from './appendMethods';
-import { createAppendPipeline } from './appendPipeline';
-import { createCallOrder } from './callOrder';
-import { createCleanupMethods } from './cleanupMethods';
-import { createCrossProcessSync } from './crossProcessSync';
-import type { FacadeParts } from './facadeParts';
-import { createFailures } from './failures';
-import { createCounters } from './metrics';
-import { createNoticeBoard } from './noticeBoard';
-import { createNoticeMethods } from './noticeMethods';
-import { createObserve } from './observing';
-import { createOperationLane } from './operationLane';
-import { createOwnership } from './ownership';
-import { createPruning } from './pruning';
-import { createReadMethods } from './readMethods';
-import { runStartup } from './startup';
+import type { SessionStateAwareness, SessionStateAwarenessOptions } from './awarenessApi.js';
+import { readOptions } from './awarenessOptions.js';
+import { createAppendMethods } from './appendMethods.js';
+import { createAppendPipeline } from './appendPipeline.js';
+import { createCallOrder } from './callOrder.js';
+import { createCleanupMethods } from './cleanupMethods.js';
+import { createCrossProcessSync } from './crossProcessSync.js';
+import type { FacadeParts } from './facadeParts.js';
+import { createFailures } from './failures.js';
+import { createCounters } from './metrics.js';
+import { createNoticeBoard } from './noticeBoard.js';
+import { createNoticeMethods } from './noticeMethods.js';
+import { createObserve } from './observing.js';
+import { createOperationLane } from './operationLane.js';
+import { createOwnership } from './ownership.js';
+import { createPruning } from './pruning.js';
+import { createReadMethods } from './readMethods.js';
+import { runStartup } from './startup.js';
 
 /**
  * Creates the facade over a store and runs start-up before resolving: by default the restart

@@ -2,11 +2,11 @@
 // and the SessionStateAwareness interface itself.
 import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
-import type { ClockError } from './clockReading';
-import type { InvalidInputError } from './invalidInputError';
-import type { AwarenessMetrics } from './metrics';
-import type { PruneTotals } from './retention';
-import type { ClosedError, StoreOperationError } from './storeOperationError';
+import type { ClockError } from './clockReading.js';
+import type { InvalidInputError } from './invalidInputError.js';
+import type { AwarenessMetrics } from './metrics.js';
+import type { PruneTotals } from './retention.js';
+import type { ClosedError, StoreOperationError } from './storeOperationError.js';
 
 /** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
 export interface SessionStateAwarenessOptions {

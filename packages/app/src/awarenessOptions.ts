@@ -3,8 +3,8 @@
 // creating the facade runs.
 import type { AwarenessObserver, Clock, Logger, StateStore, Wake } from '@session-state/domain';
 
-import type { SessionStateAwarenessOptions } from './awarenessApi';
-import { consoleLogger } from './defaultLogger';
+import type { SessionStateAwarenessOptions } from './awarenessApi.js';
+import { consoleLogger } from './defaultLogger.js';
 import {
   decodeResyncInterval,
   decodePruneBatchRows,
@@ -13,9 +13,9 @@ import {
   requireFunction,
   requireKnownFields,
   requirePort,
-} from './inputs';
-import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
-import { REQUIRED_STORE_METHODS } from './storeMethods';
+} from './inputs.js';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './retention.js';
+import { REQUIRED_STORE_METHODS } from './storeMethods.js';
 
 /** What start-up runs, and whether the facade starts prunes by itself (see `options.startup`). */
 export interface StartupPlan {

@@ -2,8 +2,8 @@
 // the operation lane, and appends still waiting in the open group-commit batch enter the lane
 // first, so every operation applies in the order it was called (a record fired before a delete,
 // a reset or a watch is applied before it) and sees the effect of every call made before it.
-import type { FailureFields, Failures } from './failures';
-import type { OperationLane } from './operationLane';
+import type { FailureFields, Failures } from './failures.js';
+import type { OperationLane } from './operationLane.js';
 
 export interface CallOrder {
   /** Enters the lane behind every operation called before this one, appends included. */

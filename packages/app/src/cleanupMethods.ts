@@ -1,9 +1,9 @@
 // `sessionReset`, `sessionDeleted` and `prune`: cursors, events and notices go, in call order.
-import type { SessionStateAwareness } from './awarenessApi';
-import { ClockError } from './clockReading';
-import type { FacadeParts } from './facadeParts';
-import { decodeSessionKey } from './inputs';
-import { decodeReadable } from './unreadableInput';
+import type { SessionStateAwareness } from './awarenessApi.js';
+import { ClockError } from './clockReading.js';
+import type { FacadeParts } from './facadeParts.js';
+import { decodeSessionKey } from './inputs.js';
+import { decodeReadable } from './unreadableInput.js';
 
 export function createCleanupMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sessionReset' | 'sessionDeleted' | 'prune'> {
   const { store, failures, board, order, retention } = parts;

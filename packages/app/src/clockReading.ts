@@ -3,7 +3,7 @@
 // hold; a port that throws or answers anything else is a ClockError, never a value passed on.
 import type { Clock } from '@session-state/domain';
 
-import { describeFailure } from './storeOperationError';
+import { describeFailure } from './storeOperationError.js';
 
 /** The largest epoch time a Date holds (±100,000,000 days), in ms. */
 const MAX_CLOCK_MS = 8.64e15;

@@ -23,14 +23,14 @@
 // start-up is done every re-read runs in the lane: the restart scan raises notified there.
 import type { CursorSignalListener, CursorSignalSubscription, Logger, Notice, SessionKey, StateStore } from '@session-state/domain';
 
-import type { CallOrder } from './callOrder';
-import type { Failures } from './failures';
-import type { Counters } from './metrics';
-import type { NoticeBoard } from './noticeBoard';
-import type { QueuedPair } from './noticeQueue';
-import type { OwnsWatcher } from './ownership';
-import { pairKey, type RemovalWatch } from './removalWatch';
-import { describeFailure } from './storeOperationError';
+import type { CallOrder } from './callOrder.js';
+import type { Failures } from './failures.js';
+import type { Counters } from './metrics.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { QueuedPair } from './noticeQueue.js';
+import type { OwnsWatcher } from './ownership.js';
+import { pairKey, type RemovalWatch } from './removalWatch.js';
+import { describeFailure } from './storeOperationError.js';
 
 export interface CrossProcessSync {
   /**

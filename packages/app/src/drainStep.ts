@@ -4,10 +4,10 @@
 // queue by then), and the queue update after the store committed.
 import type { DrainOutcome, DrainRequest, SessionKey } from '@session-state/domain';
 
-import type { Notice } from './awarenessApi';
-import type { Failures } from './failures';
-import type { NoticeBoard } from './noticeBoard';
-import type { QueuedNotice } from './noticeQueue';
+import type { Notice } from './awarenessApi.js';
+import type { Failures } from './failures.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { QueuedNotice } from './noticeQueue.js';
 
 /** A drain about to call the store: what it consumes and the request. */
 export interface DrainStart {

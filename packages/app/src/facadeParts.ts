@@ -1,13 +1,13 @@
 // The parts the facade's methods are built from, created and wired in `awareness.ts`.
 import type { Clock, Logger, StateStore } from '@session-state/domain';
 
-import type { AppendPipeline } from './appendPipeline';
-import type { CallOrder } from './callOrder';
-import type { Failures } from './failures';
-import type { Counters } from './metrics';
-import type { NoticeBoard } from './noticeBoard';
-import type { OwnsWatcher } from './ownership';
-import type { Retention } from './retention';
+import type { AppendPipeline } from './appendPipeline.js';
+import type { CallOrder } from './callOrder.js';
+import type { Failures } from './failures.js';
+import type { Counters } from './metrics.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { OwnsWatcher } from './ownership.js';
+import type { Retention } from './retention.js';
 
 export interface FacadeParts {
   readonly store: StateStore;

@@ -4,8 +4,8 @@
 // error rule ("Errors").
 import type { Clock, Logger } from '@session-state/domain';
 
-import { ClockError, readClock } from './clockReading';
-import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError';
+import { ClockError, readClock } from './clockReading.js';
+import { ClosedError, describeFailure, StoreOperationError } from './storeOperationError.js';
 
 /** Identifiers (keys, kinds) a failure's log entry carries; never content. */
 export type FailureFields = Record<string, string>;

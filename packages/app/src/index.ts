@@ -3,7 +3,7 @@
 // -sqlite or -postgres) and passes it in, so a PostgreSQL gateway never builds better-sqlite3.
 
 // --- the facade ------------------------------------------------------------------------------
-export { createSessionStateAwareness } from './awareness';
+export { createSessionStateAwareness } from './awareness.js';
 export type {
   ChildSpawnedInput,
   ChildSpawnedResult,
@@ -17,18 +17,18 @@ export type {
   SessionStateAwareness,
   SessionStateAwarenessOptions,
   StatusOptions,
-} from './awarenessApi';
-export { InvalidInputError } from './invalidInputError';
-export { ClosedError, StoreOperationError } from './storeOperationError';
-export type { AwarenessMetrics } from './metrics';
-export { DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention';
-export { APPEND_BATCH_BOUNDS } from './appendBatchBounds';
-export type { BatchBounds } from './groupCommit';
-export { ClockError } from './clockReading';
-export { consoleLogger } from './defaultLogger';
+} from './awarenessApi.js';
+export { InvalidInputError } from './invalidInputError.js';
+export { ClosedError, StoreOperationError } from './storeOperationError.js';
+export type { AwarenessMetrics } from './metrics.js';
+export { DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention.js';
+export { APPEND_BATCH_BOUNDS } from './appendBatchBounds.js';
+export type { BatchBounds } from './groupCommit.js';
+export { ClockError } from './clockReading.js';
+export { consoleLogger } from './defaultLogger.js';
 
 // --- the agent's tools -----------------------------------------------------------------------
-export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools';
+export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools.js';
 export type {
   AgentTool,
   AgentToolAnswers,
@@ -40,8 +40,8 @@ export type {
   JsonSchema,
   NamedAgentTool,
   ToolInputSchema,
-} from './agentTools/agentTool';
-export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch';
+} from './agentTools/agentTool.js';
+export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch.js';
 
 // --- domain types a caller meets -------------------------------------------------------------
 export type {

@@ -13,11 +13,11 @@ import {
   SessionKeyInput,
   Summary,
 } from '@session-state/domain';
-import * as E from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
-import { InvalidInputError } from './invalidInputError';
+import { InvalidInputError } from './invalidInputError.js';
 
 // --- codecs --------------------------------------------------------------------------------
 

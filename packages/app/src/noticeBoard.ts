@@ -2,10 +2,10 @@
 // notice the store asks for is offered here; a new entry is counted and wakes its watcher.
 import { isNestedSubagent, type CursorPair, type Logger, type Notice, type Wake } from '@session-state/domain';
 
-import type { Counters } from './metrics';
-import { createNoticeQueue, type NoticeQueue } from './noticeQueue';
-import { createRemovalWatches, type RemovalWatch } from './removalWatch';
-import { describeFailure } from './storeOperationError';
+import type { Counters } from './metrics.js';
+import { createNoticeQueue, type NoticeQueue } from './noticeQueue.js';
+import { createRemovalWatches, type RemovalWatch } from './removalWatch.js';
+import { describeFailure } from './storeOperationError.js';
 
 export interface NoticeBoard {
   /** The queue itself, for drains, `pending` and the cross-process re-reads. */

@@ -3,11 +3,11 @@
 // reopen one notice per target).
 import { isAgentQualified } from '@session-state/domain';
 
-import type { SessionStateAwareness } from './awarenessApi';
-import { finishDrain, startDrain, toNotice } from './drainStep';
-import type { FacadeParts } from './facadeParts';
-import { decodeSent, decodeSessionKey } from './inputs';
-import { decodeReadable } from './unreadableInput';
+import type { SessionStateAwareness } from './awarenessApi.js';
+import { finishDrain, startDrain, toNotice } from './drainStep.js';
+import type { FacadeParts } from './facadeParts.js';
+import { decodeSent, decodeSessionKey } from './inputs.js';
+import { decodeReadable } from './unreadableInput.js';
 
 export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
   const { store, counters, failures, board, order, appends } = parts;

@@ -3,7 +3,7 @@
 // metrics never change an operation's result.
 import type { AppendBatchObservation, AwarenessObserver, Logger, PruneRunObservation } from '@session-state/domain';
 
-import { describeFailure } from './storeOperationError';
+import { describeFailure } from './storeOperationError.js';
 
 /** The observer's methods, total and never throwing. */
 export interface Observe {

@@ -2,7 +2,7 @@
 // predicate as each call site uses it, so a port that throws never breaks an append or a scan.
 import type { Logger } from '@session-state/domain';
 
-import { describeFailure } from './storeOperationError';
+import { describeFailure } from './storeOperationError.js';
 
 /** Whether this process owns (queues and delivers the notices of) `watcher`. */
 export type OwnsWatcher = (watcher: string) => boolean;

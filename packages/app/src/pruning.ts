@@ -3,13 +3,13 @@
 // and a background run that fails is logged.
 import type { Clock, Logger, StateStore } from '@session-state/domain';
 
-import type { CallOrder } from './callOrder';
-import { readClock } from './clockReading';
-import type { Counters } from './metrics';
-import type { NoticeBoard } from './noticeBoard';
-import type { Observe } from './observing';
-import { createRetention, type Retention, type RetentionPolicy } from './retention';
-import { describeFailure } from './storeOperationError';
+import type { CallOrder } from './callOrder.js';
+import { readClock } from './clockReading.js';
+import type { Counters } from './metrics.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { Observe } from './observing.js';
+import { createRetention, type Retention, type RetentionPolicy } from './retention.js';
+import { describeFailure } from './storeOperationError.js';
 
 export interface PruningDeps {
   readonly store: StateStore;

@@ -14,11 +14,11 @@ import {
   type SessionKey,
 } from '@session-state/domain';
 
-import type { SessionListRow, SessionStateAwareness } from './awarenessApi';
-import type { FacadeParts } from './facadeParts';
-import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from './inputs';
-import { describeFailure } from './storeOperationError';
-import { decodeReadable } from './unreadableInput';
+import type { SessionListRow, SessionStateAwareness } from './awarenessApi.js';
+import type { FacadeParts } from './facadeParts.js';
+import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from './inputs.js';
+import { describeFailure } from './storeOperationError.js';
+import { decodeReadable } from './unreadableInput.js';
 
 /**
  * The common valid `status` options (none, or a plain object with a valid `changesSince` and

@@ -6,14 +6,14 @@ import { performance } from 'node:perf_hooks';
 
 import type { Notice, StateStore } from '@session-state/domain';
 
-import type { StartupPlan } from './awarenessOptions';
-import { ClockError } from './clockReading';
-import type { CrossProcessSync } from './crossProcessSync';
-import type { Failures } from './failures';
-import type { NoticeBoard } from './noticeBoard';
-import type { OperationLane } from './operationLane';
-import type { OwnsWatcher } from './ownership';
-import type { Retention } from './retention';
+import type { StartupPlan } from './awarenessOptions.js';
+import { ClockError } from './clockReading.js';
+import type { CrossProcessSync } from './crossProcessSync.js';
+import type { Failures } from './failures.js';
+import type { NoticeBoard } from './noticeBoard.js';
+import type { OperationLane } from './operationLane.js';
+import type { OwnsWatcher } from './ownership.js';
+import type { Retention } from './retention.js';
 
 export interface StartupDeps {
   readonly plan: StartupPlan;

@@ -3,7 +3,7 @@
 // InvalidInputError naming, as far as it can be told, the field whose reading threw.
 import { invalidInput } from '@session-state/domain';
 
-import { InvalidInputError } from './invalidInputError';
+import { InvalidInputError } from './invalidInputError.js';
 
 /** How far the search for the throwing field looks: deep enough for any valid payload, never unbounded. */
 const MAX_PROBE_DEPTH = 17;

@@ -5,8 +5,8 @@
 import { noticeText, asSequence } from '@session-state/domain';
 import { storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 
-import { createAgentTools, InvalidInputError, type AgentTool, type AgentToolResult, type SessionStateAwareness, type StatusOptions } from '../src';
-import { CHILD, humanTurn, openFaultyFixture, PARENT, PEER, type Fixture } from './support/harness';
+import { createAgentTools, InvalidInputError, type AgentTool, type AgentToolResult, type SessionStateAwareness, type StatusOptions } from '../src/index.js';
+import { CHILD, humanTurn, openFaultyFixture, PARENT, PEER, type Fixture } from './support/harness.js';
 
 const SECRET = 'the human wrote something private here';
 

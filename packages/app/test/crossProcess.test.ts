@@ -15,9 +15,9 @@ import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
 import { noticeTextOf } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src';
-import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src/index.js';
+import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 // --- keys and ownership ------------------------------------------------------------------------
 

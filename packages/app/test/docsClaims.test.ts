@@ -7,7 +7,7 @@ import { MAX_PAGE_LIMIT, SESSION_KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH } from '@ses
 
 import { createMemoryStore } from '@session-state/adapters-memory';
 
-import { APPEND_BATCH_BOUNDS, createSessionStateAwareness, DEFAULT_RETENTION } from '../src';
+import { APPEND_BATCH_BOUNDS, createSessionStateAwareness, DEFAULT_RETENTION } from '../src/index.js';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const DOCS = ['README.md', 'docs/contract.md', 'docs/integration-guide.md', 'docs/metrics.md', 'docs/agent-tools.md', 'packages/app/README.md', 'packages/domain/README.md'];

@@ -5,10 +5,10 @@
 import { memoryKind } from '@session-state/testkit';
 import type { StateStore } from '@session-state/domain';
 
-import { StoreOperationError } from '../src';
-import { withDrainThenAppend, type JoinedCall } from './support/drainThenAppendStore';
-import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { StoreOperationError } from '../src/index.js';
+import { withDrainThenAppend, type JoinedCall } from './support/drainThenAppendStore.js';
+import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 let f: Fixture;
 let calls: JoinedCall[];

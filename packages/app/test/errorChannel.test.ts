@@ -3,9 +3,9 @@
 // throws). Checked here for the closed facade on every method.
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { ClosedError, type SessionStateAwareness } from '../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { ClosedError, type SessionStateAwareness } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const REJECTING: ReadonlyArray<readonly [string, (a: SessionStateAwareness) => Promise<unknown>]> = [
   ['sent', (a) => a.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })],

@@ -3,8 +3,8 @@
 import { fc, test as propTest } from '@fast-check/jest';
 import { createMemoryStore } from '@session-state/adapters-memory';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src';
-import { CHILD, PARENT, PEER, recordingLogger } from './support/harness';
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src/index.js';
+import { CHILD, PARENT, PEER, recordingLogger } from './support/harness.js';
 
 /** Every caller string below starts with this, so any part of it in a message is found. */
 const MARK = 'Qz7';

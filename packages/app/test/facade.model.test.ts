@@ -8,9 +8,9 @@ import { isAgentQualified } from '@session-state/domain';
 import fc from 'fast-check';
 import { isAgentKey, ReferenceModel, storeMatrix, type ModelAppend, type ModelRetention, type StoreKind } from '@session-state/testkit';
 
-import type { RecordInput } from '../src';
-import { openFixture, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import type { RecordInput } from '../src/index.js';
+import { openFixture, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
 const MAX_ROWS = 6;

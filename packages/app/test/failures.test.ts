@@ -2,9 +2,9 @@
 // naming the operation), logged without content, leaving no trace, and the next call works.
 import { faultStore, faultStoreOption, INJECTED_FAILURE, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, StoreOperationError } from '../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { createSessionStateAwareness, StoreOperationError } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const SECRET_SUMMARY = 'human asked about the merger plan';
 const SECRET_PAYLOAD = 'payload-value-never-logged';

@@ -2,9 +2,9 @@
 
 import { faultStoreOption, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { ClosedError } from '../src';
-import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { ClosedError } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const HOUR = 60 * 60 * 1000;
 

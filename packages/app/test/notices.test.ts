@@ -10,8 +10,8 @@ import {
   PARENT,
   PEER,
   type Fixture,
-} from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+} from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 describe.each(storeMatrix)('notices on the %s store', (_name, kind) => {
   let f: Fixture;

@@ -5,8 +5,8 @@ import { createMemoryStore } from '@session-state/adapters-memory';
 import type { AppendBatchObservation, PruneRunObservation } from '@session-state/domain';
 import { faultStoreOption, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError } from '../src';
-import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, type Fixture } from './support/harness';
+import { createSessionStateAwareness, InvalidInputError } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, type Fixture } from './support/harness.js';
 
 /** A duration the facade measured: a finite number of seconds, never negative (its size is the bench's business). */
 const aDuration = expect.any(Number);

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { createMemoryStore } from '@session-state/adapters-memory';
 import pino from 'pino';
 
-import { createSessionStateAwareness } from '../src';
+import { createSessionStateAwareness } from '../src/index.js';
 
 test('logger: pino() fits the port as it is, and a rejected record logs one pino line holding its fields and its message', async () => {
   const lines: string[] = [];

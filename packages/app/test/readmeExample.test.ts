@@ -1,4 +1,4 @@
-// Runs the embedding example of the root README as plain JavaScript against the built packages
+// Runs the embedding example of the root README as an ES module against the built packages
 // (`npm test` builds first), so the documented code keeps working.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,11 +19,11 @@ function readmeExample(): string {
 test('the README embedding example runs with node and prints the spawn, one wake, one notice and the delta', () => {
   expect(existsSync(join(ROOT, 'packages', 'app', 'dist', 'index.js'))).toBe(true); // run `npm run build` first
   const code = readmeExample();
-  expect(code).toContain("require('@session-state/app')");
+  expect(code).toContain("import { createSessionStateAwareness } from '@session-state/app';");
   // Notices are objects (issue 15): the example reads their fields and never parses the text.
   expect(code).not.toMatch(/\.exec\(|match\(/u);
 
-  const output = execFileSync(process.execPath, ['-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
   const lines = output.trimEnd().split('\n');
 
   const child = 'agent:main:subagent:child-7';

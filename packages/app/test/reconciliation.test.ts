@@ -2,9 +2,9 @@
 // historyGap after age and after row pruning, list, and reads that never touch notices.
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import type { RecordResult } from '../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import type { RecordResult } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const sequenceOf = (result: RecordResult): number => {
   if (!result.ok || !('event' in result)) throw new Error('expected a recorded event');

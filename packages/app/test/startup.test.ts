@@ -5,9 +5,9 @@ import { createManualClock } from '@session-state/adapters-memory';
 import type { CursorRow, StateStore } from '@session-state/domain';
 import { faultStore, storeMatrix, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src';
-import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src/index.js';
+import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 const HOUR = 60 * 60 * 1000;
 

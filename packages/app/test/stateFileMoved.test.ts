@@ -7,8 +7,8 @@ import path from 'node:path';
 
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
-import { createSessionStateAwareness } from '../src';
-import { humanTurn, recordingLogger } from './support/harness';
+import { createSessionStateAwareness } from '../src/index.js';
+import { humanTurn, recordingLogger } from './support/harness.js';
 
 test('record after the state file was removed returns a failure naming the file, and the store logs it once', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'session-state-moved-'));

@@ -3,9 +3,9 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness';
-import { noticeTexts } from './support/noticeTexts';
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, type Fixture } from './support/harness.js';
+import { noticeTexts } from './support/noticeTexts.js';
 
 type Call = (a: SessionStateAwareness) => unknown;
 

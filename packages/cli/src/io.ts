@@ -7,10 +7,10 @@ import type { Readable } from 'node:stream';
 
 import type { Command } from 'commander';
 
-import { UsageError } from './errors';
-import type { Redact } from './secrets';
-import { DB_ENV } from './stateFilePath';
-import { terminalSafe } from './terminalText';
+import { UsageError } from './errors.js';
+import type { Redact } from './secrets.js';
+import { DB_ENV } from './stateFilePath.js';
+import { terminalSafe } from './terminalText.js';
 
 // --- the run's surroundings ------------------------------------------------------------------------
 

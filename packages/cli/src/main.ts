@@ -5,27 +5,27 @@
 // real process.
 import { Option, type Command } from 'commander';
 
-import { CliCommand } from './cliCommand';
-import { registerCompletion } from './commands/completion';
-import { registerCleanupCommands } from './commands/cleanup';
-import { registerCursors } from './commands/cursors';
-import { registerDemo } from './commands/demo';
-import { registerExplain } from './commands/explain';
-import { registerInspect } from './commands/inspect';
-import { registerHelp } from './commands/help';
-import { registerList } from './commands/list';
-import { registerMcp } from './commands/mcp';
-import { registerPrune } from './commands/prune';
-import { registerRecord } from './commands/record';
-import { registerSchema } from './commands/schema';
-import { registerStatus } from './commands/status';
-import { registerTail } from './commands/tail';
-import { EXIT, reportError } from './errors';
-import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io';
-import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './postgresUrl';
-import { dbValuesOf, redactorFor } from './secrets';
-import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath';
-import { packageVersion } from './version';
+import { CliCommand } from './cliCommand.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerCleanupCommands } from './commands/cleanup.js';
+import { registerCursors } from './commands/cursors.js';
+import { registerDemo } from './commands/demo.js';
+import { registerExplain } from './commands/explain.js';
+import { registerInspect } from './commands/inspect.js';
+import { registerHelp } from './commands/help.js';
+import { registerList } from './commands/list.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerPrune } from './commands/prune.js';
+import { registerRecord } from './commands/record.js';
+import { registerSchema } from './commands/schema.js';
+import { registerStatus } from './commands/status.js';
+import { registerTail } from './commands/tail.js';
+import { EXIT, reportError } from './errors.js';
+import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io.js';
+import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './postgresUrl.js';
+import { dbValuesOf, redactorFor } from './secrets.js';
+import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath.js';
+import { packageVersion } from './version.js';
 
 const WHERE_STATE_LIVES = `
 Where the state lives (--db):
@@ -128,4 +128,3 @@ export function runOnProcess(): void {
   });
 }
 
-if (require.main === module) runOnProcess();

@@ -9,10 +9,10 @@ import pg from 'pg';
 import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
-import { describeArgument } from './describe';
-import { StorageError, UsageError } from './errors';
-import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl';
-import { maskUrl, redactWith } from './secrets';
+import { describeArgument } from './describe.js';
+import { StorageError, UsageError } from './errors.js';
+import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
+import { maskUrl, redactWith } from './secrets.js';
 
 // --- the URL and the schema -------------------------------------------------------------------
 

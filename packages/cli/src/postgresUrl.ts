@@ -1,7 +1,7 @@
 // Recognising a PostgreSQL store in --db, and the location a command works on there, without
 // loading the driver: postgresState.ts (loaded only when a command opens the store) checks the
 // schema name and applies the adapter's default.
-import { urlScheme } from './secrets';
+import { urlScheme } from './secrets.js';
 
 /**
  * The schema the help names as the default: the PostgreSQL adapter's DEFAULT_SCHEMA, which the

@@ -7,8 +7,8 @@ import nodePath from 'node:path';
 import { labelStateFile, openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
-import { StorageError, UsageError } from './errors';
-import type { StateFilePath } from './stateFilePath';
+import { StorageError, UsageError } from './errors.js';
+import type { StateFilePath } from './stateFilePath.js';
 
 // --- what is at the path -------------------------------------------------------------------------
 

@@ -6,12 +6,12 @@
 import type { Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
-import { UsageError } from './errors';
-import { dbPath, type GlobalOptions } from './io';
-import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl';
-import { maskUrl, urlScheme } from './secrets';
-import { stateFilePath, type StateFilePath } from './stateFilePath';
-import { toolCommand } from './toolCommand';
+import { UsageError } from './errors.js';
+import { dbPath, type GlobalOptions } from './io.js';
+import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
+import { maskUrl, urlScheme } from './secrets.js';
+import { stateFilePath, type StateFilePath } from './stateFilePath.js';
+import { toolCommand } from './toolCommand.js';
 
 // --- the location --------------------------------------------------------------------------------
 
@@ -57,14 +57,14 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
 export async function openForReading(location: StateLocation): Promise<StateStore> {
-  if (location.kind === 'sqlite') return (await import('./stateFile')).openExistingStore(location);
-  return (await import('./postgresState')).openExistingPostgresStore(location);
+  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStore(location);
+  return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
 /** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
 export async function openExistingForWriting(location: StateLocation): Promise<StateStore> {
-  if (location.kind === 'sqlite') return (await import('./stateFile')).openExistingStoreForWriting(location);
-  return (await import('./postgresState')).openExistingPostgresStore(location);
+  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStoreForWriting(location);
+  return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
 /** How a write command may treat a missing store. */
@@ -80,6 +80,6 @@ export interface CreateOptions {
  * needed and saying so through `note`, or refusing to when `create` is false.
  */
 export async function openForWriting(location: StateLocation, { create, note }: CreateOptions): Promise<StateStore> {
-  if (location.kind === 'sqlite') return (await import('./stateFile')).openOrCreateStore(location, create, note);
-  return (await import('./postgresState')).openOrCreatePostgresStore(location, create, note);
+  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openOrCreateStore(location, create, note);
+  return (await import('./postgresState.js')).openOrCreatePostgresStore(location, create, note);
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The committed launcher; src/ and dist/ are both one level below the package folder. */
-const BIN = path.resolve(__dirname, '..', 'bin', 'session-state.js');
+const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'session-state.js');
 
 function realPath(file: string): string | undefined {
   try {

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { jsonOf, requireBuiltCli, spawnCli, tempDir } from './support/runCli';
+import { jsonOf, requireBuiltCli, spawnCli, tempDir } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--json'];

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 let dir: string;
 
@@ -17,13 +17,16 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The modules a fresh process running the bin with `args` loaded, as paths. */
+/** The modules (ESM and CommonJS) a fresh process running the bin with `args` loaded, as paths or URLs. */
 function modulesLoadedBy(args: readonly string[]): string[] {
   const log = path.join(dir, 'modules.json');
-  const code = `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(Object.keys(require.cache))));
+  const code = `const loaded = [];
+require('node:module').registerHooks({ load: (url, context, next) => (loaded.push(url.startsWith('file:') ? require('node:url').fileURLToPath(url) : url), next(url, context)) });
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(loaded)));
 process.argv = [process.argv[0], ${JSON.stringify(CLI_MAIN)}, ...process.argv.slice(1)];
-require(${JSON.stringify(CLI_MAIN)});`;
+import(require('node:url').pathToFileURL(${JSON.stringify(CLI_MAIN)}).href);`;
   const result = spawnSync(process.execPath, ['-e', code, '--', ...args], { encoding: 'utf8', cwd: dir, timeout: 30_000 });
+  expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(fs.readFileSync(log, 'utf8')) as string[];
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { EVENT_KINDS } from '@session-state/domain';
 
-import { runCli, tempDir } from './support/runCli';
+import { runCli, tempDir } from './support/runCli.js';
 
 let dir: string;
 let bashScript: string;
@@ -54,6 +54,33 @@ test('bash completes the choices of an option and of an argument', () => {
 test('bash completes --db from the file system', () => {
   fs.writeFileSync(path.join(dir, 'mystate.db'), '');
   expect(completeInBash(['status', '--db', 'myst'])).toEqual(['mystate.db']);
+});
+
+/** Runs `before`, sources the bash script, then `after` in one bash; its stdout lines. */
+function inBash(before: string, after: string): string[] {
+  const result = spawnSync('bash', ['-c', `${before}\nsource '${bashScript}'\n${after}`], { encoding: 'utf8', cwd: dir, timeout: 10_000 });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.split('\n').filter((line) => line !== '');
+}
+
+/** What bash completes after `npx`, through whatever function the script registered for npx. */
+function completeAfterNpx(words: readonly string[]): string[] {
+  const quoted = words.map((word) => `'${word}'`).join(' ');
+  const fn = '$(complete -p npx | sed -E "s/.* -F ([^ ]+) .*/\\1/")';
+  return inBash('', `COMP_WORDS=(npx ${quoted}); COMP_CWORD=${words.length}; ${fn}; printf '%s\\n' "\${COMPREPLY[@]}"`);
+}
+
+test('bash registers the completion for session-state and for npx session-state', () => {
+  expect(inBash('', 'complete -p session-state; complete -p npx')).toEqual(['complete -o default -F _session_state session-state', 'complete -o default -F _session_state_npx npx']);
+  expect(completeAfterNpx(['sess'])).toEqual(['session-state']);
+  expect(completeAfterNpx(['session-state', 'st'])).toEqual(['status']);
+  expect(completeAfterNpx(['session-state', 'record', '--actor', 'a'])).toEqual(['agent']);
+  expect(completeAfterNpx(['other-tool', 'st'])).toEqual([]);
+});
+
+test("bash leaves a completion npx already has alone", () => {
+  expect(inBash('_their_npx() { :; }; complete -F _their_npx npx', 'complete -p npx')).toEqual(['complete -F _their_npx npx']);
 });
 
 test('the zsh script is a compdef function offering every command, its options and their choices', async () => {

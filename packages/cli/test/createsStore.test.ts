@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { runCli, suiteTempDir } from './support/runCli';
+import { runCli, suiteTempDir } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, runCli, specNotice, tempDir, type CliRun } from './support/runCli';
+import { jsonOf, runCli, specNotice, tempDir, type CliRun } from './support/runCli.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';

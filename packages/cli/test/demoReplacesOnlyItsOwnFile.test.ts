@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
 import { createSessionStateAwareness } from '@session-state/app';
-import { runCli, tempDir } from './support/runCli';
+import { runCli, tempDir } from './support/runCli.js';
 
 // The demo's own session keys: a gateway may well use them too.
 const MANAGER = 'agent:main:main';

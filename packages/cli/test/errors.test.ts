@@ -5,8 +5,8 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { jsonOf, runCli, tempDir, type CliRun } from './support/runCli';
-import { dumpTables, hashFileAndWal } from './support/stateFile';
+import { jsonOf, runCli, tempDir, type CliRun } from './support/runCli.js';
+import { dumpTables, hashFileAndWal } from './support/stateFile.js';
 
 // Not one of the demo's sessions, so `demo` must refuse to remove this file.
 const KEY = 'agent:main:subagent:worker';

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 import { EVENT_KINDS } from '@session-state/domain';
 
-import { HELP_DEFAULT_SCHEMA } from '../src/postgresUrl';
-import { runCli } from './support/runCli';
+import { HELP_DEFAULT_SCHEMA } from '../src/postgresUrl.js';
+import { runCli } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 

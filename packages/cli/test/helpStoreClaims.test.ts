@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-import { CLI_MAIN, requireBuiltCli, runCli, suiteTempDir } from './support/runCli';
+import { CLI_MAIN, requireBuiltCli, runCli, suiteTempDir } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 const ARGS: Readonly<Record<string, readonly string[]>> = {

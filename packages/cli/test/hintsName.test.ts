@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { toolCommand } from '../src/toolCommand';
-import { requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { toolCommand } from '../src/toolCommand.js';
+import { requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 const REPOSITORY = path.resolve(__dirname, '..', '..', '..');
 const BIN = path.resolve(__dirname, '..', 'bin', 'session-state.js');

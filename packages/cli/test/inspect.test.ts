@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli';
-import { exitOf, waitFor } from './support/childOutput';
-import { hashFileAndWal } from './support/stateFile';
+import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
+import { exitOf, waitFor } from './support/childOutput.js';
+import { hashFileAndWal } from './support/stateFile.js';
 
 const KEY = 'agent:main:subagent:researcher';
 

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { answerOf, connect, type Session } from './support/mcpClient';
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { answerOf, connect, type Session } from './support/mcpClient.js';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { exitOf, waitFor } from './support/childOutput';
-import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { exitOf, waitFor } from './support/childOutput.js';
+import { CLI_MAIN, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 

@@ -6,9 +6,9 @@ import path from 'node:path';
 
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl } from '../src/secrets';
-import { runCli, tempDir, type CliRun } from './support/runCli';
-import { closedPort as aClosedPort } from './support/closedPort';
+import { maskUrl } from '../src/secrets.js';
+import { runCli, tempDir, type CliRun } from './support/runCli.js';
+import { closedPort as aClosedPort } from './support/closedPort.js';
 
 const KEY = 'agent:main:subagent:worker';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];

@@ -6,10 +6,10 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { CliIo } from '../src/io';
-import { main } from '../src/main';
-import { jsonOf, runCli, tempDir } from './support/runCli';
-import { ageStateFile, dumpTables } from './support/stateFile';
+import type { CliIo } from '../src/io.js';
+import { main } from '../src/main.js';
+import { jsonOf, runCli, tempDir } from './support/runCli.js';
+import { ageStateFile, dumpTables } from './support/stateFile.js';
 
 const WORKER = 'agent:main:subagent:worker';
 const DAY_MS = 86_400_000;

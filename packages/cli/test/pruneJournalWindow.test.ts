@@ -3,7 +3,7 @@
 // the journal where it stopped.
 import type { PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
 
-import { pruneToCompletion } from '../src/commands/prune';
+import { pruneToCompletion } from '../src/commands/prune.js';
 
 test('batches that only move the journal window on continue the run, each resuming where the last stopped', async () => {
   const answers: PruneBatch[] = [

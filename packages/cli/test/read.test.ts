@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, runCli, tempDir } from './support/runCli';
-import { dumpTables, hashFileAndWal } from './support/stateFile';
+import { jsonOf, runCli, tempDir } from './support/runCli.js';
+import { dumpTables, hashFileAndWal } from './support/stateFile.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';

@@ -6,9 +6,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { crashedGatewayFile } from './support/crashedGateway';
-import { openToEveryone, otherUid, runCliAsOtherUser } from './support/otherUser';
-import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli';
+import { crashedGatewayFile } from './support/crashedGateway.js';
+import { openToEveryone, otherUid, runCliAsOtherUser } from './support/otherUser.js';
+import { jsonOf, requireBuiltCli, runCli, tempDir, type CliRun } from './support/runCli.js';
 
 let dir: string;
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { runCli, suiteTempDir } from './support/runCli';
+import { runCli, suiteTempDir } from './support/runCli.js';
 
 const suite = suiteTempDir();
 

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { jsonOf, runCli, suiteTempDir } from './support/runCli';
-import { crashedGatewayFile } from './support/crashedGateway';
-import { dumpTables } from './support/stateFile';
+import { jsonOf, runCli, suiteTempDir } from './support/runCli.js';
+import { crashedGatewayFile } from './support/crashedGateway.js';
+import { dumpTables } from './support/stateFile.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';

@@ -5,9 +5,9 @@
 // (issue 12 item 12).
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl, redactWith, secretsOf } from '../src/secrets';
-import { closedPort as aClosedPort } from './support/closedPort';
-import { runCli } from './support/runCli';
+import { maskUrl, redactWith, secretsOf } from '../src/secrets.js';
+import { closedPort as aClosedPort } from './support/closedPort.js';
+import { runCli } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 let closedPort: number;

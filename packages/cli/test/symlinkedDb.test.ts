@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { decodeRecordInput, type AppendRequest, type StateStore } from '@session-state/domain';
 
-import { jsonOf, runCli, tempDir } from './support/runCli';
+import { jsonOf, runCli, tempDir } from './support/runCli.js';
 
 const SESSION = 'agent:linked:main';
 

@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
-import { exitOf, waitFor } from './support/childOutput';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
+import { exitOf, waitFor } from './support/childOutput.js';
 
 const KEY = 'agent:main:subagent:researcher';
 

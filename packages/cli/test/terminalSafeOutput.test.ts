@@ -8,8 +8,8 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import { exitOf, waitFor } from './support/childOutput';
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli';
+import { exitOf, waitFor } from './support/childOutput.js';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 /** What a terminal could act on; a line break only between lines. */
 const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;

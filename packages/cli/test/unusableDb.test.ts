@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 
 import Database from 'better-sqlite3';
 
-import { openToEveryone, runCliAsOtherUser } from './support/otherUser';
-import { requireBuiltCli, runCli, spawnCli, tempDir, type CliRun } from './support/runCli';
+import { openToEveryone, runCliAsOtherUser } from './support/otherUser.js';
+import { requireBuiltCli, runCli, spawnCli, tempDir, type CliRun } from './support/runCli.js';
 
 const KEY = 'agent:main:main';
 const RECORD = ['record', KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'];

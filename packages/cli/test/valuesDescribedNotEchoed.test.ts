@@ -1,6 +1,6 @@
 // A wrong value the CLI refuses is described by type and size, never repeated, by the CLI or by
 // commander: it may be message content (issue 12 item 14, the command-line half).
-import { runCli } from './support/runCli';
+import { runCli } from './support/runCli.js';
 
 const CONTENT = 'Meet me at the back door at 9pm';
 const KEY = 'agent:main:main';

@@ -5,8 +5,8 @@ import path from 'node:path';
 
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 
-import { jsonOf, runCli, tempDir } from './support/runCli';
-import { ageStateFile, dumpTables } from './support/stateFile';
+import { jsonOf, runCli, tempDir } from './support/runCli.js';
+import { ageStateFile, dumpTables } from './support/stateFile.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';

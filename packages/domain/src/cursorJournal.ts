@@ -2,9 +2,9 @@
 // clock time and the cursor's watermarks after it, so the cursor row is a snapshot that replay
 // can rebuild and an operator can read (`explainPair`). How a SQL row stores an entry is the
 // SQL adapters' (adapters-sql-common's journalRow.ts).
-import { evolve, toWatermarks, type CursorEvent, type CursorState, type Watermarks } from './cursor';
-import { asSequence } from './sequence';
-import type { SessionKey } from './sessionKey';
+import { evolve, toWatermarks, type CursorEvent, type CursorState, type Watermarks } from './cursor.js';
+import { asSequence } from './sequence.js';
+import type { SessionKey } from './sessionKey.js';
 
 // --- entries -------------------------------------------------------------------------------
 

@@ -2,14 +2,14 @@
 // takes the rows a store read under its write lock and returns the rows to write, the journal
 // entries to append in the same transaction, and the outcome. An adapter is: lock and read,
 // plan, write. No adapter steps a cursor itself.
-import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type CursorCommand, type EndReason } from './cursor';
-import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
-import { journalWindowEnd } from './journalWindow';
-import type { CursorRow } from './append';
-import type { Notice, NoticeTextOf } from './notice';
-import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port';
-import type { Sequence } from './sequence';
-import type { SessionKey } from './sessionKey';
+import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type CursorCommand, type EndReason } from './cursor.js';
+import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal.js';
+import { journalWindowEnd } from './journalWindow.js';
+import type { CursorRow } from './append.js';
+import type { Notice, NoticeTextOf } from './notice.js';
+import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port.js';
+import type { Sequence } from './sequence.js';
+import type { SessionKey } from './sessionKey.js';
 
 // --- shared --------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 // Replay: a pair's cursor rebuilt from its journal and its target's retained signal events. The
 // stored cursor row is a snapshot of this fold; the contract's replay property checks that every
 // store keeps it so.
-import { evolve, fromWatermarks, type CursorState } from './cursor';
-import type { CursorJournalRecord } from './cursorJournal';
-import type { StoredEvent } from './event';
+import { evolve, fromWatermarks, type CursorState } from './cursor.js';
+import type { CursorJournalRecord } from './cursorJournal.js';
+import type { StoredEvent } from './event.js';
 
 /** What replay needs of a target event. */
 export type ReplayedTargetEvent = Pick<StoredEvent, 'sequence' | 'kind' | 'actorSessionKey'>;

@@ -2,7 +2,7 @@
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
 // --- input codecs and validation -----------------------------------------------------------
-export { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation';
+export { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation.js';
 export {
   SessionKey,
   SessionKeyInput,
@@ -14,12 +14,12 @@ export {
   isNestedSubagent,
   parseAgentKey,
   type AgentSessionKey,
-} from './sessionKey';
-export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence';
-export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind';
-export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './summary';
-export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './payload';
-export { hasUnpairedSurrogate, toWellFormed } from './text';
+} from './sessionKey.js';
+export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence.js';
+export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind.js';
+export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './summary.js';
+export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './payload.js';
+export { hasUnpairedSurrogate, toWellFormed } from './text.js';
 export {
   DedupeKey,
   OccurredAt,
@@ -30,10 +30,10 @@ export {
   type AppendCommandFields,
   type CommandPayload,
   type RecordFields,
-} from './recordInput';
+} from './recordInput.js';
 
 // --- the signal log ------------------------------------------------------------------------
-export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event';
+export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event.js';
 export {
   evolveHead,
   historyGap,
@@ -44,11 +44,11 @@ export {
   type HeadWrite,
   type SignalLogEvent,
   type SignalLogHead,
-} from './signalLog';
-export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges';
-export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append';
-export { assertAppendRequest, assertStoreKey } from './storeGuard';
-export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './storeOverview';
+} from './signalLog.js';
+export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges.js';
+export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append.js';
+export { assertAppendRequest, assertStoreKey } from './storeGuard.js';
+export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './storeOverview.js';
 
 // --- watchers and notices: the cursor decider ------------------------------------------------
 export {
@@ -73,11 +73,11 @@ export {
   type StepNotice,
   type TargetEvent,
   type Watermarks,
-} from './cursor';
+} from './cursor.js';
 
 // --- the cursor journal, the store planners, replay and explain --------------------------------
-export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal';
-export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './journalWindow';
+export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal.js';
+export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './journalWindow.js';
 export {
   comparePairs,
   planDrain,
@@ -104,18 +104,18 @@ export {
   type RestartScanPlanInput,
   type WatchPlan,
   type WatchPlanInput,
-} from './cursorPlans';
-export { replayCursor, type ReplayedTargetEvent } from './cursorReplay';
-export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain';
-export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice';
+} from './cursorPlans.js';
+export { replayCursor, type ReplayedTargetEvent } from './cursorReplay.js';
+export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain.js';
+export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
 
 // --- ports ---------------------------------------------------------------------------------
-export type { Clock } from './ports/clock.port';
-export type { LogFields, Logger } from './ports/logger.port';
-export type { Wake } from './ports/wake.port';
-export type { AppendBatchObservation, AwarenessObserver, PruneRunObservation } from './ports/observer.port';
-export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port';
-export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port';
+export type { Clock } from './ports/clock.port.js';
+export type { LogFields, Logger } from './ports/logger.port.js';
+export type { Wake } from './ports/wake.port.js';
+export type { AppendBatchObservation, AwarenessObserver, PruneRunObservation } from './ports/observer.port.js';
+export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port.js';
+export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port.js';
 export {
   failureMessage,
   isStoreError,
@@ -142,4 +142,4 @@ export {
   type StoreError,
   type StoreOperation,
   type WatchRequest,
-} from './ports/stateStore.port';
+} from './ports/stateStore.port.js';

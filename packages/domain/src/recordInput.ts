@@ -2,15 +2,15 @@
 // append command the store receives. The caller's object is read once: each field is taken into
 // a snapshot, the payload into a private copy and its JSON text, and only what was checked is
 // carried to the store (a later mutation or a getter's second answer cannot reach it).
-import * as E from 'fp-ts/Either';
-import { pipe } from 'fp-ts/function';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
-import { ActorType, EventKind, RunOutcome } from './eventKind';
-import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload';
-import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey';
-import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary';
-import { decodeInput, invalidInput, type InvalidInput } from './validation';
+import { ActorType, EventKind, RunOutcome } from './eventKind.js';
+import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload.js';
+import { isSessionKey, SessionKey, SessionKeyInput } from './sessionKey.js';
+import { normaliseSummary, Summary, SUMMARY_MAX_LENGTH } from './summary.js';
+import { decodeInput, invalidInput, type InvalidInput } from './validation.js';
 
 // --- field codecs ------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 // The per-session signal-log head: the state version that never decreases and the prune
 // watermark that decides `historyGap`, both as a pure reducer.
-import { maxSequence, type Sequence, ZERO } from './sequence';
+import { maxSequence, type Sequence, ZERO } from './sequence.js';
 
 // --- state -------------------------------------------------------------------------------
 

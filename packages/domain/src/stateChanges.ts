@@ -1,7 +1,7 @@
 // The reconciliation answer: `status` with its optional `stateChanges` page.
-import type { SessionEvent } from './event';
-import type { Sequence } from './sequence';
-import { historyGap, type SignalLogHead } from './signalLog';
+import type { SessionEvent } from './event.js';
+import type { Sequence } from './sequence.js';
+import { historyGap, type SignalLogHead } from './signalLog.js';
 
 export interface StateChanges {
   readonly events: readonly SessionEvent[];

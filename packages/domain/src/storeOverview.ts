@@ -3,9 +3,9 @@
 // hundred thousand. `overviewOf` states the result over full lists: the memory store's answer,
 // and the fallback for a store without `readOverview`; the SQL stores compute the same in the
 // database.
-import type { CursorRow } from './append';
-import type { HeadRow } from './ports/stateStore.port';
-import { describeValue } from './validation';
+import type { CursorRow } from './append.js';
+import type { HeadRow } from './ports/stateStore.port.js';
+import { describeValue } from './validation.js';
 
 /** How much of the store one overview lists. */
 export interface OverviewLimits {

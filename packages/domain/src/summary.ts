@@ -1,7 +1,7 @@
 // Event summaries: one normalised line of metadata, never message content.
 import * as t from 'io-ts';
 
-import { toWellFormed } from './text';
+import { toWellFormed } from './text.js';
 
 export const SUMMARY_MAX_LENGTH = 200;
 

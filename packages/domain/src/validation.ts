@@ -2,7 +2,7 @@
 // expected and what the field held, described by type and size and never repeated (any string a
 // caller passes may be message content, even a short one), so every boundary reports bad input
 // the same way.
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 
 // --- the domain error --------------------------------------------------------------------

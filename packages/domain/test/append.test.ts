@@ -1,12 +1,12 @@
 // planAppend: the stored event, which cursor rows one append writes (or seeds), and the notices.
 import { describe, expect, test } from '@jest/globals';
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 
-import { planAppend, toStoredEvent, type CursorRow } from '../src/append';
-import { noticeText } from '../src/notice';
-import { decodeRecordInput, type AppendCommand } from '../src/recordInput';
-import { asSequence } from '../src/sequence';
-import type { SessionKey } from '../src/sessionKey';
+import { planAppend, toStoredEvent, type CursorRow } from '../src/append.js';
+import { noticeText } from '../src/notice.js';
+import { decodeRecordInput, type AppendCommand } from '../src/recordInput.js';
+import { asSequence } from '../src/sequence.js';
+import type { SessionKey } from '../src/sessionKey.js';
 
 const PARENT = 'agent:main:main' as SessionKey;
 const PEER = 'agent:ops:main' as SessionKey;

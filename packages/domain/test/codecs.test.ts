@@ -2,19 +2,19 @@
 // whole `record` input, including that every rejection names the field and the value.
 import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 
-import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/payload';
-import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/recordInput';
+import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/payload.js';
+import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/recordInput.js';
 import {
   SessionKeyInput,
   isAgentQualified,
   isMainSession,
   isNestedSubagent,
   parseAgentKey,
-} from '../src/sessionKey';
-import { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from '../src/summary';
-import type { InvalidInput } from '../src/validation';
+} from '../src/sessionKey.js';
+import { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from '../src/summary.js';
+import type { InvalidInput } from '../src/validation.js';
 
 // --- helpers -------------------------------------------------------------------------------
 

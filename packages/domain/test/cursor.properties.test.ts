@@ -6,8 +6,8 @@ import { fc, test } from '@fast-check/jest';
 
 import { NOTICE_RULES, type RuleStep } from '@session-state/testkit';
 
-import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor';
-import { noticeText } from '../src/notice';
+import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
+import { noticeText } from '../src/notice.js';
 import {
   NoticeSimulation,
   PAIRS,
@@ -21,8 +21,8 @@ import {
   type SimCommand,
   type Snapshot,
   type Transition,
-} from './support/noticeSimulation';
-import { stepOf, type CursorTestInput } from './support/cursorSpec';
+} from './support/noticeSimulation.js';
+import { stepOf, type CursorTestInput } from './support/cursorSpec.js';
 
 // --- helpers -------------------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 // table (§5): each step's cursor events, the cursor after them, and the notice it asks for.
 import { describe, expect, test } from '@jest/globals';
 
-import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor';
-import type { EventKind } from '../src/eventKind';
-import { noticeText } from '../src/notice';
+import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
+import type { EventKind } from '../src/eventKind.js';
+import { noticeText } from '../src/notice.js';
 import {
   TARGET,
   WATCHER,
@@ -28,7 +28,7 @@ import {
   started,
   stepOf,
   type CursorTestInput,
-} from './support/cursorSpec';
+} from './support/cursorSpec.js';
 
 const spec = cursorSpec(WATCHER);
 

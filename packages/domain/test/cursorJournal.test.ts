@@ -1,14 +1,14 @@
 // The cursor journal's stored rows, replay, explain and the head-write planner.
 import { describe, expect, test } from '@jest/globals';
 
-import { toWatermarks, type CursorEvent } from '../src/cursor';
-import { journalRecords, type CursorJournalEntry } from '../src/cursorJournal';
-import { replayCursor } from '../src/cursorReplay';
-import { explainPair } from '../src/explain';
-import { asSequence } from '../src/sequence';
-import type { SessionKey } from '../src/sessionKey';
-import { planHeadWrite } from '../src/signalLog';
-import { idle, pending, seq } from './support/cursorSpec';
+import { toWatermarks, type CursorEvent } from '../src/cursor.js';
+import { journalRecords, type CursorJournalEntry } from '../src/cursorJournal.js';
+import { replayCursor } from '../src/cursorReplay.js';
+import { explainPair } from '../src/explain.js';
+import { asSequence } from '../src/sequence.js';
+import type { SessionKey } from '../src/sessionKey.js';
+import { planHeadWrite } from '../src/signalLog.js';
+import { idle, pending, seq } from './support/cursorSpec.js';
 
 const W = 'agent:main:main' as SessionKey;
 const T = 'agent:main:subagent:child-7' as SessionKey;

@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { importSpecifiers, purityViolations } from './support/purity';
+import { importSpecifiers, purityViolations } from './support/purity.js';
 
 const SRC = path.join(__dirname, '..', 'src');
 

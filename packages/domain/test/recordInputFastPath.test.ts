@@ -3,9 +3,9 @@
 // order, same rejection).
 import { expect } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 
-import { decodeRecordInput, decodeRecordInputByCodecs } from '../src/recordInput';
+import { decodeRecordInput, decodeRecordInputByCodecs } from '../src/recordInput.js';
 
 const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
 

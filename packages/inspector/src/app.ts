@@ -4,12 +4,12 @@
 import { explainPair, failureMessage, type PairExplanation, type StateStore } from '@session-state/domain';
 import { Hono } from 'hono';
 
-import { eventStreams, type StreamBacklog } from './eventStream';
-import { hostGuard } from './hostCheck';
-import type { LiveOverview } from './liveOverview';
-import { BadParameterError, integerParam, sessionKeyParam } from './queryParams';
-import type { StaticAsset } from './staticAssets';
-import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline';
+import { eventStreams, type StreamBacklog } from './eventStream.js';
+import { hostGuard } from './hostCheck.js';
+import type { LiveOverview } from './liveOverview.js';
+import { BadParameterError, integerParam, sessionKeyParam } from './queryParams.js';
+import type { StaticAsset } from './staticAssets.js';
+import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline.js';
 
 /** What the routes read from. */
 export interface InspectorAppDeps {

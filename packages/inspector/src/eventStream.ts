@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 
-import type { LiveOverview, OverviewFrame } from './liveOverview';
+import type { LiveOverview, OverviewFrame } from './liveOverview.js';
 
 /** The SSE event name of an overview update. */
 export const OVERVIEW_EVENT = 'overview';

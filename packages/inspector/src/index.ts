@@ -7,7 +7,7 @@ export {
   DEFAULT_INSPECTOR_PORT,
   type InspectorOptions,
   type RunningInspector,
-} from './startInspector';
+} from './startInspector.js';
 export {
   pollingChanges,
   sqliteFileChanges,
@@ -17,10 +17,10 @@ export {
   SIGNAL_FALLBACK_MS,
   type ChangeSource,
   type ChangeSubscription,
-} from './changes';
-export { watchGraph, agentBoxId, edgeId, type AgentNode, type SessionNode, type WatchEdge, type WatchGraph } from './graph';
-export { readOverview, NOTICE_LIMIT, type Overview, type PendingNotice, type StoreCounts } from './overview';
-export { readTimeline, actorRow, TIMELINE_MAX_EVENTS, type Timeline, type TimelineEvent } from './timeline';
-export type { OverviewUpdate } from './liveOverview';
-export { isLoopbackHost, allowedHosts } from './hostCheck';
-export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './graphBounds';
+} from './changes.js';
+export { watchGraph, agentBoxId, edgeId, type AgentNode, type SessionNode, type WatchEdge, type WatchGraph } from './graph.js';
+export { readOverview, NOTICE_LIMIT, type Overview, type PendingNotice, type StoreCounts } from './overview.js';
+export { readTimeline, actorRow, TIMELINE_MAX_EVENTS, type Timeline, type TimelineEvent } from './timeline.js';
+export type { OverviewUpdate } from './liveOverview.js';
+export { isLoopbackHost, allowedHosts } from './hostCheck.js';
+export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './graphBounds.js';

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 
 import { failureMessage, type StateStore } from '@session-state/domain';
 
-import type { ChangeSource, ChangeSubscription } from './changes';
-import { readOverview, type Overview } from './overview';
+import type { ChangeSource, ChangeSubscription } from './changes.js';
+import { readOverview, type Overview } from './overview.js';
 
 /** What an event stream receives: the overview and its version (1 for the first read, then +1 per change) within this server run. */
 export interface OverviewUpdate {

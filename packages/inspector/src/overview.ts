@@ -4,8 +4,8 @@
 // journal is read per pair, when the page asks for one. Nothing here writes.
 import { overviewOf, planHeldNotices, type StateStore, type StoreCounts } from '@session-state/domain';
 
-import { watchGraph, type WatchGraph } from './graph';
-import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds';
+import { watchGraph, type WatchGraph } from './graph.js';
+import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds.js';
 
 // --- the shapes --------------------------------------------------------------------------------
 

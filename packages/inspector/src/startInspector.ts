@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { StateStore } from '@session-state/domain';
 
-import { createInspectorApp } from './app';
-import type { ChangeSource } from './changes';
-import { allowedHosts, urlHost, WILDCARD_HOSTS } from './hostCheck';
-import { startLiveOverview } from './liveOverview';
-import { loadStaticAssets } from './staticAssets';
+import { createInspectorApp } from './app.js';
+import type { ChangeSource } from './changes.js';
+import { allowedHosts, urlHost, WILDCARD_HOSTS } from './hostCheck.js';
+import { startLiveOverview } from './liveOverview.js';
+import { loadStaticAssets } from './staticAssets.js';
 
 /** The port the inspector listens on when none is given. */
 export const DEFAULT_INSPECTOR_PORT = 4319;

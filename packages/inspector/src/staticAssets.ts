@@ -2,6 +2,7 @@
 // (no build step) and cytoscape's browser bundle from the package's own dependency (no CDN: the
 // page works without a network). Read once, when the server starts.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** A file the server answers with, and its content type. */
@@ -11,7 +12,7 @@ export interface StaticAsset {
 }
 
 /** The folder of the page's own files: public/ beside src/ and dist/. */
-export const PUBLIC_DIR = path.join(__dirname, '..', 'public');
+export const PUBLIC_DIR = path.join(import.meta.dirname, '..', 'public');
 
 const PAGE_FILES: ReadonlyArray<readonly [route: string, file: string, contentType: string]> = [
   ['/', 'index.html', 'text/html; charset=utf-8'],
@@ -31,7 +32,7 @@ export function loadStaticAssets(): ReadonlyMap<string, StaticAsset> {
     assets.set(route, { body: fs.readFileSync(path.join(PUBLIC_DIR, file)), contentType });
   }
   assets.set(CYTOSCAPE_ROUTE, {
-    body: fs.readFileSync(require.resolve('cytoscape/dist/cytoscape.min.js')),
+    body: fs.readFileSync(createRequire(import.meta.url).resolve('cytoscape/dist/cytoscape.min.js')),
     contentType: 'text/javascript; charset=utf-8',
   });
   return assets;

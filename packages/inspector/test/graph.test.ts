@@ -3,7 +3,7 @@
 // exactly when the pair has a notice pending.
 import { asSequence, type CursorRow, type HeadRow, type SessionKey } from '@session-state/domain';
 
-import { agentBoxId, watchGraph } from '../src/graph';
+import { agentBoxId, watchGraph } from '../src/graph.js';
 
 const key = (text: string): SessionKey => text as SessionKey;
 const head = (sessionKey: string, h: number, pruneWatermark = 0): HeadRow => ({ sessionKey: key(sessionKey), head: asSequence(h), pruneWatermark: asSequence(pruneWatermark) });

@@ -4,11 +4,11 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { SessionStateAwareness } from '@session-state/app';
 
-import { allowedHosts, isLoopbackHost } from '../src/hostCheck';
-import { startInspector, type RunningInspector } from '../src/startInspector';
-import { rawRequest } from './support/rawHttp';
-import { manualChanges } from './support/serverRig';
-import { RESEARCHER, writeScene } from './support/scene';
+import { allowedHosts, isLoopbackHost } from '../src/hostCheck.js';
+import { startInspector, type RunningInspector } from '../src/startInspector.js';
+import { rawRequest } from './support/rawHttp.js';
+import { manualChanges } from './support/serverRig.js';
+import { RESEARCHER, writeScene } from './support/scene.js';
 
 let awareness: SessionStateAwareness;
 let inspector: RunningInspector;

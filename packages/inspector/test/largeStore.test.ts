@@ -5,11 +5,11 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
-import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT } from '../src/graphBounds';
-import { NOTICE_LIMIT, type Overview } from '../src/overview';
-import { startInspector } from '../src/startInspector';
-import { appendOneEach, sessionKeys } from './support/manySessions';
-import { getJson, manualChanges, openEventStream } from './support/serverRig';
+import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT } from '../src/graphBounds.js';
+import { NOTICE_LIMIT, type Overview } from '../src/overview.js';
+import { startInspector } from '../src/startInspector.js';
+import { appendOneEach, sessionKeys } from './support/manySessions.js';
+import { getJson, manualChanges, openEventStream } from './support/serverRig.js';
 
 const SESSIONS = 20_000;
 const CURSORS = 3000;

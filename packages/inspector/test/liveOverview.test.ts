@@ -2,9 +2,9 @@
 // source that fires without a commit (a checkpoint, a fallback timer) pushes nothing.
 import { createMemoryStore } from '@session-state/adapters-memory';
 
-import { startLiveOverview, type OverviewUpdate } from '../src/liveOverview';
-import { RESEARCHER, writeScene } from './support/scene';
-import { manualChanges } from './support/serverRig';
+import { startLiveOverview, type OverviewUpdate } from '../src/liveOverview.js';
+import { RESEARCHER, writeScene } from './support/scene.js';
+import { manualChanges } from './support/serverRig.js';
 
 test('a change signal without a change in the store pushes no update; one commit pushes exactly one', async () => {
   const store = createMemoryStore();

@@ -5,11 +5,11 @@ import { createMemoryStore } from '@session-state/adapters-memory';
 import type { SessionStateAwareness } from '@session-state/app';
 import { noticeText, asSequence, type StateStore } from '@session-state/domain';
 
-import type { Overview } from '../src/overview';
-import { startInspector, type RunningInspector } from '../src/startInspector';
-import type { Timeline } from '../src/timeline';
-import { getJson, manualChanges, openEventStream } from './support/serverRig';
-import { BARE_AGENT, GLOBAL, MANAGER, OPS, RESEARCHER, writeScene } from './support/scene';
+import type { Overview } from '../src/overview.js';
+import { startInspector, type RunningInspector } from '../src/startInspector.js';
+import type { Timeline } from '../src/timeline.js';
+import { getJson, manualChanges, openEventStream } from './support/serverRig.js';
+import { BARE_AGENT, GLOBAL, MANAGER, OPS, RESEARCHER, writeScene } from './support/scene.js';
 
 let store: StateStore;
 let awareness: SessionStateAwareness;

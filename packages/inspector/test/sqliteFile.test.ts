@@ -9,10 +9,10 @@ import path from 'node:path';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { asSequence, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { sqliteFileChanges, sqliteFileToken } from '../src/changes';
-import { startInspector, type RunningInspector } from '../src/startInspector';
-import { MANAGER, OPS, RESEARCHER, writeScene } from './support/scene';
-import { openEventStream } from './support/serverRig';
+import { sqliteFileChanges, sqliteFileToken } from '../src/changes.js';
+import { startInspector, type RunningInspector } from '../src/startInspector.js';
+import { MANAGER, OPS, RESEARCHER, writeScene } from './support/scene.js';
+import { openEventStream } from './support/serverRig.js';
 
 /** The sha256 of the file's bytes, and whether a -wal or -shm exists beside it. */
 function fileState(file: string): { readonly hash: string; readonly wal: boolean; readonly shm: boolean } {

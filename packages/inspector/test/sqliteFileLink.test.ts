@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import type { SessionKey } from '@session-state/domain';
 
-import { sqliteFileChanges } from '../src/changes';
+import { sqliteFileChanges } from '../src/changes.js';
 
 let dir: string;
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -9,9 +9,9 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
-import { createInspectorApp } from '../src/app';
-import { startLiveOverview } from '../src/liveOverview';
-import { manualChanges } from './support/serverRig';
+import { createInspectorApp } from '../src/app.js';
+import { startLiveOverview } from '../src/liveOverview.js';
+import { manualChanges } from './support/serverRig.js';
 
 const PAIRS = 250;
 const CHANGES = 120;

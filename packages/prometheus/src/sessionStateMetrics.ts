@@ -5,8 +5,8 @@ import type { SessionStateAwareness } from '@session-state/app';
 import type { AwarenessObserver } from '@session-state/domain';
 import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType, type PrometheusContentType } from 'prom-client';
 
-import { COUNTER_NAMES, GAUGE_NAMES, HISTOGRAM_NAMES, type HistogramName } from './metricNames';
-import { countPendingPairs, type PendingPairsSource } from './pendingPairs';
+import { COUNTER_NAMES, GAUGE_NAMES, HISTOGRAM_NAMES, type HistogramName } from './metricNames.js';
+import { countPendingPairs, type PendingPairsSource } from './pendingPairs.js';
 
 /** A prom-client registry of either exposition format. */
 export type AnyRegistry = Registry<PrometheusContentType> | Registry<OpenMetricsContentType>;

@@ -5,8 +5,8 @@ import { createSessionStateAwareness } from '@session-state/app';
 import type { Logger, StateStore } from '@session-state/domain';
 import { Counter, Registry } from 'prom-client';
 
-import { COUNTER_NAMES, countPendingPairs, createSessionStateMetrics } from '../src';
-import { histogramOf, parseExposition, valueOf } from './support/exposition';
+import { COUNTER_NAMES, countPendingPairs, createSessionStateMetrics } from '../src/index.js';
+import { histogramOf, parseExposition, valueOf } from './support/exposition.js';
 
 const quiet: Logger = { warn: () => undefined, error: () => undefined };
 const noStartupWork = { restartScan: false, prune: 'off' } as const;

@@ -6,8 +6,8 @@ import { createSessionStateAwareness, type AwarenessMetrics, type SessionStateAw
 import type { Logger } from '@session-state/domain';
 import { storeMatrix, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
-import { COUNTER_NAMES, createSessionStateMetrics, type SessionStateMetrics } from '../src';
-import { histogramOf, parseExposition, valueOf, type Family } from './support/exposition';
+import { COUNTER_NAMES, createSessionStateMetrics, type SessionStateMetrics } from '../src/index.js';
+import { histogramOf, parseExposition, valueOf, type Family } from './support/exposition.js';
 
 const PARENT = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child-7';

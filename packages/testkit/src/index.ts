@@ -2,11 +2,12 @@
 // fault-injecting store and the one reference model of the notice semantics. Test code only.
 
 // --- stores under test ---------------------------------------------------------------------
-export { STORE_KINDS, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores';
-export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas';
+export { STORE_KINDS, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores.js';
+export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas.js';
 
 // --- the StateStore contract ---------------------------------------------------------------
-export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract';
+export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract.js';
+export { globalTestRunner, type TestRunner } from './contract/testRunner.js';
 
 // --- fault injection -----------------------------------------------------------------------
 export {
@@ -19,11 +20,11 @@ export {
   type FaultStyle,
   type SeenCall,
   type StoreMethod,
-} from './faultStore';
+} from './faultStore.js';
 
 // --- the reference model of the notice semantics -------------------------------------------
-export { NOTICE_RULES, NOTIFYING_KINDS, notifiesWatcher, type ModelWatermarks, type RuleNotice, type RuleReason, type RuleStep } from './noticeRules';
-export { NoticeQueueModel, isAgentKey, isNestedKey, noticeTextOf, parseNotice, type OfferOutcome, type QueuedNotice } from './noticeQueue';
+export { NOTICE_RULES, NOTIFYING_KINDS, notifiesWatcher, type ModelWatermarks, type RuleNotice, type RuleReason, type RuleStep } from './noticeRules.js';
+export { NoticeQueueModel, isAgentKey, isNestedKey, noticeTextOf, parseNotice, type OfferOutcome, type QueuedNotice } from './noticeQueue.js';
 export {
   MODEL_PRUNE_INTERVAL_MS,
   ReferenceModel,
@@ -33,4 +34,4 @@ export {
   type ModelEvent,
   type ModelRetention,
   type ModelSession,
-} from './referenceModel';
+} from './referenceModel.js';

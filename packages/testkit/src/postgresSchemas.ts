@@ -1,5 +1,10 @@
 // The PostgreSQL server the tests use (SESSION_STATE_PG_URL), a fresh schema per test, and its removal.
-import pg from 'pg';
+// pg is loaded when first used: only the PostgreSQL suites need it.
+import type pg from 'pg';
+
+async function pgDriver(): Promise<typeof pg> {
+  return (await import('pg')).default;
+}
 
 /** The test server's URL; the root Jest config runs the PostgreSQL suites only when it is set. */
 export function pgUrl(): string {
@@ -20,7 +25,7 @@ export function uniqueSchema(prefix = 't'): string {
 
 /** Runs SQL on a connection of its own (not the store's), e.g. to look at or damage stored rows. */
 export async function withClient<T>(work: (client: pg.Client) => Promise<T>, schema?: string): Promise<T> {
-  const client = new pg.Client({ connectionString: pgUrl(), ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) });
+  const client = new (await pgDriver()).Client({ connectionString: pgUrl(), ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) });
   await client.connect();
   try {
     return await work(client);
@@ -42,7 +47,7 @@ export async function dropSchema(schema: string): Promise<void> {
  * to four attempts a kill.
  */
 export async function terminateBackendsAtRandom(appName: string, kills: number): Promise<number> {
-  const admin = new pg.Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
+  const admin = new (await pgDriver()).Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
   await admin.connect();
   let terminated = 0;
   try {

@@ -3,8 +3,8 @@
 // (noticeRules.ts) and its queue is noticeQueue.ts, both written without the domain's reducers so
 // a shared mistake does not hide itself. The facade tests and the reliability batteries drive it
 // beside the real facade; the domain's tests check the cursor decider against the same table.
-import { NOTICE_RULES, notifiesWatcher, type ModelWatermarks, type RuleStep } from './noticeRules';
-import { isAgentKey, NoticeQueueModel } from './noticeQueue';
+import { NOTICE_RULES, notifiesWatcher, type ModelWatermarks, type RuleStep } from './noticeRules.js';
+import { isAgentKey, NoticeQueueModel } from './noticeQueue.js';
 
 /** The facade's background prune interval (SPEC 7: at most hourly after appends). */
 export const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;

@@ -1,16 +1,14 @@
 // The one store harness: each store kind opens a store on fresh state and can reopen the same
 // durable state (a restart) and clean up. The contract suite, the adapters' tests and the
-// facade's tests all take their stores from here.
+// facade's tests all take their stores from here. Each kind loads its adapter when it opens, so
+// a team running only the contract against its own store installs none of them.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { createMemoryStore } from '@session-state/adapters-memory';
-import { openPostgresStore } from '@session-state/adapters-postgres';
-import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type StateStore } from '@session-state/domain';
 
-import { dropSchema, pgUrl, uniqueSchema } from './postgresSchemas';
+import { dropSchema, pgUrl, uniqueSchema } from './postgresSchemas.js';
 
 // --- the harness ---------------------------------------------------------------------------
 
@@ -65,6 +63,7 @@ function memoryView(shared: StateStore): StateStore {
 export const memoryKind: StoreKind = {
   name: 'memory',
   async open() {
+    const { createMemoryStore } = await import('@session-state/adapters-memory');
     const shared = createMemoryStore();
     let latest = memoryView(shared);
     return {
@@ -101,6 +100,7 @@ function sqliteKindOn(name: string, driver: 'better-sqlite3' | 'node:sqlite'): S
   return {
     name,
     async open() {
+      const { openSqliteStore } = await import('@session-state/adapters-sqlite');
       const temp = tempDbPath();
       let latest = openSqliteStore({ path: temp.path, driver });
       return {
@@ -131,6 +131,7 @@ export const nodeSqliteKind: StoreKind = sqliteKindOn('sqlite (node:sqlite)', 'n
 export const postgresKind: StoreKind = {
   name: 'postgres',
   async open() {
+    const { openPostgresStore } = await import('@session-state/adapters-postgres');
     const schema = uniqueSchema('kit');
     const open = () => openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 4 });
     let latest = await open();

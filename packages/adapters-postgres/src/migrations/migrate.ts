@@ -2,8 +2,8 @@
 // so several gateways opening a fresh database at once apply every migration exactly once.
 import type { ClientBase } from 'pg';
 
-import { MIGRATIONS, type Migration } from './index';
-import { inSchema } from './placeholder';
+import { MIGRATIONS, type Migration } from './index.js';
+import { inSchema } from './placeholder.js';
 
 /** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
 const bookkeeping = (schemaName: string): string => `

@@ -2,10 +2,10 @@
 // drizzle/ and embedded in generated.ts (see tools/drizzleMigrations.js). Version 1 (initial) and
 // 2 (cursor_journal) create what the hand-written migrations of the same versions created, so a
 // file they made is up to date.
-import { GENERATED_MIGRATIONS } from './generated';
-import type { Migration } from './migration';
+import { GENERATED_MIGRATIONS } from './generated.js';
+import type { Migration } from './migration.js';
 
-export type { Migration } from './migration';
+export type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = GENERATED_MIGRATIONS;
 

@@ -1,8 +1,8 @@
 // Applies the pending committed migrations at open, one write transaction each, so several
 // processes opening the same fresh file at once apply every migration exactly once.
-import type { SqliteClient } from '../driver';
+import type { SqliteClient } from '../driver.js';
 
-import { MIGRATIONS, type Migration } from './index';
+import { MIGRATIONS, type Migration } from './index.js';
 
 const BOOKKEEPING = `
 CREATE TABLE IF NOT EXISTS schema_migrations (

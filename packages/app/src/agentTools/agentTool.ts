@@ -2,10 +2,10 @@
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
 import type { RecordedEvent, SessionStatus } from '@session-state/domain';
 
-import type { SessionListRow } from '../awarenessApi';
-import { ClockError } from '../clockReading';
-import { InvalidInputError } from '../invalidInputError';
-import { ClosedError, StoreOperationError } from '../storeOperationError';
+import type { SessionListRow } from '../awarenessApi.js';
+import { ClockError } from '../clockReading.js';
+import { InvalidInputError } from '../invalidInputError.js';
+import { ClosedError, StoreOperationError } from '../storeOperationError.js';
 
 // --- the definition --------------------------------------------------------------------------
 

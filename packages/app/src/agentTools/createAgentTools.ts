@@ -2,14 +2,14 @@
 // the watcher whose model calls them and for whether writing is allowed.
 import { invalidInput } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../awarenessApi';
-import { decodeSessionKey, requireKnownFields } from '../inputs';
-import { InvalidInputError } from '../invalidInputError';
-import type { NamedAgentTool } from './agentTool';
-import { recordTool } from './recordTool';
-import { sessionStatusTool } from './sessionStatusTool';
-import { sessionsListTool } from './sessionsListTool';
-import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch';
+import type { SessionStateAwareness } from '../awarenessApi.js';
+import { decodeSessionKey, requireKnownFields } from '../inputs.js';
+import { InvalidInputError } from '../invalidInputError.js';
+import type { NamedAgentTool } from './agentTool.js';
+import { recordTool } from './recordTool.js';
+import { sessionStatusTool } from './sessionStatusTool.js';
+import { sessionsListTool } from './sessionsListTool.js';
+import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch.js';
 
 /** Who calls the tools and what they may do. */
 export interface AgentToolsOptions {

@@ -3,10 +3,10 @@
 import { ChangesSince, MAX_PAGE_LIMIT, PageLimit, SessionKeyInput } from '@session-state/domain';
 import * as t from 'io-ts';
 
-import type { SessionStateAwareness, StatusOptions } from '../awarenessApi';
-import { strictObject } from '../inputs';
-import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool';
-import { sessionKeyProperty } from './toolSchemas';
+import type { SessionStateAwareness, StatusOptions } from '../awarenessApi.js';
+import { strictObject } from '../inputs.js';
+import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
+import { sessionKeyProperty } from './toolSchemas.js';
 
 // --- input -----------------------------------------------------------------------------------
 

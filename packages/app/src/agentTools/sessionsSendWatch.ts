@@ -2,9 +2,9 @@
 // merge into that tool, and the call to make once the gateway has dispatched the message.
 import { invalidInput } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../awarenessApi';
-import { InvalidInputError } from '../invalidInputError';
-import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool';
+import type { SessionStateAwareness } from '../awarenessApi.js';
+import { InvalidInputError } from '../invalidInputError.js';
+import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
 export const SESSIONS_SEND = 'sessions_send';
 

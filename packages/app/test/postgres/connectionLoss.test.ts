@@ -4,10 +4,10 @@
 // or rejects, and every record that answered ok is stored exactly once.
 import pg from 'pg';
 
-import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src';
+import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src/index.js';
 import { openPostgresStore } from '@session-state/adapters-postgres';
 import { terminateBackendsAtRandom } from '@session-state/testkit';
-import { noticeTexts } from '../support/noticeTexts';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 jest.setTimeout(120_000);
 

@@ -5,9 +5,9 @@
 // operation lane, complete; and the session records again once the lock ends.
 import pg from 'pg';
 
-import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src';
+import { createSessionStateAwareness, type RecordResult, type SessionStateAwareness } from '../../src/index.js';
 import { openPostgresStore } from '@session-state/adapters-postgres';
-import { humanTurn, recordingLogger } from '../support/harness';
+import { humanTurn, recordingLogger } from '../support/harness.js';
 
 jest.setTimeout(30_000);
 

@@ -25,7 +25,7 @@ class Gateway {
   readonly ready: Promise<void>;
 
   constructor(schema: string, owns: readonly string[]) {
-    this.child = fork(path.join(__dirname, 'gatewayWorker.js'), [URL, schema, owns.join(',')], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(path.join(__dirname, 'gatewayWorker.cjs'), [URL, schema, owns.join(',')], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.ready = new Promise((resolve, reject) => {
       this.child.on('message', (message: { ready?: boolean; failed?: string; wake?: string; id?: number; result?: unknown; error?: string }) => {
         if (message.ready === true) resolve();

@@ -7,13 +7,13 @@
 import fc from 'fast-check';
 import { memoryKind, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import type { ChildSpawnedResult, Notice, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src';
-import { drainThenAppendKind } from '../support/drainThenAppendStore';
-import { noticeTexts } from '../support/noticeTexts';
-import { expectNoViolations } from './support/failureClasses';
-import { Rig } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { CLOCK_MOVES, describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
+import type { ChildSpawnedResult, Notice, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src/index.js';
+import { drainThenAppendKind } from '../support/drainThenAppendStore.js';
+import { noticeTexts } from '../support/noticeTexts.js';
+import { expectNoViolations } from './support/failureClasses.js';
+import { Rig } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { CLOCK_MOVES, describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload.js';
 
 const RUNS = scaled(50);
 const MAX_GROUPS = scaled(40);

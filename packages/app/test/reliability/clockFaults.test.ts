@@ -6,8 +6,8 @@
 import type { Clock, StateStore } from '@session-state/domain';
 import { STORE_KINDS, type StoreKind } from '@session-state/testkit';
 
-import { ClockError, createSessionStateAwareness, type SessionStateAwareness } from '../../src';
-import { CHILD, humanTurn, PARENT, PEER, recordingLogger, START, type RecordingLogger } from '../support/harness';
+import { ClockError, createSessionStateAwareness, type SessionStateAwareness } from '../../src/index.js';
+import { CHILD, humanTurn, PARENT, PEER, recordingLogger, START, type RecordingLogger } from '../support/harness.js';
 
 // --- the clock ---------------------------------------------------------------------------------
 

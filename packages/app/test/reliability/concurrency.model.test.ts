@@ -8,12 +8,12 @@
 import fc from 'fast-check';
 import { parseNotice, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import type { RecordResult, SessionStateAwareness } from '../../src';
-import { expectNoViolations, type Violation } from './support/failureClasses';
-import { Rig } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
-import { noticeTexts } from '../support/noticeTexts';
+import type { RecordResult, SessionStateAwareness } from '../../src/index.js';
+import { expectNoViolations, type Violation } from './support/failureClasses.js';
+import { Rig } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { describeStep, KEYS, recordInput, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const RUNS = scaled(15);
 const MAX_GROUPS = scaled(30);

@@ -14,18 +14,18 @@ import { openSqliteStore } from '@session-state/adapters-sqlite';
 import type { CursorRow, SessionKey, StateStore } from '@session-state/domain';
 import { noticeTextOf } from '@session-state/testkit';
 
-import { createSessionStateAwareness } from '../../src';
-import { recordingLogger } from '../support/harness';
-import { expectNoViolations, type Violation } from './support/failureClasses';
-import { readAllEvents } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { noticeTexts } from '../support/noticeTexts';
+import { createSessionStateAwareness } from '../../src/index.js';
+import { recordingLogger } from '../support/harness.js';
+import { expectNoViolations, type Violation } from './support/failureClasses.js';
+import { readAllEvents } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const ROUNDS = scaled(20);
 const SEED = Number(process.env['RELIABILITY_SEED'] ?? 20261129);
 const KEYS = ['agent:a:main', 'agent:b:main', 'agent:c:main', 'agent:a:subagent:s1', 'agent:b:subagent:s2', 'global'];
 const packageDir = join(__dirname, '..', '..');
-const worker = join(__dirname, 'support', 'crashWorker.js');
+const worker = join(__dirname, 'support', 'crashWorker.cjs');
 
 interface Ack {
   readonly sessionKey: string;

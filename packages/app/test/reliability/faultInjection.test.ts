@@ -7,11 +7,11 @@
 // the same call works. Injected failures alternate between a rejected promise and a synchronous throw.
 import { storeMatrix, type FaultMode, type SeenCall, type StoreKind } from '@session-state/testkit';
 
-import { StoreOperationError } from '../../src';
-import { expectNo, expectNoViolations } from './support/failureClasses';
-import { Rig } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { noticeTexts } from '../support/noticeTexts';
+import { StoreOperationError } from '../../src/index.js';
+import { expectNo, expectNoViolations } from './support/failureClasses.js';
+import { Rig } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 // --- the scenario ------------------------------------------------------------------------------
 

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { parseNotice, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { expectNoViolations, type Violation } from './support/failureClasses';
-import { Rig } from './support/rig';
-import { scaled, scaledTimeout } from './support/scale';
-import { describeStep, KEYS, runStep, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload';
-import { noticeTexts } from '../support/noticeTexts';
+import { expectNoViolations, type Violation } from './support/failureClasses.js';
+import { Rig } from './support/rig.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { describeStep, KEYS, runStep, stepArb, WORKLOAD_RETENTION, type Step } from './support/workload.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const RUNS = scaled(25);
 const MAX_STEPS = scaled(120);

@@ -15,11 +15,11 @@ import { openSqliteStore, type CorruptRowInfo } from '@session-state/adapters-sq
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { storeMatrix, type StoreHarness } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src';
-import { recordingLogger, type RecordingLogger } from '../support/harness';
-import { expectNo } from './support/failureClasses';
-import { scaled, scaledTimeout } from './support/scale';
-import { noticeTexts } from '../support/noticeTexts';
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src/index.js';
+import { recordingLogger, type RecordingLogger } from '../support/harness.js';
+import { expectNo } from './support/failureClasses.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 // --- hostile values, by the type a field expects --------------------------------------------------
 

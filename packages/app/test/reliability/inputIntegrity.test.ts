@@ -5,9 +5,9 @@
 import { decodeRecordInput, SUMMARY_SCAN_LIMIT } from '@session-state/domain';
 import { STORE_KINDS, storeMatrix, type StoreHarness } from '@session-state/testkit';
 
-import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src';
-import { recordingLogger, type RecordingLogger } from '../support/harness';
-import { noticeTexts } from '../support/noticeTexts';
+import { createSessionStateAwareness, InvalidInputError, type SessionStateAwareness } from '../../src/index.js';
+import { recordingLogger, type RecordingLogger } from '../support/harness.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const MEMORY = STORE_KINDS[0] as (typeof STORE_KINDS)[number];
 

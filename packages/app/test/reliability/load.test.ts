@@ -7,12 +7,12 @@ import { createManualClock } from '@session-state/adapters-memory';
 import { asSequence, type SessionKey, type StateStore } from '@session-state/domain';
 import { faultStore, noticeTextOf, storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, type SessionStateAwareness } from '../../src';
-import { recordingLogger, START } from '../support/harness';
-import { expectNo } from './support/failureClasses';
-import { measureMemory, type MemoryFigures } from './support/memory';
-import { scaled, scaledTimeout } from './support/scale';
-import { noticeTexts } from '../support/noticeTexts';
+import { createSessionStateAwareness, type SessionStateAwareness } from '../../src/index.js';
+import { recordingLogger, START } from '../support/harness.js';
+import { expectNo } from './support/failureClasses.js';
+import { measureMemory, type MemoryFigures } from './support/memory.js';
+import { scaled, scaledTimeout } from './support/scale.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 const EVENTS = scaled(60_000);
 const CHUNK = 1000;

@@ -5,8 +5,8 @@
 import { storeError, type StateStore } from '@session-state/domain';
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { StoreOperationError, type RecordResult } from '../../src';
-import { CHILD, humanTurn, openFixture, PARENT, type Fixture } from '../support/harness';
+import { StoreOperationError, type RecordResult } from '../../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, type Fixture } from '../support/harness.js';
 
 const CAUSE = 'database or disk is full';
 

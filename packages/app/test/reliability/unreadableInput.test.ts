@@ -7,9 +7,9 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
-import { ClockError, createSessionStateAwareness, InvalidInputError, type RecordResult } from '../../src';
-import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, START, type Fixture } from '../support/harness';
-import { noticeTexts } from '../support/noticeTexts';
+import { ClockError, createSessionStateAwareness, InvalidInputError, type RecordResult } from '../../src/index.js';
+import { CHILD, humanTurn, openFixture, PARENT, PEER, recordingLogger, START, type Fixture } from '../support/harness.js';
+import { noticeTexts } from '../support/noticeTexts.js';
 
 /** Content that must never reach an error message or a log. */
 const SECRET = 'the user said: my password is hunter2';

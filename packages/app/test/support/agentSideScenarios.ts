@@ -5,8 +5,8 @@
 import type { SessionKey } from '@session-state/domain';
 import { noticeTextOf, type FaultStore, type StoreKind } from '@session-state/testkit';
 
-import { InvalidInputError } from '../../src';
-import { CHILD, humanTurn, openFaultyFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './harness';
+import { InvalidInputError } from '../../src/index.js';
+import { CHILD, humanTurn, openFaultyFixture, OTHER_CHILD, PARENT, PEER, type Fixture } from './harness.js';
 
 /** Registers the scenarios for each `[name, kind]` row. */
 export function describeAgentSide(rows: readonly (readonly [string, StoreKind])[]): void {

@@ -4,7 +4,7 @@ import { createManualClock, type ManualClock } from '@session-state/adapters-mem
 import type { AwarenessObserver, LogFields, Logger, StateStore } from '@session-state/domain';
 import { faultStoreOption, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src';
+import { createSessionStateAwareness, type RecordInput, type SessionStateAwareness } from '../../src/index.js';
 
 // --- keys ------------------------------------------------------------------------------------
 

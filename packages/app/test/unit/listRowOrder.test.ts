@@ -4,8 +4,8 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { StateStore } from '@session-state/domain';
 
-import { createSessionStateAwareness } from '../../src';
-import { recordingLogger } from '../support/harness';
+import { createSessionStateAwareness } from '../../src/index.js';
+import { recordingLogger } from '../support/harness.js';
 
 const A = 'agent:a:main';
 const B = 'agent:b:main';

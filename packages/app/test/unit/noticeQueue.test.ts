@@ -2,7 +2,7 @@
 import { asSequence, noticeText } from '@session-state/domain';
 import fc from 'fast-check';
 
-import { createNoticeQueue, type NoticeQueue } from '../../src/noticeQueue';
+import { createNoticeQueue, type NoticeQueue } from '../../src/noticeQueue.js';
 
 /** An entry as the domain builds it: its text is noticeText(target, acked). */
 const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), text: noticeText(target, asSequence(acked)), notified: asSequence(notified) });

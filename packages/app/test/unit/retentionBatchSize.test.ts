@@ -2,7 +2,7 @@
 // or doubling per step, within its bounds.
 import fc from 'fast-check';
 
-import { nextBatchSize, PRUNE_BATCH_MAX, PRUNE_BATCH_MIN, PRUNE_BATCH_TARGET_MS } from '../../src/retention';
+import { nextBatchSize, PRUNE_BATCH_MAX, PRUNE_BATCH_MIN, PRUNE_BATCH_TARGET_MS } from '../../src/retention.js';
 
 test('a call over the target time shrinks the batch, one under half of it grows the batch', () => {
   expect(nextBatchSize(1000, PRUNE_BATCH_TARGET_MS * 4)).toBe(500);

@@ -3,7 +3,7 @@
 // from the journal's start.
 import type { PruneBatch, PruneRequest } from '@session-state/domain';
 
-import { createRetention } from '../../src/retention';
+import { createRetention } from '../../src/retention.js';
 
 /** A retention whose store answers `batches` in turn and records every request it was given. */
 function recording(batches: readonly PruneBatch[]) {

@@ -3,9 +3,9 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { PruneRequest, StateStore } from '@session-state/domain';
 
-import { createSessionStateAwareness } from '../../src';
-import { createRetention, PRUNE_BATCH_SIZE } from '../../src/retention';
-import { recordingLogger } from '../support/harness';
+import { createSessionStateAwareness } from '../../src/index.js';
+import { createRetention, PRUNE_BATCH_SIZE } from '../../src/retention.js';
+import { recordingLogger } from '../support/harness.js';
 
 /** Runs a prune of `calls` batches, each reporting `elapsedMs`; resolves with the batch sizes asked for. */
 async function batchSizes(calls: number, elapsedMs: number, batchRows?: number): Promise<number[]> {

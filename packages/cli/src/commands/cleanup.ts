@@ -6,10 +6,10 @@ import { Argument, type Command } from 'commander';
 import type { SessionStateAwareness } from '@session-state/app';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
-import { named, parseSessionKey } from '../args';
-import { withAwareness } from '../awarenessRun';
-import type { RunContext } from '../io';
-import { openExistingForWriting, stateLocation } from '../stateLocation';
+import { named, parseSessionKey } from '../args.js';
+import { withAwareness } from '../awarenessRun.js';
+import type { RunContext } from '../io.js';
+import { openExistingForWriting, stateLocation } from '../stateLocation.js';
 
 /** What a reset removed. */
 export interface ResetSummary {

@@ -3,10 +3,10 @@
 import { Option, type Command } from 'commander';
 import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } from '@session-state/domain';
 
-import { named, parseSessionKey } from '../args';
-import { isoTime, table } from '../format';
-import type { RunContext } from '../io';
-import { openForReading, stateLocation } from '../stateLocation';
+import { named, parseSessionKey } from '../args.js';
+import { isoTime, table } from '../format.js';
+import type { RunContext } from '../io.js';
+import { openForReading, stateLocation } from '../stateLocation.js';
 
 interface CursorsOptions {
   readonly watcher?: string;

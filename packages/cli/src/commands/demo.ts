@@ -6,13 +6,13 @@ import type { Command } from 'commander';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import type { ChildSpawnedResult, Notice, RecordedEvent, RecordResult, SessionStateAwareness } from '@session-state/app';
-import { createCliLogger } from '../cliLogger';
-import { StorageError, UsageError } from '../errors';
-import { actorLabel, payloadLabel } from '../format';
-import type { RunContext } from '../io';
-import type { StateFilePath } from '../stateFilePath';
-import { stateLocation } from '../stateLocation';
-import { toolCommand } from '../toolCommand';
+import { createCliLogger } from '../cliLogger.js';
+import { StorageError, UsageError } from '../errors.js';
+import { actorLabel, payloadLabel } from '../format.js';
+import type { RunContext } from '../io.js';
+import type { StateFilePath } from '../stateFilePath.js';
+import { stateLocation } from '../stateLocation.js';
+import { toolCommand } from '../toolCommand.js';
 
 // --- the cast ----------------------------------------------------------------------------------
 
@@ -82,7 +82,7 @@ async function removePreviousDemoFile(at: StateFilePath): Promise<boolean> {
   }
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
   if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
-  (await import('../stateFile')).requireWritable(at);
+  (await import('../stateFile.js')).requireWritable(at);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
   return true;
 }
@@ -166,7 +166,7 @@ export async function playDemo(
   const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(at);
-  await (await import('../stateFile')).createLabelledStateFile(at, DEMO_LABEL);
+  await (await import('../stateFile.js')).createLabelledStateFile(at, DEMO_LABEL);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);

@@ -6,9 +6,9 @@
 import { Argument, type Command } from 'commander';
 import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
 
-import { named, parseSessionKey } from '../args';
-import type { RunContext } from '../io';
-import { openForReading, stateLocation } from '../stateLocation';
+import { named, parseSessionKey } from '../args.js';
+import type { RunContext } from '../io.js';
+import { openForReading, stateLocation } from '../stateLocation.js';
 
 interface ExplainOptions {
   readonly json?: boolean;

@@ -5,11 +5,11 @@
 import { Option, type Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
-import { describeArgument } from '../describe';
-import { UsageError } from '../errors';
-import type { CliIo, RunContext } from '../io';
-import { maskUrl } from '../secrets';
-import { openForReading, stateLocation, type StateLocation } from '../stateLocation';
+import { describeArgument } from '../describe.js';
+import { UsageError } from '../errors.js';
+import type { CliIo, RunContext } from '../io.js';
+import { maskUrl } from '../secrets.js';
+import { openForReading, stateLocation, type StateLocation } from '../stateLocation.js';
 
 interface InspectOptions {
   readonly port: number;

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
-import { checkSessionKeys } from '../args';
-import { table } from '../format';
-import type { RunContext } from '../io';
-import { openForReading, stateLocation } from '../stateLocation';
+import { checkSessionKeys } from '../args.js';
+import { table } from '../format.js';
+import type { RunContext } from '../io.js';
+import { openForReading, stateLocation } from '../stateLocation.js';
 
 interface ListOptions {
   readonly json?: boolean;

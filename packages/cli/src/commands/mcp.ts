@@ -4,11 +4,11 @@
 // loaded only when this command runs.
 import { Option, type Command } from 'commander';
 
-import { named, parseSessionKey } from '../args';
-import { createCliLogger } from '../cliLogger';
-import type { RunContext } from '../io';
-import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation';
-import { packageVersion } from '../version';
+import { named, parseSessionKey } from '../args.js';
+import { createCliLogger } from '../cliLogger.js';
+import type { RunContext } from '../io.js';
+import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation.js';
+import { packageVersion } from '../version.js';
 
 interface McpOptions {
   readonly reader?: string;
@@ -49,7 +49,7 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
           ...(options.reader !== undefined ? { reader: options.reader } : {}),
           allowWrite: options.allowWrite === true,
         });
-        const { serveMcp } = await import('../mcpServer');
+        const { serveMcp } = await import('../mcpServer.js');
         await serveMcp({
           tools,
           withheld: options.allowWrite === true ? {} : { record: 'record is not offered: this server was started without --allow-write, so it only reads' },

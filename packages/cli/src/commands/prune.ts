@@ -5,10 +5,10 @@
 import { Option, type Command } from 'commander';
 import type { PruneRequest, StateStore } from '@session-state/domain';
 
-import { named, parseDuration, parsePositiveInteger } from '../args';
-import type { CliStream, RunContext } from '../io';
-import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation';
-import { startProgress, type PruneProgress } from './pruneProgress';
+import { named, parseDuration, parsePositiveInteger } from '../args.js';
+import type { CliStream, RunContext } from '../io.js';
+import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation.js';
+import { startProgress, type PruneProgress } from './pruneProgress.js';
 
 interface PruneOptions {
   readonly maxAge: number;

@@ -2,16 +2,16 @@
 // one event through the facade, so watchers' cursors move exactly as in the gateway, and writes
 // nothing else (no retention, no restart scan).
 import { Argument, Option, type Command } from 'commander';
-import * as E from 'fp-ts/Either';
+import * as E from 'fp-ts/lib/Either.js';
 import { ActorType, decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
 import type { RecordInput } from '@session-state/app';
-import { withAwareness } from '../awarenessRun';
-import { named, oneOf, parseJsonObject, parseSessionKey } from '../args';
-import { UsageError } from '../errors';
-import { actorLabel, payloadLabel } from '../format';
-import type { RunContext } from '../io';
-import { openForWriting, stateLocation } from '../stateLocation';
+import { withAwareness } from '../awarenessRun.js';
+import { named, oneOf, parseJsonObject, parseSessionKey } from '../args.js';
+import { UsageError } from '../errors.js';
+import { actorLabel, payloadLabel } from '../format.js';
+import type { RunContext } from '../io.js';
+import { openForWriting, stateLocation } from '../stateLocation.js';
 
 interface RecordOptions {
   readonly kind: string;

@@ -12,11 +12,11 @@ import {
   type StateStore,
 } from '@session-state/domain';
 
-import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args';
-import { UsageError } from '../errors';
-import { eventTable } from '../format';
-import type { RunContext } from '../io';
-import { openForReading, stateLocation } from '../stateLocation';
+import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args.js';
+import { UsageError } from '../errors.js';
+import { eventTable } from '../format.js';
+import type { RunContext } from '../io.js';
+import { openForReading, stateLocation } from '../stateLocation.js';
 
 interface StatusOptions {
   readonly since?: number;

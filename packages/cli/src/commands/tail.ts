@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import { Argument, Option, type Command } from 'commander';
 import { asSequence, historyGap, toSessionEvent, type SessionEvent, type SessionKey } from '@session-state/domain';
 
-import { named, parseSequence, parseSessionKey } from '../args';
-import { actorLabel, payloadLabel } from '../format';
-import { StorageError } from '../errors';
-import type { CliIo, RunContext } from '../io';
-import { openForReading, stateLocation, type StateLocation } from '../stateLocation';
+import { named, parseSequence, parseSessionKey } from '../args.js';
+import { actorLabel, payloadLabel } from '../format.js';
+import { StorageError } from '../errors.js';
+import type { CliIo, RunContext } from '../io.js';
+import { openForReading, stateLocation, type StateLocation } from '../stateLocation.js';
 
 interface TailOptions {
   readonly since?: number;

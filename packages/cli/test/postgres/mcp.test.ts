@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 
 import pg from 'pg';
 
-import { answerOf, connect } from '../support/mcpClient';
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli } from '../support/runCli';
+import { answerOf, connect } from '../support/mcpClient.js';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli } from '../support/runCli.js';
 
 jest.setTimeout(60_000);
 

@@ -9,9 +9,9 @@ import pg from 'pg';
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
 import { createSessionStateAwareness } from '@session-state/app';
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli';
-import { exitOf, waitFor } from '../support/childOutput';
-import { closedPort } from '../support/closedPort';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, type CliRun } from '../support/runCli.js';
+import { exitOf, waitFor } from '../support/childOutput.js';
+import { closedPort } from '../support/closedPort.js';
 
 jest.setTimeout(60_000);
 

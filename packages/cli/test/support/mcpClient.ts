@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { CLI_MAIN } from './runCli';
+import { CLI_MAIN } from './runCli.js';
 
 export interface Session {
   readonly client: Client;

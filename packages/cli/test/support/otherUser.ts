@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-import { CLI_MAIN, type CliRun } from './runCli';
+import { CLI_MAIN, type CliRun } from './runCli.js';
 
 /** The command prefix that runs a program as a user who does not own the test's files. */
 export function otherUserPrefix(): string[] {

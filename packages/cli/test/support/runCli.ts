@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { CliIo } from '../../src/io';
-import { main } from '../../src/main';
+import type { CliIo } from '../../src/io.js';
+import { main } from '../../src/main.js';
 
 /** The bin a user runs: the committed launcher, which loads the built entry point. */
 export const CLI_MAIN = path.resolve(__dirname, '..', '..', 'bin', 'session-state.js');

@@ -1,16 +1,16 @@
 // The storage port: everything the facade persists, as whole operations so each one is one
 // transaction in any adapter. Methods return promises so a server database (PostgreSQL) fits
 // behind the same port; the SQLite adapter does its work synchronously inside them.
-import type { CursorRow } from '../append';
-import type { CursorJournalEntry } from '../cursorJournal';
-import type { SessionEvent, StoredEvent } from '../event';
-import type { Notice } from '../notice';
-import type { AppendCommand } from '../recordInput';
-import type { Sequence } from '../sequence';
-import type { SessionKey } from '../sessionKey';
-import type { SignalLogHead } from '../signalLog';
-import type { OverviewLimits, StoreOverview } from '../storeOverview';
-import type { ListenForCursorSignals } from './cursorSignals.port';
+import type { CursorRow } from '../append.js';
+import type { CursorJournalEntry } from '../cursorJournal.js';
+import type { SessionEvent, StoredEvent } from '../event.js';
+import type { Notice } from '../notice.js';
+import type { AppendCommand } from '../recordInput.js';
+import type { Sequence } from '../sequence.js';
+import type { SessionKey } from '../sessionKey.js';
+import type { SignalLogHead } from '../signalLog.js';
+import type { OverviewLimits, StoreOverview } from '../storeOverview.js';
+import type { ListenForCursorSignals } from './cursorSignals.port.js';
 
 // --- errors ------------------------------------------------------------------------------
 

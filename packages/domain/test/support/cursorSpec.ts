@@ -1,10 +1,10 @@
 // Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
 // a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
 // cursor events and cursors the tests expect.
-import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor';
-import type { EventKind } from '../../src/eventKind';
-import { asSequence, type Sequence } from '../../src/sequence';
-import { specificationFor, type Specification } from './specification';
+import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor.js';
+import type { EventKind } from '../../src/eventKind.js';
+import { asSequence, type Sequence } from '../../src/sequence.js';
+import { specificationFor, type Specification } from './specification.js';
 
 export const WATCHER = 'agent:main:main';
 export const TARGET = 'agent:main:subagent:child-7';

@@ -5,10 +5,10 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
-import { storeSignalChanges } from '../../src/changes';
-import { startInspector, type RunningInspector } from '../../src/startInspector';
-import { awarenessOn, MANAGER, RESEARCHER, writeScene } from '../support/scene';
-import { openEventStream } from '../support/serverRig';
+import { storeSignalChanges } from '../../src/changes.js';
+import { startInspector, type RunningInspector } from '../../src/startInspector.js';
+import { awarenessOn, MANAGER, RESEARCHER, writeScene } from '../support/scene.js';
+import { openEventStream } from '../support/serverRig.js';
 
 /** Far beyond the test's timeout: only a signal can bring the update. */
 const NO_FALLBACK_MS = 3_600_000;

@@ -1,7 +1,7 @@
 // Running the inspector in a test: a change source the test fires by hand, the JSON endpoints
 // fetched, and the event stream read message by message.
-import type { ChangeSource } from '../../src/changes';
-import type { OverviewUpdate } from '../../src/liveOverview';
+import type { ChangeSource } from '../../src/changes.js';
+import type { OverviewUpdate } from '../../src/liveOverview.js';
 
 /** A change source that reports a change only when the test calls `fire`. */
 export function manualChanges(): { readonly source: ChangeSource; readonly fire: () => void } {

@@ -1,7 +1,11 @@
 // The contract of StateStore.readOverview, registered inside the StateStore contract: every
 // store answers what `overviewOf` states over its full heads and cursors, for any limits, and
 // refuses limits that are not non-negative integers.
+import { expect } from 'expect';
+
 import { decodeRecordInput, isStoreError, overviewOf, type AppendRequest, type OverviewLimits, type SessionKey, type StateStore } from '@session-state/domain';
+
+import type { TestRunner } from './testRunner.js';
 
 const T0 = Date.UTC(2026, 10, 29, 10, 0, 0);
 const [A, B, C, D, E, F] = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => `agent:${id}:main` as SessionKey) as [SessionKey, SessionKey, SessionKey, SessionKey, SessionKey, SessionKey];
@@ -14,7 +18,7 @@ function change(sessionKey: SessionKey): AppendRequest {
 }
 
 /** Registers the readOverview tests; `current` gives the test's store. */
-export function describeOverviewContract(current: () => StateStore): void {
+export function describeOverviewContract(current: () => StateStore, { describe, test }: TestRunner): void {
   describe('readOverview', () => {
     /** Six cursors (three pending, each holding a notice), five sessions with heads, one deleted (a tombstone, pruned). */
     async function scene(store: StateStore): Promise<void> {

@@ -1,5 +1,6 @@
 // The StateStore contract: the storage behaviour of SPEC sections 2-7 stated once, run against
-// every adapter by a two-line `*.contract.test.ts` that passes its own factory.
+// every adapter by a two-line `*.contract.test.ts` that passes its own factory (see testRunner.ts).
+import { expect } from 'expect';
 import fc from 'fast-check';
 
 import {
@@ -31,9 +32,10 @@ import {
   type StoredEvent,
 } from '@session-state/domain';
 
-import type { StoreHarness } from '../stores';
-import { describeOverviewContract } from './overview.contract';
-import { describeTextRoundTrip } from './textRoundTrip.contract';
+import type { StoreHarness } from '../stores.js';
+import { describeOverviewContract } from './overview.contract.js';
+import { globalTestRunner, type TestRunner } from './testRunner.js';
+import { describeTextRoundTrip } from './textRoundTrip.contract.js';
 
 // --- the factory ---------------------------------------------------------------------------
 
@@ -211,11 +213,12 @@ async function replayMismatch(store: StateStore, row: CursorRow): Promise<string
 // --- the suite -----------------------------------------------------------------------------
 
 /**
- * Registers the StateStore contract for one adapter. `factory` gives each test fresh state.
+ * Registers the StateStore contract for one adapter. `factory` gives each test fresh state; `runner` declares the tests.
  *
  * @example describeStateStoreContract('memory', memoryKind.open);
  */
-export function describeStateStoreContract(name: string, factory: StateStoreFactory): void {
+export function describeStateStoreContract(name: string, factory: StateStoreFactory, runner: TestRunner = globalTestRunner()): void {
+  const { describe, test, beforeEach, afterEach } = runner;
   describe(`StateStore contract: ${name}`, () => {
     let harness: StoreHarness;
     let store: StateStore;
@@ -235,8 +238,8 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       await harness.cleanup();
     });
 
-    describeOverviewContract(() => store);
-    describeTextRoundTrip(() => harness);
+    describeOverviewContract(() => store, runner);
+    describeTextRoundTrip(() => harness, runner);
 
     /** The durable state reopened: a new store over what was committed (for memory, a new view of the same state). */
     async function reopened(): Promise<StateStore> {
@@ -522,7 +525,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
         expect((await reread.listCursors()).map(pairOf).sort()).toEqual(UNICODE_KEYS.map((k, i) => `${UNICODE_KEYS[(i + 1) % UNICODE_KEYS.length]} -> ${k}`).sort());
       });
 
-      test.each(ILL_FORMED)('a key with an unpaired surrogate (%j) is refused by every write, and nothing is stored', async (raw) => {
+      for (const raw of ILL_FORMED) test(`a key with an unpaired surrogate (${JSON.stringify(raw)}) is refused by every write, and nothing is stored`, async () => {
         const bad = raw as SessionKey; // past the type, as a JavaScript caller would pass it
         await append(store, key('agent:\uFFFD:main'), { dedupeKey: 'dedupe:\uFFFD' }); // what the bad keys would collide with
         const heads = await store.readHeads();

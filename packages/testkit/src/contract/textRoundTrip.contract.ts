@@ -1,9 +1,12 @@
 // Part of the StateStore contract: every text a store keeps (summary, payload, keys) comes back
 // exactly, whatever the code points, or is refused alike by every store. A NUL is the hazard:
 // PostgreSQL cannot store one and node:sqlite of some Node releases cut text at it on read.
+import { expect } from 'expect';
+
 import { decodeRecordInput, type AppendCommand, type SessionKey, type StateStore } from '@session-state/domain';
 
-import type { StoreHarness } from '../stores';
+import type { StoreHarness } from '../stores.js';
+import type { TestRunner } from './testRunner.js';
 
 const T0 = 1_700_000_000_000;
 const A = 'agent:a:main' as SessionKey;
@@ -20,7 +23,7 @@ const ODD = 'U+FFFF \uFFFF emoji \u{1F600}\u{1F469}\u200D\u{1F4BB} e\u0301 \u{10
 const LONG = `${ODD} ${'x\u{1F600}\uFFFF'.repeat(25_000)}`; // about 100,000 UTF-16 units
 
 /** Registers the tests inside describeStateStoreContract's describe; `harness()` is the current test's harness. */
-export function describeTextRoundTrip(harness: () => StoreHarness): void {
+export function describeTextRoundTrip(harness: () => StoreHarness, { describe, test }: TestRunner): void {
   describe('text round-trips exactly on every driver, or is refused alike', () => {
     async function readBack(store: StateStore) {
       return (await store.readChanges(A, 0 as never, 10)).events;

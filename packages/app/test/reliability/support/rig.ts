@@ -5,11 +5,11 @@ import { createManualClock, type ManualClock } from '@session-state/adapters-mem
 import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
-import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src';
-import { withDrainThenAppend } from '../../support/drainThenAppendStore';
-import { recordingLogger, START, type RecordingLogger } from '../../support/harness';
-import { type FailureClass, type Violation } from './failureClasses';
-import { noticeTexts } from '../../support/noticeTexts';
+import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src/index.js';
+import { withDrainThenAppend } from '../../support/drainThenAppendStore.js';
+import { recordingLogger, START, type RecordingLogger } from '../../support/harness.js';
+import { type FailureClass, type Violation } from './failureClasses.js';
+import { noticeTexts } from '../../support/noticeTexts.js';
 
 export interface RigOptions {
   readonly retention: ModelRetention;

@@ -3,8 +3,8 @@
 // plus restarts, prunes and clock moves; `runStep` plays one step on a Rig.
 import fc from 'fast-check';
 
-import type { RecordInput } from '../../../src';
-import type { Rig } from './rig';
+import type { RecordInput } from '../../../src/index.js';
+import type { Rig } from './rig.js';
 
 export const KEYS = [
   'agent:main:main',
