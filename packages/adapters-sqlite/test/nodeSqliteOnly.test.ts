@@ -21,7 +21,7 @@ afterEach(() => temp.remove());
 
 test('without better-sqlite3: the default driver is refused naming the option; node:sqlite appends, and its prune and checkpoint workers run on node:sqlite', () => {
   const support = path.join(__dirname, 'support');
-  const child = spawnSync(process.execPath, ['--require', path.join(support, 'hideBetterSqlite3.js'), path.join(support, 'nodeSqliteOnly.js'), temp.path], { cwd: packageDir, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--require', path.join(support, 'hideBetterSqlite3.cjs'), path.join(support, 'nodeSqliteOnly.cjs'), temp.path], { cwd: packageDir, encoding: 'utf8' });
   expect(child.status).toBe(0);
   expect(JSON.parse(child.stdout)).toEqual({
     defaultDriver: "openSqliteStore: better-sqlite3 is not installed: npm install better-sqlite3, or pass driver: 'node:sqlite'",
