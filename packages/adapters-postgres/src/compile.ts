@@ -2,8 +2,11 @@
 // statement with positional parameters ($1, $2, …) called with named values (see
 // adapters-sql-common's statement.ts): drizzle stays the single source of the SQL, while a call
 // costs what a raw node-postgres prepared statement costs (prepared once per connection, by name).
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
+
+import { pgCore } from './drizzle.js';
+
+const { PgDialect } = pgCore;
 
 /** The dialect that renders the store's `sql` templates. */
 export const dialect = new PgDialect();

@@ -2,11 +2,13 @@
 // written) and VACUUM of the store's tables with their size before and after.
 import { previewOfCounts, pruneCountParams } from '@session-state/adapters-sql-common';
 import type { PrunePreview, PruneRequest, VacuumResult } from '@session-state/domain';
-import { getTableConfig } from 'drizzle-orm/pg-core';
 
 import type { StoreDb } from './storeDb.js';
 import { runAlone } from './transaction.js';
 import { withUnboundedClient } from './unboundedClient.js';
+import { pgCore } from './drizzle.js';
+
+const { getTableConfig } = pgCore;
 
 /** What `prune` run to completion with `request` would delete and expire; reads only. */
 export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<PrunePreview> {

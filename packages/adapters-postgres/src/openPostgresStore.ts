@@ -1,6 +1,5 @@
 // Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
 // the StateStore port over a connection pool; `listen` adds the cross-process signals.
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { storePort } from '@session-state/adapters-sql-common';
 import type { StateStore } from '@session-state/domain';
 import pg from 'pg';
@@ -32,6 +31,9 @@ import { consoleLogger, logCorruptRow } from './storeLogger.js';
 import { withUnboundedClient } from './unboundedClient.js';
 import { unwatch } from './unwatch.js';
 import { watch } from './watch.js';
+import { nodePostgres } from './drizzle.js';
+
+const { drizzle } = nodePostgres;
 
 /**
  * The PostgreSQL StateStore. Several gateways (processes, machines) may open the same database

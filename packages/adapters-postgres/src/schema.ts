@@ -5,7 +5,9 @@
 // against a placeholder schema the runner replaces with the configured one (see migrate.ts);
 // `npm run check:migrations` fails when the two disagree. The one thing drizzle cannot declare,
 // the pending-cursor index's INCLUDE, is drizzle-kit's custom migration 0001 (see cursors below).
-import { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgCore } from './drizzle.js';
+
+const { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } = pgCore;
 
 /**
  * Keys are compared and ordered byte-wise (COLLATE "C"), as in every other store, whatever the

@@ -3,9 +3,7 @@
 // own (row locks, SKIP LOCKED, array parameters with unnest, the event sequence, NOTIFY) are
 // written here with drizzle's query builder or its `sql` template, always naming the schema's
 // tables and columns. Reads return positional rows the adapter decodes.
-import { asc, eq, sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { getTableConfig } from 'drizzle-orm/pg-core';
 import {
   columnsOf,
   CURSOR_FIELDS,
@@ -20,6 +18,10 @@ import type { CursorRow } from '@session-state/domain';
 
 import { compile, type Statement } from './compile.js';
 import type { StoreTables } from './schema.js';
+import { orm, pgCore } from './drizzle.js';
+
+const { asc, eq, sql } = orm;
+const { getTableConfig } = pgCore;
 
 type Orm = NodePgDatabase<StoreTables>;
 

@@ -3,11 +3,14 @@
 // (placeholders `?` or `$n`, table names in the store's schema). Named placeholders only; see
 // statement.ts. What differs by dialect (locks, array parameters, batch writes, sequences)
 // stays in each adapter's statements.ts.
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS } from './columns.js';
 import type { CursorsTable, JournalTable, SqlTables } from './tables.js';
+import { orm } from './drizzle.js';
+
+const { and, asc, eq, sql } = orm;
 
 const p = (name: string) => sql.placeholder(name);
 

@@ -2,7 +2,9 @@
 // in it; the placeholder names, in the order the SQL binds them, are kept beside the text, and
 // each call passes an object of named values that `bindValues` lays out in that order. So no call
 // site depends on the order of a statement's parameters, and a statement can bind one name twice.
-import { is, Param, Placeholder, SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+
+import { orm } from './drizzle.js';
 
 /** What renders a dialect's SQL: drizzle's SQLiteSyncDialect or PgDialect. */
 export interface SqlDialect {
@@ -24,14 +26,14 @@ export interface RenderedStatement {
  * text the caller already serialised), so binding the value directly is what drizzle would do.
  */
 function placeholderName(param: unknown): string | undefined {
-  if (is(param, Placeholder)) return param.name;
-  if (is(param, Param) && is(param.value, Placeholder)) return param.value.name;
+  if (orm.is(param, orm.Placeholder)) return param.name;
+  if (orm.is(param, orm.Param) && orm.is(param.value, orm.Placeholder)) return param.value.name;
   return undefined;
 }
 
 /** Renders `query`; every parameter must be a placeholder (a literal would be bound by no name). */
 export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): RenderedStatement {
-  const { sql, params } = is(query, SQL) ? dialect.sqlToQuery(query) : query.toSQL();
+  const { sql, params } = orm.is(query, orm.SQL) ? dialect.sqlToQuery(query) : query.toSQL();
   const names = params.map((param) => {
     const name = placeholderName(param);
     if (name === undefined) throw new Error(`${label}: every parameter must be a named placeholder, the query binds a literal: ${sql}`);

@@ -3,11 +3,13 @@
 // statement.ts): drizzle stays the single source of the SQL while a call costs what a raw
 // prepared statement costs (drizzle's own prepared queries re-map placeholders on every call).
 // Each `?` drizzle renders becomes `@name`, so the driver binds the values object natively.
-import { is, SQL } from 'drizzle-orm';
-import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import type { SQL } from 'drizzle-orm';
 import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
 import type { RunResult, SqliteClient } from './driver.js';
+import { orm, sqliteCore } from './drizzle.js';
+
+const { SQLiteSyncDialect } = sqliteCore;
 
 const dialect = new SQLiteSyncDialect();
 
@@ -64,7 +66,7 @@ export function compilePositional<Values extends readonly unknown[]>(
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */
 export function readRows(client: SqliteClient, query: SQL | { getSQL(): SQL }): unknown[][] {
-  const { sql, params } = dialect.sqlToQuery(is(query, SQL) ? query : query.getSQL());
+  const { sql, params } = dialect.sqlToQuery(orm.is(query, orm.SQL) ? query : query.getSQL());
   return client.prepareRaw(sql).all(...params);
 }
 

@@ -1,7 +1,6 @@
 // Deleting a session: its events and every cursor it is part of go (each watch ends as
 // `deleted`); its head stays as a tombstone with the prune watermark raised over what was
 // deleted, as `planHeadWrite` computes it.
-import { count, eq, max } from 'drizzle-orm';
 import { asSequence, assertStoreKey, type CursorPair, type SessionKey } from '@session-state/domain';
 
 import { readRows, runWrite } from './compile.js';
@@ -9,6 +8,9 @@ import { writeHead } from './headRow.js';
 import { journalRemoval } from './removeCursors.js';
 import { events } from './schema.js';
 import type { StoreDb } from './storeDb.js';
+import { orm } from './drizzle.js';
+
+const { count, eq, max } = orm;
 
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): { eventsDeleted: number; removedCursors: CursorPair[] } {

@@ -8,7 +8,6 @@
 // A fan-out a crash interrupted is finished at the next start, before the restart scan, which
 // then re-queues its pending pairs.
 import { performance } from 'node:perf_hooks';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { columnsOf, CURSOR_FIELDS } from '@session-state/adapters-sql-common';
 import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
 
@@ -19,6 +18,9 @@ import { createScanPacer } from './scanPacer.js';
 import { cursors, events, fanOuts } from './schema.js';
 import { moveCursor } from './statements.js';
 import type { StoreDb } from './storeDb.js';
+import { orm } from './drizzle.js';
+
+const { and, asc, eq, gt, sql } = orm;
 
 /** A record on a target with more cursors than this steps them in pages after its transaction. */
 export const FAN_OUT_INLINE_CURSORS = 500;

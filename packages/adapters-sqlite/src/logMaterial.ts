@@ -5,12 +5,14 @@
 // not its own is the first unless the watcher made it. Every reader of cursor rows for a decision
 // or a display takes the greater of the stored material and that one (with the touch time it
 // would have written), so what the store shows and decides is what a write per watcher gave.
-import { sql } from 'drizzle-orm';
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
 import { compile, type Statement } from './compile.js';
 import { cursors, heads } from './schema.js';
 import type { StoreDb } from './storeDb.js';
+import { orm } from './drizzle.js';
+
+const { sql } = orm;
 
 const p = (name: string) => sql.placeholder(name);
 

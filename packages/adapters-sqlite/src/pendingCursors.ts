@@ -3,11 +3,13 @@
 // statement, which reads only the covering partial index cursors_lagging).
 import { columnsOf, PENDING_FIELDS } from '@session-state/adapters-sql-common';
 import type { SessionKey } from '@session-state/domain';
-import { and, gt, inArray } from 'drizzle-orm';
 
 import { readRows } from './compile.js';
 import { cursors } from './schema.js';
 import type { StoreDb } from './storeDb.js';
+import { orm } from './drizzle.js';
+
+const { and, gt, inArray } = orm;
 
 /** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
 export const TARGETS_PER_QUERY = 500;

@@ -1,8 +1,11 @@
 // drizzle as a query builder only, whichever driver runs the store: the statements are built
 // with it and compiled once at open (compile.ts), never executed through drizzle.
-import { drizzle, type SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
+import type { SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
 
 import { schema } from './schema.js';
+import { sqliteProxy } from './drizzle.js';
+
+const { drizzle } = sqliteProxy;
 
 export type QueryBuilder = SqliteRemoteDatabase<typeof schema>;
 

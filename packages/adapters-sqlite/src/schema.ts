@@ -1,8 +1,10 @@
 // The drizzle table definitions of the SQLite store. The committed migrations (drizzle/, embedded in
 // src/migrations/generated.ts) are generated from these by drizzle-kit; `npm run check:migrations`
 // fails when the two disagree.
-import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { orm, sqliteCore } from './drizzle.js';
+
+const { sql } = orm;
+const { index, integer, primaryKey, sqliteTable, text } = sqliteCore;
 
 // --- the signal log ----------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 // values (see compile.ts): the ones whose text both dialects share come from adapters-sql-common;
 // those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
 // transaction, rowid-bounded batches, `IN` lists).
-import { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import {
   columnsOf,
   CURSOR_FIELDS,
@@ -20,6 +19,9 @@ import type { SqliteClient } from './driver.js';
 import { raisedByMarks } from './logMaterial.js';
 import type { QueryBuilder as Orm } from './queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
+import { orm } from './drizzle.js';
+
+const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 
 const p = (name: string) => sql.placeholder(name);
 
