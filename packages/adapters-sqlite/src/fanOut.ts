@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { columnsOf, CURSOR_FIELDS } from '@session-state/adapters-sql-common';
 import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
 
-import { compile, type Statement } from './compile.js';
+import { compile, compilePositional, type PositionalStatement, type Statement } from './compile.js';
 import { writeJournal } from './cursorJournal.js';
 import { decodeCursorsInPlace } from './cursorsInPlace.js';
 import { createScanPacer } from './scanPacer.js';
@@ -42,6 +42,12 @@ export interface OwedFanOut {
 interface FanOutStatements {
   /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order (the order cursorsOnTarget reads). */
   readonly cursorsAfter: Statement<{ target: string; after: number; limit: number }>;
+  /**
+   * (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors, as cursorsAfter from rowid 0: the index
+   * on target holds each target's rows in rowid order. Read by every append, so its LIMIT is a
+   * literal and it has no ORDER BY: a bound LIMIT or the sorter's set-up cost more than the read.
+   */
+  readonly firstCursors: PositionalStatement<readonly [target: string]>;
   readonly insertFanOut: Statement<{ sequence: number; target: string; after: number }>;
   readonly advanceFanOut: Statement<{ sequence: number; after: number }>;
   readonly deleteFanOut: Statement<{ sequence: number }>;
@@ -66,6 +72,16 @@ function statementsOf(db: StoreDb): FanOutStatements {
         .orderBy(asc(sql`${cursors}.rowid`))
         .limit(p('limit')),
       'cursorsAfter',
+    ),
+    firstCursors: compilePositional<readonly [target: string]>(
+      client,
+      orm
+        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
+        .from(cursors)
+        .where(eq(cursors.target, p('target')))
+        .limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
+      'firstCursors',
+      ['target'],
     ),
     insertFanOut: compile(client, orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }), 'insertFanOut'),
     advanceFanOut: compile(
@@ -102,7 +118,7 @@ function statementsOf(db: StoreDb): FanOutStatements {
 
 /** The first cursors of an append's target: at most FAN_OUT_INLINE_CURSORS + 1, so more than the limit says the fan-out is paged. */
 export function firstCursorsOn(db: StoreDb, target: string): unknown[][] {
-  return statementsOf(db).cursorsAfter.all({ target, after: 0, limit: FAN_OUT_INLINE_CURSORS + 1 });
+  return statementsOf(db).firstCursors.all(target);
 }
 
 /** Records, in the append's transaction, that the record's target's cursors are still to see it. */
