@@ -1,4 +1,4 @@
-// The CLI loads a store's adapter only when a command opens that store (issue 17 item 5): the
+// The CLI loads a store's adapter only when a command opens that store: the
 // version and the help load no database driver, and a command on a state file never loads
 // PostgreSQL's. Spawned, since what a fresh process loads is the point; the time it takes is
 // measured by `npm run bench` (CLI cold start), never here.
@@ -38,6 +38,19 @@ test.each(['--version', '--help', 'status --help', 'completion bash'])('%s loads
   const loaded = modulesLoadedBy(command.split(' '));
   for (const name of DRIVERS) expect(loaded.filter(driver(name))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/](adapters-[a-z-]+|app)[\\/]/u.test(file))).toEqual([]);
+});
+
+test('--version answers from the manifest without loading the tool, commander or the domain', () => {
+  const loaded = modulesLoadedBy(['--version']);
+  expect(loaded.filter((file) => /packages[\\/](cli[\\/]dist|domain)[\\/]/u.test(file))).toEqual([]);
+  expect(loaded.filter(driver('commander'))).toEqual([]);
+  const version = spawnSync(process.execPath, [CLI_MAIN, '--version'], { encoding: 'utf8' });
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(CLI_MAIN), '..', 'package.json'), 'utf8')) as { version: string };
+  expect([version.status, version.stdout]).toEqual([0, `${manifest.version}\n`]);
+});
+
+test.each(['status --help', 'prune --help'])('%s loads no progress bar', (command) => {
+  expect(modulesLoadedBy(command.split(' ')).filter(driver('cli-progress'))).toEqual([]);
 });
 
 test("status on a state file loads the SQLite adapter and never PostgreSQL's", async () => {

@@ -95,7 +95,7 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
   try {
     if (io.stderr.isTTY === true && store.previewPrune !== undefined) {
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
-      progress = startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
+      progress = await startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
     }
     run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: () => stop });
   } finally {

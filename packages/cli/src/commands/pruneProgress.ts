@@ -1,6 +1,6 @@
 // The prune command's progress on a terminal: one cli-progress bar on stderr, events pruned out of
 // what the dry-run count found at the start (appends meanwhile can make the run a little longer).
-import { SingleBar } from 'cli-progress';
+// cli-progress is loaded only when a bar is shown, so other commands do not pay for loading it.
 
 /** The bar of one prune run. */
 export interface PruneProgress {
@@ -11,7 +11,8 @@ export interface PruneProgress {
 }
 
 /** Starts a bar on `stream` (a terminal) for `total` events; callers only start one on a terminal. */
-export function startProgress(stream: NodeJS.WritableStream, total: number): PruneProgress {
+export async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({
     stream,
     format: 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}',
