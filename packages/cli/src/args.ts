@@ -3,8 +3,8 @@
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
 import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
-import { describeArgument } from './describe.js';
-import { UsageError } from './errors.js';
+import { describeArgument } from './output/describe.js';
+import { UsageError } from './output/errors.js';
 
 /** A value a parser refused: what was expected and what came, described by type and size. */
 class InvalidValue extends Error {

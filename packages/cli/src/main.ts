@@ -20,11 +20,11 @@ import { registerRecord } from './commands/record.js';
 import { registerSchema } from './commands/schema.js';
 import { registerStatus } from './commands/status.js';
 import { registerTail } from './commands/tail.js';
-import { EXIT, reportError } from './errors.js';
-import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './io.js';
-import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './postgresUrl.js';
-import { dbValuesOf, redactorFor } from './secrets.js';
-import { DB_ENV, DEFAULT_DB_PATH } from './stateFilePath.js';
+import { EXIT, reportError } from './output/errors.js';
+import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './output/io.js';
+import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/postgresUrl.js';
+import { dbValuesOf, redactorFor } from './state/secrets.js';
+import { DB_ENV, DEFAULT_DB_PATH } from './state/stateFilePath.js';
 import { packageVersion } from './version.js';
 
 const WHERE_STATE_LIVES = `

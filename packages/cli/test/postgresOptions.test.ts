@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl } from '../src/secrets.js';
+import { maskUrl } from '../src/state/secrets.js';
 import { runCli, tempDir, type CliRun } from './support/runCli.js';
 import { closedPort as aClosedPort } from './support/closedPort.js';
 

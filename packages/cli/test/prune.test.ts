@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import Database from 'better-sqlite3';
 
-import type { CliIo } from '../src/io.js';
+import type { CliIo } from '../src/output/io.js';
 import { main } from '../src/main.js';
 import { jsonOf, runCli, tempDir } from './support/runCli.js';
 import { ageStateFile, dumpTables } from './support/stateFile.js';

@@ -5,7 +5,7 @@
 // (issue 12 item 12).
 import { test as propTest, fc } from '@fast-check/jest';
 
-import { maskUrl, redactWith, secretsOf } from '../src/secrets.js';
+import { maskUrl, redactWith, secretsOf } from '../src/state/secrets.js';
 import { closedPort as aClosedPort } from './support/closedPort.js';
 import { runCli } from './support/runCli.js';
 

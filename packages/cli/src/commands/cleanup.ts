@@ -7,9 +7,9 @@ import type { SessionStateAwareness } from '@session-state/app';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import { named, parseSessionKey } from '../args.js';
-import { withAwareness } from '../awarenessRun.js';
-import type { RunContext } from '../io.js';
-import { openExistingForWriting, stateLocation } from '../stateLocation.js';
+import { withAwareness } from '../state/awarenessRun.js';
+import type { RunContext } from '../output/io.js';
+import { openExistingForWriting, stateLocation } from '../state/stateLocation.js';
 
 /** What a reset removed. */
 export interface ResetSummary {

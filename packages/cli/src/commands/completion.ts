@@ -4,7 +4,7 @@ import { Argument, type Command } from 'commander';
 
 import { named, oneOf } from '../args.js';
 import { bashCompletion, zshCompletion } from '../completionScripts.js';
-import type { RunContext } from '../io.js';
+import type { RunContext } from '../output/io.js';
 
 const SHELLS = ['bash', 'zsh'] as const;
 

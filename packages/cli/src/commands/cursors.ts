@@ -4,9 +4,9 @@ import { Option, type Command } from 'commander';
 import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } from '@session-state/domain';
 
 import { named, parseSessionKey } from '../args.js';
-import { isoTime, table } from '../format.js';
-import type { RunContext } from '../io.js';
-import { openForReading, stateLocation } from '../stateLocation.js';
+import { isoTime, table } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import { openForReading, stateLocation } from '../state/stateLocation.js';
 
 interface CursorsOptions {
   readonly watcher?: string;

@@ -6,12 +6,12 @@ import type { Command } from 'commander';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import type { ChildSpawnedResult, Notice, RecordedEvent, RecordResult, SessionStateAwareness } from '@session-state/app';
-import { createCliLogger } from '../cliLogger.js';
-import { StorageError, UsageError } from '../errors.js';
-import { actorLabel, payloadLabel } from '../format.js';
-import type { RunContext } from '../io.js';
-import type { StateFilePath } from '../stateFilePath.js';
-import { stateLocation } from '../stateLocation.js';
+import { createCliLogger } from '../output/cliLogger.js';
+import { StorageError, UsageError } from '../output/errors.js';
+import { actorLabel, payloadLabel } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import type { StateFilePath } from '../state/stateFilePath.js';
+import { stateLocation } from '../state/stateLocation.js';
 import { toolCommand } from '../toolCommand.js';
 
 // --- the cast ----------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ async function removePreviousDemoFile(at: StateFilePath): Promise<boolean> {
   }
   const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
   if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
-  (await import('../stateFile.js')).requireWritable(at);
+  (await import('../state/stateFile.js')).requireWritable(at);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
   return true;
 }
@@ -166,7 +166,7 @@ export async function playDemo(
   const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(at);
-  await (await import('../stateFile.js')).createLabelledStateFile(at, DEMO_LABEL);
+  await (await import('../state/stateFile.js')).createLabelledStateFile(at, DEMO_LABEL);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   const t = createTimeline(write);

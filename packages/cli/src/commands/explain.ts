@@ -7,8 +7,8 @@ import { Argument, type Command } from 'commander';
 import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
 
 import { named, parseSessionKey } from '../args.js';
-import type { RunContext } from '../io.js';
-import { openForReading, stateLocation } from '../stateLocation.js';
+import type { RunContext } from '../output/io.js';
+import { openForReading, stateLocation } from '../state/stateLocation.js';
 
 interface ExplainOptions {
   readonly json?: boolean;

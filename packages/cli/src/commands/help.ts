@@ -3,9 +3,9 @@
 // there is no such command, and which commands there are.
 import type { Command } from 'commander';
 
-import { describeArgument } from '../describe.js';
-import { UsageError } from '../errors.js';
-import type { RunContext } from '../io.js';
+import { describeArgument } from '../output/describe.js';
+import { UsageError } from '../output/errors.js';
+import type { RunContext } from '../output/io.js';
 
 /** A name that could be a command, so the message may repeat it; anything else is described, as every refused value. */
 const COMMAND_LIKE = /^[a-z][a-z-]{0,30}$/u;

@@ -5,11 +5,11 @@
 import { Option, type Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
-import { describeArgument } from '../describe.js';
-import { UsageError } from '../errors.js';
-import type { CliIo, RunContext } from '../io.js';
-import { maskUrl } from '../secrets.js';
-import { openForReading, stateLocation, type StateLocation } from '../stateLocation.js';
+import { describeArgument } from '../output/describe.js';
+import { UsageError } from '../output/errors.js';
+import type { CliIo, RunContext } from '../output/io.js';
+import { maskUrl } from '../state/secrets.js';
+import { openForReading, stateLocation, type StateLocation } from '../state/stateLocation.js';
 
 interface InspectOptions {
   readonly port: number;

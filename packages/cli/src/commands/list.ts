@@ -3,9 +3,9 @@ import type { Command } from 'commander';
 import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
 import { checkSessionKeys } from '../args.js';
-import { table } from '../format.js';
-import type { RunContext } from '../io.js';
-import { openForReading, stateLocation } from '../stateLocation.js';
+import { table } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import { openForReading, stateLocation } from '../state/stateLocation.js';
 
 interface ListOptions {
   readonly json?: boolean;

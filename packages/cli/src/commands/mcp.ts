@@ -5,9 +5,9 @@
 import { Option, type Command } from 'commander';
 
 import { named, parseSessionKey } from '../args.js';
-import { createCliLogger } from '../cliLogger.js';
-import type { RunContext } from '../io.js';
-import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation.js';
+import { createCliLogger } from '../output/cliLogger.js';
+import type { RunContext } from '../output/io.js';
+import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
 import { packageVersion } from '../version.js';
 
 interface McpOptions {

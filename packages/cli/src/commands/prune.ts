@@ -6,8 +6,8 @@ import { Option, type Command } from 'commander';
 import type { PruneRequest, StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args.js';
-import type { CliStream, RunContext } from '../io.js';
-import { openExistingForWriting, openForReading, stateLocation } from '../stateLocation.js';
+import type { CliStream, RunContext } from '../output/io.js';
+import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
 import { startProgress, type PruneProgress } from './pruneProgress.js';
 
 interface PruneOptions {

@@ -6,12 +6,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { ActorType, decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
 import type { RecordInput } from '@session-state/app';
-import { withAwareness } from '../awarenessRun.js';
+import { withAwareness } from '../state/awarenessRun.js';
 import { named, oneOf, parseJsonObject, parseSessionKey } from '../args.js';
-import { UsageError } from '../errors.js';
-import { actorLabel, payloadLabel } from '../format.js';
-import type { RunContext } from '../io.js';
-import { openForWriting, stateLocation } from '../stateLocation.js';
+import { UsageError } from '../output/errors.js';
+import { actorLabel, payloadLabel } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import { openForWriting, stateLocation } from '../state/stateLocation.js';
 
 interface RecordOptions {
   readonly kind: string;

@@ -2,10 +2,10 @@
 // the file and its -wal (SQLite), or the schema and each table's size (PostgreSQL). Read-only.
 import type { Command } from 'commander';
 
-import { table } from '../format.js';
-import type { RunContext } from '../io.js';
-import { maskUrl } from '../secrets.js';
-import { stateLocation, type StateLocation } from '../stateLocation.js';
+import { table } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import { maskUrl } from '../state/secrets.js';
+import { stateLocation, type StateLocation } from '../state/stateLocation.js';
 
 /** The `schema --json` answer: one shape per kind of store. */
 export type SchemaDescription =
@@ -22,10 +22,10 @@ export type SchemaDescription =
 /** Reads the description of the store at `location`, loading only that store's adapter; the URL is masked. */
 export async function describeStore(location: StateLocation): Promise<SchemaDescription> {
   if (location.kind === 'sqlite') {
-    const sizes = (await import('../stateFile.js')).describeStateFile(location);
+    const sizes = (await import('../state/stateFile.js')).describeStateFile(location);
     return { kind: 'sqlite', path: location.path, ...sizes };
   }
-  const described = await (await import('../postgresState.js')).describePostgresStore(location);
+  const described = await (await import('../state/postgresState.js')).describePostgresStore(location);
   const totalBytes = described.relations.reduce((sum, relation) => sum + relation.bytes, 0);
   return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };
 }

@@ -13,10 +13,10 @@ import {
 } from '@session-state/domain';
 
 import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args.js';
-import { UsageError } from '../errors.js';
-import { eventTable } from '../format.js';
-import type { RunContext } from '../io.js';
-import { openForReading, stateLocation } from '../stateLocation.js';
+import { UsageError } from '../output/errors.js';
+import { eventTable } from '../output/format.js';
+import type { RunContext } from '../output/io.js';
+import { openForReading, stateLocation } from '../state/stateLocation.js';
 
 interface StatusOptions {
   readonly since?: number;

@@ -7,10 +7,10 @@ import { Argument, Option, type Command } from 'commander';
 import { asSequence, historyGap, toSessionEvent, type SessionEvent, type SessionKey } from '@session-state/domain';
 
 import { named, parseSequence, parseSessionKey } from '../args.js';
-import { actorLabel, payloadLabel } from '../format.js';
-import { StorageError } from '../errors.js';
-import type { CliIo, RunContext } from '../io.js';
-import { openForReading, stateLocation, type StateLocation } from '../stateLocation.js';
+import { actorLabel, payloadLabel } from '../output/format.js';
+import { StorageError } from '../output/errors.js';
+import type { CliIo, RunContext } from '../output/io.js';
+import { openForReading, stateLocation, type StateLocation } from '../state/stateLocation.js';
 
 interface TailOptions {
   readonly since?: number;

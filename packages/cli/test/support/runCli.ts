@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { CliIo } from '../../src/io.js';
+import type { CliIo } from '../../src/output/io.js';
 import { main } from '../../src/main.js';
 
 /** The bin a user runs: the committed launcher, which loads the built entry point. */

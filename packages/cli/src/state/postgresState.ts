@@ -9,8 +9,8 @@ import pg from 'pg';
 import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import type { StateStore } from '@session-state/domain';
 
-import { describeArgument } from './describe.js';
-import { StorageError, UsageError } from './errors.js';
+import { describeArgument } from '../output/describe.js';
+import { StorageError, UsageError } from '../output/errors.js';
 import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, redactWith } from './secrets.js';
 

@@ -6,12 +6,12 @@
 import type { Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
-import { UsageError } from './errors.js';
-import { dbPath, type GlobalOptions } from './io.js';
+import { UsageError } from '../output/errors.js';
+import { dbPath, type GlobalOptions } from '../output/io.js';
 import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, urlScheme } from './secrets.js';
 import { stateFilePath, type StateFilePath } from './stateFilePath.js';
-import { toolCommand } from './toolCommand.js';
+import { toolCommand } from '../toolCommand.js';
 
 // --- the location --------------------------------------------------------------------------------
 

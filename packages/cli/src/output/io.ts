@@ -8,8 +8,8 @@ import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
 
 import { UsageError } from './errors.js';
-import type { Redact } from './secrets.js';
-import { DB_ENV } from './stateFilePath.js';
+import type { Redact } from '../state/secrets.js';
+import { DB_ENV } from '../state/stateFilePath.js';
 import { terminalSafe } from './terminalText.js';
 
 // --- the run's surroundings ------------------------------------------------------------------------

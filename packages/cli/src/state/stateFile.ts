@@ -7,7 +7,7 @@ import nodePath from 'node:path';
 import { labelStateFile, openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
-import { StorageError, UsageError } from './errors.js';
+import { StorageError, UsageError } from '../output/errors.js';
 import type { StateFilePath } from './stateFilePath.js';
 
 // --- what is at the path -------------------------------------------------------------------------

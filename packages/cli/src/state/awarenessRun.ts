@@ -5,7 +5,7 @@
 import type { SessionStateAwareness } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
-import { createHeldErrorLogger } from './cliLogger.js';
+import { createHeldErrorLogger } from '../output/cliLogger.js';
 
 /**
  * Opens the facade on `store`, runs `use`, and closes both. No restart scan (it would raise the

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 
-import { toolCommand } from './toolCommand.js';
+import { toolCommand } from '../toolCommand.js';
 
 // --- the path ----------------------------------------------------------------------------------
 
