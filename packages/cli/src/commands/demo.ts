@@ -1,15 +1,14 @@
 // `session-state demo`: plays a realistic multi-session story through the real facade on a fresh
 // SQLite state file and prints it as a numbered timeline, then how to inspect what it left.
-import fs from 'node:fs';
-
 import type { Command } from 'commander';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
 import type { ChildSpawnedResult, Notice, RecordedEvent, RecordResult, SessionStateAwareness } from '@session-state/app';
 import { createCliLogger } from '../output/cliLogger.js';
-import { StorageError, UsageError } from '../output/errors.js';
+import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
 import type { RunContext } from '../output/io.js';
+import { DEMO_LABEL, removePreviousDemoFile } from '../state/demoFile.js';
 import type { StateFilePath } from '../state/stateFilePath.js';
 import { stateLocation } from '../state/stateLocation.js';
 import { toolCommand } from '../toolCommand.js';
@@ -25,67 +24,6 @@ const DAY_MS = 86_400_000;
 /** The story spans 31 days ending now, so the file it leaves agrees with the real clock. */
 const STORY_DAYS = 31;
 const RETENTION_DAYS = 30;
-
-// --- the fresh file ------------------------------------------------------------------------------
-
-/** The label the demo writes into every file it makes, and the only proof it accepts that it made one. */
-const DEMO_LABEL = 'session-state demo';
-
-/**
- * The refusal to replace `file`, with the way out: another --db, given to the tool directly or
- * through `npm start` (whose script runs the demo on the default file), since `npm start --db x`
- * would give --db to npm rather than to the demo.
- */
-function refuse({ path: file, tool }: StateFilePath, why: string): UsageError {
-  return new UsageError(
-    '--db',
-    `${file} ${why}; the demo only replaces a file it made itself, so refusing to remove it; ` +
-      `choose another --db: "${tool} demo --db demo.db", or from this repository "npm start -- --db demo.db"`,
-  );
-}
-
-/**
- * Removes a previous demo file (and its -wal/-shm) at `file`. The decision is positive: the file
- * must carry the demo's label (written only by the demo, never by a gateway) and hold none but
- * the demo's sessions (a demo file a gateway went on to use is kept). Everything is read
- * read-only, so a refused file is left byte for byte as it was.
- */
-async function removePreviousDemoFile(at: StateFilePath): Promise<boolean> {
-  const { path: file, file: opened } = at;
-  const { openSqliteStore, probeStateFile, stateFileLabels } = await import('@session-state/adapters-sqlite');
-  const probe = probeStateFile(opened);
-  switch (probe.kind) {
-    case 'missing':
-      return false;
-    case 'not-a-file':
-      throw refuse(at, `is ${probe.what}, not a state file`);
-    case 'unreadable':
-      throw new StorageError(`cannot read ${file}: ${probe.reason}; refusing to remove it`);
-    case 'empty':
-      throw refuse(at, 'is an empty file');
-    case 'foreign':
-      throw refuse(at, `is not a session-state file (${probe.reason})`);
-    case 'state':
-      break;
-  }
-  if (!stateFileLabels(opened).includes(DEMO_LABEL)) {
-    throw refuse(at, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
-  }
-  const previous = openSqliteStore({ path: opened, readOnly: true });
-  let keys: string[];
-  try {
-    const heads = await previous.readHeads();
-    const cursors = await previous.listCursors();
-    keys = [...heads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])];
-  } finally {
-    await previous.close();
-  }
-  const foreign = keys.find((key) => !DEMO_KEYS.includes(key));
-  if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
-  (await import('../state/stateFile.js')).requireWritable(at);
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${opened}${suffix}`, { force: true });
-  return true;
-}
 
 // --- the timeline ----------------------------------------------------------------------------------
 
@@ -109,7 +47,6 @@ function createTimeline(write: (line: string) => void): Timeline {
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
-
 
 // --- the story -----------------------------------------------------------------------------------
 
@@ -165,7 +102,7 @@ export async function playDemo(
   const file = at.path;
   const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
-  const removed = await removePreviousDemoFile(at);
+  const removed = await removePreviousDemoFile(at, DEMO_KEYS);
   await (await import('../state/stateFile.js')).createLabelledStateFile(at, DEMO_LABEL);
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
