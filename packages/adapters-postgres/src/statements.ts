@@ -1,33 +1,50 @@
-// The store's statements, rendered ONCE at open into named statements taking named values (see
-// `compile`): the ones whose text both dialects share come from adapters-sql-common; PostgreSQL's
-// own (row locks, SKIP LOCKED, array parameters with unnest, the event sequence, NOTIFY) are
-// written here with drizzle's query builder or its `sql` template, always naming the schema's
-// tables and columns. Reads return positional rows the adapter decodes.
+// The store's statements, rendered ONCE at open into named statements taking named values: the
+// ones both dialects share come from adapters-sql-common; PostgreSQL's own (row locks, SKIP
+// LOCKED, unnest arrays, the event sequence, NOTIFY) are built here, naming the schema's tables.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import {
   columnsOf,
   CURSOR_FIELDS,
   PENDING_FIELDS,
   removableEntry,
+  renderStatement,
   sharedStatements,
+  type Renderable,
   type EventParams,
   type SharedStatementName,
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
-import { compile, type Statement } from './compile.js';
-import type { StoreTables } from './schema.js';
 import { orm, pgCore } from './drizzle.js';
+import type { StoreTables } from './schema.js';
 
 const { asc, eq, sql } = orm;
-const { getTableConfig } = pgCore;
+const { getTableConfig, PgDialect } = pgCore;
+
+/** The dialect that renders the store's `sql` templates. */
+export const dialect = new PgDialect();
+
+/** A statement built once at open: a name (prepared once per connection), its text and the placeholder each `$n` binds. */
+export interface Statement<Params extends object = Record<string, never>> {
+  readonly name: string;
+  readonly text: string;
+  readonly names: readonly string[];
+  /** Never set: carries the named values' type. */
+  readonly params?: Params;
+}
+
+/** Renders `query` as the statement `ss_<name>`. */
+function compile<Params extends object = Record<string, never>>(name: string, query: Renderable): Statement<Params> {
+  const { sql: text, names } = renderStatement(dialect, query, `compile ${name}`);
+  return { name: `ss_${name}`, text, names };
+}
 
 type Orm = NodePgDatabase<StoreTables>;
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The journal placeholders: one array per JournalParams field (see cursorJournal.ts). */
+/** The journal placeholders: one array per JournalParams field. */
 export interface JournalArrays {
   readonly jWatchers: readonly string[];
   readonly jTargets: readonly string[];
@@ -79,21 +96,17 @@ function compileShared(tables: StoreTables): { readonly [K in SharedStatementNam
   return compiled as unknown as { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> };
 }
 
-/**
- * PostgreSQL's own statements on the tables of `tables`' schema. The names the query builder
- * cannot render (the sequence) are qualified here too, so no statement depends on search_path.
- */
+/** PostgreSQL's own statements; the sequence is qualified here too, so no statement depends on search_path. */
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const shared = sharedStatements(tables);
   const sharedBoundary = shared.capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
-  // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
+  // A regclass literal: the schema name is checked ([a-z_][a-z0-9_]*).
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
   const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
-  // planJournalPrune's rule (adapters-sql-common).
   const removable = removableEntry(tables);
   const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at)
 SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at
@@ -102,8 +115,6 @@ FROM unnest(${p('jWatchers')}::text[], ${p('jTargets')}::text[], ${p('jTypes')}:
   WITH ORDINALITY AS j(watcher, target, type, reason, via, acked, notified, material, recorded_at, ord)
 ORDER BY j.ord`;
   return {
-    // --- append (see appendEvents.ts) ---------------------------------------------------------
-
     /** {target} → one row when any cursor targets the session. */
     anyCursorOnTarget: compile<{ target: string }>('any_cursor_on_target', sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ${p('target')} LIMIT 1`),
 
@@ -120,14 +131,10 @@ ORDER BY j.ord`;
     ),
 
     /**
-     * Locks (or creates) the session's head row, draws the next sequence while holding the lock
-     * and raises the head to it, then inserts the event at that sequence: one statement. The
-     * DO UPDATE draws again after the lock is held, so a session's sequences are committed in
-     * increasing order whatever other gateways do (the VALUES draw of that path is wasted).
-     * The head is written here rather than by the domain's planHeadWrite: that would need the
-     * locked row read back before the write, a round trip more per append, and the sequence must
-     * be drawn under the lock anyway. A value drawn under the lock is above every value the
-     * sequence handed out before, so this head only rises (`evolveHead`'s rule, by construction).
+     * Locks (or creates) the session's head row, draws the next sequence under the lock, raises
+     * the head to it and inserts the event there, in one statement: a session's sequences commit
+     * in increasing order whatever other gateways do, and the head only rises (a value drawn
+     * under the lock is above every earlier one), so planHeadWrite's read-back is not needed.
      */
     appendEvent: compile<EventParams>(
       'append_event',
@@ -148,11 +155,7 @@ RETURNING sequence`,
       orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update'),
     ),
 
-    /**
-     * Writes a plan in one statement: its cursor rows (upserted whole: the seed of a spawn edge
-     * may create one, every other row was locked by the caller's read) and its journal entries,
-     * in order (positions follow it).
-     */
+    /** Writes a plan in one statement: its cursor rows (upserted: a spawn seed may create one) and its journal entries, in order. */
     writeCursorPlan: compile<CursorArrays & JournalArrays>(
       'write_cursor_plan',
       sql`WITH written AS (
@@ -168,13 +171,11 @@ SELECT 1`,
     /** Appends journal entries (JournalArrays), in order. */
     insertJournal: compile<JournalArrays>('insert_journal', journalInsert),
 
-    /** {channel, payloads}: one notification per payload (signal.ts), delivered to every listener when (and only if) the transaction commits. */
+    /** {channel, payloads}: one notification per payload, delivered when (and only if) the transaction commits. */
     notifyPayloads: compile<{ channel: string; payloads: readonly string[] }>(
       'notify_payloads',
       sql`SELECT pg_notify(${p('channel')}, payload) FROM unnest(${p('payloads')}::text[]) AS payload`,
     ),
-
-    // --- reads --------------------------------------------------------------------------------
 
     /** {sessionKeys} → [sessionKey, head, pruneWatermark] of those with a head above 0. */
     headsOf: compile<SessionKeys>(
@@ -182,13 +183,7 @@ SELECT 1`,
       sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) AND ${heads.head} > 0`,
     ),
 
-    // --- cursor writes ------------------------------------------------------------------------
-
-    /**
-     * {sessionKey} → [head, pruneWatermark]: locks the session's head row, creating it at head 0 when the session
-     * has none (reads treat a head of 0 as no head), so a watch or a delete is ordered with the
-     * session's appends even before its first event.
-     */
+    /** {sessionKey} → [head, pruneWatermark]: locks the head row, created at head 0 (read as no head) so a watch or delete orders with appends. */
     lockHead: compile<{ sessionKey: string }>(
       'lock_head',
       sql`INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, 0, 0)
@@ -221,7 +216,7 @@ ORDER BY ${cursors.target} FOR UPDATE`,
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
 ORDER BY ${cursors.watcher}, ${cursors.target}`,
     ),
-    /** {watcher, target, limit} → the first `limit` pending cursors after that pair, by watcher then target, as PENDING_FIELDS rows (a restart-scan page). */
+    /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order. */
     pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
       'pending_cursors_after',
       sql`SELECT ${pendingColumns} FROM ${cursors}
@@ -242,11 +237,7 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
       sql`WITH gone AS (DELETE FROM ${events} WHERE ${events.sessionKey} = ${p('sessionKey')} RETURNING sequence)
 SELECT count(*)::bigint, max(sequence) FROM gone`,
     ),
-    /**
-     * {sessionKeys, heads, pruneWatermarks}: writes the head rows planHeadWrite computed from the
-     * rows the caller locked (lockHead, lockHeads), so "heads never fall" and "the prune
-     * watermark only rises" are the domain's rules alone.
-     */
+    /** {sessionKeys, heads, pruneWatermarks}: writes the head rows planHeadWrite computed from the locked rows. */
     writeHeads: compile<SessionKeys & { heads: readonly number[]; pruneWatermarks: readonly number[] }>(
       'write_heads',
       sql`UPDATE ${heads} SET head = v.head, prune_watermark = v.prune_watermark
@@ -254,11 +245,7 @@ FROM unnest(${p('sessionKeys')}::text[], ${p('heads')}::bigint[], ${p('pruneWate
 WHERE ${heads.sessionKey} = v.session_key`,
     ),
 
-    /**
-     * {targets} → the cursors on those targets whose material a target event raised (material >
-     * notified), locked in (target, watcher) order, as CursorValues: the candidates of
-     * planPruneMaterial.
-     */
+    /** {targets} → planPruneMaterial's candidates: cursors with material > notified, locked in (target, watcher) order. */
     cursorsKeepingMaterial: compile<Targets>(
       'cursors_keeping_material',
       sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
@@ -266,16 +253,9 @@ WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} >
 ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
     ),
 
-    // --- retention (one bounded batch: see prune.ts) ---------------------------------------------
-    // The deletes take their victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`: the
-    // planner joins an IN list by hashing it and scanning the whole table (the whole log, every batch),
-    // where an array is probed through the primary key (O(batch)).
+    // Retention deletes take victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`, which the planner hashes over a whole-table scan.
 
-    /**
-     * {cutoff, limit} → deletes the oldest appends before `cutoff`; returns [sessionKey, highest
-     * deleted sequence, events deleted] per session that lost events (aggregated here, so a batch
-     * sends back one row per session rather than one per event).
-     */
+    /** {cutoff, limit} → deletes the oldest appends before `cutoff`; one [sessionKey, highest deleted, count] row per session. */
     deleteAgedEvents: compile<Cutoff & Limit>(
       'delete_aged_events',
       sql`WITH victims AS (
@@ -286,13 +266,7 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
 )
 SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`,
     ),
-    /**
-     * {maxRows, limit} → deletes up to `limit` of the lowest sequences (the earliest appends)
-     * beyond the newest `maxRows`; returns [sessionKey, highest deleted sequence, events deleted,
-     * boundary] per session that lost events, `boundary` being the highest sequence beyond the
-     * cap. One statement: the cap is found by walking `maxRows` index entries (`capBoundary`),
-     * never by counting the whole log.
-     */
+    /** {maxRows, limit} → deletes the lowest sequences beyond the newest `maxRows`; [sessionKey, highest deleted, count, boundary] per session. */
     deleteCappedEvents: compile<Limit & { maxRows: number }>(
       'delete_capped_events',
       sql`WITH boundary AS (${sharedBoundary}),
@@ -313,14 +287,9 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     ),
 
     /**
-     * {cutoff, byAge, cursorCutoff, cursorsByAge, after} → [an event appended before `cutoff` is
-     * left, a cursor untouched since `cursorCutoff` is left, a journal entry lies after `after`
-     * (the journal window's last position), one recorded before `cutoff` does]: the
-     * shared `agedLeft`, `idleLeft`, `journalEntryAfter` and `agedJournalAfter` probes in one
-     * round trip at the end of a batch, the age ones asked only when their flag is set (a
-     * non-finite cutoff is passed as any bigint with its flag false). Scalar subqueries, not
-     * EXISTS: the planner drops an EXISTS subquery's ORDER BY, and a generic plan without it
-     * scans the whole table.
+     * → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the
+     * end-of-batch probes in one round trip, the age ones only when flagged. Scalar subqueries, not
+     * EXISTS, whose ORDER BY the planner drops.
      */
     batchLeft: compile<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(
       'batch_left',
@@ -329,10 +298,6 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
   (${shared.journalEntryAfter}) IS NOT NULL,
   ${p('byAge')}::boolean AND (${shared.agedJournalAfter}) IS NOT NULL`,
     ),
-
-    // --- journal retention (planJournalPrune's rule, bounded per batch) ----------------------------
-    // One batch examines a window of positions (after, upTo]: the first batchSize entries after
-    // where the run resumed (the shared `journalWindow`), so no batch walks the whole journal.
 
     /** {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`; returns [position]. */
     deleteAgedJournal: compile<Cutoff & JournalWindow>(
@@ -354,10 +319,7 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
   };
 }
 
-/**
- * Every statement of the store on the tables of `tables`' schema, rendered once at open: the
- * shared ones (adapters-sql-common) and PostgreSQL's own (locks, array parameters, the sequence).
- */
+/** Every statement of the store on `tables`' schema, rendered once at open. */
 export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
   return { ...compileShared(tables), ...ownStatements(orm, tables) };
 }

@@ -8,7 +8,7 @@ import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/test
 import pg from 'pg';
 
 import { openPostgresStore } from '../src/index.js';
-import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen.js';
+import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/signals/listen.js';
 import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);

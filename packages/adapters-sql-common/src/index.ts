@@ -20,7 +20,8 @@ export { listCursorsQuery, readCursorJournalQuery, removableEntry, sharedStateme
 export { failedOutcome, RequestFailed } from './requestFailed.js';
 export { batchRoom, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, retentionCutoff, type RetentionCutoff } from './retention.js';
 export { bindValues, renderStatement, type Renderable, type RenderedStatement, type SqlDialect } from './statement.js';
-export { storePort, warnCorruptRow, type StoreOperations } from './storePort.js';
+export { storePort, type StoreOperations } from './storePort.js';
+export { consoleLogger, logCorruptRow, storeLogger, warnCorruptRow, type StoreName } from './storeLogger.js';
 export {
   decodePendingRows,
   decodeStoredCursor,

@@ -8,7 +8,6 @@ import {
   type AppendOutcome,
   type AppendRequest,
   type ChangesPage,
-  type CorruptRowInfo,
   type CursorFilter,
   type CursorJournalEntry,
   type CursorPair,
@@ -139,13 +138,5 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     ...(listen !== undefined ? { listen } : {}),
     ...(ops.pruneBatchRows !== undefined ? { pruneBatchRows: ops.pruneBatchRows } : {}),
     close: () => call('close', () => ops.close()),
-  };
-}
-
-/** The default `onCorruptRow` of a store: a console warning naming the row, never its content. */
-export function warnCorruptRow(store: string): (info: CorruptRowInfo) => void {
-  return (info) => {
-    const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
-    console.warn(`session-state ${store}: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
   };
 }

@@ -1,18 +1,14 @@
-// A reconcile that acknowledges (issue 15): lock the pair's cursor, plan (`planReadAck`), write
-// the moved row and its `notice_read` entry, and signal the target, all in one transaction.
+// A read that acknowledges: lock the pair's cursor, plan (`planReadAck`), write the moved row and
+// its `notice_read` entry, and signal the target, in one transaction.
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planReadAck, type ReadAckOutcome, type ReadAckRequest } from '@session-state/domain';
 
-import { writeCursorPlan } from './cursorJournal.js';
-import { signalPairs } from './signal.js';
-import type { StoreDb } from './storeDb.js';
-import { inTransaction, run } from './transaction.js';
+import { inTransaction, run } from '../connection/transaction.js';
+import { signalPairs } from '../signals/notify.js';
+import type { StoreDb } from '../storeDb.js';
+import { writeCursorPlan } from './journal.js';
 
-/**
- * Acknowledges what the watcher's read covered (nothing when it covered nothing new). An
- * acknowledgement signals the target when it commits: the reader may run in another process
- * than the gateway owning the watcher, whose re-read then picks up a reopened notice.
- */
+/** Acknowledges what the read covered; the signal lets the owner (maybe another process) pick up a reopened notice. */
 export async function acknowledgeRead(db: StoreDb, request: ReadAckRequest): Promise<ReadAckOutcome> {
   assertStoreKey('watcher', request.watcher);
   assertStoreKey('target', request.target);

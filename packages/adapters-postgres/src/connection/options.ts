@@ -1,6 +1,5 @@
-// The options of openPostgresStore, and their checks (clear errors naming the option and value).
-// This file is part of the package's public types: it imports no pg or drizzle type, so a
-// gateway compiling with skipLibCheck: false needs neither's type declarations.
+// The options of openPostgresStore and their checks. Part of the public types: it imports no pg
+// or drizzle type, so a gateway compiling with skipLibCheck: false needs neither's declarations.
 import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
 export interface PostgresStoreOptions {
@@ -17,17 +16,9 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   /** How long opening a connection may take before it fails (a host that drops packets); default 10000 ms. */
   readonly connectTimeoutMs?: number;
-  /**
-   * How long an operation waits for a row lock another transaction holds (an operator's `BEGIN`
-   * left open, a stuck migration) before it fails as "database is locked", as SQLite's
-   * `busyTimeoutMs`; default 5000 ms. The server's `lock_timeout` on every pooled connection.
-   */
+  /** How long an operation waits for a row lock another transaction holds before it fails as "database is locked"; default 5000 ms. */
   readonly lockTimeoutMs?: number;
-  /**
-   * How long one statement may run before the server cancels it (also reported as "database is
-   * locked"); default 10000 ms, the server's `statement_timeout`. A server that does not answer at
-   * all is given one second more, then the connection is closed and the operation fails.
-   */
+  /** How long one statement may run before the server cancels it ("database is locked"); default 10000 ms; a silent server gets one second more. */
   readonly statementTimeoutMs?: number;
   /** Called for each stored row that cannot be decoded (it is skipped); default a warning through `logger`, without content. */
   readonly onCorruptRow?: (info: CorruptRowInfo) => void;
@@ -45,11 +36,7 @@ export const HEARTBEAT_MS = 10_000;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 
-/**
- * Schemas the store must not take: PostgreSQL's own (`pg_catalog`, `pg_toast`, `pg_temp_…`,
- * any `pg_…` name is reserved) and `information_schema`, and `public`, which every role's
- * default search_path shares with other applications.
- */
+/** Schemas the store must not take: PostgreSQL's own (`pg_…`, `information_schema`) and `public`, shared with other applications. */
 function isSharedSchema(name: string): boolean {
   return name.startsWith('pg_') || name === 'information_schema' || name === 'public';
 }
@@ -87,7 +74,7 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   }
   const { connectionString } = options;
   if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
-    // The string may hold a password, so only its type and scheme are named.
+    // The string may hold a password: only its type and scheme are named.
     const got = typeof connectionString === 'string' ? `a string not starting with postgres:// or postgresql://` : typeof connectionString;
     throw new TypeError(`openPostgresStore: connectionString must be a postgres:// or postgresql:// URL, got ${got}`);
   }
@@ -104,10 +91,6 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   const statementTimeoutMs = checkMs(options, 'statementTimeoutMs', DEFAULT_STATEMENT_TIMEOUT_MS);
   if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
     throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
-  }
-  const { logger } = options;
-  if (logger !== undefined && (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function')) {
-    throw new TypeError(`openPostgresStore: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
   }
   return { connectionString, schema, maxConnections, connectTimeoutMs, lockTimeoutMs, statementTimeoutMs };
 }

@@ -10,10 +10,7 @@ export type CommitStatus = 'committed' | 'aborted' | undefined;
 const ASKS = 50;
 const PAUSE_MS = 10;
 
-/**
- * 'committed' or 'aborted' as the server recorded it; undefined when it cannot tell (no answer,
- * an id too old to know, or still in progress after every ask).
- */
+/** 'committed' or 'aborted' as the server recorded it; undefined when it cannot tell. */
 export async function commitStatus(pool: Pool, transactionId: string): Promise<CommitStatus> {
   for (let ask = 0; ask < ASKS; ask += 1) {
     let status: unknown;

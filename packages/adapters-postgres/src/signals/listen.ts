@@ -1,13 +1,11 @@
 // Cross-process signals: one dedicated connection LISTENs on the store's channel; each NOTIFY
-// (sent at commit by an append that made a cursor pending, or by a removal; payload: the target
-// and its watchers, signal.ts) becomes `targetsChanged`. A lost connection is reported,
-// re-established with backoff, and followed by `resync`, since notifications sent while it was
-// down are gone.
+// (notify.ts) becomes `targetsChanged`. A lost connection is reported, re-established with
+// backoff, and followed by `resync`, since notifications sent while it was down are gone.
 import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 
-import { HEARTBEAT_MS } from './options.js';
-import { readSignalPayload } from './signal.js';
+import { HEARTBEAT_MS } from '../connection/options.js';
+import { readSignalPayload } from './notify.js';
 
 const FIRST_RETRY_MS = 100;
 /** The listening connection's application_name, so an operator can tell it apart in pg_stat_activity. */
@@ -18,17 +16,11 @@ export interface ListenSettings {
   readonly config: ClientConfig;
   readonly channel: string;
   readonly heartbeatMs?: number;
-  /**
-   * Whether a server process id is one of the store's own pooled connections: a notification it
-   * sent is a commit made through this store, whose caller has the outcome, so it is skipped.
-   */
+  /** Whether a server process is one of the store's own pooled connections, whose commits' callers have the outcome. */
   readonly isOwnBackend?: (pid: number) => boolean;
 }
 
-/**
- * Starts listening: resolves once the first LISTEN is in place (and `resync` was called), rejects
- * when that first connection fails. Later losses are retried until `close`.
- */
+/** Resolves once the first LISTEN is in place (and `resync` was called), rejects when that connection fails; later losses are retried until `close`. */
 export async function listenForSignals(settings: ListenSettings, listener: CursorSignalListener): Promise<CursorSignalSubscription> {
   const { channel } = settings;
   let client: pg.Client | undefined;
@@ -79,7 +71,6 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
       await connection.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
     } catch (error) {
       if (initial) {
-        // The caller rejects with this error; there is nothing to retry yet.
         client = undefined;
         connection.end().catch(() => undefined);
       } else {

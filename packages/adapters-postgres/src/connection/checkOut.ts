@@ -1,7 +1,5 @@
-// Checks a connection out of the pool with an 'error' listener for as long as it is held.
-// node-postgres emits 'error' on a client whose connection drops (pg_terminate_backend, a
-// failover, idle_in_transaction_session_timeout), also between two queries; on a checked-out
-// client nothing else listens, and an unheard 'error' would end the process. Heard here, the
+// A connection checked out of the pool with an 'error' listener while it is held: an unheard
+// 'error' (a dropped connection, even between queries) would end the process. Heard here, the
 // loss is kept, the client's queries reject, and the caller decides what to retry.
 import type { Pool, PoolClient } from 'pg';
 
@@ -38,7 +36,6 @@ export async function checkOut(pool: Pool): Promise<HeldClient> {
     release(broken = false) {
       if (released) return;
       released = true;
-      // The pool listens again from here (its idle listener), so no 'error' goes unheard.
       client.release(broken || lost !== undefined);
       client.removeListener('error', onError);
     },

@@ -3,14 +3,13 @@
 import { decodeStoredCursors, headOfRow } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
-import { writeJournal } from './cursorJournal.js';
-import type { StoreDb } from './storeDb.js';
-import { inTransaction, NO_COMMIT_CHECK, run } from './transaction.js';
+import { inTransaction, NO_COMMIT_CHECK, run } from '../connection/transaction.js';
+import type { StoreDb } from '../storeDb.js';
+import { writeJournal } from './journal.js';
 
 /**
- * Creates the pair's cursor at the target's head (0 when it has none) unless one exists. The
- * head row is locked first, so an append to the target in another gateway either lands before
- * (the cursor starts at its event) or after (it moves the new cursor), never in between.
+ * Creates the pair's cursor at the target's head (0 when it has none) unless one exists. The head
+ * row is locked first, so another gateway's append to the target lands wholly before or after.
  */
 export async function watch(db: StoreDb, request: WatchRequest): Promise<{ created: boolean }> {
   assertStoreKey('watcher', request.watcher);
@@ -25,8 +24,7 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
     const plan = planWatch({ request, existing, head: locked === undefined ? ZERO : headOfRow(locked).head });
     const [row] = plan.cursorWrites;
     if (row === undefined) return { created: false };
-    // ON CONFLICT DO NOTHING: a concurrent watch of the same pair that committed first wins, and
-    // this one journals nothing (as if it had read that cursor).
+    // ON CONFLICT DO NOTHING: a concurrent watch of the pair that committed first wins.
     const inserted = await run(client, st.insertCursor, row);
     if (inserted.length === 0) return { created: false };
     await writeJournal(db, client, plan.journal);

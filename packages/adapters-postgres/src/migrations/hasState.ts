@@ -1,9 +1,9 @@
 // Whether a database already holds a session-state store in a schema, checked without creating
-// or migrating anything (what a read-only tool must do before opening the store).
+// or migrating anything (for a read-only tool).
 import pg from 'pg';
 
-import { STORE_APPLICATION_NAME } from './connection.js';
-import { checkOptions, type PostgresStoreOptions } from './options.js';
+import { STORE_APPLICATION_NAME } from '../connection/pool.js';
+import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
 export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
