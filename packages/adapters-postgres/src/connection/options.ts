@@ -5,12 +5,7 @@ import type { CorruptRowInfo, Logger } from '@session-state/domain';
 export interface PostgresStoreOptions {
   /** e.g. `postgres://user@host:5432/db`; every gateway sharing the state uses the same one. */
   readonly connectionString: string;
-  /**
-   * The PostgreSQL schema holding the store's tables (created if missing); default
-   * `session_state`. Gateways share state, and notices, only within one schema. Lower-case
-   * letters, digits and `_`, at most 40 characters, not starting with a digit; a schema of the
-   * store's own, so not `public`, `information_schema` or a `pg_…` system schema.
-   */
+  /** The schema of the store's tables (created if missing; default `session_state`): see `SCHEMA_NAME_EXPECTED`. Gateways share state within one schema. */
   readonly schema?: string;
   /** Connections in the pool (one more is opened by `listen`); default 10. */
   readonly maxConnections?: number;

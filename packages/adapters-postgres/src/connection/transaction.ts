@@ -78,9 +78,8 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
   const checkCommit = options.checkCommit ?? true;
   let reconnects = 0;
   for (let attempt = 1; ; ) {
-    const connected = await connect(db, reconnects);
-    reconnects = connected.reconnects;
-    const { held } = connected;
+    let held: HeldClient;
+    ({ held, reconnects } = await connect(db, reconnects));
     const { client } = held;
     let transactionId: string | undefined;
     let committing = false;
@@ -115,9 +114,7 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
         const status = transactionId === undefined ? undefined : await commitStatus(db.pool, transactionId);
         if (status === 'committed') return result as T;
         if (status !== 'aborted') {
-          throw new Error(
-            `the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`,
-          );
+          throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
         }
       }
       // A server that stopped answering is not asked again on a fresh connection.
@@ -144,9 +141,8 @@ export function readAlone<Row extends unknown[] = unknown[]>(db: StoreDb, query:
 
 async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { readonly name?: string; readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
   for (let reconnects = 0; ; reconnects += 1) {
-    const connected = await connect(db, reconnects);
-    reconnects = connected.reconnects;
-    const { held } = connected;
+    let held: HeldClient;
+    ({ held, reconnects } = await connect(db, reconnects));
     try {
       const result = await held.client.query<Row & QueryResultRow>({ ...statement, values: values as unknown[], rowMode: 'array' });
       held.release();

@@ -3,17 +3,7 @@
 // transaction. There the batch's head rows are locked first (in key order), then the drain's
 // cursors (in target order): every transaction takes a head before the cursors on its target.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
-import {
-  assertStoreKey,
-  planDrain,
-  type AppendOutcome,
-  type AppendRequest,
-  type DrainAck,
-  type DrainOutcome,
-  type DrainRequest,
-  type DrainThenAppendResult,
-  type SessionKey,
-} from '@session-state/domain';
+import { assertStoreKey, planDrain, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { isLockedFailure } from '../connection/lockedFailure.js';

@@ -2,18 +2,7 @@
 // watermarks raised on the locked head rows; idle cursors expired; `material_kept` journaled;
 // the journal by `planJournalPrune`'s rule). Rows another gateway's prune locked are skipped, so
 // two gateways pruning at once share the work. Also the preview (counts only) and VACUUM.
-import {
-  batchRoom,
-  decodeStoredCursors,
-  headOfRow,
-  journalAfterOf,
-  journalCap,
-  previewOfCounts,
-  pruneCountParams,
-  prunedSessions,
-  retentionCutoff,
-  type HeadChange,
-} from '@session-state/adapters-sql-common';
+import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 

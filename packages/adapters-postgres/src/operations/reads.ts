@@ -1,29 +1,7 @@
 // The reads: each one statement (one snapshot) outside a transaction, no lock. The page building
 // and the corrupt-row policy are adapters-sql-common's.
-import {
-  ALL_ROWS,
-  changesPageOfRows,
-  changesPageSkippingCorrupt,
-  decodeStoredCursors,
-  headRowOf,
-  headsInKeyOrder,
-  listCursorsQuery,
-  overviewOfRows,
-  sessionChangesPageOfRows,
-  storedEventDecoders,
-} from '@session-state/adapters-sql-common';
-import {
-  toSessionEvent,
-  type ChangesPage,
-  type CursorFilter,
-  type CursorRow,
-  type HeadRow,
-  type OverviewLimits,
-  type Sequence,
-  type SessionChangesPage,
-  type SessionKey,
-  type StoreOverview,
-} from '@session-state/domain';
+import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, sessionChangesPageOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
+import { toSessionEvent, type ChangesPage, type CursorFilter, type CursorRow, type HeadRow, type OverviewLimits, type Sequence, type SessionChangesPage, type SessionKey, type StoreOverview } from '@session-state/domain';
 
 import { readAlone, runAlone } from '../connection/transaction.js';
 import type { StoreDb } from '../storeDb.js';

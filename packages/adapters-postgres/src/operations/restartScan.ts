@@ -1,7 +1,6 @@
-// The restart scan (`planRestartScan`: notified raised to material, one `recovered` notice per
-// pending pair), and the owner's re-read after a signal (`planHeldNotices`, which writes nothing).
-// The scan runs in pages of pending cursors in pair order: each cursor's step depends on it
-// alone, so the pages give what one pass would, and planning never blocks the event loop long.
+// The restart scan (`planRestartScan`), in pages of pending cursors in pair order: each cursor's
+// step depends on it alone, so pages give what one pass would. And the owner's re-read after a
+// signal (`planHeldNotices`), which writes nothing.
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { comparePairs, planHeldNotices, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
@@ -16,11 +15,7 @@ type Owns = ((watcher: SessionKey) => boolean) | undefined;
 
 const pairKey = (pair: { readonly watcher: string; readonly target: string }): string => `${pair.watcher}\u0000${pair.target}`;
 
-/**
- * One page, planned on its unlocked read; a cursor the plan leaves as it is gives its notice from
- * that read. The few cursors the plan writes are locked, read and planned again, and written with
- * their journal entries in one transaction.
- */
+/** One page planned on its unlocked read; the cursors the plan writes are locked, re-read, re-planned and written in one transaction. */
 async function scanPage(db: StoreDb, read: unknown[][], now: number, owns: Owns): Promise<readonly Notice[]> {
   const scan = { ...(owns !== undefined ? { owns } : {}), now };
   const unlocked = planRestartScan({ cursors: decodePendingRows(db, 'restartScan', read, now, owns), ...scan });

@@ -17,9 +17,7 @@ export interface CursorSignal {
 }
 
 /**
- * The target key, then each watcher key, separated by single spaces (keys hold no whitespace);
- * the target alone when that would be too long.
- *
+ * The target key, then each watcher key, space-separated (keys hold no whitespace); the target alone when too long.
  * @example signalPayload(target, [watcher]) // 'agent:t:main agent:w:main'
  */
 export function signalPayload(target: string, watchers: readonly string[]): string {
