@@ -5,7 +5,7 @@ import { fc, test } from '@fast-check/jest';
 
 import { EVENT_KINDS, toSessionEvent, type CorruptRowInfo, type CorruptRowSink, type StoredEvent } from '@session-state/domain';
 
-import { sessionChangesPageOfRows } from '../src/changesPage.js';
+import { sessionChangesPageOfRows } from '../src/rows/changesPage.js';
 import {
   decodeStoredCursor,
   decodeStoredCursors,
@@ -16,7 +16,7 @@ import {
   type ParseStoredPayload,
   type SessionEventValues,
   type StoredEventValues,
-} from '../src/storedRow.js';
+} from '../src/rows/storedRow.js';
 
 const SECRET = 'do-not-report-this-content';
 

@@ -1,51 +1,14 @@
-// Reads stored rows back as the domain's events and cursors: the checks and the field-by-field
-// building both SQL adapters share, so a damaged or hand-edited row is refused the same way in
-// each of them. Rows are positional arrays in the column order of `columns.ts`.
-import {
-  ActorType,
-  asSequence,
-  EVENT_KINDS,
-  isSequence,
-  type CorruptRowSink,
-  type CursorRow,
-  type Payload,
-  type SessionEvent,
-  type SessionKey,
-  type StoredEvent,
-  type Watermarks,
-} from '@session-state/domain';
-
-// --- events --------------------------------------------------------------------------------
+// Stored rows read back as the domain's events and cursors, with the checks both SQL adapters
+// share, so a damaged or hand-edited row is refused the same way. Rows are positional arrays.
+import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
 
 /** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
-export type StoredEventValues<P = unknown> = [
-  sequence: number,
-  sessionKey: string,
-  kind: string,
-  actorType: string,
-  actorSessionKey: string | null,
-  summary: string,
-  payload: P | null,
-  dedupeKey: string | null,
-  occurredAt: string,
-  appendedAt: number,
-];
+export type StoredEventValues<P = unknown> = [sequence: number, sessionKey: string, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, dedupeKey: string | null, occurredAt: string, appendedAt: number];
 
 /** The column order of the lean `status` select: a SessionEvent's fields. */
-export type SessionEventValues<P = unknown> = [
-  sequence: number,
-  kind: string,
-  actorType: string,
-  actorSessionKey: string | null,
-  summary: string,
-  payload: P | null,
-  occurredAt: string,
-];
+export type SessionEventValues<P = unknown> = [sequence: number, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, occurredAt: string];
 
-/**
- * Parses a payload column that is not null, for a store that keeps it as JSON text: the parsed
- * value, or undefined when the text does not parse. Only a JSON object is then a payload.
- */
+/** Parses a non-null payload column kept as JSON text (undefined when it does not parse). */
 export type ParseStoredPayload = (column: unknown) => unknown;
 
 /** A decoded event, or why the row is unusable (the reason names no stored content). */
@@ -59,32 +22,17 @@ function payloadObject(value: unknown): Payload | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Payload) : undefined;
 }
 
-/**
- * Decodes the StoredEventValues starting at `offset` of a row (joined selects put other columns
- * first), checking the kind, the actor type and the payload; an unusable row gives the reason.
- */
+/** Decodes the StoredEventValues from `offset` of a row, checking kind, actor type and payload. */
 export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
 
-/**
- * Decodes the SessionEventValues starting at `offset` of a row into a SessionEvent (the
- * `stateChanges` shape, keys in `toSessionEvent`'s order), or undefined for a row the
- * StoredEventDecoder refuses (a caller wanting the reason reads the full row).
- */
+/** Decodes the SessionEventValues from `offset` of a row (keys in `toSessionEvent`'s order), or undefined for a refused row. */
 export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: number) => SessionEvent | undefined;
 
 /**
- * An adapter's event decoders, made once when the adapter loads: `parsePayload` for a payload
- * column kept as JSON text, none when the driver hands the column over parsed. Why a factory:
- * the per-row call then runs this module's code directly, whereas a function imported through
- * a package index is read through a getter under CommonJS on every call, which costs the read
- * path more than the decoding does.
- *
- * @example const { decodeEvent, decodeSessionEvent } = storedEventDecoders(parseJsonText);
+ * An adapter's event decoders, made once at load (a factory, so the per-row call is this
+ * module's code, not a getter read through a package index); `parsePayload` for JSON text.
  */
-export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): {
-  readonly decodeEvent: StoredEventDecoder;
-  readonly decodeSessionEvent: StoredSessionEventDecoder;
-} {
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder; readonly decodeSessionEvent: StoredSessionEventDecoder } {
   return {
     decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload),
     decodeSessionEvent: (row, offset = 0) => decodeStoredSessionEvent(row, offset, parsePayload),
@@ -104,8 +52,7 @@ function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload
   }
   const actorSessionKey = row[offset + 4] as string | null;
   const dedupeKey = row[offset + 7] as string | null;
-  // Built by assignment, not spreads, to keep the read path allocation-light (column order).
-  // The branded types are trusted: every row was validated by the domain before it was stored.
+  // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
   const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
   if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
   event['summary'] = row[offset + 5];
@@ -135,17 +82,10 @@ function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parse
   return event as unknown as SessionEvent;
 }
 
-// --- cursors -------------------------------------------------------------------------------
-
 /** The column order of every cursor select: a CursorRow's fields. */
 export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
 
-/**
- * Why the pair and watermark columns of a stored cursor row (its first five, in CursorValues
- * order, as a pending-cursor scan reads them) cannot be used, or undefined when they are sound:
- * the pair is text and the watermarks are sequences in order (acked ≤ notified ≤ material).
- * The reason names no stored value.
- */
+/** Why a cursor row's pair and watermarks (its first five columns) cannot be used: text pair, sequences acked ≤ notified ≤ material. */
 export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
   if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
   const acked = row[2];
@@ -161,10 +101,7 @@ export function storedCursorProblem(row: readonly unknown[]): string | undefined
   return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
 }
 
-/**
- * The watermarks of a stored cursor row's first five columns, or undefined after reporting them
- * to `sink` when `storedWatermarksProblem` refuses them.
- */
+/** The watermarks of a cursor row's first five columns, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, row: readonly unknown[]): Watermarks | undefined {
   const problem = storedWatermarksProblem(row);
   if (problem !== undefined) {
@@ -174,24 +111,14 @@ export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, 
   return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
 }
 
-/**
- * Stored CursorValues as a CursorRow, or undefined after reporting them to `sink` (naming the
- * operation and the failed check) when `storedCursorProblem` refuses them.
- */
+/** Stored CursorValues as a CursorRow, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorRow | undefined {
   const problem = storedCursorProblem(row);
   if (problem !== undefined) {
     sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
     return undefined;
   }
-  return {
-    watcher: row[0] as SessionKey,
-    target: row[1] as SessionKey,
-    acked: asSequence(row[2] as number),
-    notified: asSequence(row[3] as number),
-    material: asSequence(row[4] as number),
-    touchedAt: row[5] as number,
-  };
+  return { watcher: row[0] as SessionKey, target: row[1] as SessionKey, acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), touchedAt: row[5] as number };
 }
 
 /** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */
@@ -200,18 +127,10 @@ export function decodeStoredCursors(sink: CorruptRowSink, operation: string, row
 }
 
 /**
- * Pending-cursor rows (`pendingColumns`: the pair and the watermarks, as the covering index of
- * pending cursors holds them) of the watchers that pass `owns`, as the planners' CursorRows
- * touched at `touchedAt` (every row a plan writes is touched at the operation's time anyway). A
- * corrupt row is reported and left out; an unowned one is not decoded at all.
+ * PENDING_FIELDS rows of the watchers passing `owns` as CursorRows touched at `touchedAt` (a plan
+ * writes its rows at the operation's time anyway); a corrupt row is reported and left out.
  */
-export function decodePendingRows(
-  sink: CorruptRowSink,
-  operation: string,
-  rows: Iterable<readonly unknown[]>,
-  touchedAt: number,
-  owns?: (watcher: SessionKey) => boolean,
-): CursorRow[] {
+export function decodePendingRows(sink: CorruptRowSink, operation: string, rows: Iterable<readonly unknown[]>, touchedAt: number, owns?: (watcher: SessionKey) => boolean): CursorRow[] {
   const cursors: CursorRow[] = [];
   for (const row of rows) {
     const watcher = row[0] as SessionKey;

@@ -1,48 +1,24 @@
 // The StateStore port over an adapter's operations, wired once for both SQL adapters: every
-// clock reading is floored to whole milliseconds before an operation sees it (clockMs.ts), and
-// every failure becomes a rejection with a tagged StoreError naming the port method. An
-// operation may answer synchronously (SQLite) or with a promise (PostgreSQL).
-import {
-  assertOverviewLimits,
-  storeError,
-  type AppendOutcome,
-  type AppendRequest,
-  type ChangesPage,
-  type CursorFilter,
-  type CursorJournalEntry,
-  type CursorPair,
-  type CursorRow,
-  type DrainAck,
-  type DrainOutcome,
-  type DrainRequest,
-  type DrainThenAppendResult,
-  type HeadRow,
-  type ListenForCursorSignals,
-  type OverviewLimits,
-  type StoreOverview,
-  type Notice,
-  type PruneBatch,
-  type PrunePreview,
-  type PruneRequest,
-  type ReadAckOutcome,
-  type ReadAckRequest,
-  type VacuumResult,
-  type Sequence,
-  type SessionChangesPage,
-  type SessionKey,
-  type StateStore,
-  type WatchRequest,
-} from '@session-state/domain';
+// clock reading is floored to whole milliseconds (the clock port may answer with a fraction;
+// stores keep integers), and every failure becomes a rejection with a StoreError naming the
+// port method. An operation may answer synchronously (SQLite) or with a promise (PostgreSQL).
+import { assertOverviewLimits, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type ReadAckOutcome, type ReadAckRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
 
-import { wholeMs, withWholeMs } from './clockMs.js';
+/** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
+export function wholeMs(ms: number): number {
+  return Math.floor(ms);
+}
+
+/** The batch with each `appendedAt` floored; the same array when every one is whole already. */
+export function withWholeMs(batch: readonly AppendRequest[]): readonly AppendRequest[] {
+  if (batch.every((request) => Number.isInteger(request.appendedAt))) return batch;
+  return batch.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
+}
 
 type Answer<T> = T | Promise<T>;
 type Owns = (watcher: SessionKey) => boolean;
 
-/**
- * One adapter's operations, each taking the adapter's open database first; each `now` and
- * `appendedAt` it is given is a whole millisecond.
- */
+/** One adapter's operations (the optional ones as the port's), each taking its open database first and whole-millisecond clocks. */
 export interface StoreOperations<Db> {
   append(db: Db, batch: readonly AppendRequest[]): Answer<readonly AppendOutcome[]>;
   watch(db: Db, request: WatchRequest): Answer<{ readonly created: boolean }>;
@@ -52,25 +28,21 @@ export interface StoreOperations<Db> {
   listCursors(db: Db, filter?: CursorFilter): Answer<readonly CursorRow[]>;
   readCursorJournal(db: Db, filter?: CursorFilter): Answer<readonly CursorJournalEntry[]>;
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
-  /** Optional (see StateStore.drainThenAppend). */
   drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
   acknowledgeRead(db: Db, request: ReadAckRequest): Answer<ReadAckOutcome>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
   countPendingCursors(db: Db): Answer<number>;
-  /** See StateStore.readOverview; `limits` are checked (assertOverviewLimits) before it runs. */
+  /** `limits` are checked before it runs. */
   readOverview(db: Db, limits: OverviewLimits): Answer<StoreOverview>;
   resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
   unwatch(db: Db, watcher: SessionKey, target: SessionKey, now: number): Answer<{ readonly removed: boolean }>;
   deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
   prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
-  /** Optional (see StateStore.previewPrune). */
   previewPrune?(db: Db, request: PruneRequest): Answer<PrunePreview>;
-  /** Optional (see StateStore.vacuum). */
   vacuum?(db: Db): Answer<VacuumResult>;
-  /** Closes the store; it takes no database, so closing never re-opens or refreshes one. */
+  /** Takes no database, so closing never re-opens or refreshes one. */
   close(): Answer<void>;
-  /** Optional: the port's `pruneBatchRows` (see StateStore.pruneBatchRows); absent for a store that works synchronously. */
   readonly pruneBatchRows?: number;
 }
 
@@ -78,7 +50,6 @@ export interface StoreOperations<Db> {
 function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   try {
     const answer = work();
-    // A synchronous answer costs one resolved promise, as a hand-written async wrapper would.
     if (!(answer instanceof Promise)) return Promise.resolve(answer);
     return answer.catch((e: unknown) => Promise.reject(storeError(operation, e)));
   } catch (e) {
@@ -91,24 +62,15 @@ function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations
   return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
 }
 
-/** The port's `drainThenAppend` over the adapter's: whole-ms clocks, a StoreError rejection naming `append` (the transaction failed: neither was kept) or a drain failure naming `drain`. */
-function drainThenAppendPort<Db>(
-  both: NonNullable<StoreOperations<Db>['drainThenAppend']>,
-  current: () => Db,
-): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
+/** The port's `drainThenAppend`: a rejection names `append` (neither was kept), a drain failure names `drain`. */
+function drainThenAppendPort<Db>(both: NonNullable<StoreOperations<Db>['drainThenAppend']>, current: () => Db): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
   return async (drain, batch) => {
     const result = await call('append', () => both(current(), { ...drain, now: wholeMs(drain.now) }, withWholeMs(batch)));
     return result.drained.ok ? result : { ...result, drained: { ok: false, error: storeError('drain', result.drained.error) } };
   };
 }
 
-/**
- * The StateStore of `ops` over the database `current()` returns at each call (an adapter may
- * replace its database, e.g. SQLite's read-only snapshot of a file that changed); `listen` when
- * the store has cross-process signals.
- *
- * @example return storePort(() => db, { append: appendEvents, watch, … });
- */
+/** The StateStore of `ops` over the database `current()` returns at each call (an adapter may replace it); `listen` for cross-process signals. */
 export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): StateStore {
   return {
     append: (batch) => call('append', () => ops.append(current(), withWholeMs(batch))),

@@ -1,24 +1,10 @@
-// How a cursor journal entry (the domain's cursorJournal.ts) is a SQL row: the named values of
-// one insert, and a stored row read back as an entry with the checks both adapters share, so a
-// damaged or hand-edited row is refused (and reported) the same way in each.
-import {
-  asSequence,
-  CursorEvent,
-  isSequence,
-  type CorruptRowSink,
-  type CursorJournalEntry,
-  type CursorJournalRecord,
-  type SessionKey,
-} from '@session-state/domain';
+// A cursor journal entry as a SQL row: the named values of one insert, and a stored row read back
+// with the checks both adapters share.
+import { asSequence, CursorEvent, isSequence, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
 
 import { soundRows } from './storedRow.js';
 
-/**
- * The named values of a journal insert (`cursor_journal` without its position): the event's
- * type, `reason` (watch_ended) and `via` (watch_started) or null, the watermarks after the
- * event, and the clock time. Every other event field is one of the watermarks (see
- * `eventOfColumns`), so nothing else is stored.
- */
+/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it (every other event field is one of them), the time. */
 export interface JournalParams {
   readonly watcher: string;
   readonly target: string;
@@ -32,33 +18,14 @@ export interface JournalParams {
 }
 
 /** The column order of a journal select (`journalColumns`): the position, then JournalParams' fields in order. */
-export type StoredJournalValues = [
-  position: number,
-  watcher: string,
-  target: string,
-  type: string,
-  reason: string | null,
-  via: string | null,
-  acked: number,
-  notified: number,
-  material: number,
-  recordedAt: number,
-];
+export type StoredJournalValues = [position: number, watcher: string, target: string, type: string, reason: string | null, via: string | null, acked: number, notified: number, material: number, recordedAt: number];
 
 /** A record as the named values of one insert. */
 export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
-  return {
-    watcher: record.watcher,
-    target: record.target,
-    type: event.type,
-    reason: event.type === 'watch_ended' ? event.reason : null,
-    via: event.type === 'watch_started' ? event.via : null,
-    acked: record.acked,
-    notified: record.notified,
-    material: record.material,
-    recordedAt: record.recordedAt,
-  };
+  const reason = event.type === 'watch_ended' ? event.reason : null;
+  const via = event.type === 'watch_started' ? event.via : null;
+  return { watcher: record.watcher, target: record.target, type: event.type, reason, via, acked: record.acked, notified: record.notified, material: record.material, recordedAt: record.recordedAt };
 }
 
 /** The event a row stores, rebuilt from its columns (unchecked: the codec decides). */
@@ -93,35 +60,17 @@ function checkJournalRow(row: readonly unknown[]): CheckedRow {
   if (typeof recordedAt !== 'number' || !Number.isFinite(recordedAt)) return { ok: false, reason: 'recorded_at is not a number' };
   const event = CursorEvent.decode(eventOfColumns(type, reason, via, acked, notified, material));
   if (event._tag === 'Left') return { ok: false, reason: 'not a known cursor event with its fields' };
-  return {
-    ok: true,
-    entry: {
-      position,
-      watcher: watcher as SessionKey,
-      target: target as SessionKey,
-      event: event.right,
-      acked: asSequence(acked),
-      notified: asSequence(notified),
-      material: asSequence(material),
-      recordedAt,
-    },
-  };
+  const pair = { watcher: watcher as SessionKey, target: target as SessionKey };
+  return { ok: true, entry: { position, ...pair, event: event.right, acked: asSequence(acked), notified: asSequence(notified), material: asSequence(material), recordedAt } };
 }
 
-/**
- * Why a stored journal row (StoredJournalValues) cannot be used, or undefined when it is sound:
- * a positive integer position, text pair, watermarks in order, a numeric clock time, and a
- * known event type with its fields. The reason names no stored value.
- */
+/** Why a stored journal row cannot be used (position, pair, watermarks in order, time, a known event), or undefined. */
 export function storedJournalProblem(row: readonly unknown[]): string | undefined {
   const checked = checkJournalRow(row);
   return checked.ok ? undefined : checked.reason;
 }
 
-/**
- * A stored journal row as an entry, or undefined after reporting it to `sink` (naming the
- * operation and the failed check) when `storedJournalProblem` refuses it.
- */
+/** A stored journal row as an entry, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredJournalEntry(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorJournalEntry | undefined {
   const checked = checkJournalRow(row);
   if (checked.ok) return checked.entry;

@@ -1,6 +1,8 @@
-// The append's rows both adapters read and write the same way: an event insert's named values,
-// and the duplicate outcome of a dedupe key that is taken (with the corrupt-row policy for it).
-import type { AppendOutcome, AppendRequest, CorruptRowSink } from '@session-state/domain';
+// The append's rows both adapters read and write the same way (an event insert's named values,
+// the duplicate outcome of a taken dedupe key), and how group commit tells a request's own
+// failure from its transaction's: the request's error is carried out wrapped, so the transaction
+// rolls back and the batch answers that request `failed` instead of rejecting.
+import { storeError, type AppendOutcome, type AppendRequest, type CorruptRowSink } from '@session-state/domain';
 
 import type { StoredEventDecoder } from './storedRow.js';
 
@@ -17,7 +19,7 @@ export interface EventParams {
   readonly appendedAt: number;
 }
 
-/** The request's event as the values of its insert; its `occurredAt` is handed to planAppend, so the default is built once. */
+/** The request's event as the values of its insert (the `occurredAt` default built once, for planAppend too). */
 export function eventParams({ command, appendedAt }: AppendRequest): EventParams {
   return {
     sessionKey: command.sessionKey,
@@ -25,7 +27,7 @@ export function eventParams({ command, appendedAt }: AppendRequest): EventParams
     actorType: command.actorType,
     actorSessionKey: command.actorSessionKey ?? null,
     summary: command.summary,
-    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
+    // The JSON text that was validated, not serialised again.
     payload: command.payloadJson ?? null,
     dedupeKey: command.dedupeKey ?? null,
     occurredAt: command.occurredAt ?? new Date(appendedAt).toISOString(),
@@ -33,11 +35,7 @@ export function eventParams({ command, appendedAt }: AppendRequest): EventParams
   };
 }
 
-/**
- * The `duplicate` outcome for the stored event holding a request's dedupe key (StoredEventValues).
- * A corrupt one is reported and the request fails (thrown, so it fails alone): answering with
- * a damaged event, or appending a second event under the key, would both be wrong.
- */
+/** The `duplicate` outcome for the stored event holding the dedupe key; a corrupt one is reported and the request fails alone. */
 export function duplicateOutcome(sink: CorruptRowSink, existing: readonly unknown[], decode: StoredEventDecoder): AppendOutcome {
   const decoded = decode(existing);
   if (!decoded.ok) {
@@ -45,4 +43,16 @@ export function duplicateOutcome(sink: CorruptRowSink, existing: readonly unknow
     throw new Error(`the stored event holding this dedupe key is corrupt (${decoded.reason})`);
   }
   return { type: 'duplicate', event: decoded.event };
+}
+
+/** Carries the error of a request out of its transaction, so the transaction rolls back. */
+export class RequestFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('the request failed');
+  }
+}
+
+/** The outcome of a request that failed alone: a tagged StoreError naming `append`. */
+export function failedOutcome(error: unknown): AppendOutcome {
+  return { type: 'failed', error: storeError('append', error instanceof RequestFailed ? error.failure : error) };
 }

@@ -1,6 +1,22 @@
-// The column lists of every select, in the order the row decoders read them (storedRow.ts,
-// journalRow.ts): a select of these columns returns positional rows in exactly that order, in
-// either dialect. One list per row shape, so a column can never be added to one adapter only.
+// The tables both SQL adapters define (each in its own dialect), as the shared code sees them,
+// and the column lists of every select, in the order the row decoders read them: one list per
+// row shape, so a column can never be added to one adapter only.
+import type { AnyColumn, Table } from 'drizzle-orm';
+
+type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
+
+export type EventsTable = TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
+export type HeadsTable = TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
+export type CursorsTable = TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
+export type JournalTable = TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
+
+/** A store's four tables, in either dialect. */
+export interface SqlTables {
+  readonly events: EventsTable;
+  readonly heads: HeadsTable;
+  readonly cursors: CursorsTable;
+  readonly cursorJournal: JournalTable;
+}
 
 /** StoredEventValues order. */
 export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
@@ -16,9 +32,7 @@ export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason'
 export const HEAD_FIELDS = ['sessionKey', 'head', 'pruneWatermark'] as const;
 
 /**
- * The `fields` of `table`, in that order: a drizzle selection object (its key order is the
- * select's column order), typed with the dialect's own columns.
- *
+ * The `fields` of `table` as a drizzle selection object (its key order is the select's column order).
  * @example db.select(columnsOf(tables.cursors, CURSOR_FIELDS)).from(tables.cursors)
  */
 export function columnsOf<T, K extends keyof T & string>(table: T, fields: readonly K[]): { [F in K]: T[F] } {

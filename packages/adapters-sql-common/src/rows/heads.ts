@@ -1,7 +1,9 @@
-// Head rows as both adapters read and write them: `planHeadWrite` folds the signal-log events
-// into each head row read under the write lock, and the rows to write come out as given, so
-// "heads never fall" and "the prune watermark only rises" are the domain's rules alone.
-import { asSequence, initialHead, planHeadWrite, type HeadRow, type PrunedSession, type SessionKey, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
+// Head rows as both adapters read and write them (`planHeadWrite` folds the signal-log events
+// into each row read under the write lock, so the head rules are the domain's alone), and the
+// inspector's overview from its statements' rows.
+import { asSequence, initialHead, planHeadWrite, type HeadRow, type PrunedSession, type SessionKey, type SignalLogEvent, type SignalLogHead, type CorruptRowSink, type StoreOverview } from '@session-state/domain';
+
+import { decodeStoredCursors } from './storedRow.js';
 
 /** A head row read under the write lock (undefined: the session has none) and the events to fold into it. */
 export interface HeadChange {
@@ -58,4 +60,14 @@ export function prunedSessions(changes: readonly HeadChange[], after: ReadonlyMa
     before: (locked ?? initialHead).pruneWatermark,
     after: (after.get(sessionKey) ?? locked ?? initialHead).pruneWatermark,
   }));
+}
+
+/** The overview of `counts` (the overviewCounts row; PostgreSQL's bigints come as strings), head rows and cursor rows. */
+export function overviewOfRows(sink: CorruptRowSink, counts: readonly unknown[], heads: readonly (readonly unknown[])[], cursors: readonly (readonly unknown[])[]): StoreOverview {
+  const [sessions, highestHead, prunedSessions, cursorCount, pendingPairs, pendingNotices] = counts.map(Number) as [number, number, number, number, number, number];
+  return {
+    counts: { sessions, cursors: cursorCount, pendingPairs, pendingNotices, highestHead, prunedSessions },
+    heads: heads.map(headRowOf),
+    cursors: decodeStoredCursors(sink, 'readOverview', cursors),
+  };
 }

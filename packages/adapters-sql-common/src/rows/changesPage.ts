@@ -1,20 +1,8 @@
-// A session's changes page from the rows of one `[head, pruneWatermark, ...event columns]`
-// select (see `changesAfter` in queries.ts: one row per event; one row with null event columns
-// when no event is after `since`; no row when the session has no head), and the one corrupt-row
-// policy both SQL adapters follow: the fast path asks for `limit + 1` rows and gives up on a
-// corrupt one; the adapter then reads every retained row after `since` in ONE statement (one
-// snapshot) and `changesPageSkippingCorrupt` skips and reports each corrupt row, so a page still
-// holds `limit` good events, `hasMore` is exact, and paging never stalls on a damaged row.
-import {
-  asSequence,
-  initialHead,
-  type ChangesPage,
-  type CorruptRowSink,
-  type SessionChangesPage,
-  type SessionEvent,
-  type SignalLogHead,
-  type StoredEvent,
-} from '@session-state/domain';
+// A session's changes page from the rows of one `[head, pruneWatermark, ...event columns]` select,
+// and the corrupt-row policy both SQL adapters follow: the fast path reads `limit + 1` rows and
+// gives up on a corrupt one; the adapter then reads every row after `since` in one snapshot and
+// skips and reports each corrupt row, so a page holds `limit` good events and `hasMore` is exact.
+import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SessionChangesPage, type SessionEvent, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow.js';
 
@@ -29,10 +17,7 @@ export function headOfRow(row: readonly unknown[], offset = 0): SignalLogHead {
   return { head: asSequence(row[offset] as number), pruneWatermark: asSequence(row[offset + 1] as number) };
 }
 
-/**
- * The page of a `limit + 1` read, each event as `decode` gives it, or undefined when a row of
- * the page is corrupt (`decode` gave undefined): take the slow path.
- */
+/** The page of a `limit + 1` read, or undefined when a row of it is corrupt (`decode` gave undefined). */
 function pageOfRows<E>(rows: readonly (readonly unknown[])[], limit: number, decode: (row: readonly unknown[], offset: number) => E | undefined) {
   const first = rows[0];
   if (first === undefined) return { head: initialHead, events: [] as E[], hasMore: false };
@@ -56,16 +41,8 @@ export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: 
   });
 }
 
-/**
- * The page from every retained row after `since` (an `ALL_ROWS` read): each corrupt row is
- * reported to `sink` by sequence (never its content) and skipped.
- */
-export function changesPageSkippingCorrupt(
-  rows: readonly (readonly unknown[])[],
-  limit: number,
-  decode: StoredEventDecoder,
-  sink: CorruptRowSink,
-): ChangesPage {
+/** The page from every row after `since` (an `ALL_ROWS` read); each corrupt row is reported by sequence and skipped. */
+export function changesPageSkippingCorrupt(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder, sink: CorruptRowSink): ChangesPage {
   const first = rows[0];
   if (first === undefined) return { head: initialHead, events: [], hasMore: false };
   const events: StoredEvent[] = [];
@@ -86,15 +63,7 @@ export function changesPageSkippingCorrupt(
   return { head: headOfRow(first), events, hasMore };
 }
 
-/**
- * The lean `status` page of a `limit + 1` read of `[head, pruneWatermark, ...SessionEventValues]`
- * rows, or undefined when a row of it is corrupt: the adapter then takes `readChanges`' slow
- * path, which skips and reports the row.
- */
-export function sessionChangesPageOfRows(
-  rows: readonly (readonly unknown[])[],
-  limit: number,
-  decode: StoredSessionEventDecoder,
-): SessionChangesPage | undefined {
+/** The lean `status` page of a `limit + 1` read, or undefined when a row is corrupt (then `readChanges`' slow path). */
+export function sessionChangesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredSessionEventDecoder): SessionChangesPage | undefined {
   return pageOfRows<SessionEvent>(rows, limit, decode);
 }

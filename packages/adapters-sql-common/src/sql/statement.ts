@@ -1,7 +1,5 @@
-// Statements with NAMED parameters: drizzle renders a query once, at open, with `sql.placeholder`s
-// in it; the placeholder names, in the order the SQL binds them, are kept beside the text, and
-// each call passes an object of named values that `bindValues` lays out in that order. So no call
-// site depends on the order of a statement's parameters, and a statement can bind one name twice.
+// Statements with NAMED parameters: rendered once at open with `sql.placeholder`s, the names kept
+// in bind order beside the text; each call's named values are laid out in that order.
 import type { SQL } from 'drizzle-orm';
 
 import { orm } from './drizzle.js';
@@ -20,11 +18,7 @@ export interface RenderedStatement {
   readonly names: readonly string[];
 }
 
-/**
- * The placeholder a parameter binds. Insert values arrive wrapped in a column Param; its encoder
- * is the identity for every column the stores bind (text and integer columns, JSON bound as the
- * text the caller already serialised), so binding the value directly is what drizzle would do.
- */
+/** The placeholder a parameter binds (insert values arrive in a column Param whose encoder is the identity for every bound column). */
 function placeholderName(param: unknown): string | undefined {
   if (orm.is(param, orm.Placeholder)) return param.name;
   if (orm.is(param, orm.Param) && orm.is(param.value, orm.Placeholder)) return param.value.name;
