@@ -57,11 +57,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
   let closed: Promise<void> | undefined;
-  const operations = { append: appendEvents, watch, readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, drain, drainThenAppend, pendingNotices, countPendingCursors, readOverview };
+  const reads = { readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, pendingNotices, countPendingCursors, readOverview };
+  const writes = { append: appendEvents, watch, drain, drainThenAppend, acknowledgeRead, restartScan, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
-  return storePort(() => db, { ...operations, acknowledgeRead, restartScan, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) =>
-    listenForSignals({ config, channel: db.channel, isOwnBackend: (pid) => ownBackends.has(pid) }, listener),
-  );
+  const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
+  return storePort(() => db, { ...reads, ...writes, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */

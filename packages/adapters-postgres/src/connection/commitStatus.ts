@@ -1,8 +1,6 @@
 // Whether a transaction whose COMMIT's answer was lost with its connection committed, read on
-// another connection from the server's record of transaction ids (txid_status, PostgreSQL 10+).
+// another connection from the server's record of transaction ids (txid_status).
 import type { Pool } from 'pg';
-
-import { checkOut } from './checkOut.js';
 
 export type CommitStatus = 'committed' | 'aborted' | undefined;
 
@@ -15,15 +13,8 @@ export async function commitStatus(pool: Pool, transactionId: string): Promise<C
   for (let ask = 0; ask < ASKS; ask += 1) {
     let status: unknown;
     try {
-      const held = await checkOut(pool);
-      try {
-        const found = await held.client.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId]);
-        status = found.rows[0]?.status;
-        held.release();
-      } catch (error) {
-        held.release(true);
-        throw error;
-      }
+      // pool.query hears the client's 'error' and closes a client that failed.
+      status = (await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId])).rows[0]?.status;
     } catch {
       return undefined;
     }

@@ -23,7 +23,6 @@ export class DatabaseLockedError extends Error {
   }
 }
 
-/** The SQLSTATE of a driver error, if it has one. */
 export function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;

@@ -54,13 +54,13 @@ export interface CheckedOptions {
   readonly statementTimeoutMs: number;
 }
 
-/** A positive whole number of milliseconds, or the default when absent. */
-function checkMs(options: PostgresStoreOptions, name: 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs', fallback: number): number {
+/** A positive whole number (of milliseconds, for a `…Ms` option), or the default when absent. */
+function checkPositive(options: PostgresStoreOptions, name: 'maxConnections' | 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs', fallback: number): number {
   const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`openPostgresStore: ${name} must be a positive integer (milliseconds), got ${typeof options[name] === 'number' ? String(options[name]) : typeof options[name]}`);
-  }
-  return value;
+  if (Number.isSafeInteger(value) && value >= 1) return value;
+  const given: unknown = options[name];
+  if (name === 'maxConnections') throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(given)}`);
+  throw new TypeError(`openPostgresStore: ${name} must be a positive integer (milliseconds), got ${typeof given === 'number' ? String(given) : typeof given}`);
 }
 
 export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
@@ -77,13 +77,10 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
   if (!isSchemaName(schema)) {
     throw new TypeError(`openPostgresStore: schema must be ${SCHEMA_NAME_EXPECTED}, got ${JSON.stringify(options.schema)}`);
   }
-  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
-    throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(options.maxConnections)}`);
-  }
-  const connectTimeoutMs = checkMs(options, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS);
-  const lockTimeoutMs = checkMs(options, 'lockTimeoutMs', DEFAULT_LOCK_TIMEOUT_MS);
-  const statementTimeoutMs = checkMs(options, 'statementTimeoutMs', DEFAULT_STATEMENT_TIMEOUT_MS);
+  const maxConnections = checkPositive(options, 'maxConnections', DEFAULT_MAX_CONNECTIONS);
+  const connectTimeoutMs = checkPositive(options, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS);
+  const lockTimeoutMs = checkPositive(options, 'lockTimeoutMs', DEFAULT_LOCK_TIMEOUT_MS);
+  const statementTimeoutMs = checkPositive(options, 'statementTimeoutMs', DEFAULT_STATEMENT_TIMEOUT_MS);
   if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
     throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
   }

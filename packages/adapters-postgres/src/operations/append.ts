@@ -1,6 +1,7 @@
 // Append: one transaction per batch (group commit). Sequences are drawn under the session's
 // head-row lock, so concurrent gateways never commit a session's events out of sequence order.
-// A batch runs first without savepoints; when a request fails, again with each in its own.
+// A batch runs first without savepoints; when a request fails, again with each in its own: a
+// concurrent append that took the same dedupe key first then makes it a duplicate.
 import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
@@ -96,35 +97,12 @@ async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly Append
   await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
 }
 
-/** A batch of one: no savepoint, the transaction rolls back alone; a lost dedupe race is retried once, then found as a duplicate. */
-async function appendAlone(db: StoreDb, request: AppendRequest): Promise<AppendOutcome[]> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return [
-        await inTransaction(db, async (client) => {
-          try {
-            return await appendOne(db, client, request);
-          } catch (e) {
-            if (isRetryable(e) || (sqlState(e) === UNIQUE_VIOLATION && attempt === 1)) throw e;
-            throw new RequestFailed(e);
-          }
-        }),
-      ];
-    } catch (e) {
-      if (sqlState(e) === UNIQUE_VIOLATION) continue;
-      if (e instanceof RequestFailed) return [failedOutcome(e)];
-      throw e;
-    }
-  }
-}
-
 /**
  * Appends a batch in one transaction, in order (see `StateStore.append`). A request that fails
  * alone is a `failed` outcome and leaves no trace; a failure of the transaction itself rejects.
  */
 export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];
-  if (batch.length === 1) return appendAlone(db, batch[0] as AppendRequest);
   const locked: LockedSessions = new Map();
   let lockFirst = true;
   try {
@@ -133,8 +111,8 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
       return await appendAllOrFail(db, client, batch, locked);
     });
   } catch (e) {
-    // Only a request's own failure is retried: a failed COMMIT may have been applied. When the
-    // batch lock met the bound, each request then locks its own rows.
+    // Only a request's own failure is retried (a failed COMMIT may have been applied), each request
+    // then in a savepoint; when the batch lock met the bound, each locks its own rows.
     if (isLockedFailure(e)) lockFirst = false;
     else if (!(e instanceof RequestFailed)) throw e;
   }

@@ -39,12 +39,7 @@ function planArrays(rows: readonly CursorRow[], records: readonly CursorJournalR
     c.material.push(row.material);
     c.touchedAt.push(row.touchedAt);
   }
-  const j = journalArrays(records);
-  return {
-    watchers: c.watchers, targets: c.targets, acked: c.acked, notified: c.notified, material: c.material, touchedAt: c.touchedAt,
-    jWatchers: j.jWatchers, jTargets: j.jTargets, jTypes: j.jTypes, jReasons: j.jReasons, jVias: j.jVias,
-    jAcked: j.jAcked, jNotified: j.jNotified, jMaterial: j.jMaterial, jRecordedAt: j.jRecordedAt,
-  };
+  return { ...c, ...journalArrays(records) };
 }
 
 /** Writes a plan's cursor rows and journal entries in one statement (nothing when both are empty). */

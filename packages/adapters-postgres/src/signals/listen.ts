@@ -41,19 +41,14 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
   const lost = (connection: pg.Client, error: unknown): void => {
     if (closed || client !== connection) return;
     client = undefined;
-    if (heartbeat !== undefined) clearInterval(heartbeat);
+    clearInterval(heartbeat);
     heartbeat = undefined;
     connection.removeAllListeners('notification');
     connection.end().catch(() => undefined);
     listener.failed(storeError('listen', error));
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
-      connect().then(
-        () => {
-          retryMs = FIRST_RETRY_MS;
-        },
-        () => undefined,
-      );
+      connect().then(() => void (retryMs = FIRST_RETRY_MS), () => undefined);
     }, retryMs);
     retryTimer.unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
@@ -82,9 +77,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
       await connection.end().catch(() => undefined);
       return;
     }
-    heartbeat = setInterval(() => {
-      connection.query('SELECT 1').catch((error: unknown) => lost(connection, error));
-    }, settings.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat = setInterval(() => connection.query('SELECT 1').catch((error: unknown) => lost(connection, error)), settings.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
     // Anything committed before LISTEN took effect was not signalled: re-read everything owned.
     listener.resync();
@@ -94,8 +87,8 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     async close() {
       if (closed) return;
       closed = true;
-      if (retryTimer !== undefined) clearTimeout(retryTimer);
-      if (heartbeat !== undefined) clearInterval(heartbeat);
+      clearTimeout(retryTimer);
+      clearInterval(heartbeat);
       const connection = client;
       client = undefined;
       if (connection !== undefined) {

@@ -25,7 +25,6 @@ export function signalPayload(target: string, watchers: readonly string[]): stri
   return Buffer.byteLength(payload, 'utf8') <= MAX_SIGNAL_PAYLOAD_BYTES ? payload : target;
 }
 
-/** Reads a payload `signalPayload` wrote. */
 export function readSignalPayload(payload: string): CursorSignal {
   const [target, ...watchers] = payload.split(' ') as [SessionKey, ...SessionKey[]];
   return watchers.length === 0 ? { target } : { target, watchers };
