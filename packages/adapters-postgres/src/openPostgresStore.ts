@@ -24,9 +24,7 @@ import { prepareStatements } from './statements.js';
 import type { StoreDb } from './storeDb.js';
 
 /**
- * The PostgreSQL StateStore. Several gateways may open the same database and schema: a session's
- * appends are ordered by its head-row lock, cursors by their row locks, and every operation is
- * one transaction (retried whole after a deadlock).
+ * The PostgreSQL StateStore; several gateways may open the same database and schema.
  *
  * @example const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL });
  */
@@ -49,7 +47,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const orm = nodePostgres.drizzle({ client: pool, schema: tables });
     const unbounded = unboundedConfig(checked);
     const onCorruptRow = options.onCorruptRow ?? logCorruptRow(logger);
-    db = { pool, orm, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
+    db = { pool, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
     // Without the pool's bounds: a migration may run long, and a second opener waits on its advisory lock.
     await withUnboundedClient(unbounded, (client) => migrate(client, checked.schema));
   } catch (e) {

@@ -1,6 +1,5 @@
-// The drizzle tables of the store, in its own schema: every rendered name is schema-qualified, so
-// no statement depends on search_path. drizzle-kit generates the migrations from these (against
-// a placeholder schema); the pending-cursor index's INCLUDE is the custom migration 0001.
+// The store's drizzle tables in its own schema (every name schema-qualified, so no statement
+// depends on search_path); drizzle-kit generates the migrations from them.
 import { pgCore } from './drizzle.js';
 
 const { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } = pgCore;

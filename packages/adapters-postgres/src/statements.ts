@@ -1,6 +1,5 @@
-// The store's statements, rendered ONCE at open into named statements taking named values: the
-// ones both dialects share come from adapters-sql-common; PostgreSQL's own (row locks, SKIP
-// LOCKED, unnest arrays, the event sequence, NOTIFY) are built here, naming the schema's tables.
+// The store's statements, rendered once at open into named statements taking named values: the
+// shared ones from adapters-sql-common, and PostgreSQL's own (locks, unnest arrays, NOTIFY).
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
@@ -11,7 +10,6 @@ import type { StoreTables } from './schema.js';
 const { asc, eq, sql } = orm;
 const { getTableConfig, PgDialect } = pgCore;
 
-/** The dialect that renders the store's `sql` templates. */
 export const dialect = new PgDialect();
 
 /** A statement built once at open: a name (prepared once per connection), its text and the placeholder each `$n` binds. */
@@ -19,7 +17,7 @@ export interface Statement<Params extends object = Record<string, never>> {
   readonly name: string;
   readonly text: string;
   readonly names: readonly string[];
-  /** Never set: carries the named values' type. */
+  /** A type only: the named values. */
   readonly params?: Params;
 }
 

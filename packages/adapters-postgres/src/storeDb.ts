@@ -1,7 +1,6 @@
-// The open store every operation takes first: the pool, the drizzle handle and tables of the
-// store's schema, the statements built at open, the signal channel, and the corrupt-row sink.
+// The open store every operation takes first: the pool, the tables of the store's schema, the
+// statements built at open, the signal channel, and the corrupt-row sink.
 import type { CorruptRowSink } from '@session-state/domain';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { ClientConfig, Pool } from 'pg';
 
 import type { StoreTables } from './schema.js';
@@ -9,7 +8,6 @@ import type { Statements } from './statements.js';
 
 export interface StoreDb extends CorruptRowSink {
   readonly pool: Pool;
-  readonly orm: NodePgDatabase<StoreTables>;
   readonly tables: StoreTables;
   readonly statements: Statements;
   /** The LISTEN/NOTIFY channel of this store's schema. */

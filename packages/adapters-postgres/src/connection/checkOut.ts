@@ -1,6 +1,5 @@
-// A connection checked out of the pool with an 'error' listener while it is held: an unheard
-// 'error' (a dropped connection, even between queries) would end the process. Heard here, the
-// loss is kept, the client's queries reject, and the caller decides what to retry.
+// A pool connection held with an 'error' listener (unheard, a dropped connection's 'error' would
+// end the process): the loss is kept, queries reject, and the caller decides what to retry.
 import type { Pool, PoolClient } from 'pg';
 
 export interface HeldClient {

@@ -13,12 +13,8 @@ const NO_ANSWER = 'Query read timeout';
 export class DatabaseLockedError extends Error {
   override readonly name = 'DatabaseLockedError';
 
-  constructor(
-    message: string,
-    /** The SQLSTATE PostgreSQL failed with. */
-    readonly code: string,
-    cause: unknown,
-  ) {
+  /** `code`: the SQLSTATE PostgreSQL failed with. */
+  constructor(message: string, readonly code: string, cause: unknown) {
     super(message, { cause });
   }
 }

@@ -31,28 +31,15 @@ export const HEARTBEAT_MS = 10_000;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 
-/** Schemas the store must not take: PostgreSQL's own (`pg_…`, `information_schema`) and `public`, shared with other applications. */
-function isSharedSchema(name: string): boolean {
-  return name.startsWith('pg_') || name === 'information_schema' || name === 'public';
-}
-
 /** What a schema name must be, for error messages (the CLI's too). */
-export const SCHEMA_NAME_EXPECTED =
-  "a schema of the store's own (not public, information_schema or pg_…): lower-case letters, digits and _, at most 40, not starting with a digit";
+export const SCHEMA_NAME_EXPECTED = "a schema of the store's own (not public, information_schema or pg_…): lower-case letters, digits and _, at most 40, not starting with a digit";
 
-/** Whether `value` is a schema name the store accepts: see `SCHEMA_NAME_EXPECTED`. */
+/** Whether `value` is a schema name the store accepts: not PostgreSQL's own (`pg_…`, `information_schema`) nor `public`, shared with other applications. */
 export function isSchemaName(value: unknown): value is string {
-  return typeof value === 'string' && SCHEMA_NAME.test(value) && !isSharedSchema(value);
+  return typeof value === 'string' && SCHEMA_NAME.test(value) && !value.startsWith('pg_') && value !== 'information_schema' && value !== 'public';
 }
 
-export interface CheckedOptions {
-  readonly connectionString: string;
-  readonly schema: string;
-  readonly maxConnections: number;
-  readonly connectTimeoutMs: number;
-  readonly lockTimeoutMs: number;
-  readonly statementTimeoutMs: number;
-}
+export type CheckedOptions = Required<Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'maxConnections' | 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs'>>;
 
 /** A positive whole number (of milliseconds, for a `…Ms` option), or the default when absent. */
 function checkPositive(options: PostgresStoreOptions, name: 'maxConnections' | 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs', fallback: number): number {

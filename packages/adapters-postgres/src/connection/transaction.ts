@@ -1,6 +1,5 @@
-// One store operation as one transaction on a pooled connection, retried whole when nothing of
-// an attempt can have been kept (a deadlock, a serialization failure, a connection lost before
-// COMMIT). A connection lost during COMMIT: the outcome is read back from the server first.
+// One store operation as one transaction, retried whole when nothing of an attempt can have been
+// kept; after a connection lost during COMMIT the outcome is read back from the server first.
 import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
 import type { PoolClient, QueryResultRow } from 'pg';
@@ -49,10 +48,7 @@ export async function run<P extends object, Row extends unknown[] = unknown[]>(c
 }
 
 /**
- * Two statements sent back to back, the second without waiting for the first's answer (pipeline
- * mode: one round trip); the server runs them in order. Rejects with the first's failure when it
- * fails (the second's is then only the aborted transaction's), else with the second's.
- *
+ * Two statements sent back to back in one round trip (pipeline mode), run in order; rejects with the first's failure, else the second's.
  * @example const [inserted, cursors] = await runBoth(run(client, st.a, a), run(client, st.b, b));
  */
 export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
@@ -61,14 +57,8 @@ export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Prom
   return [a, await second];
 }
 
-export interface TransactionOptions {
-  /**
-   * Whether a COMMIT whose answer was lost is resolved by asking the server (default true). It
-   * costs a transaction id, so frequent operations that usually write nothing and are harmless to
-   * repeat (watch, prune, the restart scan) turn it off and fail with "outcome unknown" instead.
-   */
-  readonly checkCommit?: boolean;
-}
+/** `checkCommit`: whether a lost COMMIT answer is asked of the server (default true; it costs a transaction id, so watch, prune and the restart scan skip it). */
+export type TransactionOptions = { readonly checkCommit?: boolean };
 
 /** For watch, prune and the restart scan: see `checkCommit`. */
 export const NO_COMMIT_CHECK: TransactionOptions = { checkCommit: false };

@@ -8,10 +8,7 @@ import { withUnboundedClient } from '../connection/unboundedClient.js';
 export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
   const checked = checkOptions(options);
   return withUnboundedClient(unboundedConfig(checked), async (client) => {
-    const found = await client.query<{ applied: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations') AS applied`,
-      [checked.schema],
-    );
+    const found = await client.query<{ applied: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations') AS applied`, [checked.schema]);
     if (found.rows[0]?.applied !== true) return false;
     // The name is checked, so it needs no quoting.
     const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${checked.schema}.schema_migrations`);

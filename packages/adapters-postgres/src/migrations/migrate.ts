@@ -19,17 +19,8 @@ export async function schemaVersion(client: ClientBase, schemaName: string): Pro
   return Number(found.rows[0]?.[0] ?? 0);
 }
 
-/**
- * Creates the schema if needed and applies the pending migrations; returns the versions applied.
- * The search_path is the store's schema for this transaction only, so an unqualified name (a
- * custom migration's) resolves there.
- */
-export async function migrate(
-  client: ClientBase,
-  schemaName: string,
-  migrations: readonly Migration[] = MIGRATIONS,
-  now: number = Date.now(),
-): Promise<number[]> {
+/** Creates the schema if needed and applies the pending migrations (search_path the store's schema); returns the versions applied. */
+export async function migrate(client: ClientBase, schemaName: string, migrations: readonly Migration[] = MIGRATIONS, now: number = Date.now()): Promise<number[]> {
   const applied: number[] = [];
   const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   await client.query('BEGIN');

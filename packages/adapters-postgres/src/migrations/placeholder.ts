@@ -7,9 +7,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 const QUALIFIER = `"${MIGRATION_SCHEMA_PLACEHOLDER}".`;
 
 /**
- * A generated migration's SQL in `schemaName`: each "__session_state__". qualifier is swapped;
- * throws on a name that would need quoting or SQL naming the placeholder otherwise.
- *
+ * A generated migration's SQL in `schemaName` (each placeholder qualifier swapped); throws on a name needing quotes or another use of the placeholder.
  * @example inSchema('CREATE TABLE "__session_state__"."heads" (…)', 'gateway') // 'CREATE TABLE "gateway"."heads" (…)'
  */
 export function inSchema(sql: string, schemaName: string): string {

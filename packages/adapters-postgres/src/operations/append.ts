@@ -1,7 +1,5 @@
-// Append: one transaction per batch (group commit). Sequences are drawn under the session's
-// head-row lock, so concurrent gateways never commit a session's events out of sequence order.
-// A batch runs first without savepoints; when a request fails, again with each in its own: a
-// concurrent append that took the same dedupe key first then makes it a duplicate.
+// Append: one transaction per batch (group commit), sequences drawn under the session's head-row
+// lock; first without savepoints, and when a request fails, again with each in its own.
 import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';

@@ -1,7 +1,5 @@
-// Drain: lock and read the acked cursors, plan (`planDrain`, a compare-and-swap per ack), write
-// the moved rows and their journal entries; and a drain heading a batch of appends in one
-// transaction. There the batch's head rows are locked first (in key order), then the drain's
-// cursors (in target order): every transaction takes a head before the cursors on its target.
+// Drain: lock the acked cursors, plan (`planDrain`), write the moved rows and their journal; and a
+// drain heading a batch of appends in one transaction, heads locked before the drain's cursors.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
@@ -18,28 +16,23 @@ type Drained = DrainThenAppendResult['drained'];
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
   assertStoreKey('watcher', watcher);
   if (acks.length === 0) return [];
-  return inTransaction(db, async (client) => drainLocked(db, client, watcher, acks, now, await lockDrainCursors(db, client, watcher, acks)));
+  const request = { watcher, acks, now };
+  return inTransaction(db, async (client) => drainLocked(db, client, request, await lockDrainCursors(db, client, request)));
 }
 
 /** The acked cursors, locked in target order (the order appends lock cursors in). */
-function lockDrainCursors(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[]): Promise<unknown[][]> {
+function lockDrainCursors(db: StoreDb, client: PoolClient, { watcher, acks }: DrainRequest): Promise<unknown[][]> {
   return run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
 }
 
 /** The rest of the drain on the locked rows: plan, then write the moved rows and their journal entries. */
-async function drainLocked(db: StoreDb, client: PoolClient, watcher: SessionKey, acks: readonly DrainAck[], now: number, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
+async function drainLocked(db: StoreDb, client: PoolClient, { watcher, acks, now }: DrainRequest, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
   const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
   await writeCursorPlan(db, client, plan);
   return plan.outcomes;
 }
 
-/** The drain's own failure on the first attempt: the second runs it in a savepoint. */
-class DrainFailed extends Error {
-  constructor(readonly failure: unknown) {
-    super('the drain failed');
-  }
-}
-
+/** The batch's head rows, in key order. */
 async function lockHeadsOf(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
   const sessionKeys = sortedTargets(batch);
   if (sessionKeys.length > 0) await run(client, db.statements.lockHeads, { sessionKeys });
@@ -55,7 +48,7 @@ async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly
 async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<Drained> {
   await client.query('SAVEPOINT drain');
   try {
-    const outcomes = await drainLocked(db, client, request.watcher, request.acks, request.now, await lockDrainCursors(db, client, request.watcher, request.acks));
+    const outcomes = await drainLocked(db, client, request, await lockDrainCursors(db, client, request));
     await client.query('RELEASE SAVEPOINT drain');
     return { ok: true, outcomes };
   } catch (e) {
@@ -79,21 +72,22 @@ async function separately(db: StoreDb, request: DrainRequest, batch: readonly Ap
 /** See `StateStore.drainThenAppend`: first without savepoints; a part that fails sends it again with each part in its own savepoint. */
 export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
   assertStoreKey('watcher', request.watcher);
-  const { watcher, acks, now } = request;
+  const hasAcks = request.acks.length > 0;
   try {
     return await inTransaction(db, async (client) => {
       // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
       const headsLocked = lockHeadsOf(db, client, batch);
-      const drainRows = acks.length > 0 ? lockDrainCursors(db, client, watcher, acks) : undefined;
+      const drainRows = hasAcks ? lockDrainCursors(db, client, request) : undefined;
       drainRows?.catch(() => undefined);
       await headsLocked;
       let outcomes: readonly DrainOutcome[] = [];
       if (drainRows !== undefined) {
         try {
-          outcomes = await drainLocked(db, client, watcher, acks, now, await drainRows);
+          outcomes = await drainLocked(db, client, request, await drainRows);
         } catch (e) {
+          // The drain's own failure: the second attempt runs it in a savepoint.
           if (isRetryable(e)) throw e;
-          throw new DrainFailed(e);
+          throw new RequestFailed(e);
         }
       }
       await lockBatchCursors(db, client, batch);
@@ -102,11 +96,11 @@ export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch:
   } catch (e) {
     // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
     if (isLockedFailure(e)) return separately(db, request, batch);
-    if (!(e instanceof RequestFailed) && !(e instanceof DrainFailed)) throw e;
+    if (!(e instanceof RequestFailed)) throw e;
   }
   return inTransaction(db, async (client) => {
     await lockHeadsOf(db, client, batch);
-    const drained: Drained = acks.length > 0 ? await drainIsolated(db, client, request) : { ok: true, outcomes: [] };
+    const drained: Drained = hasAcks ? await drainIsolated(db, client, request) : { ok: true, outcomes: [] };
     await lockBatchCursors(db, client, batch);
     const appended: AppendOutcome[] = [];
     for (const item of batch) appended.push(await appendIsolated(db, client, item));

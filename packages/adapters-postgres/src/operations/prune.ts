@@ -1,7 +1,5 @@
-// Retention: one bounded batch per transaction (events by age, then beyond the row cap; prune
-// watermarks raised on the locked head rows; idle cursors expired; `material_kept` journaled;
-// the journal by `planJournalPrune`'s rule). Rows another gateway's prune locked are skipped, so
-// two gateways pruning at once share the work. Also the preview (counts only) and VACUUM.
+// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked so two
+// gateways share the work; the preview (counts only) and VACUUM.
 import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
@@ -43,11 +41,7 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
 
 type JournalBatch = Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number };
 
-/**
- * One batch of journal retention in the window of the first `batchSize` entries after
- * `journalAfter`: the removable entries recorded before the cutoff, then the lowest removable
- * ones while the journal is over `maxRows`. The end probes come in `batchLeft`.
- */
+/** Journal retention in the window of `batchSize` entries after `journalAfter`: aged removable entries, then the lowest beyond `maxRows`. */
 async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<JournalBatch> {
   const st = db.statements;
   const after = journalAfterOf(request);
@@ -85,9 +79,8 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
       capLeft = (await run(client, st.capBoundary, { maxRows })).length > 0;
     }
     const pruned = await raiseWatermarks(db, client, highest);
-    const expired = cursorsByAge
-      ? await journalRemoval(db, client, 'prune', await run(client, st.expireIdleCursors, { cutoff: cursorCutoff, limit: batchSize }), 'expired', now)
-      : [];
+    const idle = cursorsByAge ? await run(client, st.expireIdleCursors, { cutoff: cursorCutoff, limit: batchSize }) : [];
+    const expired = await journalRemoval(db, client, 'prune', idle, 'expired', now);
     if (pruned.length > 0) {
       const candidates = decodeStoredCursors(db, 'prune', await run(client, st.cursorsKeepingMaterial, { targets: pruned.map((session) => session.sessionKey) }));
       await writeJournal(db, client, planPruneMaterial({ pruned, cursors: candidates, now }).journal);

@@ -9,16 +9,11 @@ import type { StoreDb } from '../storeDb.js';
 /** The event decoders, made once; the json payload column arrives parsed by the driver. */
 export const { decodeEvent: decodeEventValues, decodeSessionEvent: decodeSessionEventValues } = storedEventDecoders();
 
-/**
- * Retained events with sequence > `since`, ascending, at most `limit`, with the head of the same
- * snapshot. A corrupt row is skipped and reported: every row after `since` is then read and the page filled from it.
- */
+/** Retained events after `since`, at most `limit`, with the head of the same snapshot; a corrupt row is skipped and reported. */
 export async function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage> {
   const st = db.statements.changesSince;
-  return (
-    changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeEventValues) ??
-    changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db)
-  );
+  const page = changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeEventValues);
+  return page ?? changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db);
 }
 
 /** `readChanges` as `toSessionEvent` maps it, reading only the columns `status` returns; a corrupt row falls back to `readChanges`. */

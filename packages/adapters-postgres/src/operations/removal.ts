@@ -10,11 +10,7 @@ import { signalPairs } from '../signals/notify.js';
 import type { StoreDb } from '../storeDb.js';
 import { writeJournal } from './journal.js';
 
-/**
- * Journals the removal of `deleted` (CursorValues rows the caller's transaction deleted), signals
- * their targets at commit (the owner withdraws a notice it still queues), and returns the removed
- * pairs by watcher then target. A corrupt row is reported and left out: gone, but never used.
- */
+/** Journals and signals the removal of `deleted` (CursorValues rows the transaction deleted); a corrupt row is reported and left out. */
 export async function journalRemoval(db: StoreDb, client: PoolClient, operation: string, deleted: readonly (readonly unknown[])[], reason: EndReason, now: number): Promise<CursorPair[]> {
   const plan = planRemoval({ cursors: decodeStoredCursors(db, operation, deleted), reason, now });
   await writeJournal(db, client, plan.journal);
@@ -50,10 +46,7 @@ export async function resetWatcher(db: StoreDb, watcher: SessionKey, now: number
   return inTransaction(db, async (client) => journalRemoval(db, client, 'resetWatcher', await run(client, db.statements.deleteCursorsOfWatcher, { watcher }), 'reset', now));
 }
 
-/**
- * Deletes a session's events and every cursor it is part of (ending as `deleted`), holding its
- * head-row lock; the head stays as a tombstone, its prune watermark raised over what was deleted.
- */
+/** Deletes a session's events and cursors (ending as `deleted`) under its head-row lock; the head stays, its watermark raised. */
 export async function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): Promise<{ eventsDeleted: number; removedCursors: CursorPair[] }> {
   assertStoreKey('sessionKey', sessionKey);
   const st = db.statements;

@@ -48,10 +48,8 @@ export async function restartScan(db: StoreDb, now: number, owns?: (watcher: Ses
 /** The notice each pending cursor (all, or on `targets`) whose watcher passes `owns` holds, by watcher then target; no lock. */
 export async function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]> {
   if (targets !== undefined && targets.length === 0) return [];
-  const rows =
-    targets === undefined
-      ? await runAlone(db, db.statements.pendingCursors, {})
-      : await runAlone(db, db.statements.pendingCursorsOn, { targets: [...new Set(targets)] });
+  const st = db.statements;
+  const rows = targets === undefined ? await runAlone(db, st.pendingCursors, {}) : await runAlone(db, st.pendingCursorsOn, { targets: [...new Set(targets)] });
   // Nothing is written, so the time the rows carry is never used.
   const cursors = decodePendingRows(db, 'pendingNotices', rows, 0, owns);
   return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });

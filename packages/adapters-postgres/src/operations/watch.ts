@@ -7,10 +7,7 @@ import { inTransaction, NO_COMMIT_CHECK, run } from '../connection/transaction.j
 import type { StoreDb } from '../storeDb.js';
 import { writeJournal } from './journal.js';
 
-/**
- * Creates the pair's cursor at the target's head (0 when it has none) unless one exists. The head
- * row is locked first, so another gateway's append to the target lands wholly before or after.
- */
+/** Creates the pair's cursor at the target's head unless one exists, under the head-row lock (an append lands before or after). */
 export async function watch(db: StoreDb, request: WatchRequest): Promise<{ created: boolean }> {
   assertStoreKey('watcher', request.watcher);
   assertStoreKey('target', request.target);

@@ -1,6 +1,5 @@
-// Cross-process signals: one dedicated connection LISTENs on the store's channel; each NOTIFY
-// (notify.ts) becomes `targetsChanged`. A lost connection is reported, re-established with
-// backoff, and followed by `resync`, since notifications sent while it was down are gone.
+// Cross-process signals: one connection LISTENs on the store's channel; a lost one is reported,
+// re-established with backoff and followed by `resync` (notifications sent meanwhile are gone).
 import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 

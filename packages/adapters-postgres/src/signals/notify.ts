@@ -1,6 +1,5 @@
-// Cursor signals, sending side and payload: a transaction that made a cursor pending or removed
-// one NOTIFYs once per target at its commit, naming the target and those cursors' watchers, so
-// a gateway owning none of them skips the signal instead of re-reading (listen.ts).
+// Cursor signals: a transaction that made a cursor pending or removed one NOTIFYs per target at
+// commit, naming the watchers, so a gateway owning none of them skips the re-read.
 import type { SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -11,10 +10,7 @@ import type { StoreDb } from '../storeDb.js';
 export const MAX_SIGNAL_PAYLOAD_BYTES = 7_999;
 
 /** What one notification says: the target, and the watchers it concerns (undefined: any watcher). */
-export interface CursorSignal {
-  readonly target: SessionKey;
-  readonly watchers?: readonly SessionKey[];
-}
+export type CursorSignal = { readonly target: SessionKey; readonly watchers?: readonly SessionKey[] };
 
 /**
  * The target key, then each watcher key, space-separated (keys hold no whitespace); the target alone when too long.
