@@ -1,6 +1,5 @@
-// What the SQLite and PostgreSQL stores share, written once: the tables' shape and column lists,
-// the statements with the same text in both dialects, row decoding and its corrupt-row policy,
-// head-row writes, the append's row values, retention arithmetic, logging and the port wiring.
+// What the SQLite and PostgreSQL stores share, written once: tables and shared statements (sql/),
+// row codecs and the corrupt-row policy (rows/), retention arithmetic, and the port wiring (port/).
 export { duplicateOutcome, eventParams, failedOutcome, RequestFailed, type EventParams } from './rows/append.js';
 export { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, EVENT_OFFSET, headOfRow, sessionChangesPageOfRows } from './rows/changesPage.js';
 export { headRowOf, headsInKeyOrder, overviewOfRows, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './rows/heads.js';

@@ -1,7 +1,5 @@
-// The StateStore port over an adapter's operations, wired once for both SQL adapters: every
-// clock reading is floored to whole milliseconds (the clock port may answer with a fraction;
-// stores keep integers), and every failure becomes a rejection with a StoreError naming the
-// port method. An operation may answer synchronously (SQLite) or with a promise (PostgreSQL).
+// The StateStore port over an adapter's operations (answering synchronously or with a promise):
+// clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
 import { assertOverviewLimits, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type ReadAckOutcome, type ReadAckRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */

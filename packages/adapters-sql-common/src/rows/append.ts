@@ -1,7 +1,5 @@
-// The append's rows both adapters read and write the same way (an event insert's named values,
-// the duplicate outcome of a taken dedupe key), and how group commit tells a request's own
-// failure from its transaction's: the request's error is carried out wrapped, so the transaction
-// rolls back and the batch answers that request `failed` instead of rejecting.
+// The append's rows (an insert's named values, the duplicate of a taken dedupe key), and a request's
+// own failure carried out of its transaction wrapped, so the batch answers it `failed`.
 import { storeError, type AppendOutcome, type AppendRequest, type CorruptRowSink } from '@session-state/domain';
 
 import type { StoredEventDecoder } from './storedRow.js';

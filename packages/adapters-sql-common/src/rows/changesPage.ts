@@ -1,7 +1,5 @@
-// A session's changes page from the rows of one `[head, pruneWatermark, ...event columns]` select,
-// and the corrupt-row policy both SQL adapters follow: the fast path reads `limit + 1` rows and
-// gives up on a corrupt one; the adapter then reads every row after `since` in one snapshot and
-// skips and reports each corrupt row, so a page holds `limit` good events and `hasMore` is exact.
+// A changes page from `[head, pruneWatermark, ...event columns]` rows, and the one corrupt-row
+// policy: a `limit + 1` read gives up on a corrupt row; then every row is read, each corrupt one skipped and reported.
 import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SessionChangesPage, type SessionEvent, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow.js';

@@ -1,6 +1,5 @@
-// Head rows as both adapters read and write them (`planHeadWrite` folds the signal-log events
-// into each row read under the write lock, so the head rules are the domain's alone), and the
-// inspector's overview from its statements' rows.
+// Head rows as both adapters read and write them (`planHeadWrite` folds the events into each
+// locked row, so the head rules are the domain's alone), and the inspector's overview.
 import { asSequence, initialHead, planHeadWrite, type HeadRow, type PrunedSession, type SessionKey, type SignalLogEvent, type SignalLogHead, type CorruptRowSink, type StoreOverview } from '@session-state/domain';
 
 import { decodeStoredCursors } from './storedRow.js';

@@ -28,10 +28,7 @@ export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => D
 /** Decodes the SessionEventValues from `offset` of a row (keys in `toSessionEvent`'s order), or undefined for a refused row. */
 export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: number) => SessionEvent | undefined;
 
-/**
- * An adapter's event decoders, made once at load (a factory, so the per-row call is this
- * module's code, not a getter read through a package index); `parsePayload` for JSON text.
- */
+/** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
 export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder; readonly decodeSessionEvent: StoredSessionEventDecoder } {
   return {
     decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload),
@@ -126,10 +123,7 @@ export function decodeStoredCursors(sink: CorruptRowSink, operation: string, row
   return soundRows(rows, (values) => decodeStoredCursor(sink, operation, values));
 }
 
-/**
- * PENDING_FIELDS rows of the watchers passing `owns` as CursorRows touched at `touchedAt` (a plan
- * writes its rows at the operation's time anyway); a corrupt row is reported and left out.
- */
+/** PENDING_FIELDS rows of the watchers passing `owns`, as CursorRows touched at `touchedAt`; a corrupt row is reported and left out. */
 export function decodePendingRows(sink: CorruptRowSink, operation: string, rows: Iterable<readonly unknown[]>, touchedAt: number, owns?: (watcher: SessionKey) => boolean): CursorRow[] {
   const cursors: CursorRow[] = [];
   for (const row of rows) {

@@ -1,6 +1,5 @@
-// The tables both SQL adapters define (each in its own dialect), as the shared code sees them,
-// and the column lists of every select, in the order the row decoders read them: one list per
-// row shape, so a column can never be added to one adapter only.
+// The tables both SQL adapters define, as the shared code sees them, and one column list per row
+// shape in the order the row decoders read them, so a column is never added to one adapter only.
 import type { AnyColumn, Table } from 'drizzle-orm';
 
 type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
