@@ -1,99 +1,76 @@
-// The store's statements, rendered ONCE at open into named statements taking named values (see
-// `compile`): the ones whose text both dialects share come from adapters-sql-common; PostgreSQL's
-// own (row locks, SKIP LOCKED, array parameters with unnest, the event sequence, NOTIFY) are
-// written here with drizzle's query builder or its `sql` template, always naming the schema's
-// tables and columns. Reads return positional rows the adapter decodes.
+// The store's statements, rendered once at open into named statements taking named values: the
+// shared ones from adapters-sql-common, and PostgreSQL's own (locks, unnest arrays, NOTIFY).
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import {
-  columnsOf,
-  CURSOR_FIELDS,
-  PENDING_FIELDS,
-  removableEntry,
-  sharedStatements,
-  type EventParams,
-  type SharedStatementName,
-  type SharedStatementParams,
-} from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
-import { compile, type Statement } from './compile.js';
-import type { StoreTables } from './schema.js';
 import { orm, pgCore } from './drizzle.js';
+import type { StoreTables } from './schema.js';
 
 const { asc, eq, sql } = orm;
-const { getTableConfig } = pgCore;
+const { getTableConfig, PgDialect } = pgCore;
+
+export const dialect = new PgDialect();
+
+/** A statement built once at open: a name (prepared once per connection), its text and the placeholder each `$n` binds. */
+export interface Statement<Params extends object = Record<string, never>> {
+  readonly name: string;
+  readonly text: string;
+  readonly names: readonly string[];
+  /** A type only: the named values. */
+  readonly params?: Params;
+}
+
+/** A query to compile, and the named values it takes (a type only). */
+interface Query<P extends object> {
+  readonly query: Renderable;
+  readonly params?: P;
+}
+const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => ({ query });
+type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
+
+/** Renders each query once as the statement `ss_<its name in snake case>`. */
+function compileAll<T extends Record<string, Query<object>>>(queries: T): Compiled<T> {
+  const compiled: Record<string, Statement<object>> = {};
+  for (const [key, { query }] of Object.entries(queries)) {
+    const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const { sql: text, names } = renderStatement(dialect, query, `compile ${name}`);
+    compiled[key] = { name: `ss_${name}`, text, names };
+  }
+  return compiled as Compiled<T>;
+}
 
 type Orm = NodePgDatabase<StoreTables>;
-
 const p = (name: string) => sql.placeholder(name);
+type Arrays<T> = { readonly [K in keyof T]: readonly T[K][] };
 
-/** The journal placeholders: one array per JournalParams field (see cursorJournal.ts). */
-export interface JournalArrays {
-  readonly jWatchers: readonly string[];
-  readonly jTargets: readonly string[];
-  readonly jTypes: readonly string[];
-  readonly jReasons: readonly (string | null)[];
-  readonly jVias: readonly (string | null)[];
-  readonly jAcked: readonly number[];
-  readonly jNotified: readonly number[];
-  readonly jMaterial: readonly number[];
-  readonly jRecordedAt: readonly number[];
-}
-
+/** The journal placeholders: one array per JournalParams field. */
+export type JournalArrays = Arrays<{ jWatchers: string; jTargets: string; jTypes: string; jReasons: string | null; jVias: string | null; jAcked: number; jNotified: number; jMaterial: number; jRecordedAt: number }>;
 /** The cursor placeholders of a plan write: one array per CursorRow field. */
-export interface CursorArrays {
-  readonly watchers: readonly string[];
-  readonly targets: readonly string[];
-  readonly acked: readonly number[];
-  readonly notified: readonly number[];
-  readonly material: readonly number[];
-  readonly touchedAt: readonly number[];
-}
+export type CursorArrays = Arrays<{ watchers: string; targets: string; acked: number; notified: number; material: number; touchedAt: number }>;
 
-interface Cutoff {
-  readonly cutoff: number;
-}
+type Cutoff = { readonly cutoff: number };
+type Limit = { readonly limit: number };
+type Targets = { readonly targets: readonly string[] };
+type SessionKeys = { readonly sessionKeys: readonly string[] };
 /** A journal retention window: the positions above `after` up to `upTo`. */
-interface JournalWindow {
-  readonly after: number;
-  readonly upTo: number;
-}
-interface Limit {
-  readonly limit: number;
-}
-interface Targets {
-  readonly targets: readonly string[];
-}
-interface SessionKeys {
-  readonly sessionKeys: readonly string[];
-}
+type JournalWindow = { readonly after: number; readonly upTo: number };
+type SharedQueries = { readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> };
 
 /** Every statement; the shared ones take the named values adapters-sql-common gives them. */
-export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements>;
+export type Statements = Compiled<SharedQueries> & ReturnType<typeof ownStatements>;
 
-/** The shared statements, rendered in this dialect on the schema's tables. */
-function compileShared(tables: StoreTables): { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } {
-  const shared = sharedStatements(tables);
-  const compiled = {} as Record<SharedStatementName, Statement<object>>;
-  for (const name of Object.keys(shared) as SharedStatementName[]) compiled[name] = compile(name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), shared[name]);
-  return compiled as unknown as { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> };
-}
-
-/**
- * PostgreSQL's own statements on the tables of `tables`' schema. The names the query builder
- * cannot render (the sequence) are qualified here too, so no statement depends on search_path.
- */
+/** PostgreSQL's own statements; the sequence is qualified here too, so no statement depends on search_path. */
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const shared = sharedStatements(tables);
   const sharedBoundary = shared.capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
-  // The sequence, in the tables' schema, as a regclass literal (the name is checked: [a-z_][a-z0-9_]*).
+  // A regclass literal: the schema name is checked ([a-z_][a-z0-9_]*).
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
   const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
-  // planJournalPrune's rule (adapters-sql-common).
   const removable = removableEntry(tables);
   const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at)
 SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at
@@ -101,37 +78,20 @@ FROM unnest(${p('jWatchers')}::text[], ${p('jTargets')}::text[], ${p('jTypes')}:
             ${p('jAcked')}::bigint[], ${p('jNotified')}::bigint[], ${p('jMaterial')}::bigint[], ${p('jRecordedAt')}::bigint[])
   WITH ORDINALITY AS j(watcher, target, type, reason, via, acked, notified, material, recorded_at, ord)
 ORDER BY j.ord`;
-  return {
-    // --- append (see appendEvents.ts) ---------------------------------------------------------
-
+  return compileAll({
     /** {target} → one row when any cursor targets the session. */
-    anyCursorOnTarget: compile<{ target: string }>('any_cursor_on_target', sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ${p('target')} LIMIT 1`),
-
+    anyCursorOnTarget: q<{ target: string }>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ${p('target')} LIMIT 1`),
     /** {sessionKeys} locks the existing head rows of sessions in key order; returns [sessionKey, head, pruneWatermark] each. */
-    lockHeads: compile<SessionKeys>(
-      'lock_heads',
-      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`,
-    ),
-
+    lockHeads: q<SessionKeys>(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`),
     /** {targets} locks every cursor on a batch's targets in (target, watcher) order, the order drains lock in too. */
-    lockCursorsOnTargets: compile<Targets>(
-      'lock_cursors_on_targets',
-      sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ANY(${p('targets')}::text[]) ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
-    ),
-
+    lockCursorsOnTargets: q<Targets>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ANY(${p('targets')}::text[]) ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
     /**
-     * Locks (or creates) the session's head row, draws the next sequence while holding the lock
-     * and raises the head to it, then inserts the event at that sequence: one statement. The
-     * DO UPDATE draws again after the lock is held, so a session's sequences are committed in
-     * increasing order whatever other gateways do (the VALUES draw of that path is wasted).
-     * The head is written here rather than by the domain's planHeadWrite: that would need the
-     * locked row read back before the write, a round trip more per append, and the sequence must
-     * be drawn under the lock anyway. A value drawn under the lock is above every value the
-     * sequence handed out before, so this head only rises (`evolveHead`'s rule, by construction).
+     * Locks (or creates) the session's head row, draws the next sequence under the lock, raises
+     * the head to it and inserts the event there, in one statement: a session's sequences commit
+     * in increasing order whatever other gateways do, and the head only rises (a value drawn
+     * under the lock is above every earlier one), so planHeadWrite's read-back is not needed.
      */
-    appendEvent: compile<EventParams>(
-      'append_event',
-      sql`WITH head AS (
+    appendEvent: q<EventParams>(sql`WITH head AS (
   INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, nextval(${eventSequence}), 0)
   ON CONFLICT (session_key) DO UPDATE SET head = nextval(${eventSequence})
   RETURNING head
@@ -139,225 +99,108 @@ ORDER BY j.ord`;
 INSERT INTO ${events} (sequence, session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
 SELECT head.head, ${p('sessionKey')}, ${p('kind')}, ${p('actorType')}, ${p('actorSessionKey')}, ${p('summary')}, ${p('payload')}::json, ${p('dedupeKey')}, ${p('occurredAt')}, ${p('appendedAt')}
 FROM head
-RETURNING sequence`,
-    ),
-
+RETURNING sequence`),
     /** {target} → every cursor on it, locked, as CursorValues. */
-    cursorsOnTarget: compile<{ target: string }>(
-      'cursors_on_target',
-      orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update'),
-    ),
-
-    /**
-     * Writes a plan in one statement: its cursor rows (upserted whole: the seed of a spawn edge
-     * may create one, every other row was locked by the caller's read) and its journal entries,
-     * in order (positions follow it).
-     */
-    writeCursorPlan: compile<CursorArrays & JournalArrays>(
-      'write_cursor_plan',
-      sql`WITH written AS (
+    cursorsOnTarget: q<{ target: string }>(orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update')),
+    /** Writes a plan in one statement: its cursor rows (upserted: a spawn seed may create one) and its journal entries, in order. */
+    writeCursorPlan: q<CursorArrays & JournalArrays>(sql`WITH written AS (
   INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
   SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[], ${p('touchedAt')}::bigint[])
   ON CONFLICT (watcher, target) DO UPDATE SET acked = excluded.acked, notified = excluded.notified, material = excluded.material, touched_at = excluded.touched_at
 ), journal AS (
 ${journalInsert}
 )
-SELECT 1`,
-    ),
-
+SELECT 1`),
     /** Appends journal entries (JournalArrays), in order. */
-    insertJournal: compile<JournalArrays>('insert_journal', journalInsert),
-
-    /** {channel, payloads}: one notification per payload (signal.ts), delivered to every listener when (and only if) the transaction commits. */
-    notifyPayloads: compile<{ channel: string; payloads: readonly string[] }>(
-      'notify_payloads',
-      sql`SELECT pg_notify(${p('channel')}, payload) FROM unnest(${p('payloads')}::text[]) AS payload`,
-    ),
-
-    // --- reads --------------------------------------------------------------------------------
-
+    insertJournal: q<JournalArrays>(journalInsert),
+    /** {channel, payloads}: one notification per payload, delivered when (and only if) the transaction commits. */
+    notifyPayloads: q<{ channel: string; payloads: readonly string[] }>(sql`SELECT pg_notify(${p('channel')}, payload) FROM unnest(${p('payloads')}::text[]) AS payload`),
     /** {sessionKeys} → [sessionKey, head, pruneWatermark] of those with a head above 0. */
-    headsOf: compile<SessionKeys>(
-      'heads_of',
-      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) AND ${heads.head} > 0`,
-    ),
-
-    // --- cursor writes ------------------------------------------------------------------------
-
-    /**
-     * {sessionKey} → [head, pruneWatermark]: locks the session's head row, creating it at head 0 when the session
-     * has none (reads treat a head of 0 as no head), so a watch or a delete is ordered with the
-     * session's appends even before its first event.
-     */
-    lockHead: compile<{ sessionKey: string }>(
-      'lock_head',
-      sql`INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, 0, 0)
+    headsOf: q<SessionKeys>(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) AND ${heads.head} > 0`),
+    /** {sessionKey} → [head, pruneWatermark]: locks the head row, created at head 0 (read as no head) so a watch or delete orders with appends. */
+    lockHead: q<{ sessionKey: string }>(sql`INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, 0, 0)
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
-RETURNING head, prune_watermark`,
-    ),
-
+RETURNING head, prune_watermark`),
     /** Creates a cursor (a CursorRow) unless the pair has one (a concurrent watch made it first); returns a row when it did. */
-    insertCursor: compile<CursorRow>(
-      'insert_cursor',
-      orm
+    insertCursor: q<CursorRow>(orm
         .insert(cursors)
         .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
         .onConflictDoNothing()
-        .returning({ one: sql`1` }),
-    ),
-
+        .returning({ one: sql`1` })),
     /** {watcher, targets} → those cursors, locked in target order, as CursorValues. */
-    drainCursors: compile<{ watcher: string } & Targets>(
-      'drain_cursors',
-      sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
+    drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
-ORDER BY ${cursors.target} FOR UPDATE`,
-    ),
-
+ORDER BY ${cursors.target} FOR UPDATE`),
     /** {targets} → the pending cursors on those targets, by watcher then target, as PENDING_FIELDS rows. */
-    pendingCursorsOn: compile<Targets>(
-      'pending_cursors_on',
-      sql`SELECT ${pendingColumns} FROM ${cursors}
+    pendingCursorsOn: q<Targets>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
-ORDER BY ${cursors.watcher}, ${cursors.target}`,
-    ),
-    /** {watcher, target, limit} → the first `limit` pending cursors after that pair, by watcher then target, as PENDING_FIELDS rows (a restart-scan page). */
-    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
-      'pending_cursors_after',
-      sql`SELECT ${pendingColumns} FROM ${cursors}
+ORDER BY ${cursors.watcher}, ${cursors.target}`),
+    /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order. */
+    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
-ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
-    ),
+ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as PENDING_FIELDS rows. */
-    lockCursorPairs: compile<{ watchers: readonly string[] } & Targets>(
-      'lock_cursor_pairs',
-      sql`SELECT ${pendingColumns} FROM ${cursors}
+    lockCursorPairs: q<{ watchers: readonly string[] } & Targets>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE (${cursors.watcher}, ${cursors.target}) IN (SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[]))
-ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
-    ),
-
+ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
     /** {sessionKey} → [deleted count, highest deleted sequence or null]. */
-    deleteSessionEvents: compile<{ sessionKey: string }>(
-      'delete_session_events',
-      sql`WITH gone AS (DELETE FROM ${events} WHERE ${events.sessionKey} = ${p('sessionKey')} RETURNING sequence)
-SELECT count(*)::bigint, max(sequence) FROM gone`,
-    ),
-    /**
-     * {sessionKeys, heads, pruneWatermarks}: writes the head rows planHeadWrite computed from the
-     * rows the caller locked (lockHead, lockHeads), so "heads never fall" and "the prune
-     * watermark only rises" are the domain's rules alone.
-     */
-    writeHeads: compile<SessionKeys & { heads: readonly number[]; pruneWatermarks: readonly number[] }>(
-      'write_heads',
-      sql`UPDATE ${heads} SET head = v.head, prune_watermark = v.prune_watermark
+    deleteSessionEvents: q<{ sessionKey: string }>(sql`WITH gone AS (DELETE FROM ${events} WHERE ${events.sessionKey} = ${p('sessionKey')} RETURNING sequence)
+SELECT count(*)::bigint, max(sequence) FROM gone`),
+    /** {sessionKeys, heads, pruneWatermarks}: writes the head rows planHeadWrite computed from the locked rows. */
+    writeHeads: q<SessionKeys & { heads: readonly number[]; pruneWatermarks: readonly number[] }>(sql`UPDATE ${heads} SET head = v.head, prune_watermark = v.prune_watermark
 FROM unnest(${p('sessionKeys')}::text[], ${p('heads')}::bigint[], ${p('pruneWatermarks')}::bigint[]) AS v(session_key, head, prune_watermark)
-WHERE ${heads.sessionKey} = v.session_key`,
-    ),
-
-    /**
-     * {targets} → the cursors on those targets whose material a target event raised (material >
-     * notified), locked in (target, watcher) order, as CursorValues: the candidates of
-     * planPruneMaterial.
-     */
-    cursorsKeepingMaterial: compile<Targets>(
-      'cursors_keeping_material',
-      sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
+WHERE ${heads.sessionKey} = v.session_key`),
+    /** {targets} → planPruneMaterial's candidates: cursors with material > notified, locked in (target, watcher) order. */
+    cursorsKeepingMaterial: q<Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.notified}
-ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`,
-    ),
-
-    // --- retention (one bounded batch: see prune.ts) ---------------------------------------------
-    // The deletes take their victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`: the
-    // planner joins an IN list by hashing it and scanning the whole table (the whole log, every batch),
-    // where an array is probed through the primary key (O(batch)).
-
-    /**
-     * {cutoff, limit} → deletes the oldest appends before `cutoff`; returns [sessionKey, highest
-     * deleted sequence, events deleted] per session that lost events (aggregated here, so a batch
-     * sends back one row per session rather than one per event).
-     */
-    deleteAgedEvents: compile<Cutoff & Limit>(
-      'delete_aged_events',
-      sql`WITH victims AS (
+ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
+    // Retention deletes take victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`, which the planner hashes over a whole-table scan.
+    /** {cutoff, limit} → deletes the oldest appends before `cutoff`; one [sessionKey, highest deleted, count] row per session. */
+    deleteAgedEvents: q<Cutoff & Limit>(sql`WITH victims AS (
   DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}
     ORDER BY ${events.appendedAt}, ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
   )) RETURNING sequence, session_key
 )
-SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`,
-    ),
-    /**
-     * {maxRows, limit} → deletes up to `limit` of the lowest sequences (the earliest appends)
-     * beyond the newest `maxRows`; returns [sessionKey, highest deleted sequence, events deleted,
-     * boundary] per session that lost events, `boundary` being the highest sequence beyond the
-     * cap. One statement: the cap is found by walking `maxRows` index entries (`capBoundary`),
-     * never by counting the whole log.
-     */
-    deleteCappedEvents: compile<Limit & { maxRows: number }>(
-      'delete_capped_events',
-      sql`WITH boundary AS (${sharedBoundary}),
+SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`),
+    /** {maxRows, limit} → deletes the lowest sequences beyond the newest `maxRows`; [sessionKey, highest deleted, count, boundary] per session. */
+    deleteCappedEvents: q<Limit & { maxRows: number }>(sql`WITH boundary AS (${sharedBoundary}),
 victims AS (
   DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)
     ORDER BY ${events.sequence} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
   )) RETURNING sequence, session_key
 )
-SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM boundary) FROM victims GROUP BY session_key`,
-    ),
+SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM boundary) FROM victims GROUP BY session_key`),
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues. */
-    expireIdleCursors: compile<Cutoff & Limit>(
-      'expire_idle_cursors',
-      sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
+    expireIdleCursors: q<Cutoff & Limit>(sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING watcher, target, acked, notified, material, touched_at`,
-    ),
-
+) RETURNING watcher, target, acked, notified, material, touched_at`),
     /**
-     * {cutoff, byAge, cursorCutoff, cursorsByAge, after} → [an event appended before `cutoff` is
-     * left, a cursor untouched since `cursorCutoff` is left, a journal entry lies after `after`
-     * (the journal window's last position), one recorded before `cutoff` does]: the
-     * shared `agedLeft`, `idleLeft`, `journalEntryAfter` and `agedJournalAfter` probes in one
-     * round trip at the end of a batch, the age ones asked only when their flag is set (a
-     * non-finite cutoff is passed as any bigint with its flag false). Scalar subqueries, not
-     * EXISTS: the planner drops an EXISTS subquery's ORDER BY, and a generic plan without it
-     * scans the whole table.
+     * → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the
+     * end-of-batch probes in one round trip, the age ones only when flagged. Scalar subqueries, not
+     * EXISTS, whose ORDER BY the planner drops.
      */
-    batchLeft: compile<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(
-      'batch_left',
-      sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
+    batchLeft: q<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
   ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
   (${shared.journalEntryAfter}) IS NOT NULL,
-  ${p('byAge')}::boolean AND (${shared.agedJournalAfter}) IS NOT NULL`,
-    ),
-
-    // --- journal retention (planJournalPrune's rule, bounded per batch) ----------------------------
-    // One batch examines a window of positions (after, upTo]: the first batchSize entries after
-    // where the run resumed (the shared `journalWindow`), so no batch walks the whole journal.
-
+  ${p('byAge')}::boolean AND (${shared.agedJournalAfter}) IS NOT NULL`),
     /** {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`; returns [position]. */
-    deleteAgedJournal: compile<Cutoff & JournalWindow>(
-      'delete_aged_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
+    deleteAgedJournal: q<Cutoff & JournalWindow>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')}
   AND ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
   ORDER BY ${cursorJournal.position} FOR UPDATE SKIP LOCKED
-)) RETURNING position`,
-    ),
+)) RETURNING position`),
     /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position]. */
-    deleteLowestJournal: compile<JournalWindow & Limit>(
-      'delete_lowest_journal',
-      sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
+    deleteLowestJournal: q<JournalWindow & Limit>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
   SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')} AND ${removable}
   ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-)) RETURNING position`,
-    ),
-  };
+)) RETURNING position`),
+  });
 }
 
-/**
- * Every statement of the store on the tables of `tables`' schema, rendered once at open: the
- * shared ones (adapters-sql-common) and PostgreSQL's own (locks, array parameters, the sequence).
- */
+/** Every statement of the store on `tables`' schema, rendered once at open. */
 export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
-  return { ...compileShared(tables), ...ownStatements(orm, tables) };
+  const shared = Object.fromEntries(Object.entries(sharedStatements(tables)).map(([name, query]) => [name, q(query)])) as unknown as SharedQueries;
+  return { ...compileAll(shared), ...ownStatements(orm, tables) };
 }

@@ -23,7 +23,7 @@ async function withSchemas(count: number, work: (schemas: string[]) => Promise<v
   }
 }
 
-/** Rows a store wrote: an event (payload, dedupe key) drawn from event_sequence, its head, a lagging cursor. */
+/** Rows a store wrote: an event (payload, dedupe key) drawn from event_sequence, its head, a pending cursor. */
 async function insertRows(schema: string): Promise<void> {
   await withClient(async (c) => {
     await c.query(`SELECT setval('${schema}.event_sequence', 5)`);

@@ -8,7 +8,7 @@ import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/test
 import pg from 'pg';
 
 import { openPostgresStore } from '../src/index.js';
-import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/listen.js';
+import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/signals/listen.js';
 import { humanTurn, key, request } from './support/commands.js';
 
 jest.setTimeout(30_000);
@@ -212,7 +212,7 @@ test('a reset, a session delete and a cursor expiry each signal the targets of t
   expect(recorder.targets).toEqual([U]);
 });
 
-test('an unwatch and an acknowledging read signal their target; an unwatch of no cursor and a read that acknowledged nothing signal nothing (issue 15)', async () => {
+test('an unwatch and an acknowledging read signal their target; an unwatch of no cursor and a read that acknowledged nothing signal nothing', async () => {
   const recorder = new Recorder();
   await listenWith(recorder);
   await writer.watch({ watcher: W, target: T, now: 1 });

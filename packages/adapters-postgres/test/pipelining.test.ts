@@ -4,9 +4,9 @@
 import pg from 'pg';
 import { pgUrl } from '@session-state/testkit';
 
-import { poolConfig } from '../src/connection.js';
-import { checkOptions } from '../src/options.js';
-import { runBoth } from '../src/transaction.js';
+import { poolConfig } from '../src/connection/pool.js';
+import { checkOptions } from '../src/connection/options.js';
+import { runBoth } from '../src/connection/transaction.js';
 
 jest.setTimeout(30_000);
 

@@ -3,7 +3,7 @@
 import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src/index.js';
-import { PRUNE_BATCH_ROWS } from '../src/prune.js';
+import { PRUNE_BATCH_ROWS } from '../src/operations/prune.js';
 
 test('the store offers pruneBatchRows, a fixed row count of 10,000 per prune batch', async () => {
   const schema = uniqueSchema('prunebatch');

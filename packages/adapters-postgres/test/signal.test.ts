@@ -1,6 +1,6 @@
 // The signal payload: the target and its watchers, read back as written; one too long for
 // PostgreSQL's NOTIFY names the target alone, which listeners treat as "any watcher".
-import { MAX_SIGNAL_PAYLOAD_BYTES, readSignalPayload, signalPayload } from '../src/signal.js';
+import { MAX_SIGNAL_PAYLOAD_BYTES, readSignalPayload, signalPayload } from '../src/signals/notify.js';
 import { key } from './support/commands.js';
 
 const T = key('agent:t:main');

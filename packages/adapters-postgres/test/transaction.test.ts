@@ -6,7 +6,7 @@ import pg from 'pg';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import type { StoreDb } from '../src/storeDb.js';
-import { inTransaction, NO_COMMIT_CHECK } from '../src/transaction.js';
+import { inTransaction, NO_COMMIT_CHECK } from '../src/connection/transaction.js';
 
 jest.setTimeout(30_000);
 

@@ -1,25 +1,17 @@
-// The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs:
-// SKIP LOCKED in PostgreSQL, session-bounded batches and checkpoints in SQLite).
+// The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs).
 import type { PrunePreview, PruneRequest } from '@session-state/domain';
 
-/** The age cutoffs of a batch; see retentionCutoff. */
+/** A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire; `byAge`, `cursorsByAge`: at all. */
 export interface RetentionCutoff {
-  /** Events and journal entries older than this go. */
   readonly cutoff: number;
   readonly finite: boolean;
-  /** Whether this batch deletes events by age at all. */
   readonly byAge: boolean;
-  /** Cursors untouched since before this expire (`PruneRequest.cursorMaxAgeMs`, else `maxAgeMs`). */
   readonly cursorCutoff: number;
   readonly cursorFinite: boolean;
-  /** Whether this batch expires cursors at all. */
   readonly cursorsByAge: boolean;
 }
 
-/**
- * The age cutoffs of a batch. A non-finite cutoff (an infinite age limit) prunes nothing by age
- * (`finite` false), and a non-finite cursor cutoff expires no cursor (`cursorFinite` false).
- */
+/** The age cutoffs of a batch; a non-finite cutoff (an infinite age limit) prunes nothing by age. */
 export function retentionCutoff(request: PruneRequest): RetentionCutoff {
   const cutoff = request.now - request.maxAgeMs;
   const finite = Number.isFinite(cutoff);
@@ -33,19 +25,12 @@ export function batchRoom(request: PruneRequest, alreadyDeleted: number): number
   return Math.max(0, request.batchSize - alreadyDeleted);
 }
 
-/**
- * The journal's row cap in one batch, by planJournalPrune's rule: with `excess` the entries
- * beyond `maxRows` counted up to `room + 1` (the `journalExcess` statement), `take` is how many
- * of the window's lowest removable entries to delete (see journalWindowEnd for what follows).
- */
+/** The journal's row cap in one batch: with `excess` the entries beyond `maxRows` (counted up to `room + 1`), how many of the lowest removable go. */
 export function journalCap(excess: number, room: number): { readonly take: number } {
   return { take: Math.min(room, excess) };
 }
 
-/**
- * Where a batch's journal window starts (`PruneRequest.journalAfter`, 0 when absent: the start
- * of the journal), checked: a non-negative safe integer, else a RangeError naming the field.
- */
+/** Where a batch's journal window starts (`journalAfter`, else 0), checked: a non-negative safe integer. */
 export function journalAfterOf(request: PruneRequest): number {
   const after = request.journalAfter ?? 0;
   if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`invalid journalAfter: expected a non-negative safe integer, got ${String(after)}`);
@@ -61,10 +46,7 @@ export function pruneCountParams(request: PruneRequest): { readonly cutoff: numb
   return { cutoff: sqlCutoff(cutoff), cursorCutoff: sqlCutoff(cursorCutoff) };
 }
 
-/**
- * The preview of `request` from the `pruneCounts` row [aged events, other events, idle
- * cursors]: every aged event, then the oldest of the rest beyond `maxRows`.
- */
+/** The preview from the `pruneCounts` row: every aged event, then the oldest of the rest beyond `maxRows`. */
 export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
   const aged = Number(row?.[0] ?? 0);
   const kept = Number(row?.[1] ?? 0);

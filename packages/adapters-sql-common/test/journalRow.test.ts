@@ -3,8 +3,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { asSequence, journalRecords, type CorruptRowInfo, type CursorEvent, type CursorJournalEntry, type SessionKey } from '@session-state/domain';
 
-import { JOURNAL_FIELDS } from '../src/columns.js';
-import { decodeStoredJournalEntry, journalParams, storedJournalProblem } from '../src/journalRow.js';
+import { JOURNAL_FIELDS } from '../src/sql/tables.js';
+import { decodeStoredJournalEntry, journalParams, storedJournalProblem } from '../src/rows/journalRow.js';
 
 const W = 'agent:main:main' as SessionKey;
 const T = 'agent:main:subagent:child-7' as SessionKey;

@@ -5,7 +5,7 @@ import { fc, test } from '@fast-check/jest';
 
 import { EVENT_KINDS, toSessionEvent, type CorruptRowInfo, type CorruptRowSink, type StoredEvent } from '@session-state/domain';
 
-import { sessionChangesPageOfRows } from '../src/changesPage.js';
+import { sessionChangesPageOfRows } from '../src/rows/changesPage.js';
 import {
   decodeStoredCursor,
   decodeStoredCursors,
@@ -16,7 +16,7 @@ import {
   type ParseStoredPayload,
   type SessionEventValues,
   type StoredEventValues,
-} from '../src/storedRow.js';
+} from '../src/rows/storedRow.js';
 
 const SECRET = 'do-not-report-this-content';
 
@@ -236,14 +236,14 @@ describe('storedCursorProblem', () => {
   });
 });
 
-describe('storedWatermarksProblem and decodeStoredWatermarks (a lagging scan reads five columns, no touched_at)', () => {
-  const lagging = sound.slice(0, 5);
+describe('storedWatermarksProblem and decodeStoredWatermarks (a pending-cursor scan reads five columns, no touched_at)', () => {
+  const pendingRow = sound.slice(0, 5);
 
   test('check the pair and the watermarks exactly as storedCursorProblem does, and nothing after them', () => {
-    expect(storedWatermarksProblem(lagging)).toBeUndefined();
-    expect(storedCursorProblem(lagging)).toBe('touched_at is not a number');
+    expect(storedWatermarksProblem(pendingRow)).toBeUndefined();
+    expect(storedCursorProblem(pendingRow)).toBe('touched_at is not a number');
     for (const [index, value] of [[0, 1], [2, SECRET], [3, 2], [4, 4]] as const) {
-      const row = withColumn(lagging, index, value);
+      const row = withColumn(pendingRow, index, value);
       expect(storedWatermarksProblem(row)).toBeDefined();
       expect(storedWatermarksProblem(row)).toBe(storedCursorProblem(withColumn(sound, index, value)));
     }
@@ -251,8 +251,8 @@ describe('storedWatermarksProblem and decodeStoredWatermarks (a lagging scan rea
 
   test('give the watermarks, or undefined after one report naming the operation and the check', () => {
     const sink = collecting();
-    expect(decodeStoredWatermarks(sink, 'recover', lagging)).toStrictEqual({ acked: 3, notified: 5, material: 9 });
-    expect(decodeStoredWatermarks(sink, 'pendingNotices', withColumn(lagging, 2, 7))).toBeUndefined();
+    expect(decodeStoredWatermarks(sink, 'restartScan', pendingRow)).toStrictEqual({ acked: 3, notified: 5, material: 9 });
+    expect(decodeStoredWatermarks(sink, 'pendingNotices', withColumn(pendingRow, 2, 7))).toBeUndefined();
     expect(sink.reports).toEqual([{ operation: 'pendingNotices', table: 'cursors', reason: 'watermarks are out of order' }]);
   });
 });

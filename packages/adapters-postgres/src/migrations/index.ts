@@ -1,7 +1,5 @@
-// Every committed migration, in version order: drizzle-kit's, generated from src/schema.ts into
-// drizzle/ in the placeholder schema and embedded in generated.ts (see
-// tools/drizzleMigrations.js). Version 1 (initial) and 2 (cursor_journal) create what the
-// hand-written migrations of the same versions created, so a schema they made is up to date.
+// Every committed migration in version order: drizzle-kit's, embedded in generated.ts. They create
+// what the earlier hand-written migrations of the same versions did.
 import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 

@@ -19,27 +19,15 @@ export async function schemaVersion(client: ClientBase, schemaName: string): Pro
   return Number(found.rows[0]?.[0] ?? 0);
 }
 
-/**
- * Creates the schema if needed and brings it up to the newest migration; returns the versions
- * this call applied. The generated migrations name everything in the placeholder schema, which
- * `inSchema` swaps for `schemaName`; they also run with the search_path set to the store's schema
- * for this transaction only (SET LOCAL), whatever the connection's own search_path is, so a name
- * left unqualified (a custom migration's column) resolves there and nothing is created elsewhere.
- */
-export async function migrate(
-  client: ClientBase,
-  schemaName: string,
-  migrations: readonly Migration[] = MIGRATIONS,
-  now: number = Date.now(),
-): Promise<number[]> {
+/** Creates the schema if needed and applies the pending migrations (search_path the store's schema); returns the versions applied. */
+export async function migrate(client: ClientBase, schemaName: string, migrations: readonly Migration[] = MIGRATIONS, now: number = Date.now()): Promise<number[]> {
   const applied: number[] = [];
   const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   await client.query('BEGIN');
   try {
     // One lock per schema name, held to COMMIT: concurrent openers wait, then find the work done.
-    // The key is the schema's name; the functions are pg_catalog's, whatever the search_path.
     await client.query('SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext($1))', [`session-state migrate ${schemaName}`]);
-    // The name is checked by openPostgresStore ([a-z_][a-z0-9_]*), so it needs no quoting.
+    // The name is checked ([a-z_][a-z0-9_]*): no quoting needed.
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
     await client.query(`SET LOCAL search_path TO ${schemaName}`);
     await client.query(bookkeeping(schemaName));

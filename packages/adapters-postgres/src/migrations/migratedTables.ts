@@ -1,6 +1,4 @@
-// What the generated migrations create: drizzle-kit's input (see drizzle.config.ts), the store's
-// tables in the placeholder schema. The bookkeeping table is the runner's own (see migrate.ts),
-// so it is left out.
+// drizzle-kit's input: the store's tables in the placeholder schema, without the runner's own bookkeeping table.
 import { storeTables } from '../schema.js';
 import { MIGRATION_SCHEMA_PLACEHOLDER } from './placeholder.js';
 

@@ -1,0 +1,150 @@
+// One store operation as one transaction, retried whole when nothing of an attempt can have been
+// kept; after a connection lost during COMMIT the outcome is read back from the server first.
+import { bindValues } from '@session-state/adapters-sql-common';
+import type { SQL } from 'drizzle-orm';
+import type { PoolClient, QueryResultRow } from 'pg';
+
+import { dialect, type Statement } from '../statements.js';
+import type { StoreDb } from '../storeDb.js';
+import { checkOut, type HeldClient } from './checkOut.js';
+import { commitStatus } from './commitStatus.js';
+import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } from './lockedFailure.js';
+
+export { sqlState } from './lockedFailure.js';
+export type { Statement } from '../statements.js';
+
+/** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
+const RETRYABLE = new Set(['40P01', '40001']);
+export const MAX_ATTEMPTS = 5;
+/** Fresh connections an operation tries after losing one, before it fails. */
+export const MAX_RECONNECTS = 3;
+
+export function isRetryable(error: unknown): boolean {
+  const code = sqlState(error);
+  return code !== undefined && RETRYABLE.has(code);
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A checked-out connection; one that fails while opening is tried again (counted as a reconnect) unless it timed out. */
+async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
+  for (let tried = reconnects; ; tried += 1) {
+    try {
+      return { held: await checkOut(db.pool), reconnects: tried };
+    } catch (e) {
+      if (tried >= MAX_RECONNECTS || isConnectTimeout(e)) throw e;
+    }
+  }
+}
+
+/** Runs a statement with its named values; rows come back as arrays. */
+export async function run<P extends object, Row extends unknown[] = unknown[]>(client: PoolClient, statement: Statement<P>, params: P): Promise<Row[]> {
+  try {
+    const result = await client.query<Row & QueryResultRow>({ name: statement.name, text: statement.text, values: bindValues(statement.names, params), rowMode: 'array' });
+    return result.rows;
+  } catch (e) {
+    throw reportLocked(e);
+  }
+}
+
+/**
+ * Two statements sent back to back in one round trip (pipeline mode), run in order; rejects with the first's failure, else the second's.
+ * @example const [inserted, cursors] = await runBoth(run(client, st.a, a), run(client, st.b, b));
+ */
+export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  second.catch(() => undefined);
+  const a = await first;
+  return [a, await second];
+}
+
+/** `checkCommit`: whether a lost COMMIT answer is asked of the server (default true; it costs a transaction id, so watch, prune and the restart scan skip it). */
+export type TransactionOptions = { readonly checkCommit?: boolean };
+
+/** For watch, prune and the restart scan: see `checkCommit`. */
+export const NO_COMMIT_CHECK: TransactionOptions = { checkCommit: false };
+
+/** A whole operation in one `BEGIN … COMMIT`; after a connection lost during COMMIT, the result, a retry or "outcome unknown" as the server tells. */
+export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const checkCommit = options.checkCommit ?? true;
+  let reconnects = 0;
+  for (let attempt = 1; ; ) {
+    let held: HeldClient;
+    ({ held, reconnects } = await connect(db, reconnects));
+    const { client } = held;
+    let transactionId: string | undefined;
+    let committing = false;
+    let result: T | undefined;
+    try {
+      if (checkCommit) {
+        // The id names the transaction when its COMMIT's answer is lost.
+        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS id')) as unknown as [unknown, { rows: { id: string }[] }];
+        transactionId = begun[1].rows[0]?.id;
+      } else {
+        await client.query('BEGIN');
+      }
+      result = await work(client);
+      if (held.lostError() !== undefined) throw held.lostError();
+      committing = true;
+      await client.query('COMMIT');
+      held.release();
+      return result;
+    } catch (e) {
+      // A failed ROLLBACK means the connection itself failed (its error may not be heard yet).
+      const lost = held.lostError() !== undefined || !(await held.answers('ROLLBACK'));
+      held.release(lost);
+      if (!lost) {
+        if (attempt < MAX_ATTEMPTS && isRetryable(e)) {
+          attempt += 1;
+          continue;
+        }
+        throw reportLocked(e);
+      }
+      const cause = messageOf(held.lostError() ?? e);
+      if (committing) {
+        const status = transactionId === undefined ? undefined : await commitStatus(db.pool, transactionId);
+        if (status === 'committed') return result as T;
+        if (status !== 'aborted') {
+          throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
+        }
+      }
+      // A server that stopped answering is not asked again on a fresh connection.
+      if (isNoAnswer(e)) throw noAnswerError(e);
+      if (reconnects < MAX_RECONNECTS) {
+        reconnects += 1;
+        continue;
+      }
+      throw new Error(`the connection to PostgreSQL was lost before the transaction committed, ${MAX_RECONNECTS + 1} times (${cause}); nothing of it was kept`);
+    }
+  }
+}
+
+/** A statement outside a transaction (one snapshot), retried on a fresh connection after a lost one. */
+export function runAlone<P extends object, Row extends unknown[] = unknown[]>(db: StoreDb, statement: Statement<P>, params: P): Promise<Row[]> {
+  return queryAlone<Row>(db, { name: statement.name, text: statement.text }, bindValues(statement.names, params));
+}
+
+/** A query built per call (its values bound by drizzle), as runAlone runs a statement. */
+export function readAlone<Row extends unknown[] = unknown[]>(db: StoreDb, query: SQL): Promise<Row[]> {
+  const { sql, params } = dialect.sqlToQuery(query);
+  return queryAlone<Row>(db, { text: sql }, params);
+}
+
+async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { readonly name?: string; readonly text: string }, values: readonly unknown[]): Promise<Row[]> {
+  for (let reconnects = 0; ; reconnects += 1) {
+    let held: HeldClient;
+    ({ held, reconnects } = await connect(db, reconnects));
+    try {
+      const result = await held.client.query<Row & QueryResultRow>({ ...statement, values: values as unknown[], rowMode: 'array' });
+      held.release();
+      return result.rows;
+    } catch (e) {
+      const lost = held.lostError() !== undefined || !(await held.answers('SELECT 1'));
+      held.release(lost);
+      if (!lost) throw reportLocked(e);
+      if (isNoAnswer(e)) throw noAnswerError(e);
+      if (reconnects >= MAX_RECONNECTS) {
+        throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+// Drain: lock the acked cursors, plan (`planDrain`), write the moved rows and their journal; and a
+// drain heading a batch of appends in one transaction, heads locked before the drain's cursors.
+import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
+import { assertStoreKey, planDrain, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type SessionKey } from '@session-state/domain';
+import type { PoolClient } from 'pg';
+
+import { isLockedFailure } from '../connection/lockedFailure.js';
+import { inTransaction, isRetryable, run } from '../connection/transaction.js';
+import type { StoreDb } from '../storeDb.js';
+import { appendAllOrFail, appendEvents, appendIsolated, sortedTargets } from './append.js';
+import { writeCursorPlan } from './journal.js';
+
+type Drained = DrainThenAppendResult['drained'];
+
+/** All or nothing: any failure rolls back every ack and rejects. */
+export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
+  assertStoreKey('watcher', watcher);
+  if (acks.length === 0) return [];
+  const request = { watcher, acks, now };
+  return inTransaction(db, async (client) => drainLocked(db, client, request, await lockDrainCursors(db, client, request)));
+}
+
+/** The acked cursors, locked in target order (the order appends lock cursors in). */
+function lockDrainCursors(db: StoreDb, client: PoolClient, { watcher, acks }: DrainRequest): Promise<unknown[][]> {
+  return run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
+}
+
+/** The rest of the drain on the locked rows: plan, then write the moved rows and their journal entries. */
+async function drainLocked(db: StoreDb, client: PoolClient, { watcher, acks, now }: DrainRequest, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
+  const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
+  await writeCursorPlan(db, client, plan);
+  return plan.outcomes;
+}
+
+/** The batch's head rows, in key order. */
+async function lockHeadsOf(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
+  const sessionKeys = sortedTargets(batch);
+  if (sessionKeys.length > 0) await run(client, db.statements.lockHeads, { sessionKeys });
+}
+
+/** The batch's other cursors: one target's are locked by its append's read, several targets' here in (target, watcher) order. */
+async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
+  const targets = sortedTargets(batch);
+  if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
+}
+
+/** The drain in a savepoint: its failure rolls back only it. */
+async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<Drained> {
+  await client.query('SAVEPOINT drain');
+  try {
+    const outcomes = await drainLocked(db, client, request, await lockDrainCursors(db, client, request));
+    await client.query('RELEASE SAVEPOINT drain');
+    return { ok: true, outcomes };
+  } catch (e) {
+    if (isRetryable(e)) throw e;
+    await client.query('ROLLBACK TO SAVEPOINT drain');
+    return { ok: false, error: e };
+  }
+}
+
+/** The drain and the batch each in a transaction of its own, so a session another transaction holds past the lock bound fails alone. */
+async function separately(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
+  let drained: Drained;
+  try {
+    drained = { ok: true, outcomes: await drain(db, request.watcher, request.acks, request.now) };
+  } catch (error) {
+    drained = { ok: false, error };
+  }
+  return { drained, appended: await appendEvents(db, batch) };
+}
+
+/** See `StateStore.drainThenAppend`: first without savepoints; a part that fails sends it again with each part in its own savepoint. */
+export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
+  assertStoreKey('watcher', request.watcher);
+  const hasAcks = request.acks.length > 0;
+  try {
+    return await inTransaction(db, async (client) => {
+      // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
+      const headsLocked = lockHeadsOf(db, client, batch);
+      const drainRows = hasAcks ? lockDrainCursors(db, client, request) : undefined;
+      drainRows?.catch(() => undefined);
+      await headsLocked;
+      let outcomes: readonly DrainOutcome[] = [];
+      if (drainRows !== undefined) {
+        try {
+          outcomes = await drainLocked(db, client, request, await drainRows);
+        } catch (e) {
+          // The drain's own failure: the second attempt runs it in a savepoint.
+          if (isRetryable(e)) throw e;
+          throw new RequestFailed(e);
+        }
+      }
+      await lockBatchCursors(db, client, batch);
+      return { drained: { ok: true, outcomes }, appended: await appendAllOrFail(db, client, batch) };
+    });
+  } catch (e) {
+    // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
+    if (isLockedFailure(e)) return separately(db, request, batch);
+    if (!(e instanceof RequestFailed)) throw e;
+  }
+  return inTransaction(db, async (client) => {
+    await lockHeadsOf(db, client, batch);
+    const drained: Drained = hasAcks ? await drainIsolated(db, client, request) : { ok: true, outcomes: [] };
+    await lockBatchCursors(db, client, batch);
+    const appended: AppendOutcome[] = [];
+    for (const item of batch) appended.push(await appendIsolated(db, client, item));
+    return { drained, appended };
+  });
+}

@@ -1,0 +1,125 @@
+// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked so two
+// gateways share the work; the preview (counts only) and VACUUM.
+import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
+import type { PoolClient } from 'pg';
+
+import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from '../connection/transaction.js';
+import { withUnboundedClient } from '../connection/unboundedClient.js';
+import { pgCore } from '../drizzle.js';
+import type { StoreDb } from '../storeDb.js';
+import { writeJournal } from './journal.js';
+import { journalRemoval, writeHeads } from './removal.js';
+
+/** Events each prune batch takes (the port's `pruneBatchRows`): a batch awaits the server, so it is sized by rows, not time. */
+export const PRUNE_BATCH_ROWS = 10_000;
+
+/** Adds each session's highest deleted sequence from [sessionKey, highest, count] rows to `into`; returns the events counted. */
+function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, number>): number {
+  let deleted = 0;
+  for (const row of rows) {
+    const sessionKey = row[0] as string;
+    const sequence = Number(row[1]);
+    deleted += Number(row[2]);
+    const before = into.get(sessionKey);
+    if (before === undefined || sequence > before) into.set(sessionKey, sequence);
+  }
+  return deleted;
+}
+
+/** Raises the prune watermarks of the sessions that lost events, locking their head rows in key order. */
+async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: ReadonlyMap<string, number>): Promise<PrunedSession[]> {
+  if (highest.size === 0) return [];
+  const locked = await run(client, db.statements.lockHeads, { sessionKeys: [...highest.keys()].sort() });
+  const changes: HeadChange[] = locked.map((row) => ({
+    sessionKey: row[0] as string,
+    locked: headOfRow(row, 1),
+    events: [{ type: 'pruned' as const, highestDeleted: asSequence(highest.get(row[0] as string) as number) }],
+  }));
+  return prunedSessions(changes, await writeHeads(db, client, changes));
+}
+
+type JournalBatch = Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number };
+
+/** Journal retention in the window of `batchSize` entries after `journalAfter`: aged removable entries, then the lowest beyond `maxRows`. */
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<JournalBatch> {
+  const st = db.statements;
+  const after = journalAfterOf(request);
+  const [window] = request.batchSize > 0 ? await run(client, st.journalWindow, { after, size: request.batchSize }) : [];
+  const highest = window?.[0];
+  const upTo = highest === null || highest === undefined ? after : Number(highest);
+  const aged = byAge && upTo > after ? (await run(client, st.deleteAgedJournal, { cutoff, after, upTo })).length : 0;
+  const room = batchRoom(request, aged);
+  const [excessRow] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
+  const excess = Number(excessRow?.[0] ?? 0);
+  const { take } = journalCap(excess, room);
+  const capped = take > 0 && upTo > after ? await run(client, st.deleteLowestJournal, { after, upTo, limit: take }) : [];
+  const lastCapped = capped.reduce((last: number, row) => Math.max(last, Number(row[0])), after);
+  return { deleted: aged + capped.length, after, lastExamined: upTo, excess, take, capped: capped.length, lastCapped };
+}
+
+export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
+  const st = db.statements;
+  const { now, maxRows, batchSize } = request;
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
+  const probe = pruneCountParams(request);
+  return inTransaction(db, async (client) => {
+    const highest = new Map<string, number>();
+    const aged = byAge ? addDeleted(await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }), highest) : 0;
+    // The row cap: the lowest sequences beyond the newest maxRows; left when the highest deleted is below the boundary.
+    const take = batchRoom(request, aged);
+    let capLeft: boolean;
+    let capped = 0;
+    if (take > 0) {
+      const lowest = await run(client, st.deleteCappedEvents, { maxRows, limit: take });
+      capped = addDeleted(lowest, highest);
+      const deepest = Math.max(...lowest.map((row) => Number(row[1])));
+      capLeft = capped > 0 && deepest < Number(lowest[0]?.[3]);
+    } else {
+      capLeft = (await run(client, st.capBoundary, { maxRows })).length > 0;
+    }
+    const pruned = await raiseWatermarks(db, client, highest);
+    const idle = cursorsByAge ? await run(client, st.expireIdleCursors, { cutoff: cursorCutoff, limit: batchSize }) : [];
+    const expired = await journalRemoval(db, client, 'prune', idle, 'expired', now);
+    if (pruned.length > 0) {
+      const candidates = decodeStoredCursors(db, 'prune', await run(client, st.cursorsKeepingMaterial, { targets: pruned.map((session) => session.sessionKey) }));
+      await writeJournal(db, client, planPruneMaterial({ pruned, cursors: candidates, now }).journal);
+    }
+    const journal = await pruneJournal(db, client, request, cutoff, byAge);
+    // Anything left: aged events, idle cursors, the journal after the window (one round trip).
+    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, after: journal.lastExamined });
+    const journalEnd = journalWindowEnd({ ...journal, reachesEnd: left?.[2] !== true, agedBeyond: left?.[3] === true });
+    const anyLeft = left?.[0] === true || left?.[1] === true;
+    return { eventsDeleted: aged + capped, expiredCursors: expired, done: !anyLeft && !capLeft && journalEnd.done, journalAfter: journalEnd.journalAfter };
+  }, NO_COMMIT_CHECK);
+}
+
+/** What `prune` run to completion with `request` would delete and expire; reads only. */
+export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<PrunePreview> {
+  const [row] = await runAlone(db, db.statements.pruneCounts, pruneCountParams(request));
+  return previewOfCounts(row, request);
+}
+
+/** The store's data tables as quoted, schema-qualified names. */
+function tableNames(db: StoreDb): string[] {
+  const { events, heads, cursors, cursorJournal } = db.tables;
+  const quote = (name: string): string => `"${name.replace(/"/gu, '""')}"`;
+  return [events, heads, cursors, cursorJournal].map((table) => {
+    const config = pgCore.getTableConfig(table);
+    return `${quote(config.schema ?? 'public')}.${quote(config.name)}`;
+  });
+}
+
+/** Bytes of the store's tables with their indexes and TOAST. */
+async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number> {
+  const result = await db.pool.query<{ bytes: string | null }>('SELECT sum(pg_total_relation_size(t::regclass))::text AS bytes FROM unnest($1::text[]) AS t', [names]);
+  return Number(result.rows[0]?.bytes ?? 0);
+}
+
+/** VACUUM (not FULL: no lock that stops a gateway) of the store's tables, on a connection without the statement bound. */
+export async function vacuum(db: StoreDb): Promise<VacuumResult> {
+  const names = tableNames(db);
+  const bytesBefore = await storeBytes(db, names);
+  await withUnboundedClient(db.unboundedConfig, (client) => client.query(`VACUUM ${names.join(', ')}`));
+  return { bytesBefore, bytesAfter: await storeBytes(db, names) };
+}

@@ -1,0 +1,37 @@
+// Where a SQL store's own messages go: the embedder's logger (checked), or the console. Messages
+// carry identifiers and the driver's words, never stored content.
+import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
+
+/** The store a message comes from: names its console prefix and its open function. */
+export type StoreName = 'Sqlite' | 'Postgres';
+
+/** The console logger of `store`: console.warn / console.error with the fields. */
+export function consoleLogger(store: StoreName): Logger {
+  const prefix = `session-state ${store.toLowerCase()}:`;
+  return {
+    warn: (fields: LogFields, message: string) => console.warn(`${prefix} ${message}`, fields),
+    error: (fields: LogFields, message: string) => console.error(`${prefix} ${message}`, fields),
+  };
+}
+
+/** `logger` checked (an object with `warn` and `error` functions), else the console logger of `store`. */
+export function storeLogger(store: StoreName, logger: Logger | undefined): Logger {
+  if (logger === undefined) return consoleLogger(store);
+  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function') {
+    throw new TypeError(`open${store}Store: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
+  }
+  return logger;
+}
+
+/** An `onCorruptRow` that warns through `logger`, naming the row (table, sequence, operation, reason), never its content. */
+export function logCorruptRow(logger: Logger): (info: CorruptRowInfo) => void {
+  return ({ operation, table, sequence, reason }) => logger.warn({ operation, table, reason, ...(sequence !== undefined ? { sequence } : {}) }, `skipped a corrupt ${table} row`);
+}
+
+/** The default `onCorruptRow` of a store without a logger: a console warning naming the row, never its content. */
+export function warnCorruptRow(store: string): (info: CorruptRowInfo) => void {
+  return (info) => {
+    const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
+    console.warn(`session-state ${store}: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
+  };
+}

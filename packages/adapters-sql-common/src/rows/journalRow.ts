@@ -1,0 +1,84 @@
+// A cursor journal entry as a SQL row: the named values of one insert, and a stored row read back
+// with the checks both adapters share.
+import { asSequence, CursorEvent, isSequence, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
+
+import { soundRows } from './storedRow.js';
+
+/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it (every other event field is one of them), the time. */
+export interface JournalParams {
+  readonly watcher: string;
+  readonly target: string;
+  readonly type: string;
+  readonly reason: string | null;
+  readonly via: string | null;
+  readonly acked: number;
+  readonly notified: number;
+  readonly material: number;
+  readonly recordedAt: number;
+}
+
+/** The column order of a journal select (`journalColumns`): the position, then JournalParams' fields in order. */
+export type StoredJournalValues = [position: number, watcher: string, target: string, type: string, reason: string | null, via: string | null, acked: number, notified: number, material: number, recordedAt: number];
+
+/** A record as the named values of one insert. */
+export function journalParams(record: CursorJournalRecord): JournalParams {
+  const { event } = record;
+  const reason = event.type === 'watch_ended' ? event.reason : null;
+  const via = event.type === 'watch_started' ? event.via : null;
+  return { watcher: record.watcher, target: record.target, type: event.type, reason, via, acked: record.acked, notified: record.notified, material: record.material, recordedAt: record.recordedAt };
+}
+
+/** The event a row stores, rebuilt from its columns (unchecked: the codec decides). */
+function eventOfColumns(type: unknown, reason: unknown, via: unknown, acked: unknown, notified: unknown, material: unknown): unknown {
+  switch (type) {
+    case 'watch_started':
+      return { type, via, at: acked };
+    case 'notice_raised':
+    case 'notice_reopened':
+    case 'notice_read':
+    case 'notice_recovered':
+      return { type, acked, notified };
+    case 'notice_acknowledged':
+      return { type, acked };
+    case 'material_kept':
+      return { type, material };
+    case 'watch_ended':
+      return { type, reason };
+    default:
+      return { type };
+  }
+}
+
+type CheckedRow = { readonly ok: true; readonly entry: CursorJournalEntry } | { readonly ok: false; readonly reason: string };
+
+function checkJournalRow(row: readonly unknown[]): CheckedRow {
+  const [position, watcher, target, type, reason, via, acked, notified, material, recordedAt] = row;
+  if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 1) return { ok: false, reason: 'position is not a positive integer' };
+  if (typeof watcher !== 'string' || typeof target !== 'string') return { ok: false, reason: 'watcher or target is not text' };
+  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return { ok: false, reason: 'a watermark is not a non-negative integer' };
+  if (!(acked <= notified && notified <= material)) return { ok: false, reason: 'watermarks are out of order' };
+  if (typeof recordedAt !== 'number' || !Number.isFinite(recordedAt)) return { ok: false, reason: 'recorded_at is not a number' };
+  const event = CursorEvent.decode(eventOfColumns(type, reason, via, acked, notified, material));
+  if (event._tag === 'Left') return { ok: false, reason: 'not a known cursor event with its fields' };
+  const pair = { watcher: watcher as SessionKey, target: target as SessionKey };
+  return { ok: true, entry: { position, ...pair, event: event.right, acked: asSequence(acked), notified: asSequence(notified), material: asSequence(material), recordedAt } };
+}
+
+/** Why a stored journal row cannot be used (position, pair, watermarks in order, time, a known event), or undefined. */
+export function storedJournalProblem(row: readonly unknown[]): string | undefined {
+  const checked = checkJournalRow(row);
+  return checked.ok ? undefined : checked.reason;
+}
+
+/** A stored journal row as an entry, or undefined after reporting a refused row to `sink`. */
+export function decodeStoredJournalEntry(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorJournalEntry | undefined {
+  const checked = checkJournalRow(row);
+  if (checked.ok) return checked.entry;
+  sink.onCorruptRow({ operation, table: 'cursor_journal', reason: checked.reason });
+  return undefined;
+}
+
+/** The sound rows of a journal select, in order; each corrupt one is reported to `sink` and left out. */
+export function decodeStoredJournalEntries(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorJournalEntry[] {
+  return soundRows(rows, (row) => decodeStoredJournalEntry(sink, operation, row));
+}

@@ -1,0 +1,146 @@
+// Stored rows read back as the domain's events and cursors, with the checks both SQL adapters
+// share, so a damaged or hand-edited row is refused the same way. Rows are positional arrays.
+import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
+
+/** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
+export type StoredEventValues<P = unknown> = [sequence: number, sessionKey: string, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, dedupeKey: string | null, occurredAt: string, appendedAt: number];
+
+/** The column order of the lean `status` select: a SessionEvent's fields. */
+export type SessionEventValues<P = unknown> = [sequence: number, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, occurredAt: string];
+
+/** Parses a non-null payload column kept as JSON text (undefined when it does not parse). */
+export type ParseStoredPayload = (column: unknown) => unknown;
+
+/** A decoded event, or why the row is unusable (the reason names no stored content). */
+export type DecodedEvent = { readonly ok: true; readonly event: StoredEvent } | { readonly ok: false; readonly reason: string };
+
+const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
+const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
+
+/** A parsed payload column as a payload: only a JSON object is one (not an array, not null). */
+function payloadObject(value: unknown): Payload | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Payload) : undefined;
+}
+
+/** Decodes the StoredEventValues from `offset` of a row, checking kind, actor type and payload. */
+export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
+
+/** Decodes the SessionEventValues from `offset` of a row (keys in `toSessionEvent`'s order), or undefined for a refused row. */
+export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: number) => SessionEvent | undefined;
+
+/** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder; readonly decodeSessionEvent: StoredSessionEventDecoder } {
+  return {
+    decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload),
+    decodeSessionEvent: (row, offset = 0) => decodeStoredSessionEvent(row, offset, parsePayload),
+  };
+}
+
+function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): DecodedEvent {
+  const kind = row[offset + 2] as string;
+  if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
+  const actorType = row[offset + 3] as string;
+  if (!ACTOR_TYPES.has(actorType)) return { ok: false, reason: 'unknown actor type' };
+  const payloadColumn = row[offset + 6];
+  let payload: Payload | undefined;
+  if (payloadColumn !== null) {
+    payload = payloadObject(parsePayload(payloadColumn));
+    if (payload === undefined) return { ok: false, reason: 'payload is not a JSON object' };
+  }
+  const actorSessionKey = row[offset + 4] as string | null;
+  const dedupeKey = row[offset + 7] as string | null;
+  // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
+  const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
+  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
+  event['summary'] = row[offset + 5];
+  if (payload !== undefined) event['payload'] = payload;
+  if (dedupeKey !== null) event['dedupeKey'] = dedupeKey;
+  event['occurredAt'] = row[offset + 8];
+  event['appendedAt'] = row[offset + 9];
+  return { ok: true, event: event as unknown as StoredEvent };
+}
+
+function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): SessionEvent | undefined {
+  const kind = row[offset + 1] as string;
+  const actorType = row[offset + 2] as string;
+  if (!KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
+  const payloadColumn = row[offset + 5];
+  let payload: Payload | undefined;
+  if (payloadColumn !== null) {
+    payload = payloadObject(parsePayload(payloadColumn));
+    if (payload === undefined) return undefined;
+  }
+  const actorSessionKey = row[offset + 3] as string | null;
+  const event: Record<string, unknown> = { sequence: row[offset], kind, actorType };
+  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
+  event['summary'] = row[offset + 4];
+  event['occurredAt'] = row[offset + 6];
+  if (payload !== undefined) event['payload'] = payload;
+  return event as unknown as SessionEvent;
+}
+
+/** The column order of every cursor select: a CursorRow's fields. */
+export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number];
+
+/** Why a cursor row's pair and watermarks (its first five columns) cannot be used: text pair, sequences acked ≤ notified ≤ material. */
+export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
+  if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
+  const acked = row[2];
+  const notified = row[3];
+  const material = row[4];
+  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return 'a watermark is not a non-negative integer';
+  if (!(acked <= notified && notified <= material)) return 'watermarks are out of order';
+  return undefined;
+}
+
+/** Why stored CursorValues cannot be used (`storedWatermarksProblem`, then touched_at must be a number), or undefined. */
+export function storedCursorProblem(row: readonly unknown[]): string | undefined {
+  return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
+}
+
+/** The watermarks of a cursor row's first five columns, or undefined after reporting a refused row to `sink`. */
+export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, row: readonly unknown[]): Watermarks | undefined {
+  const problem = storedWatermarksProblem(row);
+  if (problem !== undefined) {
+    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
+    return undefined;
+  }
+  return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
+}
+
+/** Stored CursorValues as a CursorRow, or undefined after reporting a refused row to `sink`. */
+export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorRow | undefined {
+  const problem = storedCursorProblem(row);
+  if (problem !== undefined) {
+    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
+    return undefined;
+  }
+  return { watcher: row[0] as SessionKey, target: row[1] as SessionKey, acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), touchedAt: row[5] as number };
+}
+
+/** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */
+export function decodeStoredCursors(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorRow[] {
+  return soundRows(rows, (values) => decodeStoredCursor(sink, operation, values));
+}
+
+/** PENDING_FIELDS rows of the watchers passing `owns`, as CursorRows touched at `touchedAt`; a corrupt row is reported and left out. */
+export function decodePendingRows(sink: CorruptRowSink, operation: string, rows: Iterable<readonly unknown[]>, touchedAt: number, owns?: (watcher: SessionKey) => boolean): CursorRow[] {
+  const cursors: CursorRow[] = [];
+  for (const row of rows) {
+    const watcher = row[0] as SessionKey;
+    if (owns !== undefined && !owns(watcher)) continue;
+    const stored = decodeStoredWatermarks(sink, operation, row);
+    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
+  }
+  return cursors;
+}
+
+/** The rows `decodeOne` accepts, in order (it reports the others). */
+export function soundRows<T>(rows: readonly (readonly unknown[])[], decodeOne: (row: readonly unknown[]) => T | undefined): T[] {
+  const decoded: T[] = [];
+  for (const row of rows) {
+    const one = decodeOne(row);
+    if (one !== undefined) decoded.push(one);
+  }
+  return decoded;
+}

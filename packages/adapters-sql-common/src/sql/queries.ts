@@ -1,0 +1,141 @@
+// The statements both SQL adapters run with the same text, written once over either dialect's
+// tables with named placeholders; each adapter renders them in its own dialect.
+import type { SQL } from 'drizzle-orm';
+import type { CursorFilter } from '@session-state/domain';
+
+import { orm } from './drizzle.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+
+const { and, asc, eq, sql } = orm;
+
+const p = (name: string) => sql.placeholder(name);
+
+/** A column list for an `sql` template: the `fields` of `table`, in order. */
+function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[]): SQL {
+  return sql.join(fields.map((field) => table[field] as unknown as SQL), sql`, `);
+}
+
+/** [head, pruneWatermark, ...columns] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
+function changesAfter({ events, heads }: SqlTables, columns: SQL): SQL {
+  return sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
+LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
+WHERE ${heads.sessionKey} = ${p('sessionKey')}
+ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
+}
+
+/** A journal entry retention may delete (planJournalPrune's rule): its pair has no cursor, or a later entry of the pair exists. */
+export function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
+  return sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
+  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE "later"."watcher" = ${cursorJournal.watcher} AND "later"."target" = ${cursorJournal.target} AND "later"."position" > ${cursorJournal.position}))`;
+}
+
+/** The statements both dialects share, by name; their parameters are the named placeholders shown. */
+export function sharedStatements(tables: SqlTables) {
+  const { events, heads, cursors, cursorJournal } = tables;
+  const eventColumns = listOf(events, EVENT_FIELDS);
+  const cursorColumns = listOf(cursors, CURSOR_FIELDS);
+  return {
+    /** {dedupeKey} → the event holding it, as StoredEventValues. */
+    eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...StoredEventValues] rows. */
+    changesSince: changesAfter(tables, eventColumns),
+    /** As changesSince with only the columns `status` returns (SessionEventValues). */
+    sessionChangesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
+    /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
+    allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
+    /** {watcher, target} → the pair's cursor, as CursorValues. */
+    cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
+    /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows. */
+    pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
+    /** {} → [number of pending cursors]. */
+    countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
+    /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
+    overviewCounts: sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
+  (SELECT count(*) FROM ${cursors}),
+  (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}),
+  (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} AND ${cursors.notified} > ${cursors.acked})
+FROM ${heads} WHERE ${heads.head} > 0`,
+    /** {limit} → the first `limit` head rows above 0, by session key. */
+    firstHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey} LIMIT ${p('limit')}`,
+    /** {limit} → the first `limit` pending (then idle) cursors, by watcher then target, as CursorValues. */
+    firstPendingCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
+    firstIdleCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} <= ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
+    /** Cursor deletes ({watcher}, {watcher, target}, {sessionKey} as watcher or target), returning each as CursorValues. */
+    deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    deleteCursorOfPair: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    deleteCursorsOfSession: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('sessionKey')} OR ${cursors.target} = ${p('sessionKey')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    /** {maxRows} → [the highest sequence beyond the newest `maxRows` events] (no row within the cap), walking `maxRows` index entries, never counting the log. */
+    capBoundary: sql`SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} DESC LIMIT 1 OFFSET ${p('maxRows')}`,
+    /** {cutoff} → a row when an event appended before `cutoff` is left; the ORDER BY keeps a generic plan on the index. */
+    agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} ORDER BY ${events.appendedAt} LIMIT 1`,
+    /** {cutoff, cursorCutoff} → [events before `cutoff`, events at or after it, cursors untouched since `cursorCutoff`]. */
+    pruneCounts: sql`SELECT (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}), (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} >= ${p('cutoff')}), (SELECT count(*) FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')})`,
+    /** {cutoff} → a row when a cursor untouched since `cutoff` is left (ordered as agedLeft). */
+    idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`,
+    /** {maxRows, limit} → [journal entries beyond the newest `maxRows`, counted up to `limit`]. */
+    journalExcess: sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`,
+    /** {after, size} → [the highest position of the first `size` entries after `after`] (null when none). */
+    journalWindow: sql`SELECT max("position") FROM (SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}) AS "window"`,
+    /** {after} → a row when an entry lies after `after`. */
+    journalEntryAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT 1`,
+    /** {cutoff, after} → a row when an entry recorded before `cutoff` lies after `after` (ordered as agedLeft). */
+    agedJournalAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`,
+  };
+}
+
+/** The names of the shared statements. */
+export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
+
+type NoParams = Record<string, never>;
+type Cutoff = { readonly cutoff: number };
+type ChangesParams = { readonly since: number; readonly sessionKey: string; readonly limit: number };
+
+/** The named values each shared statement takes. */
+export interface SharedStatementParams {
+  readonly eventByDedupeKey: { readonly dedupeKey: string };
+  readonly changesSince: ChangesParams;
+  readonly sessionChangesSince: ChangesParams;
+  readonly allHeads: NoParams;
+  readonly cursorOf: { readonly watcher: string; readonly target: string };
+  readonly pendingCursors: NoParams;
+  readonly countPendingCursors: NoParams;
+  readonly overviewCounts: NoParams;
+  readonly firstHeads: { readonly limit: number };
+  readonly firstPendingCursors: { readonly limit: number };
+  readonly firstIdleCursors: { readonly limit: number };
+  readonly deleteCursorsOfWatcher: { readonly watcher: string };
+  readonly deleteCursorOfPair: { readonly watcher: string; readonly target: string };
+  readonly deleteCursorsOfSession: { readonly sessionKey: string };
+  readonly capBoundary: { readonly maxRows: number };
+  readonly agedLeft: Cutoff;
+  readonly idleLeft: Cutoff;
+  readonly pruneCounts: Cutoff & { readonly cursorCutoff: number };
+  readonly journalExcess: { readonly maxRows: number; readonly limit: number };
+  readonly journalWindow: { readonly after: number; readonly size: number };
+  readonly journalEntryAfter: { readonly after: number };
+  readonly agedJournalAfter: Cutoff & { readonly after: number };
+}
+
+/** The RETURNING list of a cursor delete (SQLite's RETURNING takes no table prefix). */
+const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at';
+
+/** Equality on the filter's fields (all rows when it names none). */
+function cursorFilterWhere(table: CursorsTable | JournalTable, filter: CursorFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.watcher !== undefined) conditions.push(eq(table.watcher, filter.watcher));
+  if (filter.target !== undefined) conditions.push(eq(table.target, filter.target));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The cursors matching `filter` (all when empty), by watcher then target, as CursorValues. */
+export function listCursorsQuery({ cursors }: SqlTables, filter: CursorFilter): SQL {
+  const where = cursorFilterWhere(cursors, filter);
+  return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
+}
+
+/** The journal entries of the pairs matching `filter` (all when empty), by position, as StoredJournalValues. */
+export function readCursorJournalQuery({ cursorJournal }: SqlTables, filter: CursorFilter): SQL {
+  const where = cursorFilterWhere(cursorJournal, filter);
+  return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursorJournal.position)}`;
+}
+

@@ -1,0 +1,49 @@
+// Statements with NAMED parameters: rendered once at open with `sql.placeholder`s, the names kept
+// in bind order beside the text; each call's named values are laid out in that order.
+import type { SQL } from 'drizzle-orm';
+
+import { orm } from './drizzle.js';
+
+/** What renders a dialect's SQL: drizzle's SQLiteSyncDialect or PgDialect. */
+export interface SqlDialect {
+  sqlToQuery(sql: SQL): { readonly sql: string; readonly params: readonly unknown[] };
+}
+
+/** A query builder (its own dialect renders it) or an `sql` template (the given dialect renders it). */
+export type Renderable = SQL | { toSQL(): { readonly sql: string; readonly params: readonly unknown[] } };
+
+/** A statement rendered once: its text and the placeholder each positional parameter binds. */
+export interface RenderedStatement {
+  readonly sql: string;
+  readonly names: readonly string[];
+}
+
+/** The placeholder a parameter binds (insert values arrive in a column Param whose encoder is the identity for every bound column). */
+function placeholderName(param: unknown): string | undefined {
+  if (orm.is(param, orm.Placeholder)) return param.name;
+  if (orm.is(param, orm.Param) && orm.is(param.value, orm.Placeholder)) return param.value.name;
+  return undefined;
+}
+
+/** Renders `query`; every parameter must be a placeholder (a literal would be bound by no name). */
+export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): RenderedStatement {
+  const { sql, params } = orm.is(query, orm.SQL) ? dialect.sqlToQuery(query) : query.toSQL();
+  const names = params.map((param) => {
+    const name = placeholderName(param);
+    if (name === undefined) throw new Error(`${label}: every parameter must be a named placeholder, the query binds a literal: ${sql}`);
+    return name;
+  });
+  return { sql, names };
+}
+
+/** The positional values of one call: each name's value from `params`, in the statement's order. */
+export function bindValues(names: readonly string[], params: object): unknown[] {
+  const values = new Array<unknown>(names.length);
+  const named = params as Record<string, unknown>;
+  for (let i = 0; i < names.length; i += 1) {
+    const value = named[names[i] as string];
+    if (value === undefined) throw new Error(`no value for the parameter ${names[i] as string}`);
+    values[i] = value;
+  }
+  return values;
+}

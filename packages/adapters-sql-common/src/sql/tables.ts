@@ -1,0 +1,41 @@
+// The tables both SQL adapters define, as the shared code sees them, and one column list per row
+// shape in the order the row decoders read them, so a column is never added to one adapter only.
+import type { AnyColumn, Table } from 'drizzle-orm';
+
+type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
+
+export type EventsTable = TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
+export type HeadsTable = TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
+export type CursorsTable = TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
+export type JournalTable = TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
+
+/** A store's four tables, in either dialect. */
+export interface SqlTables {
+  readonly events: EventsTable;
+  readonly heads: HeadsTable;
+  readonly cursors: CursorsTable;
+  readonly cursorJournal: JournalTable;
+}
+
+/** StoredEventValues order. */
+export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** SessionEventValues order: the columns `status` returns. */
+export const SESSION_EVENT_FIELDS = ['sequence', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'occurredAt'] as const;
+/** CursorValues order. */
+export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
+/** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */
+export const PENDING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
+/** StoredJournalValues order. */
+export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
+/** A head row as readHeads returns it. */
+export const HEAD_FIELDS = ['sessionKey', 'head', 'pruneWatermark'] as const;
+
+/**
+ * The `fields` of `table` as a drizzle selection object (its key order is the select's column order).
+ * @example db.select(columnsOf(tables.cursors, CURSOR_FIELDS)).from(tables.cursors)
+ */
+export function columnsOf<T, K extends keyof T & string>(table: T, fields: readonly K[]): { [F in K]: T[F] } {
+  const picked = {} as { [F in K]: T[F] };
+  for (const field of fields) picked[field] = table[field];
+  return picked;
+}
