@@ -308,9 +308,8 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
           `per-round library/raw records/s ${spread(roundRatios(flat), 2, '×')}. ` +
           `Each gateway records one at a time on ${LOAD_TARGETS} targets whose watchers the next gateway owns, and probes a fresh target every ${PROBE_GAP_MS} ms; ` +
           `${lib.n} library / ${base.n} raw records, ${flat.library.delaysNs.length} / ${flat.raw.delaysNs.length} probes heard (${flat.library.lost} / ${flat.raw.lost} not heard by the end).`,
-        `${id} per record, all gateways: ${costLine(flat.library, flat.raw)} ` +
-          `(the library commits a drain with the appends called after it, drainThenAppend; raw drains in a transaction of its own beside the next append). ` +
-          `Per notice: library ${perOp(rereads, flat.library.notices)} re-reads (pendingNotices; ${flat.library.notices} wakes), raw ${perOp(rereadsOf(flat.raw), flat.raw.notices)} (its one read per notification naming an owned watcher).`,
+        `${id} per record, all gateways: ${costLine(flat.library, flat.raw)}. ` +
+          `Per notice: library ${perOp(rereads, flat.library.notices)} re-reads (${flat.library.notices} wakes), raw ${perOp(rereadsOf(flat.raw), flat.raw.notices)}.`,
       ],
     });
     const { paced, rate } = run;

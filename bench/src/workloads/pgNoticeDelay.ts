@@ -208,9 +208,8 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
       notes: [
         `${id}: one notice per op (a new change on a drained watcher's target; the drain after it is untimed); ops/s is 1 / mean delay, one notice at a time.` +
           (strays > 0 ? ` ${strays} wakes or notifications came with no op waiting for them.` : ''),
-        `${id} where the delay goes (p50): library – A's record resolves ${p50(stages.library.commit)} after the call, B's wake comes ${p50(stages.library.after)} after that (the NOTIFY, then B's re-read); raw – the append tx resolves ${p50(stages.raw.commit)} after the call, the notification ${p50(stages.raw.after)} after that.`,
-        `${id} per notice (a separate pass of ${cost.library.ops} per side, both gateways' queries): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}. ` +
-          `Beyond the append, the gateway owning the watcher the signal names (B) re-reads the signalled target (pending_cursors_on); A owns none of them and reads nothing.`,
+        `${id} where the delay goes (p50): library – A's record resolves ${p50(stages.library.commit)} after the call, B's wake comes ${p50(stages.library.after)} after that; raw – the append tx resolves ${p50(stages.raw.commit)} after the call, the notification ${p50(stages.raw.after)} after that.`,
+        `${id} per notice (a separate pass of ${cost.library.ops} per side, both gateways' queries): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}.`,
       ],
     };
   } finally {

@@ -1,7 +1,5 @@
 // Workload 1: one awaited `record` per transaction, 20,000 events over 1,000 sessions, against
 // raw single-append transactions doing the same statements.
-import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from '@session-state/adapters-sqlite';
-
 import { startSqlite } from '../library/facade.js';
 import { gcDuringSides } from '../harness/gcDuringSides.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
@@ -19,11 +17,7 @@ export interface AppendShape {
   readonly chunk: number;
   /** The pairs registered before the run (each side gets the same). */
   readonly pairs: () => Iterable<WatchPair>;
-  /**
-   * Adds a note of what decides the p99 when a few slow records do: each side's WAL frames per
-   * record (how often a raw commit carries the auto-checkpoint; the library checkpoints off the
-   * event loop) and the garbage collections during its chunks.
-   */
+  /** Adds a note: each side's WAL frames per record and its garbage collections during its chunks. */
   readonly explainTail?: boolean;
   /** Also runs the library on node:sqlite against raw node:sqlite (workload 1's node:sqlite column; no watch pairs). */
   readonly nodeSqlite?: boolean;
@@ -78,7 +72,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
     const after = shape.warmup + shape.records;
     const libraryFrames = await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k));
     const rawFrames = await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k));
-    return { ...result, notes: [tailNote(id, shape.records, { library: libraryFrames, raw: rawFrames }, collections)] };
+    return { ...result, notes: [tailNote(id, { library: libraryFrames, raw: rawFrames }, collections)] };
   } finally {
     await awareness.close();
     raw.client.close();
@@ -104,25 +98,15 @@ async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: nu
   };
 }
 
-/** `10a: WAL frames per record library 9.3 / raw 9.3; about 93 of raw's 10000 commits carry the auto-checkpoint, none of the library's: about 23 of its records wait for a worker checkpoint at the WAL's bound (4000 frames); GC during the measured chunks: library 12 (7.0 ms) / raw 1 (0.5 ms)`. */
+/** `10a: WAL frames per record library 9.3 / raw 9.3; GC during the measured chunks: library 12 (7.0 ms) / raw 1 (0.5 ms)`. */
 function tailNote(
   id: string,
-  records: number,
   frames: { readonly library: number | undefined; readonly raw: number | undefined },
   gc: Record<string, { readonly collections: number; readonly pauseMs: number }>,
 ): string {
-  // SQLite's default wal_autocheckpoint: the commit that takes the WAL past 1,000 frames copies it back.
-  const checkpoints = (f: number | undefined, everyFrames = 1000): string => (f === undefined ? '?' : `${Math.round((records * f) / everyFrames)}`);
   const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
-  // The library's operations wait at the WAL's bound, a lower one when commits are large.
-  const libraryBound = (f: number | undefined): number =>
-    f !== undefined && f * LARGE_OPERATIONS_PER_BOUND > WAL_FRAMES_BEFORE_WAIT ? WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS : WAL_FRAMES_BEFORE_WAIT;
   const gcOf = (side: string): string => `${gc[side]?.collections ?? 0} (${(gc[side]?.pauseMs ?? 0).toFixed(1)} ms)`;
-  return (
-    `${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}; about ${checkpoints(frames.raw)} of raw's ${records} commits carry the auto-checkpoint, ` +
-    `none of the library's: about ${checkpoints(frames.library, libraryBound(frames.library))} of its records wait for a worker checkpoint at the WAL's bound (${libraryBound(frames.library)} frames); ` +
-    `GC during the measured chunks: library ${gcOf('library')} / raw ${gcOf('raw')}`
-  );
+  return `${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}; GC during the measured chunks: library ${gcOf('library')} / raw ${gcOf('raw')}`;
 }
 
 export function w1SingleAppend(ctx: BenchContext): Promise<WorkloadResult> {

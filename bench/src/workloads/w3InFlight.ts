@@ -46,7 +46,6 @@ export async function w3InFlight(ctx: BenchContext): Promise<WorkloadResult> {
       ],
       checks: [{ target: 'library ≥ 3× raw single-append throughput', measured: times(gain), met: gain >= 3 }],
       latencyComparable: false,
-      notes: [`3: library latency is per burst of ${sizes.inFlight} records (every record of a burst resolves with it).`],
     };
   } finally {
     await awareness.close();

@@ -142,7 +142,7 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
       `8: the caller's own loop issuing the ${n.toLocaleString('en-US')} calls took ${lib.issueMs.toFixed(0)} ms (raw: building the inputs, ${base.issueMs.toFixed(0)} ms); ` +
         `the block is what ran after it: in the issuing turn ${lib.issuingTurnExtraMs.toFixed(1)} ms (raw ${base.issuingTurnExtraMs.toFixed(1)} ms), ` +
         `the longest later turn ${lib.maxBlockAfterMs.toFixed(1)} ms (raw ${base.maxBlockAfterMs.toFixed(1)} ms). ` +
-        `Median append transaction ${libTx.median.toFixed(1)} ms (raw ${rawTx.median.toFixed(1)} ms); raw's long ones hold a WAL auto-checkpoint (the library checkpoints in a worker thread), and long ones on both sides met the machine's load.`,
+        `Median append transaction ${libTx.median.toFixed(1)} ms (raw ${rawTx.median.toFixed(1)} ms).`,
     ],
   };
 }

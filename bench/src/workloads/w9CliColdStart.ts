@@ -71,7 +71,7 @@ export function w9CliColdStart(ctx: BenchContext): Promise<WorkloadResult[]> {
   const version = measurePair(['--version'], samples, 'session-state --version, spawned to exit');
   ctx.progress.update('9 CLI cold start: status', 1, 2);
   const status = measurePair(['status', SESSION, '--db', db], samples, 'session-state status on a state file, spawned to exit');
-  const note = `9: median of ${samples} spawns per side, alternating; "raw" is node -e 0 (node's own start), so the ratio is what the CLI adds to it.`;
+  const note = `9: median of ${samples} spawns per side, alternating; "raw" is node -e 0.`;
   return Promise.resolve([
     { id: '9', title: 'CLI cold start: --version', sides: [version.cli, version.node], checks: [check('--version', version.cli, version.node, COLD_START_TARGETS.version)], notes: [note] },
     { id: '9s', title: 'CLI cold start: status (SQLite)', sides: [status.cli, status.node], checks: [check('status', status.cli, status.node, COLD_START_TARGETS.status)] },
