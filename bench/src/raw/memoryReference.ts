@@ -2,23 +2,7 @@
 // `record` and a `status` read (a Map of logs, a Map of cursors per target), with no facade.
 import type { RawRecord } from './append.js';
 
-interface RefEvent {
-  readonly sequence: number;
-  readonly sessionKey: string;
-  readonly kind: string;
-  readonly actorType: string;
-  readonly summary: string;
-  readonly payload?: Readonly<Record<string, unknown>>;
-  readonly occurredAt: string;
-  readonly appendedAt: number;
-}
-
-interface RefCursor {
-  acked: number;
-  notified: number;
-  material: number;
-  touchedAt: number;
-}
+type RefEvent = Omit<RawRecord, 'notifies' | 'actorSessionKey'> & { readonly sequence: number; readonly occurredAt: string; readonly appendedAt: number };
 
 export interface MemoryReference {
   /** An idle cursor at 0 for the pair, as `sent({ watch: true })` makes it. */
@@ -30,39 +14,28 @@ export interface MemoryReference {
 
 export function createMemoryReference(): MemoryReference {
   const logs = new Map<string, RefEvent[]>();
-  const cursors = new Map<string, Map<string, RefCursor>>();
+  const cursors = new Map<string, Map<string, { acked: number; notified: number; material: number; touchedAt: number }>>();
   const journal: unknown[] = [];
   const notices = new Map<string, { readonly target: string; readonly acked: number }>();
   let sequence = 0;
   return {
     watch(watcher, target) {
-      const onTarget = cursors.get(target) ?? new Map<string, RefCursor>();
-      cursors.set(target, onTarget);
-      onTarget.set(watcher, { acked: 0, notified: 0, material: 0, touchedAt: Date.now() });
+      if (!cursors.has(target)) cursors.set(target, new Map());
+      cursors.get(target)?.set(watcher, { acked: 0, notified: 0, material: 0, touchedAt: Date.now() });
     },
     append(record, now) {
       sequence += 1;
-      const event: RefEvent = {
-        sequence,
-        sessionKey: record.sessionKey,
-        kind: record.kind,
-        actorType: record.actorType,
-        summary: record.summary,
-        ...(record.payload !== undefined ? { payload: { ...record.payload } } : {}),
-        occurredAt: new Date(now).toISOString(),
-        appendedAt: now,
-      };
-      const log = logs.get(record.sessionKey) ?? [];
-      logs.set(record.sessionKey, log);
-      log.push(event);
-      for (const [watcher, c] of cursors.get(record.sessionKey) ?? []) {
+      const { sessionKey, kind, actorType, summary, payload } = record;
+      const event: RefEvent = { sequence, sessionKey, kind, actorType, summary, ...(payload !== undefined ? { payload: { ...payload } } : {}), occurredAt: new Date(now).toISOString(), appendedAt: now };
+      const log = logs.get(sessionKey);
+      if (log === undefined) logs.set(sessionKey, [event]);
+      else log.push(event);
+      for (const [watcher, c] of cursors.get(sessionKey) ?? []) {
         if (!record.notifies || watcher === record.actorSessionKey) continue;
-        if (c.material <= c.acked) {
-          if (sequence <= c.acked) continue;
-          c.notified = sequence;
-          c.material = sequence;
-          journal.push({ watcher, target: record.sessionKey, type: 'notice_raised', acked: c.acked, notified: sequence, material: sequence, at: now });
-          notices.set(watcher, { target: record.sessionKey, acked: c.acked });
+        if (c.material <= c.acked && sequence > c.acked) {
+          c.notified = c.material = sequence;
+          journal.push({ watcher, target: sessionKey, type: 'notice_raised', acked: c.acked, notified: sequence, material: sequence, at: now });
+          notices.set(watcher, { target: sessionKey, acked: c.acked });
         } else if (sequence > c.material) c.material = sequence;
         c.touchedAt = now;
       }
@@ -70,8 +43,7 @@ export function createMemoryReference(): MemoryReference {
     },
     read(sessionKey, since, limit) {
       const log = logs.get(sessionKey) ?? [];
-      let lo = 0;
-      let hi = log.length;
+      let [lo, hi] = [0, log.length];
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
         if ((log[mid]?.sequence ?? 0) <= since) lo = mid + 1;

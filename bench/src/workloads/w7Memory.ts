@@ -1,17 +1,15 @@
 // Workload 7: the memory store behind the facade on workloads 1, 2 and 4, against a plain
 // in-memory reference doing the same bookkeeping (raw/memoryReference.ts), in the same run.
 import { startMemory } from '../library/facade.js';
-import { runPaired } from '../harness/measure.js';
+import { runPaired, sidesOf, type SideStats } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import type { SideStats } from '../harness/stats.js';
 import { createMemoryReference, type MemoryReference } from '../raw/memoryReference.js';
 import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
 import { logKey, rawHumanTurn, targetKey } from './keys.js';
-import { libraryReadOps, seedMemoryLog } from './w4StatusReads.js';
+import { libraryReadOps, PAGE, seedMemoryLog } from './w4StatusReads.js';
 
 /** Target: the facade over the memory store at most this many times the reference at p50. */
 const MEMORY_P50_LIMIT = 2;
-const PAGE = 200;
 
 const referenceAppend = (ref: MemoryReference, sessions: number) => async (i: number): Promise<void> => {
   await ref.append(rawHumanTurn(targetKey(i % sessions)), Date.now());
@@ -25,9 +23,7 @@ export async function w7Memory(ctx: BenchContext): Promise<WorkloadResult[]> {
       { label, n: count, warmup: Math.min(sizes.warmup, count / 4), chunk: Math.max(100, count / 10), sides: [{ name: 'library', async: library }, { name: 'raw', async: reference }] },
       ctx.progress,
     );
-    const [lib, ref] = [stats['library'], stats['raw']];
-    if (lib === undefined || ref === undefined) throw new Error('missing side');
-    return [lib, ref];
+    return sidesOf(stats, 'library', 'raw');
   };
   const ops = { library: 'record (memory store)', raw: 'Map reference append' };
 
@@ -36,7 +32,7 @@ export async function w7Memory(ctx: BenchContext): Promise<WorkloadResult[]> {
   await a1.close();
 
   const a2 = await startMemory();
-  await watchThroughFacade(a2, sizes.sessions, sizes.watchersPerTarget);
+  await watchThroughFacade(a2, watchPairs(sizes.sessions, sizes.watchersPerTarget));
   const ref2 = createMemoryReference();
   for (const { watcher, target } of watchPairs(sizes.sessions, sizes.watchersPerTarget)) ref2.watch(watcher, target);
   const s2 = await pair(`7.2 memory: record, ${sizes.watchersPerTarget} watchers per target`, n, libraryRecordOp(a2, sizes.sessions), referenceAppend(ref2, sizes.sessions));
