@@ -1,10 +1,9 @@
 // Comment checks: how much comment the core carries, and that no comment cites an issue, a bench
 // workload or a measured figure (figures live in docs/decisions/).
-import { commentCounts, packageOf, packageSources, readRepoFile, sourceLines, type SourceLine } from './sourceTree';
+import { commentCounts, CORE_PACKAGES, packageOf, packageSources, readRepoFile, sourceLines, type SourceLine } from './sourceTree';
 
 /** The most comment lines per code line in each core package's src. */
 const MAX_COMMENT_RATIO = 0.25;
-const CORE_PACKAGES = ['domain', 'adapters-memory', 'adapters-sql-common', 'adapters-sqlite', 'adapters-postgres', 'app'];
 /** How many of a package's most commented files a ratio failure lists. */
 const FILES_LISTED = 12;
 
@@ -13,6 +12,7 @@ const CITATIONS: readonly { readonly what: string; readonly pattern: RegExp }[] 
   { what: 'issue number', pattern: /\bissues?\s*#?\d+/i },
   { what: 'issue number', pattern: /(?:^|[^\w&])#\d+\b/ },
   { what: 'bench workload', pattern: /\bw\d+[a-z]?\b/ },
+  { what: 'bench workload', pattern: /\bpg\d+[a-z]?\b/ },
   { what: 'bench workload', pattern: /\b(?:workloads?|bench)\s+\d+[a-z]?\b/i },
   { what: 'bench workload', pattern: /--only\s+\d/ },
 ];
@@ -115,5 +115,6 @@ describe('the citation rules tell configuration from measurement', () => {
     ['a hash issue number', '// see #15\nconst x = 1;\n'],
     ['a workload', '// measurable on (w7)\nconst x = 1;\n'],
     ['a bench workload by number', '// bench 8 saw long turns\nconst x = 1;\n'],
+    ['a PostgreSQL workload', '// CPU profile (bench pg8).\nconst x = 1;\n'],
   ])('flags %s', (_what, source) => expect(check(source)).not.toEqual([]));
 });

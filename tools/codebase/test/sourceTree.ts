@@ -4,6 +4,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The core library: domain, stores, shared SQL, app. */
+export const CORE_PACKAGES = ['domain', 'adapters-memory', 'adapters-sql-common', 'adapters-sqlite', 'adapters-postgres', 'app'];
+
 export const REPO_ROOT = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd: __dirname, encoding: 'utf8' }).trim();
 
 /** Tracked files plus untracked, not ignored ones (in a clean clone: exactly `git ls-files`), that exist. */
