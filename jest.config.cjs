@@ -27,6 +27,7 @@ const config = {
     '<rootDir>/packages/prometheus',
     '<rootDir>/packages/inspector',
     '<rootDir>/packages/cli',
+    '<rootDir>/tools/codebase',
   ],
 };
 

@@ -1,6 +1,6 @@
-// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: runs every workload (library
-// and raw baseline side by side), then the PostgreSQL column, prints the tables and the target
-// checks, and writes bench/results.json.
+// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and
+// raw side by side, then the PostgreSQL column; prints the tables and target checks and writes
+// bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,17 +12,14 @@ import { resolvePgUrl } from './postgres/server.js';
 import { renderReport, writeResults, type RunInfo } from './report.js';
 import { FULL, QUICK } from './sizes.js';
 import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn.js';
-import { w1SingleAppend } from './workloads/w1SingleAppend.js';
-import { w2FanOut } from './workloads/w2FanOut.js';
+import { w10FanOutScale, w1SingleAppend, w2FanOut } from './workloads/w1SingleAppend.js';
 import { w3InFlight } from './workloads/w3InFlight.js';
 import { w4StatusReads } from './workloads/w4StatusReads.js';
-import { w5Prune } from './workloads/w5Prune.js';
-import { w5mPruneAtScale } from './workloads/w5mPruneAtScale.js';
+import { w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
 import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
 import { w7Memory } from './workloads/w7Memory.js';
 import { w8Burst } from './workloads/w8Burst.js';
 import { w9CliColdStart } from './workloads/w9CliColdStart.js';
-import { w10FanOutScale } from './workloads/w10FanOutScale.js';
 import { w11List } from './workloads/w11List.js';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
@@ -43,43 +40,35 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['11', w11List],
 ];
 
-/** Workloads at a size --quick cannot afford: they run in the full run, or when --only names them. */
-export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['5m', 'pg5m']);
+/** Workloads --quick cannot afford: the full run, or --only naming them, runs them. */
+const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['5m', 'pg5m']);
 
 const USAGE =
   'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,11,5m,6L,pg,pg1,...,pg5m] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
-interface Args {
-  readonly quick: boolean;
-  readonly large: boolean;
-  readonly only?: ReadonlySet<string>;
-  readonly out: string;
-  readonly pgUrl?: string;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-  let quick = false;
-  let large = false;
-  let only: Set<string> | undefined;
-  let out = join(import.meta.dirname, '..', 'results.json');
-  let pgUrl: string | undefined;
+function parseArgs(argv: readonly string[]) {
+  const args: { quick: boolean; large: boolean; only?: Set<string>; out: string; pgUrl?: string } = { quick: false, large: false, out: join(import.meta.dirname, '..', 'results.json') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--quick') quick = true;
-    else if (a === '--large') large = true;
-    else if (a === '--only' && argv[i + 1] !== undefined) only = new Set((argv[++i] ?? '').split(','));
-    else if (a === '--out' && argv[i + 1] !== undefined) out = argv[++i] ?? out;
-    else if (a === '--pg-url' && argv[i + 1] !== undefined) pgUrl = argv[++i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value; ${USAGE}`);
+      return v;
+    };
+    if (a === '--quick') args.quick = true;
+    else if (a === '--large') args.large = true;
+    else if (a === '--only') args.only = new Set(value().split(','));
+    else if (a === '--out') args.out = value();
+    else if (a === '--pg-url') args.pgUrl = value();
     else if (a === '--help' || a === '-h') {
       console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${USAGE}`);
   }
-  return { quick, large, ...(only !== undefined ? { only } : {}), out, ...(pgUrl !== undefined ? { pgUrl } : {}) };
+  return args;
 }
 
-/** CPU model, cores, memory, Node and SQLite versions. */
 function machineLine(): string {
   const cpu = cpus();
   const db = new Database(':memory:');
@@ -91,40 +80,33 @@ function machineLine(): string {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const { only, quick } = args;
   const progress = createProgress();
   const temp = createTempDir();
   const started = Date.now();
   const loadAvgAtStart = loadavg();
   const machine = machineLine();
   progress.line(`machine: ${machine}`);
-  const ctx: BenchContext = { quick: args.quick, large: args.large, sizes: args.quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
+  const ctx: BenchContext = { quick, large: args.large, sizes: quick ? QUICK : FULL, progress, tempDb: temp.tempDb };
+  // `--only 4a` selects workload 4, which reports 4a and 4b.
+  const named = (id: string): boolean => only?.has(id) === true || [...(only ?? [])].some((o) => o.startsWith(id) && /^[a-z]$/.test(o.slice(id.length)) && !WORKLOADS.some(([w]) => w === o));
+  const selected = (id: string, inColumn: boolean): boolean => (only !== undefined ? named(id) || (inColumn && only.has('pg') && !(quick && FULL_RUN_ONLY.has(id))) : !(quick && FULL_RUN_ONLY.has(id)));
+  const runOne = async (id: string, run: () => Promise<WorkloadResult | WorkloadResult[]>): Promise<WorkloadResult[]> => {
+    const t0 = Date.now();
+    const out = await run();
+    progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    return Array.isArray(out) ? out : [out];
+  };
   const results: WorkloadResult[] = [];
-  const pgSelected = (id: string): boolean =>
-    args.only?.has(id) === true || (!(args.quick && FULL_RUN_ONLY.has(id)) && (args.only === undefined || args.only.has('pg')));
   let pg: PgColumn | undefined;
-  // `--only 4a` selects workload 4, which reports 4a and 4b (a sub-id that is no workload of its own).
-  const named = (id: string): boolean =>
-    args.only?.has(id) === true || [...(args.only ?? [])].some((o) => /^[a-z]$/.test(o.slice(id.length)) && o.startsWith(id) && !WORKLOADS.some(([w]) => w === o));
   try {
-    for (const [id, run] of WORKLOADS) {
-      if (args.only !== undefined ? !named(id) : args.quick && FULL_RUN_ONLY.has(id)) continue;
-      const t0 = Date.now();
-      const out = await run(ctx);
-      const list = Array.isArray(out) ? out : [out];
-      results.push(...list);
-      progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    }
-    if (PG_WORKLOADS.some(([id]) => pgSelected(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), pgSelected);
+    for (const [id, run] of WORKLOADS) if (selected(id, false)) results.push(...(await runOne(id, () => run(ctx))));
+    const inPg = (id: string): boolean => selected(id, true);
+    if (PG_WORKLOADS.some(([id]) => inPg(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), inPg, runOne);
   } finally {
     temp.dispose();
   }
-  const info: RunInfo = {
-    machine,
-    mode: args.quick ? 'quick' : 'full',
-    startedAt: new Date(started).toISOString(),
-    durationS: (Date.now() - started) / 1000,
-    loadAvgAtStart,
-  };
+  const info: RunInfo = { machine, mode: quick ? 'quick' : 'full', startedAt: new Date(started).toISOString(), durationS: (Date.now() - started) / 1000, loadAvgAtStart };
   console.log(renderReport(info, results, pg));
   writeResults(args.out, info, results, pg);
   progress.line(`results written to ${args.out}`);

@@ -1,37 +1,27 @@
-// `npm run bench:tombstones [-- --sessions N] [-- --pg-url url]`: what a tombstone head costs. A
-// session whose events were all pruned keeps its head row (its state version and prune
-// watermark) for ever, so heads stay monotonic and `historyGap` exact; this measures the bytes
-// one such head holds in each store, so the README can state the cost per session.
+// `npm run bench:tombstones [-- --sessions N] [-- --pg-url url]`: the bytes one tombstone head
+// (a session whose events were all pruned; its head row stays) holds in each store.
+import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { statSync } from 'node:fs';
 
 import { createMemoryStore } from '@session-state/adapters-memory';
-import { openPostgresStore } from '@session-state/adapters-postgres';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
-import { createSessionStateAwareness } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 
 import { createTempDir } from './harness/context.js';
+import { openPgLibraryStore, startOnStore } from './library/facade.js';
 
-// --- the workload ----------------------------------------------------------------------------
-
-const quietLogger = { warn: (): void => undefined, error: (): void => undefined };
-
-/** A key of the length a gateway's keys have (`agent:<id>:subagent:<uuid-ish>`). */
+/** A key of the length a gateway's keys have. */
 const keyOf = (i: number): string => `agent:main:subagent:child-${String(i).padStart(8, '0')}`;
 
 /** Records one event on each of `sessions` keys, then prunes every event (a row cap of 1). */
 async function fillWithTombstones(store: StateStore, sessions: number): Promise<void> {
-  const awareness = await createSessionStateAwareness({ store, logger: quietLogger, retention: { maxRows: 1 } });
-  const chunk = 1000;
-  for (let start = 0; start < sessions; start += chunk) {
-    const calls: Promise<unknown>[] = [];
-    for (let i = start; i < Math.min(sessions, start + chunk); i += 1) {
-      calls.push(awareness.record({ sessionKey: keyOf(i), kind: 'goal_changed', actorType: 'human', summary: 'goal edited' }));
-    }
+  const awareness = await startOnStore(store, { maxRows: 1 });
+  for (let start = 0; start < sessions; start += 1000) {
+    const calls = [];
+    for (let i = start; i < Math.min(sessions, start + 1000); i += 1) calls.push(awareness.record({ sessionKey: keyOf(i), kind: 'goal_changed', actorType: 'human', summary: 'goal edited' }));
     await Promise.all(calls);
   }
   await awareness.prune();
@@ -40,11 +30,8 @@ async function fillWithTombstones(store: StateStore, sessions: number): Promise<
   await awareness.close();
 }
 
-// --- per store -------------------------------------------------------------------------------
-
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
-
 /** Stores kept reachable while the heap is measured. */
 const kept: unknown[] = [];
 
@@ -57,10 +44,8 @@ async function memoryBytesPerHead(sessions: number): Promise<number> {
   const store = createMemoryStore();
   const before = heapUsed();
   await fillWithTombstones(store, sessions);
-  const after = heapUsed();
-  // The store (closed, but still holding its maps) stays reachable until the heap was measured.
   kept.push(store);
-  return (after - before) / sessions;
+  return (heapUsed() - before) / sessions;
 }
 
 function sqliteFileBytes(path: string): number {
@@ -72,18 +57,18 @@ function sqliteFileBytes(path: string): number {
 }
 
 async function sqliteBytesPerHead(path: string, sessions: number): Promise<number> {
-  await createSessionStateAwareness({ store: openSqliteStore({ path }), logger: quietLogger }).then((a) => a.close());
+  await (await startOnStore(openSqliteStore({ path }))).close();
   const empty = sqliteFileBytes(path);
   await fillWithTombstones(openSqliteStore({ path }), sessions);
   return (sqliteFileBytes(path) - empty) / sessions;
 }
 
-async function postgresBytesPerHead(connectionString: string, sessions: number): Promise<number> {
+async function postgresBytesPerHead(url: string, sessions: number): Promise<number> {
   const schema = `tombstones_${process.pid}`;
-  const admin = new Client({ connectionString });
+  const admin = new Client({ connectionString: url });
   await admin.connect();
   try {
-    await fillWithTombstones(await openPostgresStore({ connectionString, schema }), sessions);
+    await fillWithTombstones(await openPgLibraryStore({ url, schema, maxConnections: 10 }), sessions);
     await admin.query(`VACUUM FULL "${schema}".heads`);
     const { rows } = await admin.query<{ bytes: string }>(`SELECT pg_total_relation_size('"${schema}".heads') AS bytes`);
     return Number(rows[0]?.bytes ?? 0) / sessions;
@@ -93,14 +78,9 @@ async function postgresBytesPerHead(connectionString: string, sessions: number):
   }
 }
 
-// --- main ------------------------------------------------------------------------------------
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const valueOf = (flag: string): string | undefined => {
-    const at = args.indexOf(flag);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
+  const valueOf = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
   const sessions = Number(valueOf('--sessions') ?? 100_000);
   if (!Number.isSafeInteger(sessions) || sessions < 1) throw new Error('--sessions takes a positive whole number');
   const pgUrl = valueOf('--pg-url') ?? process.env['SESSION_STATE_PG_URL'];

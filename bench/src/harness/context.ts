@@ -1,28 +1,20 @@
-// What every workload receives and returns: sizes, progress, fresh temp files, and the result
-// rows (one per side) with the target checks the report prints.
+// What every workload receives and returns, the run's temp files, and the result rows' helpers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sizes } from '../sizes.js';
+import type { SideStats } from './measure.js';
 import type { Progress } from './progress.js';
-import type { SideStats } from './stats.js';
 
-/** One side of a workload: `library` (facade over SQLite), `raw` (better-sqlite3), `memory`, and the same two on node:sqlite. */
+/** One side's row: `op` says what one measured op is; `maxBlockMs` the longest event-loop block seen. */
 export interface SideResult extends SideStats {
-  readonly side: 'library' | 'raw' | 'memory' | 'library node:sqlite' | 'raw node:sqlite';
-  /** What one measured op is, e.g. `record`, `batch of 100 records`, `prune to cap`. */
+  readonly side: 'library' | 'raw' | 'library node:sqlite' | 'raw node:sqlite';
   readonly op: string;
-  /** Workload 5: the longest event-loop block seen, in ms. */
   readonly maxBlockMs?: number;
 }
 
-/** One target of the issue, checked against this run's figures. */
-export interface Check {
-  readonly target: string;
-  readonly measured: string;
-  readonly met: boolean;
-}
+export type Check = { readonly target: string; readonly measured: string; readonly met: boolean };
 
 export interface WorkloadResult {
   readonly id: string;
@@ -30,70 +22,45 @@ export interface WorkloadResult {
   readonly sides: readonly SideResult[];
   readonly checks: readonly Check[];
   readonly notes?: readonly string[];
-  /** False when one library op is not one raw op (workload 3's burst), so latency ratios mean nothing. */
+  /** False when one library op is not one raw op (a burst), so latency ratios mean nothing. */
   readonly latencyComparable?: boolean;
 }
 
+/** `large`: also the sizes that take minutes (6L); `tempDb`: a path for a new database file in the run's temp directory. */
 export interface BenchContext {
   readonly quick: boolean;
-  /** `--large`: also run the sizes that take minutes (workload 6L, the restart scan at 1,000,000 cursors). */
   readonly large: boolean;
   readonly sizes: Sizes;
   readonly progress: Progress;
-  /** A path for a new database file in this run's temp directory (each side its own). */
   tempDb(name: string): string;
 }
 
-/** Creates the run's temp directory; `dispose` removes it with every file in it. */
-export function createTempDir(): { dir: string; tempDb: (name: string) => string; dispose: () => void } {
+export function createTempDir(): { tempDb: (name: string) => string; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'session-state-bench-'));
   let n = 0;
-  return {
-    dir,
-    tempDb: (name) => join(dir, `${String(++n).padStart(2, '0')}-${name}.db`),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return { tempDb: (name) => join(dir, `${String(++n).padStart(2, '0')}-${name}.db`), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Ratio of the library's figure to the raw one (lower is better for latencies). */
 export const ratio = (library: number, raw: number): number => library / raw;
+export const times = (x: number): string => `${x.toFixed(2)}×`;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Workloads 1 and 4's node:sqlite column: the library and raw sides on node:sqlite, and the same targets as better-sqlite3's. */
-export function nodeSqliteSides(ops: { readonly library: string; readonly raw: string }, lib: SideStats, base: SideStats, limit: number): Pick<WorkloadResult, 'sides' | 'checks'> {
-  const p50 = ratio(lib.p50Us, base.p50Us);
-  const p99 = ratio(lib.p99Us, base.p99Us);
+type Ops = { readonly library: string; readonly raw: string };
+
+/** The two sides and the checks "library ≤ `limit`× raw at p50 and p99"; `prefix` names a second driver's pair. */
+function latencyPair(ops: Ops, lib: SideStats, base: SideStats, limit: number, driver: '' | ' node:sqlite'): Pick<WorkloadResult, 'sides' | 'checks'> {
+  const label = driver === '' ? '' : `${driver.trim()}: `;
+  const check = (p: 'p50' | 'p99', r: number): Check => ({ target: `${label}library ≤ ${limit}× raw at ${p}`, measured: times(r), met: r <= limit });
   return {
-    sides: [
-      { side: 'library node:sqlite', op: ops.library, ...lib },
-      { side: 'raw node:sqlite', op: ops.raw, ...base },
-    ],
-    checks: [
-      { target: `node:sqlite: library ≤ ${limit}× raw at p50`, measured: times(p50), met: p50 <= limit },
-      { target: `node:sqlite: library ≤ ${limit}× raw at p99`, measured: times(p99), met: p99 <= limit },
-    ],
+    sides: [{ side: `library${driver}`, op: ops.library, ...lib }, { side: `raw${driver}`, op: ops.raw, ...base }],
+    checks: [check('p50', ratio(lib.p50Us, base.p50Us)), check('p99', ratio(lib.p99Us, base.p99Us))],
   };
 }
 
-/** `1.23×` */
-export const times = (x: number): string => `${x.toFixed(2)}×`;
-
-/**
- * A library-against-raw latency result: the two sides with what one op is on each, and the
- * targets "library ≤ `limit`× raw" at p50 and at p99.
- */
-export function latencyResult(id: string, title: string, ops: { readonly library: string; readonly raw: string }, lib: SideStats, base: SideStats, limit: number): WorkloadResult {
-  const p50 = ratio(lib.p50Us, base.p50Us);
-  const p99 = ratio(lib.p99Us, base.p99Us);
-  return {
-    id,
-    title,
-    sides: [
-      { side: 'library', op: ops.library, ...lib },
-      { side: 'raw', op: ops.raw, ...base },
-    ],
-    checks: [
-      { target: `library ≤ ${limit}× raw at p50`, measured: times(p50), met: p50 <= limit },
-      { target: `library ≤ ${limit}× raw at p99`, measured: times(p99), met: p99 <= limit },
-    ],
-  };
+/** A library-against-raw latency result, with the node:sqlite pair after it when given. */
+export function latencyResult(id: string, title: string, ops: Ops, lib: SideStats, base: SideStats, limit: number, node?: readonly [SideStats, SideStats]): WorkloadResult {
+  const main = latencyPair(ops, lib, base, limit, '');
+  if (node === undefined) return { id, title, ...main };
+  const second = latencyPair(ops, node[0], node[1], limit, ' node:sqlite');
+  return { id, title, sides: [...main.sides, ...second.sides], checks: [...main.checks, ...second.checks] };
 }

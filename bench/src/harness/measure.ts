@@ -1,14 +1,30 @@
 // The measuring loops: per-operation hrtime samples, a warm-up, and sides run in alternating
-// chunks so background load on a shared machine hits the library and the baseline alike.
-import { summarise, type SideStats } from './stats.js';
+// chunks so a shared machine's load hits the library and the baseline alike.
 import type { Progress } from './progress.js';
 
-/**
- * One side of a comparison: a synchronous op (raw better-sqlite3), an async one (the facade), or
- * an async op that times itself (`timed`: it resolves with its own sample in nanoseconds, for an
- * op that ends at an event rather than when its promise settles, or that has untimed clean-up;
- * its chunk's wall time is then the sum of its samples).
- */
+/** One side of one workload, summarised; latencies in µs. */
+export interface SideStats {
+  readonly n: number;
+  /** Operations per second over the measured wall time. */
+  readonly opsPerSec: number;
+  readonly p50Us: number;
+  readonly p99Us: number;
+  readonly totalMs: number;
+}
+
+/** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count), p50 and p99. */
+export function summarise(samplesNs: readonly number[], wallNs: number, ops: number = samplesNs.length): SideStats {
+  const sorted = Float64Array.from(samplesNs).sort();
+  return { n: ops, opsPerSec: wallNs > 0 ? (ops * 1e9) / wallNs : Number.NaN, p50Us: percentile(sorted, 50) / 1e3, p99Us: percentile(sorted, 99) / 1e3, totalMs: wallNs / 1e6 };
+}
+
+/** A sync op, an async op, or an async op that resolves with its own sample in ns (`timed`). */
 export type BenchSide = { readonly name: string; readonly opsPerCall?: number } & (
   | { readonly sync: (i: number) => unknown }
   | { readonly async: (i: number) => Promise<unknown> }
@@ -16,59 +32,40 @@ export type BenchSide = { readonly name: string; readonly opsPerCall?: number } 
 );
 
 export interface PairedRun {
-  /** Shown in the progress line. */
   readonly label: string;
-  /**
-   * Measured operations per side; op indexes run warmup … warmup + n - 1. A side whose call
-   * does `opsPerCall` operations is called with every `opsPerCall`-th index (and one sample per call).
-   */
+  /** Measured ops per side (indexes warmup … warmup + n - 1; a side with `opsPerCall` gets every `opsPerCall`-th), warm-up ops, ops per side before switching. */
   readonly n: number;
-  /** Unmeasured operations per side first (indexes 0 … warmup - 1). */
   readonly warmup: number;
-  /** Operations per side before switching to the next side. */
   readonly chunk: number;
   readonly sides: readonly BenchSide[];
 }
 
 const now = (): bigint => process.hrtime.bigint();
 
-/** Lets timers, I/O and the progress line run between chunks. */
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function runChunk(side: BenchSide, from: number, to: number, samples: number[]): Promise<number> {
   const start = now();
   const step = side.opsPerCall ?? 1;
-  if ('sync' in side) {
-    const op = side.sync;
-    for (let i = from; i < to; i += step) {
-      const t0 = now();
-      op(i);
-      samples.push(Number(now() - t0));
-    }
-  } else if ('async' in side) {
-    const op = side.async;
-    for (let i = from; i < to; i += step) {
-      const t0 = now();
-      await op(i);
-      samples.push(Number(now() - t0));
-    }
-  } else {
-    const op = side.timed;
+  if ('timed' in side) {
     let timedNs = 0;
     for (let i = from; i < to; i += step) {
-      const sample = await op(i);
+      const sample = await side.timed(i);
       samples.push(sample);
       timedNs += sample;
     }
     return timedNs;
   }
+  for (let i = from; i < to; i += step) {
+    const t0 = now();
+    if ('sync' in side) side.sync(i);
+    else await side.async(i);
+    samples.push(Number(now() - t0));
+  }
   return Number(now() - start);
 }
 
-/**
- * Runs every side's warm-up, then the measured ops in alternating chunks. Each side sees the
- * same op indexes in the same order, so both do the same work.
- */
+/** Every side's warm-up, then the measured ops in alternating chunks: each side sees the same op indexes. */
 export async function runPaired(run: PairedRun, progress: Progress): Promise<Record<string, SideStats>> {
   const total = run.n * run.sides.length;
   for (const side of run.sides) {
@@ -85,14 +82,23 @@ export async function runPaired(run: PairedRun, progress: Progress): Promise<Rec
       progress.update(run.label, (from - run.warmup) * run.sides.length + (to - from) * (s + 1), total);
     }
   }
-  const out: Record<string, SideStats> = {};
-  for (const [s, side] of run.sides.entries()) out[side.name] = summarise(samples[s] ?? [], wall[s] ?? 0, run.n);
-  return out;
+  return Object.fromEntries(run.sides.map((side, s) => [side.name, summarise(samples[s] ?? [], wall[s] ?? 0, run.n)]));
 }
 
-/** Times one async action once, in nanoseconds. */
+/** The named sides' stats, in order; throws when one is missing. */
+export function sidesOf<const N extends readonly string[]>(stats: Record<string, SideStats>, ...names: N): { -readonly [K in keyof N]: SideStats } {
+  return names.map((name) => {
+    const s = stats[name];
+    if (s === undefined) throw new Error(`missing side ${name}`);
+    return s;
+  }) as { -readonly [K in keyof N]: SideStats };
+}
+
+/** Times one async action once, in ns. */
 export async function timeOnce(action: () => unknown): Promise<number> {
   const t0 = now();
   await action();
   return Number(now() - t0);
 }
+
+export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

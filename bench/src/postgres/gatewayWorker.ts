@@ -1,107 +1,55 @@
-// One gateway process of workload pg8 (forked by workloads/pgGateways.ts): on one schema shared
-// with the other gateways, it records on the targets gateway (i + 1) mod N owns the watchers of,
-// plus probes on fresh targets; it owns the watchers of gateway (i − 1)'s targets and drains them
-// on wake. It runs one phase per `go`: flat out (one record at a time, as fast as that allows,
-// probes every `probeGapMs` beside it) or paced (records at a fixed rate, every record at least
-// `probeGapMs` after the last probe being a probe), and reports after each; `end` closes it. The
-// library side is the facade over `openPostgresStore` with `ownsSession`; the raw side runs the
-// same SQL per transaction (rawPgAppender, LISTEN, one pending-cursor read, rawPgDrain) on its
-// own pool. Times are wall clock (performance.timeOrigin + now) so the parent can match one
-// process's probe record to another's wake.
-import { openPostgresStore } from '@session-state/adapters-postgres';
+// One gateway process of workload pg8 (forked by workloads/pgGateways.ts). Gateway i records on
+// the targets whose watchers gateway (i + 1) mod N owns, plus probes on fresh targets, and drains
+// its own watchers on wake. Per `go` it runs one phase, flat out or paced, and reports; `end`
+// closes it. Times are wall clock, so the parent can match a probe's record to another's wake.
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
-import pg from 'pg';
 
+import { openPgLibraryStore } from '../library/facade.js';
 import { humanTurn, rawHumanTurn } from '../workloads/keys.js';
+import { watchQueries } from './opCost.js';
 import { rawPgAppender } from './rawAppend.js';
 import { rawPgDrain } from './rawDrain.js';
 import { rawPgListen } from './rawListen.js';
 import { openRawPool } from './rawPg.js';
 
-// --- the protocol with the parent ----------------------------------------------------------------
-
-/** What the parent sends first. */
-export interface GatewaySetup {
-  readonly type: 'setup';
-  readonly side: 'library' | 'raw';
-  readonly url: string;
-  readonly schema: string;
-  readonly index: number;
-  readonly gateways: number;
+/** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
+export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number } & {
   readonly loadTargets: number;
   /** Probes seeded for this gateway, over every phase. */
   readonly probes: number;
   readonly probeGapMs: number;
   readonly poolSize: number;
-}
+};
 
-/** The worker answers `ready`; then per phase the parent sends this and gets one GatewayReport, and at last `{ type: 'end' }`. */
-export interface GatewayGo {
-  readonly type: 'go';
-  /** Wall ms the phase starts at (every gateway at once) and ends at. */
-  readonly fromWall: number;
-  readonly untilWall: number;
-  /** Records per second this gateway offers (paced phase); absent: flat out. */
-  readonly recordsPerSec?: number;
-}
+/** One phase: wall ms it starts and ends at; `recordsPerSec` paces it, flat out when absent. */
+export type GatewayGo = { readonly type: 'go'; readonly fromWall: number; readonly untilWall: number; readonly recordsPerSec?: number };
 
-/** One phase's figures. */
-export interface GatewayReport {
-  readonly type: 'report';
-  /** Records of the phase, load and probes. */
-  readonly records: number;
-  /** Probe sends: [probe key, wall ms just before its record]. */
+/** Probes as [probe key, wall ms]: sent just before its record, heard at its owner's wake or notification; notices: wakes or owned notifications. */
+export type GatewayReport = { readonly type: 'report'; readonly records: number; readonly notices: number; readonly cpuUs: number; readonly queries: Readonly<Record<string, number>> } & {
   readonly probesSent: ReadonlyArray<readonly [string, number]>;
-  /** Wakes (library) or notifications (raw) of owned probe watchers: [probe key, wall ms]. */
   readonly probesHeard: ReadonlyArray<readonly [string, number]>;
-  /** Queries this process sent, by label (named statement, else its first two words). */
-  readonly queries: Readonly<Record<string, number>>;
-  /** Wakes (library) or notifications naming an owned watcher (raw). */
-  readonly notices: number;
-  /** CPU time this process spent during the run (user + system), µs. */
-  readonly cpuUs: number;
-}
-
-// --- keys ---------------------------------------------------------------------------------------
+};
 
 const ownerOf = (recorder: number, gateways: number): number => (recorder + 1) % gateways;
 const loadTarget = (i: number, k: number): string => `agent:t${i}:load${k}`;
-const loadWatcher = (i: number, k: number, n: number): string => `agent:gw${ownerOf(i, n)}:load${i}x${k}`;
-/** A probe is named by its recorder and number; its target and watcher are fresh, so its record is a first notice. */
 const probeKey = (i: number, p: number): string => `${i}x${p}`;
 const probeTarget = (i: number, p: number): string => `agent:t${i}:probe${p}`;
-const probeWatcher = (i: number, p: number, n: number): string => `agent:gw${ownerOf(i, n)}:probe${probeKey(i, p)}`;
 const probeOfWatcher = (watcher: string): string | undefined => /:probe(\d+x\d+)$/.exec(watcher)?.[1];
 
-/** Every (watcher, target) pair gateway `owner` owns the watcher of. */
+/** Every (watcher, target) pair whose watcher gateway `owner` owns. */
 export function* ownedPairs(owner: number, setup: Pick<GatewaySetup, 'gateways' | 'loadTargets' | 'probes'>): Generator<{ watcher: string; target: string }> {
   const n = setup.gateways;
   for (let i = 0; i < n; i += 1) {
     if (ownerOf(i, n) !== owner) continue;
-    for (let k = 0; k < setup.loadTargets; k += 1) yield { watcher: loadWatcher(i, k, n), target: loadTarget(i, k) };
-    for (let p = 0; p < setup.probes; p += 1) yield { watcher: probeWatcher(i, p, n), target: probeTarget(i, p) };
+    for (let k = 0; k < setup.loadTargets; k += 1) yield { watcher: `agent:gw${owner}:load${i}x${k}`, target: loadTarget(i, k) };
+    for (let p = 0; p < setup.probes; p += 1) yield { watcher: `agent:gw${owner}:probe${probeKey(i, p)}`, target: probeTarget(i, p) };
   }
 }
 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-// --- counting queries ----------------------------------------------------------------------------
-
 const queries: Record<string, number> = {};
-function countQueries(): void {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  proto.query = function counted(this: unknown, ...args: unknown[]) {
-    const config = args[0] as { name?: unknown; text?: unknown } | string;
-    const text = typeof config === 'string' ? config : typeof config?.name === 'string' ? config.name : String(config?.text ?? '?');
-    const label = typeof config === 'object' && typeof config?.name === 'string' ? text : text.trim().split(/\s+/).slice(0, 2).join(' ');
-    queries[label] = (queries[label] ?? 0) + 1;
-    return original.apply(this, args);
-  };
-}
-
-// --- the two sides -------------------------------------------------------------------------------
 
 interface Gateway {
   record(target: string): Promise<void>;
@@ -115,7 +63,7 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
   const probesHeard: Array<readonly [string, number]> = [];
   let notices = 0;
   let awareness: SessionStateAwareness | undefined;
-  const store = await openPostgresStore({ connectionString: setup.url, schema: setup.schema, maxConnections: setup.poolSize });
+  const store = await openPgLibraryStore({ url: setup.url, schema: setup.schema, maxConnections: setup.poolSize });
   awareness = await createSessionStateAwareness({
     store,
     ownsSession: (key) => key.startsWith(prefix),
@@ -125,16 +73,13 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
       notices += 1;
       const probe = probeOfWatcher(watcher);
       if (probe !== undefined) probesHeard.push([probe, at]);
-      // The owner drains on wake (after the call that woke it, as a gateway's heartbeat would).
       setImmediate(() => void awareness?.drain(watcher).catch(() => undefined));
     },
   });
-  // Its cursors were seeded by SQL before it started, as `sent({ watch: true })` makes them.
   const facade = awareness;
   return {
     async record(target) {
-      const result = await facade.record(humanTurn(target));
-      if (!result.ok) throw new Error('gateway record failed');
+      if (!(await facade.record(humanTurn(target))).ok) throw new Error('gateway record failed');
     },
     probesHeard,
     notices: () => notices,
@@ -142,7 +87,7 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
   };
 }
 
-/** The pending cursors on one target, as the store's re-read reads them (pending_cursors_on). */
+/** The pending cursors on the signalled target, as the store's re-read reads them. */
 const PENDING_ON = 'SELECT watcher, target, acked, notified, material FROM cursors WHERE target = ANY($1::text[]) AND material > acked ORDER BY watcher, target';
 
 async function openRaw(setup: GatewaySetup): Promise<Gateway> {
@@ -162,16 +107,13 @@ async function openRaw(setup: GatewaySetup): Promise<Gateway> {
       const probe = probeOfWatcher(watcher);
       if (probe !== undefined) probesHeard.push([probe, at]);
     }
-    // The owner's re-read and drain, the same SQL the library's owner sends.
     void (async () => {
       const rows = (await pool.query({ text: PENDING_ON, values: [[target]], rowMode: 'array' })).rows as unknown[][];
       for (const row of rows) if (String(row[0]).startsWith(prefix)) await rawPgDrain(pool, String(row[0]), [target], Date.now());
     })().catch(() => undefined);
   });
   return {
-    async record(target) {
-      await append(rawHumanTurn(target), Date.now());
-    },
+    record: async (target) => void (await append(rawHumanTurn(target), Date.now())),
     probesHeard,
     notices: () => notices,
     close: async () => {
@@ -181,32 +123,26 @@ async function openRaw(setup: GatewaySetup): Promise<Gateway> {
   };
 }
 
-// --- the run ---------------------------------------------------------------------------------------
-
 /** Probes sent in earlier phases: a probe's target is fresh in every phase. */
 let nextProbe = 0;
 let loadRecords = 0;
 
 async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promise<GatewayReport> {
-  const i = setup.index;
   const { untilWall } = go;
-  const wait = go.fromWall - wallNow();
-  if (wait > 0) await sleep(wait);
+  if (go.fromWall > wallNow()) await sleep(go.fromWall - wallNow());
   let records = 0;
   const queriesAtStart = { ...queries };
   const noticesAtStart = gateway.notices();
   const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
   const sendProbe = async (): Promise<void> => {
-    const p = nextProbe;
-    nextProbe += 1;
-    probesSent.push([probeKey(i, p), wallNow()]);
-    await gateway.record(probeTarget(i, p));
+    const p = nextProbe++;
+    probesSent.push([probeKey(setup.index, p), wallNow()]);
+    await gateway.record(probeTarget(setup.index, p));
     records += 1;
   };
   const sendLoad = async (): Promise<void> => {
-    await gateway.record(loadTarget(i, loadRecords % setup.loadTargets));
-    loadRecords += 1;
+    await gateway.record(loadTarget(setup.index, loadRecords++ % setup.loadTargets));
     records += 1;
   };
   if (go.recordsPerSec === undefined) {
@@ -221,17 +157,13 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
     };
     await Promise.all([load(), probe()]);
   } else {
-    // Open loop: record k is due at start + k / rate, whether or not the one before has returned
-    // (a gateway's calls do not wait for each other), so a slow record does not lower the load.
+    // Open loop: record k is due at start + k / rate, whether or not the one before has returned.
     const gapMs = 1000 / go.recordsPerSec;
     const start = wallNow();
     let lastProbe = Number.NEGATIVE_INFINITY;
     const inFlight = new Set<Promise<void>>();
-    for (let k = 0; ; k += 1) {
-      const due = start + k * gapMs;
-      if (due >= untilWall) break;
-      const wait = due - wallNow();
-      if (wait > 0) await sleep(wait);
+    for (let due = start; due < untilWall; due += gapMs) {
+      if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;
       const call = (isProbe ? sendProbe() : sendLoad()).finally(() => inFlight.delete(call));
@@ -240,22 +172,9 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
     await Promise.all(inFlight);
   }
   const cpu = process.cpuUsage(cpuAtStart);
-  // Late wakes of the last probes.
   await sleep(300);
-  const phaseQueries: Record<string, number> = {};
-  for (const [label, count] of Object.entries(queries)) {
-    const during = count - (queriesAtStart[label] ?? 0);
-    if (during > 0) phaseQueries[label] = during;
-  }
-  return {
-    type: 'report',
-    records,
-    probesSent,
-    probesHeard: gateway.probesHeard.splice(0),
-    queries: phaseQueries,
-    notices: gateway.notices() - noticesAtStart,
-    cpuUs: cpu.user + cpu.system,
-  };
+  const phaseQueries = Object.fromEntries(Object.entries(queries).map(([label, count]) => [label, count - (queriesAtStart[label] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  return { type: 'report', records, probesSent, probesHeard: gateway.probesHeard.splice(0), queries: phaseQueries, notices: gateway.notices() - noticesAtStart, cpuUs: cpu.user + cpu.system };
 }
 
 let setup: GatewaySetup | undefined;
@@ -266,7 +185,7 @@ process.on('message', (message: GatewaySetup | GatewayGo | { readonly type: 'end
       if (message.type === 'setup') {
         setup = message;
         gateway = setup.side === 'library' ? await openLibrary(setup) : await openRaw(setup);
-        countQueries();
+        watchQueries((label) => void (queries[label] = (queries[label] ?? 0) + 1));
         process.send?.({ type: 'ready' });
       } else if (message.type === 'go' && setup !== undefined && gateway !== undefined) {
         process.send?.(await run(setup, message, gateway));
@@ -279,5 +198,4 @@ process.on('message', (message: GatewaySetup | GatewayGo | { readonly type: 'end
     }
   })();
 });
-// The parent gone (it failed or was stopped): nobody will send `end`.
 process.on('disconnect', () => process.exit(0));

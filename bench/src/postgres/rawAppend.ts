@@ -1,74 +1,33 @@
-// The raw single append on PostgreSQL: BEGIN, the store's event insert (sequence drawn under the
-// head-row lock), its locked read of the target's cursors, one UPDATE for the cursors that move,
-// pg_notify when a cursor becomes pending (payload: the target and those watchers, as the store's
-// signal.ts writes it; a repeat on a pending cursor notifies nothing), COMMIT – the statements the
-// store runs for one `record`.
+// The raw single append on PostgreSQL, the store's statements for one `record`: BEGIN, the event
+// insert, the locked read of the target's cursors, one UPDATE of those that move (with the
+// journal entries of raised notices), pg_notify when a cursor becomes pending, COMMIT.
 import type pg from 'pg';
 
 import type { RawRecord } from '../raw/append.js';
 import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
-/** A cursor as the locked read returns it: [watcher, target, acked, notified, material, touchedAt]. */
-type CursorValues = [string, string, number, number, number, number];
+/** [watcher, target, acked, notified, material, touchedAt]. */
+export type CursorValues = [string, string, number, number, number, number];
 
-/** Returns a function appending one record per call (one transaction each); it resolves with the sequence. */
 export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecord, now: number) => Promise<number> {
   return (record, now) =>
     rawTransaction(pool, async (client) => {
-      const [inserted] = await runRaw(client, RAW_PG.appendEvent, [
-        record.sessionKey,
-        record.sessionKey,
-        record.kind,
-        record.actorType,
-        record.actorSessionKey ?? null,
-        record.summary,
-        record.payload === undefined ? null : JSON.stringify(record.payload),
-        null,
-        new Date(now).toISOString(),
-        now,
-      ]);
+      const payload = record.payload === undefined ? null : JSON.stringify(record.payload);
+      const [inserted] = await runRaw(client, RAW_PG.appendEvent, [record.sessionKey, record.sessionKey, record.kind, record.actorType, record.actorSessionKey ?? null, record.summary, payload, null, new Date(now).toISOString(), now]);
       const sequence = inserted?.[0] as number;
-      const onTarget = (await runRaw(client, RAW_PG.cursorsOnTarget, [record.sessionKey])) as CursorValues[];
-      const watchers: string[] = [];
-      const acked: number[] = [];
-      const notified: number[] = [];
-      const material: number[] = [];
+      const moved: [string, number, number][] = [];
       const raised: [string, number][] = [];
-      for (const [watcher, , a, n, m] of onTarget) {
+      for (const [watcher, , a, n, m] of (await runRaw(client, RAW_PG.cursorsOnTarget, [record.sessionKey])) as CursorValues[]) {
         if (!record.notifies || watcher === record.actorSessionKey) continue;
-        if (m <= a) {
-          // idle: the first foreign change opens one notice
-          if (sequence <= a) continue;
-          watchers.push(watcher);
-          acked.push(a);
-          notified.push(sequence);
-          material.push(sequence);
+        if (m <= a && sequence > a) {
+          moved.push([watcher, a, sequence]);
           raised.push([watcher, a]);
-        } else {
-          // pending: the notice repeats; only material moves
-          if (sequence <= m) continue;
-          watchers.push(watcher);
-          acked.push(a);
-          notified.push(n);
-          material.push(sequence);
-        }
+        } else if (m > a && sequence > m) moved.push([watcher, a, n]);
       }
-      if (watchers.length > 0) {
-        // With the notice_raised entries of the idle cursors the event notifies, as the store journals them.
-        await runRaw(client, RAW_PG.moveCursors, [
-          now,
-          watchers,
-          acked,
-          notified,
-          material,
-          record.sessionKey,
-          raised.map(([w]) => w),
-          raised.map(() => record.sessionKey),
-          raised.map(() => 'notice_raised'),
-          raised.map(([, a]) => a),
-          raised.map(() => sequence),
-          raised.map(() => sequence),
-        ]);
+      if (moved.length > 0) {
+        const key = record.sessionKey;
+        await runRaw(client, RAW_PG.moveCursors, [now, moved.map((c) => c[0]), moved.map((c) => c[1]), moved.map((c) => c[2]), moved.map(() => sequence), key,
+          raised.map(([w]) => w), raised.map(() => key), raised.map(() => 'notice_raised'), raised.map(([, a]) => a), raised.map(() => sequence), raised.map(() => sequence)]);
       }
       if (raised.length > 0) await runRaw(client, RAW_PG.notify, [channel, [record.sessionKey, ...raised.map(([w]) => w)].join(' ')]);
       return sequence;

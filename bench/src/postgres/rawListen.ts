@@ -1,14 +1,8 @@
-// The raw listening side on PostgreSQL: one dedicated pg.Client that ran `LISTEN channel` (the
-// channel quoted as the store quotes it) and hands every notification's payload – the target key,
-// then the watchers it concerns – to a callback, as the store's listening connection does (listen.ts).
+// The raw listening side: a dedicated pg.Client that ran `LISTEN channel` and hands every
+// notification's payload (the target, then its watchers) to a callback.
 import pg from 'pg';
 
-export interface RawListener {
-  close(): Promise<void>;
-}
-
-/** Connects, LISTENs on `channel`, and calls `heard(payload)` for each notification on it. */
-export async function rawPgListen(url: string, channel: string, heard: (payload: string) => void): Promise<RawListener> {
+export async function rawPgListen(url: string, channel: string, heard: (payload: string) => void): Promise<{ close(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url, keepAlive: true });
   client.on('error', () => undefined);
   client.on('notification', (message) => {

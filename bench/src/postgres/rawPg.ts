@@ -1,21 +1,15 @@
-// The raw PostgreSQL baseline: a pg Pool on one schema with the store's connection settings, and
-// the statements the PostgreSQL store runs (packages/adapters-postgres/src/statements.ts), written
-// out as plain SQL and run as named prepared statements. When the store changes a query, mirror
-// it here, so a ratio measures what the library adds, not a different query plan.
+// The raw PostgreSQL baseline: a pg Pool with the store's connection settings, and the store's
+// statements (adapters-postgres statements.ts) as plain SQL, run as named prepared statements.
+// When the store changes a query, mirror it here.
 import pg from 'pg';
 
-/** A statement prepared once per connection, by name, as the store's are. */
-export interface RawStatement {
-  readonly name: string;
-  readonly text: string;
-}
+import { shapeChanges, type RawStatus } from '../raw/readChanges.js';
+
+export type RawStatement = { readonly name: string; readonly text: string };
 
 const s = (name: string, text: string): RawStatement => ({ name: `raw_${name}`, text });
 
-/**
- * The tail of the two cursor-moving statements: the moved cursors' journal entries ($7-$12: watcher,
- * target, type, acked, notified, material arrays; $1 the time), appended in one statement with the move.
- */
+/** The moved cursors' journal entries ($7-$12: watcher, target, type, acked, notified, material arrays; $1 the time). */
 const JOURNAL_OF_MOVED = `), journal AS (
   INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
   SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
@@ -25,9 +19,7 @@ const JOURNAL_OF_MOVED = `), journal AS (
 )
 SELECT 1`;
 
-/** The store's statements the baseline runs, same text up to identifier quoting. */
 export const RAW_PG = {
-  /** Draws the sequence under the head-row lock, raises the head, inserts the event (one statement). */
   appendEvent: s(
     'append_event',
     `WITH head AS (
@@ -40,16 +32,10 @@ SELECT head.head, $2, $3, $4, $5, $6, $7::json, $8, $9, $10
 FROM head
 RETURNING sequence`,
   ),
-  /** Every cursor on the target, locked. */
   cursorsOnTarget: s(
     'cursors_on_target',
     'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
   ),
-  /**
-   * Moves the listed cursors of one target and appends their journal entries ($7-$12: watcher,
-   * target, type, acked, notified, material arrays; reason and via null), in one statement as the
-   * store writes a plan.
-   */
   moveCursors: s(
     'move_cursors',
     `WITH moved AS (
@@ -58,7 +44,6 @@ RETURNING sequence`,
   WHERE cursors.target = $6 AND cursors.watcher = v.watcher
 ${JOURNAL_OF_MOVED}`,
   ),
-  /** Moves the listed (watcher, target) cursors, of any targets, and appends their journal entries ($7-$12, as moveCursors), in one statement. */
   moveCursorPairs: s(
     'move_cursor_pairs',
     `WITH moved AS (
@@ -67,7 +52,6 @@ ${JOURNAL_OF_MOVED}`,
   WHERE cursors.watcher = v.watcher AND cursors.target = v.target
 ${JOURNAL_OF_MOVED}`,
   ),
-  /** ($1 recorded_at, $2.. as moveCursors' journal arrays): the watch_ended entries of expired cursors. */
   journalExpired: s(
     'journal_expired',
     `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
@@ -75,7 +59,6 @@ SELECT j.watcher, j.target, 'watch_ended', 'expired', NULL, j.acked, j.notified,
 FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS j(watcher, target, acked, notified, material, ord)
 ORDER BY j.ord`,
   ),
-  /** ($1 cutoff): journal retention, unbounded: aged entries, except the latest entry of a pair that has a cursor. */
   deleteAgedJournal: s(
     'delete_aged_journal',
     `DELETE FROM cursor_journal WHERE recorded_at < $1 AND (
@@ -83,7 +66,6 @@ ORDER BY j.ord`,
   OR EXISTS (SELECT 1 FROM cursor_journal l WHERE l.watcher = cursor_journal.watcher AND l.target = cursor_journal.target AND l.position > cursor_journal.position))`,
   ),
   notify: s('notify', 'SELECT pg_notify($1, $2)'),
-  /** The head, the prune watermark and the events after `since` with the columns `status` returns. */
   sessionChangesSince: s(
     'session_changes_since',
     `SELECT heads.head, heads.prune_watermark, events.sequence, events.kind, events.actor_type, events.actor_session_key,
@@ -91,35 +73,29 @@ ORDER BY j.ord`,
   FROM heads LEFT JOIN events ON (events.session_key = heads.session_key AND events.sequence > $1)
  WHERE heads.session_key = $2 ORDER BY events.sequence ASC LIMIT $3`,
   ),
-  /** Every lagging cursor, unlocked, by watcher then target. */
-  laggingCursors: s(
-    'lagging_cursors',
+  pendingCursors: s(
+    'pending_cursors',
     'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.material > cursors.acked ORDER BY cursors.watcher ASC, cursors.target ASC',
   ),
-  /** Those pairs' cursors, locked in (target, watcher) order. */
   lockCursorPairs: s(
     'lock_cursor_pairs',
     `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
 WHERE (cursors.watcher, cursors.target) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY cursors.target, cursors.watcher FOR UPDATE`,
   ),
-  /** A watcher's cursors on the listed targets, locked in target order (a drain's read). */
   drainCursors: s(
     'drain_cursors',
     `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
 WHERE cursors.watcher = $1 AND cursors.target = ANY($2::text[])
 ORDER BY cursors.target FOR UPDATE`,
   ),
-  /** Locks the existing head rows of the listed sessions in key order. */
   lockHeads: s('lock_heads', 'SELECT 1 FROM heads WHERE heads.session_key = ANY($1::text[]) ORDER BY heads.session_key FOR UPDATE'),
-  /** Each listed session's prune watermark = max(itself, sequence); never lowered. */
   raisePruneWatermarks: s(
     'raise_prune_watermarks',
     `UPDATE heads SET prune_watermark = GREATEST(heads.prune_watermark, v.sequence)
 FROM unnest($1::text[], $2::bigint[]) AS v(session_key, sequence)
 WHERE heads.session_key = v.session_key`,
   ),
-  /** (cutoff, limit) deletes the oldest appends before the cutoff; a null limit is no limit. Returns [sequence, sessionKey]. */
   deleteAgedEvents: s(
     'delete_aged_events',
     `DELETE FROM events WHERE events.sequence IN (
@@ -127,7 +103,6 @@ WHERE heads.session_key = v.session_key`,
   ORDER BY events.appended_at, events.sequence LIMIT $2 FOR UPDATE SKIP LOCKED
 ) RETURNING sequence, session_key`,
   ),
-  /** (limit) deletes the lowest sequences (the earliest appends); returns [sequence, sessionKey]. */
   deleteLowestEvents: s(
     'delete_lowest_events',
     `DELETE FROM events WHERE events.sequence IN (
@@ -135,22 +110,18 @@ WHERE heads.session_key = v.session_key`,
 ) RETURNING sequence, session_key`,
   ),
   countEvents: s('count_events', 'SELECT count(*) FROM events'),
-  /** (cutoff, limit) deletes cursors untouched since the cutoff; a null limit is no limit. Returns [watcher, target]. */
   expireIdleCursors: s(
     'expire_idle_cursors',
     `DELETE FROM cursors WHERE (cursors.watcher, cursors.target) IN (
   SELECT cursors.watcher, cursors.target FROM cursors WHERE cursors.touched_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
 ) RETURNING watcher, target, acked, notified, material`,
   ),
-  /** (channel, targets[]): one notification per distinct target, at commit. */
   notifyTargets: s('notify_targets', 'SELECT pg_notify($1, t) FROM (SELECT DISTINCT unnest($2::text[]) AS t) AS distinct_targets'),
 } as const;
 
-// --- the pool ------------------------------------------------------------------------------
-
 const INT8_OID = 20;
 
-/** bigint → number, as the store reads sequences and clock milliseconds. */
+/** bigint → number, as the store reads them. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as never,
@@ -183,4 +154,9 @@ export async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCli
   } finally {
     client.release();
   }
+}
+
+/** The raw `status` read on the pool, shaped as raw/readChanges.ts shapes SQLite's. */
+export function rawPgReader(pool: pg.Pool): (sessionKey: string, since: number, limit: number) => Promise<RawStatus> {
+  return async (sessionKey, since, limit) => shapeChanges(await runRaw(pool, RAW_PG.sessionChangesSince, [since, sessionKey, limit + 1]), since, limit, (payload) => payload);
 }

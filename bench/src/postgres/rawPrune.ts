@@ -1,25 +1,19 @@
-// The raw prune on PostgreSQL: the store's retention statements (prune.ts), run unbounded in ONE
-// transaction – events older than the age limit, the lowest sequences beyond the row cap, the
-// prune watermarks raised over what went (heads locked in key order), idle cursors expired and
-// their targets signalled – the whole job at once, where the library runs bounded batches.
+// The raw prune on PostgreSQL: the store's retention statements unbounded in ONE transaction, where
+// the library runs bounded batches.
 import type pg from 'pg';
 
 import { RAW_PG, rawTransaction, runRaw } from './rawPg.js';
 
 /** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
 function highestPerSession(rows: readonly unknown[][], into: Map<string, number>): void {
-  for (const [sequence, sessionKey] of rows as [number, string][]) {
-    const before = into.get(sessionKey);
-    if (before === undefined || sequence > before) into.set(sessionKey, sequence);
-  }
+  for (const [sequence, sessionKey] of rows as [number, string][]) into.set(sessionKey, Math.max(sequence, into.get(sessionKey) ?? 0));
 }
 
-/** Prunes `pool`'s schema to `maxRows` / `maxAgeMs` at `now` (signals on `channel`); resolves with the events deleted. */
-export async function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs: number, maxRows: number): Promise<number> {
+/** Prunes to `maxRows` / `maxAgeMs` at `now`, signalling on `channel`; resolves with the events deleted. */
+export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs: number, maxRows: number): Promise<number> {
   const cutoff = now - maxAgeMs;
   return rawTransaction(pool, async (client) => {
     const highest = new Map<string, number>();
-    // A null LIMIT is no limit: everything old goes in this one statement.
     const aged = await runRaw(client, RAW_PG.deleteAgedEvents, [cutoff, null]);
     highestPerSession(aged, highest);
     const [counted] = await runRaw(client, RAW_PG.countEvents, []);

@@ -1,24 +1,17 @@
-// Seeds a PostgreSQL schema (the raw one, or the library store's own, through a second pool) with
-// events, heads and cursors by plain SQL on the store's tables, so both sides start identical.
+// Seeds a PostgreSQL schema (raw, or the library store's own through a second pool) with events,
+// heads and cursors by plain SQL, so both sides start identical.
 import pg from 'pg';
 
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
 import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 
-/**
- * Creates `schema` with the store's own committed migrations (opening the store and closing it),
- * so the raw side gets exactly the library's tables and indexes.
- */
+/** Creates `schema` with the store's own migrations, so the raw side gets exactly its tables. */
 export async function createStoreSchema(url: string, schema: string): Promise<void> {
-  const store = await openPostgresStore({ connectionString: url, schema, maxConnections: 1 });
-  await store.close();
+  await (await openPostgresStore({ connectionString: url, schema, maxConnections: 1 })).close();
 }
 
-/**
- * Inserts `seed.count` events round-robin over the keys (event i gets sequence i + 1, the
- * sequence is moved past them), raises the heads to match, and analyzes the tables.
- */
+/** Event i gets sequence i + 1 (the sequence moved past them), heads raised to match, tables analyzed. */
 export async function seedPgEvents(pool: pg.Pool, seed: EventSeed): Promise<void> {
   await pool.query(
     `INSERT INTO events (sequence, session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
@@ -34,41 +27,30 @@ export async function seedPgEvents(pool: pg.Pool, seed: EventSeed): Promise<void
   await pool.query('ANALYZE events, heads');
 }
 
-/** Inserts cursor rows (in chunks of 10,000) and analyzes the table. */
+/** Inserts cursor rows, 10,000 a statement, and analyzes the table. */
 export async function seedPgCursors(pool: pg.Pool, rows: Iterable<CursorSeed>): Promise<void> {
-  const insert = async (chunk: CursorSeed[]): Promise<void> => {
+  const all = [...rows];
+  for (let from = 0; from < all.length; from += 10_000) {
+    const chunk = all.slice(from, from + 10_000);
+    const col = <K extends keyof CursorSeed>(k: K) => chunk.map((r) => r[k]);
     await pool.query(
       `INSERT INTO cursors (watcher, target, acked, notified, material, touched_at)
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])`,
-      [
-        chunk.map((r) => r.watcher),
-        chunk.map((r) => r.target),
-        chunk.map((r) => r.acked),
-        chunk.map((r) => r.notified),
-        chunk.map((r) => r.material),
-        chunk.map((r) => r.touchedAt),
-      ],
+      [col('watcher'), col('target'), col('acked'), col('notified'), col('material'), col('touchedAt')],
     );
-  };
-  let chunk: CursorSeed[] = [];
-  for (const row of rows) {
-    chunk.push(row);
-    if (chunk.length === 10_000) {
-      await insert(chunk);
-      chunk = [];
-    }
   }
-  if (chunk.length > 0) await insert(chunk);
   await pool.query('ANALYZE cursors');
 }
 
 /** Per session: the `changesSince` that leaves exactly `tail` events after it. */
 export async function tailSinceFromPg(pool: pg.Pool, sessionKeys: readonly string[], tail: number): Promise<ReadonlyMap<string, number>> {
   const result = await pool.query<{ session_key: string; since: number }>(
-    `SELECT k AS session_key,
-            COALESCE((SELECT sequence FROM events WHERE session_key = k ORDER BY sequence DESC LIMIT 1 OFFSET $2), 0) AS since
+    `SELECT k AS session_key, COALESCE((SELECT sequence FROM events WHERE session_key = k ORDER BY sequence DESC LIMIT 1 OFFSET $2), 0) AS since
        FROM unnest($1::text[]) AS k`,
     [sessionKeys, tail],
   );
   return new Map(result.rows.map((r) => [r.session_key, Number(r.since)]));
 }
+
+/** The cursors `sent({ watch: true })` makes before any append: at head 0, idle. */
+export const idleCursor = (pair: { readonly watcher: string; readonly target: string }, now: number): CursorSeed => ({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });

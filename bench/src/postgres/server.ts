@@ -1,18 +1,29 @@
-// The PostgreSQL server the PostgreSQL column runs on: where it is (--pg-url, SESSION_STATE_PG_URL
-// or the local default), whether it answers, and the fresh schemas each side of a workload gets
-// (`bench_<pid>_<n>`), all dropped when the column ends.
+// The PostgreSQL column's server: where it is, whether it answers, the fresh schemas each side of
+// a workload gets (`bench_<pid>_<n>`, dropped when the column ends), and the pool size.
 import pg from 'pg';
 
-/** The server the issue's tests use: local, trust auth, database `test`. */
-export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+import type { BenchContext } from '../harness/context.js';
+import type { PgPlace } from '../library/facade.js';
+import type { PgSizes } from '../sizes.js';
 
-/** The URL from `--pg-url`, else `SESSION_STATE_PG_URL`, else the default. */
+export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** Connections per pool, the same on both sides (the store's default). */
+export const PG_POOL_SIZE = 10;
+
+export type PgServerInfo = { readonly url: string; readonly version: string; readonly synchronousCommit: string };
+export type PgSchemas = { next(): string; dropAll(): Promise<void> };
+
+export interface PgBenchContext extends BenchContext {
+  readonly pg: { readonly url: string; readonly schemas: PgSchemas; readonly sizes: PgSizes };
+}
+
+/** `--pg-url`, else `SESSION_STATE_PG_URL`, else the default. */
 export function resolvePgUrl(fromArgs: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env['SESSION_STATE_PG_URL'];
   return fromArgs ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_PG_URL);
 }
 
-/** The URL as it may be printed: any password replaced by `***`. */
+/** The URL with any password replaced by `***`. */
 export function redactPgUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -23,61 +34,45 @@ export function redactPgUrl(url: string): string {
   }
 }
 
-/** What the report says about the server (printed in the PostgreSQL section's header). */
-export interface PgServerInfo {
-  readonly url: string;
-  readonly version: string;
-  /** `synchronous_commit`: whether a COMMIT waits for the WAL flush (on both sides alike). */
-  readonly synchronousCommit: string;
-}
-
-/** Connects once (3 s timeout): the server's info, or why it cannot be used. */
-export async function probePgServer(url: string): Promise<{ ok: true; info: PgServerInfo } | { ok: false; reason: string }> {
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  // A failure after connect (the server going away) must not end the bench as an unhandled event.
   client.on('error', () => undefined);
   try {
     await client.connect();
-    const version = await client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-    const sync = await client.query<{ s: string }>("SELECT current_setting('synchronous_commit') AS s");
-    return { ok: true, info: { url: redactPgUrl(url), version: version.rows[0]?.v ?? '?', synchronousCommit: sync.rows[0]?.s ?? '?' } };
-  } catch (error) {
-    const e = error as { code?: unknown; message?: unknown };
-    const message = typeof e.message === 'string' ? e.message : String(error);
-    const code = typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ` : '';
-    return { ok: false, reason: `${code}${message}` };
+    return await work(client);
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
-/** Hands out fresh schema names and drops every one of them (with its tables) at the end. */
-export interface PgSchemas {
-  /** A new schema name, `bench_<pid>_<n>`; nothing is created until a store or `createSchema` uses it. */
-  next(): string;
-  /** Drops every schema handed out, `DROP SCHEMA … CASCADE`. */
-  dropAll(): Promise<void>;
+/** The server's version and commit setting, or why it cannot be used. */
+export async function probePgServer(url: string): Promise<{ ok: true; info: PgServerInfo } | { ok: false; reason: string }> {
+  try {
+    const setting = async (client: pg.Client, name: string): Promise<string> => (await client.query<{ v: string }>('SELECT current_setting($1) AS v', [name])).rows[0]?.v ?? '?';
+    const info = await withClient(url, async (client) => ({ url: redactPgUrl(url), version: await setting(client, 'server_version'), synchronousCommit: await setting(client, 'synchronous_commit') }));
+    return { ok: true, info };
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown };
+    const message = typeof e.message === 'string' ? e.message : String(error);
+    return { ok: false, reason: `${typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ` : ''}${message}` };
+  }
 }
 
 export function createPgSchemas(url: string): PgSchemas {
   const names: string[] = [];
   return {
     next() {
-      const name = `bench_${process.pid}_${names.length + 1}`;
-      names.push(name);
-      return name;
+      names.push(`bench_${process.pid}_${names.length + 1}`);
+      return names[names.length - 1] as string;
     },
     async dropAll() {
       if (names.length === 0) return;
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        // The names are ours ([a-z0-9_]), so they need no quoting.
+      await withClient(url, async (client) => {
         for (const name of names.splice(0)) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
+      });
     },
   };
 }
+
+/** A fresh schema on the run's server for one side of a workload. */
+export const freshPlace = (ctx: PgBenchContext): PgPlace => ({ url: ctx.pg.url, schema: ctx.pg.schemas.next(), maxConnections: PG_POOL_SIZE });

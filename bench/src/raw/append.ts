@@ -1,7 +1,5 @@
 // The raw single append: one BEGIN IMMEDIATE transaction that reads the target's cursors, inserts
-// the event, raises the head (upsert) and updates the cursors that move – the same statements the
-// SQLite store runs for one `record` (AUTOINCREMENT assigns the sequence, so no head read), with
-// the journal entry of a notice it raises.
+// the event, raises the head and moves the cursors, journalling a raised notice, as the store does.
 import type { RawDb, RawStatements } from './rawDb.js';
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
@@ -15,40 +13,27 @@ export interface RawRecord {
   readonly notifies: boolean;
 }
 
-/** Returns a function appending one record per call (one transaction each); it returns the sequence. */
+/** One record per call, one transaction each; returns the sequence. */
 export function rawAppender(db: RawDb): (record: RawRecord, now: number) => number {
   const tx = db.client.transaction(appendIn(db.st));
   return (record, now) => tx.immediate(record, now);
 }
 
-/** The statements of one append, run inside the caller's transaction. */
+/** The statements of one append, inside the caller's transaction. */
 export function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
-  return (record: RawRecord, now: number): number => {
+  return (record, now) => {
     const onTarget = st.cursorsOnTarget.all(record.sessionKey);
-    const result = st.insertEvent.run(
-      record.sessionKey,
-      record.kind,
-      record.actorType,
-      record.actorSessionKey ?? null,
-      record.summary,
-      record.payload === undefined ? null : JSON.stringify(record.payload),
-      null,
-      new Date(now).toISOString(),
-      now,
-    );
+    const payload = record.payload === undefined ? null : JSON.stringify(record.payload);
+    const result = st.insertEvent.run(record.sessionKey, record.kind, record.actorType, record.actorSessionKey ?? null, record.summary, payload, null, new Date(now).toISOString(), now);
     const sequence = Number(result.lastInsertRowid);
     st.raiseHead.run(record.sessionKey, sequence);
     for (const c of onTarget) {
       if (!record.notifies || c.watcher === record.actorSessionKey) continue;
       if (c.material <= c.acked) {
-        // idle: the first foreign change opens one notice
-        if (sequence > c.acked) {
-          st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
-          // The store journals the raised notice in the same transaction.
-          st.insertJournal.run(c.watcher, c.target, 'notice_raised', null, null, c.acked, sequence, sequence, now);
-        }
+        if (sequence <= c.acked) continue;
+        st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
+        st.insertJournal.run(c.watcher, c.target, 'notice_raised', null, null, c.acked, sequence, sequence, now);
       } else if (sequence > c.material) {
-        // pending: only material moves
         st.updateCursor.run(c.acked, c.notified, sequence, now, c.watcher, c.target);
       }
     }

@@ -1,20 +1,17 @@
-// The raw prune: one big transaction that raises the prune watermarks, deletes everything
-// beyond the row cap (earliest appended first) and older than the age limit, and expires idle
-// cursors – the whole job in one synchronous block, which is what the library must avoid.
+// The raw prune: one transaction that raises the prune watermarks, deletes everything beyond the
+// row cap (earliest first) and older than the age limit, expires idle cursors and ages the journal.
 import type { RawDb } from './rawDb.js';
 
-/** Prunes to `maxRows` / `maxAgeMs` at `now` in one statement batch; returns the events deleted. */
+/** Prunes to `maxRows` / `maxAgeMs` at `now`; returns the events deleted. */
 export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: number): number {
   const { client } = db;
   const cutoff = now - maxAgeMs;
+  const byAge = `SELECT sequence, session_key FROM events WHERE appended_at < @cutoff`;
+  const byCap = `SELECT sequence, session_key FROM events WHERE appended_at >= @cutoff ORDER BY sequence
+                  LIMIT max(0, (SELECT count(*) FROM events WHERE appended_at >= @cutoff) - @maxRows)`;
+  const victims = `${byAge} UNION ALL SELECT * FROM (${byCap})`;
   return client
     .transaction((): number => {
-      const byAge = `SELECT sequence, session_key FROM events WHERE appended_at < @cutoff`;
-      // Beyond the cap, the lowest sequences go first (AUTOINCREMENT: the earliest appended).
-      const byCap = `SELECT sequence, session_key FROM events WHERE appended_at >= @cutoff
-                      ORDER BY sequence
-                      LIMIT max(0, (SELECT count(*) FROM events WHERE appended_at >= @cutoff) - @maxRows)`;
-      const victims = `${byAge} UNION ALL SELECT * FROM (${byCap})`;
       client
         .prepare(
           `UPDATE heads SET prune_watermark = max(prune_watermark, v.m)
@@ -22,24 +19,12 @@ export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: n
             WHERE heads.session_key = v.session_key`,
         )
         .run({ cutoff, maxRows });
-      const deleted = client
-        .prepare(`DELETE FROM events WHERE sequence IN (SELECT sequence FROM (${victims}))`)
-        .run({ cutoff, maxRows }).changes;
-      // Expired cursors end their watch in the journal, as the store's do.
+      const deleted = client.prepare(`DELETE FROM events WHERE sequence IN (SELECT sequence FROM (${victims}))`).run({ cutoff, maxRows }).changes;
       const journal = client.prepare(
-        `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
-         VALUES (?, ?, 'watch_ended', 'expired', NULL, ?, ?, ?, ?)`,
+        `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES (?, ?, 'watch_ended', 'expired', NULL, ?, ?, ?, ?)`,
       );
-      for (const c of client.prepare('DELETE FROM cursors WHERE touched_at < ? RETURNING watcher, target, acked, notified, material').all(cutoff) as {
-        watcher: string;
-        target: string;
-        acked: number;
-        notified: number;
-        material: number;
-      }[]) {
-        journal.run(c.watcher, c.target, c.acked, c.notified, c.material, now);
-      }
-      // Journal retention: aged entries go, except the latest entry of a pair that has a cursor.
+      const expired = client.prepare('DELETE FROM cursors WHERE touched_at < ? RETURNING watcher, target, acked, notified, material').all(cutoff) as Record<string, string | number>[];
+      for (const c of expired) journal.run(c['watcher'], c['target'], c['acked'], c['notified'], c['material'], now);
       client
         .prepare(
           `DELETE FROM cursor_journal WHERE recorded_at < ? AND (

@@ -1,51 +1,35 @@
-// Seeds a database file (the raw one, or the library's own file opened beside the store) with
-// events, heads and cursors by plain SQL on the shared schema, so both sides start identical.
+// Seeds a database file (raw, or the library's own beside the store) with events, heads and
+// cursors by plain SQL, so both sides start identical.
 import Database from 'better-sqlite3';
 
-import { applyPragmas } from './schema.js';
+import { RAW_PRAGMAS } from './rawDb.js';
 
-/** Events appended round-robin over `sessions` keys; heads raised to match. */
-export interface EventSeed {
-  readonly count: number;
-  readonly sessionKeys: readonly string[];
-  readonly appendedAt: number;
-}
+/** Events appended round-robin over the keys, heads raised to match; cursor rows inserted as they are. */
+export type EventSeed = { readonly count: number; readonly sessionKeys: readonly string[]; readonly appendedAt: number };
+export type CursorSeed = { readonly watcher: string; readonly target: string; readonly acked: number; readonly notified: number; readonly material: number; readonly touchedAt: number };
 
-/** One cursor row to insert as is. */
-export interface CursorSeed {
-  readonly watcher: string;
-  readonly target: string;
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  readonly touchedAt: number;
-}
+/** The event every seed and workload writes: a human turn with a small payload. */
+export const SEED_EVENT = { kind: 'human_direct_message', actorType: 'human', summary: 'human message via bench', payload: { channel: 'bench' } } as const;
 
-/** The event every seed and workload writes: a human turn with a small metadata payload. */
-export const SEED_EVENT = {
-  kind: 'human_direct_message',
-  actorType: 'human',
-  summary: 'human message via bench',
-  payload: { channel: 'bench' },
-} as const;
-
-/** Opens `path` (whose schema already exists) on its own connection with the shared pragmas. */
+/** A second connection on `path` (whose schema exists), with the shared pragmas. */
 export function openSeedConnection(path: string): Database.Database {
   const client = new Database(path);
-  applyPragmas(client);
+  client.exec(RAW_PRAGMAS);
   return client;
 }
 
-/** Inserts `seed.count` events in one transaction; returns the last sequence. */
+/** Writes `seed` into the file at `path` through a connection of its own. */
+export function seedFile(path: string, seed: EventSeed): void {
+  const client = openSeedConnection(path);
+  seedEvents(client, seed);
+  client.close();
+}
+
 export function seedEvents(client: Database.Database, seed: EventSeed): number {
   const insert = client.prepare(
-    `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
-     VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,
+    `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,
   );
-  const head = client.prepare(
-    `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
-     ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
-  );
+  const head = client.prepare(`INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0) ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`);
   const payload = JSON.stringify(SEED_EVENT.payload);
   const occurredAt = new Date(seed.appendedAt).toISOString();
   return client.transaction((): number => {
@@ -59,11 +43,8 @@ export function seedEvents(client: Database.Database, seed: EventSeed): number {
   })();
 }
 
-/** Inserts cursor rows in one transaction. */
 export function seedCursors(client: Database.Database, rows: Iterable<CursorSeed>): void {
-  const insert = client.prepare(
-    'INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insert = client.prepare('INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)');
   client.transaction(() => {
     for (const r of rows) insert.run(r.watcher, r.target, r.acked, r.notified, r.material, r.touchedAt);
   })();

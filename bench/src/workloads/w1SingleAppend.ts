@@ -1,55 +1,42 @@
-// Workload 1: one awaited `record` per transaction, 20,000 events over 1,000 sessions, against
-// raw single-append transactions doing the same statements.
-import { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from '@session-state/adapters-sqlite';
-
+// Workloads 1, 2 and 10: one awaited `record` per transaction against raw single-append
+// transactions doing the same statements; workload 1 also on node:sqlite.
 import { startSqlite } from '../library/facade.js';
-import { gcDuringSides } from '../harness/gcDuringSides.js';
-import { runPaired, type BenchSide } from '../harness/measure.js';
+import { runPaired, sidesOf, type BenchSide } from '../harness/measure.js';
 import { nodeRawAppender, openNodeRawDb } from '../raw/nodeRawDb.js';
 import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
-import { latencyResult, nodeSqliteSides, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { rawHumanTurn, targetKey } from './keys.js';
-import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchPairsThroughFacade, type WatchPair } from './appendSetup.js';
+import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
 
-/** What an append comparison records: over how many targets, how many ops, and which watch pairs. */
 export interface AppendShape {
   readonly sessions: number;
   readonly records: number;
   readonly warmup: number;
   readonly chunk: number;
-  /** The pairs registered before the run (each side gets the same). */
+  /** The pairs registered before the run (each side gets the same); a note of each side's WAL frames per record; a node:sqlite pair too. */
   readonly pairs: () => Iterable<WatchPair>;
-  /**
-   * Adds a note of what decides the p99 when a few slow records do: each side's WAL frames per
-   * record (how often a raw commit carries the auto-checkpoint; the library checkpoints off the
-   * event loop) and the garbage collections during its chunks.
-   */
   readonly explainTail?: boolean;
-  /** Also runs the library on node:sqlite against raw node:sqlite (workload 1's node:sqlite column; no watch pairs). */
   readonly nodeSqlite?: boolean;
 }
 
-/** Records per side the WAL frame count runs on, after the measured ones (10 keep 1,000 watchers per target under the auto-checkpoint). */
+/** Records per side the WAL frame count runs on, after the measured ones. */
 const FRAME_COUNT_RECORDS = 10;
+const OPS = { library: 'record', raw: 'append tx' };
 
-/** Workloads 1 and 2's shape: the run's sizes with `watchers` per target (0 for workload 1). */
 export function standardShape(ctx: BenchContext, watchers: number): AppendShape {
   const { sessions, records, warmup, chunk } = ctx.sizes;
   return { sessions, records, warmup, chunk, pairs: () => (watchers > 0 ? watchPairs(sessions, watchers) : []) };
 }
 
-/** Shared by workloads 1, 2 and 9: one awaited record per op against one raw append transaction. */
 export async function appendComparison(ctx: BenchContext, id: string, title: string, shape: AppendShape): Promise<WorkloadResult> {
   ctx.progress.update(`${id}: set-up`, 0, 1);
   const libraryPath = ctx.tempDb(`w${id}-library`);
   const awareness = await startSqlite(libraryPath);
-  await watchPairsThroughFacade(awareness, shape.pairs());
+  await watchThroughFacade(awareness, shape.pairs());
   const raw = openRawWithPairs(ctx, `w${id}-raw`, shape.pairs());
   const libraryOp = libraryRecordOp(awareness, shape.sessions);
   const rawOp = rawRecordOp(raw, shape.sessions);
   const node = shape.nodeSqlite === true ? await nodeSqliteAppendSides(ctx, id, shape.sessions) : undefined;
-  const gc = shape.explainTail === true ? gcDuringSides() : undefined;
-  const isChunkStart = (i: number): boolean => i >= shape.warmup && (i - shape.warmup) % shape.chunk === 0;
   try {
     const stats = await runPaired(
       {
@@ -57,28 +44,20 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
         n: shape.records,
         warmup: shape.warmup,
         chunk: shape.chunk,
-        sides: [
-          { name: 'library', async: gc === undefined ? libraryOp : gc.mark('library', isChunkStart, libraryOp) },
-          { name: 'raw', sync: gc === undefined ? rawOp : gc.mark('raw', isChunkStart, rawOp) },
-          ...(node?.sides ?? []),
-        ],
+        sides: [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }, ...(node?.sides ?? [])],
       },
       ctx.progress,
     );
-    const lib = stats['library'];
-    const base = stats['raw'];
-    if (lib === undefined || base === undefined) throw new Error('missing side');
-    const both = latencyResult(id, title, { library: 'record', raw: 'append tx' }, lib, base, 1.2);
-    const nodeLib = stats['library node:sqlite'];
-    const nodeRaw = stats['raw node:sqlite'];
-    const column = nodeLib !== undefined && nodeRaw !== undefined ? nodeSqliteSides({ library: 'record', raw: 'append tx' }, nodeLib, nodeRaw, 1.2) : undefined;
-    const result = column === undefined ? both : { ...both, sides: [...both.sides, ...column.sides], checks: [...both.checks, ...column.checks] };
-    if (gc === undefined) return result;
-    const collections = await gc.stop();
+    const [lib, base] = sidesOf(stats, 'library', 'raw');
+    const result = latencyResult(id, title, OPS, lib, base, 1.2, node === undefined ? undefined : sidesOf(stats, 'library node:sqlite', 'raw node:sqlite'));
+    if (shape.explainTail !== true) return result;
     const after = shape.warmup + shape.records;
-    const libraryFrames = await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k));
-    const rawFrames = await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k));
-    return { ...result, notes: [tailNote(id, shape.records, { library: libraryFrames, raw: rawFrames }, collections)] };
+    const frames = {
+      library: await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k)),
+      raw: await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k)),
+    };
+    const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
+    return { ...result, notes: [`${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}.`] };
   } finally {
     await awareness.close();
     raw.client.close();
@@ -86,17 +65,15 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   }
 }
 
-/** The node:sqlite column's two sides: the facade on node:sqlite and raw node:sqlite, each on a fresh file. */
-async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: number) {
+async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: number): Promise<{ sides: BenchSide[]; close: () => Promise<void> }> {
   const awareness = await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' });
   const raw = openNodeRawDb(ctx.tempDb(`w${id}-raw-node`));
   const append = nodeRawAppender(raw);
-  const sides: BenchSide[] = [
-    { name: 'library node:sqlite', async: libraryRecordOp(awareness, sessions) },
-    { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % sessions)), Date.now()) },
-  ];
   return {
-    sides,
+    sides: [
+      { name: 'library node:sqlite', async: libraryRecordOp(awareness, sessions) },
+      { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % sessions)), Date.now()) },
+    ],
     close: async () => {
       await awareness.close();
       raw.client.close();
@@ -104,27 +81,23 @@ async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: nu
   };
 }
 
-/** `10a: WAL frames per record library 9.3 / raw 9.3; about 93 of raw's 10000 commits carry the auto-checkpoint, none of the library's: about 23 of its records wait for a worker checkpoint at the WAL's bound (4000 frames); GC during the measured chunks: library 12 (7.0 ms) / raw 1 (0.5 ms)`. */
-function tailNote(
-  id: string,
-  records: number,
-  frames: { readonly library: number | undefined; readonly raw: number | undefined },
-  gc: Record<string, { readonly collections: number; readonly pauseMs: number }>,
-): string {
-  // SQLite's default wal_autocheckpoint: the commit that takes the WAL past 1,000 frames copies it back.
-  const checkpoints = (f: number | undefined, everyFrames = 1000): string => (f === undefined ? '?' : `${Math.round((records * f) / everyFrames)}`);
-  const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
-  // The library's operations wait at the WAL's bound, a lower one when commits are large.
-  const libraryBound = (f: number | undefined): number =>
-    f !== undefined && f * LARGE_OPERATIONS_PER_BOUND > WAL_FRAMES_BEFORE_WAIT ? WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS : WAL_FRAMES_BEFORE_WAIT;
-  const gcOf = (side: string): string => `${gc[side]?.collections ?? 0} (${(gc[side]?.pauseMs ?? 0).toFixed(1)} ms)`;
-  return (
-    `${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}; about ${checkpoints(frames.raw)} of raw's ${records} commits carry the auto-checkpoint, ` +
-    `none of the library's: about ${checkpoints(frames.library, libraryBound(frames.library))} of its records wait for a worker checkpoint at the WAL's bound (${libraryBound(frames.library)} frames); ` +
-    `GC during the measured chunks: library ${gcOf('library')} / raw ${gcOf('raw')}`
-  );
-}
+export const w1SingleAppend = (ctx: BenchContext): Promise<WorkloadResult> =>
+  appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, { ...standardShape(ctx, 0), nodeSqlite: true });
 
-export function w1SingleAppend(ctx: BenchContext): Promise<WorkloadResult> {
-  return appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, { ...standardShape(ctx, 0), nodeSqlite: true });
+export const w2FanOut = (ctx: BenchContext): Promise<WorkloadResult> =>
+  appendComparison(ctx, '2', `as 1 with ${ctx.sizes.watchersPerTarget} watchers per target (cursor fan-out)`, standardShape(ctx, ctx.sizes.watchersPerTarget));
+
+/** Workload 10: every watcher watches every one of a few targets, so each record moves `watchers` cursors. */
+export async function w10FanOutScale(ctx: BenchContext): Promise<WorkloadResult[]> {
+  const { fanOutWatchers, fanOutTargets: sessions, fanOutRecords, fanOutMoves } = ctx.sizes;
+  const results: WorkloadResult[] = [];
+  for (const [index, watchers] of fanOutWatchers.entries()) {
+    const records = Math.min(fanOutRecords, Math.max(200, Math.floor(fanOutMoves / watchers)));
+    const pairs = function* (): Generator<WatchPair> {
+      for (let i = 0; i < sessions; i++) for (let j = 0; j < watchers; j++) yield { watcher: `agent:fan${j}:main`, target: targetKey(i) };
+    };
+    const shape = { sessions, records, warmup: Math.ceil(records / 10), chunk: Math.ceil(records / 5), pairs, explainTail: true };
+    results.push(await appendComparison(ctx, `10${String.fromCharCode(97 + index)}`, `fan-out: ${watchers} watcher(s) on each of ${sessions} targets, ${records} records`, shape));
+  }
+  return results;
 }

@@ -1,48 +1,97 @@
-// Workload 5: pruning 50,000 rows down to the row cap – the total time, and the longest single
-// block of the event loop – the library's bounded batches against one big raw DELETE.
-import { startSqlite } from '../library/facade.js';
+// Workloads 5 and 5m: pruning down to the row cap (the total time and the longest event-loop
+// block), the library's bounded batches against one raw transaction; 5m at 1,000,000 rows, with the
+// WAL's size sampled every timer turn.
+import { statSync } from 'node:fs';
+
+import { openLibraryStore, startOnStore, startSqlite } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
-import type { BenchContext, WorkloadResult } from '../harness/context.js';
+import { DAY_MS, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { rawPruneAll } from '../raw/prune.js';
 import { openRawDb } from '../raw/rawDb.js';
-import { seedEvents } from '../raw/seed.js';
-import { expectRecorded, humanTurn, targetKey } from './keys.js';
-import { pruneResult } from './pruneResult.js';
+import { openSeedConnection, seedEvents, type EventSeed } from '../raw/seed.js';
+import { recordInBatches } from './appendSetup.js';
+import { keysOf, targetKey } from './keys.js';
+import { pruneResult, totalCheck } from './pruneResult.js';
 
-const DAY = 24 * 60 * 60 * 1000;
+const MAX_AGE_MS = 30 * DAY_MS;
+/** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
+export const PRUNE_NOW = Date.UTC(2026, 10, 29);
+/** Workload 5m's target: the WAL file never above this while the library prunes. */
+export const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
+
+/** The largest size of `path`'s WAL file, sampled every timer turn until the returned function is called. */
+function sampleWal(path: string): () => number {
+  let max = 0;
+  const sample = (): void => {
+    try {
+      max = Math.max(max, statSync(`${path}-wal`).size);
+    } catch {
+      // No WAL file yet.
+    }
+  };
+  const timer = setInterval(sample, 1);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return max;
+  };
+}
+
+/** The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled. */
+async function rawPrune(ctx: BenchContext, name: string, seed: EventSeed, cap: number) {
+  const path = ctx.tempDb(name);
+  const raw = openRawDb(path);
+  seedEvents(raw.client, seed);
+  raw.client.pragma('wal_checkpoint(TRUNCATE)');
+  const walMax = sampleWal(path);
+  const m = await measureBlocking(() => rawPruneAll(raw, PRUNE_NOW, MAX_AGE_MS, cap));
+  const walBytes = walMax();
+  raw.client.close();
+  return { op: 'one DELETE tx (rows/s)', totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result, walBytes };
+}
 
 export async function w5Prune(ctx: BenchContext): Promise<WorkloadResult> {
-  const { sizes } = ctx;
-  const rows = sizes.pruneCap + sizes.pruneExcess;
-  const title = `prune ${sizes.pruneExcess} rows down to the ${sizes.pruneCap}-row cap`;
-  // A fixed clock: nothing is old, and no hourly background prune starts while seeding.
-  const now = Date.UTC(2026, 10, 29);
-
-  // --- library: seeded through record (group commit, 1,000 in flight), pruned by prune() ---
-  const awareness = await startSqlite(ctx.tempDb('w5-library'), { fixedNow: now, maxRows: sizes.pruneCap, maxAgeMs: 30 * DAY });
-  const batch = 1000;
-  for (let from = 0; from < rows; from += batch) {
-    ctx.progress.update(`5 ${title}: seeding library`, from, rows);
-    const calls = [];
-    for (let i = from; i < Math.min(rows, from + batch); i++) calls.push(awareness.record(humanTurn(targetKey(i % sizes.sessions))));
-    for (const result of await Promise.all(calls)) expectRecorded(result, 'library seed');
-  }
-  ctx.progress.update(`5 ${title}: library prune()`, 0, 1);
+  const { pruneCap: cap, pruneExcess: excess, sessions } = ctx.sizes;
+  const title = `prune ${excess} rows down to the ${cap}-row cap`;
+  ctx.progress.update(`5 ${title}: seeding the library through record`, 0, 2);
+  const awareness = await startSqlite(ctx.tempDb('w5-library'), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
+  await recordInBatches(awareness, cap + excess, (i) => targetKey(i % sessions));
+  ctx.progress.update(`5 ${title}: library prune()`, 1, 2);
   const lib = await measureBlocking(() => awareness.prune());
   await awareness.close();
+  const raw = await rawPrune(ctx, 'w5-raw', { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW }, cap);
+  return pruneResult('5', title, excess, { op: 'prune() (rows/s)', totalMs: lib.totalMs, maxBlockMs: lib.maxBlockMs, deleted: lib.result.eventsDeleted }, raw);
+}
 
-  // --- raw: the same rows, one transaction deleting everything beyond the cap --------------
-  ctx.progress.update(`5 ${title}: raw DELETE`, 0, 1);
-  const raw = openRawDb(ctx.tempDb('w5-raw'));
-  seedEvents(raw.client, { count: rows, sessionKeys: Array.from({ length: sizes.sessions }, (_, i) => targetKey(i)), appendedAt: now });
-  const base = await measureBlocking(() => rawPruneAll(raw, now, 30 * DAY, sizes.pruneCap));
-  raw.client.close();
-
-  return pruneResult({
-    id: '5',
-    title,
-    excess: sizes.pruneExcess,
-    library: { op: 'prune() (rows/s)', totalMs: lib.totalMs, maxBlockMs: lib.maxBlockMs, deleted: lib.result.eventsDeleted },
-    raw: { op: 'one DELETE tx (rows/s)', totalMs: base.totalMs, maxBlockMs: base.maxBlockMs, deleted: base.result },
-  });
+/** Workload 5m (full run only, or `--only 5m`). */
+export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult> {
+  const { pruneAtScaleCap: cap, pruneAtScaleExcess: excess, sessions } = ctx.sizes;
+  const title = `prune ${excess} rows beyond the ${cap}-row cap`;
+  const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW };
+  ctx.progress.update(`5m ${title}: seeding the library`, 0, 2);
+  const path = ctx.tempDb('w5m-library');
+  const awareness = await startOnStore(openLibraryStore(path), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
+  // The start-up prune of the empty log finishes before the seed.
+  await awareness.prune();
+  const seeder = openSeedConnection(path);
+  seedEvents(seeder, seed);
+  seeder.pragma('wal_checkpoint(TRUNCATE)');
+  seeder.close();
+  ctx.progress.update(`5m ${title}: library prune()`, 1, 2);
+  const walMax = sampleWal(path);
+  const m = await measureBlocking(() => awareness.prune());
+  const lib = { op: 'prune() (rows/s)', totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result.eventsDeleted, walBytes: walMax() };
+  await awareness.close();
+  ctx.progress.update(`5m ${title}: raw DELETE`, 1, 2);
+  const raw = await rawPrune(ctx, 'w5m-raw', seed, cap);
+  const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  const result = pruneResult('5m', title, excess, lib, raw, [`5m: both logs seeded by SQL (untimed), ${sessions} sessions; the WAL sampled every timer turn.`]);
+  return {
+    ...result,
+    checks: [
+      ...result.checks,
+      totalCheck(lib, raw, 'one DELETE transaction'),
+      { target: `library: WAL never above ${mb(PRUNE_AT_SCALE_WAL_LIMIT_BYTES)}`, measured: `${mb(lib.walBytes)} largest WAL (raw's one transaction: ${mb(raw.walBytes)})`, met: lib.walBytes <= PRUNE_AT_SCALE_WAL_LIMIT_BYTES },
+    ],
+  };
 }

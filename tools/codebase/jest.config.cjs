@@ -1,0 +1,3 @@
+const { packageJestConfig } = require('../jest.preset.cjs');
+
+module.exports = packageJestConfig('codebase', __dirname);
