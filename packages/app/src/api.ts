@@ -1,12 +1,9 @@
-// The public API types of the facade (SPEC section 8): its options, method inputs and results,
-// and the SessionStateAwareness interface itself.
+// The public API types of the facade: its options, method inputs and results, and the interface.
 import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
-import type { ClockError } from './clockReading.js';
-import type { InvalidInputError } from './invalidInputError.js';
+import type { ClockError, ClosedError, InvalidInputError, StoreOperationError } from './errors/errors.js';
 import type { AwarenessMetrics } from './metrics.js';
 import type { PruneTotals } from './retention.js';
-import type { ClosedError, StoreOperationError } from './storeOperationError.js';
 
 /** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
 export interface SessionStateAwarenessOptions {

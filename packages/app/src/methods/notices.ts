@@ -1,18 +1,24 @@
 // `sent`, `unwatch`, `pending` and `drain`: a watch starts after a delivered message and ends on
-// request; the watcher's queued notices are read, or consumed all or nothing (newer changes
-// reopen one notice per target).
-import { isAgentQualified } from '@session-state/domain';
+// request; the watcher's queued notices are read, or consumed all or nothing.
+import { isAgentQualified, type StateStore } from '@session-state/domain';
 
-import type { SessionStateAwareness } from './awarenessApi.js';
-import { finishDrain, startDrain, toNotice } from './drainStep.js';
-import type { FacadeParts } from './facadeParts.js';
-import { decodeSent, decodeSessionKey } from './inputs.js';
-import { decodeReadable } from './unreadableInput.js';
+import type { SessionStateAwareness } from '../api.js';
+import type { Failures } from '../errors/failures.js';
+import { decodeSent, decodeSessionKey } from '../input/codecs.js';
+import { decodeReadable } from '../input/unreadable.js';
+import type { NoticeBoard } from '../notices/board.js';
+import type { AppendPipeline } from '../pipeline/appendPipeline.js';
+import type { CallOrder } from '../pipeline/lane.js';
 
-export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
-  const { store, counters, failures, board, order, appends } = parts;
-  const queue = board.queue;
+export interface NoticeMethodsDeps {
+  readonly store: StateStore;
+  readonly failures: Failures;
+  readonly board: NoticeBoard;
+  readonly order: CallOrder;
+  readonly appends: AppendPipeline;
+}
 
+export function createNoticeMethods({ store, failures, board, order, appends }: NoticeMethodsDeps): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
   return {
     async sent(input) {
       failures.ensureOpen('sent');
@@ -37,31 +43,23 @@ export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwaren
       const watcher = decodeReadable('unwatch.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'unwatch.watcherKey'));
       const target = decodeReadable('unwatch.targetKey', targetKey, () => decodeSessionKey(targetKey, 'unwatch.targetKey'));
       const fields = { watcher, target };
-      // The journal entry of the removed cursor records this time.
       const now = failures.now('unwatch', fields);
-      const result = await order.mutate('unwatch', fields, () => store.unwatch(watcher, target, now), () => {
-        if (queue.remove(watcher, target)) counters.add('noticesUnwatched');
-      });
+      const result = await order.mutate('unwatch', fields, () => store.unwatch(watcher, target, now), () => board.withdraw(watcher, target, 'noticesUnwatched'));
       return { unwatched: result.removed };
     },
 
     pending(watcherKey) {
       failures.ensureOpen('pending');
-      const watcher = decodeReadable('pending.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'pending.watcherKey'));
-      return queue.entries(watcher).map((entry) => toNotice(watcher, entry));
+      return board.pending(decodeReadable('pending.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'pending.watcherKey')));
     },
 
     async drain(watcherKey) {
       failures.ensureOpen('drain');
       const watcher = decodeReadable('drain.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'drain.watcherKey'));
-      // A store that commits a drain with the appends called after it (drainThenAppend) takes
-      // it into the group commit, at the head of a batch of its own: it runs in the lane there.
       if (appends.drain !== undefined) return appends.drain(watcher);
-      // Always through the lane (an idle lane runs it at once): a notice from an append called
-      // earlier in this tick is queued before the snapshot below.
+      // In the lane, so a notice from an append called earlier is queued before the snapshot.
       return order.enter(async () => {
-        // Taken inside the lane, so every earlier append is already in the queue.
-        const start = startDrain(board, failures, watcher);
+        const start = board.startDrain(watcher, () => failures.now('drain', { watcher }));
         if (start === undefined) return [];
         let outcomes;
         try {
@@ -69,7 +67,7 @@ export function createNoticeMethods(parts: FacadeParts): Pick<SessionStateAwaren
         } catch (error) {
           throw failures.store('drain', error, { watcher });
         }
-        return finishDrain(board, start, outcomes);
+        return board.finishDrain(start, outcomes);
       });
     },
   };

@@ -1,38 +1,27 @@
-// The facade's options, checked and completed with their defaults: the ports it was given (or
-// the system clock and the console logger), the retention policy, cross-process sync, and what
-// creating the facade runs.
-import type { AwarenessObserver, Clock, Logger, StateStore, Wake } from '@session-state/domain';
+// The facade's options, checked (an InvalidInputError naming the first bad field) and completed
+// with their defaults.
+import { STORE_OPERATIONS, type AwarenessObserver, type Clock, type Logger, type StateStore, type Wake } from '@session-state/domain';
 
-import type { SessionStateAwarenessOptions } from './awarenessApi.js';
-import { consoleLogger } from './defaultLogger.js';
-import {
-  decodeResyncInterval,
-  decodePruneBatchRows,
-  decodeRetention,
-  decodeStartup,
-  requireFunction,
-  requireKnownFields,
-  requirePort,
-} from './inputs.js';
-import { DEFAULT_RETENTION, type RetentionPolicy } from './retention.js';
-import { REQUIRED_STORE_METHODS } from './storeMethods.js';
+import type { SessionStateAwarenessOptions } from '../api.js';
+import { consoleLogger, safeLogger } from '../ports/logger.js';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
+import { decodePruneBatchRows, decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
-/** What start-up runs, and whether the facade starts prunes by itself (see `options.startup`). */
+/** What start-up runs, and whether the facade starts prunes by itself. */
 export interface StartupPlan {
   readonly restartScan: boolean;
   readonly prune: 'background' | 'off';
 }
 
-/** Every option, checked, with its default filled in. */
 export interface FacadeConfig {
   readonly store: StateStore;
   readonly clock: Clock;
-  /** Never throws (see `safeLogger`). */
+  /** Never throws. */
   readonly logger: Logger;
   readonly wake: Wake | undefined;
   readonly observer: AwarenessObserver | undefined;
   readonly policy: RetentionPolicy;
-  /** The store's prune batch size (StateStore.pruneBatchRows), checked; undefined: sized by time. */
+  /** The store's fixed prune batch size; undefined: sized by time. */
   readonly pruneBatchRows: number | undefined;
   /** Undefined: this process owns every watcher. */
   readonly ownsSession: ((sessionKey: string) => boolean) | undefined;
@@ -42,41 +31,11 @@ export interface FacadeConfig {
 }
 
 const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
-
+const REQUIRED_STORE_METHODS = [...STORE_OPERATIONS, 'close'];
+const OBSERVER_METHODS = ['appendBatch', 'pruneRun'];
+const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 const systemClock: Clock = { now: () => Date.now() };
 
-/** The resync timer's period when `ownsSession` is given and `resyncIntervalMs` is not. */
-const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
-
-/** A logger port that throws must not break the operation being reported. */
-function safeLogger(inner: Logger): Logger {
-  return {
-    warn(fields, message) {
-      try {
-        inner.warn(fields, message);
-      } catch {
-        // Nothing sensible is left to report to.
-      }
-    },
-    error(fields, message) {
-      try {
-        inner.error(fields, message);
-      } catch {
-        // Nothing sensible is left to report to.
-      }
-    },
-  };
-}
-
-/** `options.observer`: an object whose members, each optional, are functions. */
-function requireObserver(observer: unknown): void {
-  const fields = requireKnownFields(observer, 'options.observer', ['appendBatch', 'pruneRun']);
-  for (const method of ['appendBatch', 'pruneRun']) {
-    if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
-  }
-}
-
-/** Checks the options (an InvalidInputError naming the first bad field) and fills in the defaults. */
 export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig {
   requireKnownFields(options, 'options', OPTION_FIELDS);
   requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
@@ -84,7 +43,12 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
-  if (options.observer !== undefined) requireObserver(options.observer);
+  if (options.observer !== undefined) {
+    const fields = requireKnownFields(options.observer, 'options.observer', OBSERVER_METHODS);
+    for (const method of OBSERVER_METHODS) {
+      if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
+    }
+  }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retention = decodeRetention(options.retention);
