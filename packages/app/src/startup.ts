@@ -43,7 +43,7 @@ export async function runStartup({ plan, store, lane, board, failures, retention
       throw error instanceof ClockError ? error : failures.store('restartScan', error);
     }
     // A turn of its own: the scan's last page ran in the turn it resolved in.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (recovered.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     for (const notice of recovered) board.offer(notice);
   }
 
