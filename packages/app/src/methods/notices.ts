@@ -56,19 +56,7 @@ export function createNoticeMethods({ store, failures, board, order, appends }: 
     async drain(watcherKey) {
       failures.ensureOpen('drain');
       const watcher = decodeReadable('drain.watcherKey', watcherKey, () => decodeSessionKey(watcherKey, 'drain.watcherKey'));
-      if (appends.drain !== undefined) return appends.drain(watcher);
-      // In the lane, so a notice from an append called earlier is queued before the snapshot.
-      return order.enter(async () => {
-        const start = board.startDrain(watcher, () => failures.now('drain', { watcher }));
-        if (start === undefined) return [];
-        let outcomes;
-        try {
-          outcomes = await store.drain(watcher, start.request.acks, start.request.now);
-        } catch (error) {
-          throw failures.store('drain', error, { watcher });
-        }
-        return board.finishDrain(start, outcomes);
-      });
+      return appends.drain(watcher);
     },
   };
 }

@@ -2,8 +2,8 @@
 // store call; each caller gets its own result, and nothing after the commit (notices, wakes,
 // counters, the prune schedule) can turn that result into a failure.
 //
-// On a store with `drainThenAppend` a drain heads a batch of its own (sealed behind every earlier
-// append) and the appends called after it join it: drain and appends commit together, in order.
+// A drain heads a batch of its own (sealed behind every earlier append) and the appends called
+// after it join it; on a store with `drainThenAppend` they commit together, else one after the other.
 import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import type { Notice, RecordError, RecordResult } from '../api.js';
@@ -31,8 +31,8 @@ export interface AppendPipeline {
   submit(operation: AppendOperation, request: AppendRequest): Promise<AppendResult>;
   /** Hands the open batch to the lane now (call order). */
   flushNow(): void;
-  /** Present when the store has `drainThenAppend`: drains at the head of a new batch; rejects as `drain` does. */
-  readonly drain?: (watcher: SessionKey) => Promise<Notice[]>;
+  /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
+  drain(watcher: SessionKey): Promise<Notice[]>;
 }
 
 export interface AppendPipelineDeps {
@@ -86,10 +86,6 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
         counters.add('appendFailures');
         const { command } = item.request;
         return failedResult(failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }));
-      }
-      default: {
-        const unreachable: never = outcome;
-        return unreachable;
       }
     }
   };
@@ -160,20 +156,27 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     }
     if (start === undefined) return [{ drained: [] }, ...(items.length > 0 ? await flushAppends(items) : [])];
     const { watcher, acks, now } = start.request;
+    const settle = (drained: DrainThenAppendResult['drained'] | undefined, failure: unknown): DrainSettled =>
+      drained?.ok === true ? { drained: board.finishDrain(start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
+    if (items.length === 0 || store.drainThenAppend === undefined) {
+      let drained: DrainThenAppendResult['drained'];
+      try {
+        drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
+      } catch (error) {
+        drained = { ok: false, error };
+      }
+      return [settle(drained, undefined), ...(items.length > 0 ? await flushAppends(items) : [])];
+    }
     const timed = timing(items.length);
-    let drained: DrainThenAppendResult['drained'] | undefined;
-    let appended: readonly AppendOutcome[] | undefined;
+    let result: DrainThenAppendResult | undefined;
     let failure: unknown;
     try {
-      if (items.length === 0) drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
-      else ({ drained, appended } = await (store.drainThenAppend as NonNullable<StateStore['drainThenAppend']>)(start.request, items.map((item) => item.request)));
+      result = await store.drainThenAppend(start.request, items.map((item) => item.request));
     } catch (error) {
       failure = error;
     }
-    timed(appended === undefined);
-    const settled: DrainSettled =
-      drained?.ok === true ? { drained: board.finishDrain(start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
-    return [settled, ...settleAppends(items, appended, failure)];
+    timed(result === undefined);
+    return [settle(result?.drained, failure), ...settleAppends(items, result?.appended, failure)];
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(
@@ -201,6 +204,6 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   return {
     submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
     flushNow: commit.flushNow,
-    ...(store.drainThenAppend !== undefined ? { drain } : {}),
+    drain,
   };
 }
