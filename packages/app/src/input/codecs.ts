@@ -36,8 +36,11 @@ export type StatusOptions = t.TypeOf<typeof StatusOptions>;
 
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 
-const isPositiveInteger = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0;
-const PositiveInteger = new t.Type<number, number, unknown>('a positive safe integer', isPositiveInteger, (u, c) => (isPositiveInteger(u) ? t.success(u) : t.failure(u, c)), (a) => a);
+const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
+  const guard = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && is(u);
+  return new t.Type(name, guard, (u, c) => (guard(u) ? t.success(u) : t.failure(u, c)), (a) => a);
+};
+const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
 export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
 
@@ -50,13 +53,7 @@ export type StartupOptions = t.TypeOf<typeof StartupOptions>;
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-const isResyncInterval = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= MAX_TIMER_DELAY_MS;
-const ResyncInterval = new t.Type<number, number, unknown>(
-  `whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`,
-  isResyncInterval,
-  (u, c) => (isResyncInterval(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
+const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   if (E.isLeft(result)) throw new InvalidInputError(result.left);

@@ -3,12 +3,12 @@
 import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Clock, type Logger, type Summary } from '@session-state/domain';
 
 import type { RecordResult, SessionStateAwareness } from '../api.js';
-import { ClosedError, InvalidInputError, StoreOperationError } from '../errors/errors.js';
+import { ClosedError, InvalidInputError, StoreOperationError, type ClockError } from '../errors/errors.js';
 import { readClock, type Failures } from '../errors/failures.js';
 import { decodeChildSpawned } from '../input/codecs.js';
 import { decodeReadable, unreadableInput } from '../input/unreadable.js';
 import type { Counters } from '../metrics.js';
-import { failedResult, type AppendPipeline } from '../pipeline/appendPipeline.js';
+import { failedResult, type AppendOperation, type AppendPipeline, type FailedResult } from '../pipeline/appendPipeline.js';
 
 export interface RecordMethodsDeps {
   readonly clock: Clock;
@@ -26,17 +26,21 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
     return failedResult(invalid);
   };
 
+  /** The time, or the failed result of a bad clock reading. */
+  const appendTime = (operation: AppendOperation, sessionKey: string): number | FailedResult<ClockError> => {
+    const appendedAt = readClock(clock, operation);
+    if (typeof appendedAt === 'number') return appendedAt;
+    counters.add('appendFailures');
+    return failedResult(failures.clock(appendedAt, { sessionKey }));
+  };
+
   /** Hostile input may still make this throw (a getter the decoder reads); `record` guards it. */
   const recordNow = (input: unknown): Promise<RecordResult> => {
     if (isClosed()) return Promise.resolve(failedResult(new ClosedError('record')));
     const decoded = decodeRecordInput(input);
     if (decoded._tag === 'Left') return Promise.resolve(rejected(new InvalidInputError(decoded.left)));
-    const appendedAt = readClock(clock, 'record');
-    if (typeof appendedAt !== 'number') {
-      counters.add('appendFailures');
-      return Promise.resolve(failedResult(failures.clock(appendedAt, { sessionKey: decoded.right.sessionKey })));
-    }
-    return appends.submit('record', { command: decoded.right, appendedAt });
+    const appendedAt = appendTime('record', decoded.right.sessionKey);
+    return typeof appendedAt === 'number' ? appends.submit('record', { command: decoded.right, appendedAt }) : Promise.resolve(appendedAt);
   };
 
   return {
@@ -60,11 +64,8 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
         onlyIfWatched: false,
         ...(dedupeKey !== undefined ? { dedupeKey } : {}),
       };
-      const appendedAt = readClock(clock, 'childSpawned');
-      if (typeof appendedAt !== 'number') {
-        counters.add('appendFailures');
-        return failedResult(failures.clock(appendedAt, { sessionKey: childKey }));
-      }
+      const appendedAt = appendTime('childSpawned', childKey);
+      if (typeof appendedAt !== 'number') return appendedAt;
       const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
       const request: AppendRequest = { command, appendedAt, ...(seeds ? { seedWatcher: parentKey } : {}) };
       const result = await appends.submit('childSpawned', request);

@@ -14,20 +14,14 @@ export const consoleLogger: Logger = {
 
 /** The logger with every throw swallowed: nothing sensible is left to report to. */
 export function safeLogger(inner: Logger): Logger {
-  return {
-    warn(fields, message) {
+  const guarded =
+    (level: 'warn' | 'error') =>
+    (fields: LogFields, message: string): void => {
       try {
-        inner.warn(fields, message);
+        inner[level](fields, message);
       } catch {
         // ignored
       }
-    },
-    error(fields, message) {
-      try {
-        inner.error(fields, message);
-      } catch {
-        // ignored
-      }
-    },
-  };
+    };
+  return { warn: guarded('warn'), error: guarded('error') };
 }
