@@ -1,34 +1,16 @@
 // The facade's options, checked (an InvalidInputError naming the first bad field) and completed
 // with their defaults.
-import { STORE_OPERATIONS, type AwarenessObserver, type Clock, type Logger, type StateStore, type Wake } from '@session-state/domain';
+import { STORE_OPERATIONS, type Clock } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from '../api.js';
 import { consoleLogger, safeLogger } from '../ports/logger.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
 import { decodePruneBatchRows, decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
+/** Every option, checked, with its default filled in. */
+export type FacadeConfig = ReturnType<typeof readOptions>;
 /** What start-up runs, and whether the facade starts prunes by itself. */
-export interface StartupPlan {
-  readonly restartScan: boolean;
-  readonly prune: 'background' | 'off';
-}
-
-export interface FacadeConfig {
-  readonly store: StateStore;
-  readonly clock: Clock;
-  /** Never throws. */
-  readonly logger: Logger;
-  readonly wake: Wake | undefined;
-  readonly observer: AwarenessObserver | undefined;
-  readonly policy: RetentionPolicy;
-  /** The store's fixed prune batch size; undefined: sized by time. */
-  readonly pruneBatchRows: number | undefined;
-  /** Undefined: this process owns every watcher. */
-  readonly ownsSession: ((sessionKey: string) => boolean) | undefined;
-  /** 0: no resync timer. */
-  readonly resyncIntervalMs: number;
-  readonly startup: StartupPlan;
-}
+export type StartupPlan = FacadeConfig['startup'];
 
 const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 const REQUIRED_STORE_METHODS = [...STORE_OPERATIONS, 'close'];
@@ -36,7 +18,7 @@ const OBSERVER_METHODS = ['appendBatch', 'pruneRun'];
 const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 const systemClock: Clock = { now: () => Date.now() };
 
-export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig {
+export function readOptions(options: SessionStateAwarenessOptions) {
   requireKnownFields(options, 'options', OPTION_FIELDS);
   requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
   if (options.store.listen !== undefined) requireFunction(options.store.listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
@@ -54,17 +36,19 @@ export function readOptions(options: SessionStateAwarenessOptions): FacadeConfig
   const retention = decodeRetention(options.retention);
   const pruneBatchRows = decodePruneBatchRows(options.store.pruneBatchRows);
   const startup = decodeStartup(options.startup);
+  const policy: RetentionPolicy = {
+    maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
+    maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
+    ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
+  };
   return {
     store: options.store,
     clock: options.clock ?? systemClock,
+    /** Never throws. */
     logger: safeLogger(options.logger ?? consoleLogger),
     wake: options.wake,
     observer: options.observer,
-    policy: {
-      maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
-      maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
-      ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
-    },
+    policy,
     pruneBatchRows,
     ownsSession: options.ownsSession,
     resyncIntervalMs,
