@@ -1,8 +1,5 @@
-// @session-state/app: the facade a gateway embeds, its error types and options. It depends on the
-// domain only: the gateway installs the one store it uses (@session-state/adapters-memory,
-// -sqlite or -postgres) and passes it in, so a PostgreSQL gateway never builds better-sqlite3.
-
-// --- the facade ------------------------------------------------------------------------------
+// @session-state/app: the facade a gateway embeds, its error types and options; the gateway
+// passes in the one store it installs.
 export { createSessionStateAwareness } from './awareness.js';
 export type {
   ChildSpawnedInput,
@@ -17,17 +14,14 @@ export type {
   SessionStateAwareness,
   SessionStateAwarenessOptions,
   StatusOptions,
-} from './awarenessApi.js';
-export { InvalidInputError } from './invalidInputError.js';
-export { ClosedError, StoreOperationError } from './storeOperationError.js';
+} from './api.js';
+export { ClockError, ClosedError, InvalidInputError, StoreOperationError } from './errors/errors.js';
 export type { AwarenessMetrics } from './metrics.js';
 export { DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention.js';
-export { APPEND_BATCH_BOUNDS } from './appendBatchBounds.js';
-export type { BatchBounds } from './groupCommit.js';
-export { ClockError } from './clockReading.js';
-export { consoleLogger } from './defaultLogger.js';
+export { APPEND_BATCH_BOUNDS } from './pipeline/appendPipeline.js';
+export type { BatchBounds } from './pipeline/groupCommit.js';
+export { consoleLogger } from './ports/logger.js';
 
-// --- the agent's tools -----------------------------------------------------------------------
 export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools.js';
 export type {
   AgentTool,
@@ -43,7 +37,6 @@ export type {
 } from './agentTools/agentTool.js';
 export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch.js';
 
-// --- domain types a caller meets -------------------------------------------------------------
 export type {
   Clock,
   EventKind,

@@ -1,19 +1,16 @@
-// Start-up: what creating the facade runs before it resolves, in this order, each step as the
-// options ask: subscribe to cursor signals (cross-process sync with `ownsSession`), the restart
-// scan (re-queue every pending notice of the owned cursors), a first prune in the background, and
-// the resync timer.
-import { performance } from 'node:perf_hooks';
-
+// Start-up, before the facade resolves: subscribe to cursor signals (with `ownsSession`), the
+// restart scan (re-queue every owned pending notice), a first prune in the background, and the
+// resync timer.
 import type { Notice, StateStore } from '@session-state/domain';
 
-import type { StartupPlan } from './awarenessOptions.js';
-import { ClockError } from './clockReading.js';
-import type { CrossProcessSync } from './crossProcessSync.js';
-import type { Failures } from './failures.js';
-import type { NoticeBoard } from './noticeBoard.js';
-import type { OperationLane } from './operationLane.js';
-import type { OwnsWatcher } from './ownership.js';
+import { ClockError } from './errors/errors.js';
+import type { Failures } from './errors/failures.js';
+import type { StartupPlan } from './input/options.js';
+import type { NoticeBoard } from './notices/board.js';
+import type { OperationLane } from './pipeline/lane.js';
+import type { OwnsWatcher } from './ports/ownership.js';
 import type { Retention } from './retention.js';
+import type { CrossProcessSync } from './sync/crossProcess.js';
 
 export interface StartupDeps {
   readonly plan: StartupPlan;
@@ -22,48 +19,18 @@ export interface StartupDeps {
   readonly board: NoticeBoard;
   readonly failures: Failures;
   readonly retention: Retention;
-  /** Undefined without cross-process sync. */
   readonly sync: CrossProcessSync | undefined;
   /** Undefined: the restart scan reads every cursor. */
   readonly ownsForScan: OwnsWatcher | undefined;
 }
 
-/** Recovered notices offered between two looks at the time (a small fraction of a millisecond's work, wakes included). */
-export const OFFERS_PER_CHECK = 100;
-
-/** A turn offers recovered notices until it has run this long (ms), then lets the event loop run. */
-export const OFFER_TURN_MS = 4;
-
-/**
- * Offers the recovered notices in order, letting the event loop run whenever a turn has offered
- * for OFFER_TURN_MS: a restart scan may recover a million, and the wake port each new one calls
- * takes as long as the host makes it. The first offers wait for a turn of their own too: the
- * scan's last page ran in the turn the scan resolved in.
- */
-async function offerInSlices(board: NoticeBoard, notices: readonly Notice[]): Promise<void> {
-  let turnStarted = Number.NEGATIVE_INFINITY;
-  for (let from = 0; from < notices.length; from += OFFERS_PER_CHECK) {
-    if (performance.now() - turnStarted >= OFFER_TURN_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turnStarted = performance.now();
-    }
-    const to = Math.min(notices.length, from + OFFERS_PER_CHECK);
-    for (let i = from; i < to; i += 1) board.offer(notices[i] as Notice);
-  }
-}
-
-/**
- * Runs start-up. Rejects, having closed the signal subscription, when listening or the restart
- * scan fails (a StoreOperationError of `listen` or `restartScan`) or the scan's clock reading is bad
- * (a ClockError of `restartScan`).
- */
+/** Rejects, having closed the subscription, when listening, the restart scan or its clock reading fails. */
 export async function runStartup({ plan, store, lane, board, failures, retention, sync, ownsForScan }: StartupDeps): Promise<void> {
-  // Listening starts BEFORE the scan, so an append another process commits in between is signalled.
+  // Listening starts before the scan, so an append another process commits in between is signalled.
   await sync?.listen();
 
   if (plan.restartScan) {
-    // The only place the restart scan runs: nothing is queued yet, so raising a pending cursor's
-    // notified to its material watermark cannot make a drain acknowledge a change unread.
+    // Nothing is queued yet, so raising notified to material cannot let a drain acknowledge a change unread.
     let recovered: readonly Notice[];
     try {
       recovered = await lane.run(() => {
@@ -75,7 +42,9 @@ export async function runStartup({ plan, store, lane, board, failures, retention
       await sync?.close();
       throw error instanceof ClockError ? error : failures.store('restartScan', error);
     }
-    await offerInSlices(board, recovered);
+    // A turn of its own: the scan's last page ran in the turn it resolved in.
+    if (recovered.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const notice of recovered) board.offer(notice);
   }
 
   if (plan.prune === 'background') retention.startInBackground();

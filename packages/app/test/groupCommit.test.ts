@@ -1,7 +1,7 @@
 // Group commit through the facade, on every store: records of one tick go to the store as one
 // batch, and each caller still gets its own outcome.
 import { APPEND_BATCH_BOUNDS, InvalidInputError, type RecordResult } from '../src/index.js';
-import { appendRequestWeight } from '../src/appendBatchBounds.js';
+import { appendRequestWeight } from '../src/pipeline/appendPipeline.js';
 import type { AppendRequest } from '@session-state/domain';
 import { faultStoreOption, storeMatrix, type FaultStore, type StoreKind } from '@session-state/testkit';
 import { CHILD, humanTurn, openFixture, PARENT, PEER, type Fixture } from './support/harness.js';

@@ -2,10 +2,8 @@
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
 import type { RecordedEvent, SessionStatus } from '@session-state/domain';
 
-import type { SessionListRow } from '../awarenessApi.js';
-import { ClockError } from '../clockReading.js';
-import { InvalidInputError } from '../invalidInputError.js';
-import { ClosedError, StoreOperationError } from '../storeOperationError.js';
+import type { SessionListRow } from '../api.js';
+import { ClockError, ClosedError, InvalidInputError, StoreOperationError } from '../errors/errors.js';
 
 // --- the definition --------------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 // the watcher whose model calls them and for whether writing is allowed.
 import { invalidInput } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../awarenessApi.js';
-import { decodeSessionKey, requireKnownFields } from '../inputs.js';
-import { InvalidInputError } from '../invalidInputError.js';
+import type { SessionStateAwareness } from '../api.js';
+import { decodeSessionKey, requireKnownFields } from '../input/codecs.js';
+import { InvalidInputError } from '../errors/errors.js';
 import type { NamedAgentTool } from './agentTool.js';
 import { recordTool } from './recordTool.js';
 import { sessionStatusTool } from './sessionStatusTool.js';

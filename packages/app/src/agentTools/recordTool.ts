@@ -2,7 +2,7 @@
 // signal log through the facade, so watchers' cursors move exactly as when the gateway records it.
 import { ActorType, EVENT_KINDS, PAYLOAD_MAX_BYTES, SUMMARY_MAX_LENGTH } from '@session-state/domain';
 
-import type { RecordInput, SessionStateAwareness } from '../awarenessApi.js';
+import type { RecordInput, SessionStateAwareness } from '../api.js';
 import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
 import { sessionKeyProperty } from './toolSchemas.js';
 

@@ -3,8 +3,8 @@
 import { SessionKeyInput } from '@session-state/domain';
 import * as t from 'io-ts';
 
-import type { SessionStateAwareness } from '../awarenessApi.js';
-import { strictObject } from '../inputs.js';
+import type { SessionStateAwareness } from '../api.js';
+import { strictObject } from '../input/codecs.js';
 import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
 import { sessionKeyProperty } from './toolSchemas.js';
 

@@ -2,8 +2,8 @@
 // merge into that tool, and the call to make once the gateway has dispatched the message.
 import { invalidInput } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../awarenessApi.js';
-import { InvalidInputError } from '../invalidInputError.js';
+import type { SessionStateAwareness } from '../api.js';
+import { InvalidInputError } from '../errors/errors.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
 export const SESSIONS_SEND = 'sessions_send';

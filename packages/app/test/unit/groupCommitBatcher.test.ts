@@ -1,7 +1,7 @@
 // The group-commit batcher alone: one flush per tick, requests joining while a flush waits,
 // every caller settling with its own outcome, and batches bounded by count and by weight.
-import { createGroupCommit, type GroupCommitOptions } from '../../src/groupCommit.js';
-import { createOperationLane } from '../../src/operationLane.js';
+import { createGroupCommit, type GroupCommitOptions } from '../../src/pipeline/groupCommit.js';
+import { createOperationLane } from '../../src/pipeline/lane.js';
 
 /** Bounds no test of one tick reaches. */
 const WIDE: GroupCommitOptions<number> = { bounds: { maxRequests: 1000, maxWeight: Number.MAX_SAFE_INTEGER }, weigh: () => 1 };

@@ -1,6 +1,5 @@
-// `list` pairs each key with the store's head rows by walking them in the order the port gives
-// them (the keys' first-given order), and looks a key up only when it is not the next row: the
-// answer must not depend on that order, on repeats or on keys without a head.
+// `list` pairs each key with the store's head row: the answer must not depend on the rows' order,
+// on repeats or on keys without a head.
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { StateStore } from '@session-state/domain';
 

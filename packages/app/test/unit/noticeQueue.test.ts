@@ -2,10 +2,9 @@
 import { asSequence, noticeText } from '@session-state/domain';
 import fc from 'fast-check';
 
-import { createNoticeQueue, type NoticeQueue } from '../../src/noticeQueue.js';
+import { createNoticeQueue, type NoticeQueue } from '../../src/notices/queue.js';
 
-/** An entry as the domain builds it: its text is noticeText(target, acked). */
-const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), text: noticeText(target, asSequence(acked)), notified: asSequence(notified) });
+const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), notified: asSequence(notified) });
 const A0 = noticeText('a', asSequence(0));
 const A3 = noticeText('a', asSequence(3));
 const B0 = noticeText('b', asSequence(0));
@@ -33,41 +32,54 @@ describe('the notice queue', () => {
     expect(queue.entries('w')[0]?.notified).toBe(7);
   });
 
-  test('onRemoved hears of every entry that leaves (by pair, identity, watcher, target, or replaced by another text), and of nothing else', () => {
-    const removed: string[] = [];
-    const queue = createNoticeQueue((watcher, target) => removed.push(`${watcher}/${target}`));
+  test('the generation moves for every entry that leaves (by pair, identity, watcher, target, or replaced by another text), and for nothing else', () => {
+    const queue = createNoticeQueue();
     queue.offer('w1', entry('a', 0, 1));
     queue.offer('w1', entry('b', 0, 1));
     queue.offer('w2', entry('a', 0, 1));
     queue.offer('w2', entry('c', 0, 1));
     queue.offer('w1', entry('a', 0, 2)); // coalesced: stays
     queue.remove('w9', 'a'); // nothing there
-    expect(removed).toEqual([]);
+    expect(queue.generation()).toBe(0);
     queue.offer('w1', entry('a', 1, 3)); // replaced
-    queue.removeIfSame('w1', entry('b', 0, 1)); // not the same object: stays
-    queue.removeIfSame('w1', queue.entries('w1')[0]!);
+    expect(queue.generation()).toBe(1);
+    queue.removeIfSame('w1', queue.entries('w1')[0]!); // b
+    queue.removeIfSame('w1', { ...queue.entries('w1')[0]! }); // not the same object: stays
+    expect(queue.generation()).toBe(2);
     queue.removeTarget('a');
     queue.removeWatcher('w2');
-    expect(removed).toEqual(['w1/a', 'w1/b', 'w1/a', 'w2/a', 'w2/c']);
+    expect(queue.generation()).toBe(5);
+    expect(queue.size()).toBe(0);
   });
 
-  test('offers coalesce on the pair\'s acked: a coalesced offer never reads the offered text', () => {
+  test('unchangedSince: a pair is unchanged when nothing left the queue, or its entry was queued at or before the mark', () => {
     const queue = createNoticeQueue();
-    let reads = 0;
-    const lazy = (notified: number) => ({
-      target: 'a',
-      acked: asSequence(0),
-      notified: asSequence(notified),
-      get text() {
-        reads += 1;
-        return A0;
-      },
-    });
-    expect(queue.offer('w', lazy(3))).toBe('queued');
-    expect(queue.offer('w', lazy(5))).toBe('coalesced');
-    expect(queue.offer('w', lazy(5))).toBe('coalesced');
-    expect(reads).toBe(1);
+    queue.offer('w', entry('a', 0, 1));
+    queue.offer('x', entry('a', 0, 1));
+    const mark = queue.generation();
+    expect(queue.unchangedSince('w', 'b', mark)).toBe(true); // nothing left the queue
+    queue.offer('w', entry('b', 0, 1)); // queued after the mark, before any removal
+    queue.remove('x', 'a'); // another pair left
+    expect(queue.unchangedSince('w', 'a', mark)).toBe(true);
+    queue.offer('w', entry('c', 0, 1)); // queued after a removal
+    expect(queue.unchangedSince('w', 'c', mark)).toBe(false);
+    expect(queue.unchangedSince('w', 'b', mark)).toBe(true);
+    queue.remove('w', 'a'); // removed after the mark
+    expect(queue.unchangedSince('w', 'a', mark)).toBe(false);
+    queue.offer('w', entry('a', 0, 1)); // and queued again
+    expect(queue.unchangedSince('w', 'a', mark)).toBe(false);
+    queue.offer('w', entry('b', 2, 3)); // replaced by another text
+    expect(queue.unchangedSince('w', 'b', mark)).toBe(false);
+    expect(queue.unchangedSince('w', 'never', queue.generation())).toBe(true);
+  });
+
+  test('the queue builds the text from target and acked for a new entry; a coalesced offer keeps it', () => {
+    const queue = createNoticeQueue();
+    expect(queue.offer('w', { target: 'a', acked: asSequence(0), notified: asSequence(3) })).toBe('queued');
+    expect(queue.offer('w', { target: 'a', acked: asSequence(0), notified: asSequence(5) })).toBe('coalesced');
     expect(textsOf(queue, 'w')).toEqual([A0]);
+    expect(queue.offer('w', { target: 'a', acked: asSequence(3), notified: asSequence(6) })).toBe('queued');
+    expect(textsOf(queue, 'w')).toEqual([A3]);
   });
 
   test('a different text for a pair replaces its entry and moves it to the back', () => {

@@ -1,5 +1,5 @@
 // The operation lane alone: operations run one at a time in call order; a failure stops nothing.
-import { createOperationLane } from '../../src/operationLane.js';
+import { createOperationLane } from '../../src/pipeline/lane.js';
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,11 +1,10 @@
-// Input that throws when it is read (a getter that throws, a revoked Proxy, a payload whose
-// toJSON throws): whatever a decoder throws besides its own InvalidInputError becomes an
+// Input that throws when read (a getter, a revoked Proxy, a throwing toJSON) becomes an
 // InvalidInputError naming, as far as it can be told, the field whose reading threw.
 import { invalidInput } from '@session-state/domain';
 
-import { InvalidInputError } from './invalidInputError.js';
+import { InvalidInputError } from '../errors/errors.js';
 
-/** How far the search for the throwing field looks: deep enough for any valid payload, never unbounded. */
+/** How far the search for the throwing field looks: deep enough for any valid payload. */
 const MAX_PROBE_DEPTH = 17;
 const MAX_PROBED_FIELDS = 1000;
 
@@ -14,16 +13,12 @@ function thrownName(error: unknown): string {
   try {
     if (error instanceof Error) return typeof error.name === 'string' && /^\w{1,40}$/u.test(error.name) ? error.name : 'an error';
   } catch {
-    // A thrown value that cannot even be inspected.
+    // not even inspectable
   }
   return `a thrown ${typeof error}`;
 }
 
-/**
- * The path of the first field whose reading throws (an own property read, or listing an
- * object's keys), else of the first object holding a `toJSON` function (JSON serialisation calls
- * it), else undefined. Reads each field at most once, within the depth and field limits.
- */
+/** The path of the first field whose reading throws, else of the first object with a `toJSON` function. */
 function findUnreadable(value: unknown, path: string): string | undefined {
   let budget = MAX_PROBED_FIELDS;
   let withToJson: string | undefined;
@@ -54,11 +49,7 @@ function findUnreadable(value: unknown, path: string): string | undefined {
   return probe(value, path, 0) ?? withToJson;
 }
 
-/**
- * The InvalidInputError for `input` at `field` when reading it threw `error`. Neither the error's
- * message nor any of the input's content reaches the result: the value is described by what
- * happened only.
- */
+/** The InvalidInputError for `input` at `field` when reading it threw; no message or content reaches it. */
 export function unreadableInput(field: string, input: unknown, error: unknown): InvalidInputError {
   let at: string;
   try {
@@ -71,11 +62,7 @@ export function unreadableInput(field: string, input: unknown, error: unknown): 
   );
 }
 
-/**
- * Runs `decode` on facade input: an InvalidInputError passes through, anything else it throws
- * becomes the InvalidInputError of `unreadableInput`, so a hostile value never surfaces as a bare
- * TypeError.
- */
+/** Runs `decode`: an InvalidInputError passes through, anything else thrown becomes `unreadableInput`'s. */
 export function decodeReadable<T>(field: string, input: unknown, decode: () => T): T {
   try {
     return decode();

@@ -1,4 +1,4 @@
-// io-ts codecs for the facade's inputs other than `record` (which the domain decodes): strict
+// io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
 import {
   ChangesSince,
@@ -17,9 +17,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
-import { InvalidInputError } from './invalidInputError.js';
-
-// --- codecs --------------------------------------------------------------------------------
+import { InvalidInputError } from '../errors/errors.js';
 
 const ChildSpawnedInput = t.intersection([
   t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }),
@@ -38,12 +36,11 @@ export type StatusOptions = t.TypeOf<typeof StatusOptions>;
 
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 
-const PositiveInteger = new t.Type<number, number, unknown>(
-  'a positive safe integer',
-  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
-  (u, c) => (typeof u === 'number' && Number.isSafeInteger(u) && u > 0 ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
+const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
+  const guard = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && is(u);
+  return new t.Type(name, guard, (u, c) => (guard(u) ? t.success(u) : t.failure(u, c)), (a) => a);
+};
+const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
 export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
 
@@ -56,26 +53,14 @@ export type StartupOptions = t.TypeOf<typeof StartupOptions>;
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-const isResyncInterval = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0 && u <= MAX_TIMER_DELAY_MS;
-const ResyncInterval = new t.Type<number, number, unknown>(
-  `whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`,
-  isResyncInterval,
-  (u, c) => (isResyncInterval(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
-
-// --- decoding --------------------------------------------------------------------------------
+const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   if (E.isLeft(result)) throw new InvalidInputError(result.left);
   return result.right;
 }
 
-/**
- * Each known field of `fields` read exactly once into a plain object (absent and undefined ones
- * left out). io-ts reads a field again when it copies an object whose other field it changed
- * (e.g. a normalised summary), so a getter could hand it a second, unchecked answer.
- */
+/** Each known field read exactly once into a plain object, so a getter cannot answer io-ts twice. */
 function snapshotFields(fields: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   const snapshot: Record<string, unknown> = {};
   for (const key of known) {
@@ -85,10 +70,7 @@ function snapshotFields(fields: Record<string, unknown>, known: readonly string[
   return snapshot;
 }
 
-/**
- * Decodes a strict object: only `known` fields, each read once and checked by `codec`; paths start
- * at `field`. Rejects with an InvalidInputError naming the first bad field.
- */
+/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. */
 export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
   return orThrow(
     pipe(
@@ -117,17 +99,14 @@ export function decodeStatusOptions(value: unknown): StatusOptions {
   return strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
 }
 
+/** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {
-  // An array of valid keys (the usual case) is checked with the codec's own predicate and copied,
-  // without io-ts building a result per element; anything else gets the worded error. `every`
-  // skips the holes of a sparse array (`[, key]`), so each index is visited, and a hole named.
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
       if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
     }
-    if (value.every((key) => SessionKeyInput.is(key))) return value.slice() as SessionKey[];
   }
-  return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys'));
+  return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
 }
 
 export function decodeRetention(value: unknown): RetentionOptions {
@@ -135,7 +114,7 @@ export function decodeRetention(value: unknown): RetentionOptions {
   return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
 }
 
-/** `options.store.pruneBatchRows` (a store's hint, see StateStore.pruneBatchRows); undefined means batches sized by time. */
+/** `options.store.pruneBatchRows`; undefined means batches sized by time. */
 export function decodePruneBatchRows(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   return orThrow(decodeInput(PositiveInteger, value, 'options.store.pruneBatchRows'));
@@ -153,21 +132,16 @@ export function decodeResyncInterval(value: unknown): number | undefined {
   return orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
 }
 
-/** Checks that `value` is an object whose listed members are functions (a port implementation). */
+/** Checks that `value` is an object whose listed members are functions (a port). */
 export function requirePort(value: unknown, field: string, methods: readonly string[], expected: string): void {
-  const ok =
-    typeof value === 'object' &&
-    value !== null &&
-    methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
+  const ok = typeof value === 'object' && value !== null && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
   if (!ok) throw new InvalidInputError(invalidInput(field, value, expected));
 }
 
-/** Checks that `value` is a function (the wake port, `ownsSession`). */
 export function requireFunction(value: unknown, field: string, expected: string): void {
   if (typeof value !== 'function') throw new InvalidInputError(invalidInput(field, value, expected));
 }
 
-/** Checks the option object's own fields. */
 export function requireKnownFields(value: unknown, field: string, known: readonly string[]): Record<string, unknown> {
   return orThrow(checkFields(value, field, known));
 }

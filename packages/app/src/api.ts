@@ -1,12 +1,9 @@
-// The public API types of the facade (SPEC section 8): its options, method inputs and results,
-// and the SessionStateAwareness interface itself.
+// The public API types of the facade: its options, method inputs and results, and the interface.
 import type { ActorType, AwarenessObserver, Clock, EventKind, Logger, RecordedEvent, SessionStatus, StateStore, Wake } from '@session-state/domain';
 
-import type { ClockError } from './clockReading.js';
-import type { InvalidInputError } from './invalidInputError.js';
+import type { ClockError, ClosedError, InvalidInputError, StoreOperationError } from './errors/errors.js';
 import type { AwarenessMetrics } from './metrics.js';
 import type { PruneTotals } from './retention.js';
-import type { ClosedError, StoreOperationError } from './storeOperationError.js';
 
 /** What `createSessionStateAwareness` needs: a store, and optionally the other ports. */
 export interface SessionStateAwarenessOptions {
@@ -18,68 +15,28 @@ export interface SessionStateAwarenessOptions {
   readonly logger?: Logger | undefined;
   /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
   readonly wake?: Wake | undefined;
-  /**
-   * Receives timings for metrics: each append batch's store call and each completed prune run,
-   * in seconds (counts and durations only, never content). Called synchronously, so it must be
-   * cheap; a throw is logged once per method and changes nothing. `@session-state/prometheus`
-   * provides one.
-   *
-   * @example observer: sessionStateMetrics.observer
-   */
+  /** Told each append batch's and prune run's duration, synchronously; a throw is logged once and changes nothing. */
   readonly observer?: AwarenessObserver | undefined;
-  /**
-   * History bounds; default 30 days and 50,000 rows. `cursorMaxAgeMs` is how long a watch may
-   * sit untouched before it expires, `maxAgeMs` when absent (see RetentionPolicy).
-   */
+  /** History bounds (default 30 days, 50,000 rows); `cursorMaxAgeMs`, default `maxAgeMs`, expires an idle watch. */
   readonly retention?: { readonly maxAgeMs?: number | undefined; readonly maxRows?: number | undefined; readonly cursorMaxAgeMs?: number | undefined } | undefined;
   /**
-   * For several gateway processes on one shared store: whether this process owns the watcher
-   * session `sessionKey` (delivers its notices and drains it). Omitted, this process owns every
-   * watcher, exactly as with one gateway.
-   *
-   * With it, notices are queued (and woken) here only for owned watchers; the restart scan
-   * reads only owned cursors; a store that offers `listen` (PostgreSQL) signals appends made
-   * in any process, and this facade re-reads the notices its owned cursors on the signalled
-   * targets hold (`store.pendingNotices`); a resync timer (`resyncIntervalMs`) re-reads all of
-   * them as a safety net, which alone gives a store without `listen` (a shared SQLite file)
-   * notices across processes within one interval. A signalled notice is the one the recording
-   * gateway's append froze, so a burst there is one notice here, and the drain reopens once for
-   * the rest, exactly as in one process (a re-read never moves a watermark, so a drain never
-   * acknowledges a change recorded after the watcher last read). A re-read also withdraws a
-   * queued notice whose cursor another process removed (`sessionReset`, `sessionDeleted` or
-   * cursor expiry there; such removals signal their targets too), counted in `noticesWithdrawn`.
-   * Each watcher should be owned by exactly one process at a time (two owners would both
-   * deliver its notice). The drain path is unchanged: a gateway drains only the watchers it
-   * owns, and a process that does not own a watcher has nothing queued for it, so `pending` is
-   * empty and `drain` returns `[]` there. Must be cheap and synchronous; a call that throws
-   * counts as not owned and is logged (once per call site: appends, scans).
+   * Whether this process owns the watcher session (queues, wakes and drains its notices), for
+   * several gateways on one store; omitted, it owns every watcher. Must be cheap and synchronous.
    *
    * @example ownsSession: (sessionKey) => sessionKey.startsWith('agent:ops:')
    */
   readonly ownsSession?: ((sessionKey: string) => boolean) | undefined;
-  /**
-   * How often (ms) a full re-read of the notices the owned pending cursors hold runs, so a lost
-   * signal or a store without `listen` still yields the notice within this delay. Default 60,000 when
-   * `ownsSession` is given, otherwise 0; 0 turns the timer off. The timer never keeps the
-   * process alive.
-   */
+  /** Period (ms) of the full re-read of owned pending cursors; default 60,000 with `ownsSession`, else 0 (off). */
   readonly resyncIntervalMs?: number | undefined;
   /**
-   * What creating the facade runs, for callers that are not a long-running gateway. By default
-   * it runs the restart scan before resolving (it re-queues the notice of every pending cursor,
-   * raising a frozen notice to the newest change, which is a write) and starts a first prune in
-   * the background. `ownsSession` adds listening and the resync timer; `resyncIntervalMs: 0`
-   * turns the timer off.
+   * What creating the facade runs: by default the restart scan, then a first prune in the background.
    *
-   * @example startup: { restartScan: false, prune: 'off' } // record one event and exit: nothing else is read or written
+   * @example startup: { restartScan: false, prune: 'off' } // record one event and exit
    */
   readonly startup?: {
     /** Run the restart scan before resolving. Default true. */
     readonly restartScan?: boolean | undefined;
-    /**
-     * `'background'` (default): a prune starts at creation and again at most hourly after
-     * appends. `'off'`: the facade never starts a prune by itself; only `prune()` prunes.
-     */
+    /** `'background'` (default): at creation and at most hourly after appends; `'off'`: only `prune()` prunes. */
     readonly prune?: 'background' | 'off' | undefined;
   } | undefined;
 }
@@ -101,33 +58,19 @@ export interface RecordInput {
   readonly onlyIfWatched?: boolean | undefined;
 }
 
-/**
- * Why `record` or `childSpawned` wrote nothing, told apart by `name`: `InvalidInputError` (the
- * input; `record` only, with `field` and `expected`), `StoreOperationError`, `ClockError`,
- * `ClosedError` (each with `operation`). Every one has a `message`.
- *
- * @example if (!result.ok && result.error.name === 'InvalidInputError') log.warn({ field: result.error.field }, 'bad record');
- */
+/** Why `record` or `childSpawned` wrote nothing, told apart by `name`. */
 export type RecordError = InvalidInputError | StoreOperationError | ClockError | ClosedError;
 
 /**
- * The result of `record`, never a rejection, tagged by `outcome` (`ok` stays for a quick check):
- * `recorded` (written, or the existing event of its dedupe key), `skipped` (`onlyIfWatched` and
- * nobody watches the session: nothing written), or `failed` (invalid input, storage, clock, closed).
- *
- * @example
- * const result = await awareness.record(input);
- * switch (result.outcome) { case 'recorded': use(result.event); break; case 'skipped': break; case 'failed': log(result.error); }
+ * The result of `record`, never a rejection: `recorded` (written, or its dedupe key's event),
+ * `skipped` (`onlyIfWatched` and unwatched) or `failed`.
  */
 export type RecordResult =
   | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
   | { readonly ok: true; readonly outcome: 'skipped'; readonly reason: 'unwatched' }
   | { readonly ok: false; readonly outcome: 'failed'; readonly error: RecordError };
 
-/**
- * The result of `childSpawned` when its input was valid (invalid input rejects), tagged like
- * `RecordResult`: a spawn edge is never skipped.
- */
+/** The result of `childSpawned` for valid input, like `RecordResult`; a spawn edge is never skipped. */
 export type ChildSpawnedResult =
   | { readonly ok: true; readonly outcome: 'recorded'; readonly event: RecordedEvent }
   | { readonly ok: false; readonly outcome: 'failed'; readonly error: StoreOperationError | ClockError | ClosedError };
@@ -138,7 +81,7 @@ export interface Notice {
   readonly target: string;
   /** Pass as `changesSince` to status(target): the sequence the watcher last read. */
   readonly changesSince: number;
-  /** The notice line, byte-identical to the 0.1 string notices (the gateway puts it in the prompt). */
+  /** The notice line the gateway puts in the prompt. */
   readonly text: string;
 }
 
@@ -166,11 +109,8 @@ export interface StatusOptions {
   /** At most this many events (1-200, default 200). */
   readonly limit?: number | undefined;
   /**
-   * The watcher reconciling (opt-in acknowledge, issue 15). With `changesSince`, when the page
-   * reaches the head (`hasMore` false) and `changesSince` is at or below what the reader's
-   * cursor on this session has acknowledged, the cursor is acknowledged up to the page's
-   * `stateVersion` and a queued notice the read covered is withdrawn; changes recorded after
-   * the read reopen one notice. Without it (or without `changesSince`), status is read-only.
+   * The watcher reconciling: with `changesSince` at or below its cursor's acked, a page that
+   * reaches the head acknowledges the cursor and withdraws the notice the read covered.
    */
   readonly reader?: string | undefined;
 }
@@ -188,10 +128,7 @@ export type PruneResult = PruneTotals;
 export interface SessionStateAwareness {
   /** Appends one event; never rejects. */
   record(input: RecordInput): Promise<RecordResult>;
-  /**
-   * Logs `child_spawned` on the child and seeds the parent's cursor on it. A write that did not
-   * happen (store, clock, closed) is `{ ok: false, error }`; only invalid input rejects.
-   */
+  /** Logs `child_spawned` on the child and seeds the parent's cursor on it; only invalid input rejects. */
   childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;
@@ -199,17 +136,9 @@ export interface SessionStateAwareness {
   pending(watcherKey: string): Notice[];
   /** Consumes the watcher's notices (all or nothing); newer changes reopen one notice per target. */
   drain(watcherKey: string): Promise<Notice[]>;
-  /**
-   * Stops the watcher watching the target: removes the pair's cursor (journal: `watch_ended`
-   * unwatched) and withdraws its queued notice. `unwatched` is false when the pair had no cursor.
-   * A spawn edge can be unwatched; a later `sent` with `watch: true` starts a new watch at the
-   * target's head then.
-   */
+  /** Removes the pair's cursor and withdraws its queued notice; `unwatched` is false when there was none. */
   unwatch(watcherKey: string, targetKey: string): Promise<{ readonly unwatched: boolean }>;
-  /**
-   * The session's state version and, with `changesSince`, the exact delta; with `reader` too,
-   * a page that reaches the head acknowledges the reader's cursor (see StatusOptions.reader).
-   */
+  /** The session's state version and, with `changesSince`, the exact delta (see StatusOptions.reader). */
   status(sessionKey: string, options?: StatusOptions): Promise<SessionStatus>;
   /** One row per key, in the order given. */
   list(sessionKeys: readonly string[]): Promise<SessionListRow[]>;
@@ -223,9 +152,6 @@ export interface SessionStateAwareness {
   metrics(): AwarenessMetrics;
   /** How many notices are queued in this process now, over all watchers (a gauge; no store read). */
   noticeQueueDepth(): number;
-  /**
-   * Stops the resync timer and the cursor-signal subscription, waits for queued work and any
-   * running prune, then closes the store. Later calls fail.
-   */
+  /** Stops timers and signals, waits for queued work and any prune, then closes the store. Later calls fail. */
   close(): Promise<void>;
 }

@@ -1,15 +1,12 @@
-// Group commit: requests submitted while no batch is on its way join one batch, which is handed
-// to `flush` as a whole; each caller gets its own outcome. A batch is bounded (by count and by
-// weight), so no single flush blocks the event loop for long: requests beyond the bound go into
-// the next batch, in call order, and every batch of such a burst, the first too, lets a turn of
-// the event loop pass before it is flushed (the first would otherwise be written in the caller's
-// own turn, after its issuing loop).
+// Group commit: requests submitted while no batch is on its way join one bounded batch, flushed
+// as a whole; each caller gets its own outcome. Requests beyond the bound go into the next batch,
+// and every batch of such a burst lets a turn of the event loop pass before it is flushed.
 
 /** How big one batch may grow. */
 export interface BatchBounds {
   /** At most this many requests in one batch. */
   readonly maxRequests: number;
-  /** At most this total weight (see `weigh`); a single heavier request is a batch of its own. */
+  /** At most this total weight; a single heavier request is a batch of its own. */
   readonly maxWeight: number;
 }
 
@@ -22,10 +19,7 @@ export interface GroupCommitOptions<Request> {
 export interface GroupCommit<Request, Outcome> {
   /** Adds the request to the open batch (opening one if needed) and resolves with its outcome. */
   submit(request: Request): Promise<Outcome>;
-  /**
-   * Hands every open or full batch to `schedule` now instead of at the end of the tick, so an
-   * operation called after a `submit` in the same tick is scheduled after its batch (call order).
-   */
+  /** Hands every open batch to `schedule` now, so an operation called after a `submit` runs after it. */
   flushNow(): void;
 }
 
@@ -38,23 +32,15 @@ interface Waiting<Request, Outcome> {
 interface Batch<Request, Outcome> {
   readonly items: Waiting<Request, Outcome>[];
   weight: number;
-  /**
-   * Part of a burst: opened because the batch before it was full, or full itself (a request went
-   * on to the next). It lets a turn of the event loop pass before it is flushed, so a burst is
-   * many short blocks instead of one long one.
-   */
+  /** Part of a burst: a turn of the event loop passes before it is flushed. */
   inBurst: boolean;
 }
 
-/** One turn of the event loop: timers and I/O run before the next batch is written. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * @param schedule runs the flush, e.g. inside the operation lane; the batch is taken when the
- *   flush starts, so requests arriving while it waits in the lane still join it (up to the bounds).
- * @param flush writes one batch and returns one outcome per request, in order; it must not
- *   reject (map failures to outcomes), `onFlushError` covers a bug there.
- * @param options the bounds of one batch and how a request is weighed.
+ * `schedule` runs a flush (in the lane; requests arriving while it waits still join the batch);
+ * `flush` returns one outcome per request and should not reject: `onFlushError` covers a bug there.
  */
 export function createGroupCommit<Request, Outcome>(
   schedule: (flush: () => Promise<void>) => void,
@@ -63,9 +49,8 @@ export function createGroupCommit<Request, Outcome>(
   options: GroupCommitOptions<Request>,
 ): GroupCommit<Request, Outcome> {
   const { bounds, weigh } = options;
-  /** The batch new submits join, until it runs, is full, or is sealed by `flushNow`. */
+  // The batch new submits join, and the batches not yet handed to `schedule`, oldest first.
   let open: Batch<Request, Outcome> | undefined;
-  /** Batches not yet handed to `schedule`, oldest first (the open one may be the last). */
   let unhanded: Batch<Request, Outcome>[] = [];
 
   const run = (batch: Batch<Request, Outcome>) => async (): Promise<void> => {
@@ -75,8 +60,6 @@ export function createGroupCommit<Request, Outcome>(
     if (items.length === 0) return;
     const requests = items.map((w) => w.request);
     let outcomes: readonly Outcome[] | undefined;
-    // Built only when needed: an Error captures a stack trace, which costs more than a whole
-    // batch of one on the memory store.
     let failure: unknown;
     let failed = false;
     try {
@@ -85,7 +68,7 @@ export function createGroupCommit<Request, Outcome>(
       failure = error;
       failed = true;
     }
-    // Every caller settles, whatever happened: a missing outcome becomes a failure outcome.
+    // Every caller settles: a missing outcome becomes a failure outcome.
     for (let i = 0; i < items.length; i += 1) {
       const waiting = items[i] as Waiting<Request, Outcome>;
       try {
@@ -98,7 +81,6 @@ export function createGroupCommit<Request, Outcome>(
     }
   };
 
-  /** Hands every batch not yet handed over to `schedule`, in the order they were opened. */
   const handOver = (): void => {
     if (unhanded.length === 0) return;
     const batches = unhanded;
@@ -110,7 +92,7 @@ export function createGroupCommit<Request, Outcome>(
     const batch: Batch<Request, Outcome> = { items: [], weight: 0, inBurst };
     open = batch;
     unhanded.push(batch);
-    // The end-of-tick hand-over; it finds nothing to do when an earlier one (or flushNow) took it.
+    // The end-of-tick hand-over; nothing to do when flushNow took it first.
     if (unhanded.length === 1) queueMicrotask(handOver);
     return batch;
   };
@@ -121,7 +103,6 @@ export function createGroupCommit<Request, Outcome>(
         const weight = weigh(request);
         let batch = open;
         if (batch !== undefined && batch.items.length > 0 && (batch.items.length >= bounds.maxRequests || batch.weight + weight > bounds.maxWeight)) {
-          // Full: this request starts the next batch of the burst.
           batch.inBurst = true;
           batch = openBatch(true);
         } else if (batch === undefined) {
@@ -133,7 +114,7 @@ export function createGroupCommit<Request, Outcome>(
     },
     flushNow() {
       handOver();
-      // Sealed: a submit after the operation that called flushNow must not overtake it.
+      // Sealed: a later submit must not overtake the operation that called flushNow.
       open = undefined;
     },
   };

@@ -1,35 +1,43 @@
 // `sessionReset`, `sessionDeleted` and `prune`: cursors, events and notices go, in call order.
-import type { SessionStateAwareness } from './awarenessApi.js';
-import { ClockError } from './clockReading.js';
-import type { FacadeParts } from './facadeParts.js';
-import { decodeSessionKey } from './inputs.js';
-import { decodeReadable } from './unreadableInput.js';
+import type { StateStore } from '@session-state/domain';
 
-export function createCleanupMethods(parts: FacadeParts): Pick<SessionStateAwareness, 'sessionReset' | 'sessionDeleted' | 'prune'> {
-  const { store, failures, board, order, retention } = parts;
-  const queue = board.queue;
+import type { SessionStateAwareness } from '../api.js';
+import { ClockError } from '../errors/errors.js';
+import type { Failures } from '../errors/failures.js';
+import { decodeSessionKey } from '../input/codecs.js';
+import { decodeReadable } from '../input/unreadable.js';
+import type { NoticeBoard } from '../notices/board.js';
+import type { CallOrder } from '../pipeline/lane.js';
+import type { Retention } from '../retention.js';
 
+export interface CleanupMethodsDeps {
+  readonly store: StateStore;
+  readonly failures: Failures;
+  readonly board: NoticeBoard;
+  readonly order: CallOrder;
+  readonly retention: Retention;
+}
+
+export function createCleanupMethods({ store, failures, board, order, retention }: CleanupMethodsDeps): Pick<SessionStateAwareness, 'sessionReset' | 'sessionDeleted' | 'prune'> {
   return {
     async sessionReset(sessionKey) {
       failures.ensureOpen('sessionReset');
       const key = decodeReadable('sessionReset.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionReset.sessionKey'));
-      // The journal entries of the removed cursors record this time.
       const now = failures.now('sessionReset', { sessionKey: key });
       await order.mutate('sessionReset', { sessionKey: key }, () => store.resetWatcher(key, now), (pairs) => {
         board.dropPairs(pairs);
-        queue.removeWatcher(key);
+        board.dropWatcher(key);
       });
     },
 
     async sessionDeleted(sessionKey) {
       failures.ensureOpen('sessionDeleted');
       const key = decodeReadable('sessionDeleted.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'sessionDeleted.sessionKey'));
-      // The journal entries of the removed cursors record this time.
       const now = failures.now('sessionDeleted', { sessionKey: key });
       await order.mutate('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key, now), (result) => {
         board.dropPairs(result.removedCursors);
-        queue.removeWatcher(key);
-        queue.removeTarget(key);
+        board.dropWatcher(key);
+        board.dropTarget(key);
       });
     },
 
@@ -38,7 +46,6 @@ export function createCleanupMethods(parts: FacadeParts): Pick<SessionStateAware
       try {
         return await retention.runNow();
       } catch (error) {
-        // A bad clock reading prunes nothing and is reported as what it is.
         throw error instanceof ClockError ? failures.clock(error) : failures.store('prune', error);
       }
     },

@@ -1,68 +1,63 @@
 // The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target).
-import type { Sequence } from '@session-state/domain';
+// Its generation counts the entries that left it, so a re-read beside the lane can tell whether
+// a pair may have changed while it was in flight.
+import { noticeText, type Sequence } from '@session-state/domain';
 
-/** One queued notice of a (watcher, target) pair. */
-export interface QueuedNotice {
+/** What the store asks to queue for a pair. */
+export interface OfferedNotice {
   readonly target: string;
-  /**
-   * The cursor's `acked` the text prints: where the watcher's reconcile starts (the public
-   * notice's `changesSince`); with the target it determines the text.
-   */
+  /** The cursor's `acked`: printed in the text, and where the watcher's reconcile starts. */
   readonly acked: Sequence;
-  readonly text: string;
   /** The frozen watermark the notice covers; a drain acknowledges up to it. */
   readonly notified: Sequence;
 }
 
-/** A queued notice with the watcher it waits for. */
+export interface QueuedNotice extends OfferedNotice {
+  readonly text: string;
+  /** The queue's generation when the entry was queued. */
+  readonly queuedIn: number;
+}
+
 export interface QueuedPair {
   readonly watcher: string;
   readonly entry: QueuedNotice;
 }
 
-/** What an offer did: a new entry (the caller wakes the watcher) or a coalesced duplicate. */
+/** A new entry (the caller wakes the watcher), or the pair's equal entry kept. */
 export type OfferResult = 'queued' | 'coalesced';
 
 export interface NoticeQueue {
   /**
-   * Offers a notice. The same text already queued for the pair keeps its place (only `notified`
-   * is refreshed) and is `coalesced`; anything else becomes the pair's entry, newest last.
-   * The text is the domain's `noticeText(target, acked)`, so the pair's queued entry has the same
-   * text exactly when it has the same `acked`: that is what is compared (no string comparison per
-   * repeat offer), and `notice.text` is read only for a new entry.
+   * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified`
+   * refreshed; anything else becomes the pair's entry, newest last, its text built here.
    */
-  offer(watcher: string, notice: QueuedNotice): OfferResult;
+  offer(watcher: string, notice: OfferedNotice): OfferResult;
   /** The watcher's entries, oldest first. */
   entries(watcher: string): readonly QueuedNotice[];
-  /** Every entry whose target is `target`, with its watcher (no particular order). */
   entriesOn(target: string): readonly QueuedPair[];
-  /** Every entry, with its watcher (no particular order). */
   allEntries(): readonly QueuedPair[];
   /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
   removeIfSame(watcher: string, entry: QueuedNotice): void;
-  /** Removes the pair's entry, whatever it holds; true when it had one. */
+  /** Removes the pair's entry; true when it had one. */
   remove(watcher: string, target: string): boolean;
-  /** Removes every entry of the watcher. */
   removeWatcher(watcher: string): void;
-  /** Removes every entry whose target is `target`. */
   removeTarget(target: string): void;
-  /** How many entries the queue holds, over all watchers (kept as a count, not counted per call). */
   size(): number;
+  /** How many entries have left the queue (removed, or replaced by another text). */
+  generation(): number;
+  /** Whether the pair's entry cannot have left the queue since generation `mark`. */
+  unchangedSince(watcher: string, target: string, mark: number): boolean;
 }
 
-/**
- * Creates an empty queue. `onRemoved` hears of every entry that leaves it (removed, or replaced
- * by a different text for the pair), after the fact.
- */
-export function createNoticeQueue(onRemoved: (watcher: string, target: string) => void = noop): NoticeQueue {
-  // A watcher's entries: its only entry itself, or a Map of them by target once it holds two. Most
-  // watchers hold one (a restart scan may queue a hundred thousand), and a Map each would be most
-  // of what the queue keeps. Map iteration follows insertion order, which is exactly "oldest first".
+/** A watcher's entries: its only one, or a Map by target once it holds two (insertion order is oldest first). */
+type WatcherEntries = QueuedNotice | Map<string, QueuedNotice>;
+
+export function createNoticeQueue(): NoticeQueue {
   const byWatcher = new Map<string, WatcherEntries>();
-  // The watchers holding an entry on each target: a re-read on a few targets (a cross-process
-  // signal) and a target's removal look at those entries only, not at the whole queue.
+  // The watchers holding an entry on each target, so a target's entries are found without a scan.
   const watchersByTarget = new Map<string, Set<string>>();
   let entryCount = 0;
+  let removals = 0;
 
   const entryOf = (watcher: string, target: string): QueuedNotice | undefined => {
     const held = byWatcher.get(watcher);
@@ -78,7 +73,7 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
     else byWatcher.set(watcher, new Map([[held.target, held], [entry.target, entry]]));
   };
 
-  /** Takes the pair's entry out of `byWatcher` (no count, index or callback); true when it had one. */
+  /** Takes the pair's entry out of `byWatcher` only; true when it had one. */
   const take = (watcher: string, target: string): boolean => {
     const held = byWatcher.get(watcher);
     if (held === undefined) return false;
@@ -102,9 +97,14 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
   const remove = (watcher: string, target: string): boolean => {
     if (!take(watcher, target)) return false;
     entryCount -= 1;
+    removals += 1;
     unindex(watcher, target);
-    onRemoved(watcher, target);
     return true;
+  };
+
+  const entries = (watcher: string): readonly QueuedNotice[] => {
+    const held = byWatcher.get(watcher);
+    return held === undefined ? [] : held instanceof Map ? [...held.values()] : [held];
   };
 
   return {
@@ -114,24 +114,21 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
         if (current.notified !== notice.notified) put(watcher, { ...current, notified: notice.notified });
         return 'coalesced';
       }
-      // A different text for the pair replaces the old one and goes to the back as a new notice.
       if (current !== undefined) {
         take(watcher, notice.target);
-        onRemoved(watcher, notice.target);
+        removals += 1;
       } else entryCount += 1;
-      put(watcher, { target: notice.target, acked: notice.acked, text: notice.text, notified: notice.notified });
-      let watchers = watchersByTarget.get(notice.target);
+      const { target, acked, notified } = notice;
+      put(watcher, { target, acked, notified, text: noticeText(target, acked), queuedIn: removals });
+      let watchers = watchersByTarget.get(target);
       if (watchers === undefined) {
         watchers = new Set();
-        watchersByTarget.set(notice.target, watchers);
+        watchersByTarget.set(target, watchers);
       }
       watchers.add(watcher);
       return 'queued';
     },
-    entries(watcher) {
-      const held = byWatcher.get(watcher);
-      return held === undefined ? [] : held instanceof Map ? [...held.values()] : [held];
-    },
+    entries,
     entriesOn(target) {
       const found: QueuedPair[] = [];
       for (const watcher of watchersByTarget.get(target) ?? []) {
@@ -153,24 +150,15 @@ export function createNoticeQueue(onRemoved: (watcher: string, target: string) =
     },
     remove,
     removeWatcher(watcher) {
-      const held = byWatcher.get(watcher);
-      if (held === undefined) return;
-      const targets = held instanceof Map ? [...held.keys()] : [held.target];
-      entryCount -= targets.length;
-      byWatcher.delete(watcher);
-      for (const target of targets) {
-        unindex(watcher, target);
-        onRemoved(watcher, target);
-      }
+      for (const entry of entries(watcher)) remove(watcher, entry.target);
     },
     removeTarget(target) {
       for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
     },
     size: () => entryCount,
+    generation: () => removals,
+    unchangedSince(watcher, target, mark) {
+      return removals === mark || (entryOf(watcher, target)?.queuedIn ?? Number.POSITIVE_INFINITY) <= mark;
+    },
   };
 }
-
-/** A watcher's queued entries: the one it holds, or (two or more) by target, oldest first. */
-type WatcherEntries = QueuedNotice | Map<string, QueuedNotice>;
-
-function noop(): void {}

@@ -1,0 +1,69 @@
+// Reading the clock, and how an operation reports a store failure, a bad clock reading or a
+// call after close(): logged (identifiers only) and mapped to the error it rejects with or returns.
+import type { Clock, Logger } from '@session-state/domain';
+
+import { ClockError, ClosedError, describeFailure, StoreOperationError } from './errors.js';
+
+/** The largest epoch time a Date holds, in ms. */
+const MAX_CLOCK_MS = 8.64e15;
+
+/** What a bad reading was, by type (a reading is never echoed whole). */
+function describeReading(value: unknown): string {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+    return `a number beyond ±${MAX_CLOCK_MS}`;
+  }
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/** Reads the clock once for `operation`: epoch ms, or the ClockError saying what was wrong. */
+export function readClock(clock: Clock, operation: string): number | ClockError {
+  let value: unknown;
+  try {
+    value = clock.now();
+  } catch (error) {
+    return new ClockError(operation, `threw (${describeFailure(error)})`, error);
+  }
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_CLOCK_MS) return value;
+  return new ClockError(operation, `returned ${describeReading(value)}, not a finite number of epoch milliseconds`);
+}
+
+/** Identifiers (keys, kinds) a failure's log entry carries; never content. */
+export type FailureFields = Record<string, string>;
+
+export interface Failures {
+  /** Logs a store failure and returns the StoreOperationError to report. */
+  store(operation: string, cause: unknown, fields?: FailureFields): StoreOperationError;
+  /** Logs a bad clock reading and returns it. */
+  clock(error: ClockError, fields?: FailureFields): ClockError;
+  /** The time, or a logged ClockError thrown. */
+  now(operation: string, fields?: FailureFields): number;
+  /** Throws the ClosedError of `operation` once close() was called. */
+  ensureOpen(operation: string): void;
+}
+
+export function createFailures(logger: Logger, clock: Clock, isClosed: () => boolean): Failures {
+  const clockFailure = (error: ClockError, fields: FailureFields = {}): ClockError => {
+    logger.error({ operation: error.operation, ...fields, error: error.message }, 'clock port failed');
+    return error;
+  };
+  return {
+    store(operation, cause, fields = {}) {
+      logger.error({ operation, ...fields, error: describeFailure(cause) }, 'store operation failed');
+      return new StoreOperationError(operation, cause);
+    },
+    clock: clockFailure,
+    now(operation, fields = {}) {
+      const now = readClock(clock, operation);
+      if (typeof now !== 'number') throw clockFailure(now, fields);
+      return now;
+    },
+    ensureOpen(operation) {
+      if (isClosed()) throw new ClosedError(operation);
+    },
+  };
+}

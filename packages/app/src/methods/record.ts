@@ -1,0 +1,77 @@
+// `record` and `childSpawned`: validate, read the clock, join the open group-commit batch. A write
+// that did not happen is a result, `{ ok: false, error }`; only invalid childSpawned input rejects.
+import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Clock, type Logger, type Summary } from '@session-state/domain';
+
+import type { RecordResult, SessionStateAwareness } from '../api.js';
+import { ClosedError, InvalidInputError, StoreOperationError, type ClockError } from '../errors/errors.js';
+import { readClock, type Failures } from '../errors/failures.js';
+import { decodeChildSpawned } from '../input/codecs.js';
+import { decodeReadable, unreadableInput } from '../input/unreadable.js';
+import type { Counters } from '../metrics.js';
+import { failedResult, type AppendOperation, type AppendPipeline, type FailedResult } from '../pipeline/appendPipeline.js';
+
+export interface RecordMethodsDeps {
+  readonly clock: Clock;
+  readonly counters: Counters;
+  readonly logger: Logger;
+  readonly failures: Failures;
+  readonly appends: AppendPipeline;
+  readonly isClosed: () => boolean;
+}
+
+export function createRecordMethods({ clock, counters, logger, failures, appends, isClosed }: RecordMethodsDeps): Pick<SessionStateAwareness, 'record' | 'childSpawned'> {
+  const rejected = (invalid: InvalidInputError): RecordResult => {
+    counters.add('appendFailures');
+    logger.warn({ operation: 'record', field: invalid.field, expected: invalid.expected }, 'record rejected invalid input');
+    return failedResult(invalid);
+  };
+
+  /** The time, or the failed result of a bad clock reading. */
+  const appendTime = (operation: AppendOperation, sessionKey: string): number | FailedResult<ClockError> => {
+    const appendedAt = readClock(clock, operation);
+    if (typeof appendedAt === 'number') return appendedAt;
+    counters.add('appendFailures');
+    return failedResult(failures.clock(appendedAt, { sessionKey }));
+  };
+
+  /** Hostile input may still make this throw (a getter the decoder reads); `record` guards it. */
+  const recordNow = (input: unknown): Promise<RecordResult> => {
+    if (isClosed()) return Promise.resolve(failedResult(new ClosedError('record')));
+    const decoded = decodeRecordInput(input);
+    if (decoded._tag === 'Left') return Promise.resolve(rejected(new InvalidInputError(decoded.left)));
+    const appendedAt = appendTime('record', decoded.right.sessionKey);
+    return typeof appendedAt === 'number' ? appends.submit('record', { command: decoded.right, appendedAt }) : Promise.resolve(appendedAt);
+  };
+
+  return {
+    record(input) {
+      try {
+        return recordNow(input);
+      } catch (error) {
+        return Promise.resolve(rejected(unreadableInput('record', input, error)));
+      }
+    },
+
+    async childSpawned(input) {
+      if (isClosed()) return failedResult(new ClosedError('childSpawned'));
+      const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
+      const command: AppendCommand = {
+        sessionKey: childKey,
+        kind: 'child_spawned',
+        actorType: 'agent',
+        actorSessionKey: parentKey,
+        summary: summary ?? (normaliseSummary(`spawned by ${parentKey}`) as Summary),
+        onlyIfWatched: false,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+      };
+      const appendedAt = appendTime('childSpawned', childKey);
+      if (typeof appendedAt !== 'number') return appendedAt;
+      const seeds = isAgentQualified(parentKey) && isAgentQualified(childKey) && parentKey !== childKey;
+      const request: AppendRequest = { command, appendedAt, ...(seeds ? { seedWatcher: parentKey } : {}) };
+      const result = await appends.submit('childSpawned', request);
+      // childSpawned never sets onlyIfWatched, so a skip is the store's fault.
+      if (result.outcome === 'skipped') return failedResult(new StoreOperationError('childSpawned', 'the store skipped a spawn edge'));
+      return result;
+    },
+  };
+}

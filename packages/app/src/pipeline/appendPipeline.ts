@@ -1,0 +1,209 @@
+// The append pipeline: appends join a bounded group-commit batch that runs in the lane as one
+// store call; each caller gets its own result, and nothing after the commit (notices, wakes,
+// counters, the prune schedule) can turn that result into a failure.
+//
+// A drain heads a batch of its own (sealed behind every earlier append) and the appends called
+// after it join it; on a store with `drainThenAppend` they commit together, else one after the other.
+import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
+
+import type { Notice, RecordError, RecordResult } from '../api.js';
+import { describeFailure, type StoreOperationError } from '../errors/errors.js';
+import type { Failures } from '../errors/failures.js';
+import type { Counters } from '../metrics.js';
+import type { DrainStart, NoticeBoard } from '../notices/board.js';
+import type { Observe } from '../ports/observer.js';
+import { createGroupCommit, type BatchBounds } from './groupCommit.js';
+import type { OperationLane } from './lane.js';
+
+/** At most 128 appends and 256 KiB of summaries and payloads per store transaction, so no batch blocks the loop for long. */
+export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 128, maxWeight: 256 * 1024 };
+
+/** An append's weight: its summary and its payload's JSON text, in characters. */
+export function appendRequestWeight(request: AppendRequest): number {
+  const { summary, payloadJson } = request.command;
+  return summary.length + (payloadJson === undefined ? 0 : Math.min(PAYLOAD_MAX_BYTES, payloadJson.length));
+}
+
+export type AppendOperation = 'record' | 'childSpawned';
+
+export interface AppendPipeline {
+  /** Joins the open batch; resolves with the append's result, never rejects. */
+  submit(operation: AppendOperation, request: AppendRequest): Promise<AppendResult>;
+  /** Hands the open batch to the lane now (call order). */
+  flushNow(): void;
+  /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
+  drain(watcher: SessionKey): Promise<Notice[]>;
+}
+
+export interface AppendPipelineDeps {
+  readonly store: StateStore;
+  readonly lane: OperationLane;
+  readonly board: NoticeBoard;
+  readonly counters: Counters;
+  readonly failures: Failures;
+  readonly logger: Logger;
+  readonly observe: Observe;
+  /** Runs after a batch in which an append committed (the prune schedule check). */
+  readonly afterAppends: () => void;
+}
+
+interface AppendItem {
+  readonly kind: 'append';
+  readonly operation: AppendOperation;
+  readonly request: AppendRequest;
+}
+
+/** A drain heading a batch (only ever its first item). */
+interface DrainItem {
+  readonly kind: 'drain';
+  readonly watcher: SessionKey;
+}
+
+type BatchItem = AppendItem | DrainItem;
+type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
+type ItemOutcome = RecordResult | DrainSettled;
+
+export type FailedResult<E extends RecordError = RecordError> = { readonly ok: false; readonly outcome: 'failed'; readonly error: E };
+
+/** What a submitted append resolves with: it fails only by the store. */
+export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<StoreOperationError>;
+
+export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
+
+export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
+  const { store, board, counters, failures, logger, observe } = deps;
+
+  const toResult = (item: AppendItem, outcome: AppendOutcome | undefined): RecordResult => {
+    switch (outcome?.type) {
+      case 'appended':
+      case 'duplicate':
+        return { ok: true, outcome: 'recorded', event: toRecordedEvent(outcome.event) };
+      case 'skipped':
+        return { ok: true, outcome: 'skipped', reason: 'unwatched' };
+      case 'failed':
+      case undefined: {
+        const cause = outcome?.error ?? storeError('append', 'the store returned no outcome for this request');
+        counters.add('appendFailures');
+        const { command } = item.request;
+        return failedResult(failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }));
+      }
+    }
+  };
+
+  /** The event is written: a failure here is logged, since a caller retrying would write it twice. */
+  const afterCommitted = (item: AppendItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
+    const { command, seedWatcher } = item.request;
+    try {
+      counters.add('eventsAppended');
+      // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
+      if (seedWatcher !== undefined) board.withdraw(seedWatcher, command.sessionKey);
+      for (const notice of outcome.notices) board.offerOwned(notice);
+    } catch (error) {
+      logger.error({ operation: item.operation, sessionKey: command.sessionKey, kind: command.kind, error: describeFailure(error) }, 'queuing the notices of a committed append failed; the append stands');
+    }
+  };
+
+  /** The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). */
+  const settleAppends = (items: readonly AppendItem[], outcomes: readonly AppendOutcome[] | undefined, failure: unknown): RecordResult[] => {
+    const failed: AppendOutcome | undefined = outcomes === undefined ? { type: 'failed', error: storeError('append', failure) } : undefined;
+    let appended = false;
+    const results = items.map((item, i) => {
+      const outcome = failed ?? (Array.isArray(outcomes) ? outcomes[i] : undefined);
+      if (outcome?.type === 'appended') {
+        appended = true;
+        afterCommitted(item, outcome);
+      }
+      return toResult(item, outcome);
+    });
+    if (appended) {
+      try {
+        deps.afterAppends();
+      } catch (error) {
+        logger.error({ operation: 'prune', error: describeFailure(error) }, 'the prune schedule check failed; skipped until the next append');
+      }
+    }
+    return results;
+  };
+
+  const timing = (appends: number): ((failed: boolean) => void) => {
+    const started = performance.now();
+    return (failed) => {
+      if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed });
+    };
+  };
+
+  const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
+    const timed = timing(items.length);
+    let outcomes: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
+    try {
+      outcomes = await store.append(items.map((item) => item.request));
+    } catch (error) {
+      failure = error;
+    }
+    timed(outcomes === undefined);
+    return settleAppends(items, outcomes, failure);
+  };
+
+  /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
+  const flushDrainBatch = async (head: DrainItem, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
+    let start: DrainStart | undefined;
+    try {
+      start = board.startDrain(head.watcher, () => failures.now('drain', { watcher: head.watcher }));
+    } catch (error) {
+      // A bad clock reading consumes nothing: the notices stay queued.
+      return [{ drainFailed: error }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    }
+    if (start === undefined) return [{ drained: [] }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    const { watcher, acks, now } = start.request;
+    const settle = (drained: DrainThenAppendResult['drained'] | undefined, failure: unknown): DrainSettled =>
+      drained?.ok === true ? { drained: board.finishDrain(start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
+    if (items.length === 0 || store.drainThenAppend === undefined) {
+      let drained: DrainThenAppendResult['drained'];
+      try {
+        drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
+      } catch (error) {
+        drained = { ok: false, error };
+      }
+      return [settle(drained, undefined), ...(items.length > 0 ? await flushAppends(items) : [])];
+    }
+    const timed = timing(items.length);
+    let result: DrainThenAppendResult | undefined;
+    let failure: unknown;
+    try {
+      result = await store.drainThenAppend(start.request, items.map((item) => item.request));
+    } catch (error) {
+      failure = error;
+    }
+    timed(result === undefined);
+    return [settle(result?.drained, failure), ...settleAppends(items, result?.appended, failure)];
+  };
+
+  const commit = createGroupCommit<BatchItem, ItemOutcome>(
+    (run) => {
+      void deps.lane.run(run);
+    },
+    (items) => {
+      const head = items[0];
+      return head?.kind === 'drain' ? flushDrainBatch(head, items.slice(1) as AppendItem[]) : flushAppends(items as readonly AppendItem[]);
+    },
+    (items, error) =>
+      items.map((item) =>
+        item.kind === 'drain' ? { drainFailed: failures.store('drain', error, { watcher: item.watcher }) } : toResult(item, { type: 'failed', error: storeError('append', error) }),
+      ),
+    { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => (item.kind === 'drain' ? 0 : appendRequestWeight(item.request)) },
+  );
+
+  const drain = async (watcher: SessionKey): Promise<Notice[]> => {
+    commit.flushNow();
+    const settled = (await commit.submit({ kind: 'drain', watcher })) as DrainSettled;
+    if ('drainFailed' in settled) throw settled.drainFailed;
+    return settled.drained;
+  };
+
+  return {
+    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
+    flushNow: commit.flushNow,
+    drain,
+  };
+}

@@ -1,0 +1,66 @@
+// The operation lane: store calls and the queue updates that follow them run one at a time, in
+// call order, so the notice queue follows the store's order and each call sees every earlier one.
+import type { FailureFields, Failures } from '../errors/failures.js';
+
+export interface OperationLane {
+  /** Runs `operation` after every earlier one has settled (at once when the lane is idle). */
+  run<T>(operation: () => Promise<T>): Promise<T>;
+  /** Resolves once every operation queued so far has settled. */
+  idle(): Promise<void>;
+}
+
+export function createOperationLane(): OperationLane {
+  let tail: Promise<unknown> = Promise.resolve();
+  // At zero the lane is idle and the next operation starts synchronously.
+  let unsettled = 0;
+  const settle = (): void => {
+    unsettled -= 1;
+  };
+  return {
+    run<T>(operation: () => Promise<T>): Promise<T> {
+      let result: Promise<T>;
+      if (unsettled === 0) {
+        try {
+          result = operation();
+        } catch (error) {
+          result = Promise.reject(error);
+        }
+      } else {
+        result = tail.then(operation);
+      }
+      unsettled += 1;
+      tail = result.then(settle, settle);
+      return result;
+    },
+    idle() {
+      return tail.then(() => undefined);
+    },
+  };
+}
+
+/** The lane as the facade's methods enter it: appends still in the open batch go first. */
+export interface CallOrder {
+  enter<T>(operation: () => Promise<T>): Promise<T>;
+  /** A mutating store call, then `apply` (its queue update); a store failure rejects as a logged StoreOperationError. */
+  mutate<T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T>;
+}
+
+/** `flushAppends` hands the open group-commit batch to the lane. */
+export function createCallOrder(lane: OperationLane, flushAppends: () => void, failures: Failures): CallOrder {
+  const enter = <T>(operation: () => Promise<T>): Promise<T> => {
+    flushAppends();
+    return lane.run(operation);
+  };
+  const mutate = <T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
+    enter(async () => {
+      let result: T;
+      try {
+        result = await call();
+      } catch (error) {
+        throw failures.store(operation, error, fields);
+      }
+      apply(result);
+      return result;
+    });
+  return { enter, mutate };
+}
