@@ -4,8 +4,8 @@
 // their type declarations (tools/installTest checks it).
 export { openSqliteStore } from './openSqliteStore.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteDatabaseHandle, type SqliteStoreOptions } from './storeOptions.js';
-export { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './walBound.js';
+export { LARGE_OPERATIONS_PER_BOUND, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS } from './worker/walBound.js';
 export type { CorruptRowInfo } from '@session-state/domain';
 export { MIGRATIONS, type Migration } from './migrations/index.js';
-export { isStateFile, probeStateFile, type StateFileProbe } from './isStateFile.js';
-export { labelStateFile, stateFileLabels } from './fileLabels.js';
+export { isStateFile, probeStateFile, type StateFileProbe } from './file/isStateFile.js';
+export { labelStateFile, stateFileLabels } from './file/fileLabels.js';

@@ -4,36 +4,27 @@
 import { storePort } from '@session-state/adapters-sql-common';
 import type { CursorPair, Logger, PruneBatch, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
-import { acknowledgeRead } from './acknowledgeRead.js';
-import { appendEvents } from './appendEvents.js';
-import { countPendingCursors } from './countPendingCursors.js';
-import { readCursorJournal } from './cursorJournal.js';
-import { deleteSession } from './deleteSession.js';
-import { drain } from './drain.js';
-import { watchFileIdentity } from './fileIdentity.js';
-import { listCursors } from './listCursors.js';
-import { previewPrune, vacuum } from './maintenance.js';
-import { openStoreDb } from './openStoreDb.js';
-import { pendingNotices } from './pendingNotices.js';
-import { createCheckpointer, createWalSchedule, type Checkpointer } from './checkpointer.js';
-import { createCommitCheckpoints, type CommitCheckpoints } from './commitCheckpoints.js';
-import { OWN_CONNECTION_BATCH_ROWS, prune } from './prune.js';
-import { planCapWrites, type CapRead } from './pruneCapPlan.js';
-import { createPruneProgress } from './pruneProgress.js';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './pruneWorker.js';
-import { readChanges, readSessionChanges } from './readChanges.js';
-import { readHeads } from './readHeads.js';
-import { readOverview } from './readOverview.js';
-import { recover, SCAN_CHECKPOINT_AFTER_ROWS } from './recover.js';
-import { resetWatcher } from './resetWatcher.js';
-import { assertNoForeignTransaction } from './sharedDatabase.js';
-import { resolveStatePath } from './statePath.js';
+import { acknowledgeRead } from './operations/acknowledgeRead.js';
+import { appendEvents } from './operations/append.js';
+import { readCursorJournal } from './operations/journal.js';
+import { drain } from './operations/drain.js';
+import { watchFileIdentity } from './file/fileIdentity.js';
+import { previewPrune, vacuum } from './operations/maintenance.js';
+import { openStoreDb } from './db/openStoreDb.js';
+import { createCheckpointer, createWalSchedule, type Checkpointer } from './worker/checkpointer.js';
+import { createCommitCheckpoints, type CommitCheckpoints } from './worker/commitCheckpoints.js';
+import { createPruneProgress, OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune, type CapRead } from './operations/prune.js';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS, walPagesOfCapBatch } from './worker/pruneWorker.js';
+import { countPendingCursors, listCursors, pendingNotices, readChanges, readHeads, readOverview, readSessionChanges } from './operations/reads.js';
+import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
+import { restartScan, SCAN_CHECKPOINT_AFTER_ROWS } from './operations/restartScan.js';
+import { assertNoForeignTransaction } from './file/sharedDatabase.js';
+import { resolveStatePath } from './file/statePath.js';
 import { storeLogger } from './storeLogger.js';
-import type { StoreDb } from './storeDb.js';
+import type { StoreDb } from './db/storeDb.js';
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
-import { unwatch } from './unwatch.js';
-import { watch } from './watch.js';
-import { createWriteGate, type WriteGate } from './writeGate.js';
+import { watch } from './operations/watch.js';
+import { createWriteGate, type WriteGate } from './worker/writeGate.js';
 
 /**
  * The SQLite StateStore. Several processes may open the same file: every write runs in
@@ -189,7 +180,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     countPendingCursors: gated(countPendingCursors),
     readOverview: gated(readOverview),
     acknowledgeRead: gatedWrite(acknowledgeRead),
-    restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => recover(db, now, owns, scanWalSchedule))),
+    restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => restartScan(db, now, owns, scanWalSchedule))),
     resetWatcher: gatedWrite(resetWatcher),
     unwatch: gatedWrite(unwatch),
     deleteSession: gatedWrite(deleteSession),

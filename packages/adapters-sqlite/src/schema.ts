@@ -1,7 +1,7 @@
 // The drizzle table definitions of the SQLite store. The committed migrations (drizzle/, embedded in
 // src/migrations/generated.ts) are generated from these by drizzle-kit; `npm run check:migrations`
 // fails when the two disagree.
-import { orm, sqliteCore } from './drizzle.js';
+import { orm, sqliteCore } from './db/drizzle.js';
 
 const { sql } = orm;
 const { index, integer, primaryKey, sqliteTable, text } = sqliteCore;

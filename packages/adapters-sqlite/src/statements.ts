@@ -14,12 +14,12 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, compilePositional, type Statement } from './compile.js';
-import type { SqliteClient } from './driver.js';
-import { raisedByMarks } from './logMaterial.js';
-import type { QueryBuilder as Orm } from './queryBuilder.js';
+import { compile, compilePositional, type Statement } from './db/compile.js';
+import type { SqliteClient } from './driver/driver.js';
+import { raisedByMarks } from './operations/logMaterial.js';
+import type { QueryBuilder as Orm } from './db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
-import { orm } from './drizzle.js';
+import { orm } from './db/drizzle.js';
 
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 

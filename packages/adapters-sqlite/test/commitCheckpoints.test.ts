@@ -1,8 +1,8 @@
 // The checkpoints of everyday writes: in the worker at the WAL's bound with every operation waiting
 // for it (an eighth of the bound when commits are large), and when the writes pause with enough of
 // the WAL not copied back; never beside a steady write load.
-import { createCommitCheckpoints, type CommitCheckpointOptions, type WalSize } from '../src/commitCheckpoints.js';
-import { createWriteGate, type WriteGate } from '../src/writeGate.js';
+import { createCommitCheckpoints, type CommitCheckpointOptions, type WalSize } from '../src/worker/commitCheckpoints.js';
+import { createWriteGate, type WriteGate } from '../src/worker/writeGate.js';
 import { manualCheckpointer, type ManualCheckpointer } from './support/manualCheckpointer.js';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -8,7 +8,7 @@ import type { AppendRequest, SessionKey, StateStore } from '@session-state/domai
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
-import { WAL_FRAMES_BEFORE_WAIT } from '../src/walBound.js';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/worker/walBound.js';
 import { appendRequest } from './support/appendRequest.js';
 
 const TARGET = 'agent:target:main' as SessionKey;

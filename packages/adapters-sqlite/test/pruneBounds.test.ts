@@ -6,12 +6,12 @@ import { asSequence, type SessionKey } from '@session-state/domain';
 import fs from 'node:fs';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/headRow.js';
-import { WAL_ROWS_BEFORE_WAIT } from '../src/checkpointer.js';
+import { writeHead } from '../src/operations/headRow.js';
+import { WAL_ROWS_BEFORE_WAIT } from '../src/worker/checkpointer.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
-import { openStoreDb } from '../src/openStoreDb.js';
-import { prune, SESSIONS_PER_BATCH } from '../src/prune.js';
-import type { StoreDb } from '../src/storeDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { prune, SESSIONS_PER_BATCH } from '../src/operations/prune.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import { asSequence, type SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/headRow.js';
+import { writeHead } from '../src/operations/headRow.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
-import { openStoreDb } from '../src/openStoreDb.js';
-import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune.js';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker.js';
-import type { StoreDb } from '../src/storeDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/operations/prune.js';
+import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/worker/pruneWorker.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 import { pruneRun } from './support/pruneRun.js';
 
 const T0 = Date.UTC(2026, 10, 29);

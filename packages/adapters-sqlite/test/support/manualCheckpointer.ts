@@ -1,5 +1,5 @@
 // A checkpointer whose checkpoints end when the test says so.
-import type { Checkpointer } from '../../src/checkpointer.js';
+import type { Checkpointer } from '../../src/worker/checkpointer.js';
 
 export interface ManualCheckpointer extends Checkpointer {
   /** Checkpoints started. */

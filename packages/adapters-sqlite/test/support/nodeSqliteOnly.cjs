@@ -4,9 +4,9 @@
 'use strict';
 const { decodeRecordInput } = require('@session-state/domain');
 const { openSqliteStore } = require('../../dist/index.js');
-const { openStoreDb } = require('../../dist/openStoreDb.js');
-const { createPruneWorker } = require('../../dist/pruneWorker.js');
-const { createCheckpointer } = require('../../dist/checkpointer.js');
+const { openStoreDb } = require('../../dist/db/openStoreDb.js');
+const { createPruneWorker } = require('../../dist/worker/pruneWorker.js');
+const { createCheckpointer } = require('../../dist/worker/checkpointer.js');
 
 const path = process.argv[2];
 const out = {};

@@ -1,0 +1,202 @@
+// The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
+// in its own SAVEPOINT so a failure rolls back and fails only that request. A record on a target
+// with many cursors ends its batch's transaction; its cursors see it in pages (fanOut.ts), and the
+// rest of the batch follows in a transaction of its own.
+import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import {
+  assertAppendRequest,
+  asSequence,
+  headAfterAppend,
+  noticeTextRecent,
+  planAppend,
+  toStoredEvent,
+  type AppendOutcome,
+  type AppendRequest,
+  type CursorRow,
+  type NoticeTextOf,
+} from '@session-state/domain';
+
+
+import type { Transaction } from '../driver/driver.js';
+import { decodeEventValues } from './eventRow.js';
+import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut.js';
+import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
+import type { StoreDb } from '../db/storeDb.js';
+
+// --- what an open database keeps for its appends ----------------------------------------------
+
+/**
+ * Kept per open database so that one record allocates as little as it can (every byte is
+ * garbage the next scavenge walks): the notice texts of recent (target, acked) pairs, and the
+ * ISO text of the last append time.
+ */
+interface AppendMemo {
+  readonly noticeText: NoticeTextOf;
+  lastAppendedAt: number;
+  lastOccurredAt: string;
+  /** Set by the request of the running batch whose fan-out is paged: the batch's transaction ends after it. */
+  owed: OwedFanOut | undefined;
+}
+
+/** The default `occurredAt` of an append at `appendedAt`; appends in the same millisecond share one string. */
+function occurredAtOf(memo: AppendMemo, appendedAt: number): string {
+  if (appendedAt !== memo.lastAppendedAt) {
+    memo.lastOccurredAt = new Date(appendedAt).toISOString();
+    memo.lastAppendedAt = appendedAt;
+  }
+  return memo.lastOccurredAt;
+}
+
+// --- one request (inside the caller's transaction or savepoint) ------------------------------
+
+function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): AppendOutcome {
+  // Before the dedupe lookup: an ill-formed key would match another key's row.
+  assertAppendRequest(request);
+  const st = db.statements;
+  const { command, appendedAt, seedWatcher } = request;
+
+  if (command.dedupeKey !== undefined) {
+    const existing = st.eventByDedupeKey.get({ dedupeKey: command.dedupeKey });
+    if (existing !== undefined) return duplicateOutcome(db, existing, decodeEventValues);
+  }
+
+  // A spawn edge steps its target's cursors in its own transaction, however many (spawned sessions are rarely watched by many).
+  const cursorValues = seedWatcher === undefined ? firstCursorsOn(db, command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
+  if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
+
+  const occurredAt = command.occurredAt ?? occurredAtOf(memo, appendedAt);
+  // Positional, in INSERT_EVENT_ORDER (the same values eventParams names for PostgreSQL).
+  const inserted = st.insertEvent.run(
+    command.sessionKey,
+    command.kind,
+    command.actorType,
+    command.actorSessionKey ?? null,
+    command.summary,
+    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
+    command.payloadJson ?? null,
+    command.dedupeKey ?? null,
+    occurredAt,
+    appendedAt,
+  );
+  // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
+  // so the head is written as headAfterAppend gives it, without reading the row first.
+  const sequence = asSequence(Number(inserted.lastInsertRowid));
+  writeAppendedHead(db, command.sessionKey, headAfterAppend(sequence), command, appendedAt);
+  if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
+    const owed: OwedFanOut = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
+    oweFanOut(db, owed);
+    memo.owed = owed;
+    // Its notices are the pages' (appendEvents adds them).
+    return { type: 'appended', event: toStoredEvent(command, sequence, appendedAt, occurredAt), notices: [] };
+  }
+
+  const cursorsOnTarget = decodeStoredCursors(db, 'append', cursorValues);
+  // The seed's replaced cursor is journalled with its watermarks: read them as logMaterial.ts does.
+  const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
+  if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterialOf(db, cursorsOnTarget[seedAt]) as CursorRow;
+  const plan = planAppend({
+    command,
+    sequence,
+    appendedAt,
+    occurredAt,
+    cursorsOnTarget,
+    seedWatcher,
+    noticeText: memo.noticeText,
+  });
+  writeAppendPlan(db, plan, seedWatcher);
+  return { type: 'appended', event: plan.event, notices: plan.notices };
+}
+
+// --- the batch -----------------------------------------------------------------------------
+
+interface AppendTransactions {
+  /** BEGIN IMMEDIATE … COMMIT around the batch, up to its first request whose fan-out is paged. */
+  readonly batch: Transaction<[batch: readonly AppendRequest[]], AppendOutcome[]>;
+  readonly memo: AppendMemo;
+}
+
+// The driver's transaction functions are built once per open database (drizzle's
+// `transaction()` builds a new one per call, which is measurable on the hot path); they run
+// the same BEGIN IMMEDIATE / SAVEPOINT statements drizzle would.
+const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
+
+function transactionsOf(db: StoreDb): AppendTransactions {
+  let found = transactionsByDb.get(db);
+  if (found === undefined) {
+    // Nested inside `batch`, the driver runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
+    const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
+    const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
+    const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+      const only = requests.length === 1 ? requests[0] : undefined;
+      if (only !== undefined) {
+        // A batch of one needs no savepoint: the transaction itself rolls back alone.
+        try {
+          return [appendOne(db, memo, only)];
+        } catch (e) {
+          throw new RequestFailed(e);
+        }
+      }
+      const outcomes: AppendOutcome[] = [];
+      for (let i = 0; i < requests.length && memo.owed === undefined; i += 1) {
+        try {
+          outcomes.push(request(requests[i] as AppendRequest));
+        } catch (e) {
+          // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
+          if (!db.client.inTransaction) throw e;
+          outcomes.push(failedOutcome(e));
+        }
+      }
+      return outcomes;
+    });
+    found = { batch, memo };
+    transactionsByDb.set(db, found);
+  }
+  return found;
+}
+
+/** One transaction over the batch's first requests (all, unless one's fan-out is paged: that one is the last) and the fan-out it owes. */
+function appendPart(db: StoreDb, batch: readonly AppendRequest[]): { outcomes: AppendOutcome[]; owed: OwedFanOut | undefined } {
+  const { batch: transaction, memo } = transactionsOf(db);
+  memo.owed = undefined;
+  try {
+    return { outcomes: transaction.immediate(batch), owed: memo.owed };
+  } catch (e) {
+    memo.owed = undefined;
+    if (e instanceof RequestFailed) return { outcomes: [failedOutcome(e)], owed: undefined };
+    throw e;
+  }
+}
+
+/** The rest of a batch after a paged fan-out: its pages, then the requests after it, in order. */
+async function appendAfterFanOut(db: StoreDb, batch: readonly AppendRequest[], outcomes: AppendOutcome[], first: OwedFanOut): Promise<AppendOutcome[]> {
+  let owed: OwedFanOut | undefined = first;
+  while (owed !== undefined) {
+    const at = outcomes.length - 1;
+    const appended = outcomes[at] as Extract<AppendOutcome, { type: 'appended' }>;
+    outcomes[at] = { ...appended, notices: await fanOut(db, owed, transactionsOf(db).memo.noticeText) };
+    if (outcomes.length === batch.length) break;
+    try {
+      const part = appendPart(db, batch.slice(outcomes.length));
+      outcomes.push(...part.outcomes);
+      owed = part.owed;
+    } catch (e) {
+      // The requests before were committed: only the rest fail.
+      while (outcomes.length < batch.length) outcomes.push(failedOutcome(e));
+      break;
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Appends a batch in order; see `StateStore.append`. A request that fails alone is a `failed`
+ * outcome and leaves no trace. A failure of the first transaction itself (a closed database, busy
+ * beyond the timeout, a failed commit) throws, since no request of the batch was kept; the store
+ * turns it into a StoreError rejection. A batch whose fan-out is paged answers once its pages and
+ * the requests after it are done (a promise); every other batch answers at once.
+ */
+export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] | Promise<AppendOutcome[]> {
+  if (batch.length === 0) return [];
+  const { outcomes, owed } = appendPart(db, batch);
+  return owed === undefined ? outcomes : appendAfterFanOut(db, batch, outcomes, owed);
+}
