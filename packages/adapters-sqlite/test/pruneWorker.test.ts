@@ -1,4 +1,4 @@
-// The row cap pruned in the worker thread (pruneWorker.ts): the same watermarks and journal as a
+// The row cap pruned in the worker thread (worker/thread.ts): the same watermarks and journal as a
 // batch on the store's own connection, nothing of a failed batch kept, every other operation
 // held while a batch holds the write lock, and batches on the store's connection kept short.
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { writeHead } from '../src/operations/headRow.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/operations/prune.js';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/worker/pruneWorker.js';
+import { createStoreWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/worker/storeWorker.js';
 import type { StoreDb } from '../src/db/storeDb.js';
 import { pruneRun } from './support/pruneRun.js';
 
@@ -191,7 +191,7 @@ test('a worker that cannot start rejects its batch and is no longer usable (the 
   const db = openStoreDb({ path });
   // A statement the worker cannot prepare: its start-up throws, as a driver that fails to load would.
   const statements = { ...db.statements, capBoundary: { ...db.statements.capBoundary, source: 'SELECT FROM nowhere' } } as StoreDb['statements'];
-  const worker = createPruneWorker({ module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
   expect(worker.usable).toBe(true);
   await expect(worker.cap({ maxRows: 0, limit: 10 }, () => ({ heads: [], journal: [] }))).rejects.toThrow('prune worker: the worker thread stopped during a batch');
   expect(worker.usable).toBe(false);

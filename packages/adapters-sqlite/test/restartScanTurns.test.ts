@@ -6,7 +6,7 @@ import { stat } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import type { WalSchedule } from '../src/worker/checkpointer.js';
+import type { WalSchedule } from '../src/worker/walBound.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { restartScan } from '../src/operations/restartScan.js';
 import type { StoreDb } from '../src/db/storeDb.js';

@@ -10,8 +10,6 @@ import {
   prunedSessions,
   retentionCutoff,
   type HeadChange,
-  type HeadRowWrite,
-  type JournalParams,
 } from '@session-state/adapters-sql-common';
 import {
   asSequence,
@@ -20,14 +18,13 @@ import {
   type CursorPair,
   type CursorRow,
   type JournalWindowEnd,
-  type Logger,
   type PruneBatch,
   type PruneRequest,
   type SignalLogHead,
 } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { withoutAutoCheckpoint } from '../worker/checkpointer.js';
+import { withoutAutoCheckpoint, type CapRead, type CapWrites } from '../worker/storeWorker.js';
 import { writeHead } from './headRow.js';
 import { writeJournal } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
@@ -196,22 +193,6 @@ export function prune(db: StoreDb, request: PruneRequest, { capInline = true }: 
   return withoutAutoCheckpoint(db.client, () => db.client.transaction(() => pruneInTransaction(db, request, capInline)).immediate());
 }
 
-/** What the worker read under its write lock: the rows a batch deletes summed up per session. */
-export interface CapRead {
-  /** [sessionKey, highest sequence the batch deletes from it], one per session. */
-  readonly sessions: readonly (readonly unknown[])[];
-  /** headsOfKeys rows ([sessionKey, head, pruneWatermark]) of those sessions that have one. */
-  readonly heads: readonly (readonly unknown[])[];
-  /** The cursors on those sessions as targets, as CursorValues rows. */
-  readonly cursors: readonly (readonly unknown[])[];
-}
-
-/** What the worker writes before its delete, in the same transaction. */
-export interface CapWrites {
-  readonly heads: readonly HeadRowWrite[];
-  readonly journal: readonly JournalParams[];
-}
-
 /**
  * Plans a worker batch at `now` on the store's connection (which reads the targets' notify marks;
  * the worker's lock keeps them as they are); a corrupt cursor row is reported and left out, as on the main thread.
@@ -228,38 +209,4 @@ export function planCapWrites(db: StoreDb, read: CapRead, now: number): CapWrite
   const pruned = prunedSessions(changes, after);
   const { journal } = planPruneMaterial({ pruned, cursors: withLogMaterial(db, decodeStoredCursors(db, 'prune', read.cursors)), now });
   return { heads: writes, journal: journal.map(journalParams) };
-}
-
-/** Calls in a row from the same journal position that deleted nothing before the store says `done`. */
-export const PRUNE_CALLS_WITHOUT_PROGRESS = 3;
-
-export interface PruneProgress {
-  /** The batch as the caller gets it: `done` once PRUNE_CALLS_WITHOUT_PROGRESS calls repeated themselves without progress (logged once a streak). */
-  settle(request: PruneRequest, batch: PruneBatch, removed: number): PruneBatch;
-}
-
-export function createPruneProgress(logger: Logger): PruneProgress {
-  // The calls in a row that deleted nothing, were not done and started where the one before did.
-  let calls = 0;
-  let lastStart: number | undefined;
-  return {
-    settle(request, batch, removed) {
-      const start = request.journalAfter ?? 0;
-      if (removed > 0 || batch.done) {
-        calls = 0;
-        lastStart = undefined;
-        return batch;
-      }
-      calls = start === lastStart ? calls + 1 : 1;
-      lastStart = start;
-      if (calls < PRUNE_CALLS_WITHOUT_PROGRESS) return batch;
-      if (calls === PRUNE_CALLS_WITHOUT_PROGRESS) {
-        logger.warn(
-          { operation: 'prune', calls, journalAfter: start },
-          'prune: calls from the same journal position deleted nothing (the entries there must stay), so the run is reported done',
-        );
-      }
-      return { ...batch, done: true };
-    },
-  };
 }

@@ -6,7 +6,8 @@ import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { noticeTextPerTarget, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { withoutAutoCheckpoint, type WalSchedule } from '../worker/checkpointer.js';
+import { withoutAutoCheckpoint } from '../worker/storeWorker.js';
+import type { WalSchedule } from '../worker/walBound.js';
 import { finishOwedFanOuts } from './fanOut.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
@@ -14,8 +15,8 @@ import { withLogMaterial } from './logMaterial.js';
 /** Pending cursors one page reads, plans and writes. */
 export const RESTART_SCAN_PAGE_ROWS = 500;
 
-/** Rows the scan writes between two off-loop checkpoints (a page's rows share few database pages). */
-export const SCAN_CHECKPOINT_AFTER_ROWS = 20_000;
+/** Rows the scan writes per WAL page, about: neighbouring cursors and appended journal entries share pages. */
+const ROWS_PER_WAL_PAGE = 5;
 
 type Pair = { readonly watcher: string; readonly target: string };
 
@@ -53,7 +54,7 @@ export async function restartScan(db: StoreDb, now: number, owns?: (watcher: Ses
     );
     for (const notice of page.notices) notices.push(notice);
     after = page.next;
-    wal?.written(page.written, after === undefined);
+    wal?.written(Math.ceil(page.written / ROWS_PER_WAL_PAGE), after === undefined);
   }
   return notices;
 }

@@ -1,0 +1,256 @@
+// The main thread's handle on the store's one worker thread (thread.ts): WAL checkpoints and
+// row-cap prune batches off the event loop, one job at a time, started on the first job.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import type { HeadRowWrite, JournalParams } from '@session-state/adapters-sql-common';
+
+import type { SqliteClient } from '../driver/driver.js';
+import type { StoreDb } from '../db/storeDb.js';
+import type { Statements } from '../statements.js';
+
+/** Events one worker batch deletes at most (the store's `pruneBatchRows`). */
+export const PRUNE_WORKER_BATCH_ROWS = 10_000;
+
+/** How long a stopping worker may take to finish its statement before it is terminated (ms). */
+const STOP_GRACE_MS = 5000;
+
+/** Events per table page, about: a worker batch's pages besides one index page per session. */
+const EVENTS_PER_PAGE = 20;
+
+/** The statements the worker prepares on its connection, by their SQL text. */
+const THREAD_STATEMENTS = ['capBoundary', 'capRangeEnd', 'victimSessions', 'headsOfKeys', 'cursorsOnTargets', 'insertHead', 'updateHead', 'insertJournal', 'deleteEventRange'] as const;
+
+/** What the worker read under its write lock: the rows a batch deletes summed up per session. */
+export interface CapRead {
+  /** [sessionKey, highest sequence the batch deletes from it], one per session. */
+  readonly sessions: readonly (readonly unknown[])[];
+  /** headsOfKeys rows of those sessions that have one. */
+  readonly heads: readonly (readonly unknown[])[];
+  /** The cursors on those sessions as targets, as CursorValues rows. */
+  readonly cursors: readonly (readonly unknown[])[];
+}
+
+/** What the worker writes before its delete, in the same transaction. */
+export interface CapWrites {
+  readonly heads: readonly HeadRowWrite[];
+  readonly journal: readonly JournalParams[];
+}
+
+/** What a worker batch did. */
+export interface CapBatch {
+  readonly deleted: number;
+  /** Events beyond the row cap remain. */
+  readonly capLeft: boolean;
+  /** Sessions the batch deleted from. */
+  readonly sessions: number;
+}
+
+/** Where and how the worker opens the file: the store's driver, file, busy timeout and synchronous. */
+export interface WorkerTarget {
+  readonly module: string;
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+  readonly synchronous: 'NORMAL' | 'FULL' | number;
+  readonly statements: Statements;
+}
+
+export interface ThreadData extends Omit<WorkerTarget, 'statements'> {
+  readonly statements: Record<string, string>;
+}
+
+export type WriteMessage = { readonly type: 'write' } & CapWrites;
+export type ToThread = 'stop' | { readonly type: 'checkpoint' } | { readonly type: 'cap'; readonly maxRows: number; readonly limit: number } | WriteMessage | { readonly type: 'abort' };
+export type FromThread =
+  | { readonly type: 'checkpointed' }
+  | ({ readonly type: 'read' } & CapRead)
+  | ({ readonly type: 'done' } & CapBatch)
+  | { readonly type: 'rolledBack' }
+  | { readonly type: 'failed'; readonly code: string; readonly message: string };
+
+export interface StoreWorker {
+  /** False once the worker could not start or died (or for an in-memory database): the store works on its own connection. */
+  readonly usable: boolean;
+  /** A passive checkpoint in the worker (on the store's connection when the worker is not usable); one at a time. */
+  checkpoint(): Promise<void>;
+  /** Deletes up to `limit` of the lowest events beyond the newest `maxRows` in one worker transaction, `plan` giving its writes. */
+  cap(request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch>;
+  /** Stops the worker after the job in progress. */
+  close(): Promise<void>;
+}
+
+/** What a worker batch adds to the WAL, in pages (about). */
+export function walPagesOfCapBatch(batch: CapBatch): number {
+  return batch.sessions + Math.ceil(batch.deleted / EVENTS_PER_PAGE);
+}
+
+/** The thread's module: compiled beside this one, else its TypeScript source (type stripping), else the built one. */
+function threadUrl(): URL {
+  const built = new URL('./thread.js', import.meta.url);
+  if (fs.existsSync(fileURLToPath(built))) return built;
+  if (process.features.typescript) return new URL('./thread.ts', import.meta.url);
+  return new URL('../../dist/worker/thread.js', import.meta.url);
+}
+
+/** A passive checkpoint on the store's own connection; housekeeping, so a failure is ignored. */
+export function checkpointHere(db: StoreDb): void {
+  if (!db.client.open) return;
+  try {
+    db.client.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // The next checkpoint does the same work.
+  }
+}
+
+/** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
+export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
+  const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
+  client.pragma('wal_autocheckpoint = 0');
+  try {
+    return work();
+  } finally {
+    // PRAGMA takes no bound parameters; the value is the integer just read back.
+    client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+  }
+}
+
+/** Asks the worker to stop, terminating it only after a grace: terminated while loading its driver, some drivers end the process. */
+async function stopWorker(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage('stop');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => void worker.terminate().then(() => resolve()), STOP_GRACE_MS);
+  });
+  await Promise.race([exited, late]);
+  clearTimeout(timer);
+}
+
+/** The worker of the file at `target.path`; `db` is the store's connection, for checkpoints once the worker is not usable. */
+export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): StoreWorker {
+  let worker: Worker | undefined;
+  let broken = target.path === ':memory:';
+  let closed = false;
+  // The job in progress: its message handler, and its failure when the worker dies.
+  let onMessage: ((message: FromThread) => void) | undefined;
+  let onDeath: (() => void) | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let pendingCheckpoint: Promise<void> | undefined;
+
+  const start = (): Worker => {
+    const statements: Record<string, string> = {};
+    for (const name of THREAD_STATEMENTS) statements[name] = target.statements[name].source;
+    const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
+    const started = new Worker(threadUrl(), { workerData });
+    started.unref();
+    started.on('message', (message: FromThread) => onMessage?.(message));
+    const die = (): void => {
+      broken = true;
+      worker = undefined;
+      onDeath?.();
+    };
+    started.on('error', die);
+    started.on('exit', die);
+    return started;
+  };
+
+  /** Runs one job after the one before; `run` posts it and settles from the worker's messages. */
+  const enqueue = <T>(run: (current: Worker, settle: () => void) => Promise<T>): Promise<T> => {
+    const job = queue.then(async () => {
+      if (broken) throw new Error('prune worker: not running');
+      const current = (worker ??= start());
+      // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
+      current.ref();
+      const settle = (): void => {
+        onMessage = undefined;
+        onDeath = undefined;
+        current.unref();
+      };
+      return run(current, settle);
+    });
+    queue = job.catch(() => undefined);
+    return job;
+  };
+
+  const checkpointJob = (): Promise<void> =>
+    enqueue(
+      (current, settle) =>
+        new Promise<void>((resolve) => {
+          onDeath = () => {
+            settle();
+            resolve();
+          };
+          onMessage = () => {
+            settle();
+            resolve();
+          };
+          current.postMessage({ type: 'checkpoint' } satisfies ToThread);
+        }),
+    ).catch(() => checkpointHere(db()));
+
+  const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
+    enqueue(
+      (current, settle) =>
+        new Promise<CapBatch>((resolve, reject) => {
+          onDeath = () => {
+            settle();
+            reject(new Error('prune worker: the worker thread stopped during a batch'));
+          };
+          let planError: unknown;
+          onMessage = (message) => {
+            if (message.type === 'read') {
+              try {
+                const writes = plan(message);
+                current.postMessage({ type: 'write', heads: writes.heads, journal: writes.journal } satisfies ToThread);
+              } catch (error) {
+                planError = error;
+                current.postMessage({ type: 'abort' } satisfies ToThread);
+              }
+              return;
+            }
+            settle();
+            if (message.type === 'done') resolve({ deleted: message.deleted, capLeft: message.capLeft, sessions: message.sessions });
+            else if (message.type === 'rolledBack') reject(planError);
+            else if (message.type === 'failed') reject(new Error(`prune worker: the batch failed and was rolled back (${message.code}: ${message.message})`));
+          };
+          current.postMessage({ type: 'cap', maxRows: request.maxRows, limit: request.limit } satisfies ToThread);
+        }),
+    );
+
+  return {
+    get usable() {
+      return !broken;
+    },
+    checkpoint() {
+      if (broken) {
+        checkpointHere(db());
+        return Promise.resolve();
+      }
+      if (pendingCheckpoint !== undefined) return pendingCheckpoint;
+      const running = checkpointJob().finally(() => {
+        if (pendingCheckpoint === running) pendingCheckpoint = undefined;
+      });
+      pendingCheckpoint = running;
+      return running;
+    },
+    cap(request, plan) {
+      if (broken) return Promise.reject(new Error('prune worker: not running'));
+      if (!Number.isSafeInteger(request.limit) || request.limit < 1) return Promise.reject(new RangeError(`prune worker: limit must be a positive integer, got ${request.limit}`));
+      return capJob(request, plan);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue;
+      broken = true;
+      const stopping = worker;
+      worker = undefined;
+      if (stopping !== undefined) {
+        stopping.removeAllListeners('exit');
+        stopping.removeAllListeners('error');
+        await stopWorker(stopping);
+      }
+    },
+  };
+}
