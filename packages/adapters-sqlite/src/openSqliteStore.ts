@@ -41,14 +41,13 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
 
 function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateStore {
-  const opened = openStoreDb(options);
-  const { file, owned } = opened;
+  let db: StoreDb & { readonly file: string; readonly owned: boolean } = openStoreDb(options);
+  const { file, owned } = db;
   const readOnly = options.readOnly === true;
-  let db: StoreDb = opened;
   // A writer's file removed or replaced under it: its writes fail from then on.
   const identity = owned && !readOnly && file !== ':memory:' ? watchFileIdentity(file, logger) : undefined;
 
-  /** The database every operation but `close` runs on: a stale read-only snapshot is replaced first. */
+  // The database every operation but `close` runs on: a stale read-only snapshot is replaced first.
   const current = (): StoreDb => {
     if (db.client.open && db.isStale?.() === true) {
       const fresh = openStoreDb(options);
@@ -59,41 +58,30 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     return db;
   };
 
-  const busyTimeoutMs = checkOptions(options);
   const synchronous = owned ? checkDurability(options) : Number(db.client.pragma('synchronous'));
-  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs, synchronous, statements: db.statements });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checkOptions(options), synchronous, statements: db.statements });
   const gate = createWriteGate();
   const batchRows = !readOnly && worker.usable ? PRUNE_WORKER_BATCH_ROWS : undefined;
   const pruneDeps = { current, worker, gate, wal: createWalSchedule(worker), batchRows, readOnly };
-  const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT);
   const progress = createPruneProgress(logger);
+  const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT);
   // On a shared database the auto-checkpoint stays as the gateway set it.
   const commitCheckpoints = owned && !readOnly && file !== ':memory:' ? offLoopCheckpoints(db, worker, gate) : undefined;
 
-  const gated =
-    <A extends unknown[], R>(operation: Operation<A, R>) =>
-    (_db: StoreDb, ...args: A): R | Promise<R> =>
-      gate.run(() => operation(current(), ...args));
+  const gated = <A extends unknown[], R>(operation: Operation<A, R>): Operation<A, R> => (_db, ...args) => gate.run(() => operation(current(), ...args));
   /** An operation that writes: refused once the file was removed or replaced under the store. */
-  const writing =
-    <A extends unknown[], R>(operation: Operation<A, R>) =>
-    (db: StoreDb, ...args: A): R | Promise<R> => {
-      identity?.requireSameFile();
-      return operation(db, ...args);
-    };
-  /** A write transaction on the store's connection, its commit counted for the WAL's bound. */
+  const writing = <A extends unknown[], R>(operation: Operation<A, R>): Operation<A, R> => (db, ...args) => {
+    identity?.requireSameFile();
+    return operation(db, ...args);
+  };
+  /** A write transaction on the store's connection, its commit counted for the WAL's bound; a paged fan-out holds the gate. */
   const gatedWrite = <A extends unknown[], R>(operation: Operation<A, R>) =>
-    gated(
-      writing((db: StoreDb, ...args: A): R | Promise<R> => {
-        const result = operation(db, ...args);
-        if (!(result instanceof Promise)) {
-          commitCheckpoints?.committed();
-          return result;
-        }
-        // A paged fan-out: every other operation waits for its pages.
-        return gate.hold(result.finally(() => commitCheckpoints?.committed()));
-      }),
-    );
+    gated(writing((db: StoreDb, ...args: A): R | Promise<R> => {
+      const result = operation(db, ...args);
+      if (result instanceof Promise) return gate.hold(result.finally(() => commitCheckpoints?.committed()));
+      commitCheckpoints?.committed();
+      return result;
+    }));
 
   const close = async (): Promise<void> => {
     identity?.stop();
@@ -120,12 +108,10 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     resetWatcher: gatedWrite(resetWatcher),
     unwatch: gatedWrite(unwatch),
     deleteSession: gatedWrite(deleteSession),
-    prune: gated(
-      writing(async (_db, request: PruneRequest) => {
-        const { batch, removed } = await pruneBatch(pruneDeps, request);
-        return progress.settle(request, batch, removed);
-      }),
-    ),
+    prune: gated(writing(async (_db, request: PruneRequest) => {
+      const { batch, removed } = await pruneBatch(pruneDeps, request);
+      return progress.settle(request, batch, removed);
+    })),
     previewPrune: gated(previewPrune),
     vacuum: gated(writing((db) => vacuum(db, file))),
     close,
