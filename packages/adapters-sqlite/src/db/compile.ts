@@ -1,8 +1,5 @@
-// Compiles a drizzle-built query (a builder, or a shared `sql` template) ONCE, at open, into a
-// prepared statement of the driver (driver.ts) called with named values (see adapters-sql-common's
-// statement.ts): drizzle stays the single source of the SQL while a call costs what a raw
-// prepared statement costs (drizzle's own prepared queries re-map placeholders on every call).
-// Each `?` drizzle renders becomes `@name`, so the driver binds the values object natively.
+// Compiles a drizzle-built query once, at open, into a driver statement taking named values
+// (each `?` drizzle renders becomes `@name`): drizzle is the one source of the SQL, never run per call.
 import type { SQL } from 'drizzle-orm';
 import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
 
@@ -44,12 +41,8 @@ export interface PositionalStatement<Values extends readonly unknown[]> {
 }
 
 /**
- * Prepares `query` once with `?` parameters bound by position, for the few statements on the
- * one-record hot path: better-sqlite3 binds positional values about 1 µs faster than a values
- * object for a 9-parameter insert (it looks each name up), and a call builds no values object. A
- * statement that returns rows returns them as positional arrays. `order` is the caller's order of the
- * values; it must be exactly the order drizzle renders the placeholders in, checked here at
- * open so a schema change cannot silently shift a value into the wrong column.
+ * Prepares `query` with parameters bound by position, for the append's hot statements; `order`
+ * must be the order drizzle renders the placeholders in, checked here so no value shifts column.
  */
 export function compilePositional<Values extends readonly unknown[]>(
   client: SqliteClient,

@@ -1,6 +1,4 @@
-// The driver seam: the little the store needs from a SQLite driver (open, prepare, run, exec,
-// close, and a transaction primitive), so one store runs on better-sqlite3 or on Node's built-in
-// node:sqlite. The statements, migrations, pruning, checkpoints and workers stay the store's.
+// The driver seam: the little the store needs of a SQLite driver, so it runs on better-sqlite3 or node:sqlite.
 
 /** The drivers the store runs on. */
 export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';

@@ -5,31 +5,16 @@ import fs from 'node:fs';
 import { betterSqlite3Client, loadBetterSqlite3 } from '../driver/betterSqlite3Client.js';
 import type { SqliteClient } from '../driver/driver.js';
 
-/**
- * An open read-only view of a file. `isStale()` is true when the file has changed since a
- * snapshot was taken (a live connection never goes stale: it reads each commit as it lands).
- */
+/** An open read-only view of a file; `isStale()` is true once the file changed since a snapshot was taken. */
 export interface ReadOnlyDatabase {
   readonly client: SqliteClient;
   readonly mode: 'connection' | 'snapshot';
   isStale(): boolean;
 }
 
-// --- why two modes ----------------------------------------------------------------------------
-//
-// A WAL database opened with SQLITE_OPEN_READONLY still needs its -wal and -shm files, and
-// SQLite creates them when they are missing (owned by whoever reads, which then locks a gateway
-// of another user out: "attempt to write a readonly database"). The immutable and
-// `readonly_shm` URI modes would avoid that, but better-sqlite3 12 is built with
-// SQLITE_USE_URI=0, so `file:` names are taken as plain file names. Hence:
-// - the -wal and the -shm exist (a gateway is running, or crashed): a read-only connection. It
-//   reads every committed frame of the WAL, creates nothing and never checkpoints; at most it
-//   updates the -shm index when the reader may write that file.
-// - no -wal (every writer closed cleanly, so the main file holds every commit), or an empty one:
-//   a snapshot, the main file's bytes read into memory and opened there; nothing on disk is
-//   opened by SQLite at all. It costs a copy of the file in memory (twice its size for a moment).
-// - a -wal holding frames but no -shm: only a writer can rebuild the index without creating a
-//   file, so the read is refused with an error saying so.
+// Two modes, since a read-only WAL connection creates a missing -wal and -shm (which would lock
+// out a gateway of another user): with both present, a read-only connection; with no or an empty
+// -wal, a snapshot of the main file in memory; a -wal with frames but no -shm is refused.
 
 /** Snapshot attempts when a writer changes the file while it is being copied. */
 const SNAPSHOT_ATTEMPTS = 5;
@@ -102,8 +87,7 @@ function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
 }
 
 /**
- * Opens `file` for reading only; creates, modifies and checkpoints nothing (see above for the
- * two modes and what each costs). Throws the fs or SQLite error when the file cannot be read.
+ * Opens `file` for reading only; creates, modifies and checkpoints nothing.
  *
  * @example const { client } = openReadOnlyDatabase('state.db');
  */

@@ -1,7 +1,5 @@
-// The append operation: one BEGIN IMMEDIATE transaction per batch (group commit), each request
-// in its own SAVEPOINT so a failure rolls back and fails only that request. A record on a target
-// with many cursors ends its batch's transaction; its cursors see it in pages (fanOut.ts), and the
-// rest of the batch follows in a transaction of its own.
+// Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a record
+// on a target with many cursors ends its batch's transaction and fans out in pages (fanOut.ts).
 import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import {
   assertAppendRequest,
@@ -23,18 +21,11 @@ import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendP
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';
 
-// --- what an open database keeps for its appends ----------------------------------------------
-
-/**
- * Kept per open database so that one record allocates as little as it can (every byte is
- * garbage the next scavenge walks): the notice texts of recent (target, acked) pairs, and the
- * ISO text of the last append time.
- */
+/** Kept per open database: recent notice texts, the ISO text of the last append time, and the batch's owed fan-out. */
 interface AppendMemo {
   readonly noticeText: NoticeTextOf;
   lastAppendedAt: number;
   lastOccurredAt: string;
-  /** Set by the request of the running batch whose fan-out is paged: the batch's transaction ends after it. */
   owed: OwedFanOut | undefined;
 }
 
@@ -47,8 +38,6 @@ function occurredAtOf(memo: AppendMemo, appendedAt: number): string {
   return memo.lastOccurredAt;
 }
 
-// --- one request (inside the caller's transaction or savepoint) ------------------------------
-
 function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): AppendOutcome {
   // Before the dedupe lookup: an ill-formed key would match another key's row.
   assertAppendRequest(request);
@@ -60,54 +49,41 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
     if (existing !== undefined) return duplicateOutcome(db, existing, decodeEventValues);
   }
 
-  // A spawn edge steps its target's cursors in its own transaction, however many (spawned sessions are rarely watched by many).
+  // A spawn edge steps all its target's cursors in its own transaction.
   const cursorValues = seedWatcher === undefined ? firstCursorsOn(db, command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
   const occurredAt = command.occurredAt ?? occurredAtOf(memo, appendedAt);
-  // Positional, in INSERT_EVENT_ORDER (the same values eventParams names for PostgreSQL).
+  // Positional, in INSERT_EVENT_ORDER; the payload is the JSON text validated, not serialised again.
   const inserted = st.insertEvent.run(
     command.sessionKey,
     command.kind,
     command.actorType,
     command.actorSessionKey ?? null,
     command.summary,
-    // The JSON text taken when the input was validated: exactly what was checked, not serialised again.
     command.payloadJson ?? null,
     command.dedupeKey ?? null,
     occurredAt,
     appendedAt,
   );
-  // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
-  // so the head is written as headAfterAppend gives it, without reading the row first.
+  // AUTOINCREMENT is above the session's head, so the head is written without reading it first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
   writeAppendedHead(db, command.sessionKey, headAfterAppend(sequence), command, appendedAt);
   if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
     const owed: OwedFanOut = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
     oweFanOut(db, owed);
     memo.owed = owed;
-    // Its notices are the pages' (appendEvents adds them).
     return { type: 'appended', event: toStoredEvent(command, sequence, appendedAt, occurredAt), notices: [] };
   }
 
   const cursorsOnTarget = decodeStoredCursors(db, 'append', cursorValues);
-  // The seed's replaced cursor is journalled with its watermarks: read them as logMaterial.ts does.
+  // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
   if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterialOf(db, cursorsOnTarget[seedAt]) as CursorRow;
-  const plan = planAppend({
-    command,
-    sequence,
-    appendedAt,
-    occurredAt,
-    cursorsOnTarget,
-    seedWatcher,
-    noticeText: memo.noticeText,
-  });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher, noticeText: memo.noticeText });
   writeAppendPlan(db, plan, seedWatcher);
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
-
-// --- the batch -----------------------------------------------------------------------------
 
 interface AppendTransactions {
   /** BEGIN IMMEDIATE … COMMIT around the batch, up to its first request whose fan-out is paged. */
@@ -115,15 +91,13 @@ interface AppendTransactions {
   readonly memo: AppendMemo;
 }
 
-// The driver's transaction functions are built once per open database (drizzle's
-// `transaction()` builds a new one per call, which is measurable on the hot path); they run
-// the same BEGIN IMMEDIATE / SAVEPOINT statements drizzle would.
+// The driver's transaction functions, built once per open database.
 const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
 
 function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
-    // Nested inside `batch`, the driver runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
+    // Nested inside `batch`, this runs as a SAVEPOINT.
     const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
     const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
@@ -189,11 +163,8 @@ async function appendAfterFanOut(db: StoreDb, batch: readonly AppendRequest[], o
 }
 
 /**
- * Appends a batch in order; see `StateStore.append`. A request that fails alone is a `failed`
- * outcome and leaves no trace. A failure of the first transaction itself (a closed database, busy
- * beyond the timeout, a failed commit) throws, since no request of the batch was kept; the store
- * turns it into a StoreError rejection. A batch whose fan-out is paged answers once its pages and
- * the requests after it are done (a promise); every other batch answers at once.
+ * Appends a batch in order: a request that fails alone is a `failed` outcome; a failure of the
+ * first transaction itself throws. A batch with a paged fan-out answers with a promise.
  */
 export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] | Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];

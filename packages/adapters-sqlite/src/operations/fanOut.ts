@@ -1,12 +1,7 @@
-// A record on a target with many watchers: its event, its head and a durable `fan_outs` row
-// commit in the append's transaction; then the target's cursors see the event in pages, each
-// page its own short write transaction with a turn of the event loop before it (as the restart
-// scan pages), so no transaction steps every watcher at once. Each cursor's step depends on that
-// cursor and the event alone, pages follow the order one transaction reads the cursors in, and
-// the store holds its other operations until the last page commits (writeGate.ts), so rows,
-// journal entries and notices are those one transaction would have written, in the same order.
-// A fan-out a crash interrupted is finished at the next start, before the restart scan, which
-// then re-queues its pending pairs.
+// A record on a target with many watchers: its event, head and a durable `fan_outs` row commit
+// in the append's transaction, then the cursors see it in pages of their own, in cursor order,
+// while the store holds its other operations, so the result is what one transaction would give.
+// A fan-out a crash cut short is finished at the next start, before the restart scan.
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
 
@@ -40,11 +35,7 @@ export interface OwedFanOut {
 interface FanOutStatements {
   /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order (the order cursorsOnTarget reads). */
   readonly cursorsAfter: Statement<{ target: string; after: number; limit: number }>;
-  /**
-   * (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors, as cursorsAfter from rowid 0: the index
-   * on target holds each target's rows in rowid order. Read by every append, so its LIMIT is a
-   * literal and it has no ORDER BY: a bound LIMIT or the sorter's set-up cost more than the read.
-   */
+  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
   readonly firstCursors: PositionalStatement<readonly [target: string]>;
   readonly insertFanOut: Statement<{ sequence: number; target: string; after: number }>;
   readonly advanceFanOut: Statement<{ sequence: number; after: number }>;
@@ -124,12 +115,7 @@ export function oweFanOut(db: StoreDb, owed: OwedFanOut): void {
   statementsOf(db).insertFanOut.run({ sequence: owed.sequence, target: owed.command.sessionKey, after: owed.afterRowid });
 }
 
-/**
- * Writes an append plan's cursor rows and journal. A seed may create the row (or overwrite one);
- * every other write moves a row just read. A pending cursor whose material alone rose (above its
- * notified; a raised notice has them equal) is not written: the head's notify marks hold that
- * material (logMaterial.ts).
- */
+/** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */
 export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: string | undefined): void {
   const st = db.statements;
   const writes = plan.cursorWrites;
@@ -162,11 +148,7 @@ function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: Notice
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/**
- * Runs an owed fan-out page by page, each in a turn of the event loop of its own; returns its
- * notices in cursor order. A page that fails ends it there (its row stays, so the next start
- * finishes it) with the notices of the pages before.
- */
+/** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
 export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf): Promise<Notice[]> {
   const notices: Notice[] = [];
   for (;;) {
@@ -192,7 +174,7 @@ export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
       st.deleteFanOut.run({ sequence: sequence as number });
       continue;
     }
-    // What planAppend reads of the record: its target, kind and actor (the summary is not stored in a cursor).
+    // What planAppend reads of the record: its target, kind and actor.
     const command = { sessionKey: target, kind, actorType, summary: '', onlyIfWatched: false, ...(typeof actor === 'string' ? { actorSessionKey: actor } : {}) } as AppendCommand;
     await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number }, noticeText);
   }

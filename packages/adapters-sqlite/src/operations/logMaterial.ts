@@ -1,10 +1,6 @@
-// A pending cursor's `material` (the newest foreign notifying change on its target) as the
-// target's head row knows it, so a record on a target whose watchers are already pending writes
-// one head row, not one row per watcher. The head keeps the target's newest notifying event with
-// its actor, and the newest notifying event of any other actor: for a watcher, the newest change
-// not its own is the first unless the watcher made it. Every reader of cursor rows for a decision
-// or a display takes the greater of the stored material and that one (with the touch time it
-// would have written), so what the store shows and decides is what a write per watcher gave.
+// A pending cursor's material as its target's head row knows it (the newest notifying event and
+// the newest of another actor), so a record on pending watchers writes one head row, not one per
+// watcher; every cursor reader takes the greater of the stored material and that one.
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
 import { compile, type Statement } from '../db/compile.js';
@@ -16,11 +12,7 @@ const { sql } = orm;
 
 const p = (name: string) => sql.placeholder(name);
 
-/**
- * For expiry (`cutoff`): a row when the target's notify marks raised this pending cursor's
- * material, touching it then, at or after the cutoff (`'>='`) or before it (`'<'`: a clock that
- * went back makes the later raise the earlier touch, as a write per watcher would have).
- */
+/** For expiry: a row when the target's notify marks raised this pending cursor's material at or after (`'>='`) or before (`'<'`) the cutoff. */
 export function raisedByMarks(when: '>=' | '<') {
   const cmp = sql.raw(when);
   return sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at ${cmp} ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at ${cmp} ${p('cutoff')} END`;
@@ -115,11 +107,7 @@ function marksOf(db: StoreDb, target: string): Marks | undefined {
   return { last, lastActor, lastAt, other, otherAt };
 }
 
-/**
- * `rows` with each pending cursor's material raised to the newest change on its target not made
- * by its watcher, when that is higher, touched when that change was appended (the row a write
- * per watcher would hold). Idle cursors are as stored: a change that reaches them is written.
- */
+/** `rows` with each pending cursor's material raised to the newest change on its target not its watcher's, touched then. */
 export function withLogMaterial(db: StoreDb, rows: readonly CursorRow[]): CursorRow[] {
   const marks = new Map<string, Marks | undefined>();
   return rows.map((row) => {

@@ -34,11 +34,7 @@ import { cursors, tables } from '../schema.js';
 import { decodeEventValues, decodeSessionEventValues } from './eventRow.js';
 import { withLogMaterial } from './logMaterial.js';
 
-/**
- * Retained events with sequence > `since`, ascending, at most `limit`, and the head and prune
- * watermark from the same snapshot (one statement). A corrupt row is skipped and reported,
- * never thrown: every row after `since` is then read in one statement and the page filled from it.
- */
+/** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
   const st = db.statements.changesSince;
   return (
@@ -47,11 +43,7 @@ export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence
   );
 }
 
-/**
- * What `readChanges` returns, each event as `toSessionEvent` maps it, from one statement (one
- * snapshot) of only the columns `status` returns. A corrupt row sends the whole read down
- * `readChanges`, which skips and reports it.
- */
+/** `readChanges` in `status`'s shape, from only its columns; a corrupt row sends the read down `readChanges`. */
 export function readSessionChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): SessionChangesPage {
   const rows = db.statements.sessionChangesSince.all({ since, sessionKey, limit: limit + 1 });
   const page = sessionChangesPageOfRows(rows, limit, decodeSessionEventValues);
@@ -60,10 +52,7 @@ export function readSessionChanges(db: StoreDb, sessionKey: SessionKey, since: S
   return { head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore };
 }
 
-/**
- * One row per distinct key that has a head, in the order the keys were first given; every head
- * row, ordered by session key, when no keys are given.
- */
+/** One row per distinct key with a head, in the order first given; every head by key when none are given. */
 export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): HeadRow[] {
   if (sessionKeys === undefined) return db.statements.allHeads.all({}).map(headRowOf);
   if (sessionKeys.length === 0) return [];
@@ -72,11 +61,7 @@ export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): Hea
   return firstOfEach(rows);
 }
 
-/**
- * The first row of each head, in order. Repeats are told by the head's rowid in a byte per rowid
- * (listing 100,000 sessions: ~30 ms less than a Set of their keys, which hashes every key), unless
- * rowids run far beyond the row count (a file whose heads were deleted and re-made many times).
- */
+/** The first row of each head, repeats told by rowid in a byte array (a Set when rowids run far beyond the rows). */
 function firstOfEach(rows: readonly (readonly unknown[])[]): HeadRow[] {
   let maxRowid = 0;
   for (const row of rows) maxRowid = Math.max(maxRowid, row[3] as number);
@@ -116,17 +101,12 @@ export function countPendingCursors(db: StoreDb): number {
   return Number((db.statements.countPendingCursors.get({}) as [number])[0]);
 }
 
-/**
- * The held notices of the pending cursors whose watcher passes `owns` (all of them from the
- * covering partial index, or those on `targets` by the cursors_target index), by watcher then
- * target. One read transaction, so chunked lookups see one snapshot; no write lock is taken.
- */
+/** The held notices of the pending cursors (on `targets`, or all) whose watcher passes `owns`; one read transaction. */
 export function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): readonly Notice[] {
   if (targets !== undefined && targets.length === 0) return [];
   return db.client
     .transaction((): readonly Notice[] => {
       const read = targets === undefined ? db.statements.pendingCursors.all({}) : pendingRowsOn(db, targets);
-      // No row is written, so the time rows carry is never used.
       const cursors = decodePendingRows(db, 'pendingNotices', read, 0, owns);
       return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
     })

@@ -1,14 +1,11 @@
-// The WAL's one bound, and when the store checkpoints it off the event loop. The store's
-// connection runs with the auto-checkpoint off (its commit would copy the WAL back on the event
-// loop); the worker checkpoints after long writes' batches and when everyday writes pause, and
-// once the WAL reaches its bound every operation waits (in the write gate) for a checkpoint that
-// copies it all back, so the next commit starts the WAL over.
+// The WAL's one bound and its checkpoints off the event loop: the store's connection runs with the
+// auto-checkpoint off; at the bound every operation waits (the write gate) for a worker checkpoint.
 import type { StoreDb } from '../db/storeDb.js';
 
 /** Frames (about pages) the WAL may hold before writes wait for a checkpoint: 16 MB at 4 KB pages. */
 export const WAL_FRAMES_BEFORE_WAIT = 4000;
 
-/** @deprecated The WAL has one bound now; kept for callers of the earlier two-bound API. */
+/** @deprecated The WAL has one bound: WAL_FRAMES_BEFORE_WAIT. */
 export const LARGE_OPERATIONS_PER_BOUND = 100;
 
 /** @deprecated The WAL has one bound now: WAL_FRAMES_BEFORE_WAIT. */
@@ -77,10 +74,7 @@ export interface WalSchedule {
   written(pages: number, last: boolean): void;
 }
 
-/**
- * Checkpoints after every `afterPages` pages written and after the last batch, one at a time;
- * batches run beside a checkpoint until `bound` pages were written since the WAL last started over.
- */
+/** Checkpoints every `afterPages` pages and after the last batch; batches wait only once `bound` pages were written. */
 export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPOINT_AFTER_PAGES, bound = WAL_FRAMES_BEFORE_WAIT): WalSchedule {
   let sinceCheckpoint = 0;
   let sinceWalStart = 0;
@@ -131,7 +125,6 @@ export interface CommitCheckpoints {
 export interface CommitCheckpointOptions {
   /** Reads the WAL's size on the store's connection. */
   readonly walSize: () => WalSize;
-  /** WAL_FRAMES_BEFORE_WAIT, IDLE_CHECKPOINT_FRAMES and IDLE_MS unless given. */
   readonly walFramesBeforeWait?: number;
   readonly idleCheckpointFrames?: number;
   readonly idleMs?: number;
@@ -139,11 +132,7 @@ export interface CommitCheckpointOptions {
   readonly onFallback: () => void;
 }
 
-/**
- * The checkpoints of everyday writes: at the bound (every operation waits for it), or when the
- * writes pause with enough not copied back; never beside a steady write load, whose commits a
- * checkpoint's sync would slow.
- */
+/** Everyday writes' checkpoints: at the bound (operations wait) or when writes pause; never beside a steady load. */
 export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGate, options: CommitCheckpointOptions): CommitCheckpoints {
   const { walSize } = options;
   const bound = options.walFramesBeforeWait ?? WAL_FRAMES_BEFORE_WAIT;
