@@ -132,15 +132,14 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
   let worker: Worker | undefined;
   let broken = target.path === ':memory:';
   let closed = false;
-  // The job in progress: its message handler, and its failure when the worker dies.
+  // The job in progress: what it does with the thread's messages, and with the thread's death.
   let onMessage: ((message: FromThread) => void) | undefined;
   let onDeath: (() => void) | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let pendingCheckpoint: Promise<void> | undefined;
 
   const start = (): Worker => {
-    const statements: Record<string, string> = {};
-    for (const name of THREAD_STATEMENTS) statements[name] = target.statements[name].source;
+    const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source]));
     const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();
@@ -155,68 +154,56 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
     return started;
   };
 
-  /** Runs one job after the one before; `run` posts it and settles from the worker's messages. */
-  const enqueue = <T>(run: (current: Worker, settle: () => void) => Promise<T>): Promise<T> => {
-    const job = queue.then(async () => {
-      if (broken) throw new Error('prune worker: not running');
-      const current = (worker ??= start());
-      // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
-      current.ref();
-      const settle = (): void => {
-        onMessage = undefined;
-        onDeath = undefined;
-        current.unref();
-      };
-      return run(current, settle);
-    });
-    queue = job.catch(() => undefined);
-    return job;
-  };
-
-  const checkpointJob = (): Promise<void> =>
-    enqueue(
-      (current, settle) =>
-        new Promise<void>((resolve) => {
+  /** Posts `message` once the job before settled; `reply` handles the thread's answers until it calls `end`. */
+  const job = (message: ToThread, reply: (answer: FromThread, current: Worker, end: () => void) => void, died: () => void): Promise<void> => {
+    const run = queue.then(
+      () =>
+        new Promise<void>((done) => {
+          if (broken) throw new Error('prune worker: not running');
+          const current = (worker ??= start());
+          // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
+          current.ref();
+          const end = (): void => {
+            onMessage = undefined;
+            onDeath = undefined;
+            current.unref();
+            done();
+          };
           onDeath = () => {
-            settle();
-            resolve();
+            end();
+            died();
           };
-          onMessage = () => {
-            settle();
-            resolve();
-          };
-          current.postMessage({ type: 'checkpoint' } satisfies ToThread);
-        }),
-    ).catch(() => checkpointHere(db()));
-
-  const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
-    enqueue(
-      (current, settle) =>
-        new Promise<CapBatch>((resolve, reject) => {
-          onDeath = () => {
-            settle();
-            reject(new Error('prune worker: the worker thread stopped during a batch'));
-          };
-          let planError: unknown;
-          onMessage = (message) => {
-            if (message.type === 'read') {
-              try {
-                const writes = plan(message);
-                current.postMessage({ type: 'write', heads: writes.heads, journal: writes.journal } satisfies ToThread);
-              } catch (error) {
-                planError = error;
-                current.postMessage({ type: 'abort' } satisfies ToThread);
-              }
-              return;
-            }
-            settle();
-            if (message.type === 'done') resolve({ deleted: message.deleted, capLeft: message.capLeft, sessions: message.sessions });
-            else if (message.type === 'rolledBack') reject(planError);
-            else if (message.type === 'failed') reject(new Error(`prune worker: the batch failed and was rolled back (${message.code}: ${message.message})`));
-          };
-          current.postMessage({ type: 'cap', maxRows: request.maxRows, limit: request.limit } satisfies ToThread);
+          onMessage = (answer) => reply(answer, current, end);
+          current.postMessage(message);
         }),
     );
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const checkpointJob = (): Promise<void> => job({ type: 'checkpoint' }, (_answer, _current, end) => end(), () => undefined).catch(() => checkpointHere(db()));
+
+  const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
+    new Promise<CapBatch>((resolve, reject) => {
+      let planError: unknown;
+      const reply = (answer: FromThread, current: Worker, end: () => void): void => {
+        if (answer.type === 'read') {
+          try {
+            const writes = plan(answer);
+            current.postMessage({ type: 'write', heads: writes.heads, journal: writes.journal } satisfies ToThread);
+          } catch (error) {
+            planError = error;
+            current.postMessage({ type: 'abort' } satisfies ToThread);
+          }
+          return;
+        }
+        end();
+        if (answer.type === 'done') resolve({ deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions });
+        else if (answer.type === 'rolledBack') reject(planError);
+        else if (answer.type === 'failed') reject(new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`));
+      };
+      job({ type: 'cap', maxRows: request.maxRows, limit: request.limit }, reply, () => reject(new Error('prune worker: the worker thread stopped during a batch'))).catch(reject);
+    });
 
   return {
     get usable() {
@@ -246,11 +233,10 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       broken = true;
       const stopping = worker;
       worker = undefined;
-      if (stopping !== undefined) {
-        stopping.removeAllListeners('exit');
-        stopping.removeAllListeners('error');
-        await stopWorker(stopping);
-      }
+      if (stopping === undefined) return;
+      stopping.removeAllListeners('exit');
+      stopping.removeAllListeners('error');
+      await stopWorker(stopping);
     },
   };
 }
