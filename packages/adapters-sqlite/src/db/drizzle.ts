@@ -1,13 +1,11 @@
-// drizzle-orm loaded through require, as CommonJS: its ESM build makes every cold start (each CLI
-// command, each hook) far slower, since Node's ESM resolver re-reads drizzle's large exports map
-// for each of its modules (docs/decisions/drizzle-as-commonjs.md). The types come from the usual
-// type imports. Where this module runs as CommonJS (drizzle-kit's loader), import.meta has no url.
+// drizzle-orm loaded as CommonJS, which starts far faster than its ESM build (docs/decisions/drizzle-as-commonjs.md).
 import { createRequire } from 'node:module';
 
 import type * as DrizzleOrm from 'drizzle-orm';
 import type * as SqliteCore from 'drizzle-orm/sqlite-core';
 import type * as SqliteProxy from 'drizzle-orm/sqlite-proxy';
 
+// Under drizzle-kit's CommonJS loader import.meta has no url.
 const load = createRequire(import.meta.url ?? __filename);
 
 export const orm = load('drizzle-orm') as typeof DrizzleOrm;

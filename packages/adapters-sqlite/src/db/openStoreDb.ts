@@ -1,6 +1,4 @@
-// Opens (creating and migrating if needed) a SQLite file, or opens it read-only for a tool that
-// only looks, or takes the gateway's own open database, and prepares the hot queries: the
-// StoreDb every operation of the store runs on.
+// Opens the StoreDb every operation runs on: a file (created and migrated), a read-only view, or the gateway's database.
 import { warnCorruptRow } from '@session-state/adapters-sql-common';
 
 import type { SqliteClient } from '../driver/driver.js';

@@ -1,6 +1,4 @@
-// Node's built-in node:sqlite (DatabaseSync) behind the seam (driver.ts): no native dependency.
-// Loaded only when chosen; its statements are wrapped to return positional rows and to accept a
-// values object with more keys than the statement names, as better-sqlite3's do.
+// Node's built-in node:sqlite behind the seam, its statements wrapped to behave as better-sqlite3's.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import type { DriverStatement, SqliteClient, Transaction } from './driver.js';

@@ -1,9 +1,5 @@
-// Notices when the state file a writer has open is removed or replaced under it (a cleanup job's
-// `rm`, a restored backup's `mv backup.db state.db`). The connection would go on writing into the
-// old, unlinked file: every commit would say ok while other processes on the path read another
-// file, and the next start would lose them. The driver offers no fstat of its descriptor, so the
-// path's identity (device and inode) is taken at open and compared again on an unref'd timer;
-// once it differs, every write fails with an error saying so, logged once.
+// Notices when a writer's state file is removed or replaced under it (its writes would go to the
+// unlinked file): the path's device and inode are compared on a timer, and writes then fail.
 import fs from 'node:fs';
 
 import type { Logger } from '@session-state/domain';

@@ -1,6 +1,4 @@
-// Tells what is at a path (a state file, nothing, an empty file, something that is not a regular
-// file, another program's file, or a file that cannot be read and why) without creating,
-// changing or blocking on anything, so a tool can refuse it with the right reason.
+// Tells what is at a path (a state file, nothing, something else, or unreadable and why) without creating, changing or blocking on anything.
 import fs from 'node:fs';
 
 import { openReadOnlyDatabase } from './readOnlyDatabase.js';

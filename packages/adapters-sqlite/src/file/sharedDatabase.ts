@@ -1,6 +1,4 @@
-// The checks on a database the gateway handed the store (SqliteStoreOptions.database): the store
-// keeps to its own tables and its schema version in PRAGMA user_version, and never runs inside
-// a transaction of the gateway's (its commit would be part of the gateway's, and lost with it).
+// The checks on a database the gateway handed the store: its own tables only, and never inside a transaction of the gateway's.
 import type { SqliteClient } from '../driver/driver.js';
 
 /** The tables the store creates and writes; the gateway's database must not hold others of these names. */

@@ -1,6 +1,4 @@
-// Where a state file really is. SQLite follows a symbolic link and keeps the -wal and -shm beside
-// the link's target, so every open (and every look at `<file>-wal`) must use the resolved path:
-// a reader looking beside the link finds no -wal and reads the main file alone, a stale version.
+// Where a state file really is: SQLite keeps the -wal and -shm beside a symbolic link's target, so every open uses the resolved path.
 import fs from 'node:fs';
 import nodePath from 'node:path';
 

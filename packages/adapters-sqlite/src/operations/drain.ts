@@ -1,6 +1,4 @@
-// Drain: acknowledges the notices a watcher's turn consumed, all in one write transaction: lock
-// and read the acked cursors, plan (`planDrain`, the compare-and-swap per ack), write the moved
-// rows and their journal entries.
+// Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 

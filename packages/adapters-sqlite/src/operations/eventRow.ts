@@ -1,6 +1,4 @@
-// The event decoders of this store (adapters-sql-common's storedRow.ts), made once when the
-// adapter loads: the payload column is JSON text, parsed once per non-null payload; text that
-// does not parse is no payload (the row is refused).
+// The event decoders of this store: the payload column is JSON text; text that does not parse refuses the row.
 import { storedEventDecoders, type StoredEventDecoder, type StoredSessionEventDecoder } from '@session-state/adapters-sql-common';
 
 function parseJsonText(text: unknown): unknown {

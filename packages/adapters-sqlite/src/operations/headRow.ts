@@ -1,6 +1,4 @@
-// Head writes as the domain computes them: the session's head row is read inside the caller's
-// write transaction (BEGIN IMMEDIATE holds the file's write lock, so nothing moves it meanwhile),
-// `planHeadWrite` folds the signal-log events into it, and the result is written as given.
+// Head writes as the domain computes them (`planHeadWrite`), from the row read inside the caller's write transaction.
 import { headOfRow, type HeadChange } from '@session-state/adapters-sql-common';
 import { initialHead, planHeadWrite, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
 

@@ -1,7 +1,5 @@
-// The restart scan: each page of pending cursors (material > acked) is read, planned
-// (`planRestartScan`: notified raised to material, one `recovered` notice per pair) and written in
-// its own write transaction, the event loop turning between pages. Each cursor's step depends on
-// that cursor alone, so pages give what one transaction would; running it twice changes nothing more.
+// The restart scan: each page of pending cursors is read, planned (`planRestartScan`) and written in its own
+// transaction, the event loop turning between pages; each cursor's step depends on it alone.
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { noticeTextPerTarget, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 

@@ -22,43 +22,21 @@ const EVENTS_PER_PAGE = 20;
 /** The statements the worker prepares on its connection, by their SQL text. */
 const THREAD_STATEMENTS = ['capBoundary', 'capRangeEnd', 'victimSessions', 'headsOfKeys', 'cursorsOnTargets', 'insertHead', 'updateHead', 'insertJournal', 'deleteEventRange'] as const;
 
-/** What the worker read under its write lock: the rows a batch deletes summed up per session. */
-export interface CapRead {
-  /** [sessionKey, highest sequence the batch deletes from it], one per session. */
-  readonly sessions: readonly (readonly unknown[])[];
-  /** headsOfKeys rows of those sessions that have one. */
-  readonly heads: readonly (readonly unknown[])[];
-  /** The cursors on those sessions as targets, as CursorValues rows. */
-  readonly cursors: readonly (readonly unknown[])[];
-}
+type Rows = readonly (readonly unknown[])[];
+
+/** What the worker read under its write lock: [sessionKey, highest sequence deleted] per session, their heads, the cursors on them. */
+export type CapRead = { readonly sessions: Rows; readonly heads: Rows; readonly cursors: Rows };
 
 /** What the worker writes before its delete, in the same transaction. */
-export interface CapWrites {
-  readonly heads: readonly HeadRowWrite[];
-  readonly journal: readonly JournalParams[];
-}
+export type CapWrites = { readonly heads: readonly HeadRowWrite[]; readonly journal: readonly JournalParams[] };
 
-/** What a worker batch did. */
-export interface CapBatch {
-  readonly deleted: number;
-  /** Events beyond the row cap remain. */
-  readonly capLeft: boolean;
-  /** Sessions the batch deleted from. */
-  readonly sessions: number;
-}
+/** What a worker batch did: events deleted, whether events beyond the cap remain, the sessions it deleted from. */
+export type CapBatch = { readonly deleted: number; readonly capLeft: boolean; readonly sessions: number };
 
-/** Where and how the worker opens the file: the store's driver, file, busy timeout and synchronous. */
-export interface WorkerTarget {
-  readonly module: string;
-  readonly path: string;
-  readonly busyTimeoutMs: number;
-  readonly synchronous: 'NORMAL' | 'FULL' | number;
-  readonly statements: Statements;
-}
+/** Where and how the worker opens the file: the store's driver, file, busy timeout, synchronous and statements. */
+export type WorkerTarget = { readonly module: string; readonly path: string; readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' | number; readonly statements: Statements };
 
-export interface ThreadData extends Omit<WorkerTarget, 'statements'> {
-  readonly statements: Record<string, string>;
-}
+export type ThreadData = Omit<WorkerTarget, 'statements'> & { readonly statements: Record<string, string> };
 
 export type WriteMessage = { readonly type: 'write' } & CapWrites;
 export type ToThread = 'stop' | { readonly type: 'checkpoint' } | { readonly type: 'cap'; readonly maxRows: number; readonly limit: number } | WriteMessage | { readonly type: 'abort' };

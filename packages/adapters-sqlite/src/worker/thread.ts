@@ -1,7 +1,7 @@
-// The store's worker thread: its own connection to the file, on the store's driver, runs WAL
-// checkpoints and row-cap prune batches, one job at a time. It imports no module of the package
-// at run time, so Node can load it from the TypeScript sources too (type stripping).
+// The store's worker thread: its own connection runs WAL checkpoints and row-cap prune batches, one job at a
+// time. It imports no package module at run time, so Node can also run it from its TypeScript source.
 import { createRequire } from 'node:module';
+import type { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { FromThread, ThreadData, ToThread, WriteMessage } from './storeWorker.js';
@@ -19,11 +19,6 @@ interface Connection {
   readonly inTransaction: boolean;
 }
 
-interface NodeSqliteStatement extends Statement {
-  setReturnArrays(on: boolean): void;
-  setAllowUnknownNamedParameters(on: boolean): void;
-}
-
 const load = createRequire(import.meta.url);
 
 /** Opens `path` with the driver `module` names; node:sqlite's ExperimentalWarning was printed by the main thread already. */
@@ -33,7 +28,7 @@ function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection
     process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
       if (!String(warning).includes('SQLite')) emitWarning.call(process, warning, ...rest);
     }) as typeof process.emitWarning;
-    let sqlite: { DatabaseSync: new (path: string, options: object) => { exec(sql: string): void; prepare(sql: string): NodeSqliteStatement; isTransaction: boolean } };
+    let sqlite: { DatabaseSync: typeof DatabaseSync };
     try {
       sqlite = load('node:sqlite') as typeof sqlite;
     } finally {
@@ -47,7 +42,7 @@ function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection
         const statement = db.prepare(sql);
         statement.setReturnArrays(true);
         statement.setAllowUnknownNamedParameters(true);
-        return statement;
+        return statement as unknown as Statement;
       },
       get inTransaction() {
         return db.isTransaction;
