@@ -165,3 +165,14 @@ test('large commits wait at the same one bound: commits of 60 frames run at once
   await setup.checkpointer.finish();
   await held.settled;
 });
+
+test('commits large enough to pass half the bound within the skipped reads are read at every commit, also far below it', () => {
+  const setup = setUp();
+  // Read at the first and the ninth commit: 60 frames a commit.
+  commitFrames(setup, 9, 60);
+  expect(setup.wal.reads).toBe(2);
+  // The WAL started over; eight such commits would pass half of the 1,000-frame bound.
+  setup.wal.size = { walFrames: 0, checkpointed: 0 };
+  commitFrames(setup, 2, 60);
+  expect(setup.wal.reads).toBe(4);
+});

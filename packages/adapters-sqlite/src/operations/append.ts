@@ -16,7 +16,7 @@ import {
 
 
 import type { Transaction } from '../driver/driver.js';
-import { decodeEventValues } from './eventRow.js';
+import { decodeEventValues } from './reads.js';
 import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut.js';
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';

@@ -11,6 +11,9 @@ import {
   overviewOfRows,
   PENDING_FIELDS,
   sessionChangesPageOfRows,
+  storedEventDecoders,
+  type StoredEventDecoder,
+  type StoredSessionEventDecoder,
 } from '@session-state/adapters-sql-common';
 import {
   planHeldNotices,
@@ -31,8 +34,20 @@ import { readRows } from '../db/compile.js';
 import { orm } from '../db/drizzle.js';
 import type { StoreDb } from '../db/storeDb.js';
 import { cursors, tables } from '../schema.js';
-import { decodeEventValues, decodeSessionEventValues } from './eventRow.js';
 import { withLogMaterial } from './logMaterial.js';
+
+/** The payload column is JSON text; text that does not parse refuses the row. */
+function parseJsonText(text: unknown): unknown {
+  try {
+    return JSON.parse(text as string) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const decoders = storedEventDecoders(parseJsonText);
+export const decodeEventValues: StoredEventDecoder = decoders.decodeEvent;
+const decodeSessionEventValues: StoredSessionEventDecoder = decoders.decodeSessionEvent;
 
 /** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {

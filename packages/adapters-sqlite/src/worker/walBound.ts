@@ -20,7 +20,7 @@ export const IDLE_CHECKPOINT_FRAMES = 1000;
 /** A pause in the writes this long (ms) is idle enough for a checkpoint. */
 export const IDLE_MS = 50;
 
-/** Below half the bound, the WAL's size is read once in this many commits. */
+/** Far below half the bound, the WAL's size is read once in this many commits. */
 const SKIPPED_READS = 8;
 
 /** What the schedules need of the worker (StoreWorker). */
@@ -140,7 +140,10 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
   const idleMs = options.idleMs ?? IDLE_MS;
   let lastCommitAt = 0;
   let commits = 0;
+  /** The commit of the last read, the frames it saw, and the frames a commit added since the read before. */
+  let readAt = 0;
   let lastFrames = 0;
+  let perCommit = 0;
   let holding = false;
   let timer: NodeJS.Timeout | undefined;
   let done = false;
@@ -169,8 +172,11 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
       if (done) return;
       lastCommitAt = performance.now();
       commits += 1;
-      if (lastFrames < bound / 2 && (commits - 1) % SKIPPED_READS !== 0) return;
+      if (readAt > 0 && commits - readAt < SKIPPED_READS && lastFrames + SKIPPED_READS * perCommit < bound / 2) return;
       const size = walSize();
+      // The first read has nothing to compare: a WAL left by an earlier process is not this store's writes.
+      if (readAt > 0) perCommit = (size.walFrames < lastFrames ? size.walFrames : size.walFrames - lastFrames) / (commits - readAt);
+      readAt = commits;
       lastFrames = size.walFrames;
       if (!holding && size.walFrames >= bound && uncopied(size) > 0) {
         holding = true;
