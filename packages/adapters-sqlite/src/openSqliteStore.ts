@@ -66,7 +66,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
   const progress = createPruneProgress(logger);
   const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT);
   // On a shared database the auto-checkpoint stays as the gateway set it.
-  const commitCheckpoints = owned && !readOnly && file !== ':memory:' ? offLoopCheckpoints(db, worker, gate) : undefined;
+  const commitCheckpoints = owned && !readOnly && file !== ':memory:' ? offLoopCheckpoints(db.client, worker, gate) : undefined;
 
   const gated = <A extends unknown[], R>(operation: Operation<A, R>): Operation<A, R> => (_db, ...args) => gate.run(() => operation(current(), ...args));
   /** An operation that writes: refused once the file was removed or replaced under the store. */

@@ -1,5 +1,4 @@
-// A reconcile that acknowledges (issue 15): lock and read the pair's cursor, plan
-// (`planReadAck`), write the moved row and its `notice_read` entry.
+// A read that acknowledges: lock and read the pair's cursor, plan (`planReadAck`), write the row and its `notice_read` entry.
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planReadAck, type ReadAckOutcome, type ReadAckRequest } from '@session-state/domain';
 

@@ -1,6 +1,7 @@
 // The WAL's one bound and its checkpoints off the event loop: the store's connection runs with the
 // auto-checkpoint off; at the bound every operation waits (the write gate) for a worker checkpoint.
-import type { StoreDb } from '../db/storeDb.js';
+// Public constants live here: its declarations import no drizzle or driver package types.
+import type { SqliteClient } from '../driver/driver.js';
 
 /** Frames (about pages) the WAL may hold before writes wait for a checkpoint: 16 MB at 4 KB pages. */
 export const WAL_FRAMES_BEFORE_WAIT = 4000;
@@ -197,17 +198,17 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
 }
 
 /** `PRAGMA wal_checkpoint(NOOP)` (which only reads the WAL's size) came with SQLite 3.51.0. */
-function readsWalSize(client: StoreDb['client']): boolean {
+function readsWalSize(client: SqliteClient): boolean {
   const [major = 0, minor = 0] = String(client.prepare('SELECT sqlite_version() AS v').get()?.v).split('.').map(Number);
   return major > 3 || (major === 3 && minor >= 51);
 }
 
 /** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker; undefined with an older SQLite. */
-export function offLoopCheckpoints(db: StoreDb, checkpoints: Checkpoints, gate: WriteGate): CommitCheckpoints | undefined {
-  if (!readsWalSize(db.client)) return undefined;
-  const noop = db.client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
-  const autocheckpoint = db.client.pragma('wal_autocheckpoint') as number;
-  db.client.pragma('wal_autocheckpoint = 0');
+export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate): CommitCheckpoints | undefined {
+  if (!readsWalSize(client)) return undefined;
+  const noop = client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
+  const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
+  client.pragma('wal_autocheckpoint = 0');
   return createCommitCheckpoints(checkpoints, gate, {
     walSize: () => {
       const [, walFrames = 0, checkpointed = 0] = noop.get() as number[];
@@ -215,7 +216,7 @@ export function offLoopCheckpoints(db: StoreDb, checkpoints: Checkpoints, gate: 
     },
     onFallback: () => {
       // PRAGMA takes no bound parameters; the value is the integer read back at open.
-      if (db.client.open) db.client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+      if (client.open) client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
     },
   });
 }
