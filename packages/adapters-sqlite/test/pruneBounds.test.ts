@@ -89,7 +89,7 @@ test('the WAL auto-checkpoint setting is held off only during the batch and rest
   expect(retained()).toBe(7);
 });
 
-test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_ROWS)', () => {
+test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_PAGES)', () => {
   seed(1, 5);
   expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 5, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
   // One row: a batch at the app's smallest size still counts towards the next checkpoint.

@@ -226,3 +226,23 @@ test('asked for worker-sized batches, each part on the store connection resumes 
   expect(left).toHaveLength(600);
   expect(left.every((entry) => entry.event.type === 'watch_started')).toBe(true);
 });
+
+test('checkpoints and cap batches share the one worker thread, one job at a time, in call order', async () => {
+  const path = tempFile();
+  seedFile(path, 2, 5);
+  const db = openStoreDb({ path });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements: db.statements });
+  const order: string[] = [];
+  const first = worker.checkpoint().then(() => order.push('checkpoint'));
+  const capped = worker.cap({ maxRows: 4, limit: 100 }, () => ({ heads: [], journal: [] })).then((batch) => {
+    order.push('cap');
+    return batch;
+  });
+  const second = worker.checkpoint().then(() => order.push('checkpoint'));
+  expect((await capped).deleted).toBe(6);
+  await Promise.all([first, second]);
+  expect(order).toEqual(['checkpoint', 'cap', 'checkpoint']);
+  expect(worker.usable).toBe(true);
+  await worker.close();
+  db.client.close();
+});

@@ -192,6 +192,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
         checkpointHere(db());
         return Promise.resolve();
       }
+      // One checkpoint at a time: a request meanwhile shares the one queued or running.
       if (pendingCheckpoint !== undefined) return pendingCheckpoint;
       const running = checkpointJob().finally(() => {
         if (pendingCheckpoint === running) pendingCheckpoint = undefined;
@@ -202,6 +203,8 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
     cap(request, plan) {
       if (broken) return Promise.reject(new Error('prune worker: not running'));
       if (!Number.isSafeInteger(request.limit) || request.limit < 1) return Promise.reject(new RangeError(`prune worker: limit must be a positive integer, got ${request.limit}`));
+      // A checkpoint asked for after this batch runs after it, not with one queued before.
+      pendingCheckpoint = undefined;
       return capJob(request, plan);
     },
     async close() {
