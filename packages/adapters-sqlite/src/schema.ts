@@ -1,17 +1,12 @@
-// The drizzle table definitions of the SQLite store. The committed migrations (drizzle/, embedded in
-// src/migrations/generated.ts) are generated from these by drizzle-kit; `npm run check:migrations`
-// fails when the two disagree.
-import { orm, sqliteCore } from './drizzle.js';
+// The drizzle tables of the SQLite store; drizzle-kit generates the migrations from them.
+import { orm, sqliteCore } from './db/drizzle.js';
 
 const { sql } = orm;
 const { index, integer, primaryKey, sqliteTable, text } = sqliteCore;
 
 // --- the signal log ----------------------------------------------------------------------
 
-/**
- * Every retained event. `sequence` comes from one global AUTOINCREMENT counter, which never
- * reuses a value, so a session that is deleted and recreated continues above its old head.
- */
+/** Every retained event; `sequence` is one AUTOINCREMENT counter, never reused. */
 export const events = sqliteTable(
   'events',
   {
@@ -39,11 +34,7 @@ export const heads = sqliteTable('heads', {
   sessionKey: text('session_key').primaryKey(),
   head: integer('head').notNull(),
   pruneWatermark: integer('prune_watermark').notNull().default(0),
-  /**
-   * The session's newest notifying event (null: none yet), its actor and append time, and the newest
-   * notifying event of another actor: the `material` a record would raise on its pending
-   * watchers, read when it matters rather than written per watcher (see logMaterial.ts).
-   */
+  /** The newest notifying event, its actor and time, and the newest of another actor: pending watchers' material (logMaterial.ts). */
   lastNotify: integer('last_notify'),
   lastNotifyActor: text('last_notify_actor'),
   lastNotifyAt: integer('last_notify_at'),
@@ -67,7 +58,7 @@ export const cursors = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
-    // Partial and covering: the restart scan and pendingNotices read only this index (see pendingCursors.ts).
+    // Partial and covering: the restart scan and pendingNotices read only this index.
     index('cursors_lagging')
       .on(table.watcher, table.target, table.acked, table.notified, table.material)
       .where(sql`${table.material} > ${table.acked}`),
@@ -75,11 +66,7 @@ export const cursors = sqliteTable(
   ],
 );
 
-/**
- * A record's fan-out still owed to its target's watchers (see fanOut.ts): the cursors on `target`
- * after rowid `afterRowid` have not yet seen event `sequence`. Deleted when its last page
- * commits; one that a crash left is finished before the restart scan.
- */
+/** A record's fan-out still owed: the cursors on `target` after `afterRowid` have not yet seen `sequence` (fanOut.ts). */
 export const fanOuts = sqliteTable('fan_outs', {
   sequence: integer('sequence').primaryKey(),
   target: text('target').notNull(),
@@ -88,10 +75,7 @@ export const fanOuts = sqliteTable('fan_outs', {
 
 // --- the cursor journal ---------------------------------------------------------------------
 
-/**
- * One row per cursor event a store operation decided (see the domain's cursorJournal.ts), with
- * the cursor's watermarks after it. `position` (AUTOINCREMENT, never reused) is the append order.
- */
+/** One row per cursor event, with the cursor's watermarks after it; `position` is the append order. */
 export const cursorJournal = sqliteTable(
   'cursor_journal',
   {
@@ -118,10 +102,7 @@ export const cursorJournal = sqliteTable(
 
 // --- bookkeeping ---------------------------------------------------------------------------
 
-/**
- * One row per applied migration, beside `PRAGMA user_version`. The migration runner creates it
- * (it must exist before the version check), so it is not in the generated migrations.
- */
+/** One row per applied migration; the runner creates it, so it is not in the generated migrations. */
 export const schemaMigrations = sqliteTable('schema_migrations', {
   version: integer('version').primaryKey(),
   name: text('name').notNull(),

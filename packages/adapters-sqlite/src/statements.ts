@@ -1,7 +1,4 @@
-// The hot statements, compiled ONCE at open into the driver's prepared statements taking named
-// values (see compile.ts): the ones whose text both dialects share come from adapters-sql-common;
-// those below are SQLite's own (AUTOINCREMENT inserts, row-by-row writes inside the synchronous
-// transaction, rowid-bounded batches, `IN` lists).
+// The statements, compiled once at open: the shared ones from adapters-sql-common, and SQLite's own.
 import {
   columnsOf,
   CURSOR_FIELDS,
@@ -14,18 +11,18 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, compilePositional, type Statement } from './compile.js';
-import type { SqliteClient } from './driver.js';
-import { raisedByMarks } from './logMaterial.js';
-import type { QueryBuilder as Orm } from './queryBuilder.js';
+import { compile, compilePositional, type Statement } from './db/compile.js';
+import type { SqliteClient } from './driver/driver.js';
+import { raisedByMarks } from './operations/logMaterial.js';
+import type { QueryBuilder as Orm } from './db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
-import { orm } from './drizzle.js';
+import { orm } from './db/drizzle.js';
 
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The order insertEvent takes its values in (EventParams' fields; checked against the SQL at open). */
+/** The order insertEvent takes its values in (checked against the SQL at open). */
 export const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
 
 /** insertEvent's values, in INSERT_EVENT_ORDER. */
@@ -54,22 +51,11 @@ export interface CursorParams {
   readonly material: number;
   readonly touchedAt: number;
 }
-interface HeadParams {
-  readonly sessionKey: string;
-  readonly head: number;
-  readonly pruneWatermark: number;
-}
-interface Cutoff {
-  readonly cutoff: number;
-}
+type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
+type Cutoff = { readonly cutoff: number };
 /** A journal retention window: the positions above `after` up to `upTo`. */
-interface JournalWindow {
-  readonly after: number;
-  readonly upTo: number;
-}
-interface Limit {
-  readonly limit: number;
-}
+type JournalWindow = { readonly after: number; readonly upTo: number };
+type Limit = { readonly limit: number };
 
 /** The compiled statements; reads return positional rows. */
 export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements>;
@@ -78,42 +64,20 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
 function ownStatements(client: SqliteClient, orm: Orm) {
   const removable = removableEntry(tables);
   return {
-    /** (target) → every cursor on it, as CursorValues. Bound by position: an append runs it once per record. */
-    cursorsOnTarget: compilePositional<readonly [target: string]>(
-      client,
-      orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))),
-      'cursorsOnTarget',
-      ['target'],
-    ),
+    /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
+    cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
 
-    /**
-     * Inserts an event; the sequence is the run result's `lastInsertRowid` (AUTOINCREMENT). Bound
-     * by position (INSERT_EVENT_ORDER), the one hot statement that is: see compilePositional.
-     */
+    /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
     insertEvent: compilePositional<InsertEventValues>(
       client,
-      orm.insert(events).values({
-        sessionKey: p('sessionKey'),
-        kind: p('kind'),
-        actorType: p('actorType'),
-        actorSessionKey: p('actorSessionKey'),
-        summary: p('summary'),
-        payload: p('payload'),
-        dedupeKey: p('dedupeKey'),
-        occurredAt: p('occurredAt'),
-        appendedAt: p('appendedAt'),
-      }),
+      orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
       'insertEvent',
       INSERT_EVENT_ORDER,
     ),
 
     /**
-     * {keys: a JSON array of session keys} → [sessionKey, head, pruneWatermark, rowid] of each that
-     * has a head row, in the order of the array (a repeated key once per occurrence; the row's
-     * rowid lets readHeads drop the repeats without hashing every key). One statement for
-     * any number of keys (json_each), so a `list` prepares nothing and needs no chunking under
-     * SQLite's bound-parameter limit. CROSS JOIN keeps json_each as the outer loop (SQLite never
-     * reorders it), so rows come in array order with one primary-key lookup per key and no sort.
+     * {keys: a JSON array} → [sessionKey, head, pruneWatermark, rowid] of each key with a head, in
+     * array order (CROSS JOIN keeps json_each the outer loop): any number of keys in one statement.
      */
     headsOfKeys: compile<{ keys: string }>(
       client,
@@ -121,11 +85,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       'headsOfKeys',
     ),
 
-    /**
-     * {watcher, target, limit} → the next `limit` pending cursors after the pair (watcher, target),
-     * by watcher then target, as PENDING_FIELDS rows: one page of the restart scan, read from the
-     * covering partial index cursors_lagging in its order.
-     */
+    /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
     pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
       client,
       orm
@@ -138,40 +98,18 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     ),
 
     /** {sessionKey} → [head, pruneWatermark]. */
-    headOf: compile<{ sessionKey: string }>(
-      client,
-      orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))),
-      'headOf',
-    ),
+    headOf: compile<{ sessionKey: string }>(client, orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))), 'headOf'),
 
     /** A session's first head row, as planHeadWrite gives it. */
     insertHead: compile<HeadParams>(client, orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') }), 'insertHead'),
 
-    /** Writes the values planHeadWrite computed from the row read in the same write transaction. */
-    updateHead: compile<HeadParams>(
-      client,
-      // drizzle's update types take no bare placeholders; an sql fragment holding one is the same SQL.
-      orm
-        .update(heads)
-        .set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` })
-        .where(eq(heads.sessionKey, p('sessionKey'))),
-      'updateHead',
-    ),
+    /** Writes the values planHeadWrite computed (drizzle's update takes placeholders only inside sql fragments). */
+    updateHead: compile<HeadParams>(client, orm.update(heads).set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` }).where(eq(heads.sessionKey, p('sessionKey'))), 'updateHead'),
 
     /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
     insertJournal: compile<JournalParams>(
       client,
-      orm.insert(cursorJournal).values({
-        watcher: p('watcher'),
-        target: p('target'),
-        type: p('type'),
-        reason: p('reason'),
-        via: p('via'),
-        acked: p('acked'),
-        notified: p('notified'),
-        material: p('material'),
-        recordedAt: p('recordedAt'),
-      }),
+      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt') }),
       'insertJournal',
     ),
 
@@ -188,11 +126,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       'upsertCursor',
     ),
 
-    /**
-     * Moves an existing cursor's watermarks (cheaper than the upsert when the row was just read).
-     * Bound by position (UPDATE_CURSOR_ORDER; run it through moveCursor): an append runs it once
-     * per watcher that moves, so fan-out multiplies what named binding costs (see compilePositional).
-     */
+    /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
     updateCursor: compilePositional<UpdateCursorValues>(
       client,
       orm
@@ -203,36 +137,23 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       UPDATE_CURSOR_ORDER,
     ),
 
-    // --- retention (one bounded batch: see prune.ts) ---------------------------------------
+    // --- retention: one bounded batch (prune.ts)
 
     /** {cutoff, limit} → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
     agedEvents: compile<Cutoff & Limit>(
       client,
-      orm
-        .select({ sequence: events.sequence, sessionKey: events.sessionKey })
-        .from(events)
-        .where(lt(events.appendedAt, p('cutoff')))
-        .orderBy(asc(events.appendedAt), asc(events.sequence))
-        .limit(p('limit')),
+      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
       'agedEvents',
     ),
 
     /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
     lowestEvents: compile<Limit & { upTo: number }>(
       client,
-      orm
-        .select({ sequence: events.sequence, sessionKey: events.sessionKey })
-        .from(events)
-        .where(lte(events.sequence, p('upTo')))
-        .orderBy(asc(events.sequence))
-        .limit(p('limit')),
+      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit')),
       'lowestEvents',
     ),
 
-    /**
-     * {upTo, offset} → the sequence `offset` places above the lowest, among those up to `upTo`
-     * (a batch in the prune worker ends there: see pruneWorker.ts), or no row when fewer remain.
-     */
+    /** {upTo, offset} → the sequence `offset` places above the lowest up to `upTo` (where a worker batch ends), or none. */
     capRangeEnd: compile<{ upTo: number; offset: number }>(
       client,
       sql`SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= ${p('upTo')} ORDER BY ${events.sequence} LIMIT 1 OFFSET ${p('offset')}`,
@@ -242,21 +163,14 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     /** {to} → [sessionKey, highest sequence] of every session with events up to `to`: what a worker batch deletes from each. */
     victimSessions: compile<{ to: number }>(
       client,
-      orm
-        .select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` })
-        .from(events)
-        .where(lte(events.sequence, p('to')))
-        .groupBy(events.sessionKey),
+      orm.select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` }).from(events).where(lte(events.sequence, p('to'))).groupBy(events.sessionKey),
       'victimSessions',
     ),
 
     /** {keys: a JSON array of session keys} → the cursors on those targets, as CursorValues (json_each, as headsOfKeys). */
     cursorsOnTargets: compile<{ keys: string }>(
       client,
-      sql`SELECT ${sql.join(
-        CURSOR_FIELDS.map((field) => cursors[field]),
-        sql`, `,
-      )} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
+      sql`SELECT ${sql.join(CURSOR_FIELDS.map((field) => cursors[field]), sql`, `)} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
       'cursorsOnTargets',
     ),
 
@@ -264,17 +178,9 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     deleteEvent: compile<{ sequence: number }>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), 'deleteEvent'),
 
     /** {from, to} → deletes the events with sequences in [from, to]: one statement for a run of the lowest sequences. */
-    deleteEventRange: compile<{ from: number; to: number }>(
-      client,
-      orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to')))),
-      'deleteEventRange',
-    ),
+    deleteEventRange: compile<{ from: number; to: number }>(client, orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to')))), 'deleteEventRange'),
 
-    /**
-     * {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as
-     * CursorValues (planRemoval journals them). A pending cursor whose material the target's
-     * notify marks raised (logMaterial.ts) counts as touched when they raised it.
-     */
+    /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff` (a raise by the notify marks touches), as CursorValues. */
     expireIdleCursors: compile<Cutoff & Limit>(
       client,
       orm
@@ -298,21 +204,12 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       'expireIdleCursors',
     ),
 
-    // --- journal retention (planJournalPrune's rule, bounded per batch) ------------------------
+    // --- journal retention: planJournalPrune's rule over a window of positions (after, upTo]
 
-    // One batch examines a window of positions (after, upTo]: the first batchSize entries after
-    // where the run resumed (the shared `journalWindow`), so no batch walks the whole journal.
-
-    /**
-     * {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`. The
-     * unary + keeps the plan on the position range whatever statistics the planner has: the
-     * recorded_at index would walk every aged entry of the journal, kept ones too.
-     */
+    /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
     deleteAgedJournal: compile<Cutoff & JournalWindow>(
       client,
-      orm
-        .delete(cursorJournal)
-        .where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
+      orm.delete(cursorJournal).where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
       'deleteAgedJournal',
     ),
 

@@ -1,8 +1,7 @@
-// The checkpoints of everyday writes: in the worker at the WAL's bound with every operation waiting
-// for it (an eighth of the bound when commits are large), and when the writes pause with enough of
-// the WAL not copied back; never beside a steady write load.
-import { createCommitCheckpoints, type CommitCheckpointOptions, type WalSize } from '../src/commitCheckpoints.js';
-import { createWriteGate, type WriteGate } from '../src/writeGate.js';
+// The checkpoints of everyday writes: in the worker at the WAL's one bound with every operation
+// waiting for it, and when the writes pause with enough of the WAL not copied back; never beside a
+// steady write load.
+import { createCommitCheckpoints, createWriteGate, type CommitCheckpointOptions, type WalSize, type WriteGate } from '../src/worker/walBound.js';
 import { manualCheckpointer, type ManualCheckpointer } from './support/manualCheckpointer.js';
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -83,7 +82,7 @@ function commitFrames(setup: ReturnType<typeof setUp>, count: number, frames: nu
 
 test('small commits start no checkpoint beside the writes on the way to the bound, half way and past it', async () => {
   const setup = setUp();
-  // 5 frames a commit: 200 commits fill the 1,000-frame bound (LARGE_OPERATIONS_PER_BOUND is 100).
+  // 5 frames a commit: 200 commits fill the 1,000-frame bound.
   commitFrames(setup, 199, 5);
   await sleep(5);
   expect(setup.checkpointer.runs).toBe(0);
@@ -91,54 +90,6 @@ test('small commits start no checkpoint beside the writes on the way to the boun
   commitFrames(setup, 1, 5);
   expect(setup.checkpointer.runs).toBe(1);
   expect((await runsAtOnce(setup.gate)).ran).toBe(false);
-});
-
-/** Commits of 60 frames until they are seen large (nine commits: the first read has nothing to compare), and the wait that follows ends. */
-async function largeCommitsSeen(setup: ReturnType<typeof setUp>): Promise<void> {
-  commitFrames(setup, 9, 60);
-  expect(setup.checkpointer.runs).toBe(1);
-  await setup.checkpointer.finish();
-  // The checkpoint copied everything: the next commit starts the WAL over.
-  setup.wal.size = { walFrames: 0, checkpointed: 0 };
-}
-
-test('large commits (fewer than LARGE_OPERATIONS_PER_BOUND fill the bound) hold every operation once the WAL holds an eighth of the bound', async () => {
-  const setup = setUp();
-  // 60 frames a commit: 17 would fill the 1,000-frame bound; an eighth of it is 125 frames.
-  await largeCommitsSeen(setup);
-  commitFrames(setup, 2, 60);
-  expect(setup.checkpointer.runs).toBe(1);
-  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
-  commitFrames(setup, 1, 60);
-  expect(setup.checkpointer.runs).toBe(2);
-  const held = await runsAtOnce(setup.gate);
-  expect(held.ran).toBe(false);
-  await setup.checkpointer.finish();
-  await held.settled;
-  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
-});
-
-test('the lower bound of large commits ends with them: small commits wait only at the whole bound', async () => {
-  const setup = setUp();
-  await largeCommitsSeen(setup);
-  // 5 frames a commit from now on: 200 fill the bound.
-  commitFrames(setup, 199, 5);
-  expect(setup.checkpointer.runs).toBe(1);
-  commitFrames(setup, 1, 5);
-  expect(setup.checkpointer.runs).toBe(2);
-});
-
-test('an append counts each of its records: commits of many small records are small writes, waiting only at the whole bound', () => {
-  const setup = setUp();
-  // 40 frames a commit of 8 records: 5 frames a record, so 200 records fill the 1,000-frame bound.
-  const commit = (): void => {
-    setup.wal.size = { walFrames: setup.wal.size.walFrames + 40, checkpointed: 0 };
-    setup.schedule.committed(8);
-  };
-  for (let i = 0; i < 24; i += 1) commit();
-  expect(setup.checkpointer.runs).toBe(0);
-  commit();
-  expect(setup.checkpointer.runs).toBe(1);
 });
 
 test('a pause in the writes with enough frames not copied back starts a checkpoint that holds nothing', async () => {
@@ -179,7 +130,7 @@ test('when checkpoints fall back to the store connection, the schedule hands the
   });
   wal.size = { walFrames: 1000, checkpointed: 0 };
   schedule.committed();
-  (checkpointer as ManualCheckpointer).offThread = false;
+  (checkpointer as ManualCheckpointer).usable = false;
   await checkpointer.finish();
   expect(fallbacks).toBe(1);
   const reads = wal.reads;
@@ -202,10 +153,26 @@ test('once stopped (the store closing), a pending pause starts no checkpoint and
   expect(wal.reads).toBe(reads);
 });
 
-test('with large commits the size is read at every commit, also far below half the bound', async () => {
+test('large commits wait at the same one bound: commits of 60 frames run at once until the WAL holds 1,000 frames', async () => {
   const setup = setUp();
-  await largeCommitsSeen(setup);
-  const reads = setup.wal.reads;
+  commitFrames(setup, 16, 60);
+  expect(setup.checkpointer.runs).toBe(0);
+  expect((await runsAtOnce(setup.gate)).ran).toBe(true);
+  commitFrames(setup, 1, 60);
+  expect(setup.checkpointer.runs).toBe(1);
+  const held = await runsAtOnce(setup.gate);
+  expect(held.ran).toBe(false);
+  await setup.checkpointer.finish();
+  await held.settled;
+});
+
+test('commits large enough to pass half the bound within the skipped reads are read at every commit, also far below it', () => {
+  const setup = setUp();
+  // Read at the first and the ninth commit: 60 frames a commit.
+  commitFrames(setup, 9, 60);
+  expect(setup.wal.reads).toBe(2);
+  // The WAL started over; eight such commits would pass half of the 1,000-frame bound.
+  setup.wal.size = { walFrames: 0, checkpointed: 0 };
   commitFrames(setup, 2, 60);
-  expect(setup.wal.reads).toBe(reads + 2);
+  expect(setup.wal.reads).toBe(4);
 });

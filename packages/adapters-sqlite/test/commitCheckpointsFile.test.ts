@@ -1,5 +1,5 @@
 // Everyday writes on a file store are checkpointed by the worker thread, not inside a commit, and
-// the WAL stays bounded under appends that never pause (commitCheckpoints.ts).
+// the WAL stays bounded under appends that never pause (walBound.ts).
 // (A loop of awaited store calls never lets the event loop turn: no pause, no idle checkpoint, in it.)
 import fs from 'node:fs';
 
@@ -8,7 +8,7 @@ import type { AppendRequest, SessionKey, StateStore } from '@session-state/domai
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
-import { WAL_FRAMES_BEFORE_WAIT } from '../src/walBound.js';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/worker/walBound.js';
 import { appendRequest } from './support/appendRequest.js';
 
 const TARGET = 'agent:target:main' as SessionKey;
@@ -71,7 +71,7 @@ test('appends that never pause keep the WAL within its bound (the worker alone w
   expect(frames).toBeLessThan(3 * WAL_FRAMES_BEFORE_WAIT);
 });
 
-test('large commits (records each raising 300 idle watchers) keep the WAL near an eighth of its bound', async () => {
+test('large commits (records each raising 300 idle watchers) keep the WAL within the same one bound', async () => {
   // A record on pending watchers writes no cursor (logMaterial.ts), so each record goes to a
   // target of its own whose watchers are all idle, seeded by plain SQL.
   const appends = 300;
@@ -103,9 +103,8 @@ test('large commits (records each raising 300 idle watchers) keep the WAL near a
     probe.close();
   }
   const perAppend = deltas.sort((x, y) => x - y)[Math.floor(deltas.length / 2)] ?? 0;
-  // Large (a typical append): fewer than 100 such commits fill the bound, and together they would fill it several times.
-  expect(perAppend * 100).toBeGreaterThan(WAL_FRAMES_BEFORE_WAIT);
+  // Large: together they would fill the bound several times.
   expect(perAppend * appends).toBeGreaterThan(3 * WAL_FRAMES_BEFORE_WAIT);
-  // An eighth of the bound, plus the commit that passed it.
-  expect(largest).toBeLessThan(WAL_FRAMES_BEFORE_WAIT / 8 + 2 * perAppend);
+  // The bound, plus the commit that passed it.
+  expect(largest).toBeLessThan(WAL_FRAMES_BEFORE_WAIT + 2 * perAppend);
 });

@@ -4,9 +4,9 @@ import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 
-import { betterSqlite3Client } from '../src/betterSqlite3Client.js';
-import { compilePositional } from '../src/compile.js';
-import { openStoreDb } from '../src/openStoreDb.js';
+import { betterSqlite3Client } from '../src/driver/betterSqlite3Client.js';
+import { compilePositional } from '../src/db/compile.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
 import { heads } from '../src/schema.js';
 
 test('compilePositional refuses an order that is not the rendered placeholder order, naming the statement', () => {

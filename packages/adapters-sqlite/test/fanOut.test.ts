@@ -11,7 +11,7 @@ import { createMemoryStore } from '@session-state/adapters-memory';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
-import { FAN_OUT_INLINE_CURSORS } from '../src/fanOut.js';
+import { FAN_OUT_INLINE_CURSORS } from '../src/operations/fanOut.js';
 
 const TARGET = 'agent:t:main' as SessionKey;
 const WRITER = 'agent:writer:main' as SessionKey;

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import type { LogFields, Logger, SessionKey } from '@session-state/domain';
 
-import { probeStateFile } from '../src/isStateFile.js';
+import { probeStateFile } from '../src/file/isStateFile.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { appendRequest } from './support/appendRequest.js';
 

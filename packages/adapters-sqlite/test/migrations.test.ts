@@ -7,9 +7,9 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { MIGRATIONS, openSqliteStore } from '../src/index.js';
-import { betterSqlite3Client } from '../src/betterSqlite3Client.js';
+import { betterSqlite3Client } from '../src/driver/betterSqlite3Client.js';
 import { migrate, schemaVersion } from '../src/migrations/migrate.js';
-import { openStoreDb } from '../src/openStoreDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
 import { cursorJournal, cursors, events, heads, schemaMigrations } from '../src/schema.js';
 import { legacyMigrate } from './support/legacyMigrations.js';
 import { schemaShape } from './support/schemaShape.js';

@@ -6,12 +6,12 @@ import { asSequence, type SessionKey } from '@session-state/domain';
 import fs from 'node:fs';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/headRow.js';
-import { WAL_ROWS_BEFORE_WAIT } from '../src/checkpointer.js';
+import { writeHead } from '../src/operations/headRow.js';
+import { WAL_FRAMES_BEFORE_WAIT } from '../src/worker/walBound.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
-import { openStoreDb } from '../src/openStoreDb.js';
-import { prune, SESSIONS_PER_BATCH } from '../src/prune.js';
-import type { StoreDb } from '../src/storeDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { prune, SESSIONS_PER_BATCH } from '../src/operations/prune.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;
@@ -89,7 +89,7 @@ test('the WAL auto-checkpoint setting is held off only during the batch and rest
   expect(retained()).toBe(7);
 });
 
-test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_ROWS)', () => {
+test('a batch reports every row it removed, however few, for the checkpoint schedule (CHECKPOINT_AFTER_PAGES)', () => {
   seed(1, 5);
   expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 5, batchSize: 1000 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
   // One row: a batch at the app's smallest size still counts towards the next checkpoint.
@@ -108,7 +108,7 @@ test('the row cap deletes the lowest sequences up to the cap in one run, stops a
   expect(prune(db, { now: T0, maxAgeMs: DAY, maxRows: 12, batchSize: 10 })).toMatchObject({ batch: { eventsDeleted: 0, done: true }, rowsRemoved: 0 });
 });
 
-test('back-to-back prune calls with no turn between them (a CLI loop) keep the WAL bounded: it starts over once WAL_ROWS_BEFORE_WAIT pages are written', async () => {
+test('back-to-back prune calls with no turn between them (a CLI loop) keep the WAL bounded: it starts over once WAL_FRAMES_BEFORE_WAIT pages are written', async () => {
   seed(400, 50); // 20,000 events round-robin: every 400-row batch touches all 400 sessions
   db.client.pragma('wal_checkpoint(TRUNCATE)');
   db.client.close();
@@ -126,8 +126,8 @@ test('back-to-back prune calls with no turn between them (a CLI loop) keep the W
   expect(batches).toBe(50);
   expect(retained()).toBe(0);
   // Measured: 29 MB when the WAL never starts over (checkpoints always beside a batch); waiting
-  // for them at WAL_ROWS_BEFORE_WAIT pages keeps it near that many pages (plus one batch).
-  expect(walBytes).toBeLessThan((WAL_ROWS_BEFORE_WAIT + 1000) * 4096);
+  // for them at WAL_FRAMES_BEFORE_WAIT pages keeps it near that many pages (plus one batch).
+  expect(walBytes).toBeLessThan((WAL_FRAMES_BEFORE_WAIT + 1000) * 4096);
 });
 
 test('the journal cap, counted only up to one past the batch, still reports not done while entries beyond maxRows remain', () => {

@@ -5,9 +5,9 @@ import type { LogFields, Logger, SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/openSqliteStore.js';
-import { OWN_CONNECTION_BATCH_ROWS } from '../src/prune.js';
-import { PRUNE_CALLS_WITHOUT_PROGRESS } from '../src/pruneProgress.js';
-import { PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker.js';
+import { OWN_CONNECTION_BATCH_ROWS } from '../src/operations/prune.js';
+import { PRUNE_CALLS_WITHOUT_PROGRESS } from '../src/operations/pruneBatch.js';
+import { PRUNE_WORKER_BATCH_ROWS } from '../src/worker/storeWorker.js';
 import { pruneRun } from './support/pruneRun.js';
 
 const T0 = Date.UTC(2026, 10, 29);

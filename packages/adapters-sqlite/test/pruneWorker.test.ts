@@ -1,4 +1,4 @@
-// The row cap pruned in the worker thread (pruneWorker.ts): the same watermarks and journal as a
+// The row cap pruned in the worker thread (worker/thread.ts): the same watermarks and journal as a
 // batch on the store's own connection, nothing of a failed batch kept, every other operation
 // held while a batch holds the write lock, and batches on the store's connection kept short.
 import fs from 'node:fs';
@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import { asSequence, type SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/headRow.js';
+import { writeHead } from '../src/operations/headRow.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
-import { openStoreDb } from '../src/openStoreDb.js';
-import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/prune.js';
-import { createPruneWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/pruneWorker.js';
-import type { StoreDb } from '../src/storeDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/operations/prune.js';
+import { createStoreWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/worker/storeWorker.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 import { pruneRun } from './support/pruneRun.js';
 
 const T0 = Date.UTC(2026, 10, 29);
@@ -191,7 +191,7 @@ test('a worker that cannot start rejects its batch and is no longer usable (the 
   const db = openStoreDb({ path });
   // A statement the worker cannot prepare: its start-up throws, as a driver that fails to load would.
   const statements = { ...db.statements, capBoundary: { ...db.statements.capBoundary, source: 'SELECT FROM nowhere' } } as StoreDb['statements'];
-  const worker = createPruneWorker({ module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements });
   expect(worker.usable).toBe(true);
   await expect(worker.cap({ maxRows: 0, limit: 10 }, () => ({ heads: [], journal: [] }))).rejects.toThrow('prune worker: the worker thread stopped during a batch');
   expect(worker.usable).toBe(false);
@@ -225,4 +225,24 @@ test('asked for worker-sized batches, each part on the store connection resumes 
   await store.close();
   expect(left).toHaveLength(600);
   expect(left.every((entry) => entry.event.type === 'watch_started')).toBe(true);
+});
+
+test('checkpoints and cap batches share the one worker thread, one job at a time, in call order', async () => {
+  const path = tempFile();
+  seedFile(path, 2, 5);
+  const db = openStoreDb({ path });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path, busyTimeoutMs: 100, synchronous: 'NORMAL', statements: db.statements });
+  const order: string[] = [];
+  const first = worker.checkpoint().then(() => order.push('checkpoint'));
+  const capped = worker.cap({ maxRows: 4, limit: 100 }, () => ({ heads: [], journal: [] })).then((batch) => {
+    order.push('cap');
+    return batch;
+  });
+  const second = worker.checkpoint().then(() => order.push('checkpoint'));
+  expect((await capped).deleted).toBe(6);
+  await Promise.all([first, second]);
+  expect(order).toEqual(['checkpoint', 'cap', 'checkpoint']);
+  expect(worker.usable).toBe(true);
+  await worker.close();
+  db.client.close();
 });

@@ -1,9 +1,9 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
 // and read paths, in the restart scan, in pendingNotices (full, or on signalled targets), and in
 // journal retention (one window of positions per batch).
-import { openStoreDb } from '../src/openStoreDb.js';
-import { pendingCursorsOn } from '../src/pendingCursors.js';
-import type { StoreDb } from '../src/storeDb.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { pendingCursorsOn } from '../src/operations/reads.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 
 let db: StoreDb;
 beforeEach(() => {

@@ -1,16 +1,14 @@
 // The restart scan reads, plans and writes its pending cursors a page at a time, letting the event
 // loop run between pages: more than a page of pending cursors gives the same result as one pass
 // (every pending pair recovered once, in pair order, each journalled), without one long block.
-// A page takes chunks for RESTART_SCAN_PAGE_MS of wall time; 50 first chunks of pending cursors (and
-// as many idle ones) are far more than any machine writes in one page.
 import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
-import { RESTART_SCAN_CHUNK } from '../src/recover.js';
+import { RESTART_SCAN_PAGE_ROWS } from '../src/operations/restartScan.js';
 
-const PENDING = 50 * RESTART_SCAN_CHUNK + 21;
+const PENDING = 10 * RESTART_SCAN_PAGE_ROWS + 21;
 const watcherOf = (i: number) => `agent:w${String(i).padStart(5, '0')}:main` as SessionKey;
 const TARGET = 'agent:t:main' as SessionKey;
 

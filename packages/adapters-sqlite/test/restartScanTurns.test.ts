@@ -6,10 +6,10 @@ import { stat } from 'node:fs';
 import Database from 'better-sqlite3';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import type { WalSchedule } from '../src/checkpointer.js';
-import { openStoreDb } from '../src/openStoreDb.js';
-import { recover } from '../src/recover.js';
-import type { StoreDb } from '../src/storeDb.js';
+import type { WalSchedule } from '../src/worker/walBound.js';
+import { openStoreDb } from '../src/db/openStoreDb.js';
+import { restartScan } from '../src/operations/restartScan.js';
+import type { StoreDb } from '../src/db/storeDb.js';
 
 const PENDING = 5000;
 
@@ -37,7 +37,7 @@ test('the first page does not run in the turn the scan was called in', async () 
   setImmediate(() => (callersTurn = false));
   const pages: boolean[] = [];
   const wal: WalSchedule = { ready: async () => undefined, written: () => pages.push(callersTurn) };
-  const notices = await recover(db, 1_000, undefined, wal);
+  const notices = await restartScan(db, 1_000, undefined, wal);
   expect(notices).toHaveLength(PENDING);
   expect(pages[0]).toBe(false);
 });
@@ -54,7 +54,7 @@ test('no page runs in the turn in which the checkpoint it waited for finished', 
       }),
     );
   const pages: boolean[] = [];
-  const notices = await recover(db, 1_000, undefined, { ready, written: () => pages.push(checkpointsTurn) });
+  const notices = await restartScan(db, 1_000, undefined, { ready, written: () => pages.push(checkpointsTurn) });
   expect(notices).toHaveLength(PENDING);
   expect(pages.length).toBeGreaterThan(1);
   expect(pages.every((inCheckpointsTurn) => !inCheckpointsTurn)).toBe(true);

@@ -1,6 +1,6 @@
 // The WAL schedule of long writes: checkpoints run beside the batches, one at a time, and a batch
 // waits for them only once the WAL holds `walRows` rows' pages, until every row is checkpointed.
-import { createWalSchedule } from '../src/checkpointer.js';
+import { createWalSchedule } from '../src/worker/walBound.js';
 import { manualCheckpointer } from './support/manualCheckpointer.js';
 
 const settledWithin = async (promise: Promise<void>): Promise<boolean> => {

@@ -1,7 +1,7 @@
 // The write gate: operations held by a batch run in call order once it settles, in a turn of the
 // event loop of their own, so an append resumed when a worker's message arrives never shares a
-// turn with the next one the group commit schedules (writeGate.ts).
-import { createWriteGate } from '../src/writeGate.js';
+// turn with the next one the group commit schedules (walBound.ts).
+import { createWriteGate } from '../src/worker/walBound.js';
 
 /** A batch that settles when the test says so. */
 function batch(): { readonly promise: Promise<void>; readonly settle: () => void } {

@@ -1,7 +1,4 @@
-// Every committed migration, in version order: drizzle-kit's, generated from src/schema.ts into
-// drizzle/ and embedded in generated.ts (see tools/drizzleMigrations.js). Version 1 (initial) and
-// 2 (cursor_journal) create what the hand-written migrations of the same versions created, so a
-// file they made is up to date.
+// Every committed migration, in version order: drizzle-kit's, embedded in generated.ts.
 import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 

@@ -1,6 +1,6 @@
 // Applies the pending committed migrations at open, one write transaction each, so several
 // processes opening the same fresh file at once apply every migration exactly once.
-import type { SqliteClient } from '../driver.js';
+import type { SqliteClient } from '../driver/driver.js';
 
 import { MIGRATIONS, type Migration } from './index.js';
 

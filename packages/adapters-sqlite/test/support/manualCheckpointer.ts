@@ -1,10 +1,10 @@
-// A checkpointer whose checkpoints end when the test says so.
-import type { Checkpointer } from '../../src/checkpointer.js';
+// Checkpoints that end when the test says so.
+import type { Checkpoints } from '../../src/worker/walBound.js';
 
-export interface ManualCheckpointer extends Checkpointer {
+export interface ManualCheckpointer extends Checkpoints {
   /** Checkpoints started. */
   readonly runs: number;
-  offThread: boolean;
+  usable: boolean;
   /** Ends the running checkpoint, then lets the caller's continuation run. */
   finish(): Promise<void>;
 }
@@ -17,8 +17,8 @@ export function manualCheckpointer(): ManualCheckpointer {
     get runs() {
       return runs;
     },
-    offThread: true,
-    run() {
+    usable: true,
+    checkpoint() {
       if (running !== undefined) return running;
       runs += 1;
       running = new Promise<void>((resolve) => {
@@ -34,6 +34,5 @@ export function manualCheckpointer(): ManualCheckpointer {
       end = undefined;
       await new Promise((resolve) => setImmediate(resolve));
     },
-    close: () => Promise.resolve(),
   };
 }

@@ -4,9 +4,8 @@
 'use strict';
 const { decodeRecordInput } = require('@session-state/domain');
 const { openSqliteStore } = require('../../dist/index.js');
-const { openStoreDb } = require('../../dist/openStoreDb.js');
-const { createPruneWorker } = require('../../dist/pruneWorker.js');
-const { createCheckpointer } = require('../../dist/checkpointer.js');
+const { openStoreDb } = require('../../dist/db/openStoreDb.js');
+const { createStoreWorker } = require('../../dist/worker/storeWorker.js');
 
 const path = process.argv[2];
 const out = {};
@@ -24,14 +23,11 @@ async function main() {
   out.appended = outcomes.filter((o) => o.type === 'appended').length;
   await store.close();
   const db = openStoreDb({ path, driver: 'node:sqlite' });
-  const target = { module: db.client.workerModule, path, busyTimeoutMs: 1000 };
-  const worker = createPruneWorker({ ...target, synchronous: 'NORMAL', statements: db.statements });
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path, busyTimeoutMs: 1000, synchronous: 'NORMAL', statements: db.statements });
   out.deleted = (await worker.cap({ maxRows: 5, limit: 100 }, () => ({ heads: [], journal: [] }))).deleted;
+  await worker.checkpoint();
+  out.checkpointedOffThread = worker.usable;
   await worker.close();
-  const checkpointer = createCheckpointer(() => db, target);
-  await checkpointer.run();
-  out.checkpointedOffThread = checkpointer.offThread;
-  await checkpointer.close();
   db.client.close();
 }
 

@@ -1,0 +1,70 @@
+// Compiles a drizzle-built query once, at open, into a driver statement taking named values
+// (each `?` drizzle renders becomes `@name`): drizzle is the one source of the SQL, never run per call.
+import type { SQL } from 'drizzle-orm';
+import { renderStatement, type Renderable } from '@session-state/adapters-sql-common';
+
+import type { RunResult, SqliteClient } from '../driver/driver.js';
+import { orm, sqliteCore } from './drizzle.js';
+
+const { SQLiteSyncDialect } = sqliteCore;
+
+const dialect = new SQLiteSyncDialect();
+
+/** A compiled statement taking its parameters by name (an object with at least those keys); reads return positional rows. */
+export interface Statement<Params extends object = Record<string, never>> {
+  /** The SQL text, with `@name` parameters (for EXPLAIN QUERY PLAN in the tests). */
+  readonly source: string;
+  run(params: Params): RunResult;
+  get(params: Params): unknown[] | undefined;
+  all(params: Params): unknown[][];
+}
+
+/** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
+function withNamedParameters(sql: string, names: readonly string[], label: string): string {
+  const parts = sql.split('?');
+  if (parts.length !== names.length + 1) throw new Error(`${label}: ${names.length} placeholders but ${parts.length - 1} "?" in: ${sql}`);
+  return parts.reduce((named, part, i) => `${named}@${names[i - 1] as string}${part}`);
+}
+
+/** Prepares `query` once; a statement that returns rows returns them as positional arrays. */
+export function compile<Params extends object = Record<string, never>>(client: SqliteClient, query: Renderable, label: string): Statement<Params> {
+  const { sql, names } = renderStatement(dialect, query, label);
+  return client.prepareRaw(withNamedParameters(sql, names, label)) as unknown as Statement<Params>;
+}
+
+/** A compiled statement taking its values positionally, in the order named at compile time. */
+export interface PositionalStatement<Values extends readonly unknown[]> {
+  readonly source: string;
+  run(...values: Values): RunResult;
+  get(...values: Values): unknown[] | undefined;
+  all(...values: Values): unknown[][];
+}
+
+/**
+ * Prepares `query` with parameters bound by position, for the append's hot statements; `order`
+ * must be the order drizzle renders the placeholders in, checked here so no value shifts column.
+ */
+export function compilePositional<Values extends readonly unknown[]>(
+  client: SqliteClient,
+  query: Renderable,
+  label: string,
+  order: readonly string[],
+): PositionalStatement<Values> {
+  const { sql, names } = renderStatement(dialect, query, label);
+  if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
+    throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
+  }
+  return client.prepareRaw(sql) as unknown as PositionalStatement<Values>;
+}
+
+/** Runs a query built per call (its values bound by drizzle), as positional rows. */
+export function readRows(client: SqliteClient, query: SQL | { getSQL(): SQL }): unknown[][] {
+  const { sql, params } = dialect.sqlToQuery(orm.is(query, orm.SQL) ? query : query.getSQL());
+  return client.prepareRaw(sql).all(...params);
+}
+
+/** Runs a write built per call (its values bound by drizzle). */
+export function runWrite(client: SqliteClient, query: { getSQL(): SQL }): RunResult {
+  const { sql, params } = dialect.sqlToQuery(query.getSQL());
+  return client.prepareRaw(sql).run(...params);
+}

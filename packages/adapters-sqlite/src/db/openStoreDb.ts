@@ -1,0 +1,77 @@
+// Opens the StoreDb every operation runs on: a file (created and migrated), a read-only view, or the gateway's database.
+import { warnCorruptRow } from '@session-state/adapters-sql-common';
+
+import type { SqliteClient } from '../driver/driver.js';
+import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
+import { migrate, schemaVersion } from '../migrations/migrate.js';
+import { openClient } from '../driver/openClient.js';
+import { queryBuilder } from './queryBuilder.js';
+import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
+import { checkSharedDatabase } from '../file/sharedDatabase.js';
+import { prepareStatements } from '../statements.js';
+import type { StoreDb } from './storeDb.js';
+import { checkDurability, checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
+
+/** A read-only file must already have exactly this library's schema: only a writer migrates. */
+function checkReadableSchema(client: SqliteClient): void {
+  const version = schemaVersion(client);
+  if (version === NEWEST_SCHEMA_VERSION) return;
+  throw new Error(
+    version > NEWEST_SCHEMA_VERSION
+      ? `the database schema version ${version} is newer than this library knows (${NEWEST_SCHEMA_VERSION})`
+      : `the database schema version ${version} is older than this library's (${NEWEST_SCHEMA_VERSION}); a writer (the gateway) migrates it when it opens the file`,
+  );
+}
+
+/** Opens the file read-only (see `SqliteStoreOptions.readOnly`) and prepares the hot queries. */
+function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number): StoreDb {
+  if (options.driver === 'node:sqlite') throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
+  const view = openReadOnlyDatabase(options.path as string, busyTimeoutMs);
+  const { client } = view;
+  try {
+    client.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    checkReadableSchema(client);
+    return {
+      client,
+      orm: queryBuilder,
+      statements: prepareStatements(client, queryBuilder),
+      onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite'),
+      isStale: view.isStale,
+    };
+  } catch (e) {
+    client.close();
+    throw e;
+  }
+}
+
+/** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
+export interface OpenedStoreDb extends StoreDb {
+  readonly file: string;
+  readonly owned: boolean;
+}
+
+/**
+ * Opens the database, sets the pragmas, applies pending migrations and prepares the hot
+ * queries. A handed database (options.database) gets no pragma: it is checked, then migrated.
+ */
+export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
+  const busyTimeoutMs = checkOptions(options);
+  const synchronous = checkDurability(options);
+  if (options.readOnly === true && options.database === undefined) return { ...openReadOnlyStoreDb(options, busyTimeoutMs), file: options.path as string, owned: true };
+  const { client, file, owned } = openClient(options, busyTimeoutMs);
+  try {
+    if (owned) {
+      // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
+      client.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      client.pragma('journal_mode = WAL');
+      client.pragma(`synchronous = ${synchronous}`);
+      client.pragma('foreign_keys = OFF');
+    } else checkSharedDatabase(client);
+    migrate(client);
+    return { client, file, owned, orm: queryBuilder,
+      statements: prepareStatements(client, queryBuilder), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite') };
+  } catch (e) {
+    if (owned) client.close();
+    throw e;
+  }
+}

@@ -1,0 +1,19 @@
+// The open database every operation takes first: the driver's client, the query builder, the statements
+// prepared once at open, and where corrupt rows are reported.
+import type { CorruptRowSink } from '@session-state/domain';
+
+import type { SqliteClient } from '../driver/driver.js';
+import type { QueryBuilder } from './queryBuilder.js';
+import type { Statements } from '../statements.js';
+
+/** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
+export type { CorruptRowInfo } from '@session-state/domain';
+
+export interface StoreDb extends CorruptRowSink {
+  readonly client: SqliteClient;
+  /** drizzle as a query builder for the queries built per call (it runs nothing itself). */
+  readonly orm: QueryBuilder;
+  readonly statements: Statements;
+  /** Set on a read-only snapshot (see readOnlyDatabase.ts): true once the file has changed since it was taken. */
+  readonly isStale?: () => boolean;
+}

@@ -1,0 +1,69 @@
+// Notices when a writer's state file is removed or replaced under it (its writes would go to the
+// unlinked file): the path's device and inode are compared on a timer, and writes then fail.
+import fs from 'node:fs';
+
+import type { Logger } from '@session-state/domain';
+
+/** How often the path is compared with the file opened, in milliseconds. */
+export const FILE_IDENTITY_CHECK_MS = 1000;
+
+export interface FileIdentityWatch {
+  /** Throws (the store's write then rejects) once the file was removed or replaced since it was opened. */
+  requireSameFile(): void;
+  stop(): void;
+}
+
+interface Identity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** The path's identity, or undefined when nothing is there. */
+function identityAt(path: string): Identity | undefined {
+  try {
+    const { dev, ino } = fs.statSync(path, { bigint: true });
+    return { dev, ino };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** What became of the file opened at `path`: undefined while it is still there. */
+function moved(path: string, opened: Identity): 'removed' | 'replaced' | undefined {
+  let now: Identity | undefined;
+  try {
+    now = identityAt(path);
+  } catch {
+    // A failed stat (a permission changed, an I/O error) says nothing about the file: check again later.
+    return undefined;
+  }
+  if (now === undefined) return 'removed';
+  return now.dev === opened.dev && now.ino === opened.ino ? undefined : 'replaced';
+}
+
+/** Watches the file just opened at `path` (resolved, see statePath.ts); `logger` hears once when it went. */
+export function watchFileIdentity(path: string, logger: Logger): FileIdentityWatch {
+  const opened = identityAt(path);
+  let gone: Error | undefined;
+  const check = (): void => {
+    if (gone !== undefined || opened === undefined) return;
+    const what = moved(path, opened);
+    if (what === undefined) return;
+    gone = new Error(
+      `the state file ${path} was ${what} since it was opened; this store refuses writes, which would go into the old file that no other process reads (reopen the store)`,
+    );
+    clearInterval(timer);
+    logger.error({ operation: 'fileIdentity', path, what }, `state file ${what} under a running store: writes now fail`);
+  };
+  const timer = setInterval(check, FILE_IDENTITY_CHECK_MS);
+  timer.unref();
+  return {
+    requireSameFile() {
+      if (gone !== undefined) throw gone;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Opens a state file for reading without creating, changing or taking over any file, so a read
+// by another OS user (or beside a crashed gateway) leaves the owner's files exactly as they were.
+import fs from 'node:fs';
+
+import { betterSqlite3Client, loadBetterSqlite3 } from '../driver/betterSqlite3Client.js';
+import type { SqliteClient } from '../driver/driver.js';
+
+/** An open read-only view of a file; `isStale()` is true once the file changed since a snapshot was taken. */
+export interface ReadOnlyDatabase {
+  readonly client: SqliteClient;
+  readonly mode: 'connection' | 'snapshot';
+  isStale(): boolean;
+}
+
+// Two modes, since a read-only WAL connection creates a missing -wal and -shm (which would lock
+// out a gateway of another user): with both present, a read-only connection; with no or an empty
+// -wal, a snapshot of the main file in memory; a -wal with frames but no -shm is refused.
+
+/** Snapshot attempts when a writer changes the file while it is being copied. */
+const SNAPSHOT_ATTEMPTS = 5;
+
+/** The header bytes (offsets 18 and 19) that mark a WAL-mode file; 1 is the rollback journal. */
+const WAL_FORMAT = 2;
+const LEGACY_FORMAT = 1;
+
+function sizeOf(file: string): number | undefined {
+  try {
+    return fs.statSync(file).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+interface Identity {
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+}
+
+function identityOf(file: string): Identity {
+  const { ino, size, mtimeNs, ctimeNs } = fs.statSync(file, { bigint: true });
+  return { ino, size, mtimeNs, ctimeNs };
+}
+
+function sameIdentity(a: Identity, b: Identity): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/** An error carrying a code, as better-sqlite3 and fs errors do. */
+function codedError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** The main file's bytes as one consistent copy: taken again while a writer changes the file under it. */
+function consistentCopy(file: string): { readonly bytes: Buffer; readonly identity: Identity } {
+  for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt += 1) {
+    const before = identityOf(file);
+    const bytes = fs.readFileSync(file);
+    const after = identityOf(file);
+    if (sameIdentity(before, after) && BigInt(bytes.length) === after.size) return { bytes, identity: after };
+  }
+  throw codedError('SQLITE_BUSY', `${file} kept changing while it was being read; try again`);
+}
+
+function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
+  const { bytes, identity } = consistentCopy(file);
+  // The copy is ours: mark it as a rollback-journal file, since an in-memory database has no WAL.
+  if (bytes.length >= 100 && bytes[18] === WAL_FORMAT && bytes[19] === WAL_FORMAT) {
+    bytes[18] = LEGACY_FORMAT;
+    bytes[19] = LEGACY_FORMAT;
+  }
+  const Database = loadBetterSqlite3();
+  const client = betterSqlite3Client(new Database(bytes, { readonly: true, timeout: timeoutMs }));
+  return {
+    client,
+    mode: 'snapshot',
+    isStale: () => {
+      try {
+        return !sameIdentity(identityOf(file), identity) || (sizeOf(`${file}-wal`) ?? 0) > 0;
+      } catch {
+        return true;
+      }
+    },
+  };
+}
+
+/**
+ * Opens `file` for reading only; creates, modifies and checkpoints nothing.
+ *
+ * @example const { client } = openReadOnlyDatabase('state.db');
+ */
+export function openReadOnlyDatabase(file: string, timeoutMs: number): ReadOnlyDatabase {
+  const walSize = sizeOf(`${file}-wal`);
+  const hasShm = sizeOf(`${file}-shm`) !== undefined;
+  if (walSize === undefined || (walSize === 0 && !hasShm)) return openSnapshot(file, timeoutMs);
+  if (!hasShm) {
+    throw codedError(
+      'SQLITE_CANTOPEN',
+      `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`,
+    );
+  }
+  const Database = loadBetterSqlite3();
+  const client = betterSqlite3Client(new Database(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
+  return { client, mode: 'connection', isStale: () => false };
+}

@@ -1,0 +1,181 @@
+// A record on a target with many watchers: its event, head and a durable `fan_outs` row commit
+// in the append's transaction, then the cursors see it in pages of their own, in cursor order,
+// while the store holds its other operations, so the result is what one transaction would give.
+// A fan-out a crash cut short is finished at the next start, before the restart scan.
+import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
+import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
+
+import { compile, compilePositional, type PositionalStatement, type Statement } from '../db/compile.js';
+import { writeJournal } from './journal.js';
+
+import { cursors, events, fanOuts } from '../schema.js';
+import { moveCursor } from '../statements.js';
+import type { StoreDb } from '../db/storeDb.js';
+import { orm } from '../db/drizzle.js';
+
+const { and, asc, eq, gt, sql } = orm;
+
+/** A record on a target with more cursors than this steps them in pages after its transaction. */
+export const FAN_OUT_INLINE_CURSORS = 500;
+
+/** Cursors one fan-out page steps, in its own write transaction. */
+export const FAN_OUT_PAGE_ROWS = 500;
+
+/** A record whose target's cursors have not all seen it yet. */
+export interface OwedFanOut {
+  /** The record (its kind and actor decide whom it notifies). */
+  readonly command: AppendCommand;
+  readonly sequence: Sequence;
+  readonly appendedAt: number;
+  readonly occurredAt: string;
+  /** The cursors up to this rowid have seen it. */
+  afterRowid: number;
+}
+
+interface FanOutStatements {
+  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order (the order cursorsOnTarget reads). */
+  readonly cursorsAfter: Statement<{ target: string; after: number; limit: number }>;
+  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
+  readonly firstCursors: PositionalStatement<readonly [target: string]>;
+  readonly insertFanOut: Statement<{ sequence: number; target: string; after: number }>;
+  readonly advanceFanOut: Statement<{ sequence: number; after: number }>;
+  readonly deleteFanOut: Statement<{ sequence: number }>;
+  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first; the event's columns are null when it is gone. */
+  readonly owed: Statement;
+}
+
+const p = (name: string) => sql.placeholder(name);
+const statementsByDb = new WeakMap<StoreDb, FanOutStatements>();
+
+function statementsOf(db: StoreDb): FanOutStatements {
+  let found = statementsByDb.get(db);
+  if (found !== undefined) return found;
+  const { client, orm } = db;
+  found = {
+    cursorsAfter: compile(
+      client,
+      orm
+        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
+        .from(cursors)
+        .where(and(eq(cursors.target, p('target')), gt(sql`${cursors}.rowid`, p('after'))))
+        .orderBy(asc(sql`${cursors}.rowid`))
+        .limit(p('limit')),
+      'cursorsAfter',
+    ),
+    firstCursors: compilePositional<readonly [target: string]>(
+      client,
+      orm
+        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
+        .from(cursors)
+        .where(eq(cursors.target, p('target')))
+        .limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
+      'firstCursors',
+      ['target'],
+    ),
+    insertFanOut: compile(client, orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }), 'insertFanOut'),
+    advanceFanOut: compile(
+      client,
+      orm
+        .update(fanOuts)
+        .set({ afterRowid: sql`${p('after')}` })
+        .where(eq(fanOuts.sequence, p('sequence'))),
+      'advanceFanOut',
+    ),
+    deleteFanOut: compile(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
+    owed: compile(
+      client,
+      orm
+        .select({
+          sequence: fanOuts.sequence,
+          target: fanOuts.target,
+          after: fanOuts.afterRowid,
+          kind: events.kind,
+          actorType: events.actorType,
+          actor: events.actorSessionKey,
+          appendedAt: events.appendedAt,
+          occurredAt: events.occurredAt,
+        })
+        .from(fanOuts)
+        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
+        .orderBy(asc(fanOuts.sequence)),
+      'owedFanOuts',
+    ),
+  };
+  statementsByDb.set(db, found);
+  return found;
+}
+
+/** The first cursors of an append's target: at most FAN_OUT_INLINE_CURSORS + 1, so more than the limit says the fan-out is paged. */
+export function firstCursorsOn(db: StoreDb, target: string): unknown[][] {
+  return statementsOf(db).firstCursors.all(target);
+}
+
+/** Records, in the append's transaction, that the record's target's cursors are still to see it. */
+export function oweFanOut(db: StoreDb, owed: OwedFanOut): void {
+  statementsOf(db).insertFanOut.run({ sequence: owed.sequence, target: owed.command.sessionKey, after: owed.afterRowid });
+}
+
+/** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */
+export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: string | undefined): void {
+  const st = db.statements;
+  const writes = plan.cursorWrites;
+  for (let i = 0; i < writes.length; i += 1) {
+    const row = writes[i] as CursorRow;
+    if (row.watcher === seedWatcher) st.upsertCursor.run(row);
+    else if (row.material === row.notified) moveCursor(st, row);
+  }
+  if (plan.journal.length > 0) writeJournal(db, plan.journal);
+}
+
+/** One page in its own write transaction: the next `limit` cursors see the record; the fan-out's row advances, or goes after the last page. */
+function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: NoticeTextOf) {
+  const st = statementsOf(db);
+  return db.client
+    .transaction(() => {
+      const rows = st.cursorsAfter.all({ target: owed.command.sessionKey, after: owed.afterRowid, limit });
+      const last = rows[rows.length - 1];
+      const after = last === undefined ? owed.afterRowid : Number(last[CURSOR_FIELDS.length]);
+      const { command, sequence, appendedAt, occurredAt } = owed;
+      const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', rows), noticeText: textOf });
+      writeAppendPlan(db, plan, undefined);
+      const done = rows.length < limit;
+      if (done) st.deleteFanOut.run({ sequence });
+      else st.advanceFanOut.run({ sequence, after });
+      return { notices: plan.notices, done, after };
+    })
+    .immediate();
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
+export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf): Promise<Notice[]> {
+  const notices: Notice[] = [];
+  for (;;) {
+    await nextTurn();
+    let page: ReturnType<typeof fanOutPage>;
+    try {
+      page = fanOutPage(db, owed, FAN_OUT_PAGE_ROWS, textOf);
+    } catch {
+      return notices;
+    }
+    owed.afterRowid = page.after;
+    for (const notice of page.notices) notices.push(notice);
+    if (page.done) return notices;
+  }
+}
+
+/** Finishes every fan-out a crash left owed (their notices are the restart scan's to queue). */
+export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
+  const st = statementsOf(db);
+  for (const [sequence, target, after, kind, actorType, actor, appendedAt, occurredAt] of st.owed.all({})) {
+    // Its event is gone (its session deleted, or pruned): what it owed went with it.
+    if (kind === null || typeof target !== 'string') {
+      st.deleteFanOut.run({ sequence: sequence as number });
+      continue;
+    }
+    // What planAppend reads of the record: its target, kind and actor.
+    const command = { sessionKey: target, kind, actorType, summary: '', onlyIfWatched: false, ...(typeof actor === 'string' ? { actorSessionKey: actor } : {}) } as AppendCommand;
+    await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number }, noticeText);
+  }
+}

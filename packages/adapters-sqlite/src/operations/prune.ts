@@ -1,0 +1,164 @@
+// Retention: one bounded prune batch in one write transaction, the plan of a worker batch, and the progress guard.
+import {
+  batchRoom,
+  decodeStoredCursors,
+  headOfRow,
+  journalAfterOf,
+  journalCap,
+  journalParams,
+  planHeadWrites,
+  prunedSessions,
+  retentionCutoff,
+  type HeadChange,
+} from '@session-state/adapters-sql-common';
+import {
+  asSequence,
+  journalWindowEnd,
+  planPruneMaterial,
+  type CursorPair,
+  type CursorRow,
+  type JournalWindowEnd,
+  type PruneBatch,
+  type PruneRequest,
+  type SignalLogHead,
+} from '@session-state/domain';
+
+import type { StoreDb } from '../db/storeDb.js';
+import { withoutAutoCheckpoint, type CapRead, type CapWrites } from '../worker/storeWorker.js';
+import { writeHead } from './headRow.js';
+import { writeJournal } from './journal.js';
+import { withLogMaterial } from './logMaterial.js';
+import { journalRemoval } from './removal.js';
+
+/** A batch touches at most this many sessions: the index pages it writes grow with its sessions, not its rows. */
+export const SESSIONS_PER_BATCH = 400;
+
+/** Events one part on the store's own connection deletes at most while the worker takes the row cap. */
+export const OWN_CONNECTION_BATCH_ROWS = 500;
+
+/** The events one batch deletes, chosen in retention order, and each session's highest sequence among them. */
+class Victims {
+  readonly sequences: number[] = [];
+  readonly highest = new Map<string, number>();
+
+  /** Takes `rows` ([sequence, sessionKey]) until the batch would touch one session too many; false when it stopped early. */
+  take(rows: readonly unknown[][]): boolean {
+    for (const row of rows) {
+      const sequence = row[0] as number;
+      const sessionKey = row[1] as string;
+      const before = this.highest.get(sessionKey);
+      if (before === undefined) {
+        if (this.highest.size === SESSIONS_PER_BATCH) return false;
+        this.highest.set(sessionKey, sequence);
+      } else if (sequence > before) {
+        this.highest.set(sessionKey, sequence);
+      }
+      this.sequences.push(sequence);
+    }
+    return true;
+  }
+}
+
+/** One batch on the store's own connection (see `prune`). */
+export interface PruneOutcome {
+  readonly batch: PruneBatch;
+  /** Events, cursors and journal entries deleted, for the caller's checkpoint schedule. */
+  readonly rowsRemoved: number;
+  /** Events beyond the row cap remain (after this batch). */
+  readonly capLeft: boolean;
+  /** Events older than the age limit remain: the row cap waits for them (it counts what ages out first). */
+  readonly agedLeft: boolean;
+  /** Everything but the row cap of events is done (aged events, idle cursors, the journal). */
+  readonly restDone: boolean;
+}
+
+/** The batch's reads and writes, inside its write transaction. */
+function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boolean): PruneOutcome {
+  const st = db.statements;
+  const { now, maxRows } = request;
+  const { cutoff, finite, byAge, cursorCutoff, cursorFinite, cursorsByAge } = retentionCutoff(request);
+  const victims = new Victims();
+
+  // Age: the oldest appends first.
+  const sessionsLeft = byAge ? victims.take(st.agedEvents.all({ cutoff, limit: request.batchSize })) : true;
+  for (const sequence of victims.sequences) st.deleteEvent.run({ sequence });
+  const aged = victims.sequences.length;
+
+  // Row cap: the lowest sequences beyond the newest maxRows.
+  const boundary = (st.capBoundary.get({ maxRows }) as [number] | undefined)?.[0];
+  let capLeft = boundary !== undefined;
+  const take = sessionsLeft && capInline ? batchRoom(request, aged) : 0;
+  if (boundary !== undefined && take > 0) {
+    victims.take(st.lowestEvents.all({ upTo: boundary, limit: take }));
+    if (victims.sequences.length > aged) {
+      const to = victims.sequences[victims.sequences.length - 1] as number;
+      st.deleteEventRange.run({ from: victims.sequences[aged] as number, to });
+      capLeft = to < boundary;
+    }
+  }
+  const eventsDeleted = victims.sequences.length;
+
+  // Prune watermarks raised in the same transaction.
+  const changes: HeadChange[] = [];
+  const after = new Map<string, SignalLogHead>();
+  for (const [sessionKey, sequence] of victims.highest) {
+    const head = writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]);
+    changes.push(head.change);
+    after.set(sessionKey, head.after);
+  }
+  const pruned = prunedSessions(changes, after);
+
+  const expired: CursorPair[] = cursorsByAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff: cursorCutoff, limit: request.batchSize }), 'expired', now) : [];
+
+  // material_kept for the pending cursors whose material went.
+  if (pruned.length > 0) {
+    const onPruned: CursorRow[] = [];
+    for (const { sessionKey } of pruned) onPruned.push(...withLogMaterial(db, decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey))));
+    writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
+  }
+
+  const journal = pruneJournal(db, request, cutoff, byAge);
+
+  const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
+  const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
+  const restDone = !agedLeft && !idleLeft && journal.done;
+  const batch = { eventsDeleted, expiredCursors: expired, done: restDone && !capLeft, journalAfter: journal.journalAfter };
+  return { batch, rowsRemoved: eventsDeleted + expired.length + journal.deleted, capLeft, agedLeft, restDone };
+}
+
+/** Journal retention by planJournalPrune's rule over the window of `batchSize` entries after `journalAfter`, so no batch walks the whole journal. */
+function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number } & JournalWindowEnd {
+  const st = db.statements;
+  const after = journalAfterOf(request);
+  const highest = request.batchSize > 0 ? (st.journalWindow.get({ after, size: request.batchSize }) as [number | null])[0] : null;
+  const upTo = highest ?? after;
+  const aged = byAge && upTo > after ? st.deleteAgedJournal.run({ cutoff, after, upTo }).changes : 0;
+  const room = batchRoom(request, aged);
+  const excess = (st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0];
+  const { take } = journalCap(excess, room);
+  const capped = take > 0 && upTo > after ? (st.deleteLowestJournal.all({ after, upTo, limit: take }) as [number][]) : [];
+  const reachesEnd = st.journalEntryAfter.get({ after: upTo }) === undefined;
+  const lastCapped = capped.reduce((last, [position]) => Math.max(last, position), after);
+  const agedBeyond = Number.isFinite(cutoff) && st.agedJournalAfter.get({ cutoff, after: upTo }) !== undefined;
+  return { deleted: aged + capped.length, ...journalWindowEnd({ after, lastExamined: upTo, reachesEnd, excess, take, capped: capped.length, lastCapped, agedBeyond }) };
+}
+
+/** One bounded retention batch in one write transaction; with `capInline` false the row cap is left to the worker. */
+export function prune(db: StoreDb, request: PruneRequest, { capInline = true }: { readonly capInline?: boolean } = {}): PruneOutcome {
+  return withoutAutoCheckpoint(db.client, () => db.client.transaction(() => pruneInTransaction(db, request, capInline)).immediate());
+}
+
+/** Plans a worker batch's head writes and `material_kept` entries from what it read under its lock. */
+export function planCapWrites(db: StoreDb, read: CapRead, now: number): CapWrites {
+  const locked = new Map<string, readonly unknown[]>();
+  for (const row of read.heads) locked.set(row[0] as string, row);
+  const changes: HeadChange[] = read.sessions.map((row) => {
+    const sessionKey = row[0] as string;
+    const head = locked.get(sessionKey);
+    return { sessionKey, locked: head === undefined ? undefined : headOfRow(head, 1), events: [{ type: 'pruned', highestDeleted: asSequence(row[1] as number) }] };
+  });
+  const { writes, after } = planHeadWrites(changes);
+  const pruned = prunedSessions(changes, after);
+  const { journal } = planPruneMaterial({ pruned, cursors: withLogMaterial(db, decodeStoredCursors(db, 'prune', read.cursors)), now });
+  return { heads: writes, journal: journal.map(journalParams) };
+}

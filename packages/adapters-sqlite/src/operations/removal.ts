@@ -1,0 +1,59 @@
+// Removing cursors: unwatch, resetWatcher, deleteSession and expiry, each watch ended in the journal (`planRemoval`).
+import { decodeStoredCursors } from '@session-state/adapters-sql-common';
+import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
+
+import { readRows, runWrite } from '../db/compile.js';
+import { orm } from '../db/drizzle.js';
+import type { StoreDb } from '../db/storeDb.js';
+import { events } from '../schema.js';
+import { writeHead } from './headRow.js';
+import { writeJournal } from './journal.js';
+import { withLogMaterial } from './logMaterial.js';
+
+/**
+ * Journals the removal of `deleted` (CursorValues rows, already deleted by the caller's
+ * transaction) and returns the removed pairs, ordered by watcher then target. A corrupt row is
+ * reported and left out, as every cursor reader does: it is gone, but never used.
+ */
+export function journalRemoval(db: StoreDb, operation: string, deleted: readonly (readonly unknown[])[], reason: EndReason, now: number): CursorPair[] {
+  const plan = planRemoval({ cursors: withLogMaterial(db, decodeStoredCursors(db, operation, deleted)), reason, now });
+  writeJournal(db, plan.journal);
+  return [...plan.removed];
+}
+
+/** Removes the pair's cursor, if it has one, in one write transaction; `removed` says whether it had one. */
+export function unwatch(db: StoreDb, watcher: SessionKey, target: SessionKey, now: number): { removed: boolean } {
+  assertStoreKey('watcher', watcher);
+  assertStoreKey('target', target);
+  return db.client
+    .transaction(() => ({ removed: journalRemoval(db, 'unwatch', db.statements.deleteCursorOfPair.all({ watcher, target }), 'unwatched', now).length > 0 }))
+    .immediate();
+}
+
+/** Removes every cursor whose watcher is `watcher`, in one write transaction; returns the removed pairs. */
+export function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): CursorPair[] {
+  assertStoreKey('watcher', watcher);
+  return db.client
+    .transaction((): CursorPair[] => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now))
+    .immediate();
+}
+
+const { count, eq, max } = orm;
+
+/** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
+export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): { eventsDeleted: number; removedCursors: CursorPair[] } {
+  assertStoreKey('sessionKey', sessionKey);
+  const { orm } = db;
+  return db.client
+    .transaction(() => {
+      const [found] = readRows(db.client, orm.select({ n: count(), highest: max(events.sequence) }).from(events).where(eq(events.sessionKey, sessionKey)));
+      const eventsDeleted = Number(found?.[0] ?? 0);
+      const highest = (found?.[1] ?? null) as number | null;
+      if (eventsDeleted > 0) runWrite(db.client, orm.delete(events).where(eq(events.sessionKey, sessionKey)));
+      // A session with events has a head row; planHeadWrite only raises its watermark.
+      if (highest !== null) writeHead(db, sessionKey, [{ type: 'deleted', highestDeleted: asSequence(highest) }]);
+      const deleted = db.statements.deleteCursorsOfSession.all({ sessionKey });
+      return { eventsDeleted, removedCursors: journalRemoval(db, 'deleteSession', deleted, 'deleted', now) };
+    })
+    .immediate();
+}

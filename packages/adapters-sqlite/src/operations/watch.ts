@@ -1,0 +1,27 @@
+// Explicit watch: lock and read the pair's cursor and the target's head, plan (`planWatch`),
+// write the new cursor and its `watch_started` entry.
+import { decodeStoredCursor } from '@session-state/adapters-sql-common';
+import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
+
+import { writeJournal } from './journal.js';
+import { readHead } from './headRow.js';
+import type { StoreDb } from '../db/storeDb.js';
+
+/** Creates the pair's cursor at the target's current head (0 when it has none) unless one exists; `created` says which. */
+export function watch(db: StoreDb, request: WatchRequest): { created: boolean } {
+  assertStoreKey('watcher', request.watcher);
+  assertStoreKey('target', request.target);
+  const st = db.statements;
+  return db.client
+    .transaction((): { created: boolean } => {
+      const values = st.cursorOf.get({ watcher: request.watcher, target: request.target });
+      const existing = values === undefined ? undefined : decodeStoredCursor(db, 'watch', values);
+      // A corrupt row is reported and left as it is: the pair has a cursor, if an unreadable one.
+      if (values !== undefined && existing === undefined) return { created: false };
+      const plan = planWatch({ request, existing, head: readHead(db, request.target)?.head ?? ZERO });
+      for (const row of plan.cursorWrites) st.upsertCursor.run(row);
+      writeJournal(db, plan.journal);
+      return { created: plan.created };
+    })
+    .immediate();
+}

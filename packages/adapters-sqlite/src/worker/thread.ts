@@ -1,0 +1,135 @@
+// The store's worker thread: its own connection runs WAL checkpoints and row-cap prune batches, one job at a
+// time. It imports no package module at run time, so Node can also run it from its TypeScript source.
+import { createRequire } from 'node:module';
+import type { DatabaseSync } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+
+import type { FromThread, ThreadData, ToThread, WriteMessage } from './storeWorker.js';
+
+interface Statement {
+  get(params: object): unknown[] | undefined;
+  all(params: object): unknown[][];
+  run(params: object): { changes: number | bigint };
+}
+
+interface Connection {
+  pragma(statement: string): void;
+  exec(sql: string): void;
+  prepare(sql: string): Statement;
+  readonly inTransaction: boolean;
+}
+
+const load = createRequire(import.meta.url);
+
+/** Opens `path` with the driver `module` names; node:sqlite's ExperimentalWarning was printed by the main thread already. */
+function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection {
+  if (module === 'node:sqlite') {
+    const emitWarning = process.emitWarning;
+    process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
+      if (!String(warning).includes('SQLite')) emitWarning.call(process, warning, ...rest);
+    }) as typeof process.emitWarning;
+    let sqlite: { DatabaseSync: typeof DatabaseSync };
+    try {
+      sqlite = load('node:sqlite') as typeof sqlite;
+    } finally {
+      process.emitWarning = emitWarning;
+    }
+    const db = new sqlite.DatabaseSync(path, { timeout: busyTimeoutMs });
+    return {
+      pragma: (statement) => db.exec(`PRAGMA ${statement}`),
+      exec: (sql) => db.exec(sql),
+      prepare: (sql) => {
+        const statement = db.prepare(sql);
+        statement.setReturnArrays(true);
+        statement.setAllowUnknownNamedParameters(true);
+        return statement as unknown as Statement;
+      },
+      get inTransaction() {
+        return db.isTransaction;
+      },
+    };
+  }
+  type BetterStatement = Statement & { readonly reader: boolean; raw(on: boolean): void };
+  const Database = load(module) as new (path: string, options: object) => { pragma(s: string): void; exec(sql: string): void; prepare(sql: string): BetterStatement; inTransaction: boolean };
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  return {
+    pragma: (statement) => db.pragma(statement),
+    exec: (sql) => db.exec(sql),
+    prepare: (sql) => {
+      const statement = db.prepare(sql);
+      if (statement.reader) statement.raw(true);
+      return statement;
+    },
+    get inTransaction() {
+      return db.inTransaction;
+    },
+  };
+}
+
+const data = workerData as ThreadData;
+const port = parentPort as NonNullable<typeof parentPort>;
+const db = openConnection(data);
+db.pragma(`synchronous = ${data.synchronous}`);
+// The main thread schedules the checkpoints; a commit here never copies the WAL back itself.
+db.pragma('wal_autocheckpoint = 0');
+const st: Record<string, Statement> = {};
+for (const [name, source] of Object.entries(data.statements)) st[name] = db.prepare(source);
+const statement = (name: string): Statement => st[name] as Statement;
+
+const post = (message: FromThread): void => port.postMessage(message);
+let answer: ((message: WriteMessage | { readonly type: 'abort' }) => void) | undefined;
+const answered = (): Promise<WriteMessage | { readonly type: 'abort' }> => new Promise((resolve) => (answer = resolve));
+
+function checkpoint(): void {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Housekeeping: the next checkpoint does the same work.
+  }
+  post({ type: 'checkpointed' });
+}
+
+/** One row-cap batch in one write transaction: read under the lock, the main thread plans, then write and delete. */
+async function cap(maxRows: number, limit: number): Promise<void> {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    const boundary = statement('capBoundary').get({ maxRows })?.[0] as number | undefined;
+    if (boundary === undefined) {
+      db.exec('COMMIT');
+      post({ type: 'done', deleted: 0, capLeft: false, sessions: 0 });
+      return;
+    }
+    const to = (statement('capRangeEnd').get({ upTo: boundary, offset: limit - 1 })?.[0] as number | undefined) ?? boundary;
+    const sessions = statement('victimSessions').all({ to });
+    const keys = JSON.stringify(sessions.map((row) => row[0]));
+    post({ type: 'read', sessions, heads: statement('headsOfKeys').all({ keys }), cursors: statement('cursorsOnTargets').all({ keys }) });
+    const writes = await answered();
+    if (writes.type !== 'write') {
+      db.exec('ROLLBACK');
+      post({ type: 'rolledBack' });
+      return;
+    }
+    for (const head of writes.heads) statement(head.insert ? 'insertHead' : 'updateHead').run({ sessionKey: head.sessionKey, head: head.head, pruneWatermark: head.pruneWatermark });
+    for (const entry of writes.journal) statement('insertJournal').run(entry);
+    const deleted = Number(statement('deleteEventRange').run({ from: 0, to }).changes);
+    db.exec('COMMIT');
+    post({ type: 'done', deleted, capLeft: to < boundary, sessions: sessions.length });
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    // The driver's message names the failure (SQLITE_BUSY, a full disk), never a value.
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    post({ type: 'failed', code: String(code), message: String(message) });
+  }
+}
+
+// The main thread sends one job at a time; 'stop' ends the thread between statements.
+port.on('message', (message: ToThread) => {
+  if (message === 'stop') process.exit(0);
+  else if (message.type === 'checkpoint') checkpoint();
+  else if (message.type === 'cap') void cap(message.maxRows, message.limit);
+  else if (answer !== undefined) {
+    const resolve = answer;
+    answer = undefined;
+    resolve(message);
+  }
+});
