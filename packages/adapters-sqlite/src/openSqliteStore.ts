@@ -1,6 +1,6 @@
 // The SQLite StateStore: composition only. Each port method runs one operation on the store's
 // connection once nothing holds the write gate (a worker batch, a WAL wait).
-import { storePort } from '@session-state/adapters-sql-common';
+import { storeLogger, storePort } from '@session-state/adapters-sql-common';
 import type { Logger, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
 
 import { openStoreDb } from './db/openStoreDb.js';
@@ -18,7 +18,7 @@ import { countPendingCursors, listCursors, pendingNotices, readChanges, readHead
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
 import { restartScan } from './operations/restartScan.js';
 import { watch } from './operations/watch.js';
-import { storeLogger } from './storeLogger.js';
+
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
 import { createStoreWorker, PRUNE_WORKER_BATCH_ROWS } from './worker/storeWorker.js';
 import { createWalSchedule, createWriteGate, offLoopCheckpoints, WAL_FRAMES_BEFORE_WAIT } from './worker/walBound.js';
@@ -35,7 +35,7 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   checkOptions(options);
   // Every connection (the store's, its worker's, a snapshot's) opens the resolved path.
   const resolved = options.path === undefined ? options : { ...options, path: resolveStatePath(options.path) };
-  return openResolvedStore(resolved, storeLogger(options.logger));
+  return openResolvedStore(resolved, storeLogger('Sqlite', options.logger));
 }
 
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;

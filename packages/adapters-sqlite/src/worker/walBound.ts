@@ -6,12 +6,6 @@ import type { SqliteClient } from '../driver/driver.js';
 /** Frames (about pages) the WAL may hold before writes wait for a checkpoint: 16 MB at 4 KB pages. */
 export const WAL_FRAMES_BEFORE_WAIT = 4000;
 
-/** @deprecated The WAL has one bound: WAL_FRAMES_BEFORE_WAIT. */
-export const LARGE_OPERATIONS_PER_BOUND = 100;
-
-/** @deprecated The WAL has one bound now: WAL_FRAMES_BEFORE_WAIT. */
-export const WAL_FRAMES_BEFORE_WAIT_LARGE_OPERATIONS = WAL_FRAMES_BEFORE_WAIT;
-
 /** Pages a long write's batches add between two checkpoints started beside them. */
 export const CHECKPOINT_AFTER_PAGES = 1000;
 
