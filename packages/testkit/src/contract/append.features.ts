@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap, isStoreError, type AppendCommand, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
+import { T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
 
 export function describeAppend(s: Suite): void {
   const { describe, test } = s.runner;
@@ -99,12 +99,12 @@ export function describeAppend(s: Suite): void {
 
     test('readHeads of more keys than one SQL statement binds (repeats, unknown keys, quotes) returns each known key once, in the order first given', async () => {
       const known = [A, B, C];
-      for (const key of known) await append(store, key);
+      for (const k of known) await append(store, k);
       const unknown = Array.from({ length: 1200 }, (_, i) => `agent:none${i}:"main"` as SessionKey);
       const keys = [C, ...unknown.slice(0, 700), A, C, ...unknown.slice(700), B, A];
       const rows = await store.readHeads(keys);
       expect(rows.map((row) => row.sessionKey)).toEqual([C, A, B]);
-      expect(rows).toEqual(await Promise.all([C, A, B].map(async (key) => (await store.readHeads([key]))[0])));
+      expect(rows).toEqual(await Promise.all([C, A, B].map(async (k) => (await store.readHeads([k]))[0])));
     });
 
     test('readHeads without keys returns every head row (tombstones included), ordered by session key', async () => {
@@ -205,8 +205,7 @@ export function describeAppend(s: Suite): void {
 
   describe('reopen and close', () => {
     test('a reopened store (the same one, when not durable) sees exactly what was committed', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: D, now: T0 });
+      await watchAll(store, [[A, B], [C, D]]);
       await append(store, B, { ...foreign(), payload: { channel: 'telegram' }, dedupeKey: 'd1' }, T0 + 1);
       await append(store, B, foreign(), T0 + 2);
       await appendMany(store, C, 3, T0 + 3);

@@ -4,15 +4,14 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendMany, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
   describe('cursors', () => {
     test('appends move the target cursors exactly as planAppend says and return its notices', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       const steps: RecordSpec[] = [
         foreign(D),
         { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A },
@@ -104,7 +103,7 @@ export function describeCursors(s: Suite): void {
     });
 
     test('listCursors filters by watcher, target or both, ordered by watcher then target', async () => {
-      for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
       const pairs = (rows: readonly CursorRow[]) => rows.map(pairOf);
       expect(pairs(await store.listCursors())).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${B} -> ${A}`, `${C} -> ${B}`]);
       expect(pairs(await store.listCursors({}))).toEqual(pairs(await store.listCursors()));
@@ -153,8 +152,7 @@ export function describeCursors(s: Suite): void {
     });
 
     test('acks for an idle cursor or a missing pair are stale with nothing pending; the others of the call still ack', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: A, target: C, now: T0 });
+      await watchAll(store, [[A, B], [A, C]]);
       const change = await append(store, C, foreign(D), T0 + 1);
       const outcomes = await store.drain(
         A,
@@ -177,7 +175,7 @@ export function describeCursors(s: Suite): void {
     test('a read from acked to the head acknowledges the pending cursor up to the head: idle, touched, notice_read journalled', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
       await append(store, B, foreign(), T0 + 1);
-      const head = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      const head = await appendSeq(store, B, foreign(), T0 + 2);
       const journal = await journalDuring(store, async () => {
         expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: true, acked: head });
       });
@@ -188,8 +186,8 @@ export function describeCursors(s: Suite): void {
 
     test('a change after the read keeps one notice: acked = the head read, the reopened notice covers the rest', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
-      const read = (await append(store, B, foreign(), T0 + 1)).event.sequence;
-      const after = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      const read = await appendSeq(store, B, foreign(), T0 + 1);
+      const after = await appendSeq(store, B, foreign(), T0 + 2);
       expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: read, now: T0 + 3 })).toEqual({
         acknowledged: true,
         acked: read,
@@ -200,8 +198,8 @@ export function describeCursors(s: Suite): void {
 
     test('a read from above acked, one ending at or below acked, or of a pair without a cursor acknowledges and journals nothing', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
-      const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
-      const head = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const head = await appendSeq(store, B, foreign(), T0 + 2);
       const before = await cursorOf(store, A, B);
       const none = await journalDuring(store, async () => {
         expect(await store.acknowledgeRead({ watcher: A, target: B, since: first, through: head, now: T0 + 3 })).toEqual({ acknowledged: false });
@@ -216,23 +214,21 @@ export function describeCursors(s: Suite): void {
 
   describe('unwatch', () => {
     test('removes exactly the pair’s cursor, pending or not, and says whether it had one; a later watch starts at the head then', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: A, target: C, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [A, C], [C, B]]);
       await append(store, B, foreign(D), T0 + 1);
       expect(await store.unwatch(A, B, T0 + 2)).toEqual({ removed: true });
       expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${C}`, `${C} -> ${B}`]);
       expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([]);
       expect(await store.unwatch(A, B, T0 + 3)).toEqual({ removed: false });
       expect(await store.unwatch(D, E, T0 + 3)).toEqual({ removed: false });
-      const head = (await append(store, B, foreign(D), T0 + 4)).event.sequence;
+      const head = await appendSeq(store, B, foreign(D), T0 + 4);
       expect(await store.watch({ watcher: A, target: B, now: T0 + 5 })).toEqual({ created: true });
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: head, notified: head, material: head });
     });
 
     test('a spawn edge can be unwatched; it journals watch_ended unwatched, and nothing when the pair had no cursor', async () => {
-      const spawned = (await append(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A)).event.sequence;
-      const change = (await append(store, CHILD, foreign(), T0 + 1)).event.sequence;
+      const spawned = await appendSeq(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A);
+      const change = await appendSeq(store, CHILD, foreign(), T0 + 1);
       expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([
         { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'unwatched' }, after: [spawned, change, change], at: T0 + 2 },
       ]);
@@ -249,7 +245,7 @@ export function describeCursors(s: Suite): void {
 
   describe('resetWatcher and deleteSession', () => {
     test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
-      for (const [watcher, target] of [[A, B], [A, C], [D, A], [C, B]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[A, B], [A, C], [D, A], [C, B]]);
       const removed = await store.resetWatcher(A, T0);
       expect([...removed].sort((x, y) => (x.target < y.target ? -1 : 1))).toEqual([{ watcher: A, target: B }, { watcher: A, target: C }]);
       expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${B}`, `${D} -> ${A}`]);
@@ -257,7 +253,7 @@ export function describeCursors(s: Suite): void {
     });
 
     test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
-      for (const [watcher, target] of [[A, B], [B, C], [C, D], [D, B]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[A, B], [B, C], [C, D], [D, B]]);
       await appendMany(store, B, 3);
       const other = await appendMany(store, C, 2);
       const result = await store.deleteSession(B, T0);

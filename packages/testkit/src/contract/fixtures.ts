@@ -131,8 +131,8 @@ export async function append(store: StateStore, sessionKey: SessionKey, spec: Re
 }
 
 /** The sequence of one appended change. */
-export const appendSeq = async (store: StateStore, sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0): Promise<StoredEvent['sequence']> =>
-  (await append(store, sessionKey, spec, appendedAt)).event.sequence;
+export const appendSeq = async (store: StateStore, sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): Promise<StoredEvent['sequence']> =>
+  (await append(store, sessionKey, spec, appendedAt, seedWatcher)).event.sequence;
 
 export async function appendMany(store: StateStore, sessionKey: SessionKey, count: number, appendedAt = T0): Promise<StoredEvent[]> {
   const outcomes = await store.append(Array.from({ length: count }, (_, i) => request(sessionKey, { summary: `change ${i}` }, appendedAt)));

@@ -3,7 +3,7 @@ import { expect } from 'expect';
 
 import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendMany, readAll, seqOf, started, cursorOf, pruneAll, journalDuring, journalTypes, replayMismatch, type Suite } from './fixtures.js';
+import { T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, cursorOf, pruneAll, journalDuring, journalTypes, replayMismatch, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
@@ -24,14 +24,14 @@ export function describeJournal(s: Suite): void {
       let first = 0;
       expect(
         await journalDuring(store, async () => {
-          first = (await append(store, CHILD, spawn, T0, A)).event.sequence;
+          first = await appendSeq(store, CHILD, spawn, T0, A);
         }),
       ).toEqual([{ pair: `${A} -> ${CHILD}`, event: started(first, 'spawn'), after: [first, first, first], at: T0 }]);
       const change = await append(store, CHILD, foreign(), T0 + 1);
       let second = 0;
       expect(
         await journalDuring(store, async () => {
-          second = (await append(store, CHILD, spawn, T0 + 2, A)).event.sequence;
+          second = await appendSeq(store, CHILD, spawn, T0 + 2, A);
         }),
       ).toEqual([
         { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'replaced' }, after: [first, change.event.sequence, change.event.sequence], at: T0 + 2 },
@@ -40,11 +40,10 @@ export function describeJournal(s: Suite): void {
     });
 
     test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       let first = 0;
       const raised = await journalDuring(store, async () => {
-        first = (await append(store, B, foreign(D), T0 + 1)).event.sequence;
+        first = await appendSeq(store, B, foreign(D), T0 + 1);
       });
       const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: seqOf(first) };
       expect(raised).toEqual([
@@ -61,8 +60,8 @@ export function describeJournal(s: Suite): void {
 
     test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
-      const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
-      const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const later = await appendSeq(store, B, foreign(), T0 + 2);
       expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
       expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
         { pair: `${A} -> ${B}`, event: { type: 'notice_reopened', acked: first, notified: later }, after: [first, later, later], at: T0 + 4 },
@@ -73,10 +72,9 @@ export function describeJournal(s: Suite): void {
     });
 
     test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: A, target: C, now: T0 });
-      const onB = (await append(store, B, foreign(), T0 + 1)).event.sequence;
-      const laterOnB = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      await watchAll(store, [[A, B], [A, C]]);
+      const onB = await appendSeq(store, B, foreign(), T0 + 1);
+      const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
       await append(store, C, foreign(), T0 + 3);
       expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
       expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([
@@ -87,7 +85,7 @@ export function describeJournal(s: Suite): void {
     });
 
     test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
-      for (const [watcher, target] of [[A, B], [A, C], [B, C], [C, D]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[A, B], [A, C], [B, C], [C, D]]);
       await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
       const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({
         pair: `${watcher} -> ${target}`,
@@ -106,8 +104,8 @@ export function describeJournal(s: Suite): void {
 
     test('a prune that removes the change which set a pending cursor’s material journals material_kept, and replay still equals the row', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
-      const first = (await append(store, B, foreign(), T0 + 1)).event.sequence;
-      const later = (await append(store, B, foreign(), T0 + 2)).event.sequence;
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const later = await appendSeq(store, B, foreign(), T0 + 2);
       await append(store, C, {}, T0 + 3);
       const kept = await journalDuring(store, () => pruneAll(store, T0 + 3, DAY, 1));
       expect(kept).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'material_kept', material: later }, after: [0, first, later], at: T0 + 3 }]);
@@ -121,9 +119,7 @@ export function describeJournal(s: Suite): void {
     });
 
     test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: D, now: T0 });
-      await store.watch({ watcher: E, target: D, now: T0 });
+      await watchAll(store, [[A, B], [C, D], [E, D]]);
       await append(store, B, foreign(), T0 + MINUTE);
       await store.drain(A, [{ target: B, notified: (await store.pendingNotices())[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
       await store.resetWatcher(C, T0 + 3 * MINUTE);
@@ -209,7 +205,7 @@ export function describeJournal(s: Suite): void {
     });
 
     test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
-      for (const [watcher, target] of [[C, B], [A, C], [A, B], [B, A]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
       const all = await store.readCursorJournal();
       const positions = all.map((entry) => entry.position);
       expect(positions).toEqual([...positions].sort((x, y) => x - y));

@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, headOf, readAll, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
+import { T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
 
 export function describePrune(s: Suite): void {
   const { describe, test } = s.runner;
@@ -84,8 +84,7 @@ export function describePrune(s: Suite): void {
     });
 
     test('cursors not touched within maxAgeMs expire and are returned; touched ones stay', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       await store.watch({ watcher: D, target: B, now: T0 + 50 * MINUTE });
       // A foreign change touches both cursors on B except the one whose watcher caused it.
       await append(store, B, foreign(C), T0 + 40 * MINUTE);
@@ -161,8 +160,7 @@ export function describePrune(s: Suite): void {
     });
 
     test('drain and the restart scan at a fractional now touch cursors at the floored millisecond', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       const change = await append(store, B, foreign(D), T0 + 1);
       await append(store, B, foreign(D), T0 + 2);
       expect(await store.drain(A, [{ target: B, notified: change.event.sequence }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);

@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { comparePairs, fromWatermarks, isStoreError, noticeText, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -13,9 +13,7 @@ export function describeRestartScan(s: Suite): void {
   const SCAN_WATCHERS = 2000;
   describe('restartScan', () => {
     test('the restart scan returns one notice per pending pair with notified below material, raises notified to material, and is idempotent', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
-      await store.watch({ watcher: D, target: A, now: T0 });
+      await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
       const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
@@ -29,8 +27,7 @@ export function describeRestartScan(s: Suite): void {
     });
 
     test('the restart scan honours owns: only the owned watchers are scanned and changed', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await store.watch({ watcher: C, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       await append(store, B, foreign(D), T0 + 1);
       await append(store, B, foreign(D), T0 + 2);
       const unowned = await cursorOf(store, C, B);
@@ -92,7 +89,7 @@ export function describeRestartScan(s: Suite): void {
   describe('pendingNotices', () => {
     /** A and D watch B and C; E changes B twice and C once: four pending pairs, B's with material past its notice. */
     async function fourPendingPairs() {
-      for (const [watcher, target] of [[A, B], [A, C], [D, B], [D, C]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[A, B], [A, C], [D, B], [D, C]]);
       const firstOnB = await append(store, B, foreign(E), T0 + 1);
       const laterOnB = await append(store, B, foreign(E), T0 + 2);
       const onC = await append(store, C, foreign(E), T0 + 2);
@@ -167,7 +164,7 @@ export function describeRestartScan(s: Suite): void {
         for (const watcher of [D, A]) await store.watch({ watcher, target, now: T0 });
       }
       const sequences = new Map<SessionKey, Notice['notified']>();
-      for (const target of pendingTargets) sequences.set(target, (await append(store, target, foreign(E), T0 + 1)).event.sequence);
+      for (const target of pendingTargets) sequences.set(target, await appendSeq(store, target, foreign(E), T0 + 1));
       // A later change on each: the notices still cover the first one.
       for (const target of pendingTargets) await append(store, target, foreign(E), T0 + 2);
       const notices = await store.pendingNotices(undefined, [...targets].reverse());
@@ -225,7 +222,7 @@ export function describeRestartScan(s: Suite): void {
     /** Six cursors (three pending, each holding a notice), five sessions with heads, one deleted (a tombstone, pruned). */
     const F = key('agent:f:main');
     async function scene(store: StateStore): Promise<void> {
-      for (const [watcher, target] of [[A, B], [A, C], [D, B], [D, C], [B, E], [E, A]] as const) await store.watch({ watcher, target, now: T0 });
+      await watchAll(store, [[A, B], [A, C], [D, B], [D, C], [B, E], [E, A]]);
       const outcomes = await store.append([...[B, C, B, E, F, F].map((target) => request(target, foreign(E)))]);
       const onC = expectAppended(outcomes[1]);
       await store.drain(A, [{ target: C, notified: onC.event.sequence }], T0 + 1);
