@@ -186,11 +186,7 @@ export function describeAppend(s: Suite): void {
       const bad: AppendCommand = { ...command(D, { dedupeKey: 'bad' }), actorSessionKey: 'agent:\uD83D:main' as SessionKey };
       await store.watch({ watcher: A, target: D, now: T0 });
       const cursorsBefore = await store.listCursors();
-      const outcomes = await store.append([
-        { command: good, appendedAt: T0 },
-        { command: bad, appendedAt: T0 },
-        { command: command(C), appendedAt: T0 },
-      ]);
+      const outcomes = await store.append([{ command: good, appendedAt: T0 }, { command: bad, appendedAt: T0 }, { command: command(C), appendedAt: T0 }]);
       expect(outcomes.map((outcome) => outcome.type)).toEqual(['appended', 'failed', 'appended']);
       const failed = outcomes[1];
       expect(failed?.type === 'failed' && isStoreError(failed.error) && failed.error.operation).toBe('append');

@@ -35,9 +35,7 @@ export function describeCursors(s: Suite): void {
       await store.watch({ watcher: A, target: B, now: T0 });
       const acked = (await headOf(store, B)).head;
       const first = await append(store, B, foreign(), T0 + 1);
-      expect(first.notices).toEqual([
-        { watcher: A, target: B, acked, notified: first.event.sequence, text: noticeText(B, acked), reason: 'first' },
-      ]);
+      expect(first.notices).toEqual([{ watcher: A, target: B, acked, notified: first.event.sequence, text: noticeText(B, acked), reason: 'first' }]);
       const second = await append(store, B, foreign(), T0 + 2);
       expect(second.notices.map((notice) => [notice.text, notice.reason, notice.notified])).toEqual([[noticeText(B, acked), 'repeat', first.event.sequence]]);
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
@@ -156,18 +154,10 @@ export function describeCursors(s: Suite): void {
       const change = await append(store, C, foreign(D), T0 + 1);
       const outcomes = await store.drain(
         A,
-        [
-          { target: B, notified: 1 as StoredEvent['sequence'] },
-          { target: D, notified: 1 as StoredEvent['sequence'] },
-          { target: C, notified: change.event.sequence },
-        ],
+        [{ target: B, notified: 1 as StoredEvent['sequence'] }, { target: D, notified: 1 as StoredEvent['sequence'] }, { target: C, notified: change.event.sequence }],
         T0 + 2,
       );
-      expect(outcomes).toEqual([
-        { target: B, result: 'stale' },
-        { target: D, result: 'stale' },
-        { target: C, result: 'acked', acked: change.event.sequence },
-      ]);
+      expect(outcomes).toEqual([{ target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
     });
   });
 

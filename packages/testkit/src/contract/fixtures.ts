@@ -41,9 +41,7 @@ export function globalTestRunner(): TestRunner {
   const scope = globalThis as Partial<Record<keyof TestRunner, unknown>>;
   const missing = (['describe', 'test', 'beforeEach', 'afterEach'] as const).filter((name) => typeof scope[name] !== 'function');
   if (missing.length > 0) {
-    throw new TypeError(
-      `describeStateStoreContract: no global ${missing.join(', ')}; pass the runner as the third argument, e.g. import { describe, test, beforeEach, afterEach } from 'node:test'`,
-    );
+    throw new TypeError(`describeStateStoreContract: no global ${missing.join(', ')}; pass the runner as the third argument, e.g. import { describe, test, beforeEach, afterEach } from 'node:test'`);
   }
   return scope as TestRunner;
 }
@@ -62,6 +60,18 @@ export interface Suite {
   reopened(): Promise<StateStore>;
   /** Tells the suite the test closed its store itself. */
   closedByTest(): void;
+}
+
+/** Runs `body` on a fresh harness (its reopen tracked), then closes the latest store and cleans up. */
+export async function onFreshStore(factory: StateStoreFactory, body: (store: StateStore, harness: StoreHarness) => Promise<void>): Promise<void> {
+  const harness = await factory();
+  let latest = harness.store;
+  try {
+    await body(latest, { ...harness, reopen: async () => (latest = await harness.reopen()) });
+  } finally {
+    await latest.close();
+    await harness.cleanup();
+  }
 }
 
 /** A store that forwards every call to whichever store is current. */

@@ -13,9 +13,7 @@ export function describeJournal(s: Suite): void {
     test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
       const events = await appendMany(store, B, 2);
       const head = (events[1] as StoredEvent).sequence;
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([
-        { pair: `${A} -> ${B}`, event: started(head), after: [head, head, head], at: T0 + 1 },
-      ]);
+      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([{ pair: `${A} -> ${B}`, event: started(head), after: [head, head, head], at: T0 + 1 }]);
       expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
     });
 
@@ -46,10 +44,7 @@ export function describeJournal(s: Suite): void {
         first = await appendSeq(store, B, foreign(D), T0 + 1);
       });
       const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: seqOf(first) };
-      expect(raised).toEqual([
-        { pair: `${A} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
-        { pair: `${C} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 },
-      ]);
+      expect(raised).toEqual([{ pair: `${A} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 }, { pair: `${C} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 }]);
       expect(
         await journalDuring(store, async () => {
           for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
@@ -87,12 +82,7 @@ export function describeJournal(s: Suite): void {
     test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
       await watchAll(store, [[A, B], [A, C], [B, C], [C, D]]);
       await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
-      const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({
-        pair: `${watcher} -> ${target}`,
-        event: { type: 'watch_ended', reason },
-        after: [0, 0, 0],
-        at,
-      });
+      const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({ pair: `${watcher} -> ${target}`, event: { type: 'watch_ended', reason }, after: [0, 0, 0], at });
       expect(await journalDuring(store, () => store.resetWatcher(A, T0 + 1))).toEqual([ended(A, B, 'reset', T0 + 1), ended(A, C, 'reset', T0 + 1)]);
       expect(await journalDuring(store, () => store.deleteSession(C, T0 + 2))).toEqual([ended(B, C, 'deleted', T0 + 2), ended(C, D, 'deleted', T0 + 2)]);
       expect(await journalDuring(store, () => pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000))).toEqual([]);

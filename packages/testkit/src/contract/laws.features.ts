@@ -4,7 +4,7 @@ import fc from 'fast-check';
 
 import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
-import { PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
+import { onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeLaws(s: Suite): void {
   const { describe, test } = s.runner;
@@ -33,10 +33,8 @@ export function describeLaws(s: Suite): void {
 
     test('head and prune watermark laws: heads never fall, the watermark is the highest sequence ever removed, historyGap is exact, fresh rows survive age pruning', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(opArb, { maxLength: 25 }), async (ops) => {
-          const h = await factory();
-          try {
-            const s = h.store;
+        fc.asyncProperty(fc.array(opArb, { maxLength: 25 }), (ops) =>
+          onFreshStore(factory, async (s) => {
             let now = T0;
             const appended = new Map<SessionKey, StoredEvent[]>(sessionsOf.map((k) => [k, []]));
             const removedSeqs = new Map<SessionKey, number[]>(sessionsOf.map((k) => [k, []]));
@@ -100,11 +98,7 @@ export function describeLaws(s: Suite): void {
                 }
               }
             }
-          } finally {
-            await h.store.close();
-            await h.cleanup();
-          }
-        }),
+          })),
         { numRuns: PROPERTY_RUNS },
       );
     }, PROPERTY_TIMEOUT_MS);
@@ -162,10 +156,8 @@ export function describeLaws(s: Suite): void {
 
     test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), async (ops) => {
-          const h = await factory();
-          let s = h.store;
-          try {
+        fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
+          onFreshStore(factory, async (s, h) => {
             let now = T0;
             for (const op of ops) {
               switch (op.type) {
@@ -231,11 +223,7 @@ export function describeLaws(s: Suite): void {
               }
               expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
             }
-          } finally {
-            await s.close();
-            await h.cleanup();
-          }
-        }),
+          })),
         { numRuns: PROPERTY_RUNS },
       );
     }, PROPERTY_TIMEOUT_MS);
@@ -247,10 +235,8 @@ export function describeLaws(s: Suite): void {
           fc.integer({ min: 1, max: 20 }),
           fc.nat(80),
           fc.nat(10),
-          async (sessionOfEach, limit, sinceSeed, pruneTo) => {
-            const h = await factory();
-            try {
-              const s = h.store;
+          (sessionOfEach, limit, sinceSeed, pruneTo) =>
+            onFreshStore(factory, async (s) => {
               const outcomes = await s.append(sessionOfEach.map((isB) => request(isB ? B : C)));
               await pruneAll(s, T0, DAY, Math.max(pruneTo, sessionOfEach.length - pruneTo));
               const retained = await readAll(s, B, 0, 200);
@@ -267,11 +253,7 @@ export function describeLaws(s: Suite): void {
                 if (!result.hasMore) break;
               }
               expect(seen).toEqual(expected);
-            } finally {
-              await h.store.close();
-              await h.cleanup();
-            }
-          },
+            }),
         ),
         { numRuns: PROPERTY_RUNS },
       );

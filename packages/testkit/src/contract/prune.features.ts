@@ -105,17 +105,8 @@ export function describePrune(s: Suite): void {
       expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 3, cursorsToExpire: 1 });
       expect(await store.readHeads()).toEqual(heads);
       expect(await store.listCursors()).toEqual(cursors);
-      let eventsDeleted = 0;
-      let cursorsExpired = 0;
-      let journalAfter: number | undefined;
-      for (;;) {
-        const batch = await store.prune({ ...request, ...(journalAfter !== undefined ? { journalAfter } : {}) });
-        journalAfter = batch.journalAfter;
-        eventsDeleted += batch.eventsDeleted;
-        cursorsExpired += batch.expiredCursors.length;
-        if (batch.done) break;
-      }
-      expect({ eventsDeleted, cursorsExpired }).toEqual({ eventsDeleted: 3, cursorsExpired: 1 });
+      const run = await pruneAll(store, request.now, request.maxAgeMs, request.maxRows, request.batchSize, request.cursorMaxAgeMs);
+      expect({ eventsDeleted: run.eventsDeleted, cursorsExpired: run.expired.length }).toEqual({ eventsDeleted: 3, cursorsExpired: 1 });
       expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 0, cursorsToExpire: 0 });
     });
 
@@ -153,10 +144,7 @@ export function describePrune(s: Suite): void {
       expect(await readAll(store, B)).toEqual([change?.event]);
       expect(await readAll(store, CHILD)).toEqual([spawned?.event]);
       // The watch, the append's cursor move and the spawn edge's seed touch at whole milliseconds.
-      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([
-        [`${A} -> ${CHILD}`, T0 + 2],
-        [`${A} -> ${B}`, T0 + 1],
-      ]);
+      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1]]);
     });
 
     test('drain and the restart scan at a fractional now touch cursors at the floored millisecond', async () => {

@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { comparePairs, fromWatermarks, isStoreError, noticeText, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, seqOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -93,15 +93,9 @@ export function describeRestartScan(s: Suite): void {
       const firstOnB = await append(store, B, foreign(E), T0 + 1);
       const laterOnB = await append(store, B, foreign(E), T0 + 2);
       const onC = await append(store, C, foreign(E), T0 + 2);
-      const held = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({
-        watcher,
-        target,
-        acked: 0 as Notice['acked'],
-        notified,
-        text: noticeText(target, 0 as Notice['acked']),
-        reason: 'signalled',
-      });
-      return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held };
+      const held = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ watcher, target, acked: seqOf(0), notified, text: noticeText(target, seqOf(0)), reason: 'signalled' });
+      const all = [held(A, B, firstOnB.event.sequence), held(A, C, onC.event.sequence), held(D, B, firstOnB.event.sequence), held(D, C, onC.event.sequence)];
+      return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held, all };
     }
 
     test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
@@ -110,16 +104,25 @@ export function describeRestartScan(s: Suite): void {
       expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
       const appended = await append(store, B, foreign(E), T0 + 3);
-      expect(appended.notices).toEqual([
-        { ...held(A, B, firstOnB), reason: 'repeat' },
-        { ...held(D, B, firstOnB), reason: 'repeat' },
-      ]);
+      expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
     });
 
-    test('without targets it returns every pending cursor’s notice, ordered by watcher then target; idle cursors hold none', async () => {
-      const { firstOnB, onC, held } = await fourPendingPairs();
+    test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
+      const { firstOnB, onC, held, all } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
-      expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
+      const [isA, isD] = [A, D].map((owner) => (watcher: SessionKey) => watcher === owner);
+      const asked: [((watcher: SessionKey) => boolean) | undefined, SessionKey[] | undefined, Notice[]][] = [
+        [undefined, undefined, all],
+        [isD, [B, C], [held(D, B, firstOnB), held(D, C, onC)]],
+        [isA, [C], [held(A, C, onC)]],
+        [isA, undefined, [held(A, B, firstOnB), held(A, C, onC)]],
+        [() => false, undefined, []],
+        [undefined, [C, B, C, B, B], all],
+        [undefined, [], []],
+        [() => true, [], []],
+        [undefined, [E, A, key('agent:nobody:main')], []],
+      ];
+      for (const [owns, targets, expected] of asked) expect(await store.pendingNotices(owns, targets)).toEqual(expected);
     });
 
     test('countPendingCursors counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
@@ -132,27 +135,6 @@ export function describeRestartScan(s: Suite): void {
       await store.drain(A, [{ target: C, notified: onC }], T0 + 3);
       expect(await pendingListed()).toBe(3);
       expect(await store.countPendingCursors?.()).toBe(3);
-    });
-
-    test('with owns it reads only the owned watchers’ cursors, on the targets when given', async () => {
-      const { firstOnB, onC, held } = await fourPendingPairs();
-      expect(await store.pendingNotices((watcher) => watcher === D, [B, C])).toEqual([held(D, B, firstOnB), held(D, C, onC)]);
-      expect(await store.pendingNotices((watcher) => watcher === A, [C])).toEqual([held(A, C, onC)]);
-      expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([held(A, B, firstOnB), held(A, C, onC)]);
-      expect(await store.pendingNotices(() => false)).toEqual([]);
-    });
-
-    test('duplicate targets are harmless: each pair is returned once', async () => {
-      const { firstOnB, onC, held } = await fourPendingPairs();
-      expect(await store.pendingNotices(undefined, [C, B, C, B, B])).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
-    });
-
-    test('an empty targets list, or targets with no pending cursor, returns nothing', async () => {
-      await fourPendingPairs();
-      await store.watch({ watcher: B, target: E, now: T0 });
-      expect(await store.pendingNotices(undefined, [])).toEqual([]);
-      expect(await store.pendingNotices(() => true, [])).toEqual([]);
-      expect(await store.pendingNotices(undefined, [E, A, key('agent:nobody:main')])).toEqual([]);
     });
 
     test('orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
@@ -174,9 +156,9 @@ export function describeRestartScan(s: Suite): void {
     });
 
     test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
-      const { firstOnB, laterOnB, onC, held } = await fourPendingPairs();
+      const { firstOnB, laterOnB, onC, held, all } = await fourPendingPairs();
       const before = await store.listCursors();
-      expect(await store.pendingNotices()).toEqual([held(A, B, firstOnB), held(A, C, onC), held(D, B, firstOnB), held(D, C, onC)]);
+      expect(await store.pendingNotices()).toEqual(all);
       await store.pendingNotices(undefined, [B, C]);
       await store.pendingNotices((watcher) => watcher === A, [B]);
       expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
@@ -212,9 +194,7 @@ export function describeRestartScan(s: Suite): void {
       expect(reopened.notified).toBe(laterOnB);
       expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([
-        { watcher: A, target: B, acked: firstOnB, notified: laterOnB, text: noticeText(B, firstOnB), reason: 'signalled' },
-      ]);
+      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ watcher: A, target: B, acked: firstOnB, notified: laterOnB, text: noticeText(B, firstOnB), reason: 'signalled' }]);
     });
   });
 

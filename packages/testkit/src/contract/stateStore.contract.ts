@@ -94,11 +94,7 @@ function describeReads(s: Suite): void {
         since = page.events[page.events.length - 1]?.sequence ?? since;
         if (!page.hasMore) break;
       }
-      expect(pages).toEqual([
-        { count: 200, hasMore: true },
-        { count: 200, hasMore: true },
-        { count: 50, hasMore: false },
-      ]);
+      expect(pages).toEqual([{ count: 200, hasMore: true }, { count: 200, hasMore: true }, { count: 50, hasMore: false }]);
       expect(seen).toEqual(expected);
       expect(since).toBe((await headOf(store, B)).head);
     });
