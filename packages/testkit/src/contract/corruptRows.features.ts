@@ -7,7 +7,7 @@ import { expect } from 'expect';
 import type { CorruptRowInfo, StateStore } from '@session-state/domain';
 
 import { CORRUPT_CONTENT, corruptReason, type RowDamage, type StoreHarness } from '../stores.js';
-import { A, B, T0, appendMany, command, foreign, key, request, seqs, type Suite } from './fixtures.js';
+import { T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
 
 const WATCHER = key('agent:w:main');
 const OTHER = key('agent:o:main');

@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -169,7 +169,7 @@ export function describeCursors(s: Suite): void {
       const journal = await journalDuring(store, async () => {
         expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: true, acked: head });
       });
-      expect(journal).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'notice_read', acked: head, notified: head }, after: [head, head, head], at: T0 + 3 }]);
+      expect(journal).toEqual([viewed(A, B, { type: 'notice_read', acked: head, notified: head }, [head, head, head], T0 + 3)]);
       expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 3 });
       expect(await store.pendingNotices()).toEqual([]);
     });
@@ -219,9 +219,7 @@ export function describeCursors(s: Suite): void {
     test('a spawn edge can be unwatched; it journals watch_ended unwatched, and nothing when the pair had no cursor', async () => {
       const spawned = await appendSeq(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A);
       const change = await appendSeq(store, CHILD, foreign(), T0 + 1);
-      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([
-        { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'unwatched' }, after: [spawned, change, change], at: T0 + 2 },
-      ]);
+      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([viewed(A, CHILD, { type: 'watch_ended', reason: 'unwatched' }, [spawned, change, change], T0 + 2)]);
       expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 3))).toEqual([]);
       expect(await store.listCursors()).toEqual([]);
     });

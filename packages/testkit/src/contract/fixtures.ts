@@ -215,10 +215,18 @@ export const journalView = (entry: CursorJournalEntry): JournalView => ({ pair: 
 
 /** The journal entries a call added (by position: retention may delete older ones meanwhile), viewed. */
 export async function journalDuring(store: StateStore, call: () => Promise<unknown>): Promise<JournalView[]> {
-  const before = Math.max(0, ...(await store.readCursorJournal()).map((entry) => entry.position));
-  await call();
-  return (await store.readCursorJournal()).filter((entry) => entry.position > before).map(journalView);
+  return (await journalAnd(store, call))[1];
 }
+
+/** What a call answered, and the journal entries it added. */
+export async function journalAnd<T>(store: StateStore, call: () => Promise<T>): Promise<[T, JournalView[]]> {
+  const before = Math.max(0, ...(await store.readCursorJournal()).map((entry) => entry.position));
+  const answer = await call();
+  return [answer, (await store.readCursorJournal()).filter((entry) => entry.position > before).map(journalView)];
+}
+
+/** A journal entry as journalView shows it. */
+export const viewed = (watcher: SessionKey, target: SessionKey, event: CursorEvent, after: readonly number[], at: number): JournalView => ({ pair: `${watcher} -> ${target}`, event, after, at });
 
 /** Each journal entry as `watcher -> target type`. */
 export const journalTypes = async (store: StateStore): Promise<string[]> => (await store.readCursorJournal()).map((entry) => `${pairOf(entry)} ${entry.event.type}`);

@@ -3,7 +3,7 @@ import { expect } from 'expect';
 
 import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, cursorOf, pruneAll, journalDuring, journalTypes, replayMismatch, type Suite } from './fixtures.js';
+import { journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
@@ -13,38 +13,27 @@ export function describeJournal(s: Suite): void {
     test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
       const events = await appendMany(store, B, 2);
       const head = (events[1] as StoredEvent).sequence;
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([{ pair: `${A} -> ${B}`, event: started(head), after: [head, head, head], at: T0 + 1 }]);
+      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([viewed(A, B, started(head), [head, head, head], T0 + 1)]);
       expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
     });
 
     test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
       const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
-      let first = 0;
-      expect(
-        await journalDuring(store, async () => {
-          first = await appendSeq(store, CHILD, spawn, T0, A);
-        }),
-      ).toEqual([{ pair: `${A} -> ${CHILD}`, event: started(first, 'spawn'), after: [first, first, first], at: T0 }]);
+      const [first, spawned] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0, A));
+      expect(spawned).toEqual([viewed(A, CHILD, started(first, 'spawn'), [first, first, first], T0)]);
       const change = await append(store, CHILD, foreign(), T0 + 1);
-      let second = 0;
-      expect(
-        await journalDuring(store, async () => {
-          second = await appendSeq(store, CHILD, spawn, T0 + 2, A);
-        }),
-      ).toEqual([
-        { pair: `${A} -> ${CHILD}`, event: { type: 'watch_ended', reason: 'replaced' }, after: [first, change.event.sequence, change.event.sequence], at: T0 + 2 },
-        { pair: `${A} -> ${CHILD}`, event: started(second, 'spawn'), after: [second, second, second], at: T0 + 2 },
+      const [second, replaced] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0 + 2, A));
+      expect(replaced).toEqual([
+        viewed(A, CHILD, { type: 'watch_ended', reason: 'replaced' }, [first, change.event.sequence, change.event.sequence], T0 + 2),
+        viewed(A, CHILD, started(second, 'spawn'), [second, second, second], T0 + 2),
       ]);
     });
 
     test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
       await watchAll(store, [[A, B], [C, B]]);
-      let first = 0;
-      const raised = await journalDuring(store, async () => {
-        first = await appendSeq(store, B, foreign(D), T0 + 1);
-      });
-      const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: seqOf(first) };
-      expect(raised).toEqual([{ pair: `${A} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 }, { pair: `${C} -> ${B}`, event: notice, after: [0, first, first], at: T0 + 1 }]);
+      const [first, raised] = await journalAnd(store, () => appendSeq(store, B, foreign(D), T0 + 1));
+      const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: first };
+      expect(raised).toEqual([viewed(A, B, notice, [0, first, first], T0 + 1), viewed(C, B, notice, [0, first, first], T0 + 1)]);
       expect(
         await journalDuring(store, async () => {
           for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
@@ -59,10 +48,10 @@ export function describeJournal(s: Suite): void {
       const later = await appendSeq(store, B, foreign(), T0 + 2);
       expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
       expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
-        { pair: `${A} -> ${B}`, event: { type: 'notice_reopened', acked: first, notified: later }, after: [first, later, later], at: T0 + 4 },
+        viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 4),
       ]);
       expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
-        { pair: `${A} -> ${B}`, event: { type: 'notice_acknowledged', acked: later }, after: [later, later, later], at: T0 + 5 },
+        viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 5),
       ]);
     });
 
@@ -72,9 +61,7 @@ export function describeJournal(s: Suite): void {
       const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
       await append(store, C, foreign(), T0 + 3);
       expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
-      expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([
-        { pair: `${A} -> ${B}`, event: { type: 'notice_recovered', acked: 0, notified: laterOnB }, after: [0, laterOnB, laterOnB], at: T0 + 4 },
-      ]);
+      expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
       expect(onB).toBeLessThan(laterOnB);
       expect(await journalDuring(store, () => store.restartScan(T0 + 5))).toEqual([]);
     });
@@ -98,11 +85,9 @@ export function describeJournal(s: Suite): void {
       const later = await appendSeq(store, B, foreign(), T0 + 2);
       await append(store, C, {}, T0 + 3);
       const kept = await journalDuring(store, () => pruneAll(store, T0 + 3, DAY, 1));
-      expect(kept).toEqual([{ pair: `${A} -> ${B}`, event: { type: 'material_kept', material: later }, after: [0, first, later], at: T0 + 3 }]);
+      expect(kept).toEqual([viewed(A, B, { type: 'material_kept', material: later }, [0, first, later], T0 + 3)]);
       expect(await readAll(store, B)).toEqual([]);
-      const row = await cursorOf(store, A, B);
-      if (row === undefined) throw new Error('the cursor is gone');
-      expect(await replayMismatch(store, row)).toBeUndefined();
+      expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
       // Pruned again: nothing new to keep.
       await append(store, C, {}, T0 + 4);
       expect(await journalDuring(store, () => pruneAll(store, T0 + 4, DAY, 1))).toEqual([]);
@@ -115,15 +100,12 @@ export function describeJournal(s: Suite): void {
       await store.resetWatcher(C, T0 + 3 * MINUTE);
       // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
       await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);
-      const left = (await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`);
       // Entries from the cutoff on stay, ended pairs' too.
-      expect(left).toEqual([`${A} -> ${B} notice_raised`, `${A} -> ${B} notice_acknowledged`, `${C} -> ${D} watch_ended`, `${E} -> ${D} watch_ended`]);
+      expect(await journalTypes(store)).toEqual([`${A} -> ${B} notice_raised`, `${A} -> ${B} notice_acknowledged`, `${C} -> ${D} watch_ended`, `${E} -> ${D} watch_ended`]);
       // The row cap: every entry of an ended pair goes, the live pair's latest stays.
       await pruneAll(store, T0 + 32 * MINUTE, DAY, 0);
-      expect((await store.readCursorJournal()).map((entry) => `${entry.watcher} -> ${entry.target} ${entry.event.type}`)).toEqual([`${A} -> ${B} notice_acknowledged`]);
-      const row = await cursorOf(store, A, B);
-      if (row === undefined) throw new Error('the cursor is gone');
-      expect(await replayMismatch(store, row)).toBeUndefined();
+      expect(await journalTypes(store)).toEqual([`${A} -> ${B} notice_acknowledged`]);
+      expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
     });
 
     test('the journal row cap runs in bounded batches: done stays false while removable entries beyond the cap are left', async () => {
