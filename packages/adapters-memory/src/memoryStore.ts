@@ -43,6 +43,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
   }
 
+  const assertPair = (watcher: SessionKey, target: SessionKey): void => {
+    assertStoreKey('watcher', watcher);
+    assertStoreKey('target', target);
+  };
   const cursorOf = (watcher: SessionKey, target: SessionKey): CursorRow | undefined => state.byWatcher.get(watcher)?.get(target);
   const onTarget = (target: SessionKey): CursorRow[] => [...(state.byTarget.get(target)?.values() ?? [])];
   const ofWatcher = (watcher: SessionKey): CursorRow[] => [...(state.byWatcher.get(watcher)?.values() ?? [])];
@@ -62,15 +66,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const session = state.sessions.get(command.sessionKey);
     const head = session?.head ?? initialHead;
     const sequence = asSequence(Math.max(state.lastSequence, head.head) + 1);
-    const plan = planAppend({
-      command,
-      sequence,
-      appendedAt,
-      occurredAt: command.occurredAt ?? new Date(appendedAt).toISOString(),
-      payload: command.payload === undefined ? undefined : clonePayload(command.payload),
-      cursorsOnTarget: soundCursors(state, 'append', cursors?.values() ?? []),
-      seedWatcher: request.seedWatcher,
-    });
+    const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
+    const payload = command.payload === undefined ? undefined : clonePayload(command.payload);
+    const plan = planAppend({ command, sequence, appendedAt, occurredAt, payload, cursorsOnTarget: soundCursors(state, 'append', cursors?.values() ?? []), seedWatcher: request.seedWatcher });
     const nextHead = evolveHead(head, { type: 'appended', sequence });
     state.lastSequence = sequence;
     if (session === undefined) state.sessions.set(command.sessionKey, { head: nextHead, events: [plan.event] });
@@ -124,8 +122,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     watch: (request) =>
       guarded('watch', () => {
-        assertStoreKey('watcher', request.watcher);
-        assertStoreKey('target', request.target);
+        assertPair(request.watcher, request.target);
         const now = clockMs('now', request.now);
         const plan = planWatch({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target), head: state.sessions.get(request.target)?.head.head ?? initialHead.head });
         commitPlan(state, plan);
@@ -197,8 +194,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     acknowledgeRead: (request) =>
       guarded('acknowledgeRead', () => {
-        assertStoreKey('watcher', request.watcher);
-        assertStoreKey('target', request.target);
+        assertPair(request.watcher, request.target);
         const now = clockMs('now', request.now);
         const plan = planReadAck({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target) });
         commitPlan(state, plan);
@@ -207,8 +203,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     unwatch: (watcher, target, clockNow) =>
       guarded('unwatch', () => {
-        assertStoreKey('watcher', watcher);
-        assertStoreKey('target', target);
+        assertPair(watcher, target);
         const now = clockMs('now', clockNow);
         const row = cursorOf(watcher, target);
         return { removed: commitRemoval(state, row === undefined ? [] : [row], 'unwatched', now).length > 0 };
