@@ -16,9 +16,7 @@ export function describeAppend(s: Suite): void {
       const events = outcomes.map((outcome) => expectAppended(outcome).event);
       for (const sessionKey of [A, B]) {
         const own = seqs(events.filter((event) => event.sessionKey === sessionKey));
-        own.forEach((sequence, i) => {
-          expect(sequence).toBeGreaterThan(i === 0 ? 0 : (own[i - 1] as number));
-        });
+        own.forEach((sequence, i) => expect(sequence).toBeGreaterThan(i === 0 ? 0 : (own[i - 1] as number)));
         expect(await headOf(store, sessionKey)).toEqual({ head: own[own.length - 1], pruneWatermark: 0 });
         expect(seqs(await readAll(store, sessionKey))).toEqual(own);
       }
@@ -32,23 +30,9 @@ export function describeAppend(s: Suite): void {
     });
 
     test('the stored event keeps every field of the command and is what readChanges returns', async () => {
-      const { event } = await append(
-        store,
-        B,
-        { kind: 'run_failed', actorType: 'agent', actorSessionKey: A, summary: 'child run failed', payload: { outcome: 'timeout', n: [1, 'x', null] }, dedupeKey: 'run-terminal:r1', occurredAt: '2026-11-29T09:00:00Z' },
-        T0 + 5,
-      );
-      expect(event).toMatchObject({
-        sessionKey: B,
-        kind: 'run_failed',
-        actorType: 'agent',
-        actorSessionKey: A,
-        summary: 'child run failed',
-        payload: { outcome: 'timeout', n: [1, 'x', null] },
-        dedupeKey: 'run-terminal:r1',
-        occurredAt: '2026-11-29T09:00:00.000Z',
-        appendedAt: T0 + 5,
-      });
+      const spec = { kind: 'run_failed', actorType: 'agent', actorSessionKey: A, summary: 'child run failed', payload: { outcome: 'timeout', n: [1, 'x', null] }, dedupeKey: 'run-terminal:r1' } as const;
+      const { event } = await append(store, B, { ...spec, occurredAt: '2026-11-29T09:00:00Z' }, T0 + 5);
+      expect(event).toMatchObject({ ...spec, sessionKey: B, occurredAt: '2026-11-29T09:00:00.000Z', appendedAt: T0 + 5 });
       expect(await readAll(store, B)).toEqual([event]);
     });
 
