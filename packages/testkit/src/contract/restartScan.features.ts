@@ -41,7 +41,7 @@ export function describeRestartScan(s: Suite): void {
       async () => {
         const watchers = Array.from({ length: SCAN_WATCHERS }, (_, i) => key(`agent:w${String(i).padStart(5, '0')}:main`));
         for (const watcher of watchers) for (const target of [B, C]) await store.watch({ watcher, target, now: T0 });
-        // Two changes on each target: every cursor lags (notified below material).
+        // Two changes on each target: every cursor is pending, notified below material.
         for (const target of [B, C]) for (const at of [T0 + 1, T0 + 2]) await append(store, target, foreign(E), at);
         const materialOnB = (await headOf(store, B)).head;
 
