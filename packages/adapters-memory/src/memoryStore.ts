@@ -1,8 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planReadAck, planRestartScan, planWatch, storeError, toSessionEvent } from '@session-state/domain';
-import { type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planReadAck, planRestartScan, planWatch, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -100,15 +99,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return { head: session?.head ?? initialHead, events, hasMore };
   }
 
-  function allHeads(): HeadRow[] {
-    return [...state.sessions.entries()]
-      .filter(([, session]) => session.head.head > 0)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([sessionKey, session]) => ({ sessionKey, ...session.head }));
-  }
+  const headRow = (sessionKey: SessionKey): HeadRow[] => {
+    const head = state.sessions.get(sessionKey)?.head;
+    return head !== undefined && head.head > 0 ? [{ sessionKey, ...head }] : [];
+  };
+  const allHeads = (): HeadRow[] => [...state.sessions.keys()].sort().flatMap(headRow);
 
   const store: MemoryStore = {
-
     append: (batch) =>
       guarded('append', () =>
         batch.map((request): AppendOutcome => {
@@ -138,13 +135,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }),
 
     readHeads: (sessionKeys) =>
-      guarded('readHeads', (): readonly HeadRow[] => {
-        if (sessionKeys === undefined) return allHeads();
-        return [...new Set(sessionKeys)].flatMap((sessionKey) => {
-          const head = state.sessions.get(sessionKey)?.head;
-          return head !== undefined && head.head > 0 ? [{ sessionKey, ...head }] : [];
-        });
-      }),
+      guarded('readHeads', (): readonly HeadRow[] => (sessionKeys === undefined ? allHeads() : [...new Set(sessionKeys)].flatMap(headRow))),
 
     listCursors: (filter) =>
       guarded('listCursors', () => {

@@ -1,7 +1,6 @@
 // The memory store's state and the steps every operation commits with: the cursor indexes, the
 // cursor journal, the checks of clock readings and numbers, and the test-only corrupt-row marks.
-import { planRemoval } from '@session-state/domain';
-import { type CorruptRowInfo, type CursorJournalEntry, type CursorJournalRecord, type CursorPair, type CursorRow, type EndReason, type Payload, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { planRemoval, type CorruptRowInfo, type CursorJournalEntry, type CursorJournalRecord, type CursorPair, type CursorRow, type EndReason, type Payload, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 type CursorIndex = Map<SessionKey, Map<SessionKey, CursorRow>>;
 
@@ -25,9 +24,8 @@ export function emptyState(onCorruptRow: (info: CorruptRowInfo) => void): Memory
 }
 
 export function checkInteger(field: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`invalid ${field}: expected ${min === 0 ? 'a non-negative safe integer' : `a safe integer ≥ ${min}`}, got ${String(value)}`);
-  }
+  if (Number.isSafeInteger(value) && value >= min) return;
+  throw new RangeError(`invalid ${field}: expected ${min === 0 ? 'a non-negative safe integer' : `a safe integer ≥ ${min}`}, got ${String(value)}`);
 }
 
 /** A clock reading as every store keeps it: whole milliseconds, floored. */
