@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -35,7 +35,7 @@ export function describeCursors(s: Suite): void {
       await store.watch({ watcher: A, target: B, now: T0 });
       const acked = (await headOf(store, B)).head;
       const first = await append(store, B, foreign(), T0 + 1);
-      expect(first.notices).toEqual([{ watcher: A, target: B, acked, notified: first.event.sequence, text: noticeText(B, acked), reason: 'first' }]);
+      expect(first.notices).toEqual([noticeOf(A, B, acked, first.event.sequence, 'first')]);
       const second = await append(store, B, foreign(), T0 + 2);
       expect(second.notices.map((notice) => [notice.text, notice.reason, notice.notified])).toEqual([[noticeText(B, acked), 'repeat', first.event.sequence]]);
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
@@ -126,12 +126,7 @@ export function describeCursors(s: Suite): void {
       const first = await append(store, B, foreign(), T0 + 1);
       const later = await append(store, B, foreign(), T0 + 2);
       const [outcome] = await store.drain(A, [{ target: B, notified: first.event.sequence }], T0 + 3);
-      expect(outcome).toEqual({
-        target: B,
-        result: 'acked',
-        acked: first.event.sequence,
-        reopened: { watcher: A, target: B, acked: first.event.sequence, notified: later.event.sequence, text: noticeText(B, first.event.sequence), reason: 'reopen' },
-      });
+      expect(outcome).toEqual({ target: B, result: 'acked', acked: first.event.sequence, reopened: noticeOf(A, B, first.event.sequence, later.event.sequence, 'reopen') });
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first.event.sequence, notified: later.event.sequence, material: later.event.sequence });
     });
 
@@ -141,11 +136,7 @@ export function describeCursors(s: Suite): void {
       const before = await cursorOf(store, A, B);
       const wrong = (change.event.sequence + 1) as StoredEvent['sequence'];
       const [outcome] = await store.drain(A, [{ target: B, notified: wrong }], T0 + 2);
-      expect(outcome).toEqual({
-        target: B,
-        result: 'stale',
-        pending: { watcher: A, target: B, acked: 0, notified: change.event.sequence, text: noticeText(B, 0 as StoredEvent['sequence']), reason: 'repeat' },
-      });
+      expect(outcome).toEqual({ target: B, result: 'stale', pending: noticeOf(A, B, 0, change.event.sequence, 'repeat') });
       expect(await cursorOf(store, A, B)).toEqual(before);
     });
 
@@ -178,11 +169,8 @@ export function describeCursors(s: Suite): void {
       await store.watch({ watcher: A, target: B, now: T0 });
       const read = await appendSeq(store, B, foreign(), T0 + 1);
       const after = await appendSeq(store, B, foreign(), T0 + 2);
-      expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: read, now: T0 + 3 })).toEqual({
-        acknowledged: true,
-        acked: read,
-        reopened: { watcher: A, target: B, acked: read, notified: after, text: noticeText(B, read), reason: 'reopen' },
-      });
+      const outcome = await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: read, now: T0 + 3 });
+      expect(outcome).toEqual({ acknowledged: true, acked: read, reopened: noticeOf(A, B, read, after, 'reopen') });
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: read, notified: after, material: after });
     });
 

@@ -2,9 +2,9 @@
 // and the overview of pending pairs.
 import { expect } from 'expect';
 
-import { comparePairs, fromWatermarks, isStoreError, noticeText, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
+import { comparePairs, fromWatermarks, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, seqOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -17,7 +17,7 @@ export function describeRestartScan(s: Suite): void {
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
       const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
-      const expected = (watcher: SessionKey): Notice => ({ watcher, target: B, acked: 0 as Notice['acked'], notified: second.event.sequence, text: noticeText(B, 0 as Notice['acked']), reason: 'recovered' });
+      const expected = (watcher: SessionKey): Notice => noticeOf(watcher, B, 0, second.event.sequence, 'recovered');
       expect(first.event.sequence).toBeLessThan(second.event.sequence);
       expect(notices).toEqual([expected(A), expected(C)]);
       const cursors = await store.listCursors();
@@ -93,7 +93,7 @@ export function describeRestartScan(s: Suite): void {
       const firstOnB = await append(store, B, foreign(E), T0 + 1);
       const laterOnB = await append(store, B, foreign(E), T0 + 2);
       const onC = await append(store, C, foreign(E), T0 + 2);
-      const held = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ watcher, target, acked: seqOf(0), notified, text: noticeText(target, seqOf(0)), reason: 'signalled' });
+      const held = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => noticeOf(watcher, target, 0, notified, 'signalled');
       const all = [held(A, B, firstOnB.event.sequence), held(A, C, onC.event.sequence), held(D, B, firstOnB.event.sequence), held(D, C, onC.event.sequence)];
       return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held, all };
     }
@@ -194,7 +194,7 @@ export function describeRestartScan(s: Suite): void {
       expect(reopened.notified).toBe(laterOnB);
       expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ watcher: A, target: B, acked: firstOnB, notified: laterOnB, text: noticeText(B, firstOnB), reason: 'signalled' }]);
+      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
     });
   });
 
