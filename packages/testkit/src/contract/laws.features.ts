@@ -16,18 +16,11 @@ export function describeLaws(s: Suite): void {
       | { readonly type: 'delete'; readonly session: number };
 
     const sessionsOf = [B, C, D] as const;
+    /** A prune's fields: a clock step in minutes, an age limit, a row cap and a batch size, each within the given bounds. */
+    const pruneFields = (dtMin: number, dtMax: number, maxRows: number, batchSize: number) => ({ dt: fc.integer({ min: dtMin, max: dtMax }), maxAgeMs: fc.integer({ min: 0, max: 60 }), maxRows: fc.nat(maxRows), batchSize: fc.integer({ min: 1, max: batchSize }) });
     const opArb: fc.Arbitrary<Op> = fc.oneof(
       { arbitrary: fc.record({ type: fc.constant('append' as const), session: fc.nat(2), dt: fc.integer({ min: -60, max: 60 }), count: fc.integer({ min: 1, max: 3 }) }), weight: 5 },
-      {
-        arbitrary: fc.record({
-          type: fc.constant('prune' as const),
-          dt: fc.integer({ min: -60, max: 60 }),
-          maxAgeMs: fc.integer({ min: 0, max: 60 }),
-          maxRows: fc.nat(8),
-          batchSize: fc.integer({ min: 1, max: 5 }),
-        }),
-        weight: 2,
-      },
+      { arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-60, 60, 8, 5) }), weight: 2 },
       { arbitrary: fc.record({ type: fc.constant('delete' as const), session: fc.nat(2) }), weight: 1 },
     );
 
@@ -141,17 +134,7 @@ export function describeLaws(s: Suite): void {
         arbitrary: fc.record({ type: fc.constant('read' as const), watcher: castIndex, target: castIndex, fromZero: fc.boolean(), lag: fc.nat(2) }),
       },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), session: castIndex }) },
-      {
-        weight: 2,
-        arbitrary: fc.record({
-          type: fc.constant('prune' as const),
-          dt: fc.integer({ min: -5, max: 10 }),
-          maxAgeMs: fc.integer({ min: 0, max: 60 }),
-          maxRows: fc.nat(6),
-          batchSize: fc.integer({ min: 1, max: 4 }),
-          untilDone: fc.boolean(),
-        }),
-      },
+      { weight: 2, arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-5, 10, 6, 4), untilDone: fc.boolean() }) },
     );
 
     test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
