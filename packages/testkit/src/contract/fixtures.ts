@@ -160,13 +160,14 @@ export async function headOf(store: StateStore, sessionKey: SessionKey): Promise
   return row === undefined ? { head: 0 as SignalLogHead['head'], pruneWatermark: 0 as SignalLogHead['head'] } : { head: row.head, pruneWatermark: row.pruneWatermark };
 }
 
-/** Every retained event of a session, paging with `nextSince` as a reader would. */
-export async function readAll(store: StateStore, sessionKey: SessionKey, since = 0, limit = 200): Promise<StoredEvent[]> {
+/** Every retained event of a session, paging with `nextSince` as a reader would; `pages` gets each page's size and hasMore. */
+export async function readAll(store: StateStore, sessionKey: SessionKey, since = 0, limit = 200, pages?: { count: number; hasMore: boolean }[]): Promise<StoredEvent[]> {
   const events: StoredEvent[] = [];
   let next = since;
   for (let page = 0; page < 10_000; page++) {
     const result = await store.readChanges(sessionKey, next as StoredEvent['sequence'], limit);
     events.push(...result.events);
+    pages?.push({ count: result.events.length, hasMore: result.hasMore });
     const last = result.events[result.events.length - 1];
     if (last !== undefined) next = last.sequence;
     if (!result.hasMore) return events;
