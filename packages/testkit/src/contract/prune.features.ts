@@ -64,23 +64,14 @@ export function describePrune(s: Suite): void {
       expect(await headOf(store, B)).toEqual({ head: stampedBack.event.sequence, pruneWatermark: stampedBack.event.sequence });
     });
 
-    test('each call deletes at most batchSize events and done ends the loop when nothing is left', async () => {
-      await appendMany(store, B, 25, T0);
-      const first = await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 });
-      expect(first).toMatchObject({ eventsDeleted: 10, done: false });
-      const rest = await pruneAll(store, T0, DAY, 0, 10);
-      expect(rest.eventsDeleted).toBe(15);
-      expect(rest.calls).toBeGreaterThanOrEqual(2);
-      expect(await store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 10 })).toMatchObject({ eventsDeleted: 0, expiredCursors: [], done: true });
-    });
-
-    test('bounded batches apply to age pruning too', async () => {
-      await appendMany(store, B, 7, T0);
-      const first = await store.prune({ now: T0 + 2 * DAY, maxAgeMs: DAY, maxRows: 1000, batchSize: 3 });
-      expect(first).toMatchObject({ eventsDeleted: 3, done: false });
-      const rest = await pruneAll(store, T0 + 2 * DAY, DAY, 1000, 3);
-      expect(rest.eventsDeleted).toBe(4);
-      expect(await readAll(store, B)).toEqual([]);
+    test('each call deletes at most batchSize events, for the row cap and for age alike, and done ends the loop when nothing is left', async () => {
+      for (const [count, now, maxRows, batchSize] of [[25, T0, 0, 10], [7, T0 + 2 * DAY, 1000, 3]] as const) {
+        await appendMany(store, B, count, T0);
+        expect(await store.prune({ now, maxAgeMs: DAY, maxRows, batchSize })).toMatchObject({ eventsDeleted: batchSize, done: false });
+        const rest = await pruneAll(store, now, DAY, maxRows, batchSize);
+        expect({ eventsDeleted: rest.eventsDeleted, severalCalls: rest.calls >= 2, left: await readAll(store, B) }).toEqual({ eventsDeleted: count - batchSize, severalCalls: true, left: [] });
+        expect(await store.prune({ now, maxAgeMs: DAY, maxRows, batchSize })).toMatchObject({ eventsDeleted: 0, expiredCursors: [], done: true });
+      }
     });
 
     test('cursors not touched within maxAgeMs expire and are returned; touched ones stay', async () => {
