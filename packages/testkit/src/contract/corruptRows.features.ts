@@ -6,7 +6,7 @@ import { expect } from 'expect';
 
 import type { CorruptRowInfo, StateStore } from '@session-state/domain';
 
-import { CORRUPT_CONTENT, corruptReason, type RowDamage, type StoreHarness } from '../stores.js';
+import { CORRUPT_CONTENT, corruptReason, type RowDamage } from '../stores.js';
 import { T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
 
 const WATCHER = key('agent:w:main');
@@ -16,11 +16,10 @@ export function describeCorruptRows(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
 
-  /** The test's harness and its reports, or undefined when it cannot damage rows. */
-  function damaging(): { readonly harness: StoreHarness & Required<Pick<StoreHarness, 'corrupt'>>; readonly reports: CorruptRowInfo[] } | undefined {
+  /** How the test's harness damages a row, and what its stores reported; undefined when it cannot damage rows. */
+  function damaging(): { readonly corrupt: (row: RowDamage) => Promise<void>; readonly reports: CorruptRowInfo[] } | undefined {
     const harness = s.harness();
-    if (harness.corrupt === undefined || harness.corruptRows === undefined) return undefined;
-    return { harness: harness as StoreHarness & Required<Pick<StoreHarness, 'corrupt'>>, reports: harness.corruptRows };
+    return harness.corrupt === undefined || harness.corruptRows === undefined ? undefined : { corrupt: harness.corrupt.bind(harness), reports: harness.corruptRows };
   }
 
   /** `count` changes to A, their sequences; then each damage at its index. */
@@ -29,7 +28,7 @@ export function describeCorruptRows(s: Suite): void {
     if (on === undefined) return undefined;
     const events = await store.append(Array.from({ length: count }, (_, i) => request(A, { ...foreign(B), summary: `change ${i}`, payload: { n: i } })));
     const sequences = events.map((outcome) => (outcome.type === 'appended' ? outcome.event.sequence : Number.NaN));
-    for (const [at, damage] of damages) await on.harness.corrupt({ kind: 'event', sequence: sequences[at] as number, damage });
+    for (const [at, damage] of damages) await on.corrupt({ kind: 'event', sequence: sequences[at] as number, damage });
     return { ...on, sequences, without: (gone: readonly number[]) => sequences.filter((_, i) => !gone.includes(i)) };
   }
 
@@ -82,7 +81,7 @@ export function describeCorruptRows(s: Suite): void {
       const deduped = { command: command(A, { kind: 'compacted', actorType: 'system', summary: 'c', dedupeKey: 'k1' }), appendedAt: T0 };
       const [first] = await store.append([deduped]);
       const sequence = first?.type === 'appended' ? first.event.sequence : -1;
-      await on.harness.corrupt({ kind: 'event', sequence, damage: 'payloadText' });
+      await on.corrupt({ kind: 'event', sequence, damage: 'payloadText' });
       const [again] = await store.append([{ ...deduped, appendedAt: T0 + 1 }]);
       expect(again?.type).toBe('failed');
       expect(JSON.stringify(again)).not.toContain(CORRUPT_CONTENT);
@@ -100,7 +99,7 @@ export function describeCorruptRows(s: Suite): void {
       if (on === undefined) return undefined;
       for (const watcher of [WATCHER, OTHER]) await store.watch({ watcher, target: A, now: T0 });
       if (changes > 0) await appendMany(store, A, changes);
-      await on.harness.corrupt({ kind: 'cursor', watcher: WATCHER, target: A, damage });
+      await on.corrupt({ kind: 'cursor', watcher: WATCHER, target: A, damage });
       return on.reports;
     }
     const watchers = (rows: readonly { readonly watcher: string }[] | undefined) => rows?.map((row) => row.watcher);
@@ -151,7 +150,7 @@ export function describeCorruptRows(s: Suite): void {
     if (on === undefined) return;
     for (const watcher of [WATCHER, OTHER]) await store.watch({ watcher, target: A, now: T0 });
     const [bad, good] = await store.readCursorJournal();
-    await on.harness.corrupt({ kind: 'journal', position: bad?.position ?? 0 });
+    await on.corrupt({ kind: 'journal', position: bad?.position ?? 0 });
     expect(await store.readCursorJournal()).toEqual([good]);
     expect(on.reports).toEqual([{ operation: 'readCursorJournal', table: 'cursor_journal', reason: 'watermarks are out of order' }]);
   });
