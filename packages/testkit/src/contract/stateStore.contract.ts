@@ -46,7 +46,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
     });
     runner.afterEach(async () => {
       await current?.close();
-      await live().cleanup();
+      await harness?.cleanup();
       harness = current = undefined;
     });
     for (const features of [describeAppend, describeReads, describeCursors, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
