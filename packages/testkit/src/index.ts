@@ -2,12 +2,12 @@
 // fault-injecting store and the one reference model of the notice semantics. Test code only.
 
 // --- stores under test ---------------------------------------------------------------------
-export { STORE_KINDS, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type StoreHarness, type StoreKind, type TempDb } from './stores.js';
+export { CORRUPT_CONTENT, STORE_KINDS, corruptReason, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type RowDamage, type StoreHarness, type StoreKind, type TempDb } from './stores.js';
 export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas.js';
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract.js';
-export { globalTestRunner, type TestRunner } from './contract/testRunner.js';
+export { globalTestRunner, type TestRunner } from './contract/fixtures.js';
 
 // --- fault injection -----------------------------------------------------------------------
 export {

@@ -72,7 +72,7 @@ export const NOTICE_RULES = {
     return { cursor: at(cursor.notified), drain: 'acked' };
   },
 
-  /** The watcher's own reconcile (`status` with `reader`) read (since, through], `through` the head it reached (issue 15). */
+  /** The watcher's own reconcile (`status` with `reader`) read (since, through], `through` the head it reached. */
   read(cursor: ModelWatermarks | undefined, since: number, through: number): RuleStep {
     if (cursor === undefined || since > cursor.acked || through <= cursor.acked) return { cursor };
     if (cursor.material > through) {

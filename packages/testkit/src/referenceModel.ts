@@ -230,8 +230,8 @@ export class ReferenceModel {
   }
 
   /**
-   * `status(target, { changesSince: since, reader })` whose page reached the head `through`
-   * (issue 15): by the table's `read` row; when it acknowledged, the pair's queued notice is
+   * `status(target, { changesSince: since, reader })` whose page reached the head `through`:
+   * by the table's `read` row; when it acknowledged, the pair's queued notice is
    * withdrawn first and the reopened one (changes after the read) offered. True when it acknowledged.
    */
   read(reader: string, target: string, since: number, through: number, now: number): boolean {

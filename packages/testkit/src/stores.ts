@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { storeError, type StateStore } from '@session-state/domain';
+import { storeError, type CorruptRowInfo, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { dropSchema, pgUrl, uniqueSchema } from './postgresSchemas.js';
+import { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas.js';
 
 // --- the harness ---------------------------------------------------------------------------
 
@@ -28,6 +28,38 @@ export interface StoreHarness {
    * contract then requires it, so an adapter cannot lose it silently.
    */
   readonly leanReads?: boolean;
+  /** Test only: damages one stored row behind the store's back, as a hand edit would. A harness without it is not checked against the corrupt-row policy. */
+  corrupt?(row: RowDamage): Promise<void>;
+  /** What the stores this harness opened reported through `onCorruptRow`, in order. */
+  readonly corruptRows?: CorruptRowInfo[];
+}
+
+/** A stored row to damage, and how: each damage fails one check of every store's row decoding. */
+export type RowDamage =
+  | { readonly kind: 'event'; readonly sequence: number; readonly damage: 'kind' | 'actor' | 'payload' | 'payloadText' }
+  | { readonly kind: 'cursor'; readonly watcher: SessionKey; readonly target: SessionKey; readonly damage: 'order' | 'acked' | 'notified' | 'material' }
+  | { readonly kind: 'journal'; readonly position: number };
+
+/** The content a damage writes: no report may contain it. */
+export const CORRUPT_CONTENT = 'do-not-log-this-content';
+
+/** The reason every store reports for each damage. */
+export function corruptReason(row: RowDamage): string {
+  if (row.kind === 'event') return row.damage === 'kind' ? 'unknown kind' : row.damage === 'actor' ? 'unknown actor type' : 'payload is not a JSON object';
+  return row.kind === 'cursor' && row.damage !== 'order' ? 'a watermark is not a non-negative integer' : 'watermarks are out of order';
+}
+
+/** The SQL UPDATE of a damage, with `text` for what SQLite can store and PostgreSQL cannot (a PostgreSQL value is a JSON or out-of-range one). */
+function damageSql(row: RowDamage, sqlite: boolean): { readonly sql: string; readonly key: readonly (string | number)[] } {
+  if (row.kind === 'journal') return { sql: 'UPDATE cursor_journal SET notified = material + 5 WHERE position = ?', key: [row.position] };
+  if (row.kind === 'event') {
+    const payload = row.damage === 'payloadText' ? (sqlite ? `'{${CORRUPT_CONTENT}'` : `'"${CORRUPT_CONTENT}"'::json`) : `'[1, "${CORRUPT_CONTENT}"]'${sqlite ? '' : '::json'}`;
+    const set = row.damage === 'kind' ? `kind = '${CORRUPT_CONTENT}'` : row.damage === 'actor' ? `actor_type = '${CORRUPT_CONTENT}'` : `payload = ${payload}`;
+    return { sql: `UPDATE events SET ${set} WHERE sequence = ?`, key: [row.sequence] };
+  }
+  const huge = '4611686018427387904';
+  const set = row.damage === 'order' ? 'notified = material + 5' : row.damage === 'material' ? (sqlite ? `material = 'x' || material` : `material = ${huge}`) : `${row.damage} = ${sqlite ? "'x'" : huge}`;
+  return { sql: `UPDATE cursors SET ${set} WHERE watcher = ? AND target = ?`, key: [row.watcher, row.target] };
 }
 
 /** A kind of store: its name (for `describe.each`) and how to open a harness on fresh state. */
@@ -63,11 +95,17 @@ function memoryView(shared: StateStore): StateStore {
 export const memoryKind: StoreKind = {
   name: 'memory',
   async open() {
-    const { createMemoryStore } = await import('@session-state/adapters-memory');
-    const shared = createMemoryStore();
+    const { corruptMemoryRow, createMemoryStore } = await import('@session-state/adapters-memory');
+    const corruptRows: CorruptRowInfo[] = [];
+    const shared = createMemoryStore({ onCorruptRow: (info) => corruptRows.push(info) });
     let latest = memoryView(shared);
     return {
       store: latest,
+      corruptRows,
+      corrupt: async (row) => {
+        const ref = row.kind === 'event' ? { table: 'events', sequence: row.sequence } : row.kind === 'cursor' ? { table: 'cursors', watcher: row.watcher, target: row.target } : { table: 'cursor_journal', position: row.position };
+        corruptMemoryRow(shared, ref as Parameters<typeof corruptMemoryRow>[1], corruptReason(row));
+      },
       reopen: async () => {
         await latest.close();
         latest = memoryView(shared);
@@ -102,12 +140,26 @@ function sqliteKindOn(name: string, driver: 'better-sqlite3' | 'node:sqlite'): S
     async open() {
       const { openSqliteStore } = await import('@session-state/adapters-sqlite');
       const temp = tempDbPath();
-      let latest = openSqliteStore({ path: temp.path, driver });
+      const corruptRows: CorruptRowInfo[] = [];
+      const open = () => openSqliteStore({ path: temp.path, driver, onCorruptRow: (info) => corruptRows.push(info) });
+      let latest = open();
       return {
         store: latest,
+        corruptRows,
+        corrupt: async (row) => {
+          const { DatabaseSync } = await import('node:sqlite');
+          const raw = new DatabaseSync(temp.path);
+          try {
+            raw.exec('PRAGMA busy_timeout = 5000');
+            const { sql, key } = damageSql(row, true);
+            raw.prepare(sql).run(...key);
+          } finally {
+            raw.close();
+          }
+        },
         reopen: async () => {
           await latest.close();
-          latest = openSqliteStore({ path: temp.path, driver });
+          latest = open();
           return latest;
         },
         cleanup: async () => {
@@ -133,10 +185,17 @@ export const postgresKind: StoreKind = {
   async open() {
     const { openPostgresStore } = await import('@session-state/adapters-postgres');
     const schema = uniqueSchema('kit');
-    const open = () => openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 4 });
+    const corruptRows: CorruptRowInfo[] = [];
+    const open = () => openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 4, onCorruptRow: (info) => corruptRows.push(info) });
     let latest = await open();
     return {
       store: latest,
+      corruptRows,
+      corrupt: async (row) => {
+        const { sql, key } = damageSql(row, false);
+        let n = 0;
+        await withClient((client) => client.query(sql.replace(/\?/g, () => `$${++n}`), [...key]), schema);
+      },
       reopen: async () => {
         await latest.close();
         latest = await open();

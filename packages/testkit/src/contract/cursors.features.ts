@@ -1,0 +1,250 @@
+// The contract of cursors: how appends move them, watch, listCursors, drain, acknowledgeRead,
+// and the removals (unwatch, resetWatcher, deleteSession).
+import { expect } from 'expect';
+
+import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
+
+import { noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+
+export function describeCursors(s: Suite): void {
+  const { describe, test } = s.runner;
+  const { store } = s;
+  describe('cursors', () => {
+    test('appends move the target cursors exactly as planAppend says and return its notices', async () => {
+      await watchAll(store, [[A, B], [C, B]]);
+      const steps: RecordSpec[] = [
+        foreign(D),
+        { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A },
+        { kind: 'compacted', actorType: 'system' },
+        { kind: 'human_direct_message', actorType: 'human' },
+      ];
+      for (const [i, spec] of steps.entries()) {
+        const before = await store.listCursors();
+        const req = request(B, spec, T0 + i);
+        const outcome = expectAppended((await store.append([req]))[0]);
+        const plan = planAppend({ command: req.command, sequence: outcome.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before.filter((row) => row.target === B) });
+        expect(outcome.event).toEqual(plan.event);
+        expect([...outcome.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
+        const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
+        expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+      }
+    });
+
+    test('a foreign notifying event opens one notice; more changes repeat the same text and raise material only', async () => {
+      await append(store, B);
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const acked = (await headOf(store, B)).head;
+      const first = await append(store, B, foreign(), T0 + 1);
+      expect(first.notices).toEqual([noticeOf(A, B, acked, first.event.sequence, 'first')]);
+      const second = await append(store, B, foreign(), T0 + 2);
+      expect(second.notices.map((notice) => [notice.text, notice.reason, notice.notified])).toEqual([[noticeText(B, acked), 'repeat', first.event.sequence]]);
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
+    });
+
+    test('a record on more watchers of one target than one SQLite append step takes notifies each once as planAppend plans it; the next one repeats each notice and raises material on each but its actor', async () => {
+      await append(store, B);
+      const watchers = Array.from({ length: 1200 }, (_, i) => key(`agent:w${String(i).padStart(4, '0')}:main`));
+      for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
+      const before = await store.listCursors();
+      const req = request(B, foreign(A), T0 + 1);
+      const first = expectAppended((await store.append([req]))[0]);
+      const plan = planAppend({ command: req.command, sequence: first.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before });
+      expect([...first.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
+      const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
+      expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+
+      const actor = watchers[0] as SessionKey;
+      const second = await append(store, B, foreign(actor), T0 + 2);
+      expect(second.notices.map((notice) => notice.watcher)).toEqual(watchers.slice(1));
+      expect(second.notices.every((notice) => notice.reason === 'repeat' && notice.notified === first.event.sequence)).toBe(true);
+      const moved = (await store.listCursors()).map((row) => [row.watcher, row.notified, row.material, row.touchedAt]);
+      expect(moved).toEqual(watchers.map((watcher) => (watcher === actor ? [watcher, first.event.sequence, first.event.sequence, T0 + 1] : [watcher, first.event.sequence, second.event.sequence, T0 + 2])));
+      // One notice_raised per watcher; raising material journals nothing.
+      expect((await store.readCursorJournal({ target: B })).filter((entry) => entry.event.type !== 'watch_started').map((entry) => [entry.watcher, entry.event.type])).toEqual(
+        watchers.map((watcher) => [watcher, 'notice_raised']),
+      );
+    }, PROPERTY_TIMEOUT_MS);
+
+    test('the watcher’s own events and log-only events move nothing', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const before = await store.listCursors();
+      const own = await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 1);
+      const logOnly = await append(store, B, { kind: 'run_completed', actorType: 'system' }, T0 + 2);
+      expect([own.notices, logOnly.notices]).toEqual([[], []]);
+      expect(await store.listCursors()).toEqual(before);
+    });
+
+    test('a spawn edge seeds the parent’s cursor at the event, overwriting a pending one, with no notice for it', async () => {
+      await store.watch({ watcher: A, target: CHILD, now: T0 });
+      await append(store, CHILD, foreign(), T0 + 1);
+      expect((await cursorOf(store, A, CHILD))?.material).toBeGreaterThan(0);
+      const spawn = await append(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0 + 2, A);
+      expect(spawn.notices.filter((notice) => notice.watcher === A)).toEqual([]);
+      const s = spawn.event.sequence;
+      expect(await cursorOf(store, A, CHILD)).toEqual({ watcher: A, target: CHILD, acked: s, notified: s, material: s, touchedAt: T0 + 2 });
+    });
+
+    test('watch creates the cursor at the target’s current head and keeps an existing cursor as it is', async () => {
+      const events = await appendMany(store, B, 3);
+      const head = (events[2] as StoredEvent).sequence;
+      expect(await store.watch({ watcher: A, target: B, now: T0 + 1 })).toEqual({ created: true });
+      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 1 });
+      await append(store, B, foreign(), T0 + 2);
+      const pending = await cursorOf(store, A, B);
+      expect(await store.watch({ watcher: A, target: B, now: T0 + 3 })).toEqual({ created: false });
+      expect(await cursorOf(store, A, B)).toEqual(pending);
+    });
+
+    test('watching a session with no events starts at 0', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: 0, notified: 0, material: 0 });
+    });
+
+    test('listCursors filters by watcher, target or both, ordered by watcher then target', async () => {
+      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
+      const pairs = (rows: readonly CursorRow[]) => rows.map(pairOf);
+      expect(pairs(await store.listCursors())).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${B} -> ${A}`, `${C} -> ${B}`]);
+      expect(pairs(await store.listCursors({}))).toEqual(pairs(await store.listCursors()));
+      expect(pairs(await store.listCursors({ watcher: A }))).toEqual([`${A} -> ${B}`, `${A} -> ${C}`]);
+      expect(pairs(await store.listCursors({ target: B }))).toEqual([`${A} -> ${B}`, `${C} -> ${B}`]);
+      expect(pairs(await store.listCursors({ watcher: C, target: B }))).toEqual([`${C} -> ${B}`]);
+      expect(await store.listCursors({ watcher: D })).toEqual([]);
+    });
+  });
+
+  describe('drain', () => {
+    test('acking the pending notice makes the cursor idle at notified and touches it', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const change = await append(store, B, foreign(), T0 + 1);
+      const notified = change.event.sequence;
+      expect(await store.drain(A, [{ target: B, notified }], T0 + 2)).toEqual([{ target: B, result: 'acked', acked: notified }]);
+      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: notified, notified, material: notified, touchedAt: T0 + 2 });
+    });
+
+    test('acking while newer material exists reopens exactly one notice with the new acked', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const first = await append(store, B, foreign(), T0 + 1);
+      const later = await append(store, B, foreign(), T0 + 2);
+      const [outcome] = await store.drain(A, [{ target: B, notified: first.event.sequence }], T0 + 3);
+      expect(outcome).toEqual({ target: B, result: 'acked', acked: first.event.sequence, reopened: noticeOf(A, B, first.event.sequence, later.event.sequence, 'reopen') });
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first.event.sequence, notified: later.event.sequence, material: later.event.sequence });
+    });
+
+    test('a stale compare-and-swap acknowledges nothing and re-offers what is pending', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const change = await append(store, B, foreign(), T0 + 1);
+      const before = await cursorOf(store, A, B);
+      const wrong = (change.event.sequence + 1) as StoredEvent['sequence'];
+      const [outcome] = await store.drain(A, [{ target: B, notified: wrong }], T0 + 2);
+      expect(outcome).toEqual({ target: B, result: 'stale', pending: noticeOf(A, B, 0, change.event.sequence, 'repeat') });
+      expect(await cursorOf(store, A, B)).toEqual(before);
+    });
+
+    test('acks for an idle cursor or a missing pair are stale with nothing pending; the others of the call still ack', async () => {
+      await watchAll(store, [[A, B], [A, C]]);
+      const change = await append(store, C, foreign(D), T0 + 1);
+      const outcomes = await store.drain(
+        A,
+        [{ target: B, notified: 1 as StoredEvent['sequence'] }, { target: D, notified: 1 as StoredEvent['sequence'] }, { target: C, notified: change.event.sequence }],
+        T0 + 2,
+      );
+      expect(outcomes).toEqual([{ target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
+    });
+  });
+
+  describe('acknowledgeRead', () => {
+    test('a read from acked to the head acknowledges the pending cursor up to the head: idle, touched, notice_read journalled', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      await append(store, B, foreign(), T0 + 1);
+      const head = await appendSeq(store, B, foreign(), T0 + 2);
+      const journal = await journalDuring(store, async () => {
+        expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: true, acked: head });
+      });
+      expect(journal).toEqual([viewed(A, B, { type: 'notice_read', acked: head, notified: head }, [head, head, head], T0 + 3)]);
+      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 3 });
+      expect(await store.pendingNotices()).toEqual([]);
+    });
+
+    test('a change after the read keeps one notice: acked = the head read, the reopened notice covers the rest', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const read = await appendSeq(store, B, foreign(), T0 + 1);
+      const after = await appendSeq(store, B, foreign(), T0 + 2);
+      const outcome = await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: read, now: T0 + 3 });
+      expect(outcome).toEqual({ acknowledged: true, acked: read, reopened: noticeOf(A, B, read, after, 'reopen') });
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: read, notified: after, material: after });
+    });
+
+    test('a read from above acked, one ending at or below acked, or of a pair without a cursor acknowledges and journals nothing', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const head = await appendSeq(store, B, foreign(), T0 + 2);
+      const before = await cursorOf(store, A, B);
+      const none = await journalDuring(store, async () => {
+        expect(await store.acknowledgeRead({ watcher: A, target: B, since: first, through: head, now: T0 + 3 })).toEqual({ acknowledged: false });
+        expect(await store.acknowledgeRead({ watcher: A, target: B, since: seqOf(0), through: seqOf(0), now: T0 + 3 })).toEqual({ acknowledged: false });
+        expect(await store.acknowledgeRead({ watcher: C, target: B, since: seqOf(0), through: head, now: T0 + 3 })).toEqual({ acknowledged: false });
+      });
+      expect(none).toEqual([]);
+      expect(await cursorOf(store, A, B)).toEqual(before);
+      expect(await cursorOf(store, C, B)).toBeUndefined();
+    });
+  });
+
+  describe('unwatch', () => {
+    test('removes exactly the pair’s cursor, pending or not, and says whether it had one; a later watch starts at the head then', async () => {
+      await watchAll(store, [[A, B], [A, C], [C, B]]);
+      await append(store, B, foreign(D), T0 + 1);
+      expect(await store.unwatch(A, B, T0 + 2)).toEqual({ removed: true });
+      expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${C}`, `${C} -> ${B}`]);
+      expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([]);
+      expect(await store.unwatch(A, B, T0 + 3)).toEqual({ removed: false });
+      expect(await store.unwatch(D, E, T0 + 3)).toEqual({ removed: false });
+      const head = await appendSeq(store, B, foreign(D), T0 + 4);
+      expect(await store.watch({ watcher: A, target: B, now: T0 + 5 })).toEqual({ created: true });
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: head, notified: head, material: head });
+    });
+
+    test('a spawn edge can be unwatched; it journals watch_ended unwatched, and nothing when the pair had no cursor', async () => {
+      const spawned = await appendSeq(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A);
+      const change = await appendSeq(store, CHILD, foreign(), T0 + 1);
+      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([viewed(A, CHILD, { type: 'watch_ended', reason: 'unwatched' }, [spawned, change, change], T0 + 2)]);
+      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 3))).toEqual([]);
+      expect(await store.listCursors()).toEqual([]);
+    });
+
+    test('refuses a malformed key without touching anything', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      await expect(store.unwatch('agent:\uD83D:main' as SessionKey, B, T0)).rejects.toMatchObject({ _tag: 'StoreError', operation: 'unwatch' });
+      expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`]);
+    });
+  });
+
+  describe('resetWatcher and deleteSession', () => {
+    test('resetWatcher removes exactly the watcher’s cursors and returns their pairs', async () => {
+      await watchAll(store, [[A, B], [A, C], [D, A], [C, B]]);
+      const removed = await store.resetWatcher(A, T0);
+      expect([...removed].sort((x, y) => (x.target < y.target ? -1 : 1))).toEqual([{ watcher: A, target: B }, { watcher: A, target: C }]);
+      expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${B}`, `${D} -> ${A}`]);
+      expect(await store.resetWatcher(A, T0)).toEqual([]);
+    });
+
+    test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
+      await watchAll(store, [[A, B], [B, C], [C, D], [D, B]]);
+      await appendMany(store, B, 3);
+      const other = await appendMany(store, C, 2);
+      const result = await store.deleteSession(B, T0);
+      expect(result.eventsDeleted).toBe(3);
+      const pairs = result.removedCursors.map((pair) => `${pair.watcher} -> ${pair.target}`).sort();
+      expect(pairs).toEqual([`${A} -> ${B}`, `${B} -> ${C}`, `${D} -> ${B}`].sort());
+      expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${D}`]);
+      expect(await readAll(store, C)).toEqual(other);
+    });
+
+    test('deleting a session that never logged anything removes its cursors and creates no head', async () => {
+      await store.watch({ watcher: B, target: A, now: T0 });
+      const result = await store.deleteSession(B, T0);
+      expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
+      expect(await store.readHeads([B])).toEqual([]);
+    });
+  });
+}

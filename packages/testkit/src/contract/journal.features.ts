@@ -1,0 +1,201 @@
+// The contract of the cursor journal: what each operation journals, its retention, and its reads.
+import { expect } from 'expect';
+
+import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
+
+import { journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
+
+export function describeJournal(s: Suite): void {
+  const { describe, test } = s.runner;
+  const { store } = s;
+  const { reopened } = s;
+  describe('cursor journal', () => {
+    test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
+      const events = await appendMany(store, B, 2);
+      const head = (events[1] as StoredEvent).sequence;
+      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([viewed(A, B, started(head), [head, head, head], T0 + 1)]);
+      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
+    });
+
+    test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
+      const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
+      const [first, spawned] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0, A));
+      expect(spawned).toEqual([viewed(A, CHILD, started(first, 'spawn'), [first, first, first], T0)]);
+      const change = await append(store, CHILD, foreign(), T0 + 1);
+      const [second, replaced] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0 + 2, A));
+      expect(replaced).toEqual([
+        viewed(A, CHILD, { type: 'watch_ended', reason: 'replaced' }, [first, change.event.sequence, change.event.sequence], T0 + 2),
+        viewed(A, CHILD, started(second, 'spawn'), [second, second, second], T0 + 2),
+      ]);
+    });
+
+    test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
+      await watchAll(store, [[A, B], [C, B]]);
+      const [first, raised] = await journalAnd(store, () => appendSeq(store, B, foreign(D), T0 + 1));
+      const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: first };
+      expect(raised).toEqual([viewed(A, B, notice, [0, first, first], T0 + 1), viewed(C, B, notice, [0, first, first], T0 + 1)]);
+      expect(
+        await journalDuring(store, async () => {
+          for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
+          await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
+        }),
+      ).toEqual([]);
+    });
+
+    test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const later = await appendSeq(store, B, foreign(), T0 + 2);
+      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
+      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
+        viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 4),
+      ]);
+      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
+        viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 5),
+      ]);
+    });
+
+    test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
+      await watchAll(store, [[A, B], [A, C]]);
+      const onB = await appendSeq(store, B, foreign(), T0 + 1);
+      const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
+      await append(store, C, foreign(), T0 + 3);
+      expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
+      expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
+      expect(onB).toBeLessThan(laterOnB);
+      expect(await journalDuring(store, () => store.restartScan(T0 + 5))).toEqual([]);
+    });
+
+    test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
+      await watchAll(store, [[A, B], [A, C], [B, C], [C, D]]);
+      await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
+      const ended = (watcher: SessionKey, target: SessionKey, reason: string, at: number) => ({ pair: `${watcher} -> ${target}`, event: { type: 'watch_ended', reason }, after: [0, 0, 0], at });
+      expect(await journalDuring(store, () => store.resetWatcher(A, T0 + 1))).toEqual([ended(A, B, 'reset', T0 + 1), ended(A, C, 'reset', T0 + 1)]);
+      expect(await journalDuring(store, () => store.deleteSession(C, T0 + 2))).toEqual([ended(B, C, 'deleted', T0 + 2), ended(C, D, 'deleted', T0 + 2)]);
+      expect(await journalDuring(store, () => pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000))).toEqual([]);
+      await store.watch({ watcher: E, target: D, now: T0 + 10 * MINUTE });
+      expect(
+        (await journalDuring(store, () => pruneAll(store, T0 + 90 * MINUTE, 30 * MINUTE, 1000))).filter((entry) => entry.event.type === 'watch_ended'),
+      ).toEqual([ended(D, E, 'expired', T0 + 90 * MINUTE), ended(E, D, 'expired', T0 + 90 * MINUTE)]);
+    });
+
+    test('a prune that removes the change which set a pending cursor’s material journals material_kept, and replay still equals the row', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const later = await appendSeq(store, B, foreign(), T0 + 2);
+      await append(store, C, {}, T0 + 3);
+      const kept = await journalDuring(store, () => pruneAll(store, T0 + 3, DAY, 1));
+      expect(kept).toEqual([viewed(A, B, { type: 'material_kept', material: later }, [0, first, later], T0 + 3)]);
+      expect(await readAll(store, B)).toEqual([]);
+      expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
+      // Pruned again: nothing new to keep.
+      await append(store, C, {}, T0 + 4);
+      expect(await journalDuring(store, () => pruneAll(store, T0 + 4, DAY, 1))).toEqual([]);
+    });
+
+    test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
+      await watchAll(store, [[A, B], [C, D], [E, D]]);
+      await append(store, B, foreign(), T0 + MINUTE);
+      await store.drain(A, [{ target: B, notified: (await store.pendingNotices())[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
+      await store.resetWatcher(C, T0 + 3 * MINUTE);
+      // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
+      await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);
+      // Entries from the cutoff on stay, ended pairs' too.
+      expect(await journalTypes(store)).toEqual([`${A} -> ${B} notice_raised`, `${A} -> ${B} notice_acknowledged`, `${C} -> ${D} watch_ended`, `${E} -> ${D} watch_ended`]);
+      // The row cap: every entry of an ended pair goes, the live pair's latest stays.
+      await pruneAll(store, T0 + 32 * MINUTE, DAY, 0);
+      expect(await journalTypes(store)).toEqual([`${A} -> ${B} notice_acknowledged`]);
+      expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
+    });
+
+    test('the journal row cap runs in bounded batches: done stays false while removable entries beyond the cap are left', async () => {
+      // Three ended pairs: six removable entries, none old enough for the age limit.
+      for (const target of [B, C, D]) {
+        await store.watch({ watcher: A, target, now: T0 });
+        await store.unwatch(A, target, T0 + 1);
+      }
+      expect(await store.readCursorJournal()).toHaveLength(6);
+      const { calls } = await pruneAll(store, T0 + 2, DAY, 0, 1);
+      expect(await store.readCursorJournal()).toEqual([]);
+      expect(calls).toBeGreaterThanOrEqual(6);
+    });
+
+    // Journal retention walks the journal a window at a time: a batch examines at most batchSize
+    // entries after where the run's previous batch stopped (PruneBatch.journalAfter).
+    describe('journal retention in windows', () => {
+      const watchers = Array.from({ length: 12 }, (_, i) => key(`agent:w${i}:main`));
+      const layout = async (liveAt = T0): Promise<void> => {
+        // Twelve live pairs, one entry each (kept: the latest entry of a live pair), then two
+        // ended pairs whose four entries are removable, all after the kept ones.
+        for (const watcher of watchers) await store.watch({ watcher, target: B, now: liveAt });
+        for (const target of [C, D]) {
+          await store.watch({ watcher: A, target, now: T0 + 1 });
+          await store.unwatch(A, target, T0 + 2);
+        }
+      };
+      const ended = [`${A} -> ${C} watch_started`, `${A} -> ${C} watch_ended`, `${A} -> ${D} watch_started`, `${A} -> ${D} watch_ended`];
+
+      test('a journal over its cap with nothing removable: done in a bounded number of batches, nothing deleted', async () => {
+        for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
+        const before = await store.readCursorJournal();
+        const { calls } = await pruneAll(store, T0 + 1, DAY, 0, 5);
+        expect(await store.readCursorJournal()).toEqual(before);
+        // One pass in windows of five: three windows, and at most one batch to see the end.
+        expect(calls).toBeLessThanOrEqual(4);
+      });
+
+      test('a batch examines a window of batchSize entries: removable entries past it stay for the next batch', async () => {
+        await layout();
+        const first = await store.prune({ now: T0 + 3, maxAgeMs: DAY, maxRows: 0, batchSize: 5 });
+        expect(first.done).toBe(false);
+        expect(await store.readCursorJournal()).toHaveLength(watchers.length + 4);
+      });
+
+      test('removable entries after a long run of kept ones are still deleted within the run', async () => {
+        await layout();
+        await pruneAll(store, T0 + 3, DAY, 0, 5);
+        expect(await journalTypes(store)).toEqual(watchers.map((watcher) => `${watcher} -> ${B} watch_started`));
+      });
+
+      test('the cap stays exact: only the lowest removable entries beyond maxRows go', async () => {
+        await layout();
+        await pruneAll(store, T0 + 3, DAY, watchers.length + 2, 5);
+        expect((await journalTypes(store)).slice(watchers.length)).toEqual(ended.slice(2));
+      });
+
+      test('aged removable entries after a long run of kept ones go within the run', async () => {
+        // Live pairs watched at T0 + 5, so their cursors outlive the age limit (cutoff T0 + 2),
+        // which takes the ended pairs' starts (recorded at T0 + 1); the cap is far.
+        await layout(T0 + 5);
+        await pruneAll(store, T0 + 2 + DAY, DAY, 1000, 5);
+        expect((await journalTypes(store)).slice(watchers.length)).toEqual([ended[1], ended[3]]);
+      });
+
+      test('journalAfter must be a non-negative safe integer', async () => {
+        await expect(store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 5, journalAfter: -1 })).rejects.toMatchObject({ _tag: 'StoreError', message: expect.stringContaining('journalAfter') });
+      });
+    });
+
+    test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
+      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
+      const all = await store.readCursorJournal();
+      const positions = all.map((entry) => entry.position);
+      expect(positions).toEqual([...positions].sort((x, y) => x - y));
+      expect(new Set(positions).size).toBe(positions.length);
+      const pairs = (entries: readonly CursorJournalEntry[]) => entries.map((entry) => `${entry.watcher} -> ${entry.target}`);
+      expect(pairs(all)).toEqual([`${C} -> ${B}`, `${A} -> ${C}`, `${A} -> ${B}`, `${B} -> ${A}`]);
+      expect(await store.readCursorJournal({})).toEqual(all);
+      expect(pairs(await store.readCursorJournal({ watcher: A }))).toEqual([`${A} -> ${C}`, `${A} -> ${B}`]);
+      expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
+      expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
+      expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
+    });
+
+    test('a reopened store keeps the journal as it was', async () => {
+      await store.watch({ watcher: A, target: B, now: T0 });
+      await append(store, B, foreign(), T0 + 1);
+      const before = await store.readCursorJournal();
+      expect(await (await reopened()).readCursorJournal()).toEqual(before);
+    });
+  });
+}

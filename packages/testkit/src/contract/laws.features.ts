@@ -1,0 +1,242 @@
+// The contract's laws, checked by property tests over random operation histories on fresh stores.
+import { expect } from 'expect';
+import fc from 'fast-check';
+
+import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+
+import { onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
+
+export function describeLaws(s: Suite): void {
+  const { describe, test } = s.runner;
+  const { factory } = s;
+  describe('laws', () => {
+    type Op =
+      | { readonly type: 'append'; readonly session: number; readonly dt: number; readonly count: number }
+      | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number }
+      | { readonly type: 'delete'; readonly session: number };
+
+    const sessionsOf = [B, C, D] as const;
+    /** A prune's fields: a clock step in minutes, an age limit, a row cap and a batch size, each within the given bounds. */
+    const pruneFields = (dtMin: number, dtMax: number, maxRows: number, batchSize: number) => ({ dt: fc.integer({ min: dtMin, max: dtMax }), maxAgeMs: fc.integer({ min: 0, max: 60 }), maxRows: fc.nat(maxRows), batchSize: fc.integer({ min: 1, max: batchSize }) });
+    const opArb: fc.Arbitrary<Op> = fc.oneof(
+      { arbitrary: fc.record({ type: fc.constant('append' as const), session: fc.nat(2), dt: fc.integer({ min: -60, max: 60 }), count: fc.integer({ min: 1, max: 3 }) }), weight: 5 },
+      { arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-60, 60, 8, 5) }), weight: 2 },
+      { arbitrary: fc.record({ type: fc.constant('delete' as const), session: fc.nat(2) }), weight: 1 },
+    );
+
+    test('head and prune watermark laws: heads never fall, the watermark is the highest sequence ever removed, historyGap is exact, fresh rows survive age pruning', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { maxLength: 25 }), (ops) =>
+          onFreshStore(factory, async (s) => {
+            let now = T0;
+            const appended = new Map<SessionKey, StoredEvent[]>(sessionsOf.map((k) => [k, []]));
+            const removedSeqs = new Map<SessionKey, number[]>(sessionsOf.map((k) => [k, []]));
+            const lastHead = new Map<SessionKey, SignalLogHead>();
+            for (const op of ops) {
+              const retainedBefore = new Map<SessionKey, StoredEvent[]>();
+              for (const k of sessionsOf) retainedBefore.set(k, await readAll(s, k));
+              if (op.type === 'append') {
+                now += op.dt * MINUTE;
+                const k = sessionsOf[op.session] as SessionKey;
+                const before = await headOf(s, k);
+                const outcomes = await s.append(Array.from({ length: op.count }, () => request(k, {}, now)));
+                let previous: number = before.head;
+                for (const outcome of outcomes) {
+                  const event = expectAppended(outcome).event;
+                  expect(event.sequence).toBeGreaterThan(previous);
+                  previous = event.sequence;
+                  appended.get(k)?.push(event);
+                }
+              } else if (op.type === 'prune') {
+                now += op.dt * MINUTE;
+                const rowsBefore = [...retainedBefore.values()].reduce((n, events) => n + events.length, 0);
+                const batch = await s.prune({ now, maxAgeMs: op.maxAgeMs * MINUTE, maxRows: op.maxRows, batchSize: op.batchSize });
+                expect(batch.eventsDeleted).toBeLessThanOrEqual(op.batchSize);
+                if (rowsBefore <= op.maxRows) {
+                  // Nothing was over the cap, so only rows appended before the cutoff may go.
+                  const cutoff = now - op.maxAgeMs * MINUTE;
+                  for (const k of sessionsOf) {
+                    const kept = new Set(seqs(await readAll(s, k)));
+                    for (const event of retainedBefore.get(k) ?? []) {
+                      if (event.appendedAt >= cutoff) expect(kept.has(event.sequence)).toBe(true);
+                    }
+                  }
+                }
+              } else {
+                await s.deleteSession(sessionsOf[op.session] as SessionKey, T0);
+              }
+              for (const k of sessionsOf) {
+                const retained = await readAll(s, k);
+                const keptNow = new Set(seqs(retained));
+                for (const event of retainedBefore.get(k) ?? []) if (!keptNow.has(event.sequence)) removedSeqs.get(k)?.push(event.sequence);
+                const all = appended.get(k) ?? [];
+                const removed = removedSeqs.get(k) ?? [];
+                const head = await headOf(s, k);
+                // Retained = appended minus removed, in order; the head is the highest ever assigned.
+                expect(seqs(retained)).toEqual(seqs(all).filter((sequence) => !removed.includes(sequence)));
+                expect(head.head).toBe(all.length === 0 ? 0 : Math.max(...seqs(all)));
+                expect(head.pruneWatermark).toBe(removed.length === 0 ? 0 : Math.max(...removed));
+                const previous = lastHead.get(k);
+                if (previous !== undefined) {
+                  expect(head.head).toBeGreaterThanOrEqual(previous.head);
+                  expect(head.pruneWatermark).toBeGreaterThanOrEqual(previous.pruneWatermark);
+                }
+                lastHead.set(k, head);
+                // readChanges reads the same head; historyGap(since) holds exactly when some
+                // removed event lies above since (checked at 0 and on both sides of the watermark).
+                for (const since of new Set([0, head.pruneWatermark, Math.max(0, head.pruneWatermark - 1)])) {
+                  const page = await s.readChanges(k, since as StoredEvent['sequence'], 200);
+                  expect(page.head).toEqual(head);
+                  expect(historyGap(page.head, since as StoredEvent['sequence'])).toBe(removed.some((sequence) => sequence > since));
+                }
+              }
+            }
+          })),
+        { numRuns: PROPERTY_RUNS },
+      );
+    }, PROPERTY_TIMEOUT_MS);
+
+    type HistoryOp =
+      | { readonly type: 'append'; readonly session: number; readonly actor: number; readonly kind: EventKind; readonly dt: number }
+      | { readonly type: 'watch'; readonly watcher: number; readonly target: number }
+      | { readonly type: 'spawn'; readonly parent: number; readonly child: number }
+      | { readonly type: 'drain'; readonly watcher: number; readonly stale: boolean }
+      | { readonly type: 'restart' }
+      | { readonly type: 'reset'; readonly watcher: number }
+      | { readonly type: 'unwatch'; readonly watcher: number; readonly target: number }
+      | { readonly type: 'read'; readonly watcher: number; readonly target: number; readonly fromZero: boolean; readonly lag: number }
+      | { readonly type: 'delete'; readonly session: number }
+      | { readonly type: 'prune'; readonly dt: number; readonly maxAgeMs: number; readonly maxRows: number; readonly batchSize: number; readonly untilDone: boolean };
+
+    const cast = [A, B, C, CHILD] as const;
+    const castIndex = fc.nat(cast.length - 1);
+    const historyOpArb: fc.Arbitrary<HistoryOp> = fc.oneof(
+      {
+        weight: 12,
+        arbitrary: fc.record({
+          type: fc.constant('append' as const),
+          session: castIndex,
+          // The last index is "nobody named" (a human); the others are agents of the cast.
+          actor: fc.nat(cast.length),
+          kind: fc.constantFrom<EventKind>('human_direct_message', 'goal_changed', 'upstream_missing', 'run_completed'),
+          dt: fc.integer({ min: -2, max: 5 }),
+        }),
+      },
+      { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex }) },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('spawn' as const), parent: castIndex, child: castIndex }) },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('reset' as const), watcher: castIndex }) },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('unwatch' as const), watcher: castIndex, target: castIndex }) },
+      {
+        weight: 2,
+        // A reader's status that reached the head, possibly an older one (lag: changes recorded after the read).
+        arbitrary: fc.record({ type: fc.constant('read' as const), watcher: castIndex, target: castIndex, fromZero: fc.boolean(), lag: fc.nat(2) }),
+      },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('delete' as const), session: castIndex }) },
+      { weight: 2, arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-5, 10, 6, 4), untilDone: fc.boolean() }) },
+    );
+
+    test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
+          onFreshStore(factory, async (s, h) => {
+            let now = T0;
+            for (const op of ops) {
+              switch (op.type) {
+                case 'append': {
+                  now += op.dt * MINUTE;
+                  const actor = cast[op.actor];
+                  const spec: RecordSpec = actor === undefined ? { kind: op.kind, actorType: 'human' } : { kind: op.kind, actorType: 'agent', actorSessionKey: actor };
+                  await s.append([request(cast[op.session] as SessionKey, spec, now)]);
+                  break;
+                }
+                case 'watch':
+                  await s.watch({ watcher: cast[op.watcher] as SessionKey, target: cast[op.target] as SessionKey, now });
+                  break;
+                case 'spawn': {
+                  const parent = cast[op.parent] as SessionKey;
+                  await s.append([request(cast[op.child] as SessionKey, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: parent }, now, parent)]);
+                  break;
+                }
+                case 'drain': {
+                  const watcher = cast[op.watcher] as SessionKey;
+                  const held = await s.pendingNotices((w) => w === watcher);
+                  const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
+                  await s.drain(watcher, acks, now);
+                  break;
+                }
+                case 'restart':
+                  s = await h.reopen();
+                  await s.restartScan(now);
+                  break;
+                case 'reset':
+                  await s.resetWatcher(cast[op.watcher] as SessionKey, now);
+                  break;
+                case 'unwatch':
+                  await s.unwatch(cast[op.watcher] as SessionKey, cast[op.target] as SessionKey, now);
+                  break;
+                case 'read': {
+                  const watcher = cast[op.watcher] as SessionKey;
+                  const target = cast[op.target] as SessionKey;
+                  const [row] = await s.listCursors({ watcher, target });
+                  const retained = await readAll(s, target);
+                  const [head] = await s.readHeads([target]);
+                  const through = retained[retained.length - 1 - op.lag]?.sequence ?? head?.head ?? seqOf(0);
+                  await s.acknowledgeRead({ watcher, target, since: op.fromZero ? seqOf(0) : (row?.acked ?? seqOf(0)), through, now });
+                  break;
+                }
+                case 'delete':
+                  await s.deleteSession(cast[op.session] as SessionKey, now);
+                  break;
+                case 'prune':
+                  now += op.dt * MINUTE;
+                  if (op.untilDone) await pruneAll(s, now, op.maxAgeMs * MINUTE, op.maxRows, op.batchSize);
+                  else await s.prune({ now, maxAgeMs: op.maxAgeMs * MINUTE, maxRows: op.maxRows, batchSize: op.batchSize });
+                  break;
+                default: {
+                  const unreachable: never = op;
+                  throw new Error(`unknown op ${JSON.stringify(unreachable)}`);
+                }
+              }
+              const mismatches: string[] = [];
+              for (const row of await s.listCursors()) {
+                const mismatch = await replayMismatch(s, row);
+                if (mismatch !== undefined) mismatches.push(mismatch);
+              }
+              expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
+            }
+          })),
+        { numRuns: PROPERTY_RUNS },
+      );
+    }, PROPERTY_TIMEOUT_MS);
+
+    test('paging with nextSince from any point returns every retained event after it once, in order, with hasMore false only on the last page', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.boolean(), { maxLength: 60 }),
+          fc.integer({ min: 1, max: 20 }),
+          fc.nat(80),
+          fc.nat(10),
+          (sessionOfEach, limit, sinceSeed, pruneTo) =>
+            onFreshStore(factory, async (s) => {
+              const outcomes = await s.append(sessionOfEach.map((isB) => request(isB ? B : C)));
+              await pruneAll(s, T0, DAY, Math.max(pruneTo, sessionOfEach.length - pruneTo));
+              const retained = await readAll(s, B, 0, 200);
+              const since = sinceSeed % (outcomes.length + 2);
+              const expected = seqs(retained).filter((sequence) => sequence > since);
+              const pages: { count: number; hasMore: boolean }[] = [];
+              const seen = seqs(await readAll(s, B, since, limit, pages));
+              let read = 0;
+              for (const page of pages) {
+                read += page.count;
+                expect({ count: page.count <= limit, hasMore: page.hasMore }).toEqual({ count: true, hasMore: read < expected.length });
+              }
+              expect(seen).toEqual(expected);
+            }),
+        ),
+        { numRuns: PROPERTY_RUNS },
+      );
+    }, PROPERTY_TIMEOUT_MS);
+  });
+}
