@@ -103,16 +103,19 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
   if (batch.length === 0) return [];
   const locked: LockedSessions = new Map();
   let lockFirst = true;
-  try {
-    return await inTransaction(db, async (client) => {
-      await lockBatch(db, client, batch);
-      return await appendAllOrFail(db, client, batch, locked);
-    });
-  } catch (e) {
-    // Only a request's own failure is retried (a failed COMMIT may have been applied), each request
-    // then in a savepoint; when the batch lock met the bound, each locks its own rows.
-    if (isLockedFailure(e)) lockFirst = false;
-    else if (!(e instanceof RequestFailed)) throw e;
+  // A single request goes straight to its savepoint: a failure then reads (and reports) its rows once.
+  if (batch.length > 1) {
+    try {
+      return await inTransaction(db, async (client) => {
+        await lockBatch(db, client, batch);
+        return await appendAllOrFail(db, client, batch, locked);
+      });
+    } catch (e) {
+      // Only a request's own failure is retried (a failed COMMIT may have been applied), each request
+      // then in a savepoint; when the batch lock met the bound, each locks its own rows.
+      if (isLockedFailure(e)) lockFirst = false;
+      else if (!(e instanceof RequestFailed)) throw e;
+    }
   }
   return inTransaction(db, async (client) => {
     if (lockFirst) await lockBatch(db, client, batch);
