@@ -2,7 +2,7 @@
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
 // --- input codecs and validation -----------------------------------------------------------
-export { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation.js';
+export { decodeInput, describeValue, invalidInput, type InvalidInput } from './input/validation.js';
 export {
   SessionKey,
   SessionKeyInput,
@@ -14,12 +14,12 @@ export {
   isNestedSubagent,
   parseAgentKey,
   type AgentSessionKey,
-} from './sessionKey.js';
-export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence.js';
-export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind.js';
-export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './summary.js';
-export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './payload.js';
-export { hasUnpairedSurrogate, toWellFormed } from './text.js';
+} from './input/sessionKey.js';
+export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './log/sequence.js';
+export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './input/eventKind.js';
+export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './input/summary.js';
+export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './input/payload.js';
+export { hasUnpairedSurrogate, toWellFormed } from './input/text.js';
 export {
   DedupeKey,
   OccurredAt,
@@ -30,10 +30,10 @@ export {
   type AppendCommandFields,
   type CommandPayload,
   type RecordFields,
-} from './recordInput.js';
+} from './input/recordInput.js';
 
 // --- the signal log ------------------------------------------------------------------------
-export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event.js';
+export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './log/event.js';
 export {
   evolveHead,
   historyGap,
@@ -44,11 +44,11 @@ export {
   type HeadWrite,
   type SignalLogEvent,
   type SignalLogHead,
-} from './signalLog.js';
-export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges.js';
-export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append.js';
-export { assertAppendRequest, assertStoreKey } from './storeGuard.js';
-export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './storeOverview.js';
+} from './log/signalLog.js';
+export { buildStateChanges, type SessionStatus, type StateChanges } from './log/stateChanges.js';
+export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './log/append.js';
+export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
+export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
 // --- watchers and notices: the cursor decider ------------------------------------------------
 export {
@@ -73,11 +73,11 @@ export {
   type StepNotice,
   type TargetEvent,
   type Watermarks,
-} from './cursor.js';
+} from './cursor/cursor.js';
 
 // --- the cursor journal, the store planners, replay and explain --------------------------------
-export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal.js';
-export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './journalWindow.js';
+export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
+export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './cursor/journalWindow.js';
 export {
   comparePairs,
   planDrain,
@@ -104,9 +104,9 @@ export {
   type RestartScanPlanInput,
   type WatchPlan,
   type WatchPlanInput,
-} from './cursorPlans.js';
-export { replayCursor, type ReplayedTargetEvent } from './cursorReplay.js';
-export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain.js';
+} from './cursor/plans.js';
+export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
+export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
 export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
 
 // --- ports ---------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // The stale-state notice text, byte-exact as the spec gives it.
-import type { Sequence } from './sequence.js';
+import type { Sequence } from './log/sequence.js';
 
 /** `Session "<target>" changed (other actor). Reconcile before acting: … changesSince N.` */
 export function noticeText(target: string, acked: Sequence): string {

@@ -4,17 +4,17 @@ import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/lib/Either.js';
 
-import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/payload.js';
-import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/recordInput.js';
+import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/input/payload.js';
+import { OccurredAt, decodeRecordInput, type AppendCommand } from '../src/input/recordInput.js';
 import {
   SessionKeyInput,
   isAgentQualified,
   isMainSession,
   isNestedSubagent,
   parseAgentKey,
-} from '../src/sessionKey.js';
-import { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from '../src/summary.js';
-import type { InvalidInput } from '../src/validation.js';
+} from '../src/input/sessionKey.js';
+import { Summary, normaliseSummary, SUMMARY_MAX_LENGTH } from '../src/input/summary.js';
+import type { InvalidInput } from '../src/input/validation.js';
 
 // --- helpers -------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { fc, test } from '@fast-check/jest';
 
 import { NOTICE_RULES, type RuleStep } from '@session-state/testkit';
 
-import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
+import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor/cursor.js';
 import { noticeText } from '../src/notice.js';
 import {
   NoticeSimulation,

@@ -2,8 +2,8 @@
 // table (§5): each step's cursor events, the cursor after them, and the notice it asks for.
 import { describe, expect, test } from '@jest/globals';
 
-import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
-import type { EventKind } from '../src/eventKind.js';
+import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor/cursor.js';
+import type { EventKind } from '../src/input/eventKind.js';
 import { noticeText } from '../src/notice.js';
 import {
   TARGET,

@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { fc, test as propTest } from '@fast-check/jest';
 
 import { NOTICE_TEXT_RECENT_SLOTS, noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent } from '../src/notice.js';
-import { asSequence } from '../src/sequence.js';
+import { asSequence } from '../src/log/sequence.js';
 
 /** UTF-8 bytes of a string, so the comparison is literally byte-for-byte. */
 const bytes = (text: string): number[] => Array.from(Buffer.from(text, 'utf8'));

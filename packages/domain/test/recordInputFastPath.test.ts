@@ -5,7 +5,7 @@ import { expect } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/lib/Either.js';
 
-import { decodeRecordInput, decodeRecordInputByCodecs } from '../src/recordInput.js';
+import { decodeRecordInput, decodeRecordInputByCodecs } from '../src/input/recordInput.js';
 
 const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
 

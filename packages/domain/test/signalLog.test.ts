@@ -3,10 +3,10 @@
 import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 
-import { asSequence, type Sequence } from '../src/sequence.js';
-import { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from '../src/signalLog.js';
-import { buildStateChanges } from '../src/stateChanges.js';
-import type { SessionEvent } from '../src/event.js';
+import { asSequence, type Sequence } from '../src/log/sequence.js';
+import { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from '../src/log/signalLog.js';
+import { buildStateChanges } from '../src/log/stateChanges.js';
+import type { SessionEvent } from '../src/log/event.js';
 
 const seq = (n: number): Sequence => asSequence(n);
 const replay = (events: readonly SignalLogEvent[]): SignalLogHead => events.reduce(evolveHead, initialHead);

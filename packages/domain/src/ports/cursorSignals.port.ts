@@ -2,7 +2,7 @@
 // that cursors on some targets moved in another process (PostgreSQL: LISTEN/NOTIFY). A signal
 // carries target keys and, when it can, the watchers concerned; the listener re-reads the
 // cursors it owns, so a lost or folded signal costs latency, never a notice.
-import type { SessionKey } from '../sessionKey.js';
+import type { SessionKey } from '../input/sessionKey.js';
 import type { StoreError } from './stateStore.port.js';
 
 export interface CursorSignalListener {

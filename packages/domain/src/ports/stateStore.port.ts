@@ -1,15 +1,15 @@
 // The storage port: everything the facade persists, as whole operations so each one is one
 // transaction in any adapter. Methods return promises so a server database (PostgreSQL) fits
 // behind the same port; the SQLite adapter does its work synchronously inside them.
-import type { CursorRow } from '../append.js';
-import type { CursorJournalEntry } from '../cursorJournal.js';
-import type { SessionEvent, StoredEvent } from '../event.js';
+import type { CursorRow } from '../log/append.js';
+import type { CursorJournalEntry } from '../cursor/journal.js';
+import type { SessionEvent, StoredEvent } from '../log/event.js';
 import type { Notice } from '../notice.js';
-import type { AppendCommand } from '../recordInput.js';
-import type { Sequence } from '../sequence.js';
-import type { SessionKey } from '../sessionKey.js';
-import type { SignalLogHead } from '../signalLog.js';
-import type { OverviewLimits, StoreOverview } from '../storeOverview.js';
+import type { AppendCommand } from '../input/recordInput.js';
+import type { Sequence } from '../log/sequence.js';
+import type { SessionKey } from '../input/sessionKey.js';
+import type { SignalLogHead } from '../log/signalLog.js';
+import type { OverviewLimits, StoreOverview } from './storeOverview.js';
 import type { ListenForCursorSignals } from './cursorSignals.port.js';
 
 // --- errors ------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 // Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
 // a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
 // cursor events and cursors the tests expect.
-import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor.js';
-import type { EventKind } from '../../src/eventKind.js';
-import { asSequence, type Sequence } from '../../src/sequence.js';
+import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor/cursor.js';
+import type { EventKind } from '../../src/input/eventKind.js';
+import { asSequence, type Sequence } from '../../src/log/sequence.js';
 import { specificationFor, type Specification } from './specification.js';
 
 export const WATCHER = 'agent:main:main';

@@ -6,10 +6,10 @@
 import { fc } from '@fast-check/jest';
 import { NoticeQueueModel, noticeTextOf, type OfferOutcome, type QueuedNotice } from '@session-state/testkit';
 
-import { heldNotice, noticeFor, type Cursor, type CursorStep } from '../../src/cursor.js';
-import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind.js';
+import { heldNotice, noticeFor, type Cursor, type CursorStep } from '../../src/cursor/cursor.js';
+import { EVENT_KINDS, kindClass, type EventKind } from '../../src/input/eventKind.js';
 import type { NoticeReason } from '../../src/notice.js';
-import { asSequence, type Sequence } from '../../src/sequence.js';
+import { asSequence, type Sequence } from '../../src/log/sequence.js';
 import { stepOf, type CursorTestInput as CursorInput } from './cursorSpec.js';
 
 // --- the world -----------------------------------------------------------------------------

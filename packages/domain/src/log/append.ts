@@ -1,14 +1,14 @@
 // Plans one append: the stored event, the cursor rows it moves (or seeds), their journal entries
 // and the notices it asks for. Every store adapter calls it inside its own transaction, so the
 // rules live once.
-import { fromWatermarks, materialOrAcked, noticeFor, notifiedOf, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from './cursor.js';
-import { journalRecords, type CursorJournalRecord } from './cursorJournal.js';
+import { fromWatermarks, materialOrAcked, noticeFor, notifiedOf, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
 import type { StoredEvent } from './event.js';
-import { noticeTextMemo, type Notice, type NoticeTextOf } from './notice.js';
-import type { Payload } from './payload.js';
-import type { AppendCommand } from './recordInput.js';
+import { noticeTextMemo, type Notice, type NoticeTextOf } from '../notice.js';
+import type { Payload } from '../input/payload.js';
+import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from './sequence.js';
-import type { SessionKey } from './sessionKey.js';
+import type { SessionKey } from '../input/sessionKey.js';
 
 /** A durable cursor row: the pair, its watermarks, and when a watermark was last written. */
 export interface CursorRow extends Watermarks {

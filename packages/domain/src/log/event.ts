@@ -1,10 +1,10 @@
 // The stored signal-log event and its public shape (a `stateChanges.events` entry).
-import type { ActorType, EventKind } from './eventKind.js';
-import type { Payload } from './payload.js';
-import type { DedupeKey } from './recordInput.js';
+import type { ActorType, EventKind } from '../input/eventKind.js';
+import type { Payload } from '../input/payload.js';
+import type { DedupeKey } from '../input/recordInput.js';
 import type { Sequence } from './sequence.js';
-import type { SessionKey } from './sessionKey.js';
-import type { Summary } from './summary.js';
+import type { SessionKey } from '../input/sessionKey.js';
+import type { Summary } from '../input/summary.js';
 
 /** An event as the store keeps it. `appendedAt` (clock ms) drives retention. */
 export interface StoredEvent {

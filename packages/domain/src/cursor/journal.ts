@@ -3,8 +3,8 @@
 // can rebuild and an operator can read (`explainPair`). How a SQL row stores an entry is the
 // SQL adapters' (adapters-sql-common's journalRow.ts).
 import { evolve, toWatermarks, type CursorEvent, type CursorState, type Watermarks } from './cursor.js';
-import { asSequence } from './sequence.js';
-import type { SessionKey } from './sessionKey.js';
+import { asSequence } from '../log/sequence.js';
+import type { SessionKey } from '../input/sessionKey.js';
 
 // --- entries -------------------------------------------------------------------------------
 

@@ -3,9 +3,9 @@
 // hundred thousand. `overviewOf` states the result over full lists: the memory store's answer,
 // and the fallback for a store without `readOverview`; the SQL stores compute the same in the
 // database.
-import type { CursorRow } from './append.js';
-import type { HeadRow } from './ports/stateStore.port.js';
-import { describeValue } from './validation.js';
+import type { CursorRow } from '../log/append.js';
+import type { HeadRow } from './stateStore.port.js';
+import { describeValue } from '../input/validation.js';
 
 /** How much of the store one overview lists. */
 export interface OverviewLimits {

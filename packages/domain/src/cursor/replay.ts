@@ -2,8 +2,8 @@
 // stored cursor row is a snapshot of this fold; the contract's replay property checks that every
 // store keeps it so.
 import { evolve, fromWatermarks, type CursorState } from './cursor.js';
-import type { CursorJournalRecord } from './cursorJournal.js';
-import type { StoredEvent } from './event.js';
+import type { CursorJournalRecord } from './journal.js';
+import type { StoredEvent } from '../log/event.js';
 
 /** What replay needs of a target event. */
 export type ReplayedTargetEvent = Pick<StoredEvent, 'sequence' | 'kind' | 'actorSessionKey'>;

@@ -4,9 +4,9 @@
 // append.ts) are the only callers of `stepCursor`, so the rules live here once.
 import * as t from 'io-ts';
 
-import { kindClass, type EventKind } from './eventKind.js';
-import { noticeText, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
-import { maxSequence, Sequence } from './sequence.js';
+import { kindClass, type EventKind } from '../input/eventKind.js';
+import { noticeText, type Notice, type NoticeReason, type NoticeTextOf } from '../notice.js';
+import { maxSequence, Sequence } from '../log/sequence.js';
 
 // --- state -------------------------------------------------------------------------------
 

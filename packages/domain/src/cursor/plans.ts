@@ -3,13 +3,13 @@
 // entries to append in the same transaction, and the outcome. An adapter is: lock and read,
 // plan, write. No adapter steps a cursor itself.
 import { fromWatermarks, heldNotice, noticeFor, stepCursor, toWatermarks, type CursorCommand, type EndReason } from './cursor.js';
-import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal.js';
+import { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './journal.js';
 import { journalWindowEnd } from './journalWindow.js';
-import type { CursorRow } from './append.js';
-import type { Notice, NoticeTextOf } from './notice.js';
-import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from './ports/stateStore.port.js';
-import type { Sequence } from './sequence.js';
-import type { SessionKey } from './sessionKey.js';
+import type { CursorRow } from '../log/append.js';
+import type { Notice, NoticeTextOf } from '../notice.js';
+import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from '../ports/stateStore.port.js';
+import type { Sequence } from '../log/sequence.js';
+import type { SessionKey } from '../input/sessionKey.js';
 
 // --- shared --------------------------------------------------------------------------------
 
