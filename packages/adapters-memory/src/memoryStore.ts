@@ -10,7 +10,7 @@ import {
   evolveHead,
   initialHead,
   isStoreError,
-  noticeTextRecent,
+  noticeText,
   overviewOf,
   planAppend,
   planDrain,
@@ -189,10 +189,6 @@ export function createMemoryStore(): MemoryStore {
   let nextPosition = 1;
 
   // --- helpers ---------------------------------------------------------------------------
-
-  // Notice texts of recent (target, acked) pairs, for every append plan: a record on a target
-  // whose watchers stay pending builds no text.
-  const noticeText = noticeTextRecent();
 
   /** The default occurredAt (the append time as ISO), exactly what planAppend would compute. */
   function isoOf(ms: number): string {

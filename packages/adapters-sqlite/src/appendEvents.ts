@@ -6,8 +6,7 @@ import { duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/a
 import {
   assertAppendRequest,
   asSequence,
-  headAfterAppend,
-  noticeTextRecent,
+  noticeText,
   planAppend,
   toStoredEvent,
   type AppendOutcome,
@@ -79,9 +78,9 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
     appendedAt,
   );
   // AUTOINCREMENT: above every sequence this file ever assigned, hence above the session's head,
-  // so the head is written as headAfterAppend gives it, without reading the row first.
+  // so the head is written as the sequence, without reading the row first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  writeAppendedHead(db, command.sessionKey, headAfterAppend(sequence), command, appendedAt);
+  writeAppendedHead(db, command.sessionKey, sequence, command, appendedAt);
   if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
     const owed: OwedFanOut = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
     oweFanOut(db, owed);
@@ -124,7 +123,7 @@ function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
     // Nested inside `batch`, the driver runs this as SAVEPOINT … RELEASE / ROLLBACK TO.
-    const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
+    const memo: AppendMemo = { noticeText, lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
     const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
       const only = requests.length === 1 ? requests[0] : undefined;

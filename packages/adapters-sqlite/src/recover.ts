@@ -17,7 +17,7 @@
 import { performance } from 'node:perf_hooks';
 
 import { decodePendingRows } from '@session-state/adapters-sql-common';
-import { noticeTextPerTarget, planRestartScan, type Notice, type NoticeTextOf, type SessionKey } from '@session-state/domain';
+import { noticeText, planRestartScan, type Notice, type NoticeTextOf, type SessionKey } from '@session-state/domain';
 
 import { withoutAutoCheckpoint, type WalSchedule } from './checkpointer.js';
 import { writeCursorPlan } from './cursorJournal.js';
@@ -114,7 +114,7 @@ export async function recover(db: StoreDb, now: number, owns?: (watcher: Session
   // A fan-out a crash cut short raises its cursors first, so the scan re-queues them.
   await finishOwedFanOuts(db);
   const notices: Notice[] = [];
-  const scan: Scan = { now, owns, textOf: noticeTextPerTarget() };
+  const scan: Scan = { now, owns, textOf: noticeText };
   const pacer = createScanPacer({ budgetMs: RESTART_SCAN_PAGE_MS, firstRows: RESTART_SCAN_CHUNK, minRows: RESTART_SCAN_CHUNK_MIN, maxRows: RESTART_SCAN_CHUNK_MAX });
   let after: Pair | undefined = BEFORE_FIRST;
   while (after !== undefined) {

@@ -38,7 +38,6 @@ export {
   evolveHead,
   historyGap,
   initialHead,
-  headAfterAppend,
   isValidNextSequence,
   planHeadWrite,
   type HeadWrite,
@@ -59,30 +58,36 @@ export {
   decide,
   evolve,
   fromWatermarks,
-  heldNotice,
   initialCursor,
-  noticeFor,
+  isCursorEvent,
   notifies,
-  stepCursor,
   toWatermarks,
   type Cursor,
   type CursorCommand,
+  type CursorDecision,
   type CursorEventType,
+  type CursorNotice,
   type CursorState,
-  type CursorStep,
-  type StepNotice,
+  type DecidedEvent,
+  type NoticeHeld,
   type TargetEvent,
   type Watermarks,
 } from './cursor/cursor.js';
 
 // --- the cursor journal, the store planners, replay and explain --------------------------------
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
-export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './cursor/journalWindow.js';
+export {
+  journalWindowEnd,
+  planJournalPrune,
+  type JournalPruneInput,
+  type JournalRetentionEntry,
+  type JournalWindowEnd,
+  type JournalWindowFacts,
+} from './cursor/journalWindow.js';
 export {
   comparePairs,
   planDrain,
   planHeldNotices,
-  planJournalPrune,
   planPruneMaterial,
   planReadAck,
   planRemoval,
@@ -92,8 +97,6 @@ export {
   type DrainPlan,
   type DrainPlanInput,
   type HeldNoticesInput,
-  type JournalPruneInput,
-  type JournalRetentionEntry,
   type PruneMaterialInput,
   type PrunedSession,
   type ReadAckPlan,
@@ -107,7 +110,7 @@ export {
 } from './cursor/plans.js';
 export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
-export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
+export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
 
 // --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port.js';

@@ -6,7 +6,7 @@ import { fc, test } from '@fast-check/jest';
 
 import { NOTICE_RULES, type RuleStep } from '@session-state/testkit';
 
-import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor/cursor.js';
+import { toWatermarks, type Cursor } from '../src/cursor/cursor.js';
 import { noticeText } from '../src/notice.js';
 import {
   NoticeSimulation,
@@ -22,7 +22,7 @@ import {
   type Snapshot,
   type Transition,
 } from './support/noticeSimulation.js';
-import { stepOf, type CursorTestInput } from './support/cursorSpec.js';
+import { heldNoticeOf, stepOf, type CursorResult, type CursorTestInput } from './support/cursorSpec.js';
 
 // --- helpers -------------------------------------------------------------------------------
 
@@ -68,7 +68,7 @@ interface StepView {
 }
 
 /** A decider step in the table's terms. */
-function asTableStep(step: CursorStep | undefined): StepView {
+function asTableStep(step: CursorResult | undefined): StepView {
   const cursor = step?.cursor === undefined ? undefined : { ...toWatermarks(step.cursor) };
   const notice = step?.notice === undefined ? undefined : { acked: step.notice.acked, notified: step.notice.notified, reason: step.notice.reason };
   return { cursor, ...(notice !== undefined ? { notice } : {}), ...(step?.drain !== undefined ? { drain: step.drain } : {}) };
@@ -234,13 +234,13 @@ describe('cursor + notice queue under random interleavings', () => {
   );
 
   test.prop([simCommandsArb])(
-    "heldNotice never changes what a drain acknowledges: the notice it returns has the cursor's own notified",
+    "the held notice never changes what a drain acknowledges: the notice it returns has the cursor's own notified",
     (commands) => {
       runSimulation(commands, ({ after }) => {
         for (const pair of PAIRS) {
           const cursor = cursorIn(after, pair);
           if (cursor === undefined) continue;
-          const held = heldNotice(pair.watcher, pair.target, cursor);
+          const held = heldNoticeOf(pair.watcher, pair.target, cursor);
           if (cursor.status === 'idle') {
             expect(held).toBeUndefined();
             continue;

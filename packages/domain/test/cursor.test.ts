@@ -2,7 +2,7 @@
 // table (§5): each step's cursor events, the cursor after them, and the notice it asks for.
 import { describe, expect, test } from '@jest/globals';
 
-import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor/cursor.js';
+import { fromWatermarks, toWatermarks, type Cursor } from '../src/cursor/cursor.js';
 import type { EventKind } from '../src/input/eventKind.js';
 import { noticeText } from '../src/notice.js';
 import {
@@ -15,7 +15,9 @@ import {
   ended,
   event,
   foreign,
+  heldNoticeOf,
   idle,
+  noticeOf,
   noticeRead,
   pending,
   raised,
@@ -27,6 +29,7 @@ import {
   seq,
   started,
   stepOf,
+  type CursorResult,
   type CursorTestInput,
 } from './support/cursorSpec.js';
 
@@ -36,11 +39,10 @@ const NOTIFYING: readonly EventKind[] = ['human_direct_message', 'goal_changed',
 const NOT_NOTIFYING: readonly EventKind[] = ['child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
 
 /** The notice text a step would queue for the (WATCHER, TARGET) pair. */
-const textOf = (step: CursorStep | undefined): string | undefined =>
-  step === undefined ? undefined : noticeFor(WATCHER, TARGET, step)?.text;
+const textOf = (step: CursorResult | undefined): string | undefined => noticeOf(WATCHER, TARGET, step)?.text;
 
 /** One step of the (WATCHER, TARGET) cursor. */
-const step = (cursor: Cursor | undefined, input: CursorTestInput): CursorStep => stepOf(WATCHER, cursor, input);
+const step = (cursor: Cursor | undefined, input: CursorTestInput): CursorResult => stepOf(WATCHER, cursor, input);
 
 // --- seed ----------------------------------------------------------------------------------
 
@@ -344,20 +346,20 @@ describe('end and prune', () => {
 
 // --- the held notice (the owner's re-read after a cross-process signal) --------------------
 
-/** The cursor of (WATCHER, TARGET) after `inputs`, each applied by `stepCursor`. */
+/** The cursor of (WATCHER, TARGET) after `inputs`, each decided and folded. */
 const cursorAfter = (inputs: readonly CursorTestInput[]): Cursor | undefined =>
   inputs.reduce<Cursor | undefined>((cursor, input) => step(cursor, input).cursor, undefined);
 
-describe('heldNotice (read without stepping)', () => {
+describe('the held notice (the reread command)', () => {
   test('an idle cursor holds no notice: freshly seeded, or drained', () => {
-    expect(heldNotice(WATCHER, TARGET, idle(5))).toBeUndefined();
+    expect(heldNoticeOf(WATCHER, TARGET, idle(5))).toBeUndefined();
     const drained = cursorAfter([seed(5), foreign(8), drain(8)]);
     expect(drained).toStrictEqual(idle(8));
-    expect(drained && heldNotice(WATCHER, TARGET, drained)).toBeUndefined();
+    expect(drained && heldNoticeOf(WATCHER, TARGET, drained)).toBeUndefined();
   });
 
   test('a pending cursor holds the notice at its frozen notified, not at material: its acked, its text, reason signalled', () => {
-    expect(heldNotice(WATCHER, TARGET, pending(5, 8, 11))).toStrictEqual({
+    expect(heldNoticeOf(WATCHER, TARGET, pending(5, 8, 11))).toStrictEqual({
       watcher: WATCHER,
       target: TARGET,
       acked: seq(5),
@@ -369,29 +371,29 @@ describe('heldNotice (read without stepping)', () => {
 
   test('it is the notice the first foreign event queued, byte for byte, whatever changed since', () => {
     const first = step(idle(5), foreign(8));
-    const queued = noticeFor(WATCHER, TARGET, first);
+    const queued = noticeOf(WATCHER, TARGET, first);
     expect(queued?.reason).toBe('first');
     const later = cursorAfter([seed(5), foreign(8), foreign(11), event(12, 'goal_changed', WATCHER), foreign(13, 'compacted')]);
     expect(later).toStrictEqual(pending(5, 8, 11));
-    expect(later && heldNotice(WATCHER, TARGET, later)).toStrictEqual({ ...queued, reason: 'signalled' });
+    expect(later && heldNoticeOf(WATCHER, TARGET, later)).toStrictEqual({ ...queued, reason: 'signalled' });
   });
 
   test('after a reopen it holds the reopened notice', () => {
     const afterDrain = step(pending(5, 8, 11), drain(8));
-    const notice = noticeFor(WATCHER, TARGET, afterDrain);
+    const notice = noticeOf(WATCHER, TARGET, afterDrain);
     expect(notice?.reason).toBe('reopen');
-    expect(afterDrain.cursor && heldNotice(WATCHER, TARGET, afterDrain.cursor)).toStrictEqual({ ...notice, reason: 'signalled' });
+    expect(afterDrain.cursor && heldNoticeOf(WATCHER, TARGET, afterDrain.cursor)).toStrictEqual({ ...notice, reason: 'signalled' });
   });
 
   test('a stored row whose notified was not raised holds the notice at material, as fromWatermarks reads it (what a drain compares against)', () => {
     const cursor = fromWatermarks({ acked: seq(5), notified: seq(5), material: seq(9) });
-    expect(heldNotice(WATCHER, TARGET, cursor)?.notified).toBe(9);
+    expect(heldNoticeOf(WATCHER, TARGET, cursor)?.notified).toBe(9);
     expect(step(cursor, drain(9)).drain).toBe('acked');
   });
 
   test('draining the held notice acknowledges up to notified and reopens for the rest, exactly as draining the queued one', () => {
     const cursor = pending(5, 8, 11);
-    const held = heldNotice(WATCHER, TARGET, cursor);
+    const held = heldNoticeOf(WATCHER, TARGET, cursor);
     expect(held?.notified).toBe(8);
     const drained = held && step(cursor, drain(held.notified));
     expect(drained).toStrictEqual(step(cursor, drain(8)));

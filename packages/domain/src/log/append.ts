@@ -1,10 +1,11 @@
 // Plans one append: the stored event, the cursor rows it moves (or seeds), their journal entries
 // and the notices it asks for. Every store adapter calls it inside its own transaction, so the
 // rules live once.
-import { fromWatermarks, materialOrAcked, noticeFor, notifiedOf, stepCursor, toWatermarks, type Cursor, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { decide, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { fold, sameCursor } from '../cursor/plans.js';
 import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
 import type { StoredEvent } from './event.js';
-import { noticeTextMemo, type Notice, type NoticeTextOf } from '../notice.js';
+import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
 import type { Payload } from '../input/payload.js';
 import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from './sequence.js';
@@ -44,11 +45,7 @@ export interface AppendPlanInput {
   readonly occurredAt?: string;
   /** The store's own copy of the command's payload, for the event (the default is the command's). */
   readonly payload?: Payload;
-  /**
-   * Builds the notices' texts (noticeText by default, through a memo per plan). A store passes
-   * one memo it keeps for its life (noticeTextRecent), so a record on a target whose watchers
-   * stay pending reuses the text the last one built.
-   */
+  /** Builds the notices' texts; noticeText when absent. */
   readonly noticeText?: NoticeTextOf;
 }
 
@@ -79,61 +76,44 @@ export function toStoredEvent(
   return event;
 }
 
-const NO_JOURNAL: readonly CursorJournalRecord[] = [];
+const NO_JOURNAL: readonly CursorJournalRecord[] = Object.freeze([]);
 const NO_CURSOR_WRITES: readonly CursorRow[] = Object.freeze([]);
 const NO_NOTICES: readonly Notice[] = Object.freeze([]);
 
-type ObserveCommand = { -readonly [K in keyof Extract<CursorCommand, { readonly type: 'observe' }>]: Extract<CursorCommand, { readonly type: 'observe' }>[K] };
-
-// The loop below runs once per watcher on the target per append: it builds no array until it
-// has something to put in it (most appends move one or two rows and raise one or two notices),
-// no watermark object per moved row, and one observe command per plan.
+/** Plans one append: every cursor on the target observes the event; a spawn edge seeds the parent's cursor. */
 export function planAppend(input: AppendPlanInput): AppendPlan {
   const { command, sequence, appendedAt } = input;
+  const target = command.sessionKey;
   const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
-  let cursorWrites: CursorRow[] | undefined;
-  let notices: Notice[] | undefined;
-  let journal: CursorJournalRecord[] | undefined;
+  const cursorWrites: CursorRow[] = [];
+  const journal: CursorJournalRecord[] = [];
+  const notices: Notice[] = [];
   let seedRow: CursorRow | undefined;
-  // Every notice of this plan is on one target, and watchers raised by the same event share acked.
-  let textOf = input.noticeText;
-  // One command for every watcher of the plan, its watcher set per row: stepCursor only reads it.
-  let observe: ObserveCommand | undefined;
-  const rows = input.cursorsOnTarget;
-  // Indexed, not for…of: no iterator object per plan.
-  for (let i = 0; i < rows.length; i += 1) {
-    const row = rows[i] as CursorRow;
+  for (const row of input.cursorsOnTarget) {
     if (row.watcher === input.seedWatcher) {
       seedRow = row;
       continue;
     }
     const before = fromWatermarks(row);
-    if (observe === undefined) {
-      observe = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind };
-      if (command.actorSessionKey !== undefined) observe.actorSessionKey = command.actorSessionKey;
-    } else observe.watcher = row.watcher;
-    const step = stepCursor(observe, before);
-    const moved = step.cursor;
-    if (step.changed && moved !== undefined) {
-      const write: CursorRow = { watcher: row.watcher, target: row.target, acked: moved.acked, notified: notifiedOf(moved), material: materialOrAcked(moved), touchedAt: appendedAt };
-      if (cursorWrites === undefined) cursorWrites = [write];
-      else cursorWrites.push(write);
-    }
-    if (step.events.length > 0) (journal ??= []).push(...journalRecords(row.watcher, row.target, before, step.events, appendedAt));
-    if (step.notice !== undefined) {
-      const notice = noticeFor(row.watcher, row.target, step, (textOf ??= noticeTextMemo())) as Notice;
-      if (notices === undefined) notices = [notice];
-      else notices.push(notice);
-    }
+    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind, ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}) };
+    const { events, notice } = decide(observe, before);
+    if (events.length === 0) continue;
+    const after = fold(before, events);
+    if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ watcher: row.watcher, target: row.target, ...toWatermarks(after), touchedAt: appendedAt });
+    journal.push(...journalRecords(row.watcher, row.target, before, events, appendedAt));
+    if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.noticeText));
   }
   if (input.seedWatcher !== undefined) {
-    const before: Cursor | undefined = seedRow === undefined ? undefined : fromWatermarks(seedRow);
-    const step = stepCursor({ type: 'watch', at: sequence, via: 'spawn' }, before);
-    // A spawn-edge watch always leaves a cursor (decide starts one whatever was there).
-    if (step.cursor !== undefined) {
-      (cursorWrites ??= []).push({ watcher: input.seedWatcher, target: command.sessionKey, ...toWatermarks(step.cursor), touchedAt: appendedAt });
-    }
-    (journal ??= []).push(...journalRecords(input.seedWatcher, command.sessionKey, before, step.events, appendedAt));
+    const before = seedRow === undefined ? undefined : fromWatermarks(seedRow);
+    const { events } = decide({ type: 'watch', at: sequence, via: 'spawn' }, before);
+    const after = fold(before, events);
+    if (after !== undefined) cursorWrites.push({ watcher: input.seedWatcher, target, ...toWatermarks(after), touchedAt: appendedAt });
+    journal.push(...journalRecords(input.seedWatcher, target, before, events, appendedAt));
   }
-  return { event, cursorWrites: cursorWrites ?? NO_CURSOR_WRITES, journal: journal ?? NO_JOURNAL, notices: notices ?? NO_NOTICES };
+  return {
+    event,
+    cursorWrites: cursorWrites.length === 0 ? NO_CURSOR_WRITES : cursorWrites,
+    journal: journal.length === 0 ? NO_JOURNAL : journal,
+    notices: notices.length === 0 ? NO_NOTICES : notices,
+  };
 }

@@ -72,15 +72,6 @@ export function historyGap(state: SignalLogHead, changesSince: Sequence): boolea
   return changesSince < state.pruneWatermark;
 }
 
-/**
- * The head an append leaves when its store drew `sequence` above every head it holds (one global
- * counter, so `isValidNextSequence` holds for every session): `evolveHead` then raises the head to
- * exactly `sequence` and keeps the prune watermark, so a store writes it without reading the row.
- */
-export function headAfterAppend(sequence: Sequence): Sequence {
-  return sequence;
-}
-
 /** The sequence a new event gets must exceed the head; a store with one global counter passes its next value. */
 export function isValidNextSequence(state: SignalLogHead, next: Sequence): boolean {
   return next > state.head;

@@ -1,9 +1,11 @@
 // Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
 // a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
 // cursor events and cursors the tests expect.
-import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor/cursor.js';
+import { decide, isCursorEvent, type Cursor, type CursorCommand, type CursorDecision, type CursorEvent, type CursorNotice, type CursorState, type EndReason } from '../../src/cursor/cursor.js';
+import { fold, sameCursor } from '../../src/cursor/plans.js';
 import type { EventKind } from '../../src/input/eventKind.js';
 import { asSequence, type Sequence } from '../../src/log/sequence.js';
+import { toNotice, type Notice } from '../../src/notice.js';
 import { specificationFor, type Specification } from './specification.js';
 
 export const WATCHER = 'agent:main:main';
@@ -25,13 +27,32 @@ export function commandOf(watcher: string, input: CursorTestInput): CursorComman
   return input;
 }
 
-/** One step of the cursor of `watcher`, as the planners take it. */
-export const stepOf = (watcher: string, state: CursorState, input: CursorTestInput): CursorStep => stepCursor(commandOf(watcher, input), state);
+/**
+ * What one input produced, in the planners' terms: the journalled cursor events, the cursor after
+ * all decided events, whether its row changes, a drain's result, and the notice decide named.
+ */
+export interface CursorResult {
+  readonly events: readonly CursorEvent[];
+  readonly cursor: CursorState;
+  readonly changed: boolean;
+  readonly drain?: 'acked' | 'stale';
+  readonly notice?: CursorNotice;
+}
 
-/** What one input produced. */
-export type CursorResult = CursorStep;
+/** The result of a decision on `state` for `command`. */
+export function resultOf(command: CursorCommand, state: CursorState, decision: CursorDecision = decide(command, state)): CursorResult {
+  const cursor = fold(state, decision.events);
+  const events = decision.events.filter(isCursorEvent);
+  const result: { -readonly [K in keyof CursorResult]: CursorResult[K] } = { events, cursor, changed: !sameCursor(state, cursor) };
+  if (command.type === 'drain') result.drain = events.length > 0 ? 'acked' : 'stale';
+  if (decision.notice !== undefined) result.notice = decision.notice;
+  return result;
+}
 
-/** The cursor of `watcher` driven by `stepCursor`, starting with no cursor. */
+/** One step of the cursor of `watcher`. */
+export const stepOf = (watcher: string, state: CursorState, input: CursorTestInput): CursorResult => resultOf(commandOf(watcher, input), state);
+
+/** The cursor of `watcher` driven by decide and evolve, starting with no cursor. */
 export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestInput, CursorResult> {
   return specificationFor<CursorState, CursorTestInput, CursorResult>({
     initial: undefined,
@@ -39,6 +60,13 @@ export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestI
     stateAfter: (_state, step) => step.cursor,
   });
 }
+
+/** The queue's notice a result asks for on the pair. */
+export const noticeOf = (watcher: string, target: string, result: { readonly notice?: CursorNotice } | undefined): Notice | undefined =>
+  result?.notice === undefined ? undefined : toNotice(watcher, target, result.notice);
+
+/** The notice a cursor holds, as the owner's re-read after a signal offers it. */
+export const heldNoticeOf = (watcher: string, target: string, cursor: Cursor): Notice | undefined => noticeOf(watcher, target, decide({ type: 'reread' }, cursor));
 
 // --- inputs ------------------------------------------------------------------------------
 
