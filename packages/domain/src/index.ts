@@ -1,7 +1,6 @@
 // The pure core of session-state: codecs, the signal-log head, the watcher cursor state
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
-// --- input codecs and validation -----------------------------------------------------------
 export { decodeInput, describeValue, invalidInput, type InvalidInput } from './input/validation.js';
 export {
   SessionKey,
@@ -32,7 +31,6 @@ export {
   type RecordFields,
 } from './input/recordInput.js';
 
-// --- the signal log ------------------------------------------------------------------------
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './log/event.js';
 export {
   evolveHead,
@@ -49,7 +47,6 @@ export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type 
 export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
 export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
-// --- watchers and notices: the cursor decider ------------------------------------------------
 export {
   CURSOR_EVENT_TYPES,
   CursorEvent,
@@ -74,7 +71,6 @@ export {
   type Watermarks,
 } from './cursor/cursor.js';
 
-// --- the cursor journal, the store planners, replay and explain --------------------------------
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
 export {
   journalWindowEnd,
@@ -112,7 +108,6 @@ export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
 export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
 
-// --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port.js';
 export type { LogFields, Logger } from './ports/logger.port.js';
 export type { Wake } from './ports/wake.port.js';

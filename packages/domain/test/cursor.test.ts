@@ -239,7 +239,7 @@ describe('drain compare-and-swap', () => {
 // --- restart scan --------------------------------------------------------------------------
 
 describe('restart scan', () => {
-  test('a lagging row (material > notified): notified = material, the notice is queued again', () => {
+  test('a row with material > notified: notified = material, the notice is queued again', () => {
     spec
       .given([seed(5), foreign(8), foreign(11)])
       .when(restartScan)
@@ -281,7 +281,7 @@ describe('restart scan', () => {
 
 // --- end, prune ------------------------------------------------------------------------------
 
-// --- read: a reconcile that acknowledges (issue 15) ------------------------------------------------
+// --- read: a reconcile that acknowledges ------------------------------------------------
 
 describe('read (the watcher reconciled with status as reader and reached the head)', () => {
   test('a pending cursor read from acked up to its material goes idle there: notice_read, no notice (the queued one is withdrawn)', () => {

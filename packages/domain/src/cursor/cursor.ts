@@ -6,8 +6,6 @@ import { kindClass, type EventKind } from '../input/eventKind.js';
 import type { NoticeReason } from '../notice.js';
 import { maxSequence, Sequence } from '../log/sequence.js';
 
-// --- state -------------------------------------------------------------------------------
-
 /** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material. */
 export type Cursor =
   | { readonly status: 'idle'; readonly acked: Sequence }
@@ -37,8 +35,6 @@ export function fromWatermarks(w: Watermarks): Cursor {
   const notified = w.notified > w.acked ? (w.notified < w.material ? w.notified : w.material) : w.material;
   return { status: 'pending', acked: w.acked, notified, material: w.material };
 }
-
-// --- events: the journal's cursor events (the `type` strings are stored; never rename) -------
 
 export const WatchVia = t.keyof({ spawn: null, watch: null }, 'one of spawn, watch');
 export type WatchVia = t.TypeOf<typeof WatchVia>;
@@ -103,8 +99,6 @@ export type DecidedEvent = CursorEvent | TargetEvent | NoticeHeld;
 /** True for the events the cursor journal stores. */
 export const isCursorEvent = (event: DecidedEvent): event is CursorEvent => event.type !== 'target_event' && event.type !== 'notice_held';
 
-// --- commands ----------------------------------------------------------------------------
-
 export type CursorCommand =
   /** Start watching at `at`: a spawn edge replaces an existing cursor, an explicit watch keeps it. */
   | { readonly type: 'watch'; readonly at: Sequence; readonly via: WatchVia }
@@ -125,8 +119,6 @@ export type CursorCommand =
 export function notifies(watcher: string, event: { readonly kind: EventKind; readonly actorSessionKey?: string }): boolean {
   return kindClass(event.kind) === 'notify' && event.actorSessionKey !== watcher;
 }
-
-// --- decide --------------------------------------------------------------------------------
 
 /** The notice a decision asks the queue for: named by one of its events, with that event's watermarks. */
 export interface CursorNotice {
@@ -199,8 +191,6 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
     }
   }
 }
-
-// --- evolve --------------------------------------------------------------------------------
 
 const materialOf = (state: CursorState): Sequence | undefined => (state?.status === 'pending' ? state.material : undefined);
 

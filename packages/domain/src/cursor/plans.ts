@@ -9,8 +9,6 @@ import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 
-// --- shared --------------------------------------------------------------------------------
-
 /** What a writing plan asks a store to do, in one transaction. */
 export interface CursorPlan {
   /** Cursor rows to write (insert or update by pair), each at most once. */
@@ -43,8 +41,6 @@ export function sameCursor(a: CursorState, b: CursorState): boolean {
 
 const rowOf = (watcher: SessionKey, target: SessionKey, cursor: Cursor, touchedAt: number): CursorRow => ({ watcher, target, ...toWatermarks(cursor), touchedAt });
 
-// --- watch ---------------------------------------------------------------------------------
-
 export interface WatchPlanInput {
   readonly request: WatchRequest;
   /** The pair's cursor row, or undefined when it has none. */
@@ -70,8 +66,6 @@ export function planWatch(input: WatchPlanInput): WatchPlan {
     journal: journalRecords(request.watcher, request.target, before, events, request.now),
   };
 }
-
-// --- drain ---------------------------------------------------------------------------------
 
 export interface DrainPlanInput {
   readonly watcher: SessionKey;
@@ -117,8 +111,6 @@ export function planDrain(input: DrainPlanInput): DrainPlan {
   return { outcomes, cursorWrites: [...written.values()], journal };
 }
 
-// --- a reconcile that acknowledges -------------------------------------------------------------
-
 export interface ReadAckPlanInput {
   readonly request: ReadAckRequest;
   /** The pair's cursor row, or undefined when it has none. */
@@ -143,8 +135,6 @@ export function planReadAck(input: ReadAckPlanInput): ReadAckPlan {
     journal: journalRecords(request.watcher, request.target, before, events, request.now),
   };
 }
-
-// --- the restart scan ------------------------------------------------------------------------
 
 export interface RestartScanPlanInput {
   /** The cursors to scan (a store may pass only the pending ones). */
@@ -178,8 +168,6 @@ export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
   return { cursorWrites, journal, notices };
 }
 
-// --- held notices (the owner's re-read) --------------------------------------------------------
-
 export interface HeldNoticesInput {
   /** The cursors to read (a store may pass only the pending ones). */
   readonly cursors: readonly CursorRow[];
@@ -205,8 +193,6 @@ export function planHeldNotices(input: HeldNoticesInput): readonly Notice[] {
   }
   return notices;
 }
-
-// --- removal: reset, delete, expiry, unwatch ------------------------------------------------------
 
 export interface RemovalPlanInput {
   /** The rows being deleted (a pair listed twice counts once). */
@@ -234,8 +220,6 @@ export function planRemoval(input: RemovalPlanInput): RemovalPlan {
   }
   return { removed: sorted.map((row) => ({ watcher: row.watcher, target: row.target })), journal };
 }
-
-// --- retention ---------------------------------------------------------------------------------
 
 /** A session a prune batch removed events from: its prune watermark before and after the batch. */
 export interface PrunedSession {

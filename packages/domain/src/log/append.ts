@@ -1,6 +1,4 @@
-// Plans one append: the stored event, the cursor rows it moves (or seeds), their journal entries
-// and the notices it asks for. Every store adapter calls it inside its own transaction, so the
-// rules live once.
+// Plans one append: the stored event, the cursor rows it moves or seeds, their journal and notices.
 import { decide, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
 import { fold, sameCursor } from '../cursor/plans.js';
 import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
@@ -22,12 +20,7 @@ export interface AppendPlan {
   readonly event: StoredEvent;
   /** Rows to upsert, each with `touchedAt` = the append time. */
   readonly cursorWrites: readonly CursorRow[];
-  /**
-   * Journal entries to append in the same transaction, in order: a `notice_raised` per idle
-   * cursor the event notifies, and for a spawn edge the seeded watch (`watch_started` via
-   * spawn, after a `watch_ended` replaced when the parent had a cursor). A pending cursor whose
-   * material the event raises gets none.
-   */
+  /** Journal entries to append in the same transaction, in order. */
   readonly journal: readonly CursorJournalRecord[];
   readonly notices: readonly Notice[];
 }
@@ -49,10 +42,7 @@ export interface AppendPlanInput {
   readonly noticeText?: NoticeTextOf;
 }
 
-/**
- * The event a command becomes once the store has given it a sequence. A store that keeps its own
- * copy of the payload, or has the default `occurredAt` string at hand, passes them in.
- */
+/** The event a command becomes once the store has given it a sequence. */
 export function toStoredEvent(
   command: AppendCommand,
   sequence: Sequence,
@@ -60,7 +50,6 @@ export function toStoredEvent(
   occurredAt: string = command.occurredAt ?? new Date(appendedAt).toISOString(),
   payload: Payload | undefined = command.payload,
 ): StoredEvent {
-  // Built by assignment rather than conditional spreads: this runs once per append (hot path).
   const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
     sessionKey: command.sessionKey,
     sequence,
@@ -75,10 +64,6 @@ export function toStoredEvent(
   if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
   return event;
 }
-
-const NO_JOURNAL: readonly CursorJournalRecord[] = Object.freeze([]);
-const NO_CURSOR_WRITES: readonly CursorRow[] = Object.freeze([]);
-const NO_NOTICES: readonly Notice[] = Object.freeze([]);
 
 /** Plans one append: every cursor on the target observes the event; a spawn edge seeds the parent's cursor. */
 export function planAppend(input: AppendPlanInput): AppendPlan {
@@ -110,10 +95,5 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
     if (after !== undefined) cursorWrites.push({ watcher: input.seedWatcher, target, ...toWatermarks(after), touchedAt: appendedAt });
     journal.push(...journalRecords(input.seedWatcher, target, before, events, appendedAt));
   }
-  return {
-    event,
-    cursorWrites: cursorWrites.length === 0 ? NO_CURSOR_WRITES : cursorWrites,
-    journal: journal.length === 0 ? NO_JOURNAL : journal,
-    notices: notices.length === 0 ? NO_NOTICES : notices,
-  };
+  return { event, cursorWrites, journal, notices };
 }

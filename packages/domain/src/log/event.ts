@@ -36,33 +36,19 @@ export interface RecordedEvent extends SessionEvent {
   readonly sessionKey: string;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** Fills `target` with the SessionEvent fields of `event`, in the public key order (built by assignment: a hot path). */
-function assignSessionFields<T extends Mutable<SessionEvent>>(target: T, event: StoredEvent): T {
-  target.sequence = event.sequence;
-  target.kind = event.kind;
-  target.actorType = event.actorType;
-  if (event.actorSessionKey !== undefined) target.actorSessionKey = event.actorSessionKey;
-  target.summary = event.summary;
-  target.occurredAt = event.occurredAt;
-  if (event.payload !== undefined) target.payload = event.payload;
-  return target;
-}
-
 export function toSessionEvent(event: StoredEvent): SessionEvent {
-  return assignSessionFields({} as Mutable<SessionEvent>, event);
+  const { sequence, kind, actorType, actorSessionKey, summary, occurredAt, payload } = event;
+  return {
+    sequence,
+    kind,
+    actorType,
+    ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
+    summary,
+    occurredAt,
+    ...(payload !== undefined ? { payload } : {}),
+  };
 }
 
 export function toRecordedEvent(event: StoredEvent): RecordedEvent {
-  // One literal per shape, in the public key order: the object is born with its fields in place
-  // (one assigned to a one-field literal at a time would regrow its property store on the way).
-  // It runs once per record.
-  const { sessionKey, sequence, kind, actorType, actorSessionKey, summary, occurredAt, payload } = event;
-  const recorded: Mutable<RecordedEvent> =
-    actorSessionKey === undefined
-      ? { sessionKey, sequence, kind, actorType, summary, occurredAt }
-      : { sessionKey, sequence, kind, actorType, actorSessionKey, summary, occurredAt };
-  if (payload !== undefined) recorded.payload = payload;
-  return recorded;
+  return { sessionKey: event.sessionKey, ...toSessionEvent(event) };
 }

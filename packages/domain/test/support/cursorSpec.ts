@@ -89,7 +89,7 @@ export const restartScan: CursorTestInput = { type: 'restartScan' };
 
 export const end = (reason: EndReason): CursorTestInput => ({ type: 'end', reason });
 
-/** The watcher's own status read from `since` that reached the head `through` (issue 15). */
+/** The watcher's own status read from `since` that reached the head `through`. */
 export const read = (since: number, through: number): CursorTestInput => ({ type: 'read', since: seq(since), through: seq(through) });
 
 // --- cursors -----------------------------------------------------------------------------
