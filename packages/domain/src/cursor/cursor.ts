@@ -134,9 +134,11 @@ export interface CursorDecision {
 
 const NOTHING: CursorDecision = Object.freeze({ events: Object.freeze([]) });
 
-function decided(events: readonly DecidedEvent[], reason?: NoticeReason): CursorDecision {
-  const named = events[events.length - 1] as { readonly acked: Sequence; readonly notified: Sequence };
-  return reason === undefined ? { events } : { events, notice: { acked: named.acked, notified: named.notified, reason } };
+const decided = (events: readonly DecidedEvent[]): CursorDecision => ({ events });
+
+/** A decision whose last event, `event`, names the notice: its watermarks, for `reason`. */
+function naming(event: Extract<DecidedEvent, { readonly notified: Sequence }>, reason: NoticeReason, before: readonly DecidedEvent[] = []): CursorDecision {
+  return { events: [...before, event], notice: { acked: event.acked, notified: event.notified, reason } };
 }
 
 const held = (cursor: Cursor & { status: 'pending' }, reason: NoticeHeld['reason']): NoticeHeld => ({ type: 'notice_held', reason, acked: cursor.acked, notified: cursor.notified });
@@ -152,32 +154,33 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
     case 'observe': {
       if (state === undefined || !notifies(command.watcher, command)) return NOTHING;
       if (state.status === 'idle') {
-        return command.sequence <= state.acked ? NOTHING : decided([{ type: 'notice_raised', acked: state.acked, notified: command.sequence }], 'first');
+        return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
       }
-      if (command.sequence <= state.material) return decided([held(state, 'repeat')], 'repeat');
+      if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
       const { watcher, sequence, kind, actorSessionKey } = command;
       const target: TargetEvent = actorSessionKey === undefined ? { type: 'target_event', watcher, sequence, kind } : { type: 'target_event', watcher, sequence, kind, actorSessionKey };
-      return decided([target, held(state, 'repeat')], 'repeat');
+      return naming(held(state, 'repeat'), 'repeat', [target]);
     }
     case 'drain':
       if (state?.status !== 'pending') return NOTHING;
-      if (state.notified !== command.notified) return decided([held(state, 'repeat')], 'repeat');
+      if (state.notified !== command.notified) return naming(held(state, 'repeat'), 'repeat');
       return state.material > state.notified
-        ? decided([{ type: 'notice_reopened', acked: state.notified, notified: state.material }], 'reopen')
+        ? naming({ type: 'notice_reopened', acked: state.notified, notified: state.material }, 'reopen')
         : decided([{ type: 'notice_acknowledged', acked: state.notified }]);
     case 'read': {
       // A read that started above acked left (acked, since] unread; one ending at or below acked read nothing new.
       if (state === undefined || command.since > state.acked || command.through <= state.acked) return NOTHING;
       const material = state.status === 'pending' ? state.material : state.acked;
       const notified = material > command.through ? material : command.through;
-      return decided([{ type: 'notice_read', acked: command.through, notified }], notified > command.through ? 'reopen' : undefined);
+      const read = { type: 'notice_read', acked: command.through, notified } as const;
+      return notified > command.through ? naming(read, 'reopen') : decided([read]);
     }
     case 'restartScan':
       if (state?.status !== 'pending') return NOTHING;
-      if (state.material === state.notified) return decided([held(state, 'recovered')], 'recovered');
-      return decided([{ type: 'notice_recovered', acked: state.acked, notified: state.material }], 'recovered');
+      if (state.material === state.notified) return naming(held(state, 'recovered'), 'recovered');
+      return naming({ type: 'notice_recovered', acked: state.acked, notified: state.material }, 'recovered');
     case 'reread':
-      return state?.status === 'pending' ? decided([held(state, 'signalled')], 'signalled') : NOTHING;
+      return state?.status === 'pending' ? naming(held(state, 'signalled'), 'signalled') : NOTHING;
     case 'prune':
       // Only the batch whose watermark passed a material above notified removed the event that set it.
       if (state?.status !== 'pending' || state.material === state.notified) return NOTHING;
