@@ -231,8 +231,3 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
     }
   }
 }
-
-/** A cursor's stored `notified` (its acked when idle). */
-export const notifiedOf = (c: Cursor): Sequence => (c.status === 'pending' ? c.notified : c.acked);
-/** A cursor's stored `material` (its acked when idle). */
-export const materialOrAcked = (c: Cursor): Sequence => (c.status === 'pending' ? c.material : c.acked);

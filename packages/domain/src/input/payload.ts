@@ -28,21 +28,6 @@ function isPlainObject(u: unknown): u is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** UTF-8 length of a string, computed here so the domain needs no platform API. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 const OVERSIZED = `at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`;
 const TEXT = 'well-formed text without NUL (no unpaired surrogate, no \\u0000)';
 
