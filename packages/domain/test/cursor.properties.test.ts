@@ -1,6 +1,4 @@
-// Properties of the cursor machine under random interleavings of foreign and self events of
-// every kind, drains, spawn-edge seeds, restart scans and signal scans (held notices), driven
-// through a simulated notice queue.
+// The cursor machine's laws under random events, drains, seeds, restart scans and rereads, through a simulated queue.
 import { describe, expect } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
@@ -23,8 +21,6 @@ import {
   type Transition,
 } from './support/noticeSimulation.js';
 import { heldNoticeOf, stepOf, type CursorResult, type CursorTestInput } from './support/cursorSpec.js';
-
-// --- helpers -------------------------------------------------------------------------------
 
 const entriesOf = (snapshot: Snapshot, pair: Pair): readonly QueueEntry[] =>
   snapshot.queue.filter((e) => e.watcher === pair.watcher && e.target === pair.target);
@@ -74,8 +70,6 @@ function asTableStep(step: CursorResult | undefined): StepView {
   return { cursor, ...(notice !== undefined ? { notice } : {}), ...(step?.drain !== undefined ? { drain: step.drain } : {}) };
 }
 
-// --- the decider against the spec's table ---------------------------------------------------
-
 describe('the cursor decider against the test kit\'s table of SPEC 5', () => {
   test.prop([simCommandsArb])('every step of every pair moves the watermarks and asks for the notice exactly as the table says', (commands) => {
     runSimulation(commands, ({ steps }) => {
@@ -87,8 +81,6 @@ describe('the cursor decider against the test kit\'s table of SPEC 5', () => {
     });
   });
 });
-
-// --- invariants ----------------------------------------------------------------------------
 
 describe('cursor + notice queue under random interleavings', () => {
   test.prop([simCommandsArb])('at most one pending notice per (watcher, target) pair', (commands) => {

@@ -68,8 +68,6 @@ export const noticeOf = (watcher: string, target: string, result: { readonly not
 /** The notice a cursor holds, as the owner's re-read after a signal offers it. */
 export const heldNoticeOf = (watcher: string, target: string, cursor: Cursor): Notice | undefined => noticeOf(watcher, target, decide({ type: 'reread' }, cursor));
 
-// --- inputs ------------------------------------------------------------------------------
-
 export const seed = (at: number): CursorTestInput => ({ type: 'seed', at: seq(at) });
 
 export const event = (sequence: number, kind: EventKind, actorSessionKey?: string): CursorTestInput => ({
@@ -92,8 +90,6 @@ export const end = (reason: EndReason): CursorTestInput => ({ type: 'end', reaso
 /** The watcher's own status read from `since` that reached the head `through`. */
 export const read = (since: number, through: number): CursorTestInput => ({ type: 'read', since: seq(since), through: seq(through) });
 
-// --- cursors -----------------------------------------------------------------------------
-
 export const idle = (acked: number): Cursor => ({ status: 'idle', acked: seq(acked) });
 
 export const pending = (acked: number, notified: number, material: number): Cursor => ({
@@ -102,8 +98,6 @@ export const pending = (acked: number, notified: number, material: number): Curs
   notified: seq(notified),
   material: seq(material),
 });
-
-// --- cursor events -------------------------------------------------------------------------
 
 export const started = (at: number, via: 'spawn' | 'watch' = 'spawn'): CursorEvent => ({ type: 'watch_started', via, at: seq(at) });
 export const raised = (acked: number, notified: number): CursorEvent => ({ type: 'notice_raised', acked: seq(acked), notified: seq(notified) });

@@ -12,8 +12,6 @@ import type { NoticeReason } from '../../src/notice.js';
 import { asSequence, type Sequence } from '../../src/log/sequence.js';
 import { heldNoticeOf, noticeOf, stepOf, type CursorResult, type CursorTestInput as CursorInput } from './cursorSpec.js';
 
-// --- the world -----------------------------------------------------------------------------
-
 export const WATCHERS = ['agent:a:main', 'agent:b:subagent:worker'] as const;
 export const TARGETS = ['agent:t:main', 'agent:u:subagent:child'] as const;
 /** A session that is neither watcher nor target here: always a foreign actor. */
@@ -27,8 +25,6 @@ export interface Pair {
 export const PAIRS: readonly Pair[] = WATCHERS.flatMap((watcher) => TARGETS.map((target) => ({ watcher, target })));
 
 export const pairId = (pair: Pair): string => `${pair.watcher} -> ${pair.target}`;
-
-// --- commands ------------------------------------------------------------------------------
 
 /** Who caused an event: a watcher (by index), the target itself, a stranger, or nobody named. */
 export type Actor = { readonly watcher: number } | 'target' | 'stranger' | 'none';
@@ -81,8 +77,6 @@ export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
 
 export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60, size: 'medium' });
 
-// --- the queue -----------------------------------------------------------------------------
-
 /** A queued notice: the kit queue's entry, with the reason the decider gave. */
 export type QueueEntry = QueuedNotice;
 
@@ -119,8 +113,6 @@ export interface Snapshot {
   readonly cursors: ReadonlyMap<string, Cursor>;
   readonly queue: readonly QueueEntry[];
 }
-
-// --- the simulation ------------------------------------------------------------------------
 
 /**
  * The app's behaviour in miniature, around the decider. The queue is the kit's NoticeQueueModel
@@ -228,8 +220,6 @@ export class NoticeSimulation {
   drainAll(): Transition[] {
     return WATCHERS.map((_, watcher) => this.apply({ type: 'drain', watcher }));
   }
-
-  // --- internals ---------------------------------------------------------------------------
 
   /** Steps one pair's cursor, stores it, offers its notice, and logs both. */
   private drive(pair: Pair, input: CursorInput, steps: StepRecord[], offers: Offer[]): CursorResult | undefined {
