@@ -1,7 +1,7 @@
 // The pure planners of the store operations on cursors (append: log/append.ts). Each takes the
 // rows a store read under its write lock, decides and folds, and returns the rows to write, the
 // journal entries to append in the same transaction, and the outcome.
-import { decide, evolve, fromWatermarks, toWatermarks, type Cursor, type CursorCommand, type CursorState, type DecidedEvent, type EndReason } from './cursor.js';
+import { decide, evolve, fromWatermarks, toWatermarks, type Cursor, type CursorCommand, type CursorState, type EndReason } from './cursor.js';
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';
 import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
@@ -30,8 +30,6 @@ type Owns = (watcher: SessionKey) => boolean;
 /** A row that may hold a notice: material above acked. */
 const isPending = (row: CursorRow): boolean => row.material > row.acked;
 
-export const fold = (state: CursorState, events: readonly DecidedEvent[]): CursorState => events.reduce(evolve, state);
-
 /** True when both cursors store the same watermarks (or both are absent). */
 export function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === undefined || b === undefined) return a === b;
@@ -58,7 +56,7 @@ export function planWatch(input: WatchPlanInput): WatchPlan {
   const { request, existing } = input;
   const before = existing === undefined ? undefined : fromWatermarks(existing);
   const { events } = decide({ type: 'watch', at: input.head, via: 'watch' }, before);
-  const after = fold(before, events);
+  const after = events.reduce(evolve, before);
   if (events.length === 0 || after === undefined) return { created: false, cursorWrites: [], journal: [] };
   return {
     created: true,
@@ -94,7 +92,7 @@ export function planDrain(input: DrainPlanInput): DrainPlan {
     const row = rows.get(ack.target);
     const before = row === undefined ? undefined : fromWatermarks(row);
     const { events, notice } = decide({ type: 'drain', notified: ack.notified }, before);
-    const after = fold(before, events);
+    const after = events.reduce(evolve, before);
     if (after !== undefined && !sameCursor(before, after)) {
       const next = rowOf(watcher, ack.target, after, now);
       rows.set(ack.target, next);
@@ -126,7 +124,7 @@ export function planReadAck(input: ReadAckPlanInput): ReadAckPlan {
   const { request, existing } = input;
   const before = existing === undefined ? undefined : fromWatermarks(existing);
   const { events, notice } = decide({ type: 'read', since: request.since, through: request.through }, before);
-  const after = fold(before, events);
+  const after = events.reduce(evolve, before);
   if (events.length === 0 || after === undefined) return { outcome: { acknowledged: false }, cursorWrites: [], journal: [] };
   const reopened = notice === undefined ? undefined : toNotice(request.watcher, request.target, notice);
   return {
@@ -160,7 +158,7 @@ export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
   for (const row of scanned) {
     const before = fromWatermarks(row);
     const { events, notice } = decide({ type: 'restartScan' }, before);
-    const after = fold(before, events);
+    const after = events.reduce(evolve, before);
     if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ ...row, ...toWatermarks(after), touchedAt: input.now });
     journal.push(...journalRecords(row.watcher, row.target, before, events, input.now));
     if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.textOf));

@@ -1,6 +1,6 @@
 // Plans one append: the stored event, the cursor rows it moves or seeds, their journal and notices.
-import { decide, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
-import { fold, sameCursor } from '../cursor/plans.js';
+import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { sameCursor } from '../cursor/plans.js';
 import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
 import type { StoredEvent } from './event.js';
 import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
@@ -83,7 +83,7 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
     const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind, ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}) };
     const { events, notice } = decide(observe, before);
     if (events.length === 0) continue;
-    const after = fold(before, events);
+    const after = events.reduce(evolve, before);
     if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ watcher: row.watcher, target: row.target, ...toWatermarks(after), touchedAt: appendedAt });
     journal.push(...journalRecords(row.watcher, row.target, before, events, appendedAt));
     if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.noticeText));
@@ -91,7 +91,7 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
   if (input.seedWatcher !== undefined) {
     const before = seedRow === undefined ? undefined : fromWatermarks(seedRow);
     const { events } = decide({ type: 'watch', at: sequence, via: 'spawn' }, before);
-    const after = fold(before, events);
+    const after = events.reduce(evolve, before);
     if (after !== undefined) cursorWrites.push({ watcher: input.seedWatcher, target, ...toWatermarks(after), touchedAt: appendedAt });
     journal.push(...journalRecords(input.seedWatcher, target, before, events, appendedAt));
   }

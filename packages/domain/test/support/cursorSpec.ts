@@ -1,8 +1,8 @@
 // Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
 // a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
 // cursor events and cursors the tests expect.
-import { decide, isCursorEvent, type Cursor, type CursorCommand, type CursorDecision, type CursorEvent, type CursorNotice, type CursorState, type EndReason } from '../../src/cursor/cursor.js';
-import { fold, sameCursor } from '../../src/cursor/plans.js';
+import { decide, evolve, isCursorEvent, type Cursor, type CursorCommand, type CursorDecision, type CursorEvent, type CursorNotice, type CursorState, type EndReason } from '../../src/cursor/cursor.js';
+import { sameCursor } from '../../src/cursor/plans.js';
 import type { EventKind } from '../../src/input/eventKind.js';
 import { asSequence, type Sequence } from '../../src/log/sequence.js';
 import { toNotice, type Notice } from '../../src/notice.js';
@@ -41,7 +41,7 @@ export interface CursorResult {
 
 /** The result of a decision on `state` for `command`. */
 export function resultOf(command: CursorCommand, state: CursorState, decision: CursorDecision = decide(command, state)): CursorResult {
-  const cursor = fold(state, decision.events);
+  const cursor = decision.events.reduce(evolve, state);
   const events = decision.events.filter(isCursorEvent);
   const result: { -readonly [K in keyof CursorResult]: CursorResult[K] } = { events, cursor, changed: !sameCursor(state, cursor) };
   if (command.type === 'drain') result.drain = events.length > 0 ? 'acked' : 'stale';
