@@ -2,6 +2,8 @@
 // `status` with a `reader` whose page reaches the head acknowledges the reader's cursor (issue 15).
 import {
   buildStateChanges,
+  isSequence,
+  isSessionKey,
   MAX_PAGE_LIMIT,
   toSessionEvent,
   ZERO,
@@ -17,6 +19,23 @@ import type { FacadeParts } from './facadeParts.js';
 import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from './inputs.js';
 import { describeFailure } from './storeOperationError.js';
 import { decodeReadable } from './unreadableInput.js';
+
+/**
+ * The common valid `status` options (none, or a plain object with a valid `changesSince` and
+ * `limit`), checked without io-ts on the polling path; undefined for anything else, which
+ * `decodeStatusOptions` then accepts or rejects with its worded error.
+ */
+function plainStatusOptions(value: unknown): { readonly changesSince?: Sequence; readonly limit?: number; readonly reader?: SessionKey } | undefined {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const options = value as { readonly changesSince?: unknown; readonly limit?: unknown; readonly reader?: unknown };
+  for (const field in options) if (field !== 'changesSince' && field !== 'limit' && field !== 'reader') return undefined;
+  const { changesSince, limit, reader } = options;
+  if (changesSince !== undefined && !isSequence(changesSince)) return undefined;
+  if (limit !== undefined && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 1 && limit <= MAX_PAGE_LIMIT)) return undefined;
+  if (reader !== undefined && !(typeof reader === 'string' && isSessionKey(reader))) return undefined;
+  return { changesSince, limit, reader } as { readonly changesSince?: Sequence; readonly limit?: number; readonly reader?: SessionKey };
+}
 
 /** A `readChanges` page in the shape `readSessionChanges` returns. */
 function toSessionChangesPage(page: ChangesPage): SessionChangesPage {
@@ -72,8 +91,12 @@ export function createReadMethods(parts: FacadeParts): Pick<SessionStateAwarenes
   return {
     async status(sessionKey, statusOptions) {
       failures.ensureOpen('status');
-      const key = decodeReadable('status.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'status.sessionKey'));
-      const { changesSince, limit, reader } = decodeReadable('status', statusOptions, () => decodeStatusOptions(statusOptions));
+      // A valid key is checked without io-ts on the polling path; anything else gets the worded error.
+      const key =
+        typeof sessionKey === 'string' && isSessionKey(sessionKey)
+          ? sessionKey
+          : decodeReadable('status.sessionKey', sessionKey, () => decodeSessionKey(sessionKey, 'status.sessionKey'));
+      const { changesSince, limit, reader } = decodeReadable('status', statusOptions, () => plainStatusOptions(statusOptions) ?? decodeStatusOptions(statusOptions));
       // In the lane (at once when it is idle): the read sees every operation called before it.
       return order.enter(async () => {
         if (changesSince === undefined) {
