@@ -17,7 +17,7 @@ import {
   planHeldNotices,
   planJournalPrune,
   planPruneMaterial,
-  planReadAck,
+  planAcknowledgeRead,
   planRemoval,
   planRestartScan,
   planWatch,
@@ -727,7 +727,7 @@ export function createMemoryStore(): MemoryStore {
         assertStoreKey('watcher', request.watcher);
         assertStoreKey('target', request.target);
         const now = clockMs('now', request.now);
-        const plan = planReadAck({ request: { ...request, now }, existing: byWatcher.get(request.watcher)?.get(request.target) });
+        const plan = planAcknowledgeRead({ request: { ...request, now }, existing: byWatcher.get(request.watcher)?.get(request.target) });
         commitPlan(plan);
         return plan.outcome;
       }),

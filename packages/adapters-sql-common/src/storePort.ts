@@ -25,8 +25,8 @@ import {
   type PruneBatch,
   type PrunePreview,
   type PruneRequest,
-  type ReadAckOutcome,
-  type ReadAckRequest,
+  type AcknowledgeReadOutcome,
+  type AcknowledgeReadRequest,
   type VacuumResult,
   type Sequence,
   type SessionChangesPage,
@@ -55,7 +55,7 @@ export interface StoreOperations<Db> {
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
   /** Optional (see StateStore.drainThenAppend). */
   drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
-  acknowledgeRead(db: Db, request: ReadAckRequest): Answer<ReadAckOutcome>;
+  acknowledgeRead(db: Db, request: AcknowledgeReadRequest): Answer<AcknowledgeReadOutcome>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
   countPendingCursors(db: Db): Answer<number>;

@@ -17,7 +17,7 @@ import {
   type DecidedEvent,
   type Watermarks,
 } from '../src/cursor/cursor.js';
-import { planDrain, planHeldNotices, planPruneMaterial, planReadAck, planRemoval, planRestartScan, planWatch } from '../src/cursor/plans.js';
+import { planDrain, planHeldNotices, planPruneMaterial, planAcknowledgeRead, planRemoval, planRestartScan, planWatch } from '../src/cursor/plans.js';
 import { replayCursor, type ReplayedTargetEvent } from '../src/cursor/replay.js';
 import type { CursorJournalRecord } from '../src/cursor/journal.js';
 import { EVENT_KINDS } from '../src/input/eventKind.js';
@@ -195,7 +195,7 @@ function viaPlanners(steps: readonly Step[]) {
       [written, offered] = [plan.cursorWrites, notice === undefined ? [] : [notice]];
       journal.push(...plan.journal);
     } else if (command.type === 'read') {
-      const plan = planReadAck({ request: { watcher: WATCHER, target: TARGET, since: command.since, through: command.through, now }, existing: row });
+      const plan = planAcknowledgeRead({ request: { watcher: WATCHER, target: TARGET, since: command.since, through: command.through, now }, existing: row });
       const notice = plan.outcome.acknowledged ? plan.outcome.reopened : undefined;
       [written, offered] = [plan.cursorWrites, notice === undefined ? [] : [notice]];
       journal.push(...plan.journal);

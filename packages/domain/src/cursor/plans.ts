@@ -5,7 +5,7 @@ import { decide, evolve, fromWatermarks, toWatermarks, type Cursor, type CursorC
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';
 import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
-import type { CursorPair, DrainAck, DrainOutcome, ReadAckOutcome, ReadAckRequest, WatchRequest } from '../ports/stateStore.port.js';
+import type { CursorPair, DrainAck, DrainOutcome, AcknowledgeReadOutcome, AcknowledgeReadRequest, WatchRequest } from '../ports/stateStore.port.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 
@@ -109,18 +109,18 @@ export function planDrain(input: DrainPlanInput): DrainPlan {
   return { outcomes, cursorWrites: [...written.values()], journal };
 }
 
-export interface ReadAckPlanInput {
-  readonly request: ReadAckRequest;
+export interface AcknowledgeReadPlanInput {
+  readonly request: AcknowledgeReadRequest;
   /** The pair's cursor row, or undefined when it has none. */
   readonly existing: CursorRow | undefined;
 }
 
-export interface ReadAckPlan extends CursorPlan {
-  readonly outcome: ReadAckOutcome;
+export interface AcknowledgeReadPlan extends CursorPlan {
+  readonly outcome: AcknowledgeReadOutcome;
 }
 
 /** A reconcile that reached the head: the `read` command; acknowledged up to `through`, or nothing written. */
-export function planReadAck(input: ReadAckPlanInput): ReadAckPlan {
+export function planAcknowledgeRead(input: AcknowledgeReadPlanInput): AcknowledgeReadPlan {
   const { request, existing } = input;
   const before = existing === undefined ? undefined : fromWatermarks(existing);
   const { events, notice } = decide({ type: 'read', since: request.since, through: request.through }, before);

@@ -20,8 +20,8 @@ import type {
   PruneBatch,
   PrunePreview,
   PruneRequest,
-  ReadAckOutcome,
-  ReadAckRequest,
+  AcknowledgeReadOutcome,
+  AcknowledgeReadRequest,
   SessionChangesPage,
   VacuumResult,
   WatchRequest,
@@ -57,8 +57,8 @@ export interface StateStore {
   /** Optional: `drain`, then `append` of the batch, in one transaction; a failing drain rolls back alone. */
   drainThenAppend?(drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult>;
 
-  /** The watcher's reconcile read reached the head: `planReadAck` in one transaction. */
-  acknowledgeRead(request: ReadAckRequest): Promise<ReadAckOutcome>;
+  /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
+  acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
 
   /** The restart scan at gateway start (`planRestartScan`), one notice per pending owned pair; never on a live queue. */
   restartScan(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;

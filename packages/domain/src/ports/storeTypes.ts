@@ -109,7 +109,7 @@ export interface DrainThenAppendResult {
 }
 
 /** `watcher` read `target`'s changes after `since` up to its head `through` (read in the same snapshot). */
-export interface ReadAckRequest {
+export interface AcknowledgeReadRequest {
   readonly watcher: SessionKey;
   readonly target: SessionKey;
   readonly since: Sequence;
@@ -117,7 +117,7 @@ export interface ReadAckRequest {
   readonly now: number;
 }
 
-export type ReadAckOutcome =
+export type AcknowledgeReadOutcome =
   | { readonly acknowledged: false }
   | { readonly acknowledged: true; readonly acked: Sequence; readonly reopened?: Notice };
 
