@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planReadAck, planRestartScan, planWatch, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planAcknowledgeRead, planRestartScan, planWatch, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -187,7 +187,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       guarded('acknowledgeRead', () => {
         assertPair(request.watcher, request.target);
         const now = clockMs('now', request.now);
-        const plan = planReadAck({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target) });
+        const plan = planAcknowledgeRead({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target) });
         commitPlan(state, plan);
         return plan.outcome;
       }),

@@ -1,8 +1,7 @@
 // The pure core of session-state: codecs, the signal-log head, the watcher cursor state
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
-// --- input codecs and validation -----------------------------------------------------------
-export { decodeInput, describeValue, invalidInput, type InvalidInput } from './validation.js';
+export { decodeInput, describeValue, invalidInput, type InvalidInput } from './input/validation.js';
 export {
   SessionKey,
   SessionKeyInput,
@@ -14,12 +13,12 @@ export {
   isNestedSubagent,
   parseAgentKey,
   type AgentSessionKey,
-} from './sessionKey.js';
-export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './sequence.js';
-export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './eventKind.js';
-export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './summary.js';
-export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './payload.js';
-export { hasUnpairedSurrogate, toWellFormed } from './text.js';
+} from './input/sessionKey.js';
+export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence, maxSequence } from './log/sequence.js';
+export { EventKind, EVENT_KINDS, ActorType, RunOutcome, kindClass, type KindClass } from './input/eventKind.js';
+export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './input/summary.js';
+export { PayloadInput, PAYLOAD_MAX_BYTES, takePayload, type JsonValue, type Payload, type PayloadProblem, type TakenPayload } from './input/payload.js';
+export { hasUnpairedSurrogate, toWellFormed } from './input/text.js';
 export {
   DedupeKey,
   OccurredAt,
@@ -30,27 +29,24 @@ export {
   type AppendCommandFields,
   type CommandPayload,
   type RecordFields,
-} from './recordInput.js';
+} from './input/recordInput.js';
 
-// --- the signal log ------------------------------------------------------------------------
-export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './event.js';
+export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './log/event.js';
 export {
   evolveHead,
   historyGap,
   initialHead,
-  headAfterAppend,
   isValidNextSequence,
   planHeadWrite,
   type HeadWrite,
   type SignalLogEvent,
   type SignalLogHead,
-} from './signalLog.js';
-export { buildStateChanges, type SessionStatus, type StateChanges } from './stateChanges.js';
-export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './append.js';
-export { assertAppendRequest, assertStoreKey } from './storeGuard.js';
-export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './storeOverview.js';
+} from './log/signalLog.js';
+export { buildStateChanges, type SessionStatus, type StateChanges } from './log/stateChanges.js';
+export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './log/append.js';
+export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
+export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
-// --- watchers and notices: the cursor decider ------------------------------------------------
 export {
   CURSOR_EVENT_TYPES,
   CursorEvent,
@@ -59,32 +55,37 @@ export {
   decide,
   evolve,
   fromWatermarks,
-  heldNotice,
   initialCursor,
-  noticeFor,
+  isCursorEvent,
   notifies,
-  stepCursor,
   toWatermarks,
   type Cursor,
   type CursorCommand,
+  type CursorDecision,
   type CursorEventType,
+  type CursorNotice,
   type CursorState,
-  type CursorStep,
-  type StepNotice,
+  type DecidedEvent,
+  type NoticeHeld,
   type TargetEvent,
   type Watermarks,
-} from './cursor.js';
+} from './cursor/cursor.js';
 
-// --- the cursor journal, the store planners, replay and explain --------------------------------
-export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursorJournal.js';
-export { journalWindowEnd, type JournalWindowEnd, type JournalWindowFacts } from './journalWindow.js';
+export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
+export {
+  journalWindowEnd,
+  planJournalPrune,
+  type JournalPruneInput,
+  type JournalRetentionEntry,
+  type JournalWindowEnd,
+  type JournalWindowFacts,
+} from './cursor/journalWindow.js';
 export {
   comparePairs,
   planDrain,
   planHeldNotices,
-  planJournalPrune,
   planPruneMaterial,
-  planReadAck,
+  planAcknowledgeRead,
   planRemoval,
   planRestartScan,
   planWatch,
@@ -92,24 +93,21 @@ export {
   type DrainPlan,
   type DrainPlanInput,
   type HeldNoticesInput,
-  type JournalPruneInput,
-  type JournalRetentionEntry,
   type PruneMaterialInput,
   type PrunedSession,
-  type ReadAckPlan,
-  type ReadAckPlanInput,
+  type AcknowledgeReadPlan,
+  type AcknowledgeReadPlanInput,
   type RemovalPlan,
   type RemovalPlanInput,
   type RestartScanPlan,
   type RestartScanPlanInput,
   type WatchPlan,
   type WatchPlanInput,
-} from './cursorPlans.js';
-export { replayCursor, type ReplayedTargetEvent } from './cursorReplay.js';
-export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './explain.js';
-export { noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
+} from './cursor/plans.js';
+export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
+export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
+export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
 
-// --- ports ---------------------------------------------------------------------------------
 export type { Clock } from './ports/clock.port.js';
 export type { LogFields, Logger } from './ports/logger.port.js';
 export type { Wake } from './ports/wake.port.js';
@@ -133,8 +131,8 @@ export {
   type HeadRow,
   type PruneBatch,
   type PruneRequest,
-  type ReadAckOutcome,
-  type ReadAckRequest,
+  type AcknowledgeReadOutcome,
+  type AcknowledgeReadRequest,
   type PrunePreview,
   type VacuumResult,
   type SessionChangesPage,

@@ -2,11 +2,11 @@
 import { describe, expect, test } from '@jest/globals';
 import * as E from 'fp-ts/lib/Either.js';
 
-import { planAppend, toStoredEvent, type CursorRow } from '../src/append.js';
+import { planAppend, toStoredEvent, type CursorRow } from '../src/log/append.js';
 import { noticeText } from '../src/notice.js';
-import { decodeRecordInput, type AppendCommand } from '../src/recordInput.js';
-import { asSequence } from '../src/sequence.js';
-import type { SessionKey } from '../src/sessionKey.js';
+import { decodeRecordInput, type AppendCommand } from '../src/input/recordInput.js';
+import { asSequence } from '../src/log/sequence.js';
+import type { SessionKey } from '../src/input/sessionKey.js';
 
 const PARENT = 'agent:main:main' as SessionKey;
 const PEER = 'agent:ops:main' as SessionKey;

@@ -1,12 +1,10 @@
-// Properties of the cursor machine under random interleavings of foreign and self events of
-// every kind, drains, spawn-edge seeds, restart scans and signal scans (held notices), driven
-// through a simulated notice queue.
+// The cursor machine's laws under random events, drains, seeds, restart scans and rereads, through a simulated queue.
 import { describe, expect } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
 import { NOTICE_RULES, type RuleStep } from '@session-state/testkit';
 
-import { heldNotice, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
+import { toWatermarks, type Cursor } from '../src/cursor/cursor.js';
 import { noticeText } from '../src/notice.js';
 import {
   NoticeSimulation,
@@ -22,9 +20,7 @@ import {
   type Snapshot,
   type Transition,
 } from './support/noticeSimulation.js';
-import { stepOf, type CursorTestInput } from './support/cursorSpec.js';
-
-// --- helpers -------------------------------------------------------------------------------
+import { heldNoticeOf, stepOf, type CursorResult, type CursorTestInput } from './support/cursorSpec.js';
 
 const entriesOf = (snapshot: Snapshot, pair: Pair): readonly QueueEntry[] =>
   snapshot.queue.filter((e) => e.watcher === pair.watcher && e.target === pair.target);
@@ -68,13 +64,11 @@ interface StepView {
 }
 
 /** A decider step in the table's terms. */
-function asTableStep(step: CursorStep | undefined): StepView {
+function asTableStep(step: CursorResult | undefined): StepView {
   const cursor = step?.cursor === undefined ? undefined : { ...toWatermarks(step.cursor) };
   const notice = step?.notice === undefined ? undefined : { acked: step.notice.acked, notified: step.notice.notified, reason: step.notice.reason };
   return { cursor, ...(notice !== undefined ? { notice } : {}), ...(step?.drain !== undefined ? { drain: step.drain } : {}) };
 }
-
-// --- the decider against the spec's table ---------------------------------------------------
 
 describe('the cursor decider against the test kit\'s table of SPEC 5', () => {
   test.prop([simCommandsArb])('every step of every pair moves the watermarks and asks for the notice exactly as the table says', (commands) => {
@@ -87,8 +81,6 @@ describe('the cursor decider against the test kit\'s table of SPEC 5', () => {
     });
   });
 });
-
-// --- invariants ----------------------------------------------------------------------------
 
 describe('cursor + notice queue under random interleavings', () => {
   test.prop([simCommandsArb])('at most one pending notice per (watcher, target) pair', (commands) => {
@@ -207,9 +199,9 @@ describe('cursor + notice queue under random interleavings', () => {
         expect(w1.acked).toBe(w0.acked);
         expect(w1.material).toBe(w0.material);
         expect(w1.notified).toBeGreaterThanOrEqual(w0.notified);
-        const lagging = w0.material > w0.acked;
-        expect(entriesOf(after, pair)).toHaveLength(lagging ? 1 : 0);
-        if (lagging) expect(w1.notified).toBe(w1.material);
+        const pendingBefore = w0.material > w0.acked;
+        expect(entriesOf(after, pair)).toHaveLength(pendingBefore ? 1 : 0);
+        if (pendingBefore) expect(w1.notified).toBe(w1.material);
       }
     },
   );
@@ -234,13 +226,13 @@ describe('cursor + notice queue under random interleavings', () => {
   );
 
   test.prop([simCommandsArb])(
-    "heldNotice never changes what a drain acknowledges: the notice it returns has the cursor's own notified",
+    "the held notice never changes what a drain acknowledges: the notice it returns has the cursor's own notified",
     (commands) => {
       runSimulation(commands, ({ after }) => {
         for (const pair of PAIRS) {
           const cursor = cursorIn(after, pair);
           if (cursor === undefined) continue;
-          const held = heldNotice(pair.watcher, pair.target, cursor);
+          const held = heldNoticeOf(pair.watcher, pair.target, cursor);
           if (cursor.status === 'idle') {
             expect(held).toBeUndefined();
             continue;
@@ -262,7 +254,7 @@ describe('cursor + notice queue under random interleavings', () => {
     },
   );
 
-  // Issue 15: the reader's read, on any cursor a run of the simulation leaves, with any read range.
+  // The reader's read, on any cursor a run of the simulation leaves, with any read range.
   test.prop([simCommandsArb, fc.nat({ max: 40 }), fc.nat({ max: 40 })])(
     'a read steps every cursor exactly as the table says, never lowers acked, and never leaves a foreign change above material uncovered',
     (commands, since, through) => {

@@ -2,8 +2,8 @@
 // table (§5): each step's cursor events, the cursor after them, and the notice it asks for.
 import { describe, expect, test } from '@jest/globals';
 
-import { fromWatermarks, heldNotice, noticeFor, toWatermarks, type Cursor, type CursorStep } from '../src/cursor.js';
-import type { EventKind } from '../src/eventKind.js';
+import { toWatermarks, type Cursor } from '../src/cursor/cursor.js';
+import type { EventKind } from '../src/input/eventKind.js';
 import { noticeText } from '../src/notice.js';
 import {
   TARGET,
@@ -16,17 +16,16 @@ import {
   event,
   foreign,
   idle,
-  noticeRead,
+  noticeOf,
   pending,
   raised,
-  read,
-  recovered,
   reopened,
   restartScan,
   seed,
   seq,
   started,
   stepOf,
+  type CursorResult,
   type CursorTestInput,
 } from './support/cursorSpec.js';
 
@@ -36,13 +35,10 @@ const NOTIFYING: readonly EventKind[] = ['human_direct_message', 'goal_changed',
 const NOT_NOTIFYING: readonly EventKind[] = ['child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
 
 /** The notice text a step would queue for the (WATCHER, TARGET) pair. */
-const textOf = (step: CursorStep | undefined): string | undefined =>
-  step === undefined ? undefined : noticeFor(WATCHER, TARGET, step)?.text;
+const textOf = (step: CursorResult | undefined): string | undefined => noticeOf(WATCHER, TARGET, step)?.text;
 
 /** One step of the (WATCHER, TARGET) cursor. */
-const step = (cursor: Cursor | undefined, input: CursorTestInput): CursorStep => stepOf(WATCHER, cursor, input);
-
-// --- seed ----------------------------------------------------------------------------------
+const step = (cursor: Cursor | undefined, input: CursorTestInput): CursorResult => stepOf(WATCHER, cursor, input);
 
 describe('seed at s', () => {
   test('creates an idle cursor with acked = notified = material = s', () => {
@@ -71,8 +67,6 @@ describe('seed at s', () => {
     }
   });
 });
-
-// --- notifying event by someone else, idle ------------------------------------------------
 
 describe('notifying event e by someone else while idle', () => {
   test.each(NOTIFYING)('%s sets notified = material = e and queues one notice, reason first', (kind) => {
@@ -110,8 +104,6 @@ describe('notifying event e by someone else while idle', () => {
   });
 });
 
-// --- notifying event by someone else, pending ----------------------------------------------
-
 describe('notifying event e by someone else while pending', () => {
   test.each(NOTIFYING)('%s moves only material (no cursor event) and re-offers the pending notice', (kind) => {
     spec
@@ -135,8 +127,6 @@ describe('notifying event e by someone else while pending', () => {
   });
 });
 
-// --- self-caused events --------------------------------------------------------------------
-
 describe('event caused by the watcher itself (actorSessionKey = watcher)', () => {
   test.each(NOTIFYING)('%s while idle: no notice, no watermark moves', (kind) => {
     spec.given([seed(5)]).when(event(8, kind, WATCHER)).then({ events: [], cursor: idle(5), changed: false });
@@ -154,8 +144,6 @@ describe('event caused by the watcher itself (actorSessionKey = watcher)', () =>
   });
 });
 
-// --- log-only and seed kinds ---------------------------------------------------------------
-
 describe('log-only and seed kinds', () => {
   test.each(NOT_NOTIFYING)('%s by someone else while idle does nothing', (kind) => {
     spec.given([seed(5)]).when(foreign(8, kind)).then({ events: [], cursor: idle(5), changed: false });
@@ -165,8 +153,6 @@ describe('log-only and seed kinds', () => {
     spec.given([seed(5), foreign(8)]).when(foreign(11, kind)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
   });
 });
-
-// --- drain ---------------------------------------------------------------------------------
 
 describe('drain (the watcher consumes the notice)', () => {
   test('without interleaving: acked = notified, the cursor goes idle, no notice', () => {
@@ -231,180 +217,5 @@ describe('drain compare-and-swap', () => {
 
   test('a drain of a pair without a cursor is stale and offers nothing', () => {
     spec.given([]).when(drain(8)).then({ events: [], cursor: undefined, changed: false, drain: 'stale' });
-  });
-});
-
-// --- restart scan --------------------------------------------------------------------------
-
-describe('restart scan', () => {
-  test('a lagging row (material > notified): notified = material, the notice is queued again', () => {
-    spec
-      .given([seed(5), foreign(8), foreign(11)])
-      .when(restartScan)
-      .then({
-        events: [recovered(5, 11)],
-        cursor: pending(5, 11, 11),
-        changed: true,
-        notice: { acked: seq(5), notified: seq(11), reason: 'recovered' },
-      });
-  });
-
-  test('a pending row with material = notified: the notice is queued again, nothing written', () => {
-    spec
-      .given([seed(5), foreign(8)])
-      .when(restartScan)
-      .then({ events: [], cursor: pending(5, 8, 8), changed: false, notice: { acked: seq(5), notified: seq(8), reason: 'recovered' } });
-  });
-
-  test('the recovered text equals the text that was pending before the restart', () => {
-    const before = step(idle(5), foreign(8));
-    const after = step(pending(5, 8, 11), restartScan);
-    expect(textOf(after)).toBe(textOf(before));
-  });
-
-  test('a stored row with material > acked but notified not raised scans to notified = material', () => {
-    const result = step(fromWatermarks({ acked: seq(5), notified: seq(5), material: seq(9) }), restartScan);
-    expect(result.cursor).toStrictEqual(pending(5, 9, 9));
-    expect(result.notice).toStrictEqual({ acked: seq(5), notified: seq(9), reason: 'recovered' });
-  });
-
-  test('an idle row: nothing', () => {
-    spec.given([seed(5), foreign(8), drain(8)]).when(restartScan).then({ events: [], cursor: idle(8), changed: false });
-  });
-
-  test('a freshly seeded row: nothing', () => {
-    spec.given([seed(5)]).when(restartScan).then({ events: [], cursor: idle(5), changed: false });
-  });
-});
-
-// --- end, prune ------------------------------------------------------------------------------
-
-// --- read: a reconcile that acknowledges (issue 15) ------------------------------------------------
-
-describe('read (the watcher reconciled with status as reader and reached the head)', () => {
-  test('a pending cursor read from acked up to its material goes idle there: notice_read, no notice (the queued one is withdrawn)', () => {
-    spec.given([seed(5), foreign(8), foreign(11)]).when(read(5, 11)).then({ events: [noticeRead(11, 11)], cursor: idle(11), changed: true });
-  });
-
-  test('a burst read after the drain reopened: the reopened notice is covered, idle at the head', () => {
-    spec.given([seed(5), foreign(8), foreign(11), drain(8)]).when(read(5, 11)).then({ events: [noticeRead(11, 11)], cursor: idle(11), changed: true });
-  });
-
-  test('a change recorded after the read keeps one notice: acked = the head read, notified = material, reason reopen', () => {
-    spec
-      .given([seed(5), foreign(8), foreign(11)])
-      .when(read(5, 9))
-      .then({
-        events: [noticeRead(9, 11)],
-        cursor: pending(9, 11, 11),
-        changed: true,
-        notice: { acked: seq(9), notified: seq(11), reason: 'reopen' },
-      });
-  });
-
-  test('an idle cursor read past acked moves acked to the head read (the next notice starts there)', () => {
-    spec.given([seed(5), event(7, 'compacted', TARGET)]).when(read(5, 7)).then({ events: [noticeRead(7, 7)], cursor: idle(7), changed: true });
-  });
-
-  test('a read that started above acked, ended at or below it, or of a pair without a cursor acknowledges nothing', () => {
-    spec.given([seed(5), foreign(8)]).when(read(6, 8)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
-    spec.given([seed(5), foreign(8)]).when(read(0, 5)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
-    spec.given([]).when(read(0, 8)).then({ events: [], cursor: undefined, changed: false });
-  });
-
-  test('a read from below acked (an older changesSince) covers more and acknowledges too', () => {
-    spec.given([seed(5), foreign(8)]).when(read(2, 8)).then({ events: [noticeRead(8, 8)], cursor: idle(8), changed: true });
-  });
-});
-
-describe('end and prune', () => {
-  test.each(['reset', 'deleted', 'expired', 'replaced', 'unwatched'] as const)('end (%s) removes an idle or pending cursor with one watch_ended', (reason) => {
-    spec.given([seed(5)]).when(end(reason)).then({ events: [ended(reason)], cursor: undefined, changed: true });
-    spec.given([seed(5), foreign(8), foreign(11)]).when(end(reason)).then({ events: [ended(reason)], cursor: undefined, changed: true });
-  });
-
-  test('a prune whose watermark passed the material a target event set keeps it: material_kept, nothing written', () => {
-    spec
-      .given([seed(5), foreign(8), foreign(11)])
-      .when({ type: 'prune', before: seq(0), after: seq(11) })
-      .then({ events: [{ type: 'material_kept', material: seq(11) }], cursor: pending(5, 8, 11), changed: false });
-  });
-
-  test('a prune below the material, or one that passed it before, or of an idle cursor or one whose material is its notified: nothing', () => {
-    for (const [given, before, after] of [
-      [[seed(5), foreign(8), foreign(11)], 0, 10],
-      [[seed(5), foreign(8), foreign(11)], 11, 12],
-      [[seed(5), foreign(8)], 0, 20],
-      [[seed(5)], 0, 20],
-    ] as const) {
-      spec.given(given).when({ type: 'prune', before: seq(before), after: seq(after) }).thenCheck((result) => expect(result.events).toStrictEqual([]));
-    }
-  });
-});
-
-// --- the held notice (the owner's re-read after a cross-process signal) --------------------
-
-/** The cursor of (WATCHER, TARGET) after `inputs`, each applied by `stepCursor`. */
-const cursorAfter = (inputs: readonly CursorTestInput[]): Cursor | undefined =>
-  inputs.reduce<Cursor | undefined>((cursor, input) => step(cursor, input).cursor, undefined);
-
-describe('heldNotice (read without stepping)', () => {
-  test('an idle cursor holds no notice: freshly seeded, or drained', () => {
-    expect(heldNotice(WATCHER, TARGET, idle(5))).toBeUndefined();
-    const drained = cursorAfter([seed(5), foreign(8), drain(8)]);
-    expect(drained).toStrictEqual(idle(8));
-    expect(drained && heldNotice(WATCHER, TARGET, drained)).toBeUndefined();
-  });
-
-  test('a pending cursor holds the notice at its frozen notified, not at material: its acked, its text, reason signalled', () => {
-    expect(heldNotice(WATCHER, TARGET, pending(5, 8, 11))).toStrictEqual({
-      watcher: WATCHER,
-      target: TARGET,
-      acked: seq(5),
-      notified: seq(8),
-      text: noticeText(TARGET, seq(5)),
-      reason: 'signalled',
-    });
-  });
-
-  test('it is the notice the first foreign event queued, byte for byte, whatever changed since', () => {
-    const first = step(idle(5), foreign(8));
-    const queued = noticeFor(WATCHER, TARGET, first);
-    expect(queued?.reason).toBe('first');
-    const later = cursorAfter([seed(5), foreign(8), foreign(11), event(12, 'goal_changed', WATCHER), foreign(13, 'compacted')]);
-    expect(later).toStrictEqual(pending(5, 8, 11));
-    expect(later && heldNotice(WATCHER, TARGET, later)).toStrictEqual({ ...queued, reason: 'signalled' });
-  });
-
-  test('after a reopen it holds the reopened notice', () => {
-    const afterDrain = step(pending(5, 8, 11), drain(8));
-    const notice = noticeFor(WATCHER, TARGET, afterDrain);
-    expect(notice?.reason).toBe('reopen');
-    expect(afterDrain.cursor && heldNotice(WATCHER, TARGET, afterDrain.cursor)).toStrictEqual({ ...notice, reason: 'signalled' });
-  });
-
-  test('a stored row whose notified was not raised holds the notice at material, as fromWatermarks reads it (what a drain compares against)', () => {
-    const cursor = fromWatermarks({ acked: seq(5), notified: seq(5), material: seq(9) });
-    expect(heldNotice(WATCHER, TARGET, cursor)?.notified).toBe(9);
-    expect(step(cursor, drain(9)).drain).toBe('acked');
-  });
-
-  test('draining the held notice acknowledges up to notified and reopens for the rest, exactly as draining the queued one', () => {
-    const cursor = pending(5, 8, 11);
-    const held = heldNotice(WATCHER, TARGET, cursor);
-    expect(held?.notified).toBe(8);
-    const drained = held && step(cursor, drain(held.notified));
-    expect(drained).toStrictEqual(step(cursor, drain(8)));
-    expect(drained?.cursor).toStrictEqual(pending(8, 11, 11));
-  });
-});
-
-// --- stored watermarks ---------------------------------------------------------------------
-
-describe('watermarks round-trip', () => {
-  test('idle and pending cursors survive toWatermarks/fromWatermarks', () => {
-    for (const cursor of [idle(0), idle(7), pending(3, 4, 4), pending(3, 4, 9)]) {
-      expect(fromWatermarks(toWatermarks(cursor))).toStrictEqual(cursor);
-    }
   });
 });

@@ -1,13 +1,13 @@
 // The cursor journal's stored rows, replay, explain and the head-write planner.
 import { describe, expect, test } from '@jest/globals';
 
-import { toWatermarks, type CursorEvent } from '../src/cursor.js';
-import { journalRecords, type CursorJournalEntry } from '../src/cursorJournal.js';
-import { replayCursor } from '../src/cursorReplay.js';
-import { explainPair } from '../src/explain.js';
-import { asSequence } from '../src/sequence.js';
-import type { SessionKey } from '../src/sessionKey.js';
-import { planHeadWrite } from '../src/signalLog.js';
+import { toWatermarks, type CursorEvent } from '../src/cursor/cursor.js';
+import { journalRecords, type CursorJournalEntry } from '../src/cursor/journal.js';
+import { replayCursor } from '../src/cursor/replay.js';
+import { explainPair } from '../src/cursor/explain.js';
+import { asSequence } from '../src/log/sequence.js';
+import type { SessionKey } from '../src/input/sessionKey.js';
+import { planHeadWrite } from '../src/log/signalLog.js';
 import { idle, pending, seq } from './support/cursorSpec.js';
 
 const W = 'agent:main:main' as SessionKey;

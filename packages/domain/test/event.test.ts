@@ -1,10 +1,10 @@
 // toRecordedEvent: the event `record` returns, with the public fields in the public key order.
 import { describe, expect, test } from '@jest/globals';
 
-import { toRecordedEvent, type StoredEvent } from '../src/event.js';
-import { asSequence } from '../src/sequence.js';
-import type { SessionKey } from '../src/sessionKey.js';
-import type { Summary } from '../src/summary.js';
+import { toRecordedEvent, type StoredEvent } from '../src/log/event.js';
+import { asSequence } from '../src/log/sequence.js';
+import type { SessionKey } from '../src/input/sessionKey.js';
+import type { Summary } from '../src/input/summary.js';
 
 const stored: StoredEvent = {
   sessionKey: 'agent:main:subagent:child' as SessionKey,

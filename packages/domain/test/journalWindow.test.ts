@@ -3,7 +3,7 @@
 // delete, and a journal within its cap with nothing aged ahead is done before its end.
 import fc from 'fast-check';
 
-import { journalWindowEnd, type JournalWindowFacts } from '../src/journalWindow.js';
+import { journalWindowEnd, type JournalWindowFacts } from '../src/cursor/journalWindow.js';
 
 const facts = (overrides: Partial<JournalWindowFacts>): JournalWindowFacts => ({
   after: 100,

@@ -1,10 +1,8 @@
 // The stale-state notice text, compared byte-for-byte with the line SPEC §5 gives.
 import { describe, expect, test } from '@jest/globals';
 
-import { fc, test as propTest } from '@fast-check/jest';
-
-import { NOTICE_TEXT_RECENT_SLOTS, noticeText, noticeTextMemo, noticeTextPerTarget, noticeTextRecent } from '../src/notice.js';
-import { asSequence } from '../src/sequence.js';
+import { noticeText } from '../src/notice.js';
+import { asSequence } from '../src/log/sequence.js';
 
 /** UTF-8 bytes of a string, so the comparison is literally byte-for-byte. */
 const bytes = (text: string): number[] => Array.from(Buffer.from(text, 'utf8'));
@@ -40,37 +38,4 @@ describe('noticeText', () => {
     expect(a).not.toBe(b);
     expect(a.replace(/changesSince 3\.$/, 'changesSince 4.')).toBe(b);
   });
-});
-
-describe('noticeTextMemo', () => {
-  propTest.prop([fc.array(fc.tuple(fc.constantFrom('agent:a:main', 'agent:b:main'), fc.nat(3)), { maxLength: 30 })])(
-    'gives exactly noticeText(target, acked) for any sequence of calls',
-    (calls) => {
-      const textOf = noticeTextMemo();
-      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
-    },
-  );
-});
-
-describe('noticeTextPerTarget', () => {
-  // Several targets interleaved, each seen again at the same and at another acked: the memo's hits and misses.
-  propTest.prop([fc.array(fc.tuple(fc.constantFrom('agent:a:main', 'agent:b:main', 'agent:c:main'), fc.nat(2)), { maxLength: 40 })])(
-    'gives exactly noticeText(target, acked) for any sequence of calls',
-    (calls) => {
-      const textOf = noticeTextPerTarget();
-      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
-    },
-  );
-});
-
-describe('noticeTextRecent', () => {
-  // More targets than the memo keeps, each at a few ackeds: hits, misses and evictions.
-  const targets = Array.from({ length: NOTICE_TEXT_RECENT_SLOTS + 4 }, (_, i) => `agent:t${i}:main`);
-  propTest.prop([fc.array(fc.tuple(fc.constantFrom(...targets), fc.nat(2)), { maxLength: 120 })])(
-    'gives exactly noticeText(target, acked) for any sequence of calls',
-    (calls) => {
-      const textOf = noticeTextRecent();
-      for (const [target, acked] of calls) expect(textOf(target, asSequence(acked))).toBe(noticeText(target, asSequence(acked)));
-    },
-  );
 });

@@ -22,7 +22,7 @@ describe('packages/domain/src is pure', () => {
 
   test('the scan finds the domain sources, ports included', () => {
     const names = files.map((f) => path.relative(SRC, f).split(path.sep).join('/'));
-    expect(names).toEqual(expect.arrayContaining(['cursor.ts', 'index.ts', 'ports/stateStore.port.ts']));
+    expect(names).toEqual(expect.arrayContaining(['cursor/cursor.ts', 'index.ts', 'ports/stateStore.port.ts']));
   });
 
   test('no file imports anything but fp-ts, io-ts or relative files, or uses Date.now, Math.random, process., require( or node:', () => {

@@ -2,11 +2,11 @@
 // one `recovered` notice per pending pair in pair order, its text built by the given textOf.
 import { expect, test } from '@jest/globals';
 
-import type { CursorRow } from '../src/append.js';
-import { planRestartScan } from '../src/cursorPlans.js';
+import type { CursorRow } from '../src/log/append.js';
+import { planRestartScan } from '../src/cursor/plans.js';
 import { noticeText } from '../src/notice.js';
-import { asSequence } from '../src/sequence.js';
-import type { SessionKey } from '../src/sessionKey.js';
+import { asSequence } from '../src/log/sequence.js';
+import type { SessionKey } from '../src/input/sessionKey.js';
 
 const row = (watcher: string, target: string, acked: number, notified: number, material: number): CursorRow => ({
   watcher: watcher as SessionKey,

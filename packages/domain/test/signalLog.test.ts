@@ -3,15 +3,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 
-import { asSequence, type Sequence } from '../src/sequence.js';
-import { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from '../src/signalLog.js';
-import { buildStateChanges } from '../src/stateChanges.js';
-import type { SessionEvent } from '../src/event.js';
+import { asSequence, type Sequence } from '../src/log/sequence.js';
+import { evolveHead, historyGap, initialHead, isValidNextSequence, type SignalLogEvent, type SignalLogHead } from '../src/log/signalLog.js';
+import { buildStateChanges } from '../src/log/stateChanges.js';
+import type { SessionEvent } from '../src/log/event.js';
 
 const seq = (n: number): Sequence => asSequence(n);
 const replay = (events: readonly SignalLogEvent[]): SignalLogHead => events.reduce(evolveHead, initialHead);
-
-// --- arbitraries ---------------------------------------------------------------------------
 
 const sequenceArb = fc.integer({ min: 1, max: 1_000_000 }).map(seq);
 
@@ -43,8 +41,6 @@ const historyArb = fc
     operations,
     changesSince,
   }));
-
-// --- the head ------------------------------------------------------------------------------
 
 describe('evolveHead', () => {
   test('a session with no events has version 0 and no prune watermark', () => {
@@ -99,8 +95,6 @@ describe('evolveHead', () => {
     },
   );
 });
-
-// --- historyGap ----------------------------------------------------------------------------
 
 describe('historyGap', () => {
   const sparse = replay([
@@ -161,8 +155,6 @@ describe('historyGap', () => {
     },
   );
 });
-
-// --- the reconciliation page ---------------------------------------------------------------
 
 describe('buildStateChanges', () => {
   const event = (sequence: number): SessionEvent => ({

@@ -4,8 +4,7 @@ import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } f
 import {
   assertAppendRequest,
   asSequence,
-  headAfterAppend,
-  noticeTextRecent,
+  noticeText,
   planAppend,
   toStoredEvent,
   type AppendOutcome,
@@ -68,7 +67,7 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
   );
   // AUTOINCREMENT is above the session's head, so the head is written without reading it first.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  writeAppendedHead(db, command.sessionKey, headAfterAppend(sequence), command, appendedAt);
+  writeAppendedHead(db, command.sessionKey, sequence, command, appendedAt);
   if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
     const owed: OwedFanOut = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
     oweFanOut(db, owed);
@@ -98,7 +97,7 @@ function transactionsOf(db: StoreDb): AppendTransactions {
   let found = transactionsByDb.get(db);
   if (found === undefined) {
     // Nested inside `batch`, this runs as a SAVEPOINT.
-    const memo: AppendMemo = { noticeText: noticeTextRecent(), lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
+    const memo: AppendMemo = { noticeText, lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
     const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
     const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
       const only = requests.length === 1 ? requests[0] : undefined;

@@ -36,7 +36,7 @@ interface Marks {
 }
 
 interface LogMaterialStatements {
-  /** An append's head write (headAfterAppend: the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
+  /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
   readonly writeAppendedHead: Statement<HeadWrite>;
   /** {sessionKey} → [lastNotify, lastNotifyActor, lastNotifyAt, otherNotify, otherNotifyAt]. */
   readonly marksOf: Statement<{ sessionKey: string }>;

@@ -1,7 +1,7 @@
 // The restart scan: each page of pending cursors is read, planned (`planRestartScan`) and written in its own
 // transaction, the event loop turning between pages; each cursor's step depends on it alone.
 import { decodePendingRows } from '@session-state/adapters-sql-common';
-import { noticeTextPerTarget, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
+import { noticeText, planRestartScan, type Notice, type SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
 import { withoutAutoCheckpoint } from '../worker/storeWorker.js';
@@ -30,7 +30,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 export async function restartScan(db: StoreDb, now: number, owns?: (watcher: SessionKey) => boolean, wal?: WalSchedule): Promise<readonly Notice[]> {
   await finishOwedFanOuts(db);
   const notices: Notice[] = [];
-  const textOf = noticeTextPerTarget();
+  const textOf = noticeText;
   let after: Pair | undefined = BEFORE_FIRST;
   while (after !== undefined) {
     await wal?.ready();

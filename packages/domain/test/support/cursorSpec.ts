@@ -1,9 +1,11 @@
 // Fixtures for cursor tests: the cursor decider of one watcher as a specification, its inputs in
 // a compact form (a seed is a spawn-edge watch, an event is observed by the watcher), and the
 // cursor events and cursors the tests expect.
-import { stepCursor, type Cursor, type CursorCommand, type CursorEvent, type CursorState, type CursorStep, type EndReason } from '../../src/cursor.js';
-import type { EventKind } from '../../src/eventKind.js';
-import { asSequence, type Sequence } from '../../src/sequence.js';
+import { decide, evolve, isCursorEvent, type Cursor, type CursorCommand, type CursorDecision, type CursorEvent, type CursorNotice, type CursorState, type EndReason } from '../../src/cursor/cursor.js';
+import { sameCursor } from '../../src/cursor/plans.js';
+import type { EventKind } from '../../src/input/eventKind.js';
+import { asSequence, type Sequence } from '../../src/log/sequence.js';
+import { toNotice, type Notice } from '../../src/notice.js';
 import { specificationFor, type Specification } from './specification.js';
 
 export const WATCHER = 'agent:main:main';
@@ -25,13 +27,32 @@ export function commandOf(watcher: string, input: CursorTestInput): CursorComman
   return input;
 }
 
-/** One step of the cursor of `watcher`, as the planners take it. */
-export const stepOf = (watcher: string, state: CursorState, input: CursorTestInput): CursorStep => stepCursor(commandOf(watcher, input), state);
+/**
+ * What one input produced, in the planners' terms: the journalled cursor events, the cursor after
+ * all decided events, whether its row changes, a drain's result, and the notice decide named.
+ */
+export interface CursorResult {
+  readonly events: readonly CursorEvent[];
+  readonly cursor: CursorState;
+  readonly changed: boolean;
+  readonly drain?: 'acked' | 'stale';
+  readonly notice?: CursorNotice;
+}
 
-/** What one input produced. */
-export type CursorResult = CursorStep;
+/** The result of a decision on `state` for `command`. */
+export function resultOf(command: CursorCommand, state: CursorState, decision: CursorDecision = decide(command, state)): CursorResult {
+  const cursor = decision.events.reduce(evolve, state);
+  const events = decision.events.filter(isCursorEvent);
+  const result: { -readonly [K in keyof CursorResult]: CursorResult[K] } = { events, cursor, changed: !sameCursor(state, cursor) };
+  if (command.type === 'drain') result.drain = events.length > 0 ? 'acked' : 'stale';
+  if (decision.notice !== undefined) result.notice = decision.notice;
+  return result;
+}
 
-/** The cursor of `watcher` driven by `stepCursor`, starting with no cursor. */
+/** One step of the cursor of `watcher`. */
+export const stepOf = (watcher: string, state: CursorState, input: CursorTestInput): CursorResult => resultOf(commandOf(watcher, input), state);
+
+/** The cursor of `watcher` driven by decide and evolve, starting with no cursor. */
 export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestInput, CursorResult> {
   return specificationFor<CursorState, CursorTestInput, CursorResult>({
     initial: undefined,
@@ -40,7 +61,12 @@ export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestI
   });
 }
 
-// --- inputs ------------------------------------------------------------------------------
+/** The queue's notice a result asks for on the pair. */
+export const noticeOf = (watcher: string, target: string, result: { readonly notice?: CursorNotice } | undefined): Notice | undefined =>
+  result?.notice === undefined ? undefined : toNotice(watcher, target, result.notice);
+
+/** The notice a cursor holds, as the owner's re-read after a signal offers it. */
+export const heldNoticeOf = (watcher: string, target: string, cursor: Cursor): Notice | undefined => noticeOf(watcher, target, decide({ type: 'reread' }, cursor));
 
 export const seed = (at: number): CursorTestInput => ({ type: 'seed', at: seq(at) });
 
@@ -61,10 +87,8 @@ export const restartScan: CursorTestInput = { type: 'restartScan' };
 
 export const end = (reason: EndReason): CursorTestInput => ({ type: 'end', reason });
 
-/** The watcher's own status read from `since` that reached the head `through` (issue 15). */
+/** The watcher's own status read from `since` that reached the head `through`. */
 export const read = (since: number, through: number): CursorTestInput => ({ type: 'read', since: seq(since), through: seq(through) });
-
-// --- cursors -----------------------------------------------------------------------------
 
 export const idle = (acked: number): Cursor => ({ status: 'idle', acked: seq(acked) });
 
@@ -74,8 +98,6 @@ export const pending = (acked: number, notified: number, material: number): Curs
   notified: seq(notified),
   material: seq(material),
 });
-
-// --- cursor events -------------------------------------------------------------------------
 
 export const started = (at: number, via: 'spawn' | 'watch' = 'spawn'): CursorEvent => ({ type: 'watch_started', via, at: seq(at) });
 export const raised = (acked: number, notified: number): CursorEvent => ({ type: 'notice_raised', acked: seq(acked), notified: seq(notified) });

@@ -1,18 +1,16 @@
-// The cursor decider driven the way the app drives it: `stepCursor` on the cursors of a few
+// The cursor decider driven the way the app drives it: decide and evolve on the cursors of a few
 // (watcher, target) pairs, its notices offered to the test kit's notice queue model, under random
 // events, drains, seeds, restart scans and the owner's re-reads after cross-process signals
-// (`heldNotice`). It is the code under test in a harness, not a model: the rules it is checked
+// (the `reread` command). It is the code under test in a harness, not a model: the rules it is checked
 // against are the kit's NOTICE_RULES table and the laws in cursor.properties.test.ts.
 import { fc } from '@fast-check/jest';
 import { NoticeQueueModel, noticeTextOf, type OfferOutcome, type QueuedNotice } from '@session-state/testkit';
 
-import { heldNotice, noticeFor, type Cursor, type CursorStep } from '../../src/cursor.js';
-import { EVENT_KINDS, kindClass, type EventKind } from '../../src/eventKind.js';
+import type { Cursor } from '../../src/cursor/cursor.js';
+import { EVENT_KINDS, kindClass, type EventKind } from '../../src/input/eventKind.js';
 import type { NoticeReason } from '../../src/notice.js';
-import { asSequence, type Sequence } from '../../src/sequence.js';
-import { stepOf, type CursorTestInput as CursorInput } from './cursorSpec.js';
-
-// --- the world -----------------------------------------------------------------------------
+import { asSequence, type Sequence } from '../../src/log/sequence.js';
+import { heldNoticeOf, noticeOf, stepOf, type CursorResult, type CursorTestInput as CursorInput } from './cursorSpec.js';
 
 export const WATCHERS = ['agent:a:main', 'agent:b:subagent:worker'] as const;
 export const TARGETS = ['agent:t:main', 'agent:u:subagent:child'] as const;
@@ -28,8 +26,6 @@ export const PAIRS: readonly Pair[] = WATCHERS.flatMap((watcher) => TARGETS.map(
 
 export const pairId = (pair: Pair): string => `${pair.watcher} -> ${pair.target}`;
 
-// --- commands ------------------------------------------------------------------------------
-
 /** Who caused an event: a watcher (by index), the target itself, a stranger, or nobody named. */
 export type Actor = { readonly watcher: number } | 'target' | 'stranger' | 'none';
 
@@ -42,7 +38,7 @@ export type SimCommand =
   | { readonly type: 'seed'; readonly watcher: number; readonly target: number; readonly gap: number }
   /** A restart: the in-memory queue is lost, then the scan re-queues. */
   | { readonly type: 'restart' }
-  /** A cross-process signal: the owner offers every pair's held notice (`heldNotice`), stepping no cursor. */
+  /** A cross-process signal: the owner offers every pair's held notice (the `reread` command), stepping no cursor. */
   | { readonly type: 'signalScan' };
 
 const actorArb: fc.Arbitrary<Actor> = fc.oneof(
@@ -81,8 +77,6 @@ export const simCommandArb: fc.Arbitrary<SimCommand> = fc.oneof(
 
 export const simCommandsArb = fc.array(simCommandArb, { maxLength: 60, size: 'medium' });
 
-// --- the queue -----------------------------------------------------------------------------
-
 /** A queued notice: the kit queue's entry, with the reason the decider gave. */
 export type QueueEntry = QueuedNotice;
 
@@ -94,12 +88,12 @@ export interface Offer {
   readonly outcome: OfferOutcome;
 }
 
-/** One `stepCursor` call the simulation made, with its input and result. */
+/** One decision the simulation made, with its input and result. */
 export interface StepRecord {
   readonly pair: Pair;
   readonly before: Cursor | undefined;
   readonly input: CursorInput;
-  readonly step: CursorStep | undefined;
+  readonly step: CursorResult | undefined;
 }
 
 /** What one command did. */
@@ -119,8 +113,6 @@ export interface Snapshot {
   readonly cursors: ReadonlyMap<string, Cursor>;
   readonly queue: readonly QueueEntry[];
 }
-
-// --- the simulation ------------------------------------------------------------------------
 
 /**
  * The app's behaviour in miniature, around the decider. The queue is the kit's NoticeQueueModel
@@ -157,7 +149,7 @@ export class NoticeSimulation {
     const before = this.snapshot();
     const steps: StepRecord[] = [];
     const offers: Offer[] = [];
-    const record = (pair: Pair, input: CursorInput): CursorStep | undefined => this.drive(pair, input, steps, offers);
+    const record = (pair: Pair, input: CursorInput): CursorResult | undefined => this.drive(pair, input, steps, offers);
 
     switch (command.type) {
       case 'event': {
@@ -203,7 +195,7 @@ export class NoticeSimulation {
       case 'signalScan': {
         for (const pair of PAIRS) {
           const cursor = this.cursorOf(pair);
-          const notice = cursor === undefined ? undefined : heldNotice(pair.watcher, pair.target, cursor);
+          const notice = cursor === undefined ? undefined : heldNoticeOf(pair.watcher, pair.target, cursor);
           if (notice !== undefined) offers.push(this.offer({ ...notice }));
         }
         return { command, steps, offers, before, after: this.snapshot() };
@@ -229,22 +221,20 @@ export class NoticeSimulation {
     return WATCHERS.map((_, watcher) => this.apply({ type: 'drain', watcher }));
   }
 
-  // --- internals ---------------------------------------------------------------------------
-
   /** Steps one pair's cursor, stores it, offers its notice, and logs both. */
-  private drive(pair: Pair, input: CursorInput, steps: StepRecord[], offers: Offer[]): CursorStep | undefined {
+  private drive(pair: Pair, input: CursorInput, steps: StepRecord[], offers: Offer[]): CursorResult | undefined {
     const before = this.cursorOf(pair);
     const step = stepOf(pair.watcher, before, input);
     steps.push({ pair, before, input, step });
     if (step.cursor !== undefined) {
       this.cursors.set(pairId(pair), step.cursor);
-      const notice = noticeFor(pair.watcher, pair.target, step);
+      const notice = noticeOf(pair.watcher, pair.target, step);
       if (notice !== undefined) offers.push(this.offer({ ...notice }));
     }
     return step;
   }
 
-  private scan(record: (pair: Pair, input: CursorInput) => CursorStep | undefined): void {
+  private scan(record: (pair: Pair, input: CursorInput) => CursorResult | undefined): void {
     for (const pair of PAIRS) record(pair, { type: 'restartScan' });
   }
 

@@ -5,12 +5,7 @@ import { toWellFormed } from './text.js';
 
 export const SUMMARY_MAX_LENGTH = 200;
 
-/**
- * How much of a summary is examined: a summary is at most 200 code points, so anything past
- * the first 4096 UTF-16 units can only be cut away, and reading it would make the work grow
- * with what the caller sent (tens of millions of characters blocked the event loop for
- * seconds). A longer summary is normalised as its first 4096 units followed by `…`.
- */
+/** How much of a summary is examined; a longer one is normalised as this prefix and `…`, so the work is bounded. */
 export const SUMMARY_SCAN_LIMIT = 4096;
 
 // Each run of control characters, tabs and line breaks (incl. U+2028/U+2029) becomes one space.
@@ -23,12 +18,8 @@ function examinedPrefix(raw: string): string {
 }
 
 /**
- * Normalises a summary: control runs to one space, each unpaired surrogate to U+FFFD (so the
- * stored text is well-formed and reads back the same from every store), trimmed, capped at 200
- * characters (code points; 199 and `…` when cut, never splitting a pair). Only the first
- * SUMMARY_SCAN_LIMIT units are examined: a longer summary counts as cut there (it ends in `…`),
- * and is '' when those units hold nothing but whitespace and control characters. Returns ''
- * when nothing is left, which callers reject.
+ * Control runs to one space, unpaired surrogates to U+FFFD, trimmed, capped at SUMMARY_MAX_LENGTH
+ * code points (cut with `…`); '' when nothing is left, which callers reject.
  */
 export function normaliseSummary(raw: string): string {
   let text = raw;

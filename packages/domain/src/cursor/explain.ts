@@ -1,8 +1,8 @@
 // Explains a (watcher, target) pair from its cursor journal, for an operator asking why a
 // watcher got (or did not get) a notice: one readable line per entry and the same as JSON.
 import type { CursorEvent, EndReason } from './cursor.js';
-import type { CursorJournalEntry } from './cursorJournal.js';
-import type { CursorPair } from './ports/stateStore.port.js';
+import type { CursorJournalEntry } from './journal.js';
+import type { CursorPair } from '../ports/stateStore.port.js';
 
 /** One journal entry, explained. */
 export interface ExplainedStep {

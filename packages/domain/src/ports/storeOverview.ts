@@ -1,17 +1,11 @@
-// What an operator's overview of a store reads (the inspector draws it): the store's counts and a
-// bounded part of its heads and cursors, so one read costs the same at three sessions and at a
-// hundred thousand. `overviewOf` states the result over full lists: the memory store's answer,
-// and the fallback for a store without `readOverview`; the SQL stores compute the same in the
-// database.
-import type { CursorRow } from './append.js';
-import type { HeadRow } from './ports/stateStore.port.js';
-import { describeValue } from './validation.js';
+// An operator's overview of a store: its counts and a bounded part of its heads and cursors.
+import type { CursorRow } from '../log/append.js';
+import type { HeadRow } from './stateStore.port.js';
+import { describeValue } from '../input/validation.js';
 
 /** How much of the store one overview lists. */
 export interface OverviewLimits {
-  /** The most head rows listed. */
   readonly heads: number;
-  /** The most cursors listed. */
   readonly cursors: number;
 }
 
@@ -24,7 +18,6 @@ export interface StoreCounts {
   readonly pendingPairs: number;
   /** Pending cursors that hold a notice (notified above acked); a restart scan queues the rest. */
   readonly pendingNotices: number;
-  /** The highest state version of any session (0 when none). */
   readonly highestHead: number;
   /** Sessions whose history retention (or a delete) has cut: prune watermark above 0. */
   readonly prunedSessions: number;
@@ -47,12 +40,7 @@ export function assertOverviewLimits(limits: OverviewLimits): void {
   }
 }
 
-/**
- * The overview of a store holding `heads` (every head row, by session key) and `cursors` (every
- * cursor, by watcher then target).
- *
- * @example const overview = overviewOf(await store.readHeads(), await store.listCursors(), { heads: 500, cursors: 2000 });
- */
+/** The overview over every head row (by session key) and every cursor (by pair). */
 export function overviewOf(heads: readonly HeadRow[], cursors: readonly CursorRow[], limits: OverviewLimits): StoreOverview {
   assertOverviewLimits(limits);
   const pending = cursors.filter((row) => row.material > row.acked);

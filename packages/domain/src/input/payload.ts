@@ -1,7 +1,5 @@
-// Event payloads: a small plain JSON object of metadata (at most 4 KiB serialised), taken from
-// the caller's value once, at the call: one read of each property builds a private copy (its
-// JSON size counted as it grows) whose JSON text is then taken, so what a store writes later is
-// exactly what was checked here.
+// Event payloads: a small plain JSON object of metadata, taken from the caller's value once: what
+// a store writes later is exactly the private copy checked here.
 import * as t from 'io-ts';
 
 export const PAYLOAD_MAX_BYTES = 4096;
@@ -17,8 +15,6 @@ export interface TakenPayload {
   readonly json: string;
 }
 
-// --- taking a payload ---------------------------------------------------------------------
-
 /** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
 export interface PayloadProblem {
   readonly path: readonly string[];
@@ -30,21 +26,6 @@ function isPlainObject(u: unknown): u is Record<string, unknown> {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
   const proto = Object.getPrototypeOf(u) as unknown;
   return proto === Object.prototype || proto === null;
-}
-
-/** UTF-8 length of a string, computed here so the domain needs no platform API. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 const OVERSIZED = `at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`;
@@ -61,15 +42,8 @@ class Refused {
 }
 
 /**
- * One walk over the caller's value: each property is read exactly once (a getter runs once, a
- * Proxy's get trap once per key) into the copy, and the UTF-8 size of the JSON text is counted
- * as the walk goes, so an oversized payload is refused as soon as it passes PAYLOAD_MAX_BYTES: a
- * string longer than the bytes left, or an object or array with more entries than could fit, is
- * refused before it is read. The work is O(the cap), not O(the value) (Object.keys of a huge
- * object is the one step that still sees every key). The text is JSON.stringify of the copy,
- * taken once at the end: the copy is plain data the walk built (no getter, no toJSON function,
- * no -0), so it is the text of what was read, and building it in one go leaves no
- * intermediate strings per key and value (garbage on the append hot path).
+ * One walk over the caller's value: each property read once into the copy, the JSON size counted
+ * as it goes, so an oversized payload is refused as soon as it passes the cap (O(the cap)).
  */
 class PayloadWalk {
   private bytes = 0;
@@ -105,10 +79,7 @@ class PayloadWalk {
     if (this.bytes + minimumBytes > PAYLOAD_MAX_BYTES) throw new Oversized();
   }
 
-  /**
-   * One pass over a string: refuses NUL and an unpaired surrogate and counts the UTF-8 bytes of
-   * its JSON text (an escaped character counts as its escape sequence).
-   */
+  /** Refuses NUL and an unpaired surrogate; counts the UTF-8 bytes of the string's JSON text. */
   private string(s: string): string {
     // The JSON text of a string has at least s.length + 2 bytes: refuse a long one unread.
     this.reserve(s.length + 2);
@@ -202,10 +173,7 @@ class PayloadWalk {
   }
 }
 
-/**
- * Takes a payload from the caller's value: a private copy and its JSON text, or where and why
- * it cannot be one. An oversized payload is a problem at the payload itself.
- */
+/** A private copy of the caller's payload and its JSON text, or where and why it cannot be one. */
 export function takePayload(u: unknown): { readonly ok: true; readonly payload: TakenPayload } | { readonly ok: false; readonly problem: PayloadProblem } {
   try {
     return { ok: true, payload: new PayloadWalk().take(u) };
@@ -215,8 +183,6 @@ export function takePayload(u: unknown): { readonly ok: true; readonly payload: 
     throw e;
   }
 }
-
-// --- the codec -----------------------------------------------------------------------------
 
 /** What `takePayload` answers. */
 export type PayloadTake = ReturnType<typeof takePayload>;
@@ -229,10 +195,7 @@ export function payloadTakeResult(take: PayloadTake, c: t.Context): t.Validation
   return t.failure(value, context, expected);
 }
 
-/**
- * Decodes the caller's payload into a TakenPayload; a failure names the path below the payload
- * (e.g. `payload.nested.n`) and what that value must be.
- */
+/** Decodes the caller's payload; a failure names the path below the payload and what it must be. */
 export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
   `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
   (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',

@@ -1,8 +1,5 @@
-// The per-session signal-log head: the state version that never decreases and the prune
-// watermark that decides `historyGap`, both as a pure reducer.
+// The per-session signal-log head and prune watermark, as a pure reducer.
 import { maxSequence, type Sequence, ZERO } from './sequence.js';
-
-// --- state -------------------------------------------------------------------------------
 
 /** A session's durable head row; it survives pruning and deletion (the tombstone). */
 export interface SignalLogHead {
@@ -14,8 +11,6 @@ export interface SignalLogHead {
 
 export const initialHead: SignalLogHead = { head: ZERO, pruneWatermark: ZERO };
 
-// --- events ------------------------------------------------------------------------------
-
 export type SignalLogEvent =
   | { readonly type: 'appended'; readonly sequence: Sequence }
   | { readonly type: 'pruned'; readonly highestDeleted: Sequence }
@@ -24,7 +19,6 @@ export type SignalLogEvent =
 /** Appends raise the head, prunes and deletes raise the watermark; nothing ever lowers either. */
 export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalLogHead {
   switch (event.type) {
-    // Object literals rather than spreads: `appended` runs once per append.
     case 'appended':
       return { head: maxSequence(state.head, event.sequence), pruneWatermark: state.pruneWatermark };
     case 'pruned':
@@ -37,22 +31,13 @@ export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalL
   }
 }
 
-// --- the head row a store writes ------------------------------------------------------------
-
 /** What a store writes to a session's head row: nothing, a new row, or new values for the row it read. */
 export type HeadWrite =
   | { readonly type: 'none' }
   | { readonly type: 'insert'; readonly head: SignalLogHead }
   | { readonly type: 'update'; readonly head: SignalLogHead };
 
-/**
- * The head write after `events`, from the head row read under the write lock (undefined when the
- * session has none). Every store computes its head writes here, so "heads never fall" and "the
- * prune watermark only rises" hold by `evolveHead` alone; a SQL store writes the values it is
- * given instead of `max()` / `GREATEST` of its own.
- *
- * @example const write = planHeadWrite(lockedRow, [{ type: 'appended', sequence }]);
- */
+/** The head write after `events`, from the row read under the write lock; every store's head writes come from here. */
 export function planHeadWrite(locked: SignalLogHead | undefined, events: readonly SignalLogEvent[]): HeadWrite {
   const before = locked ?? initialHead;
   const after = events.reduce(evolveHead, before);
@@ -60,25 +45,9 @@ export function planHeadWrite(locked: SignalLogHead | undefined, events: readonl
   return locked === undefined ? { type: 'insert', head: after } : { type: 'update', head: after };
 }
 
-// --- reads -------------------------------------------------------------------------------
-
-/**
- * True exactly when events after `changesSince` may be missing because some were pruned or
- * deleted: `changesSince` is below the prune watermark. Asked at the watermark itself, the
- * reader has seen everything that was removed, so there is no gap. Never inferred from
- * sequence arithmetic (sequences need not be contiguous).
- */
+/** True exactly when events after `changesSince` may be missing: it is below the prune watermark. */
 export function historyGap(state: SignalLogHead, changesSince: Sequence): boolean {
   return changesSince < state.pruneWatermark;
-}
-
-/**
- * The head an append leaves when its store drew `sequence` above every head it holds (one global
- * counter, so `isValidNextSequence` holds for every session): `evolveHead` then raises the head to
- * exactly `sequence` and keeps the prune watermark, so a store writes it without reading the row.
- */
-export function headAfterAppend(sequence: Sequence): Sequence {
-  return sequence;
 }
 
 /** The sequence a new event gets must exceed the head; a store with one global counter passes its next value. */

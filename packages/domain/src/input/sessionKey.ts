@@ -2,8 +2,6 @@
 // that decide who may watch whom and who gets woken.
 import * as t from 'io-ts';
 
-// --- the codec ---------------------------------------------------------------------------
-
 export interface SessionKeyBrand {
   readonly SessionKey: unique symbol;
 }
@@ -41,8 +39,6 @@ export const SessionKeyInput = new t.Type<SessionKey, string, unknown>(
   (u, c) => (typeof u === 'string' && isSessionKey(u) ? t.success(u) : t.failure(u, c)),
   (a) => a,
 );
-
-// --- shape rules -------------------------------------------------------------------------
 
 /** `agent:<agentId>:<rest>` with both parts non-empty. */
 export interface AgentSessionKey {

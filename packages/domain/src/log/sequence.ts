@@ -22,8 +22,6 @@ export const ZERO: Sequence = asSequence(0);
 
 export const maxSequence = (a: Sequence, b: Sequence): Sequence => (a >= b ? a : b);
 
-// --- reconciliation arguments ------------------------------------------------------------
-
 export const MAX_PAGE_LIMIT = 200;
 
 export const ChangesSince = new t.Type<Sequence, number, unknown>(

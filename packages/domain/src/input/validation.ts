@@ -5,8 +5,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as t from 'io-ts';
 
-// --- the domain error --------------------------------------------------------------------
-
 /** A rejected input: which field, what it held (described by type and size, see describeValue), and what was expected. */
 export interface InvalidInput {
   readonly _tag: 'InvalidInput';
@@ -66,8 +64,6 @@ export function invalidInput(field: string, value: unknown, expected: string, re
     message: `invalid ${field}: expected ${expected}, got ${rendered}`,
   };
 }
-
-// --- decoding ----------------------------------------------------------------------------
 
 function pathOf(context: t.Context, root: string): string {
   // Intersection members appear in the context as keys '0', '1', …: they are not fields.

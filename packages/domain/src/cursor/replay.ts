@@ -1,25 +1,14 @@
-// Replay: a pair's cursor rebuilt from its journal and its target's retained signal events. The
-// stored cursor row is a snapshot of this fold; the contract's replay property checks that every
-// store keeps it so.
+// Replay: a pair's cursor rebuilt from its journal and its target's retained events.
 import { evolve, fromWatermarks, type CursorState } from './cursor.js';
-import type { CursorJournalRecord } from './cursorJournal.js';
-import type { StoredEvent } from './event.js';
+import type { CursorJournalRecord } from './journal.js';
+import type { StoredEvent } from '../log/event.js';
 
 /** What replay needs of a target event. */
 export type ReplayedTargetEvent = Pick<StoredEvent, 'sequence' | 'kind' | 'actorSessionKey'>;
 
 /**
- * The cursor of one pair, rebuilt. `entries` is the pair's journal in position order (the whole
- * journal may be passed: entries of other pairs than the last entry's are ignored);
- * `targetEvents` the target's retained events (any order).
- *
- * The fold starts at the pair's latest `watch_started`, or, when retention removed it, at the
- * watermarks of the oldest retained entry of the current watch; folds the later entries with
- * `evolve`; then folds the target events above the last entry's material, which raise material
- * while the cursor is pending (a burst adds no journal entry). Undefined when the pair has no
- * entries or its last entry ended the watch.
- *
- * @example replayCursor(await store.readCursorJournal({ watcher, target }), (await store.readChanges(target, 0, 200)).events)
+ * The cursor of the last entry's pair: from its latest `watch_started` (or the oldest retained
+ * entry of the watch), its later entries, then the target events above the last entry's material.
  */
 export function replayCursor(entries: readonly CursorJournalRecord[], targetEvents: readonly ReplayedTargetEvent[]): CursorState {
   const last = entries[entries.length - 1];

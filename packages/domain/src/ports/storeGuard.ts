@@ -3,9 +3,9 @@
 // still refuse a key it could not keep exactly: SQLite and PostgreSQL store text as UTF-8 and
 // turn an unpaired surrogate into U+FFFD, so the write would land on another key's rows. Every
 // adapter runs these same checks, so every store refuses the same requests.
-import type { AppendRequest } from './ports/stateStore.port.js';
-import { isDedupeKey } from './recordInput.js';
-import { isSessionKey, SESSION_KEY_EXPECTED } from './sessionKey.js';
+import type { AppendRequest } from './stateStore.port.js';
+import { isDedupeKey } from '../input/recordInput.js';
+import { isSessionKey, SESSION_KEY_EXPECTED } from '../input/sessionKey.js';
 
 /** Throws (a caller's bug) unless `key` is a session key; the message names the field, never the key. */
 export function assertStoreKey(field: string, key: unknown): void {

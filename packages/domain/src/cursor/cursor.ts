@@ -1,0 +1,233 @@
+// The watcher cursor as a decider: decide(command, state) gives the events and the notice they
+// name; evolve(state, event) folds them. The journal stores the cursor events among them.
+import * as t from 'io-ts';
+
+import { kindClass, type EventKind } from '../input/eventKind.js';
+import type { NoticeReason } from '../notice.js';
+import { maxSequence, Sequence } from '../log/sequence.js';
+
+/** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material. */
+export type Cursor =
+  | { readonly status: 'idle'; readonly acked: Sequence }
+  | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence };
+
+/** A pair's cursor, or undefined while the pair has none. */
+export type CursorState = Cursor | undefined;
+
+export const initialCursor: CursorState = undefined;
+
+/** The three stored watermarks of a cursor. */
+export interface Watermarks {
+  readonly acked: Sequence;
+  readonly notified: Sequence;
+  readonly material: Sequence;
+}
+
+export function toWatermarks(cursor: Cursor): Watermarks {
+  return cursor.status === 'idle'
+    ? { acked: cursor.acked, notified: cursor.acked, material: cursor.acked }
+    : { acked: cursor.acked, notified: cursor.notified, material: cursor.material };
+}
+
+/** Reads stored watermarks: material above acked is pending (notified clamped into (acked, material]). */
+export function fromWatermarks(w: Watermarks): Cursor {
+  if (w.material <= w.acked) return { status: 'idle', acked: w.acked };
+  const notified = w.notified > w.acked ? (w.notified < w.material ? w.notified : w.material) : w.material;
+  return { status: 'pending', acked: w.acked, notified, material: w.material };
+}
+
+export const WatchVia = t.keyof({ spawn: null, watch: null }, 'one of spawn, watch');
+export type WatchVia = t.TypeOf<typeof WatchVia>;
+
+export const EndReason = t.keyof(
+  { reset: null, deleted: null, expired: null, replaced: null, unwatched: null },
+  'one of reset, deleted, expired, replaced, unwatched',
+);
+export type EndReason = t.TypeOf<typeof EndReason>;
+
+/** The cursor starts idle at `at`. */
+export const WatchStarted = t.readonly(t.type({ type: t.literal('watch_started'), via: WatchVia, at: Sequence }));
+/** An idle cursor met a foreign notifying change: one notice covers (acked, notified]. */
+export const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised'), acked: Sequence, notified: Sequence }));
+/** A drain consumed the notice and nothing more had arrived. */
+export const NoticeAcknowledged = t.readonly(t.type({ type: t.literal('notice_acknowledged'), acked: Sequence }));
+/** A drain consumed the notice while more had arrived: one new notice covers (acked, notified]. */
+export const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), acked: Sequence, notified: Sequence }));
+/** The watcher's own read reached the head `acked`; notified above it keeps one notice for later changes. */
+export const NoticeRead = t.readonly(t.type({ type: t.literal('notice_read'), acked: Sequence, notified: Sequence }));
+/** The restart scan raised the frozen watermark to material. */
+export const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
+/** Pruning removed the target event that set a pending cursor's material; the entry keeps the value. */
+export const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
+export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
+
+export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
+export type CursorEvent = t.TypeOf<typeof CursorEvent>;
+export type CursorEventType = CursorEvent['type'];
+
+export const CURSOR_EVENT_TYPES: readonly CursorEventType[] = [
+  'watch_started',
+  'notice_raised',
+  'notice_acknowledged',
+  'notice_reopened',
+  'notice_read',
+  'notice_recovered',
+  'material_kept',
+  'watch_ended',
+];
+
+/** An event of the target's log as `watcher`'s cursor folds it: it raises a pending cursor's material (no journal entry). */
+export interface TargetEvent {
+  readonly type: 'target_event';
+  readonly watcher: string;
+  readonly sequence: Sequence;
+  readonly kind: EventKind;
+  readonly actorSessionKey?: string;
+}
+
+/** A pending cursor offers the notice it holds again, unchanged (no journal entry). */
+export interface NoticeHeld {
+  readonly type: 'notice_held';
+  readonly reason: Extract<NoticeReason, 'repeat' | 'recovered' | 'signalled'>;
+  readonly acked: Sequence;
+  readonly notified: Sequence;
+}
+
+/** What decide emits: cursor events (journalled), target events (in the signal log) and held notices. */
+export type DecidedEvent = CursorEvent | TargetEvent | NoticeHeld;
+
+/** True for the events the cursor journal stores. */
+export const isCursorEvent = (event: DecidedEvent): event is CursorEvent => event.type !== 'target_event' && event.type !== 'notice_held';
+
+export type CursorCommand =
+  /** Start watching at `at`: a spawn edge replaces an existing cursor, an explicit watch keeps it. */
+  | { readonly type: 'watch'; readonly at: Sequence; readonly via: WatchVia }
+  /** An event appended to the target's log, seen by the cursor of `watcher`. */
+  | { readonly type: 'observe'; readonly watcher: string; readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string }
+  /** The watcher consumed the notice that covered up to `notified` (compare-and-swap). */
+  | { readonly type: 'drain'; readonly notified: Sequence }
+  /** The watcher read the target after `since` up to its head `through`. */
+  | { readonly type: 'read'; readonly since: Sequence; readonly through: Sequence }
+  | { readonly type: 'restartScan' }
+  /** The owning gateway re-reads the cursor after a cross-process signal: it moves nothing. */
+  | { readonly type: 'reread' }
+  /** A prune batch raised the target's prune watermark from `before` to `after`. */
+  | { readonly type: 'prune'; readonly before: Sequence; readonly after: Sequence }
+  | { readonly type: 'end'; readonly reason: EndReason };
+
+/** True when `event` notifies `watcher`: a notifying kind caused by someone else. */
+export function notifies(watcher: string, event: { readonly kind: EventKind; readonly actorSessionKey?: string }): boolean {
+  return kindClass(event.kind) === 'notify' && event.actorSessionKey !== watcher;
+}
+
+/** The notice a decision asks the queue for: named by one of its events, with that event's watermarks. */
+export interface CursorNotice {
+  readonly acked: Sequence;
+  readonly notified: Sequence;
+  readonly reason: NoticeReason;
+}
+
+export interface CursorDecision {
+  readonly events: readonly DecidedEvent[];
+  readonly notice?: CursorNotice;
+}
+
+const NOTHING: CursorDecision = Object.freeze({ events: Object.freeze([]) });
+
+const decided = (events: readonly DecidedEvent[]): CursorDecision => ({ events });
+
+/** A decision whose last event, `event`, names the notice: its watermarks, for `reason`. */
+function naming(event: Extract<DecidedEvent, { readonly notified: Sequence }>, reason: NoticeReason, before: readonly DecidedEvent[] = []): CursorDecision {
+  return { events: [...before, event], notice: { acked: event.acked, notified: event.notified, reason } };
+}
+
+const held = (cursor: Cursor & { status: 'pending' }, reason: NoticeHeld['reason']): NoticeHeld => ({ type: 'notice_held', reason, acked: cursor.acked, notified: cursor.notified });
+
+/** The events `command` causes on `state`, and the notice the last of them names. */
+export function decide(command: CursorCommand, state: CursorState): CursorDecision {
+  switch (command.type) {
+    case 'watch': {
+      const started: CursorEvent = { type: 'watch_started', via: command.via, at: command.at };
+      if (state === undefined) return decided([started]);
+      return command.via === 'spawn' ? decided([{ type: 'watch_ended', reason: 'replaced' }, started]) : NOTHING;
+    }
+    case 'observe': {
+      if (state === undefined || !notifies(command.watcher, command)) return NOTHING;
+      if (state.status === 'idle') {
+        return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
+      }
+      if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
+      const { watcher, sequence, kind, actorSessionKey } = command;
+      const target: TargetEvent = actorSessionKey === undefined ? { type: 'target_event', watcher, sequence, kind } : { type: 'target_event', watcher, sequence, kind, actorSessionKey };
+      return naming(held(state, 'repeat'), 'repeat', [target]);
+    }
+    case 'drain':
+      if (state?.status !== 'pending') return NOTHING;
+      if (state.notified !== command.notified) return naming(held(state, 'repeat'), 'repeat');
+      return state.material > state.notified
+        ? naming({ type: 'notice_reopened', acked: state.notified, notified: state.material }, 'reopen')
+        : decided([{ type: 'notice_acknowledged', acked: state.notified }]);
+    case 'read': {
+      // A read that started above acked left (acked, since] unread; one ending at or below acked read nothing new.
+      if (state === undefined || command.since > state.acked || command.through <= state.acked) return NOTHING;
+      const material = state.status === 'pending' ? state.material : state.acked;
+      const notified = material > command.through ? material : command.through;
+      const read = { type: 'notice_read', acked: command.through, notified } as const;
+      return notified > command.through ? naming(read, 'reopen') : decided([read]);
+    }
+    case 'restartScan':
+      if (state?.status !== 'pending') return NOTHING;
+      if (state.material === state.notified) return naming(held(state, 'recovered'), 'recovered');
+      return naming({ type: 'notice_recovered', acked: state.acked, notified: state.material }, 'recovered');
+    case 'reread':
+      return state?.status === 'pending' ? naming(held(state, 'signalled'), 'signalled') : NOTHING;
+    case 'prune':
+      // Only the batch whose watermark passed a material above notified removed the event that set it.
+      if (state?.status !== 'pending' || state.material === state.notified) return NOTHING;
+      if (!(command.before < state.material && state.material <= command.after)) return NOTHING;
+      return decided([{ type: 'material_kept', material: state.material }]);
+    case 'end':
+      return state === undefined ? NOTHING : decided([{ type: 'watch_ended', reason: command.reason }]);
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+const materialOf = (state: CursorState): Sequence | undefined => (state?.status === 'pending' ? state.material : undefined);
+
+function pendingAt(acked: Sequence, notified: Sequence, material: Sequence | undefined): Cursor {
+  return fromWatermarks({ acked, notified, material: material === undefined ? notified : maxSequence(material, notified) });
+}
+
+/** Folds one event. Only `watch_started` creates a cursor; material never falls. */
+export function evolve(state: CursorState, event: DecidedEvent): CursorState {
+  if (event.type === 'watch_started') return { status: 'idle', acked: event.at };
+  if (state === undefined) return undefined;
+  switch (event.type) {
+    case 'notice_raised':
+      return pendingAt(event.acked, event.notified, undefined);
+    case 'notice_acknowledged':
+      return { status: 'idle', acked: event.acked };
+    case 'notice_reopened':
+    case 'notice_recovered':
+      return pendingAt(event.acked, event.notified, materialOf(state));
+    case 'notice_read':
+      return event.notified > event.acked ? pendingAt(event.acked, event.notified, materialOf(state)) : { status: 'idle', acked: event.acked };
+    case 'material_kept':
+      return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
+    case 'watch_ended':
+      return undefined;
+    case 'target_event':
+      // Idle -> pending is a decided notice_raised, never folded from the log.
+      if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;
+      return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
+    case 'notice_held':
+      return state;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+// The `record` input: its codec, the run_failed rule and the validated append command. The
+// caller's object is read once, so a later mutation or a getter's second answer cannot reach the store.
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
+
+import { ActorType, EventKind, RunOutcome } from './eventKind.js';
+import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload.js';
+import { SessionKey, SessionKeyInput } from './sessionKey.js';
+import { Summary } from './summary.js';
+import { decodeInput, invalidInput, type InvalidInput } from './validation.js';
+
+export interface DedupeKeyBrand {
+  readonly DedupeKey: unique symbol;
+}
+export type DedupeKey = t.Branded<string, DedupeKeyBrand>;
+// Control characters, and an unpaired surrogate (which SQLite and PostgreSQL would store as
+// U+FFFD, so two distinct keys would collide).
+const DEDUPE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
+export const isDedupeKey = (u: unknown): u is DedupeKey =>
+  typeof u === 'string' && u.length >= 1 && u.length <= 512 && !DEDUPE_FORBIDDEN.test(u);
+export const DedupeKey = new t.Type<DedupeKey, string, unknown>(
+  'a dedupe key of 1-512 characters without control characters or unpaired surrogates',
+  isDedupeKey,
+  (u, c) => (isDedupeKey(u) ? t.success(u) : t.failure(u, c)),
+  (a) => a,
+);
+
+// An ISO 8601 date or date-time as ECMAScript's Date.parse reads it reliably; anything else
+// (e.g. "1", which V8 reads as 2001 in local time) is rejected.
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** Epoch ms of an ISO string, or NaN: no offset reads as UTC, and a day that does not exist is rejected. */
+function parseIsoString(text: string): number {
+  const match = ISO_DATE_TIME.exec(text);
+  if (match === null) return Number.NaN;
+  const [, date = '', time, zone] = match;
+  const day = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== date) return Number.NaN;
+  return time === undefined ? day : Date.parse(`${date}${time}${zone ?? 'Z'}`);
+}
+
+/** `occurredAt` as given (ISO string or epoch ms), decoded to a canonical ISO string. */
+export const OccurredAt = new t.Type<string, string, unknown>(
+  'an ISO date string or epoch milliseconds',
+  (u): u is string => typeof u === 'string' && !Number.isNaN(parseIsoString(u)),
+  (u, c) => {
+    const ms = typeof u === 'number' && Number.isSafeInteger(u) ? u : typeof u === 'string' ? parseIsoString(u) : Number.NaN;
+    if (Number.isNaN(ms) || Math.abs(ms) > 8.64e15) return t.failure(u, c);
+    return t.success(new Date(ms).toISOString());
+  },
+  (a) => a,
+);
+
+/** The payload field of a record snapshot: the caller's payload, already taken (walked once). */
+const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
+  PayloadInput.name,
+  PayloadInput.is,
+  (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)),
+  (a) => a,
+);
+
+const RecordFields = t.intersection([
+  t.type({
+    sessionKey: SessionKeyInput,
+    kind: EventKind,
+    actorType: ActorType,
+    summary: Summary,
+  }),
+  t.partial({
+    actorSessionKey: SessionKeyInput,
+    payload: TakenPayloadField,
+    dedupeKey: DedupeKey,
+    occurredAt: OccurredAt,
+    onlyIfWatched: t.boolean,
+  }),
+]);
+
+export type RecordFields = t.TypeOf<typeof RecordFields>;
+
+/** The validated fields of an append, without its payload. */
+export interface AppendCommandFields {
+  readonly sessionKey: SessionKey;
+  readonly kind: EventKind;
+  readonly actorType: ActorType;
+  readonly actorSessionKey?: SessionKey;
+  readonly summary: Summary;
+  readonly dedupeKey?: DedupeKey;
+  readonly occurredAt?: string;
+  readonly onlyIfWatched: boolean;
+}
+
+/** The validated payload's private copy and its JSON text, both or neither. */
+export type CommandPayload =
+  | { readonly payload: Payload; readonly payloadJson: string }
+  | { readonly payload?: undefined; readonly payloadJson?: undefined };
+
+/** A record input that passed every rule; `occurredAt` is still optional (the clock fills it). */
+export type AppendCommand = AppendCommandFields & CommandPayload;
+
+const RECORD_FIELDS = [
+  'sessionKey',
+  'kind',
+  'actorType',
+  'actorSessionKey',
+  'summary',
+  'payload',
+  'dedupeKey',
+  'occurredAt',
+  'onlyIfWatched',
+] as const;
+
+/** Rejects anything but a plain object holding only known fields. */
+export function checkFields(value: unknown, field: string, known: readonly string[]): E.Either<InvalidInput, Record<string, unknown>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return E.left(invalidInput(field, value, 'an object'));
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      const unknownValue = (value as Record<string, unknown>)[key];
+      return E.left(invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`));
+    }
+  }
+  return E.right(value as Record<string, unknown>);
+}
+
+/** The record's fields as read once; `payload`, when given, is already taken (see takePayload). */
+type RecordSnapshot = Partial<Record<Exclude<(typeof RECORD_FIELDS)[number], 'payload'>, unknown>> & { readonly payload?: PayloadTake };
+
+/**
+ * Each field read exactly once (a getter runs once, a Proxy's get trap once per field) into a
+ * plain object, the payload walked once; everything after checks this snapshot only.
+ */
+function readSnapshot(value: Record<string, unknown>): RecordSnapshot {
+  const snapshot: Record<string, unknown> = {};
+  for (const key of RECORD_FIELDS) {
+    const read = value[key];
+    if (read !== undefined) snapshot[key] = key === 'payload' ? takePayload(read) : read;
+  }
+  return snapshot as RecordSnapshot;
+}
+
+/** Validates a `record` input into an AppendCommand, or the first problem found; the input's fields are read once. */
+export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
+  return pipe(
+    checkFields(value, field, RECORD_FIELDS),
+    E.flatMap((fields) => decodeSnapshot(readSnapshot(fields), field)),
+  );
+}
+
+function decodeSnapshot(snapshot: RecordSnapshot, field: string): E.Either<InvalidInput, AppendCommand> {
+  return pipe(
+    decodeInput(RecordFields, snapshot, field),
+    E.flatMap((fields) => {
+      // The outcome is read from the validated copy, not from the caller's object.
+      if (fields.kind === 'run_failed') {
+        const outcome: unknown = fields.payload?.value['outcome'];
+        if (!RunOutcome.is(outcome)) {
+          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
+        }
+      }
+      const payload: CommandPayload = fields.payload !== undefined ? { payload: fields.payload.value, payloadJson: fields.payload.json } : {};
+      const command: AppendCommand = {
+        sessionKey: fields.sessionKey,
+        kind: fields.kind,
+        actorType: fields.actorType,
+        summary: fields.summary,
+        onlyIfWatched: fields.onlyIfWatched ?? false,
+        ...(fields.actorSessionKey !== undefined ? { actorSessionKey: fields.actorSessionKey } : {}),
+        ...payload,
+        ...(fields.dedupeKey !== undefined ? { dedupeKey: fields.dedupeKey } : {}),
+        ...(fields.occurredAt !== undefined ? { occurredAt: fields.occurredAt } : {}),
+      };
+      return E.right(command);
+    }),
+  );
+}

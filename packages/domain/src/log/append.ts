@@ -1,0 +1,99 @@
+// Plans one append: the stored event, the cursor rows it moves or seeds, their journal and notices.
+import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { sameCursor } from '../cursor/plans.js';
+import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
+import type { StoredEvent } from './event.js';
+import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
+import type { Payload } from '../input/payload.js';
+import type { AppendCommand } from '../input/recordInput.js';
+import type { Sequence } from './sequence.js';
+import type { SessionKey } from '../input/sessionKey.js';
+
+/** A durable cursor row: the pair, its watermarks, and when a watermark was last written. */
+export interface CursorRow extends Watermarks {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+  readonly touchedAt: number;
+}
+
+export interface AppendPlan {
+  readonly event: StoredEvent;
+  /** Rows to upsert, each with `touchedAt` = the append time. */
+  readonly cursorWrites: readonly CursorRow[];
+  /** Journal entries to append in the same transaction, in order. */
+  readonly journal: readonly CursorJournalRecord[];
+  readonly notices: readonly Notice[];
+}
+
+export interface AppendPlanInput {
+  readonly command: AppendCommand;
+  /** The sequence the store assigned; it must exceed the session's head. */
+  readonly sequence: Sequence;
+  readonly appendedAt: number;
+  /** Every cursor whose target is `command.sessionKey`. */
+  readonly cursorsOnTarget: readonly CursorRow[];
+  /** For a spawn edge: the parent whose cursor on this session is seeded at the event. */
+  readonly seedWatcher?: SessionKey;
+  /** The event's `occurredAt` when the store already built it (the default is derived from `appendedAt`). */
+  readonly occurredAt?: string;
+  /** The store's own copy of the command's payload, for the event (the default is the command's). */
+  readonly payload?: Payload;
+  /** Builds the notices' texts; noticeText when absent. */
+  readonly noticeText?: NoticeTextOf;
+}
+
+/** The event a command becomes once the store has given it a sequence. */
+export function toStoredEvent(
+  command: AppendCommand,
+  sequence: Sequence,
+  appendedAt: number,
+  occurredAt: string = command.occurredAt ?? new Date(appendedAt).toISOString(),
+  payload: Payload | undefined = command.payload,
+): StoredEvent {
+  const event: { -readonly [K in keyof StoredEvent]: StoredEvent[K] } = {
+    sessionKey: command.sessionKey,
+    sequence,
+    kind: command.kind,
+    actorType: command.actorType,
+    summary: command.summary,
+    occurredAt,
+    appendedAt,
+  };
+  if (command.actorSessionKey !== undefined) event.actorSessionKey = command.actorSessionKey;
+  if (payload !== undefined) event.payload = payload;
+  if (command.dedupeKey !== undefined) event.dedupeKey = command.dedupeKey;
+  return event;
+}
+
+/** Plans one append: every cursor on the target observes the event; a spawn edge seeds the parent's cursor. */
+export function planAppend(input: AppendPlanInput): AppendPlan {
+  const { command, sequence, appendedAt } = input;
+  const target = command.sessionKey;
+  const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
+  const cursorWrites: CursorRow[] = [];
+  const journal: CursorJournalRecord[] = [];
+  const notices: Notice[] = [];
+  let seedRow: CursorRow | undefined;
+  for (const row of input.cursorsOnTarget) {
+    if (row.watcher === input.seedWatcher) {
+      seedRow = row;
+      continue;
+    }
+    const before = fromWatermarks(row);
+    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind, ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}) };
+    const { events, notice } = decide(observe, before);
+    if (events.length === 0) continue;
+    const after = events.reduce(evolve, before);
+    if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ watcher: row.watcher, target: row.target, ...toWatermarks(after), touchedAt: appendedAt });
+    journal.push(...journalRecords(row.watcher, row.target, before, events, appendedAt));
+    if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.noticeText));
+  }
+  if (input.seedWatcher !== undefined) {
+    const before = seedRow === undefined ? undefined : fromWatermarks(seedRow);
+    const { events } = decide({ type: 'watch', at: sequence, via: 'spawn' }, before);
+    const after = events.reduce(evolve, before);
+    if (after !== undefined) cursorWrites.push({ watcher: input.seedWatcher, target, ...toWatermarks(after), touchedAt: appendedAt });
+    journal.push(...journalRecords(input.seedWatcher, target, before, events, appendedAt));
+  }
+  return { event, cursorWrites, journal, notices };
+}

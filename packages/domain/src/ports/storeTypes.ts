@@ -1,0 +1,162 @@
+// The requests and outcomes of the storage port, and its error.
+import type { SessionEvent, StoredEvent } from '../log/event.js';
+import type { Notice } from '../notice.js';
+import type { AppendCommand } from '../input/recordInput.js';
+import type { Sequence } from '../log/sequence.js';
+import type { SessionKey } from '../input/sessionKey.js';
+import type { SignalLogHead } from '../log/signalLog.js';
+
+/** A storage failure, tagged so the app recognises it without importing an adapter. */
+export interface StoreError {
+  readonly _tag: 'StoreError';
+  /** The port method that failed, e.g. `append`. */
+  readonly operation: string;
+  readonly message: string;
+  readonly cause?: unknown;
+}
+
+/** Wraps what a driver threw as a StoreError of `operation`, with the real cause's own message. */
+export function storeError(operation: string, cause: unknown): StoreError {
+  return { _tag: 'StoreError', operation, message: failureMessage(cause), cause };
+}
+
+/** The message of anything thrown (never `[object Object]`); never throws, whatever `cause` is. */
+export function failureMessage(cause: unknown): string {
+  try {
+    if (typeof cause === 'string') return cause;
+    if (cause instanceof Error || isStoreError(cause)) return String(cause.message);
+    if (typeof cause === 'object' && cause !== null) {
+      const message = (cause as { readonly message?: unknown }).message;
+      return typeof message === 'string' ? message : 'a thrown object without a message';
+    }
+    return typeof cause === 'symbol' ? 'a thrown symbol' : String(cause);
+  } catch {
+    return `a thrown ${typeof cause} that could not be read`;
+  }
+}
+
+export function isStoreError(value: unknown): value is StoreError {
+  return typeof value === 'object' && value !== null && (value as { _tag?: unknown })._tag === 'StoreError';
+}
+
+export interface AppendRequest {
+  readonly command: AppendCommand;
+  /** Clock time of the append; retention ages are measured from it. */
+  readonly appendedAt: number;
+  /** Spawn edge: seed this watcher's cursor on `command.sessionKey` at the new event. */
+  readonly seedWatcher?: SessionKey;
+}
+
+export type AppendOutcome =
+  | { readonly type: 'appended'; readonly event: StoredEvent; readonly notices: readonly Notice[] }
+  /** The dedupe key already existed: the stored event is returned and nothing changed. */
+  | { readonly type: 'duplicate'; readonly event: StoredEvent }
+  /** `onlyIfWatched` and no cursor targets the session: nothing written. */
+  | { readonly type: 'skipped'; readonly reason: 'unwatched' }
+  /** This request failed alone; the others of the batch are unaffected. */
+  | { readonly type: 'failed'; readonly error: StoreError };
+
+export interface HeadRow extends SignalLogHead {
+  readonly sessionKey: SessionKey;
+}
+
+export interface ChangesPage {
+  /** Read in the same snapshot as `events`. */
+  readonly head: SignalLogHead;
+  /** Retained events with sequence > since, ascending, at most `limit`. */
+  readonly events: readonly StoredEvent[];
+  readonly hasMore: boolean;
+}
+
+/** A `ChangesPage` with its events in the `stateChanges` shape. */
+export interface SessionChangesPage {
+  readonly head: SignalLogHead;
+  readonly events: readonly SessionEvent[];
+  readonly hasMore: boolean;
+}
+
+export interface CursorFilter {
+  readonly watcher?: SessionKey;
+  readonly target?: SessionKey;
+}
+
+export interface WatchRequest {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+  readonly now: number;
+}
+
+export interface DrainAck {
+  readonly target: SessionKey;
+  /** The frozen watermark of the notice being consumed (compare-and-swap). */
+  readonly notified: Sequence;
+}
+
+export type DrainOutcome =
+  | { readonly target: SessionKey; readonly result: 'acked'; readonly acked: Sequence; readonly reopened?: Notice }
+  | { readonly target: SessionKey; readonly result: 'stale'; readonly pending?: Notice };
+
+export interface DrainRequest {
+  readonly watcher: SessionKey;
+  readonly acks: readonly DrainAck[];
+  readonly now: number;
+}
+
+/** What `StateStore.drainThenAppend` did: the drain's outcomes or its failure, and one outcome per append. */
+export interface DrainThenAppendResult {
+  readonly drained: { readonly ok: true; readonly outcomes: readonly DrainOutcome[] } | { readonly ok: false; readonly error: unknown };
+  readonly appended: readonly AppendOutcome[];
+}
+
+/** `watcher` read `target`'s changes after `since` up to its head `through` (read in the same snapshot). */
+export interface AcknowledgeReadRequest {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+  readonly since: Sequence;
+  readonly through: Sequence;
+  readonly now: number;
+}
+
+export type AcknowledgeReadOutcome =
+  | { readonly acknowledged: false }
+  | { readonly acknowledged: true; readonly acked: Sequence; readonly reopened?: Notice };
+
+/** A (watcher, target) pair whose cursor was removed; the app drops its queued notice. */
+export interface CursorPair {
+  readonly watcher: SessionKey;
+  readonly target: SessionKey;
+}
+
+export interface PruneRequest {
+  readonly now: number;
+  /** Events (and journal entries) older than this are deleted. */
+  readonly maxAgeMs: number;
+  readonly maxRows: number;
+  /** Cursors untouched for longer expire; `maxAgeMs` when absent. */
+  readonly cursorMaxAgeMs?: number;
+  /** At most this many events are deleted by one call. */
+  readonly batchSize: number;
+  /** The batch examines the journal entries after this position (`PruneBatch.journalAfter`; 0: from the start). */
+  readonly journalAfter?: number;
+}
+
+export interface PruneBatch {
+  readonly eventsDeleted: number;
+  readonly expiredCursors: readonly CursorPair[];
+  /** True when nothing the run could see is left to prune (see `journalWindowEnd` for the journal). */
+  readonly done: boolean;
+  /** The position the run's next batch passes as `PruneRequest.journalAfter`. */
+  readonly journalAfter?: number;
+}
+
+/** What a prune request would do now, read without writing. */
+export interface PrunePreview {
+  readonly eventsToDelete: number;
+  readonly cursorsToExpire: number;
+}
+
+/** The store's size before and after `StateStore.vacuum`, in bytes. */
+export interface VacuumResult {
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
