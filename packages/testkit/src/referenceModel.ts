@@ -9,8 +9,6 @@ import { isAgentKey, NoticeQueueModel } from './noticeQueue.js';
 /** The facade's background prune interval (SPEC 7: at most hourly after appends). */
 export const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
-// --- state -------------------------------------------------------------------------------------
-
 export interface ModelEvent {
   readonly sessionKey: string;
   readonly sequence: number;
@@ -54,8 +52,6 @@ export interface ModelRetention {
 const pairOrder = (a: readonly [string, string], b: readonly [string, string]): number =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
-// --- the model ---------------------------------------------------------------------------------
-
 /** The whole observable state of one facade over one store, advanced call by call. */
 export class ReferenceModel {
   readonly sessions = new Map<string, ModelSession>();
@@ -69,8 +65,6 @@ export class ReferenceModel {
   readonly assigned = new Map<number, string>();
 
   constructor(readonly retention: ModelRetention) {}
-
-  // --- reads -----------------------------------------------------------------------------------
 
   session(key: string): ModelSession {
     let session = this.sessions.get(key);
@@ -115,12 +109,7 @@ export class ReferenceModel {
     return undefined;
   }
 
-  // --- the notice queue ------------------------------------------------------------------------
-
-  /**
-   * Applies one row of the notice table to the pair at `now`: stores the cursor after (a changed
-   * cursor is touched), removes it when the row says so, and offers the notice it asks for.
-   */
+  /** Applies one row of the notice table to the pair at `now` (a changed cursor is touched). */
   private applyRule(watcher: string, target: string, step: RuleStep, now: number): void {
     const before = this.cursor(watcher, target);
     const after = step.cursor;
@@ -149,8 +138,6 @@ export class ReferenceModel {
     targets.set(target, cursor);
   }
 
-  // --- writes ----------------------------------------------------------------------------------
-
   /** What an append should do, before the store answers. */
   expectAppend(input: ModelAppend): AppendExpectation {
     if (input.dedupeKey !== undefined) {
@@ -164,10 +151,7 @@ export class ReferenceModel {
     return { type: 'append' };
   }
 
-  /**
-   * Applies an append the store made at `sequence`. `seedWatcher` is the spawn-edge parent.
-   * Returns a problem when the sequence is not above the session's head or was used before.
-   */
+  /** Applies an append the store made at `sequence`; a problem when the sequence is not new and above the head. */
   applyAppend(input: ModelAppend, sequence: number, now: number, seedWatcher?: string): string | undefined {
     const session = this.session(input.sessionKey);
     let problem: string | undefined;
@@ -229,11 +213,7 @@ export class ReferenceModel {
     return true;
   }
 
-  /**
-   * `status(target, { changesSince: since, reader })` whose page reached the head `through`:
-   * by the table's `read` row; when it acknowledged, the pair's queued notice is
-   * withdrawn first and the reopened one (changes after the read) offered. True when it acknowledged.
-   */
+  /** `status` with `reader` whose page reached the head `through`, by the table's `read` row; true when it acknowledged. */
   read(reader: string, target: string, since: number, through: number, now: number): boolean {
     const before = this.cursor(reader, target);
     const step = NOTICE_RULES.read(before, since, through);
@@ -270,10 +250,8 @@ export class ReferenceModel {
   }
 
   /**
-   * A prune run at `now`. `batches` lists the sizes of the store calls that succeeded (the
-   * facade may size them by time); omitted, the run completed. Each batch deletes the next
-   * events of `pruneOrder`; cursors idle beyond the age limit expire in the first batch, with
-   * their notices.
+   * A prune run at `now`; `batches` lists the sizes of the store calls that succeeded (omitted: the
+   * run completed). Idle cursors expire, with their notices, in the first batch.
    */
   prune(now: number, batches?: readonly number[]): { eventsDeleted: number; cursorsExpired: number } {
     this.lastPruneStartedAt = now;

@@ -11,6 +11,11 @@ const RETIRED_NAMES: readonly { readonly pattern: RegExp; readonly use: string }
   { pattern: /ReadAck/, use: 'acked (a reader acknowledging its cursor)' },
   { pattern: /lagging/i, use: 'pending (material above notified) or behind the head' },
 ];
+/**
+ * Names stored in every gateway's database by a shipped migration: renaming one costs a migration
+ * on every state file and schema for no change of behaviour, so the schema keeps them.
+ */
+const STORED_NAMES = /index\('cursors_lagging'\)/;
 /** A quoted `unwatched`: allowed as an EndReason and as the contract's record skip reason only. */
 const UNWATCHED_LITERAL = /(['"`])unwatched\1/;
 /** Code near the literal (its line and the lines before it) that makes it one of the two allowed uses. */
@@ -22,7 +27,7 @@ export function lexiconFindings(file: string, text: string): string[] {
   const findings: string[] = [];
   const lines = sourceLines(text);
   lines.forEach((l, index) => {
-    if (l.code === '') return;
+    if (l.code === '' || STORED_NAMES.test(l.code)) return;
     for (const { pattern, use } of RETIRED_NAMES) {
       const m = pattern.exec(l.code);
       if (m !== null) findings.push(`${file}:${l.number}: "${m[0]}" (say: ${use}): ${l.code.trim()}`);
@@ -45,6 +50,7 @@ describe('the lexicon rules', () => {
     ['the noticesRecovered metric', "counters.add('noticesRecovered');\n"],
     ['a retired name in a comment', '// the old recover() pass\nconst x = 1;\n'],
     ['unwatched as an EndReason', "journalRemoval(db, 'unwatch', rows, 'unwatched', now);\n"],
+    ['the index name a shipped migration stored', "index('cursors_lagging')\n"],
     ['unwatched as the record skip reason', "return { type: 'skipped', reason: 'unwatched' };\n"],
   ])('allow %s', (_what, source) => expect(lexiconFindings('x.ts', source)).toEqual([]));
   test.each([
@@ -52,7 +58,7 @@ describe('the lexicon rules', () => {
     ['a recover module', "import { scan } from './recover.js';\n"],
     ['recoverPage', 'const page = await recoverPage(db);\n'],
     ['ReadAck', 'const plan = planReadAck(input);\n'],
-    ['lagging', "index('cursors_lagging');\n"],
+    ['lagging', 'const laggingCursors = await pending(db);\n'],
     ['unwatched as another state', "const state = 'unwatched';\n"],
   ])('flag %s', (_what, source) => expect(lexiconFindings('x.ts', source)).not.toEqual([]));
 });
