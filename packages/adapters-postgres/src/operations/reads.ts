@@ -32,10 +32,11 @@ export async function listCursors(db: StoreDb, filter: CursorFilter = {}): Promi
 /** The inspector's overview: the counts, then at most `limits` heads and cursors (pending first). */
 export async function readOverview(db: StoreDb, limits: OverviewLimits): Promise<StoreOverview> {
   const { overviewCounts, firstHeads, firstPendingCursors, firstIdleCursors } = db.statements;
+  // Limits of 0 (the pending-pairs gauge) cost the counts alone.
   const [[counts], heads, pending] = await Promise.all([
     runAlone(db, overviewCounts, {}),
-    runAlone(db, firstHeads, { limit: limits.heads }),
-    runAlone(db, firstPendingCursors, { limit: limits.cursors }),
+    limits.heads > 0 ? runAlone(db, firstHeads, { limit: limits.heads }) : [],
+    limits.cursors > 0 ? runAlone(db, firstPendingCursors, { limit: limits.cursors }) : [],
   ]);
   const idle = pending.length < limits.cursors ? await runAlone(db, firstIdleCursors, { limit: limits.cursors - pending.length }) : [];
   return overviewOfRows(db, counts ?? [], heads, [...pending, ...idle]);
