@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planAcknowledgeRead, planRestartScan, planWatch, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planAcknowledgeRead, planRestartScan, planWatch, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -12,8 +12,8 @@ export type MemoryRowRef =
   | { readonly table: 'cursors'; readonly watcher: SessionKey; readonly target: SessionKey }
   | { readonly table: 'cursor_journal'; readonly position: number };
 
-/** The memory store: a StateStore whose state lives in this process only. */
-export type MemoryStore = StateStore;
+/** The memory store: the port, the overview and the prune preview, over state that lives in this process only. */
+export type MemoryStore = StateStore & OverviewSource & StoreMaintenance;
 
 const states = new WeakMap<MemoryStore, MemoryState>();
 
@@ -128,12 +128,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
     readChanges: (sessionKey, since, limit) => guarded('readChanges', () => readPage(sessionKey, since, limit)),
 
-    readSessionChanges: (sessionKey, since, limit) =>
-      guarded('readSessionChanges', () => {
-        const page = readPage(sessionKey, since, limit);
-        return { ...page, events: page.events.map(toSessionEvent) };
-      }),
-
     readHeads: (sessionKeys) =>
       guarded('readHeads', (): readonly HeadRow[] => (sessionKeys === undefined ? allHeads() : [...new Set(sessionKeys)].flatMap(headRow))),
 
@@ -180,8 +174,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const cursors = soundCursors(state, 'pendingNotices', pending(rows).filter((row) => owns === undefined || owns(row.watcher)));
         return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
       }),
-
-    countPendingCursors: () => guarded('countPendingCursors', () => pending(allCursors(state)).length),
 
     acknowledgeRead: (request) =>
       guarded('acknowledgeRead', () => {

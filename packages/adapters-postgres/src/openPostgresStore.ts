@@ -1,7 +1,7 @@
 // Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
-// the StateStore port over a connection pool; `listen` adds the cross-process signals.
+// the store over a connection pool: the port, the overview, maintenance and the cross-process signals.
 import { logCorruptRow, storeLogger, storePort } from '@session-state/adapters-sql-common';
-import type { StateStore } from '@session-state/domain';
+import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance } from '@session-state/domain';
 import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
@@ -13,8 +13,8 @@ import { acknowledgeRead } from './operations/acknowledgeRead.js';
 import { appendEvents } from './operations/append.js';
 import { drain, drainThenAppend } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
-import { previewPrune, prune, PRUNE_BATCH_ROWS, vacuum } from './operations/prune.js';
-import { countPendingCursors, listCursors, readChanges, readHeads, readOverview, readSessionChanges } from './operations/reads.js';
+import { previewPrune, prune, vacuum } from './operations/prune.js';
+import { listCursors, readChanges, readHeads, readOverview } from './operations/reads.js';
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
 import { pendingNotices, restartScan } from './operations/restartScan.js';
 import { watch } from './operations/watch.js';
@@ -23,12 +23,15 @@ import { listenForSignals } from './signals/listen.js';
 import { prepareStatements } from './statements.js';
 import type { StoreDb } from './storeDb.js';
 
+/** What `openPostgresStore` gives: the port, the inspector's overview, the CLI's maintenance and cross-process signals. */
+export type PostgresStore = StateStore & OverviewSource & StoreMaintenance & CursorSignalSource;
+
 /**
- * The PostgreSQL StateStore; several gateways may open the same database and schema.
+ * The PostgreSQL store; several gateways may open the same database and schema.
  *
  * @example const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL });
  */
-export async function openPostgresStore(options: PostgresStoreOptions): Promise<StateStore> {
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const checked = checkOptions(options);
   const logger = storeLogger('Postgres', options.logger);
   const config = clientConfig(checked);
@@ -55,11 +58,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
   let closed: Promise<void> | undefined;
-  const reads = { readChanges, readSessionChanges, readHeads, listCursors, readCursorJournal, pendingNotices, countPendingCursors, readOverview };
+  const reads = { readChanges, readHeads, listCursors, readCursorJournal, pendingNotices, readOverview };
   const writes = { append: appendEvents, watch, drain, drainThenAppend, acknowledgeRead, restartScan, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
-  return storePort(() => db, { ...reads, ...writes, close, pruneBatchRows: PRUNE_BATCH_ROWS }, (listener) => listenForSignals(listen, listener));
+  return storePort(() => db, { ...reads, ...writes, close }, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */

@@ -3,11 +3,11 @@
 // expiry for the cursors they removed; other appends (a repeat on a pending cursor included)
 // signal nothing; a lost listening connection is reported, re-established, and followed by a
 // resync.
-import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StateStore, StoreError } from '@session-state/domain';
+import type { CursorSignalListener, CursorSignalSubscription, SessionKey, StoreError } from '@session-state/domain';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 import pg from 'pg';
 
-import { openPostgresStore } from '../src/index.js';
+import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { LISTEN_APPLICATION_NAME, listenForSignals } from '../src/signals/listen.js';
 import { humanTurn, key, request } from './support/commands.js';
 
@@ -57,8 +57,8 @@ class Recorder implements CursorSignalListener {
 }
 
 let schema: string;
-let writer: StateStore;
-let listener: StateStore;
+let writer: PostgresStore;
+let listener: PostgresStore;
 let subscription: CursorSignalSubscription | undefined;
 
 beforeEach(async () => {

@@ -3,9 +3,8 @@
 import { describe, expect, jest } from '@jest/globals';
 import { fc, test } from '@fast-check/jest';
 
-import { EVENT_KINDS, toSessionEvent, type CorruptRowInfo, type CorruptRowSink, type StoredEvent } from '@session-state/domain';
+import type { CorruptRowInfo, CorruptRowSink } from '@session-state/domain';
 
-import { sessionChangesPageOfRows } from '../src/rows/changesPage.js';
 import {
   decodeStoredCursor,
   decodeStoredCursors,
@@ -14,7 +13,6 @@ import {
   storedEventDecoders,
   storedWatermarksProblem,
   type ParseStoredPayload,
-  type SessionEventValues,
   type StoredEventValues,
 } from '../src/rows/storedRow.js';
 
@@ -45,11 +43,6 @@ const full: StoredEventValues = [
   '2026-11-29T10:00:00.000Z',
   1_000,
 ];
-
-/** The SessionEventValues a lean select gives for the same stored row. */
-function leanOf(values: readonly unknown[]): SessionEventValues {
-  return [values[0], values[2], values[3], values[4], values[5], values[6], values[8]] as SessionEventValues;
-}
 
 function withColumn(values: readonly unknown[], index: number, value: unknown): unknown[] {
   const copy = [...values];
@@ -119,47 +112,6 @@ describe('decodeEvent', () => {
   });
 });
 
-describe('decodeSessionEvent', () => {
-  test('builds the SessionEvent keys in toSessionEvent order: payload after occurredAt', () => {
-    const event = parsed.decodeSessionEvent(leanOf(full), 0);
-    expect(JSON.stringify(event)).toBe(
-      '{"sequence":7,"kind":"human_direct_message","actorType":"human","actorSessionKey":"agent:main:main",' +
-        '"summary":"human message via telegram","occurredAt":"2026-11-29T10:00:00.000Z","payload":{"channel":"telegram"}}',
-    );
-  });
-
-  test('reads from `offset` and refuses the rows decodeEvent refuses', () => {
-    expect(parsed.decodeSessionEvent([1, 2, ...leanOf(full)], 2)).toStrictEqual(parsed.decodeSessionEvent(leanOf(full), 0));
-    expect(parsed.decodeSessionEvent(leanOf(withColumn(full, 2, 'bogus')), 0)).toBeUndefined();
-    expect(parsed.decodeSessionEvent(leanOf(withColumn(full, 3, 'robot')), 0)).toBeUndefined();
-    expect(fromText.decodeSessionEvent(leanOf(withColumn(full, 6, '[1]')), 0)).toBeUndefined();
-  });
-
-  const column = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(arb, { nil: null });
-  const storedValues = fc.tuple(
-    fc.nat(),
-    fc.string({ minLength: 1 }),
-    fc.oneof(fc.constantFrom(...EVENT_KINDS), fc.string()),
-    fc.oneof(fc.constantFrom('human', 'agent', 'system'), fc.string()),
-    column(fc.string({ minLength: 1 })),
-    fc.string(),
-    column(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue())),
-    column(fc.string({ minLength: 1 })),
-    fc.string(),
-    fc.nat(),
-  );
-
-  test.prop([storedValues])('the lean decode is toSessionEvent of the full decode, byte for byte, and refuses exactly the rows it refuses', (values) => {
-    const decoded = parsed.decodeEvent(values, 0);
-    const lean = parsed.decodeSessionEvent(leanOf(values), 0);
-    if (!decoded.ok) {
-      expect(lean).toBeUndefined();
-      return;
-    }
-    expect(JSON.stringify(lean)).toBe(JSON.stringify(toSessionEvent(decoded.event as StoredEvent)));
-  });
-});
-
 describe('a parsed payload column', () => {
   test('is a payload when it is a JSON object; an array, a scalar or nothing parsed is not', () => {
     const decoded = parsed.decodeEvent(withColumn(full, 6, { a: 1 }));
@@ -170,34 +122,6 @@ describe('a parsed payload column', () => {
   });
 });
 
-describe('sessionChangesPageOfRows', () => {
-  const head = [9, 3];
-  const rowAt = (sequence: number) => [...head, ...leanOf(withColumn(full, 0, sequence))];
-
-  test('no row is no head; one row with null event columns is the head and no events', () => {
-    expect(sessionChangesPageOfRows([], 10, parsed.decodeSessionEvent)).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
-    expect(sessionChangesPageOfRows([[...head, null, null, null, null, null, null, null]], 10, parsed.decodeSessionEvent)).toEqual({
-      head: { head: 9, pruneWatermark: 3 },
-      events: [],
-      hasMore: false,
-    });
-  });
-
-  test('at most `limit` events; the extra row asked for only says more follow', () => {
-    const rows = [rowAt(4), rowAt(5), rowAt(6)];
-    const page = sessionChangesPageOfRows(rows, 2, parsed.decodeSessionEvent);
-    expect(page?.events.map((event) => event.sequence)).toEqual([4, 5]);
-    expect(page?.hasMore).toBe(true);
-    expect(sessionChangesPageOfRows(rows, 3, parsed.decodeSessionEvent)?.hasMore).toBe(false);
-  });
-
-  test('a corrupt row within the page gives undefined (the adapter falls back to its full read)', () => {
-    const corrupt = [...head, ...leanOf(withColumn(full, 2, 'bogus'))];
-    expect(sessionChangesPageOfRows([rowAt(4), corrupt], 5, parsed.decodeSessionEvent)).toBeUndefined();
-    // Beyond the limit it is never read.
-    expect(sessionChangesPageOfRows([rowAt(4), corrupt], 1, parsed.decodeSessionEvent)?.events).toHaveLength(1);
-  });
-});
 
 // --- cursors -------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // The SQLite StateStore; public API, whose declarations import only @session-state/domain types.
-export { openSqliteStore } from './openSqliteStore.js';
+export { openSqliteStore, type SqliteStore } from './openSqliteStore.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, type SqliteDatabaseHandle, type SqliteStoreOptions } from './storeOptions.js';
 export { WAL_FRAMES_BEFORE_WAIT } from './worker/walBound.js';
 export type { CorruptRowInfo } from '@session-state/domain';

@@ -1,7 +1,7 @@
 // The SQLite StateStore: composition only. Each port method runs one operation on the store's
 // connection once nothing holds the write gate (a worker batch, a WAL wait).
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
-import type { Logger, PruneRequest, SessionKey, StateStore } from '@session-state/domain';
+import type { Logger, OverviewSource, PruneRequest, SessionKey, StateStore, StoreMaintenance } from '@session-state/domain';
 
 import { openStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
@@ -14,21 +14,21 @@ import { drain } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, vacuum } from './operations/maintenance.js';
 import { createPruneProgress, pruneBatch } from './operations/pruneBatch.js';
-import { countPendingCursors, listCursors, pendingNotices, readChanges, readHeads, readOverview, readSessionChanges } from './operations/reads.js';
+import { listCursors, pendingNotices, readChanges, readHeads, readOverview } from './operations/reads.js';
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
 import { restartScan } from './operations/restartScan.js';
 import { watch } from './operations/watch.js';
 
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
-import { createStoreWorker, PRUNE_WORKER_BATCH_ROWS } from './worker/storeWorker.js';
+import { createStoreWorker } from './worker/storeWorker.js';
 import { createWalSchedule, createWriteGate, offLoopCheckpoints, WAL_FRAMES_BEFORE_WAIT } from './worker/walBound.js';
 
 /**
- * The SQLite StateStore; several processes may share its file (WAL, `BEGIN IMMEDIATE` writes).
+ * The SQLite store (the port, its overview and maintenance); several processes may share its file (WAL, `BEGIN IMMEDIATE` writes).
  *
  * @example const store = openSqliteStore({ path: 'state.db' });
  */
-export function openSqliteStore(options: SqliteStoreOptions): StateStore {
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
     throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
   }
@@ -38,9 +38,12 @@ export function openSqliteStore(options: SqliteStoreOptions): StateStore {
   return openResolvedStore(resolved, storeLogger('Sqlite', options.logger));
 }
 
+/** What `openSqliteStore` gives: the port, the inspector's overview and the CLI's maintenance. */
+export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
+
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
 
-function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateStore {
+function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteStore {
   let db: StoreDb & { readonly file: string; readonly owned: boolean } = openStoreDb(options);
   const { file, owned } = db;
   const readOnly = options.readOnly === true;
@@ -61,8 +64,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
   const synchronous = owned ? checkDurability(options) : Number(db.client.pragma('synchronous'));
   const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checkOptions(options), synchronous, statements: db.statements });
   const gate = createWriteGate();
-  const batchRows = !readOnly && worker.usable ? PRUNE_WORKER_BATCH_ROWS : undefined;
-  const pruneDeps = { current, worker, gate, wal: createWalSchedule(worker), batchRows, readOnly };
+  const pruneDeps = { current, worker, gate, wal: createWalSchedule(worker), readOnly };
   const progress = createPruneProgress(logger);
   const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT);
   // On a shared database the auto-checkpoint stays as the gateway set it.
@@ -95,13 +97,11 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     append: gatedWrite(appendEvents),
     watch: gatedWrite(watch),
     readChanges: gated(readChanges),
-    readSessionChanges: gated(readSessionChanges),
     readHeads: gated(readHeads),
     listCursors: gated(listCursors),
     readCursorJournal: gated(readCursorJournal),
     drain: gatedWrite(drain),
     pendingNotices: gated(pendingNotices),
-    countPendingCursors: gated(countPendingCursors),
     readOverview: gated(readOverview),
     acknowledgeRead: gatedWrite(acknowledgeRead),
     restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => restartScan(db, now, owns, scanWal))),
@@ -115,6 +115,5 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     previewPrune: gated(previewPrune),
     vacuum: gated(writing((db) => vacuum(db, file))),
     close,
-    ...(batchRows !== undefined ? { pruneBatchRows: batchRows } : {}),
   });
 }

@@ -7,13 +7,12 @@ import { tempDbPath, type TempDb } from '@session-state/testkit';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { OWN_CONNECTION_BATCH_ROWS } from '../src/operations/prune.js';
 import { PRUNE_CALLS_WITHOUT_PROGRESS } from '../src/operations/pruneBatch.js';
-import { PRUNE_WORKER_BATCH_ROWS } from '../src/worker/storeWorker.js';
 import { pruneRun } from './support/pruneRun.js';
 
 const T0 = Date.UTC(2026, 10, 29);
 const DAY = 24 * 60 * 60 * 1000;
 const TARGET = 'agent:t:main' as SessionKey;
-const request = { now: T0, maxAgeMs: 30 * DAY, maxRows: 0, batchSize: PRUNE_WORKER_BATCH_ROWS };
+const request = { now: T0, maxAgeMs: 30 * DAY, maxRows: 0, batchSize: 10_000 };
 
 let temp: TempDb;
 afterEach(() => temp.remove());

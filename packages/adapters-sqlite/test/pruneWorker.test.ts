@@ -10,7 +10,7 @@ import { writeHead } from '../src/operations/headRow.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/operations/prune.js';
-import { createStoreWorker, PRUNE_WORKER_BATCH_ROWS } from '../src/worker/storeWorker.js';
+import { createStoreWorker } from '../src/worker/storeWorker.js';
 import type { StoreDb } from '../src/db/storeDb.js';
 import { pruneRun } from './support/pruneRun.js';
 
@@ -74,14 +74,6 @@ function stateOf(path: string) {
 }
 
 const capRequest = (batchSize: number, maxRows: number) => ({ now: T0, maxAgeMs: 30 * DAY, maxRows, batchSize });
-
-test('a file store offers worker-sized batches; an in-memory one (no worker can share it) leaves them to the facade', async () => {
-  const file = openSqliteStore({ path: tempFile() });
-  const memory = openSqliteStore({ path: ':memory:' });
-  expect(file.pruneBatchRows).toBe(PRUNE_WORKER_BATCH_ROWS);
-  expect(memory.pruneBatchRows).toBeUndefined();
-  await Promise.all([file.close(), memory.close()]);
-});
 
 test('worker batches leave the same events, watermarks and journal as batches on the store connection, and each batch is a consistent state', async () => {
   const viaWorker = tempFile();
@@ -175,7 +167,7 @@ test('asked for worker-sized batches, a call deletes all its aged events on the 
     setImmediate(poll);
   };
   setImmediate(poll);
-  const batch = await store.prune({ now: T0, maxAgeMs: 30 * DAY, maxRows: 100, batchSize: PRUNE_WORKER_BATCH_ROWS });
+  const batch = await store.prune({ now: T0, maxAgeMs: 30 * DAY, maxRows: 100, batchSize: 10_000 });
   polling = false;
   reader.client.close();
   await store.close();
@@ -217,7 +209,7 @@ test('asked for worker-sized batches, each part on the store connection resumes 
     await store.unwatch(watcherKey(i), target, T0);
   }
   expect(await store.readCursorJournal()).toHaveLength(904);
-  const first = await store.prune({ now: T0, maxAgeMs: 30 * DAY, maxRows: 0, batchSize: PRUNE_WORKER_BATCH_ROWS });
+  const first = await store.prune({ now: T0, maxAgeMs: 30 * DAY, maxRows: 0, batchSize: 10_000 });
   // One call, parts of 500 journal entries: the first part's window took the 300 ended ones, the
   // next part's the rest (kept ones and the last 4), so the call reaches the end of the journal.
   expect(first.done).toBe(true);

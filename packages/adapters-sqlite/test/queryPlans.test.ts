@@ -52,19 +52,8 @@ test('changesSince reads the head by key and the events by (session_key, sequenc
   expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });
 
-test('sessionChangesSince (the lean status read) uses the same plan as changesSince', () => {
-  const lines = plan(source(db.statements.sessionChangesSince));
-  expect(lines).toEqual(plan(source(db.statements.changesSince)));
-  expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
-});
-
 test('the restart scan and a full pendingNotices read only the covering partial index of pending cursors, with no sort', () => {
   const lines = plan(source(db.statements.pendingCursors));
-  expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
-});
-
-test('countPendingCursors (a metrics scrape) counts on the covering partial index of pending cursors alone', () => {
-  const lines = plan(source(db.statements.countPendingCursors));
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 

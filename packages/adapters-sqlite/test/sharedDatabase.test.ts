@@ -1,11 +1,14 @@
 // A gateway's own open database handed to the store (either driver): the store adds only its own
 // tables, leaves the gateway's tables, pragmas and handle alone, refuses to write inside the
 // gateway's open transaction, and refuses a database whose table names or user_version are taken.
+import fs from 'node:fs';
+
 import Database from 'better-sqlite3';
 import { DatabaseSync } from 'node:sqlite';
 import { decodeRecordInput, type AppendCommand, type SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
+import { openStoreDb } from '../src/db/openStoreDb.js';
 import { openSqliteStore, type SqliteDatabaseHandle } from '../src/index.js';
 
 type Handle = SqliteDatabaseHandle;
@@ -32,9 +35,9 @@ describe.each(drivers)('a shared %s handle', (_name, open, all) => {
     const handle = open(temp.path);
     handle.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 777');
     handle.exec("CREATE TABLE gateway_sessions (id TEXT PRIMARY KEY); INSERT INTO gateway_sessions VALUES ('s1')");
-    const store = openSqliteStore({ database: handle });
     // The file is known from the handle (PRAGMA database_list): the prune worker opens it.
-    expect(store.pruneBatchRows).toBeDefined();
+    expect(openStoreDb({ database: handle }).file).toBe(fs.realpathSync(temp.path));
+    const store = openSqliteStore({ database: handle });
     const [outcome] = await store.append([{ command: command(), appendedAt: 1 }]);
     expect(outcome?.type).toBe('appended');
     await store.close();
@@ -78,7 +81,7 @@ describe.each(drivers)('a shared %s handle', (_name, open, all) => {
     const store = openSqliteStore({ database: memory });
     const [outcome] = await store.append([{ command: command(), appendedAt: 1 }]);
     expect(outcome?.type).toBe('appended');
-    expect(store.pruneBatchRows).toBeUndefined();
+    expect(openStoreDb({ database: memory }).file).toBe(':memory:');
     await store.close();
     const other = _name === 'node:sqlite' ? 'better-sqlite3' : 'node:sqlite';
     expect(() => openSqliteStore({ database: memory, driver: other })).toThrow(`driver is "${other}" but database is a ${_name} handle`);

@@ -37,7 +37,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const background = config.startup.prune === 'background';
   const appends = createAppendPipeline({ store, lane, board, counters, failures, logger, observe, afterAppends: () => background && retention.afterAppend() });
   const order = createCallOrder(lane, appends.flushNow, failures);
-  const retention = createPruning({ store, clock, policy: config.policy, batchRows: config.pruneBatchRows, order, board, counters, logger, observe });
+  const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
   // Only a process that shares its store (or asked for the resync timer) re-reads it.
   const sync =
     config.ownsSession !== undefined || config.resyncIntervalMs > 0

@@ -23,40 +23,23 @@ export interface RetentionPolicy {
 
 export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeMs: 30 * 24 * 60 * 60 * 1000, maxRows: 50_000 };
 
-/** Events the first store call of a run may delete; later calls are sized by time unless the store fixes `batchRows`. */
-export const PRUNE_BATCH_SIZE = 1000;
-/** What one store call should take at most (ms). */
-export const PRUNE_BATCH_TARGET_MS = 8;
-export const PRUNE_BATCH_MIN = 50;
-export const PRUNE_BATCH_MAX = 8000;
+/** Events the first store call of a run may delete: a run with little to do holds the lane briefly. */
+export const PRUNE_FIRST_BATCH_SIZE = 1000;
+/** Events each later store call of a run may delete. */
+export const PRUNE_BATCH_SIZE = 10_000;
 /** Appends start a background prune at most this often (on the clock port). */
 export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
-/** The next batch size: scaled towards the target time, at most halved or doubled, within bounds. */
-export function nextBatchSize(size: number, elapsedMs: number): number {
-  const scaled = elapsedMs > 0 ? (size * PRUNE_BATCH_TARGET_MS) / elapsedMs : size * 2;
-  const stepped = Math.min(size * 2, Math.max(size / 2, scaled));
-  return Math.round(Math.min(PRUNE_BATCH_MAX, Math.max(PRUNE_BATCH_MIN, stepped)));
-}
 
 export interface PruneTotals {
   readonly eventsDeleted: number;
   readonly cursorsExpired: number;
 }
 
-/** One store batch and how long the store call itself took (lane waits excluded). */
-export interface TimedPruneBatch {
-  readonly batch: PruneBatch;
-  readonly elapsedMs: number;
-}
-
 export interface RetentionDeps {
   readonly policy: RetentionPolicy;
-  /** Events per store call, every call the same; absent, batches are sized by time. */
-  readonly batchRows?: number;
   /** The time, or the error of a bad reading: a run then fails without a store call. */
   readonly now: () => number | Error;
-  readonly pruneBatch: (request: PruneRequest) => Promise<TimedPruneBatch>;
+  readonly pruneBatch: (request: PruneRequest) => Promise<PruneBatch>;
   readonly onBatch: (eventsDeleted: number, expired: readonly CursorPair[]) => void;
   /** A completed run's totals and how long it ran (ms). */
   readonly onRun: (totals: PruneTotals, elapsedMs: number) => void;
@@ -92,12 +75,12 @@ export function createRetention(deps: RetentionDeps): Retention {
     const started = performance.now();
     let eventsDeleted = 0;
     let cursorsExpired = 0;
-    const { batchRows, policy } = deps;
-    let batchSize = batchRows ?? PRUNE_BATCH_SIZE;
+    const { policy } = deps;
+    let batchSize = PRUNE_FIRST_BATCH_SIZE;
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
     for (;;) {
-      const { batch, elapsedMs } = await deps.pruneBatch({
+      const batch = await deps.pruneBatch({
         now,
         maxAgeMs: policy.maxAgeMs,
         maxRows: policy.maxRows,
@@ -106,7 +89,7 @@ export function createRetention(deps: RetentionDeps): Retention {
         ...(journalAfter !== undefined ? { journalAfter } : {}),
       });
       journalAfter = batch.journalAfter;
-      if (batchRows === undefined) batchSize = nextBatchSize(batchSize, elapsedMs);
+      batchSize = PRUNE_BATCH_SIZE;
       eventsDeleted += batch.eventsDeleted;
       cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
@@ -164,7 +147,6 @@ export interface PruningDeps {
   readonly store: StateStore;
   readonly clock: Clock;
   readonly policy: RetentionPolicy;
-  readonly batchRows: number | undefined;
   readonly order: CallOrder;
   readonly board: NoticeBoard;
   readonly counters: Counters;
@@ -173,18 +155,15 @@ export interface PruningDeps {
 }
 
 /** Retention as the facade runs it. */
-export function createPruning({ store, clock, policy, batchRows, order, board, counters, logger, observe }: PruningDeps): Retention {
+export function createPruning({ store, clock, policy, order, board, counters, logger, observe }: PruningDeps): Retention {
   return createRetention({
     policy,
-    ...(batchRows !== undefined ? { batchRows } : {}),
     now: () => readClock(clock, 'prune'),
     pruneBatch: (request) =>
       order.enter(async () => {
-        const started = performance.now();
         const batch = await store.prune(request);
-        const elapsedMs = performance.now() - started;
         board.dropPairs(batch.expiredCursors);
-        return { batch, elapsedMs };
+        return batch;
       }),
     onBatch: (eventsDeleted) => counters.add('rowsPruned', eventsDeleted),
     onRun: (totals, elapsedMs) => observe.pruneRun({ ...totals, durationSeconds: elapsedMs / 1000 }),

@@ -12,7 +12,10 @@ import { join } from 'node:path';
 
 import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
-import { storeError, type CursorSignalListener, type SessionKey, type StateStore } from '@session-state/domain';
+import { storeError, type CursorSignalListener, type CursorSignalSource, type SessionKey, type StateStore } from '@session-state/domain';
+
+/** A store with cross-process signals. */
+type SignalledStore = StateStore & CursorSignalSource;
 import { noticeTextOf } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src/index.js';
@@ -39,7 +42,7 @@ const RESYNC_MS = 1_000;
 
 interface Bus {
   /** One process's handle on the shared store: appends signal, `listen` subscribes. */
-  view(): StateStore;
+  view(): SignalledStore;
   /** While true, signals are lost (a dropped NOTIFY, a connection down). */
   dropSignals: boolean;
   /** Subscriptions not closed yet. */
@@ -462,9 +465,9 @@ describe('two gateways over one store with cursor signals', () => {
    * The bus's store with the subscription's listener kept (`heard()`) to call by hand, and each
    * restart scan and re-read noted in `scans`.
    */
-  function handHeld(view: StateStore, scans: string[]): { readonly store: StateStore; heard(): CursorSignalListener | undefined } {
+  function handHeld(view: StateStore, scans: string[]): { readonly store: SignalledStore; heard(): CursorSignalListener | undefined } {
     let heard: CursorSignalListener | undefined;
-    const store: StateStore = {
+    const store: SignalledStore = {
       ...view,
       listen: async (listener) => {
         heard = listener;
@@ -523,12 +526,12 @@ describe('two gateways over one store with cursor signals', () => {
 
 describe('what a gateway with ownsSession asks of the store', () => {
   /** The store with each `listen`, `restartScan` and `pendingNotices` call noted, in order; `failing` fails the next re-reads. */
-  function spied(inner: StateStore, calls: string[], failing = { times: 0 }): StateStore {
+  function spied(inner: SignalledStore, calls: string[], failing = { times: 0 }): SignalledStore {
     return {
       ...inner,
       listen: async (listener) => {
         calls.push('listen');
-        return (inner.listen as NonNullable<StateStore['listen']>)(listener);
+        return inner.listen(listener);
       },
       restartScan: async (now, owns) => {
         calls.push('restartScan all');
@@ -788,7 +791,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
   test('a store whose listen fails at start fails the creation, naming listen; a failed restart scan closes the subscription it opened', async () => {
     const shared = createMemoryStore();
     const bus = createBus(shared);
-    const refusing: StateStore = { ...bus.view(), listen: () => Promise.reject(new Error('connection refused')) };
+    const refusing: SignalledStore = { ...bus.view(), listen: () => Promise.reject(new Error('connection refused')) };
     const listenError = await createSessionStateAwareness({ store: refusing, logger: recordingLogger(), ownsSession: ownsB }).then(
       () => undefined,
       (error: unknown) => error,
@@ -885,7 +888,7 @@ describe('ownsSession and resyncIntervalMs options', () => {
 
   test('a store without pendingNotices (the read-only re-read signals and the resync timer use) is rejected naming options.store', async () => {
     const { pendingNotices: _missing, ...older } = createMemoryStore();
-    const error = await createSessionStateAwareness({ store: older as StateStore, logger: recordingLogger() }).then(
+    const error = await createSessionStateAwareness({ store: older as unknown as StateStore, logger: recordingLogger() }).then(
       () => undefined,
       (rejection: unknown) => rejection,
     );

@@ -110,7 +110,6 @@ describe('createSessionStateAwareness options', () => {
     ['options.retention.maxRows', { store: createMemoryStore(), retention: { maxRows: -1 } }],
     ['options.retention.maxAge', { store: createMemoryStore(), retention: { maxAge: 5 } }],
     ['options.retention.cursorMaxAgeMs', { store: createMemoryStore(), retention: { cursorMaxAgeMs: 0 } }],
-    ['options.store.pruneBatchRows', { store: { ...createMemoryStore(), pruneBatchRows: 1.5 } }],
     ['options.storage', { store: createMemoryStore(), storage: 'x' }],
   ] as ReadonlyArray<readonly [string, object]>)('rejects a bad %s with an InvalidInputError', async (field, options) => {
     const error = await rejection(() => createSessionStateAwareness({ logger: recordingLogger(), ...options } as never));

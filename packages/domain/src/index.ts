@@ -45,7 +45,7 @@ export {
 export { buildStateChanges, type SessionStatus, type StateChanges } from './log/stateChanges.js';
 export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type CursorRow } from './log/append.js';
 export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
-export { assertOverviewLimits, overviewOf, type OverviewLimits, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
+export { assertOverviewLimits, isOverviewSource, overviewOf, type OverviewLimits, type OverviewSource, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
 export {
   CURSOR_EVENT_TYPES,
@@ -112,7 +112,8 @@ export type { Clock } from './ports/clock.port.js';
 export type { LogFields, Logger } from './ports/logger.port.js';
 export type { Wake } from './ports/wake.port.js';
 export type { AppendBatchObservation, AwarenessObserver, PruneRunObservation } from './ports/observer.port.js';
-export type { CursorSignalListener, CursorSignalSubscription, ListenForCursorSignals } from './ports/cursorSignals.port.js';
+export { isCursorSignalSource, type CursorSignalListener, type CursorSignalSource, type CursorSignalSubscription, type ListenForCursorSignals } from './ports/cursorSignals.port.js';
+export { isStoreMaintenance, type PrunePreview, type StoreMaintenance, type VacuumResult } from './ports/storeMaintenance.port.js';
 export type { CorruptRowInfo, CorruptRowSink } from './ports/corruptRow.port.js';
 export {
   failureMessage,
@@ -133,9 +134,6 @@ export {
   type PruneRequest,
   type AcknowledgeReadOutcome,
   type AcknowledgeReadRequest,
-  type PrunePreview,
-  type VacuumResult,
-  type SessionChangesPage,
   type StateStore,
   type StoreError,
   type StoreOperation,

@@ -4,7 +4,7 @@
 // cover appends that ask for notices and cursor removals, not drains, log-only appends or prunes).
 import fs from 'node:fs';
 
-import type { StateStore } from '@session-state/domain';
+import { isCursorSignalSource, type StateStore } from '@session-state/domain';
 
 /** Stops a change source; nothing is reported after it resolves. */
 export interface ChangeSubscription {
@@ -97,7 +97,7 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
 // --- a store with signals ---------------------------------------------------------------------------
 
 /**
- * The store's cursor signals (`StateStore.listen`, PostgreSQL's LISTEN) and, as the safety net,
+ * The store's cursor signals (`CursorSignalSource.listen`, PostgreSQL's LISTEN) and, as the safety net,
  * a change every `fallbackMs` (default SIGNAL_FALLBACK_MS) whatever was signalled. A store
  * without `listen` gets only the timer.
  *
@@ -109,7 +109,7 @@ export function storeSignalChanges(store: StateStore, fallbackMs: number = SIGNA
     timer.unref();
     let listening: ChangeSubscription | undefined;
     try {
-      listening = await store.listen?.({ targetsChanged: changed, resync: changed, failed: () => undefined });
+      if (isCursorSignalSource(store)) listening = await store.listen({ targetsChanged: changed, resync: changed, failed: () => undefined });
     } catch (error) {
       clearInterval(timer);
       throw error;

@@ -2,7 +2,7 @@
 // notices with their text (bounded), and the store-side counts. Reads the store's overview (the
 // counts and a bounded part of heads and cursors) and the heads of the keys it shows: the cursor
 // journal is read per pair, when the page asks for one. Nothing here writes.
-import { overviewOf, planHeldNotices, type StateStore, type StoreCounts } from '@session-state/domain';
+import { isOverviewSource, overviewOf, planHeldNotices, type StateStore, type StoreCounts } from '@session-state/domain';
 
 import { watchGraph, type WatchGraph } from './graph.js';
 import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds.js';
@@ -47,9 +47,9 @@ export const NOTICE_LIMIT = 200;
  * @example const { graph, notices } = await readOverview(store);
  */
 export async function readOverview(store: StateStore): Promise<Overview> {
-  // The store's counts and a bounded part of its rows; a store without readOverview is read whole.
+  // The store's counts and a bounded part of its rows; a store that is no OverviewSource is read whole.
   const limits = { heads: GRAPH_SESSION_LIMIT, cursors: GRAPH_EDGE_LIMIT };
-  const read = store.readOverview !== undefined ? await store.readOverview(limits) : overviewOf(await store.readHeads(), await store.listCursors(), limits);
+  const read = isOverviewSource(store) ? await store.readOverview(limits) : overviewOf(await store.readHeads(), await store.listCursors(), limits);
   const { counts } = read;
   // A synchronous store (SQLite) blocks the loop for each read: let waiting requests in between.
   await new Promise<void>((resolve) => setImmediate(resolve));

@@ -68,7 +68,7 @@ describe('histogram buckets', () => {
 });
 
 describe('countPendingPairs', () => {
-  test('a store without countPendingCursors is counted from listCursors (pending cursors only, not idle ones), with the same answer', async () => {
+  test('a store that is no OverviewSource is counted from listCursors (pending cursors only, not idle ones), with the same answer as the overview counts', async () => {
     const store = createMemoryStore();
     const awareness = await createSessionStateAwareness({ store, logger: quiet, startup: noStartupWork });
     await awareness.childSpawned({ parentKey: 'agent:a:main', childKey: 'agent:a:subagent:x' });

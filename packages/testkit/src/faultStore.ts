@@ -6,7 +6,7 @@ import { storeError, STORE_OPERATIONS, type StateStore, type StoreOperation } fr
 
 // --- the methods -----------------------------------------------------------------------------
 
-/** Every required port method but `close` (never failed); the optional lean read and listen are left out, so the facade uses the plain ones. */
+/** Every required port method but `close` (never failed); capabilities beside the port (listen, the overview) are left out. */
 export type StoreMethod = StoreOperation;
 
 /** Every StoreMethod, as the port lists them. */

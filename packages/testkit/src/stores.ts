@@ -23,11 +23,6 @@ export interface StoreHarness {
   reopen(): Promise<StateStore>;
   /** Closes the latest store and removes whatever the harness created (files, a schema). */
   cleanup(): Promise<void>;
-  /**
-   * Whether the store offers the optional lean read `readSessionChanges` (default true). The
-   * contract then requires it, so an adapter cannot lose it silently.
-   */
-  readonly leanReads?: boolean;
   /** Test only: damages one stored row behind the store's back, as a hand edit would. A harness without it is not checked against the corrupt-row policy. */
   corrupt?(row: RowDamage): Promise<void>;
   /** What the stores this harness opened reported through `onCorruptRow`, in order. */

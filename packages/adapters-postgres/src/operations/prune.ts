@@ -11,9 +11,6 @@ import type { StoreDb } from '../storeDb.js';
 import { writeJournal } from './journal.js';
 import { journalRemoval, writeHeads } from './removal.js';
 
-/** Events each prune batch takes (the port's `pruneBatchRows`): a batch awaits the server, so it is sized by rows, not time. */
-export const PRUNE_BATCH_ROWS = 10_000;
-
 /** Adds each session's highest deleted sequence from [sessionKey, highest, count] rows to `into`; returns the events counted. */
 function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, number>): number {
   let deleted = 0;

@@ -1,28 +1,19 @@
 // The reads: each one statement (one snapshot) outside a transaction, no lock. The page building
 // and the corrupt-row policy are adapters-sql-common's.
-import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, sessionChangesPageOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
-import { toSessionEvent, type ChangesPage, type CursorFilter, type CursorRow, type HeadRow, type OverviewLimits, type Sequence, type SessionChangesPage, type SessionKey, type StoreOverview } from '@session-state/domain';
+import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
+import type { ChangesPage, CursorFilter, CursorRow, HeadRow, OverviewLimits, Sequence, SessionKey, StoreOverview } from '@session-state/domain';
 
 import { readAlone, runAlone } from '../connection/transaction.js';
 import type { StoreDb } from '../storeDb.js';
 
-/** The event decoders, made once; the json payload column arrives parsed by the driver. */
-export const { decodeEvent: decodeEventValues, decodeSessionEvent: decodeSessionEventValues } = storedEventDecoders();
+/** The event decoder, made once; the json payload column arrives parsed by the driver. */
+export const { decodeEvent: decodeEventValues } = storedEventDecoders();
 
 /** Retained events after `since`, at most `limit`, with the head of the same snapshot; a corrupt row is skipped and reported. */
 export async function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage> {
   const st = db.statements.changesSince;
   const page = changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeEventValues);
   return page ?? changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db);
-}
-
-/** `readChanges` as `toSessionEvent` maps it, reading only the columns `status` returns; a corrupt row falls back to `readChanges`. */
-export async function readSessionChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<SessionChangesPage> {
-  const rows = await runAlone(db, db.statements.sessionChangesSince, { since, sessionKey, limit: limit + 1 });
-  const page = sessionChangesPageOfRows(rows, limit, decodeSessionEventValues);
-  if (page !== undefined) return page;
-  const full = await readChanges(db, sessionKey, since, limit);
-  return { head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore };
 }
 
 /** One row per distinct key with a head above 0, in the order first given; all of them, by key, when no keys are given. */
@@ -38,19 +29,14 @@ export async function listCursors(db: StoreDb, filter: CursorFilter = {}): Promi
   return decodeStoredCursors(db, 'listCursors', await readAlone(db, listCursorsQuery(db.tables, filter)));
 }
 
-/** The pending cursors (material > acked), counted on the partial pending-cursor index. */
-export async function countPendingCursors(db: StoreDb): Promise<number> {
-  const [row] = await runAlone(db, db.statements.countPendingCursors, {});
-  return Number(row?.[0] ?? 0);
-}
-
 /** The inspector's overview: the counts, then at most `limits` heads and cursors (pending first). */
 export async function readOverview(db: StoreDb, limits: OverviewLimits): Promise<StoreOverview> {
   const { overviewCounts, firstHeads, firstPendingCursors, firstIdleCursors } = db.statements;
+  // Limits of 0 (the pending-pairs gauge) cost the counts alone.
   const [[counts], heads, pending] = await Promise.all([
     runAlone(db, overviewCounts, {}),
-    runAlone(db, firstHeads, { limit: limits.heads }),
-    runAlone(db, firstPendingCursors, { limit: limits.cursors }),
+    limits.heads > 0 ? runAlone(db, firstHeads, { limit: limits.heads }) : [],
+    limits.cursors > 0 ? runAlone(db, firstPendingCursors, { limit: limits.cursors }) : [],
   ]);
   const idle = pending.length < limits.cursors ? await runAlone(db, firstIdleCursors, { limit: limits.cursors - pending.length }) : [];
   return overviewOfRows(db, counts ?? [], heads, [...pending, ...idle]);

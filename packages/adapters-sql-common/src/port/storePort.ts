@@ -1,6 +1,6 @@
 // The StateStore port over an adapter's operations (answering synchronously or with a promise):
 // clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type AcknowledgeReadOutcome, type AcknowledgeReadRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
+import { assertOverviewLimits, storeError, type AppendRequest, type CursorSignalSource, type DrainRequest, type DrainThenAppendResult, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
 export function wholeMs(ms: number): number {
@@ -14,35 +14,19 @@ export function withWholeMs(batch: readonly AppendRequest[]): readonly AppendReq
 }
 
 type Answer<T> = T | Promise<T>;
-type Owns = (watcher: SessionKey) => boolean;
 
-/** One adapter's operations (the optional ones as the port's), each taking its open database first and whole-millisecond clocks. */
-export interface StoreOperations<Db> {
-  append(db: Db, batch: readonly AppendRequest[]): Answer<readonly AppendOutcome[]>;
-  watch(db: Db, request: WatchRequest): Answer<{ readonly created: boolean }>;
-  readChanges(db: Db, sessionKey: SessionKey, since: Sequence, limit: number): Answer<ChangesPage>;
-  readSessionChanges(db: Db, sessionKey: SessionKey, since: Sequence, limit: number): Answer<SessionChangesPage>;
-  readHeads(db: Db, sessionKeys?: readonly SessionKey[]): Answer<readonly HeadRow[]>;
-  listCursors(db: Db, filter?: CursorFilter): Answer<readonly CursorRow[]>;
-  readCursorJournal(db: Db, filter?: CursorFilter): Answer<readonly CursorJournalEntry[]>;
-  drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
-  drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
-  acknowledgeRead(db: Db, request: AcknowledgeReadRequest): Answer<AcknowledgeReadOutcome>;
-  restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
-  pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
-  countPendingCursors(db: Db): Answer<number>;
-  /** `limits` are checked before it runs. */
-  readOverview(db: Db, limits: OverviewLimits): Answer<StoreOverview>;
-  resetWatcher(db: Db, watcher: SessionKey, now: number): Answer<readonly CursorPair[]>;
-  unwatch(db: Db, watcher: SessionKey, target: SessionKey, now: number): Answer<{ readonly removed: boolean }>;
-  deleteSession(db: Db, sessionKey: SessionKey, now: number): Answer<{ readonly eventsDeleted: number; readonly removedCursors: readonly CursorPair[] }>;
-  prune(db: Db, request: PruneRequest): Answer<PruneBatch>;
-  previewPrune?(db: Db, request: PruneRequest): Answer<PrunePreview>;
-  vacuum?(db: Db): Answer<VacuumResult>;
-  /** Takes no database, so closing never re-opens or refreshes one. */
+/** A port method as an adapter writes it: its open database first, answering synchronously or with a promise. */
+type OnDb<Db, F> = F extends (...args: infer A) => Promise<infer R> ? (db: Db, ...args: A) => Answer<R> : never;
+
+/** The store with the capabilities every SQL store offers beside the port. */
+export type SqlStore = StateStore & OverviewSource & StoreMaintenance;
+
+/** One adapter's operations: the port's and its capabilities', each over `Db` with whole-millisecond clocks; `close` takes no database, so closing never re-opens one. */
+export type StoreOperations<Db> = { readonly [K in StoreOperation | 'readOverview' | 'previewPrune']: OnDb<Db, SqlStore[K]> } & {
+  readonly drainThenAppend?: OnDb<Db, NonNullable<StateStore['drainThenAppend']>>;
+  readonly vacuum?: OnDb<Db, NonNullable<StoreMaintenance['vacuum']>>;
   close(): Answer<void>;
-  readonly pruneBatchRows?: number;
-}
+};
 
 /** Runs `work`, turning a throw or a rejection into a StoreError rejection naming `operation`. */
 function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
@@ -55,11 +39,6 @@ function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   }
 }
 
-/** The port's `previewPrune` over the adapter's: whole-ms `now`, StoreError rejections. */
-function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations<Db>['previewPrune']>, current: () => Db): (request: PruneRequest) => Promise<PrunePreview> {
-  return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
-}
-
 /** The port's `drainThenAppend`: a rejection names `append` (neither was kept), a drain failure names `drain`. */
 function drainThenAppendPort<Db>(both: NonNullable<StoreOperations<Db>['drainThenAppend']>, current: () => Db): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
   return async (drain, batch) => {
@@ -68,13 +47,15 @@ function drainThenAppendPort<Db>(both: NonNullable<StoreOperations<Db>['drainThe
   };
 }
 
-/** The StateStore of `ops` over the database `current()` returns at each call (an adapter may replace it); `listen` for cross-process signals. */
-export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): StateStore {
+/** The store of `ops` over the database `current()` returns at each call (an adapter may replace it). */
+export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>): SqlStore;
+/** With `listen`, the store also signals commits made through another handle. */
+export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen: ListenForCursorSignals): SqlStore & CursorSignalSource;
+export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): SqlStore & Partial<CursorSignalSource> {
   return {
     append: (batch) => call('append', () => ops.append(current(), withWholeMs(batch))),
     watch: (request) => call('watch', () => ops.watch(current(), { ...request, now: wholeMs(request.now) })),
     readChanges: (sessionKey, since, limit) => call('readChanges', () => ops.readChanges(current(), sessionKey, since, limit)),
-    readSessionChanges: (sessionKey, since, limit) => call('readSessionChanges', () => ops.readSessionChanges(current(), sessionKey, since, limit)),
     readHeads: (sessionKeys) => call('readHeads', () => ops.readHeads(current(), sessionKeys)),
     listCursors: (filter) => call('listCursors', () => ops.listCursors(current(), filter)),
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
@@ -82,7 +63,6 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: wholeMs(request.now) })),
     restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
     pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
-    countPendingCursors: () => call('countPendingCursors', () => ops.countPendingCursors(current())),
     readOverview: (limits) =>
       call('readOverview', () => {
         assertOverviewLimits(limits);
@@ -93,10 +73,9 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
     ...(ops.drainThenAppend !== undefined ? { drainThenAppend: drainThenAppendPort(ops.drainThenAppend, current) } : {}),
-    ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
+    previewPrune: (request) => call('previewPrune', () => ops.previewPrune(current(), { ...request, now: wholeMs(request.now) })),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),
-    ...(ops.pruneBatchRows !== undefined ? { pruneBatchRows: ops.pruneBatchRows } : {}),
     close: () => call('close', () => ops.close()),
   };
 }

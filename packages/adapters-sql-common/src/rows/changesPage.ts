@@ -1,8 +1,8 @@
 // A changes page from `[head, pruneWatermark, ...event columns]` rows, and the one corrupt-row
 // policy: a `limit + 1` read gives up on a corrupt row; then every row is read, each corrupt one skipped and reported.
-import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SessionChangesPage, type SessionEvent, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
-import type { StoredEventDecoder, StoredSessionEventDecoder } from './storedRow.js';
+import type { StoredEventDecoder } from './storedRow.js';
 
 /** Where the event columns start in a changes row (after head and prune watermark). */
 export const EVENT_OFFSET = 2;
@@ -59,9 +59,4 @@ export function changesPageSkippingCorrupt(rows: readonly (readonly unknown[])[]
     events.push(decoded.event);
   }
   return { head: headOfRow(first), events, hasMore };
-}
-
-/** The lean `status` page of a `limit + 1` read, or undefined when a row is corrupt (then `readChanges`' slow path). */
-export function sessionChangesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredSessionEventDecoder): SessionChangesPage | undefined {
-  return pageOfRows<SessionEvent>(rows, limit, decode);
 }

@@ -1,12 +1,9 @@
 // Stored rows read back as the domain's events and cursors, with the checks both SQL adapters
 // share, so a damaged or hand-edited row is refused the same way. Rows are positional arrays.
-import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
+import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
 
 /** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
 export type StoredEventValues<P = unknown> = [sequence: number, sessionKey: string, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, dedupeKey: string | null, occurredAt: string, appendedAt: number];
-
-/** The column order of the lean `status` select: a SessionEvent's fields. */
-export type SessionEventValues<P = unknown> = [sequence: number, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, occurredAt: string];
 
 /** Parses a non-null payload column kept as JSON text (undefined when it does not parse). */
 export type ParseStoredPayload = (column: unknown) => unknown;
@@ -25,15 +22,9 @@ function payloadObject(value: unknown): Payload | undefined {
 /** Decodes the StoredEventValues from `offset` of a row, checking kind, actor type and payload. */
 export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
 
-/** Decodes the SessionEventValues from `offset` of a row (keys in `toSessionEvent`'s order), or undefined for a refused row. */
-export type StoredSessionEventDecoder = (row: readonly unknown[], offset?: number) => SessionEvent | undefined;
-
-/** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
-export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder; readonly decodeSessionEvent: StoredSessionEventDecoder } {
-  return {
-    decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload),
-    decodeSessionEvent: (row, offset = 0) => decodeStoredSessionEvent(row, offset, parsePayload),
-  };
+/** An adapter's event decoder, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder } {
+  return { decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload) };
 }
 
 function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): DecodedEvent {
@@ -58,25 +49,6 @@ function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload
   event['occurredAt'] = row[offset + 8];
   event['appendedAt'] = row[offset + 9];
   return { ok: true, event: event as unknown as StoredEvent };
-}
-
-function decodeStoredSessionEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): SessionEvent | undefined {
-  const kind = row[offset + 1] as string;
-  const actorType = row[offset + 2] as string;
-  if (!KINDS.has(kind) || !ACTOR_TYPES.has(actorType)) return undefined;
-  const payloadColumn = row[offset + 5];
-  let payload: Payload | undefined;
-  if (payloadColumn !== null) {
-    payload = payloadObject(parsePayload(payloadColumn));
-    if (payload === undefined) return undefined;
-  }
-  const actorSessionKey = row[offset + 3] as string | null;
-  const event: Record<string, unknown> = { sequence: row[offset], kind, actorType };
-  if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
-  event['summary'] = row[offset + 4];
-  event['occurredAt'] = row[offset + 6];
-  if (payload !== undefined) event['payload'] = payload;
-  return event as unknown as SessionEvent;
 }
 
 /** The column order of every cursor select: a CursorRow's fields. */

@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
 
 const { and, asc, eq, sql } = orm;
 
@@ -39,16 +39,12 @@ export function sharedStatements(tables: SqlTables) {
     eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
     /** {since, sessionKey, limit} → [head, pruneWatermark, ...StoredEventValues] rows. */
     changesSince: changesAfter(tables, eventColumns),
-    /** As changesSince with only the columns `status` returns (SessionEventValues). */
-    sessionChangesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */
     cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
     /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows. */
     pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
-    /** {} → [number of pending cursors]. */
-    countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
     /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
     overviewCounts: sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
   (SELECT count(*) FROM ${cursors}),
@@ -94,11 +90,9 @@ type ChangesParams = { readonly since: number; readonly sessionKey: string; read
 export interface SharedStatementParams {
   readonly eventByDedupeKey: { readonly dedupeKey: string };
   readonly changesSince: ChangesParams;
-  readonly sessionChangesSince: ChangesParams;
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
   readonly pendingCursors: NoParams;
-  readonly countPendingCursors: NoParams;
   readonly overviewCounts: NoParams;
   readonly firstHeads: { readonly limit: number };
   readonly firstPendingCursors: { readonly limit: number };

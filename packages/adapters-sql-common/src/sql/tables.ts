@@ -19,8 +19,6 @@ export interface SqlTables {
 
 /** StoredEventValues order. */
 export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
-/** SessionEventValues order: the columns `status` returns. */
-export const SESSION_EVENT_FIELDS = ['sequence', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'occurredAt'] as const;
 /** CursorValues order. */
 export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
 /** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */

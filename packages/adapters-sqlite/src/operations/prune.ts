@@ -33,7 +33,7 @@ import { journalRemoval } from './removal.js';
 /** A batch touches at most this many sessions: the index pages it writes grow with its sessions, not its rows. */
 export const SESSIONS_PER_BATCH = 400;
 
-/** Events one part on the store's own connection deletes at most while the worker takes the row cap. */
+/** Events one part on the store's own connection deletes at most; a prune call runs parts with a turn of the event loop between. */
 export const OWN_CONNECTION_BATCH_ROWS = 500;
 
 /** The events one batch deletes, chosen in retention order, and each session's highest sequence among them. */

@@ -12,14 +12,12 @@ export interface PruneBatchDeps {
   readonly worker: StoreWorker;
   readonly gate: WriteGate;
   readonly wal: WalSchedule;
-  /** The store's `pruneBatchRows` hint: undefined when the worker cannot run (the whole batch on the store's connection). */
-  readonly batchRows: number | undefined;
   readonly readOnly: boolean;
 }
 
 /** One port batch: `batchSize` events unless done first, and at most that many cursors and journal entries. */
 export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): Promise<{ readonly batch: PruneBatch; readonly removed: number }> {
-  const { current, worker, gate, wal, batchRows } = deps;
+  const { current, worker, gate, wal } = deps;
   let removed = 0;
   let eventsDeleted = 0;
   let journalDeleted = 0;
@@ -30,8 +28,7 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
   for (;;) {
     await wal.ready();
     const useWorker = worker.usable && !deps.readOnly;
-    const ownRoom = request.batchSize - Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
-    const batchSize = batchRows === undefined ? ownRoom : Math.min(ownRoom, OWN_CONNECTION_BATCH_ROWS);
+    const batchSize = Math.min(request.batchSize - Math.max(eventsDeleted, expiredCursors.length, journalDeleted), OWN_CONNECTION_BATCH_ROWS);
     const own = prune(current(), { ...request, ...carried(), batchSize }, { capInline: !useWorker });
     journalAfter = own.batch.journalAfter ?? journalAfter;
     eventsDeleted += own.batch.eventsDeleted;
@@ -50,7 +47,7 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
     }
     wal.written(own.rowsRemoved, own.batch.done);
     const full = request.batchSize <= Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
-    if (own.batch.done || full || own.rowsRemoved === 0 || batchRows === undefined) return { batch: { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() }, removed };
+    if (own.batch.done || full || own.rowsRemoved === 0) return { batch: { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() }, removed };
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

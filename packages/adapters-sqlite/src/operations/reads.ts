@@ -1,4 +1,4 @@
-// The reads: changes, heads, cursors, the overview, pending counts and held notices; none writes.
+// The reads: changes, heads, cursors, the overview and held notices; none writes.
 import {
   ALL_ROWS,
   changesPageOfRows,
@@ -10,14 +10,11 @@ import {
   listCursorsQuery,
   overviewOfRows,
   PENDING_FIELDS,
-  sessionChangesPageOfRows,
   storedEventDecoders,
   type StoredEventDecoder,
-  type StoredSessionEventDecoder,
 } from '@session-state/adapters-sql-common';
 import {
   planHeldNotices,
-  toSessionEvent,
   type ChangesPage,
   type CursorFilter,
   type CursorRow,
@@ -25,7 +22,6 @@ import {
   type Notice,
   type OverviewLimits,
   type Sequence,
-  type SessionChangesPage,
   type SessionKey,
   type StoreOverview,
 } from '@session-state/domain';
@@ -47,7 +43,6 @@ function parseJsonText(text: unknown): unknown {
 
 const decoders = storedEventDecoders(parseJsonText);
 export const decodeEventValues: StoredEventDecoder = decoders.decodeEvent;
-const decodeSessionEventValues: StoredSessionEventDecoder = decoders.decodeSessionEvent;
 
 /** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
@@ -56,15 +51,6 @@ export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence
     changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeEventValues) ??
     changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db)
   );
-}
-
-/** `readChanges` in `status`'s shape, from only its columns; a corrupt row sends the read down `readChanges`. */
-export function readSessionChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): SessionChangesPage {
-  const rows = db.statements.sessionChangesSince.all({ since, sessionKey, limit: limit + 1 });
-  const page = sessionChangesPageOfRows(rows, limit, decodeSessionEventValues);
-  if (page !== undefined) return page;
-  const full = readChanges(db, sessionKey, since, limit);
-  return { head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore };
 }
 
 /** One row per distinct key with a head, in the order first given; every head by key when none are given. */
@@ -110,10 +96,6 @@ export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview
   const idle = pending.length < limits.cursors ? firstIdleCursors.all({ limit: limits.cursors - pending.length }) : [];
   const overview = overviewOfRows(db, overviewCounts.get({}) ?? [], firstHeads.all({ limit: limits.heads }), [...pending, ...idle]);
   return { ...overview, cursors: withLogMaterial(db, overview.cursors) };
-}
-
-export function countPendingCursors(db: StoreDb): number {
-  return Number((db.statements.countPendingCursors.get({}) as [number])[0]);
 }
 
 /** The held notices of the pending cursors (on `targets`, or all) whose watcher passes `owns`; one read transaction. */

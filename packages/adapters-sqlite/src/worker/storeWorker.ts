@@ -10,9 +10,6 @@ import type { SqliteClient } from '../driver/driver.js';
 import type { StoreDb } from '../db/storeDb.js';
 import type { Statements } from '../statements.js';
 
-/** Events one worker batch deletes at most (the store's `pruneBatchRows`). */
-export const PRUNE_WORKER_BATCH_ROWS = 10_000;
-
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
 

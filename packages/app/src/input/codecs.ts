@@ -114,12 +114,6 @@ export function decodeRetention(value: unknown): RetentionOptions {
   return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
 }
 
-/** `options.store.pruneBatchRows`; undefined means batches sized by time. */
-export function decodePruneBatchRows(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  return orThrow(decodeInput(PositiveInteger, value, 'options.store.pruneBatchRows'));
-}
-
 /** `options.startup`; undefined means the defaults. */
 export function decodeStartup(value: unknown): StartupOptions {
   if (value === undefined) return {};

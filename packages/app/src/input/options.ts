@@ -1,11 +1,11 @@
 // The facade's options, checked (an InvalidInputError naming the first bad field) and completed
 // with their defaults.
-import { STORE_OPERATIONS, type Clock } from '@session-state/domain';
+import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from '../api.js';
 import { consoleLogger, safeLogger } from '../ports/logger.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
-import { decodePruneBatchRows, decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
+import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
 /** Every option, checked, with its default filled in. */
 export type FacadeConfig = ReturnType<typeof readOptions>;
@@ -21,7 +21,8 @@ const systemClock: Clock = { now: () => Date.now() };
 export function readOptions(options: SessionStateAwarenessOptions) {
   requireKnownFields(options, 'options', OPTION_FIELDS);
   requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
-  if (options.store.listen !== undefined) requireFunction(options.store.listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
+  const { listen } = options.store as Partial<CursorSignalSource>;
+  if (listen !== undefined) requireFunction(listen, 'options.store.listen', 'a function (listener) => Promise<subscription>');
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
@@ -34,7 +35,6 @@ export function readOptions(options: SessionStateAwarenessOptions) {
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   const retention = decodeRetention(options.retention);
-  const pruneBatchRows = decodePruneBatchRows(options.store.pruneBatchRows);
   const startup = decodeStartup(options.startup);
   const policy: RetentionPolicy = {
     maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
@@ -49,7 +49,6 @@ export function readOptions(options: SessionStateAwarenessOptions) {
     wake: options.wake,
     observer: options.observer,
     policy,
-    pruneBatchRows,
     ownsSession: options.ownsSession,
     resyncIntervalMs,
     startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },

@@ -1,6 +1,6 @@
 // `status` and `list`: reads in the lane, so each sees every write called before it. A `status`
 // with a `reader` whose page reaches the head acknowledges the reader's cursor.
-import { buildStateChanges, MAX_PAGE_LIMIT, toSessionEvent, ZERO, type Logger, type Sequence, type SessionChangesPage, type SessionKey, type StateStore } from '@session-state/domain';
+import { buildStateChanges, MAX_PAGE_LIMIT, toSessionEvent, ZERO, type Logger, type Sequence, type SessionEvent, type SessionKey, type SignalLogHead, type StateStore } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
@@ -10,6 +10,9 @@ import { decodeReadable } from '../input/unreadable.js';
 import type { Counters } from '../metrics.js';
 import type { NoticeBoard } from '../notices/board.js';
 import type { CallOrder } from '../pipeline/lane.js';
+
+/** A changes page with its events in the `stateChanges` shape. */
+type SessionPage = { readonly head: SignalLogHead; readonly events: readonly SessionEvent[]; readonly hasMore: boolean };
 
 export interface ReadMethodsDeps {
   readonly store: StateStore;
@@ -38,8 +41,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
     }
   };
 
-  const readPage = async (key: SessionKey, since: Sequence, limit: number): Promise<SessionChangesPage> => {
-    if (store.readSessionChanges !== undefined) return store.readSessionChanges(key, since, limit);
+  const readPage = async (key: SessionKey, since: Sequence, limit: number): Promise<SessionPage> => {
     const page = await store.readChanges(key, since, limit);
     return { head: page.head, events: page.events.map(toSessionEvent), hasMore: page.hasMore };
   };
@@ -58,7 +60,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
             throw failures.store('status', error, { sessionKey: key });
           }
         }
-        let page: SessionChangesPage;
+        let page: SessionPage;
         try {
           page = await readPage(key, changesSince, limit ?? MAX_PAGE_LIMIT);
         } catch (error) {

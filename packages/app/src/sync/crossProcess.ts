@@ -7,7 +7,7 @@
 // the lane (it only reads), so a signal is not held up by this gateway's appends and drains. An
 // operation in the lane may remove a queue entry while the re-read is in flight; its answer for
 // such a pair may predate that operation, so the pair's target is re-read in the lane instead.
-import type { CursorSignalListener, CursorSignalSubscription, Logger, Notice, SessionKey, StateStore } from '@session-state/domain';
+import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Logger, type Notice, type SessionKey, type StateStore } from '@session-state/domain';
 
 import { describeFailure } from '../errors/errors.js';
 import type { Failures } from '../errors/failures.js';
@@ -193,7 +193,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
 
   return {
     async listen() {
-      if (ownsForScan === undefined || store.listen === undefined) return;
+      if (ownsForScan === undefined || !isCursorSignalSource(store)) return;
       try {
         subscription = await store.listen(listener);
       } catch (error) {

@@ -1,30 +1,52 @@
-// The time-sized prune batch: it moves towards the target time per store call, at most halving
-// or doubling per step, within its bounds.
-import fc from 'fast-check';
+// Prune batches have fixed sizes: the first store call of a run asks for PRUNE_FIRST_BATCH_SIZE
+// events, every later one for PRUNE_BATCH_SIZE, however long a call took.
+import { createMemoryStore } from '@session-state/adapters-memory';
+import type { PruneRequest, StateStore } from '@session-state/domain';
 
-import { nextBatchSize, PRUNE_BATCH_MAX, PRUNE_BATCH_MIN, PRUNE_BATCH_TARGET_MS } from '../../src/retention.js';
+import { createSessionStateAwareness } from '../../src/index.js';
+import { createRetention, PRUNE_BATCH_SIZE, PRUNE_FIRST_BATCH_SIZE } from '../../src/retention.js';
+import { recordingLogger } from '../support/harness.js';
 
-test('a call over the target time shrinks the batch, one under half of it grows the batch', () => {
-  expect(nextBatchSize(1000, PRUNE_BATCH_TARGET_MS * 4)).toBe(500);
-  expect(nextBatchSize(1000, PRUNE_BATCH_TARGET_MS * 1.25)).toBe(800);
-  expect(nextBatchSize(1000, PRUNE_BATCH_TARGET_MS / 4)).toBe(2000);
-  expect(nextBatchSize(1000, PRUNE_BATCH_TARGET_MS)).toBe(1000);
+/** Runs a prune of `calls` batches, each taking `delayMs`; resolves with the batch sizes asked for. */
+async function batchSizes(calls: number, delayMs: number): Promise<number[]> {
+  const sizes: number[] = [];
+  const retention = createRetention({
+    policy: { maxAgeMs: 60_000, maxRows: 10 },
+    now: () => 1_000_000,
+    pruneBatch: async (request) => {
+      sizes.push(request.batchSize);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return { eventsDeleted: request.batchSize, expiredCursors: [], done: sizes.length === calls };
+    },
+    onBatch: () => undefined,
+    onRun: () => undefined,
+    onBackgroundError: () => undefined,
+  });
+  await retention.runNow();
+  return sizes;
+}
+
+test('the first batch asks for PRUNE_FIRST_BATCH_SIZE events, every later one for PRUNE_BATCH_SIZE, however long each call takes', async () => {
+  expect([PRUNE_FIRST_BATCH_SIZE, PRUNE_BATCH_SIZE]).toEqual([1000, 10_000]);
+  expect(await batchSizes(4, 20)).toEqual([PRUNE_FIRST_BATCH_SIZE, PRUNE_BATCH_SIZE, PRUNE_BATCH_SIZE, PRUNE_BATCH_SIZE]);
+  expect(await batchSizes(3, 0)).toEqual([PRUNE_FIRST_BATCH_SIZE, PRUNE_BATCH_SIZE, PRUNE_BATCH_SIZE]);
 });
 
-test('a call that took no measurable time doubles the batch', () => {
-  expect(nextBatchSize(300, 0)).toBe(600);
-});
-
-test('for any size and time: within [MIN, MAX], at most halved or doubled, never moving away from the target', () => {
-  fc.assert(
-    fc.property(fc.integer({ min: PRUNE_BATCH_MIN, max: PRUNE_BATCH_MAX }), fc.double({ min: 0, max: 1000, noNaN: true }), (size, elapsedMs) => {
-      const next = nextBatchSize(size, elapsedMs);
-      expect(next).toBeGreaterThanOrEqual(PRUNE_BATCH_MIN);
-      expect(next).toBeLessThanOrEqual(PRUNE_BATCH_MAX);
-      expect(next).toBeGreaterThanOrEqual(Math.min(Math.floor(size / 2), size));
-      expect(next).toBeLessThanOrEqual(size * 2);
-      if (elapsedMs > PRUNE_BATCH_TARGET_MS) expect(next).toBeLessThanOrEqual(size);
-      if (elapsedMs < PRUNE_BATCH_TARGET_MS) expect(next).toBeGreaterThanOrEqual(size);
-    }),
-  );
+test('the facade passes the batch sizes to its prune calls', async () => {
+  const memory = createMemoryStore();
+  const requests: PruneRequest[] = [];
+  const store: StateStore = {
+    ...memory,
+    prune: (request) => {
+      requests.push(request);
+      return memory.prune(request);
+    },
+  };
+  const awareness = await createSessionStateAwareness({ store, logger: recordingLogger(), startup: { restartScan: false, prune: 'off' } });
+  try {
+    await awareness.prune();
+    expect(requests.map((request) => request.batchSize)).toEqual([PRUNE_FIRST_BATCH_SIZE]);
+  } finally {
+    await awareness.close();
+  }
 });

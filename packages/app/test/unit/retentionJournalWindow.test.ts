@@ -16,7 +16,7 @@ function recording(batches: readonly PruneBatch[]) {
       requests.push(request);
       const batch = batches[next % batches.length] as PruneBatch;
       next += 1;
-      return { batch, elapsedMs: 1 };
+      return batch;
     },
     onBatch: () => undefined,
     onRun: () => undefined,

@@ -3,7 +3,7 @@
 // Progress goes to stderr when it is a terminal; Ctrl-C stops after the batch in progress and
 // reports what was committed.
 import { Option, type Command } from 'commander';
-import type { PruneRequest, StateStore } from '@session-state/domain';
+import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args.js';
 import type { CliStream, RunContext } from '../output/io.js';
@@ -78,7 +78,7 @@ function bytes(n: number): string {
 
 /** The dry run: what prune would delete and expire, counted on a read-only store. */
 async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, json: boolean, { out }: RunContext): Promise<void> {
-  if (store.previewPrune === undefined) throw new Error('this store cannot count what prune would delete (no previewPrune)');
+  if (!isStoreMaintenance(store)) throw new Error('this store cannot count what prune would delete (no previewPrune)');
   const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
   if (json) out.json({ dryRun: true, ...preview });
   else out.lines([`would prune ${preview.eventsToDelete} events, expire ${preview.cursorsToExpire} cursors (dry run: nothing written)`]);
@@ -93,7 +93,7 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
   let progress: PruneProgress | undefined;
   let run: PruneRun;
   try {
-    if (io.stderr.isTTY === true && store.previewPrune !== undefined) {
+    if (io.stderr.isTTY === true && isStoreMaintenance(store)) {
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
       progress = await startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
     }
@@ -119,7 +119,7 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
 
 /** VACUUM through the store, with the bytes it gave back (never negative: a store may grow a page). */
 async function vacuumStore(store: StateStore): Promise<{ bytesBefore: number; bytesAfter: number; bytesReclaimed: number }> {
-  if (store.vacuum === undefined) throw new Error('this store cannot vacuum');
+  if (!isStoreMaintenance(store) || store.vacuum === undefined) throw new Error('this store cannot vacuum');
   const { bytesBefore, bytesAfter } = await store.vacuum();
   return { bytesBefore, bytesAfter, bytesReclaimed: Math.max(0, bytesBefore - bytesAfter) };
 }

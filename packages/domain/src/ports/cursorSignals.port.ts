@@ -17,5 +17,15 @@ export interface CursorSignalSubscription {
   close(): Promise<void>;
 }
 
-/** Offered by stores that several processes share; see `StateStore.listen`. */
+/** Starts listening for commits made through another handle. */
 export type ListenForCursorSignals = (listener: CursorSignalListener) => Promise<CursorSignalSubscription>;
+
+/** Offered by stores that several processes share. */
+export interface CursorSignalSource {
+  readonly listen: ListenForCursorSignals;
+}
+
+/** Whether `store` offers `listen`. */
+export function isCursorSignalSource(store: object): store is CursorSignalSource {
+  return typeof (store as Partial<CursorSignalSource>).listen === 'function';
+}

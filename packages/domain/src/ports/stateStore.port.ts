@@ -4,8 +4,6 @@ import type { CursorJournalEntry } from '../cursor/journal.js';
 import type { Notice } from '../notice.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
-import type { OverviewLimits, StoreOverview } from './storeOverview.js';
-import type { ListenForCursorSignals } from './cursorSignals.port.js';
 import type {
   AppendOutcome,
   AppendRequest,
@@ -18,12 +16,9 @@ import type {
   DrainThenAppendResult,
   HeadRow,
   PruneBatch,
-  PrunePreview,
   PruneRequest,
   AcknowledgeReadOutcome,
   AcknowledgeReadRequest,
-  SessionChangesPage,
-  VacuumResult,
   WatchRequest,
 } from './storeTypes.js';
 
@@ -38,9 +33,6 @@ export interface StateStore {
 
   /** Retained events after `since` (ascending, at most `limit`) with the head they were read under. */
   readChanges(sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage>;
-
-  /** Optional `readChanges` with each event as `toSessionEvent` maps it. */
-  readSessionChanges?(sessionKey: SessionKey, since: Sequence, limit: number): Promise<SessionChangesPage>;
 
   /** Head rows for the keys that have one, in the order the keys were first given; all, by session key, when omitted. */
   readHeads(sessionKeys?: readonly SessionKey[]): Promise<readonly HeadRow[]>;
@@ -66,12 +58,6 @@ export interface StateStore {
   /** The notice each pending cursor holds (`planHeldNotices`); writes nothing. */
   pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
 
-  /** Optional: how many cursors are pending, counted without reading them. */
-  countPendingCursors?(): Promise<number>;
-
-  /** Optional, for the inspector: the store's overview, as `overviewOf` states it. */
-  readOverview?(limits: OverviewLimits): Promise<StoreOverview>;
-
   /** Removes every cursor whose watcher is `watcher` (`planRemoval`, reset). */
   resetWatcher(watcher: SessionKey, now: number): Promise<readonly CursorPair[]>;
 
@@ -83,18 +69,6 @@ export interface StateStore {
 
   /** One bounded batch of retention: events, idle cursors, `planPruneMaterial`, then `planJournalPrune`. */
   prune(request: PruneRequest): Promise<PruneBatch>;
-
-  /** Optional: what `prune` run to completion would delete and expire, counted without writing. */
-  previewPrune?(request: PruneRequest): Promise<PrunePreview>;
-
-  /** Optional: how many events each prune batch takes; absent, the facade sizes batches by time. */
-  readonly pruneBatchRows?: number;
-
-  /** Optional: gives the space pruned rows left back, and reports the size before and after. */
-  vacuum?(): Promise<VacuumResult>;
-
-  /** Optional, for stores several processes share: signals commits made through another handle. */
-  listen?: ListenForCursorSignals;
 
   close(): Promise<void>;
 }
@@ -118,7 +92,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'drainThenAppend' | 'listen' | 'countPendingCursors' | 'readOverview' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'drainThenAppend'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

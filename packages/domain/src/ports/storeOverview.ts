@@ -23,13 +23,24 @@ export interface StoreCounts {
   readonly prunedSessions: number;
 }
 
-/** See `StateStore.readOverview`. */
+/** See `OverviewSource.readOverview`. */
 export interface StoreOverview {
   readonly counts: StoreCounts;
   /** The first `limits.heads` head rows, by session key (as `readHeads()` orders them). */
   readonly heads: readonly HeadRow[];
   /** At most `limits.cursors` cursors: the pending ones (material above acked) by watcher then target, then the others in that order. */
   readonly cursors: readonly CursorRow[];
+}
+
+/** Offered by stores that can count and list their overview without reading every row. */
+export interface OverviewSource {
+  /** The store's overview, as `overviewOf` states it. */
+  readOverview(limits: OverviewLimits): Promise<StoreOverview>;
+}
+
+/** Whether `store` offers `readOverview`. */
+export function isOverviewSource(store: object): store is OverviewSource {
+  return typeof (store as Partial<OverviewSource>).readOverview === 'function';
 }
 
 /** Throws unless both limits are non-negative integers; the message names the field. */

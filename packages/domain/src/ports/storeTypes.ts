@@ -1,5 +1,5 @@
 // The requests and outcomes of the storage port, and its error.
-import type { SessionEvent, StoredEvent } from '../log/event.js';
+import type { StoredEvent } from '../log/event.js';
 import type { Notice } from '../notice.js';
 import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from '../log/sequence.js';
@@ -65,13 +65,6 @@ export interface ChangesPage {
   readonly head: SignalLogHead;
   /** Retained events with sequence > since, ascending, at most `limit`. */
   readonly events: readonly StoredEvent[];
-  readonly hasMore: boolean;
-}
-
-/** A `ChangesPage` with its events in the `stateChanges` shape. */
-export interface SessionChangesPage {
-  readonly head: SignalLogHead;
-  readonly events: readonly SessionEvent[];
   readonly hasMore: boolean;
 }
 
@@ -147,16 +140,4 @@ export interface PruneBatch {
   readonly done: boolean;
   /** The position the run's next batch passes as `PruneRequest.journalAfter`. */
   readonly journalAfter?: number;
-}
-
-/** What a prune request would do now, read without writing. */
-export interface PrunePreview {
-  readonly eventsToDelete: number;
-  readonly cursorsToExpire: number;
-}
-
-/** The store's size before and after `StateStore.vacuum`, in bytes. */
-export interface VacuumResult {
-  readonly bytesBefore: number;
-  readonly bytesAfter: number;
 }

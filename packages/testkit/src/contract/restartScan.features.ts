@@ -1,8 +1,8 @@
-// The contract of the restart scan and of held notices (pendingNotices, countPendingCursors),
+// The contract of the restart scan and of held notices (pendingNotices, the overview's counts),
 // and the overview of pending pairs.
 import { expect } from 'expect';
 
-import { comparePairs, fromWatermarks, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
+import { comparePairs, fromWatermarks, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
 import { noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
@@ -125,16 +125,17 @@ export function describeRestartScan(s: Suite): void {
       for (const [owns, targets, expected] of asked) expect(await store.pendingNotices(owns, targets)).toEqual(expected);
     });
 
-    test('countPendingCursors counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
+    test('the overview counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
+      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
       const { onC } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
       const pendingListed = async (): Promise<number> => (await store.listCursors()).filter((row) => fromWatermarks(row).status === 'pending').length;
-      expect(store.countPendingCursors).toBeDefined();
+      const pendingCounted = async (): Promise<number> => (await store.readOverview({ heads: 0, cursors: 0 })).counts.pendingPairs;
       expect(await pendingListed()).toBe(4);
-      expect(await store.countPendingCursors?.()).toBe(4);
+      expect(await pendingCounted()).toBe(4);
       await store.drain(A, [{ target: C, notified: onC }], T0 + 3);
       expect(await pendingListed()).toBe(3);
-      expect(await store.countPendingCursors?.()).toBe(3);
+      expect(await pendingCounted()).toBe(3);
     });
 
     test('orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
@@ -210,23 +211,24 @@ export function describeRestartScan(s: Suite): void {
     }
 
     test('gives the counts over every row, the first heads by key and at most the limit of cursors, pending ones first: as overviewOf over readHeads and listCursors, for any limits', async () => {
-            expect(store.readOverview).toBeDefined();
+      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
       await scene(store);
       const heads = await store.readHeads();
       const cursors = await store.listCursors();
-      const whole = await store.readOverview?.({ heads: 100, cursors: 100 });
-      expect(whole?.counts).toEqual({ sessions: 4, cursors: 6, pendingPairs: 4, pendingNotices: 4, highestHead: Math.max(...heads.map((row) => row.head)), prunedSessions: 1 });
-      expect(whole?.cursors.slice(0, 4).map((row) => `${row.watcher} -> ${row.target}`)).toEqual([`${A} -> ${B}`, `${B} -> ${E}`, `${D} -> ${B}`, `${D} -> ${C}`]);
+      const whole = await store.readOverview({ heads: 100, cursors: 100 });
+      expect(whole.counts).toEqual({ sessions: 4, cursors: 6, pendingPairs: 4, pendingNotices: 4, highestHead: Math.max(...heads.map((row) => row.head)), prunedSessions: 1 });
+      expect(whole.cursors.slice(0, 4).map((row) => `${row.watcher} -> ${row.target}`)).toEqual([`${A} -> ${B}`, `${B} -> ${E}`, `${D} -> ${B}`, `${D} -> ${C}`]);
       for (const limits of [{ heads: 0, cursors: 0 }, { heads: 1, cursors: 1 }, { heads: 2, cursors: 5 }, { heads: 100, cursors: 100 }]) {
-        expect(await store.readOverview?.(limits)).toEqual(overviewOf(heads, cursors, limits));
+        expect(await store.readOverview(limits)).toEqual(overviewOf(heads, cursors, limits));
       }
     });
 
     test('refuses limits that are not non-negative integers, naming the field, and writes nothing', async () => {
-            await scene(store);
+      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
+      await scene(store);
       const before = await store.listCursors();
       for (const [limits, field] of [[{ heads: -1, cursors: 1 }, 'limits.heads'], [{ heads: 1, cursors: 1.5 }, 'limits.cursors'], [{ heads: 1 }, 'limits.cursors'], [undefined, 'limits.heads']] as const) {
-        const failure: unknown = await store.readOverview?.(limits as unknown as OverviewLimits).then(() => 'answered', (e: unknown) => e);
+        const failure: unknown = await store.readOverview(limits as unknown as OverviewLimits).then(() => 'answered', (e: unknown) => e);
         expect(isStoreError(failure) && failure.operation === 'readOverview' && failure.message.includes(field)).toBe(true);
       }
       expect(await store.listCursors()).toEqual(before);

@@ -3,7 +3,7 @@
 // file registers them all, and holds the reads and the round trips of what a store keeps.
 import { expect } from 'expect';
 
-import { decodeRecordInput, historyGap, toSessionEvent, type AppendCommand, type AppendRequest, type Notice, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { decodeRecordInput, historyGap, type AppendCommand, type AppendRequest, type Notice, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
 import type { StoreHarness } from '../stores.js';
 import { describeAppend } from './append.features.js';
@@ -108,25 +108,6 @@ function describeReads(s: Suite): void {
       expect(page.events).toEqual([]);
       expect(page.hasMore).toBe(false);
       expect(historyGap(page.head, above)).toBe(false);
-    });
-
-    test('readSessionChanges, when the store offers it, is readChanges with each event as toSessionEvent maps it', async () => {
-      if (!(s.harness().leanReads ?? true)) {
-        expect(store.readSessionChanges).toBeUndefined();
-        return;
-      }
-      if (store.readSessionChanges === undefined) throw new Error('the harness says this store offers readSessionChanges, but it has none');
-      await append(store, B, { ...foreign(), summary: 'with payload', payload: { channel: 'x', n: 1 }, dedupeKey: 'lean-1' });
-      await appendMany(store, B, 6);
-      await append(store, C, foreign());
-      await pruneAll(store, T0, DAY, 5);
-      for (const [since, limit] of [[0, 200], [0, 2], [3, 3], [1000, 200]] as const) {
-        const full = await store.readChanges(B, since as StoredEvent['sequence'], limit);
-        const lean = await store.readSessionChanges(B, since as StoredEvent['sequence'], limit);
-        expect(lean).toEqual({ head: full.head, events: full.events.map(toSessionEvent), hasMore: full.hasMore });
-      }
-      const none = await store.readSessionChanges('agent:nobody:main' as SessionKey, 0 as StoredEvent['sequence'], 200);
-      expect(none).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
     });
 
     test('reading never creates or moves a cursor', async () => {
