@@ -82,6 +82,7 @@ export {
 } from './cursor/journalWindow.js';
 export {
   comparePairs,
+  pairKey,
   planDrain,
   planHeldNotices,
   planPruneMaterial,
@@ -104,6 +105,7 @@ export {
   type WatchPlan,
   type WatchPlanInput,
 } from './cursor/plans.js';
+export { assertScanLimit, nextAfter, pageAfter, planScanPage } from './cursor/scanPage.js';
 export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
 export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
@@ -131,6 +133,8 @@ export {
   type HeadRow,
   type PruneBatch,
   type PruneRequest,
+  type ScanPage,
+  type ScanRequest,
   type AcknowledgeReadOutcome,
   type AcknowledgeReadRequest,
   type PrunePreview,

@@ -1,6 +1,6 @@
 // The StateStore port over an adapter's operations (answering synchronously or with a promise):
 // clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type AcknowledgeReadOutcome, type AcknowledgeReadRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
+import { assertOverviewLimits, assertScanLimit, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type PruneBatch, type PrunePreview, type PruneRequest, type ScanPage, type ScanRequest, type AcknowledgeReadOutcome, type AcknowledgeReadRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
 export function wholeMs(ms: number): number {
@@ -14,7 +14,6 @@ export function withWholeMs(batch: readonly AppendRequest[]): readonly AppendReq
 }
 
 type Answer<T> = T | Promise<T>;
-type Owns = (watcher: SessionKey) => boolean;
 
 /** One adapter's operations (the optional ones as the port's), each taking its open database first and whole-millisecond clocks. */
 export interface StoreOperations<Db> {
@@ -28,8 +27,8 @@ export interface StoreOperations<Db> {
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
   drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
   acknowledgeRead(db: Db, request: AcknowledgeReadRequest): Answer<AcknowledgeReadOutcome>;
-  restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
-  pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
+  /** `limit` is checked before it runs. */
+  scanPending(db: Db, request: ScanRequest): Answer<ScanPage>;
   countPendingCursors(db: Db): Answer<number>;
   /** `limits` are checked before it runs. */
   readOverview(db: Db, limits: OverviewLimits): Answer<StoreOverview>;
@@ -80,8 +79,11 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
     drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, wholeMs(now))),
     acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: wholeMs(request.now) })),
-    restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
-    pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
+    scanPending: (request) =>
+      call('scanPending', () => {
+        assertScanLimit(request.limit);
+        return ops.scanPending(current(), request.raise === undefined ? request : { ...request, raise: { now: wholeMs(request.raise.now) } });
+      }),
     countPendingCursors: () => call('countPendingCursors', () => ops.countPendingCursors(current())),
     readOverview: (limits) =>
       call('readOverview', () => {

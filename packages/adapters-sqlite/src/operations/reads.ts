@@ -1,10 +1,9 @@
-// The reads: changes, heads, cursors, the overview, pending counts and held notices; none writes.
+// The reads: changes, heads, cursors, the overview, pending counts and pending rows on targets; none writes.
 import {
   ALL_ROWS,
   changesPageOfRows,
   changesPageSkippingCorrupt,
   columnsOf,
-  decodePendingRows,
   decodeStoredCursors,
   headRowOf,
   listCursorsQuery,
@@ -16,13 +15,11 @@ import {
   type StoredSessionEventDecoder,
 } from '@session-state/adapters-sql-common';
 import {
-  planHeldNotices,
   toSessionEvent,
   type ChangesPage,
   type CursorFilter,
   type CursorRow,
   type HeadRow,
-  type Notice,
   type OverviewLimits,
   type Sequence,
   type SessionChangesPage,
@@ -114,18 +111,6 @@ export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview
 
 export function countPendingCursors(db: StoreDb): number {
   return Number((db.statements.countPendingCursors.get({}) as [number])[0]);
-}
-
-/** The held notices of the pending cursors (on `targets`, or all) whose watcher passes `owns`; one read transaction. */
-export function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): readonly Notice[] {
-  if (targets !== undefined && targets.length === 0) return [];
-  return db.client
-    .transaction((): readonly Notice[] => {
-      const read = targets === undefined ? db.statements.pendingCursors.all({}) : pendingRowsOn(db, targets);
-      const cursors = decodePendingRows(db, 'pendingNotices', read, 0, owns);
-      return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
-    })
-    .deferred();
 }
 
 const { and, gt, inArray } = orm;

@@ -1,7 +1,6 @@
 // The storage port: everything the facade persists, as whole operations, each one transaction.
 import type { CursorRow } from '../log/append.js';
 import type { CursorJournalEntry } from '../cursor/journal.js';
-import type { Notice } from '../notice.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 import type { OverviewLimits, StoreOverview } from './storeOverview.js';
@@ -20,6 +19,8 @@ import type {
   PruneBatch,
   PrunePreview,
   PruneRequest,
+  ScanPage,
+  ScanRequest,
   AcknowledgeReadOutcome,
   AcknowledgeReadRequest,
   SessionChangesPage,
@@ -60,11 +61,8 @@ export interface StateStore {
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
 
-  /** The restart scan at gateway start (`planRestartScan`), one notice per pending owned pair; never on a live queue. */
-  restartScan(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
-
-  /** The notice each pending cursor holds (`planHeldNotices`); writes nothing. */
-  pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
+  /** One page of pending cursors in pair order: with `raise`, the restart scan (`planRestartScan`), never on a live queue; without, their held notices (`planHeldNotices`), writing nothing. */
+  scanPending(request: ScanRequest): Promise<ScanPage>;
 
   /** Optional: how many cursors are pending, counted without reading them. */
   countPendingCursors?(): Promise<number>;
@@ -109,8 +107,7 @@ export const STORE_OPERATIONS = [
   'drain',
   'acknowledgeRead',
   'readCursorJournal',
-  'restartScan',
-  'pendingNotices',
+  'scanPending',
   'resetWatcher',
   'unwatch',
   'deleteSession',

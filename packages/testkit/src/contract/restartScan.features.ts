@@ -5,6 +5,7 @@ import { expect } from 'expect';
 import { comparePairs, fromWatermarks, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
 import { noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll } from '../scanPages.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -16,13 +17,13 @@ export function describeRestartScan(s: Suite): void {
       await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
-      const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
+      const notices = [...(await restartScanAll(store, T0 + 3))].sort(byWatcher);
       const expected = (watcher: SessionKey): Notice => noticeOf(watcher, B, 0, second.event.sequence, 'recovered');
       expect(first.event.sequence).toBeLessThan(second.event.sequence);
       expect(notices).toEqual([expected(A), expected(C)]);
       const cursors = await store.listCursors();
       expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-      expect([...(await store.restartScan(T0 + 3))].sort(byWatcher)).toEqual(notices);
+      expect([...(await restartScanAll(store, T0 + 3))].sort(byWatcher)).toEqual(notices);
       expect(await store.listCursors()).toEqual(cursors);
     });
 
@@ -31,7 +32,7 @@ export function describeRestartScan(s: Suite): void {
       await append(store, B, foreign(D), T0 + 1);
       await append(store, B, foreign(D), T0 + 2);
       const unowned = await cursorOf(store, C, B);
-      const notices = await store.restartScan(T0 + 3, (watcher) => watcher === A);
+      const notices = await restartScanAll(store, T0 + 3, (watcher) => watcher === A);
       expect(notices.map((notice) => notice.watcher)).toEqual([A]);
       expect(await cursorOf(store, C, B)).toEqual(unowned);
     });
@@ -59,7 +60,7 @@ export function describeRestartScan(s: Suite): void {
             if (turn === 6) await append(store, C, foreign(E), T0 + 4);
           }
         })();
-        const notices = await store.restartScan(T0 + 3);
+        const notices = await restartScanAll(store, T0 + 3);
         scanning = false;
         await changes;
 
@@ -75,7 +76,7 @@ export function describeRestartScan(s: Suite): void {
         expect(notices.filter((notice) => notice.target === B && notice.notified !== materialOnB)).toEqual([]);
 
         // Nothing changes during this one: one notice per pending cursor, in pair order, at material.
-        const again = await store.restartScan(T0 + 5);
+        const again = await restartScanAll(store, T0 + 5);
         const pending = rows.filter((row) => row.material > row.acked).sort(comparePairs);
         expect(again.map((notice) => [notice.watcher, notice.target, notice.notified, notice.reason])).toEqual(pending.map((row) => [row.watcher, row.target, row.material, 'recovered']));
         const kept = (notice: Notice): boolean => notice.target === B && !unwatched.has(`${notice.watcher} -> ${notice.target}`);
@@ -101,7 +102,7 @@ export function describeRestartScan(s: Suite): void {
     test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
       const { firstOnB, laterOnB, held } = await fourPendingPairs();
       expect(firstOnB).toBeLessThan(laterOnB);
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
       const appended = await append(store, B, foreign(E), T0 + 3);
       expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
@@ -122,7 +123,7 @@ export function describeRestartScan(s: Suite): void {
         [() => true, [], []],
         [undefined, [E, A, key('agent:nobody:main')], []],
       ];
-      for (const [owns, targets, expected] of asked) expect(await store.pendingNotices(owns, targets)).toEqual(expected);
+      for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets)).toEqual(expected);
     });
 
     test('countPendingCursors counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
@@ -149,7 +150,7 @@ export function describeRestartScan(s: Suite): void {
       for (const target of pendingTargets) sequences.set(target, await appendSeq(store, target, foreign(E), T0 + 1));
       // A later change on each: the notices still cover the first one.
       for (const target of pendingTargets) await append(store, target, foreign(E), T0 + 2);
-      const notices = await store.pendingNotices(undefined, [...targets].reverse());
+      const notices = await heldNotices(store, undefined, [...targets].reverse());
       const expected = [A, D].flatMap((watcher) => [...pendingTargets].sort().map((target) => `${watcher} -> ${target} @${sequences.get(target)}`));
       expect(notices.map((notice) => `${notice.watcher} -> ${notice.target} @${notice.notified}`)).toEqual(expected);
       expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
@@ -158,15 +159,15 @@ export function describeRestartScan(s: Suite): void {
     test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
       const { firstOnB, laterOnB, onC, held, all } = await fourPendingPairs();
       const before = await store.listCursors();
-      expect(await store.pendingNotices()).toEqual(all);
-      await store.pendingNotices(undefined, [B, C]);
-      await store.pendingNotices((watcher) => watcher === A, [B]);
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+      expect(await heldNotices(store)).toEqual(all);
+      await heldNotices(store, undefined, [B, C]);
+      await heldNotices(store, (watcher) => watcher === A, [B]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       expect(await store.listCursors()).toEqual(before);
 
       // The restart scan is unchanged by any number of re-reads before it.
       const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-      expect(await store.restartScan(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
       const after = await store.listCursors();
       // B's cursors were raised to material and touched; C's (notified = material already) were not written.
       expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
@@ -175,12 +176,12 @@ export function describeRestartScan(s: Suite): void {
       ]);
       expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
       // After the scan the held notice is the recovered one.
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
     });
 
     test('draining the held notice acknowledges only up to its notified and reopens once for the rest', async () => {
       const { firstOnB, laterOnB } = await fourPendingPairs();
-      const [notice] = await store.pendingNotices((watcher) => watcher === A, [B]);
+      const [notice] = await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(notice?.notified).toBe(firstOnB);
       const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
       expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
@@ -192,9 +193,9 @@ export function describeRestartScan(s: Suite): void {
       if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
       const reopened = outcome.reopened;
       expect(reopened.notified).toBe(laterOnB);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
+      expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
+      expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
     });
   });
 
