@@ -1,5 +1,5 @@
-// The contract of the restart scan and of held notices (pendingNotices, countPendingCursors),
-// and the overview of pending pairs.
+// The contract of `scanPending`: the restart scan (with `raise`), held notices (without), its
+// pages; countPendingCursors and the overview of pending pairs.
 import { expect } from 'expect';
 
 import { comparePairs, fromWatermarks, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
@@ -12,7 +12,7 @@ export function describeRestartScan(s: Suite): void {
   const { store } = s;
   /** Watchers (of two targets each) in the paged restart-scan test: many chunks of every store's scan. */
   const SCAN_WATCHERS = 2000;
-  describe('restartScan', () => {
+  describe('restart scan (scanPending with raise)', () => {
     test('the restart scan returns one notice per pending pair with notified below material, raises notified to material, and is idempotent', async () => {
       await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
@@ -87,7 +87,7 @@ export function describeRestartScan(s: Suite): void {
 
   });
 
-  describe('pendingNotices', () => {
+  describe('held notices (scanPending without raise)', () => {
     /** A and D watch B and C; E changes B twice and C once: four pending pairs, B's with material past its notice. */
     async function fourPendingPairs() {
       await watchAll(store, [[A, B], [A, C], [D, B], [D, C]]);
@@ -196,6 +196,65 @@ export function describeRestartScan(s: Suite): void {
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
+    });
+  });
+
+  describe('scanPending pages', () => {
+    /** A and D watch B and C, each pending: B changed twice, C once. */
+    async function fourPending() {
+      await watchAll(store, [[A, B], [A, C], [D, B], [D, C]]);
+      const onB = await appendSeq(store, B, foreign(E), T0 + 1);
+      await append(store, B, foreign(E), T0 + 2);
+      await append(store, C, foreign(E), T0 + 2);
+      return { onB, all: await heldNotices(store) };
+    }
+    const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
+
+    test('a page reads at most limit pending cursors after `after` in pair order; next names the last read when the page is full (an empty page may follow), and is absent otherwise', async () => {
+      const { all } = await fourPending();
+      const first = await store.scanPending({ limit: 2 });
+      expect(first).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
+      expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
+      expect(await store.scanPending({ after: pair(D, C), limit: 2 })).toEqual({ notices: [] });
+      expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
+      expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
+      // A page is counted in cursors read, not in owned notices: unowned pairs still move the page on.
+      expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
+    });
+
+    test('pages of every size give the one-pass answer, with owns and targets too', async () => {
+      const { all } = await fourPending();
+      const isD = (watcher: SessionKey): boolean => watcher === D;
+      for (const limit of [1, 2, 3, 4, 5]) {
+        expect(await heldNotices(store, undefined, undefined, limit)).toEqual(all);
+        expect(await heldNotices(store, isD, undefined, limit)).toEqual(all.filter((notice) => notice.watcher === D));
+        expect(await heldNotices(store, undefined, [C, C], limit)).toEqual(all.filter((notice) => notice.target === C));
+      }
+    });
+
+    test('a raised page raises and journals only the cursors it read; the rest stay frozen until their page', async () => {
+      const { onB } = await fourPending();
+      const before = await store.listCursors();
+      const page = await store.scanPending({ limit: 1, raise: { now: T0 + 3 } });
+      expect(page.notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
+      expect(page.next).toEqual(pair(A, B));
+      const after = await store.listCursors();
+      expect(after.filter((row) => pairOf(row) !== `${A} -> ${B}`)).toEqual(before.filter((row) => pairOf(row) !== `${A} -> ${B}`));
+      expect((await cursorOf(store, D, B))?.notified).toBe(onB);
+      const recovered = (await store.readCursorJournal()).filter((entry) => entry.event.type === 'notice_recovered');
+      expect(recovered.map((entry) => `${entry.watcher} -> ${entry.target}`)).toEqual([`${A} -> ${B}`]);
+      const rest = await restartScanAll(store, T0 + 4, undefined, 1);
+      expect(rest.map(pairOf)).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${D} -> ${B}`, `${D} -> ${C}`]);
+    });
+
+    test('a limit that is not a positive integer rejects with a StoreError naming scanPending, and writes nothing', async () => {
+      await fourPending();
+      const before = await store.listCursors();
+      for (const limit of [0, -1, 1.5, Number.NaN]) {
+        const error = await store.scanPending({ limit, raise: { now: T0 + 3 } }).then(() => undefined, (rejection: unknown) => rejection);
+        expect(isStoreError(error) && error.operation).toBe('scanPending');
+      }
+      expect(await store.listCursors()).toEqual(before);
     });
   });
 
