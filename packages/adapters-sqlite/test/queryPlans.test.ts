@@ -1,5 +1,5 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
-// and read paths, in the restart scan, in pendingNotices (full, or on signalled targets), and in
+// and read paths, in scanPending (the restart scan, or re-reads in full or on signalled targets), and in
 // journal retention (one window of positions per batch).
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { pendingCursorsOn } from '../src/operations/reads.js';
@@ -58,9 +58,9 @@ test('sessionChangesSince (the lean status read) uses the same plan as changesSi
   expect(lines.join('\n')).toMatch(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/);
 });
 
-test('the restart scan and a full pendingNotices read only the covering partial index of pending cursors, with no sort', () => {
-  const lines = plan(source(db.statements.pendingCursors));
-  expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
+test('the restart scan and a full held-notice read (scanPending pages) read only the covering partial index of pending cursors from the first pair of the page, with no sort', () => {
+  const lines = plan(source(db.statements.pendingCursorsAfter));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING COVERING INDEX cursors_lagging \(\(watcher,target\)>\(\?,\?\)\)/)]);
 });
 
 test('countPendingCursors (a metrics scrape) counts on the covering partial index of pending cursors alone', () => {
@@ -68,7 +68,7 @@ test('countPendingCursors (a metrics scrape) counts on the covering partial inde
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
-test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
+test('scanPending on targets looks them up by the cursors_target index, never scanning the table', () => {
   const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
   const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);

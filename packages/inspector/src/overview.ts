@@ -59,7 +59,7 @@ export async function readOverview(store: StateStore): Promise<Overview> {
   const beyond = [...shown.keys].filter((key) => !listed.has(key));
   const heads = beyond.length === 0 ? read.heads : [...read.heads, ...(await store.readHeads(beyond))];
   const graph = watchGraph(heads, shown.cursors, shown.keys, read.cursors);
-  // The held notices follow from the cursors just read (every store's pendingNotices is this
+  // The held notices follow from the cursors just read (every store's scanPending is this
   // plan over its rows); pending cursors come first, so they are the first held ones by pair.
   const holding = read.cursors.filter((row) => row.material > row.acked && row.notified > row.acked);
   const notices = planHeldNotices({ cursors: holding.slice(0, NOTICE_LIMIT) }).map(

@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
 
 const { and, asc, eq, sql } = orm;
 
@@ -45,8 +45,6 @@ export function sharedStatements(tables: SqlTables) {
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */
     cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
-    /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows. */
-    pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
     /** {} → [number of pending cursors]. */
     countPendingCursors: sql`SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}`,
     /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
@@ -97,7 +95,6 @@ export interface SharedStatementParams {
   readonly sessionChangesSince: ChangesParams;
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
-  readonly pendingCursors: NoParams;
   readonly countPendingCursors: NoParams;
   readonly overviewCounts: NoParams;
   readonly firstHeads: { readonly limit: number };
