@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, pageAfter, planScanPage, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -170,11 +170,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         assertScanLimit(request.limit);
         const { owns, targets, raise } = request;
         const rows = targets === undefined ? allCursors(state) : [...new Set(targets)].flatMap(onTarget);
-        const page = pageAfter(pending(rows), request.after, request.limit);
-        const cursors = soundCursors(state, 'scanPending', page.rows.filter((row) => owns === undefined || owns(row.watcher)));
-        const plan = planScanPage(raise === undefined ? request : { ...request, raise: { now: clockMs('now', raise.now) } }, cursors);
+        const page = pending(rows).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
+        const cursors = soundCursors(state, 'scanPending', page.filter((row) => owns === undefined || owns(row.watcher)));
+        const plan = planScan({ ...request, cursors, ...(raise !== undefined ? { raise: { now: clockMs('now', raise.now) } } : {}) });
         commitPlan(state, plan);
-        return { notices: plan.notices, ...(page.next !== undefined ? { next: page.next } : {}) };
+        const last = page.length === request.limit ? page[page.length - 1] : undefined;
+        return { notices: plan.notices, ...(last !== undefined ? { next: { watcher: last.watcher, target: last.target } } : {}) };
       }),
 
     countPendingCursors: () => guarded('countPendingCursors', () => pending(allCursors(state)).length),

@@ -16,7 +16,7 @@ import { previewPrune, vacuum } from './operations/maintenance.js';
 import { createPruneProgress, pruneBatch } from './operations/pruneBatch.js';
 import { countPendingCursors, listCursors, readChanges, readHeads, readOverview, readSessionChanges } from './operations/reads.js';
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
-import { pendingPage, raisePage } from './operations/scanPending.js';
+import { scanPending } from './operations/scanPending.js';
 import { watch } from './operations/watch.js';
 
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
@@ -103,7 +103,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
     countPendingCursors: gated(countPendingCursors),
     readOverview: gated(readOverview),
     acknowledgeRead: gatedWrite(acknowledgeRead),
-    scanPending: gated((db, request: ScanRequest) => (request.raise === undefined ? pendingPage(db, request) : writing(raisePage)(db, { ...request, raise: request.raise }, scanWal))),
+    scanPending: gated((db, request: ScanRequest) => (request.raise === undefined ? scanPending : writing(scanPending))(db, request, scanWal)),
     resetWatcher: gatedWrite(resetWatcher),
     unwatch: gatedWrite(unwatch),
     deleteSession: gatedWrite(deleteSession),

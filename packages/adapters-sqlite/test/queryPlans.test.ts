@@ -2,7 +2,6 @@
 // and read paths, in scanPending (the restart scan, or re-reads in full or on signalled targets), and in
 // journal retention (one window of positions per batch).
 import { openStoreDb } from '../src/db/openStoreDb.js';
-import { pendingCursorsOn } from '../src/operations/reads.js';
 import type { StoreDb } from '../src/db/storeDb.js';
 
 let db: StoreDb;
@@ -68,10 +67,9 @@ test('countPendingCursors (a metrics scrape) counts on the covering partial inde
   expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
 });
 
-test('scanPending on targets looks them up by the cursors_target index, never scanning the table', () => {
-  const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
-  const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
-  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);
+test('scanPending on targets looks them up by the cursors_target index, sorting only the rows found, never scanning the table', () => {
+  const lines = plan(source(db.statements.pendingCursorsOn));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/), 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'USE TEMP B-TREE FOR ORDER BY']);
 });
 
 test('journal retention reads one window of positions: the window and both deletes search the position range, never scan the journal', () => {

@@ -8,7 +8,7 @@ import { tempDbPath, type TempDb } from '@session-state/testkit';
 
 import type { WalSchedule } from '../src/worker/walBound.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
-import { raisePage } from '../src/operations/scanPending.js';
+import { scanPending } from '../src/operations/scanPending.js';
 import type { StoreDb } from '../src/db/storeDb.js';
 import type { CursorPair, Notice } from '@session-state/domain';
 
@@ -20,7 +20,7 @@ async function restartScan(wal: WalSchedule): Promise<readonly Notice[]> {
   const notices: Notice[] = [];
   let after: CursorPair | undefined;
   do {
-    const page = await raisePage(db, { limit: PAGE, raise: { now: 1_000 }, ...(after !== undefined ? { after } : {}) }, wal);
+    const page = await scanPending(db, { limit: PAGE, raise: { now: 1_000 }, ...(after !== undefined ? { after } : {}) }, wal);
     notices.push(...page.notices);
     after = page.next;
   } while (after !== undefined);

@@ -84,28 +84,26 @@ export {
   comparePairs,
   pairKey,
   planDrain,
-  planHeldNotices,
   planPruneMaterial,
   planAcknowledgeRead,
   planRemoval,
-  planRestartScan,
+  planScan,
+  assertScanLimit,
   planWatch,
   type CursorPlan,
   type DrainPlan,
   type DrainPlanInput,
-  type HeldNoticesInput,
   type PruneMaterialInput,
   type PrunedSession,
   type AcknowledgeReadPlan,
   type AcknowledgeReadPlanInput,
   type RemovalPlan,
   type RemovalPlanInput,
-  type RestartScanPlan,
-  type RestartScanPlanInput,
+  type ScanPlan,
+  type ScanPlanInput,
   type WatchPlan,
   type WatchPlanInput,
 } from './cursor/plans.js';
-export { assertScanLimit, nextAfter, pageAfter, planScanPage } from './cursor/scanPage.js';
 export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
 export { describeCursorEvent, explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
 export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';

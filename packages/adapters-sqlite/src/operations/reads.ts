@@ -1,14 +1,12 @@
-// The reads: changes, heads, cursors, the overview, pending counts and pending rows on targets; none writes.
+// The reads: changes, heads, cursors, the overview and pending counts; none writes.
 import {
   ALL_ROWS,
   changesPageOfRows,
   changesPageSkippingCorrupt,
-  columnsOf,
   decodeStoredCursors,
   headRowOf,
   listCursorsQuery,
   overviewOfRows,
-  PENDING_FIELDS,
   sessionChangesPageOfRows,
   storedEventDecoders,
   type StoredEventDecoder,
@@ -28,9 +26,8 @@ import {
 } from '@session-state/domain';
 
 import { readRows } from '../db/compile.js';
-import { orm } from '../db/drizzle.js';
 import type { StoreDb } from '../db/storeDb.js';
-import { cursors, tables } from '../schema.js';
+import { tables } from '../schema.js';
 import { withLogMaterial } from './logMaterial.js';
 
 /** The payload column is JSON text; text that does not parse refuses the row. */
@@ -111,27 +108,4 @@ export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview
 
 export function countPendingCursors(db: StoreDb): number {
   return Number((db.statements.countPendingCursors.get({}) as [number])[0]);
-}
-
-const { and, gt, inArray } = orm;
-
-/** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
-export const TARGETS_PER_QUERY = 500;
-
-/** The pending cursors on these targets (at most TARGETS_PER_QUERY), unordered, as PENDING_FIELDS rows. */
-export function pendingCursorsOn(orm: Pick<StoreDb['orm'], 'select'>, targets: readonly string[]) {
-  return orm
-    .select(columnsOf(cursors, PENDING_FIELDS))
-    .from(cursors)
-    .where(and(inArray(cursors.target, [...targets]), gt(cursors.material, cursors.acked)));
-}
-
-/** The pending rows on `targets` (each target read once, in chunks), unordered: the planners order them. */
-export function pendingRowsOn(db: StoreDb, targets: readonly SessionKey[]): unknown[][] {
-  const unique = [...new Set(targets)];
-  const rows: unknown[][] = [];
-  for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
-    rows.push(...readRows(db.client, pendingCursorsOn(db.orm, unique.slice(start, start + TARGETS_PER_QUERY))));
-  }
-  return rows;
 }

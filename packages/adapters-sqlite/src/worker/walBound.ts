@@ -90,9 +90,7 @@ export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPO
     async ready() {
       // Decided before the batch: a checkpoint that ends while a batch writes has not covered it.
       const waits = sinceWalStart >= bound;
-      if (waits) {
-        while (checkpointing !== undefined || sinceCheckpoint > 0) await (checkpointing ?? start());
-      }
+      while (waits && (checkpointing !== undefined || sinceCheckpoint > 0)) await (checkpointing ?? start());
       if (checkpointing === undefined && sinceCheckpoint === 0) sinceWalStart = 0;
       return waits;
     },

@@ -61,7 +61,7 @@ export interface StateStore {
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
 
-  /** One page of pending cursors in pair order: with `raise`, the restart scan (`planRestartScan`), never on a live queue; without, their held notices (`planHeldNotices`), writing nothing. */
+  /** One page of pending cursors in pair order: with `raise`, the restart scan, never on a live queue; without, their held notices, writing nothing (`planScan`). */
   scanPending(request: ScanRequest): Promise<ScanPage>;
 
   /** Optional: how many cursors are pending, counted without reading them. */

@@ -4,8 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap, isStoreError, type AppendCommand, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
-import { heldNotices } from '../scanPages.js';
+import { heldNotices, T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
 
 export function describeAppend(s: Suite): void {
   const { describe, test } = s.runner;

@@ -7,8 +7,7 @@ import { expect } from 'expect';
 import type { CorruptRowInfo, StateStore } from '@session-state/domain';
 
 import { CORRUPT_CONTENT, corruptReason, type RowDamage } from '../stores.js';
-import { T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
-import { heldNotices, restartScanAll } from '../scanPages.js';
+import { heldNotices, restartScanAll, T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
 
 const WATCHER = key('agent:w:main');
 const OTHER = key('agent:o:main');

@@ -4,8 +4,7 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
-import { heldNotices } from '../scanPages.js';
+import { heldNotices, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;

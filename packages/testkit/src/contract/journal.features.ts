@@ -3,8 +3,7 @@ import { expect } from 'expect';
 
 import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
-import { heldNotices, restartScanAll } from '../scanPages.js';
+import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;

@@ -4,8 +4,7 @@ import fc from 'fast-check';
 
 import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
-import { onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
-import { heldNotices, restartScanAll } from '../scanPages.js';
+import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeLaws(s: Suite): void {
   const { describe, test } = s.runner;

@@ -4,8 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
-import { restartScanAll } from '../scanPages.js';
+import { restartScanAll, T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
 
 export function describePrune(s: Suite): void {
   const { describe, test } = s.runner;

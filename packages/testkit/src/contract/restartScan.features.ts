@@ -4,8 +4,7 @@ import { expect } from 'expect';
 
 import { comparePairs, fromWatermarks, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
-import { heldNotices, restartScanAll } from '../scanPages.js';
+import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -108,7 +107,7 @@ export function describeRestartScan(s: Suite): void {
       expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
     });
 
-    test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
+    test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target, in pages of any size: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
       const { firstOnB, onC, held, all } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
       const [isA, isD] = [A, D].map((owner) => (watcher: SessionKey) => watcher === owner);
@@ -123,7 +122,29 @@ export function describeRestartScan(s: Suite): void {
         [() => true, [], []],
         [undefined, [E, A, key('agent:nobody:main')], []],
       ];
-      for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets)).toEqual(expected);
+      for (const limit of [1, 2, 500]) for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets, limit)).toEqual(expected);
+    });
+
+    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full', async () => {
+      const { all } = await fourPendingPairs();
+      const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
+      expect(await store.scanPending({ limit: 2 })).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
+      expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
+      expect(await store.scanPending({ after: pair(D, C), limit: 2 })).toEqual({ notices: [] });
+      expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
+      expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
+      expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
+    });
+
+    test('a raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending', async () => {
+      const { firstOnB } = await fourPendingPairs();
+      const before = await store.listCursors();
+      for (const limit of [0, -1, 1.5, Number.NaN]) expect(await rejection(store.scanPending({ limit, raise: { now: T0 + 3 } })).then((e) => isStoreError(e) && e.operation)).toBe('scanPending');
+      expect((await store.scanPending({ limit: 1, raise: { now: T0 + 3 } })).notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
+      expect((await store.listCursors()).filter((row) => pairOf(row) !== `${A} -> ${B}`)).toEqual(before.slice(1));
+      expect((await cursorOf(store, D, B))?.notified).toBe(firstOnB);
+      expect((await store.readCursorJournal()).filter((entry) => entry.event.type === 'notice_recovered').map(pairOf)).toEqual([`${A} -> ${B}`]);
+      expect((await restartScanAll(store, T0 + 4, undefined, 1)).map(pairOf)).toEqual(before.map(pairOf));
     });
 
     test('countPendingCursors counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
@@ -196,65 +217,6 @@ export function describeRestartScan(s: Suite): void {
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
-    });
-  });
-
-  describe('scanPending pages', () => {
-    /** A and D watch B and C, each pending: B changed twice, C once. */
-    async function fourPending() {
-      await watchAll(store, [[A, B], [A, C], [D, B], [D, C]]);
-      const onB = await appendSeq(store, B, foreign(E), T0 + 1);
-      await append(store, B, foreign(E), T0 + 2);
-      await append(store, C, foreign(E), T0 + 2);
-      return { onB, all: await heldNotices(store) };
-    }
-    const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
-
-    test('a page reads at most limit pending cursors after `after` in pair order; next names the last read when the page is full (an empty page may follow), and is absent otherwise', async () => {
-      const { all } = await fourPending();
-      const first = await store.scanPending({ limit: 2 });
-      expect(first).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
-      expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
-      expect(await store.scanPending({ after: pair(D, C), limit: 2 })).toEqual({ notices: [] });
-      expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
-      expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
-      // A page is counted in cursors read, not in owned notices: unowned pairs still move the page on.
-      expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
-    });
-
-    test('pages of every size give the one-pass answer, with owns and targets too', async () => {
-      const { all } = await fourPending();
-      const isD = (watcher: SessionKey): boolean => watcher === D;
-      for (const limit of [1, 2, 3, 4, 5]) {
-        expect(await heldNotices(store, undefined, undefined, limit)).toEqual(all);
-        expect(await heldNotices(store, isD, undefined, limit)).toEqual(all.filter((notice) => notice.watcher === D));
-        expect(await heldNotices(store, undefined, [C, C], limit)).toEqual(all.filter((notice) => notice.target === C));
-      }
-    });
-
-    test('a raised page raises and journals only the cursors it read; the rest stay frozen until their page', async () => {
-      const { onB } = await fourPending();
-      const before = await store.listCursors();
-      const page = await store.scanPending({ limit: 1, raise: { now: T0 + 3 } });
-      expect(page.notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
-      expect(page.next).toEqual(pair(A, B));
-      const after = await store.listCursors();
-      expect(after.filter((row) => pairOf(row) !== `${A} -> ${B}`)).toEqual(before.filter((row) => pairOf(row) !== `${A} -> ${B}`));
-      expect((await cursorOf(store, D, B))?.notified).toBe(onB);
-      const recovered = (await store.readCursorJournal()).filter((entry) => entry.event.type === 'notice_recovered');
-      expect(recovered.map((entry) => `${entry.watcher} -> ${entry.target}`)).toEqual([`${A} -> ${B}`]);
-      const rest = await restartScanAll(store, T0 + 4, undefined, 1);
-      expect(rest.map(pairOf)).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${D} -> ${B}`, `${D} -> ${C}`]);
-    });
-
-    test('a limit that is not a positive integer rejects with a StoreError naming scanPending, and writes nothing', async () => {
-      await fourPending();
-      const before = await store.listCursors();
-      for (const limit of [0, -1, 1.5, Number.NaN]) {
-        const error = await store.scanPending({ limit, raise: { now: T0 + 3 } }).then(() => undefined, (rejection: unknown) => rejection);
-        expect(isStoreError(error) && error.operation).toBe('scanPending');
-      }
-      expect(await store.listCursors()).toEqual(before);
     });
   });
 
