@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planHeldNotices, planAcknowledgeRead, planRestartScan, planWatch, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -159,20 +159,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         return plan.outcomes;
       }),
 
-    restartScan: (clockNow, owns) =>
-      guarded('restartScan', () => {
-        const now = clockMs('now', clockNow);
-        const rows = pending(allCursors(state)).filter((row) => owns === undefined || owns(row.watcher));
-        const plan = planRestartScan({ cursors: soundCursors(state, 'restartScan', rows).sort(comparePairs), ...(owns !== undefined ? { owns } : {}), now });
-        commitPlan(state, plan);
-        return plan.notices;
-      }),
-
-    pendingNotices: (owns, targets) =>
-      guarded('pendingNotices', () => {
+    scanPending: (request) =>
+      guarded('scanPending', () => {
+        assertScanLimit(request.limit);
+        const { owns, targets, raise } = request;
         const rows = targets === undefined ? allCursors(state) : [...new Set(targets)].flatMap(onTarget);
-        const cursors = soundCursors(state, 'pendingNotices', pending(rows).filter((row) => owns === undefined || owns(row.watcher)));
-        return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
+        const page = pending(rows).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
+        const cursors = soundCursors(state, 'scanPending', page.filter((row) => owns === undefined || owns(row.watcher)));
+        const plan = planScan({ ...request, cursors, ...(raise !== undefined ? { raise: { now: clockMs('now', raise.now) } } : {}) });
+        commitPlan(state, plan);
+        const last = page.length === request.limit ? page[page.length - 1] : undefined;
+        return { notices: plan.notices, ...(last !== undefined ? { next: { watcher: last.watcher, target: last.target } } : {}) };
       }),
 
     acknowledgeRead: (request) =>

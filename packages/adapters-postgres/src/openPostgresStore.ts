@@ -16,7 +16,7 @@ import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, prune, vacuum } from './operations/prune.js';
 import { listCursors, readChanges, readHeads, readOverview } from './operations/reads.js';
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
-import { pendingNotices, restartScan } from './operations/restartScan.js';
+import { scanPending } from './operations/scanPending.js';
 import { watch } from './operations/watch.js';
 import { storeTables } from './schema.js';
 import { listenForSignals } from './signals/listen.js';
@@ -58,8 +58,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
   let closed: Promise<void> | undefined;
-  const reads = { readChanges, readHeads, listCursors, readCursorJournal, pendingNotices, readOverview };
-  const writes = { append: appendEvents, watch, drain, drainThenAppend, acknowledgeRead, restartScan, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
+  const reads = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview };
+  const writes = { append: appendEvents, watch, drain, drainThenAppend, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
   return storePort(() => db, { ...reads, ...writes, close }, (listener) => listenForSignals(listen, listener));

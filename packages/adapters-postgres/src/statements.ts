@@ -131,10 +131,10 @@ RETURNING head, prune_watermark`),
     drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
 ORDER BY ${cursors.target} FOR UPDATE`),
-    /** {targets} → the pending cursors on those targets, by watcher then target, as PENDING_FIELDS rows. */
-    pendingCursorsOn: q<Targets>(sql`SELECT ${pendingColumns} FROM ${cursors}
-WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked}
-ORDER BY ${cursors.watcher}, ${cursors.target}`),
+    /** {targets, watcher, target, limit} → the first `limit` pending cursors on those targets after that pair, in pair order, as PENDING_FIELDS rows. */
+    pendingCursorsOn: q<Targets & { watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
+WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
+ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order. */
     pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})

@@ -3,7 +3,7 @@
 // The process lives (no 'error' goes unheard), each operation succeeds or rejects with a clear
 // error, and afterwards everything reported stored is stored exactly once.
 import { isStoreError, type AppendRequest, type SessionKey, type StateStore, type StoreError } from '@session-state/domain';
-import { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from '@session-state/testkit';
+import { dropSchema, heldNotices, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src/index.js';
 import { humanTurn, key } from './support/commands.js';
@@ -107,7 +107,7 @@ test('terminated backends during appends, drains and reads: the process lives, f
   const drainer = async (): Promise<void> => {
     while (running) {
       try {
-        const pending = await store.pendingNotices((watcher) => watcher === W);
+        const pending = await heldNotices(store, (watcher) => watcher === W);
         if (pending.length === 0) {
           await sleep(1);
           continue;

@@ -6,7 +6,7 @@
 import net from 'node:net';
 
 import { asSequence, isStoreError, type SessionKey, type StateStore } from '@session-state/domain';
-import { dropSchema, pgUrl, uniqueSchema } from '@session-state/testkit';
+import { dropSchema, heldNotices, pgUrl, uniqueSchema } from '@session-state/testkit';
 import pg from 'pg';
 
 import { openPostgresStore, type PostgresStoreOptions } from '../src/index.js';
@@ -104,7 +104,7 @@ test('a foreign lock on a head row under drainThenAppend: the drain and the othe
   expect((await append(s, A, 'first on A'))[0]?.type).toBe('appended');
   await s.watch({ watcher: W, target: B, now: 1 });
   expect((await append(s, B, 'first on B'))[0]?.type).toBe('appended');
-  const [pending] = await s.pendingNotices((watcher) => watcher === W);
+  const [pending] = await heldNotices(s, (watcher) => watcher === W);
   expect(pending?.target).toBe(B);
   await holdHead(A);
 

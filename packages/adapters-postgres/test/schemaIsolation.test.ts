@@ -1,7 +1,7 @@
 // Schema isolation: the store keeps its tables in a schema of its own (system and shared schemas
 // are refused), and every statement names that schema, so a connection's search_path (e.g.
 // `?options=-c search_path=X` in the connection string) never moves the data anywhere else.
-import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
+import { dropSchema, restartScanAll, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { isSchemaName, openPostgresStore } from '../src/index.js';
 import { humanTurn, key, request } from './support/commands.js';
@@ -58,7 +58,7 @@ describe('a search_path in the connection string moves nothing', () => {
       expect(outcome?.type).toBe('appended');
       const sequence = outcome?.type === 'appended' ? outcome.event.sequence : 0;
       expect(await store.drain(A, [{ target: B, notified: sequence as never }], T0 + 1)).toMatchObject([{ result: 'acked' }]);
-      await store.restartScan(T0 + 2);
+      await restartScanAll(store, T0 + 2);
       await store.prune({ now: T0 + 3, maxAgeMs: 86_400_000, maxRows: 1000, batchSize: 10 });
       expect((await store.readChanges(B, 0 as never, 10)).events.map((e) => e.sequence)).toEqual([sequence]);
       await store.resetWatcher(A, T0 + 4);

@@ -1,7 +1,7 @@
 // The SQLite StateStore: composition only. Each port method runs one operation on the store's
 // connection once nothing holds the write gate (a worker batch, a WAL wait).
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
-import type { Logger, OverviewSource, PruneRequest, SessionKey, StateStore, StoreMaintenance } from '@session-state/domain';
+import type { Logger, OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
 
 import { openStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
@@ -14,9 +14,9 @@ import { drain } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, vacuum } from './operations/maintenance.js';
 import { createPruneProgress, pruneBatch } from './operations/pruneBatch.js';
-import { listCursors, pendingNotices, readChanges, readHeads, readOverview } from './operations/reads.js';
+import { listCursors, readChanges, readHeads, readOverview } from './operations/reads.js';
 import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
-import { restartScan } from './operations/restartScan.js';
+import { scanPending } from './operations/scanPending.js';
 import { watch } from './operations/watch.js';
 
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
@@ -101,10 +101,9 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
     listCursors: gated(listCursors),
     readCursorJournal: gated(readCursorJournal),
     drain: gatedWrite(drain),
-    pendingNotices: gated(pendingNotices),
     readOverview: gated(readOverview),
     acknowledgeRead: gatedWrite(acknowledgeRead),
-    restartScan: gated(writing((db, now: number, owns?: (watcher: SessionKey) => boolean) => restartScan(db, now, owns, scanWal))),
+    scanPending: gated((db, request: ScanRequest) => (request.raise === undefined ? scanPending : writing(scanPending))(db, request, scanWal)),
     resetWatcher: gatedWrite(resetWatcher),
     unwatch: gatedWrite(unwatch),
     deleteSession: gatedWrite(deleteSession),

@@ -58,7 +58,7 @@ export const cursors = sqliteTable(
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
-    // Partial and covering: the restart scan and pendingNotices read only this index.
+    // Partial and covering: scanPending (the restart scan and re-reads) reads only this index.
     index('cursors_lagging')
       .on(table.watcher, table.target, table.acked, table.notified, table.material)
       .where(sql`${table.material} > ${table.acked}`),

@@ -97,6 +97,18 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       'pendingCursorsAfter',
     ),
 
+    /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
+    pendingCursorsOn: compile<{ targets: string; watcher: string; target: string; limit: number }>(
+      client,
+      orm
+        .select(columnsOf(cursors, PENDING_FIELDS))
+        .from(cursors)
+        .where(and(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+        .orderBy(asc(cursors.watcher), asc(cursors.target))
+        .limit(p('limit')),
+      'pendingCursorsOn',
+    ),
+
     /** {sessionKey} → [head, pruneWatermark]. */
     headOf: compile<{ sessionKey: string }>(client, orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))), 'headOf'),
 

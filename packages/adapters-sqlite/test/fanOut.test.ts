@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { decodeRecordInput, type AppendOutcome, type AppendRequest, type SessionKey, type StateStore } from '@session-state/domain';
 import { createMemoryStore } from '@session-state/adapters-memory';
-import { tempDbPath, type TempDb } from '@session-state/testkit';
+import { restartScanAll, tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
 import { FAN_OUT_INLINE_CURSORS } from '../src/operations/fanOut.js';
@@ -131,7 +131,7 @@ test('a fan-out cut short between pages is finished at the next start, and the r
   raw.close();
 
   store = openSqliteStore({ path: temp.path });
-  const notices = await store.restartScan(100);
+  const notices = await restartScanAll(store, 100);
   expect(notices).toHaveLength(watchers);
   expect(notices.every((n) => n.acked === 0 && n.notified === first.event.sequence && n.reason === 'recovered')).toBe(true);
   const raised = (await store.readCursorJournal()).filter((e) => e.event.type === 'notice_raised');

@@ -1,8 +1,7 @@
 // The hot queries use the indexes the schema creates: no table scan, no sort, on the append
-// and read paths, in the restart scan, in pendingNotices (full, or on signalled targets), and in
+// and read paths, in scanPending (the restart scan, or re-reads in full or on signalled targets), and in
 // journal retention (one window of positions per batch).
 import { openStoreDb } from '../src/db/openStoreDb.js';
-import { pendingCursorsOn } from '../src/operations/reads.js';
 import type { StoreDb } from '../src/db/storeDb.js';
 
 let db: StoreDb;
@@ -52,15 +51,14 @@ test('changesSince reads the head by key and the events by (session_key, sequenc
   expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });
 
-test('the restart scan and a full pendingNotices read only the covering partial index of pending cursors, with no sort', () => {
-  const lines = plan(source(db.statements.pendingCursors));
-  expect(lines).toEqual([expect.stringMatching(/SCAN cursors USING COVERING INDEX cursors_lagging/)]);
+test('the restart scan and a full held-notice read (scanPending pages) read only the covering partial index of pending cursors from the first pair of the page, with no sort', () => {
+  const lines = plan(source(db.statements.pendingCursorsAfter));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING COVERING INDEX cursors_lagging \(\(watcher,target\)>\(\?,\?\)\)/)]);
 });
 
-test('pendingNotices on targets looks them up by the cursors_target index, never scanning the table', () => {
-  const query = pendingCursorsOn(db.orm, ['agent:a:main', 'agent:b:main', 'agent:c:main']).toSQL();
-  const lines = (db.client.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params) as { detail: string }[]).map((row) => row.detail);
-  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/)]);
+test('scanPending on targets looks them up by the cursors_target index, sorting only the rows found, never scanning the table', () => {
+  const lines = plan(source(db.statements.pendingCursorsOn));
+  expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/), 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'USE TEMP B-TREE FOR ORDER BY']);
 });
 
 test('journal retention reads one window of positions: the window and both deletes search the position range, never scan the journal', () => {

@@ -1,14 +1,14 @@
-// The restart scan reads, plans and writes its pending cursors a page at a time, letting the event
-// loop run between pages: more than a page of pending cursors gives the same result as one pass
-// (every pending pair recovered once, in pair order, each journalled), without one long block.
+// The restart scan reads, plans and writes its pending cursors a page of `scanPending` at a time:
+// one page raises only its own cursors, and many pages, the event loop running between them, give
+// the same result as one pass (every pending pair recovered once, in pair order, each journalled).
 import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
-import { tempDbPath, type TempDb } from '@session-state/testkit';
+import { restartScanAll, tempDbPath, type TempDb } from '@session-state/testkit';
 
 import { openSqliteStore } from '../src/index.js';
-import { RESTART_SCAN_PAGE_ROWS } from '../src/operations/restartScan.js';
 
-const PENDING = 10 * RESTART_SCAN_PAGE_ROWS + 21;
+const PAGE = 500;
+const PENDING = 10 * PAGE + 21;
 const watcherOf = (i: number) => `agent:w${String(i).padStart(5, '0')}:main` as SessionKey;
 const TARGET = 'agent:t:main' as SessionKey;
 
@@ -37,10 +37,21 @@ afterEach(async () => {
   temp.remove();
 });
 
+test('one page raises and journals only the pending cursors it read, and names where the next page starts', async () => {
+  const page = await store.scanPending({ limit: PAGE, raise: { now: 1_000 } });
+  const read = Array.from({ length: PAGE }, (_, i) => watcherOf(2 * i));
+  expect(page.notices.map((n) => n.watcher)).toEqual(read);
+  expect(page.next).toEqual({ watcher: read[PAGE - 1], target: TARGET });
+  const raised = (await store.listCursors()).filter((row) => row.material > row.acked && row.notified === 200).map((row) => row.watcher);
+  expect(raised).toEqual(read);
+  const journal = await store.readCursorJournal();
+  expect(journal.map((entry) => [entry.watcher, entry.event.type])).toEqual(read.map((watcher) => [watcher, 'notice_recovered']));
+});
+
 test('a scan of many pages recovers every pending pair once, in pair order, raised and journalled, and lets the event loop run between pages', async () => {
   const ranBetween = new Promise<boolean>((resolve) => setImmediate(() => resolve(true)));
   let scanDone = false;
-  const scan = store.restartScan(1_000).then((notices) => {
+  const scan = restartScanAll(store, 1_000).then((notices) => {
     scanDone = true;
     return notices;
   });
@@ -57,7 +68,7 @@ test('a scan of many pages recovers every pending pair once, in pair order, rais
   expect(journal.filter((entry) => entry.event.type === 'notice_recovered').map((entry) => entry.watcher)).toEqual(expected);
 
   // A second scan changes nothing more: the same notices, no new journal entry.
-  const again = await store.restartScan(2_000);
+  const again = await restartScanAll(store, 2_000);
   expect(again.map((n) => n.watcher)).toEqual(expected);
   expect(await store.readCursorJournal()).toHaveLength(journal.length);
 });

@@ -3,7 +3,7 @@
 import { createWalSchedule } from '../src/worker/walBound.js';
 import { manualCheckpointer } from './support/manualCheckpointer.js';
 
-const settledWithin = async (promise: Promise<void>): Promise<boolean> => {
+const settledWithin = async (promise: Promise<unknown>): Promise<boolean> => {
   let settled = false;
   void promise.then(() => {
     settled = true;

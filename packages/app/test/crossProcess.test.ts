@@ -2,7 +2,7 @@
 // watcher sessions it owns. A notice is queued (and woken) only by the owner: the process that
 // recorded the change drops it locally and the owner hears of it by a cursor signal (a store
 // with `listen`) or by its resync timer, re-reading the notice the cursor holds at its frozen
-// watermark (`pendingNotices`, never the restart scan), so a drain reopens for every change the
+// watermark (`scanPending` without `raise`, never the restart scan), so a drain reopens for every change the
 // watcher has not read, exactly as in one process. Here the processes are facades in one Jest
 // worker over ONE memory store, with an in-test bus standing in for PostgreSQL's LISTEN/NOTIFY,
 // and two facades over one SQLite file (no listen: the resync timer alone carries the notice).
@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { createManualClock, createMemoryStore } from '@session-state/adapters-memory';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { storeError, type CursorSignalListener, type CursorSignalSource, type SessionKey, type StateStore } from '@session-state/domain';
+import { heldNotices, noticeTextOf } from '@session-state/testkit';
 
 /** A store with cross-process signals. */
 type SignalledStore = StateStore & CursorSignalSource;
-import { noticeTextOf } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src/index.js';
 import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness.js';
@@ -473,13 +473,9 @@ describe('two gateways over one store with cursor signals', () => {
         heard = listener;
         return { close: async () => undefined };
       },
-      restartScan: (now, owns) => {
-        scans.push('restartScan');
-        return view.restartScan(now, owns);
-      },
-      pendingNotices: (owns, targets) => {
-        scans.push(targets === undefined ? 'pendingNotices' : `pendingNotices ${[...targets].sort().join(' ')}`);
-        return view.pendingNotices(owns, targets);
+      scanPending: (request) => {
+        scans.push(request.raise !== undefined ? 'restartScan' : request.targets === undefined ? 'pendingNotices' : `pendingNotices ${[...request.targets].sort().join(' ')}`);
+        return view.scanPending(request);
       },
     };
     return { store, heard: () => heard };
@@ -525,7 +521,7 @@ describe('two gateways over one store with cursor signals', () => {
 // --- ordering with the store -------------------------------------------------------------------
 
 describe('what a gateway with ownsSession asks of the store', () => {
-  /** The store with each `listen`, `restartScan` and `pendingNotices` call noted, in order; `failing` fails the next re-reads. */
+  /** The store with each `listen` and `scanPending` call (restart scan or re-read) noted, in order; `failing` fails the next re-reads. */
   function spied(inner: SignalledStore, calls: string[], failing = { times: 0 }): SignalledStore {
     return {
       ...inner,
@@ -533,17 +529,14 @@ describe('what a gateway with ownsSession asks of the store', () => {
         calls.push('listen');
         return inner.listen(listener);
       },
-      restartScan: async (now, owns) => {
-        calls.push('restartScan all');
-        return inner.restartScan(now, owns);
-      },
-      pendingNotices: async (owns, targets) => {
-        calls.push(targets === undefined ? 'pendingNotices all' : `pendingNotices ${[...targets].sort().join(' ')}`);
-        if (failing.times > 0) {
+      scanPending: async (request) => {
+        const { raise, targets } = request;
+        calls.push(raise !== undefined ? 'restartScan all' : targets === undefined ? 'pendingNotices all' : `pendingNotices ${[...targets].sort().join(' ')}`);
+        if (raise === undefined && failing.times > 0) {
           failing.times -= 1;
           throw new Error('disk I/O error');
         }
-        return inner.pendingNotices(owns, targets);
+        return inner.scanPending(request);
       },
     };
   }
@@ -656,12 +649,13 @@ describe('what a gateway with ownsSession asks of the store', () => {
     const scans: string[] = [];
     let hold: Promise<void> | undefined;
     const { shared, bus, b } = await noticeInBOverStore((view) => ({
-      pendingNotices: async (owns, targets) => {
-        scans.push(targets === undefined ? 'all' : [...targets].join(' '));
+      scanPending: async (request) => {
+        if (request.raise !== undefined) return view.scanPending(request);
+        scans.push(request.targets === undefined ? 'all' : [...request.targets].join(' '));
         // Read now (the snapshot), answer when the test says so.
-        const notices = await view.pendingNotices(owns, targets);
+        const page = await view.scanPending(request);
         if (hold !== undefined) await hold;
-        return notices;
+        return page;
       },
     }));
     let answer: () => void = () => undefined;
@@ -706,7 +700,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(b.logger.entries).toContainEqual({
       level: 'error',
       message: expect.stringContaining('scan failed'),
-      fields: { operation: 'pendingNotices', scan: 'targets', targets: 1, error: 'disk I/O error' },
+      fields: { operation: 'scanPending', scan: 'targets', targets: 1, error: 'disk I/O error' },
     });
 
     // The next signal (another target) scans the kept target too.
@@ -749,7 +743,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
 
     await expect(b.awareness.drain(WB)).rejects.toBeInstanceOf(StoreOperationError);
     // The cursor is acknowledged in the store, so the re-read finds nothing pending on it.
-    expect(await shared.pendingNotices()).toEqual([]);
+    expect(await heldNotices(shared)).toEqual([]);
     await resyncTick();
     expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.awareness.metrics().noticesWithdrawn).toBe(0);
@@ -799,7 +793,7 @@ describe('what a gateway with ownsSession asks of the store', () => {
     expect(listenError).toBeInstanceOf(StoreOperationError);
     expect((listenError as StoreOperationError).operation).toBe('listen');
 
-    const failingScan: StateStore = { ...bus.view(), restartScan: () => Promise.reject(new Error('disk I/O error')) };
+    const failingScan: StateStore = { ...bus.view(), scanPending: () => Promise.reject(new Error('disk I/O error')) };
     const scanError = await createSessionStateAwareness({ store: failingScan, logger: recordingLogger(), ownsSession: ownsB }).then(
       () => undefined,
       (error: unknown) => error,
@@ -886,8 +880,8 @@ describe('ownsSession and resyncIntervalMs options', () => {
     expect((error as InvalidInputError).message).toContain(shown);
   });
 
-  test('a store without pendingNotices (the read-only re-read signals and the resync timer use) is rejected naming options.store', async () => {
-    const { pendingNotices: _missing, ...older } = createMemoryStore();
+  test('a store without scanPending (the restart scan, and the read-only re-read signals and the resync timer use) is rejected naming options.store', async () => {
+    const { scanPending: _missing, ...older } = createMemoryStore();
     const error = await createSessionStateAwareness({ store: older as unknown as StateStore, logger: recordingLogger() }).then(
       () => undefined,
       (rejection: unknown) => rejection,
@@ -901,13 +895,9 @@ describe('ownsSession and resyncIntervalMs options', () => {
     const calls: string[] = [];
     const counted: StateStore = {
       ...store,
-      restartScan: (now, owns) => {
-        calls.push('restartScan');
-        return store.restartScan(now, owns);
-      },
-      pendingNotices: (owns, targets) => {
-        calls.push(targets === undefined ? 'pendingNotices all' : 'pendingNotices targets');
-        return store.pendingNotices(owns, targets);
+      scanPending: (request) => {
+        calls.push(request.raise !== undefined ? 'restartScan' : request.targets === undefined ? 'pendingNotices all' : 'pendingNotices targets');
+        return store.scanPending(request);
       },
     };
     const off = await gateway({ ...counted, close: async () => undefined }, { ownsSession: ownsA, resyncIntervalMs: 0 });

@@ -119,7 +119,7 @@ describe('the restart scan', () => {
   test('a failing restart scan rejects createSessionStateAwareness naming restartScan', async () => {
     const faults = faultStore({} as never);
     const store = faults.store;
-    faults.failNext('restartScan');
+    faults.failNext('scanPending');
     await expect(createSessionStateAwareness({ store, logger: recordingLogger() })).rejects.toThrow(/restartScan/);
   });
 });

@@ -6,6 +6,7 @@ import type { CursorRow, StateStore } from '@session-state/domain';
 import { faultStore, storeMatrix, type FaultStore, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, InvalidInputError, type SessionStateAwarenessOptions } from '../src/index.js';
+import { SCAN_PAGE_ROWS } from '../src/startup.js';
 import { CHILD, humanTurn, PARENT, recordingLogger, START } from './support/harness.js';
 import { noticeTexts } from './support/noticeTexts.js';
 
@@ -46,7 +47,7 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     const before = await leaveAFrozenNotice();
     const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store);
-    expect(faults.countOf('restartScan')).toBe(1);
+    expect(faults.countOf('scanPending')).toBe(1);
     expect(noticeTexts(awareness.pending(PARENT))).toHaveLength(1);
     expect(await store.listCursors({ target: CHILD as never })).not.toEqual(before);
     await awareness.close();
@@ -59,9 +60,9 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     let scansTurn = false;
     const store = new Proxy(inner, {
       get(target, property, receiver) {
-        if (property !== 'restartScan') return Reflect.get(target, property, receiver);
-        return async (...args: Parameters<StateStore['restartScan']>) => {
-          const recovered = await target.restartScan(...args);
+        if (property !== 'scanPending') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<StateStore['scanPending']>) => {
+          const recovered = await target.scanPending(...args);
           scansTurn = true;
           setImmediate(() => (scansTurn = false));
           return recovered;
@@ -74,12 +75,44 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     await awareness.close();
   });
 
+  test('the restart scan pulls fixed pages of scanPending, the first in a turn after the caller\'s and each later one in a turn of its own, and queues every page\'s notices', async () => {
+    const parents = Array.from({ length: 2 * SCAN_PAGE_ROWS + 7 }, (_, i) => `agent:p${String(i).padStart(5, '0')}:main`);
+    const first = await open(stores.store, { prune: 'off' });
+    for (const parentKey of parents) await first.childSpawned({ parentKey, childKey: CHILD });
+    await first.record(humanTurn(CHILD));
+    await first.close();
+    const inner = await stores.reopen();
+    let turn = 0;
+    let starting = true;
+    const tick = (): void => {
+      turn += 1;
+      if (starting) setImmediate(tick);
+    };
+    const pages: { readonly turn: number; readonly limit: number; readonly raised: boolean }[] = [];
+    const store: StateStore = {
+      ...inner,
+      scanPending: (request) => {
+        pages.push({ turn, limit: request.limit, raised: request.raise !== undefined });
+        return inner.scanPending(request);
+      },
+    };
+    setImmediate(tick);
+    const calledIn = turn;
+    const awareness = await open(store, { prune: 'off' });
+    starting = false;
+    expect(pages.map((page) => [page.limit, page.raised])).toEqual([0, 1, 2].map(() => [SCAN_PAGE_ROWS, true]));
+    expect(pages[0]?.turn).toBeGreaterThan(calledIn);
+    for (let i = 1; i < pages.length; i += 1) expect((pages[i]?.turn ?? 0) > (pages[i - 1]?.turn ?? 0)).toBe(true);
+    expect(parents.filter((parentKey) => noticeTexts(awareness.pending(parentKey)).length !== 1)).toEqual([]);
+    await awareness.close();
+  });
+
   test('restartScan: false reads and writes no cursor at creation and queues nothing', async () => {
     const before = await leaveAFrozenNotice();
     const { store, faults } = counted(await stores.reopen());
     const awareness = await open(store, { restartScan: false, prune: 'off' });
     expect(noticeTexts(awareness.pending(PARENT))).toEqual([]);
-    expect(faults.countOf('restartScan')).toBe(0);
+    expect(faults.countOf('scanPending')).toBe(0);
     expect(await store.listCursors({ target: CHILD as never })).toEqual(before);
     // The facade works as usual otherwise: a new change queues the pair's notice.
     expect((await awareness.record(humanTurn(CHILD))).ok).toBe(true);

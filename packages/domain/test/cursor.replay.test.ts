@@ -17,7 +17,7 @@ import {
   type DecidedEvent,
   type Watermarks,
 } from '../src/cursor/cursor.js';
-import { planDrain, planHeldNotices, planPruneMaterial, planAcknowledgeRead, planRemoval, planRestartScan, planWatch } from '../src/cursor/plans.js';
+import { planDrain, planPruneMaterial, planAcknowledgeRead, planRemoval, planScan, planWatch } from '../src/cursor/plans.js';
 import { replayCursor, type ReplayedTargetEvent } from '../src/cursor/replay.js';
 import type { CursorJournalRecord } from '../src/cursor/journal.js';
 import { EVENT_KINDS } from '../src/input/eventKind.js';
@@ -200,11 +200,11 @@ function viaPlanners(steps: readonly Step[]) {
       [written, offered] = [plan.cursorWrites, notice === undefined ? [] : [notice]];
       journal.push(...plan.journal);
     } else if (command.type === 'restartScan') {
-      const plan = planRestartScan({ cursors, now });
+      const plan = planScan({ cursors, raise: { now } });
       [written, offered] = [plan.cursorWrites, plan.notices];
       journal.push(...plan.journal);
     } else if (command.type === 'reread') {
-      offered = planHeldNotices({ cursors });
+      offered = planScan({ cursors }).notices;
     } else if (command.type === 'prune') {
       journal.push(...planPruneMaterial({ pruned: [{ sessionKey: TARGET, before: command.before, after: command.after }], cursors, now }).journal);
     } else {

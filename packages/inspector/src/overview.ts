@@ -2,7 +2,7 @@
 // notices with their text (bounded), and the store-side counts. Reads the store's overview (the
 // counts and a bounded part of heads and cursors) and the heads of the keys it shows: the cursor
 // journal is read per pair, when the page asks for one. Nothing here writes.
-import { isOverviewSource, overviewOf, planHeldNotices, type StateStore, type StoreCounts } from '@session-state/domain';
+import { isOverviewSource, overviewOf, planScan, type StateStore, type StoreCounts } from '@session-state/domain';
 
 import { watchGraph, type WatchGraph } from './graph.js';
 import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds.js';
@@ -59,10 +59,10 @@ export async function readOverview(store: StateStore): Promise<Overview> {
   const beyond = [...shown.keys].filter((key) => !listed.has(key));
   const heads = beyond.length === 0 ? read.heads : [...read.heads, ...(await store.readHeads(beyond))];
   const graph = watchGraph(heads, shown.cursors, shown.keys, read.cursors);
-  // The held notices follow from the cursors just read (every store's pendingNotices is this
+  // The held notices follow from the cursors just read (every store's scanPending is this
   // plan over its rows); pending cursors come first, so they are the first held ones by pair.
   const holding = read.cursors.filter((row) => row.material > row.acked && row.notified > row.acked);
-  const notices = planHeldNotices({ cursors: holding.slice(0, NOTICE_LIMIT) }).map(
+  const notices = planScan({ cursors: holding.slice(0, NOTICE_LIMIT) }).notices.map(
     (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: notice.text }),
   );
   const headsShown = heads.filter((row) => shown.keys.has(row.sessionKey)).length;

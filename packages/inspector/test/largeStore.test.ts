@@ -29,7 +29,7 @@ function countingReads(store: StateStore): { readonly store: StateStore; readonl
   const counted = new Proxy(store, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function' || !['readHeads', 'listCursors', 'readOverview', 'readCursorJournal', 'pendingNotices', 'readChanges'].includes(String(name))) return value;
+      if (typeof value !== 'function' || !['readHeads', 'listCursors', 'readOverview', 'readCursorJournal', 'scanPending', 'readChanges'].includes(String(name))) return value;
       return async (...args: unknown[]) => {
         calls.push({ method: String(name), filter: args[0] });
         const answer: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);

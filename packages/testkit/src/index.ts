@@ -7,7 +7,7 @@ export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient 
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract.js';
-export { globalTestRunner, type TestRunner } from './contract/fixtures.js';
+export { globalTestRunner, heldNotices, restartScanAll, scanAll, type TestRunner } from './contract/fixtures.js';
 
 // --- fault injection -----------------------------------------------------------------------
 export {

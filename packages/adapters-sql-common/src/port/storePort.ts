@@ -1,6 +1,6 @@
 // The StateStore port over an adapter's operations (answering synchronously or with a promise):
 // clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, storeError, type AppendRequest, type CursorSignalSource, type DrainRequest, type DrainThenAppendResult, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
+import { assertOverviewLimits, assertScanLimit, storeError, type AppendRequest, type CursorSignalSource, type DrainRequest, type DrainThenAppendResult, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
 export function wholeMs(ms: number): number {
@@ -61,8 +61,11 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
     drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, wholeMs(now))),
     acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: wholeMs(request.now) })),
-    restartScan: (now, owns) => call('restartScan', () => ops.restartScan(current(), wholeMs(now), owns)),
-    pendingNotices: (owns, targets) => call('pendingNotices', () => ops.pendingNotices(current(), owns, targets)),
+    scanPending: (request) =>
+      call('scanPending', () => {
+        assertScanLimit(request.limit);
+        return ops.scanPending(current(), request.raise === undefined ? request : { ...request, raise: { now: wholeMs(request.raise.now) } });
+      }),
     readOverview: (limits) =>
       call('readOverview', () => {
         assertOverviewLimits(limits);

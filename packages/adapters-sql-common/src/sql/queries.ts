@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
 
 const { and, asc, eq, sql } = orm;
 
@@ -43,8 +43,6 @@ export function sharedStatements(tables: SqlTables) {
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */
     cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
-    /** {} → every pending cursor (material > acked), by watcher then target, as PENDING_FIELDS rows. */
-    pendingCursors: sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target}`,
     /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
     overviewCounts: sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
   (SELECT count(*) FROM ${cursors}),
@@ -92,7 +90,6 @@ export interface SharedStatementParams {
   readonly changesSince: ChangesParams;
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
-  readonly pendingCursors: NoParams;
   readonly overviewCounts: NoParams;
   readonly firstHeads: { readonly limit: number };
   readonly firstPendingCursors: { readonly limit: number };

@@ -1,25 +1,20 @@
-// The reads: changes, heads, cursors, the overview and held notices; none writes.
+// The reads: changes, heads, cursors and the overview; none writes.
 import {
   ALL_ROWS,
   changesPageOfRows,
   changesPageSkippingCorrupt,
-  columnsOf,
-  decodePendingRows,
   decodeStoredCursors,
   headRowOf,
   listCursorsQuery,
   overviewOfRows,
-  PENDING_FIELDS,
   storedEventDecoders,
   type StoredEventDecoder,
 } from '@session-state/adapters-sql-common';
 import {
-  planHeldNotices,
   type ChangesPage,
   type CursorFilter,
   type CursorRow,
   type HeadRow,
-  type Notice,
   type OverviewLimits,
   type Sequence,
   type SessionKey,
@@ -27,9 +22,8 @@ import {
 } from '@session-state/domain';
 
 import { readRows } from '../db/compile.js';
-import { orm } from '../db/drizzle.js';
 import type { StoreDb } from '../db/storeDb.js';
-import { cursors, tables } from '../schema.js';
+import { tables } from '../schema.js';
 import { withLogMaterial } from './logMaterial.js';
 
 /** The payload column is JSON text; text that does not parse refuses the row. */
@@ -96,39 +90,4 @@ export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview
   const idle = pending.length < limits.cursors ? firstIdleCursors.all({ limit: limits.cursors - pending.length }) : [];
   const overview = overviewOfRows(db, overviewCounts.get({}) ?? [], firstHeads.all({ limit: limits.heads }), [...pending, ...idle]);
   return { ...overview, cursors: withLogMaterial(db, overview.cursors) };
-}
-
-/** The held notices of the pending cursors (on `targets`, or all) whose watcher passes `owns`; one read transaction. */
-export function pendingNotices(db: StoreDb, owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): readonly Notice[] {
-  if (targets !== undefined && targets.length === 0) return [];
-  return db.client
-    .transaction((): readonly Notice[] => {
-      const read = targets === undefined ? db.statements.pendingCursors.all({}) : pendingRowsOn(db, targets);
-      const cursors = decodePendingRows(db, 'pendingNotices', read, 0, owns);
-      return planHeldNotices({ cursors, ...(owns !== undefined ? { owns } : {}), ...(targets !== undefined ? { targets } : {}) });
-    })
-    .deferred();
-}
-
-const { and, gt, inArray } = orm;
-
-/** At most this many targets go into one `IN (…)` list, well below SQLite's bound-parameter limit. */
-export const TARGETS_PER_QUERY = 500;
-
-/** The pending cursors on these targets (at most TARGETS_PER_QUERY), unordered, as PENDING_FIELDS rows. */
-export function pendingCursorsOn(orm: Pick<StoreDb['orm'], 'select'>, targets: readonly string[]) {
-  return orm
-    .select(columnsOf(cursors, PENDING_FIELDS))
-    .from(cursors)
-    .where(and(inArray(cursors.target, [...targets]), gt(cursors.material, cursors.acked)));
-}
-
-/** The pending rows on `targets` (each target read once, in chunks), unordered: the planners order them. */
-export function pendingRowsOn(db: StoreDb, targets: readonly SessionKey[]): unknown[][] {
-  const unique = [...new Set(targets)];
-  const rows: unknown[][] = [];
-  for (let start = 0; start < unique.length; start += TARGETS_PER_QUERY) {
-    rows.push(...readRows(db.client, pendingCursorsOn(db.orm, unique.slice(start, start + TARGETS_PER_QUERY))));
-  }
-  return rows;
 }

@@ -63,8 +63,8 @@ export function createWriteGate(): WriteGate {
 
 /** When the batches of a long write (prune, the restart scan) checkpoint. */
 export interface WalSchedule {
-  /** At once while the WAL is below its bound; at the bound, once every page written so far is checkpointed. */
-  ready(): Promise<void>;
+  /** At once while the WAL is below its bound; at the bound, once every page written so far is checkpointed (then true). */
+  ready(): Promise<boolean>;
   /** After a batch wrote about `pages` pages; `last` when the long write is done. */
   written(pages: number, last: boolean): void;
 }
@@ -89,10 +89,10 @@ export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPO
   return {
     async ready() {
       // Decided before the batch: a checkpoint that ends while a batch writes has not covered it.
-      if (sinceWalStart >= bound) {
-        while (checkpointing !== undefined || sinceCheckpoint > 0) await (checkpointing ?? start());
-      }
+      const waits = sinceWalStart >= bound;
+      while (waits && (checkpointing !== undefined || sinceCheckpoint > 0)) await (checkpointing ?? start());
       if (checkpointing === undefined && sinceCheckpoint === 0) sinceWalStart = 0;
+      return waits;
     },
     written(pages, last) {
       sinceCheckpoint += pages;

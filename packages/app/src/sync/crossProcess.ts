@@ -16,6 +16,7 @@ import type { NoticeBoard } from '../notices/board.js';
 import type { QueuedPair } from '../notices/queue.js';
 import type { CallOrder } from '../pipeline/lane.js';
 import type { OwnsWatcher } from '../ports/ownership.js';
+import { scanPages } from '../startup.js';
 
 export interface CrossProcessSync {
   /** Subscribes to the store's cursor signals (with `listen` and `ownsSession`); a failure rejects as a StoreOperationError of `listen`. */
@@ -63,7 +64,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
   let scanAfterRunning = false;
 
   const scanFailed = (error: unknown): void => {
-    logger.error({ operation: 'pendingNotices', error: describeFailure(error) }, 'cursor scan failed');
+    logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
   };
 
   /**
@@ -76,11 +77,11 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     const mark = queue.generation();
     let notices: readonly Notice[];
     try {
-      notices = await store.pendingNotices(ownsForScan, full ? undefined : targets);
+      notices = await scanPages(store, { ...(ownsForScan !== undefined ? { owns: ownsForScan } : {}), ...(full ? {} : { targets }) });
     } catch (error) {
       if (full) fullScanDue = true;
       else for (const target of targets) signalledTargets.add(target);
-      logger.error({ operation: 'pendingNotices', scan: full ? 'full' : 'targets', targets: targets.length, error: describeFailure(error) }, 'cursor scan failed; retried on the next signal or resync');
+      logger.error({ operation: 'scanPending', scan: full ? 'full' : 'targets', targets: targets.length, error: describeFailure(error) }, 'cursor scan failed; retried on the next signal or resync');
       return [];
     }
     const untrusted = new Set<SessionKey>();

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import type { CursorRow, SessionKey, StateStore } from '@session-state/domain';
-import { noticeTextOf } from '@session-state/testkit';
+import { noticeTextOf, restartScanAll } from '@session-state/testkit';
 
 import { createSessionStateAwareness } from '../../src/index.js';
 import { recordingLogger } from '../support/harness.js';
@@ -161,7 +161,7 @@ async function checkRestartScan(path: string, round: number): Promise<Violation[
         }
       }
       // A second scan: the same notices (coalesced by a queue that holds them) and no cursor moves.
-      const again = await reader.restartScan(Date.now());
+      const again = await restartScanAll(reader, Date.now());
       const texts = again.map((n) => `${n.watcher} ${n.text}`).sort();
       const firstTexts = lagging.map((row) => `${row.watcher} ${noticeTextOf(row.target, row.acked)}`).sort();
       if (JSON.stringify(texts) !== JSON.stringify(firstTexts)) v('duplicate-notice', `a second scan offered ${JSON.stringify(texts)}, the first ${JSON.stringify(firstTexts)}`);

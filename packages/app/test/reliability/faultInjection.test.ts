@@ -243,7 +243,7 @@ describe.each(storeMatrix)('fault injection on the %s store', (_name, kind) => {
       // store call, plus the prune batches that record/childSpawned (hourly), prune and the
       // restart scan run (at least two, as the aged fillers exceed the first batch).
       expect(tried).toBe(calls.length + 1);
-      const own = { record: 'append', childSpawned: 'append', sent: 'watch', drain: 'drain', sessionReset: 'resetWatcher', sessionDeleted: 'deleteSession', prune: 'prune', restart: 'restartScan' }[operation];
+      const own = { record: 'append', childSpawned: 'append', sent: 'watch', drain: 'drain', sessionReset: 'resetWatcher', sessionDeleted: 'deleteSession', prune: 'prune', restart: 'scanPending' }[operation];
       expect(calls[0]?.method).toBe(own);
       const pruning = ['record', 'childSpawned', 'prune', 'restart'].includes(operation);
       expect(calls.filter((c) => c.method === 'prune').length >= (pruning ? 2 : 0)).toBe(true);

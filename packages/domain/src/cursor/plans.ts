@@ -134,62 +134,50 @@ export function planAcknowledgeRead(input: AcknowledgeReadPlanInput): Acknowledg
   };
 }
 
-export interface RestartScanPlanInput {
-  /** The cursors to scan (a store may pass only the pending ones). */
+export interface ScanPlanInput {
+  /** The cursors read (a store may pass only the pending ones). */
   readonly cursors: readonly CursorRow[];
-  /** Only cursors whose watcher passes it are scanned, when given. */
-  readonly owns?: Owns;
-  readonly now: number;
-  /** Builds the notices' texts; noticeText when absent. */
-  readonly textOf?: NoticeTextOf;
-}
-
-export interface RestartScanPlan extends CursorPlan {
-  /** One `recovered` notice per pending pair, ordered by watcher then target. */
-  readonly notices: readonly Notice[];
-}
-
-/** The restart scan: every pending cursor of an owned watcher has notified raised to material and offers its notice again. */
-export function planRestartScan(input: RestartScanPlanInput): RestartScanPlan {
-  const scanned = input.cursors.filter((row) => isPending(row) && (input.owns === undefined || input.owns(row.watcher))).sort(comparePairs);
-  const cursorWrites: CursorRow[] = [];
-  const journal: CursorJournalRecord[] = [];
-  const notices: Notice[] = [];
-  for (const row of scanned) {
-    const before = fromWatermarks(row);
-    const { events, notice } = decide({ type: 'restartScan' }, before);
-    const after = events.reduce(evolve, before);
-    if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ ...row, ...toWatermarks(after), touchedAt: input.now });
-    journal.push(...journalRecords(row.watcher, row.target, before, events, input.now));
-    if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.textOf));
-  }
-  return { cursorWrites, journal, notices };
-}
-
-export interface HeldNoticesInput {
-  /** The cursors to read (a store may pass only the pending ones). */
-  readonly cursors: readonly CursorRow[];
+  /** The restart scan at `now`: each frozen notice raised to material, journalled; absent, nothing is written. */
+  readonly raise?: { readonly now: number };
   /** Only cursors whose watcher passes it, when given. */
   readonly owns?: Owns;
   /** Only cursors on these targets, when given (an empty list gives none). */
   readonly targets?: readonly SessionKey[];
+  /** Builds the notices' texts; noticeText when absent. */
+  readonly textOf?: NoticeTextOf;
 }
 
-/** The notice each pending cursor holds at its frozen watermark (`reread`, reason `signalled`), in pair order; writes nothing. */
-export function planHeldNotices(input: HeldNoticesInput): readonly Notice[] {
+export interface ScanPlan extends CursorPlan {
+  /** One notice per pending pair, each once, ordered by watcher then target. */
+  readonly notices: readonly Notice[];
+}
+
+/** A page of `scanPending`: with `raise`, the restart scan (reason `recovered`); without, the held notices at their frozen watermark (`reread`, reason `signalled`). */
+export function planScan(input: ScanPlanInput): ScanPlan {
+  const { raise, owns } = input;
   const targets = input.targets === undefined ? undefined : new Set<string>(input.targets);
-  const notices: Notice[] = [];
-  const seen = new Set<string>();
-  for (const row of [...input.cursors].sort(comparePairs)) {
-    if (!isPending(row) || (targets !== undefined && !targets.has(row.target))) continue;
-    if (input.owns !== undefined && !input.owns(row.watcher)) continue;
-    const key = pairKey(row.watcher, row.target);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const { notice } = decide({ type: 'reread' }, fromWatermarks(row));
-    if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice));
+  const rows = new Map<string, CursorRow>();
+  for (const row of input.cursors) {
+    if (!isPending(row) || (targets !== undefined && !targets.has(row.target)) || (owns !== undefined && !owns(row.watcher))) continue;
+    if (!rows.has(pairKey(row.watcher, row.target))) rows.set(pairKey(row.watcher, row.target), row);
   }
-  return notices;
+  const plan = { cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
+  for (const row of [...rows.values()].sort(comparePairs)) {
+    const before = fromWatermarks(row);
+    const { events, notice } = decide({ type: raise === undefined ? 'reread' : 'restartScan' }, before);
+    if (raise !== undefined) {
+      const after = events.reduce(evolve, before);
+      if (after !== undefined && !sameCursor(before, after)) plan.cursorWrites.push({ ...row, ...toWatermarks(after), touchedAt: raise.now });
+      plan.journal.push(...journalRecords(row.watcher, row.target, before, events, raise.now));
+    }
+    if (notice !== undefined) plan.notices.push(toNotice(row.watcher, row.target, notice, input.textOf));
+  }
+  return plan;
+}
+
+/** Throws unless a `scanPending` limit is a positive integer. */
+export function assertScanLimit(limit: unknown): void {
+  if (!Number.isSafeInteger(limit) || (limit as number) < 1) throw new RangeError(`invalid limit: expected a positive integer, got ${String(limit)}`);
 }
 
 export interface RemovalPlanInput {

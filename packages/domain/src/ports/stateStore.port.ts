@@ -1,7 +1,6 @@
 // The storage port: everything the facade persists, as whole operations, each one transaction.
 import type { CursorRow } from '../log/append.js';
 import type { CursorJournalEntry } from '../cursor/journal.js';
-import type { Notice } from '../notice.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 import type {
@@ -17,6 +16,8 @@ import type {
   HeadRow,
   PruneBatch,
   PruneRequest,
+  ScanPage,
+  ScanRequest,
   AcknowledgeReadOutcome,
   AcknowledgeReadRequest,
   WatchRequest,
@@ -52,11 +53,8 @@ export interface StateStore {
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
 
-  /** The restart scan at gateway start (`planRestartScan`), one notice per pending owned pair; never on a live queue. */
-  restartScan(now: number, owns?: (watcher: SessionKey) => boolean): Promise<readonly Notice[]>;
-
-  /** The notice each pending cursor holds (`planHeldNotices`); writes nothing. */
-  pendingNotices(owns?: (watcher: SessionKey) => boolean, targets?: readonly SessionKey[]): Promise<readonly Notice[]>;
+  /** One page of pending cursors in pair order: with `raise`, the restart scan, never on a live queue; without, their held notices, writing nothing (`planScan`). */
+  scanPending(request: ScanRequest): Promise<ScanPage>;
 
   /** Removes every cursor whose watcher is `watcher` (`planRemoval`, reset). */
   resetWatcher(watcher: SessionKey, now: number): Promise<readonly CursorPair[]>;
@@ -83,8 +81,7 @@ export const STORE_OPERATIONS = [
   'drain',
   'acknowledgeRead',
   'readCursorJournal',
-  'restartScan',
-  'pendingNotices',
+  'scanPending',
   'resetWatcher',
   'unwatch',
   'deleteSession',

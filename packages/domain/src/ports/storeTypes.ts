@@ -120,6 +120,27 @@ export interface CursorPair {
   readonly target: SessionKey;
 }
 
+/** One page of `scanPending`: pending cursors after `after`, in pair order. */
+export interface ScanRequest {
+  /** The page starts after this pair; at the first pair when absent. */
+  readonly after?: CursorPair;
+  /** Pending cursors the page reads, at most: a positive integer. */
+  readonly limit: number;
+  /** The restart scan: each owned cursor read has notified raised to material, journalled, at `now`; absent, nothing is written. */
+  readonly raise?: { readonly now: number };
+  /** Only cursors whose watcher passes it give notices, when given. */
+  readonly owns?: (watcher: SessionKey) => boolean;
+  /** Only cursors on these targets, when given (an empty list gives none). */
+  readonly targets?: readonly SessionKey[];
+}
+
+export interface ScanPage {
+  /** One notice per owned pending pair read, in pair order. */
+  readonly notices: readonly Notice[];
+  /** Where the next page starts; absent when this page read fewer than `limit` cursors. */
+  readonly next?: CursorPair;
+}
+
 export interface PruneRequest {
   readonly now: number;
   /** Events (and journal entries) older than this are deleted. */

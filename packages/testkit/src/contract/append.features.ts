@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap, isStoreError, type AppendCommand, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
+import { heldNotices, T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, seqs, rejection, pruneAll, type Suite } from './fixtures.js';
 
 export function describeAppend(s: Suite): void {
   const { describe, test } = s.runner;
@@ -217,7 +217,7 @@ export function describeAppend(s: Suite): void {
       await append(store, B);
       await store.close();
       s.closedByTest();
-      for (const [operation, call] of [['readHeads', () => store.readHeads([B])], ['append', () => store.append([request(B)])], ['pendingNotices', () => store.pendingNotices()]] as const) {
+      for (const [operation, call] of [['readHeads', () => store.readHeads([B])], ['append', () => store.append([request(B)])], ['scanPending', () => heldNotices(store)]] as const) {
         const error = await rejection(call());
         expect(isStoreError(error) && error.operation).toBe(operation);
       }

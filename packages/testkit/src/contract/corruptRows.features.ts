@@ -7,7 +7,7 @@ import { expect } from 'expect';
 import type { CorruptRowInfo, StateStore } from '@session-state/domain';
 
 import { CORRUPT_CONTENT, corruptReason, type RowDamage } from '../stores.js';
-import { T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, T0, key, A, B, command, foreign, request, appendMany, seqs, type Suite } from './fixtures.js';
 
 const WATCHER = key('agent:w:main');
 const OTHER = key('agent:o:main');
@@ -107,36 +107,36 @@ export function describeCorruptRows(s: Suite): void {
       expect(watchers(await store.listCursors())).toEqual([OTHER]);
       expect(await noticesOf(store.append([request(A, foreign(B))]))).toEqual([OTHER]);
       expect(await staleDrain(store)).toEqual([{ target: A, result: 'stale' }]);
-      expect(watchers(await store.restartScan(T0 + 3))).toEqual([OTHER]);
+      expect(watchers(await restartScanAll(store, T0 + 3))).toEqual([OTHER]);
       expect(reports.length).toBeGreaterThanOrEqual(3);
       expect(reports.every((info) => info.table === 'cursors' && info.reason === corruptReason({ kind: 'cursor', watcher: WATCHER, target: A, damage: 'acked' }))).toBe(true);
       expect(new Set(reports.map((info) => info.operation))).toEqual(new Set(['listCursors', 'append', 'drain']));
     });
 
-    test('with watermarks out of order (notified above material) is reported once by each of listCursors, pendingNotices, the restart scan, append and drain', async () => {
+    test('with watermarks out of order (notified above material) is reported once by each of listCursors, scanPending (held notices, then the restart scan), append and drain', async () => {
       const reports = await damagedCursor('order', 1);
       if (reports === undefined) return;
       expect(watchers(await store.listCursors())).toEqual([OTHER]);
-      expect(watchers(await store.pendingNotices())).toEqual([OTHER]);
-      expect(watchers(await store.restartScan(T0 + 1))).toEqual([OTHER]);
+      expect(watchers(await heldNotices(store))).toEqual([OTHER]);
+      expect(watchers(await restartScanAll(store, T0 + 1))).toEqual([OTHER]);
       expect(await noticesOf(store.append([request(A, foreign(B))]))).toEqual([OTHER]);
       expect(await staleDrain(store)).toEqual([{ target: A, result: 'stale' }]);
-      expect(reports).toEqual(['listCursors', 'pendingNotices', 'restartScan', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })));
+      expect(reports).toEqual(['listCursors', 'scanPending', 'scanPending', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })));
     });
 
     test('a corrupt pending row is reported by the restart scan, never turned into a notice', async () => {
       const reports = await damagedCursor('notified', 1);
       if (reports === undefined) return;
-      expect(watchers(await store.restartScan(T0 + 3))).toEqual([OTHER]);
-      expect(reports).toEqual([{ operation: 'restartScan', table: 'cursors', reason: expect.any(String) }]);
+      expect(watchers(await restartScanAll(store, T0 + 3))).toEqual([OTHER]);
+      expect(reports).toEqual([{ operation: 'scanPending', table: 'cursors', reason: expect.any(String) }]);
     });
 
-    test('a corrupt pending row is reported by pendingNotices (full and on targets), never turned into a notice; sound rows still give theirs', async () => {
+    test('a corrupt pending row is reported by the held notices of scanPending (full and on targets), never turned into a notice; sound rows still give theirs', async () => {
       const reports = await damagedCursor('material', 1);
       if (reports === undefined) return;
-      expect(watchers(await store.pendingNotices())).toEqual([OTHER]);
-      expect(watchers(await store.pendingNotices(undefined, [A]))).toEqual([OTHER]);
-      expect(reports).toEqual([1, 2].map(() => ({ operation: 'pendingNotices', table: 'cursors', reason: expect.any(String) })));
+      expect(watchers(await heldNotices(store))).toEqual([OTHER]);
+      expect(watchers(await heldNotices(store, undefined, [A]))).toEqual([OTHER]);
+      expect(reports).toEqual([1, 2].map(() => ({ operation: 'scanPending', table: 'cursors', reason: expect.any(String) })));
     });
   });
 

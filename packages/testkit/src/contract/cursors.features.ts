@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -162,7 +162,7 @@ export function describeCursors(s: Suite): void {
       });
       expect(journal).toEqual([viewed(A, B, { type: 'notice_read', acked: head, notified: head }, [head, head, head], T0 + 3)]);
       expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 3 });
-      expect(await store.pendingNotices()).toEqual([]);
+      expect(await heldNotices(store)).toEqual([]);
     });
 
     test('a change after the read keeps one notice: acked = the head read, the reopened notice covers the rest', async () => {
@@ -196,7 +196,7 @@ export function describeCursors(s: Suite): void {
       await append(store, B, foreign(D), T0 + 1);
       expect(await store.unwatch(A, B, T0 + 2)).toEqual({ removed: true });
       expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${C}`, `${C} -> ${B}`]);
-      expect(await store.pendingNotices((watcher) => watcher === A)).toEqual([]);
+      expect(await heldNotices(store, (watcher) => watcher === A)).toEqual([]);
       expect(await store.unwatch(A, B, T0 + 3)).toEqual({ removed: false });
       expect(await store.unwatch(D, E, T0 + 3)).toEqual({ removed: false });
       const head = await appendSeq(store, B, foreign(D), T0 + 4);

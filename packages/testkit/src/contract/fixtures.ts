@@ -16,10 +16,12 @@ import {
   type AppendRequest,
   type CursorEvent,
   type CursorJournalEntry,
+  type CursorPair,
   type CursorRow,
   type CursorState,
   type EventKind,
   type Notice,
+  type ScanRequest,
   type SessionKey,
   type SignalLogHead,
   type StateStore,
@@ -274,3 +276,19 @@ export async function liveRow(store: StateStore, watcher: SessionKey, target: Se
   if (row === undefined) throw new Error('the cursor is gone');
   return row;
 }
+
+/** Every page of `scanPending` (`limit` cursors each), a turn between pages as the app's pacer gives; the notices joined. */
+export async function scanAll(store: StateStore, request: Omit<ScanRequest, 'after' | 'limit'>, limit = 500): Promise<readonly Notice[]> {
+  const notices: Notice[] = [];
+  for (let after: CursorPair | undefined, first = true; first || after !== undefined; first = false) {
+    if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+    const page = await store.scanPending({ ...request, limit, ...(after !== undefined ? { after } : {}) });
+    notices.push(...page.notices);
+    after = page.next;
+  }
+  return notices;
+}
+
+type Owns = (watcher: SessionKey) => boolean;
+export const restartScanAll = (store: StateStore, now: number, owns?: Owns, limit?: number) => scanAll(store, { raise: { now }, ...(owns && { owns }) }, limit);
+export const heldNotices = (store: StateStore, owns?: Owns, targets?: readonly SessionKey[], limit?: number) => scanAll(store, { ...(owns && { owns }), ...(targets && { targets }) }, limit);

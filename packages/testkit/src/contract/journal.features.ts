@@ -3,7 +3,7 @@ import { expect } from 'expect';
 
 import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
@@ -60,10 +60,10 @@ export function describeJournal(s: Suite): void {
       const onB = await appendSeq(store, B, foreign(), T0 + 1);
       const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
       await append(store, C, foreign(), T0 + 3);
-      expect(await journalDuring(store, () => store.pendingNotices())).toEqual([]);
-      expect(await journalDuring(store, () => store.restartScan(T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
+      expect(await journalDuring(store, () => heldNotices(store))).toEqual([]);
+      expect(await journalDuring(store, () => restartScanAll(store, T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
       expect(onB).toBeLessThan(laterOnB);
-      expect(await journalDuring(store, () => store.restartScan(T0 + 5))).toEqual([]);
+      expect(await journalDuring(store, () => restartScanAll(store, T0 + 5))).toEqual([]);
     });
 
     test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
@@ -96,7 +96,7 @@ export function describeJournal(s: Suite): void {
     test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
       await watchAll(store, [[A, B], [C, D], [E, D]]);
       await append(store, B, foreign(), T0 + MINUTE);
-      await store.drain(A, [{ target: B, notified: (await store.pendingNotices())[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
+      await store.drain(A, [{ target: B, notified: (await heldNotices(store))[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
       await store.resetWatcher(C, T0 + 3 * MINUTE);
       // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
       await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 
 import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
-import { onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeLaws(s: Suite): void {
   const { describe, test } = s.runner;
@@ -161,14 +161,14 @@ export function describeLaws(s: Suite): void {
                 }
                 case 'drain': {
                   const watcher = cast[op.watcher] as SessionKey;
-                  const held = await s.pendingNotices((w) => w === watcher);
+                  const held = await heldNotices(s, (w) => w === watcher);
                   const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
                   await s.drain(watcher, acks, now);
                   break;
                 }
                 case 'restart':
                   s = await h.reopen();
-                  await s.restartScan(now);
+                  await restartScanAll(s, now);
                   break;
                 case 'reset':
                   await s.resetWatcher(cast[op.watcher] as SessionKey, now);

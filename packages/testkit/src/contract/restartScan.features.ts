@@ -1,28 +1,28 @@
-// The contract of the restart scan and of held notices (pendingNotices, the overview's counts),
-// and the overview of pending pairs.
+// The contract of `scanPending`: the restart scan (with `raise`), held notices (without), its
+// pages; and the overview of pending pairs.
 import { expect } from 'expect';
 
 import { comparePairs, fromWatermarks, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
   /** Watchers (of two targets each) in the paged restart-scan test: many chunks of every store's scan. */
   const SCAN_WATCHERS = 2000;
-  describe('restartScan', () => {
+  describe('restart scan (scanPending with raise)', () => {
     test('the restart scan returns one notice per pending pair with notified below material, raises notified to material, and is idempotent', async () => {
       await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
-      const notices = [...(await store.restartScan(T0 + 3))].sort(byWatcher);
+      const notices = [...(await restartScanAll(store, T0 + 3))].sort(byWatcher);
       const expected = (watcher: SessionKey): Notice => noticeOf(watcher, B, 0, second.event.sequence, 'recovered');
       expect(first.event.sequence).toBeLessThan(second.event.sequence);
       expect(notices).toEqual([expected(A), expected(C)]);
       const cursors = await store.listCursors();
       expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-      expect([...(await store.restartScan(T0 + 3))].sort(byWatcher)).toEqual(notices);
+      expect([...(await restartScanAll(store, T0 + 3))].sort(byWatcher)).toEqual(notices);
       expect(await store.listCursors()).toEqual(cursors);
     });
 
@@ -31,7 +31,7 @@ export function describeRestartScan(s: Suite): void {
       await append(store, B, foreign(D), T0 + 1);
       await append(store, B, foreign(D), T0 + 2);
       const unowned = await cursorOf(store, C, B);
-      const notices = await store.restartScan(T0 + 3, (watcher) => watcher === A);
+      const notices = await restartScanAll(store, T0 + 3, (watcher) => watcher === A);
       expect(notices.map((notice) => notice.watcher)).toEqual([A]);
       expect(await cursorOf(store, C, B)).toEqual(unowned);
     });
@@ -59,7 +59,7 @@ export function describeRestartScan(s: Suite): void {
             if (turn === 6) await append(store, C, foreign(E), T0 + 4);
           }
         })();
-        const notices = await store.restartScan(T0 + 3);
+        const notices = await restartScanAll(store, T0 + 3);
         scanning = false;
         await changes;
 
@@ -75,7 +75,7 @@ export function describeRestartScan(s: Suite): void {
         expect(notices.filter((notice) => notice.target === B && notice.notified !== materialOnB)).toEqual([]);
 
         // Nothing changes during this one: one notice per pending cursor, in pair order, at material.
-        const again = await store.restartScan(T0 + 5);
+        const again = await restartScanAll(store, T0 + 5);
         const pending = rows.filter((row) => row.material > row.acked).sort(comparePairs);
         expect(again.map((notice) => [notice.watcher, notice.target, notice.notified, notice.reason])).toEqual(pending.map((row) => [row.watcher, row.target, row.material, 'recovered']));
         const kept = (notice: Notice): boolean => notice.target === B && !unwatched.has(`${notice.watcher} -> ${notice.target}`);
@@ -86,7 +86,7 @@ export function describeRestartScan(s: Suite): void {
 
   });
 
-  describe('pendingNotices', () => {
+  describe('held notices (scanPending without raise)', () => {
     /** A and D watch B and C; E changes B twice and C once: four pending pairs, B's with material past its notice. */
     async function fourPendingPairs() {
       await watchAll(store, [[A, B], [A, C], [D, B], [D, C]]);
@@ -101,13 +101,13 @@ export function describeRestartScan(s: Suite): void {
     test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
       const { firstOnB, laterOnB, held } = await fourPendingPairs();
       expect(firstOnB).toBeLessThan(laterOnB);
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
       const appended = await append(store, B, foreign(E), T0 + 3);
       expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
     });
 
-    test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
+    test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target, in pages of any size: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
       const { firstOnB, onC, held, all } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
       const [isA, isD] = [A, D].map((owner) => (watcher: SessionKey) => watcher === owner);
@@ -122,7 +122,29 @@ export function describeRestartScan(s: Suite): void {
         [() => true, [], []],
         [undefined, [E, A, key('agent:nobody:main')], []],
       ];
-      for (const [owns, targets, expected] of asked) expect(await store.pendingNotices(owns, targets)).toEqual(expected);
+      for (const limit of [1, 2, 500]) for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets, limit)).toEqual(expected);
+    });
+
+    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full', async () => {
+      const { all } = await fourPendingPairs();
+      const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
+      expect(await store.scanPending({ limit: 2 })).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
+      expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
+      expect(await store.scanPending({ after: pair(D, C), limit: 2 })).toEqual({ notices: [] });
+      expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
+      expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
+      expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
+    });
+
+    test('a raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending', async () => {
+      const { firstOnB } = await fourPendingPairs();
+      const before = await store.listCursors();
+      for (const limit of [0, -1, 1.5, Number.NaN]) expect(await rejection(store.scanPending({ limit, raise: { now: T0 + 3 } })).then((e) => isStoreError(e) && e.operation)).toBe('scanPending');
+      expect((await store.scanPending({ limit: 1, raise: { now: T0 + 3 } })).notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
+      expect((await store.listCursors()).filter((row) => pairOf(row) !== `${A} -> ${B}`)).toEqual(before.slice(1));
+      expect((await cursorOf(store, D, B))?.notified).toBe(firstOnB);
+      expect((await store.readCursorJournal()).filter((entry) => entry.event.type === 'notice_recovered').map(pairOf)).toEqual([`${A} -> ${B}`]);
+      expect((await restartScanAll(store, T0 + 4, undefined, 1)).map(pairOf)).toEqual(before.map(pairOf));
     });
 
     test('the overview counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
@@ -150,7 +172,7 @@ export function describeRestartScan(s: Suite): void {
       for (const target of pendingTargets) sequences.set(target, await appendSeq(store, target, foreign(E), T0 + 1));
       // A later change on each: the notices still cover the first one.
       for (const target of pendingTargets) await append(store, target, foreign(E), T0 + 2);
-      const notices = await store.pendingNotices(undefined, [...targets].reverse());
+      const notices = await heldNotices(store, undefined, [...targets].reverse());
       const expected = [A, D].flatMap((watcher) => [...pendingTargets].sort().map((target) => `${watcher} -> ${target} @${sequences.get(target)}`));
       expect(notices.map((notice) => `${notice.watcher} -> ${notice.target} @${notice.notified}`)).toEqual(expected);
       expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
@@ -159,15 +181,15 @@ export function describeRestartScan(s: Suite): void {
     test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
       const { firstOnB, laterOnB, onC, held, all } = await fourPendingPairs();
       const before = await store.listCursors();
-      expect(await store.pendingNotices()).toEqual(all);
-      await store.pendingNotices(undefined, [B, C]);
-      await store.pendingNotices((watcher) => watcher === A, [B]);
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
+      expect(await heldNotices(store)).toEqual(all);
+      await heldNotices(store, undefined, [B, C]);
+      await heldNotices(store, (watcher) => watcher === A, [B]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       expect(await store.listCursors()).toEqual(before);
 
       // The restart scan is unchanged by any number of re-reads before it.
       const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-      expect(await store.restartScan(T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
       const after = await store.listCursors();
       // B's cursors were raised to material and touched; C's (notified = material already) were not written.
       expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
@@ -176,12 +198,12 @@ export function describeRestartScan(s: Suite): void {
       ]);
       expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
       // After the scan the held notice is the recovered one.
-      expect(await store.pendingNotices(undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
     });
 
     test('draining the held notice acknowledges only up to its notified and reopens once for the rest', async () => {
       const { firstOnB, laterOnB } = await fourPendingPairs();
-      const [notice] = await store.pendingNotices((watcher) => watcher === A, [B]);
+      const [notice] = await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(notice?.notified).toBe(firstOnB);
       const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
       expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
@@ -193,9 +215,9 @@ export function describeRestartScan(s: Suite): void {
       if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
       const reopened = outcome.reopened;
       expect(reopened.notified).toBe(laterOnB);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
+      expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
-      expect(await store.pendingNotices((watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
+      expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
     });
   });
 
