@@ -9,8 +9,7 @@ import { watchFileIdentity } from './file/fileIdentity.js';
 import { assertNoForeignTransaction } from './file/sharedDatabase.js';
 import { resolveStatePath } from './file/statePath.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
-import { appendEvents } from './operations/append.js';
-import { drain } from './operations/drain.js';
+import { appendBatch, drain } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, vacuum } from './operations/maintenance.js';
 import { createPruneProgress, pruneBatch } from './operations/pruneBatch.js';
@@ -92,7 +91,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): StateSt
   };
 
   return storePort(current, {
-    append: gatedWrite(appendEvents),
+    append: gatedWrite(appendBatch),
     watch: gatedWrite(watch),
     readChanges: gated(readChanges),
     readSessionChanges: gated(readSessionChanges),

@@ -1,7 +1,7 @@
 // Drain: lock the acked cursors, plan (`planDrain`), write the moved rows and their journal; and a
 // drain heading a batch of appends in one transaction, heads locked before the drain's cursors.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertStoreKey, planDrain, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type SessionKey } from '@session-state/domain';
+import { assertStoreKey, planDrain, splitBatch, storeError, type AppendBatch, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { isLockedFailure } from '../connection/lockedFailure.js';
@@ -10,7 +10,8 @@ import type { StoreDb } from '../storeDb.js';
 import { appendAllOrFail, appendEvents, appendIsolated, sortedTargets } from './append.js';
 import { writeCursorPlan } from './journal.js';
 
-type Drained = DrainThenAppendResult['drained'];
+/** A heading drain's outcome: `drained`, or `failed` naming `drain`. */
+const drainFailed = (error: unknown): AppendOutcome => ({ type: 'failed', error: storeError('drain', error) });
 
 /** All or nothing: any failure rolls back every ack and rejects. */
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
@@ -45,32 +46,29 @@ async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly
 }
 
 /** The drain in a savepoint: its failure rolls back only it. */
-async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<Drained> {
+async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<AppendOutcome> {
   await client.query('SAVEPOINT drain');
   try {
     const outcomes = await drainLocked(db, client, request, await lockDrainCursors(db, client, request));
     await client.query('RELEASE SAVEPOINT drain');
-    return { ok: true, outcomes };
+    return { type: 'drained', outcomes };
   } catch (e) {
     if (isRetryable(e)) throw e;
     await client.query('ROLLBACK TO SAVEPOINT drain');
-    return { ok: false, error: e };
+    return drainFailed(e);
   }
 }
 
 /** The drain and the batch each in a transaction of its own, so a session another transaction holds past the lock bound fails alone. */
-async function separately(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
-  let drained: Drained;
-  try {
-    drained = { ok: true, outcomes: await drain(db, request.watcher, request.acks, request.now) };
-  } catch (error) {
-    drained = { ok: false, error };
-  }
-  return { drained, appended: await appendEvents(db, batch) };
+async function separately(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
+  const drained = await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed);
+  return [drained, ...(await appendEvents(db, batch))];
 }
 
-/** See `StateStore.drainThenAppend`: first without savepoints; a part that fails sends it again with each part in its own savepoint. */
-export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
+/** See `StateStore.append`; a heading drain commits with the appends: first without savepoints, and when a part fails, again with each part in its own savepoint. */
+export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<AppendOutcome[]> {
+  const { drain: request, appends: batch } = splitBatch(items);
+  if (request === undefined) return appendEvents(db, batch);
   assertStoreKey('watcher', request.watcher);
   const hasAcks = request.acks.length > 0;
   try {
@@ -91,7 +89,7 @@ export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch:
         }
       }
       await lockBatchCursors(db, client, batch);
-      return { drained: { ok: true, outcomes }, appended: await appendAllOrFail(db, client, batch) };
+      return [{ type: 'drained', outcomes }, ...(await appendAllOrFail(db, client, batch))];
     });
   } catch (e) {
     // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
@@ -100,10 +98,9 @@ export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch:
   }
   return inTransaction(db, async (client) => {
     await lockHeadsOf(db, client, batch);
-    const drained: Drained = hasAcks ? await drainIsolated(db, client, request) : { ok: true, outcomes: [] };
+    const outcomes: AppendOutcome[] = [hasAcks ? await drainIsolated(db, client, request) : { type: 'drained', outcomes: [] }];
     await lockBatchCursors(db, client, batch);
-    const appended: AppendOutcome[] = [];
-    for (const item of batch) appended.push(await appendIsolated(db, client, item));
-    return { drained, appended };
+    for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
+    return outcomes;
   });
 }

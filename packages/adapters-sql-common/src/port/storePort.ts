@@ -1,16 +1,18 @@
 // The StateStore port over an adapter's operations (answering synchronously or with a promise):
 // clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type AcknowledgeReadOutcome, type AcknowledgeReadRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
+import { assertOverviewLimits, splitBatch, storeError, type AppendBatch, type AppendOutcome, type ChangesPage, type CursorFilter, type CursorJournalEntry, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type ListenForCursorSignals, type OverviewLimits, type StoreOverview, type Notice, type PruneBatch, type PrunePreview, type PruneRequest, type AcknowledgeReadOutcome, type AcknowledgeReadRequest, type VacuumResult, type Sequence, type SessionChangesPage, type SessionKey, type StateStore, type WatchRequest } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
 export function wholeMs(ms: number): number {
   return Math.floor(ms);
 }
 
-/** The batch with each `appendedAt` floored; the same array when every one is whole already. */
-export function withWholeMs(batch: readonly AppendRequest[]): readonly AppendRequest[] {
-  if (batch.every((request) => Number.isInteger(request.appendedAt))) return batch;
-  return batch.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
+/** The batch with each `appendedAt` (and a heading drain's `now`) floored; the same array when every one is whole already. */
+export function withWholeMs(batch: AppendBatch): AppendBatch {
+  const { drain, appends } = splitBatch(batch);
+  if ((drain === undefined || Number.isInteger(drain.now)) && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
+  const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
+  return drain === undefined ? floored : [{ ...drain, now: wholeMs(drain.now) }, ...floored];
 }
 
 type Answer<T> = T | Promise<T>;
@@ -18,7 +20,7 @@ type Owns = (watcher: SessionKey) => boolean;
 
 /** One adapter's operations (the optional ones as the port's), each taking its open database first and whole-millisecond clocks. */
 export interface StoreOperations<Db> {
-  append(db: Db, batch: readonly AppendRequest[]): Answer<readonly AppendOutcome[]>;
+  append(db: Db, batch: AppendBatch): Answer<readonly AppendOutcome[]>;
   watch(db: Db, request: WatchRequest): Answer<{ readonly created: boolean }>;
   readChanges(db: Db, sessionKey: SessionKey, since: Sequence, limit: number): Answer<ChangesPage>;
   readSessionChanges(db: Db, sessionKey: SessionKey, since: Sequence, limit: number): Answer<SessionChangesPage>;
@@ -26,7 +28,6 @@ export interface StoreOperations<Db> {
   listCursors(db: Db, filter?: CursorFilter): Answer<readonly CursorRow[]>;
   readCursorJournal(db: Db, filter?: CursorFilter): Answer<readonly CursorJournalEntry[]>;
   drain(db: Db, watcher: SessionKey, acks: readonly DrainAck[], now: number): Answer<readonly DrainOutcome[]>;
-  drainThenAppend?(db: Db, drain: DrainRequest, batch: readonly AppendRequest[]): Answer<DrainThenAppendResult>;
   acknowledgeRead(db: Db, request: AcknowledgeReadRequest): Answer<AcknowledgeReadOutcome>;
   restartScan(db: Db, now: number, owns?: Owns): Answer<readonly Notice[]>;
   pendingNotices(db: Db, owns?: Owns, targets?: readonly SessionKey[]): Answer<readonly Notice[]>;
@@ -60,14 +61,6 @@ function previewPort<Db>(operation: string, preview: NonNullable<StoreOperations
   return (request) => call(operation, () => preview(current(), { ...request, now: wholeMs(request.now) }));
 }
 
-/** The port's `drainThenAppend`: a rejection names `append` (neither was kept), a drain failure names `drain`. */
-function drainThenAppendPort<Db>(both: NonNullable<StoreOperations<Db>['drainThenAppend']>, current: () => Db): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
-  return async (drain, batch) => {
-    const result = await call('append', () => both(current(), { ...drain, now: wholeMs(drain.now) }, withWholeMs(batch)));
-    return result.drained.ok ? result : { ...result, drained: { ok: false, error: storeError('drain', result.drained.error) } };
-  };
-}
-
 /** The StateStore of `ops` over the database `current()` returns at each call (an adapter may replace it); `listen` for cross-process signals. */
 export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): StateStore {
   return {
@@ -92,7 +85,6 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
-    ...(ops.drainThenAppend !== undefined ? { drainThenAppend: drainThenAppendPort(ops.drainThenAppend, current) } : {}),
     ...(ops.previewPrune !== undefined ? { previewPrune: previewPort('previewPrune', ops.previewPrune, current) } : {}),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),

@@ -1,7 +1,9 @@
-// Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
+// Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction;
+// a drain heading an append batch commits first, on its own.
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
-import { assertStoreKey, planDrain, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
+import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 
+import { appendEvents } from './append.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';
@@ -22,4 +24,12 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
       return plan.outcomes;
     })
     .immediate();
+}
+
+/** `appendEvents` of the batch's appends, after its heading drain's own transaction (which fails alone). */
+export function appendBatch(db: StoreDb, batch: AppendBatch): AppendOutcome[] | Promise<AppendOutcome[]> {
+  const { drain: head, appends } = splitBatch(batch);
+  const drained = head === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drain(db, head.watcher, head.acks, head.now) }))];
+  const appended = appendEvents(db, appends);
+  return appended instanceof Promise ? appended.then((outcomes) => [...drained, ...outcomes]) : [...drained, ...appended];
 }

@@ -7,15 +7,13 @@ import type { SessionKey } from '../input/sessionKey.js';
 import type { OverviewLimits, StoreOverview } from './storeOverview.js';
 import type { ListenForCursorSignals } from './cursorSignals.port.js';
 import type {
+  AppendBatch,
   AppendOutcome,
-  AppendRequest,
   ChangesPage,
   CursorFilter,
   CursorPair,
   DrainAck,
   DrainOutcome,
-  DrainRequest,
-  DrainThenAppendResult,
   HeadRow,
   PruneBatch,
   PrunePreview,
@@ -30,8 +28,8 @@ import type {
 export * from './storeTypes.js';
 
 export interface StateStore {
-  /** Appends a batch (group commit), in order, each request isolated; per request atomically, as `planAppend` plans it. */
-  append(batch: readonly AppendRequest[]): Promise<readonly AppendOutcome[]>;
+  /** Appends a batch (group commit), in order, each item isolated, one outcome per item; a heading drain runs first, as `drain`. */
+  append(batch: AppendBatch): Promise<readonly AppendOutcome[]>;
 
   /** Creates the cursor at the target's current head unless the pair has one (`planWatch`). */
   watch(request: WatchRequest): Promise<{ readonly created: boolean }>;
@@ -53,9 +51,6 @@ export interface StateStore {
 
   /** Drain, atomically for all acks, as `planDrain` plans it. */
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
-
-  /** Optional: `drain`, then `append` of the batch, in one transaction; a failing drain rolls back alone. */
-  drainThenAppend?(drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult>;
 
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
@@ -118,7 +113,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'drainThenAppend' | 'listen' | 'countPendingCursors' | 'readOverview' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close' | 'readSessionChanges' | 'listen' | 'countPendingCursors' | 'readOverview' | 'previewPrune' | 'vacuum' | 'pruneBatchRows'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;
