@@ -59,12 +59,6 @@ async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequ
   }
 }
 
-/** The drain and the batch each in a transaction of its own, so a session another transaction holds past the lock bound fails alone. */
-async function separately(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
-  const drained = await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed);
-  return [drained, ...(await appendEvents(db, batch))];
-}
-
 /** See `StateStore.append`; a heading drain commits with the appends: first without savepoints, and when a part fails, again with each part in its own savepoint. */
 export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<AppendOutcome[]> {
   const { drain: request, appends: batch } = splitBatch(items);
@@ -93,7 +87,8 @@ export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<Appe
     });
   } catch (e) {
     // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
-    if (isLockedFailure(e)) return separately(db, request, batch);
+    // A session another transaction holds past the lock bound: the drain and the batch each in a transaction of its own, so it fails alone.
+    if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }
   return inTransaction(db, async (client) => {

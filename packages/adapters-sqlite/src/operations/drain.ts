@@ -1,5 +1,4 @@
-// Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction;
-// a drain heading an append batch commits first, on its own.
+// Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 

@@ -1,9 +1,6 @@
-// The append pipeline: appends join a bounded group-commit batch that runs in the lane as one
-// store call; each caller gets its own result, and nothing after the commit (notices, wakes,
-// counters, the prune schedule) can turn that result into a failure.
-//
-// A drain heads a batch of its own (sealed behind every earlier append) and the appends called
-// after it join it as the items after the drain item of one `append` call.
+// The append pipeline: appends join a bounded group-commit batch, one store call in the lane; each
+// caller gets its own result, which nothing after the commit (notices, wakes, counters, the prune
+// schedule) turns into a failure. A drain heads a batch of its own, the first item of its `append`.
 import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import type { Notice, RecordError, RecordResult } from '../api.js';
