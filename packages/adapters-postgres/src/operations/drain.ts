@@ -45,18 +45,32 @@ async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly
   if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
 }
 
-/** The drain in a savepoint: its failure rolls back only it. */
-async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<AppendOutcome> {
-  await client.query('SAVEPOINT drain');
+/** The drain, then the batch, heads locked before the drain's cursors; `isolated`: each part in a savepoint of its own, its failure rolling back only it. */
+async function drainThenAppendOn(db: StoreDb, client: PoolClient, request: DrainRequest, batch: readonly AppendRequest[], isolated: boolean): Promise<AppendOutcome[]> {
+  // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
+  const headsLocked = lockHeadsOf(db, client, batch);
+  const saved = isolated ? client.query('SAVEPOINT drain') : undefined;
+  const drainRows = lockDrainCursors(db, client, request);
+  saved?.catch(() => undefined);
+  drainRows.catch(() => undefined);
+  await headsLocked;
+  let drained: AppendOutcome;
   try {
-    const outcomes = await drainLocked(db, client, request, await lockDrainCursors(db, client, request));
-    await client.query('RELEASE SAVEPOINT drain');
-    return { type: 'drained', outcomes };
+    await saved;
+    drained = { type: 'drained', outcomes: await drainLocked(db, client, request, await drainRows) };
+    if (isolated) await client.query('RELEASE SAVEPOINT drain');
   } catch (e) {
+    // The drain's own failure: the first attempt fails, the second runs it in its savepoint.
     if (isRetryable(e)) throw e;
+    if (!isolated) throw new RequestFailed(e);
     await client.query('ROLLBACK TO SAVEPOINT drain');
-    return drainFailed(e);
+    drained = drainFailed(e);
   }
+  await lockBatchCursors(db, client, batch);
+  if (!isolated) return [drained, ...(await appendAllOrFail(db, client, batch))];
+  const outcomes = [drained];
+  for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
+  return outcomes;
 }
 
 /** See `StateStore.append`; a heading drain commits with the appends: first without savepoints, and when a part fails, again with each part in its own savepoint. */
@@ -64,38 +78,14 @@ export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<Appe
   const { drain: request, appends: batch } = splitBatch(items);
   if (request === undefined) return appendEvents(db, batch);
   assertStoreKey('watcher', request.watcher);
-  const hasAcks = request.acks.length > 0;
+  if (request.acks.length === 0) return [{ type: 'drained', outcomes: [] }, ...(await appendEvents(db, batch))];
   try {
-    return await inTransaction(db, async (client) => {
-      // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
-      const headsLocked = lockHeadsOf(db, client, batch);
-      const drainRows = hasAcks ? lockDrainCursors(db, client, request) : undefined;
-      drainRows?.catch(() => undefined);
-      await headsLocked;
-      let outcomes: readonly DrainOutcome[] = [];
-      if (drainRows !== undefined) {
-        try {
-          outcomes = await drainLocked(db, client, request, await drainRows);
-        } catch (e) {
-          // The drain's own failure: the second attempt runs it in a savepoint.
-          if (isRetryable(e)) throw e;
-          throw new RequestFailed(e);
-        }
-      }
-      await lockBatchCursors(db, client, batch);
-      return [{ type: 'drained', outcomes }, ...(await appendAllOrFail(db, client, batch))];
-    });
+    return await inTransaction(db, (client) => drainThenAppendOn(db, client, request, batch, false));
   } catch (e) {
     // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
     // A session another transaction holds past the lock bound: the drain and the batch each in a transaction of its own, so it fails alone.
     if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }
-  return inTransaction(db, async (client) => {
-    await lockHeadsOf(db, client, batch);
-    const outcomes: AppendOutcome[] = [hasAcks ? await drainIsolated(db, client, request) : { type: 'drained', outcomes: [] }];
-    await lockBatchCursors(db, client, batch);
-    for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
-    return outcomes;
-  });
+  return inTransaction(db, (client) => drainThenAppendOn(db, client, request, batch, true));
 }
