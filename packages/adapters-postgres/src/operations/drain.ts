@@ -33,22 +33,11 @@ async function drainLocked(db: StoreDb, client: PoolClient, { watcher, acks, now
   return plan.outcomes;
 }
 
-/** The batch's head rows, in key order. */
-async function lockHeadsOf(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
-  const sessionKeys = sortedTargets(batch);
-  if (sessionKeys.length > 0) await run(client, db.statements.lockHeads, { sessionKeys });
-}
-
-/** The batch's other cursors: one target's are locked by its append's read, several targets' here in (target, watcher) order. */
-async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
-  const targets = sortedTargets(batch);
-  if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
-}
-
 /** The drain, then the batch, heads locked before the drain's cursors; `isolated`: each part in a savepoint of its own, its failure rolling back only it. */
-async function drainThenAppendOn(db: StoreDb, client: PoolClient, request: DrainRequest, batch: readonly AppendRequest[], isolated: boolean): Promise<AppendOutcome[]> {
-  // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
-  const headsLocked = lockHeadsOf(db, client, batch);
+async function drainAndAppend(db: StoreDb, client: PoolClient, request: DrainRequest, batch: readonly AppendRequest[], isolated: boolean): Promise<AppendOutcome[]> {
+  // The batch's heads in key order, then the drain's locking read behind them (one round trip).
+  const targets = sortedTargets(batch);
+  const headsLocked = targets.length > 0 ? run(client, db.statements.lockHeads, { sessionKeys: targets }) : undefined;
   const saved = isolated ? client.query('SAVEPOINT drain') : undefined;
   const drainRows = lockDrainCursors(db, client, request);
   saved?.catch(() => undefined);
@@ -66,7 +55,8 @@ async function drainThenAppendOn(db: StoreDb, client: PoolClient, request: Drain
     await client.query('ROLLBACK TO SAVEPOINT drain');
     drained = drainFailed(e);
   }
-  await lockBatchCursors(db, client, batch);
+  // Several targets' other cursors in (target, watcher) order; one target's are locked by its append's read.
+  if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
   if (!isolated) return [drained, ...(await appendAllOrFail(db, client, batch))];
   const outcomes = [drained];
   for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
@@ -80,12 +70,12 @@ export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<Appe
   assertStoreKey('watcher', request.watcher);
   if (request.acks.length === 0) return [{ type: 'drained', outcomes: [] }, ...(await appendEvents(db, batch))];
   try {
-    return await inTransaction(db, (client) => drainThenAppendOn(db, client, request, batch, false));
+    return await inTransaction(db, (client) => drainAndAppend(db, client, request, batch, false));
   } catch (e) {
     // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
     // A session another transaction holds past the lock bound: the drain and the batch each in a transaction of its own, so it fails alone.
     if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }
-  return inTransaction(db, (client) => drainThenAppendOn(db, client, request, batch, true));
+  return inTransaction(db, (client) => drainAndAppend(db, client, request, batch, true));
 }
