@@ -121,23 +121,16 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  const timing = (appends: number): ((failed: boolean) => void) => {
-    const started = performance.now();
-    return (failed) => {
-      if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed });
-    };
-  };
-
   /** One timed store call: its outcomes, or undefined and what it failed with. */
   const storeCall = async (run: () => Promise<readonly AppendOutcome[]>, appends: number): Promise<{ readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown }> => {
-    const timed = timing(appends);
+    const started = performance.now();
     let result: { readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown };
     try {
       result = { outcomes: await run(), failure: undefined };
     } catch (failure) {
       result = { outcomes: undefined, failure };
     }
-    timed(result.outcomes === undefined);
+    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: result.outcomes === undefined });
     return result;
   };
 
