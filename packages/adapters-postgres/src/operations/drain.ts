@@ -10,7 +10,7 @@ import type { StoreDb } from '../storeDb.js';
 import { appendAllOrFail, appendEvents, appendIsolated, sortedTargets } from './append.js';
 import { writeCursorPlan } from './journal.js';
 
-/** A heading drain's outcome: `drained`, or `failed` naming `drain`. */
+/** A heading drain's failure: `failed`, naming `drain`. */
 const drainFailed = (error: unknown): AppendOutcome => ({ type: 'failed', error: storeError('drain', error) });
 
 /** All or nothing: any failure rolls back every ack and rejects. */

@@ -51,12 +51,12 @@ interface AppendItem {
 }
 
 /** A drain heading a batch (only ever its first item). */
-interface DrainItem {
+interface QueuedDrain {
   readonly kind: 'drain';
   readonly watcher: SessionKey;
 }
 
-type BatchItem = AppendItem | DrainItem;
+type BatchItem = AppendItem | QueuedDrain;
 type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
 type ItemOutcome = RecordResult | DrainSettled;
 
@@ -141,7 +141,7 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   };
 
   /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
-  const flushDrainBatch = async (head: DrainItem, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
+  const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
     let start: DrainStart | undefined;
     try {
       start = board.startDrain(head.watcher, () => failures.now('drain', { watcher: head.watcher }));
