@@ -40,8 +40,7 @@ async function drainAndAppend(db: StoreDb, client: PoolClient, request: DrainReq
   const headsLocked = targets.length > 0 ? run(client, db.statements.lockHeads, { sessionKeys: targets }) : undefined;
   const saved = isolated ? client.query('SAVEPOINT drain') : undefined;
   const drainRows = lockDrainCursors(db, client, request);
-  saved?.catch(() => undefined);
-  drainRows.catch(() => undefined);
+  for (const sent of [saved, drainRows]) sent?.catch(() => undefined);
   await headsLocked;
   let drained: AppendOutcome;
   try {
@@ -68,12 +67,10 @@ export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<Appe
   const { drain: request, appends: batch } = splitBatch(items);
   if (request === undefined) return appendEvents(db, batch);
   assertStoreKey('watcher', request.watcher);
-  if (request.acks.length === 0) return [{ type: 'drained', outcomes: [] }, ...(await appendEvents(db, batch))];
   try {
     return await inTransaction(db, (client) => drainAndAppend(db, client, request, batch, false));
   } catch (e) {
-    // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
-    // A session another transaction holds past the lock bound: the drain and the batch each in a transaction of its own, so it fails alone.
+    // Only a part's own failure is retried so (a failed COMMIT may have been applied); a session held past the lock bound: each part in a transaction of its own.
     if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }

@@ -153,10 +153,8 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     const { watcher, acks, now } = start.request;
     const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
       outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
-    const requests = items.map((item) => item.request);
     // With no appends it is the store's `drain`, else the first item of one `append`.
-    const run = requests.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...requests]);
-    const { outcomes, failure } = await storeCall(run, items.length);
+    const { outcomes, failure } = await storeCall(items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]), items.length);
     return [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)];
   };
 
