@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -99,6 +99,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return { head: session?.head ?? initialHead, events, hasMore };
   }
 
+  function drainNow(watcher: SessionKey, acks: readonly DrainAck[], clockNow: number): readonly DrainOutcome[] {
+    assertStoreKey('watcher', watcher);
+    const now = clockMs('now', clockNow);
+    const rows = acks.flatMap((ack) => cursorOf(watcher, ack.target) ?? []);
+    const plan = planDrain({ watcher, acks, cursors: soundCursors(state, 'drain', rows), now });
+    commitPlan(state, plan);
+    return plan.outcomes;
+  }
+
   const headRow = (sessionKey: SessionKey): HeadRow[] => {
     const head = state.sessions.get(sessionKey)?.head;
     return head !== undefined && head.head > 0 ? [{ sessionKey, ...head }] : [];
@@ -107,15 +116,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
 
   const store: MemoryStore = {
     append: (batch) =>
-      guarded('append', () =>
-        batch.map((request): AppendOutcome => {
-          try {
-            return appendOne(request);
-          } catch (cause) {
-            return { type: 'failed', error: storeError('append', cause) };
-          }
-        }),
-      ),
+      guarded('append', () => {
+        const { drain, appends } = splitBatch(batch);
+        const drained = drain === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drainNow(drain.watcher, drain.acks, drain.now) }))];
+        return [...drained, ...appends.map((request) => isolatedOutcome('append', () => appendOne(request)))];
+      }),
 
     watch: (request) =>
       guarded('watch', () => {
@@ -149,15 +154,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         ),
       ),
 
-    drain: (watcher, acks, clockNow) =>
-      guarded('drain', () => {
-        assertStoreKey('watcher', watcher);
-        const now = clockMs('now', clockNow);
-        const rows = acks.flatMap((ack) => cursorOf(watcher, ack.target) ?? []);
-        const plan = planDrain({ watcher, acks, cursors: soundCursors(state, 'drain', rows), now });
-        commitPlan(state, plan);
-        return plan.outcomes;
-      }),
+    drain: (watcher, acks, now) => guarded('drain', () => drainNow(watcher, acks, now)),
 
     scanPending: (request) =>
       guarded('scanPending', () => {

@@ -10,8 +10,7 @@ import { withUnboundedClient } from './connection/unboundedClient.js';
 import { nodePostgres } from './drizzle.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
-import { appendEvents } from './operations/append.js';
-import { drain, drainThenAppend } from './operations/drain.js';
+import { appendBatch, drain } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, prune, vacuum } from './operations/prune.js';
 import { listCursors, readChanges, readHeads, readOverview } from './operations/reads.js';
@@ -59,7 +58,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   let closed: Promise<void> | undefined;
   const reads = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview };
-  const writes = { append: appendEvents, watch, drain, drainThenAppend, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
+  const writes = { append: appendBatch, watch, drain, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
   return storePort(() => db, { ...reads, ...writes, close }, (listener) => listenForSignals(listen, listener));

@@ -99,7 +99,7 @@ test('a foreign lock on a head row: appends and watches on that session fail as 
   expect((await s.readChanges(B, asSequence(0), 100)).events.map((e) => e.summary)).toEqual(['first on B', 'second on B', 'third on B']);
 });
 
-test('a foreign lock on a head row under drainThenAppend: the drain and the other sessions\' appends are kept, only the locked session\'s append fails', async () => {
+test('a foreign lock on a head row under an append headed by a drain: the drain and the other sessions\' appends are kept, only the locked session\'s append fails', async () => {
   const s = await open({ lockTimeoutMs: 300 });
   expect((await append(s, A, 'first on A'))[0]?.type).toBe('appended');
   await s.watch({ watcher: W, target: B, now: 1 });
@@ -108,15 +108,14 @@ test('a foreign lock on a head row under drainThenAppend: the drain and the othe
   expect(pending?.target).toBe(B);
   await holdHead(A);
 
-  const drainThenAppend = s.drainThenAppend;
-  if (drainThenAppend === undefined) throw new Error('the PostgreSQL store has drainThenAppend');
-  const result = await drainThenAppend({ watcher: W, acks: [{ target: B, notified: pending?.notified ?? asSequence(0) }], now: 2 }, [
+  const [drained, ...appended] = await s.append([
+    { type: 'drain', watcher: W, acks: [{ target: B, notified: pending?.notified ?? asSequence(0) }], now: 2 },
     request(humanTurn(A, { summary: 'blocked' })),
     request(humanTurn(B, { summary: 'second on B' })),
   ]);
-  expect(result.drained.ok && result.drained.outcomes.map((outcome) => outcome.result)).toEqual(['acked']);
-  expect(result.appended.map((outcome) => outcome.type)).toEqual(['failed', 'appended']);
-  expect(failureMessage(result.appended[0])).toMatch(/^database is locked/);
+  expect(drained?.type === 'drained' && drained.outcomes.map((outcome) => outcome.result)).toEqual(['acked']);
+  expect(appended.map((outcome) => outcome.type)).toEqual(['failed', 'appended']);
+  expect(failureMessage(appended[0])).toMatch(/^database is locked/);
   expect((await s.readChanges(A, asSequence(0), 100)).events.map((e) => e.summary)).toEqual(['first on A']);
 });
 

@@ -9,8 +9,7 @@ import { watchFileIdentity } from './file/fileIdentity.js';
 import { assertNoForeignTransaction } from './file/sharedDatabase.js';
 import { resolveStatePath } from './file/statePath.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
-import { appendEvents } from './operations/append.js';
-import { drain } from './operations/drain.js';
+import { appendBatch, drain } from './operations/drain.js';
 import { readCursorJournal } from './operations/journal.js';
 import { previewPrune, vacuum } from './operations/maintenance.js';
 import { createPruneProgress, pruneBatch } from './operations/pruneBatch.js';
@@ -94,7 +93,7 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
   };
 
   return storePort(current, {
-    append: gatedWrite(appendEvents),
+    append: gatedWrite(appendBatch),
     watch: gatedWrite(watch),
     readChanges: gated(readChanges),
     readHeads: gated(readHeads),

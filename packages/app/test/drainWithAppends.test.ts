@@ -1,28 +1,37 @@
-// On a store with drainThenAppend (PostgreSQL) a drain heads a group-commit batch of its own and
-// the appends called after it commit with it: one store call, in call order. Its failure stays
-// its own: a drain that failed alone rejects and consumes nothing while the appends stand; a
-// failed transaction fails both.
+// A drain heads a group-commit batch of its own and the appends called after it join it: one
+// `append` call, the drain its first item, in call order. Its failure stays its own: a drain that
+// failed alone rejects and consumes nothing while the appends stand; a failed call fails both.
 import { memoryKind } from '@session-state/testkit';
-import type { StateStore } from '@session-state/domain';
+import { splitBatch, storeError, type StateStore } from '@session-state/domain';
 
 import { StoreOperationError } from '../src/index.js';
-import { withDrainThenAppend, type JoinedCall } from './support/drainThenAppendStore.js';
 import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, type Fixture } from './support/harness.js';
 import { noticeTexts } from './support/noticeTexts.js';
 
+/** One `append` call headed by a drain: the drained watcher and how many appends came with it. */
+interface JoinedCall {
+  readonly watcher: string;
+  readonly appends: number;
+}
+
 let f: Fixture;
 let calls: JoinedCall[];
-/** What the joined call does instead of the real one, when set. */
-let override: StateStore['drainThenAppend'];
+/** What an `append` headed by a drain does instead of the real one, when set. */
+let override: StateStore['append'] | undefined;
 
 beforeEach(async () => {
   calls = [];
   override = undefined;
   f = await openFixture(memoryKind, {
-    wrap: (store) => {
-      const joined = withDrainThenAppend(store, calls);
-      return { ...joined, drainThenAppend: (drain, batch) => (override ?? joined.drainThenAppend)?.(drain, batch) ?? Promise.reject(new Error('unreachable')) };
-    },
+    wrap: (store) => ({
+      ...store,
+      append: (batch) => {
+        const { drain, appends } = splitBatch(batch);
+        if (drain === undefined) return store.append(batch);
+        calls.push({ watcher: drain.watcher, appends: appends.length });
+        return (override ?? store.append)(batch);
+      },
+    }),
   });
   await f.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD });
   await f.awareness.childSpawned({ parentKey: PARENT, childKey: OTHER_CHILD });
@@ -50,9 +59,9 @@ test('a drain runs after the appends called before it and commits with the ones 
 test("a drain that failed alone rejects naming drain and consumes nothing; the appends with it stand", async () => {
   await f.awareness.record(humanTurn(CHILD));
   const queued = noticeTexts(f.awareness.pending(PARENT));
-  override = async (_drain, batch) => {
-    const appended = await f.stores.store.append(batch);
-    return { drained: { ok: false, error: new Error('the drain failed alone') }, appended };
+  override = async (batch) => {
+    const appended = await f.stores.store.append(splitBatch(batch).appends);
+    return [{ type: 'failed', error: storeError('drain', new Error('the drain failed alone')) }, ...appended];
   };
   // The lane is busy with the first record, so the second joins the drain's batch.
   const busy = f.awareness.record(humanTurn(OTHER_CHILD));
@@ -66,7 +75,7 @@ test("a drain that failed alone rejects naming drain and consumes nothing; the a
   expect(noticeTexts(f.awareness.pending(PARENT))).toEqual(expect.arrayContaining(queued));
 });
 
-test('a failed transaction fails the drain and the appends with it; the notices stay queued', async () => {
+test('a failed append call fails the drain and the appends with it; the notices stay queued', async () => {
   await f.awareness.record(humanTurn(CHILD));
   override = () => Promise.reject(new Error('the connection was lost before COMMIT'));
   const busy = f.awareness.record(humanTurn(OTHER_CHILD));

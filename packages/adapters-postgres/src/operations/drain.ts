@@ -1,7 +1,7 @@
 // Drain: lock the acked cursors, plan (`planDrain`), write the moved rows and their journal; and a
 // drain heading a batch of appends in one transaction, heads locked before the drain's cursors.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertStoreKey, planDrain, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type DrainThenAppendResult, type SessionKey } from '@session-state/domain';
+import { assertStoreKey, planDrain, splitBatch, storeError, type AppendBatch, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { isLockedFailure } from '../connection/lockedFailure.js';
@@ -10,7 +10,8 @@ import type { StoreDb } from '../storeDb.js';
 import { appendAllOrFail, appendEvents, appendIsolated, sortedTargets } from './append.js';
 import { writeCursorPlan } from './journal.js';
 
-type Drained = DrainThenAppendResult['drained'];
+/** A heading drain's failure: `failed`, naming `drain`. */
+const drainFailed = (error: unknown): AppendOutcome => ({ type: 'failed', error: storeError('drain', error) });
 
 /** All or nothing: any failure rolls back every ack and rejects. */
 export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
@@ -32,78 +33,46 @@ async function drainLocked(db: StoreDb, client: PoolClient, { watcher, acks, now
   return plan.outcomes;
 }
 
-/** The batch's head rows, in key order. */
-async function lockHeadsOf(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
-  const sessionKeys = sortedTargets(batch);
-  if (sessionKeys.length > 0) await run(client, db.statements.lockHeads, { sessionKeys });
-}
-
-/** The batch's other cursors: one target's are locked by its append's read, several targets' here in (target, watcher) order. */
-async function lockBatchCursors(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
+/** The drain, then the batch, heads locked before the drain's cursors; `isolated`: each part in a savepoint of its own, its failure rolling back only it. */
+async function drainAndAppend(db: StoreDb, client: PoolClient, request: DrainRequest, batch: readonly AppendRequest[], isolated: boolean): Promise<AppendOutcome[]> {
+  // The batch's heads in key order, then the drain's locking read behind them (one round trip).
   const targets = sortedTargets(batch);
-  if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
-}
-
-/** The drain in a savepoint: its failure rolls back only it. */
-async function drainIsolated(db: StoreDb, client: PoolClient, request: DrainRequest): Promise<Drained> {
-  await client.query('SAVEPOINT drain');
+  const headsLocked = targets.length > 0 ? run(client, db.statements.lockHeads, { sessionKeys: targets }) : undefined;
+  const saved = isolated ? client.query('SAVEPOINT drain') : undefined;
+  const drainRows = lockDrainCursors(db, client, request);
+  for (const sent of [saved, drainRows]) sent?.catch(() => undefined);
+  await headsLocked;
+  let drained: AppendOutcome;
   try {
-    const outcomes = await drainLocked(db, client, request, await lockDrainCursors(db, client, request));
-    await client.query('RELEASE SAVEPOINT drain');
-    return { ok: true, outcomes };
+    await saved;
+    drained = { type: 'drained', outcomes: await drainLocked(db, client, request, await drainRows) };
+    if (isolated) await client.query('RELEASE SAVEPOINT drain');
   } catch (e) {
+    // The drain's own failure: the first attempt fails, the second runs it in its savepoint.
     if (isRetryable(e)) throw e;
+    if (!isolated) throw new RequestFailed(e);
     await client.query('ROLLBACK TO SAVEPOINT drain');
-    return { ok: false, error: e };
+    drained = drainFailed(e);
   }
+  // Several targets' other cursors in (target, watcher) order; one target's are locked by its append's read.
+  if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
+  if (!isolated) return [drained, ...(await appendAllOrFail(db, client, batch))];
+  const outcomes = [drained];
+  for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
+  return outcomes;
 }
 
-/** The drain and the batch each in a transaction of its own, so a session another transaction holds past the lock bound fails alone. */
-async function separately(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
-  let drained: Drained;
-  try {
-    drained = { ok: true, outcomes: await drain(db, request.watcher, request.acks, request.now) };
-  } catch (error) {
-    drained = { ok: false, error };
-  }
-  return { drained, appended: await appendEvents(db, batch) };
-}
-
-/** See `StateStore.drainThenAppend`: first without savepoints; a part that fails sends it again with each part in its own savepoint. */
-export async function drainThenAppend(db: StoreDb, request: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult> {
+/** See `StateStore.append`; a heading drain commits with the appends: first without savepoints, and when a part fails, again with each part in its own savepoint. */
+export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<AppendOutcome[]> {
+  const { drain: request, appends: batch } = splitBatch(items);
+  if (request === undefined) return appendEvents(db, batch);
   assertStoreKey('watcher', request.watcher);
-  const hasAcks = request.acks.length > 0;
   try {
-    return await inTransaction(db, async (client) => {
-      // The drain's locking read goes out behind the heads' lock (one round trip), run in that order.
-      const headsLocked = lockHeadsOf(db, client, batch);
-      const drainRows = hasAcks ? lockDrainCursors(db, client, request) : undefined;
-      drainRows?.catch(() => undefined);
-      await headsLocked;
-      let outcomes: readonly DrainOutcome[] = [];
-      if (drainRows !== undefined) {
-        try {
-          outcomes = await drainLocked(db, client, request, await drainRows);
-        } catch (e) {
-          // The drain's own failure: the second attempt runs it in a savepoint.
-          if (isRetryable(e)) throw e;
-          throw new RequestFailed(e);
-        }
-      }
-      await lockBatchCursors(db, client, batch);
-      return { drained: { ok: true, outcomes }, appended: await appendAllOrFail(db, client, batch) };
-    });
+    return await inTransaction(db, (client) => drainAndAppend(db, client, request, batch, false));
   } catch (e) {
-    // Only a part's own failure is retried so: a failed BEGIN or COMMIT may have been applied.
-    if (isLockedFailure(e)) return separately(db, request, batch);
+    // Only a part's own failure is retried so (a failed COMMIT may have been applied); a session held past the lock bound: each part in a transaction of its own.
+    if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }
-  return inTransaction(db, async (client) => {
-    await lockHeadsOf(db, client, batch);
-    const drained: Drained = hasAcks ? await drainIsolated(db, client, request) : { ok: true, outcomes: [] };
-    await lockBatchCursors(db, client, batch);
-    const appended: AppendOutcome[] = [];
-    for (const item of batch) appended.push(await appendIsolated(db, client, item));
-    return { drained, appended };
-  });
+  return inTransaction(db, (client) => drainAndAppend(db, client, request, batch, true));
 }

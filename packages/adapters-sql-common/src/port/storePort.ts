@@ -1,16 +1,18 @@
 // The StateStore port over an adapter's operations (answering synchronously or with a promise):
 // clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, assertScanLimit, storeError, type AppendRequest, type CursorSignalSource, type DrainRequest, type DrainThenAppendResult, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
+import { assertOverviewLimits, assertScanLimit, splitBatch, storeError, type AppendBatch, type CursorSignalSource, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
 /** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
 export function wholeMs(ms: number): number {
   return Math.floor(ms);
 }
 
-/** The batch with each `appendedAt` floored; the same array when every one is whole already. */
-export function withWholeMs(batch: readonly AppendRequest[]): readonly AppendRequest[] {
-  if (batch.every((request) => Number.isInteger(request.appendedAt))) return batch;
-  return batch.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
+/** The batch with each `appendedAt` (and a heading drain's `now`) floored; the same array when every one is whole already. */
+export function withWholeMs(batch: AppendBatch): AppendBatch {
+  const { drain, appends } = splitBatch(batch);
+  if ((drain === undefined || Number.isInteger(drain.now)) && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
+  const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
+  return drain === undefined ? floored : [{ ...drain, now: wholeMs(drain.now) }, ...floored];
 }
 
 type Answer<T> = T | Promise<T>;
@@ -23,7 +25,6 @@ export type SqlStore = StateStore & OverviewSource & StoreMaintenance;
 
 /** One adapter's operations: the port's and its capabilities', each over `Db` with whole-millisecond clocks; `close` takes no database, so closing never re-opens one. */
 export type StoreOperations<Db> = { readonly [K in StoreOperation | 'readOverview' | 'previewPrune']: OnDb<Db, SqlStore[K]> } & {
-  readonly drainThenAppend?: OnDb<Db, NonNullable<StateStore['drainThenAppend']>>;
   readonly vacuum?: OnDb<Db, NonNullable<StoreMaintenance['vacuum']>>;
   close(): Answer<void>;
 };
@@ -37,14 +38,6 @@ function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   } catch (e) {
     return Promise.reject(storeError(operation, e));
   }
-}
-
-/** The port's `drainThenAppend`: a rejection names `append` (neither was kept), a drain failure names `drain`. */
-function drainThenAppendPort<Db>(both: NonNullable<StoreOperations<Db>['drainThenAppend']>, current: () => Db): (drain: DrainRequest, batch: readonly AppendRequest[]) => Promise<DrainThenAppendResult> {
-  return async (drain, batch) => {
-    const result = await call('append', () => both(current(), { ...drain, now: wholeMs(drain.now) }, withWholeMs(batch)));
-    return result.drained.ok ? result : { ...result, drained: { ok: false, error: storeError('drain', result.drained.error) } };
-  };
 }
 
 /** The store of `ops` over the database `current()` returns at each call (an adapter may replace it). */
@@ -75,7 +68,6 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
     deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
     prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
-    ...(ops.drainThenAppend !== undefined ? { drainThenAppend: drainThenAppendPort(ops.drainThenAppend, current) } : {}),
     previewPrune: (request) => call('previewPrune', () => ops.previewPrune(current(), { ...request, now: wholeMs(request.now) })),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),

@@ -1,7 +1,8 @@
 // Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
-import { decodeStoredCursor } from '@session-state/adapters-sql-common';
-import { assertStoreKey, planDrain, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
+import { decodeStoredCursor, failedOutcome } from '@session-state/adapters-sql-common';
+import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
 
+import { appendEvents } from './append.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';
@@ -22,4 +23,18 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
       return plan.outcomes;
     })
     .immediate();
+}
+
+/** `appendEvents` of the batch's appends, after its heading drain's own transaction (which fails alone, as the appends fail apart from it). */
+export function appendBatch(db: StoreDb, batch: AppendBatch): AppendOutcome[] | Promise<AppendOutcome[]> {
+  const { drain: head, appends } = splitBatch(batch);
+  if (head === undefined) return appendEvents(db, appends);
+  const drained = isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drain(db, head.watcher, head.acks, head.now) }));
+  const failed = (e: unknown): AppendOutcome[] => [drained, ...appends.map(() => failedOutcome(e))];
+  try {
+    const appended = appendEvents(db, appends);
+    return appended instanceof Promise ? appended.then((outcomes) => [drained, ...outcomes], failed) : [drained, ...appended];
+  } catch (e) {
+    return failed(e);
+  }
 }

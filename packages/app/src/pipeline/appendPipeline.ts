@@ -1,10 +1,7 @@
-// The append pipeline: appends join a bounded group-commit batch that runs in the lane as one
-// store call; each caller gets its own result, and nothing after the commit (notices, wakes,
-// counters, the prune schedule) can turn that result into a failure.
-//
-// A drain heads a batch of its own (sealed behind every earlier append) and the appends called
-// after it join it; on a store with `drainThenAppend` they commit together, else one after the other.
-import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type DrainThenAppendResult, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
+// The append pipeline: appends join a bounded group-commit batch, one store call in the lane; each
+// caller gets its own result, which nothing after the commit (notices, wakes, counters, the prune
+// schedule) turns into a failure. A drain heads a batch of its own, the first item of its `append`.
+import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
 
 import type { Notice, RecordError, RecordResult } from '../api.js';
 import { describeFailure, type StoreOperationError } from '../errors/errors.js';
@@ -54,12 +51,12 @@ interface AppendItem {
 }
 
 /** A drain heading a batch (only ever its first item). */
-interface DrainItem {
+interface QueuedDrain {
   readonly kind: 'drain';
   readonly watcher: SessionKey;
 }
 
-type BatchItem = AppendItem | DrainItem;
+type BatchItem = AppendItem | QueuedDrain;
 type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
 type ItemOutcome = RecordResult | DrainSettled;
 
@@ -80,9 +77,8 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
         return { ok: true, outcome: 'recorded', event: toRecordedEvent(outcome.event) };
       case 'skipped':
         return { ok: true, outcome: 'skipped', reason: 'unwatched' };
-      case 'failed':
-      case undefined: {
-        const cause = outcome?.error ?? storeError('append', 'the store returned no outcome for this request');
+      default: {
+        const cause = outcome?.type === 'failed' ? outcome.error : storeError('append', 'the store returned no outcome for this request');
         counters.add('appendFailures');
         const { command } = item.request;
         return failedResult(failures.store(item.operation, cause, { sessionKey: command.sessionKey, kind: command.kind }));
@@ -125,58 +121,41 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  const timing = (appends: number): ((failed: boolean) => void) => {
+  /** One timed store call: its outcomes, or undefined and what it failed with. */
+  const storeCall = async (run: () => Promise<readonly AppendOutcome[]>, appends: number): Promise<{ readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown }> => {
     const started = performance.now();
-    return (failed) => {
-      if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed });
-    };
+    let result: { readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown };
+    try {
+      result = { outcomes: await run(), failure: undefined };
+    } catch (failure) {
+      result = { outcomes: undefined, failure };
+    }
+    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: result.outcomes === undefined });
+    return result;
   };
 
   const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
-    const timed = timing(items.length);
-    let outcomes: readonly AppendOutcome[] | undefined;
-    let failure: unknown;
-    try {
-      outcomes = await store.append(items.map((item) => item.request));
-    } catch (error) {
-      failure = error;
-    }
-    timed(outcomes === undefined);
+    if (items.length === 0) return [];
+    const { outcomes, failure } = await storeCall(() => store.append(items.map((item) => item.request)), items.length);
     return settleAppends(items, outcomes, failure);
   };
 
   /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
-  const flushDrainBatch = async (head: DrainItem, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
+  const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
     let start: DrainStart | undefined;
     try {
       start = board.startDrain(head.watcher, () => failures.now('drain', { watcher: head.watcher }));
     } catch (error) {
       // A bad clock reading consumes nothing: the notices stay queued.
-      return [{ drainFailed: error }, ...(items.length > 0 ? await flushAppends(items) : [])];
+      return [{ drainFailed: error }, ...(await flushAppends(items))];
     }
-    if (start === undefined) return [{ drained: [] }, ...(items.length > 0 ? await flushAppends(items) : [])];
+    if (start === undefined) return [{ drained: [] }, ...(await flushAppends(items))];
     const { watcher, acks, now } = start.request;
-    const settle = (drained: DrainThenAppendResult['drained'] | undefined, failure: unknown): DrainSettled =>
-      drained?.ok === true ? { drained: board.finishDrain(start, drained.outcomes) } : { drainFailed: failures.store('drain', drained === undefined ? failure : drained.error, { watcher }) };
-    if (items.length === 0 || store.drainThenAppend === undefined) {
-      let drained: DrainThenAppendResult['drained'];
-      try {
-        drained = { ok: true, outcomes: await store.drain(watcher, acks, now) };
-      } catch (error) {
-        drained = { ok: false, error };
-      }
-      return [settle(drained, undefined), ...(items.length > 0 ? await flushAppends(items) : [])];
-    }
-    const timed = timing(items.length);
-    let result: DrainThenAppendResult | undefined;
-    let failure: unknown;
-    try {
-      result = await store.drainThenAppend(start.request, items.map((item) => item.request));
-    } catch (error) {
-      failure = error;
-    }
-    timed(result === undefined);
-    return [settle(result?.drained, failure), ...settleAppends(items, result?.appended, failure)];
+    const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
+      outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
+    // With no appends it is the store's `drain`, else the first item of one `append`.
+    const { outcomes, failure } = await storeCall(items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]), items.length);
+    return [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)];
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(

@@ -5,10 +5,9 @@
 // batches or queues behind the scenes. Each call's own answer is compared at its point in that
 // order, and the whole state after every group.
 import fc from 'fast-check';
-import { memoryKind, storeMatrix, type StoreKind } from '@session-state/testkit';
+import { storeMatrix, type StoreKind } from '@session-state/testkit';
 
 import type { ChildSpawnedResult, Notice, PruneResult, RecordResult, SentInput, SessionStatus } from '../../src/index.js';
-import { drainThenAppendKind } from '../support/drainThenAppendStore.js';
 import { noticeTexts } from '../support/noticeTexts.js';
 import { expectNoViolations } from './support/failureClasses.js';
 import { Rig } from './support/rig.js';
@@ -184,10 +183,7 @@ async function playGroups(kind: StoreKind, groups: readonly Group[]): Promise<vo
   }
 }
 
-/** The stores, and the memory store with `drainThenAppend` (a drain heads a group-commit batch, as on PostgreSQL). */
-const MATRIX = [...storeMatrix, ['memory + drainThenAppend', drainThenAppendKind(memoryKind)] as const];
-
-describe.each(MATRIX)('same-tick histories on the %s store', (_name, kind) => {
+describe.each(storeMatrix)('same-tick histories on the %s store', (_name, kind) => {
   test(`${RUNS} histories of up to ${MAX_GROUPS} groups of 1-6 calls made in one tick match the model applied in call order: every answer at its point, no lost, duplicate or self notice, no cursor or head regression, no false or missed gap`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(groupArb, { minLength: 1, maxLength: MAX_GROUPS, size: 'max' }), (groups) => playGroups(kind, groups)),
@@ -206,7 +202,7 @@ const group = (...calls: Call[]): Group => ({ advanceMs: 0, restart: false, call
  * Shrunk counterexamples of this battery, kept by name: the first is the bug the facade's
  * call-order fix closed; the other three were found with that fix in place (README, Findings).
  */
-describe.each(MATRIX)('same-tick regressions on the %s store', (_name, kind) => {
+describe.each(storeMatrix)('same-tick regressions on the %s store', (_name, kind) => {
   test('a record fired just before a delete of its session is deleted with it (the call-order fix)', async () => {
     await playGroups(kind, [group({ op: 'childSpawned', parent: 0, child: 1, dedupe: -1 }), group(humanTurn(1), { op: 'sessionDeleted', key: 1 }, { op: 'drain', watcher: 0 })]);
   });

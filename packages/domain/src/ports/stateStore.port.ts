@@ -4,15 +4,13 @@ import type { CursorJournalEntry } from '../cursor/journal.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 import type {
+  AppendBatch,
   AppendOutcome,
-  AppendRequest,
   ChangesPage,
   CursorFilter,
   CursorPair,
   DrainAck,
   DrainOutcome,
-  DrainRequest,
-  DrainThenAppendResult,
   HeadRow,
   PruneBatch,
   PruneRequest,
@@ -26,8 +24,8 @@ import type {
 export * from './storeTypes.js';
 
 export interface StateStore {
-  /** Appends a batch (group commit), in order, each request isolated; per request atomically, as `planAppend` plans it. */
-  append(batch: readonly AppendRequest[]): Promise<readonly AppendOutcome[]>;
+  /** Appends a batch (group commit), in order, each item isolated, one outcome per item; a heading drain runs first, as `drain`. */
+  append(batch: AppendBatch): Promise<readonly AppendOutcome[]>;
 
   /** Creates the cursor at the target's current head unless the pair has one (`planWatch`). */
   watch(request: WatchRequest): Promise<{ readonly created: boolean }>;
@@ -46,9 +44,6 @@ export interface StateStore {
 
   /** Drain, atomically for all acks, as `planDrain` plans it. */
   drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
-
-  /** Optional: `drain`, then `append` of the batch, in one transaction; a failing drain rolls back alone. */
-  drainThenAppend?(drain: DrainRequest, batch: readonly AppendRequest[]): Promise<DrainThenAppendResult>;
 
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;
@@ -89,7 +84,7 @@ export const STORE_OPERATIONS = [
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
-export type StoreOperation = Exclude<keyof StateStore, 'close' | 'drainThenAppend'>;
+export type StoreOperation = Exclude<keyof StateStore, 'close'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;
 void everyOperationListed;

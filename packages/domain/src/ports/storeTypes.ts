@@ -54,7 +54,9 @@ export type AppendOutcome =
   /** `onlyIfWatched` and no cursor targets the session: nothing written. */
   | { readonly type: 'skipped'; readonly reason: 'unwatched' }
   /** This request failed alone; the others of the batch are unaffected. */
-  | { readonly type: 'failed'; readonly error: StoreError };
+  | { readonly type: 'failed'; readonly error: StoreError }
+  /** The drain heading the batch committed (its failure is `failed`, naming `drain`). */
+  | { readonly type: 'drained'; readonly outcomes: readonly DrainOutcome[] };
 
 export interface HeadRow extends SignalLogHead {
   readonly sessionKey: SessionKey;
@@ -95,10 +97,25 @@ export interface DrainRequest {
   readonly now: number;
 }
 
-/** What `StateStore.drainThenAppend` did: the drain's outcomes or its failure, and one outcome per append. */
-export interface DrainThenAppendResult {
-  readonly drained: { readonly ok: true; readonly outcomes: readonly DrainOutcome[] } | { readonly ok: false; readonly error: unknown };
-  readonly appended: readonly AppendOutcome[];
+/** A drain heading an append batch: it runs before the appends and fails alone. */
+export type DrainItem = DrainRequest & { readonly type: 'drain' };
+
+/** What `StateStore.append` takes: appends, headed by at most one drain. */
+export type AppendBatch = readonly AppendRequest[] | readonly [DrainItem, ...AppendRequest[]];
+
+/** The drain heading `batch`, if any, and its appends. */
+export function splitBatch(batch: AppendBatch): { readonly drain: DrainItem | undefined; readonly appends: readonly AppendRequest[] } {
+  const head = batch[0];
+  return head !== undefined && 'type' in head ? { drain: head, appends: batch.slice(1) as readonly AppendRequest[] } : { drain: undefined, appends: batch as readonly AppendRequest[] };
+}
+
+/** `run`'s outcome, or `failed` with what it threw as a StoreError naming `operation`. */
+export function isolatedOutcome(operation: string, run: () => AppendOutcome): AppendOutcome {
+  try {
+    return run();
+  } catch (cause) {
+    return { type: 'failed', error: storeError(operation, cause) };
+  }
 }
 
 /** `watcher` read `target`'s changes after `since` up to its head `through` (read in the same snapshot). */

@@ -1,10 +1,10 @@
-// The contract of cursors: how appends move them, watch, listCursors, drain, acknowledgeRead,
+// The contract of cursors: how appends move them, watch, listCursors, drain (alone or heading appends), acknowledgeRead,
 // and the removals (unwatch, resetWatcher, deleteSession).
 import { expect } from 'expect';
 
-import { noticeText, planAppend, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
+import { noticeText, planAppend, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { heldNotices, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -149,6 +149,41 @@ export function describeCursors(s: Suite): void {
         T0 + 2,
       );
       expect(outcomes).toEqual([{ target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
+    });
+
+    /** A watches B and C, and each has a pending notice: the acks of both. */
+    const pendingAcks = async (on: StateStore): Promise<DrainAck[]> => {
+      await watchAll(on, [[A, B], [A, C]]);
+      return (await on.append([request(B, foreign(D), T0 + 1), request(C, foreign(D), T0 + 1)])).flatMap((o) => (o.type === 'appended' ? o.notices.map((n) => ({ target: key(n.target), notified: n.notified })) : []));
+    };
+    const changes = (): AppendRequest[] => [request(B, foreign(D), T0 + 3), request(C, foreign(D), T0 + 4)];
+
+    test('a drain heading an append batch leaves the outcomes, cursors and journal of the drain and then the append called in turn', async () => {
+      const acks = await pendingAcks(store);
+      const outcomes = await store.append([{ type: 'drain', watcher: A, acks, now: T0 + 2 }, ...changes()]);
+      await onFreshStore(s.factory, async (apart) => {
+        expect(await pendingAcks(apart)).toEqual(acks);
+        expect(outcomes).toEqual([{ type: 'drained', outcomes: await apart.drain(A, acks, T0 + 2) }, ...(await apart.append(changes()))]);
+        expect([await store.listCursors(), await store.readCursorJournal()]).toEqual([await apart.listCursors(), await apart.readCursorJournal()]);
+      });
+      // The drain ran first: both cursors were acknowledged, so the appends raised new first notices.
+      expect(outcomes.map((o) => (o.type === 'appended' ? o.notices.map((n) => n.reason) : o.type))).toEqual(['drained', ['first'], ['first']]);
+    });
+
+    test('a heading drain, or an append after it, that fails on its own fails alone: `failed`, naming its operation; the rest commit', async () => {
+      const acks = await pendingAcks(store);
+      const before = await store.listCursors();
+      const failedDrain = await store.append([{ type: 'drain', watcher: A, acks, now: Number.NaN }, ...changes()]);
+      expect(failedDrain.map((o) => (o.type === 'failed' ? o.error.operation : o.type))).toEqual(['drain', 'appended', 'appended']);
+      // The notices stay pending: acked and notified as before, material raised.
+      const after = await store.listCursors();
+      expect(after.map((c) => [c.target, c.acked, c.notified])).toEqual(before.map((c) => [c.target, c.acked, c.notified]));
+      expect(after.every((c, i) => c.material > (before[i]?.material ?? Infinity))).toBe(true);
+      const failedAppend = await store.append([{ type: 'drain', watcher: A, acks, now: T0 + 5 }, request(B, foreign(D), T0 + 6), request(C, foreign(D), Number.NaN)]);
+      expect(failedAppend.map((o) => (o.type === 'failed' ? o.error.operation : o.type))).toEqual(['drained', 'appended', 'append']);
+      // Both acknowledged, and reopened for the changes after them; only B's last change committed.
+      const [b, c] = [await cursorOf(store, A, B), await cursorOf(store, A, C)];
+      expect([b?.acked, b?.material, c?.acked, c?.material]).toEqual([acks[0]?.notified, expectAppended(failedAppend[1]).event.sequence, acks[1]?.notified, after[1]?.material]);
     });
   });
 

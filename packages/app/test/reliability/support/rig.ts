@@ -6,7 +6,6 @@ import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '
 import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src/index.js';
-import { withDrainThenAppend } from '../../support/drainThenAppendStore.js';
 import { recordingLogger, START, type RecordingLogger } from '../../support/harness.js';
 import { type FailureClass, type Violation } from './failureClasses.js';
 import { noticeTexts } from '../../support/noticeTexts.js';
@@ -68,9 +67,7 @@ export class Rig {
     const wakes: string[] = [];
     this.wakes = wakes;
     this.awareness = await createSessionStateAwareness({
-      // The fault store wraps the port's required methods only: a store that offers
-      // drainThenAppend gets it back over them (drain, then append), so its faults still apply.
-      store: this.inner.drainThenAppend !== undefined ? withDrainThenAppend(this.faults.store) : this.faults.store,
+      store: this.faults.store,
       clock: this.clock,
       logger: this.logger,
       wake: (watcher) => {
