@@ -289,6 +289,7 @@ export async function scanAll(store: StateStore, request: Omit<ScanRequest, 'aft
   return notices;
 }
 
-type Owns = (watcher: SessionKey) => boolean;
-export const restartScanAll = (store: StateStore, now: number, owns?: Owns, limit?: number) => scanAll(store, { raise: { now }, ...(owns && { owns }) }, limit);
-export const heldNotices = (store: StateStore, owns?: Owns, targets?: readonly SessionKey[], limit?: number) => scanAll(store, { ...(owns && { owns }), ...(targets && { targets }) }, limit);
+/** The restart scan over every page (`scanPending` with `raise`). */
+export const restartScanAll = (store: StateStore, now: number, owns?: ScanRequest['owns'], limit?: number) => scanAll(store, { raise: { now }, ...(owns && { owns }) }, limit);
+/** Every held notice (`scanPending` without `raise`), of `targets` or all. */
+export const heldNotices = (store: StateStore, owns?: ScanRequest['owns'], targets?: readonly SessionKey[], limit?: number) => scanAll(store, { ...(owns && { owns }), ...(targets && { targets }) }, limit);
