@@ -289,7 +289,6 @@ export async function scanAll(store: StateStore, request: Omit<ScanRequest, 'aft
   return notices;
 }
 
-/** The restart scan over every page (`scanPending` with `raise`). */
+/** The restart scan (`raise`) and the held notices (no `raise`; of `targets`, or all), over every page. */
 export const restartScanAll = (store: StateStore, now: number, owns?: ScanRequest['owns'], limit?: number) => scanAll(store, { raise: { now }, ...(owns && { owns }) }, limit);
-/** Every held notice (`scanPending` without `raise`), of `targets` or all. */
 export const heldNotices = (store: StateStore, owns?: ScanRequest['owns'], targets?: readonly SessionKey[], limit?: number) => scanAll(store, { ...(owns && { owns }), ...(targets && { targets }) }, limit);
