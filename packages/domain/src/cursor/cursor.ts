@@ -63,18 +63,6 @@ export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), re
 
 export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
-export type CursorEventType = CursorEvent['type'];
-
-export const CURSOR_EVENT_TYPES: readonly CursorEventType[] = [
-  'watch_started',
-  'notice_raised',
-  'notice_acknowledged',
-  'notice_reopened',
-  'notice_read',
-  'notice_recovered',
-  'material_kept',
-  'watch_ended',
-];
 
 /** An event of the target's log as `watcher`'s cursor folds it: it raises a pending cursor's material (no journal entry). */
 export interface TargetEvent {
@@ -157,9 +145,7 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
         return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
       }
       if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
-      const { watcher, sequence, kind, actorSessionKey } = command;
-      const target: TargetEvent = actorSessionKey === undefined ? { type: 'target_event', watcher, sequence, kind } : { type: 'target_event', watcher, sequence, kind, actorSessionKey };
-      return naming(held(state, 'repeat'), 'repeat', [target]);
+      return naming(held(state, 'repeat'), 'repeat', [{ ...command, type: 'target_event' }]);
     }
     case 'drain':
       if (state?.status !== 'pending') return NOTHING;

@@ -50,7 +50,3 @@ export function historyGap(state: SignalLogHead, changesSince: Sequence): boolea
   return changesSince < state.pruneWatermark;
 }
 
-/** The sequence a new event gets must exceed the head; a store with one global counter passes its next value. */
-export function isValidNextSequence(state: SignalLogHead, next: Sequence): boolean {
-  return next > state.head;
-}
