@@ -2,7 +2,7 @@
 // machine, the notice text and the ports. No I/O, no clock, no randomness.
 
 export { decodeInput, describeValue, invalidInput, type InvalidInput } from './input/validation.js';
-export { SessionKey, SessionKeyInput, SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, isSessionKey, isAgentQualified } from './input/sessionKey.js';
+export { type SessionKey, SessionKeyInput, SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, isSessionKey, isAgentQualified } from './input/sessionKey.js';
 export { isMainSession, isNestedSubagent, parseAgentKey, type AgentSessionKey } from './input/sessionKey.js';
 export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence } from './log/sequence.js';
 export { EventKind, EVENT_KINDS, ActorType, kindClass, type KindClass } from './input/eventKind.js';

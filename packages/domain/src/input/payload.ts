@@ -184,21 +184,15 @@ export function takePayload(u: unknown): { readonly ok: true; readonly payload: 
   }
 }
 
-/** What `takePayload` answers. */
-export type PayloadTake = ReturnType<typeof takePayload>;
-
-/** The io-ts result of a take: the payload, or a failure whose context names the path below the payload. */
-export function payloadTakeResult(take: PayloadTake, c: t.Context): t.Validation<TakenPayload> {
-  if (take.ok) return t.success(take.payload);
-  const { path, value, expected } = take.problem;
-  const context: t.Context = [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))];
-  return t.failure(value, context, expected);
-}
-
-/** Decodes the caller's payload; a failure names the path below the payload and what it must be. */
+/** Decodes the caller's payload into a private copy and its JSON text; a failure names the path below the payload and what it must be. */
 export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
   `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
   (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
-  (u, c) => payloadTakeResult(takePayload(u), c),
+  (u, c) => {
+    const take = takePayload(u);
+    if (take.ok) return t.success(take.payload);
+    const { path, value, expected } = take.problem;
+    return t.failure(value, [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))], expected);
+  },
   (a) => a,
 );

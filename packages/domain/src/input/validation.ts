@@ -3,7 +3,7 @@
 // caller passes may be message content, even a short one), so every boundary reports bad input
 // the same way.
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 
 /** A rejected input: which field, what it held (described by type and size, see describeValue), and what was expected. */
 export interface InvalidInput {
@@ -13,6 +13,10 @@ export interface InvalidInput {
   readonly expected: string;
   readonly message: string;
 }
+
+/** The codec of the values `is` accepts, named by what they must be. */
+export const refinement = <A extends O, O>(name: string, is: (u: unknown) => u is A): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 
 /** `n` with the noun, singular or plural. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
