@@ -4,18 +4,9 @@ import type { CursorEvent, EndReason } from './cursor.js';
 import type { CursorJournalEntry } from './journal.js';
 import type { CursorPair } from '../ports/stateStore.port.js';
 
-/** One journal entry, explained. */
-export interface ExplainedStep {
-  readonly position: number;
-  /** The entry's clock time, and the same as ISO text. */
-  readonly recordedAt: number;
+/** One journal entry, explained: its clock time as ISO text too, and what happened, in words. */
+export interface ExplainedStep extends Omit<CursorJournalEntry, 'watcher' | 'target'> {
   readonly time: string;
-  readonly event: CursorEvent;
-  /** The cursor's watermarks after the entry (when it ended: the ones it had). */
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  /** What happened, in words. */
   readonly text: string;
 }
 

@@ -117,34 +117,27 @@ function readSnapshot(value: Record<string, unknown>): Record<string, unknown> {
 export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
   return pipe(
     checkFields(value, field, RECORD_FIELDS),
-    E.flatMap((fields) => decodeSnapshot(readSnapshot(fields), field)),
-  );
-}
-
-function decodeSnapshot(snapshot: Record<string, unknown>, field: string): E.Either<InvalidInput, AppendCommand> {
-  return pipe(
-    decodeInput(RecordFields, snapshot, field),
-    E.flatMap((fields) => {
+    E.flatMap((fields) => decodeInput(RecordFields, readSnapshot(fields), field)),
+    E.flatMap((fields): E.Either<InvalidInput, AppendCommand> => {
       // The outcome is read from the validated copy, not from the caller's object.
-      if (fields.kind === 'run_failed') {
-        const outcome: unknown = fields.payload?.value['outcome'];
-        if (!RunOutcome.is(outcome)) {
-          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
-        }
+      const outcome: unknown = fields.payload?.value['outcome'];
+      if (fields.kind === 'run_failed' && !RunOutcome.is(outcome)) {
+        return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
       }
-      const payload: CommandPayload = fields.payload !== undefined ? { payload: fields.payload.value, payloadJson: fields.payload.json } : {};
-      const command: AppendCommand = {
-        sessionKey: fields.sessionKey,
-        kind: fields.kind,
-        actorType: fields.actorType,
-        summary: fields.summary,
+      const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt } = fields;
+      const taken: CommandPayload = payload !== undefined ? { payload: payload.value, payloadJson: payload.json } : {};
+      // Always built in this key order (one object shape).
+      return E.right({
+        sessionKey,
+        kind,
+        actorType,
+        summary,
         onlyIfWatched: fields.onlyIfWatched ?? false,
-        ...(fields.actorSessionKey !== undefined ? { actorSessionKey: fields.actorSessionKey } : {}),
-        ...payload,
-        ...(fields.dedupeKey !== undefined ? { dedupeKey: fields.dedupeKey } : {}),
-        ...(fields.occurredAt !== undefined ? { occurredAt: fields.occurredAt } : {}),
-      };
-      return E.right(command);
+        ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
+        ...taken,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+        ...(occurredAt !== undefined ? { occurredAt } : {}),
+      });
     }),
   );
 }

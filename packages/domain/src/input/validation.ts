@@ -31,19 +31,13 @@ export function describeValue(value: unknown): string {
     case 'string':
       return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
     case 'number':
-      return Number.isNaN(value) ? 'NaN' : String(value);
-    case 'bigint':
-      return 'a bigint';
     case 'boolean':
-      return String(value);
     case 'undefined':
-      return 'undefined';
-    case 'function':
-      return 'a function';
-    case 'symbol':
-      return 'a symbol';
+      return String(value);
+    case 'object':
+      return describeObject(value);
     default:
-      return describeObject(value as object | null);
+      return `a ${typeof value}`;
   }
 }
 
