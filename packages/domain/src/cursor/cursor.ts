@@ -174,10 +174,6 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       return decided([{ type: 'material_kept', material: state.material }]);
     case 'end':
       return state === undefined ? NOTHING : decided([{ type: 'watch_ended', reason: command.reason }]);
-    default: {
-      const unreachable: never = command;
-      return unreachable;
-    }
   }
 }
 
@@ -211,9 +207,5 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
     case 'notice_held':
       return state;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
   }
 }

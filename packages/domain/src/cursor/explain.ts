@@ -54,10 +54,6 @@ export function describeCursorEvent(event: CursorEvent): string {
       return `material kept: retention pruned the target's change at ${event.material} that keeps the notice pending; material stays ${event.material}`;
     case 'watch_ended':
       return `watch ended (${event.reason}): ${ENDED_BECAUSE[event.reason]}`;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
   }
 }
 

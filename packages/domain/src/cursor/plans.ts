@@ -43,14 +43,7 @@ export interface PairStep {
 }
 
 /** Decides `command` on the pair, folds its events, and gives the row, journal entries and notice they ask for. */
-export function stepPair(
-  watcher: SessionKey,
-  target: SessionKey,
-  stored: Watermarks | undefined,
-  command: CursorCommand,
-  now: number,
-  textOf?: NoticeTextOf,
-): PairStep {
+export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | undefined, command: CursorCommand, now: number, textOf?: NoticeTextOf): PairStep {
   const before = stored === undefined ? undefined : fromWatermarks(stored);
   const { events, notice } = decide(command, before);
   const after = events.reduce(evolve, before);
@@ -75,7 +68,7 @@ export interface WatchPlanInput {
 
 /** An explicit watch: a pair without a cursor gets one at the target's head; one with a cursor keeps it. */
 export function planWatch({ request, existing, head }: WatchPlanInput): CursorPlan & { readonly created: boolean } {
-  const step = stepPair(request.watcher, request.target, existing, { type: 'watch', at: head, via: 'watch' }, request.now);
+  const step = stepPair(request, existing, { type: 'watch', at: head, via: 'watch' }, request.now);
   return { created: step.write !== undefined, cursorWrites: written(step), journal: step.journal };
 }
 
@@ -91,7 +84,7 @@ export function planDrain(input: DrainRequest & { readonly cursors: readonly Cur
   const journal: CursorJournalRecord[] = [];
   const writes = new Map<SessionKey, CursorRow>();
   const outcomes = input.acks.map(({ target, notified }): DrainOutcome => {
-    const step = stepPair(watcher, target, rows.get(target), { type: 'drain', notified }, now);
+    const step = stepPair({ watcher, target }, rows.get(target), { type: 'drain', notified }, now);
     if (step.write !== undefined) {
       rows.set(target, step.write);
       writes.set(target, step.write);
@@ -110,8 +103,8 @@ export function planDrain(input: DrainRequest & { readonly cursors: readonly Cur
 export function planAcknowledgeRead(input: { readonly request: AcknowledgeReadRequest; readonly existing: CursorRow | undefined }): CursorPlan & {
   readonly outcome: AcknowledgeReadOutcome;
 } {
-  const { watcher, target, since, through, now } = input.request;
-  const step = stepPair(watcher, target, input.existing, { type: 'read', since, through }, now);
+  const { since, through, now } = input.request;
+  const step = stepPair(input.request, input.existing, { type: 'read', since, through }, now);
   if (step.events.length === 0 || step.after === undefined) return { outcome: { acknowledged: false }, cursorWrites: [], journal: [] };
   const outcome: AcknowledgeReadOutcome = { acknowledged: true, acked: step.after.acked, ...(step.notice !== undefined ? { reopened: step.notice } : {}) };
   return { outcome, cursorWrites: written(step), journal: step.journal };
@@ -134,7 +127,7 @@ export function planScan(input: ScanPlanInput): CursorPlan & { readonly notices:
   }
   const plan = { cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
   for (const row of [...rows.values()].sort(comparePairs)) {
-    const step = stepPair(row.watcher, row.target, row, { type: raise === undefined ? 'reread' : 'restartScan' }, raise?.now ?? 0, input.textOf);
+    const step = stepPair(row, row, { type: raise === undefined ? 'reread' : 'restartScan' }, raise?.now ?? 0, input.textOf);
     if (raise !== undefined) {
       plan.cursorWrites.push(...written(step));
       plan.journal.push(...step.journal);
@@ -161,7 +154,7 @@ export function planRemoval(input: { readonly cursors: readonly CursorRow[]; rea
   const rows = new Map<string, CursorRow>();
   for (const row of input.cursors) rows.set(pairKey(row.watcher, row.target), row);
   const sorted = [...rows.values()].sort(comparePairs);
-  const journal = sorted.flatMap((row) => stepPair(row.watcher, row.target, row, { type: 'end', reason: input.reason }, input.now).journal);
+  const journal = sorted.flatMap((row) => stepPair(row, row, { type: 'end', reason: input.reason }, input.now).journal);
   return { removed: sorted.map((row) => ({ watcher: row.watcher, target: row.target })), journal };
 }
 
@@ -179,7 +172,7 @@ export function planPruneMaterial(input: { readonly pruned: readonly PrunedSessi
   const journal = [...input.cursors].sort(comparePairs).flatMap((row) => {
     const session = pruned.get(row.target);
     if (session === undefined) return [];
-    return stepPair(row.watcher, row.target, row, { type: 'prune', before: session.before, after: session.after }, input.now).journal;
+    return stepPair(row, row, { type: 'prune', before: session.before, after: session.after }, input.now).journal;
   });
   return { journal };
 }

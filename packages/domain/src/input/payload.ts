@@ -158,12 +158,7 @@ class PayloadWalk {
       const key = keys[i] as string;
       if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
       if (i > 0) this.emit(1); // ,
-      try {
-        this.string(key);
-      } catch (e) {
-        if (e instanceof Refused) e.path.push(key);
-        throw e;
-      }
+      this.entry(key, key, level); // the key's own text, a refusal naming it
       this.emit(1); // :
       // The only read of this property: the copy and the text both come from it.
       copy[key] = this.entry(key, u[key], level + 1);

@@ -78,13 +78,13 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
       continue;
     }
     const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind, ...(actorSessionKey !== undefined ? { actorSessionKey } : {}) };
-    const step = stepPair(row.watcher, row.target, row, observe, appendedAt, input.noticeText);
+    const step = stepPair(row, row, observe, appendedAt, input.noticeText);
     if (step.write !== undefined) plan.cursorWrites.push(step.write);
     plan.journal.push(...step.journal);
     if (step.notice !== undefined) plan.notices.push(step.notice);
   }
   if (seedWatcher !== undefined) {
-    const seed = stepPair(seedWatcher, command.sessionKey, seedRow, { type: 'watch', at: sequence, via: 'spawn' }, appendedAt);
+    const seed = stepPair({ watcher: seedWatcher, target: command.sessionKey }, seedRow, { type: 'watch', at: sequence, via: 'spawn' }, appendedAt);
     if (seed.after !== undefined) plan.cursorWrites.push({ watcher: seedWatcher, target: command.sessionKey, ...toWatermarks(seed.after), touchedAt: appendedAt });
     plan.journal.push(...seed.journal);
   }

@@ -24,10 +24,6 @@ export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalL
     case 'pruned':
     case 'deleted':
       return { head: state.head, pruneWatermark: maxSequence(state.pruneWatermark, event.highestDeleted) };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
   }
 }
 

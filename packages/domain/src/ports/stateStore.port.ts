@@ -53,19 +53,8 @@ export interface StateStore {
 
 /** Every required method of the port but `close`; it fails to compile when one is missing. */
 export const STORE_OPERATIONS = [
-  'append',
-  'watch',
-  'readChanges',
-  'readHeads',
-  'listCursors',
-  'drain',
-  'acknowledgeRead',
-  'readCursorJournal',
-  'scanPending',
-  'resetWatcher',
-  'unwatch',
-  'deleteSession',
-  'prune',
+  'append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'acknowledgeRead', 'readCursorJournal',
+  'scanPending', 'resetWatcher', 'unwatch', 'deleteSession', 'prune',
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */
