@@ -54,10 +54,6 @@ class PayloadWalk {
     return { value, json: JSON.stringify(value) };
   }
 
-  private refuse(value: unknown, expected: string): never {
-    throw new Refused(value, expected);
-  }
-
   /** Counts `bytes` more UTF-8 bytes of the JSON text (punctuation, a literal, a quoted string). */
   private emit(bytes: number): void {
     this.bytes += bytes;
@@ -89,14 +85,14 @@ class PayloadWalk {
       const code = s.charCodeAt(i);
       if (code < 0x80) {
         if (code < 0x20 || code === 0x22 || code === 0x5c) {
-          if (code === 0) this.refuse(s, TEXT);
+          if (code === 0) throw new Refused(s, TEXT);
           escapes = true;
         }
         bytes += 1;
       } else if (code < 0x800) bytes += 2;
       else if (code >= 0xd800 && code <= 0xdfff) {
         const next = s.charCodeAt(i + 1); // NaN past the end
-        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) this.refuse(s, TEXT);
+        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) throw new Refused(s, TEXT);
         bytes += 4;
         i += 1;
       } else bytes += 3;
@@ -108,7 +104,7 @@ class PayloadWalk {
 
   /** A value `level` containers below the payload (its own entries are level 1). */
   private value(u: unknown, level: number): JsonValue {
-    if (level > MAX_DEPTH) this.refuse(u, `nesting at most ${MAX_DEPTH} deep`);
+    if (level > MAX_DEPTH) throw new Refused(u, `nesting at most ${MAX_DEPTH} deep`);
     switch (typeof u) {
       case 'string':
         return this.string(u);
@@ -116,7 +112,7 @@ class PayloadWalk {
         this.emit(u ? 4 : 5);
         return u;
       case 'number': {
-        if (!Number.isFinite(u)) this.refuse(u, 'a finite number');
+        if (!Number.isFinite(u)) throw new Refused(u, 'a finite number');
         this.emit(String(u).length); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
         return u === 0 ? 0 : u;
       }
@@ -126,12 +122,12 @@ class PayloadWalk {
           return null;
         }
         if (Array.isArray(u)) return this.array(u, level);
-        if (!isPlainObject(u)) this.refuse(u, 'a JSON value (a plain object, not a class instance)');
+        if (!isPlainObject(u)) throw new Refused(u, 'a JSON value (a plain object, not a class instance)');
         return this.object(u, level);
       case 'undefined':
-        return this.refuse(u, 'a JSON value (omit the property instead of undefined)');
+        throw new Refused(u, 'a JSON value (omit the property instead of undefined)');
       default:
-        return this.refuse(u, 'a JSON value');
+        throw new Refused(u, 'a JSON value');
     }
   }
 

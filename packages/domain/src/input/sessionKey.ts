@@ -52,11 +52,6 @@ export function isAgentQualified(key: string): boolean {
   return parseAgentKey(key) !== undefined;
 }
 
-/** `agent:<agentId>:main`. */
-export function isMainSession(key: string): boolean {
-  return parseAgentKey(key)?.rest === 'main';
-}
-
 /** An agent-qualified key whose `<rest>` has a `subagent` segment; such watchers are not woken. */
 export function isNestedSubagent(key: string): boolean {
   const parsed = parseAgentKey(key);

@@ -35,18 +35,14 @@ export function describeValue(value: unknown): string {
     case 'undefined':
       return String(value);
     case 'object':
-      return describeObject(value);
+      break;
     default:
       return `a ${typeof value}`;
   }
-}
-
-/** `null`, an array by its length, an object by its key count; a value whose shape cannot be read (a revoked Proxy) as `an object`. */
-function describeObject(value: object | null): string {
   if (value === null) return 'null';
+  // An array by its length, an object by its key count; one whose shape cannot be read (a revoked Proxy) as `an object`.
   try {
-    if (Array.isArray(value)) return `an array of ${count(value.length, 'item')}`;
-    return `an object with ${count(Object.keys(value).length, 'key')}`;
+    return Array.isArray(value) ? `an array of ${count(value.length, 'item')}` : `an object with ${count(Object.keys(value).length, 'key')}`;
   } catch {
     return 'an object';
   }
