@@ -1,18 +1,11 @@
 // The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs).
 import type { PrunePreview, PruneRequest } from '@session-state/domain';
 
-/** A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire; `byAge`, `cursorsByAge`: at all. */
-export interface RetentionCutoff {
-  readonly cutoff: number;
-  readonly finite: boolean;
-  readonly byAge: boolean;
-  readonly cursorCutoff: number;
-  readonly cursorFinite: boolean;
-  readonly cursorsByAge: boolean;
-}
-
-/** The age cutoffs of a batch; a non-finite cutoff (an infinite age limit) prunes nothing by age. */
-export function retentionCutoff(request: PruneRequest): RetentionCutoff {
+/**
+ * A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire;
+ * `byAge`, `cursorsByAge`: at all. A non-finite cutoff (an infinite age limit) prunes nothing by age.
+ */
+export function retentionCutoff(request: PruneRequest) {
   const cutoff = request.now - request.maxAgeMs;
   const finite = Number.isFinite(cutoff);
   const cursorCutoff = request.now - (request.cursorMaxAgeMs ?? request.maxAgeMs);

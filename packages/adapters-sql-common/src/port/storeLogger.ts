@@ -1,5 +1,4 @@
-// Where a SQL store's own messages go: the embedder's logger (checked), or the console. Messages
-// carry identifiers and the driver's words, never stored content.
+// Where a SQL store's messages go: the embedder's logger (checked) or the console; identifiers and driver words, never stored content.
 import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
 
 /** The store a message comes from: names its console prefix and its open function. */

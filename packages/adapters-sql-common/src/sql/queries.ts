@@ -1,5 +1,4 @@
-// The statements both SQL adapters run with the same text, written once over either dialect's
-// tables with named placeholders; each adapter renders them in its own dialect.
+// The statements both SQL adapters run with the same text, over either dialect's tables with named placeholders.
 import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
@@ -82,12 +81,11 @@ export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
 
 type NoParams = Record<string, never>;
 type Cutoff = { readonly cutoff: number };
-type ChangesParams = { readonly since: number; readonly sessionKey: string; readonly limit: number };
 
 /** The named values each shared statement takes. */
 export interface SharedStatementParams {
   readonly eventByDedupeKey: { readonly dedupeKey: string };
-  readonly changesSince: ChangesParams;
+  readonly changesSince: { readonly since: number; readonly sessionKey: string; readonly limit: number };
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
   readonly overviewCounts: NoParams;

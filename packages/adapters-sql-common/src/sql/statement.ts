@@ -1,5 +1,4 @@
-// Statements with NAMED parameters: rendered once at open with `sql.placeholder`s, the names kept
-// in bind order beside the text; each call's named values are laid out in that order.
+// Statements with named parameters: rendered once with placeholders, the names kept in bind order; each call's values laid out in it.
 import type { SQL } from 'drizzle-orm';
 
 import { orm } from './drizzle.js';

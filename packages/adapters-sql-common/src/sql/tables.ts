@@ -1,5 +1,4 @@
-// The tables both SQL adapters define, as the shared code sees them, and one column list per row
-// shape in the order the row decoders read them, so a column is never added to one adapter only.
+// The tables both SQL adapters define, as the shared code sees them, and one column list per row shape in the row decoders' order.
 import type { AnyColumn, Table } from 'drizzle-orm';
 
 type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
@@ -25,8 +24,6 @@ export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'materia
 export const PENDING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
 /** StoredJournalValues order. */
 export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
-/** A head row as readHeads returns it. */
-export const HEAD_FIELDS = ['sessionKey', 'head', 'pruneWatermark'] as const;
 
 /**
  * The `fields` of `table` as a drizzle selection object (its key order is the select's column order).
