@@ -1,5 +1,4 @@
-// Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
-// the store over a connection pool: the port, the overview, maintenance and the cross-process signals.
+// Opens (creating and migrating if needed) the store's schema and returns the store over a pool: port, overview, maintenance and signals.
 import { logCorruptRow, storeLogger, storePort } from '@session-state/adapters-sql-common';
 import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance } from '@session-state/domain';
 import pg from 'pg';

@@ -1,5 +1,4 @@
-// The store's drizzle tables in its own schema (every name schema-qualified, so no statement
-// depends on search_path); drizzle-kit generates the migrations from them.
+// The store's drizzle tables in its own schema (every name qualified, so no statement depends on search_path); drizzle-kit migrates from them.
 import { pgCore } from './drizzle.js';
 
 const { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } = pgCore;

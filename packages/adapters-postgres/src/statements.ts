@@ -1,7 +1,6 @@
-// The store's statements, rendered once at open into named statements taking named values: the
-// shared ones from adapters-sql-common, and PostgreSQL's own (locks, unnest arrays, NOTIFY).
+// The store's statements, rendered once at open as named statements taking named values: the shared ones and PostgreSQL's own.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
 import { orm, pgCore } from './drizzle.js';
@@ -42,12 +41,18 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
 
 type Orm = NodePgDatabase<StoreTables>;
 const p = (name: string) => sql.placeholder(name);
-type Arrays<T> = { readonly [K in keyof T]: readonly T[K][] };
+/** The journal placeholders, each the array of one JournalParams field. */
+export const JOURNAL_COLUMNS = {
+  ...{ jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via' },
+  ...{ jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt' },
+} as const satisfies Record<string, keyof JournalParams>;
+/** The cursor placeholders of a plan write, each the array of one CursorRow field. */
+export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt' } as const;
 
-/** The journal placeholders: one array per JournalParams field. */
-export type JournalArrays = Arrays<{ jWatchers: string; jTargets: string; jTypes: string; jReasons: string | null; jVias: string | null; jAcked: number; jNotified: number; jMaterial: number; jRecordedAt: number }>;
-/** The cursor placeholders of a plan write: one array per CursorRow field. */
-export type CursorArrays = Arrays<{ watchers: string; targets: string; acked: number; notified: number; material: number; touchedAt: number }>;
+/** One array per placeholder of `Columns`, of the field of `Row` it names. */
+export type Arrays<Row, Columns extends Record<string, keyof Row>> = { readonly [K in keyof Columns]: readonly Row[Columns[K]][] };
+export type JournalArrays = Arrays<JournalParams, typeof JOURNAL_COLUMNS>;
+export type CursorArrays = Arrays<CursorRow, typeof CURSOR_COLUMNS>;
 
 type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };

@@ -1,5 +1,4 @@
-// The settings of a store's connections: bigint columns read as numbers, and no search_path
-// (every statement names the store's schema itself), plus the pool and the signal channel.
+// The store's connection settings: bigint read as number, no search_path (statements name the schema), the pool and the signal channel.
 import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options.js';

@@ -1,5 +1,4 @@
-// One store operation as one transaction, retried whole when nothing of an attempt can have been
-// kept; after a connection lost during COMMIT the outcome is read back from the server first.
+// One store operation as one transaction, retried whole when nothing of it can have been kept; a COMMIT lost with its connection is asked back.
 import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
 import type { PoolClient, QueryResultRow } from 'pg';

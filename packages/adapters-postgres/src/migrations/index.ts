@@ -1,5 +1,4 @@
-// Every committed migration in version order: drizzle-kit's, embedded in generated.ts. They create
-// what the earlier hand-written migrations of the same versions did.
+// Every committed migration in version order: drizzle-kit's, embedded in generated.ts.
 import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 

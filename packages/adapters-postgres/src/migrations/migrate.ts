@@ -1,5 +1,4 @@
-// Applies the pending committed migrations at open, in one transaction under an advisory lock,
-// so several gateways opening a fresh database at once apply every migration exactly once.
+// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once.
 import type { ClientBase } from 'pg';
 
 import { MIGRATIONS, type Migration } from './index.js';

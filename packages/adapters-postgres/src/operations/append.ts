@@ -1,5 +1,4 @@
-// Append: one transaction per batch (group commit), sequences drawn under the session's head-row
-// lock; first without savepoints, and when a request fails, again with each in its own.
+// Append: one transaction per batch (group commit), sequences drawn under the head-row lock; on a request's failure, again with savepoints.
 import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';

@@ -1,5 +1,4 @@
-// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked so two
-// gateways share the work; the preview (counts only) and VACUUM.
+// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked (they share the work); the preview and VACUUM.
 import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';

@@ -1,5 +1,4 @@
-// Explicit watch: lock the target's head, read the pair's cursor, plan (`planWatch`), write the
-// new cursor and its `watch_started` entry.
+// Explicit watch: lock the target's head, read the pair's cursor, planWatch, write the new cursor and its watch_started entry.
 import { decodeStoredCursors, headOfRow } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 

@@ -1,5 +1,4 @@
-// Cross-process signals: one connection LISTENs on the store's channel; a lost one is reported,
-// re-established with backoff and followed by `resync` (notifications sent meanwhile are gone).
+// Cross-process signals: one connection LISTENs on the channel; a lost one is reported, re-established with backoff and followed by resync.
 import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 

@@ -1,5 +1,4 @@
-// Cursor signals: a transaction that made a cursor pending or removed one NOTIFYs per target at
-// commit, naming the watchers, so a gateway owning none of them skips the re-read.
+// Cursor signals: a transaction that made cursors pending or removed them NOTIFYs per target at commit, naming the watchers.
 import type { SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
