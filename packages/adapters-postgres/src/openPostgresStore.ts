@@ -56,11 +56,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
   let closed: Promise<void> | undefined;
-  const reads = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview };
-  const writes = { append: appendBatch, watch, drain, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
+  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead };
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
-  return storePort(() => db, { ...reads, ...writes, close }, (listener) => listenForSignals(listen, listener));
+  const allOps = { ...ops, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
+  return storePort(() => db, allOps, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */

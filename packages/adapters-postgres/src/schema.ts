@@ -84,13 +84,7 @@ export function storeTables(schemaName: string) {
     ],
   );
 
-  /** One row per applied migration; the runner creates it, so it is not in the generated migrations. */
-  const schemaMigrations = pgTable('schema_migrations', {
-    version: bigint('version', { mode: 'number' }).primaryKey(),
-    name: text('name').notNull(),
-    appliedAt: bigint('applied_at', { mode: 'number' }).notNull(),
-  });
-  return { eventSequence, events, heads, cursors, cursorJournal, schemaMigrations };
+  return { eventSequence, events, heads, cursors, cursorJournal };
 }
 
 /** The drizzle schema object passed to `drizzle()`: the tables of one schema. */

@@ -9,9 +9,6 @@ import { checkOut, type HeldClient } from './checkOut.js';
 import { commitStatus } from './commitStatus.js';
 import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } from './lockedFailure.js';
 
-export { sqlState } from './lockedFailure.js';
-export type { Statement } from '../statements.js';
-
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
 const RETRYABLE = new Set(['40P01', '40001']);
 export const MAX_ATTEMPTS = 5;

@@ -3,8 +3,8 @@ import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, Requ
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { isLockedFailure } from '../connection/lockedFailure.js';
-import { inTransaction, isRetryable, run, runBoth, sqlState } from '../connection/transaction.js';
+import { isLockedFailure, sqlState } from '../connection/lockedFailure.js';
+import { inTransaction, isRetryable, run, runBoth } from '../connection/transaction.js';
 import { signalPairs } from '../signals/notify.js';
 import type { StoreDb } from '../storeDb.js';
 import { writeCursorPlan } from './journal.js';

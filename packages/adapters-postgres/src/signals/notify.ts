@@ -29,11 +29,7 @@ export function readSignalPayload(payload: string): CursorSignal {
 export async function signalPairs(db: StoreDb, client: PoolClient, pairs: readonly { readonly watcher: string; readonly target: string }[]): Promise<void> {
   if (pairs.length === 0) return;
   const watchersByTarget = new Map<string, Set<string>>();
-  for (const { watcher, target } of pairs) {
-    const watchers = watchersByTarget.get(target);
-    if (watchers === undefined) watchersByTarget.set(target, new Set([watcher]));
-    else watchers.add(watcher);
-  }
+  for (const { watcher, target } of pairs) watchersByTarget.set(target, (watchersByTarget.get(target) ?? new Set()).add(watcher));
   const payloads = [...watchersByTarget].map(([target, watchers]) => signalPayload(target, [...watchers]));
   await run(client, db.statements.notifyPayloads, { channel: db.channel, payloads });
 }
