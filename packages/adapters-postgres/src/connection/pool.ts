@@ -8,11 +8,9 @@ const INT8_OID = 20;
 /** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
 export const STORE_APPLICATION_NAME = 'session-state';
 
-const parseInt8 = (value: string): number => Number(value);
-
 /** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
 const types: ClientConfig['types'] = {
-  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as never,
+  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never,
 };
 
 /** How long beyond statementTimeoutMs a query waits for any answer before its connection is closed (a stalled server). */

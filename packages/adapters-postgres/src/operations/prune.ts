@@ -96,14 +96,10 @@ export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<
   return previewOfCounts(row, request);
 }
 
-/** The store's data tables as quoted, schema-qualified names. */
+/** The store's data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own). */
 function tableNames(db: StoreDb): string[] {
   const { events, heads, cursors, cursorJournal } = db.tables;
-  const quote = (name: string): string => `"${name.replace(/"/gu, '""')}"`;
-  return [events, heads, cursors, cursorJournal].map((table) => {
-    const config = pgCore.getTableConfig(table);
-    return `${quote(config.schema ?? 'public')}.${quote(config.name)}`;
-  });
+  return [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
 }
 
 /** Bytes of the store's tables with their indexes and TOAST. */

@@ -177,10 +177,9 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
   }
 }
 
-const materialOf = (state: CursorState): Sequence | undefined => (state?.status === 'pending' ? state.material : undefined);
-
-function pendingAt(acked: Sequence, notified: Sequence, material: Sequence | undefined): Cursor {
-  return fromWatermarks({ acked, notified, material: material === undefined ? notified : maxSequence(material, notified) });
+/** Pending at (acked, notified]; material is `held`'s when it is pending (never below notified). */
+function pendingAt(acked: Sequence, notified: Sequence, held: CursorState): Cursor {
+  return fromWatermarks({ acked, notified, material: held?.status === 'pending' ? maxSequence(held.material, notified) : notified });
 }
 
 /** Folds one event. Only `watch_started` creates a cursor; material never falls. */
@@ -194,9 +193,9 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return { status: 'idle', acked: event.acked };
     case 'notice_reopened':
     case 'notice_recovered':
-      return pendingAt(event.acked, event.notified, materialOf(state));
+      return pendingAt(event.acked, event.notified, state);
     case 'notice_read':
-      return event.notified > event.acked ? pendingAt(event.acked, event.notified, materialOf(state)) : { status: 'idle', acked: event.acked };
+      return event.notified > event.acked ? pendingAt(event.acked, event.notified, state) : { status: 'idle', acked: event.acked };
     case 'material_kept':
       return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
     case 'watch_ended':

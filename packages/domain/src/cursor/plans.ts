@@ -1,6 +1,5 @@
-// The pure planners of the store operations on cursors (append: log/append.ts). Each takes the
-// rows a store read under its write lock, decides and folds, and returns the rows to write, the
-// journal entries to append in the same transaction, and the outcome.
+// The pure planners of the store operations on cursors (append: log/append.ts): from the rows a store read under its write lock,
+// the rows to write, the journal entries to append in the same transaction, and the outcome.
 import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type CursorDecision, type CursorState, type EndReason, type Watermarks } from './cursor.js';
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';

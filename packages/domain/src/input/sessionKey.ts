@@ -38,13 +38,8 @@ export interface AgentSessionKey {
 }
 
 export function parseAgentKey(key: string): AgentSessionKey | undefined {
-  if (!key.startsWith('agent:')) return undefined;
-  const afterPrefix = key.slice('agent:'.length);
-  const colon = afterPrefix.indexOf(':');
-  if (colon <= 0) return undefined;
-  const rest = afterPrefix.slice(colon + 1);
-  if (rest === '') return undefined;
-  return { agentId: afterPrefix.slice(0, colon), rest };
+  const match = /^agent:([^:]+):(.+)$/su.exec(key);
+  return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
 }
 
 /** Only agent-qualified keys take part in watching, as watcher or as target. */

@@ -1,7 +1,5 @@
-// Turns io-ts decoding failures into one readable InvalidInput naming the field, what was
-// expected and what the field held, described by type and size and never repeated (any string a
-// caller passes may be message content, even a short one), so every boundary reports bad input
-// the same way.
+// io-ts failures as one readable InvalidInput naming the field, what was expected and what it held, described by type and size,
+// never repeated (any string a caller passes may be message content), so every boundary reports bad input alike.
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 

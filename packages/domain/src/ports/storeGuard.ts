@@ -1,8 +1,5 @@
-// The checks a store runs on the keys of a write before touching its state. The port's types
-// promise validated keys, but a store called directly (from JavaScript, or past a cast) must
-// still refuse a key it could not keep exactly: SQLite and PostgreSQL store text as UTF-8 and
-// turn an unpaired surrogate into U+FFFD, so the write would land on another key's rows. Every
-// adapter runs these same checks, so every store refuses the same requests.
+// The key checks every store runs before a write, even when called directly (from JavaScript, past a cast): SQLite and PostgreSQL
+// store an unpaired surrogate as U+FFFD, so the write would land on another key's rows; every store refuses the same requests.
 import type { AppendRequest } from './stateStore.port.js';
 import { DedupeKey } from '../input/recordInput.js';
 import { isSessionKey, SESSION_KEY_EXPECTED } from '../input/sessionKey.js';
