@@ -24,12 +24,8 @@ export function planHeadWrites(changes: readonly HeadChange[]): { readonly write
   const after = new Map<string, SignalLogHead>();
   for (const { sessionKey, locked, events } of changes) {
     const write = planHeadWrite(locked, events);
-    if (write.type === 'none') {
-      after.set(sessionKey, locked ?? initialHead);
-      continue;
-    }
-    writes.push({ sessionKey, insert: write.type === 'insert', head: write.head.head, pruneWatermark: write.head.pruneWatermark });
-    after.set(sessionKey, write.head);
+    after.set(sessionKey, write.type === 'none' ? (locked ?? initialHead) : write.head);
+    if (write.type !== 'none') writes.push({ sessionKey, insert: write.type === 'insert', head: write.head.head, pruneWatermark: write.head.pruneWatermark });
   }
   return { writes, after };
 }
