@@ -69,7 +69,6 @@ export type Statements = Compiled<SharedQueries> & ReturnType<typeof ownStatemen
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const shared = sharedStatements(tables);
-  const sharedBoundary = shared.capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // A regclass literal: the schema name is checked ([a-z_][a-z0-9_]*).
@@ -127,11 +126,8 @@ SELECT 1`),
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
 RETURNING head, prune_watermark`),
     /** Creates a cursor (a CursorRow) unless the pair has one (a concurrent watch made it first); returns a row when it did. */
-    insertCursor: q<CursorRow>(orm
-        .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
-        .onConflictDoNothing()
-        .returning({ one: sql`1` })),
+    insertCursor: q<CursorRow>(sql`INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
+VALUES (${p('watcher')}, ${p('target')}, ${p('acked')}, ${p('notified')}, ${p('material')}, ${p('touchedAt')}) ON CONFLICT DO NOTHING RETURNING 1`),
     /** {watcher, targets} → those cursors, locked in target order, as CursorValues. */
     drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
@@ -169,7 +165,7 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
 )
 SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`),
     /** {maxRows, limit} → deletes the lowest sequences beyond the newest `maxRows`; [sessionKey, highest deleted, count, boundary] per session. */
-    deleteCappedEvents: q<Limit & { maxRows: number }>(sql`WITH boundary AS (${sharedBoundary}),
+    deleteCappedEvents: q<Limit & { maxRows: number }>(sql`WITH boundary AS (${shared.capBoundary}),
 victims AS (
   DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)

@@ -53,15 +53,11 @@ export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Prom
   return [a, await second];
 }
 
-/** `checkCommit`: whether a lost COMMIT answer is asked of the server (default true; it costs a transaction id, so watch, prune and the restart scan skip it). */
-export type TransactionOptions = { readonly checkCommit?: boolean };
-
-/** For watch, prune and the restart scan: see `checkCommit`. */
-export const NO_COMMIT_CHECK: TransactionOptions = { checkCommit: false };
+/** For watch, prune and the restart scan: a lost COMMIT answer is not asked of the server (asking costs a transaction id). */
+export const NO_COMMIT_CHECK = false;
 
 /** A whole operation in one `BEGIN … COMMIT`; after a connection lost during COMMIT, the result, a retry or "outcome unknown" as the server tells. */
-export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  const checkCommit = options.checkCommit ?? true;
+export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, checkCommit = true): Promise<T> {
   let reconnects = 0;
   for (let attempt = 1; ; ) {
     let held: HeldClient;

@@ -13,12 +13,9 @@ import { journalRemoval, writeHeads } from './removal.js';
 /** Adds each session's highest deleted sequence from [sessionKey, highest, count] rows to `into`; returns the events counted. */
 function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, number>): number {
   let deleted = 0;
-  for (const row of rows) {
-    const sessionKey = row[0] as string;
-    const sequence = Number(row[1]);
-    deleted += Number(row[2]);
-    const before = into.get(sessionKey);
-    if (before === undefined || sequence > before) into.set(sessionKey, sequence);
+  for (const [sessionKey, highest, count] of rows as readonly (readonly [string, unknown, unknown])[]) {
+    deleted += Number(count);
+    into.set(sessionKey, Math.max(Number(highest), into.get(sessionKey) ?? 0));
   }
   return deleted;
 }
