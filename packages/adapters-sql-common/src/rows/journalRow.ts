@@ -6,14 +6,21 @@ import { storedWatermarksProblem } from './storedRow.js';
 /** The column order of a journal select (`journalColumns`): the position, then JournalParams' fields in order. */
 export type StoredJournalValues = [position: number, watcher: string, target: string, type: string, reason: string | null, via: string | null, acked: number, notified: number, material: number, recordedAt: number];
 
-/**
- * The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it (every other
- * event field is one of them), the time.
- */
-export type JournalParams = ReturnType<typeof journalParams>;
+/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it, the time. */
+export interface JournalParams {
+  readonly watcher: string;
+  readonly target: string;
+  readonly type: string;
+  readonly reason: string | null;
+  readonly via: string | null;
+  readonly acked: number;
+  readonly notified: number;
+  readonly material: number;
+  readonly recordedAt: number;
+}
 
 /** A record as the named values of one insert. */
-export function journalParams(record: CursorJournalRecord) {
+export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
   const reason = event.type === 'watch_ended' ? event.reason : null;
   const via = event.type === 'watch_started' ? event.via : null;
