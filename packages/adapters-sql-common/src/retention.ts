@@ -7,9 +7,8 @@ import type { PrunePreview, PruneRequest } from '@session-state/domain';
  */
 export function retentionCutoff(request: PruneRequest) {
   const cutoff = request.now - request.maxAgeMs;
-  const finite = Number.isFinite(cutoff);
   const cursorCutoff = request.now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
-  const cursorFinite = Number.isFinite(cursorCutoff);
+  const [finite, cursorFinite] = [Number.isFinite(cutoff), Number.isFinite(cursorCutoff)];
   return { cutoff, finite, byAge: finite && request.batchSize > 0, cursorCutoff, cursorFinite, cursorsByAge: cursorFinite && request.batchSize > 0 };
 }
 
@@ -41,7 +40,6 @@ export function pruneCountParams(request: PruneRequest): { readonly cutoff: numb
 
 /** The preview from the `pruneCounts` row: every aged event, then the oldest of the rest beyond `maxRows`. */
 export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
-  const aged = Number(row?.[0] ?? 0);
-  const kept = Number(row?.[1] ?? 0);
-  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: Number(row?.[2] ?? 0) };
+  const [aged, kept, idle] = [0, 1, 2].map((column) => Number(row?.[column] ?? 0)) as [number, number, number];
+  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: idle };
 }

@@ -3,9 +3,6 @@ import { asSequence, CursorEvent, type CorruptRowSink, type CursorJournalEntry, 
 
 import { storedWatermarksProblem } from './storedRow.js';
 
-/** The column order of a journal select (`journalColumns`): the position, then JournalParams' fields in order. */
-export type StoredJournalValues = [position: number, watcher: string, target: string, type: string, reason: string | null, via: string | null, acked: number, notified: number, material: number, recordedAt: number];
-
 /** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it, the time. */
 export interface JournalParams {
   readonly watcher: string;

@@ -26,21 +26,17 @@ function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload
   if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
   const actorType = row[offset + 3] as string;
   if (!ACTOR_TYPES.has(actorType)) return { ok: false, reason: 'unknown actor type' };
-  const payloadColumn = row[offset + 6];
-  let payload: Payload | undefined;
-  if (payloadColumn !== null) {
-    const parsed = parsePayload(payloadColumn);
-    // Only a JSON object is a payload (not an array, not null).
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, reason: 'payload is not a JSON object' };
-    payload = parsed as Payload;
-  }
+  const column = row[offset + 6];
+  const payload = column === null ? undefined : parsePayload(column);
+  // Only a JSON object is a payload (not an array, not null, not a column that did not parse).
+  if (column !== null && (typeof payload !== 'object' || payload === null || Array.isArray(payload))) return { ok: false, reason: 'payload is not a JSON object' };
   const actorSessionKey = row[offset + 4] as string | null;
   const dedupeKey = row[offset + 7] as string | null;
   // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
   const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
   if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
   event['summary'] = row[offset + 5];
-  if (payload !== undefined) event['payload'] = payload;
+  if (payload !== undefined) event['payload'] = payload as Payload;
   if (dedupeKey !== null) event['dedupeKey'] = dedupeKey;
   event['occurredAt'] = row[offset + 8];
   event['appendedAt'] = row[offset + 9];

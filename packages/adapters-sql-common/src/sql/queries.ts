@@ -119,7 +119,7 @@ export function listCursorsQuery({ cursors }: SqlTables, filter: CursorFilter): 
   return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${filtered(cursors, filter)} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
 }
 
-/** The journal entries of the pairs matching `filter` (all when empty), by position, as StoredJournalValues. */
+/** The journal entries of the pairs matching `filter` (all when empty), by position, in JOURNAL_FIELDS order. */
 export function readCursorJournalQuery({ cursorJournal }: SqlTables, filter: CursorFilter): SQL {
   return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${filtered(cursorJournal, filter)} ORDER BY ${asc(cursorJournal.position)}`;
 }

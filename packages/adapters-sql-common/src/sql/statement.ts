@@ -11,12 +11,6 @@ export interface SqlDialect {
 /** A query builder (its own dialect renders it) or an `sql` template (the given dialect renders it). */
 export type Renderable = SQL | { toSQL(): { readonly sql: string; readonly params: readonly unknown[] } };
 
-/** A statement rendered once: its text and the placeholder each positional parameter binds. */
-export interface RenderedStatement {
-  readonly sql: string;
-  readonly names: readonly string[];
-}
-
 /** The placeholder a parameter binds (insert values arrive in a column Param whose encoder is the identity for every bound column). */
 function placeholderName(param: unknown): string | undefined {
   if (orm.is(param, orm.Placeholder)) return param.name;
@@ -24,8 +18,8 @@ function placeholderName(param: unknown): string | undefined {
   return undefined;
 }
 
-/** Renders `query`; every parameter must be a placeholder (a literal would be bound by no name). */
-export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): RenderedStatement {
+/** Renders `query` once: its text and the placeholder each `$n` binds; every parameter must be a placeholder (a literal binds no name). */
+export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): { readonly sql: string; readonly names: readonly string[] } {
   const { sql, params } = orm.is(query, orm.SQL) ? dialect.sqlToQuery(query) : query.toSQL();
   const names = params.map((param) => {
     const name = placeholderName(param);

@@ -22,13 +22,10 @@ export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'act
 export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
 /** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */
 export const PENDING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
-/** StoredJournalValues order. */
+/** A journal select's column order: the position, then JournalParams' fields. */
 export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
 
-/**
- * The `fields` of `table` as a drizzle selection object (its key order is the select's column order).
- * @example db.select(columnsOf(tables.cursors, CURSOR_FIELDS)).from(tables.cursors)
- */
+/** The `fields` of `table` as a drizzle selection object (its key order is the select's column order). */
 export function columnsOf<T, K extends keyof T & string>(table: T, fields: readonly K[]): { [F in K]: T[F] } {
   const picked = {} as { [F in K]: T[F] };
   for (const field of fields) picked[field] = table[field];
