@@ -29,7 +29,8 @@ function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload
   const column = row[offset + 6];
   const payload = column === null ? undefined : parsePayload(column);
   // Only a JSON object is a payload (not an array, not null, not a column that did not parse).
-  if (column !== null && (typeof payload !== 'object' || payload === null || Array.isArray(payload))) return { ok: false, reason: 'payload is not a JSON object' };
+  const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+  if (column !== null && !isObject) return { ok: false, reason: 'payload is not a JSON object' };
   const actorSessionKey = row[offset + 4] as string | null;
   const dedupeKey = row[offset + 7] as string | null;
   // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
@@ -89,12 +90,9 @@ export function decodeStoredCursors(sink: CorruptRowSink, operation: string, row
 
 /** PENDING_FIELDS rows of the watchers passing `owns`, as CursorRows touched at `touchedAt`; a corrupt row is reported and left out. */
 export function decodePendingRows(sink: CorruptRowSink, operation: string, rows: Iterable<readonly unknown[]>, touchedAt: number, owns?: (watcher: SessionKey) => boolean): CursorRow[] {
-  const cursors: CursorRow[] = [];
-  for (const row of rows) {
+  return Array.from(rows).flatMap((row) => {
     const watcher = row[0] as SessionKey;
-    if (owns !== undefined && !owns(watcher)) continue;
-    const stored = decodeStoredWatermarks(sink, operation, row);
-    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
-  }
-  return cursors;
+    const stored = owns === undefined || owns(watcher) ? decodeStoredWatermarks(sink, operation, row) : undefined;
+    return stored === undefined ? [] : [{ watcher, target: row[1] as SessionKey, ...stored, touchedAt }];
+  });
 }

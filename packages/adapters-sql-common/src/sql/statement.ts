@@ -31,12 +31,9 @@ export function renderStatement(dialect: SqlDialect, query: Renderable, label: s
 
 /** The positional values of one call: each name's value from `params`, in the statement's order. */
 export function bindValues(names: readonly string[], params: object): unknown[] {
-  const values = new Array<unknown>(names.length);
-  const named = params as Record<string, unknown>;
-  for (let i = 0; i < names.length; i += 1) {
-    const value = named[names[i] as string];
-    if (value === undefined) throw new Error(`no value for the parameter ${names[i] as string}`);
-    values[i] = value;
-  }
-  return values;
+  return names.map((name) => {
+    const value = (params as Record<string, unknown>)[name];
+    if (value === undefined) throw new Error(`no value for the parameter ${name}`);
+    return value;
+  });
 }

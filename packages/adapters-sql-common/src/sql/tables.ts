@@ -3,15 +3,13 @@ import type { AnyColumn, Table } from 'drizzle-orm';
 
 type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
 
-export type EventsTable = TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
-export type HeadsTable = TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
 export type CursorsTable = TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
 export type JournalTable = TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
 
 /** A store's four tables, in either dialect. */
 export interface SqlTables {
-  readonly events: EventsTable;
-  readonly heads: HeadsTable;
+  readonly events: TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
+  readonly heads: TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
   readonly cursors: CursorsTable;
   readonly cursorJournal: JournalTable;
 }
