@@ -20,18 +20,15 @@ export interface Statement<Params extends object = Record<string, never>> {
   readonly params?: Params;
 }
 
-/** A query to compile, and the named values it takes (a type only). */
-interface Query<P extends object> {
-  readonly query: Renderable;
-  readonly params?: P;
-}
-const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => ({ query });
+/** A query to compile, and (a type only) the named values it takes. */
+type Query<P extends object> = Renderable & { readonly '~params'?: P };
+const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
 type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
 
 /** Renders each query once as the statement `ss_<its name in snake case>`. */
 function compileAll<T extends Record<string, Query<object>>>(queries: T): Compiled<T> {
   const compiled: Record<string, Statement<object>> = {};
-  for (const [key, { query }] of Object.entries(queries)) {
+  for (const [key, query] of Object.entries(queries)) {
     const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const { sql: text, names } = renderStatement(dialect, query, `compile ${name}`);
     compiled[key] = { name: `ss_${name}`, text, names };
@@ -202,6 +199,5 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
 
 /** Every statement of the store on `tables`' schema, rendered once at open. */
 export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
-  const shared = Object.fromEntries(Object.entries(sharedStatements(tables)).map(([name, query]) => [name, q(query)])) as unknown as SharedQueries;
-  return { ...compileAll(shared), ...ownStatements(orm, tables) };
+  return { ...compileAll<SharedQueries>(sharedStatements(tables)), ...ownStatements(orm, tables) };
 }
