@@ -86,12 +86,8 @@ ORDER BY j.ord`;
     lockHeads: q<SessionKeys>(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`),
     /** {targets} locks every cursor on a batch's targets in (target, watcher) order, the order drains lock in too. */
     lockCursorsOnTargets: q<Targets>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ANY(${p('targets')}::text[]) ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
-    /**
-     * Locks (or creates) the session's head row, draws the next sequence under the lock, raises
-     * the head to it and inserts the event there, in one statement: a session's sequences commit
-     * in increasing order whatever other gateways do, and the head only rises (a value drawn
-     * under the lock is above every earlier one), so planHeadWrite's read-back is not needed.
-     */
+    /** Locks (or creates) the head row, draws the next sequence under the lock, raises the head to it and inserts the event, in one statement: a session's
+     * sequences commit in increasing order whatever other gateways do, and the head only rises (so planHeadWrite's read-back is not needed). */
     appendEvent: q<EventParams>(sql`WITH head AS (
   INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, nextval(${eventSequence}), 0)
   ON CONFLICT (session_key) DO UPDATE SET head = nextval(${eventSequence})
@@ -174,11 +170,8 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     expireIdleCursors: q<Cutoff & Limit>(sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
 ) RETURNING watcher, target, acked, notified, material, touched_at`),
-    /**
-     * → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the
-     * end-of-batch probes in one round trip, the age ones only when flagged. Scalar subqueries, not
-     * EXISTS, whose ORDER BY the planner drops.
-     */
+    /** → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the end-of-batch probes in one round trip, the age ones
+     * only when flagged. Scalar subqueries, not EXISTS, whose ORDER BY the planner drops. */
     batchLeft: q<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
   ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
   (${shared.journalEntryAfter}) IS NOT NULL,

@@ -22,11 +22,8 @@ export function unboundedConfig(options: CheckedOptions): ClientConfig {
   return { connectionString: options.connectionString, application_name: STORE_APPLICATION_NAME, types, keepAlive: true, connectionTimeoutMillis: options.connectTimeoutMs };
 }
 
-/**
- * The pool's and the listener's connections: the server ends a lock wait at lockTimeoutMs and a
- * statement at statementTimeoutMs (startup parameters, so no statement more per transaction),
- * and the client gives up on a server that does not answer a little later.
- */
+/** The pool's and the listener's connections: the server ends a lock wait at lockTimeoutMs and a statement at statementTimeoutMs (startup
+ * parameters, so no statement more per transaction), and the client gives up on a server that does not answer a little later. */
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return {
     ...unboundedConfig(options),

@@ -94,10 +94,7 @@ async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly Append
   await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
 }
 
-/**
- * Appends a batch in one transaction, in order (see `StateStore.append`). A request that fails
- * alone is a `failed` outcome and leaves no trace; a failure of the transaction itself rejects.
- */
+/** Appends a batch in one transaction, in order (`StateStore.append`); a request failing alone is `failed`, leaving no trace; a failed transaction rejects. */
 export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];
   const locked: LockedSessions = new Map();
