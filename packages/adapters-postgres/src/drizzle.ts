@@ -1,7 +1,4 @@
-// drizzle-orm loaded through require, as CommonJS: its ESM build makes every cold start (each CLI
-// command, each hook) far slower, since Node's ESM resolver re-reads drizzle's large exports map
-// for each of its modules (docs/decisions/drizzle-as-commonjs.md). The types come from the usual
-// type imports. Where this module runs as CommonJS (drizzle-kit's loader), import.meta has no url.
+// drizzle-orm loaded through require, as CommonJS, for cold starts (docs/decisions/drizzle-as-commonjs.md); under drizzle-kit's loader import.meta has no url.
 import { createRequire } from 'node:module';
 
 import type * as DrizzleOrm from 'drizzle-orm';

@@ -1,5 +1,4 @@
-// Opens (creating and migrating if needed) the store's schema on a PostgreSQL server and returns
-// the store over a connection pool: the port, the overview, maintenance and the cross-process signals.
+// Opens (creating and migrating if needed) the store's schema and returns the store over a pool: port, overview, maintenance and signals.
 import { logCorruptRow, storeLogger, storePort } from '@session-state/adapters-sql-common';
 import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance } from '@session-state/domain';
 import pg from 'pg';
@@ -57,11 +56,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw e;
   }
   let closed: Promise<void> | undefined;
-  const reads = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview };
-  const writes = { append: appendBatch, watch, drain, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum };
   const close = (): Promise<void> => (closed ??= pool.end());
+  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead };
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
-  return storePort(() => db, { ...reads, ...writes, close }, (listener) => listenForSignals(listen, listener));
+  const allOps = { ...ops, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
+  return storePort(() => db, allOps, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */

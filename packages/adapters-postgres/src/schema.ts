@@ -1,5 +1,4 @@
-// The store's drizzle tables in its own schema (every name schema-qualified, so no statement
-// depends on search_path); drizzle-kit generates the migrations from them.
+// The store's drizzle tables in its own schema (every name qualified, so no statement depends on search_path); drizzle-kit migrates from them.
 import { pgCore } from './drizzle.js';
 
 const { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } = pgCore;
@@ -85,13 +84,7 @@ export function storeTables(schemaName: string) {
     ],
   );
 
-  /** One row per applied migration; the runner creates it, so it is not in the generated migrations. */
-  const schemaMigrations = pgTable('schema_migrations', {
-    version: bigint('version', { mode: 'number' }).primaryKey(),
-    name: text('name').notNull(),
-    appliedAt: bigint('applied_at', { mode: 'number' }).notNull(),
-  });
-  return { eventSequence, events, heads, cursors, cursorJournal, schemaMigrations };
+  return { eventSequence, events, heads, cursors, cursorJournal };
 }
 
 /** The drizzle schema object passed to `drizzle()`: the tables of one schema. */

@@ -1,7 +1,6 @@
-// The store's statements, rendered once at open into named statements taking named values: the
-// shared ones from adapters-sql-common, and PostgreSQL's own (locks, unnest arrays, NOTIFY).
+// The store's statements, rendered once at open as named statements taking named values: the shared ones and PostgreSQL's own.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
 import { orm, pgCore } from './drizzle.js';
@@ -21,18 +20,15 @@ export interface Statement<Params extends object = Record<string, never>> {
   readonly params?: Params;
 }
 
-/** A query to compile, and the named values it takes (a type only). */
-interface Query<P extends object> {
-  readonly query: Renderable;
-  readonly params?: P;
-}
-const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => ({ query });
+/** A query to compile, and (a type only) the named values it takes. */
+type Query<P extends object> = Renderable & { readonly '~params'?: P };
+const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
 type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
 
 /** Renders each query once as the statement `ss_<its name in snake case>`. */
 function compileAll<T extends Record<string, Query<object>>>(queries: T): Compiled<T> {
   const compiled: Record<string, Statement<object>> = {};
-  for (const [key, { query }] of Object.entries(queries)) {
+  for (const [key, query] of Object.entries(queries)) {
     const name = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const { sql: text, names } = renderStatement(dialect, query, `compile ${name}`);
     compiled[key] = { name: `ss_${name}`, text, names };
@@ -42,12 +38,18 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
 
 type Orm = NodePgDatabase<StoreTables>;
 const p = (name: string) => sql.placeholder(name);
-type Arrays<T> = { readonly [K in keyof T]: readonly T[K][] };
+/** The journal placeholders, each the array of one JournalParams field. */
+export const JOURNAL_COLUMNS = {
+  ...{ jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via' },
+  ...{ jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt' },
+} as const satisfies Record<string, keyof JournalParams>;
+/** The cursor placeholders of a plan write, each the array of one CursorRow field. */
+export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt' } as const;
 
-/** The journal placeholders: one array per JournalParams field. */
-export type JournalArrays = Arrays<{ jWatchers: string; jTargets: string; jTypes: string; jReasons: string | null; jVias: string | null; jAcked: number; jNotified: number; jMaterial: number; jRecordedAt: number }>;
-/** The cursor placeholders of a plan write: one array per CursorRow field. */
-export type CursorArrays = Arrays<{ watchers: string; targets: string; acked: number; notified: number; material: number; touchedAt: number }>;
+/** One array per placeholder of `Columns`, of the field of `Row` it names. */
+export type Arrays<Row, Columns extends Record<string, keyof Row>> = { readonly [K in keyof Columns]: readonly Row[Columns[K]][] };
+export type JournalArrays = Arrays<JournalParams, typeof JOURNAL_COLUMNS>;
+export type CursorArrays = Arrays<CursorRow, typeof CURSOR_COLUMNS>;
 
 type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };
@@ -64,7 +66,6 @@ export type Statements = Compiled<SharedQueries> & ReturnType<typeof ownStatemen
 function ownStatements(orm: Orm, tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const shared = sharedStatements(tables);
-  const sharedBoundary = shared.capBoundary;
   const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // A regclass literal: the schema name is checked ([a-z_][a-z0-9_]*).
@@ -85,12 +86,8 @@ ORDER BY j.ord`;
     lockHeads: q<SessionKeys>(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.sessionKey} = ANY(${p('sessionKeys')}::text[]) ORDER BY ${heads.sessionKey} FOR UPDATE`),
     /** {targets} locks every cursor on a batch's targets in (target, watcher) order, the order drains lock in too. */
     lockCursorsOnTargets: q<Targets>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.target} = ANY(${p('targets')}::text[]) ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
-    /**
-     * Locks (or creates) the session's head row, draws the next sequence under the lock, raises
-     * the head to it and inserts the event there, in one statement: a session's sequences commit
-     * in increasing order whatever other gateways do, and the head only rises (a value drawn
-     * under the lock is above every earlier one), so planHeadWrite's read-back is not needed.
-     */
+    /** Locks (or creates) the head row, draws the next sequence under the lock, raises the head to it and inserts the event, in one statement: a session's
+     * sequences commit in increasing order whatever other gateways do, and the head only rises (so planHeadWrite's read-back is not needed). */
     appendEvent: q<EventParams>(sql`WITH head AS (
   INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, nextval(${eventSequence}), 0)
   ON CONFLICT (session_key) DO UPDATE SET head = nextval(${eventSequence})
@@ -122,11 +119,8 @@ SELECT 1`),
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
 RETURNING head, prune_watermark`),
     /** Creates a cursor (a CursorRow) unless the pair has one (a concurrent watch made it first); returns a row when it did. */
-    insertCursor: q<CursorRow>(orm
-        .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
-        .onConflictDoNothing()
-        .returning({ one: sql`1` })),
+    insertCursor: q<CursorRow>(sql`INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
+VALUES (${p('watcher')}, ${p('target')}, ${p('acked')}, ${p('notified')}, ${p('material')}, ${p('touchedAt')}) ON CONFLICT DO NOTHING RETURNING 1`),
     /** {watcher, targets} → those cursors, locked in target order, as CursorValues. */
     drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
@@ -164,7 +158,7 @@ ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
 )
 SELECT session_key, max(sequence), count(*)::bigint FROM victims GROUP BY session_key`),
     /** {maxRows, limit} → deletes the lowest sequences beyond the newest `maxRows`; [sessionKey, highest deleted, count, boundary] per session. */
-    deleteCappedEvents: q<Limit & { maxRows: number }>(sql`WITH boundary AS (${sharedBoundary}),
+    deleteCappedEvents: q<Limit & { maxRows: number }>(sql`WITH boundary AS (${shared.capBoundary}),
 victims AS (
   DELETE FROM ${events} WHERE ${events.sequence} = ANY(ARRAY(
     SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= (SELECT sequence FROM boundary)
@@ -176,11 +170,8 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     expireIdleCursors: q<Cutoff & Limit>(sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
 ) RETURNING watcher, target, acked, notified, material, touched_at`),
-    /**
-     * → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the
-     * end-of-batch probes in one round trip, the age ones only when flagged. Scalar subqueries, not
-     * EXISTS, whose ORDER BY the planner drops.
-     */
+    /** → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the end-of-batch probes in one round trip, the age ones
+     * only when flagged. Scalar subqueries, not EXISTS, whose ORDER BY the planner drops. */
     batchLeft: q<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
   ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
   (${shared.journalEntryAfter}) IS NOT NULL,
@@ -201,6 +192,5 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
 
 /** Every statement of the store on `tables`' schema, rendered once at open. */
 export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
-  const shared = Object.fromEntries(Object.entries(sharedStatements(tables)).map(([name, query]) => [name, q(query)])) as unknown as SharedQueries;
-  return { ...compileAll(shared), ...ownStatements(orm, tables) };
+  return { ...compileAll<SharedQueries>(sharedStatements(tables)), ...ownStatements(orm, tables) };
 }

@@ -1,5 +1,4 @@
-// The open store every operation takes first: the pool, the tables of the store's schema, the
-// statements built at open, the signal channel, and the corrupt-row sink.
+// The open store every operation takes first: pool, tables, statements built at open, signal channel and corrupt-row sink.
 import type { CorruptRowSink } from '@session-state/domain';
 import type { ClientConfig, Pool } from 'pg';
 

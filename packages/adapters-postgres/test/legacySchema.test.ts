@@ -3,9 +3,9 @@
 // keeps its rows and sequences, a version-1 one gains the journal. And the placeholder schema
 // the migrations are generated in is replaced safely.
 import { openPostgresStore } from '../src/index.js';
-import { MIGRATION_SCHEMA_PLACEHOLDER, MIGRATIONS } from '../src/migrations/index.js';
+import { GENERATED_MIGRATIONS as MIGRATIONS } from '../src/migrations/generated.js';
 import { migrate } from '../src/migrations/migrate.js';
-import { inSchema } from '../src/migrations/placeholder.js';
+import { inSchema, MIGRATION_SCHEMA_PLACEHOLDER } from '../src/migrations/placeholder.js';
 import { humanTurn, key, request } from './support/commands.js';
 import { legacyMigrate } from './support/legacyMigrations.js';
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';

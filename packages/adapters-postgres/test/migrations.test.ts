@@ -4,7 +4,7 @@
 import { dropSchema, pgUrl, uniqueSchema, withClient } from '@session-state/testkit';
 
 import { openPostgresStore } from '../src/index.js';
-import { MIGRATIONS } from '../src/migrations/index.js';
+import { GENERATED_MIGRATIONS as MIGRATIONS } from '../src/migrations/generated.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { humanTurn, key, request } from './support/commands.js';
 

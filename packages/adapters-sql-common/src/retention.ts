@@ -1,22 +1,14 @@
 // The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs).
 import type { PrunePreview, PruneRequest } from '@session-state/domain';
 
-/** A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire; `byAge`, `cursorsByAge`: at all. */
-export interface RetentionCutoff {
-  readonly cutoff: number;
-  readonly finite: boolean;
-  readonly byAge: boolean;
-  readonly cursorCutoff: number;
-  readonly cursorFinite: boolean;
-  readonly cursorsByAge: boolean;
-}
-
-/** The age cutoffs of a batch; a non-finite cutoff (an infinite age limit) prunes nothing by age. */
-export function retentionCutoff(request: PruneRequest): RetentionCutoff {
+/**
+ * A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire;
+ * `byAge`, `cursorsByAge`: at all. A non-finite cutoff (an infinite age limit) prunes nothing by age.
+ */
+export function retentionCutoff(request: PruneRequest) {
   const cutoff = request.now - request.maxAgeMs;
-  const finite = Number.isFinite(cutoff);
   const cursorCutoff = request.now - (request.cursorMaxAgeMs ?? request.maxAgeMs);
-  const cursorFinite = Number.isFinite(cursorCutoff);
+  const [finite, cursorFinite] = [Number.isFinite(cutoff), Number.isFinite(cursorCutoff)];
   return { cutoff, finite, byAge: finite && request.batchSize > 0, cursorCutoff, cursorFinite, cursorsByAge: cursorFinite && request.batchSize > 0 };
 }
 
@@ -48,7 +40,6 @@ export function pruneCountParams(request: PruneRequest): { readonly cutoff: numb
 
 /** The preview from the `pruneCounts` row: every aged event, then the oldest of the rest beyond `maxRows`. */
 export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
-  const aged = Number(row?.[0] ?? 0);
-  const kept = Number(row?.[1] ?? 0);
-  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: Number(row?.[2] ?? 0) };
+  const [aged, kept, idle] = [0, 1, 2].map((column) => Number(row?.[column] ?? 0)) as [number, number, number];
+  return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: idle };
 }

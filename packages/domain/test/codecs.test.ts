@@ -7,7 +7,6 @@ import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/
 import {
   SessionKeyInput,
   isAgentQualified,
-  isMainSession,
   isNestedSubagent,
   parseAgentKey,
 } from '../src/input/sessionKey.js';
@@ -72,7 +71,7 @@ describe('session key shapes', () => {
     ['x:agent:main:main', false, false, false],
   ])('%s: agent-qualified %p, main %p, nested sub-agent %p', (key, qualified, main, nested) => {
     expect(isAgentQualified(key)).toBe(qualified);
-    expect(isMainSession(key)).toBe(main);
+    expect(parseAgentKey(key)?.rest === 'main').toBe(main);
     expect(isNestedSubagent(key)).toBe(nested);
   });
 

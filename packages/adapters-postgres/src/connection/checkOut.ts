@@ -1,5 +1,4 @@
-// A pool connection held with an 'error' listener (unheard, a dropped connection's 'error' would
-// end the process): the loss is kept, queries reject, and the caller decides what to retry.
+// A pool connection held with an 'error' listener (unheard, a dropped connection's error ends the process): the loss is kept, queries reject.
 import type { Pool, PoolClient } from 'pg';
 
 export interface HeldClient {

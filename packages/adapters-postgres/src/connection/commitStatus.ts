@@ -1,5 +1,4 @@
-// Whether a transaction whose COMMIT's answer was lost with its connection committed, read on
-// another connection from the server's record of transaction ids (txid_status).
+// Whether a transaction whose COMMIT answer was lost with its connection committed, read on another connection (txid_status).
 import type { Pool } from 'pg';
 
 export type CommitStatus = 'committed' | 'aborted' | undefined;

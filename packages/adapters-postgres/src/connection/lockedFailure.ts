@@ -1,5 +1,4 @@
-// PostgreSQL's bounded waits (lock_timeout, statement_timeout) reported as SQLite reports its
-// busy timeout: "database is locked", naming the option. The SQLSTATE stays the error's `code`.
+// PostgreSQL's bounded waits (lock_timeout, statement_timeout) reported as SQLite's busy timeout: "database is locked"; `code` keeps the SQLSTATE.
 
 /** lock_not_available (lock_timeout), query_canceled (statement_timeout or a cancel request). */
 const LOCKED_STATES: Record<string, string> = {

@@ -1,5 +1,4 @@
-// The options of openPostgresStore and their checks. Part of the public types: it imports no pg
-// or drizzle type, so a gateway compiling with skipLibCheck: false needs neither's declarations.
+// openPostgresStore's options and their checks; it imports no pg or drizzle type (skipLibCheck: false needs neither's declarations).
 import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
 export interface PostgresStoreOptions {

@@ -1,5 +1,4 @@
-// The settings of a store's connections: bigint columns read as numbers, and no search_path
-// (every statement names the store's schema itself), plus the pool and the signal channel.
+// The store's connection settings: bigint read as number, no search_path (statements name the schema), the pool and the signal channel.
 import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options.js';
@@ -9,11 +8,9 @@ const INT8_OID = 20;
 /** The application_name of the store's pooled connections (`listen`'s is LISTEN_APPLICATION_NAME). */
 export const STORE_APPLICATION_NAME = 'session-state';
 
-const parseInt8 = (value: string): number => Number(value);
-
 /** bigint → number: every stored bigint is a sequence or epoch milliseconds, far below 2^53. */
 const types: ClientConfig['types'] = {
-  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text'))) as never,
+  getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never,
 };
 
 /** How long beyond statementTimeoutMs a query waits for any answer before its connection is closed (a stalled server). */
@@ -25,11 +22,8 @@ export function unboundedConfig(options: CheckedOptions): ClientConfig {
   return { connectionString: options.connectionString, application_name: STORE_APPLICATION_NAME, types, keepAlive: true, connectionTimeoutMillis: options.connectTimeoutMs };
 }
 
-/**
- * The pool's and the listener's connections: the server ends a lock wait at lockTimeoutMs and a
- * statement at statementTimeoutMs (startup parameters, so no statement more per transaction),
- * and the client gives up on a server that does not answer a little later.
- */
+/** The pool's and the listener's connections: the server ends a lock wait at lockTimeoutMs and a statement at statementTimeoutMs (startup
+ * parameters, so no statement more per transaction), and the client gives up on a server that does not answer a little later. */
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return {
     ...unboundedConfig(options),

@@ -1,5 +1,4 @@
-// One store operation as one transaction, retried whole when nothing of an attempt can have been
-// kept; after a connection lost during COMMIT the outcome is read back from the server first.
+// One store operation as one transaction, retried whole when nothing of it can have been kept; a COMMIT lost with its connection is asked back.
 import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
 import type { PoolClient, QueryResultRow } from 'pg';
@@ -9,9 +8,6 @@ import type { StoreDb } from '../storeDb.js';
 import { checkOut, type HeldClient } from './checkOut.js';
 import { commitStatus } from './commitStatus.js';
 import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } from './lockedFailure.js';
-
-export { sqlState } from './lockedFailure.js';
-export type { Statement } from '../statements.js';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -57,15 +53,11 @@ export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Prom
   return [a, await second];
 }
 
-/** `checkCommit`: whether a lost COMMIT answer is asked of the server (default true; it costs a transaction id, so watch, prune and the restart scan skip it). */
-export type TransactionOptions = { readonly checkCommit?: boolean };
-
-/** For watch, prune and the restart scan: see `checkCommit`. */
-export const NO_COMMIT_CHECK: TransactionOptions = { checkCommit: false };
+/** For watch, prune and the restart scan: a lost COMMIT answer is not asked of the server (asking costs a transaction id). */
+export const NO_COMMIT_CHECK = false;
 
 /** A whole operation in one `BEGIN … COMMIT`; after a connection lost during COMMIT, the result, a retry or "outcome unknown" as the server tells. */
-export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  const checkCommit = options.checkCommit ?? true;
+export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) => Promise<T>, checkCommit = true): Promise<T> {
   let reconnects = 0;
   for (let attempt = 1; ; ) {
     let held: HeldClient;

@@ -1,5 +1,4 @@
-// A connection of its own, without the pool's bounds on lock waits and statements, for work that
-// may rightly run long and is not part of a gateway's turn: the migrations at open and VACUUM.
+// A connection of its own, without the pool's bounds on lock waits and statements: for the migrations at open and VACUUM, which may run long.
 import pg, { type ClientConfig } from 'pg';
 
 export async function withUnboundedClient<T>(config: ClientConfig, work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -1,5 +1,4 @@
-// Whether a database already holds a session-state store in a schema, checked without creating
-// or migrating anything (for a read-only tool).
+// Whether a database already holds a session-state store in a schema, checked without creating or migrating anything (for a read-only tool).
 import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
 import { unboundedConfig } from '../connection/pool.js';
 import { withUnboundedClient } from '../connection/unboundedClient.js';

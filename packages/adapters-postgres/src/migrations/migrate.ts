@@ -1,8 +1,8 @@
-// Applies the pending committed migrations at open, in one transaction under an advisory lock,
-// so several gateways opening a fresh database at once apply every migration exactly once.
+// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once.
 import type { ClientBase } from 'pg';
 
-import { MIGRATIONS, type Migration } from './index.js';
+import { GENERATED_MIGRATIONS } from './generated.js';
+import type { Migration } from './migration.js';
 import { inSchema } from './placeholder.js';
 
 /** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
@@ -20,7 +20,7 @@ export async function schemaVersion(client: ClientBase, schemaName: string): Pro
 }
 
 /** Creates the schema if needed and applies the pending migrations (search_path the store's schema); returns the versions applied. */
-export async function migrate(client: ClientBase, schemaName: string, migrations: readonly Migration[] = MIGRATIONS, now: number = Date.now()): Promise<number[]> {
+export async function migrate(client: ClientBase, schemaName: string, migrations: readonly Migration[] = GENERATED_MIGRATIONS, now: number = Date.now()): Promise<number[]> {
   const applied: number[] = [];
   const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
   await client.query('BEGIN');

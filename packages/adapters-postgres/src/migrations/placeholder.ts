@@ -1,5 +1,4 @@
-// The schema the migrations are generated against (drizzle-kit needs a concrete one), and
-// putting the configured schema in its place. Itself a valid store schema name.
+// The schema the migrations are generated against (drizzle-kit needs one; itself a valid store schema name) and swapping the configured one in.
 
 export const MIGRATION_SCHEMA_PLACEHOLDER = '__session_state__';
 

@@ -1,5 +1,4 @@
-// A read that acknowledges: lock the pair's cursor, plan (`planAcknowledgeRead`), write the moved row and
-// its `notice_read` entry, and signal the target, in one transaction.
+// A read that acknowledges: lock the pair's cursor, planAcknowledgeRead, write the row and its entry, and signal the target, in one transaction.
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planAcknowledgeRead, type AcknowledgeReadOutcome, type AcknowledgeReadRequest } from '@session-state/domain';
 

@@ -1,11 +1,10 @@
-// Append: one transaction per batch (group commit), sequences drawn under the session's head-row
-// lock; first without savepoints, and when a request fails, again with each in its own.
+// Append: one transaction per batch (group commit), sequences drawn under the head-row lock; on a request's failure, again with savepoints.
 import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
-import { isLockedFailure } from '../connection/lockedFailure.js';
-import { inTransaction, isRetryable, run, runBoth, sqlState } from '../connection/transaction.js';
+import { isLockedFailure, sqlState } from '../connection/lockedFailure.js';
+import { inTransaction, isRetryable, run, runBoth } from '../connection/transaction.js';
 import { signalPairs } from '../signals/notify.js';
 import type { StoreDb } from '../storeDb.js';
 import { writeCursorPlan } from './journal.js';
@@ -95,10 +94,7 @@ async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly Append
   await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
 }
 
-/**
- * Appends a batch in one transaction, in order (see `StateStore.append`). A request that fails
- * alone is a `failed` outcome and leaves no trace; a failure of the transaction itself rejects.
- */
+/** Appends a batch in one transaction, in order (`StateStore.append`); a request failing alone is `failed`, leaving no trace; a failed transaction rejects. */
 export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];
   const locked: LockedSessions = new Map();

@@ -1,5 +1,4 @@
-// Drain: lock the acked cursors, plan (`planDrain`), write the moved rows and their journal; and a
-// drain heading a batch of appends in one transaction, heads locked before the drain's cursors.
+// Drain: lock the acked cursors, planDrain, write rows and journal; a drain heading appends runs in their transaction, heads locked first.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planDrain, splitBatch, storeError, type AppendBatch, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';

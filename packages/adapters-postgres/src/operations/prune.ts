@@ -1,5 +1,4 @@
-// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked so two
-// gateways share the work; the preview (counts only) and VACUUM.
+// Retention: one bounded batch per transaction, skipping rows another gateway's prune locked (they share the work); the preview and VACUUM.
 import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
@@ -14,12 +13,9 @@ import { journalRemoval, writeHeads } from './removal.js';
 /** Adds each session's highest deleted sequence from [sessionKey, highest, count] rows to `into`; returns the events counted. */
 function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, number>): number {
   let deleted = 0;
-  for (const row of rows) {
-    const sessionKey = row[0] as string;
-    const sequence = Number(row[1]);
-    deleted += Number(row[2]);
-    const before = into.get(sessionKey);
-    if (before === undefined || sequence > before) into.set(sessionKey, sequence);
+  for (const [sessionKey, highest, count] of rows as readonly (readonly [string, unknown, unknown])[]) {
+    deleted += Number(count);
+    into.set(sessionKey, Math.max(Number(highest), into.get(sessionKey) ?? 0));
   }
   return deleted;
 }
@@ -97,14 +93,10 @@ export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<
   return previewOfCounts(row, request);
 }
 
-/** The store's data tables as quoted, schema-qualified names. */
+/** The store's data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own). */
 function tableNames(db: StoreDb): string[] {
   const { events, heads, cursors, cursorJournal } = db.tables;
-  const quote = (name: string): string => `"${name.replace(/"/gu, '""')}"`;
-  return [events, heads, cursors, cursorJournal].map((table) => {
-    const config = pgCore.getTableConfig(table);
-    return `${quote(config.schema ?? 'public')}.${quote(config.name)}`;
-  });
+  return [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
 }
 
 /** Bytes of the store's tables with their indexes and TOAST. */

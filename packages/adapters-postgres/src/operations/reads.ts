@@ -1,5 +1,4 @@
-// The reads: each one statement (one snapshot) outside a transaction, no lock. The page building
-// and the corrupt-row policy are adapters-sql-common's.
+// The reads: one statement (one snapshot) each, outside a transaction, no lock; pages and the corrupt-row policy are adapters-sql-common's.
 import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
 import type { ChangesPage, CursorFilter, CursorRow, HeadRow, OverviewLimits, Sequence, SessionKey, StoreOverview } from '@session-state/domain';
 

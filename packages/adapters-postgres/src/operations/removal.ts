@@ -1,6 +1,4 @@
-// Removing cursors: unwatch (one pair), resetWatcher (a watcher's every cursor), deleteSession
-// (a session's events and cursors). The rows a `DELETE … RETURNING` gave back are planned by
-// `planRemoval`; its `watch_ended` entries are written and the pairs signalled in the same transaction.
+// Removing cursors (unwatch, resetWatcher, deleteSession): the DELETE … RETURNING rows planned by planRemoval, journalled and signalled.
 import { decodeStoredCursors, headOfRow, planHeadWrites, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey, type SignalLogHead } from '@session-state/domain';
 import type { PoolClient } from 'pg';

@@ -1,5 +1,4 @@
-// One page of pending cursors in pair order (`scanPending`): read-only, or the restart scan's page
-// (`planScan`). Each cursor's step depends on it alone, so pages give what one pass would.
+// One page of pending cursors in pair order: read-only, or the restart scan's (planScan); each cursor's step is its own, so pages add up.
 import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { comparePairs, pairKey, planScan, type CursorPair, type Notice, type ScanPage, type ScanRequest } from '@session-state/domain';
 

@@ -1,5 +1,4 @@
-// Explicit watch: lock the target's head, read the pair's cursor, plan (`planWatch`), write the
-// new cursor and its `watch_started` entry.
+// Explicit watch: lock the target's head, read the pair's cursor, planWatch, write the new cursor and its watch_started entry.
 import { decodeStoredCursors, headOfRow } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
@@ -20,10 +19,8 @@ export async function watch(db: StoreDb, request: WatchRequest): Promise<{ creat
     if (values.length > 0 && existing === undefined) return { created: false };
     const plan = planWatch({ request, existing, head: locked === undefined ? ZERO : headOfRow(locked).head });
     const [row] = plan.cursorWrites;
-    if (row === undefined) return { created: false };
     // ON CONFLICT DO NOTHING: a concurrent watch of the pair that committed first wins.
-    const inserted = await run(client, st.insertCursor, row);
-    if (inserted.length === 0) return { created: false };
+    if (row === undefined || (await run(client, st.insertCursor, row)).length === 0) return { created: false };
     await writeJournal(db, client, plan.journal);
     return { created: true };
   }, NO_COMMIT_CHECK);

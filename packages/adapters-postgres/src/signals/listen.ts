@@ -1,5 +1,4 @@
-// Cross-process signals: one connection LISTENs on the store's channel; a lost one is reported,
-// re-established with backoff and followed by `resync` (notifications sent meanwhile are gone).
+// Cross-process signals: one connection LISTENs on the channel; a lost one is reported, re-established with backoff and followed by resync.
 import { storeError, type CursorSignalListener, type CursorSignalSubscription } from '@session-state/domain';
 import pg, { type ClientConfig, type Notification } from 'pg';
 
@@ -36,14 +35,19 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     else listener.targetsChanged([signal.target], signal.watchers);
   };
 
+  /** Ends `connection`, deaf to its notifications from now on. */
+  const end = (connection: pg.Client): Promise<void> => {
+    connection.removeAllListeners('notification');
+    return connection.end().catch(() => undefined);
+  };
+
   /** Drops the current connection (reporting why) and schedules a new one. */
   const lost = (connection: pg.Client, error: unknown): void => {
     if (closed || client !== connection) return;
     client = undefined;
     clearInterval(heartbeat);
     heartbeat = undefined;
-    connection.removeAllListeners('notification');
-    connection.end().catch(() => undefined);
+    void end(connection);
     listener.failed(storeError('listen', error));
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
@@ -66,16 +70,11 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     } catch (error) {
       if (initial) {
         client = undefined;
-        connection.end().catch(() => undefined);
-      } else {
-        lost(connection, error);
-      }
+        void end(connection);
+      } else lost(connection, error);
       throw error;
     }
-    if (closed) {
-      await connection.end().catch(() => undefined);
-      return;
-    }
+    if (closed) return end(connection);
     heartbeat = setInterval(() => connection.query('SELECT 1').catch((error: unknown) => lost(connection, error)), settings.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
     // Anything committed before LISTEN took effect was not signalled: re-read everything owned.
@@ -90,10 +89,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
       clearInterval(heartbeat);
       const connection = client;
       client = undefined;
-      if (connection !== undefined) {
-        connection.removeAllListeners('notification');
-        await connection.end().catch(() => undefined);
-      }
+      if (connection !== undefined) await end(connection);
     },
   };
 

@@ -1,5 +1,4 @@
-// Cursor signals: a transaction that made a cursor pending or removed one NOTIFYs per target at
-// commit, naming the watchers, so a gateway owning none of them skips the re-read.
+// Cursor signals: a transaction that made cursors pending or removed them NOTIFYs per target at commit, naming the watchers.
 import type { SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -30,11 +29,7 @@ export function readSignalPayload(payload: string): CursorSignal {
 export async function signalPairs(db: StoreDb, client: PoolClient, pairs: readonly { readonly watcher: string; readonly target: string }[]): Promise<void> {
   if (pairs.length === 0) return;
   const watchersByTarget = new Map<string, Set<string>>();
-  for (const { watcher, target } of pairs) {
-    const watchers = watchersByTarget.get(target);
-    if (watchers === undefined) watchersByTarget.set(target, new Set([watcher]));
-    else watchers.add(watcher);
-  }
+  for (const { watcher, target } of pairs) watchersByTarget.set(target, (watchersByTarget.get(target) ?? new Set()).add(watcher));
   const payloads = [...watchersByTarget].map(([target, watchers]) => signalPayload(target, [...watchers]));
   await run(client, db.statements.notifyPayloads, { channel: db.channel, payloads });
 }

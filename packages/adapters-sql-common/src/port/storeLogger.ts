@@ -1,5 +1,4 @@
-// Where a SQL store's own messages go: the embedder's logger (checked), or the console. Messages
-// carry identifiers and the driver's words, never stored content.
+// Where a SQL store's messages go: the embedder's logger (checked) or the console; identifiers and driver words, never stored content.
 import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
 
 /** The store a message comes from: names its console prefix and its open function. */
@@ -30,8 +29,6 @@ export function logCorruptRow(logger: Logger): (info: CorruptRowInfo) => void {
 
 /** The default `onCorruptRow` of a store without a logger: a console warning naming the row, never its content. */
 export function warnCorruptRow(store: string): (info: CorruptRowInfo) => void {
-  return (info) => {
-    const where = info.sequence !== undefined ? ` (sequence ${info.sequence})` : '';
-    console.warn(`session-state ${store}: skipped a corrupt ${info.table} row${where} in ${info.operation}: ${info.reason}`);
-  };
+  return ({ operation, table, sequence, reason }) =>
+    console.warn(`session-state ${store}: skipped a corrupt ${table} row${sequence !== undefined ? ` (sequence ${sequence})` : ''} in ${operation}: ${reason}`);
 }

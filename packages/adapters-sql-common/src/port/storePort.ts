@@ -1,18 +1,12 @@
-// The StateStore port over an adapter's operations (answering synchronously or with a promise):
-// clocks floored to whole milliseconds, every failure a StoreError rejection naming the method.
+// The StateStore port over an adapter's operations: clocks floored to whole ms, every failure a StoreError rejection naming the method.
 import { assertOverviewLimits, assertScanLimit, splitBatch, storeError, type AppendBatch, type CursorSignalSource, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
-/** `ms` floored to a whole millisecond (a non-finite value is left for the store to refuse). */
-export function wholeMs(ms: number): number {
-  return Math.floor(ms);
-}
-
-/** The batch with each `appendedAt` (and a heading drain's `now`) floored; the same array when every one is whole already. */
+/** The batch with each `appendedAt` (and a heading drain's `now`) floored (a non-finite one is left for the store to refuse). */
 export function withWholeMs(batch: AppendBatch): AppendBatch {
   const { drain, appends } = splitBatch(batch);
   if ((drain === undefined || Number.isInteger(drain.now)) && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
-  const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: wholeMs(request.appendedAt) }));
-  return drain === undefined ? floored : [{ ...drain, now: wholeMs(drain.now) }, ...floored];
+  const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: Math.floor(request.appendedAt) }));
+  return drain === undefined ? floored : [{ ...drain, now: Math.floor(drain.now) }, ...floored];
 }
 
 type Answer<T> = T | Promise<T>;
@@ -47,28 +41,28 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
 export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): SqlStore & Partial<CursorSignalSource> {
   return {
     append: (batch) => call('append', () => ops.append(current(), withWholeMs(batch))),
-    watch: (request) => call('watch', () => ops.watch(current(), { ...request, now: wholeMs(request.now) })),
+    watch: (request) => call('watch', () => ops.watch(current(), { ...request, now: Math.floor(request.now) })),
     readChanges: (sessionKey, since, limit) => call('readChanges', () => ops.readChanges(current(), sessionKey, since, limit)),
     readHeads: (sessionKeys) => call('readHeads', () => ops.readHeads(current(), sessionKeys)),
     listCursors: (filter) => call('listCursors', () => ops.listCursors(current(), filter)),
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
-    drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, wholeMs(now))),
-    acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: wholeMs(request.now) })),
+    drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, Math.floor(now))),
+    acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: Math.floor(request.now) })),
     scanPending: (request) =>
       call('scanPending', () => {
         assertScanLimit(request.limit);
-        return ops.scanPending(current(), request.raise === undefined ? request : { ...request, raise: { now: wholeMs(request.raise.now) } });
+        return ops.scanPending(current(), request.raise === undefined ? request : { ...request, raise: { now: Math.floor(request.raise.now) } });
       }),
     readOverview: (limits) =>
       call('readOverview', () => {
         assertOverviewLimits(limits);
         return ops.readOverview(current(), limits);
       }),
-    resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, wholeMs(now))),
-    unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, wholeMs(now))),
-    deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, wholeMs(now))),
-    prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: wholeMs(request.now) })),
-    previewPrune: (request) => call('previewPrune', () => ops.previewPrune(current(), { ...request, now: wholeMs(request.now) })),
+    resetWatcher: (watcher, now) => call('resetWatcher', () => ops.resetWatcher(current(), watcher, Math.floor(now))),
+    unwatch: (watcher, target, now) => call('unwatch', () => ops.unwatch(current(), watcher, target, Math.floor(now))),
+    deleteSession: (sessionKey, now) => call('deleteSession', () => ops.deleteSession(current(), sessionKey, Math.floor(now))),
+    prune: (request) => call('prune', () => ops.prune(current(), { ...request, now: Math.floor(request.now) })),
+    previewPrune: (request) => call('previewPrune', () => ops.previewPrune(current(), { ...request, now: Math.floor(request.now) })),
     ...(ops.vacuum !== undefined ? { vacuum: () => call('vacuum', () => (ops.vacuum as NonNullable<typeof ops.vacuum>)(current())) } : {}),
     ...(listen !== undefined ? { listen } : {}),
     close: () => call('close', () => ops.close()),

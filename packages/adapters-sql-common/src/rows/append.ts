@@ -1,5 +1,4 @@
-// The append's rows (an insert's named values, the duplicate of a taken dedupe key), and a request's
-// own failure carried out of its transaction wrapped, so the batch answers it `failed`.
+// An append's rows (insert values, the duplicate of a taken dedupe key) and a request's own failure carried out of its transaction.
 import { storeError, type AppendOutcome, type AppendRequest, type CorruptRowSink } from '@session-state/domain';
 
 import type { StoredEventDecoder } from './storedRow.js';

@@ -1,5 +1,4 @@
-// A changes page from `[head, pruneWatermark, ...event columns]` rows, and the one corrupt-row
-// policy: a `limit + 1` read gives up on a corrupt row; then every row is read, each corrupt one skipped and reported.
+// Changes pages from [head, pruneWatermark, ...event] rows: a `limit + 1` read gives up on a corrupt row, a full read skips and reports each.
 import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 import type { StoredEventDecoder } from './storedRow.js';
@@ -15,28 +14,19 @@ export function headOfRow(row: readonly unknown[], offset = 0): SignalLogHead {
   return { head: asSequence(row[offset] as number), pruneWatermark: asSequence(row[offset + 1] as number) };
 }
 
-/** The page of a `limit + 1` read, or undefined when a row of it is corrupt (`decode` gave undefined). */
-function pageOfRows<E>(rows: readonly (readonly unknown[])[], limit: number, decode: (row: readonly unknown[], offset: number) => E | undefined) {
-  const first = rows[0];
-  if (first === undefined) return { head: initialHead, events: [] as E[], hasMore: false };
-  const head = headOfRow(first);
-  if (first[EVENT_OFFSET] === null) return { head, events: [] as E[], hasMore: false };
-  const count = rows.length > limit ? limit : rows.length;
-  const events: E[] = new Array<E>(count);
-  for (let i = 0; i < count; i += 1) {
-    const event = decode(rows[i] as readonly unknown[], EVENT_OFFSET);
-    if (event === undefined) return undefined;
-    events[i] = event;
-  }
-  return { head, events, hasMore: rows.length > limit };
-}
-
 /** `readChanges`' page of a `limit + 1` read, or undefined when a row of it is corrupt. */
 export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder): ChangesPage | undefined {
-  return pageOfRows<StoredEvent>(rows, limit, (row, offset) => {
-    const decoded = decode(row, offset);
-    return decoded.ok ? decoded.event : undefined;
-  });
+  const first = rows[0];
+  if (first === undefined) return { head: initialHead, events: [], hasMore: false };
+  const head = headOfRow(first);
+  if (first[EVENT_OFFSET] === null) return { head, events: [], hasMore: false };
+  const events: StoredEvent[] = new Array<StoredEvent>(Math.min(limit, rows.length));
+  for (let i = 0; i < events.length; i += 1) {
+    const decoded = decode(rows[i] as readonly unknown[], EVENT_OFFSET);
+    if (!decoded.ok) return undefined;
+    events[i] = decoded.event;
+  }
+  return { head, events, hasMore: rows.length > limit };
 }
 
 /** The page from every row after `since` (an `ALL_ROWS` read); each corrupt row is reported by sequence and skipped. */

@@ -1,5 +1,4 @@
-// Head rows as both adapters read and write them (`planHeadWrite` folds the events into each
-// locked row, so the head rules are the domain's alone), and the inspector's overview.
+// Head rows as both adapters read and write them (planHeadWrite folds the events: the head rules are the domain's), and the overview.
 import { asSequence, initialHead, planHeadWrite, type HeadRow, type PrunedSession, type SessionKey, type SignalLogEvent, type SignalLogHead, type CorruptRowSink, type StoreOverview } from '@session-state/domain';
 
 import { decodeStoredCursors } from './storedRow.js';
@@ -25,12 +24,8 @@ export function planHeadWrites(changes: readonly HeadChange[]): { readonly write
   const after = new Map<string, SignalLogHead>();
   for (const { sessionKey, locked, events } of changes) {
     const write = planHeadWrite(locked, events);
-    if (write.type === 'none') {
-      after.set(sessionKey, locked ?? initialHead);
-      continue;
-    }
-    writes.push({ sessionKey, insert: write.type === 'insert', head: write.head.head, pruneWatermark: write.head.pruneWatermark });
-    after.set(sessionKey, write.head);
+    after.set(sessionKey, write.type === 'none' ? (locked ?? initialHead) : write.head);
+    if (write.type !== 'none') writes.push({ sessionKey, insert: write.type === 'insert', head: write.head.head, pruneWatermark: write.head.pruneWatermark });
   }
   return { writes, after };
 }
@@ -42,14 +37,8 @@ export function headRowOf(row: readonly unknown[]): HeadRow {
 
 /** The found head rows, one per distinct key of `sessionKeys` that has one, in the order the keys were first given. */
 export function headsInKeyOrder(sessionKeys: readonly string[], found: Iterable<readonly unknown[]>): HeadRow[] {
-  const byKey = new Map<string, HeadRow>();
-  for (const row of found) byKey.set(row[0] as string, headRowOf(row));
-  const result: HeadRow[] = [];
-  for (const key of new Set(sessionKeys)) {
-    const row = byKey.get(key);
-    if (row !== undefined) result.push(row);
-  }
-  return result;
+  const byKey = new Map(Array.from(found, (row) => [row[0] as string, headRowOf(row)] as const));
+  return [...new Set(sessionKeys)].flatMap((key) => byKey.get(key) ?? []);
 }
 
 /** What a prune did to each session's watermark (for planPruneMaterial): before from the locked row, after from the plan. */

@@ -1,10 +1,9 @@
-// A cursor journal entry as a SQL row: the named values of one insert, and a stored row read back
-// with the checks both adapters share.
-import { asSequence, CursorEvent, isSequence, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
+// A cursor journal entry as a SQL row: one insert's named values, and a stored row read back with the checks both adapters share.
+import { asSequence, CursorEvent, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
 
-import { soundRows } from './storedRow.js';
+import { storedWatermarksProblem } from './storedRow.js';
 
-/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it (every other event field is one of them), the time. */
+/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it, the time. */
 export interface JournalParams {
   readonly watcher: string;
   readonly target: string;
@@ -17,9 +16,6 @@ export interface JournalParams {
   readonly recordedAt: number;
 }
 
-/** The column order of a journal select (`journalColumns`): the position, then JournalParams' fields in order. */
-export type StoredJournalValues = [position: number, watcher: string, target: string, type: string, reason: string | null, via: string | null, acked: number, notified: number, material: number, recordedAt: number];
-
 /** A record as the named values of one insert. */
 export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
@@ -28,25 +24,13 @@ export function journalParams(record: CursorJournalRecord): JournalParams {
   return { watcher: record.watcher, target: record.target, type: event.type, reason, via, acked: record.acked, notified: record.notified, material: record.material, recordedAt: record.recordedAt };
 }
 
-/** The event a row stores, rebuilt from its columns (unchecked: the codec decides). */
+/** The event a row stores, rebuilt from its columns (unchecked: the codec decides, and refuses an unknown type). */
 function eventOfColumns(type: unknown, reason: unknown, via: unknown, acked: unknown, notified: unknown, material: unknown): unknown {
-  switch (type) {
-    case 'watch_started':
-      return { type, via, at: acked };
-    case 'notice_raised':
-    case 'notice_reopened':
-    case 'notice_read':
-    case 'notice_recovered':
-      return { type, acked, notified };
-    case 'notice_acknowledged':
-      return { type, acked };
-    case 'material_kept':
-      return { type, material };
-    case 'watch_ended':
-      return { type, reason };
-    default:
-      return { type };
-  }
+  if (type === 'watch_started') return { type, via, at: acked };
+  if (type === 'notice_acknowledged') return { type, acked };
+  if (type === 'material_kept') return { type, material };
+  if (type === 'watch_ended') return { type, reason };
+  return { type, acked, notified };
 }
 
 type CheckedRow = { readonly ok: true; readonly entry: CursorJournalEntry } | { readonly ok: false; readonly reason: string };
@@ -54,14 +38,13 @@ type CheckedRow = { readonly ok: true; readonly entry: CursorJournalEntry } | { 
 function checkJournalRow(row: readonly unknown[]): CheckedRow {
   const [position, watcher, target, type, reason, via, acked, notified, material, recordedAt] = row;
   if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 1) return { ok: false, reason: 'position is not a positive integer' };
-  if (typeof watcher !== 'string' || typeof target !== 'string') return { ok: false, reason: 'watcher or target is not text' };
-  if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return { ok: false, reason: 'a watermark is not a non-negative integer' };
-  if (!(acked <= notified && notified <= material)) return { ok: false, reason: 'watermarks are out of order' };
+  const problem = storedWatermarksProblem([watcher, target, acked, notified, material]);
+  if (problem !== undefined) return { ok: false, reason: problem };
   if (typeof recordedAt !== 'number' || !Number.isFinite(recordedAt)) return { ok: false, reason: 'recorded_at is not a number' };
   const event = CursorEvent.decode(eventOfColumns(type, reason, via, acked, notified, material));
   if (event._tag === 'Left') return { ok: false, reason: 'not a known cursor event with its fields' };
   const pair = { watcher: watcher as SessionKey, target: target as SessionKey };
-  return { ok: true, entry: { position, ...pair, event: event.right, acked: asSequence(acked), notified: asSequence(notified), material: asSequence(material), recordedAt } };
+  return { ok: true, entry: { position, ...pair, event: event.right, acked: asSequence(acked as number), notified: asSequence(notified as number), material: asSequence(material as number), recordedAt } };
 }
 
 /** Why a stored journal row cannot be used (position, pair, watermarks in order, time, a known event), or undefined. */
@@ -80,5 +63,5 @@ export function decodeStoredJournalEntry(sink: CorruptRowSink, operation: string
 
 /** The sound rows of a journal select, in order; each corrupt one is reported to `sink` and left out. */
 export function decodeStoredJournalEntries(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorJournalEntry[] {
-  return soundRows(rows, (row) => decodeStoredJournalEntry(sink, operation, row));
+  return rows.flatMap((row) => decodeStoredJournalEntry(sink, operation, row) ?? []);
 }

@@ -1,5 +1,4 @@
-// Stored rows read back as the domain's events and cursors, with the checks both SQL adapters
-// share, so a damaged or hand-edited row is refused the same way. Rows are positional arrays.
+// Stored rows (positional arrays) read back as events and cursors with the checks both SQL adapters share, so a bad row is refused alike.
 import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
 
 /** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
@@ -14,11 +13,6 @@ export type DecodedEvent = { readonly ok: true; readonly event: StoredEvent } | 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
 
-/** A parsed payload column as a payload: only a JSON object is one (not an array, not null). */
-function payloadObject(value: unknown): Payload | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Payload) : undefined;
-}
-
 /** Decodes the StoredEventValues from `offset` of a row, checking kind, actor type and payload. */
 export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
 
@@ -32,19 +26,18 @@ function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload
   if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
   const actorType = row[offset + 3] as string;
   if (!ACTOR_TYPES.has(actorType)) return { ok: false, reason: 'unknown actor type' };
-  const payloadColumn = row[offset + 6];
-  let payload: Payload | undefined;
-  if (payloadColumn !== null) {
-    payload = payloadObject(parsePayload(payloadColumn));
-    if (payload === undefined) return { ok: false, reason: 'payload is not a JSON object' };
-  }
+  const column = row[offset + 6];
+  const payload = column === null ? undefined : parsePayload(column);
+  // Only a JSON object is a payload (not an array, not null, not a column that did not parse).
+  const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+  if (column !== null && !isObject) return { ok: false, reason: 'payload is not a JSON object' };
   const actorSessionKey = row[offset + 4] as string | null;
   const dedupeKey = row[offset + 7] as string | null;
   // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
   const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
   if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
   event['summary'] = row[offset + 5];
-  if (payload !== undefined) event['payload'] = payload;
+  if (payload !== undefined) event['payload'] = payload as Payload;
   if (dedupeKey !== null) event['dedupeKey'] = dedupeKey;
   event['occurredAt'] = row[offset + 8];
   event['appendedAt'] = row[offset + 9];
@@ -70,49 +63,36 @@ export function storedCursorProblem(row: readonly unknown[]): string | undefined
   return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
 }
 
+/** Reports a refused cursor row to `sink`; undefined. */
+function refused(sink: CorruptRowSink, operation: string, reason: string): undefined {
+  sink.onCorruptRow({ operation, table: 'cursors', reason });
+  return undefined;
+}
+
 /** The watermarks of a cursor row's first five columns, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, row: readonly unknown[]): Watermarks | undefined {
   const problem = storedWatermarksProblem(row);
-  if (problem !== undefined) {
-    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
-    return undefined;
-  }
+  if (problem !== undefined) return refused(sink, operation, problem);
   return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number) };
 }
 
 /** Stored CursorValues as a CursorRow, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorRow | undefined {
   const problem = storedCursorProblem(row);
-  if (problem !== undefined) {
-    sink.onCorruptRow({ operation, table: 'cursors', reason: problem });
-    return undefined;
-  }
+  if (problem !== undefined) return refused(sink, operation, problem);
   return { watcher: row[0] as SessionKey, target: row[1] as SessionKey, acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), touchedAt: row[5] as number };
 }
 
 /** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */
 export function decodeStoredCursors(sink: CorruptRowSink, operation: string, rows: readonly (readonly unknown[])[]): CursorRow[] {
-  return soundRows(rows, (values) => decodeStoredCursor(sink, operation, values));
+  return rows.flatMap((row) => decodeStoredCursor(sink, operation, row) ?? []);
 }
 
 /** PENDING_FIELDS rows of the watchers passing `owns`, as CursorRows touched at `touchedAt`; a corrupt row is reported and left out. */
 export function decodePendingRows(sink: CorruptRowSink, operation: string, rows: Iterable<readonly unknown[]>, touchedAt: number, owns?: (watcher: SessionKey) => boolean): CursorRow[] {
-  const cursors: CursorRow[] = [];
-  for (const row of rows) {
+  return Array.from(rows).flatMap((row) => {
     const watcher = row[0] as SessionKey;
-    if (owns !== undefined && !owns(watcher)) continue;
-    const stored = decodeStoredWatermarks(sink, operation, row);
-    if (stored !== undefined) cursors.push({ watcher, target: row[1] as SessionKey, ...stored, touchedAt });
-  }
-  return cursors;
-}
-
-/** The rows `decodeOne` accepts, in order (it reports the others). */
-export function soundRows<T>(rows: readonly (readonly unknown[])[], decodeOne: (row: readonly unknown[]) => T | undefined): T[] {
-  const decoded: T[] = [];
-  for (const row of rows) {
-    const one = decodeOne(row);
-    if (one !== undefined) decoded.push(one);
-  }
-  return decoded;
+    const stored = owns === undefined || owns(watcher) ? decodeStoredWatermarks(sink, operation, row) : undefined;
+    return stored === undefined ? [] : [{ watcher, target: row[1] as SessionKey, ...stored, touchedAt }];
+  });
 }

@@ -1,5 +1,4 @@
-// The statements both SQL adapters run with the same text, written once over either dialect's
-// tables with named placeholders; each adapter renders them in its own dialect.
+// The statements both SQL adapters run with the same text, over either dialect's tables with named placeholders.
 import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
@@ -82,12 +81,11 @@ export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
 
 type NoParams = Record<string, never>;
 type Cutoff = { readonly cutoff: number };
-type ChangesParams = { readonly since: number; readonly sessionKey: string; readonly limit: number };
 
 /** The named values each shared statement takes. */
 export interface SharedStatementParams {
   readonly eventByDedupeKey: { readonly dedupeKey: string };
-  readonly changesSince: ChangesParams;
+  readonly changesSince: { readonly since: number; readonly sessionKey: string; readonly limit: number };
   readonly allHeads: NoParams;
   readonly cursorOf: { readonly watcher: string; readonly target: string };
   readonly overviewCounts: NoParams;
@@ -110,23 +108,18 @@ export interface SharedStatementParams {
 /** The RETURNING list of a cursor delete (SQLite's RETURNING takes no table prefix). */
 const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at';
 
-/** Equality on the filter's fields (all rows when it names none). */
-function cursorFilterWhere(table: CursorsTable | JournalTable, filter: CursorFilter): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (filter.watcher !== undefined) conditions.push(eq(table.watcher, filter.watcher));
-  if (filter.target !== undefined) conditions.push(eq(table.target, filter.target));
-  return conditions.length > 0 ? and(...conditions) : undefined;
+/** ` WHERE` equality on the filter's fields (nothing when it names none). */
+function filtered(table: CursorsTable | JournalTable, { watcher, target }: CursorFilter): SQL {
+  const where = and(watcher === undefined ? undefined : eq(table.watcher, watcher), target === undefined ? undefined : eq(table.target, target));
+  return where === undefined ? sql`` : sql` WHERE ${where}`;
 }
 
 /** The cursors matching `filter` (all when empty), by watcher then target, as CursorValues. */
 export function listCursorsQuery({ cursors }: SqlTables, filter: CursorFilter): SQL {
-  const where = cursorFilterWhere(cursors, filter);
-  return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
+  return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${filtered(cursors, filter)} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
 }
 
-/** The journal entries of the pairs matching `filter` (all when empty), by position, as StoredJournalValues. */
+/** The journal entries of the pairs matching `filter` (all when empty), by position, in JOURNAL_FIELDS order. */
 export function readCursorJournalQuery({ cursorJournal }: SqlTables, filter: CursorFilter): SQL {
-  const where = cursorFilterWhere(cursorJournal, filter);
-  return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${where === undefined ? sql`` : sql` WHERE ${where}`} ORDER BY ${asc(cursorJournal.position)}`;
+  return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${filtered(cursorJournal, filter)} ORDER BY ${asc(cursorJournal.position)}`;
 }
-

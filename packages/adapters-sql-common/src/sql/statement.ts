@@ -1,5 +1,4 @@
-// Statements with NAMED parameters: rendered once at open with `sql.placeholder`s, the names kept
-// in bind order beside the text; each call's named values are laid out in that order.
+// Statements with named parameters: rendered once with placeholders, the names kept in bind order; each call's values laid out in it.
 import type { SQL } from 'drizzle-orm';
 
 import { orm } from './drizzle.js';
@@ -12,12 +11,6 @@ export interface SqlDialect {
 /** A query builder (its own dialect renders it) or an `sql` template (the given dialect renders it). */
 export type Renderable = SQL | { toSQL(): { readonly sql: string; readonly params: readonly unknown[] } };
 
-/** A statement rendered once: its text and the placeholder each positional parameter binds. */
-export interface RenderedStatement {
-  readonly sql: string;
-  readonly names: readonly string[];
-}
-
 /** The placeholder a parameter binds (insert values arrive in a column Param whose encoder is the identity for every bound column). */
 function placeholderName(param: unknown): string | undefined {
   if (orm.is(param, orm.Placeholder)) return param.name;
@@ -25,8 +18,8 @@ function placeholderName(param: unknown): string | undefined {
   return undefined;
 }
 
-/** Renders `query`; every parameter must be a placeholder (a literal would be bound by no name). */
-export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): RenderedStatement {
+/** Renders `query` once: its text and the placeholder each `$n` binds; every parameter must be a placeholder (a literal binds no name). */
+export function renderStatement(dialect: SqlDialect, query: Renderable, label: string): { readonly sql: string; readonly names: readonly string[] } {
   const { sql, params } = orm.is(query, orm.SQL) ? dialect.sqlToQuery(query) : query.toSQL();
   const names = params.map((param) => {
     const name = placeholderName(param);
@@ -38,12 +31,9 @@ export function renderStatement(dialect: SqlDialect, query: Renderable, label: s
 
 /** The positional values of one call: each name's value from `params`, in the statement's order. */
 export function bindValues(names: readonly string[], params: object): unknown[] {
-  const values = new Array<unknown>(names.length);
-  const named = params as Record<string, unknown>;
-  for (let i = 0; i < names.length; i += 1) {
-    const value = named[names[i] as string];
-    if (value === undefined) throw new Error(`no value for the parameter ${names[i] as string}`);
-    values[i] = value;
-  }
-  return values;
+  return names.map((name) => {
+    const value = (params as Record<string, unknown>)[name];
+    if (value === undefined) throw new Error(`no value for the parameter ${name}`);
+    return value;
+  });
 }

@@ -1,18 +1,15 @@
-// The tables both SQL adapters define, as the shared code sees them, and one column list per row
-// shape in the order the row decoders read them, so a column is never added to one adapter only.
+// The tables both SQL adapters define, as the shared code sees them, and one column list per row shape in the row decoders' order.
 import type { AnyColumn, Table } from 'drizzle-orm';
 
 type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
 
-export type EventsTable = TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
-export type HeadsTable = TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
 export type CursorsTable = TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
 export type JournalTable = TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
 
 /** A store's four tables, in either dialect. */
 export interface SqlTables {
-  readonly events: EventsTable;
-  readonly heads: HeadsTable;
+  readonly events: TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
+  readonly heads: TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
   readonly cursors: CursorsTable;
   readonly cursorJournal: JournalTable;
 }
@@ -23,15 +20,10 @@ export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'act
 export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
 /** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */
 export const PENDING_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material'] as const;
-/** StoredJournalValues order. */
+/** A journal select's column order: the position, then JournalParams' fields. */
 export const JOURNAL_FIELDS = ['position', 'watcher', 'target', 'type', 'reason', 'via', 'acked', 'notified', 'material', 'recordedAt'] as const;
-/** A head row as readHeads returns it. */
-export const HEAD_FIELDS = ['sessionKey', 'head', 'pruneWatermark'] as const;
 
-/**
- * The `fields` of `table` as a drizzle selection object (its key order is the select's column order).
- * @example db.select(columnsOf(tables.cursors, CURSOR_FIELDS)).from(tables.cursors)
- */
+/** The `fields` of `table` as a drizzle selection object (its key order is the select's column order). */
 export function columnsOf<T, K extends keyof T & string>(table: T, fields: readonly K[]): { [F in K]: T[F] } {
   const picked = {} as { [F in K]: T[F] };
   for (const field of fields) picked[field] = table[field];

@@ -63,18 +63,6 @@ export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), re
 
 export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
-export type CursorEventType = CursorEvent['type'];
-
-export const CURSOR_EVENT_TYPES: readonly CursorEventType[] = [
-  'watch_started',
-  'notice_raised',
-  'notice_acknowledged',
-  'notice_reopened',
-  'notice_read',
-  'notice_recovered',
-  'material_kept',
-  'watch_ended',
-];
 
 /** An event of the target's log as `watcher`'s cursor folds it: it raises a pending cursor's material (no journal entry). */
 export interface TargetEvent {
@@ -157,9 +145,7 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
         return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
       }
       if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
-      const { watcher, sequence, kind, actorSessionKey } = command;
-      const target: TargetEvent = actorSessionKey === undefined ? { type: 'target_event', watcher, sequence, kind } : { type: 'target_event', watcher, sequence, kind, actorSessionKey };
-      return naming(held(state, 'repeat'), 'repeat', [target]);
+      return naming(held(state, 'repeat'), 'repeat', [{ ...command, type: 'target_event' }]);
     }
     case 'drain':
       if (state?.status !== 'pending') return NOTHING;
@@ -188,17 +174,12 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       return decided([{ type: 'material_kept', material: state.material }]);
     case 'end':
       return state === undefined ? NOTHING : decided([{ type: 'watch_ended', reason: command.reason }]);
-    default: {
-      const unreachable: never = command;
-      return unreachable;
-    }
   }
 }
 
-const materialOf = (state: CursorState): Sequence | undefined => (state?.status === 'pending' ? state.material : undefined);
-
-function pendingAt(acked: Sequence, notified: Sequence, material: Sequence | undefined): Cursor {
-  return fromWatermarks({ acked, notified, material: material === undefined ? notified : maxSequence(material, notified) });
+/** Pending at (acked, notified]; material is `held`'s when it is pending (never below notified). */
+function pendingAt(acked: Sequence, notified: Sequence, held: CursorState): Cursor {
+  return fromWatermarks({ acked, notified, material: held?.status === 'pending' ? maxSequence(held.material, notified) : notified });
 }
 
 /** Folds one event. Only `watch_started` creates a cursor; material never falls. */
@@ -212,9 +193,9 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return { status: 'idle', acked: event.acked };
     case 'notice_reopened':
     case 'notice_recovered':
-      return pendingAt(event.acked, event.notified, materialOf(state));
+      return pendingAt(event.acked, event.notified, state);
     case 'notice_read':
-      return event.notified > event.acked ? pendingAt(event.acked, event.notified, materialOf(state)) : { status: 'idle', acked: event.acked };
+      return event.notified > event.acked ? pendingAt(event.acked, event.notified, state) : { status: 'idle', acked: event.acked };
     case 'material_kept':
       return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
     case 'watch_ended':
@@ -225,9 +206,5 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
     case 'notice_held':
       return state;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
   }
 }

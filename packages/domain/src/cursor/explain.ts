@@ -4,18 +4,9 @@ import type { CursorEvent, EndReason } from './cursor.js';
 import type { CursorJournalEntry } from './journal.js';
 import type { CursorPair } from '../ports/stateStore.port.js';
 
-/** One journal entry, explained. */
-export interface ExplainedStep {
-  readonly position: number;
-  /** The entry's clock time, and the same as ISO text. */
-  readonly recordedAt: number;
+/** One journal entry, explained: its clock time as ISO text too, and what happened, in words. */
+export interface ExplainedStep extends Omit<CursorJournalEntry, 'watcher' | 'target'> {
   readonly time: string;
-  readonly event: CursorEvent;
-  /** The cursor's watermarks after the entry (when it ended: the ones it had). */
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  /** What happened, in words. */
   readonly text: string;
 }
 
@@ -63,10 +54,6 @@ export function describeCursorEvent(event: CursorEvent): string {
       return `material kept: retention pruned the target's change at ${event.material} that keeps the notice pending; material stays ${event.material}`;
     case 'watch_ended':
       return `watch ended (${event.reason}): ${ENDED_BECAUSE[event.reason]}`;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
   }
 }
 
@@ -95,18 +82,9 @@ export function explainPair(entries: readonly CursorJournalEntry[], pair?: Curso
   const watcher = pair?.watcher ?? entries[0]?.watcher ?? '';
   const target = pair?.target ?? entries[0]?.target ?? '';
   const own = entries.filter((entry) => entry.watcher === watcher && entry.target === target);
-  const steps = own.map(
-    (entry): ExplainedStep => ({
-      position: entry.position,
-      recordedAt: entry.recordedAt,
-      time: isoTime(entry.recordedAt),
-      event: entry.event,
-      acked: entry.acked,
-      notified: entry.notified,
-      material: entry.material,
-      text: describeCursorEvent(entry.event),
-    }),
-  );
+  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => {
+    return { position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) };
+  });
   const last = own[own.length - 1];
   const first = own[0];
   const truncated = first !== undefined && first.event.type !== 'watch_started';

@@ -58,11 +58,8 @@ export function planJournalPrune(input: JournalPruneInput): { readonly positions
   const latestOf = input.latestOf ?? latestPositions(entries);
   const from = firstAfter(entries, after);
   const end = Math.min(entries.length, from + Math.max(0, input.batchSize));
-  const removable: JournalRetentionEntry[] = [];
-  for (let i = from; i < end; i++) {
-    const entry = entries[i] as JournalRetentionEntry;
-    if (!input.isLive(entry.watcher, entry.target) || latestOf(entry.watcher, entry.target) !== entry.position) removable.push(entry);
-  }
+  const isKept = (e: JournalRetentionEntry): boolean => input.isLive(e.watcher, e.target) && latestOf(e.watcher, e.target) === e.position;
+  const removable = entries.slice(from, end).filter((entry) => !isKept(entry));
   const aged = removable.filter((entry) => entry.recordedAt < input.cutoff);
   const excess = Math.max(0, entries.length - aged.length - input.maxRows);
   const take = Math.min(input.batchSize - aged.length, excess);
@@ -70,16 +67,10 @@ export function planJournalPrune(input: JournalPruneInput): { readonly positions
   const reachesEnd = end === entries.length;
   // Asked only when it decides `done`: it reads the rest of the journal.
   const asksAged = !reachesEnd && excess <= capped.length;
-  const windowEnd = journalWindowEnd({
-    after,
-    lastExamined: end > from ? (entries[end - 1] as JournalRetentionEntry).position : after,
-    reachesEnd,
-    excess,
-    take,
-    capped: capped.length,
-    lastCapped: capped[capped.length - 1]?.position ?? after,
-    agedBeyond: asksAged && someAgedFrom(entries, end, input.cutoff),
-  });
+  const lastExamined = end > from ? (entries[end - 1] as JournalRetentionEntry).position : after;
+  const lastCapped = capped[capped.length - 1]?.position ?? after;
+  const agedBeyond = asksAged && someAgedFrom(entries, end, input.cutoff);
+  const windowEnd = journalWindowEnd({ after, lastExamined, reachesEnd, excess, take, capped: capped.length, lastCapped, agedBeyond });
   return { positions: [...aged, ...capped].map((entry) => entry.position), ...windowEnd };
 }
 

@@ -1,11 +1,10 @@
-// The pure planners of the store operations on cursors (append: log/append.ts). Each takes the
-// rows a store read under its write lock, decides and folds, and returns the rows to write, the
-// journal entries to append in the same transaction, and the outcome.
-import { decide, evolve, fromWatermarks, toWatermarks, type Cursor, type CursorCommand, type CursorState, type EndReason } from './cursor.js';
+// The pure planners of the store operations on cursors (append: log/append.ts): from the rows a store read under its write lock,
+// the rows to write, the journal entries to append in the same transaction, and the outcome.
+import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type CursorDecision, type CursorState, type EndReason, type Watermarks } from './cursor.js';
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';
 import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
-import type { CursorPair, DrainAck, DrainOutcome, AcknowledgeReadOutcome, AcknowledgeReadRequest, WatchRequest } from '../ports/stateStore.port.js';
+import type { AcknowledgeReadOutcome, AcknowledgeReadRequest, CursorPair, DrainOutcome, DrainRequest, ScanRequest, WatchRequest } from '../ports/stateStore.port.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
 
@@ -25,11 +24,6 @@ export function comparePairs(a: { readonly watcher: string; readonly target: str
 
 export const pairKey = (watcher: string, target: string): string => `${watcher}\u0000${target}`;
 
-type Owns = (watcher: SessionKey) => boolean;
-
-/** A row that may hold a notice: material above acked. */
-const isPending = (row: CursorRow): boolean => row.material > row.acked;
-
 /** True when both cursors store the same watermarks (or both are absent). */
 export function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === undefined || b === undefined) return a === b;
@@ -37,7 +31,31 @@ export function sameCursor(a: CursorState, b: CursorState): boolean {
   return x.acked === y.acked && x.notified === y.notified && x.material === y.material;
 }
 
-const rowOf = (watcher: SessionKey, target: SessionKey, cursor: Cursor, touchedAt: number): CursorRow => ({ watcher, target, ...toWatermarks(cursor), touchedAt });
+/** One command decided on one pair's stored watermarks (undefined: no cursor) at `now`. */
+export interface PairStep {
+  readonly events: CursorDecision['events'];
+  readonly after: CursorState;
+  /** The row to write when the watermarks moved. */
+  readonly write?: CursorRow;
+  readonly journal: readonly CursorJournalRecord[];
+  readonly notice?: Notice;
+}
+
+/** Decides `command` on the pair, folds its events, and gives the row, journal entries and notice they ask for. */
+export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | undefined, command: CursorCommand, now: number, textOf?: NoticeTextOf): PairStep {
+  const before = stored === undefined ? undefined : fromWatermarks(stored);
+  const { events, notice } = decide(command, before);
+  const after = events.reduce(evolve, before);
+  return {
+    events,
+    after,
+    ...(after !== undefined && !sameCursor(before, after) ? { write: { watcher, target, ...toWatermarks(after), touchedAt: now } } : {}),
+    journal: journalRecords(watcher, target, before, events, now),
+    ...(notice !== undefined ? { notice: toNotice(watcher, target, notice, textOf) } : {}),
+  };
+}
+
+const written = (step: PairStep): CursorRow[] => (step.write === undefined ? [] : [step.write]);
 
 export interface WatchPlanInput {
   readonly request: WatchRequest;
@@ -47,130 +65,73 @@ export interface WatchPlanInput {
   readonly head: Sequence;
 }
 
-export interface WatchPlan extends CursorPlan {
-  readonly created: boolean;
-}
-
 /** An explicit watch: a pair without a cursor gets one at the target's head; one with a cursor keeps it. */
-export function planWatch(input: WatchPlanInput): WatchPlan {
-  const { request, existing } = input;
-  const before = existing === undefined ? undefined : fromWatermarks(existing);
-  const { events } = decide({ type: 'watch', at: input.head, via: 'watch' }, before);
-  const after = events.reduce(evolve, before);
-  if (events.length === 0 || after === undefined) return { created: false, cursorWrites: [], journal: [] };
-  return {
-    created: true,
-    cursorWrites: [rowOf(request.watcher, request.target, after, request.now)],
-    journal: journalRecords(request.watcher, request.target, before, events, request.now),
-  };
-}
-
-export interface DrainPlanInput {
-  readonly watcher: SessionKey;
-  readonly acks: readonly DrainAck[];
-  /** The watcher's cursor rows on the acked targets (others are ignored). */
-  readonly cursors: readonly CursorRow[];
-  readonly now: number;
-}
-
-export interface DrainPlan extends CursorPlan {
-  /** One outcome per ack, in ack order. */
-  readonly outcomes: readonly DrainOutcome[];
+export function planWatch({ request, existing, head }: WatchPlanInput): CursorPlan & { readonly created: boolean } {
+  const step = stepPair(request, existing, { type: 'watch', at: head, via: 'watch' }, request.now);
+  return { created: step.write !== undefined, cursorWrites: written(step), journal: step.journal };
 }
 
 /**
  * Each ack is a `drain` on its cursor, in order: `acked` (with the `reopened` notice when more
  * had arrived) or `stale` (with the `pending` notice a pending cursor holds at another watermark).
+ * `cursors`: the watcher's rows on the acked targets (others are ignored).
  */
-export function planDrain(input: DrainPlanInput): DrainPlan {
+export function planDrain(input: DrainRequest & { readonly cursors: readonly CursorRow[] }): CursorPlan & { readonly outcomes: readonly DrainOutcome[] } {
   const { watcher, now } = input;
   const rows = new Map<SessionKey, CursorRow>();
   for (const row of input.cursors) if (row.watcher === watcher) rows.set(row.target, row);
   const journal: CursorJournalRecord[] = [];
-  const written = new Map<SessionKey, CursorRow>();
-  const outcomes = input.acks.map((ack): DrainOutcome => {
-    const row = rows.get(ack.target);
-    const before = row === undefined ? undefined : fromWatermarks(row);
-    const { events, notice } = decide({ type: 'drain', notified: ack.notified }, before);
-    const after = events.reduce(evolve, before);
-    if (after !== undefined && !sameCursor(before, after)) {
-      const next = rowOf(watcher, ack.target, after, now);
-      rows.set(ack.target, next);
-      written.set(ack.target, next);
+  const writes = new Map<SessionKey, CursorRow>();
+  const outcomes = input.acks.map(({ target, notified }): DrainOutcome => {
+    const step = stepPair({ watcher, target }, rows.get(target), { type: 'drain', notified }, now);
+    if (step.write !== undefined) {
+      rows.set(target, step.write);
+      writes.set(target, step.write);
     }
-    journal.push(...journalRecords(watcher, ack.target, before, events, now));
-    const offered = notice === undefined ? undefined : toNotice(watcher, ack.target, notice);
-    const consumed = events[0]?.type === 'notice_acknowledged' || events[0]?.type === 'notice_reopened';
-    if (consumed && after !== undefined) {
-      return { target: ack.target, result: 'acked', acked: after.acked, ...(offered !== undefined ? { reopened: offered } : {}) };
+    journal.push(...step.journal);
+    const consumed = step.events[0]?.type === 'notice_acknowledged' || step.events[0]?.type === 'notice_reopened';
+    if (consumed && step.after !== undefined) {
+      return { target, result: 'acked', acked: step.after.acked, ...(step.notice !== undefined ? { reopened: step.notice } : {}) };
     }
-    return { target: ack.target, result: 'stale', ...(offered !== undefined ? { pending: offered } : {}) };
+    return { target, result: 'stale', ...(step.notice !== undefined ? { pending: step.notice } : {}) };
   });
-  return { outcomes, cursorWrites: [...written.values()], journal };
-}
-
-export interface AcknowledgeReadPlanInput {
-  readonly request: AcknowledgeReadRequest;
-  /** The pair's cursor row, or undefined when it has none. */
-  readonly existing: CursorRow | undefined;
-}
-
-export interface AcknowledgeReadPlan extends CursorPlan {
-  readonly outcome: AcknowledgeReadOutcome;
+  return { outcomes, cursorWrites: [...writes.values()], journal };
 }
 
 /** A reconcile that reached the head: the `read` command; acknowledged up to `through`, or nothing written. */
-export function planAcknowledgeRead(input: AcknowledgeReadPlanInput): AcknowledgeReadPlan {
-  const { request, existing } = input;
-  const before = existing === undefined ? undefined : fromWatermarks(existing);
-  const { events, notice } = decide({ type: 'read', since: request.since, through: request.through }, before);
-  const after = events.reduce(evolve, before);
-  if (events.length === 0 || after === undefined) return { outcome: { acknowledged: false }, cursorWrites: [], journal: [] };
-  const reopened = notice === undefined ? undefined : toNotice(request.watcher, request.target, notice);
-  return {
-    outcome: { acknowledged: true, acked: after.acked, ...(reopened !== undefined ? { reopened } : {}) },
-    cursorWrites: [rowOf(request.watcher, request.target, after, request.now)],
-    journal: journalRecords(request.watcher, request.target, before, events, request.now),
-  };
+export function planAcknowledgeRead(input: { readonly request: AcknowledgeReadRequest; readonly existing: CursorRow | undefined }): CursorPlan & {
+  readonly outcome: AcknowledgeReadOutcome;
+} {
+  const { since, through, now } = input.request;
+  const step = stepPair(input.request, input.existing, { type: 'read', since, through }, now);
+  if (step.events.length === 0 || step.after === undefined) return { outcome: { acknowledged: false }, cursorWrites: [], journal: [] };
+  const outcome: AcknowledgeReadOutcome = { acknowledged: true, acked: step.after.acked, ...(step.notice !== undefined ? { reopened: step.notice } : {}) };
+  return { outcome, cursorWrites: written(step), journal: step.journal };
 }
 
-export interface ScanPlanInput {
-  /** The cursors read (a store may pass only the pending ones). */
-  readonly cursors: readonly CursorRow[];
-  /** The restart scan at `now`: each frozen notice raised to material, journalled; absent, nothing is written. */
-  readonly raise?: { readonly now: number };
-  /** Only cursors whose watcher passes it, when given. */
-  readonly owns?: Owns;
-  /** Only cursors on these targets, when given (an empty list gives none). */
-  readonly targets?: readonly SessionKey[];
-  /** Builds the notices' texts; noticeText when absent. */
-  readonly textOf?: NoticeTextOf;
-}
+/** `raise`: the restart scan at `now` (journalled); absent, nothing is written. `cursors`: those read (a store may pass only the pending ones). */
+export type ScanPlanInput = Pick<ScanRequest, 'raise' | 'owns' | 'targets'> & { readonly cursors: readonly CursorRow[]; readonly textOf?: NoticeTextOf };
 
-export interface ScanPlan extends CursorPlan {
-  /** One notice per pending pair, each once, ordered by watcher then target. */
-  readonly notices: readonly Notice[];
-}
-
-/** A page of `scanPending`: with `raise`, the restart scan (reason `recovered`); without, the held notices at their frozen watermark (`reread`, reason `signalled`). */
-export function planScan(input: ScanPlanInput): ScanPlan {
+/**
+ * A page of `scanPending`: with `raise`, the restart scan (reason `recovered`); without, the held notices at their frozen watermark
+ * (`reread`, reason `signalled`). One notice per pending pair, each once, ordered by watcher then target.
+ */
+export function planScan(input: ScanPlanInput): CursorPlan & { readonly notices: readonly Notice[] } {
   const { raise, owns } = input;
   const targets = input.targets === undefined ? undefined : new Set<string>(input.targets);
   const rows = new Map<string, CursorRow>();
   for (const row of input.cursors) {
-    if (!isPending(row) || (targets !== undefined && !targets.has(row.target)) || (owns !== undefined && !owns(row.watcher))) continue;
+    if (row.material <= row.acked || (targets !== undefined && !targets.has(row.target)) || (owns !== undefined && !owns(row.watcher))) continue;
     if (!rows.has(pairKey(row.watcher, row.target))) rows.set(pairKey(row.watcher, row.target), row);
   }
   const plan = { cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
   for (const row of [...rows.values()].sort(comparePairs)) {
-    const before = fromWatermarks(row);
-    const { events, notice } = decide({ type: raise === undefined ? 'reread' : 'restartScan' }, before);
+    const step = stepPair(row, row, { type: raise === undefined ? 'reread' : 'restartScan' }, raise?.now ?? 0, input.textOf);
     if (raise !== undefined) {
-      const after = events.reduce(evolve, before);
-      if (after !== undefined && !sameCursor(before, after)) plan.cursorWrites.push({ ...row, ...toWatermarks(after), touchedAt: raise.now });
-      plan.journal.push(...journalRecords(row.watcher, row.target, before, events, raise.now));
+      plan.cursorWrites.push(...written(step));
+      plan.journal.push(...step.journal);
     }
-    if (notice !== undefined) plan.notices.push(toNotice(row.watcher, row.target, notice, input.textOf));
+    if (step.notice !== undefined) plan.notices.push(step.notice);
   }
   return plan;
 }
@@ -180,13 +141,6 @@ export function assertScanLimit(limit: unknown): void {
   if (!Number.isSafeInteger(limit) || (limit as number) < 1) throw new RangeError(`invalid limit: expected a positive integer, got ${String(limit)}`);
 }
 
-export interface RemovalPlanInput {
-  /** The rows being deleted (a pair listed twice counts once). */
-  readonly cursors: readonly CursorRow[];
-  readonly reason: EndReason;
-  readonly now: number;
-}
-
 export interface RemovalPlan {
   /** The removed pairs, each once, in pair order. */
   readonly removed: readonly CursorPair[];
@@ -194,16 +148,12 @@ export interface RemovalPlan {
   readonly journal: readonly CursorJournalRecord[];
 }
 
-export function planRemoval(input: RemovalPlanInput): RemovalPlan {
+/** The removal of `cursors` (a pair listed twice counts once). */
+export function planRemoval(input: { readonly cursors: readonly CursorRow[]; readonly reason: EndReason; readonly now: number }): RemovalPlan {
   const rows = new Map<string, CursorRow>();
   for (const row of input.cursors) rows.set(pairKey(row.watcher, row.target), row);
   const sorted = [...rows.values()].sort(comparePairs);
-  const command: CursorCommand = { type: 'end', reason: input.reason };
-  const journal: CursorJournalRecord[] = [];
-  for (const row of sorted) {
-    const before = fromWatermarks(row);
-    journal.push(...journalRecords(row.watcher, row.target, before, decide(command, before).events, input.now));
-  }
+  const journal = sorted.flatMap((row) => stepPair(row, row, { type: 'end', reason: input.reason }, input.now).journal);
   return { removed: sorted.map((row) => ({ watcher: row.watcher, target: row.target })), journal };
 }
 
@@ -214,24 +164,14 @@ export interface PrunedSession {
   readonly after: Sequence;
 }
 
-export interface PruneMaterialInput {
-  readonly pruned: readonly PrunedSession[];
-  /** The cursors on the pruned sessions (as targets) that the batch keeps. */
-  readonly cursors: readonly CursorRow[];
-  readonly now: number;
-}
-
-/** The `material_kept` entries of a prune batch; rows are not written. */
-export function planPruneMaterial(input: PruneMaterialInput): { readonly journal: readonly CursorJournalRecord[] } {
+/** The `material_kept` entries of a prune batch on the `cursors` it keeps on the pruned sessions (as targets); rows are not written. */
+export function planPruneMaterial(input: { readonly pruned: readonly PrunedSession[]; readonly cursors: readonly CursorRow[]; readonly now: number }) {
   const pruned = new Map<string, PrunedSession>();
   for (const session of input.pruned) pruned.set(session.sessionKey, session);
-  const journal: CursorJournalRecord[] = [];
-  for (const row of [...input.cursors].sort(comparePairs)) {
+  const journal = [...input.cursors].sort(comparePairs).flatMap((row) => {
     const session = pruned.get(row.target);
-    if (session === undefined) continue;
-    const before = fromWatermarks(row);
-    const { events } = decide({ type: 'prune', before: session.before, after: session.after }, before);
-    journal.push(...journalRecords(row.watcher, row.target, before, events, input.now));
-  }
+    if (session === undefined) return [];
+    return stepPair(row, row, { type: 'prune', before: session.before, after: session.after }, input.now).journal;
+  });
   return { journal };
 }

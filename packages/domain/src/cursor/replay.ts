@@ -32,14 +32,6 @@ export function replayCursor(entries: readonly CursorJournalRecord[], targetEven
   let state: CursorState = first.event.type === 'watch_started' ? evolve(undefined, first.event) : fromWatermarks(first);
   for (const entry of own.slice(begin + 1)) state = evolve(state, entry.event);
   const sorted = [...targetEvents].filter((event) => event.sequence > last.material).sort((a, b) => a.sequence - b.sequence);
-  for (const event of sorted) {
-    state = evolve(state, {
-      type: 'target_event',
-      watcher: last.watcher,
-      sequence: event.sequence,
-      kind: event.kind,
-      ...(event.actorSessionKey !== undefined ? { actorSessionKey: event.actorSessionKey } : {}),
-    });
-  }
+  for (const event of sorted) state = evolve(state, { ...event, type: 'target_event', watcher: last.watcher });
   return state;
 }

@@ -54,10 +54,6 @@ class PayloadWalk {
     return { value, json: JSON.stringify(value) };
   }
 
-  private refuse(value: unknown, expected: string): never {
-    throw new Refused(value, expected);
-  }
-
   /** Counts `bytes` more UTF-8 bytes of the JSON text (punctuation, a literal, a quoted string). */
   private emit(bytes: number): void {
     this.bytes += bytes;
@@ -89,14 +85,14 @@ class PayloadWalk {
       const code = s.charCodeAt(i);
       if (code < 0x80) {
         if (code < 0x20 || code === 0x22 || code === 0x5c) {
-          if (code === 0) this.refuse(s, TEXT);
+          if (code === 0) throw new Refused(s, TEXT);
           escapes = true;
         }
         bytes += 1;
       } else if (code < 0x800) bytes += 2;
       else if (code >= 0xd800 && code <= 0xdfff) {
         const next = s.charCodeAt(i + 1); // NaN past the end
-        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) this.refuse(s, TEXT);
+        if (code >= 0xdc00 || !(next >= 0xdc00 && next <= 0xdfff)) throw new Refused(s, TEXT);
         bytes += 4;
         i += 1;
       } else bytes += 3;
@@ -108,7 +104,7 @@ class PayloadWalk {
 
   /** A value `level` containers below the payload (its own entries are level 1). */
   private value(u: unknown, level: number): JsonValue {
-    if (level > MAX_DEPTH) this.refuse(u, `nesting at most ${MAX_DEPTH} deep`);
+    if (level > MAX_DEPTH) throw new Refused(u, `nesting at most ${MAX_DEPTH} deep`);
     switch (typeof u) {
       case 'string':
         return this.string(u);
@@ -116,7 +112,7 @@ class PayloadWalk {
         this.emit(u ? 4 : 5);
         return u;
       case 'number': {
-        if (!Number.isFinite(u)) this.refuse(u, 'a finite number');
+        if (!Number.isFinite(u)) throw new Refused(u, 'a finite number');
         this.emit(String(u).length); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
         return u === 0 ? 0 : u;
       }
@@ -126,12 +122,12 @@ class PayloadWalk {
           return null;
         }
         if (Array.isArray(u)) return this.array(u, level);
-        if (!isPlainObject(u)) this.refuse(u, 'a JSON value (a plain object, not a class instance)');
+        if (!isPlainObject(u)) throw new Refused(u, 'a JSON value (a plain object, not a class instance)');
         return this.object(u, level);
       case 'undefined':
-        return this.refuse(u, 'a JSON value (omit the property instead of undefined)');
+        throw new Refused(u, 'a JSON value (omit the property instead of undefined)');
       default:
-        return this.refuse(u, 'a JSON value');
+        throw new Refused(u, 'a JSON value');
     }
   }
 
@@ -158,12 +154,7 @@ class PayloadWalk {
       const key = keys[i] as string;
       if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
       if (i > 0) this.emit(1); // ,
-      try {
-        this.string(key);
-      } catch (e) {
-        if (e instanceof Refused) e.path.push(key);
-        throw e;
-      }
+      this.entry(key, key, level); // the key's own text, a refusal naming it
       this.emit(1); // :
       // The only read of this property: the copy and the text both come from it.
       copy[key] = this.entry(key, u[key], level + 1);
@@ -184,21 +175,15 @@ export function takePayload(u: unknown): { readonly ok: true; readonly payload: 
   }
 }
 
-/** What `takePayload` answers. */
-export type PayloadTake = ReturnType<typeof takePayload>;
-
-/** The io-ts result of a take: the payload, or a failure whose context names the path below the payload. */
-export function payloadTakeResult(take: PayloadTake, c: t.Context): t.Validation<TakenPayload> {
-  if (take.ok) return t.success(take.payload);
-  const { path, value, expected } = take.problem;
-  const context: t.Context = [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))];
-  return t.failure(value, context, expected);
-}
-
-/** Decodes the caller's payload; a failure names the path below the payload and what it must be. */
+/** Decodes the caller's payload into a private copy and its JSON text; a failure names the path below the payload and what it must be. */
 export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
   `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
   (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
-  (u, c) => payloadTakeResult(takePayload(u), c),
+  (u, c) => {
+    const take = takePayload(u);
+    if (take.ok) return t.success(take.payload);
+    const { path, value, expected } = take.problem;
+    return t.failure(value, [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))], expected);
+  },
   (a) => a,
 );

@@ -5,10 +5,10 @@ import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
 import { ActorType, EventKind, RunOutcome } from './eventKind.js';
-import { PayloadInput, payloadTakeResult, takePayload, type Payload, type PayloadTake, type TakenPayload } from './payload.js';
-import { SessionKey, SessionKeyInput } from './sessionKey.js';
+import { PayloadInput, type Payload } from './payload.js';
+import { SessionKeyInput, type SessionKey } from './sessionKey.js';
 import { Summary } from './summary.js';
-import { decodeInput, invalidInput, type InvalidInput } from './validation.js';
+import { decodeInput, invalidInput, refinement, type InvalidInput } from './validation.js';
 
 export interface DedupeKeyBrand {
   readonly DedupeKey: unique symbol;
@@ -17,13 +17,9 @@ export type DedupeKey = t.Branded<string, DedupeKeyBrand>;
 // Control characters, and an unpaired surrogate (which SQLite and PostgreSQL would store as
 // U+FFFD, so two distinct keys would collide).
 const DEDUPE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
-export const isDedupeKey = (u: unknown): u is DedupeKey =>
-  typeof u === 'string' && u.length >= 1 && u.length <= 512 && !DEDUPE_FORBIDDEN.test(u);
-export const DedupeKey = new t.Type<DedupeKey, string, unknown>(
+export const DedupeKey = refinement<DedupeKey, string>(
   'a dedupe key of 1-512 characters without control characters or unpaired surrogates',
-  isDedupeKey,
-  (u, c) => (isDedupeKey(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
+  (u): u is DedupeKey => typeof u === 'string' && u.length >= 1 && u.length <= 512 && !DEDUPE_FORBIDDEN.test(u),
 );
 
 // An ISO 8601 date or date-time as ECMAScript's Date.parse reads it reliably; anything else
@@ -52,14 +48,6 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
-/** The payload field of a record snapshot: the caller's payload, already taken (walked once). */
-const TakenPayloadField: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
-  PayloadInput.name,
-  PayloadInput.is,
-  (u, c) => (u === undefined ? t.failure(u, c) : payloadTakeResult(u as PayloadTake, c)),
-  (a) => a,
-);
-
 const RecordFields = t.intersection([
   t.type({
     sessionKey: SessionKeyInput,
@@ -69,7 +57,7 @@ const RecordFields = t.intersection([
   }),
   t.partial({
     actorSessionKey: SessionKeyInput,
-    payload: TakenPayloadField,
+    payload: PayloadInput,
     dedupeKey: DedupeKey,
     occurredAt: OccurredAt,
     onlyIfWatched: t.boolean,
@@ -98,17 +86,7 @@ export type CommandPayload =
 /** A record input that passed every rule; `occurredAt` is still optional (the clock fills it). */
 export type AppendCommand = AppendCommandFields & CommandPayload;
 
-const RECORD_FIELDS = [
-  'sessionKey',
-  'kind',
-  'actorType',
-  'actorSessionKey',
-  'summary',
-  'payload',
-  'dedupeKey',
-  'occurredAt',
-  'onlyIfWatched',
-] as const;
+const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched'] as const;
 
 /** Rejects anything but a plain object holding only known fields. */
 export function checkFields(value: unknown, field: string, known: readonly string[]): E.Either<InvalidInput, Record<string, unknown>> {
@@ -122,54 +100,44 @@ export function checkFields(value: unknown, field: string, known: readonly strin
   return E.right(value as Record<string, unknown>);
 }
 
-/** The record's fields as read once; `payload`, when given, is already taken (see takePayload). */
-type RecordSnapshot = Partial<Record<Exclude<(typeof RECORD_FIELDS)[number], 'payload'>, unknown>> & { readonly payload?: PayloadTake };
-
 /**
  * Each field read exactly once (a getter runs once, a Proxy's get trap once per field) into a
- * plain object, the payload walked once; everything after checks this snapshot only.
+ * plain object; everything after checks this snapshot only (PayloadInput walks the payload once, into a copy).
  */
-function readSnapshot(value: Record<string, unknown>): RecordSnapshot {
+function readSnapshot(value: Record<string, unknown>): Record<string, unknown> {
   const snapshot: Record<string, unknown> = {};
   for (const key of RECORD_FIELDS) {
     const read = value[key];
-    if (read !== undefined) snapshot[key] = key === 'payload' ? takePayload(read) : read;
+    if (read !== undefined) snapshot[key] = read;
   }
-  return snapshot as RecordSnapshot;
+  return snapshot;
 }
 
 /** Validates a `record` input into an AppendCommand, or the first problem found; the input's fields are read once. */
 export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
   return pipe(
     checkFields(value, field, RECORD_FIELDS),
-    E.flatMap((fields) => decodeSnapshot(readSnapshot(fields), field)),
-  );
-}
-
-function decodeSnapshot(snapshot: RecordSnapshot, field: string): E.Either<InvalidInput, AppendCommand> {
-  return pipe(
-    decodeInput(RecordFields, snapshot, field),
-    E.flatMap((fields) => {
+    E.flatMap((fields) => decodeInput(RecordFields, readSnapshot(fields), field)),
+    E.flatMap((fields): E.Either<InvalidInput, AppendCommand> => {
       // The outcome is read from the validated copy, not from the caller's object.
-      if (fields.kind === 'run_failed') {
-        const outcome: unknown = fields.payload?.value['outcome'];
-        if (!RunOutcome.is(outcome)) {
-          return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
-        }
+      const outcome: unknown = fields.payload?.value['outcome'];
+      if (fields.kind === 'run_failed' && !RunOutcome.is(outcome)) {
+        return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
       }
-      const payload: CommandPayload = fields.payload !== undefined ? { payload: fields.payload.value, payloadJson: fields.payload.json } : {};
-      const command: AppendCommand = {
-        sessionKey: fields.sessionKey,
-        kind: fields.kind,
-        actorType: fields.actorType,
-        summary: fields.summary,
+      const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt } = fields;
+      const taken: CommandPayload = payload !== undefined ? { payload: payload.value, payloadJson: payload.json } : {};
+      // Always built in this key order (one object shape).
+      return E.right({
+        sessionKey,
+        kind,
+        actorType,
+        summary,
         onlyIfWatched: fields.onlyIfWatched ?? false,
-        ...(fields.actorSessionKey !== undefined ? { actorSessionKey: fields.actorSessionKey } : {}),
-        ...payload,
-        ...(fields.dedupeKey !== undefined ? { dedupeKey: fields.dedupeKey } : {}),
-        ...(fields.occurredAt !== undefined ? { occurredAt: fields.occurredAt } : {}),
-      };
-      return E.right(command);
+        ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
+        ...taken,
+        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
+        ...(occurredAt !== undefined ? { occurredAt } : {}),
+      });
     }),
   );
 }

@@ -1,6 +1,8 @@
 // Session keys: the branded codec and the shape rules (agent-qualified, main, nested sub-agent)
 // that decide who may watch whom and who gets woken.
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
+
+import { refinement } from './validation.js';
 
 export interface SessionKeyBrand {
   readonly SessionKey: unique symbol;
@@ -23,22 +25,11 @@ export function isSessionKey(value: string): value is SessionKey {
   return value.length >= 1 && value.length <= SESSION_KEY_MAX_LENGTH && !FORBIDDEN.test(value);
 }
 
-export const SessionKey = t.brand(
-  t.string,
-  (value): value is SessionKey => isSessionKey(value),
-  'SessionKey',
-);
-
 /** The expectation printed when a key is rejected. */
-export const SESSION_KEY_EXPECTED =
-  'a session key of 1-512 characters without whitespace, control characters, \'"\' or unpaired surrogates';
+export const SESSION_KEY_EXPECTED = 'a session key of 1-512 characters without whitespace, control characters, \'"\' or unpaired surrogates';
 
-export const SessionKeyInput = new t.Type<SessionKey, string, unknown>(
-  SESSION_KEY_EXPECTED,
-  (u): u is SessionKey => typeof u === 'string' && isSessionKey(u),
-  (u, c) => (typeof u === 'string' && isSessionKey(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
+/** The session key codec: a string that passes `isSessionKey`. */
+export const SessionKeyInput = refinement<SessionKey, string>(SESSION_KEY_EXPECTED, (u): u is SessionKey => typeof u === 'string' && isSessionKey(u));
 
 /** `agent:<agentId>:<rest>` with both parts non-empty. */
 export interface AgentSessionKey {
@@ -47,23 +38,13 @@ export interface AgentSessionKey {
 }
 
 export function parseAgentKey(key: string): AgentSessionKey | undefined {
-  if (!key.startsWith('agent:')) return undefined;
-  const afterPrefix = key.slice('agent:'.length);
-  const colon = afterPrefix.indexOf(':');
-  if (colon <= 0) return undefined;
-  const rest = afterPrefix.slice(colon + 1);
-  if (rest === '') return undefined;
-  return { agentId: afterPrefix.slice(0, colon), rest };
+  const match = /^agent:([^:]+):(.+)$/su.exec(key);
+  return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
 }
 
 /** Only agent-qualified keys take part in watching, as watcher or as target. */
 export function isAgentQualified(key: string): boolean {
   return parseAgentKey(key) !== undefined;
-}
-
-/** `agent:<agentId>:main`. */
-export function isMainSession(key: string): boolean {
-  return parseAgentKey(key)?.rest === 'main';
 }
 
 /** An agent-qualified key whose `<rest>` has a `subagent` segment; such watchers are not woken. */

@@ -1,8 +1,6 @@
 // Event summaries: one normalised line of metadata, never message content.
 import * as t from 'io-ts';
 
-import { toWellFormed } from './text.js';
-
 export const SUMMARY_MAX_LENGTH = 200;
 
 /** How much of a summary is examined; a longer one is normalised as this prefix and `…`, so the work is bounded. */
@@ -10,6 +8,8 @@ export const SUMMARY_SCAN_LIMIT = 4096;
 
 // Each run of control characters, tabs and line breaks (incl. U+2028/U+2029) becomes one space.
 const CONTROL_RUN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu;
+// With the `u` flag a well-formed surrogate pair is one code point (not Cs): only an unpaired surrogate matches.
+const UNPAIRED_SURROGATES = /\p{Cs}/gu;
 
 /** The first SUMMARY_SCAN_LIMIT units of `raw`, one fewer when the last would split a surrogate pair. */
 function examinedPrefix(raw: string): string {
@@ -28,7 +28,7 @@ export function normaliseSummary(raw: string): string {
     if (prefix.trim() === '') return '';
     text = `${prefix}…`;
   }
-  const line = toWellFormed(text.replace(CONTROL_RUN, ' ')).trim();
+  const line = text.replace(CONTROL_RUN, ' ').replace(UNPAIRED_SURROGATES, '\uFFFD').trim();
   if (line.length <= SUMMARY_MAX_LENGTH) return line;
   const codePoints = Array.from(line);
   if (codePoints.length <= SUMMARY_MAX_LENGTH) return line;

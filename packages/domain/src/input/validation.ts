@@ -1,9 +1,7 @@
-// Turns io-ts decoding failures into one readable InvalidInput naming the field, what was
-// expected and what the field held, described by type and size and never repeated (any string a
-// caller passes may be message content, even a short one), so every boundary reports bad input
-// the same way.
+// io-ts failures as one readable InvalidInput naming the field, what was expected and what it held, described by type and size,
+// never repeated (any string a caller passes may be message content), so every boundary reports bad input alike.
 import * as E from 'fp-ts/lib/Either.js';
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 
 /** A rejected input: which field, what it held (described by type and size, see describeValue), and what was expected. */
 export interface InvalidInput {
@@ -13,6 +11,10 @@ export interface InvalidInput {
   readonly expected: string;
   readonly message: string;
 }
+
+/** The codec of the values `is` accepts, named by what they must be. */
+export const refinement = <A extends O, O>(name: string, is: (u: unknown) => u is A): t.Type<A, O, unknown> =>
+  new t.Type<A, O, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 
 /** `n` with the noun, singular or plural. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -27,28 +29,18 @@ export function describeValue(value: unknown): string {
     case 'string':
       return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
     case 'number':
-      return Number.isNaN(value) ? 'NaN' : String(value);
-    case 'bigint':
-      return 'a bigint';
     case 'boolean':
-      return String(value);
     case 'undefined':
-      return 'undefined';
-    case 'function':
-      return 'a function';
-    case 'symbol':
-      return 'a symbol';
+      return String(value);
+    case 'object':
+      break;
     default:
-      return describeObject(value as object | null);
+      return `a ${typeof value}`;
   }
-}
-
-/** `null`, an array by its length, an object by its key count; a value whose shape cannot be read (a revoked Proxy) as `an object`. */
-function describeObject(value: object | null): string {
   if (value === null) return 'null';
+  // An array by its length, an object by its key count; one whose shape cannot be read (a revoked Proxy) as `an object`.
   try {
-    if (Array.isArray(value)) return `an array of ${count(value.length, 'item')}`;
-    return `an object with ${count(Object.keys(value).length, 'key')}`;
+    return Array.isArray(value) ? `an array of ${count(value.length, 'item')}` : `an object with ${count(Object.keys(value).length, 'key')}`;
   } catch {
     return 'an object';
   }

@@ -1,9 +1,9 @@
 // Plans one append: the stored event, the cursor rows it moves or seeds, their journal and notices.
-import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
-import { sameCursor } from '../cursor/plans.js';
-import { journalRecords, type CursorJournalRecord } from '../cursor/journal.js';
+import { toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cursor.js';
+import { stepPair } from '../cursor/plans.js';
+import type { CursorJournalRecord } from '../cursor/journal.js';
 import type { StoredEvent } from './event.js';
-import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
+import type { Notice, NoticeTextOf } from '../notice.js';
 import type { Payload } from '../input/payload.js';
 import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from './sequence.js';
@@ -67,33 +67,26 @@ export function toStoredEvent(
 
 /** Plans one append: every cursor on the target observes the event; a spawn edge seeds the parent's cursor. */
 export function planAppend(input: AppendPlanInput): AppendPlan {
-  const { command, sequence, appendedAt } = input;
-  const target = command.sessionKey;
+  const { command, sequence, appendedAt, seedWatcher } = input;
+  const { kind, actorSessionKey } = command;
   const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
-  const cursorWrites: CursorRow[] = [];
-  const journal: CursorJournalRecord[] = [];
-  const notices: Notice[] = [];
+  const plan = { event, cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
   let seedRow: CursorRow | undefined;
   for (const row of input.cursorsOnTarget) {
-    if (row.watcher === input.seedWatcher) {
+    if (row.watcher === seedWatcher) {
       seedRow = row;
       continue;
     }
-    const before = fromWatermarks(row);
-    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind: command.kind, ...(command.actorSessionKey !== undefined ? { actorSessionKey: command.actorSessionKey } : {}) };
-    const { events, notice } = decide(observe, before);
-    if (events.length === 0) continue;
-    const after = events.reduce(evolve, before);
-    if (after !== undefined && !sameCursor(before, after)) cursorWrites.push({ watcher: row.watcher, target: row.target, ...toWatermarks(after), touchedAt: appendedAt });
-    journal.push(...journalRecords(row.watcher, row.target, before, events, appendedAt));
-    if (notice !== undefined) notices.push(toNotice(row.watcher, row.target, notice, input.noticeText));
+    const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind, ...(actorSessionKey !== undefined ? { actorSessionKey } : {}) };
+    const step = stepPair(row, row, observe, appendedAt, input.noticeText);
+    if (step.write !== undefined) plan.cursorWrites.push(step.write);
+    plan.journal.push(...step.journal);
+    if (step.notice !== undefined) plan.notices.push(step.notice);
   }
-  if (input.seedWatcher !== undefined) {
-    const before = seedRow === undefined ? undefined : fromWatermarks(seedRow);
-    const { events } = decide({ type: 'watch', at: sequence, via: 'spawn' }, before);
-    const after = events.reduce(evolve, before);
-    if (after !== undefined) cursorWrites.push({ watcher: input.seedWatcher, target, ...toWatermarks(after), touchedAt: appendedAt });
-    journal.push(...journalRecords(input.seedWatcher, target, before, events, appendedAt));
+  if (seedWatcher !== undefined) {
+    const seed = stepPair({ watcher: seedWatcher, target: command.sessionKey }, seedRow, { type: 'watch', at: sequence, via: 'spawn' }, appendedAt);
+    if (seed.after !== undefined) plan.cursorWrites.push({ watcher: seedWatcher, target: command.sessionKey, ...toWatermarks(seed.after), touchedAt: appendedAt });
+    plan.journal.push(...seed.journal);
   }
-  return { event, cursorWrites, journal, notices };
+  return plan;
 }

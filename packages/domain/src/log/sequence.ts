@@ -1,6 +1,8 @@
 // Sequences and the reconciliation arguments: positive sequences assigned at append, and the
 // non-negative `changesSince` and bounded `limit` a reader passes.
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
+
+import { refinement } from '../input/validation.js';
 
 export interface SequenceBrand {
   readonly Sequence: unique symbol;
@@ -13,7 +15,9 @@ export function isSequence(value: unknown): value is Sequence {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-export const Sequence = t.brand(t.number, (n): n is Sequence => isSequence(n), 'Sequence');
+/** A sequence or `changesSince`: a non-negative safe integer. */
+export const Sequence = refinement<Sequence, number>('a non-negative safe integer', isSequence);
+export const ChangesSince = Sequence;
 
 /** Treats a trusted number (a stored row, a counter) as a sequence. */
 export const asSequence = (n: number): Sequence => n as Sequence;
@@ -24,13 +28,6 @@ export const maxSequence = (a: Sequence, b: Sequence): Sequence => (a >= b ? a :
 
 export const MAX_PAGE_LIMIT = 200;
 
-export const ChangesSince = new t.Type<Sequence, number, unknown>(
-  'a non-negative safe integer',
-  isSequence,
-  (u, c) => (isSequence(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
-
 export interface PageLimitBrand {
   readonly PageLimit: unique symbol;
 }
@@ -39,9 +36,4 @@ export type PageLimit = t.Branded<number, PageLimitBrand>;
 const isPageLimit = (u: unknown): u is PageLimit =>
   typeof u === 'number' && Number.isSafeInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT;
 
-export const PageLimit = new t.Type<PageLimit, number, unknown>(
-  `an integer from 1 to ${MAX_PAGE_LIMIT}`,
-  isPageLimit,
-  (u, c) => (isPageLimit(u) ? t.success(u) : t.failure(u, c)),
-  (a) => a,
-);
+export const PageLimit = refinement<PageLimit, number>(`an integer from 1 to ${MAX_PAGE_LIMIT}`, isPageLimit);

@@ -18,24 +18,12 @@ export type SignalLogEvent =
 
 /** Appends raise the head, prunes and deletes raise the watermark; nothing ever lowers either. */
 export function evolveHead(state: SignalLogHead, event: SignalLogEvent): SignalLogHead {
-  switch (event.type) {
-    case 'appended':
-      return { head: maxSequence(state.head, event.sequence), pruneWatermark: state.pruneWatermark };
-    case 'pruned':
-    case 'deleted':
-      return { head: state.head, pruneWatermark: maxSequence(state.pruneWatermark, event.highestDeleted) };
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
+  if (event.type === 'appended') return { head: maxSequence(state.head, event.sequence), pruneWatermark: state.pruneWatermark };
+  return { head: state.head, pruneWatermark: maxSequence(state.pruneWatermark, event.highestDeleted) };
 }
 
 /** What a store writes to a session's head row: nothing, a new row, or new values for the row it read. */
-export type HeadWrite =
-  | { readonly type: 'none' }
-  | { readonly type: 'insert'; readonly head: SignalLogHead }
-  | { readonly type: 'update'; readonly head: SignalLogHead };
+export type HeadWrite = { readonly type: 'none' } | { readonly type: 'insert' | 'update'; readonly head: SignalLogHead };
 
 /** The head write after `events`, from the row read under the write lock; every store's head writes come from here. */
 export function planHeadWrite(locked: SignalLogHead | undefined, events: readonly SignalLogEvent[]): HeadWrite {
@@ -50,7 +38,3 @@ export function historyGap(state: SignalLogHead, changesSince: Sequence): boolea
   return changesSince < state.pruneWatermark;
 }
 
-/** The sequence a new event gets must exceed the head; a store with one global counter passes its next value. */
-export function isValidNextSequence(state: SignalLogHead, next: Sequence): boolean {
-  return next > state.head;
-}

@@ -3,23 +3,8 @@ import type { CursorRow } from '../log/append.js';
 import type { CursorJournalEntry } from '../cursor/journal.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
-import type {
-  AppendBatch,
-  AppendOutcome,
-  ChangesPage,
-  CursorFilter,
-  CursorPair,
-  DrainAck,
-  DrainOutcome,
-  HeadRow,
-  PruneBatch,
-  PruneRequest,
-  ScanPage,
-  ScanRequest,
-  AcknowledgeReadOutcome,
-  AcknowledgeReadRequest,
-  WatchRequest,
-} from './storeTypes.js';
+import type { AppendBatch, AppendOutcome, ChangesPage, CursorFilter, CursorPair, DrainAck, DrainOutcome, HeadRow } from './storeTypes.js';
+import type { PruneBatch, PruneRequest, ScanPage, ScanRequest, AcknowledgeReadOutcome, AcknowledgeReadRequest, WatchRequest } from './storeTypes.js';
 
 export * from './storeTypes.js';
 
@@ -68,19 +53,8 @@ export interface StateStore {
 
 /** Every required method of the port but `close`; it fails to compile when one is missing. */
 export const STORE_OPERATIONS = [
-  'append',
-  'watch',
-  'readChanges',
-  'readHeads',
-  'listCursors',
-  'drain',
-  'acknowledgeRead',
-  'readCursorJournal',
-  'scanPending',
-  'resetWatcher',
-  'unwatch',
-  'deleteSession',
-  'prune',
+  'append', 'watch', 'readChanges', 'readHeads', 'listCursors', 'drain', 'acknowledgeRead', 'readCursorJournal',
+  'scanPending', 'resetWatcher', 'unwatch', 'deleteSession', 'prune',
 ] as const satisfies readonly StoreOperation[];
 
 /** A required method of the port other than `close`. */

@@ -1,10 +1,7 @@
-// The checks a store runs on the keys of a write before touching its state. The port's types
-// promise validated keys, but a store called directly (from JavaScript, or past a cast) must
-// still refuse a key it could not keep exactly: SQLite and PostgreSQL store text as UTF-8 and
-// turn an unpaired surrogate into U+FFFD, so the write would land on another key's rows. Every
-// adapter runs these same checks, so every store refuses the same requests.
+// The key checks every store runs before a write, even when called directly (from JavaScript, past a cast): SQLite and PostgreSQL
+// store an unpaired surrogate as U+FFFD, so the write would land on another key's rows; every store refuses the same requests.
 import type { AppendRequest } from './stateStore.port.js';
-import { isDedupeKey } from '../input/recordInput.js';
+import { DedupeKey } from '../input/recordInput.js';
 import { isSessionKey, SESSION_KEY_EXPECTED } from '../input/sessionKey.js';
 
 /** Throws (a caller's bug) unless `key` is a session key; the message names the field, never the key. */
@@ -21,9 +18,7 @@ export function assertAppendRequest(request: AppendRequest): void {
   assertStoreKey('command.sessionKey', command.sessionKey);
   if (command.actorSessionKey !== undefined) assertStoreKey('command.actorSessionKey', command.actorSessionKey);
   if (request.seedWatcher !== undefined) assertStoreKey('seedWatcher', request.seedWatcher);
-  if (command.dedupeKey !== undefined && !isDedupeKey(command.dedupeKey)) {
-    throw new RangeError('invalid command.dedupeKey: expected a dedupe key of 1-512 characters without control characters or unpaired surrogates');
-  }
+  if (command.dedupeKey !== undefined && !DedupeKey.is(command.dedupeKey)) throw new RangeError(`invalid command.dedupeKey: expected ${DedupeKey.name}`);
   if ((command.payload === undefined) !== (command.payloadJson === undefined) || (command.payloadJson !== undefined && typeof command.payloadJson !== 'string')) {
     throw new RangeError('invalid command.payload: expected a payload with its JSON text (payloadJson), as decodeRecordInput gives it');
   }

@@ -55,24 +55,14 @@ export function assertOverviewLimits(limits: OverviewLimits): void {
 export function overviewOf(heads: readonly HeadRow[], cursors: readonly CursorRow[], limits: OverviewLimits): StoreOverview {
   assertOverviewLimits(limits);
   const pending = cursors.filter((row) => row.material > row.acked);
-  const listed = pending.slice(0, limits.cursors);
-  for (const row of cursors) {
-    if (listed.length >= limits.cursors) break;
-    if (row.material <= row.acked) listed.push(row);
-  }
-  let highestHead = 0;
-  let prunedSessions = 0;
-  for (const row of heads) {
-    highestHead = Math.max(highestHead, row.head);
-    if (row.pruneWatermark > 0) prunedSessions += 1;
-  }
+  const listed = [...pending, ...cursors.filter((row) => row.material <= row.acked)].slice(0, limits.cursors);
   const counts: StoreCounts = {
     sessions: heads.length,
     cursors: cursors.length,
     pendingPairs: pending.length,
     pendingNotices: pending.filter((row) => row.notified > row.acked).length,
-    highestHead,
-    prunedSessions,
+    highestHead: heads.reduce((highest, row) => Math.max(highest, row.head), 0),
+    prunedSessions: heads.filter((row) => row.pruneWatermark > 0).length,
   };
   return { counts, heads: heads.slice(0, limits.heads), cursors: listed };
 }

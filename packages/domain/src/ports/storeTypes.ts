@@ -70,14 +70,9 @@ export interface ChangesPage {
   readonly hasMore: boolean;
 }
 
-export interface CursorFilter {
-  readonly watcher?: SessionKey;
-  readonly target?: SessionKey;
-}
+export type CursorFilter = Partial<CursorPair>;
 
-export interface WatchRequest {
-  readonly watcher: SessionKey;
-  readonly target: SessionKey;
+export interface WatchRequest extends CursorPair {
   readonly now: number;
 }
 
@@ -119,9 +114,7 @@ export function isolatedOutcome(operation: string, run: () => AppendOutcome): Ap
 }
 
 /** `watcher` read `target`'s changes after `since` up to its head `through` (read in the same snapshot). */
-export interface AcknowledgeReadRequest {
-  readonly watcher: SessionKey;
-  readonly target: SessionKey;
+export interface AcknowledgeReadRequest extends CursorPair {
   readonly since: Sequence;
   readonly through: Sequence;
   readonly now: number;
