@@ -13,12 +13,10 @@ import {
   type NoticeTextOf,
 } from '@session-state/domain';
 
-
-import type { Transaction } from '../driver/driver.js';
 import { decodeEventValues } from './reads.js';
 import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut.js';
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
-import type { StoreDb } from '../db/storeDb.js';
+import { perDb, type StoreDb } from '../db/storeDb.js';
 
 /** Kept per open database: recent notice texts, the ISO text of the last append time, and the batch's owed fan-out. */
 interface AppendMemo {
@@ -84,48 +82,36 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
-interface AppendTransactions {
+/** The driver's transaction functions and the append memo, built once per open database. */
+const transactionsOf = perDb((db) => {
+  const memo: AppendMemo = { noticeText, lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
+  // Nested inside `batch`, this runs as a SAVEPOINT.
+  const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
   /** BEGIN IMMEDIATE … COMMIT around the batch, up to its first request whose fan-out is paged. */
-  readonly batch: Transaction<[batch: readonly AppendRequest[]], AppendOutcome[]>;
-  readonly memo: AppendMemo;
-}
-
-// The driver's transaction functions, built once per open database.
-const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
-
-function transactionsOf(db: StoreDb): AppendTransactions {
-  let found = transactionsByDb.get(db);
-  if (found === undefined) {
-    // Nested inside `batch`, this runs as a SAVEPOINT.
-    const memo: AppendMemo = { noticeText, lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
-    const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
-    const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
-      const only = requests.length === 1 ? requests[0] : undefined;
-      if (only !== undefined) {
-        // A batch of one needs no savepoint: the transaction itself rolls back alone.
-        try {
-          return [appendOne(db, memo, only)];
-        } catch (e) {
-          throw new RequestFailed(e);
-        }
+  const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+    const only = requests.length === 1 ? requests[0] : undefined;
+    if (only !== undefined) {
+      // A batch of one needs no savepoint: the transaction itself rolls back alone.
+      try {
+        return [appendOne(db, memo, only)];
+      } catch (e) {
+        throw new RequestFailed(e);
       }
-      const outcomes: AppendOutcome[] = [];
-      for (let i = 0; i < requests.length && memo.owed === undefined; i += 1) {
-        try {
-          outcomes.push(request(requests[i] as AppendRequest));
-        } catch (e) {
-          // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
-          if (!db.client.inTransaction) throw e;
-          outcomes.push(failedOutcome(e));
-        }
+    }
+    const outcomes: AppendOutcome[] = [];
+    for (let i = 0; i < requests.length && memo.owed === undefined; i += 1) {
+      try {
+        outcomes.push(request(requests[i] as AppendRequest));
+      } catch (e) {
+        // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
+        if (!db.client.inTransaction) throw e;
+        outcomes.push(failedOutcome(e));
       }
-      return outcomes;
-    });
-    found = { batch, memo };
-    transactionsByDb.set(db, found);
-  }
-  return found;
-}
+    }
+    return outcomes;
+  });
+  return { batch, memo };
+});
 
 /** One transaction over the batch's first requests (all, unless one's fan-out is paged: that one is the last) and the fan-out it owes. */
 function appendPart(db: StoreDb, batch: readonly AppendRequest[]): { outcomes: AppendOutcome[]; owed: OwedFanOut | undefined } {

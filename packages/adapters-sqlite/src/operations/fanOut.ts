@@ -5,12 +5,11 @@
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
 
-import { compile, compilePositional, type PositionalStatement, type Statement } from '../db/compile.js';
+import { compile, compilePositional } from '../db/compile.js';
 import { writeJournal } from './journal.js';
-
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
-import type { StoreDb } from '../db/storeDb.js';
+import { perDb, type StoreDb } from '../db/storeDb.js';
 import { orm } from '../db/drizzle.js';
 
 const { and, asc, eq, gt, sql } = orm;
@@ -19,7 +18,7 @@ const { and, asc, eq, gt, sql } = orm;
 export const FAN_OUT_INLINE_CURSORS = 500;
 
 /** Cursors one fan-out page steps, in its own write transaction. */
-export const FAN_OUT_PAGE_ROWS = 500;
+const FAN_OUT_PAGE_ROWS = 500;
 
 /** A record whose target's cursors have not all seen it yet. */
 export interface OwedFanOut {
@@ -32,78 +31,44 @@ export interface OwedFanOut {
   afterRowid: number;
 }
 
-interface FanOutStatements {
-  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order (the order cursorsOnTarget reads). */
-  readonly cursorsAfter: Statement<{ target: string; after: number; limit: number }>;
-  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
-  readonly firstCursors: PositionalStatement<readonly [target: string]>;
-  readonly insertFanOut: Statement<{ sequence: number; target: string; after: number }>;
-  readonly advanceFanOut: Statement<{ sequence: number; after: number }>;
-  readonly deleteFanOut: Statement<{ sequence: number }>;
-  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first; the event's columns are null when it is gone. */
-  readonly owed: Statement;
-}
-
 const p = (name: string) => sql.placeholder(name);
-const statementsByDb = new WeakMap<StoreDb, FanOutStatements>();
+const rowid = sql`${cursors}.rowid`;
+const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
+type Owed = { sequence: number; after: number };
 
-function statementsOf(db: StoreDb): FanOutStatements {
-  let found = statementsByDb.get(db);
-  if (found !== undefined) return found;
-  const { client, orm } = db;
-  found = {
-    cursorsAfter: compile(
-      client,
-      orm
-        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
-        .from(cursors)
-        .where(and(eq(cursors.target, p('target')), gt(sql`${cursors}.rowid`, p('after'))))
-        .orderBy(asc(sql`${cursors}.rowid`))
-        .limit(p('limit')),
-      'cursorsAfter',
-    ),
-    firstCursors: compilePositional<readonly [target: string]>(
-      client,
-      orm
-        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
-        .from(cursors)
-        .where(eq(cursors.target, p('target')))
-        .limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
-      'firstCursors',
-      ['target'],
-    ),
-    insertFanOut: compile(client, orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }), 'insertFanOut'),
-    advanceFanOut: compile(
-      client,
-      orm
-        .update(fanOuts)
-        .set({ afterRowid: sql`${p('after')}` })
-        .where(eq(fanOuts.sequence, p('sequence'))),
-      'advanceFanOut',
-    ),
-    deleteFanOut: compile(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
-    owed: compile(
-      client,
-      orm
-        .select({
-          sequence: fanOuts.sequence,
-          target: fanOuts.target,
-          after: fanOuts.afterRowid,
-          kind: events.kind,
-          actorType: events.actorType,
-          actor: events.actorSessionKey,
-          appendedAt: events.appendedAt,
-          occurredAt: events.occurredAt,
-        })
-        .from(fanOuts)
-        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
-        .orderBy(asc(fanOuts.sequence)),
-      'owedFanOuts',
-    ),
-  };
-  statementsByDb.set(db, found);
-  return found;
-}
+const statementsOf = perDb(({ client, orm }) => ({
+  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
+  cursorsAfter: compile<{ target: string; after: number; limit: number }>(
+    client,
+    orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
+    'cursorsAfter',
+  ),
+  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
+  firstCursors: compilePositional<readonly [target: string]>(
+    client,
+    orm.select(cursorsAndRowid).from(cursors).where(eq(cursors.target, p('target'))).limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
+    'firstCursors',
+    ['target'],
+  ),
+  insertFanOut: compile<Owed & { target: string }>(
+    client,
+    orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }),
+    'insertFanOut',
+  ),
+  advanceFanOut: compile<Owed>(client, orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence'))), 'advanceFanOut'),
+  deleteFanOut: compile<{ sequence: number }>(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
+  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
+  owed: compile(
+    client,
+    orm
+      .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
+        actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
+      .from(fanOuts)
+      .leftJoin(events, eq(events.sequence, fanOuts.sequence))
+      .orderBy(asc(fanOuts.sequence)),
+    'owedFanOuts',
+  ),
+}));
 
 /** The first cursors of an append's target: at most FAN_OUT_INLINE_CURSORS + 1, so more than the limit says the fan-out is paged. */
 export function firstCursorsOn(db: StoreDb, target: string): unknown[][] {
