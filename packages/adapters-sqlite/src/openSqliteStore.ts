@@ -3,7 +3,7 @@
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
 import type { Logger, OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
 
-import { openStoreDb } from './db/openStoreDb.js';
+import { openStoreDb, type OpenedStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
 import { watchFileIdentity } from './file/fileIdentity.js';
 import { assertNoForeignTransaction } from './file/sharedDatabase.js';
@@ -43,7 +43,7 @@ export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
 
 function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteStore {
-  let db: StoreDb & { readonly file: string; readonly owned: boolean } = openStoreDb(options);
+  let db: OpenedStoreDb = openStoreDb(options);
   const { file, owned } = db;
   const readOnly = options.readOnly === true;
   // A writer's file removed or replaced under it: its writes fail from then on.

@@ -196,15 +196,10 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
   };
 }
 
-/** `PRAGMA wal_checkpoint(NOOP)` (which only reads the WAL's size) came with SQLite 3.51.0. */
-function readsWalSize(client: SqliteClient): boolean {
-  const [major = 0, minor = 0] = String(client.prepare('SELECT sqlite_version() AS v').get()?.v).split('.').map(Number);
-  return major > 3 || (major === 3 && minor >= 51);
-}
-
-/** Reads the WAL's size on `client` (`PRAGMA wal_checkpoint(NOOP)`); undefined with an SQLite older than 3.51. */
+/** Reads the WAL's size on `client` (`PRAGMA wal_checkpoint(NOOP)`, which came with SQLite 3.51.0); undefined with an older SQLite. */
 export function walSizeOn(client: SqliteClient): (() => WalSize) | undefined {
-  if (!readsWalSize(client)) return undefined;
+  const [major = 0, minor = 0] = String(client.prepare('SELECT sqlite_version() AS v').get()?.v).split('.').map(Number);
+  if (major < 3 || (major === 3 && minor < 51)) return undefined;
   const noop = client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
   return () => {
     const [, walFrames = 0, checkpointed = 0] = noop.get() as number[];
