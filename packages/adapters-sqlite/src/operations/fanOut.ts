@@ -3,7 +3,7 @@
 // while the store holds its other operations, so the result is what one transaction would give.
 // A fan-out a crash cut short is finished at the next start, before the restart scan.
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
-import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
+import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
 import { compile, compilePositional } from '../db/compile.js';
 import { writeJournal } from './journal.js';
@@ -36,7 +36,8 @@ const rowid = sql`${cursors}.rowid`;
 const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
 type Owed = { sequence: number; after: number };
 
-const statementsOf = perDb(({ client, orm }) => ({
+/** The fan-out's statements on a database; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
+export const fanOutStatements = perDb(({ client, orm }) => ({
   /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
   cursorsAfter: compile<{ target: string; after: number; limit: number }>(
     client,
@@ -70,16 +71,6 @@ const statementsOf = perDb(({ client, orm }) => ({
   ),
 }));
 
-/** The first cursors of an append's target: at most FAN_OUT_INLINE_CURSORS + 1, so more than the limit says the fan-out is paged. */
-export function firstCursorsOn(db: StoreDb, target: string): unknown[][] {
-  return statementsOf(db).firstCursors.all(target);
-}
-
-/** Records, in the append's transaction, that the record's target's cursors are still to see it. */
-export function oweFanOut(db: StoreDb, owed: OwedFanOut): void {
-  statementsOf(db).insertFanOut.run({ sequence: owed.sequence, target: owed.command.sessionKey, after: owed.afterRowid });
-}
-
 /** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */
 export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: string | undefined): void {
   const st = db.statements;
@@ -93,15 +84,15 @@ export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: stri
 }
 
 /** One page in its own write transaction: the next `limit` cursors see the record; the fan-out's row advances, or goes after the last page. */
-function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: NoticeTextOf) {
-  const st = statementsOf(db);
+function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number) {
+  const st = fanOutStatements(db);
   return db.client
     .transaction(() => {
       const rows = st.cursorsAfter.all({ target: owed.command.sessionKey, after: owed.afterRowid, limit });
       const last = rows[rows.length - 1];
       const after = last === undefined ? owed.afterRowid : Number(last[CURSOR_FIELDS.length]);
       const { command, sequence, appendedAt, occurredAt } = owed;
-      const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', rows), noticeText: textOf });
+      const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', rows) });
       writeAppendPlan(db, plan, undefined);
       const done = rows.length < limit;
       if (done) st.deleteFanOut.run({ sequence });
@@ -114,13 +105,13 @@ function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: Notice
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
-export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf): Promise<Notice[]> {
+export async function fanOut(db: StoreDb, owed: OwedFanOut): Promise<Notice[]> {
   const notices: Notice[] = [];
   for (;;) {
     await nextTurn();
     let page: ReturnType<typeof fanOutPage>;
     try {
-      page = fanOutPage(db, owed, FAN_OUT_PAGE_ROWS, textOf);
+      page = fanOutPage(db, owed, FAN_OUT_PAGE_ROWS);
     } catch {
       return notices;
     }
@@ -132,7 +123,7 @@ export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf
 
 /** Finishes every fan-out a crash left owed (their notices are the restart scan's to queue). */
 export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
-  const st = statementsOf(db);
+  const st = fanOutStatements(db);
   for (const [sequence, target, after, kind, actorType, actor, appendedAt, occurredAt] of st.owed.all({})) {
     // Its event is gone (its session deleted, or pruned): what it owed went with it.
     if (kind === null || typeof target !== 'string') {
@@ -141,6 +132,6 @@ export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
     }
     // What planAppend reads of the record: its target, kind and actor.
     const command = { sessionKey: target, kind, actorType, summary: '', onlyIfWatched: false, ...(typeof actor === 'string' ? { actorSessionKey: actor } : {}) } as AppendCommand;
-    await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number }, noticeText);
+    await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number });
   }
 }

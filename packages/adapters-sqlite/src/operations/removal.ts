@@ -25,17 +25,14 @@ export function journalRemoval(db: StoreDb, operation: string, deleted: readonly
 export function unwatch(db: StoreDb, watcher: SessionKey, target: SessionKey, now: number): { removed: boolean } {
   assertStoreKey('watcher', watcher);
   assertStoreKey('target', target);
-  return db.client
-    .transaction(() => ({ removed: journalRemoval(db, 'unwatch', db.statements.deleteCursorOfPair.all({ watcher, target }), 'unwatched', now).length > 0 }))
-    .immediate();
+  const remove = db.client.transaction(() => journalRemoval(db, 'unwatch', db.statements.deleteCursorOfPair.all({ watcher, target }), 'unwatched', now));
+  return { removed: remove.immediate().length > 0 };
 }
 
 /** Removes every cursor whose watcher is `watcher`, in one write transaction; returns the removed pairs. */
 export function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): CursorPair[] {
   assertStoreKey('watcher', watcher);
-  return db.client
-    .transaction((): CursorPair[] => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now))
-    .immediate();
+  return db.client.transaction(() => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now)).immediate();
 }
 
 const { count, eq, max } = orm;
