@@ -14,7 +14,7 @@ import {
 import { compile, compilePositional, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
-import type { QueryBuilder as Orm } from './db/queryBuilder.js';
+import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
 import { orm } from './db/drizzle.js';
 
@@ -232,9 +232,9 @@ export function moveCursor(st: Statements, row: CursorParams): void {
 }
 
 /** Compiles every statement once, at open. */
-export function prepareStatements(client: SqliteClient, orm: Orm): Statements {
+export function prepareStatements(client: SqliteClient): Statements {
   const shared = sharedStatements(tables);
   const compiled = {} as Record<SharedStatementName, Statement<object>>;
   for (const name of Object.keys(shared) as SharedStatementName[]) compiled[name] = compile(client, shared[name], name);
-  return { ...(compiled as unknown as { [K in SharedStatementName]: Statement<SharedStatementParams[K]> }), ...ownStatements(client, orm) };
+  return { ...(compiled as unknown as { [K in SharedStatementName]: Statement<SharedStatementParams[K]> }), ...ownStatements(client, queryBuilder) };
 }

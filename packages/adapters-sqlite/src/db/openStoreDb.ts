@@ -5,7 +5,6 @@ import type { SqliteClient } from '../driver/driver.js';
 import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
 import { migrate, schemaVersion } from '../migrations/migrate.js';
 import { openClient } from '../driver/openClient.js';
-import { queryBuilder } from './queryBuilder.js';
 import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
 import { prepareStatements } from '../statements.js';
@@ -55,8 +54,7 @@ export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
     if (readOnly) checkReadableSchema(client);
     else migrate(client);
     const onCorruptRow = options.onCorruptRow ?? warnCorruptRow('sqlite');
-    const statements = prepareStatements(client, queryBuilder);
-    return { client, file, owned, orm: queryBuilder, statements, onCorruptRow, ...(view === undefined ? {} : { isStale: view.isStale }) };
+    return { client, file, owned, statements: prepareStatements(client), onCorruptRow, ...(view === undefined ? {} : { isStale: view.isStale }) };
   } catch (e) {
     if (owned) client.close();
     throw e;

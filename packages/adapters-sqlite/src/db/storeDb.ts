@@ -3,13 +3,10 @@
 import type { CorruptRowSink } from '@session-state/domain';
 
 import type { SqliteClient } from '../driver/driver.js';
-import type { QueryBuilder } from './queryBuilder.js';
 import type { Statements } from '../statements.js';
 
 export interface StoreDb extends CorruptRowSink {
   readonly client: SqliteClient;
-  /** drizzle as a query builder for the queries built per call (it runs nothing itself). */
-  readonly orm: QueryBuilder;
   readonly statements: Statements;
   /** Set on a read-only snapshot (see readOnlyDatabase.ts): true once the file has changed since it was taken. */
   readonly isStale?: () => boolean;

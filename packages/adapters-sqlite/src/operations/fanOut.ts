@@ -10,9 +10,10 @@ import { writeJournal } from './journal.js';
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
-import { orm } from '../db/drizzle.js';
+import { orm as drizzle } from '../db/drizzle.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
 
-const { and, asc, eq, gt, sql } = orm;
+const { and, asc, eq, gt, sql } = drizzle;
 
 /** A record on a target with more cursors than this steps them in pages after its transaction. */
 export const FAN_OUT_INLINE_CURSORS = 500;
@@ -37,7 +38,7 @@ const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
 type Owed = { sequence: number; after: number };
 
 /** The fan-out's statements on a database; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
-export const fanOutStatements = perDb(({ client, orm }) => ({
+export const fanOutStatements = perDb(({ client }) => ({
   /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
   cursorsAfter: compile<{ target: string; after: number; limit: number }>(
     client,

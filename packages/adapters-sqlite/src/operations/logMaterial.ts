@@ -6,9 +6,10 @@ import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } fro
 import { compile } from '../db/compile.js';
 import { cursors, heads } from '../schema.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
-import { orm } from '../db/drizzle.js';
+import { orm as drizzle } from '../db/drizzle.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
 
-const { sql } = orm;
+const { sql } = drizzle;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -39,7 +40,7 @@ const notifies = sql`${p('notifies')} = 1`;
 // A notifying event of another actor than the newest one's makes that newest one "other".
 const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
 
-const statementsOf = perDb(({ client, orm }) => ({
+const statementsOf = perDb(({ client }) => ({
   /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
   writeAppendedHead: compile<HeadWrite>(
     client,
