@@ -3,7 +3,7 @@
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
 import type { Logger, OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
 
-import { openStoreDb } from './db/openStoreDb.js';
+import { openStoreDb, type OpenedStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
 import { watchFileIdentity } from './file/fileIdentity.js';
 import { assertNoForeignTransaction } from './file/sharedDatabase.js';
@@ -20,7 +20,7 @@ import { watch } from './operations/watch.js';
 
 import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
 import { createStoreWorker } from './worker/storeWorker.js';
-import { createWalSchedule, createWriteGate, offLoopCheckpoints, WAL_FRAMES_BEFORE_WAIT } from './worker/walBound.js';
+import { CHECKPOINT_AFTER_PAGES, createWalSchedule, createWriteGate, offLoopCheckpoints, WAL_FRAMES_BEFORE_WAIT, walSizeOn } from './worker/walBound.js';
 
 /**
  * The SQLite store (the port, its overview and maintenance); several processes may share its file (WAL, `BEGIN IMMEDIATE` writes).
@@ -43,7 +43,7 @@ export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
 
 function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteStore {
-  let db: StoreDb & { readonly file: string; readonly owned: boolean } = openStoreDb(options);
+  let db: OpenedStoreDb = openStoreDb(options);
   const { file, owned } = db;
   const readOnly = options.readOnly === true;
   // A writer's file removed or replaced under it: its writes fail from then on.
@@ -63,11 +63,12 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
   const synchronous = owned ? checkDurability(options) : Number(db.client.pragma('synchronous'));
   const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checkOptions(options), synchronous, statements: db.statements });
   const gate = createWriteGate();
-  const pruneDeps = { current, worker, gate, wal: createWalSchedule(worker), readOnly };
-  const progress = createPruneProgress(logger);
-  const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT);
   // On a shared database the auto-checkpoint stays as the gateway set it.
-  const commitCheckpoints = owned && !readOnly && file !== ':memory:' ? offLoopCheckpoints(db.client, worker, gate) : undefined;
+  const walSize = owned && !readOnly && file !== ':memory:' ? walSizeOn(db.client) : undefined;
+  const pruneDeps = { current, worker, gate, wal: createWalSchedule(worker, CHECKPOINT_AFTER_PAGES, WAL_FRAMES_BEFORE_WAIT, walSize), readOnly };
+  const progress = createPruneProgress(logger);
+  const scanWal = createWalSchedule(worker, WAL_FRAMES_BEFORE_WAIT, WAL_FRAMES_BEFORE_WAIT, walSize);
+  const commitCheckpoints = walSize === undefined ? undefined : offLoopCheckpoints(db.client, worker, gate, walSize);
 
   const gated = <A extends unknown[], R>(operation: Operation<A, R>): Operation<A, R> => (_db, ...args) => gate.run(() => operation(current(), ...args));
   /** An operation that writes: refused once the file was removed or replaced under the store. */

@@ -4,8 +4,6 @@ import { orm, sqliteCore } from './db/drizzle.js';
 const { sql } = orm;
 const { index, integer, primaryKey, sqliteTable, text } = sqliteCore;
 
-// --- the signal log ----------------------------------------------------------------------
-
 /** Every retained event; `sequence` is one AUTOINCREMENT counter, never reused. */
 export const events = sqliteTable(
   'events',
@@ -42,8 +40,6 @@ export const heads = sqliteTable('heads', {
   otherNotifyAt: integer('other_notify_at'),
 });
 
-// --- watchers ------------------------------------------------------------------------------
-
 /** One cursor per (watcher, target) pair, always acked ≤ notified ≤ material. */
 export const cursors = sqliteTable(
   'cursors',
@@ -73,8 +69,6 @@ export const fanOuts = sqliteTable('fan_outs', {
   afterRowid: integer('after_rowid').notNull(),
 });
 
-// --- the cursor journal ---------------------------------------------------------------------
-
 /** One row per cursor event, with the cursor's watermarks after it; `position` is the append order. */
 export const cursorJournal = sqliteTable(
   'cursor_journal',
@@ -99,8 +93,6 @@ export const cursorJournal = sqliteTable(
     index('cursor_journal_recorded_at').on(table.recordedAt),
   ],
 );
-
-// --- bookkeeping ---------------------------------------------------------------------------
 
 /** One row per applied migration; the runner creates it, so it is not in the generated migrations. */
 export const schemaMigrations = sqliteTable('schema_migrations', {

@@ -14,7 +14,7 @@ import {
 import { compile, compilePositional, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
-import type { QueryBuilder as Orm } from './db/queryBuilder.js';
+import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
 import { orm } from './db/drizzle.js';
 
@@ -23,34 +23,16 @@ const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 const p = (name: string) => sql.placeholder(name);
 
 /** The order insertEvent takes its values in (checked against the SQL at open). */
-export const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
-
-/** insertEvent's values, in INSERT_EVENT_ORDER. */
-export type InsertEventValues = readonly [
-  sessionKey: EventParams['sessionKey'],
-  kind: EventParams['kind'],
-  actorType: EventParams['actorType'],
-  actorSessionKey: EventParams['actorSessionKey'],
-  summary: EventParams['summary'],
-  payload: EventParams['payload'],
-  dedupeKey: EventParams['dedupeKey'],
-  occurredAt: EventParams['occurredAt'],
-  appendedAt: EventParams['appendedAt'],
-];
+const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+type InOrder<T extends readonly (keyof EventParams)[]> = { readonly [I in keyof T]: EventParams[T[I] & keyof EventParams] };
+type InsertEventValues = InOrder<typeof INSERT_EVENT_ORDER>;
 
 /** The order updateCursor takes its values in (checked against the SQL at open). */
 const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
 type UpdateCursorValues = readonly [acked: number, notified: number, material: number, touchedAt: number, watcher: string, target: string];
 
 /** A cursor row's named values. */
-export interface CursorParams {
-  readonly watcher: string;
-  readonly target: string;
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  readonly touchedAt: number;
-}
+type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
 /** A journal retention window: the positions above `after` up to `upTo`. */
@@ -75,13 +57,10 @@ function ownStatements(client: SqliteClient, orm: Orm) {
       INSERT_EVENT_ORDER,
     ),
 
-    /**
-     * {keys: a JSON array} → [sessionKey, head, pruneWatermark, rowid] of each key with a head, in
-     * array order (CROSS JOIN keeps json_each the outer loop): any number of keys in one statement.
-     */
+    /** {keys: a JSON array} → [sessionKey, head, pruneWatermark] of each key with a head, in array order (CROSS JOIN keeps json_each the outer loop). */
     headsOfKeys: compile<{ keys: string }>(
       client,
-      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark}, ${heads}.rowid FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
       'headsOfKeys',
     ),
 
@@ -253,9 +232,9 @@ export function moveCursor(st: Statements, row: CursorParams): void {
 }
 
 /** Compiles every statement once, at open. */
-export function prepareStatements(client: SqliteClient, orm: Orm): Statements {
+export function prepareStatements(client: SqliteClient): Statements {
   const shared = sharedStatements(tables);
   const compiled = {} as Record<SharedStatementName, Statement<object>>;
   for (const name of Object.keys(shared) as SharedStatementName[]) compiled[name] = compile(client, shared[name], name);
-  return { ...(compiled as unknown as { [K in SharedStatementName]: Statement<SharedStatementParams[K]> }), ...ownStatements(client, orm) };
+  return { ...(compiled as unknown as { [K in SharedStatementName]: Statement<SharedStatementParams[K]> }), ...ownStatements(client, queryBuilder) };
 }

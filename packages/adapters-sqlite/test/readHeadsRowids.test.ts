@@ -1,6 +1,5 @@
-// readHeads drops repeated keys by the head rows' rowids (a byte per rowid); rowids far beyond the
-// number of rows (heads deleted and made again many times, or set by hand) fall back to a set of
-// keys instead of a table that size.
+// readHeads drops repeated keys, whatever the head rows' rowids (heads deleted and made again many
+// times, or set by hand).
 import Database from 'better-sqlite3';
 import type { SessionKey, StateStore } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';

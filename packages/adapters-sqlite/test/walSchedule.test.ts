@@ -64,3 +64,22 @@ test('the last batch checkpoints whatever is left, however few rows', async () =
   schedule.written(5, true);
   expect(checkpointer.runs).toBe(1);
 });
+
+test("with the WAL's own size, a batch waits only once the WAL holds the bound's frames, not all copied back", async () => {
+  const checkpointer = manualCheckpointer();
+  const wal = { walFrames: 0, checkpointed: 0 };
+  const schedule = createWalSchedule(checkpointer, 1000, 300, () => wal);
+  // The batches' estimate reached the bound, the WAL itself has not.
+  schedule.written(400, false);
+  wal.walFrames = 299;
+  expect(await settledWithin(schedule.ready())).toBe(true);
+  wal.walFrames = 300;
+  const ready = schedule.ready();
+  expect(await settledWithin(ready)).toBe(false);
+  await checkpointer.finish();
+  expect(await settledWithin(ready)).toBe(true);
+  // Every frame copied back: the next write starts the WAL over, so nothing waits.
+  wal.checkpointed = 300;
+  schedule.written(10, false);
+  expect(await settledWithin(schedule.ready())).toBe(true);
+});

@@ -10,14 +10,16 @@ const { SQLiteSyncDialect } = sqliteCore;
 
 const dialect = new SQLiteSyncDialect();
 
-/** A compiled statement taking its parameters by name (an object with at least those keys); reads return positional rows. */
-export interface Statement<Params extends object = Record<string, never>> {
-  /** The SQL text, with `@name` parameters (for EXPLAIN QUERY PLAN in the tests). */
+/** A compiled statement taking named values (an object with at least those keys) or, for a tuple `P`, positional ones; reads return positional rows. */
+export interface Statement<P extends object = Record<string, never>> {
+  /** The SQL text (for EXPLAIN QUERY PLAN in the tests). */
   readonly source: string;
-  run(params: Params): RunResult;
-  get(params: Params): unknown[] | undefined;
-  all(params: Params): unknown[][];
+  run(...values: Values<P>): RunResult;
+  get(...values: Values<P>): unknown[] | undefined;
+  all(...values: Values<P>): unknown[][];
 }
+
+type Values<P> = P extends readonly unknown[] ? P : [params: P];
 
 /** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
 function withNamedParameters(sql: string, names: readonly string[], label: string): string {
@@ -32,29 +34,16 @@ export function compile<Params extends object = Record<string, never>>(client: S
   return client.prepareRaw(withNamedParameters(sql, names, label)) as unknown as Statement<Params>;
 }
 
-/** A compiled statement taking its values positionally, in the order named at compile time. */
-export interface PositionalStatement<Values extends readonly unknown[]> {
-  readonly source: string;
-  run(...values: Values): RunResult;
-  get(...values: Values): unknown[] | undefined;
-  all(...values: Values): unknown[][];
-}
-
 /**
  * Prepares `query` with parameters bound by position, for the append's hot statements; `order`
  * must be the order drizzle renders the placeholders in, checked here so no value shifts column.
  */
-export function compilePositional<Values extends readonly unknown[]>(
-  client: SqliteClient,
-  query: Renderable,
-  label: string,
-  order: readonly string[],
-): PositionalStatement<Values> {
+export function compilePositional<V extends readonly unknown[]>(client: SqliteClient, query: Renderable, label: string, order: readonly string[]): Statement<V> {
   const { sql, names } = renderStatement(dialect, query, label);
   if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
     throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
   }
-  return client.prepareRaw(sql) as unknown as PositionalStatement<Values>;
+  return client.prepareRaw(sql) as unknown as Statement<V>;
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */

@@ -5,7 +5,6 @@ import type { SqliteClient } from '../driver/driver.js';
 import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
 import { migrate, schemaVersion } from '../migrations/migrate.js';
 import { openClient } from '../driver/openClient.js';
-import { queryBuilder } from './queryBuilder.js';
 import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
 import { prepareStatements } from '../statements.js';
@@ -23,27 +22,6 @@ function checkReadableSchema(client: SqliteClient): void {
   );
 }
 
-/** Opens the file read-only (see `SqliteStoreOptions.readOnly`) and prepares the hot queries. */
-function openReadOnlyStoreDb(options: SqliteStoreOptions, busyTimeoutMs: number): StoreDb {
-  if (options.driver === 'node:sqlite') throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
-  const view = openReadOnlyDatabase(options.path as string, busyTimeoutMs);
-  const { client } = view;
-  try {
-    client.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    checkReadableSchema(client);
-    return {
-      client,
-      orm: queryBuilder,
-      statements: prepareStatements(client, queryBuilder),
-      onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite'),
-      isStale: view.isStale,
-    };
-  } catch (e) {
-    client.close();
-    throw e;
-  }
-}
-
 /** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
 export interface OpenedStoreDb extends StoreDb {
   readonly file: string;
@@ -51,25 +29,32 @@ export interface OpenedStoreDb extends StoreDb {
 }
 
 /**
- * Opens the database, sets the pragmas, applies pending migrations and prepares the hot
- * queries. A handed database (options.database) gets no pragma: it is checked, then migrated.
+ * Opens the database, sets the pragmas, applies pending migrations and prepares the statements. A handed
+ * database (options.database) gets no pragma: it is checked, then migrated. A read-only file is only checked.
  */
 export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
   const busyTimeoutMs = checkOptions(options);
   const synchronous = checkDurability(options);
-  if (options.readOnly === true && options.database === undefined) return { ...openReadOnlyStoreDb(options, busyTimeoutMs), file: options.path as string, owned: true };
-  const { client, file, owned } = openClient(options, busyTimeoutMs);
+  const readOnly = options.readOnly === true && options.database === undefined;
+  if (readOnly && options.driver === 'node:sqlite') {
+    throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
+  }
+  const view = readOnly ? openReadOnlyDatabase(options.path as string, busyTimeoutMs) : undefined;
+  const { client, file, owned } = view === undefined ? openClient(options, busyTimeoutMs) : { client: view.client, file: options.path as string, owned: true };
   try {
     if (owned) {
       // busy_timeout first, so switching to WAL waits for a concurrent opener instead of failing.
       client.pragma(`busy_timeout = ${busyTimeoutMs}`);
-      client.pragma('journal_mode = WAL');
-      client.pragma(`synchronous = ${synchronous}`);
-      client.pragma('foreign_keys = OFF');
+      if (!readOnly) {
+        client.pragma('journal_mode = WAL');
+        client.pragma(`synchronous = ${synchronous}`);
+        client.pragma('foreign_keys = OFF');
+      }
     } else checkSharedDatabase(client);
-    migrate(client);
-    return { client, file, owned, orm: queryBuilder,
-      statements: prepareStatements(client, queryBuilder), onCorruptRow: options.onCorruptRow ?? warnCorruptRow('sqlite') };
+    if (readOnly) checkReadableSchema(client);
+    else migrate(client);
+    const onCorruptRow = options.onCorruptRow ?? warnCorruptRow('sqlite');
+    return { client, file, owned, statements: prepareStatements(client), onCorruptRow, ...(view === undefined ? {} : { isStale: view.isStale }) };
   } catch (e) {
     if (owned) client.close();
     throw e;

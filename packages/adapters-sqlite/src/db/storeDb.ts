@@ -3,17 +3,21 @@
 import type { CorruptRowSink } from '@session-state/domain';
 
 import type { SqliteClient } from '../driver/driver.js';
-import type { QueryBuilder } from './queryBuilder.js';
 import type { Statements } from '../statements.js';
-
-/** Re-exported under the adapter's name; the one definition lives beside the domain's ports. */
-export type { CorruptRowInfo } from '@session-state/domain';
 
 export interface StoreDb extends CorruptRowSink {
   readonly client: SqliteClient;
-  /** drizzle as a query builder for the queries built per call (it runs nothing itself). */
-  readonly orm: QueryBuilder;
   readonly statements: Statements;
   /** Set on a read-only snapshot (see readOnlyDatabase.ts): true once the file has changed since it was taken. */
   readonly isStale?: () => boolean;
+}
+
+/** `build` run once per open database, its result kept for that database (statements, transaction functions). */
+export function perDb<T>(build: (db: StoreDb) => T): (db: StoreDb) => T {
+  const built = new WeakMap<StoreDb, T>();
+  return (db) => {
+    let found = built.get(db);
+    if (found === undefined) built.set(db, (found = build(db)));
+    return found;
+  };
 }

@@ -42,10 +42,7 @@ export function nodeSqliteClient(db: DatabaseSync): SqliteClient {
   const control = new Map<string, StatementSync>();
   const run = (sql: string): void => {
     let statement = control.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      control.set(sql, statement);
-    }
+    if (statement === undefined) control.set(sql, (statement = db.prepare(sql)));
     statement.run();
   };
   // As better-sqlite3's transaction functions: BEGIN … COMMIT, or a savepoint when nested; a

@@ -13,13 +13,6 @@ export interface OpenedClient {
   readonly owned: boolean;
 }
 
-/** Opens `path` read-write with the driver the options name (better-sqlite3 unless `driver` says otherwise). */
-export function openPathClient(path: string, driver: SqliteStoreOptions['driver'], busyTimeoutMs: number): SqliteClient {
-  if (driver === 'node:sqlite') return nodeSqliteClient(new (loadNodeSqlite().DatabaseSync)(path, { timeout: busyTimeoutMs }));
-  const Database = loadBetterSqlite3();
-  return betterSqlite3Client(new Database(path, { timeout: busyTimeoutMs }));
-}
-
 /** The handle's client, checked: open, of a known driver, matching `driver` when one is named. */
 function handedClient(handle: object, driver: SqliteStoreOptions['driver']): SqliteClient {
   const client = isBetterSqlite3Handle(handle) ? betterSqlite3Client(handle) : isNodeSqliteHandle(handle) ? nodeSqliteClient(handle) : undefined;
@@ -39,8 +32,12 @@ function fileOf(client: SqliteClient): string {
 /** The connection the store runs on; see SqliteStoreOptions.path, .database and .driver. */
 export function openClient(options: SqliteStoreOptions, busyTimeoutMs: number): OpenedClient {
   if (options.database === undefined) {
+    // Read-write, with better-sqlite3 unless `driver` says otherwise.
     const path = options.path as string;
-    return { client: openPathClient(path, options.driver, busyTimeoutMs), file: path, owned: true };
+    const client = options.driver === 'node:sqlite'
+      ? nodeSqliteClient(new (loadNodeSqlite().DatabaseSync)(path, { timeout: busyTimeoutMs }))
+      : betterSqlite3Client(new (loadBetterSqlite3())(path, { timeout: busyTimeoutMs }));
+    return { client, file: path, owned: true };
   }
   if (options.readOnly === true) throw new TypeError('openSqliteStore: readOnly is for a path; a handed database is the gateway\'s to open read-only');
   if (options.durability !== undefined) throw new TypeError('openSqliteStore: durability is for a path; with database, the handle\'s PRAGMA synchronous stands');

@@ -13,16 +13,11 @@ export interface FileIdentityWatch {
   stop(): void;
 }
 
-interface Identity {
-  readonly dev: bigint;
-  readonly ino: bigint;
-}
-
-/** The path's identity, or undefined when nothing is there. */
-function identityAt(path: string): Identity | undefined {
+/** The path's device and inode, or undefined when nothing is there. */
+function identityAt(path: string): string | undefined {
   try {
     const { dev, ino } = fs.statSync(path, { bigint: true });
-    return { dev, ino };
+    return `${dev}:${ino}`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -30,8 +25,8 @@ function identityAt(path: string): Identity | undefined {
 }
 
 /** What became of the file opened at `path`: undefined while it is still there. */
-function moved(path: string, opened: Identity): 'removed' | 'replaced' | undefined {
-  let now: Identity | undefined;
+function moved(path: string, opened: string): 'removed' | 'replaced' | undefined {
+  let now: string | undefined;
   try {
     now = identityAt(path);
   } catch {
@@ -39,7 +34,7 @@ function moved(path: string, opened: Identity): 'removed' | 'replaced' | undefin
     return undefined;
   }
   if (now === undefined) return 'removed';
-  return now.dev === opened.dev && now.ino === opened.ino ? undefined : 'replaced';
+  return now === opened ? undefined : 'replaced';
 }
 
 /** Watches the file just opened at `path` (resolved, see statePath.ts); `logger` hears once when it went. */

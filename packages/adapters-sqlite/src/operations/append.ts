@@ -4,37 +4,21 @@ import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } f
 import {
   assertAppendRequest,
   asSequence,
-  noticeText,
   planAppend,
   toStoredEvent,
   type AppendOutcome,
   type AppendRequest,
   type CursorRow,
-  type NoticeTextOf,
 } from '@session-state/domain';
 
-
-import type { Transaction } from '../driver/driver.js';
 import { decodeEventValues } from './reads.js';
-import { fanOut, FAN_OUT_INLINE_CURSORS, firstCursorsOn, oweFanOut, writeAppendPlan, type OwedFanOut } from './fanOut.js';
+import { fanOut, FAN_OUT_INLINE_CURSORS, fanOutStatements, writeAppendPlan, type OwedFanOut } from './fanOut.js';
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
-import type { StoreDb } from '../db/storeDb.js';
+import { perDb, type StoreDb } from '../db/storeDb.js';
 
-/** Kept per open database: recent notice texts, the ISO text of the last append time, and the batch's owed fan-out. */
+/** Kept per open database: the owed fan-out of the batch in progress. */
 interface AppendMemo {
-  readonly noticeText: NoticeTextOf;
-  lastAppendedAt: number;
-  lastOccurredAt: string;
   owed: OwedFanOut | undefined;
-}
-
-/** The default `occurredAt` of an append at `appendedAt`; appends in the same millisecond share one string. */
-function occurredAtOf(memo: AppendMemo, appendedAt: number): string {
-  if (appendedAt !== memo.lastAppendedAt) {
-    memo.lastOccurredAt = new Date(appendedAt).toISOString();
-    memo.lastAppendedAt = appendedAt;
-  }
-  return memo.lastOccurredAt;
 }
 
 function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): AppendOutcome {
@@ -49,10 +33,10 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
   }
 
   // A spawn edge steps all its target's cursors in its own transaction.
-  const cursorValues = seedWatcher === undefined ? firstCursorsOn(db, command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
+  const cursorValues = seedWatcher === undefined ? fanOutStatements(db).firstCursors.all(command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
-  const occurredAt = command.occurredAt ?? occurredAtOf(memo, appendedAt);
+  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
   // Positional, in INSERT_EVENT_ORDER; the payload is the JSON text validated, not serialised again.
   const inserted = st.insertEvent.run(
     command.sessionKey,
@@ -69,9 +53,9 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
   const sequence = asSequence(Number(inserted.lastInsertRowid));
   writeAppendedHead(db, command.sessionKey, sequence, command, appendedAt);
   if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
-    const owed: OwedFanOut = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
-    oweFanOut(db, owed);
-    memo.owed = owed;
+    // Owed durably in this transaction: a crash before its pages end is finished at the next start.
+    fanOutStatements(db).insertFanOut.run({ sequence, target: command.sessionKey, after: 0 });
+    memo.owed = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
     return { type: 'appended', event: toStoredEvent(command, sequence, appendedAt, occurredAt), notices: [] };
   }
 
@@ -79,53 +63,41 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
   if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterialOf(db, cursorsOnTarget[seedAt]) as CursorRow;
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher, noticeText: memo.noticeText });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher });
   writeAppendPlan(db, plan, seedWatcher);
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
-interface AppendTransactions {
+/** The driver's transaction functions and the append memo, built once per open database. */
+const transactionsOf = perDb((db) => {
+  const memo: AppendMemo = { owed: undefined };
+  // Nested inside `batch`, this runs as a SAVEPOINT.
+  const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
   /** BEGIN IMMEDIATE … COMMIT around the batch, up to its first request whose fan-out is paged. */
-  readonly batch: Transaction<[batch: readonly AppendRequest[]], AppendOutcome[]>;
-  readonly memo: AppendMemo;
-}
-
-// The driver's transaction functions, built once per open database.
-const transactionsByDb = new WeakMap<StoreDb, AppendTransactions>();
-
-function transactionsOf(db: StoreDb): AppendTransactions {
-  let found = transactionsByDb.get(db);
-  if (found === undefined) {
-    // Nested inside `batch`, this runs as a SAVEPOINT.
-    const memo: AppendMemo = { noticeText, lastAppendedAt: Number.NaN, lastOccurredAt: '', owed: undefined };
-    const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
-    const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
-      const only = requests.length === 1 ? requests[0] : undefined;
-      if (only !== undefined) {
-        // A batch of one needs no savepoint: the transaction itself rolls back alone.
-        try {
-          return [appendOne(db, memo, only)];
-        } catch (e) {
-          throw new RequestFailed(e);
-        }
+  const batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+    const only = requests.length === 1 ? requests[0] : undefined;
+    if (only !== undefined) {
+      // A batch of one needs no savepoint: the transaction itself rolls back alone.
+      try {
+        return [appendOne(db, memo, only)];
+      } catch (e) {
+        throw new RequestFailed(e);
       }
-      const outcomes: AppendOutcome[] = [];
-      for (let i = 0; i < requests.length && memo.owed === undefined; i += 1) {
-        try {
-          outcomes.push(request(requests[i] as AppendRequest));
-        } catch (e) {
-          // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
-          if (!db.client.inTransaction) throw e;
-          outcomes.push(failedOutcome(e));
-        }
+    }
+    const outcomes: AppendOutcome[] = [];
+    for (let i = 0; i < requests.length && memo.owed === undefined; i += 1) {
+      try {
+        outcomes.push(request(requests[i] as AppendRequest));
+      } catch (e) {
+        // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
+        if (!db.client.inTransaction) throw e;
+        outcomes.push(failedOutcome(e));
       }
-      return outcomes;
-    });
-    found = { batch, memo };
-    transactionsByDb.set(db, found);
-  }
-  return found;
-}
+    }
+    return outcomes;
+  });
+  return { batch, memo };
+});
 
 /** One transaction over the batch's first requests (all, unless one's fan-out is paged: that one is the last) and the fan-out it owes. */
 function appendPart(db: StoreDb, batch: readonly AppendRequest[]): { outcomes: AppendOutcome[]; owed: OwedFanOut | undefined } {
@@ -146,7 +118,7 @@ async function appendAfterFanOut(db: StoreDb, batch: readonly AppendRequest[], o
   while (owed !== undefined) {
     const at = outcomes.length - 1;
     const appended = outcomes[at] as Extract<AppendOutcome, { type: 'appended' }>;
-    outcomes[at] = { ...appended, notices: await fanOut(db, owed, transactionsOf(db).memo.noticeText) };
+    outcomes[at] = { ...appended, notices: await fanOut(db, owed) };
     if (outcomes.length === batch.length) break;
     try {
       const part = appendPart(db, batch.slice(outcomes.length));

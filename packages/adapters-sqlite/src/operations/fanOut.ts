@@ -3,23 +3,23 @@
 // while the store holds its other operations, so the result is what one transaction would give.
 // A fan-out a crash cut short is finished at the next start, before the restart scan.
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
-import { asSequence, noticeText, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type NoticeTextOf, type Sequence } from '@session-state/domain';
+import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
-import { compile, compilePositional, type PositionalStatement, type Statement } from '../db/compile.js';
+import { compile, compilePositional } from '../db/compile.js';
 import { writeJournal } from './journal.js';
-
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
-import type { StoreDb } from '../db/storeDb.js';
-import { orm } from '../db/drizzle.js';
+import { perDb, type StoreDb } from '../db/storeDb.js';
+import { orm as drizzle } from '../db/drizzle.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
 
-const { and, asc, eq, gt, sql } = orm;
+const { and, asc, eq, gt, sql } = drizzle;
 
 /** A record on a target with more cursors than this steps them in pages after its transaction. */
 export const FAN_OUT_INLINE_CURSORS = 500;
 
 /** Cursors one fan-out page steps, in its own write transaction. */
-export const FAN_OUT_PAGE_ROWS = 500;
+const FAN_OUT_PAGE_ROWS = 500;
 
 /** A record whose target's cursors have not all seen it yet. */
 export interface OwedFanOut {
@@ -32,88 +32,45 @@ export interface OwedFanOut {
   afterRowid: number;
 }
 
-interface FanOutStatements {
-  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order (the order cursorsOnTarget reads). */
-  readonly cursorsAfter: Statement<{ target: string; after: number; limit: number }>;
-  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
-  readonly firstCursors: PositionalStatement<readonly [target: string]>;
-  readonly insertFanOut: Statement<{ sequence: number; target: string; after: number }>;
-  readonly advanceFanOut: Statement<{ sequence: number; after: number }>;
-  readonly deleteFanOut: Statement<{ sequence: number }>;
-  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first; the event's columns are null when it is gone. */
-  readonly owed: Statement;
-}
-
 const p = (name: string) => sql.placeholder(name);
-const statementsByDb = new WeakMap<StoreDb, FanOutStatements>();
+const rowid = sql`${cursors}.rowid`;
+const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
+type Owed = { sequence: number; after: number };
 
-function statementsOf(db: StoreDb): FanOutStatements {
-  let found = statementsByDb.get(db);
-  if (found !== undefined) return found;
-  const { client, orm } = db;
-  found = {
-    cursorsAfter: compile(
-      client,
-      orm
-        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
-        .from(cursors)
-        .where(and(eq(cursors.target, p('target')), gt(sql`${cursors}.rowid`, p('after'))))
-        .orderBy(asc(sql`${cursors}.rowid`))
-        .limit(p('limit')),
-      'cursorsAfter',
-    ),
-    firstCursors: compilePositional<readonly [target: string]>(
-      client,
-      orm
-        .select({ ...columnsOf(cursors, CURSOR_FIELDS), rowid: sql`${cursors}.rowid` })
-        .from(cursors)
-        .where(eq(cursors.target, p('target')))
-        .limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
-      'firstCursors',
-      ['target'],
-    ),
-    insertFanOut: compile(client, orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }), 'insertFanOut'),
-    advanceFanOut: compile(
-      client,
-      orm
-        .update(fanOuts)
-        .set({ afterRowid: sql`${p('after')}` })
-        .where(eq(fanOuts.sequence, p('sequence'))),
-      'advanceFanOut',
-    ),
-    deleteFanOut: compile(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
-    owed: compile(
-      client,
-      orm
-        .select({
-          sequence: fanOuts.sequence,
-          target: fanOuts.target,
-          after: fanOuts.afterRowid,
-          kind: events.kind,
-          actorType: events.actorType,
-          actor: events.actorSessionKey,
-          appendedAt: events.appendedAt,
-          occurredAt: events.occurredAt,
-        })
-        .from(fanOuts)
-        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
-        .orderBy(asc(fanOuts.sequence)),
-      'owedFanOuts',
-    ),
-  };
-  statementsByDb.set(db, found);
-  return found;
-}
-
-/** The first cursors of an append's target: at most FAN_OUT_INLINE_CURSORS + 1, so more than the limit says the fan-out is paged. */
-export function firstCursorsOn(db: StoreDb, target: string): unknown[][] {
-  return statementsOf(db).firstCursors.all(target);
-}
-
-/** Records, in the append's transaction, that the record's target's cursors are still to see it. */
-export function oweFanOut(db: StoreDb, owed: OwedFanOut): void {
-  statementsOf(db).insertFanOut.run({ sequence: owed.sequence, target: owed.command.sessionKey, after: owed.afterRowid });
-}
+/** The fan-out's statements on a database; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
+export const fanOutStatements = perDb(({ client }) => ({
+  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
+  cursorsAfter: compile<{ target: string; after: number; limit: number }>(
+    client,
+    orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
+    'cursorsAfter',
+  ),
+  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
+  firstCursors: compilePositional<readonly [target: string]>(
+    client,
+    orm.select(cursorsAndRowid).from(cursors).where(eq(cursors.target, p('target'))).limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
+    'firstCursors',
+    ['target'],
+  ),
+  insertFanOut: compile<Owed & { target: string }>(
+    client,
+    orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }),
+    'insertFanOut',
+  ),
+  advanceFanOut: compile<Owed>(client, orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence'))), 'advanceFanOut'),
+  deleteFanOut: compile<{ sequence: number }>(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
+  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
+  owed: compile(
+    client,
+    orm
+      .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
+        actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
+      .from(fanOuts)
+      .leftJoin(events, eq(events.sequence, fanOuts.sequence))
+      .orderBy(asc(fanOuts.sequence)),
+    'owedFanOuts',
+  ),
+}));
 
 /** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */
 export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: string | undefined): void {
@@ -128,15 +85,15 @@ export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: stri
 }
 
 /** One page in its own write transaction: the next `limit` cursors see the record; the fan-out's row advances, or goes after the last page. */
-function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: NoticeTextOf) {
-  const st = statementsOf(db);
+function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number) {
+  const st = fanOutStatements(db);
   return db.client
     .transaction(() => {
       const rows = st.cursorsAfter.all({ target: owed.command.sessionKey, after: owed.afterRowid, limit });
       const last = rows[rows.length - 1];
       const after = last === undefined ? owed.afterRowid : Number(last[CURSOR_FIELDS.length]);
       const { command, sequence, appendedAt, occurredAt } = owed;
-      const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', rows), noticeText: textOf });
+      const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', rows) });
       writeAppendPlan(db, plan, undefined);
       const done = rows.length < limit;
       if (done) st.deleteFanOut.run({ sequence });
@@ -149,13 +106,13 @@ function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number, textOf: Notice
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
-export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf): Promise<Notice[]> {
+export async function fanOut(db: StoreDb, owed: OwedFanOut): Promise<Notice[]> {
   const notices: Notice[] = [];
   for (;;) {
     await nextTurn();
     let page: ReturnType<typeof fanOutPage>;
     try {
-      page = fanOutPage(db, owed, FAN_OUT_PAGE_ROWS, textOf);
+      page = fanOutPage(db, owed, FAN_OUT_PAGE_ROWS);
     } catch {
       return notices;
     }
@@ -167,7 +124,7 @@ export async function fanOut(db: StoreDb, owed: OwedFanOut, textOf: NoticeTextOf
 
 /** Finishes every fan-out a crash left owed (their notices are the restart scan's to queue). */
 export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
-  const st = statementsOf(db);
+  const st = fanOutStatements(db);
   for (const [sequence, target, after, kind, actorType, actor, appendedAt, occurredAt] of st.owed.all({})) {
     // Its event is gone (its session deleted, or pruned): what it owed went with it.
     if (kind === null || typeof target !== 'string') {
@@ -176,6 +133,6 @@ export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
     }
     // What planAppend reads of the record: its target, kind and actor.
     const command = { sessionKey: target, kind, actorType, summary: '', onlyIfWatched: false, ...(typeof actor === 'string' ? { actorSessionKey: actor } : {}) } as AppendCommand;
-    await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number }, noticeText);
+    await fanOut(db, { command, sequence: asSequence(sequence as number), appendedAt: appendedAt as number, occurredAt: String(occurredAt), afterRowid: after as number });
   }
 }

@@ -3,12 +3,13 @@
 // watcher; every cursor reader takes the greater of the stored material and that one.
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
-import { compile, type Statement } from '../db/compile.js';
+import { compile } from '../db/compile.js';
 import { cursors, heads } from '../schema.js';
-import type { StoreDb } from '../db/storeDb.js';
-import { orm } from '../db/drizzle.js';
+import { perDb, type StoreDb } from '../db/storeDb.js';
+import { orm as drizzle } from '../db/drizzle.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
 
-const { sql } = orm;
+const { sql } = drizzle;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -35,59 +36,47 @@ interface Marks {
   readonly otherAt: number;
 }
 
-interface LogMaterialStatements {
+const notifies = sql`${p('notifies')} = 1`;
+// A notifying event of another actor than the newest one's makes that newest one "other".
+const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
+
+const statementsOf = perDb(({ client }) => ({
   /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
-  readonly writeAppendedHead: Statement<HeadWrite>;
+  writeAppendedHead: compile<HeadWrite>(
+    client,
+    orm
+      .insert(heads)
+      .values({
+        sessionKey: p('sessionKey'),
+        head: p('head'),
+        pruneWatermark: sql`0`,
+        lastNotify: sql`CASE WHEN ${notifies} THEN ${p('head')} END`,
+        lastNotifyActor: sql`CASE WHEN ${notifies} THEN ${p('actor')} END`,
+        lastNotifyAt: sql`CASE WHEN ${notifies} THEN ${p('at')} END`,
+      })
+      .onConflictDoUpdate({
+        target: heads.sessionKey,
+        set: {
+          head: sql`excluded.head`,
+          otherNotify: sql`CASE WHEN ${newActor} THEN ${heads.lastNotify} ELSE ${heads.otherNotify} END`,
+          otherNotifyAt: sql`CASE WHEN ${newActor} THEN ${heads.lastNotifyAt} ELSE ${heads.otherNotifyAt} END`,
+          lastNotify: sql`CASE WHEN ${notifies} THEN excluded.last_notify ELSE ${heads.lastNotify} END`,
+          lastNotifyActor: sql`CASE WHEN ${notifies} THEN excluded.last_notify_actor ELSE ${heads.lastNotifyActor} END`,
+          lastNotifyAt: sql`CASE WHEN ${notifies} THEN excluded.last_notify_at ELSE ${heads.lastNotifyAt} END`,
+        },
+      }),
+    'writeAppendedHead',
+  ),
   /** {sessionKey} → [lastNotify, lastNotifyActor, lastNotifyAt, otherNotify, otherNotifyAt]. */
-  readonly marksOf: Statement<{ sessionKey: string }>;
-}
-
-const statementsByDb = new WeakMap<StoreDb, LogMaterialStatements>();
-
-function statementsOf(db: StoreDb): LogMaterialStatements {
-  let found = statementsByDb.get(db);
-  if (found !== undefined) return found;
-  const notifies = sql`${p('notifies')} = 1`;
-  // A notifying event of another actor than the newest one's makes that newest one "other".
-  const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
-  found = {
-    writeAppendedHead: compile<HeadWrite>(
-      db.client,
-      db.orm
-        .insert(heads)
-        .values({
-          sessionKey: p('sessionKey'),
-          head: p('head'),
-          pruneWatermark: sql`0`,
-          lastNotify: sql`CASE WHEN ${notifies} THEN ${p('head')} END`,
-          lastNotifyActor: sql`CASE WHEN ${notifies} THEN ${p('actor')} END`,
-          lastNotifyAt: sql`CASE WHEN ${notifies} THEN ${p('at')} END`,
-        })
-        .onConflictDoUpdate({
-          target: heads.sessionKey,
-          set: {
-            head: sql`excluded.head`,
-            otherNotify: sql`CASE WHEN ${newActor} THEN ${heads.lastNotify} ELSE ${heads.otherNotify} END`,
-            otherNotifyAt: sql`CASE WHEN ${newActor} THEN ${heads.lastNotifyAt} ELSE ${heads.otherNotifyAt} END`,
-            lastNotify: sql`CASE WHEN ${notifies} THEN excluded.last_notify ELSE ${heads.lastNotify} END`,
-            lastNotifyActor: sql`CASE WHEN ${notifies} THEN excluded.last_notify_actor ELSE ${heads.lastNotifyActor} END`,
-            lastNotifyAt: sql`CASE WHEN ${notifies} THEN excluded.last_notify_at ELSE ${heads.lastNotifyAt} END`,
-          },
-        }),
-      'writeAppendedHead',
-    ),
-    marksOf: compile<{ sessionKey: string }>(
-      db.client,
-      db.orm
-        .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
-        .from(heads)
-        .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
-      'marksOf',
-    ),
-  };
-  statementsByDb.set(db, found);
-  return found;
-}
+  marksOf: compile<{ sessionKey: string }>(
+    client,
+    orm
+      .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
+      .from(heads)
+      .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
+    'marksOf',
+  ),
+}));
 
 /** Writes an append's head row and, for a notifying event, its notify marks. */
 export function writeAppendedHead(db: StoreDb, sessionKey: string, head: number, event: { readonly kind: EventKind; readonly actorSessionKey?: string }, at: number): void {

@@ -5,6 +5,7 @@ import {
   changesPageSkippingCorrupt,
   decodeStoredCursors,
   headRowOf,
+  headsInKeyOrder,
   listCursorsQuery,
   overviewOfRows,
   storedEventDecoders,
@@ -51,33 +52,8 @@ export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence
 export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): HeadRow[] {
   if (sessionKeys === undefined) return db.statements.allHeads.all({}).map(headRowOf);
   if (sessionKeys.length === 0) return [];
-  // The keys travel as one JSON text; the rows come in key order, a repeated key's row again.
-  const rows = db.statements.headsOfKeys.all({ keys: JSON.stringify(sessionKeys) });
-  return firstOfEach(rows);
-}
-
-/** The first row of each head, repeats told by rowid in a byte array (a Set when rowids run far beyond the rows). */
-function firstOfEach(rows: readonly (readonly unknown[])[]): HeadRow[] {
-  let maxRowid = 0;
-  for (const row of rows) maxRowid = Math.max(maxRowid, row[3] as number);
-  const found: HeadRow[] = [];
-  if (maxRowid <= 4 * rows.length + 1024) {
-    const seen = new Uint8Array(maxRowid + 1);
-    for (const row of rows) {
-      const rowid = row[3] as number;
-      if (seen[rowid] === 1) continue;
-      seen[rowid] = 1;
-      found.push(headRowOf(row));
-    }
-    return found;
-  }
-  const seen = new Set<unknown>();
-  for (const row of rows) {
-    if (seen.has(row[0])) continue;
-    seen.add(row[0]);
-    found.push(headRowOf(row));
-  }
-  return found;
+  // The keys travel as one JSON text.
+  return headsInKeyOrder(sessionKeys, db.statements.headsOfKeys.all({ keys: JSON.stringify(sessionKeys) }));
 }
 
 export function listCursors(db: StoreDb, filter: CursorFilter = {}): CursorRow[] {

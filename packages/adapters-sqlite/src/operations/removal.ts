@@ -3,7 +3,8 @@ import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
 
 import { readRows, runWrite } from '../db/compile.js';
-import { orm } from '../db/drizzle.js';
+import { orm as drizzle } from '../db/drizzle.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
 import type { StoreDb } from '../db/storeDb.js';
 import { events } from '../schema.js';
 import { writeHead } from './headRow.js';
@@ -25,25 +26,21 @@ export function journalRemoval(db: StoreDb, operation: string, deleted: readonly
 export function unwatch(db: StoreDb, watcher: SessionKey, target: SessionKey, now: number): { removed: boolean } {
   assertStoreKey('watcher', watcher);
   assertStoreKey('target', target);
-  return db.client
-    .transaction(() => ({ removed: journalRemoval(db, 'unwatch', db.statements.deleteCursorOfPair.all({ watcher, target }), 'unwatched', now).length > 0 }))
-    .immediate();
+  const remove = db.client.transaction(() => journalRemoval(db, 'unwatch', db.statements.deleteCursorOfPair.all({ watcher, target }), 'unwatched', now));
+  return { removed: remove.immediate().length > 0 };
 }
 
 /** Removes every cursor whose watcher is `watcher`, in one write transaction; returns the removed pairs. */
 export function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): CursorPair[] {
   assertStoreKey('watcher', watcher);
-  return db.client
-    .transaction((): CursorPair[] => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now))
-    .immediate();
+  return db.client.transaction(() => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now)).immediate();
 }
 
-const { count, eq, max } = orm;
+const { count, eq, max } = drizzle;
 
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): { eventsDeleted: number; removedCursors: CursorPair[] } {
   assertStoreKey('sessionKey', sessionKey);
-  const { orm } = db;
   return db.client
     .transaction(() => {
       const [found] = readRows(db.client, orm.select({ n: count(), highest: max(events.sequence) }).from(events).where(eq(events.sessionKey, sessionKey)));

@@ -4,20 +4,11 @@ import { createRequire } from 'node:module';
 import type { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import type { RawStatement, SqliteClient } from '../driver/driver.js';
 import type { FromThread, ThreadData, ToThread, WriteMessage } from './storeWorker.js';
 
-interface Statement {
-  get(params: object): unknown[] | undefined;
-  all(params: object): unknown[][];
-  run(params: object): { changes: number | bigint };
-}
-
-interface Connection {
-  pragma(statement: string): void;
-  exec(sql: string): void;
-  prepare(sql: string): Statement;
-  readonly inTransaction: boolean;
-}
+type Statement = RawStatement;
+type Connection = Pick<SqliteClient, 'pragma' | 'exec' | 'inTransaction'> & { prepare(sql: string): Statement };
 
 const load = createRequire(import.meta.url);
 

@@ -69,8 +69,11 @@ export interface WalSchedule {
   written(pages: number, last: boolean): void;
 }
 
-/** Checkpoints every `afterPages` pages and after the last batch; batches wait only once `bound` pages were written. */
-export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPOINT_AFTER_PAGES, bound = WAL_FRAMES_BEFORE_WAIT): WalSchedule {
+/**
+ * Checkpoints every `afterPages` pages and after the last batch; batches wait only once the WAL holds `bound`
+ * frames not all copied back, as `walSize` reads them, or (without it) once `bound` pages were written.
+ */
+export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPOINT_AFTER_PAGES, bound = WAL_FRAMES_BEFORE_WAIT, walSize?: () => WalSize): WalSchedule {
   let sinceCheckpoint = 0;
   let sinceWalStart = 0;
   let lastWritten = false;
@@ -88,8 +91,10 @@ export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPO
 
   return {
     async ready() {
-      // Decided before the batch: a checkpoint that ends while a batch writes has not covered it.
-      const waits = sinceWalStart >= bound;
+      // Decided before the batch: a checkpoint that ends while a batch writes has not covered it. The WAL's
+      // own size, where SQLite reads it, rather than the batches' page estimates, which run high.
+      const size = walSize?.();
+      const waits = size === undefined ? sinceWalStart >= bound : size.walFrames >= bound && size.walFrames > size.checkpointed;
       while (waits && (checkpointing !== undefined || sinceCheckpoint > 0)) await (checkpointing ?? start());
       if (checkpointing === undefined && sinceCheckpoint === 0) sinceWalStart = 0;
       return waits;
@@ -191,23 +196,23 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
   };
 }
 
-/** `PRAGMA wal_checkpoint(NOOP)` (which only reads the WAL's size) came with SQLite 3.51.0. */
-function readsWalSize(client: SqliteClient): boolean {
+/** Reads the WAL's size on `client` (`PRAGMA wal_checkpoint(NOOP)`, which came with SQLite 3.51.0); undefined with an older SQLite. */
+export function walSizeOn(client: SqliteClient): (() => WalSize) | undefined {
   const [major = 0, minor = 0] = String(client.prepare('SELECT sqlite_version() AS v').get()?.v).split('.').map(Number);
-  return major > 3 || (major === 3 && minor >= 51);
+  if (major < 3 || (major === 3 && minor < 51)) return undefined;
+  const noop = client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
+  return () => {
+    const [, walFrames = 0, checkpointed = 0] = noop.get() as number[];
+    return { walFrames, checkpointed };
+  };
 }
 
-/** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker; undefined with an older SQLite. */
-export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate): CommitCheckpoints | undefined {
-  if (!readsWalSize(client)) return undefined;
-  const noop = client.prepareRaw('PRAGMA wal_checkpoint(NOOP)');
+/** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker. */
+export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate, walSize: () => WalSize): CommitCheckpoints {
   const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
   client.pragma('wal_autocheckpoint = 0');
   return createCommitCheckpoints(checkpoints, gate, {
-    walSize: () => {
-      const [, walFrames = 0, checkpointed = 0] = noop.get() as number[];
-      return { walFrames, checkpointed };
-    },
+    walSize,
     onFallback: () => {
       // PRAGMA takes no bound parameters; the value is the integer read back at open.
       if (client.open) client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
