@@ -2,9 +2,25 @@
 import { expect } from 'expect';
 import fc from 'fast-check';
 
-import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { comparePairs, fromWatermarks, historyGap, planScan, replayCursor, toWatermarks, type CursorJournalEntry, type CursorRow, type EventKind, type SessionKey, type SignalLogHead, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, pairOf, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
+
+/** Every pair whose journal replays to a live cursor (from its entries and its target's retained events alone), in pair order; the replay knows no touch time. */
+async function replayedRows(store: StateStore): Promise<CursorRow[]> {
+  const byPair = new Map<string, CursorJournalEntry[]>();
+  for (const entry of await store.readCursorJournal()) byPair.set(pairOf(entry), [...(byPair.get(pairOf(entry)) ?? []), entry]);
+  const rows: CursorRow[] = [];
+  for (const entries of byPair.values()) {
+    const { watcher, target } = entries[0] as CursorJournalEntry;
+    const state = replayCursor(entries, await readAll(store, target));
+    if (state !== undefined) rows.push({ watcher, target, ...toWatermarks(state), touchedAt: 0 });
+  }
+  return rows.sort(comparePairs);
+}
+
+/** Rows as the contract compares them: the pair and its watermarks as the domain reads them. */
+const cursorView = (rows: readonly CursorRow[]) => [...rows].sort(comparePairs).map((row) => ({ pair: pairOf(row), ...toWatermarks(fromWatermarks(row)) }));
 
 export function describeLaws(s: Suite): void {
   const { describe, test } = s.runner;
@@ -137,12 +153,13 @@ export function describeLaws(s: Suite): void {
       { weight: 2, arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-5, 10, 6, 4), untilDone: fc.boolean() }) },
     );
 
-    test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+    test('replaying the cursor journal from empty gives the live cursor rows and the same notices: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
           onFreshStore(factory, async (s, h) => {
             let now = T0;
-            for (const op of ops) {
+            // Every history ends with a restart, so each run checks the restart scan at least once.
+            for (const op of [...ops, { type: 'restart' } as const]) {
               switch (op.type) {
                 case 'append': {
                   now += op.dt * MINUTE;
@@ -166,10 +183,12 @@ export function describeLaws(s: Suite): void {
                   await s.drain(watcher, acks, now);
                   break;
                 }
-                case 'restart':
+                case 'restart': {
+                  const recovered = planScan({ cursors: await replayedRows(s), raise: { now } }).notices;
                   s = await h.reopen();
-                  await restartScanAll(s, now);
+                  expect({ after: op, recovered: await restartScanAll(s, now) }).toEqual({ after: op, recovered });
                   break;
+                }
                 case 'reset':
                   await s.resetWatcher(cast[op.watcher] as SessionKey, now);
                   break;
@@ -204,7 +223,9 @@ export function describeLaws(s: Suite): void {
                 const mismatch = await replayMismatch(s, row);
                 if (mismatch !== undefined) mismatches.push(mismatch);
               }
-              expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
+              const replayed = await replayedRows(s);
+              const live = { mismatches, rows: cursorView(await s.listCursors()), held: await heldNotices(s) };
+              expect({ after: op, ...live }).toEqual({ after: op, mismatches: [], rows: cursorView(replayed), held: planScan({ cursors: replayed }).notices });
             }
           })),
         { numRuns: PROPERTY_RUNS },
