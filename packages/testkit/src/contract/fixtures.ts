@@ -235,9 +235,9 @@ export const journalTypes = async (store: StateStore): Promise<string[]> => (awa
  * Checks the journal of one live pair against its row: every entry after the first of the
  * current watch sets what `evolve` says (status, acked, notified; material never below), and the
  * replay of the journal and the target's retained events equals the row. Returns a description
- * of the first mismatch, or undefined.
+ * of the first mismatch, or undefined; `replayedRows` gets the replayed cursor (no touch time).
  */
-export async function replayMismatch(store: StateStore, row: CursorRow): Promise<string | undefined> {
+export async function replayMismatch(store: StateStore, row: CursorRow, replayedRows: CursorRow[] = []): Promise<string | undefined> {
   const entries = await store.readCursorJournal({ watcher: row.watcher, target: row.target });
   const pair = pairOf(row);
   if (entries.length === 0) return `${pair}: a live cursor has no journal entry`;
@@ -258,6 +258,7 @@ export async function replayMismatch(store: StateStore, row: CursorRow): Promise
   const replayed = replayCursor(entries, await readAll(store, row.target));
   const stored = toWatermarks(fromWatermarks(row));
   const rebuilt = replayed === undefined ? undefined : toWatermarks(replayed);
+  if (rebuilt !== undefined) replayedRows.push({ watcher: row.watcher, target: row.target, ...rebuilt, touchedAt: 0 });
   if (JSON.stringify(rebuilt) !== JSON.stringify(stored)) {
     return `${pair}: replay gives ${JSON.stringify(rebuilt)}, the row holds ${JSON.stringify(stored)} (journal ${JSON.stringify(entries.map((e) => [e.event.type, e.acked, e.notified, e.material]))})`;
   }
