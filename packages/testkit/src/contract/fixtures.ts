@@ -124,8 +124,6 @@ export function command(sessionKey: SessionKey, spec: RecordSpec = {}): AppendCo
 
 /** A notifying change to `target` made by another agent session. */
 export const foreign = (by: SessionKey = C): RecordSpec => ({ kind: 'goal_changed', actorType: 'agent', actorSessionKey: by });
-/** A spawn edge made by `parent` (append it with `seedWatcher: parent`). */
-export const spawnBy = (parent: SessionKey, dedupeKey?: string): RecordSpec => ({ kind: 'child_spawned', actorType: 'agent', actorSessionKey: parent, ...(dedupeKey !== undefined ? { dedupeKey } : {}) });
 
 export function request(sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): AppendRequest {
   return { command: command(sessionKey, spec), appendedAt, ...(seedWatcher !== undefined ? { seedWatcher } : {}) };
@@ -188,9 +186,7 @@ export const noticeOf = (watcher: SessionKey, target: SessionKey, acked: number,
 /** What a call rejected with, or undefined when it resolved. */
 export const rejection = (call: Promise<unknown>): Promise<unknown> => call.then(() => undefined, (error: unknown) => error);
 
-export async function cursorOf(store: StateStore, watcher: SessionKey, target: SessionKey): Promise<CursorRow | undefined> {
-  return (await store.listCursors({ watcher, target }))[0];
-}
+export const cursorOf = async (store: StateStore, watcher: SessionKey, target: SessionKey): Promise<CursorRow | undefined> => (await store.listCursors({ watcher, target }))[0];
 
 /** Drives one prune request to completion, checking every batch is bounded. */
 export async function pruneAll(store: StateStore, now: number, maxAgeMs: number, maxRows: number, batchSize = 1000, cursorMaxAgeMs?: number) {
@@ -220,9 +216,7 @@ export interface JournalView {
 export const journalView = (entry: CursorJournalEntry): JournalView => ({ pair: pairOf(entry), event: entry.event, after: [entry.acked, entry.notified, entry.material], at: entry.recordedAt });
 
 /** The journal entries a call added (by position: retention may delete older ones meanwhile), viewed. */
-export async function journalDuring(store: StateStore, call: () => Promise<unknown>): Promise<JournalView[]> {
-  return (await journalAnd(store, call))[1];
-}
+export const journalDuring = async (store: StateStore, call: () => Promise<unknown>): Promise<JournalView[]> => (await journalAnd(store, call))[1];
 
 /** What a call answered, and the journal entries it added. */
 export async function journalAnd<T>(store: StateStore, call: () => Promise<T>): Promise<[T, JournalView[]]> {
@@ -241,9 +235,9 @@ export const journalTypes = async (store: StateStore): Promise<string[]> => (awa
  * Checks the journal of one live pair against its row: every entry after the first of the
  * current watch sets what `evolve` says (status, acked, notified; material never below), and the
  * replay of the journal and the target's retained events equals the row. Returns a description
- * of the first mismatch, or undefined.
+ * of the first mismatch, or undefined; `replayedRows` gets the replayed cursor (no touch time).
  */
-export async function replayMismatch(store: StateStore, row: CursorRow): Promise<string | undefined> {
+export async function replayMismatch(store: StateStore, row: CursorRow, replayedRows: CursorRow[] = []): Promise<string | undefined> {
   const entries = await store.readCursorJournal({ watcher: row.watcher, target: row.target });
   const pair = pairOf(row);
   if (entries.length === 0) return `${pair}: a live cursor has no journal entry`;
@@ -264,6 +258,7 @@ export async function replayMismatch(store: StateStore, row: CursorRow): Promise
   const replayed = replayCursor(entries, await readAll(store, row.target));
   const stored = toWatermarks(fromWatermarks(row));
   const rebuilt = replayed === undefined ? undefined : toWatermarks(replayed);
+  if (rebuilt !== undefined) replayedRows.push({ watcher: row.watcher, target: row.target, ...rebuilt, touchedAt: 0 });
   if (JSON.stringify(rebuilt) !== JSON.stringify(stored)) {
     return `${pair}: replay gives ${JSON.stringify(rebuilt)}, the row holds ${JSON.stringify(stored)} (journal ${JSON.stringify(entries.map((e) => [e.event.type, e.acked, e.notified, e.material]))})`;
   }

@@ -2,7 +2,7 @@
 import { expect } from 'expect';
 import fc from 'fast-check';
 
-import { historyGap, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { historyGap, planScan, type CursorRow, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
 
@@ -137,12 +137,14 @@ export function describeLaws(s: Suite): void {
       { weight: 2, arbitrary: fc.record({ type: fc.constant('prune' as const), ...pruneFields(-5, 10, 6, 4), untilDone: fc.boolean() }) },
     );
 
-    test('journal replay: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row', async () => {
+    test('replaying the cursor journal from empty gives the live cursor rows and the same notices: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
           onFreshStore(factory, async (s, h) => {
             let now = T0;
-            for (const op of ops) {
+            // The live cursors as the journal and retained log alone rebuild them; a final restart checks every run's restart scan.
+            let replayed: CursorRow[] = [];
+            for (const op of [...ops, { type: 'restart' } as const]) {
               switch (op.type) {
                 case 'append': {
                   now += op.dt * MINUTE;
@@ -168,7 +170,7 @@ export function describeLaws(s: Suite): void {
                 }
                 case 'restart':
                   s = await h.reopen();
-                  await restartScanAll(s, now);
+                  expect(await restartScanAll(s, now)).toEqual(planScan({ cursors: replayed, raise: { now } }).notices);
                   break;
                 case 'reset':
                   await s.resetWatcher(cast[op.watcher] as SessionKey, now);
@@ -200,11 +202,13 @@ export function describeLaws(s: Suite): void {
                 }
               }
               const mismatches: string[] = [];
+              replayed = [];
               for (const row of await s.listCursors()) {
-                const mismatch = await replayMismatch(s, row);
+                const mismatch = await replayMismatch(s, row, replayed);
                 if (mismatch !== undefined) mismatches.push(mismatch);
               }
-              expect({ after: op, mismatches }).toEqual({ after: op, mismatches: [] });
+              const held = planScan({ cursors: replayed }).notices;
+              expect({ after: op, mismatches, held: await heldNotices(s) }).toEqual({ after: op, mismatches: [], held });
             }
           })),
         { numRuns: PROPERTY_RUNS },
