@@ -3,7 +3,7 @@
 
 // --- stores under test ---------------------------------------------------------------------
 export { CORRUPT_CONTENT, STORE_KINDS, corruptReason, memoryKind, nodeSqliteKind, postgresKind, sqliteKind, storeMatrix, tempDbPath, type RowDamage, type StoreHarness, type StoreKind, type TempDb } from './stores.js';
-export { dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas.js';
+export { dropReleasedSchemas, dropSchema, pgUrl, terminateBackendsAtRandom, uniqueSchema, withClient } from './postgresSchemas.js';
 
 // --- the StateStore contract ---------------------------------------------------------------
 export { describeStateStoreContract, type StateStoreFactory } from './contract/stateStore.contract.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { storeError, type CorruptRowInfo, type SessionKey, type StateStore } from '@session-state/domain';
 
-import { dropSchema, pgUrl, uniqueSchema, withClient } from './postgresSchemas.js';
+import { pgUrl, releaseSchema, takeSchema, withClient } from './postgresSchemas.js';
 
 // --- the harness ---------------------------------------------------------------------------
 
@@ -174,12 +174,12 @@ export const nodeSqliteKind: StoreKind = sqliteKindOn('sqlite (node:sqlite)', 'n
 
 // --- PostgreSQL ----------------------------------------------------------------------------
 
-/** PostgreSQL at SESSION_STATE_PG_URL, in a schema of its own; a reopen opens a new pool on the same schema. */
+/** PostgreSQL at SESSION_STATE_PG_URL, in a schema of its own (new, or emptied after an earlier test); a reopen opens a new pool on it. */
 export const postgresKind: StoreKind = {
   name: 'postgres',
   async open() {
     const { openPostgresStore } = await import('@session-state/adapters-postgres');
-    const schema = uniqueSchema('kit');
+    const schema = takeSchema('kit');
     const corruptRows: CorruptRowInfo[] = [];
     const open = () => openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 4, onCorruptRow: (info) => corruptRows.push(info) });
     let latest = await open();
@@ -198,7 +198,7 @@ export const postgresKind: StoreKind = {
       },
       cleanup: async () => {
         await latest.close();
-        await dropSchema(schema);
+        await releaseSchema(schema);
       },
     };
   },

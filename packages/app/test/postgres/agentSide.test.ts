@@ -1,6 +1,8 @@
 // Issue 15 through the facade on PostgreSQL (the scenarios: ../support/agentSideScenarios.ts).
-import { postgresKind } from '@session-state/testkit';
+import { dropReleasedSchemas, postgresKind } from '@session-state/testkit';
 
 import { describeAgentSide } from '../support/agentSideScenarios.js';
+
+afterAll(dropReleasedSchemas);
 
 describeAgentSide([['postgres', postgresKind]]);
