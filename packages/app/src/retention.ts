@@ -1,14 +1,11 @@
 // Retention: the prune loop (bounded batches, a turn of the event loop between them), its schedule
 // (on start, at most hourly after appends, and on demand), and its wiring into the facade: each
 // batch is one lane entry, and the notices of the cursors it expired leave the queue.
-import type { Clock, CursorPair, Logger, PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
+import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
 
 import { describeFailure } from './errors/errors.js';
 import { readClock } from './errors/failures.js';
-import type { Counters } from './metrics.js';
-import type { NoticeBoard } from './notices/board.js';
-import type { CallOrder } from './pipeline/lane.js';
-import type { Observe } from './ports/observer.js';
+import type { FacadeParts } from './parts.js';
 
 /** How long and how many events the signal log keeps, and how long an idle watch lasts. */
 export interface RetentionPolicy {
@@ -143,18 +140,9 @@ export function createRetention(deps: RetentionDeps): Retention {
   };
 }
 
-export interface PruningDeps {
-  readonly store: StateStore;
-  readonly clock: Clock;
-  readonly policy: RetentionPolicy;
-  readonly order: CallOrder;
-  readonly board: NoticeBoard;
-  readonly counters: Counters;
-  readonly logger: Logger;
-  readonly observe: Observe;
-}
-
 /** Retention as the facade runs it. */
+type PruningDeps = Pick<FacadeParts, 'store' | 'clock' | 'order' | 'board' | 'counters' | 'logger' | 'observe'> & { readonly policy: RetentionPolicy };
+
 export function createPruning({ store, clock, policy, order, board, counters, logger, observe }: PruningDeps): Retention {
   return createRetention({
     policy,

@@ -4,24 +4,13 @@
 import type { Notice, ScanRequest, StateStore } from '@session-state/domain';
 
 import { ClockError } from './errors/errors.js';
-import type { Failures } from './errors/failures.js';
 import type { StartupPlan } from './input/options.js';
-import type { NoticeBoard } from './notices/board.js';
-import type { OperationLane } from './pipeline/lane.js';
-import type { OwnsWatcher } from './ports/ownership.js';
-import type { Retention } from './retention.js';
+import type { FacadeParts } from './parts.js';
 import type { CrossProcessSync } from './sync/crossProcess.js';
 
-export interface StartupDeps {
+export interface StartupDeps extends Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> {
   readonly plan: StartupPlan;
-  readonly store: StateStore;
-  readonly lane: OperationLane;
-  readonly board: NoticeBoard;
-  readonly failures: Failures;
-  readonly retention: Retention;
   readonly sync: CrossProcessSync | undefined;
-  /** Undefined: the restart scan reads every cursor. */
-  readonly ownsForScan: OwnsWatcher | undefined;
 }
 
 /** Pending cursors per `scanPending` page. */

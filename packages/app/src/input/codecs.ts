@@ -18,6 +18,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
 import { InvalidInputError } from '../errors/errors.js';
+import { decodeReadable } from './unreadable.js';
 
 const ChildSpawnedInput = t.intersection([
   t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }),
@@ -70,19 +71,14 @@ function snapshotFields(fields: Record<string, unknown>, known: readonly string[
   return snapshot;
 }
 
-/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. */
+/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. Input that throws when read is invalid too. */
 export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
-  return orThrow(
-    pipe(
-      checkFields(value, field, known),
-      E.flatMap((fields) => decodeInput(codec, snapshotFields(fields, known), field)),
-    ),
-  );
+  return decodeReadable(field, value, () => orThrow(pipe(checkFields(value, field, known), E.flatMap((fields) => decodeInput(codec, snapshotFields(fields, known), field)))));
 }
 
 /** A session key argument, e.g. `pending.watcherKey`. */
 export function decodeSessionKey(value: unknown, field: string): SessionKey {
-  return orThrow(decodeInput(SessionKeyInput, value, field));
+  return decodeReadable(field, value, () => orThrow(decodeInput(SessionKeyInput, value, field)));
 }
 
 export function decodeChildSpawned(value: unknown): ChildSpawnedInput {
@@ -101,12 +97,14 @@ export function decodeStatusOptions(value: unknown): StatusOptions {
 
 /** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
+  return decodeReadable('list.sessionKeys', value, () => {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
+      }
     }
-  }
-  return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
+    return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
+  });
 }
 
 export function decodeRetention(value: unknown): RetentionOptions {

@@ -1,16 +1,13 @@
 // The append pipeline: appends join a bounded group-commit batch, one store call in the lane; each
 // caller gets its own result, which nothing after the commit (notices, wakes, counters, the prune
 // schedule) turns into a failure. A drain heads a batch of its own, the first item of its `append`.
-import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
+import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type SessionKey } from '@session-state/domain';
 
 import type { Notice, RecordError, RecordResult } from '../api.js';
 import { describeFailure, type StoreOperationError } from '../errors/errors.js';
-import type { Failures } from '../errors/failures.js';
-import type { Counters } from '../metrics.js';
-import type { DrainStart, NoticeBoard } from '../notices/board.js';
-import type { Observe } from '../ports/observer.js';
+import type { DrainStart } from '../notices/board.js';
+import type { FacadeParts } from '../parts.js';
 import { createGroupCommit, type BatchBounds } from './groupCommit.js';
-import type { OperationLane } from './lane.js';
 
 /** At most 128 appends and 256 KiB of summaries and payloads per store transaction, so no batch blocks the loop for long. */
 export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 128, maxWeight: 256 * 1024 };
@@ -32,14 +29,7 @@ export interface AppendPipeline {
   drain(watcher: SessionKey): Promise<Notice[]>;
 }
 
-export interface AppendPipelineDeps {
-  readonly store: StateStore;
-  readonly lane: OperationLane;
-  readonly board: NoticeBoard;
-  readonly counters: Counters;
-  readonly failures: Failures;
-  readonly logger: Logger;
-  readonly observe: Observe;
+export interface AppendPipelineDeps extends Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> {
   /** Runs after a batch in which an append committed (the prune schedule check). */
   readonly afterAppends: () => void;
 }
@@ -121,24 +111,22 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  /** One timed store call: its outcomes, or undefined and what it failed with. */
-  const storeCall = async (run: () => Promise<readonly AppendOutcome[]>, appends: number): Promise<{ readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown }> => {
+  /** One timed store call, settled by `settle` with its outcomes, or with undefined and what it failed with. */
+  const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R): Promise<R> => {
     const started = performance.now();
-    let result: { readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown };
+    let outcomes: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
     try {
-      result = { outcomes: await run(), failure: undefined };
-    } catch (failure) {
-      result = { outcomes: undefined, failure };
+      outcomes = await run();
+    } catch (error) {
+      failure = error;
     }
-    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: result.outcomes === undefined });
-    return result;
+    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
+    return settle(outcomes, failure);
   };
 
-  const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
-    if (items.length === 0) return [];
-    const { outcomes, failure } = await storeCall(() => store.append(items.map((item) => item.request)), items.length);
-    return settleAppends(items, outcomes, failure);
-  };
+  const flushAppends = (items: readonly AppendItem[]): Promise<readonly RecordResult[]> =>
+    items.length === 0 ? Promise.resolve([]) : storeCall(() => store.append(items.map((item) => item.request)), items.length, (outcomes, failure) => settleAppends(items, outcomes, failure));
 
   /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
   const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
@@ -154,8 +142,8 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
       outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
     // With no appends it is the store's `drain`, else the first item of one `append`.
-    const { outcomes, failure } = await storeCall(items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]), items.length);
-    return [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)];
+    const run = items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]);
+    return storeCall(run, items.length, (outcomes, failure) => [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)]);
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(

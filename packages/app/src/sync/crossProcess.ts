@@ -7,15 +7,11 @@
 // the lane (it only reads), so a signal is not held up by this gateway's appends and drains. An
 // operation in the lane may remove a queue entry while the re-read is in flight; its answer for
 // such a pair may predate that operation, so the pair's target is re-read in the lane instead.
-import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Logger, type Notice, type SessionKey, type StateStore } from '@session-state/domain';
+import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Notice, type SessionKey } from '@session-state/domain';
 
 import { describeFailure } from '../errors/errors.js';
-import type { Failures } from '../errors/failures.js';
-import type { Counters } from '../metrics.js';
-import type { NoticeBoard } from '../notices/board.js';
 import type { QueuedPair } from '../notices/queue.js';
-import type { CallOrder } from '../pipeline/lane.js';
-import type { OwnsWatcher } from '../ports/ownership.js';
+import type { FacadeParts } from '../parts.js';
 import { scanPages } from '../startup.js';
 
 export interface CrossProcessSync {
@@ -29,17 +25,8 @@ export interface CrossProcessSync {
   close(): Promise<void>;
 }
 
-export interface CrossProcessSyncDeps {
-  readonly store: StateStore;
-  readonly board: NoticeBoard;
-  readonly order: CallOrder;
-  readonly counters: Counters;
-  readonly failures: Failures;
-  readonly logger: Logger;
-  /** Undefined without `ownsSession`: re-reads cover every watcher, and nothing listens. */
-  readonly ownsForScan: OwnsWatcher | undefined;
+export interface CrossProcessSyncDeps extends Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'> {
   readonly resyncIntervalMs: number;
-  readonly isClosed: () => boolean;
 }
 
 interface Due {
