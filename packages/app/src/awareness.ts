@@ -58,11 +58,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
         await sync?.close();
         await retention.stop();
         await lane.idle();
-        try {
-          await store.close();
-        } catch (error) {
-          throw failures.store('close', error);
-        }
+        await failures.storeCall('close', () => store.close());
       })();
       return closing;
     },

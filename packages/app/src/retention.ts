@@ -44,21 +44,12 @@ export interface RetentionDeps {
   readonly onBackgroundError: (error: unknown) => void;
 }
 
-export interface Retention {
-  /** Runs a prune now (after any running one) and resolves with its totals. */
-  runNow(): Promise<PruneTotals>;
-  /** Starts a background prune unless one is running. */
-  startInBackground(): void;
-  /** After appends: a background prune when the last one started an interval ago; never throws. */
-  afterAppend(): void;
-  /** Stops between batches and resolves when no prune is running. */
-  stop(): Promise<void>;
-}
+export type Retention = ReturnType<typeof createRetention>;
 
 /** A whole turn of the event loop, housekeeping the store queued for its next turn included. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-export function createRetention(deps: RetentionDeps): Retention {
+export function createRetention(deps: RetentionDeps) {
   // The newest run; an older one stops after its current batch.
   let running: Promise<PruneTotals> | undefined;
   const runs = new Set<Promise<PruneTotals>>();
@@ -117,9 +108,12 @@ export function createRetention(deps: RetentionDeps): Retention {
   };
 
   return {
+    /** Runs a prune now (after any running one) and resolves with its totals. */
     runNow: start,
+    /** Starts a background prune unless one is running. */
     startInBackground,
-    afterAppend() {
+    /** After appends: a background prune when the last one started an interval ago; never throws. */
+    afterAppend(): void {
       if (running !== undefined || stopping) return;
       if (lastStartedAt !== undefined) {
         const now = deps.now();
@@ -133,7 +127,8 @@ export function createRetention(deps: RetentionDeps): Retention {
       }
       startInBackground();
     },
-    async stop() {
+    /** Stops between batches and resolves when no prune is running. */
+    async stop(): Promise<void> {
       stopping = true;
       while (runs.size > 0) await Promise.allSettled([...runs]);
     },

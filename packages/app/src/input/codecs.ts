@@ -1,18 +1,6 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import {
-  ChangesSince,
-  checkFields,
-  decodeInput,
-  DedupeKey,
-  invalidInput,
-  PageLimit,
-  SESSION_KEY_EXPECTED,
-  type InvalidInput,
-  type SessionKey,
-  SessionKeyInput,
-  Summary,
-} from '@session-state/domain';
+import { ChangesSince, checkFields, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, type InvalidInput, type SessionKey, SessionKeyInput, Summary } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
@@ -20,21 +8,9 @@ import * as t from 'io-ts';
 import { InvalidInputError } from '../errors/errors.js';
 import { decodeReadable } from './unreadable.js';
 
-const ChildSpawnedInput = t.intersection([
-  t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }),
-  t.partial({ summary: Summary, dedupeKey: DedupeKey }),
-]);
-export type ChildSpawnedInput = t.TypeOf<typeof ChildSpawnedInput>;
-
-const SentInput = t.intersection([
-  t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }),
-  t.partial({ delivered: t.boolean }),
-]);
-export type SentInput = t.TypeOf<typeof SentInput>;
-
+const ChildSpawnedInput = t.intersection([t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }), t.partial({ summary: Summary, dedupeKey: DedupeKey })]);
+const SentInput = t.intersection([t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }), t.partial({ delivered: t.boolean })]);
 const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
-export type StatusOptions = t.TypeOf<typeof StatusOptions>;
-
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
@@ -43,13 +19,7 @@ const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, 
 };
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
-export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
-
-const StartupOptions = t.partial({
-  restartScan: t.boolean,
-  prune: t.keyof({ background: null, off: null }, "'background' or 'off'"),
-});
-export type StartupOptions = t.TypeOf<typeof StartupOptions>;
+const StartupOptions = t.partial({ restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -81,19 +51,23 @@ export function decodeSessionKey(value: unknown, field: string): SessionKey {
   return decodeReadable(field, value, () => orThrow(decodeInput(SessionKeyInput, value, field)));
 }
 
-export function decodeChildSpawned(value: unknown): ChildSpawnedInput {
-  return strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
-}
+export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> =>
+  strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
 
-export function decodeSent(value: unknown): SentInput {
-  return strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
-}
+export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> => strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
 
-/** `status` options; undefined means none. */
-export function decodeStatusOptions(value: unknown): StatusOptions {
-  if (value === undefined) return {};
-  return strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
-}
+/** Options that may be left out (undefined is none). */
+export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> =>
+  value === undefined ? {} : strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
+
+export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> =>
+  value === undefined ? {} : strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
+
+export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> =>
+  value === undefined ? {} : strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
+
+export const decodeResyncInterval = (value: unknown): number | undefined =>
+  value === undefined ? undefined : orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
 
 /** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {
@@ -105,23 +79,6 @@ export function decodeSessionKeys(value: unknown): SessionKey[] {
     }
     return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
   });
-}
-
-export function decodeRetention(value: unknown): RetentionOptions {
-  if (value === undefined) return {};
-  return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
-}
-
-/** `options.startup`; undefined means the defaults. */
-export function decodeStartup(value: unknown): StartupOptions {
-  if (value === undefined) return {};
-  return strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
-}
-
-/** `options.resyncIntervalMs`; undefined means the default. */
-export function decodeResyncInterval(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  return orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
 }
 
 /** Checks that `value` is an object whose listed members are functions (a port). */

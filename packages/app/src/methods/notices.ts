@@ -18,11 +18,7 @@ export function createNoticeMethods({ store, failures, board, order, appends }: 
       await order.enter(async () => {
         // Read in the lane: the new cursor's touch time is when the watch runs.
         const now = failures.now('sent', fields);
-        try {
-          await store.watch({ watcher: senderKey, target: deliveredTo, now });
-        } catch (error) {
-          throw failures.store('sent', error, fields);
-        }
+        await failures.storeCall('sent', () => store.watch({ watcher: senderKey, target: deliveredTo, now }), fields);
       });
       return { watched: true };
     },

@@ -26,15 +26,6 @@ export function createReadMethods({ store, counters, failures, order, board, log
     }
   };
 
-  /** The store call `read`, its failure a logged StoreOperationError of `operation`. */
-  const storeRead = async <T>(operation: string, fields: Record<string, string>, read: () => Promise<T>): Promise<T> => {
-    try {
-      return await read();
-    } catch (error) {
-      throw failures.store(operation, error, fields);
-    }
-  };
-
   return {
     async status(sessionKey, statusOptions) {
       failures.ensureOpen('status');
@@ -43,10 +34,10 @@ export function createReadMethods({ store, counters, failures, order, board, log
       const fields = { sessionKey: key };
       return order.enter(async () => {
         if (changesSince === undefined) {
-          const [row] = await storeRead('status', fields, () => store.readHeads([key]));
+          const [row] = await failures.storeCall('status', () => store.readHeads([key]), fields);
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };
         }
-        const page = await storeRead('status', fields, () => store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT));
+        const page = await failures.storeCall('status', () => store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT), fields);
         const stateChanges = buildStateChanges(page.head, changesSince, page.events.map(toSessionEvent), page.hasMore);
         if (stateChanges.historyGap) counters.add('gapsServed');
         // In the same lane turn as the read: no append of this process lands in between.
@@ -58,7 +49,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
     async list(sessionKeys) {
       failures.ensureOpen('list');
       const keys = decodeSessionKeys(sessionKeys);
-      const rows = await order.enter(() => storeRead('list', {}, () => store.readHeads(keys)));
+      const rows = await order.enter(() => failures.storeCall('list', () => store.readHeads(keys)));
       const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
       return keys.map((key) => {
         const version = heads.get(key) ?? 0;

@@ -20,14 +20,7 @@ export function appendRequestWeight(request: AppendRequest): number {
 
 export type AppendOperation = 'record' | 'childSpawned';
 
-export interface AppendPipeline {
-  /** Joins the open batch; resolves with the append's result, never rejects. */
-  submit(operation: AppendOperation, request: AppendRequest): Promise<AppendResult>;
-  /** Hands the open batch to the lane now (call order). */
-  flushNow(): void;
-  /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
-  drain(watcher: SessionKey): Promise<Notice[]>;
-}
+export type AppendPipeline = ReturnType<typeof createAppendPipeline>;
 
 export interface AppendPipelineDeps extends Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> {
   /** Runs after a batch in which an append committed (the prune schedule check). */
@@ -57,7 +50,7 @@ export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<St
 
 export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
 
-export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
+export function createAppendPipeline(deps: AppendPipelineDeps) {
   const { store, board, counters, failures, logger, observe } = deps;
 
   const toResult = (item: AppendItem, outcome: AppendOutcome | undefined): RecordResult => {
@@ -169,8 +162,11 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   };
 
   return {
-    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
+    /** Joins the open batch; resolves with the append's result, never rejects. */
+    submit: (operation: AppendOperation, request: AppendRequest) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
+    /** Hands the open batch to the lane now (call order). */
     flushNow: commit.flushNow,
+    /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
     drain,
   };
 }

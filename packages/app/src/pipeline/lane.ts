@@ -53,12 +53,7 @@ export function createCallOrder(lane: OperationLane, flushAppends: () => void, f
   };
   const mutate = <T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
     enter(async () => {
-      let result: T;
-      try {
-        result = await call();
-      } catch (error) {
-        throw failures.store(operation, error, fields);
-      }
+      const result = await failures.storeCall(operation, call, fields);
       apply(result);
       return result;
     });
