@@ -6,8 +6,7 @@ import type { Counters } from './metrics.js';
 import type { NoticeBoard } from './notices/board.js';
 import type { AppendPipeline } from './pipeline/appendPipeline.js';
 import type { CallOrder, OperationLane } from './pipeline/lane.js';
-import type { Observe } from './ports/observer.js';
-import type { OwnsWatcher } from './ports/ownership.js';
+import type { Observe, OwnsWatcher } from './ports.js';
 import type { Retention } from './retention.js';
 
 export interface FacadeParts {

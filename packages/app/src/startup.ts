@@ -6,17 +6,13 @@ import type { Notice, ScanRequest, StateStore } from '@session-state/domain';
 import { ClockError } from './errors/errors.js';
 import type { StartupPlan } from './input/options.js';
 import type { FacadeParts } from './parts.js';
+import { nextTurn } from './pipeline/lane.js';
 import type { CrossProcessSync } from './sync/crossProcess.js';
 
-export interface StartupDeps extends Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> {
-  readonly plan: StartupPlan;
-  readonly sync: CrossProcessSync | undefined;
-}
+type StartupDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> & { readonly plan: StartupPlan; readonly sync: CrossProcessSync | undefined };
 
 /** Pending cursors per `scanPending` page. */
 export const SCAN_PAGE_ROWS = 500;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Every page of `scanPending` from the first, the event loop turning between pages; the notices in pair order. */
 export async function scanPages(store: StateStore, request: Omit<ScanRequest, 'after' | 'limit'>): Promise<readonly Notice[]> {

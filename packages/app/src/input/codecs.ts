@@ -20,6 +20,8 @@ const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, 
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
 const StartupOptions = t.partial({ restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
+const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
+const AgentToolsOptions = t.partial({ reader: SessionKeyInput, allowWrite: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -65,6 +67,12 @@ export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOption
 
 export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> =>
   value === undefined ? {} : strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
+
+export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> =>
+  strictObject(AgentToolsOptions, ['reader', 'allowWrite'], value, 'createAgentTools.options');
+
+/** The model's `watch` argument of `sessions_send` (absent is false). */
+export const decodeWatch = (value: unknown): boolean => value !== undefined && orThrow(decodeInput(TrueOrFalse, value, 'sessions_send.watch'));
 
 export const decodeResyncInterval = (value: unknown): number | undefined =>
   value === undefined ? undefined : orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));

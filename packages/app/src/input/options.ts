@@ -3,7 +3,7 @@
 import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from '../api.js';
-import { consoleLogger, safeLogger } from '../ports/logger.js';
+import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
 import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 

@@ -5,14 +5,11 @@ import { isNestedSubagent, type CursorPair, type DrainOutcome, type DrainRequest
 import type { Notice } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
 import type { Counters, MetricName } from '../metrics.js';
-import type { OwnsWatcher } from '../ports/ownership.js';
+import type { OwnsWatcher } from '../ports.js';
 import { createNoticeQueue, type QueuedNotice } from './queue.js';
 
 /** A drain about to call the store: the entries it consumes and the request. */
-export interface DrainStart {
-  readonly drained: readonly QueuedNotice[];
-  readonly request: DrainRequest;
-}
+export type DrainStart = { readonly drained: readonly QueuedNotice[]; readonly request: DrainRequest };
 
 export type NoticeBoard = ReturnType<typeof createNoticeBoard>;
 

@@ -3,25 +3,11 @@
 // a pair may have changed while it was in flight.
 import { noticeText, type Sequence } from '@session-state/domain';
 
-/** What the store asks to queue for a pair. */
-export interface OfferedNotice {
-  readonly target: string;
-  /** The cursor's `acked`: printed in the text, and where the watcher's reconcile starts. */
-  readonly acked: Sequence;
-  /** The frozen watermark the notice covers; a drain acknowledges up to it. */
-  readonly notified: Sequence;
-}
-
-export interface QueuedNotice extends OfferedNotice {
-  readonly text: string;
-  /** The queue's generation when the entry was queued. */
-  readonly queuedIn: number;
-}
-
-export interface QueuedPair {
-  readonly watcher: string;
-  readonly entry: QueuedNotice;
-}
+/** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` is the frozen watermark a drain acknowledges up to. */
+export type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
+/** An entry: its text, and the queue's generation when it was queued (`queuedIn`). */
+export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
+export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
 /** A new entry (the caller wakes the watcher), or the pair's equal entry kept. */
 export type OfferResult = 'queued' | 'coalesced';

@@ -22,23 +22,12 @@ export type AppendOperation = 'record' | 'childSpawned';
 
 export type AppendPipeline = ReturnType<typeof createAppendPipeline>;
 
-export interface AppendPipelineDeps extends Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> {
-  /** Runs after a batch in which an append committed (the prune schedule check). */
-  readonly afterAppends: () => void;
-}
+/** `afterAppends` runs after a batch in which an append committed (the prune schedule check). */
+type PipelineDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> & { readonly afterAppends: () => void };
 
-interface AppendItem {
-  readonly kind: 'append';
-  readonly operation: AppendOperation;
-  readonly request: AppendRequest;
-}
-
+type AppendItem = { readonly kind: 'append'; readonly operation: AppendOperation; readonly request: AppendRequest };
 /** A drain heading a batch (only ever its first item). */
-interface QueuedDrain {
-  readonly kind: 'drain';
-  readonly watcher: SessionKey;
-}
-
+type QueuedDrain = { readonly kind: 'drain'; readonly watcher: SessionKey };
 type BatchItem = AppendItem | QueuedDrain;
 type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
 type ItemOutcome = RecordResult | DrainSettled;
@@ -50,7 +39,7 @@ export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<St
 
 export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
 
-export function createAppendPipeline(deps: AppendPipelineDeps) {
+export function createAppendPipeline(deps: PipelineDeps) {
   const { store, board, counters, failures, logger, observe } = deps;
 
   const toResult = (item: AppendItem, outcome: AppendOutcome | undefined): RecordResult => {
@@ -69,28 +58,26 @@ export function createAppendPipeline(deps: AppendPipelineDeps) {
     }
   };
 
-  /** The event is written: a failure here is logged, since a caller retrying would write it twice. */
-  const afterCommitted = (item: AppendItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
-    const { command, seedWatcher } = item.request;
-    try {
-      counters.add('eventsAppended');
-      // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
-      if (seedWatcher !== undefined) board.withdraw(seedWatcher, command.sessionKey);
-      for (const notice of outcome.notices) board.offerOwned(notice);
-    } catch (error) {
-      logger.error({ operation: item.operation, sessionKey: command.sessionKey, kind: command.kind, error: describeFailure(error) }, 'queuing the notices of a committed append failed; the append stands');
-    }
-  };
-
-  /** The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). */
+  /**
+   * The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). Once an event is
+   * written, a failure queuing its notices is only logged, since a caller retrying would write it twice.
+   */
   const settleAppends = (items: readonly AppendItem[], outcomes: readonly AppendOutcome[] | undefined, failure: unknown): RecordResult[] => {
     const failed: AppendOutcome | undefined = outcomes === undefined ? { type: 'failed', error: storeError('append', failure) } : undefined;
     let appended = false;
     const results = items.map((item, i) => {
       const outcome = failed ?? (Array.isArray(outcomes) ? outcomes[i] : undefined);
-      if (outcome?.type === 'appended') {
-        appended = true;
-        afterCommitted(item, outcome);
+      if (outcome?.type !== 'appended') return toResult(item, outcome);
+      appended = true;
+      const { command, seedWatcher } = item.request;
+      try {
+        counters.add('eventsAppended');
+        // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
+        if (seedWatcher !== undefined) board.withdraw(seedWatcher, command.sessionKey);
+        for (const notice of outcome.notices) board.offerOwned(notice);
+      } catch (error) {
+        const fields = { operation: item.operation, sessionKey: command.sessionKey, kind: command.kind, error: describeFailure(error) };
+        logger.error(fields, 'queuing the notices of a committed append failed; the append stands');
       }
       return toResult(item, outcome);
     });
