@@ -40,7 +40,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
   const parts = { store, clock, logger, counters, failures, board, observe, lane, order, appends, retention, ownsForScan, isClosed };
   // Only a process that shares its store (or asked for the resync timer) re-reads it.
-  const sync = config.ownsSession !== undefined || config.resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, resyncIntervalMs: config.resyncIntervalMs }) : undefined;
+  const { resyncIntervalMs } = config;
+  const sync = config.ownsSession !== undefined || resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, resyncIntervalMs }) : undefined;
 
   await runStartup({ ...parts, plan: config.startup, sync });
 

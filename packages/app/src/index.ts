@@ -15,4 +15,5 @@ export type { AgentTool, AgentToolAnswers, AgentToolErrorBody, AgentToolErrorCod
 export type { AgentToolText, JsonSchema, NamedAgentTool, ToolInputSchema } from './agentTools/agentTool.js';
 export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch.js';
 
-export type { Clock, EventKind, ActorType, LogFields, Logger, RecordedEvent, SessionEvent, SessionStatus, StateChanges, StateStore, Wake } from '@session-state/domain';
+export type { Clock, EventKind, ActorType, LogFields, Logger, RecordedEvent } from '@session-state/domain';
+export type { SessionEvent, SessionStatus, StateChanges, StateStore, Wake } from '@session-state/domain';

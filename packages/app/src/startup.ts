@@ -9,7 +9,10 @@ import type { FacadeParts } from './parts.js';
 import { nextTurn } from './pipeline/lane.js';
 import type { CrossProcessSync } from './sync/crossProcess.js';
 
-type StartupDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> & { readonly plan: StartupPlan; readonly sync: CrossProcessSync | undefined };
+type StartupDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> & {
+  readonly plan: StartupPlan;
+  readonly sync: CrossProcessSync | undefined;
+};
 
 /** Pending cursors per `scanPending` page. */
 export const SCAN_PAGE_ROWS = 500;

@@ -11,9 +11,8 @@ import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch.j
 /** Who calls the tools and what they may do. */
 export interface AgentToolsOptions {
   /**
-   * The watcher session whose model calls these tools. With it, `session_status` reads that reach
-   * the head acknowledge its cursor on the target (the notice about what it read is withdrawn);
-   * without it every read is read-only.
+   * The watcher session whose model calls these tools. With it, `session_status` reads that reach the head acknowledge its cursor
+   * on the target (the notice about what it read is withdrawn); without it every read is read-only.
    */
   readonly reader?: string | undefined;
   /** Offer the `record` tool. Default false: the tools only read. */

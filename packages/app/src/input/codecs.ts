@@ -1,6 +1,7 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import { ChangesSince, checkFields, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, type InvalidInput, type SessionKey, SessionKeyInput, Summary } from '@session-state/domain';
+import { ChangesSince, checkFields, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, Summary } from '@session-state/domain';
+import type { InvalidInput, SessionKey } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
@@ -8,7 +9,8 @@ import * as t from 'io-ts';
 import { InvalidInputError } from '../errors/errors.js';
 import { decodeReadable } from './unreadable.js';
 
-const ChildSpawnedInput = t.intersection([t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }), t.partial({ summary: Summary, dedupeKey: DedupeKey })]);
+const ChildSpawnedKeys = t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput });
+const ChildSpawnedInput = t.intersection([ChildSpawnedKeys, t.partial({ summary: Summary, dedupeKey: DedupeKey })]);
 const SentInput = t.intersection([t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }), t.partial({ delivered: t.boolean })]);
 const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
@@ -45,7 +47,8 @@ function snapshotFields(fields: Record<string, unknown>, known: readonly string[
 
 /** Decodes a strict object (only `known` fields, each read once); paths start at `field`. Input that throws when read is invalid too. */
 export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
-  return decodeReadable(field, value, () => orThrow(pipe(checkFields(value, field, known), E.flatMap((fields) => decodeInput(codec, snapshotFields(fields, known), field)))));
+  const decode = (fields: Record<string, unknown>): E.Either<InvalidInput, A> => decodeInput(codec, snapshotFields(fields, known), field);
+  return decodeReadable(field, value, () => orThrow(pipe(checkFields(value, field, known), E.flatMap(decode))));
 }
 
 /** A session key argument, e.g. `pending.watcherKey`. */
@@ -56,7 +59,8 @@ export function decodeSessionKey(value: unknown, field: string): SessionKey {
 export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> =>
   strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
 
-export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> => strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
+export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> =>
+  strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
 
 /** Options that may be left out (undefined is none). */
 export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> =>

@@ -1,5 +1,4 @@
-// The facade's options, checked (an InvalidInputError naming the first bad field) and completed
-// with their defaults.
+// The facade's options, checked (an InvalidInputError naming the first bad field) and completed with their defaults.
 import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from '../api.js';

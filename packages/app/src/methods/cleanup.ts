@@ -5,8 +5,9 @@ import { decodeSessionKey } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type CleanupDeps = Pick<FacadeParts, 'store' | 'failures' | 'board' | 'order' | 'retention'>;
+type CleanupMethods = Pick<SessionStateAwareness, 'sessionReset' | 'sessionDeleted' | 'prune'>;
 
-export function createCleanupMethods({ store, failures, board, order, retention }: CleanupDeps): Pick<SessionStateAwareness, 'sessionReset' | 'sessionDeleted' | 'prune'> {
+export function createCleanupMethods({ store, failures, board, order, retention }: CleanupDeps): CleanupMethods {
   return {
     async sessionReset(sessionKey) {
       failures.ensureOpen('sessionReset');

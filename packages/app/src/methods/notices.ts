@@ -7,13 +7,15 @@ import { decodeSent, decodeSessionKey } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type NoticeDeps = Pick<FacadeParts, 'store' | 'failures' | 'board' | 'order' | 'appends'>;
+type NoticeMethods = Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'>;
 
-export function createNoticeMethods({ store, failures, board, order, appends }: NoticeDeps): Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'> {
+export function createNoticeMethods({ store, failures, board, order, appends }: NoticeDeps): NoticeMethods {
   return {
     async sent(input) {
       failures.ensureOpen('sent');
       const { senderKey, deliveredTo, watch, delivered } = decodeSent(input);
-      if (!watch || delivered === false || senderKey === deliveredTo || !isAgentQualified(senderKey) || !isAgentQualified(deliveredTo)) return { watched: false };
+      const watchable = watch && delivered !== false && senderKey !== deliveredTo && isAgentQualified(senderKey) && isAgentQualified(deliveredTo);
+      if (!watchable) return { watched: false };
       const fields = { watcher: senderKey, target: deliveredTo };
       await order.enter(async () => {
         // Read in the lane: the new cursor's touch time is when the watch runs.

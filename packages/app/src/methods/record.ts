@@ -11,8 +11,9 @@ import type { FacadeParts } from '../parts.js';
 import { failedResult, type AppendOperation, type FailedResult } from '../pipeline/appendPipeline.js';
 
 type RecordDeps = Pick<FacadeParts, 'clock' | 'counters' | 'logger' | 'failures' | 'appends' | 'isClosed'>;
+type RecordMethods = Pick<SessionStateAwareness, 'record' | 'childSpawned'>;
 
-export function createRecordMethods({ clock, counters, logger, failures, appends, isClosed }: RecordDeps): Pick<SessionStateAwareness, 'record' | 'childSpawned'> {
+export function createRecordMethods({ clock, counters, logger, failures, appends, isClosed }: RecordDeps): RecordMethods {
   const rejected = (invalid: InvalidInputError): RecordResult => {
     counters.add('appendFailures');
     logger.warn({ operation: 'record', field: invalid.field, expected: invalid.expected }, 'record rejected invalid input');

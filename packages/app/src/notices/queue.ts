@@ -1,9 +1,8 @@
-// The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target).
-// Its generation counts the entries that left it, so a re-read beside the lane can tell whether
-// a pair may have changed while it was in flight.
+// The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target). Its generation counts the
+// entries that left it, so a re-read beside the lane can tell whether a pair may have changed while it was in flight.
 import { noticeText, type Sequence } from '@session-state/domain';
 
-/** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` is the frozen watermark a drain acknowledges up to. */
+/** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` the watermark a drain acks. */
 export type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
 /** An entry: its text, and the queue's generation when it was queued (`queuedIn`). */
 export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };

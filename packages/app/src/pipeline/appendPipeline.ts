@@ -92,7 +92,8 @@ export function createAppendPipeline(deps: PipelineDeps) {
   };
 
   /** One timed store call, settled by `settle` with its outcomes, or with undefined and what it failed with. */
-  const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R): Promise<R> => {
+  type Settle<R> = (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R;
+  const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
     const started = performance.now();
     let outcomes: readonly AppendOutcome[] | undefined;
     let failure: unknown;
@@ -106,7 +107,9 @@ export function createAppendPipeline(deps: PipelineDeps) {
   };
 
   const flushAppends = (items: readonly AppendItem[]): Promise<readonly RecordResult[]> =>
-    items.length === 0 ? Promise.resolve([]) : storeCall(() => store.append(items.map((item) => item.request)), items.length, (outcomes, failure) => settleAppends(items, outcomes, failure));
+    items.length === 0
+      ? Promise.resolve([])
+      : storeCall(() => store.append(items.map((item) => item.request)), items.length, (outcomes, failure) => settleAppends(items, outcomes, failure));
 
   /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
   const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
@@ -122,7 +125,10 @@ export function createAppendPipeline(deps: PipelineDeps) {
     const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
       outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
     // With no appends it is the store's `drain`, else the first item of one `append`.
-    const run = items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]);
+    const run =
+      items.length === 0
+        ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }]
+        : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]);
     return storeCall(run, items.length, (outcomes, failure) => [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)]);
   };
 

@@ -12,7 +12,8 @@ import { scanPages } from '../startup.js';
 
 export type CrossProcessSync = ReturnType<typeof createCrossProcessSync>;
 
-type SyncDeps = Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'> & { readonly resyncIntervalMs: number };
+type SyncParts = Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'>;
+type SyncDeps = SyncParts & { readonly resyncIntervalMs: number };
 type Due = { readonly full: boolean; readonly targets: readonly SessionKey[] };
 
 const pairKey = (watcher: string, target: string): string => `${watcher} ${target}`;
