@@ -51,7 +51,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
     ...createReadMethods(parts),
     ...createCleanupMethods(parts),
     metrics: () => counters.snapshot(),
-    noticeQueueDepth: () => board.size(),
+    noticeQueueDepth: () => board.queue.size(),
     close() {
       closing ??= (async () => {
         appends.flushNow();

@@ -68,14 +68,7 @@ export function createRetention(deps: RetentionDeps) {
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
     for (;;) {
-      const batch = await deps.pruneBatch({
-        now,
-        maxAgeMs: policy.maxAgeMs,
-        maxRows: policy.maxRows,
-        ...(policy.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: policy.cursorMaxAgeMs } : {}),
-        batchSize,
-        ...(journalAfter !== undefined ? { journalAfter } : {}),
-      });
+      const batch = await deps.pruneBatch({ now, ...policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
       journalAfter = batch.journalAfter;
       batchSize = PRUNE_BATCH_SIZE;
       eventsDeleted += batch.eventsDeleted;

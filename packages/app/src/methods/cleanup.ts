@@ -15,7 +15,7 @@ export function createCleanupMethods({ store, failures, board, order, retention 
       const now = failures.now('sessionReset', { sessionKey: key });
       await order.mutate('sessionReset', { sessionKey: key }, () => store.resetWatcher(key, now), (pairs) => {
         board.dropPairs(pairs);
-        board.dropWatcher(key);
+        board.queue.removeWatcher(key);
       });
     },
 
@@ -25,8 +25,8 @@ export function createCleanupMethods({ store, failures, board, order, retention 
       const now = failures.now('sessionDeleted', { sessionKey: key });
       await order.mutate('sessionDeleted', { sessionKey: key }, () => store.deleteSession(key, now), (result) => {
         board.dropPairs(result.removedCursors);
-        board.dropWatcher(key);
-        board.dropTarget(key);
+        board.queue.removeWatcher(key);
+        board.queue.removeTarget(key);
       });
     },
 

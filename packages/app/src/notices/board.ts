@@ -41,7 +41,7 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
   };
 
   return {
-    /** The queue itself, for the cross-process re-reads. */
+    /** The queue itself: the cross-process re-reads, cleanup and the depth read it directly. */
     queue,
     offer,
     /** Offers a notice of this process's own operation, if this process owns its watcher. */
@@ -56,8 +56,6 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
     dropPairs(pairs: readonly CursorPair[]): void {
       for (const pair of pairs) queue.remove(pair.watcher, pair.target);
     },
-    dropWatcher: (watcher: string): void => queue.removeWatcher(watcher),
-    dropTarget: (target: string): void => queue.removeTarget(target),
     /** The watcher's queued notices, oldest first, as fresh public Notices. */
     pending: (watcher: string): Notice[] => queue.entries(watcher).map((entry) => toNotice(watcher, entry)),
     /** The watcher's entries and the acks consuming them (undefined: none); `now` is read only then and may throw. */
@@ -77,6 +75,5 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
       }
       return start.drained.map((entry) => toNotice(watcher, entry));
     },
-    size: (): number => queue.size(),
   };
 }

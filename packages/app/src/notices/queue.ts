@@ -51,18 +51,13 @@ export function createNoticeQueue() {
     return true;
   };
 
-  const unindex = (watcher: string, target: string): void => {
-    const watchers = watchersByTarget.get(target);
-    if (watchers === undefined) return;
-    watchers.delete(watcher);
-    if (watchers.size === 0) watchersByTarget.delete(target);
-  };
-
   const remove = (watcher: string, target: string): boolean => {
     if (!take(watcher, target)) return false;
     entryCount -= 1;
     removals += 1;
-    unindex(watcher, target);
+    const watchers = watchersByTarget.get(target);
+    watchers?.delete(watcher);
+    if (watchers?.size === 0) watchersByTarget.delete(target);
     return true;
   };
 

@@ -41,23 +41,17 @@ export function createGroupCommit<Request, Outcome>(
     if (open === batch) open = undefined;
     const items = batch.items;
     if (items.length === 0) return;
-    const requests = items.map((w) => w.request);
     let outcomes: readonly Outcome[] | undefined;
-    let failure: unknown;
-    let failed = false;
+    let failure: unknown = new Error('no outcome for this request');
     try {
-      outcomes = await flush(requests);
+      outcomes = await flush(items.map((w) => w.request));
     } catch (error) {
       failure = error;
-      failed = true;
     }
     // Every caller settles: a missing outcome becomes a failure outcome.
-    for (let i = 0; i < items.length; i += 1) {
-      const waiting = items[i] as Waiting<Request, Outcome>;
+    for (const [i, waiting] of items.entries()) {
       try {
-        const outcome = outcomes?.[i];
-        if (outcome !== undefined) waiting.resolve(outcome);
-        else waiting.resolve(onFlushError([waiting.request], failed ? failure : new Error('no outcome for this request'))[0] as Outcome);
+        waiting.resolve(outcomes?.[i] ?? (onFlushError([waiting.request], failure)[0] as Outcome));
       } catch (error) {
         waiting.reject(error);
       }
