@@ -42,20 +42,20 @@ export function createGroupCommit<Request, Outcome>(
     const items = batch.items;
     if (items.length === 0) return;
     let outcomes: readonly Outcome[] | undefined;
-    let failure: unknown = new Error('no outcome for this request');
+    let failure: { readonly error: unknown } | undefined;
     try {
       outcomes = await flush(items.map((w) => w.request));
     } catch (error) {
-      failure = error;
+      failure = { error };
     }
     // Every caller settles: a missing outcome becomes a failure outcome.
-    for (const [i, waiting] of items.entries()) {
+    items.forEach((waiting, i) => {
       try {
-        waiting.resolve(outcomes?.[i] ?? (onFlushError([waiting.request], failure)[0] as Outcome));
+        waiting.resolve(outcomes?.[i] ?? (onFlushError([waiting.request], failure ? failure.error : new Error('no outcome for this request'))[0] as Outcome));
       } catch (error) {
         waiting.reject(error);
       }
-    }
+    });
   };
 
   const handOver = (): void => {
