@@ -4,7 +4,7 @@
 import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
-import { allCursors, checkInteger, clockMs, clonePayload, commitPlan, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
+import { allCursors, checkInteger, clockMs, commitPlan, payloadFromJson, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
 
 /** A stored row a test may mark unreadable. */
 export type MemoryRowRef =
@@ -66,8 +66,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const head = session?.head ?? initialHead;
     const sequence = asSequence(Math.max(state.lastSequence, head.head) + 1);
     const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
-    const payload = command.payload === undefined ? undefined : clonePayload(command.payload);
-    const plan = planAppend({ command, sequence, appendedAt, occurredAt, payload, cursorsOnTarget: soundCursors(state, 'append', cursors?.values() ?? []), seedWatcher: request.seedWatcher });
+    const payload = command.payloadJson === undefined ? undefined : payloadFromJson(command.payloadJson);
+    const plan = planAppend({ command, sequence, appendedAt, occurredAt, payload, cursorsOnTarget: cursors === undefined ? [] : soundCursors(state, 'append', cursors.values()), seedWatcher: request.seedWatcher });
     const nextHead = evolveHead(head, { type: 'appended', sequence });
     state.lastSequence = sequence;
     if (session === undefined) state.sessions.set(command.sessionKey, { head: nextHead, events: [plan.event] });
@@ -118,8 +118,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     append: (batch) =>
       guarded('append', () => {
         const { drain, appends } = splitBatch(batch);
-        const drained = drain === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drainNow(drain.watcher, drain.acks, drain.now) }))];
-        return [...drained, ...appends.map((request) => isolatedOutcome('append', () => appendOne(request)))];
+        const outcomes: AppendOutcome[] = drain === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drainNow(drain.watcher, drain.acks, drain.now) }))];
+        for (const request of appends) outcomes.push(isolatedOutcome('append', () => appendOne(request)));
+        return outcomes;
       }),
 
     watch: (request) =>

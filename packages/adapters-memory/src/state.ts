@@ -34,9 +34,9 @@ export function clockMs(field: string, value: number): number {
   return Math.floor(value);
 }
 
-/** The store's own frozen copy of a payload: what a JSON round trip gives, as the SQL stores keep it. */
-export function clonePayload(payload: Payload): Payload {
-  return deepFreeze(JSON.parse(JSON.stringify(payload)) as Payload);
+/** The store's own frozen copy of a payload, parsed from the JSON text it was validated as, as the SQL stores keep it. */
+export function payloadFromJson(payloadJson: string): Payload {
+  return deepFreeze(JSON.parse(payloadJson) as Payload);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -10,8 +10,7 @@ import { createCounters } from './metrics.js';
 import { createNoticeBoard } from './notices/board.js';
 import { createAppendPipeline } from './pipeline/appendPipeline.js';
 import { createCallOrder, createOperationLane } from './pipeline/lane.js';
-import { createObserve } from './ports/observer.js';
-import { createOwnership } from './ports/ownership.js';
+import { createObserve, createOwnership } from './ports.js';
 import { createPruning } from './retention.js';
 import { runStartup } from './startup.js';
 import { createCrossProcessSync } from './sync/crossProcess.js';
@@ -31,6 +30,7 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const counters = createCounters();
   const failures = createFailures(logger, clock, isClosed);
   const ownership = createOwnership(config.ownsSession, logger);
+  const ownsForScan = ownership?.forScan;
   const board = createNoticeBoard(config.wake, logger, counters, ownership?.forAppend);
   const observe = createObserve(config.observer, logger);
   const lane = createOperationLane();
@@ -38,32 +38,27 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const appends = createAppendPipeline({ store, lane, board, counters, failures, logger, observe, afterAppends: () => background && retention.afterAppend() });
   const order = createCallOrder(lane, appends.flushNow, failures);
   const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
+  const parts = { store, clock, logger, counters, failures, board, observe, lane, order, appends, retention, ownsForScan, isClosed };
   // Only a process that shares its store (or asked for the resync timer) re-reads it.
-  const sync =
-    config.ownsSession !== undefined || config.resyncIntervalMs > 0
-      ? createCrossProcessSync({ store, board, order, counters, failures, logger, ownsForScan: ownership?.forScan, resyncIntervalMs: config.resyncIntervalMs, isClosed })
-      : undefined;
+  const { resyncIntervalMs } = config;
+  const sync = config.ownsSession !== undefined || resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, resyncIntervalMs }) : undefined;
 
-  await runStartup({ plan: config.startup, store, lane, board, failures, retention, sync, ownsForScan: ownership?.forScan });
+  await runStartup({ ...parts, plan: config.startup, sync });
 
   return {
-    ...createRecordMethods({ clock, counters, logger, failures, appends, isClosed }),
-    ...createNoticeMethods({ store, failures, board, order, appends }),
-    ...createReadMethods({ store, counters, failures, order, board, logger }),
-    ...createCleanupMethods({ store, failures, board, order, retention }),
+    ...createRecordMethods(parts),
+    ...createNoticeMethods(parts),
+    ...createReadMethods(parts),
+    ...createCleanupMethods(parts),
     metrics: () => counters.snapshot(),
-    noticeQueueDepth: () => board.size(),
+    noticeQueueDepth: () => board.queue.size(),
     close() {
       closing ??= (async () => {
         appends.flushNow();
         await sync?.close();
         await retention.stop();
         await lane.idle();
-        try {
-          await store.close();
-        } catch (error) {
-          throw failures.store('close', error);
-        }
+        await failures.storeCall('close', () => store.close());
       })();
       return closing;
     },

@@ -31,32 +31,17 @@ export interface AwarenessMetrics {
 export type MetricName = keyof AwarenessMetrics;
 
 /** Mutable counters; `snapshot()` copies them out. */
-export interface Counters {
-  add(name: MetricName, by?: number): void;
-  snapshot(): AwarenessMetrics;
-}
+export type Counters = ReturnType<typeof createCounters>;
 
-export function createCounters(): Counters {
+export function createCounters() {
   const values: Record<MetricName, number> = {
-    eventsAppended: 0,
-    appendFailures: 0,
-    noticesQueued: 0,
-    noticesCoalesced: 0,
-    noticesReopened: 0,
-    noticesRecovered: 0,
-    noticesSignalled: 0,
-    noticesWithdrawn: 0,
-    noticesAcknowledgedByRead: 0,
-    noticesUnwatched: 0,
-    gapsServed: 0,
-    rowsPruned: 0,
+    eventsAppended: 0, appendFailures: 0, noticesQueued: 0, noticesCoalesced: 0, noticesReopened: 0, noticesRecovered: 0,
+    noticesSignalled: 0, noticesWithdrawn: 0, noticesAcknowledgedByRead: 0, noticesUnwatched: 0, gapsServed: 0, rowsPruned: 0,
   };
   return {
-    add(name, by = 1) {
+    add(name: MetricName, by = 1): void {
       values[name] += by;
     },
-    snapshot() {
-      return { ...values };
-    },
+    snapshot: (): AwarenessMetrics => ({ ...values }),
   };
 }

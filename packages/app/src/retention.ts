@@ -1,14 +1,11 @@
 // Retention: the prune loop (bounded batches, a turn of the event loop between them), its schedule
 // (on start, at most hourly after appends, and on demand), and its wiring into the facade: each
 // batch is one lane entry, and the notices of the cursors it expired leave the queue.
-import type { Clock, CursorPair, Logger, PruneBatch, PruneRequest, StateStore } from '@session-state/domain';
+import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
 
 import { describeFailure } from './errors/errors.js';
 import { readClock } from './errors/failures.js';
-import type { Counters } from './metrics.js';
-import type { NoticeBoard } from './notices/board.js';
-import type { CallOrder } from './pipeline/lane.js';
-import type { Observe } from './ports/observer.js';
+import type { FacadeParts } from './parts.js';
 
 /** How long and how many events the signal log keeps, and how long an idle watch lasts. */
 export interface RetentionPolicy {
@@ -47,21 +44,12 @@ export interface RetentionDeps {
   readonly onBackgroundError: (error: unknown) => void;
 }
 
-export interface Retention {
-  /** Runs a prune now (after any running one) and resolves with its totals. */
-  runNow(): Promise<PruneTotals>;
-  /** Starts a background prune unless one is running. */
-  startInBackground(): void;
-  /** After appends: a background prune when the last one started an interval ago; never throws. */
-  afterAppend(): void;
-  /** Stops between batches and resolves when no prune is running. */
-  stop(): Promise<void>;
-}
+export type Retention = ReturnType<typeof createRetention>;
 
 /** A whole turn of the event loop, housekeeping the store queued for its next turn included. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-export function createRetention(deps: RetentionDeps): Retention {
+export function createRetention(deps: RetentionDeps) {
   // The newest run; an older one stops after its current batch.
   let running: Promise<PruneTotals> | undefined;
   const runs = new Set<Promise<PruneTotals>>();
@@ -80,14 +68,7 @@ export function createRetention(deps: RetentionDeps): Retention {
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
     for (;;) {
-      const batch = await deps.pruneBatch({
-        now,
-        maxAgeMs: policy.maxAgeMs,
-        maxRows: policy.maxRows,
-        ...(policy.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: policy.cursorMaxAgeMs } : {}),
-        batchSize,
-        ...(journalAfter !== undefined ? { journalAfter } : {}),
-      });
+      const batch = await deps.pruneBatch({ now, ...policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
       journalAfter = batch.journalAfter;
       batchSize = PRUNE_BATCH_SIZE;
       eventsDeleted += batch.eventsDeleted;
@@ -120,9 +101,12 @@ export function createRetention(deps: RetentionDeps): Retention {
   };
 
   return {
+    /** Runs a prune now (after any running one) and resolves with its totals. */
     runNow: start,
+    /** Starts a background prune unless one is running. */
     startInBackground,
-    afterAppend() {
+    /** After appends: a background prune when the last one started an interval ago; never throws. */
+    afterAppend(): void {
       if (running !== undefined || stopping) return;
       if (lastStartedAt !== undefined) {
         const now = deps.now();
@@ -136,25 +120,17 @@ export function createRetention(deps: RetentionDeps): Retention {
       }
       startInBackground();
     },
-    async stop() {
+    /** Stops between batches and resolves when no prune is running. */
+    async stop(): Promise<void> {
       stopping = true;
       while (runs.size > 0) await Promise.allSettled([...runs]);
     },
   };
 }
 
-export interface PruningDeps {
-  readonly store: StateStore;
-  readonly clock: Clock;
-  readonly policy: RetentionPolicy;
-  readonly order: CallOrder;
-  readonly board: NoticeBoard;
-  readonly counters: Counters;
-  readonly logger: Logger;
-  readonly observe: Observe;
-}
-
 /** Retention as the facade runs it. */
+type PruningDeps = Pick<FacadeParts, 'store' | 'clock' | 'order' | 'board' | 'counters' | 'logger' | 'observe'> & { readonly policy: RetentionPolicy };
+
 export function createPruning({ store, clock, policy, order, board, counters, logger, observe }: PruningDeps): Retention {
   return createRetention({
     policy,

@@ -4,30 +4,18 @@
 import type { Notice, ScanRequest, StateStore } from '@session-state/domain';
 
 import { ClockError } from './errors/errors.js';
-import type { Failures } from './errors/failures.js';
 import type { StartupPlan } from './input/options.js';
-import type { NoticeBoard } from './notices/board.js';
-import type { OperationLane } from './pipeline/lane.js';
-import type { OwnsWatcher } from './ports/ownership.js';
-import type { Retention } from './retention.js';
+import type { FacadeParts } from './parts.js';
+import { nextTurn } from './pipeline/lane.js';
 import type { CrossProcessSync } from './sync/crossProcess.js';
 
-export interface StartupDeps {
+type StartupDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'failures' | 'retention' | 'ownsForScan'> & {
   readonly plan: StartupPlan;
-  readonly store: StateStore;
-  readonly lane: OperationLane;
-  readonly board: NoticeBoard;
-  readonly failures: Failures;
-  readonly retention: Retention;
   readonly sync: CrossProcessSync | undefined;
-  /** Undefined: the restart scan reads every cursor. */
-  readonly ownsForScan: OwnsWatcher | undefined;
-}
+};
 
 /** Pending cursors per `scanPending` page. */
 export const SCAN_PAGE_ROWS = 500;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Every page of `scanPending` from the first, the event loop turning between pages; the notices in pair order. */
 export async function scanPages(store: StateStore, request: Omit<ScanRequest, 'after' | 'limit'>): Promise<readonly Notice[]> {

@@ -1,19 +1,19 @@
 // What a tool definition is (name, description, JSON Schema, handler) and how a handler answers:
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
-import type { RecordedEvent, SessionStatus } from '@session-state/domain';
+import { SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, type RecordedEvent, type SessionStatus } from '@session-state/domain';
 
 import type { SessionListRow } from '../api.js';
 import { ClockError, ClosedError, InvalidInputError, StoreOperationError } from '../errors/errors.js';
 
-// --- the definition --------------------------------------------------------------------------
-
 /** A JSON Schema (draft 2020-12 subset) written as a plain object, as tool-calling APIs take it. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-/**
- * A tool's input schema: always an object with named properties and nothing else. A type, not an
- * interface, and no readonly arrays, so the MCP SDK's `Tool['inputSchema']` takes it as it is.
- */
+/** A session key property of a tool's schema, `what` saying which session it names (kept in step with the domain's codec). */
+export function sessionKeyProperty(what: string): JsonSchema {
+  return { type: 'string', minLength: 1, maxLength: SESSION_KEY_MAX_LENGTH, description: `${what}: ${SESSION_KEY_EXPECTED}.` };
+}
+
+/** A tool's input schema: an object of named properties only; a type without readonly arrays, so MCP's `Tool['inputSchema']` takes it. */
 export type ToolInputSchema = {
   readonly type: 'object';
   readonly properties: Readonly<Record<string, JsonSchema>>;
@@ -39,9 +39,8 @@ export type AgentToolAnswers = {
 export type AgentToolName = keyof AgentToolAnswers;
 
 /**
- * A tool answer in the shape MCP and most gateways take (the MCP SDK's `CallToolResult` takes it as
- * it is): `structuredContent` is the JSON, `content` the same JSON as one text block. Tagged by
- * `isError`: the tool's `Answer`, or a tool error whose `structuredContent` is an {@link AgentToolErrorBody}.
+ * A tool answer in the shape MCP's `CallToolResult` and most gateways take: `structuredContent` is the JSON, `content` the
+ * same JSON as one text block; tagged by `isError` (the tool's `Answer`, or an {@link AgentToolErrorBody}).
  *
  * @example if (!result.isError) console.log(result.structuredContent.stateVersion); // a session_status answer
  */
@@ -50,9 +49,8 @@ export type AgentToolResult<Answer extends object = AgentToolAnswers[AgentToolNa
   | { readonly isError: true; readonly content: [AgentToolText]; readonly structuredContent: AgentToolErrorBody };
 
 /**
- * A tool ready to register with a gateway or an MCP server. `handler` validates its input, calls
- * the facade and resolves with the answer; it never rejects (a bad argument or a failed store is
- * an answer with `isError: true`). `AgentTool<'session_status'>` answers a session_status result.
+ * A tool ready to register with a gateway or an MCP server. `handler` validates its input, calls the facade and resolves
+ * with the answer; it never rejects (a bad argument or a failed store is an answer with `isError: true`).
  *
  * @example const answer = await tool.handler({ sessionKey: 'agent:main:subagent:child-7', changesSince: 14 });
  */
@@ -66,12 +64,7 @@ export interface AgentTool<Name extends AgentToolName = AgentToolName> {
 /** One of the agent's tools, tagged by `name`: checking the name tells which answer its handler resolves with. */
 export type NamedAgentTool = { [Name in AgentToolName]: AgentTool<Name> }[AgentToolName];
 
-// --- errors ----------------------------------------------------------------------------------
-
-/**
- * What went wrong, for the model: `invalid_input` (fix the argument named by `field` and call
- * again), `unavailable` (the store failed or is closed: try again later), `internal` (a bug).
- */
+/** For the model: `invalid_input` (fix the argument named by `field`), `unavailable` (try again later), `internal` (a bug). */
 export type AgentToolErrorCode = 'invalid_input' | 'unavailable' | 'internal';
 
 /** The JSON of a tool error. Never carries message content: values are described, not echoed. */
@@ -87,9 +80,8 @@ export type AgentToolErrorBody = {
 };
 
 /**
- * The tool error body for anything a handler caught. Bad input keeps the facade's worded message
- * (it describes values by type and size); a storage failure gets a fixed sentence, since a
- * driver's words are not the model's business (the facade has already logged them).
+ * The tool error body for anything a handler caught. Bad input keeps the facade's message (values described by type and
+ * size); a storage failure gets a fixed sentence, since a driver's words are not the model's business (the facade logged them).
  */
 export function toolErrorBody(tool: string, error: unknown): AgentToolErrorBody {
   if (error instanceof InvalidInputError) {
@@ -101,14 +93,9 @@ export function toolErrorBody(tool: string, error: unknown): AgentToolErrorBody 
   return { error: { code: 'internal', message: `${tool} failed unexpectedly; do not retry it in this turn` } };
 }
 
-// --- answers ---------------------------------------------------------------------------------
-
 const textOf = (json: object): [AgentToolText] => [{ type: 'text', text: JSON.stringify(json) }];
 
-/**
- * Runs a handler body: its JSON becomes the answer, anything it throws or rejects with a tool
- * error. Used by every tool, so no handler can throw into the gateway.
- */
+/** Runs a handler body: its JSON becomes the answer, anything it throws a tool error; so no handler throws into the gateway. */
 export async function answerWith<Answer extends object>(tool: string, body: () => Promise<Answer>): Promise<AgentToolResult<Answer>> {
   try {
     const json = await body();

@@ -1,10 +1,7 @@
 // The entry a gateway or the MCP server calls: the agent's tools over one facade, configured for
 // the watcher whose model calls them and for whether writing is allowed.
-import { invalidInput } from '@session-state/domain';
-
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSessionKey, requireKnownFields } from '../input/codecs.js';
-import { InvalidInputError } from '../errors/errors.js';
+import { decodeAgentToolsOptions } from '../input/codecs.js';
 import type { NamedAgentTool } from './agentTool.js';
 import { recordTool } from './recordTool.js';
 import { sessionStatusTool } from './sessionStatusTool.js';
@@ -14,9 +11,8 @@ import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch.j
 /** Who calls the tools and what they may do. */
 export interface AgentToolsOptions {
   /**
-   * The watcher session whose model calls these tools. With it, `session_status` reads that reach
-   * the head acknowledge its cursor on the target (the notice about what it read is withdrawn);
-   * without it every read is read-only.
+   * The watcher session whose model calls these tools. With it, `session_status` reads that reach the head acknowledge its cursor
+   * on the target (the notice about what it read is withdrawn); without it every read is read-only.
    */
   readonly reader?: string | undefined;
   /** Offer the `record` tool. Default false: the tools only read. */
@@ -39,12 +35,8 @@ export interface AgentTools {
  * for (const tool of tools) gateway.registerTool(tool.name, tool.description, tool.inputSchema, tool.handler);
  */
 export function createAgentTools(awareness: SessionStateAwareness, options: AgentToolsOptions = {}): AgentTools {
-  const { reader, allowWrite } = requireKnownFields(options, 'createAgentTools.options', ['reader', 'allowWrite']);
-  const readerKey = reader === undefined ? undefined : decodeSessionKey(reader, 'createAgentTools.options.reader');
-  if (allowWrite !== undefined && typeof allowWrite !== 'boolean') {
-    throw new InvalidInputError(invalidInput('createAgentTools.options.allowWrite', allowWrite, 'true or false'));
-  }
-  const tools: NamedAgentTool[] = [sessionStatusTool(awareness, readerKey), sessionsListTool(awareness)];
+  const { reader, allowWrite } = decodeAgentToolsOptions(options);
+  const tools: NamedAgentTool[] = [sessionStatusTool(awareness, reader), sessionsListTool(awareness)];
   if (allowWrite === true) tools.push(recordTool(awareness));
   return { tools, sessionsSend: sessionsSendWatch(awareness) };
 }

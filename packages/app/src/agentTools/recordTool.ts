@@ -3,8 +3,7 @@
 import { ActorType, EVENT_KINDS, PAYLOAD_MAX_BYTES, SUMMARY_MAX_LENGTH } from '@session-state/domain';
 
 import type { RecordInput, SessionStateAwareness } from '../api.js';
-import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
-import { sessionKeyProperty } from './toolSchemas.js';
+import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
 
 export const RECORD = 'record';
 

@@ -5,10 +5,7 @@ import * as t from 'io-ts';
 
 import type { SessionStateAwareness, StatusOptions } from '../api.js';
 import { strictObject } from '../input/codecs.js';
-import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
-import { sessionKeyProperty } from './toolSchemas.js';
-
-// --- input -----------------------------------------------------------------------------------
+import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
 
 export const SESSION_STATUS = 'session_status';
 
@@ -29,8 +26,6 @@ const SESSION_STATUS_SCHEMA: ToolInputSchema = {
   additionalProperties: false,
 };
 
-// --- description -----------------------------------------------------------------------------
-
 const DESCRIPTION = [
   'Reconcile with another session: read what changed there since you last looked, before you act on anything you assumed about it.',
   'A notice "Session "<target>" changed (other actor). Reconcile before acting: session_status sessionKey "<target>" changesSince N." means a human or another agent changed that session; call this tool with sessionKey = <target> and changesSince = N.',
@@ -42,8 +37,6 @@ const DESCRIPTION = [
 
 const READER_NOTE =
   ' Reading up to the end (hasMore false) also marks those changes as seen, so the notice about them is withdrawn and will not come back.';
-
-// --- the tool --------------------------------------------------------------------------------
 
 /**
  * The `session_status` tool over `awareness.status`. With `reader` (the watcher whose model calls

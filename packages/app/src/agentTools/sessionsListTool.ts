@@ -5,8 +5,7 @@ import * as t from 'io-ts';
 
 import type { SessionStateAwareness } from '../api.js';
 import { strictObject } from '../input/codecs.js';
-import { answerWith, type AgentTool, type ToolInputSchema } from './agentTool.js';
-import { sessionKeyProperty } from './toolSchemas.js';
+import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
 
 export const SESSIONS_LIST = 'sessions_list';
 

@@ -1,9 +1,7 @@
 // The `watch` part of a gateway's own `sessions_send` tool: a schema property and a sentence to
 // merge into that tool, and the call to make once the gateway has dispatched the message.
-import { invalidInput } from '@session-state/domain';
-
 import type { SessionStateAwareness } from '../api.js';
-import { InvalidInputError } from '../errors/errors.js';
+import { decodeWatch } from '../input/codecs.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
 export const SESSIONS_SEND = 'sessions_send';
@@ -56,10 +54,7 @@ export function sessionsSendWatch(awareness: SessionStateAwareness): SessionsSen
     description: DESCRIPTION,
     async afterSend({ senderKey, deliveredTo, watch, delivered }) {
       try {
-        if (watch !== undefined && typeof watch !== 'boolean') {
-          throw new InvalidInputError(invalidInput(`${SESSIONS_SEND}.watch`, watch, 'true or false'));
-        }
-        return await awareness.sent({ senderKey, deliveredTo, watch: watch === true, ...(delivered !== undefined ? { delivered } : {}) });
+        return await awareness.sent({ senderKey, deliveredTo, watch: decodeWatch(watch), ...(delivered !== undefined ? { delivered } : {}) });
       } catch (error) {
         return { watched: false, ...toolErrorBody(SESSIONS_SEND, error) };
       }

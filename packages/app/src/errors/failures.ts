@@ -35,34 +35,38 @@ export function readClock(clock: Clock, operation: string): number | ClockError 
 /** Identifiers (keys, kinds) a failure's log entry carries; never content. */
 export type FailureFields = Record<string, string>;
 
-export interface Failures {
-  /** Logs a store failure and returns the StoreOperationError to report. */
-  store(operation: string, cause: unknown, fields?: FailureFields): StoreOperationError;
-  /** Logs a bad clock reading and returns it. */
-  clock(error: ClockError, fields?: FailureFields): ClockError;
-  /** The time, or a logged ClockError thrown. */
-  now(operation: string, fields?: FailureFields): number;
-  /** Throws the ClosedError of `operation` once close() was called. */
-  ensureOpen(operation: string): void;
-}
+export type Failures = ReturnType<typeof createFailures>;
 
-export function createFailures(logger: Logger, clock: Clock, isClosed: () => boolean): Failures {
+export function createFailures(logger: Logger, clock: Clock, isClosed: () => boolean) {
+  /** Logs a bad clock reading and returns it. */
   const clockFailure = (error: ClockError, fields: FailureFields = {}): ClockError => {
     logger.error({ operation: error.operation, ...fields, error: error.message }, 'clock port failed');
     return error;
   };
+  /** Logs a store failure and returns the StoreOperationError to report. */
+  const store = (operation: string, cause: unknown, fields: FailureFields = {}): StoreOperationError => {
+    logger.error({ operation, ...fields, error: describeFailure(cause) }, 'store operation failed');
+    return new StoreOperationError(operation, cause);
+  };
   return {
-    store(operation, cause, fields = {}) {
-      logger.error({ operation, ...fields, error: describeFailure(cause) }, 'store operation failed');
-      return new StoreOperationError(operation, cause);
+    store,
+    /** Runs the store call `call`; its failure rejects as a logged StoreOperationError of `operation`. */
+    async storeCall<T>(operation: string, call: () => Promise<T>, fields: FailureFields = {}): Promise<T> {
+      try {
+        return await call();
+      } catch (error) {
+        throw store(operation, error, fields);
+      }
     },
     clock: clockFailure,
-    now(operation, fields = {}) {
+    /** The time, or a logged ClockError thrown. */
+    now(operation: string, fields: FailureFields = {}): number {
       const now = readClock(clock, operation);
       if (typeof now !== 'number') throw clockFailure(now, fields);
       return now;
     },
-    ensureOpen(operation) {
+    /** Throws the ClosedError of `operation` once close() was called. */
+    ensureOpen(operation: string): void {
       if (isClosed()) throw new ClosedError(operation);
     },
   };

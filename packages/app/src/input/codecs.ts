@@ -1,39 +1,18 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import {
-  ChangesSince,
-  checkFields,
-  decodeInput,
-  DedupeKey,
-  invalidInput,
-  PageLimit,
-  SESSION_KEY_EXPECTED,
-  type InvalidInput,
-  type SessionKey,
-  SessionKeyInput,
-  Summary,
-} from '@session-state/domain';
+import { ChangesSince, checkFields, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, Summary } from '@session-state/domain';
+import type { InvalidInput, SessionKey } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
 import { InvalidInputError } from '../errors/errors.js';
+import { decodeReadable } from './unreadable.js';
 
-const ChildSpawnedInput = t.intersection([
-  t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput }),
-  t.partial({ summary: Summary, dedupeKey: DedupeKey }),
-]);
-export type ChildSpawnedInput = t.TypeOf<typeof ChildSpawnedInput>;
-
-const SentInput = t.intersection([
-  t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }),
-  t.partial({ delivered: t.boolean }),
-]);
-export type SentInput = t.TypeOf<typeof SentInput>;
-
+const ChildSpawnedKeys = t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput });
+const ChildSpawnedInput = t.intersection([ChildSpawnedKeys, t.partial({ summary: Summary, dedupeKey: DedupeKey })]);
+const SentInput = t.intersection([t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }), t.partial({ delivered: t.boolean })]);
 const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
-export type StatusOptions = t.TypeOf<typeof StatusOptions>;
-
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
@@ -42,13 +21,9 @@ const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, 
 };
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
 const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
-export type RetentionOptions = t.TypeOf<typeof RetentionOptions>;
-
-const StartupOptions = t.partial({
-  restartScan: t.boolean,
-  prune: t.keyof({ background: null, off: null }, "'background' or 'off'"),
-});
-export type StartupOptions = t.TypeOf<typeof StartupOptions>;
+const StartupOptions = t.partial({ restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
+const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
+const AgentToolsOptions = t.partial({ reader: SessionKeyInput, allowWrite: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -70,60 +45,52 @@ function snapshotFields(fields: Record<string, unknown>, known: readonly string[
   return snapshot;
 }
 
-/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. */
+/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. Input that throws when read is invalid too. */
 export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
-  return orThrow(
-    pipe(
-      checkFields(value, field, known),
-      E.flatMap((fields) => decodeInput(codec, snapshotFields(fields, known), field)),
-    ),
-  );
+  const decode = (fields: Record<string, unknown>): E.Either<InvalidInput, A> => decodeInput(codec, snapshotFields(fields, known), field);
+  return decodeReadable(field, value, () => orThrow(pipe(checkFields(value, field, known), E.flatMap(decode))));
 }
 
 /** A session key argument, e.g. `pending.watcherKey`. */
 export function decodeSessionKey(value: unknown, field: string): SessionKey {
-  return orThrow(decodeInput(SessionKeyInput, value, field));
+  return decodeReadable(field, value, () => orThrow(decodeInput(SessionKeyInput, value, field)));
 }
 
-export function decodeChildSpawned(value: unknown): ChildSpawnedInput {
-  return strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
-}
+export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> =>
+  strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
 
-export function decodeSent(value: unknown): SentInput {
-  return strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
-}
+export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> =>
+  strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
 
-/** `status` options; undefined means none. */
-export function decodeStatusOptions(value: unknown): StatusOptions {
-  if (value === undefined) return {};
-  return strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
-}
+/** Options that may be left out (undefined is none). */
+export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> =>
+  value === undefined ? {} : strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
+
+export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> =>
+  value === undefined ? {} : strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
+
+export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> =>
+  value === undefined ? {} : strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
+
+export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> =>
+  strictObject(AgentToolsOptions, ['reader', 'allowWrite'], value, 'createAgentTools.options');
+
+/** The model's `watch` argument of `sessions_send` (absent is false). */
+export const decodeWatch = (value: unknown): boolean => value !== undefined && orThrow(decodeInput(TrueOrFalse, value, 'sessions_send.watch'));
+
+export const decodeResyncInterval = (value: unknown): number | undefined =>
+  value === undefined ? undefined : orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
 
 /** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
+  return decodeReadable('list.sessionKeys', value, () => {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        if (!(i in value)) throw new InvalidInputError(invalidInput(`list.sessionKeys.${i}`, undefined, SESSION_KEY_EXPECTED, 'a hole (the array is sparse)'));
+      }
     }
-  }
-  return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
-}
-
-export function decodeRetention(value: unknown): RetentionOptions {
-  if (value === undefined) return {};
-  return strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
-}
-
-/** `options.startup`; undefined means the defaults. */
-export function decodeStartup(value: unknown): StartupOptions {
-  if (value === undefined) return {};
-  return strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
-}
-
-/** `options.resyncIntervalMs`; undefined means the default. */
-export function decodeResyncInterval(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  return orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
+    return orThrow(decodeInput(SessionKeys, value, 'list.sessionKeys')).slice();
+  });
 }
 
 /** Checks that `value` is an object whose listed members are functions (a port). */

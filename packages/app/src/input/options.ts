@@ -1,9 +1,8 @@
-// The facade's options, checked (an InvalidInputError naming the first bad field) and completed
-// with their defaults.
+// The facade's options, checked (an InvalidInputError naming the first bad field) and completed with their defaults.
 import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-state/domain';
 
 import type { SessionStateAwarenessOptions } from '../api.js';
-import { consoleLogger, safeLogger } from '../ports/logger.js';
+import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
 import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 

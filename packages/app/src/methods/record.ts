@@ -1,25 +1,19 @@
 // `record` and `childSpawned`: validate, read the clock, join the open group-commit batch. A write
 // that did not happen is a result, `{ ok: false, error }`; only invalid childSpawned input rejects.
-import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Clock, type Logger, type Summary } from '@session-state/domain';
+import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
 
 import type { RecordResult, SessionStateAwareness } from '../api.js';
 import { ClosedError, InvalidInputError, StoreOperationError, type ClockError } from '../errors/errors.js';
-import { readClock, type Failures } from '../errors/failures.js';
+import { readClock } from '../errors/failures.js';
 import { decodeChildSpawned } from '../input/codecs.js';
-import { decodeReadable, unreadableInput } from '../input/unreadable.js';
-import type { Counters } from '../metrics.js';
-import { failedResult, type AppendOperation, type AppendPipeline, type FailedResult } from '../pipeline/appendPipeline.js';
+import { unreadableInput } from '../input/unreadable.js';
+import type { FacadeParts } from '../parts.js';
+import { failedResult, type AppendOperation, type FailedResult } from '../pipeline/appendPipeline.js';
 
-export interface RecordMethodsDeps {
-  readonly clock: Clock;
-  readonly counters: Counters;
-  readonly logger: Logger;
-  readonly failures: Failures;
-  readonly appends: AppendPipeline;
-  readonly isClosed: () => boolean;
-}
+type RecordDeps = Pick<FacadeParts, 'clock' | 'counters' | 'logger' | 'failures' | 'appends' | 'isClosed'>;
+type RecordMethods = Pick<SessionStateAwareness, 'record' | 'childSpawned'>;
 
-export function createRecordMethods({ clock, counters, logger, failures, appends, isClosed }: RecordMethodsDeps): Pick<SessionStateAwareness, 'record' | 'childSpawned'> {
+export function createRecordMethods({ clock, counters, logger, failures, appends, isClosed }: RecordDeps): RecordMethods {
   const rejected = (invalid: InvalidInputError): RecordResult => {
     counters.add('appendFailures');
     logger.warn({ operation: 'record', field: invalid.field, expected: invalid.expected }, 'record rejected invalid input');
@@ -54,7 +48,7 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
 
     async childSpawned(input) {
       if (isClosed()) return failedResult(new ClosedError('childSpawned'));
-      const { parentKey, childKey, summary, dedupeKey } = decodeReadable('childSpawned', input, () => decodeChildSpawned(input));
+      const { parentKey, childKey, summary, dedupeKey } = decodeChildSpawned(input);
       const command: AppendCommand = {
         sessionKey: childKey,
         kind: 'child_spawned',

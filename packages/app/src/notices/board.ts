@@ -5,40 +5,17 @@ import { isNestedSubagent, type CursorPair, type DrainOutcome, type DrainRequest
 import type { Notice } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
 import type { Counters, MetricName } from '../metrics.js';
-import type { OwnsWatcher } from '../ports/ownership.js';
-import { createNoticeQueue, type NoticeQueue, type QueuedNotice } from './queue.js';
+import type { OwnsWatcher } from '../ports.js';
+import { createNoticeQueue, type QueuedNotice } from './queue.js';
 
 /** A drain about to call the store: the entries it consumes and the request. */
-export interface DrainStart {
-  readonly drained: readonly QueuedNotice[];
-  readonly request: DrainRequest;
-}
+export type DrainStart = { readonly drained: readonly QueuedNotice[]; readonly request: DrainRequest };
 
-export interface NoticeBoard {
-  /** The queue itself, for the cross-process re-reads. */
-  readonly queue: NoticeQueue;
-  /** `signalled`: from a cross-process re-read, which offers every pending notice again, so a coalesce is no news. */
-  offer(notice: StoreNotice, signalled?: boolean): void;
-  /** Offers a notice of this process's own operation, if this process owns its watcher. */
-  offerOwned(notice: StoreNotice): void;
-  /** Withdraws the pair's entry, counted as `counter` when there was one. */
-  withdraw(watcher: string, target: string, counter?: MetricName): void;
-  /** Removes the entries of cursors the store removed (a reset, a delete, an expiry). */
-  dropPairs(pairs: readonly CursorPair[]): void;
-  dropWatcher(watcher: string): void;
-  dropTarget(target: string): void;
-  /** The watcher's queued notices, oldest first, as fresh public Notices. */
-  pending(watcher: string): Notice[];
-  /** The watcher's entries and the acks consuming them (undefined: none); `now` is read only then and may throw. */
-  startDrain(watcher: SessionKey, now: () => number): DrainStart | undefined;
-  /** After the store committed the drain: removes what it consumed, queues what reopened. */
-  finishDrain(start: DrainStart, outcomes: readonly DrainOutcome[]): Notice[];
-  size(): number;
-}
+export type NoticeBoard = ReturnType<typeof createNoticeBoard>;
 
 const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, target: entry.target, changesSince: entry.acked, text: entry.text });
 
-export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, counters: Counters, owns: OwnsWatcher | undefined): NoticeBoard {
+export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, counters: Counters, owns: OwnsWatcher | undefined) {
   const queue = createNoticeQueue();
 
   const wake = (watcher: string): void => {
@@ -50,6 +27,7 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
     }
   };
 
+  /** `signalled`: from a cross-process re-read, which offers every pending notice again, so a coalesce is no news. */
   const offer = (notice: StoreNotice, signalled = false): void => {
     if (queue.offer(notice.watcher, notice) === 'coalesced') {
       if (!signalled) counters.add('noticesCoalesced');
@@ -63,27 +41,32 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
   };
 
   return {
+    /** The queue itself: the cross-process re-reads, cleanup and the depth read it directly. */
     queue,
     offer,
-    offerOwned(notice) {
+    /** Offers a notice of this process's own operation, if this process owns its watcher. */
+    offerOwned(notice: StoreNotice): void {
       if (owns === undefined || owns(notice.watcher)) offer(notice);
     },
-    withdraw(watcher, target, counter) {
+    /** Withdraws the pair's entry, counted as `counter` when there was one. */
+    withdraw(watcher: string, target: string, counter?: MetricName): void {
       if (queue.remove(watcher, target) && counter !== undefined) counters.add(counter);
     },
-    dropPairs(pairs) {
+    /** Removes the entries of cursors the store removed (a reset, a delete, an expiry). */
+    dropPairs(pairs: readonly CursorPair[]): void {
       for (const pair of pairs) queue.remove(pair.watcher, pair.target);
     },
-    dropWatcher: (watcher) => queue.removeWatcher(watcher),
-    dropTarget: (target) => queue.removeTarget(target),
-    pending: (watcher) => queue.entries(watcher).map((entry) => toNotice(watcher, entry)),
-    startDrain(watcher, now) {
+    /** The watcher's queued notices, oldest first, as fresh public Notices. */
+    pending: (watcher: string): Notice[] => queue.entries(watcher).map((entry) => toNotice(watcher, entry)),
+    /** The watcher's entries and the acks consuming them (undefined: none); `now` is read only then and may throw. */
+    startDrain(watcher: SessionKey, now: () => number): DrainStart | undefined {
       const drained = queue.entries(watcher);
       if (drained.length === 0) return undefined;
       const acks = drained.map((entry) => ({ target: entry.target as SessionKey, notified: entry.notified }));
       return { drained, request: { watcher, acks, now: now() } };
     },
-    finishDrain(start, outcomes) {
+    /** After the store committed the drain: removes what it consumed, queues what reopened. */
+    finishDrain(start: DrainStart, outcomes: readonly DrainOutcome[]): Notice[] {
       const { watcher } = start.request;
       for (const entry of start.drained) queue.removeIfSame(watcher, entry);
       for (const outcome of outcomes) {
@@ -92,6 +75,5 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
       }
       return start.drained.map((entry) => toNotice(watcher, entry));
     },
-    size: () => queue.size(),
   };
 }

@@ -1,58 +1,22 @@
-// The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target).
-// Its generation counts the entries that left it, so a re-read beside the lane can tell whether
-// a pair may have changed while it was in flight.
+// The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target). Its generation counts the
+// entries that left it, so a re-read beside the lane can tell whether a pair may have changed while it was in flight.
 import { noticeText, type Sequence } from '@session-state/domain';
 
-/** What the store asks to queue for a pair. */
-export interface OfferedNotice {
-  readonly target: string;
-  /** The cursor's `acked`: printed in the text, and where the watcher's reconcile starts. */
-  readonly acked: Sequence;
-  /** The frozen watermark the notice covers; a drain acknowledges up to it. */
-  readonly notified: Sequence;
-}
-
-export interface QueuedNotice extends OfferedNotice {
-  readonly text: string;
-  /** The queue's generation when the entry was queued. */
-  readonly queuedIn: number;
-}
-
-export interface QueuedPair {
-  readonly watcher: string;
-  readonly entry: QueuedNotice;
-}
+/** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` the watermark a drain acks. */
+export type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
+/** An entry: its text, and the queue's generation when it was queued (`queuedIn`). */
+export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
+export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
 /** A new entry (the caller wakes the watcher), or the pair's equal entry kept. */
 export type OfferResult = 'queued' | 'coalesced';
 
-export interface NoticeQueue {
-  /**
-   * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified`
-   * refreshed; anything else becomes the pair's entry, newest last, its text built here.
-   */
-  offer(watcher: string, notice: OfferedNotice): OfferResult;
-  /** The watcher's entries, oldest first. */
-  entries(watcher: string): readonly QueuedNotice[];
-  entriesOn(target: string): readonly QueuedPair[];
-  allEntries(): readonly QueuedPair[];
-  /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
-  removeIfSame(watcher: string, entry: QueuedNotice): void;
-  /** Removes the pair's entry; true when it had one. */
-  remove(watcher: string, target: string): boolean;
-  removeWatcher(watcher: string): void;
-  removeTarget(target: string): void;
-  size(): number;
-  /** How many entries have left the queue (removed, or replaced by another text). */
-  generation(): number;
-  /** Whether the pair's entry cannot have left the queue since generation `mark`. */
-  unchangedSince(watcher: string, target: string, mark: number): boolean;
-}
+export type NoticeQueue = ReturnType<typeof createNoticeQueue>;
 
 /** A watcher's entries: its only one, or a Map by target once it holds two (insertion order is oldest first). */
 type WatcherEntries = QueuedNotice | Map<string, QueuedNotice>;
 
-export function createNoticeQueue(): NoticeQueue {
+export function createNoticeQueue() {
   const byWatcher = new Map<string, WatcherEntries>();
   // The watchers holding an entry on each target, so a target's entries are found without a scan.
   const watchersByTarget = new Map<string, Set<string>>();
@@ -87,18 +51,13 @@ export function createNoticeQueue(): NoticeQueue {
     return true;
   };
 
-  const unindex = (watcher: string, target: string): void => {
-    const watchers = watchersByTarget.get(target);
-    if (watchers === undefined) return;
-    watchers.delete(watcher);
-    if (watchers.size === 0) watchersByTarget.delete(target);
-  };
-
   const remove = (watcher: string, target: string): boolean => {
     if (!take(watcher, target)) return false;
     entryCount -= 1;
     removals += 1;
-    unindex(watcher, target);
+    const watchers = watchersByTarget.get(target);
+    watchers?.delete(watcher);
+    if (watchers?.size === 0) watchersByTarget.delete(target);
     return true;
   };
 
@@ -108,7 +67,11 @@ export function createNoticeQueue(): NoticeQueue {
   };
 
   return {
-    offer(watcher, notice) {
+    /**
+     * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified`
+     * refreshed; anything else becomes the pair's entry, newest last, its text built here.
+     */
+    offer(watcher: string, notice: OfferedNotice): OfferResult {
       const current = entryOf(watcher, notice.target);
       if (current !== undefined && current.acked === notice.acked) {
         if (current.notified !== notice.notified) put(watcher, { ...current, notified: notice.notified });
@@ -128,8 +91,9 @@ export function createNoticeQueue(): NoticeQueue {
       watchers.add(watcher);
       return 'queued';
     },
+    /** The watcher's entries, oldest first. */
     entries,
-    entriesOn(target) {
+    entriesOn(target: string): QueuedPair[] {
       const found: QueuedPair[] = [];
       for (const watcher of watchersByTarget.get(target) ?? []) {
         const entry = entryOf(watcher, target);
@@ -137,7 +101,7 @@ export function createNoticeQueue(): NoticeQueue {
       }
       return found;
     },
-    allEntries() {
+    allEntries(): QueuedPair[] {
       const found: QueuedPair[] = [];
       for (const [watcher, held] of byWatcher) {
         if (held instanceof Map) for (const entry of held.values()) found.push({ watcher, entry });
@@ -145,19 +109,23 @@ export function createNoticeQueue(): NoticeQueue {
       }
       return found;
     },
-    removeIfSame(watcher, entry) {
+    /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
+    removeIfSame(watcher: string, entry: QueuedNotice): void {
       if (entryOf(watcher, entry.target) === entry) remove(watcher, entry.target);
     },
+    /** Removes the pair's entry; true when it had one. */
     remove,
-    removeWatcher(watcher) {
+    removeWatcher(watcher: string): void {
       for (const entry of entries(watcher)) remove(watcher, entry.target);
     },
-    removeTarget(target) {
+    removeTarget(target: string): void {
       for (const watcher of [...(watchersByTarget.get(target) ?? [])]) remove(watcher, target);
     },
-    size: () => entryCount,
-    generation: () => removals,
-    unchangedSince(watcher, target, mark) {
+    size: (): number => entryCount,
+    /** How many entries have left the queue (removed, or replaced by another text). */
+    generation: (): number => removals,
+    /** Whether the pair's entry cannot have left the queue since generation `mark`. */
+    unchangedSince(watcher: string, target: string, mark: number): boolean {
       return removals === mark || (entryOf(watcher, target)?.queuedIn ?? Number.POSITIVE_INFINITY) <= mark;
     },
   };

@@ -1,16 +1,13 @@
 // The append pipeline: appends join a bounded group-commit batch, one store call in the lane; each
 // caller gets its own result, which nothing after the commit (notices, wakes, counters, the prune
 // schedule) turns into a failure. A drain heads a batch of its own, the first item of its `append`.
-import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type Logger, type SessionKey, type StateStore } from '@session-state/domain';
+import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type SessionKey } from '@session-state/domain';
 
 import type { Notice, RecordError, RecordResult } from '../api.js';
 import { describeFailure, type StoreOperationError } from '../errors/errors.js';
-import type { Failures } from '../errors/failures.js';
-import type { Counters } from '../metrics.js';
-import type { DrainStart, NoticeBoard } from '../notices/board.js';
-import type { Observe } from '../ports/observer.js';
+import type { DrainStart } from '../notices/board.js';
+import type { FacadeParts } from '../parts.js';
 import { createGroupCommit, type BatchBounds } from './groupCommit.js';
-import type { OperationLane } from './lane.js';
 
 /** At most 128 appends and 256 KiB of summaries and payloads per store transaction, so no batch blocks the loop for long. */
 export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 128, maxWeight: 256 * 1024 };
@@ -23,39 +20,14 @@ export function appendRequestWeight(request: AppendRequest): number {
 
 export type AppendOperation = 'record' | 'childSpawned';
 
-export interface AppendPipeline {
-  /** Joins the open batch; resolves with the append's result, never rejects. */
-  submit(operation: AppendOperation, request: AppendRequest): Promise<AppendResult>;
-  /** Hands the open batch to the lane now (call order). */
-  flushNow(): void;
-  /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
-  drain(watcher: SessionKey): Promise<Notice[]>;
-}
+export type AppendPipeline = ReturnType<typeof createAppendPipeline>;
 
-export interface AppendPipelineDeps {
-  readonly store: StateStore;
-  readonly lane: OperationLane;
-  readonly board: NoticeBoard;
-  readonly counters: Counters;
-  readonly failures: Failures;
-  readonly logger: Logger;
-  readonly observe: Observe;
-  /** Runs after a batch in which an append committed (the prune schedule check). */
-  readonly afterAppends: () => void;
-}
+/** `afterAppends` runs after a batch in which an append committed (the prune schedule check). */
+type PipelineDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> & { readonly afterAppends: () => void };
 
-interface AppendItem {
-  readonly kind: 'append';
-  readonly operation: AppendOperation;
-  readonly request: AppendRequest;
-}
-
+type AppendItem = { readonly kind: 'append'; readonly operation: AppendOperation; readonly request: AppendRequest };
 /** A drain heading a batch (only ever its first item). */
-interface QueuedDrain {
-  readonly kind: 'drain';
-  readonly watcher: SessionKey;
-}
-
+type QueuedDrain = { readonly kind: 'drain'; readonly watcher: SessionKey };
 type BatchItem = AppendItem | QueuedDrain;
 type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
 type ItemOutcome = RecordResult | DrainSettled;
@@ -67,7 +39,7 @@ export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<St
 
 export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
 
-export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
+export function createAppendPipeline(deps: PipelineDeps) {
   const { store, board, counters, failures, logger, observe } = deps;
 
   const toResult = (item: AppendItem, outcome: AppendOutcome | undefined): RecordResult => {
@@ -86,28 +58,26 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     }
   };
 
-  /** The event is written: a failure here is logged, since a caller retrying would write it twice. */
-  const afterCommitted = (item: AppendItem, outcome: AppendOutcome & { readonly type: 'appended' }): void => {
-    const { command, seedWatcher } = item.request;
-    try {
-      counters.add('eventsAppended');
-      // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
-      if (seedWatcher !== undefined) board.withdraw(seedWatcher, command.sessionKey);
-      for (const notice of outcome.notices) board.offerOwned(notice);
-    } catch (error) {
-      logger.error({ operation: item.operation, sessionKey: command.sessionKey, kind: command.kind, error: describeFailure(error) }, 'queuing the notices of a committed append failed; the append stands');
-    }
-  };
-
-  /** The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). */
+  /**
+   * The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). Once an event is
+   * written, a failure queuing its notices is only logged, since a caller retrying would write it twice.
+   */
   const settleAppends = (items: readonly AppendItem[], outcomes: readonly AppendOutcome[] | undefined, failure: unknown): RecordResult[] => {
     const failed: AppendOutcome | undefined = outcomes === undefined ? { type: 'failed', error: storeError('append', failure) } : undefined;
     let appended = false;
     const results = items.map((item, i) => {
       const outcome = failed ?? (Array.isArray(outcomes) ? outcomes[i] : undefined);
-      if (outcome?.type === 'appended') {
-        appended = true;
-        afterCommitted(item, outcome);
+      if (outcome?.type !== 'appended') return toResult(item, outcome);
+      appended = true;
+      const { command, seedWatcher } = item.request;
+      try {
+        counters.add('eventsAppended');
+        // A spawn edge overwrote the pair's cursor, so a notice queued for the old one goes.
+        if (seedWatcher !== undefined) board.withdraw(seedWatcher, command.sessionKey);
+        for (const notice of outcome.notices) board.offerOwned(notice);
+      } catch (error) {
+        const fields = { operation: item.operation, sessionKey: command.sessionKey, kind: command.kind, error: describeFailure(error) };
+        logger.error(fields, 'queuing the notices of a committed append failed; the append stands');
       }
       return toResult(item, outcome);
     });
@@ -121,24 +91,25 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     return results;
   };
 
-  /** One timed store call: its outcomes, or undefined and what it failed with. */
-  const storeCall = async (run: () => Promise<readonly AppendOutcome[]>, appends: number): Promise<{ readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown }> => {
+  /** One timed store call, settled by `settle` with its outcomes, or with undefined and what it failed with. */
+  type Settle<R> = (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R;
+  const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
     const started = performance.now();
-    let result: { readonly outcomes: readonly AppendOutcome[] | undefined; readonly failure: unknown };
+    let outcomes: readonly AppendOutcome[] | undefined;
+    let failure: unknown;
     try {
-      result = { outcomes: await run(), failure: undefined };
-    } catch (failure) {
-      result = { outcomes: undefined, failure };
+      outcomes = await run();
+    } catch (error) {
+      failure = error;
     }
-    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: result.outcomes === undefined });
-    return result;
+    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
+    return settle(outcomes, failure);
   };
 
-  const flushAppends = async (items: readonly AppendItem[]): Promise<readonly RecordResult[]> => {
-    if (items.length === 0) return [];
-    const { outcomes, failure } = await storeCall(() => store.append(items.map((item) => item.request)), items.length);
-    return settleAppends(items, outcomes, failure);
-  };
+  const flushAppends = (items: readonly AppendItem[]): Promise<readonly RecordResult[]> =>
+    items.length === 0
+      ? Promise.resolve([])
+      : storeCall(() => store.append(items.map((item) => item.request)), items.length, (outcomes, failure) => settleAppends(items, outcomes, failure));
 
   /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
   const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
@@ -154,8 +125,11 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
     const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
       outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
     // With no appends it is the store's `drain`, else the first item of one `append`.
-    const { outcomes, failure } = await storeCall(items.length === 0 ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }] : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]), items.length);
-    return [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)];
+    const run =
+      items.length === 0
+        ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }]
+        : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]);
+    return storeCall(run, items.length, (outcomes, failure) => [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)]);
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(
@@ -181,8 +155,11 @@ export function createAppendPipeline(deps: AppendPipelineDeps): AppendPipeline {
   };
 
   return {
-    submit: (operation, request) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
+    /** Joins the open batch; resolves with the append's result, never rejects. */
+    submit: (operation: AppendOperation, request: AppendRequest) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
+    /** Hands the open batch to the lane now (call order). */
     flushNow: commit.flushNow,
+    /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
     drain,
   };
 }

@@ -1,6 +1,7 @@
 // Group commit: requests submitted while no batch is on its way join one bounded batch, flushed
 // as a whole; each caller gets its own outcome. Requests beyond the bound go into the next batch,
 // and every batch of such a burst lets a turn of the event loop pass before it is flushed.
+import { nextTurn } from './lane.js';
 
 /** How big one batch may grow. */
 export interface BatchBounds {
@@ -16,27 +17,9 @@ export interface GroupCommitOptions<Request> {
   readonly weigh: (request: Request) => number;
 }
 
-export interface GroupCommit<Request, Outcome> {
-  /** Adds the request to the open batch (opening one if needed) and resolves with its outcome. */
-  submit(request: Request): Promise<Outcome>;
-  /** Hands every open batch to `schedule` now, so an operation called after a `submit` runs after it. */
-  flushNow(): void;
-}
-
-interface Waiting<Request, Outcome> {
-  readonly request: Request;
-  readonly resolve: (outcome: Outcome) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-interface Batch<Request, Outcome> {
-  readonly items: Waiting<Request, Outcome>[];
-  weight: number;
-  /** Part of a burst: a turn of the event loop passes before it is flushed. */
-  inBurst: boolean;
-}
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+type Waiting<Request, Outcome> = { readonly request: Request; readonly resolve: (outcome: Outcome) => void; readonly reject: (error: unknown) => void };
+/** `inBurst`: part of a burst, so a turn of the event loop passes before it is flushed. */
+type Batch<Request, Outcome> = { readonly items: Waiting<Request, Outcome>[]; weight: number; inBurst: boolean };
 
 /**
  * `schedule` runs a flush (in the lane; requests arriving while it waits still join the batch);
@@ -47,7 +30,7 @@ export function createGroupCommit<Request, Outcome>(
   flush: (requests: readonly Request[]) => Promise<readonly Outcome[]>,
   onFlushError: (requests: readonly Request[], error: unknown) => readonly Outcome[],
   options: GroupCommitOptions<Request>,
-): GroupCommit<Request, Outcome> {
+): { submit(request: Request): Promise<Outcome>; flushNow(): void } {
   const { bounds, weigh } = options;
   // The batch new submits join, and the batches not yet handed to `schedule`, oldest first.
   let open: Batch<Request, Outcome> | undefined;
@@ -58,27 +41,21 @@ export function createGroupCommit<Request, Outcome>(
     if (open === batch) open = undefined;
     const items = batch.items;
     if (items.length === 0) return;
-    const requests = items.map((w) => w.request);
     let outcomes: readonly Outcome[] | undefined;
-    let failure: unknown;
-    let failed = false;
+    let failure: { readonly error: unknown } | undefined;
     try {
-      outcomes = await flush(requests);
+      outcomes = await flush(items.map((w) => w.request));
     } catch (error) {
-      failure = error;
-      failed = true;
+      failure = { error };
     }
     // Every caller settles: a missing outcome becomes a failure outcome.
-    for (let i = 0; i < items.length; i += 1) {
-      const waiting = items[i] as Waiting<Request, Outcome>;
+    items.forEach((waiting, i) => {
       try {
-        const outcome = outcomes?.[i];
-        if (outcome !== undefined) waiting.resolve(outcome);
-        else waiting.resolve(onFlushError([waiting.request], failed ? failure : new Error('no outcome for this request'))[0] as Outcome);
+        waiting.resolve(outcomes?.[i] ?? (onFlushError([waiting.request], failure ? failure.error : new Error('no outcome for this request'))[0] as Outcome));
       } catch (error) {
         waiting.reject(error);
       }
-    }
+    });
   };
 
   const handOver = (): void => {
@@ -98,6 +75,7 @@ export function createGroupCommit<Request, Outcome>(
   };
 
   return {
+    /** Adds the request to the open batch (opening one if needed) and resolves with its outcome. */
     submit(request) {
       return new Promise<Outcome>((resolve, reject) => {
         const weight = weigh(request);
@@ -112,6 +90,7 @@ export function createGroupCommit<Request, Outcome>(
         batch.weight += weight;
       });
     },
+    /** Hands every open batch to `schedule` now, so an operation called after a `submit` runs after it. */
     flushNow() {
       handOver();
       // Sealed: a later submit must not overtake the operation that called flushNow.

@@ -2,14 +2,12 @@
 // call order, so the notice queue follows the store's order and each call sees every earlier one.
 import type { FailureFields, Failures } from '../errors/failures.js';
 
-export interface OperationLane {
-  /** Runs `operation` after every earlier one has settled (at once when the lane is idle). */
-  run<T>(operation: () => Promise<T>): Promise<T>;
-  /** Resolves once every operation queued so far has settled. */
-  idle(): Promise<void>;
-}
+/** One turn of the event loop. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export function createOperationLane(): OperationLane {
+export type OperationLane = ReturnType<typeof createOperationLane>;
+
+export function createOperationLane() {
   let tail: Promise<unknown> = Promise.resolve();
   // At zero the lane is idle and the next operation starts synchronously.
   let unsettled = 0;
@@ -17,6 +15,7 @@ export function createOperationLane(): OperationLane {
     unsettled -= 1;
   };
   return {
+    /** Runs `operation` after every earlier one has settled (at once when the lane is idle). */
     run<T>(operation: () => Promise<T>): Promise<T> {
       let result: Promise<T>;
       if (unsettled === 0) {
@@ -32,35 +31,30 @@ export function createOperationLane(): OperationLane {
       tail = result.then(settle, settle);
       return result;
     },
-    idle() {
+    /** Resolves once every operation queued so far has settled. */
+    idle(): Promise<void> {
       return tail.then(() => undefined);
     },
   };
 }
 
 /** The lane as the facade's methods enter it: appends still in the open batch go first. */
-export interface CallOrder {
-  enter<T>(operation: () => Promise<T>): Promise<T>;
-  /** A mutating store call, then `apply` (its queue update); a store failure rejects as a logged StoreOperationError. */
-  mutate<T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T>;
-}
+export type CallOrder = ReturnType<typeof createCallOrder>;
 
 /** `flushAppends` hands the open group-commit batch to the lane. */
-export function createCallOrder(lane: OperationLane, flushAppends: () => void, failures: Failures): CallOrder {
+export function createCallOrder(lane: OperationLane, flushAppends: () => void, failures: Failures) {
   const enter = <T>(operation: () => Promise<T>): Promise<T> => {
     flushAppends();
     return lane.run(operation);
   };
-  const mutate = <T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
-    enter(async () => {
-      let result: T;
-      try {
-        result = await call();
-      } catch (error) {
-        throw failures.store(operation, error, fields);
-      }
-      apply(result);
-      return result;
-    });
-  return { enter, mutate };
+  return {
+    enter,
+    /** A mutating store call, then `apply` (its queue update); a store failure rejects as a logged StoreOperationError. */
+    mutate: <T>(operation: string, fields: FailureFields, call: () => Promise<T>, apply: (result: T) => void): Promise<T> =>
+      enter(async () => {
+        const result = await failures.storeCall(operation, call, fields);
+        apply(result);
+        return result;
+      }),
+  };
 }

@@ -1,55 +1,24 @@
-// Cross-process sync, for several gateways on one store: it hears of other processes' appends
-// (the store's cursor signals, and a resync timer as the safety net), re-reads the notices its
-// owned pending cursors hold, and withdraws a queued notice whose cursor another process removed.
-//
-// A re-read is never the restart scan: raising notified to material on a live queue would let a
-// drain acknowledge changes the watcher never read. Once start-up is done a re-read runs beside
-// the lane (it only reads), so a signal is not held up by this gateway's appends and drains. An
-// operation in the lane may remove a queue entry while the re-read is in flight; its answer for
-// such a pair may predate that operation, so the pair's target is re-read in the lane instead.
-import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Logger, type Notice, type SessionKey, type StateStore } from '@session-state/domain';
+// Cross-process sync, for several gateways on one store: it hears of other processes' appends (cursor signals, and a
+// resync timer as the safety net), re-reads the notices its owned pending cursors hold, and withdraws a queued notice
+// whose cursor another process removed. A re-read never raises notified (that is the restart scan's, on an empty queue):
+// on a live queue a drain would acknowledge changes never read. After start-up it runs beside the lane (it only reads);
+// a lane operation may remove a queue entry while it is in flight, so such a pair's target is re-read in the lane instead.
+import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Notice, type SessionKey } from '@session-state/domain';
 
 import { describeFailure } from '../errors/errors.js';
-import type { Failures } from '../errors/failures.js';
-import type { Counters } from '../metrics.js';
-import type { NoticeBoard } from '../notices/board.js';
 import type { QueuedPair } from '../notices/queue.js';
-import type { CallOrder } from '../pipeline/lane.js';
-import type { OwnsWatcher } from '../ports/ownership.js';
+import type { FacadeParts } from '../parts.js';
 import { scanPages } from '../startup.js';
 
-export interface CrossProcessSync {
-  /** Subscribes to the store's cursor signals (with `listen` and `ownsSession`); a failure rejects as a StoreOperationError of `listen`. */
-  listen(): Promise<void>;
-  /** The restart scan reads every owned cursor: it covers every signal received before it. */
-  coveredByFullScan(): void;
-  /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
-  startResyncTimer(): void;
-  /** Stops the timer, closes the subscription and waits for a running re-read. */
-  close(): Promise<void>;
-}
+export type CrossProcessSync = ReturnType<typeof createCrossProcessSync>;
 
-export interface CrossProcessSyncDeps {
-  readonly store: StateStore;
-  readonly board: NoticeBoard;
-  readonly order: CallOrder;
-  readonly counters: Counters;
-  readonly failures: Failures;
-  readonly logger: Logger;
-  /** Undefined without `ownsSession`: re-reads cover every watcher, and nothing listens. */
-  readonly ownsForScan: OwnsWatcher | undefined;
-  readonly resyncIntervalMs: number;
-  readonly isClosed: () => boolean;
-}
-
-interface Due {
-  readonly full: boolean;
-  readonly targets: readonly SessionKey[];
-}
+type SyncParts = Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'>;
+type SyncDeps = SyncParts & { readonly resyncIntervalMs: number };
+type Due = { readonly full: boolean; readonly targets: readonly SessionKey[] };
 
 const pairKey = (watcher: string, target: string): string => `${watcher} ${target}`;
 
-export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcessSync {
+export function createCrossProcessSync(deps: SyncDeps) {
   const { store, board, order, counters, failures, logger, ownsForScan, isClosed } = deps;
   const queue = board.queue;
 
@@ -169,6 +138,11 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
     });
   };
 
+  const scanAllOwned = (): void => {
+    fullScanDue = true;
+    scheduleScan();
+  };
+
   const listener: CursorSignalListener = {
     targetsChanged(targets, watchers) {
       if (isClosed()) return;
@@ -183,9 +157,7 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
       scheduleScan();
     },
     resync() {
-      if (isClosed()) return;
-      fullScanDue = true;
-      scheduleScan();
+      if (!isClosed()) scanAllOwned();
     },
     failed(error) {
       logger.warn({ operation: 'listen', error: describeFailure(error) }, 'cursor signal listener failed; the store retries it');
@@ -193,28 +165,24 @@ export function createCrossProcessSync(deps: CrossProcessSyncDeps): CrossProcess
   };
 
   return {
-    async listen() {
+    /** Subscribes to the store's cursor signals (with `listen` and `ownsSession`); a failure rejects as a StoreOperationError of `listen`. */
+    async listen(): Promise<void> {
       if (ownsForScan === undefined || !isCursorSignalSource(store)) return;
-      try {
-        subscription = await store.listen(listener);
-      } catch (error) {
-        throw failures.store('listen', error);
-      }
+      subscription = await failures.storeCall('listen', () => store.listen(listener));
     },
-    coveredByFullScan() {
+    /** The restart scan reads every owned cursor: it covers every signal received before it. */
+    coveredByFullScan(): void {
       signalledTargets.clear();
       fullScanDue = false;
     },
-    startResyncTimer() {
+    /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
+    startResyncTimer(): void {
       besideLane = true;
       if (deps.resyncIntervalMs <= 0) return;
-      resyncTimer = setInterval(() => {
-        fullScanDue = true;
-        scheduleScan();
-      }, deps.resyncIntervalMs);
-      resyncTimer.unref();
+      resyncTimer = setInterval(scanAllOwned, deps.resyncIntervalMs).unref();
     },
-    async close() {
+    /** Stops the timer, closes the subscription and waits for a running re-read. */
+    async close(): Promise<void> {
       if (resyncTimer !== undefined) clearInterval(resyncTimer);
       const current = subscription;
       subscription = undefined;
