@@ -65,8 +65,8 @@ async function runChunk(side: BenchSide, from: number, to: number, samples: numb
   return Number(now() - start);
 }
 
-/** Every side's warm-up, then the measured ops in alternating chunks: each side sees the same op indexes. */
-export async function runPaired(run: PairedRun, progress: Progress): Promise<Record<string, SideStats>> {
+/** Every side's warm-up, then the measured ops in alternating chunks (each side sees the same op indexes); the stats in side order. */
+export async function runPaired<const S extends readonly BenchSide[]>(run: PairedRun & { readonly sides: S }, progress: Progress): Promise<{ -readonly [K in keyof S]: SideStats }> {
   const total = run.n * run.sides.length;
   for (const side of run.sides) {
     progress.update(`${run.label}: warm-up ${side.name}`, 0, total);
@@ -82,16 +82,7 @@ export async function runPaired(run: PairedRun, progress: Progress): Promise<Rec
       progress.update(run.label, (from - run.warmup) * run.sides.length + (to - from) * (s + 1), total);
     }
   }
-  return Object.fromEntries(run.sides.map((side, s) => [side.name, summarise(samples[s] ?? [], wall[s] ?? 0, run.n)]));
-}
-
-/** The named sides' stats, in order; throws when one is missing. */
-export function sidesOf<const N extends readonly string[]>(stats: Record<string, SideStats>, ...names: N): { -readonly [K in keyof N]: SideStats } {
-  return names.map((name) => {
-    const s = stats[name];
-    if (s === undefined) throw new Error(`missing side ${name}`);
-    return s;
-  }) as { -readonly [K in keyof N]: SideStats };
+  return run.sides.map((_, s) => summarise(samples[s] ?? [], wall[s] ?? 0, run.n)) as { -readonly [K in keyof S]: SideStats };
 }
 
 /** Times one async action once, in ns. */

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import type { WorkloadResult } from '../harness/context.js';
 import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { createStoreSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
@@ -70,11 +69,9 @@ interface SideGateways {
 
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
 async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number): Promise<SideGateways> {
-  const place = freshPlace(ctx);
-  await createStoreSchema(place.url, place.schema);
+  const { place, pool } = await freshRawSide(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
-  const pool = openRawPool(place.url, place.schema, 1);
   try {
     const now = Date.now();
     await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat());

@@ -3,17 +3,14 @@
 // to B's `wake`; the raw side times the append transaction (with its `pg_notify`) to the
 // notification on a second connection that ran `LISTEN`.
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { runPaired, sidesOf, summarise } from '../harness/measure.js';
+import { runPaired, summarise } from '../harness/measure.js';
 import { createSignalWaiter } from '../harness/signalWaiter.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeQueries, measureCostPair } from '../postgres/opCost.js';
-import { rawPgAppender } from '../postgres/rawAppend.js';
-import { rawPgDrain } from '../postgres/rawDrain.js';
-import { rawPgListen } from '../postgres/rawListen.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { createStoreSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { rawPgAppender, rawPgDrain, rawPgListen } from '../postgres/rawPg.js';
+import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 import { channelOf, COUNTED_OPS, costOps } from './pgAppend.js';
@@ -74,9 +71,7 @@ async function openGateways(ctx: PgBenchContext, targets: number): Promise<Notic
 }
 
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
-  const place = freshPlace(ctx);
-  await createStoreSchema(place.url, place.schema);
-  const pool = openRawPool(place.url, place.schema, PG_POOL_SIZE);
+  const { place, pool } = await freshRawSide(ctx);
   const notifications = createSignalWaiter('notification');
   let listening: Awaited<ReturnType<typeof rawPgListen>>;
   try {
@@ -123,8 +118,8 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
     return heardNs;
   };
   try {
-    const stats = await runPaired({ label: `pg7 ${title}`, n: sizes.notices, warmup: sizes.noticeWarmup, chunk: sizes.chunk, sides: [{ name: 'library', timed: timed('library', library) }, { name: 'raw', timed: timed('raw', raw) }] }, ctx.progress);
-    const [lib, base] = sidesOf(stats, 'library', 'raw');
+    const sides = [{ name: 'library', timed: timed('library', library) }, { name: 'raw', timed: timed('raw', raw) }] as const;
+    const [lib, base] = await runPaired({ label: `pg7 ${title}`, n: sizes.notices, warmup: sizes.noticeWarmup, chunk: sizes.chunk, sides }, ctx.progress);
     // The queries of the delay path: ops on distinct targets, drained only after the pass.
     const from = sizes.noticeWarmup + sizes.notices;
     if (COUNTED_OPS > targets) throw new Error('the cost pass needs a distinct target per op');

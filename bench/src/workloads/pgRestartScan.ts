@@ -6,10 +6,9 @@ import { openPgLibraryStore, startOnStore } from '../library/facade.js';
 import { sum, summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { rawPgRestartScan } from '../postgres/rawRestartScan.js';
+import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost.js';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
+import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
 import { alternating, cursorRows, RESET_PENDING } from './w6RestartScan.js';
 
 /** A scan made ready (untimed), run (timed), then checked and closed. */
@@ -30,9 +29,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   await (await openPgLibraryStore(libPlace)).close();
   const libSeeder = openRawPool(libPlace.url, libPlace.schema, 1);
   await seedPgCursors(libSeeder, cursorRows(sizes.cursors, sizes.pending, now));
-  const rawPlace = freshPlace(ctx);
-  await createStoreSchema(rawPlace.url, rawPlace.schema);
-  const rawSeeder = openRawPool(rawPlace.url, rawPlace.schema, 1);
+  const { place: rawPlace, pool: rawSeeder } = await freshRawSide(ctx, 1);
   await seedPgCursors(rawSeeder, cursorRows(sizes.cursors, sizes.pending, now));
 
   const open = {

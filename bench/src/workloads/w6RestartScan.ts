@@ -7,7 +7,7 @@ import { openLibraryStore, startOnStore } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
 import { sum, summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawRestartScan } from '../raw/restartScan.js';
+import { rawRestartScan } from '../raw/rawDb.js';
 import { openRawDb } from '../raw/rawDb.js';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';

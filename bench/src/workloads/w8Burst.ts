@@ -8,7 +8,7 @@ import { openLibraryStore, startOnStore } from '../library/facade.js';
 import { measureBurst, type BurstMeasure } from '../harness/loopBlock.js';
 import { turn } from '../harness/measure.js';
 import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
-import { rawAppender, type RawRecord } from '../raw/append.js';
+import { rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { openRawDb } from '../raw/rawDb.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';
