@@ -18,8 +18,10 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count), p50 and p99. */
-export function summarise(samplesNs: readonly number[], wallNs: number, ops: number = samplesNs.length): SideStats {
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count; the samples' sum when absent), p50 and p99. */
+export function summarise(samplesNs: readonly number[], wallNs: number = sum(samplesNs), ops: number = samplesNs.length): SideStats {
   const sorted = Float64Array.from(samplesNs).sort();
   return { n: ops, opsPerSec: wallNs > 0 ? (ops * 1e9) / wallNs : Number.NaN, p50Us: percentile(sorted, 50) / 1e3, p99Us: percentile(sorted, 99) / 1e3, totalMs: wallNs / 1e6 };
 }
@@ -91,5 +93,3 @@ export async function timeOnce(action: () => unknown): Promise<number> {
   await action();
   return Number(now() - t0);
 }
-
-export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

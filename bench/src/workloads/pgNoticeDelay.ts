@@ -128,7 +128,7 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
       await library.drain(i);
       await raw.drain(i);
     }
-    const p50 = (samplesNs: number[]): string => latency(summarise(samplesNs, 0).p50Us);
+    const p50 = (samplesNs: number[]): string => latency(summarise(samplesNs).p50Us);
     const strays = library.strays() + raw.strays();
     return {
       id: 'pg7',

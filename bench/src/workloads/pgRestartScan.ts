@@ -3,7 +3,7 @@
 import type pg from 'pg';
 
 import { openPgLibraryStore, startOnStore } from '../library/facade.js';
-import { sum, summarise, timeOnce } from '../harness/measure.js';
+import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
@@ -91,8 +91,8 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
     id: 'pg6',
     title,
     sides: [
-      { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library, sum(samples.library)) },
-      { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw, sum(samples.raw)) },
+      { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library) },
+      { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
     ],
     checks: [],
     notes,

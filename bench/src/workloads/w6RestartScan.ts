@@ -1,11 +1,9 @@
 // Workloads 6 and 6L: the restart scan over durable cursors, some pending: the time
 // `createSessionStateAwareness` takes over an opened store (it resolves after the scan) against a
 // raw scan doing the same SQL.
-import type Database from 'better-sqlite3';
-
 import { openLibraryStore, startOnStore } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
-import { sum, summarise, timeOnce, turn } from '../harness/measure.js';
+import { summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { rawRestartScan } from '../raw/rawDb.js';
 import { openRawDb } from '../raw/rawDb.js';
@@ -45,7 +43,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   ctx.progress.update(`${id} ${title}: seeding`, 0, 1);
   const libPath = ctx.tempDb(`w${id}-library`);
   await openLibraryStore(libPath).close();
-  const seeder: Database.Database = openSeedConnection(libPath);
+  const seeder = openSeedConnection(libPath);
   seedCursors(seeder, cursorRows(cursors, pending, now));
   const rawPath = ctx.tempDb(`w${id}-raw`);
   const rawSeeder = openRawDb(rawPath);
@@ -79,8 +77,8 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
     seeder.close();
     rawSeeder.client.close();
   }
-  const lib = summarise(libSamples, sum(libSamples));
-  const base = summarise(rawSamples, sum(rawSamples));
+  const lib = summarise(libSamples);
+  const base = summarise(rawSamples);
   const p50 = ratio(lib.p50Us, base.p50Us);
   return {
     id,

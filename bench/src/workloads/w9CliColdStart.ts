@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import { summarise, sum } from '../harness/measure.js';
+import { summarise } from '../harness/measure.js';
 import type { BenchContext, Check, SideResult, WorkloadResult } from '../harness/context.js';
 
 const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
@@ -34,7 +34,7 @@ function measurePair(cliArgs: readonly string[], samples: number, op: string): [
     cliNs.push(spawnOnce([CLI_BIN, ...cliArgs]));
     nodeNs.push(spawnOnce(['-e', '0']));
   }
-  return [{ side: 'library', op, ...summarise(cliNs, sum(cliNs)) }, { side: 'raw', op: 'node -e 0, spawned to exit', ...summarise(nodeNs, sum(nodeNs)) }];
+  return [{ side: 'library', op, ...summarise(cliNs) }, { side: 'raw', op: 'node -e 0, spawned to exit', ...summarise(nodeNs) }];
 }
 
 function check(name: string, [cli, node]: readonly SideResult[], target: number): Check {
