@@ -1,6 +1,5 @@
-// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and
-// raw side by side, then the PostgreSQL column; prints the tables and target checks and writes
-// bench/results.json.
+// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and raw
+// side by side, then the PostgreSQL column; prints the tables and checks, writes bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';

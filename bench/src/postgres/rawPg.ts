@@ -156,7 +156,7 @@ export async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCli
   }
 }
 
-/** The raw `status` read on the pool, shaped as raw/readChanges.ts shapes SQLite's. */
+/** The raw `status` read on the pool, shaped as raw/rawDb.ts shapes SQLite's. */
 export function rawPgReader(pool: pg.Pool): (sessionKey: string, since: number, limit: number) => Promise<RawStatus> {
   return async (sessionKey, since, limit) => shapeChanges(await runRaw(pool, RAW_PG.sessionChangesSince, [since, sessionKey, limit + 1]), since, limit, (payload) => payload);
 }

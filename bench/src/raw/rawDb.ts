@@ -53,12 +53,16 @@ export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
 /** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
 export function openRawDb(path: string, options: { readonly existing?: boolean } = {}): RawDb {
   const client = new Database(path);
-  client.exec(RAW_PRAGMAS);
-  if (options.existing !== true) client.exec(RAW_SCHEMA);
-  const st: Record<string, Database.Statement> = {};
-  for (const [name, sql] of Object.entries(RAW_SQL)) st[name] = client.prepare(sql);
+  const st = prepareAll(client, options.existing);
   st['changesSince']?.raw(true);
   return { client, st: st as unknown as RawStatements };
+}
+
+/** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared. */
+function prepareAll<S>(client: { exec(sql: string): unknown; prepare(sql: string): S }, existing: boolean | undefined): Record<string, S> {
+  client.exec(RAW_PRAGMAS);
+  if (existing !== true) client.exec(RAW_SCHEMA);
+  return Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)]));
 }
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
@@ -196,10 +200,7 @@ export interface NodeRawDb {
 
 export function openNodeRawDb(path: string, options: { readonly existing?: boolean } = {}): NodeRawDb {
   const client = new DatabaseSync(path);
-  client.exec(RAW_PRAGMAS);
-  if (options.existing !== true) client.exec(RAW_SCHEMA);
-  const st: Record<string, StatementSync> = {};
-  for (const [name, sql] of Object.entries(RAW_SQL)) st[name] = client.prepare(sql);
+  const st = prepareAll(client, options.existing);
   st['changesSince']?.setReturnArrays(true);
   return { client, st: st as unknown as RawStatements };
 }

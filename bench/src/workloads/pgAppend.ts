@@ -1,6 +1,5 @@
-// PostgreSQL workloads 1–3: one awaited `record` per transaction over the facade on the PostgreSQL
-// store against raw pg single-append transactions; pg2 with watchers on every target; pg3 with 100
-// calls in flight (group commit) against the raw single appends.
+// PostgreSQL workloads 1–3: one awaited `record` per transaction against raw pg single appends; pg2
+// with watchers on every target; pg3 with 100 calls in flight (group commit).
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { runPaired } from '../harness/measure.js';
 import { ratio, times, type WorkloadResult } from '../harness/context.js';
@@ -21,6 +20,10 @@ export const channelOf = (schema: string): string => `session_state:${schema}`;
 export const costOps = (from: number, half: number, op: (i: number) => Promise<unknown>) => async (part: 0 | 1): Promise<void> => {
   for (let i = from + part * half; i < from + (part + 1) * half; i++) await op(i);
 };
+
+/** The cost pass of COUNTED_OPS ops per side from index `from`. */
+export const costOfOps = (from: number, library: (i: number) => Promise<unknown>, raw: (i: number) => Promise<unknown>) =>
+  measureCostPair(COUNTED_OPS / 2, costOps(from, COUNTED_OPS / 2, library), costOps(from, COUNTED_OPS / 2, raw));
 
 /** Both sides on fresh schemas, `watchers` idle cursors per target seeded by SQL on both (untimed); op `i` records on target `i mod sessions`. */
 async function openPgAppendSides(ctx: PgBenchContext, watchers: number) {
@@ -53,8 +56,7 @@ async function pgAppendComparison(ctx: PgBenchContext, id: string, title: string
   const sides = await openPgAppendSides(ctx, watchers);
   try {
     const [lib, base] = await runPaired({ label: `${id} ${title}`, n, warmup, chunk, sides: [{ name: 'library', async: sides.library }, { name: 'raw', async: sides.raw }] }, ctx.progress);
-    const half = COUNTED_OPS / 2;
-    const cost = await measureCostPair(half, costOps(warmup + n, half, sides.library), costOps(warmup + n, half, sides.raw));
+    const cost = await costOfOps(warmup + n, sides.library, sides.raw);
     return { id, title, sides: [{ side: 'library', op: 'record', ...lib }, { side: 'raw', op: 'append tx', ...base }], checks: [], notes: [costNote(id, 'record', cost)] };
   } finally {
     await sides.close();

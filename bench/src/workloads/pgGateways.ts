@@ -1,7 +1,5 @@
-// PostgreSQL workload 8: N = 1, 2, 4 gateway processes on one schema per side. Each records on
-// targets whose watchers the next gateway owns and probes fresh targets; owners drain on wake.
-// Flat out: aggregate records/s and queries per notice. Paced (both sides offering the same load
-// below saturation): the delay from a probe's record in one process to its owner's wake in another.
+// PostgreSQL workload 8: N gateway processes per side on one schema (postgres/gatewayWorker.ts). Flat
+// out: aggregate records/s and queries per notice; paced: a probe's record → its owner's wake.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -132,11 +130,7 @@ interface Phase {
   readonly rounds: ReadonlyArray<{ readonly library: SideRun; readonly raw: SideRun }>;
 }
 
-/**
- * Both sides' gateways open at once, taking turns in short rounds (raw, library | library, raw | …)
- * after an untimed warm-up, so a change in the machine's load meets both; then, if `paced`, the
- * same with each side offering PACED_FRACTION of raw's flat-out records/s.
- */
+/** Both sides' gateways open at once, taking turns in rounds after an untimed warm-up (a load change meets both); then, if `paced`, the same at PACED_FRACTION of raw's flat out. */
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
   const raw = await openSide(ctx, 'raw', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
   let library: SideGateways | undefined;

@@ -1,19 +1,17 @@
-// PostgreSQL workload 7: the cross-gateway notice delay. Gateways A and B share one store; A
-// records a change on a target whose watcher B owns. An op is timed from just before A's `record`
-// to B's `wake`; the raw side times the append transaction (with its `pg_notify`) to the
-// notification on a second connection that ran `LISTEN`.
+// PostgreSQL workload 7: the cross-gateway notice delay, from just before gateway A's `record` to
+// gateway B's `wake`; raw: the append transaction (with `pg_notify`) to the notification on a listener.
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { runPaired, summarise } from '../harness/measure.js';
 import { createSignalWaiter } from '../harness/signalWaiter.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
-import { describeQueries, measureCostPair } from '../postgres/opCost.js';
+import { describeQueries } from '../postgres/opCost.js';
 import { rawPgAppender, rawPgDrain, rawPgListen } from '../postgres/rawPg.js';
 import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
-import { channelOf, COUNTED_OPS, costOps } from './pgAppend.js';
+import { channelOf, costOfOps, COUNTED_OPS } from './pgAppend.js';
 
 /** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
 const LIMIT_P99_MS = 50;
@@ -123,7 +121,7 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
     // The queries of the delay path: ops on distinct targets, drained only after the pass.
     const from = sizes.noticeWarmup + sizes.notices;
     if (COUNTED_OPS > targets) throw new Error('the cost pass needs a distinct target per op');
-    const cost = await measureCostPair(COUNTED_OPS / 2, costOps(from, COUNTED_OPS / 2, library.notice), costOps(from, COUNTED_OPS / 2, raw.notice));
+    const cost = await costOfOps(from, library.notice, raw.notice);
     for (let i = from; i < from + COUNTED_OPS; i++) {
       await library.drain(i);
       await raw.drain(i);

@@ -9,7 +9,7 @@ import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/serve
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost.js';
 import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
-import { alternating, cursorRows, RESET_PENDING } from './w6RestartScan.js';
+import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
 
 /** A scan made ready (untimed), run (timed), then checked and closed. */
 type Scan = { run(): Promise<unknown>; finish(): Promise<void> };
@@ -39,12 +39,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
       let started: Awaited<ReturnType<typeof startOnStore>> | undefined;
       return {
         run: async () => (started = await startOnStore(store)),
-        finish: async () => {
-          if (started === undefined) return store.close();
-          const requeued = started.pending('agent:w0:main').length;
-          await started.close();
-          if (requeued !== 1) throw new Error('library restart scan did not re-queue the pending notice');
-        },
+        finish: () => (started === undefined ? store.close() : closeScanned(started)),
       };
     },
     raw: async (): Promise<Scan> => {
@@ -57,7 +52,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
         run: async () => (found = await rawPgRestartScan(pool, Date.now())),
         finish: async () => {
           await pool.end();
-          if (found !== sizes.pending) throw new Error(`raw scan found ${found} pending cursors, expected ${sizes.pending}`);
+          expectFound(found, sizes.pending);
         },
       };
     },

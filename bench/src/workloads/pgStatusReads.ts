@@ -5,10 +5,10 @@ import { runPaired } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { rawPgReader } from '../postgres/rawPg.js';
-import { costNote, measureCostPair } from '../postgres/opCost.js';
+import { costNote } from '../postgres/opCost.js';
 import { freshRawSide, seedPgEvents, tailSinceFromPg, withPool } from '../postgres/seed.js';
 import { keysOf, logKey } from './keys.js';
-import { COUNTED_OPS, costOps } from './pgAppend.js';
+import { costOfOps } from './pgAppend.js';
 import { libraryReadOps, PAGE, rawReadOps } from './w4StatusReads.js';
 
 export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResult[]> {
@@ -30,7 +30,7 @@ export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResul
     const result = async (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> => {
       const rawOp = async (i: number): Promise<void> => raw[op](i);
       const [l, b] = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(300, n / 4), chunk: sizes.chunk, sides: [{ name: 'library', async: lib[op] }, { name: 'raw', async: rawOp }] }, ctx.progress);
-      const cost = await measureCostPair(COUNTED_OPS / 2, costOps(1, COUNTED_OPS / 2, lib[op]), costOps(1, COUNTED_OPS / 2, rawOp));
+      const cost = await costOfOps(1, lib[op], rawOp);
       return {
         id,
         title: `${title} (${shape})`,

@@ -45,8 +45,8 @@ export async function w11List(ctx: BenchContext): Promise<WorkloadResult[]> {
   };
   try {
     const run = async (id: string, title: string, n: number, ops: { library: string; raw: string }, sides: readonly [BenchSide, BenchSide]): Promise<WorkloadResult> => {
-      const [lib, base] = await runPaired({ label: `${id} ${title}`, n, warmup: Math.max(2, Math.floor(n / 10)), chunk: Math.max(1, Math.floor(n / 10)), sides }, ctx.progress);
-      return latencyResult(id, `${title} (${sessions} sessions)`, ops, lib, base, 1.5);
+      const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.max(2, Math.floor(n / 10)), chunk: Math.max(1, Math.floor(n / 10)), sides }, ctx.progress);
+      return latencyResult(id, `${title} (${sessions} sessions)`, ops, stats, 1.5);
     };
     return [
       await run('11a', `list of ${FEW} keys`, listFew, { library: `list ${FEW} keys`, raw: `select ${FEW} keys` }, [

@@ -1,7 +1,7 @@
 // Workloads 1, 2 and 10: one awaited `record` per transaction against raw single-append
 // transactions doing the same statements; workload 1 also on node:sqlite.
 import { startSqlite } from '../library/facade.js';
-import { runPaired } from '../harness/measure.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
 import { nodeRawAppender, openNodeRawDb } from '../raw/rawDb.js';
 import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
@@ -40,18 +40,12 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   const nodeAwareness = shape.nodeSqlite === true ? await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' }) : undefined;
   const nodeRaw = nodeAwareness !== undefined ? openNodeRawDb(ctx.tempDb(`w${id}-raw-node`)) : undefined;
   try {
-    const run = { label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk };
-    const sides = [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }] as const;
-    let result: WorkloadResult;
-    if (nodeAwareness === undefined || nodeRaw === undefined) {
-      const [lib, base] = await runPaired({ ...run, sides }, ctx.progress);
-      result = latencyResult(id, title, OPS, lib, base, 1.2);
-    } else {
+    const sides: BenchSide[] = [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }];
+    if (nodeAwareness !== undefined && nodeRaw !== undefined) {
       const append = nodeRawAppender(nodeRaw);
-      const nodeSides = [{ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: (i: number) => void append(rawHumanTurn(targetKey(i % shape.sessions)), Date.now()) }] as const;
-      const [lib, base, nodeLib, nodeBase] = await runPaired({ ...run, sides: [...sides, ...nodeSides] }, ctx.progress);
-      result = latencyResult(id, title, OPS, lib, base, 1.2, [nodeLib, nodeBase]);
+      sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % shape.sessions)), Date.now()) });
     }
+    const result = latencyResult(id, title, OPS, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
     if (shape.explainTail !== true) return result;
     const after = shape.warmup + shape.records;
     const frames = {

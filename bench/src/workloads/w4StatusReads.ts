@@ -78,8 +78,8 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
         { name: 'library node:sqlite', async: nodeLib[op] },
         { name: 'raw node:sqlite', sync: nodeBase[op] },
       ] as const;
-      const [l, b, nl, nb] = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(500, n / 4), chunk: Math.max(100, n / 10), sides }, ctx.progress);
-      return latencyResult(id, `${title} (${shape})`, { library: `status ${op}`, raw: `select ${op}` }, l, b, 1.2, [nl, nb]);
+      const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(500, n / 4), chunk: Math.max(100, n / 10), sides }, ctx.progress);
+      return latencyResult(id, `${title} (${shape})`, { library: `status ${op}`, raw: `select ${op}` }, stats, 1.2);
     };
     return [await result('4a', `status tail poll, ${sizes.tailEvents} events`, 'tail', sizes.tailPolls), await result('4b', `status full ${PAGE}-event page`, 'page', sizes.pageReads)];
   } finally {

@@ -1,6 +1,5 @@
-// Workloads 5 and 5m: pruning down to the row cap (the total time and the longest event-loop
-// block), the library's bounded batches against one raw transaction; 5m at 1,000,000 rows, with the
-// WAL's size sampled every timer turn.
+// Workloads 5 and 5m: pruning down to the row cap, the library's bounded batches against one raw
+// transaction; 5m at 1,000,000 rows, with the WAL's size sampled every timer turn.
 import { statSync } from 'node:fs';
 
 import { startSqlite } from '../library/facade.js';

@@ -1,6 +1,5 @@
-// Workload 8: 100,000 `record` calls issued in one tick without awaiting (a gateway replaying a
-// backlog), against raw doing the same appends in bounded transactions with a turn between them.
-// The target is the longest event-loop block the appends cause, not the total time.
+// Workload 8: 100,000 `record` calls issued in one tick, unawaited (a backlog replayed), against raw
+// bounded transactions with a turn between them; the target is the longest event-loop block.
 import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 

@@ -1,6 +1,5 @@
-// Workload 9: the command line's cold start, `session-state --version` and `session-state status
-// <key>` on a state file, each spawned to exit, against `node -e 0` (node's own start). The figure
-// is the median spawn-to-exit time; the samples alternate between the sides.
+// Workload 9: the command line's cold start (`--version`, `status <key>`), spawned to exit, against
+// `node -e 0`; the figure is the median, the samples alternate between the sides.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
