@@ -7,7 +7,7 @@ import { createSessionStateAwareness, type SessionStateAwareness } from '@sessio
 import { openPgLibraryStore } from '../library/facade.js';
 import { humanTurn, rawHumanTurn } from '../workloads/keys.js';
 import { watchQueries } from './opCost.js';
-import { openRawPool, rawPgAppender, rawPgDrain, rawPgListen } from './rawPg.js';
+import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
 
 /** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
 export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number } & {
@@ -89,13 +89,10 @@ const PENDING_ON = 'SELECT watcher, target, acked, notified, material FROM curso
 
 async function openRaw(setup: GatewaySetup): Promise<Gateway> {
   const prefix = `agent:gw${setup.index}:`;
-  const channel = `session_state:${setup.schema}`;
   const pool = openRawPool(setup.url, setup.schema, setup.poolSize);
-  const append = rawPgAppender(pool, channel);
-  const listening = await rawPgListen(setup.url, channel, (payload) => {
-    const [target, ...watchers] = payload.split(' ');
+  const gateway = await openRawGateway(setup.url, pool, channelOf(setup.schema), (target, watchers) => {
     const owned = watchers.filter((watcher) => watcher.startsWith(prefix));
-    if (target === undefined || owned.length === 0) return;
+    if (owned.length === 0) return;
     const at = wallNow();
     for (const watcher of owned) heard(watcher, at);
     void (async () => {
@@ -103,13 +100,7 @@ async function openRaw(setup: GatewaySetup): Promise<Gateway> {
       for (const row of rows) if (String(row[0]).startsWith(prefix)) await rawPgDrain(pool, String(row[0]), [target], Date.now());
     })().catch(() => undefined);
   });
-  return {
-    record: async (target) => void (await append(rawHumanTurn(target), Date.now())),
-    close: async () => {
-      await listening.close();
-      await pool.end();
-    },
-  };
+  return { record: async (target) => void (await gateway.append(rawHumanTurn(target), Date.now())), close: gateway.close };
 }
 
 /** Probes sent in earlier phases: a probe's target is fresh in every phase. */

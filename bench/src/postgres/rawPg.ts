@@ -248,11 +248,20 @@ export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs
   });
 }
 
-export async function rawPgListen(url: string, channel: string, heard: (payload: string) => void): Promise<{ close(): Promise<void> }> {
+/** The store's LISTEN/NOTIFY channel for a schema. */
+export const channelOf = (schema: string): string => `session_state:${schema}`;
+
+/**
+ * A raw gateway on `pool`: the append on it, and a dedicated connection that ran `LISTEN channel`
+ * handing each notification's target and watchers to `heard`; `close` ends both.
+ */
+export async function openRawGateway(url: string, pool: pg.Pool, channel: string, heard: (target: string, watchers: string[]) => void) {
   const client = new pg.Client({ connectionString: url, keepAlive: true });
   client.on('error', () => undefined);
   client.on('notification', (message) => {
-    if (message.channel === channel && message.payload !== undefined) heard(message.payload);
+    if (message.channel !== channel || message.payload === undefined) return;
+    const [target = '', ...watchers] = message.payload.split(' ');
+    heard(target, watchers);
   });
   await client.connect();
   try {
@@ -261,5 +270,11 @@ export async function rawPgListen(url: string, channel: string, heard: (payload:
     await client.end().catch(() => undefined);
     throw e;
   }
-  return { close: () => client.end() };
+  return {
+    append: rawPgAppender(pool, channel),
+    close: async (): Promise<void> => {
+      await client.end();
+      await pool.end();
+    },
+  };
 }

@@ -9,15 +9,10 @@ import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 import { openRawPool } from './rawPg.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from './server.js';
 
-/** Creates `schema` with the store's own migrations, so the raw side gets exactly its tables. */
-export async function createStoreSchema(url: string, schema: string): Promise<void> {
-  await (await openPostgresStore({ connectionString: url, schema, maxConnections: 1 })).close();
-}
-
-/** A raw side: a fresh schema made by the store's migrations and a pool of `size` connections on it. */
+/** A raw side: a fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
 export async function freshRawSide(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
   const place = freshPlace(ctx);
-  await createStoreSchema(place.url, place.schema);
+  await (await openPostgresStore({ connectionString: place.url, schema: place.schema, maxConnections: 1 })).close();
   return { place, pool: openRawPool(place.url, place.schema, size) };
 }
 

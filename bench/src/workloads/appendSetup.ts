@@ -3,7 +3,7 @@
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import type { BenchContext } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawDb } from '../raw/rawDb.js';
-import { seedCursors, seedEvents, seedFile, type EventSeed } from '../raw/seed.js';
+import { openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
 export interface WatchPair {
@@ -63,7 +63,9 @@ export async function recordInBatches(awareness: Awareness, count: number, keyOf
 /** The facade over a SQLite file seeded by SQL beside the store before it starts, with room for twice the seed. */
 export function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqlite'): Promise<Awareness> {
   const store = openLibraryStore(path, driver);
-  seedFile(path, seed);
+  const seeder = openSeedConnection(path);
+  seedEvents(seeder, seed);
+  seeder.close();
   return startOnStore(store, { maxRows: seed.count * 2 });
 }
 

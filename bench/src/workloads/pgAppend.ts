@@ -4,7 +4,7 @@ import { openPgLibraryStore, startOnStore, type Awareness } from '../library/fac
 import { runPaired } from '../harness/measure.js';
 import { ratio, times, type WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
-import { rawPgAppender } from '../postgres/rawPg.js';
+import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
 import { costNote, measureCostPair } from '../postgres/opCost.js';
 import { freshRawSide, idleCursor, seedPgCursors, withPool } from '../postgres/seed.js';
 import { libraryBurstOp, libraryRecordOp, watchPairs } from './appendSetup.js';
@@ -12,9 +12,6 @@ import { rawHumanTurn, targetKey } from './keys.js';
 
 /** Ops per side (in two halves) of the cost pass. */
 export const COUNTED_OPS = 100;
-
-/** The store's LISTEN/NOTIFY channel for a schema. */
-export const channelOf = (schema: string): string => `session_state:${schema}`;
 
 /** Op indexes `from + part·half …` of a cost pass, awaited one at a time. */
 export const costOps = (from: number, half: number, op: (i: number) => Promise<unknown>) => async (part: 0 | 1): Promise<void> => {

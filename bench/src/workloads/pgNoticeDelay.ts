@@ -7,11 +7,11 @@ import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeQueries } from '../postgres/opCost.js';
-import { rawPgAppender, rawPgDrain, rawPgListen } from '../postgres/rawPg.js';
+import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
 import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
-import { channelOf, costOfOps, COUNTED_OPS } from './pgAppend.js';
+import { costOfOps, COUNTED_OPS } from './pgAppend.js';
 
 /** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
 const LIMIT_P99_MS = 50;
@@ -71,27 +71,21 @@ async function openGateways(ctx: PgBenchContext, targets: number): Promise<Notic
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
   const { place, pool } = await freshRawSide(ctx);
   const notifications = createSignalWaiter('notification');
-  let listening: Awaited<ReturnType<typeof rawPgListen>>;
-  try {
-    await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())));
-    listening = await rawPgListen(place.url, channelOf(place.schema), (payload) => notifications.signal(payload.split(' ')[0] ?? payload));
-  } catch (e) {
-    await pool.end();
-    throw e;
-  }
-  const append = rawPgAppender(pool, channelOf(place.schema));
+  const gateway = await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())))
+    .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target)))
+    .catch(async (e: unknown) => {
+      await pool.end();
+      throw e;
+    });
   return {
-    notice: (i) => timedNotice(notifications.next(pairOf(i, targets).target, HEARD_TIMEOUT_MS), () => append(rawHumanTurn(pairOf(i, targets).target), Date.now())),
+    notice: (i) => timedNotice(notifications.next(pairOf(i, targets).target, HEARD_TIMEOUT_MS), () => gateway.append(rawHumanTurn(pairOf(i, targets).target), Date.now())),
     async drain(i) {
       const { watcher, target } = pairOf(i, targets);
       const drained = await rawPgDrain(pool, watcher, [target], Date.now());
       if (drained !== 1) throw new Error(`raw drain found ${drained} notices, expected 1`);
     },
     strays: () => notifications.strays(),
-    close: async () => {
-      await listening.close();
-      await pool.end();
-    },
+    close: gateway.close,
   };
 }
 

@@ -1,20 +1,16 @@
 // PostgreSQL workloads 5 and 5m: pruning a log down to its row cap, the library's bounded batches
 // (`awareness.prune()`, one transaction each) against the store's statements in one transaction.
-import { startPostgres } from '../library/facade.js';
+import { openPgLibraryStore, startOnStore, type PgPlace } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
-import { DAY_MS, ratio, times, type WorkloadResult } from '../harness/context.js';
-import type { PgPlace } from '../library/facade.js';
+import { ratio, times, type WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
-import { rawPgPrune } from '../postgres/rawPg.js';
+import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
 import { freshRawSide, seedPgEvents, withPool } from '../postgres/seed.js';
 import type { EventSeed } from '../raw/seed.js';
-import { channelOf } from './pgAppend.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, totalCheck, type TimedPrune } from './pruneResult.js';
-import { PRUNE_NOW } from './w5Prune.js';
-
-const MAX_AGE_MS = 30 * DAY_MS;
+import { MAX_AGE_MS, PRUNE_NOW } from './w5Prune.js';
 
 /** Seeds the log (untimed) and vacuums it, so both sides start from pages in the same state. */
 async function seedLog(place: PgPlace, seed: EventSeed): Promise<void> {
@@ -35,7 +31,7 @@ async function pgPrune(ctx: PgBenchContext, id: string, cap: number, excess: num
   const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(ctx.pg.sizes.sessions, targetKey), appendedAt: PRUNE_NOW };
   ctx.progress.update(`${id} ${title}: seeding the library`, 0, 2);
   const libPlace = freshPlace(ctx);
-  const awareness = await startPostgres(libPlace, { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
+  const awareness = await startOnStore(await openPgLibraryStore(libPlace), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
   let lib: TimedPrune & { cost: OpCost };
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.

@@ -10,7 +10,7 @@ import { recordInBatches, seededRawDb } from './appendSetup.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, timePrune, totalCheck } from './pruneResult.js';
 
-const MAX_AGE_MS = 30 * DAY_MS;
+export const MAX_AGE_MS = 30 * DAY_MS;
 /** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
 export const PRUNE_NOW = Date.UTC(2026, 10, 29);
 /** Workload 5m's target: the WAL file never above this while the library prunes. */
