@@ -1,8 +1,8 @@
-// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and
-// raw side by side, then the PostgreSQL column; prints the tables and target checks and writes
-// bench/results.json.
+// `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and raw
+// side by side, then the PostgreSQL column; prints the tables and checks, writes bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs as parseArgv } from 'node:util';
 
 import Database from 'better-sqlite3';
 
@@ -47,26 +47,21 @@ const USAGE =
   'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,11,5m,6L,pg,pg1,...,pg5m] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
-function parseArgs(argv: readonly string[]) {
-  const args: { quick: boolean; large: boolean; only?: Set<string>; out: string; pgUrl?: string } = { quick: false, large: false, out: join(import.meta.dirname, '..', 'results.json') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value; ${USAGE}`);
-      return v;
-    };
-    if (a === '--quick') args.quick = true;
-    else if (a === '--large') args.large = true;
-    else if (a === '--only') args.only = new Set(value().split(','));
-    else if (a === '--out') args.out = value();
-    else if (a === '--pg-url') args.pgUrl = value();
-    else if (a === '--help' || a === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else throw new Error(`unknown argument ${JSON.stringify(a)}; ${USAGE}`);
+const OPTIONS = { quick: { type: 'boolean' }, large: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, 'pg-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+function parseArgs(args: string[]) {
+  let values: ReturnType<typeof parseArgv<{ args: string[]; options: typeof OPTIONS }>>['values'];
+  try {
+    values = parseArgv({ args, options: OPTIONS }).values;
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; ${USAGE}`);
   }
-  return args;
+  if (values.help === true) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const only = values.only === undefined ? undefined : new Set(values.only.split(','));
+  return { quick: values.quick === true, large: values.large === true, only, out: values.out ?? join(import.meta.dirname, '..', 'results.json'), pgUrl: values['pg-url'] };
 }
 
 function machineLine(): string {

@@ -1,11 +1,7 @@
 // Workload sizes: the full run's, smaller counts for `--quick` (same data shapes, fewer measured
 // ops), and the PostgreSQL column's, smaller where every operation pays round trips.
 
-/**
- * By workload: 1–3 sessions, records, warm-up, ops per side before switching, watchers per target
- * (2), calls in flight (3); 4 the log and its reads; 5 and 5m the row cap and the rows above it;
- * 6 cursors, pending ones, scans per side; 7 records; 8 the burst; 10 the fan-out; 11 the lists.
- */
+/** In workload order: 1–3 (`chunk`: ops per side before switching), 4 the log, 5/5m cap and excess, 6 cursors, 7, 8, 10 fan-out, 11 lists. */
 export const FULL = {
   sessions: 1000, records: 20_000, warmup: 1000, chunk: 2000, watchersPerTarget: 10, inFlight: 100, logRows: 50_000, logSessions: 100,
   tailPolls: 20_000, pageReads: 5000, tailEvents: 10, pruneCap: 50_000, pruneExcess: 50_000, pruneAtScaleCap: 50_000, pruneAtScaleExcess: 1_000_000,
@@ -21,14 +17,13 @@ export const QUICK: Sizes = {
 };
 
 /** The PostgreSQL column's sizes (pg1–pg6 mirror 1–6), plus pg7's measured and warm-up notices. */
-export interface PgSizes extends Omit<Sizes, 'memoryRecords' | 'burst' | 'fanOutWatchers' | 'fanOutTargets' | 'fanOutRecords' | 'fanOutMoves' | 'listSessions' | 'listFew' | 'listAll'> {
-  readonly notices: number;
-  readonly noticeWarmup: number;
-}
-
-export function pgSizes(sqlite: Sizes, quick: boolean): PgSizes {
+export function pgSizes(sqlite: Sizes, quick: boolean) {
   const { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess } = sqlite;
   const shared = { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess, chunk: 20 };
-  if (quick) return { ...shared, records: 500, warmup: 100, tailPolls: 1000, pageReads: 200, pruneCap: 2000, pruneExcess: 2000, cursors: 10_000, pending: 1000, scans: 3, notices: 100, noticeWarmup: 20 };
-  return { ...shared, records: 3000, warmup: 200, tailPolls: 6000, pageReads: 1500, pruneCap: 20_000, pruneExcess: 20_000, cursors: 50_000, pending: 5000, scans: 5, notices: 500, noticeWarmup: 50 };
+  const own = quick
+    ? { records: 500, warmup: 100, tailPolls: 1000, pageReads: 200, pruneCap: 2000, pruneExcess: 2000, cursors: 10_000, pending: 1000, scans: 3, notices: 100, noticeWarmup: 20 }
+    : { records: 3000, warmup: 200, tailPolls: 6000, pageReads: 1500, pruneCap: 20_000, pruneExcess: 20_000, cursors: 50_000, pending: 5000, scans: 5, notices: 500, noticeWarmup: 50 };
+  return { ...shared, ...own };
 }
+
+export type PgSizes = ReturnType<typeof pgSizes>;

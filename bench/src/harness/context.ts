@@ -57,10 +57,11 @@ function latencyPair(ops: Ops, lib: SideStats, base: SideStats, limit: number, d
   };
 }
 
-/** A library-against-raw latency result, with the node:sqlite pair after it when given. */
-export function latencyResult(id: string, title: string, ops: Ops, lib: SideStats, base: SideStats, limit: number, node?: readonly [SideStats, SideStats]): WorkloadResult {
+/** A library-against-raw latency result from runPaired's [library, raw] stats, with [library node:sqlite, raw node:sqlite] after them when given. */
+export function latencyResult(id: string, title: string, ops: Ops, [lib, base, nodeLib, nodeBase]: readonly SideStats[], limit: number): WorkloadResult {
+  if (lib === undefined || base === undefined) throw new Error(`${id}: a side is missing`);
   const main = latencyPair(ops, lib, base, limit, '');
-  if (node === undefined) return { id, title, ...main };
-  const second = latencyPair(ops, node[0], node[1], limit, ' node:sqlite');
+  if (nodeLib === undefined || nodeBase === undefined) return { id, title, ...main };
+  const second = latencyPair(ops, nodeLib, nodeBase, limit, ' node:sqlite');
   return { id, title, sides: [...main.sides, ...second.sides], checks: [...main.checks, ...second.checks] };
 }

@@ -3,7 +3,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+export const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
 export interface BlockMeasure<T> {
   readonly result: T;

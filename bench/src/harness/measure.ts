@@ -18,8 +18,10 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count), p50 and p99. */
-export function summarise(samplesNs: readonly number[], wallNs: number, ops: number = samplesNs.length): SideStats {
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count; the samples' sum when absent), p50 and p99. */
+export function summarise(samplesNs: readonly number[], wallNs: number = sum(samplesNs), ops: number = samplesNs.length): SideStats {
   const sorted = Float64Array.from(samplesNs).sort();
   return { n: ops, opsPerSec: wallNs > 0 ? (ops * 1e9) / wallNs : Number.NaN, p50Us: percentile(sorted, 50) / 1e3, p99Us: percentile(sorted, 99) / 1e3, totalMs: wallNs / 1e6 };
 }
@@ -65,8 +67,8 @@ async function runChunk(side: BenchSide, from: number, to: number, samples: numb
   return Number(now() - start);
 }
 
-/** Every side's warm-up, then the measured ops in alternating chunks: each side sees the same op indexes. */
-export async function runPaired(run: PairedRun, progress: Progress): Promise<Record<string, SideStats>> {
+/** Every side's warm-up, then the measured ops in alternating chunks (each side sees the same op indexes); the stats in side order. */
+export async function runPaired<const S extends readonly BenchSide[]>(run: PairedRun & { readonly sides: S }, progress: Progress): Promise<{ -readonly [K in keyof S]: SideStats }> {
   const total = run.n * run.sides.length;
   for (const side of run.sides) {
     progress.update(`${run.label}: warm-up ${side.name}`, 0, total);
@@ -82,16 +84,7 @@ export async function runPaired(run: PairedRun, progress: Progress): Promise<Rec
       progress.update(run.label, (from - run.warmup) * run.sides.length + (to - from) * (s + 1), total);
     }
   }
-  return Object.fromEntries(run.sides.map((side, s) => [side.name, summarise(samples[s] ?? [], wall[s] ?? 0, run.n)]));
-}
-
-/** The named sides' stats, in order; throws when one is missing. */
-export function sidesOf<const N extends readonly string[]>(stats: Record<string, SideStats>, ...names: N): { -readonly [K in keyof N]: SideStats } {
-  return names.map((name) => {
-    const s = stats[name];
-    if (s === undefined) throw new Error(`missing side ${name}`);
-    return s;
-  }) as { -readonly [K in keyof N]: SideStats };
+  return run.sides.map((_, s) => summarise(samples[s] ?? [], wall[s] ?? 0, run.n)) as { -readonly [K in keyof S]: SideStats };
 }
 
 /** Times one async action once, in ns. */
@@ -100,5 +93,3 @@ export async function timeOnce(action: () => unknown): Promise<number> {
   await action();
   return Number(now() - t0);
 }
-
-export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

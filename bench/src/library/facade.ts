@@ -49,4 +49,3 @@ export function startOnStore(store: StateStore, options: LibraryOptions = {}): P
 
 export const startSqlite = (path: string, options: LibraryOptions = {}): Promise<Awareness> => startOnStore(openLibraryStore(path, options.driver), options);
 export const startMemory = (options: LibraryOptions = {}): Promise<Awareness> => startOnStore(createMemoryStore(), options);
-export const startPostgres = async (place: PgPlace, options: LibraryOptions = {}): Promise<Awareness> => startOnStore(await openPgLibraryStore(place), options);

@@ -7,10 +7,7 @@ import { createSessionStateAwareness, type SessionStateAwareness } from '@sessio
 import { openPgLibraryStore } from '../library/facade.js';
 import { humanTurn, rawHumanTurn } from '../workloads/keys.js';
 import { watchQueries } from './opCost.js';
-import { rawPgAppender } from './rawAppend.js';
-import { rawPgDrain } from './rawDrain.js';
-import { rawPgListen } from './rawListen.js';
-import { openRawPool } from './rawPg.js';
+import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
 
 /** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
 export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number } & {
@@ -53,15 +50,20 @@ const queries: Record<string, number> = {};
 
 interface Gateway {
   record(target: string): Promise<void>;
-  readonly probesHeard: Array<readonly [string, number]>;
-  notices(): number;
   close(): Promise<void>;
+}
+
+/** Wakes or owned notifications heard, and the probes among them with the wall ms they were heard at. */
+const probesHeard: Array<readonly [string, number]> = [];
+let notices = 0;
+function heard(watcher: string, at: number): void {
+  notices += 1;
+  const probe = probeOfWatcher(watcher);
+  if (probe !== undefined) probesHeard.push([probe, at]);
 }
 
 async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
   const prefix = `agent:gw${setup.index}:`;
-  const probesHeard: Array<readonly [string, number]> = [];
-  let notices = 0;
   let awareness: SessionStateAwareness | undefined;
   const store = await openPgLibraryStore({ url: setup.url, schema: setup.schema, maxConnections: setup.poolSize });
   awareness = await createSessionStateAwareness({
@@ -69,10 +71,7 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
     ownsSession: (key) => key.startsWith(prefix),
     startup: { prune: 'off' },
     wake: (watcher) => {
-      const at = wallNow();
-      notices += 1;
-      const probe = probeOfWatcher(watcher);
-      if (probe !== undefined) probesHeard.push([probe, at]);
+      heard(watcher, wallNow());
       setImmediate(() => void awareness?.drain(watcher).catch(() => undefined));
     },
   });
@@ -81,8 +80,6 @@ async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
     async record(target) {
       if (!(await facade.record(humanTurn(target))).ok) throw new Error('gateway record failed');
     },
-    probesHeard,
-    notices: () => notices,
     close: () => facade.close(),
   };
 }
@@ -92,35 +89,18 @@ const PENDING_ON = 'SELECT watcher, target, acked, notified, material FROM curso
 
 async function openRaw(setup: GatewaySetup): Promise<Gateway> {
   const prefix = `agent:gw${setup.index}:`;
-  const channel = `session_state:${setup.schema}`;
   const pool = openRawPool(setup.url, setup.schema, setup.poolSize);
-  const append = rawPgAppender(pool, channel);
-  const probesHeard: Array<readonly [string, number]> = [];
-  let notices = 0;
-  const listening = await rawPgListen(setup.url, channel, (payload) => {
-    const [target, ...watchers] = payload.split(' ');
+  const gateway = await openRawGateway(setup.url, pool, channelOf(setup.schema), (target, watchers) => {
     const owned = watchers.filter((watcher) => watcher.startsWith(prefix));
-    if (target === undefined || owned.length === 0) return;
+    if (owned.length === 0) return;
     const at = wallNow();
-    for (const watcher of owned) {
-      notices += 1;
-      const probe = probeOfWatcher(watcher);
-      if (probe !== undefined) probesHeard.push([probe, at]);
-    }
+    for (const watcher of owned) heard(watcher, at);
     void (async () => {
       const rows = (await pool.query({ text: PENDING_ON, values: [[target]], rowMode: 'array' })).rows as unknown[][];
       for (const row of rows) if (String(row[0]).startsWith(prefix)) await rawPgDrain(pool, String(row[0]), [target], Date.now());
     })().catch(() => undefined);
   });
-  return {
-    record: async (target) => void (await append(rawHumanTurn(target), Date.now())),
-    probesHeard,
-    notices: () => notices,
-    close: async () => {
-      await listening.close();
-      await pool.end();
-    },
-  };
+  return { record: async (target) => void (await gateway.append(rawHumanTurn(target), Date.now())), close: gateway.close };
 }
 
 /** Probes sent in earlier phases: a probe's target is fresh in every phase. */
@@ -132,7 +112,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   if (go.fromWall > wallNow()) await sleep(go.fromWall - wallNow());
   let records = 0;
   const queriesAtStart = { ...queries };
-  const noticesAtStart = gateway.notices();
+  const noticesAtStart = notices;
   const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
   const sendProbe = async (): Promise<void> => {
@@ -174,7 +154,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   const cpu = process.cpuUsage(cpuAtStart);
   await sleep(300);
   const phaseQueries = Object.fromEntries(Object.entries(queries).map(([label, count]) => [label, count - (queriesAtStart[label] ?? 0)]).filter(([, n]) => (n as number) > 0));
-  return { type: 'report', records, probesSent, probesHeard: gateway.probesHeard.splice(0), queries: phaseQueries, notices: gateway.notices() - noticesAtStart, cpuUs: cpu.user + cpu.system };
+  return { type: 'report', records, probesSent, probesHeard: probesHeard.splice(0), queries: phaseQueries, notices: notices - noticesAtStart, cpuUs: cpu.user + cpu.system };
 }
 
 let setup: GatewaySetup | undefined;

@@ -1,9 +1,9 @@
-// The raw PostgreSQL baseline: a pg Pool with the store's connection settings, and the store's
-// statements (adapters-postgres statements.ts) as plain SQL, run as named prepared statements.
-// When the store changes a query, mirror it here.
+// The raw PostgreSQL baseline: a pg Pool with the store's connection settings, the store's
+// statements (adapters-postgres statements.ts) as plain SQL run as named prepared statements, and
+// the store's operations in its transaction shapes. When the store changes a query, mirror it here.
 import pg from 'pg';
 
-import { shapeChanges, type RawStatus } from '../raw/readChanges.js';
+import { shapeChanges, type RawRecord, type RawStatus } from '../raw/rawDb.js';
 
 export type RawStatement = { readonly name: string; readonly text: string };
 
@@ -156,7 +156,125 @@ export async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolCli
   }
 }
 
-/** The raw `status` read on the pool, shaped as raw/readChanges.ts shapes SQLite's. */
+/** The raw `status` read on the pool, shaped as raw/rawDb.ts shapes SQLite's. */
 export function rawPgReader(pool: pg.Pool): (sessionKey: string, since: number, limit: number) => Promise<RawStatus> {
   return async (sessionKey, since, limit) => shapeChanges(await runRaw(pool, RAW_PG.sessionChangesSince, [since, sessionKey, limit + 1]), since, limit, (payload) => payload);
+}
+
+/** [watcher, target, acked, notified, material, touchedAt]. */
+export type CursorValues = [string, string, number, number, number, number];
+
+export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecord, now: number) => Promise<number> {
+  return (record, now) =>
+    rawTransaction(pool, async (client) => {
+      const payload = record.payload === undefined ? null : JSON.stringify(record.payload);
+      const [inserted] = await runRaw(client, RAW_PG.appendEvent, [record.sessionKey, record.sessionKey, record.kind, record.actorType, record.actorSessionKey ?? null, record.summary, payload, null, new Date(now).toISOString(), now]);
+      const sequence = inserted?.[0] as number;
+      const moved: [string, number, number][] = [];
+      const raised: [string, number][] = [];
+      for (const [watcher, , a, n, m] of (await runRaw(client, RAW_PG.cursorsOnTarget, [record.sessionKey])) as CursorValues[]) {
+        if (!record.notifies || watcher === record.actorSessionKey) continue;
+        if (m <= a && sequence > a) {
+          moved.push([watcher, a, sequence]);
+          raised.push([watcher, a]);
+        } else if (m > a && sequence > m) moved.push([watcher, a, n]);
+      }
+      if (moved.length > 0) {
+        const key = record.sessionKey;
+        await runRaw(client, RAW_PG.moveCursors, [now, moved.map((c) => c[0]), moved.map((c) => c[1]), moved.map((c) => c[2]), moved.map(() => sequence), key,
+          raised.map(([w]) => w), raised.map(() => key), raised.map(() => 'notice_raised'), raised.map(([, a]) => a), raised.map(() => sequence), raised.map(() => sequence)]);
+      }
+      if (raised.length > 0) await runRaw(client, RAW_PG.notify, [channel, [record.sessionKey, ...raised.map(([w]) => w)].join(' ')]);
+      return sequence;
+    });
+}
+
+/** Drains `watcher`'s notices on `targets`; resolves with how many cursors had one. */
+export function rawPgDrain(pool: pg.Pool, watcher: string, targets: readonly string[], now: number): Promise<number> {
+  return rawTransaction(pool, async (client) => {
+    const pending = ((await runRaw(client, RAW_PG.drainCursors, [watcher, targets])) as CursorValues[]).filter(([, , acked, , material]) => material > acked);
+    if (pending.length > 0) {
+      const col = (i: number) => pending.map((c) => c[i]);
+      await runRaw(client, RAW_PG.moveCursorPairs, [now, col(0), col(1), col(3), col(4), col(4),
+        col(0), col(1), pending.map((c) => (c[4] > c[3] ? 'notice_reopened' : 'notice_acknowledged')), col(3), col(4), col(4)]);
+    }
+    return pending.length;
+  });
+}
+
+/** Runs the scan at `now`; resolves with how many pairs are pending. */
+export async function rawPgRestartScan(pool: pg.Pool, now: number): Promise<number> {
+  const pending = (await runRaw(pool, RAW_PG.pendingCursors, [])) as CursorValues[];
+  const toWrite = pending.filter(([, , , notified, material]) => notified !== material);
+  if (toWrite.length === 0) return pending.length;
+  await rawTransaction(pool, async (client) => {
+    const locked = (await runRaw(client, RAW_PG.lockCursorPairs, [toWrite.map((c) => c[0]), toWrite.map((c) => c[1])])) as CursorValues[];
+    const moved = locked.filter(([, , acked, notified, material]) => notified !== material && material > acked);
+    if (moved.length === 0) return;
+    const col = (i: number) => moved.map((c) => c[i]);
+    await runRaw(client, RAW_PG.moveCursorPairs, [now, col(0), col(1), col(2), col(4), col(4), col(0), col(1), moved.map(() => 'notice_recovered'), col(2), col(4), col(4)]);
+  });
+  return pending.length;
+}
+
+/** Each session's highest sequence among deleted [sequence, sessionKey] rows. */
+function highestPerSession(rows: readonly unknown[][], into: Map<string, number>): void {
+  for (const [sequence, sessionKey] of rows as [number, string][]) into.set(sessionKey, Math.max(sequence, into.get(sessionKey) ?? 0));
+}
+
+/** Prunes to `maxRows` / `maxAgeMs` at `now`, signalling on `channel`; resolves with the events deleted. */
+export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs: number, maxRows: number): Promise<number> {
+  const cutoff = now - maxAgeMs;
+  return rawTransaction(pool, async (client) => {
+    const highest = new Map<string, number>();
+    const aged = await runRaw(client, RAW_PG.deleteAgedEvents, [cutoff, null]);
+    highestPerSession(aged, highest);
+    const [counted] = await runRaw(client, RAW_PG.countEvents, []);
+    const excess = Number(counted?.[0] ?? 0) - maxRows;
+    const lowest = excess > 0 ? await runRaw(client, RAW_PG.deleteLowestEvents, [excess]) : [];
+    highestPerSession(lowest, highest);
+    if (highest.size > 0) {
+      const keys = [...highest.keys()].sort();
+      await runRaw(client, RAW_PG.lockHeads, [keys]);
+      await runRaw(client, RAW_PG.raisePruneWatermarks, [keys, keys.map((key) => highest.get(key) as number)]);
+    }
+    const expired = await runRaw(client, RAW_PG.expireIdleCursors, [cutoff, null]);
+    if (expired.length > 0) {
+      await runRaw(client, RAW_PG.journalExpired, [now, ...[0, 1, 2, 3, 4].map((i) => expired.map((row) => row[i]))]);
+      await runRaw(client, RAW_PG.notifyTargets, [channel, expired.map((pair) => pair[1])]);
+    }
+    await runRaw(client, RAW_PG.deleteAgedJournal, [cutoff]);
+    return aged.length + lowest.length;
+  });
+}
+
+/** The store's LISTEN/NOTIFY channel for a schema. */
+export const channelOf = (schema: string): string => `session_state:${schema}`;
+
+/**
+ * A raw gateway on `pool`: the append on it, and a dedicated connection that ran `LISTEN channel`
+ * handing each notification's target and watchers to `heard`; `close` ends both.
+ */
+export async function openRawGateway(url: string, pool: pg.Pool, channel: string, heard: (target: string, watchers: string[]) => void) {
+  const client = new pg.Client({ connectionString: url, keepAlive: true });
+  client.on('error', () => undefined);
+  client.on('notification', (message) => {
+    if (message.channel !== channel || message.payload === undefined) return;
+    const [target = '', ...watchers] = message.payload.split(' ');
+    heard(target, watchers);
+  });
+  await client.connect();
+  try {
+    await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+  } catch (e) {
+    await client.end().catch(() => undefined);
+    throw e;
+  }
+  return {
+    append: rawPgAppender(pool, channel),
+    close: async (): Promise<void> => {
+      await client.end();
+      await pool.end();
+    },
+  };
 }

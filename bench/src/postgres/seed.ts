@@ -4,11 +4,26 @@ import pg from 'pg';
 
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
+import type { PgPlace } from '../library/facade.js';
 import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
+import { openRawPool } from './rawPg.js';
+import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from './server.js';
 
-/** Creates `schema` with the store's own migrations, so the raw side gets exactly its tables. */
-export async function createStoreSchema(url: string, schema: string): Promise<void> {
-  await (await openPostgresStore({ connectionString: url, schema, maxConnections: 1 })).close();
+/** A raw side: a fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
+export async function freshRawSide(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
+  const place = freshPlace(ctx);
+  await (await openPostgresStore({ connectionString: place.url, schema: place.schema, maxConnections: 1 })).close();
+  return { place, pool: openRawPool(place.url, place.schema, size) };
+}
+
+/** Runs `work` on a one-connection pool on `place` (a seed beside a store, untimed), then ends the pool. */
+export async function withPool<T>(place: PgPlace, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = openRawPool(place.url, place.schema, 1);
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
 }
 
 /** Event i gets sequence i + 1 (the sequence moved past them), heads raised to match, tables analyzed. */

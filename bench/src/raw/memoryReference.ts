@@ -1,6 +1,6 @@
 // The memory store's baseline: a plain in-memory log and cursor table doing the bookkeeping of a
 // `record` and a `status` read (a Map of logs, a Map of cursors per target), with no facade.
-import type { RawRecord } from './append.js';
+import type { RawRecord } from './rawDb.js';
 
 type RefEvent = Omit<RawRecord, 'notifies' | 'actorSessionKey'> & { readonly sequence: number; readonly occurredAt: string; readonly appendedAt: number };
 

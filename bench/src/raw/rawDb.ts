@@ -1,6 +1,9 @@
-// The raw SQLite baseline's database: the store's own migration SQL, its pragmas, and every
-// statement the baseline runs, prepared once. When the store changes a query, mirror it here.
+// The raw SQLite baseline: the store's own migration SQL and pragmas, every statement it runs prepared
+// once (better-sqlite3, and node:sqlite's DatabaseSync), and the store's operations as plain SQL:
+// the single append, the `status` read, the restart scan and the prune. When the store changes a
+// query, mirror it here.
 import Database from 'better-sqlite3';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from '@session-state/adapters-sqlite';
 
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
@@ -50,10 +53,171 @@ export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
 /** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
 export function openRawDb(path: string, options: { readonly existing?: boolean } = {}): RawDb {
   const client = new Database(path);
-  client.exec(RAW_PRAGMAS);
-  if (options.existing !== true) client.exec(RAW_SCHEMA);
-  const st: Record<string, Database.Statement> = {};
-  for (const [name, sql] of Object.entries(RAW_SQL)) st[name] = client.prepare(sql);
+  const st = prepareAll(client, options.existing);
   st['changesSince']?.raw(true);
   return { client, st: st as unknown as RawStatements };
+}
+
+/** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared. */
+function prepareAll<S>(client: { exec(sql: string): unknown; prepare(sql: string): S }, existing: boolean | undefined): Record<string, S> {
+  client.exec(RAW_PRAGMAS);
+  if (existing !== true) client.exec(RAW_SCHEMA);
+  return Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)]));
+}
+
+/** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
+export interface RawRecord {
+  readonly sessionKey: string;
+  readonly kind: string;
+  readonly actorType: string;
+  readonly actorSessionKey?: string;
+  readonly summary: string;
+  readonly payload?: Readonly<Record<string, unknown>>;
+  readonly notifies: boolean;
+}
+
+/** One record per call, one transaction each; returns the sequence. */
+export function rawAppender(db: RawDb): (record: RawRecord, now: number) => number {
+  const tx = db.client.transaction(appendIn(db.st));
+  return (record, now) => tx.immediate(record, now);
+}
+
+/** The statements of one append, inside the caller's transaction. */
+export function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
+  return (record, now) => {
+    const onTarget = st.cursorsOnTarget.all(record.sessionKey);
+    const payload = record.payload === undefined ? null : JSON.stringify(record.payload);
+    const result = st.insertEvent.run(record.sessionKey, record.kind, record.actorType, record.actorSessionKey ?? null, record.summary, payload, null, new Date(now).toISOString(), now);
+    const sequence = Number(result.lastInsertRowid);
+    st.raiseHead.run(record.sessionKey, sequence);
+    for (const c of onTarget) {
+      if (!record.notifies || c.watcher === record.actorSessionKey) continue;
+      if (c.material <= c.acked) {
+        if (sequence <= c.acked) continue;
+        st.updateCursor.run(c.acked, sequence, sequence, now, c.watcher, c.target);
+        st.insertJournal.run(c.watcher, c.target, 'notice_raised', null, null, c.acked, sequence, sequence, now);
+      } else if (sequence > c.material) {
+        st.updateCursor.run(c.acked, c.notified, sequence, now, c.watcher, c.target);
+      }
+    }
+    return sequence;
+  };
+}
+
+export interface RawStatus {
+  readonly stateVersion: number;
+  readonly events: readonly Record<string, unknown>[];
+  readonly historyGap: boolean;
+  readonly hasMore: boolean;
+  readonly nextSince: number;
+}
+
+/** Shapes [head, prune_watermark, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at] rows. */
+export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown): RawStatus {
+  const first = rows[0];
+  if (first === undefined) return { stateVersion: 0, events: [], historyGap: false, hasMore: false, nextSince: since };
+  const events: Record<string, unknown>[] = [];
+  for (let i = 0; i < rows.length && i < limit; i++) {
+    const r = rows[i];
+    if (r === undefined || r[2] === null) break;
+    const event: Record<string, unknown> = { sequence: r[2], kind: r[3], actorType: r[4], summary: r[6], occurredAt: r[8] };
+    if (r[5] !== null) event['actorSessionKey'] = r[5];
+    if (r[7] !== null) event['payload'] = payloadOf(r[7]);
+    events.push(event);
+  }
+  const last = events[events.length - 1];
+  return {
+    stateVersion: first[0] as number,
+    events,
+    historyGap: since < (first[1] as number),
+    hasMore: rows.length > limit,
+    nextSince: last === undefined ? since : (last['sequence'] as number),
+  };
+}
+
+const parse = (stored: unknown): unknown => JSON.parse(stored as string);
+
+/** A reader of at most `limit` events after `since` for a session. */
+export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
+  return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, parse);
+}
+
+/** Runs the scan at `now`; returns how many pairs are pending. */
+export function rawRestartScan(db: RawDb, now: number): number {
+  const { st } = db;
+  return db.client
+    .transaction((): number => {
+      const pending = st.pendingCursors.all();
+      for (const c of pending) {
+        if (c.notified === c.material) continue;
+        st.raiseNotified.run(now, c.watcher, c.target);
+        st.insertJournal.run(c.watcher, c.target, 'notice_recovered', null, null, c.acked, c.material, c.material, now);
+      }
+      return pending.length;
+    })
+    .immediate();
+}
+
+/** Prunes to `maxRows` / `maxAgeMs` at `now`; returns the events deleted. */
+export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: number): number {
+  const { client } = db;
+  const cutoff = now - maxAgeMs;
+  const byAge = `SELECT sequence, session_key FROM events WHERE appended_at < @cutoff`;
+  const byCap = `SELECT sequence, session_key FROM events WHERE appended_at >= @cutoff ORDER BY sequence
+                  LIMIT max(0, (SELECT count(*) FROM events WHERE appended_at >= @cutoff) - @maxRows)`;
+  const victims = `${byAge} UNION ALL SELECT * FROM (${byCap})`;
+  return client
+    .transaction((): number => {
+      client
+        .prepare(
+          `UPDATE heads SET prune_watermark = max(prune_watermark, v.m)
+             FROM (SELECT session_key, max(sequence) AS m FROM (${victims}) GROUP BY session_key) AS v
+            WHERE heads.session_key = v.session_key`,
+        )
+        .run({ cutoff, maxRows });
+      const deleted = client.prepare(`DELETE FROM events WHERE sequence IN (SELECT sequence FROM (${victims}))`).run({ cutoff, maxRows }).changes;
+      const journal = client.prepare(
+        `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES (?, ?, 'watch_ended', 'expired', NULL, ?, ?, ?, ?)`,
+      );
+      const expired = client.prepare('DELETE FROM cursors WHERE touched_at < ? RETURNING watcher, target, acked, notified, material').all(cutoff) as Record<string, string | number>[];
+      for (const c of expired) journal.run(c['watcher'], c['target'], c['acked'], c['notified'], c['material'], now);
+      client
+        .prepare(
+          `DELETE FROM cursor_journal WHERE recorded_at < ? AND (
+             NOT EXISTS (SELECT 1 FROM cursors c WHERE c.watcher = cursor_journal.watcher AND c.target = cursor_journal.target)
+             OR EXISTS (SELECT 1 FROM cursor_journal l WHERE l.watcher = cursor_journal.watcher AND l.target = cursor_journal.target AND l.position > cursor_journal.position))`,
+        )
+        .run(cutoff);
+      return deleted;
+    })
+    .immediate();
+}
+
+export interface NodeRawDb {
+  readonly client: DatabaseSync;
+  readonly st: RawStatements;
+}
+
+export function openNodeRawDb(path: string, options: { readonly existing?: boolean } = {}): NodeRawDb {
+  const client = new DatabaseSync(path);
+  const st = prepareAll(client, options.existing);
+  st['changesSince']?.setReturnArrays(true);
+  return { client, st: st as unknown as RawStatements };
+}
+
+/** One record per call in its own write transaction; returns the sequence. */
+export function nodeRawAppender(db: NodeRawDb): (record: RawRecord, now: number) => number {
+  const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.client.prepare(sql)) as [StatementSync, StatementSync, StatementSync];
+  const append = appendIn(db.st);
+  return (record, now) => {
+    begin.run();
+    try {
+      const sequence = append(record, now);
+      commit.run();
+      return sequence;
+    } catch (error) {
+      if (db.client.isTransaction) rollback.run();
+      throw error;
+    }
+  };
 }

@@ -18,13 +18,6 @@ export function openSeedConnection(path: string): Database.Database {
   return client;
 }
 
-/** Writes `seed` into the file at `path` through a connection of its own. */
-export function seedFile(path: string, seed: EventSeed): void {
-  const client = openSeedConnection(path);
-  seedEvents(client, seed);
-  client.close();
-}
-
 export function seedEvents(client: Database.Database, seed: EventSeed): number {
   const insert = client.prepare(
     `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,

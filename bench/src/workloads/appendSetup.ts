@@ -1,10 +1,9 @@
 // Shared set-up of the append workloads: the watch pairs, registered through the facade or seeded
 // into a raw file, and the per-op functions the runner calls.
-import type { Awareness } from '../library/facade.js';
+import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import type { BenchContext } from '../harness/context.js';
-import { rawAppender } from '../raw/append.js';
-import { openRawDb, type RawDb } from '../raw/rawDb.js';
-import { seedCursors } from '../raw/seed.js';
+import { openRawDb, rawAppender, type RawDb } from '../raw/rawDb.js';
+import { openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
 export interface WatchPair {
@@ -36,6 +35,13 @@ export const libraryRecordOp = (awareness: Awareness, sessions: number) => async
   expectRecorded(await awareness.record(humanTurn(targetKey(i % sessions))), 'library record');
 };
 
+/** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
+export const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {
+  const calls = [];
+  for (let k = 0; k < inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % sessions))));
+  for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
+};
+
 /** Op `i` on the raw baseline: one append transaction on target `i mod sessions`. */
 export function rawRecordOp(db: RawDb, sessions: number): (i: number) => void {
   const append = rawAppender(db);
@@ -52,4 +58,20 @@ export async function recordInBatches(awareness: Awareness, count: number, keyOf
       if (result.ok && 'event' in result) onEach?.(result.event);
     }
   }
+}
+
+/** The facade over a SQLite file seeded by SQL beside the store before it starts, with room for twice the seed. */
+export function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqlite'): Promise<Awareness> {
+  const store = openLibraryStore(path, driver);
+  const seeder = openSeedConnection(path);
+  seedEvents(seeder, seed);
+  seeder.close();
+  return startOnStore(store, { maxRows: seed.count * 2 });
+}
+
+/** A raw file holding `seed`. */
+export function seededRawDb(path: string, seed: EventSeed): RawDb {
+  const db = openRawDb(path);
+  seedEvents(db.client, seed);
+  return db;
 }

@@ -1,17 +1,14 @@
-// PostgreSQL workload 8: N = 1, 2, 4 gateway processes on one schema per side. Each records on
-// targets whose watchers the next gateway owns and probes fresh targets; owners drain on wake.
-// Flat out: aggregate records/s and queries per notice. Paced (both sides offering the same load
-// below saturation): the delay from a probe's record in one process to its owner's wake in another.
+// PostgreSQL workload 8: N gateway processes per side on one schema (postgres/gatewayWorker.ts). Flat
+// out: aggregate records/s and queries per notice; paced: a probe's record → its owner's wake.
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { WorkloadResult } from '../harness/context.js';
 import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { createStoreSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
@@ -70,11 +67,9 @@ interface SideGateways {
 
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
 async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number): Promise<SideGateways> {
-  const place = freshPlace(ctx);
-  await createStoreSchema(place.url, place.schema);
+  const { place, pool } = await freshRawSide(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
-  const pool = openRawPool(place.url, place.schema, 1);
   try {
     const now = Date.now();
     await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat());
@@ -135,11 +130,7 @@ interface Phase {
   readonly rounds: ReadonlyArray<{ readonly library: SideRun; readonly raw: SideRun }>;
 }
 
-/**
- * Both sides' gateways open at once, taking turns in short rounds (raw, library | library, raw | …)
- * after an untimed warm-up, so a change in the machine's load meets both; then, if `paced`, the
- * same with each side offering PACED_FRACTION of raw's flat-out records/s.
- */
+/** Both sides' gateways open at once, taking turns in rounds after an untimed warm-up (a load change meets both); then, if `paced`, the same at PACED_FRACTION of raw's flat out. */
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
   const raw = await openSide(ctx, 'raw', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
   let library: SideGateways | undefined;

@@ -1,22 +1,17 @@
-// PostgreSQL workload 7: the cross-gateway notice delay. Gateways A and B share one store; A
-// records a change on a target whose watcher B owns. An op is timed from just before A's `record`
-// to B's `wake`; the raw side times the append transaction (with its `pg_notify`) to the
-// notification on a second connection that ran `LISTEN`.
+// PostgreSQL workload 7: the cross-gateway notice delay, from just before gateway A's `record` to
+// gateway B's `wake`; raw: the append transaction (with `pg_notify`) to the notification on a listener.
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { runPaired, sidesOf, summarise } from '../harness/measure.js';
+import { runPaired, summarise } from '../harness/measure.js';
 import { createSignalWaiter } from '../harness/signalWaiter.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
-import { describeQueries, measureCostPair } from '../postgres/opCost.js';
-import { rawPgAppender } from '../postgres/rawAppend.js';
-import { rawPgDrain } from '../postgres/rawDrain.js';
-import { rawPgListen } from '../postgres/rawListen.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { createStoreSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshPlace, type PgBenchContext } from '../postgres/server.js';
+import { describeQueries } from '../postgres/opCost.js';
+import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
+import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
-import { channelOf, COUNTED_OPS, costOps } from './pgAppend.js';
+import { costOfOps, COUNTED_OPS } from './pgAppend.js';
 
 /** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
 const LIMIT_P99_MS = 50;
@@ -74,31 +69,23 @@ async function openGateways(ctx: PgBenchContext, targets: number): Promise<Notic
 }
 
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
-  const place = freshPlace(ctx);
-  await createStoreSchema(place.url, place.schema);
-  const pool = openRawPool(place.url, place.schema, PG_POOL_SIZE);
+  const { place, pool } = await freshRawSide(ctx);
   const notifications = createSignalWaiter('notification');
-  let listening: Awaited<ReturnType<typeof rawPgListen>>;
-  try {
-    await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())));
-    listening = await rawPgListen(place.url, channelOf(place.schema), (payload) => notifications.signal(payload.split(' ')[0] ?? payload));
-  } catch (e) {
-    await pool.end();
-    throw e;
-  }
-  const append = rawPgAppender(pool, channelOf(place.schema));
+  const gateway = await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())))
+    .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target)))
+    .catch(async (e: unknown) => {
+      await pool.end();
+      throw e;
+    });
   return {
-    notice: (i) => timedNotice(notifications.next(pairOf(i, targets).target, HEARD_TIMEOUT_MS), () => append(rawHumanTurn(pairOf(i, targets).target), Date.now())),
+    notice: (i) => timedNotice(notifications.next(pairOf(i, targets).target, HEARD_TIMEOUT_MS), () => gateway.append(rawHumanTurn(pairOf(i, targets).target), Date.now())),
     async drain(i) {
       const { watcher, target } = pairOf(i, targets);
       const drained = await rawPgDrain(pool, watcher, [target], Date.now());
       if (drained !== 1) throw new Error(`raw drain found ${drained} notices, expected 1`);
     },
     strays: () => notifications.strays(),
-    close: async () => {
-      await listening.close();
-      await pool.end();
-    },
+    close: gateway.close,
   };
 }
 
@@ -123,17 +110,17 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
     return heardNs;
   };
   try {
-    const stats = await runPaired({ label: `pg7 ${title}`, n: sizes.notices, warmup: sizes.noticeWarmup, chunk: sizes.chunk, sides: [{ name: 'library', timed: timed('library', library) }, { name: 'raw', timed: timed('raw', raw) }] }, ctx.progress);
-    const [lib, base] = sidesOf(stats, 'library', 'raw');
+    const sides = [{ name: 'library', timed: timed('library', library) }, { name: 'raw', timed: timed('raw', raw) }] as const;
+    const [lib, base] = await runPaired({ label: `pg7 ${title}`, n: sizes.notices, warmup: sizes.noticeWarmup, chunk: sizes.chunk, sides }, ctx.progress);
     // The queries of the delay path: ops on distinct targets, drained only after the pass.
     const from = sizes.noticeWarmup + sizes.notices;
     if (COUNTED_OPS > targets) throw new Error('the cost pass needs a distinct target per op');
-    const cost = await measureCostPair(COUNTED_OPS / 2, costOps(from, COUNTED_OPS / 2, library.notice), costOps(from, COUNTED_OPS / 2, raw.notice));
+    const cost = await costOfOps(from, library.notice, raw.notice);
     for (let i = from; i < from + COUNTED_OPS; i++) {
       await library.drain(i);
       await raw.drain(i);
     }
-    const p50 = (samplesNs: number[]): string => latency(summarise(samplesNs, 0).p50Us);
+    const p50 = (samplesNs: number[]): string => latency(summarise(samplesNs).p50Us);
     const strays = library.strays() + raw.strays();
     return {
       id: 'pg7',

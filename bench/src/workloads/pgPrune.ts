@@ -1,30 +1,23 @@
 // PostgreSQL workloads 5 and 5m: pruning a log down to its row cap, the library's bounded batches
 // (`awareness.prune()`, one transaction each) against the store's statements in one transaction.
-import { startPostgres } from '../library/facade.js';
+import { openPgLibraryStore, startOnStore, type PgPlace } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
-import { DAY_MS, ratio, times, type WorkloadResult } from '../harness/context.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { ratio, times, type WorkloadResult } from '../harness/context.js';
+import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
-import { rawPgPrune } from '../postgres/rawPrune.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { createStoreSchema, seedPgEvents } from '../postgres/seed.js';
+import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
+import { freshRawSide, seedPgEvents, withPool } from '../postgres/seed.js';
 import type { EventSeed } from '../raw/seed.js';
-import { channelOf } from './pgAppend.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, totalCheck, type TimedPrune } from './pruneResult.js';
-import { PRUNE_NOW } from './w5Prune.js';
-
-const MAX_AGE_MS = 30 * DAY_MS;
+import { MAX_AGE_MS, PRUNE_NOW } from './w5Prune.js';
 
 /** Seeds the log (untimed) and vacuums it, so both sides start from pages in the same state. */
-async function seedLog(url: string, schema: string, seed: EventSeed): Promise<void> {
-  const seeder = openRawPool(url, schema, 1);
-  try {
+async function seedLog(place: PgPlace, seed: EventSeed): Promise<void> {
+  await withPool(place, async (seeder) => {
     await seedPgEvents(seeder, seed);
     await seeder.query('VACUUM ANALYZE events, heads');
-  } finally {
-    await seeder.end();
-  }
+  });
 }
 
 /** One prune under `measureBlocking`, its queries counted as it runs. */
@@ -38,22 +31,20 @@ async function pgPrune(ctx: PgBenchContext, id: string, cap: number, excess: num
   const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(ctx.pg.sizes.sessions, targetKey), appendedAt: PRUNE_NOW };
   ctx.progress.update(`${id} ${title}: seeding the library`, 0, 2);
   const libPlace = freshPlace(ctx);
-  const awareness = await startPostgres(libPlace, { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
+  const awareness = await startOnStore(await openPgLibraryStore(libPlace), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
   let lib: TimedPrune & { cost: OpCost };
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.
     await awareness.prune();
-    await seedLog(libPlace.url, libPlace.schema, seed);
+    await seedLog(libPlace, seed);
     ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
     lib = await timedPrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   } finally {
     await awareness.close();
   }
   ctx.progress.update(`${id} ${title}: raw prune`, 1, 2);
-  const rawPlace = freshPlace(ctx);
-  await createStoreSchema(rawPlace.url, rawPlace.schema);
-  await seedLog(rawPlace.url, rawPlace.schema, seed);
-  const pool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
+  const { place: rawPlace, pool } = await freshRawSide(ctx);
+  await seedLog(rawPlace, seed);
   let raw: TimedPrune & { cost: OpCost };
   try {
     // One connection made before the clock starts, as the library's pool has one open.

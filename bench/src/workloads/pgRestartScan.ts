@@ -2,18 +2,14 @@
 // `createSessionStateAwareness` takes over an opened store against the store's scan run raw.
 import type pg from 'pg';
 
-import { openPgLibraryStore, startOnStore } from '../library/facade.js';
-import { sum, summarise, timeOnce } from '../harness/measure.js';
+import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
+import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
-import { openRawPool } from '../postgres/rawPg.js';
-import { rawPgRestartScan } from '../postgres/rawRestartScan.js';
+import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost.js';
-import { createStoreSchema, seedPgCursors } from '../postgres/seed.js';
-import { alternating, cursorRows, RESET_PENDING } from './w6RestartScan.js';
-
-/** A scan made ready (untimed), run (timed), then checked and closed. */
-type Scan = { run(): Promise<unknown>; finish(): Promise<void> };
+import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
+import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
 
 /** Resets the pending rows and vacuums the dead rows away (untimed). */
 async function reset(pool: pg.Pool): Promise<void> {
@@ -30,47 +26,31 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   await (await openPgLibraryStore(libPlace)).close();
   const libSeeder = openRawPool(libPlace.url, libPlace.schema, 1);
   await seedPgCursors(libSeeder, cursorRows(sizes.cursors, sizes.pending, now));
-  const rawPlace = freshPlace(ctx);
-  await createStoreSchema(rawPlace.url, rawPlace.schema);
-  const rawSeeder = openRawPool(rawPlace.url, rawPlace.schema, 1);
+  const { place: rawPlace, pool: rawSeeder } = await freshRawSide(ctx, 1);
   await seedPgCursors(rawSeeder, cursorRows(sizes.cursors, sizes.pending, now));
 
-  const open = {
-    library: async (): Promise<Scan> => {
+  /** One scan of `side` under `measure`: made ready (untimed), run, then checked and closed. */
+  const once = async <T>(side: 'library' | 'raw', measure: (run: () => Promise<unknown>) => Promise<T>): Promise<T> => {
+    if (side === 'library') {
       await reset(libSeeder);
       const store = await openPgLibraryStore(libPlace);
-      let started: Awaited<ReturnType<typeof startOnStore>> | undefined;
-      return {
-        run: async () => (started = await startOnStore(store)),
-        finish: async () => {
-          if (started === undefined) return store.close();
-          const requeued = started.pending('agent:w0:main').length;
-          await started.close();
-          if (requeued !== 1) throw new Error('library restart scan did not re-queue the pending notice');
-        },
-      };
-    },
-    raw: async (): Promise<Scan> => {
-      await reset(rawSeeder);
-      // A restart opens a new pool; one connection is made before the clock starts, as the library's open leaves one.
-      const pool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
-      (await pool.connect()).release();
-      let found = 0;
-      return {
-        run: async () => (found = await rawPgRestartScan(pool, Date.now())),
-        finish: async () => {
-          await pool.end();
-          if (found !== sizes.pending) throw new Error(`raw scan found ${found} pending cursors, expected ${sizes.pending}`);
-        },
-      };
-    },
-  };
-  const once = async <T>(side: 'library' | 'raw', measure: (run: () => Promise<unknown>) => Promise<T>): Promise<T> => {
-    const scan = await open[side]();
+      let started: Awareness | undefined;
+      try {
+        return await measure(async () => (started = await startOnStore(store)));
+      } finally {
+        await (started === undefined ? store.close() : closeScanned(started));
+      }
+    }
+    await reset(rawSeeder);
+    // A restart opens a new pool; one connection is made before the clock starts, as the library's open leaves one.
+    const pool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
+    (await pool.connect()).release();
+    let found = 0;
     try {
-      return await measure(() => scan.run());
+      return await measure(async () => (found = await rawPgRestartScan(pool, Date.now())));
     } finally {
-      await scan.finish();
+      await pool.end();
+      expectFound(found, sizes.pending);
     }
   };
   const samples = { library: [] as number[], raw: [] as number[] };
@@ -94,8 +74,8 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
     id: 'pg6',
     title,
     sides: [
-      { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library, sum(samples.library)) },
-      { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw, sum(samples.raw)) },
+      { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library) },
+      { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
     ],
     checks: [],
     notes,

@@ -1,14 +1,14 @@
 // PostgreSQL workload 4: `status` with `changesSince` on a seeded log, a tail poll and a full
 // 200-event page, over the facade on the PostgreSQL store against the store's read run raw.
 import { openPgLibraryStore, startOnStore } from '../library/facade.js';
-import { runPaired, sidesOf } from '../harness/measure.js';
+import { runPaired } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
-import { openRawPool, rawPgReader } from '../postgres/rawPg.js';
-import { costNote, measureCostPair } from '../postgres/opCost.js';
-import { createStoreSchema, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
+import { freshPlace, type PgBenchContext } from '../postgres/server.js';
+import { rawPgReader } from '../postgres/rawPg.js';
+import { costNote } from '../postgres/opCost.js';
+import { freshRawSide, seedPgEvents, tailSinceFromPg, withPool } from '../postgres/seed.js';
 import { keysOf, logKey } from './keys.js';
-import { COUNTED_OPS, costOps } from './pgAppend.js';
+import { costOfOps } from './pgAppend.js';
 import { libraryReadOps, PAGE, rawReadOps } from './w4StatusReads.js';
 
 export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResult[]> {
@@ -18,13 +18,9 @@ export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResul
   const seed = { count: sizes.logRows, sessionKeys, appendedAt: Date.now() };
   const libPlace = freshPlace(ctx);
   const store = await openPgLibraryStore(libPlace);
-  const seeder = openRawPool(libPlace.url, libPlace.schema, 1);
-  await seedPgEvents(seeder, seed);
-  await seeder.end();
+  await withPool(libPlace, (pool) => seedPgEvents(pool, seed));
   const awareness = await startOnStore(store, { maxRows: sizes.logRows * 2 });
-  const rawPlace = freshPlace(ctx);
-  await createStoreSchema(rawPlace.url, rawPlace.schema);
-  const rawPool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
+  const { pool: rawPool } = await freshRawSide(ctx);
   await seedPgEvents(rawPool, seed);
   const since = await tailSinceFromPg(rawPool, sessionKeys, sizes.tailEvents);
   const lib = libraryReadOps(awareness, sizes.logSessions, since, sizes.tailEvents);
@@ -33,9 +29,8 @@ export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResul
   try {
     const result = async (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> => {
       const rawOp = async (i: number): Promise<void> => raw[op](i);
-      const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(300, n / 4), chunk: sizes.chunk, sides: [{ name: 'library', async: lib[op] }, { name: 'raw', async: rawOp }] }, ctx.progress);
-      const [l, b] = sidesOf(stats, 'library', 'raw');
-      const cost = await measureCostPair(COUNTED_OPS / 2, costOps(1, COUNTED_OPS / 2, lib[op]), costOps(1, COUNTED_OPS / 2, rawOp));
+      const [l, b] = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(300, n / 4), chunk: sizes.chunk, sides: [{ name: 'library', async: lib[op] }, { name: 'raw', async: rawOp }] }, ctx.progress);
+      const cost = await costOfOps(1, lib[op], rawOp);
       return {
         id,
         title: `${title} (${shape})`,

@@ -1,6 +1,7 @@
 // The result of a prune workload (5, 5m, pg5, pg5m): rows/s and total time of one prune per side,
 // the longest event-loop block, and the block target.
 import { ratio, times, type Check, type WorkloadResult } from '../harness/context.js';
+import { measureBlocking } from '../harness/loopBlock.js';
 
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */
 export const BLOCK_LIMIT_MS = 20;
@@ -9,6 +10,12 @@ export const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
 
 /** One side's prune; `deleted` must be the excess over the cap. */
 export type TimedPrune = { readonly op: string; readonly totalMs: number; readonly maxBlockMs: number; readonly deleted: number };
+
+/** One prune under `measureBlocking`; `prune` returns the events it deleted. */
+export async function timePrune(op: string, prune: () => number | Promise<number>): Promise<TimedPrune> {
+  const m = await measureBlocking(prune);
+  return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result };
+}
 
 export function pruneResult(id: string, title: string, excess: number, library: TimedPrune, raw: TimedPrune, notes: readonly string[] = []): WorkloadResult {
   for (const [side, timed] of [['library', library], ['raw', raw]] as const) {

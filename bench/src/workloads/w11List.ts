@@ -2,11 +2,9 @@
 // read done raw (prepared `IN (?, …)` statements of 500 keys at most, one version per key in order).
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { runPaired, sidesOf, type BenchSide } from '../harness/measure.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { openRawDb } from '../raw/rawDb.js';
-import { seedEvents, seedFile } from '../raw/seed.js';
+import { seededLibrary, seededRawDb } from './appendSetup.js';
 import { keysOf, logKey } from './keys.js';
 
 const FEW = 10;
@@ -37,12 +35,8 @@ export async function w11List(ctx: BenchContext): Promise<WorkloadResult[]> {
   ctx.progress.update('11: seeding both files', 0, 1);
   const keys = keysOf(sessions, logKey);
   const seed = { count: sessions, sessionKeys: keys, appendedAt: Date.now() };
-  const libPath = ctx.tempDb('w11-library');
-  const store = openLibraryStore(libPath);
-  seedFile(libPath, seed);
-  const awareness = await startOnStore(store, { maxRows: sessions * 2 });
-  const raw = openRawDb(ctx.tempDb('w11-raw'));
-  seedEvents(raw.client, seed);
+  const awareness = await seededLibrary(ctx.tempDb('w11-library'), seed);
+  const raw = seededRawDb(ctx.tempDb('w11-raw'), seed);
   const list = rawLister(raw.client);
   /** Ten keys spread over the key space, different each op. */
   const few = (i: number): string[] => Array.from({ length: FEW }, (_, j) => keys[(i * 7919 + j * 9973) % sessions] as string);
@@ -50,10 +44,9 @@ export async function w11List(ctx: BenchContext): Promise<WorkloadResult[]> {
     if (got.length !== want || got.some((r) => r.stateVersion === undefined)) throw new Error(`${what}: expected ${want} versions`);
   };
   try {
-    const run = async (id: string, title: string, n: number, ops: { library: string; raw: string }, sides: BenchSide[]): Promise<WorkloadResult> => {
+    const run = async (id: string, title: string, n: number, ops: { library: string; raw: string }, sides: readonly [BenchSide, BenchSide]): Promise<WorkloadResult> => {
       const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.max(2, Math.floor(n / 10)), chunk: Math.max(1, Math.floor(n / 10)), sides }, ctx.progress);
-      const [lib, base] = sidesOf(stats, 'library', 'raw');
-      return latencyResult(id, `${title} (${sessions} sessions)`, ops, lib, base, 1.5);
+      return latencyResult(id, `${title} (${sessions} sessions)`, ops, stats, 1.5);
     };
     return [
       await run('11a', `list of ${FEW} keys`, listFew, { library: `list ${FEW} keys`, raw: `select ${FEW} keys` }, [

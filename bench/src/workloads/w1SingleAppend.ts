@@ -1,8 +1,8 @@
 // Workloads 1, 2 and 10: one awaited `record` per transaction against raw single-append
 // transactions doing the same statements; workload 1 also on node:sqlite.
 import { startSqlite } from '../library/facade.js';
-import { runPaired, sidesOf, type BenchSide } from '../harness/measure.js';
-import { nodeRawAppender, openNodeRawDb } from '../raw/nodeRawDb.js';
+import { runPaired, type BenchSide } from '../harness/measure.js';
+import { nodeRawAppender, openNodeRawDb } from '../raw/rawDb.js';
 import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { rawHumanTurn, targetKey } from './keys.js';
@@ -36,20 +36,16 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   const raw = openRawWithPairs(ctx, `w${id}-raw`, shape.pairs());
   const libraryOp = libraryRecordOp(awareness, shape.sessions);
   const rawOp = rawRecordOp(raw, shape.sessions);
-  const node = shape.nodeSqlite === true ? await nodeSqliteAppendSides(ctx, id, shape.sessions) : undefined;
+  // The node:sqlite pair (workload 1): the same ops on a facade and a raw file of its own.
+  const nodeAwareness = shape.nodeSqlite === true ? await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' }) : undefined;
+  const nodeRaw = nodeAwareness !== undefined ? openNodeRawDb(ctx.tempDb(`w${id}-raw-node`)) : undefined;
   try {
-    const stats = await runPaired(
-      {
-        label: `${id} ${title}`,
-        n: shape.records,
-        warmup: shape.warmup,
-        chunk: shape.chunk,
-        sides: [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }, ...(node?.sides ?? [])],
-      },
-      ctx.progress,
-    );
-    const [lib, base] = sidesOf(stats, 'library', 'raw');
-    const result = latencyResult(id, title, OPS, lib, base, 1.2, node === undefined ? undefined : sidesOf(stats, 'library node:sqlite', 'raw node:sqlite'));
+    const sides: BenchSide[] = [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }];
+    if (nodeAwareness !== undefined && nodeRaw !== undefined) {
+      const append = nodeRawAppender(nodeRaw);
+      sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % shape.sessions)), Date.now()) });
+    }
+    const result = latencyResult(id, title, OPS, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
     if (shape.explainTail !== true) return result;
     const after = shape.warmup + shape.records;
     const frames = {
@@ -61,24 +57,9 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   } finally {
     await awareness.close();
     raw.client.close();
-    await node?.close();
+    await nodeAwareness?.close();
+    nodeRaw?.client.close();
   }
-}
-
-async function nodeSqliteAppendSides(ctx: BenchContext, id: string, sessions: number): Promise<{ sides: BenchSide[]; close: () => Promise<void> }> {
-  const awareness = await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' });
-  const raw = openNodeRawDb(ctx.tempDb(`w${id}-raw-node`));
-  const append = nodeRawAppender(raw);
-  return {
-    sides: [
-      { name: 'library node:sqlite', async: libraryRecordOp(awareness, sessions) },
-      { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % sessions)), Date.now()) },
-    ],
-    close: async () => {
-      await awareness.close();
-      raw.client.close();
-    },
-  };
 }
 
 export const w1SingleAppend = (ctx: BenchContext): Promise<WorkloadResult> =>

@@ -2,14 +2,11 @@
 // full 200-event page, against the same read done raw; and the same on node:sqlite.
 import type Database from 'better-sqlite3';
 
-import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { runPaired, sidesOf, type BenchSide } from '../harness/measure.js';
+import type { Awareness } from '../library/facade.js';
+import { runPaired } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawReader, type RawStatus } from '../raw/readChanges.js';
-import { openNodeRawDb } from '../raw/nodeRawDb.js';
-import { openRawDb } from '../raw/rawDb.js';
-import { seedEvents, seedFile, type EventSeed } from '../raw/seed.js';
-import { recordInBatches } from './appendSetup.js';
+import { openNodeRawDb, rawReader, type RawStatus } from '../raw/rawDb.js';
+import { recordInBatches, seededLibrary, seededRawDb } from './appendSetup.js';
 import { keysOf, logKey } from './keys.js';
 
 export const PAGE = 200;
@@ -58,45 +55,31 @@ export async function seedMemoryLog(awareness: Awareness, rows: number, sessions
   return new Map([...sequences].map(([key, list]) => [key, list[list.length - 1 - tail] ?? 0]));
 }
 
-/** The facade over a SQLite file seeded by SQL beside the store before it starts. */
-async function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqlite'): Promise<Awareness> {
-  const store = openLibraryStore(path, driver);
-  seedFile(path, seed);
-  return startOnStore(store, { maxRows: seed.count * 2 });
-}
-
 export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]> {
   const { sizes } = ctx;
   ctx.progress.update('4: seeding the logs', 0, 1);
   const seed = { count: sizes.logRows, sessionKeys: keysOf(sizes.logSessions, logKey), appendedAt: Date.now() };
   const awareness = await seededLibrary(ctx.tempDb('w4-library'), seed);
-  const raw = openRawDb(ctx.tempDb('w4-raw'));
-  seedEvents(raw.client, seed);
+  const raw = seededRawDb(ctx.tempDb('w4-raw'), seed);
   const since = tailSinceFromDb(raw.client, sizes.logSessions, sizes.tailEvents);
   const nodeAwareness = await seededLibrary(ctx.tempDb('w4-library-node'), seed, 'node:sqlite');
   const nodeRawPath = ctx.tempDb('w4-raw-node');
-  const seeded = openRawDb(nodeRawPath);
-  seedEvents(seeded.client, seed);
-  seeded.client.close();
+  seededRawDb(nodeRawPath, seed).client.close();
   const nodeRaw = openNodeRawDb(nodeRawPath, { existing: true });
   const ops = (a: Awareness) => libraryReadOps(a, sizes.logSessions, since, sizes.tailEvents);
   const rawOps = (db: Parameters<typeof rawReader>[0]) => rawReadOps(rawReader(db), sizes.logSessions, since, sizes.tailEvents);
-  const sides = { library: ops(awareness), raw: rawOps(raw), nodeLibrary: ops(nodeAwareness), nodeRaw: rawOps(nodeRaw) };
+  const [lib, base, nodeLib, nodeBase] = [ops(awareness), rawOps(raw), ops(nodeAwareness), rawOps(nodeRaw)];
+  const shape = `${sizes.logRows} rows / ${sizes.logSessions} sessions`;
   try {
-    const run = (label: string, n: number, which: 'tail' | 'page') => {
-      const list: BenchSide[] = [
-        { name: 'library', async: sides.library[which] },
-        { name: 'raw', sync: sides.raw[which] },
-        { name: 'library node:sqlite', async: sides.nodeLibrary[which] },
-        { name: 'raw node:sqlite', sync: sides.nodeRaw[which] },
-      ];
-      return runPaired({ label, n, warmup: Math.min(500, n / 4), chunk: Math.max(100, n / 10), sides: list }, ctx.progress);
-    };
-    const shape = `${sizes.logRows} rows / ${sizes.logSessions} sessions`;
     const result = async (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> => {
-      const stats = await run(`${id} ${title}`, n, op);
-      const [lib, base, nodeLib, nodeBase] = sidesOf(stats, 'library', 'raw', 'library node:sqlite', 'raw node:sqlite');
-      return latencyResult(id, `${title} (${shape})`, { library: `status ${op}`, raw: `select ${op}` }, lib, base, 1.2, [nodeLib, nodeBase]);
+      const sides = [
+        { name: 'library', async: lib[op] },
+        { name: 'raw', sync: base[op] },
+        { name: 'library node:sqlite', async: nodeLib[op] },
+        { name: 'raw node:sqlite', sync: nodeBase[op] },
+      ] as const;
+      const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(500, n / 4), chunk: Math.max(100, n / 10), sides }, ctx.progress);
+      return latencyResult(id, `${title} (${shape})`, { library: `status ${op}`, raw: `select ${op}` }, stats, 1.2);
     };
     return [await result('4a', `status tail poll, ${sizes.tailEvents} events`, 'tail', sizes.tailPolls), await result('4b', `status full ${PAGE}-event page`, 'page', sizes.pageReads)];
   } finally {

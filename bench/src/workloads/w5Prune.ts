@@ -1,19 +1,16 @@
-// Workloads 5 and 5m: pruning down to the row cap (the total time and the longest event-loop
-// block), the library's bounded batches against one raw transaction; 5m at 1,000,000 rows, with the
-// WAL's size sampled every timer turn.
+// Workloads 5 and 5m: pruning down to the row cap, the library's bounded batches against one raw
+// transaction; 5m at 1,000,000 rows, with the WAL's size sampled every timer turn.
 import { statSync } from 'node:fs';
 
-import { openLibraryStore, startOnStore, startSqlite } from '../library/facade.js';
-import { measureBlocking } from '../harness/loopBlock.js';
+import { startSqlite } from '../library/facade.js';
 import { DAY_MS, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawPruneAll } from '../raw/prune.js';
-import { openRawDb } from '../raw/rawDb.js';
+import { rawPruneAll } from '../raw/rawDb.js';
 import { openSeedConnection, seedEvents, type EventSeed } from '../raw/seed.js';
-import { recordInBatches } from './appendSetup.js';
+import { recordInBatches, seededRawDb } from './appendSetup.js';
 import { keysOf, targetKey } from './keys.js';
-import { pruneResult, totalCheck } from './pruneResult.js';
+import { pruneResult, timePrune, totalCheck } from './pruneResult.js';
 
-const MAX_AGE_MS = 30 * DAY_MS;
+export const MAX_AGE_MS = 30 * DAY_MS;
 /** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
 export const PRUNE_NOW = Date.UTC(2026, 10, 29);
 /** Workload 5m's target: the WAL file never above this while the library prunes. */
@@ -40,14 +37,13 @@ function sampleWal(path: string): () => number {
 /** The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled. */
 async function rawPrune(ctx: BenchContext, name: string, seed: EventSeed, cap: number) {
   const path = ctx.tempDb(name);
-  const raw = openRawDb(path);
-  seedEvents(raw.client, seed);
+  const raw = seededRawDb(path, seed);
   raw.client.pragma('wal_checkpoint(TRUNCATE)');
   const walMax = sampleWal(path);
-  const m = await measureBlocking(() => rawPruneAll(raw, PRUNE_NOW, MAX_AGE_MS, cap));
+  const timed = await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(raw, PRUNE_NOW, MAX_AGE_MS, cap));
   const walBytes = walMax();
   raw.client.close();
-  return { op: 'one DELETE tx (rows/s)', totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result, walBytes };
+  return { ...timed, walBytes };
 }
 
 export async function w5Prune(ctx: BenchContext): Promise<WorkloadResult> {
@@ -57,10 +53,10 @@ export async function w5Prune(ctx: BenchContext): Promise<WorkloadResult> {
   const awareness = await startSqlite(ctx.tempDb('w5-library'), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
   await recordInBatches(awareness, cap + excess, (i) => targetKey(i % sessions));
   ctx.progress.update(`5 ${title}: library prune()`, 1, 2);
-  const lib = await measureBlocking(() => awareness.prune());
+  const lib = await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   await awareness.close();
   const raw = await rawPrune(ctx, 'w5-raw', { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW }, cap);
-  return pruneResult('5', title, excess, { op: 'prune() (rows/s)', totalMs: lib.totalMs, maxBlockMs: lib.maxBlockMs, deleted: lib.result.eventsDeleted }, raw);
+  return pruneResult('5', title, excess, lib, raw);
 }
 
 /** Workload 5m (full run only, or `--only 5m`). */
@@ -70,7 +66,7 @@ export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult
   const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW };
   ctx.progress.update(`5m ${title}: seeding the library`, 0, 2);
   const path = ctx.tempDb('w5m-library');
-  const awareness = await startOnStore(openLibraryStore(path), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
+  const awareness = await startSqlite(path, { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
   // The start-up prune of the empty log finishes before the seed.
   await awareness.prune();
   const seeder = openSeedConnection(path);
@@ -79,8 +75,7 @@ export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult
   seeder.close();
   ctx.progress.update(`5m ${title}: library prune()`, 1, 2);
   const walMax = sampleWal(path);
-  const m = await measureBlocking(() => awareness.prune());
-  const lib = { op: 'prune() (rows/s)', totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result.eventsDeleted, walBytes: walMax() };
+  const lib = { ...(await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted)), walBytes: walMax() };
   await awareness.close();
   ctx.progress.update(`5m ${title}: raw DELETE`, 1, 2);
   const raw = await rawPrune(ctx, 'w5m-raw', seed, cap);

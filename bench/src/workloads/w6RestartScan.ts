@@ -1,13 +1,10 @@
-// Workloads 6 and 6L: the restart scan over durable cursors, some pending: the time
-// `createSessionStateAwareness` takes over an opened store (it resolves after the scan) against a
-// raw scan doing the same SQL.
-import type Database from 'better-sqlite3';
-
-import { openLibraryStore, startOnStore } from '../library/facade.js';
+// Workloads 6 and 6L: the restart scan, timed as `createSessionStateAwareness` over an opened store
+// (it resolves after the scan), against a raw scan doing the same SQL.
+import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
-import { sum, summarise, timeOnce, turn } from '../harness/measure.js';
+import { summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawRestartScan } from '../raw/restartScan.js';
+import { rawRestartScan } from '../raw/rawDb.js';
 import { openRawDb } from '../raw/rawDb.js';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';
@@ -23,6 +20,17 @@ export function* cursorRows(cursors: number, pending: number, now: number): Gene
 
 /** The pre-scan state of the pending rows, restored between scans. */
 export const RESET_PENDING = 'UPDATE cursors SET notified = 150 WHERE material > acked';
+
+/** Closes a facade after its restart scan, which must have re-queued the first watcher's pending notice. */
+export async function closeScanned(awareness: Awareness): Promise<void> {
+  const requeued = awareness.pending('agent:w0:main').length;
+  await awareness.close();
+  if (requeued !== 1) throw new Error('library restart scan did not re-queue the pending notice');
+}
+
+export function expectFound(found: number, pending: number): void {
+  if (found !== pending) throw new Error(`raw scan found ${found} pending cursors, expected ${pending}`);
+}
 
 /** Alternates which side goes first each round, so a noisy neighbour does not always hit the same side. */
 export async function alternating(rounds: number, run: (side: 'library' | 'raw', round: number) => Promise<void>): Promise<void> {
@@ -45,7 +53,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   ctx.progress.update(`${id} ${title}: seeding`, 0, 1);
   const libPath = ctx.tempDb(`w${id}-library`);
   await openLibraryStore(libPath).close();
-  const seeder: Database.Database = openSeedConnection(libPath);
+  const seeder = openSeedConnection(libPath);
   seedCursors(seeder, cursorRows(cursors, pending, now));
   const rawPath = ctx.tempDb(`w${id}-raw`);
   const rawSeeder = openRawDb(rawPath);
@@ -62,9 +70,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
         const measured = await measureBlocking(() => startOnStore(store));
         libSamples.push(measured.totalMs * 1e6);
         maxBlockMs = Math.max(maxBlockMs, measured.maxBlockMs);
-        const requeued = measured.result.pending('agent:w0:main').length;
-        await measured.result.close();
-        if (requeued !== 1) throw new Error('library restart scan did not re-queue the pending notice');
+        await closeScanned(measured.result);
       } else {
         rawSeeder.client.exec(RESET_PENDING);
         // A restart opens a new connection (cold page cache), as the library side does; untimed.
@@ -72,15 +78,15 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
         let found = 0;
         rawSamples.push(await timeOnce(() => (found = rawRestartScan(raw, Date.now()))));
         raw.client.close();
-        if (found !== pending) throw new Error(`raw scan found ${found} pending cursors, expected ${pending}`);
+        expectFound(found, pending);
       }
     });
   } finally {
     seeder.close();
     rawSeeder.client.close();
   }
-  const lib = summarise(libSamples, sum(libSamples));
-  const base = summarise(rawSamples, sum(rawSamples));
+  const lib = summarise(libSamples);
+  const base = summarise(rawSamples);
   const p50 = ratio(lib.p50Us, base.p50Us);
   return {
     id,

@@ -1,7 +1,7 @@
 // Workload 7: the memory store behind the facade on workloads 1, 2 and 4, against a plain
 // in-memory reference doing the same bookkeeping (raw/memoryReference.ts), in the same run.
 import { startMemory } from '../library/facade.js';
-import { runPaired, sidesOf, type SideStats } from '../harness/measure.js';
+import { runPaired, type SideStats } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { createMemoryReference, type MemoryReference } from '../raw/memoryReference.js';
 import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
@@ -18,13 +18,8 @@ const referenceAppend = (ref: MemoryReference, sessions: number) => async (i: nu
 export async function w7Memory(ctx: BenchContext): Promise<WorkloadResult[]> {
   const { sizes } = ctx;
   const n = sizes.memoryRecords;
-  const pair = async (label: string, count: number, library: (i: number) => Promise<void>, reference: (i: number) => Promise<void>): Promise<[SideStats, SideStats]> => {
-    const stats = await runPaired(
-      { label, n: count, warmup: Math.min(sizes.warmup, count / 4), chunk: Math.max(100, count / 10), sides: [{ name: 'library', async: library }, { name: 'raw', async: reference }] },
-      ctx.progress,
-    );
-    return sidesOf(stats, 'library', 'raw');
-  };
+  const pair = (label: string, count: number, library: (i: number) => Promise<void>, reference: (i: number) => Promise<void>): Promise<[SideStats, SideStats]> =>
+    runPaired({ label, n: count, warmup: Math.min(sizes.warmup, count / 4), chunk: Math.max(100, count / 10), sides: [{ name: 'library', async: library }, { name: 'raw', async: reference }] }, ctx.progress);
   const ops = { library: 'record (memory store)', raw: 'Map reference append' };
 
   const a1 = await startMemory();
@@ -54,11 +49,11 @@ export async function w7Memory(ctx: BenchContext): Promise<WorkloadResult[]> {
   const s4b = await pair('7.4b memory: 200-event page', sizes.pageReads, reads.page, refRead(false));
   await a4.close();
 
-  const withTarget = latencyResult('7.1', `memory store: workload 1 (${n} records)`, ops, ...s1, MEMORY_P50_LIMIT);
+  const withTarget = latencyResult('7.1', `memory store: workload 1 (${n} records)`, ops, s1, MEMORY_P50_LIMIT);
   return [
     { ...withTarget, checks: withTarget.checks.filter((c) => c.target.includes('p50')).map((c) => ({ ...c, target: c.target.replace('raw', 'the Map reference') })) },
-    { ...latencyResult('7.2', 'memory store: workload 2 (fan-out)', ops, ...s2, MEMORY_P50_LIMIT), checks: [] },
-    { ...latencyResult('7.4a', 'memory store: workload 4 tail poll', { library: 'status tail', raw: 'Map reference read' }, ...s4a, MEMORY_P50_LIMIT), checks: [] },
-    { ...latencyResult('7.4b', 'memory store: workload 4 full page', { library: 'status page', raw: 'Map reference read' }, ...s4b, MEMORY_P50_LIMIT), checks: [] },
+    { ...latencyResult('7.2', 'memory store: workload 2 (fan-out)', ops, s2, MEMORY_P50_LIMIT), checks: [] },
+    { ...latencyResult('7.4a', 'memory store: workload 4 tail poll', { library: 'status tail', raw: 'Map reference read' }, s4a, MEMORY_P50_LIMIT), checks: [] },
+    { ...latencyResult('7.4b', 'memory store: workload 4 full page', { library: 'status page', raw: 'Map reference read' }, s4b, MEMORY_P50_LIMIT), checks: [] },
   ];
 }

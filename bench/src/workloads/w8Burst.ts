@@ -1,19 +1,15 @@
-// Workload 8: 100,000 `record` calls issued in one tick without awaiting (a gateway replaying a
-// backlog), against raw doing the same appends in bounded transactions with a turn between them.
-// The target is the longest event-loop block the appends cause, not the total time.
+// Workload 8: 100,000 `record` calls issued in one tick, unawaited (a backlog replayed), against raw
+// bounded transactions with a turn between them; the target is the longest event-loop block.
 import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
 import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBurst, type BurstMeasure } from '../harness/loopBlock.js';
+import { measureBurst, msSince, type BurstMeasure } from '../harness/loopBlock.js';
 import { turn } from '../harness/measure.js';
 import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
-import { rawAppender, type RawRecord } from '../raw/append.js';
-import { openRawDb } from '../raw/rawDb.js';
+import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';
-
-const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** The store with every append call (the whole SQLite transaction) timed. */
 function timingAppends(store: StateStore, transactionsMs: number[]): StateStore {

@@ -1,10 +1,9 @@
-// Workload 9: the command line's cold start, `session-state --version` and `session-state status
-// <key>` on a state file, each spawned to exit, against `node -e 0` (node's own start). The figure
-// is the median spawn-to-exit time; the samples alternate between the sides.
+// Workload 9: the command line's cold start (`--version`, `status <key>`), spawned to exit, against
+// `node -e 0`; the figure is the median, the samples alternate between the sides.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import { summarise, sum } from '../harness/measure.js';
+import { summarise } from '../harness/measure.js';
 import type { BenchContext, Check, SideResult, WorkloadResult } from '../harness/context.js';
 
 const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
@@ -34,7 +33,7 @@ function measurePair(cliArgs: readonly string[], samples: number, op: string): [
     cliNs.push(spawnOnce([CLI_BIN, ...cliArgs]));
     nodeNs.push(spawnOnce(['-e', '0']));
   }
-  return [{ side: 'library', op, ...summarise(cliNs, sum(cliNs)) }, { side: 'raw', op: 'node -e 0, spawned to exit', ...summarise(nodeNs, sum(nodeNs)) }];
+  return [{ side: 'library', op, ...summarise(cliNs) }, { side: 'raw', op: 'node -e 0, spawned to exit', ...summarise(nodeNs) }];
 }
 
 function check(name: string, [cli, node]: readonly SideResult[], target: number): Check {
