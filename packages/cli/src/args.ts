@@ -3,7 +3,6 @@
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
 import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
-import { describeArgument } from './output/describe.js';
 import { UsageError } from './output/errors.js';
 
 /** A value a parser refused: what was expected and what came, described by type and size. */
@@ -12,7 +11,7 @@ class InvalidValue extends Error {
 }
 
 function invalid(expected: string, value: string): InvalidValue {
-  return new InvalidValue(`expected ${expected}, got ${describeArgument(value)}`);
+  return new InvalidValue(`expected ${expected}, got ${describeValue(value)}`);
 }
 
 /**
@@ -32,8 +31,6 @@ export function named<T>(argument: string, parse: (value: string) => T): (value:
   };
 }
 
-// --- session keys ----------------------------------------------------------------------------
-
 /** A session key argument, validated by the same rule as the library. */
 export function parseSessionKey(value: string): string {
   if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
@@ -42,13 +39,8 @@ export function parseSessionKey(value: string): string {
 
 /** Validates each key of a variadic `[keys...]` argument; names the argument on failure. */
 export function checkSessionKeys(argument: string, values: readonly string[]): string[] {
-  for (const value of values) {
-    if (!isSessionKey(value)) throw new UsageError(argument, `expected ${SESSION_KEY_EXPECTED}, got ${describeArgument(value)}`);
-  }
-  return [...values];
+  return values.map(named(argument, parseSessionKey));
 }
-
-// --- enumerations ----------------------------------------------------------------------------
 
 /**
  * The parser of an option with a fixed set of values: the option gets commander's `.choices()`
@@ -63,8 +55,6 @@ export function oneOf(choices: readonly string[]): (value: string) => string {
     return value;
   };
 }
-
-// --- numbers -----------------------------------------------------------------------------------
 
 function parseInteger(value: string): number | undefined {
   if (!/^\d{1,16}$/u.test(value)) return undefined;
@@ -93,8 +83,6 @@ export function parsePositiveInteger(value: string): number {
   return n;
 }
 
-// --- durations ---------------------------------------------------------------------------------
-
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** A positive duration with a unit, `30d`, `12h`, `90m`, `45s` or `500ms`, as milliseconds. */
@@ -108,15 +96,13 @@ export function parseDuration(value: string): number {
   return Number(amount) * UNIT_MS[unit];
 }
 
-// --- JSON ----------------------------------------------------------------------------------------
-
 /** A JSON object argument such as `--payload '{"channel":"telegram"}'`. */
 export function parseJsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new InvalidValue(`expected a JSON object, got ${describeArgument(value)} that is not JSON`);
+    throw new InvalidValue(`expected a JSON object, got ${describeValue(value)} that is not JSON`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new InvalidValue(`expected a JSON object, got ${describeValue(parsed)}`);

@@ -3,9 +3,8 @@
 // read command: the store is opened read-only and nothing is written. The inspector package is
 // loaded only here, so the other commands never load its server.
 import { Option, type Command } from 'commander';
-import type { StateStore } from '@session-state/domain';
+import { describeValue, type StateStore } from '@session-state/domain';
 
-import { describeArgument } from '../output/describe.js';
 import { UsageError } from '../output/errors.js';
 import type { CliIo, RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
@@ -22,13 +21,13 @@ const DEFAULT_HOST = '127.0.0.1';
 /** A TCP port, 0 (any free port) to 65535. */
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/u.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeArgument(value)}`);
+  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeValue(value)}`);
   return port;
 }
 
 /** A listen address: a name or an IP address, no blanks. */
 function parseHost(value: string): string {
-  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeArgument(value)}`);
+  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeValue(value)}`);
   return value;
 }
 

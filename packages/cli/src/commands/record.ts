@@ -10,10 +10,10 @@ import { withAwareness } from '../state/awarenessRun.js';
 import { named, oneOf, parseJsonObject, parseSessionKey } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
+import type { JsonOption, RunContext } from '../output/io.js';
 import { openForWriting, stateLocation } from '../state/stateLocation.js';
 
-interface RecordOptions {
+interface RecordOptions extends JsonOption {
   readonly kind: string;
   readonly actor: string;
   readonly by?: string;
@@ -21,7 +21,6 @@ interface RecordOptions {
   readonly payload?: Record<string, unknown>;
   readonly dedupeKey?: string;
   readonly onlyIfWatched?: boolean;
-  readonly json?: boolean;
   /** False for --no-create. */
   readonly create: boolean;
 }
@@ -113,23 +112,19 @@ export function registerRecord(program: Command, { io, out }: RunContext): void 
           pending: fromWatermarks(row).status === 'pending',
         }));
         if (result.outcome === 'skipped') {
-          if (options.json === true) out.json({ ...result, watchers });
-          else out.lines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
+          out.print(options, { ...result, watchers }, () => [`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;
         }
         // A repeated dedupe key returns the stored event and appends nothing.
         const duplicate = awareness.metrics().eventsAppended === 0;
-        if (options.json === true) {
-          out.json({ ...result, duplicate, watchers });
-          return;
-        }
-        const event = result.event;
-        const payload = payloadLabel(event.payload);
-        const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
-        out.lines([
-          duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
-          ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
-        ]);
+        out.print(options, { ...result, duplicate, watchers }, ({ event }) => {
+          const payload = payloadLabel(event.payload);
+          const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
+          return [
+            duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
+            ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
+          ];
+        });
       });
     });
 }

@@ -64,6 +64,11 @@ export function eventTable(events: readonly SessionEvent[]): string[] {
   );
 }
 
+/** `1 event`, `3 events`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** Epoch milliseconds as an ISO string. */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();

@@ -93,12 +93,19 @@ export function dbPath(command: Command): string {
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
 
+/** The `--json` switch of the commands that print an answer. */
+export interface JsonOption {
+  readonly json?: boolean;
+}
+
 /** The writers of one run. */
 export interface Output {
   /** Writes lines to stdout (nothing once its reader has gone); each is one line, made terminal-safe (see terminalSafe). */
   lines(lines: readonly string[]): void;
   /** Writes one value as indented JSON to stdout (nothing once its reader has gone), terminal-safe as the lines are. */
   json(value: unknown): void;
+  /** A command's answer: `value` as JSON with `--json`, else the lines `human` makes of it. */
+  print<T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void;
   /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db, terminal-safe. */
   note(line: string): void;
   /** Removes the secrets of --db from text bound for stderr (commander's own messages). */
@@ -140,10 +147,12 @@ export function createOutput(io: CliIo, redact: Redact): Output {
     announceClosed();
   });
   io.stderr.on?.('error', () => undefined);
+  // JSON text holds no raw line break but its own indentation, so its lines are its lines.
+  const json = (value: unknown): void => writeLines(JSON.stringify(value, null, 2).split('\n'));
   return {
     lines: writeLines,
-    // JSON text holds no raw line break but its own indentation, so its lines are its lines.
-    json: (value) => writeLines(JSON.stringify(value, null, 2).split('\n')),
+    json,
+    print: (options, value, human) => (options.json === true ? json(value) : writeLines(human(value))),
     note,
     redact,
     isClosed: () => closed,

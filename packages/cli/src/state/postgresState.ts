@@ -7,9 +7,8 @@ import { types } from 'node:util';
 import pg from 'pg';
 
 import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
-import type { StateStore } from '@session-state/domain';
+import { describeValue, type StateStore } from '@session-state/domain';
 
-import { describeArgument } from '../output/describe.js';
 import { StorageError, UsageError } from '../output/errors.js';
 import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, redactWith } from './secrets.js';
@@ -23,7 +22,7 @@ const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not start
 /** The schema name, or a usage error naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there). */
 export function checkSchemaName(schema: string, fromEnv: boolean): string {
   if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeArgument(schema)}`);
+    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
   }
   return schema;
 }

@@ -61,6 +61,19 @@ export async function openForReading(location: StateLocation): Promise<StateStor
   return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
+/**
+ * Opens the store `command` names with `open` (a read by default), runs `use` on it, and closes
+ * it whatever happens.
+ */
+export async function withStore<T>(command: Command, cwd: string, use: (store: StateStore) => Promise<T>, open = openForReading): Promise<T> {
+  const store = await open(stateLocation(command, cwd));
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
 export async function openExistingForWriting(location: StateLocation): Promise<StateStore> {
   if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStoreForWriting(location);
