@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args.js';
-import type { CliStream, JsonOption, RunContext } from '../output/io.js';
+import { interruption, type CliStream, type JsonOption, type RunContext } from '../output/io.js';
 import { openExistingForWriting, openForReading, withStore } from '../state/stateLocation.js';
 import { startProgress, type PruneProgress } from './pruneProgress.js';
 
@@ -84,10 +84,7 @@ async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'
 
 /** The real run: batches until done or Ctrl-C, progress on a terminal, then the optional vacuum. */
 async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
-  let stop = false;
-  const dispose = io.onInterrupt(() => {
-    stop = true;
-  });
+  const stop = interruption(io);
   let progress: PruneProgress | undefined;
   let run: PruneRun;
   try {
@@ -95,10 +92,10 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
       progress = await startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
     }
-    run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: () => stop });
+    run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: stop.isSet });
   } finally {
     progress?.stop();
-    dispose();
+    stop.dispose();
   }
   const { eventsDeleted, cursorsExpired } = run;
   if (run.interrupted) {

@@ -41,6 +41,19 @@ export interface CliIo {
   readonly stdin?: Readable;
 }
 
+/** The run's first interrupt: `promise` resolves on it, `isSet` tells whether it came; `dispose` stops listening. */
+export function interruption(io: CliIo): { readonly promise: Promise<void>; readonly isSet: () => boolean; readonly dispose: () => void } {
+  let set = false;
+  let dispose: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    dispose = io.onInterrupt(() => {
+      set = true;
+      resolve();
+    });
+  });
+  return { promise, isSet: () => set, dispose };
+}
+
 /** The real process: its stdout, stderr, environment, working directory, SIGINT and SIGTERM. */
 export function processIo(): CliIo {
   return {

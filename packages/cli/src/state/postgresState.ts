@@ -50,14 +50,8 @@ function messageOf(error: unknown): string {
 /** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
   const inner = (error as { errors?: unknown } | null)?.errors;
-  let reason: string;
-  if (types.isNativeError(error) && error.message === '' && Array.isArray(inner)) {
-    reason = inner.map(messageOf).join('; ');
-  } else {
-    reason = messageOf(error);
-  }
-  if (reason === '') reason = String((error as { code?: unknown } | null)?.code ?? 'unknown error');
-  return redactWith([url], reason);
+  const reason = types.isNativeError(error) && error.message === '' && Array.isArray(inner) ? inner.map(messageOf).join('; ') : messageOf(error);
+  return redactWith([url], reason === '' ? String((error as { code?: unknown } | null)?.code ?? 'unknown error') : reason);
 }
 
 /**
@@ -97,31 +91,33 @@ export function checkedLocation(location: PostgresLocation): CheckedLocation {
   return { ...location, schema: location.schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(location.schema, location.schemaFromEnv) };
 }
 
-/** True when the location's schema holds a store; a failure to connect names the server, never the password. */
-async function storeExists(location: CheckedLocation): Promise<boolean> {
+/** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
+async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
-    return await hasPostgresState({ connectionString: location.url, schema: location.schema });
+    return await use();
   } catch (error) {
     throw openFailure(location, error);
   }
 }
 
-/** The usage error for a schema that holds no store, with what to do instead. */
-function noStore(location: CheckedLocation, why: string): UsageError {
-  return new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
+/**
+ * The checked location, and whether its schema holds a store; with `why` (what to do instead), a
+ * schema without one is a usage error naming --db and the schema, and nothing is created.
+ */
+async function locate(requested: PostgresLocation, why?: string): Promise<{ location: CheckedLocation; exists: boolean }> {
+  const location = checkedLocation(requested);
+  const exists = await reaching(location, () => hasPostgresState({ connectionString: location.url, schema: location.schema }));
+  if (!exists && why !== undefined) throw new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
+  return { location, exists };
 }
 
-/**
- * Opens the store for a read command (or a write command that never creates one). A schema that
- * holds no store is refused with a usage error naming --db and the schema, and nothing is created
- * on the server.
- */
+const open = (location: CheckedLocation): Promise<StateStore> =>
+  reaching(location, () => openPostgresStore({ connectionString: location.url, schema: location.schema, maxConnections: CLI_MAX_CONNECTIONS }));
+
+/** Opens the store for a read command (or a write command that never creates one); a schema without a store is a usage error. */
 export async function openExistingPostgresStore(requested: PostgresLocation): Promise<StateStore> {
-  const location = checkedLocation(requested);
-  if (!(await storeExists(location))) {
-    throw noStore(location, `only record creates one; run "${location.tool} record" first, or choose the schema with --schema`);
-  }
-  return openChecked(location);
+  const { location } = await locate(requested, `only record creates one; run "${requested.tool} record" first, or choose the schema with --schema`);
+  return open(location);
 }
 
 /**
@@ -130,20 +126,10 @@ export async function openExistingPostgresStore(requested: PostgresLocation): Pr
  * store is refused instead, and nothing is created.
  */
 export async function openOrCreatePostgresStore(requested: PostgresLocation, create: boolean, note: (line: string) => void): Promise<StateStore> {
-  const location = checkedLocation(requested);
-  const existed = await storeExists(location);
-  if (!existed && !create) throw noStore(location, '--no-create refuses to create one; check --db and --schema');
-  const store = await openChecked(location);
-  if (!existed) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
+  const { location, exists } = await locate(requested, create ? undefined : '--no-create refuses to create one; check --db and --schema');
+  const store = await open(location);
+  if (!exists) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
   return store;
-}
-
-async function openChecked(location: CheckedLocation): Promise<StateStore> {
-  try {
-    return await openPostgresStore({ connectionString: location.url, schema: location.schema, maxConnections: CLI_MAX_CONNECTIONS });
-  } catch (error) {
-    throw openFailure(location, error);
-  }
 }
 
 // --- describing ------------------------------------------------------------------------------------
@@ -157,10 +143,7 @@ export interface PostgresStoreSizes {
 
 /** Reads the store's schema version and table sizes without writing anything; a schema without a store is a usage error. */
 export async function describePostgresStore(requested: PostgresLocation): Promise<PostgresStoreSizes> {
-  const location = checkedLocation(requested);
-  if (!(await storeExists(location))) {
-    throw noStore(location, `run "${location.tool} record" first, or choose the schema with --schema`);
-  }
+  const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);
   try {
