@@ -42,8 +42,6 @@ function completedCommands(program: Command): { readonly fn: string; readonly gl
   return { fn: `_${program.name().replace(/[^A-Za-z0-9]/gu, '_')}`, global, commands };
 }
 
-// --- bash ---------------------------------------------------------------------------------------
-
 /** What bash offers for an option's value: files, its choices, or nothing. */
 function bashReply(option: CompletedOption): string {
   return option.isPath ? 'compgen -f -- "$cur"' : option.choices !== undefined ? `compgen -W "${option.choices.join(' ')}" -- "$cur"` : 'true';
@@ -98,8 +96,6 @@ ${fn}_npx() {
 complete -p npx >/dev/null 2>&1 || complete -o default -F ${fn}_npx npx
 `;
 }
-
-// --- zsh ----------------------------------------------------------------------------------------
 
 /** Text inside a zsh single-quoted word, with the brackets and colons of an _arguments spec escaped. */
 function zshText(text: string): string {

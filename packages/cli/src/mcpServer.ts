@@ -24,8 +24,6 @@ export interface McpServerOptions {
   readonly onInterrupt: (stop: () => void) => () => void;
 }
 
-// --- tools in the protocol's shapes -----------------------------------------------------------------
-
 function listedTool(tool: AgentTool): Tool {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
 }
@@ -41,8 +39,6 @@ function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readon
   };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
-
-// --- the server ---------------------------------------------------------------------------------------
 
 /**
  * Serves `tools` over stdio until the client closes standard input, stdout's reader goes away, or

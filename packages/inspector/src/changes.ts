@@ -22,8 +22,6 @@ export const FILE_POLL_MS = 250;
 /** How often a PostgreSQL store is re-read when no signal came, in milliseconds. */
 export const SIGNAL_FALLBACK_MS = 2000;
 
-// --- polling a token -----------------------------------------------------------------------------
-
 /**
  * Calls `changed` whenever `probe`'s token differs from the one before (the first reading sets
  * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
@@ -55,8 +53,6 @@ function safeProbe(probe: () => string): string {
     return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
   }
 }
-
-// --- a SQLite file ----------------------------------------------------------------------------------
 
 /** Identity, size and change time of `file`, or `none` when it does not exist. */
 function statToken(file: string): string {
@@ -93,8 +89,6 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
   }
   return pollingChanges(() => sqliteFileToken(real), intervalMs);
 }
-
-// --- a store with signals ---------------------------------------------------------------------------
 
 /**
  * The store's cursor signals (`CursorSignalSource.listen`, PostgreSQL's LISTEN) and, as the safety net,

@@ -3,8 +3,6 @@
 // marked. Pure: it only reshapes what the store returned.
 import { fromWatermarks, isNestedSubagent, parseAgentKey, type CursorRow, type HeadRow, type Watermarks } from '@session-state/domain';
 
-// --- the shapes --------------------------------------------------------------------------------
-
 /** A session in the graph, with its head when it has one. */
 export interface SessionNode {
   /** The session key. */
@@ -48,8 +46,6 @@ export interface WatchGraph {
   readonly agents: readonly AgentNode[];
   readonly edges: readonly WatchEdge[];
 }
-
-// --- building it ---------------------------------------------------------------------------------
 
 /**
  * The id of the box grouping an agent's sessions: `agent <agentId>`. The space keeps it apart

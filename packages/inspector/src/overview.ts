@@ -7,8 +7,6 @@ import { isOverviewSource, overviewOf, planScan, type StateStore, type StoreCoun
 import { watchGraph, type WatchGraph } from './graph.js';
 import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds.js';
 
-// --- the shapes --------------------------------------------------------------------------------
-
 /** A notice a pending cursor holds, as the owning gateway would queue it. */
 export interface PendingNotice {
   readonly watcher: string;
@@ -37,8 +35,6 @@ export interface Overview {
 
 /** The most held notices the overview lists. */
 export const NOTICE_LIMIT = 200;
-
-// --- reading it ----------------------------------------------------------------------------------
 
 /**
  * Reads the overview. Each part is its own read (no shared snapshot), so a commit landing in

@@ -13,8 +13,6 @@ import type { StateFilePath } from '../state/stateFilePath.js';
 import { stateLocation } from '../state/stateLocation.js';
 import { toolCommand } from '../toolCommand.js';
 
-// --- the cast ----------------------------------------------------------------------------------
-
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
 const OPS = 'agent:ops:main';
@@ -24,8 +22,6 @@ const DAY_MS = 86_400_000;
 /** The story spans 31 days ending now, so the file it leaves agrees with the real clock. */
 const STORY_DAYS = 31;
 const RETENTION_DAYS = 30;
-
-// --- the story -----------------------------------------------------------------------------------
 
 function eventOf(result: RecordResult | ChildSpawnedResult): RecordedEvent {
   if (result.outcome === 'failed') throw result.error;
@@ -217,8 +213,6 @@ export async function playDemo(
     write(`  ${cli} ${args} --db ${file}`);
   }
 }
-
-// --- the command ---------------------------------------------------------------------------------
 
 /** Adds the `demo` command to the program. */
 export function registerDemo(program: Command, { io, out }: RunContext): void {

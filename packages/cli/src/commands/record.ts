@@ -25,8 +25,6 @@ interface RecordOptions extends JsonOption {
   readonly create: boolean;
 }
 
-// --- validation before anything is opened ------------------------------------------------------
-
 /** The command-line argument behind each field of a record input. */
 const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
   sessionKey: '<sessionKey>',
@@ -64,8 +62,6 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
   return input as RecordInput;
 }
 
-// --- options with a fixed set of values ------------------------------------------------------------
-
 const ACTOR_TYPES: readonly string[] = Object.keys(ActorType.keys);
 
 /** A required option with a fixed set of values, listed in the help and checked without echoing the value. */
@@ -73,8 +69,6 @@ function choiceOption(flags: string, description: string, choices: readonly stri
   const argument = flags.split(' ')[0] ?? flags;
   return new Option(flags, description).choices(choices).argParser(named(argument, oneOf(choices))).makeOptionMandatory();
 }
-
-// --- the command ---------------------------------------------------------------------------------
 
 const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the

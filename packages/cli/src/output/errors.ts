@@ -3,12 +3,8 @@
 // through the run's note writer, which removes the secrets of --db.
 import { CommanderError } from 'commander';
 
-// --- exit statuses -------------------------------------------------------------------------
-
 /** The process exit statuses of `session-state`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
-
-// --- the usage error -----------------------------------------------------------------------
 
 /**
  * A bad argument, option or environment value, found before anything is opened or written.
@@ -26,8 +22,6 @@ export class UsageError extends Error {
   }
 }
 
-// --- the storage error ---------------------------------------------------------------------------
-
 /**
  * A failure of the store or the file system that the command already described in full (which
  * file, what went wrong); printed as it is, exit status 1.
@@ -37,8 +31,6 @@ export class UsageError extends Error {
 export class StorageError extends Error {
   override readonly name = 'StorageError';
 }
-
-// --- reporting -----------------------------------------------------------------------------
 
 /** Makes any message a single line, so the error output stays one line. */
 function oneLine(text: string): string {

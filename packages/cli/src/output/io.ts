@@ -12,8 +12,6 @@ import type { Redact } from '../state/secrets.js';
 import { DB_ENV } from '../state/stateFilePath.js';
 import { terminalSafe } from './terminalText.js';
 
-// --- the run's surroundings ------------------------------------------------------------------------
-
 /** A stream the tool writes text to: `process.stdout`, or a test's collector. */
 export interface CliStream {
   write(text: string): unknown;
@@ -63,22 +61,16 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     onInterrupt: (stop) => {
+      const off = (): void => void ['SIGINT', 'SIGTERM'].forEach((signal) => process.off(signal, once));
       const once = (): void => {
-        process.off('SIGINT', once);
-        process.off('SIGTERM', once);
+        off();
         stop();
       };
-      process.on('SIGINT', once);
-      process.on('SIGTERM', once);
-      return () => {
-        process.off('SIGINT', once);
-        process.off('SIGTERM', once);
-      };
+      process.on('SIGINT', once).on('SIGTERM', once);
+      return off;
     },
   };
 }
-
-// --- the global options --------------------------------------------------------------------------
 
 /** The options defined on the program itself and visible to every command. */
 export interface GlobalOptions {
@@ -100,8 +92,6 @@ export function dbPath(command: Command): string {
   }
   return db;
 }
-
-// --- the writers ------------------------------------------------------------------------------------
 
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
@@ -173,8 +163,6 @@ export function createOutput(io: CliIo, redact: Redact): Output {
     hasFailed: () => failed,
   };
 }
-
-// --- what a command gets -------------------------------------------------------------------------
 
 /** What each command of one run works with: its surroundings and its writers. */
 export interface RunContext {

@@ -13,8 +13,6 @@ import { StorageError, UsageError } from '../output/errors.js';
 import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, redactWith } from './secrets.js';
 
-// --- the URL and the schema -------------------------------------------------------------------
-
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
 // (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
@@ -26,8 +24,6 @@ export function checkSchemaName(schema: string, fromEnv: boolean): string {
   }
   return schema;
 }
-
-// --- never printing the password -----------------------------------------------------------------
 
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
 function serverOf(maskedUrl: string): string | undefined {
@@ -74,8 +70,6 @@ function openFailure(location: CheckedLocation, error: unknown): Error {
     : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
   return new StorageError(message);
 }
-
-// --- opening ---------------------------------------------------------------------------------------
 
 // A command runs one operation at a time; two connections leave room for the facade's own work
 // without taking much of a server that gateways share.
@@ -131,8 +125,6 @@ export async function openOrCreatePostgresStore(requested: PostgresLocation, cre
   if (!exists) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
   return store;
 }
-
-// --- describing ------------------------------------------------------------------------------------
 
 /** What `schema` shows of a PostgreSQL store: its schema, version, and each table's size with its indexes. */
 export interface PostgresStoreSizes {

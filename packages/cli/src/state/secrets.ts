@@ -1,8 +1,6 @@
 // The secrets a --db value may carry (a URL's password, secret query parameters) and their
 // removal from every line the command-line tool prints on stderr, driver messages included.
 
-// --- recognising a URL ---------------------------------------------------------------------------
-
 /**
  * A URL's start: leading blanks, a scheme of two or more characters in any case, `:` and at
  * least one `/` (so `postgres:/h` typed with one slash still counts); `C:\…`, `C:/…` and
@@ -14,8 +12,6 @@ const URL_PREFIX = /^\s*([a-z][a-z0-9+.-]+):\/+/iu;
 export function urlScheme(value: string): string | undefined {
   return URL_PREFIX.exec(value)?.[1]?.toLowerCase();
 }
-
-// --- masking ---------------------------------------------------------------------------------------
 
 /** The mask that replaces a secret. */
 export const MASK = '***';
@@ -130,8 +126,6 @@ export function secretsOf(value: string): string[] {
   const all = raw.flatMap((text) => [text, decoded(text) ?? text]).filter((text) => text.length > 0);
   return [...new Set(all)];
 }
-
-// --- redaction of printed text --------------------------------------------------------------------
 
 /** A secret this short would garble unrelated words, so it is replaced only as a whole word. */
 const SHORT_SECRET = 4;

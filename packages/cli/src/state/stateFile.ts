@@ -10,8 +10,6 @@ import type { StateStore } from '@session-state/domain';
 import { StorageError, UsageError } from '../output/errors.js';
 import type { StateFilePath } from './stateFilePath.js';
 
-// --- what is at the path -------------------------------------------------------------------------
-
 /**
  * Refuses what no command may open, with its reason: something that is not a regular file (a
  * FIFO, which would block for ever, a directory, a socket, a device), another program's file,
@@ -62,8 +60,6 @@ function requireStateFile(at: StateFilePath): void {
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }
 
-// --- write access --------------------------------------------------------------------------------
-
 /**
  * Fails, naming the cause, unless this process may write `path` (when it exists) and its folder,
  * where SQLite keeps the -wal and -shm files beside it. Checked before opening, so a read-only
@@ -87,8 +83,6 @@ export function requireWritable({ path, file }: StateFilePath): void {
     }
   }
 }
-
-// --- opening -------------------------------------------------------------------------------------
 
 /**
  * Opens an existing state file for a read command, read-only: nothing is created, migrated,
@@ -145,8 +139,6 @@ function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<St
     return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));
   }
 }
-
-// --- describing --------------------------------------------------------------------------------
 
 /** What `schema` shows of a state file: its schema version and its size on disk. */
 export interface StateFileSizes {

@@ -13,8 +13,6 @@ import { maskUrl, urlScheme } from './secrets.js';
 import { stateFilePath, type StateFilePath } from './stateFilePath.js';
 import { toolCommand } from '../toolCommand.js';
 
-// --- the location --------------------------------------------------------------------------------
-
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
   | ({ readonly kind: 'sqlite' } & StateFilePath)
@@ -52,8 +50,6 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
   const url = normalisePostgresUrl(db);
   return { kind: 'postgres', url, schema, schemaFromEnv, tool: toolCommand(cwd) };
 }
-
-// --- opening -------------------------------------------------------------------------------------
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
 export async function openForReading(location: StateLocation): Promise<StateStore> {
