@@ -23,9 +23,11 @@
     return node;
   }
 
-  function svgEl(tag, attributes) {
+  /** An SVG element with attributes and optional text content. */
+  function svgEl(tag, attributes, text) {
     const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = String(text);
     return node;
   }
 

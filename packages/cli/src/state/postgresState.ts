@@ -17,14 +17,6 @@ import { maskUrl, redactWith } from './secrets.js';
 // (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
 
-/** The schema name, or a usage error naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there). */
-export function checkSchemaName(schema: string, fromEnv: boolean): string {
-  if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
-  }
-  return schema;
-}
-
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
 function serverOf(maskedUrl: string): string | undefined {
   try {
@@ -76,13 +68,16 @@ function openFailure(location: CheckedLocation, error: unknown): Error {
 const CLI_MAX_CONNECTIONS = 2;
 
 /** A location whose schema is checked and defaulted: what every opener below works on. */
-export interface CheckedLocation extends PostgresLocation {
-  readonly schema: string;
-}
+type CheckedLocation = PostgresLocation & { readonly schema: string };
 
-/** The location with its schema checked (a usage error before any connection) or the adapter's default. */
-export function checkedLocation(location: PostgresLocation): CheckedLocation {
-  return { ...location, schema: location.schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(location.schema, location.schemaFromEnv) };
+/**
+ * The location with its schema checked, or the adapter's default: a bad name is a usage error,
+ * before any connection, naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there).
+ */
+function checkedLocation(location: PostgresLocation): CheckedLocation {
+  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = location;
+  if (!isSchemaName(schema)) throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  return { ...location, schema };
 }
 
 /** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
