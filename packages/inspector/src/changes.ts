@@ -27,7 +27,7 @@ export const SIGNAL_FALLBACK_MS = 2000;
  * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
  */
 export function pollingChanges(probe: () => string, intervalMs: number): ChangeSource {
-  return (changed) => {
+  return async (changed) => {
     let last = safeProbe(probe);
     const timer = setInterval(() => {
       const now = safeProbe(probe);
@@ -35,14 +35,8 @@ export function pollingChanges(probe: () => string, intervalMs: number): ChangeS
         last = now;
         changed();
       }
-    }, intervalMs);
-    timer.unref();
-    return Promise.resolve({
-      close: () => {
-        clearInterval(timer);
-        return Promise.resolve();
-      },
-    });
+    }, intervalMs).unref();
+    return { close: async () => clearInterval(timer) };
   };
 }
 
@@ -99,8 +93,7 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
  */
 export function storeSignalChanges(store: StateStore, fallbackMs: number = SIGNAL_FALLBACK_MS): ChangeSource {
   return async (changed) => {
-    const timer = setInterval(changed, fallbackMs);
-    timer.unref();
+    const timer = setInterval(changed, fallbackMs).unref();
     let listening: ChangeSubscription | undefined;
     try {
       if (isCursorSignalSource(store)) listening = await store.listen({ targetsChanged: changed, resync: changed, failed: () => undefined });

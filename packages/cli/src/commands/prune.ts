@@ -8,7 +8,6 @@ import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session
 import { named, parseDuration, parsePositiveInteger } from '../args.js';
 import { interruption, type CliStream, type JsonOption, type RunContext } from '../output/io.js';
 import { openExistingForWriting, openForReading, withStore } from '../state/stateLocation.js';
-import { startProgress, type PruneProgress } from './pruneProgress.js';
 
 interface PruneOptions extends JsonOption {
   readonly maxAge: number;
@@ -68,6 +67,30 @@ export async function pruneToCompletion(store: StateStore, request: Omit<PruneRe
     if (batch.done || (batch.eventsDeleted === 0 && batch.expiredCursors.length === 0 && !journalMoved)) return { eventsDeleted, cursorsExpired, interrupted: false };
     if (hooks.stopRequested?.() === true) return { eventsDeleted, cursorsExpired, interrupted: true };
   }
+}
+
+/** The bar of one prune run: events deleted so far, and stopping it (its last state stays on the terminal). */
+interface PruneProgress {
+  update(eventsDeleted: number): void;
+  stop(): void;
+}
+
+/**
+ * A cli-progress bar on `stream` (a terminal) of the events pruned out of `total`, what the
+ * dry-run count found at the start. cli-progress is loaded only when a bar is shown.
+ */
+async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
+  const { SingleBar } = await import('cli-progress');
+  const bar = new SingleBar({ stream, format: 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false });
+  bar.start(Math.max(total, 1), 0);
+  return {
+    update: (eventsDeleted) => {
+      // The log can grow while it is pruned: the total follows, the bar never overflows.
+      if (eventsDeleted > bar.getTotal()) bar.setTotal(eventsDeleted);
+      bar.update(eventsDeleted);
+    },
+    stop: () => bar.stop(),
+  };
 }
 
 /** `1.2 MB` */

@@ -46,14 +46,10 @@ function oneLine(text: string): string {
  */
 export function reportError(error: unknown, writeErr: (line: string) => void): number {
   if (error instanceof CommanderError) {
-    // Commander has already printed its one-line message.
-    if (error.exitCode === 0) return EXIT.ok;
-    if (error.code === 'commander.help') {
-      // No command was given: commander printed the help to stderr and asked for a failure.
-      writeErr('error: a command is required (see the commands above)');
-      return EXIT.usage;
-    }
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+    // Commander has already printed its one-line message, or the help or version asked for.
+    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+    // No command was given: commander printed the help to stderr and asked for a failure.
+    if (error.code === 'commander.help') writeErr('error: a command is required (see the commands above)');
     return EXIT.usage;
   }
   if (error instanceof UsageError) {

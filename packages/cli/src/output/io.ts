@@ -1,15 +1,10 @@
 // What one run of the tool works with, passed in rather than taken from the process: its output
 // streams, environment, working directory and interrupt signal (`CliIo`); the writers every
 // command shares on top of them (`Output`: human lines and JSON on stdout that stop quietly once
-// the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed);
-// and the global `--db` option read from commander.
+// the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed).
 import type { Readable } from 'node:stream';
 
-import type { Command } from 'commander';
-
-import { UsageError } from './errors.js';
 import type { Redact } from '../state/secrets.js';
-import { DB_ENV } from '../state/stateFilePath.js';
 import { terminalSafe } from './terminalText.js';
 
 /** A stream the tool writes text to: `process.stdout`, or a test's collector. */
@@ -70,27 +65,6 @@ export function processIo(): CliIo {
       return off;
     },
   };
-}
-
-/** The options defined on the program itself and visible to every command. */
-export interface GlobalOptions {
-  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
-  readonly db: string;
-  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
-  readonly schema?: string;
-}
-
-/**
- * The state file path (or PostgreSQL URL) chosen for this run; an empty one (`--db ''`,
- * `SESSION_STATE_DB=`) is a usage error, raised before the command prints or opens anything.
- */
-export function dbPath(command: Command): string {
-  const { db } = command.optsWithGlobals<GlobalOptions>();
-  if (db === '') {
-    const fromEnv = command.getOptionValueSourceWithGlobals('db') === 'env';
-    throw new UsageError('--db', fromEnv ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
-  }
-  return db;
 }
 
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */

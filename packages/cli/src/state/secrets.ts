@@ -22,23 +22,8 @@ export const MASK = '***';
  * any name not listed, however it is spelt or percent-encoded) is masked.
  */
 const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
-  'application_name',
-  'channel_binding',
-  'client_encoding',
-  'connect_timeout',
-  'dbname',
-  'fallback_application_name',
-  'gssencmode',
-  'host',
-  'hostaddr',
-  'keepalives',
-  'keepalives_count',
-  'keepalives_idle',
-  'keepalives_interval',
-  'port',
-  'sslmode',
-  'target_session_attrs',
-  'user',
+  'application_name', 'channel_binding', 'client_encoding', 'connect_timeout', 'dbname', 'fallback_application_name', 'gssencmode', 'host',
+  'hostaddr', 'keepalives', 'keepalives_count', 'keepalives_idle', 'keepalives_interval', 'port', 'sslmode', 'target_session_attrs', 'user',
 ]);
 
 function decoded(text: string): string | undefined {

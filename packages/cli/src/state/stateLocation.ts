@@ -7,11 +7,31 @@ import type { Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
 import { UsageError } from '../output/errors.js';
-import { dbPath, type GlobalOptions } from '../output/io.js';
 import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, urlScheme } from './secrets.js';
-import { stateFilePath, type StateFilePath } from './stateFilePath.js';
+import { DB_ENV, stateFilePath, type StateFilePath } from './stateFilePath.js';
 import { toolCommand } from '../toolCommand.js';
+
+/** The options defined on the program itself and visible to every command. */
+interface GlobalOptions {
+  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
+  readonly db: string;
+  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
+  readonly schema?: string;
+}
+
+/**
+ * The state file path (or PostgreSQL URL) chosen for this run; an empty one (`--db ''`,
+ * `SESSION_STATE_DB=`) is a usage error, raised before the command prints or opens anything.
+ */
+function dbPath(command: Command): string {
+  const { db } = command.optsWithGlobals<GlobalOptions>();
+  if (db === '') {
+    const fromEnv = command.getOptionValueSourceWithGlobals('db') === 'env';
+    throw new UsageError('--db', fromEnv ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
+  }
+  return db;
+}
 
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
