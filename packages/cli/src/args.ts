@@ -56,32 +56,23 @@ export function oneOf(choices: readonly string[]): (value: string) => string {
   };
 }
 
-function parseInteger(value: string): number | undefined {
-  if (!/^\d{1,16}$/u.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
+/** The parser of a safe integer (decimal digits only) from `min` to `max`, refused as `expected`. */
+function integerFrom(min: number, max: number, expected: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d{1,16}$/u.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw invalid(expected, value);
+    return n;
+  };
 }
 
 /** A non-negative safe integer, e.g. `--since 0`. */
-export function parseSequence(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined) throw invalid('a non-negative integer', value);
-  return n;
-}
+export const parseSequence = integerFrom(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
 
 /** A page size from 1 to 200, e.g. `--limit 50`. */
-export function parsePageLimit(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined || n < 1 || n > MAX_PAGE_LIMIT) throw invalid(`an integer from 1 to ${MAX_PAGE_LIMIT}`, value);
-  return n;
-}
+export const parsePageLimit = integerFrom(1, MAX_PAGE_LIMIT, `an integer from 1 to ${MAX_PAGE_LIMIT}`);
 
 /** A positive safe integer, e.g. `--max-rows 50000`. */
-export function parsePositiveInteger(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined || n < 1) throw invalid('a positive integer', value);
-  return n;
-}
+export const parsePositiveInteger = integerFrom(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 

@@ -53,9 +53,7 @@ function requireStateFile(at: StateFilePath): void {
   const { path, file, tool } = at;
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
-    const notFolder = folderNotADirectory(at);
-    if (notFolder !== undefined) throw notFolder;
-    throw new UsageError('--db', `no state file at ${path} (only record and demo create one; run "${tool} demo" or "${tool} record" first)`);
+    throw folderNotADirectory(at) ?? new UsageError('--db', `no state file at ${path} (only record and demo create one; run "${tool} demo" or "${tool} record" first)`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }
@@ -131,12 +129,11 @@ export async function createLabelledStateFile(at: StateFilePath, label: string):
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */
-function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<StateStore> {
+async function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<StateStore> {
   try {
-    return Promise.resolve(openSqliteStore({ path: file, readOnly }));
+    return openSqliteStore({ path: file, readOnly });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));
+    throw new StorageError(`cannot open the state file ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
