@@ -21,10 +21,7 @@ export type SchemaDescription =
 
 /** Reads the description of the store at `location`, loading only that store's adapter; the URL is masked. */
 export async function describeStore(location: StateLocation): Promise<SchemaDescription> {
-  if (location.kind === 'sqlite') {
-    const sizes = (await import('../state/stateFile.js')).describeStateFile(location);
-    return { kind: 'sqlite', path: location.path, ...sizes };
-  }
+  if (location.kind === 'sqlite') return { kind: 'sqlite', path: location.path, ...(await import('../state/stateFile.js')).describeStateFile(location) };
   const described = await (await import('../state/postgresState.js')).describePostgresStore(location);
   const totalBytes = described.relations.reduce((sum, relation) => sum + relation.bytes, 0);
   return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };

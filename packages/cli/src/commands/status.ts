@@ -65,9 +65,7 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
     .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
     .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
     .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
-      if (options.limit !== undefined && options.since === undefined) {
-        throw new UsageError('--limit', 'only applies with --since');
-      }
+      if (options.limit !== undefined && options.since === undefined) throw new UsageError('--limit', 'only applies with --since');
       const reading = await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit));
       out.print(options, reading, statusLines);
     });
