@@ -20,19 +20,6 @@ interface GlobalOptions {
   readonly schema?: string;
 }
 
-/**
- * The state file path (or PostgreSQL URL) chosen for this run; an empty one (`--db ''`,
- * `SESSION_STATE_DB=`) is a usage error, raised before the command prints or opens anything.
- */
-function dbPath(command: Command): string {
-  const { db } = command.optsWithGlobals<GlobalOptions>();
-  if (db === '') {
-    const fromEnv = command.getOptionValueSourceWithGlobals('db') === 'env';
-    throw new UsageError('--db', fromEnv ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
-  }
-  return db;
-}
-
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
   | ({ readonly kind: 'sqlite' } & StateFilePath)
@@ -48,9 +35,11 @@ export type StateLocation =
  * before anything is opened.
  */
 export function stateLocation(command: Command, cwd: string): StateLocation {
-  const db = dbPath(command);
-  const { schema } = command.optsWithGlobals<GlobalOptions>();
-  const schemaFromEnv = command.getOptionValueSourceWithGlobals('schema') === 'env';
+  const { db, schema } = command.optsWithGlobals<GlobalOptions>();
+  const fromEnv = (name: keyof GlobalOptions): boolean => command.getOptionValueSourceWithGlobals(name) === 'env';
+  // An empty --db ('' or SESSION_STATE_DB=) is refused before the command prints or opens anything.
+  if (db === '') throw new UsageError('--db', fromEnv('db') ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
+  const schemaFromEnv = fromEnv('schema');
   const scheme = urlScheme(db);
   if (scheme !== undefined && !isPostgresUrl(db)) {
     throw new UsageError('--db', `${maskUrl(db)} is a ${scheme}: URL; expected a state file path or a postgres:// URL`);
@@ -67,8 +56,7 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
     }
     return { kind: 'sqlite', ...stateFilePath(db, cwd) };
   }
-  const url = normalisePostgresUrl(db);
-  return { kind: 'postgres', url, schema, schemaFromEnv, tool: toolCommand(cwd) };
+  return { kind: 'postgres', url: normalisePostgresUrl(db), schema, schemaFromEnv, tool: toolCommand(cwd) };
 }
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
