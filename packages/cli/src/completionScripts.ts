@@ -30,7 +30,13 @@ function completedOption(option: Option): CompletedOption {
 const HELP_OPTION: CompletedOption = { names: ['-h', '--help'], description: 'display help for command', takesValue: false, choices: undefined, isPath: false };
 
 /** The program's tree as the generators below use it, and the name of the shell function they define. */
-function completedCommands(program: Command): { readonly fn: string; readonly global: readonly CompletedOption[]; readonly commands: readonly CompletedCommand[] } {
+interface CompletedProgram {
+  readonly fn: string;
+  readonly global: readonly CompletedOption[];
+  readonly commands: readonly CompletedCommand[];
+}
+
+function completedCommands(program: Command): CompletedProgram {
   const global = [...program.options.map(completedOption), HELP_OPTION];
   const inherited = global.filter((option) => !option.names.includes('--version') && !option.names.includes('-V'));
   const commands = program.commands.map((command) => ({
@@ -53,7 +59,9 @@ export function bashCompletion(program: Command): string {
   const { fn, global, commands } = completedCommands(program);
   const words = (options: readonly CompletedOption[]): string => options.flatMap((option) => option.names.filter((flag) => flag.startsWith('--'))).join(' ');
   const valueCases = (prefix: string, options: readonly CompletedOption[]): string[] =>
-    options.filter((option) => option.takesValue).flatMap((option) => option.names.map((flag) => `    "${prefix} ${flag}") COMPREPLY=($(${bashReply(option)})); return ;;`));
+    options
+      .filter((option) => option.takesValue)
+      .flatMap((option) => option.names.map((flag) => `    "${prefix} ${flag}") COMPREPLY=($(${bashReply(option)})); return ;;`));
   const cases = [...commands.flatMap((command) => valueCases(command.name, command.options)), ...valueCases('', global)];
   const commandCases = commands.map((command) => {
     const completed = [words(command.options), command.argumentChoices?.join(' ') ?? ''].filter((w) => w !== '').join(' ');

@@ -81,7 +81,8 @@ interface PruneProgress {
  */
 async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
   const { SingleBar } = await import('cli-progress');
-  const bar = new SingleBar({ stream, format: 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}', hideCursor: true, clearOnComplete: false });
+  const format = 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}';
+  const bar = new SingleBar({ stream, format, hideCursor: true, clearOnComplete: false });
   bar.start(Math.max(total, 1), 0);
   return {
     update: (eventsDeleted) => {

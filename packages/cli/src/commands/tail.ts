@@ -78,8 +78,7 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
             gapReported = true;
             out.note(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
           }
-          const events = page.events.map(toSessionEvent);
-          out.lines(events.map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
+          out.lines(page.events.map(toSessionEvent).map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
           const last = page.events[page.events.length - 1];
           if (last !== undefined) since = last.sequence;
           if (page.hasMore) continue;

@@ -76,7 +76,9 @@ type CheckedLocation = PostgresLocation & { readonly schema: string };
  */
 function checkedLocation(location: PostgresLocation): CheckedLocation {
   const { schema = DEFAULT_SCHEMA, schemaFromEnv } = location;
-  if (!isSchemaName(schema)) throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  if (!isSchemaName(schema)) {
+    throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  }
   return { ...location, schema };
 }
 

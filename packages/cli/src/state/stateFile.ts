@@ -53,7 +53,8 @@ function requireStateFile(at: StateFilePath): void {
   const { path, file, tool } = at;
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
-    throw folderNotADirectory(at) ?? new UsageError('--db', `no state file at ${path} (only record and demo create one; run "${tool} demo" or "${tool} record" first)`);
+    const hint = `only record and demo create one; run "${tool} demo" or "${tool} record" first`;
+    throw folderNotADirectory(at) ?? new UsageError('--db', `no state file at ${path} (${hint})`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }

@@ -69,7 +69,12 @@ export async function openForReading(location: StateLocation): Promise<StateStor
  * Opens the store `command` names with `open` (a read by default), runs `use` on it, and closes
  * it whatever happens.
  */
-export async function withStore<T>(command: Command, cwd: string, use: (store: StateStore, location: StateLocation) => Promise<T>, open = openForReading): Promise<T> {
+export async function withStore<T>(
+  command: Command,
+  cwd: string,
+  use: (store: StateStore, location: StateLocation) => Promise<T>,
+  open = openForReading,
+): Promise<T> {
   const location = stateLocation(command, cwd);
   const store = await open(location);
   try {
