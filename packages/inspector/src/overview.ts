@@ -62,10 +62,6 @@ export async function readOverview(store: StateStore): Promise<Overview> {
     (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: notice.text }),
   );
   const headsShown = heads.filter((row) => shown.keys.has(row.sessionKey)).length;
-  return {
-    graph,
-    notices,
-    counts,
-    truncated: shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions,
-  };
+  const truncated = shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions;
+  return { graph, notices, counts, truncated };
 }
