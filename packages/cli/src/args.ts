@@ -3,7 +3,6 @@
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
 import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
-import { describeArgument } from './output/describe.js';
 import { UsageError } from './output/errors.js';
 
 /** A value a parser refused: what was expected and what came, described by type and size. */
@@ -12,7 +11,7 @@ class InvalidValue extends Error {
 }
 
 function invalid(expected: string, value: string): InvalidValue {
-  return new InvalidValue(`expected ${expected}, got ${describeArgument(value)}`);
+  return new InvalidValue(`expected ${expected}, got ${describeValue(value)}`);
 }
 
 /**
@@ -32,8 +31,6 @@ export function named<T>(argument: string, parse: (value: string) => T): (value:
   };
 }
 
-// --- session keys ----------------------------------------------------------------------------
-
 /** A session key argument, validated by the same rule as the library. */
 export function parseSessionKey(value: string): string {
   if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
@@ -42,13 +39,8 @@ export function parseSessionKey(value: string): string {
 
 /** Validates each key of a variadic `[keys...]` argument; names the argument on failure. */
 export function checkSessionKeys(argument: string, values: readonly string[]): string[] {
-  for (const value of values) {
-    if (!isSessionKey(value)) throw new UsageError(argument, `expected ${SESSION_KEY_EXPECTED}, got ${describeArgument(value)}`);
-  }
-  return [...values];
+  return values.map(named(argument, parseSessionKey));
 }
-
-// --- enumerations ----------------------------------------------------------------------------
 
 /**
  * The parser of an option with a fixed set of values: the option gets commander's `.choices()`
@@ -64,36 +56,23 @@ export function oneOf(choices: readonly string[]): (value: string) => string {
   };
 }
 
-// --- numbers -----------------------------------------------------------------------------------
-
-function parseInteger(value: string): number | undefined {
-  if (!/^\d{1,16}$/u.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
+/** The parser of a safe integer (decimal digits only) from `min` to `max`, refused as `expected`. */
+function integerFrom(min: number, max: number, expected: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d{1,16}$/u.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw invalid(expected, value);
+    return n;
+  };
 }
 
 /** A non-negative safe integer, e.g. `--since 0`. */
-export function parseSequence(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined) throw invalid('a non-negative integer', value);
-  return n;
-}
+export const parseSequence = integerFrom(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
 
 /** A page size from 1 to 200, e.g. `--limit 50`. */
-export function parsePageLimit(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined || n < 1 || n > MAX_PAGE_LIMIT) throw invalid(`an integer from 1 to ${MAX_PAGE_LIMIT}`, value);
-  return n;
-}
+export const parsePageLimit = integerFrom(1, MAX_PAGE_LIMIT, `an integer from 1 to ${MAX_PAGE_LIMIT}`);
 
 /** A positive safe integer, e.g. `--max-rows 50000`. */
-export function parsePositiveInteger(value: string): number {
-  const n = parseInteger(value);
-  if (n === undefined || n < 1) throw invalid('a positive integer', value);
-  return n;
-}
-
-// --- durations ---------------------------------------------------------------------------------
+export const parsePositiveInteger = integerFrom(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -108,15 +87,13 @@ export function parseDuration(value: string): number {
   return Number(amount) * UNIT_MS[unit];
 }
 
-// --- JSON ----------------------------------------------------------------------------------------
-
 /** A JSON object argument such as `--payload '{"channel":"telegram"}'`. */
 export function parseJsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new InvalidValue(`expected a JSON object, got ${describeArgument(value)} that is not JSON`);
+    throw new InvalidValue(`expected a JSON object, got ${describeValue(value)} that is not JSON`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new InvalidValue(`expected a JSON object, got ${describeValue(parsed)}`);

@@ -1,7 +1,7 @@
 // Shell completion scripts for bash and zsh, generated from the program's commander tree (its
 // commands, each command's options and the global ones, and the values of options and arguments
 // with `.choices()`), so a new command or option completes without touching this file.
-import type { Argument, Command, Option } from 'commander';
+import type { Command, Option } from 'commander';
 
 /** An option as completion sees it: its flags, whether it takes a value, and which values. */
 interface CompletedOption {
@@ -9,7 +9,7 @@ interface CompletedOption {
   readonly description: string;
   readonly takesValue: boolean;
   /** The values of `.choices()`; undefined for free text. */
-  readonly choices?: readonly string[];
+  readonly choices: readonly string[] | undefined;
   /** A value naming a file (--db), which the shell completes from the file system. */
   readonly isPath: boolean;
 }
@@ -19,66 +19,55 @@ interface CompletedCommand {
   readonly name: string;
   readonly description: string;
   readonly options: readonly CompletedOption[];
-  readonly argumentChoices?: readonly string[];
+  readonly argumentChoices: readonly string[] | undefined;
 }
-
-/** The options that take a file path. */
-const PATH_OPTIONS: ReadonlySet<string> = new Set(['--db']);
 
 function completedOption(option: Option): CompletedOption {
   const names = [option.short, option.long].filter((name): name is string => name !== undefined);
-  return {
-    names,
-    description: option.description,
-    takesValue: option.required || option.optional,
-    ...(option.argChoices !== undefined ? { choices: option.argChoices } : {}),
-    isPath: names.some((name) => PATH_OPTIONS.has(name)),
-  };
+  return { names, description: option.description, takesValue: option.required || option.optional, choices: option.argChoices, isPath: names.includes('--db') };
 }
 
-const HELP_OPTION: CompletedOption = { names: ['-h', '--help'], description: 'display help for command', takesValue: false, isPath: false };
+const HELP_OPTION: CompletedOption = { names: ['-h', '--help'], description: 'display help for command', takesValue: false, choices: undefined, isPath: false };
 
-/** The program's tree, as the generators below use it. */
-function completedCommands(program: Command): { readonly global: readonly CompletedOption[]; readonly commands: readonly CompletedCommand[] } {
+/** The program's tree as the generators below use it, and the name of the shell function they define. */
+interface CompletedProgram {
+  readonly fn: string;
+  readonly global: readonly CompletedOption[];
+  readonly commands: readonly CompletedCommand[];
+}
+
+function completedCommands(program: Command): CompletedProgram {
   const global = [...program.options.map(completedOption), HELP_OPTION];
-  const commands = program.commands.map((command) => {
-    const first: Argument | undefined = command.registeredArguments[0];
-    const argumentChoices = command.name() === 'help' ? program.commands.map((each) => each.name()) : first?.argChoices;
-    return {
-      name: command.name(),
-      description: command.description(),
-      options: [...command.options.map(completedOption), ...global.filter((option) => !option.names.includes('--version') && !option.names.includes('-V'))],
-      ...(argumentChoices !== undefined ? { argumentChoices } : {}),
-    };
-  });
-  return { global, commands };
+  const inherited = global.filter((option) => !option.names.includes('--version') && !option.names.includes('-V'));
+  const commands = program.commands.map((command) => ({
+    name: command.name(),
+    description: command.description(),
+    options: [...command.options.map(completedOption), ...inherited],
+    argumentChoices: command.name() === 'help' ? program.commands.map((each) => each.name()) : command.registeredArguments[0]?.argChoices,
+  }));
+  return { fn: `_${program.name().replace(/[^A-Za-z0-9]/gu, '_')}`, global, commands };
 }
 
-// --- bash ---------------------------------------------------------------------------------------
+/** What bash offers for an option's value: files, its choices, or nothing. */
+function bashReply(option: CompletedOption): string {
+  return option.isPath ? 'compgen -f -- "$cur"' : option.choices !== undefined ? `compgen -W "${option.choices.join(' ')}" -- "$cur"` : 'true';
+}
 
 /** The bash completion script: source it, or put it in bash-completion's completions folder. */
 export function bashCompletion(program: Command): string {
   const name = program.name();
-  const fn = `_${name.replace(/[^A-Za-z0-9]/gu, '_')}`;
-  const { global, commands } = completedCommands(program);
+  const { fn, global, commands } = completedCommands(program);
   const words = (options: readonly CompletedOption[]): string => options.flatMap((option) => option.names.filter((flag) => flag.startsWith('--'))).join(' ');
-  const valueCases = commands.flatMap((command) =>
-    command.options
+  const valueCases = (prefix: string, options: readonly CompletedOption[]): string[] =>
+    options
       .filter((option) => option.takesValue)
-      .flatMap((option) =>
-        option.names.map((flag) => {
-          const reply = option.isPath ? 'compgen -f -- "$cur"' : option.choices !== undefined ? `compgen -W "${option.choices.join(' ')}" -- "$cur"` : 'true';
-          return `    "${command.name} ${flag}") COMPREPLY=($(${reply})); return ;;`;
-        }),
-      ),
-  );
-  const globalValueCases = global
-    .filter((option) => option.takesValue)
-    .flatMap((option) => option.names.map((flag) => `    " ${flag}") COMPREPLY=($(${option.isPath ? 'compgen -f -- "$cur"' : 'true'})); return ;;`));
+      .flatMap((option) => option.names.map((flag) => `    "${prefix} ${flag}") COMPREPLY=($(${bashReply(option)})); return ;;`));
+  const cases = [...commands.flatMap((command) => valueCases(command.name, command.options)), ...valueCases('', global)];
   const commandCases = commands.map((command) => {
-    const argumentWords = command.argumentChoices?.join(' ') ?? '';
-    return `    ${command.name}) COMPREPLY=($(compgen -W "${[words(command.options), argumentWords].filter((w) => w !== '').join(' ')}" -- "$cur")) ;;`;
+    const completed = [words(command.options), command.argumentChoices?.join(' ') ?? ''].filter((w) => w !== '').join(' ');
+    return `    ${command.name}) COMPREPLY=($(compgen -W "${completed}" -- "$cur")) ;;`;
   });
+  const names = commands.map((command) => command.name).join(' ');
   return `# bash completion for ${name}, generated by \`${name} completion bash\` from its commands.
 # Install: ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
 #      or: source <(${name} completion bash)
@@ -90,15 +79,15 @@ ${fn}() {
   cmd=""
   for ((i = 1; i < COMP_CWORD; i++)); do
     word="\${COMP_WORDS[i]}"
-    case " ${commands.map((command) => command.name).join(' ')} " in
+    case " ${names} " in
       *" $word "*) if [[ -z "$cmd" ]]; then cmd="$word"; fi ;;
     esac
   done
   case "$cmd $prev" in
-${[...valueCases, ...globalValueCases].join('\n')}
+${cases.join('\n')}
   esac
   case "$cmd" in
-    "") COMPREPLY=($(compgen -W "${commands.map((command) => command.name).join(' ')} ${words(global)}" -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W "${names} ${words(global)}" -- "$cur")) ;;
 ${commandCases.join('\n')}
   esac
 }
@@ -116,8 +105,6 @@ complete -p npx >/dev/null 2>&1 || complete -o default -F ${fn}_npx npx
 `;
 }
 
-// --- zsh ----------------------------------------------------------------------------------------
-
 /** Text inside a zsh single-quoted word, with the brackets and colons of an _arguments spec escaped. */
 function zshText(text: string): string {
   return text.replace(/\\/gu, '\\\\').replace(/'/gu, "'\\''").replace(/([[\]:])/gu, '\\$1');
@@ -132,8 +119,7 @@ function zshOptionSpecs(option: CompletedOption): string[] {
 /** The zsh completion script: put it on $fpath as _<name>, or source it after compinit. */
 export function zshCompletion(program: Command): string {
   const name = program.name();
-  const fn = `_${name.replace(/[^A-Za-z0-9]/gu, '_')}`;
-  const { global, commands } = completedCommands(program);
+  const { fn, global, commands } = completedCommands(program);
   const describeLines = commands.map((command) => `    '${zshText(command.name)}:${zshText(command.description)}'`);
   const commandCases = commands.map((command) => {
     const specs = command.options.flatMap(zshOptionSpecs);

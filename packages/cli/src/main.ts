@@ -81,20 +81,12 @@ export function buildProgram(run: RunContext): Command {
     .addHelpText('after', WHERE_STATE_LIVES)
     .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`)
     .hook('preSubcommand', () => applyEnvironment(program, io.env));
-  registerDemo(program, run);
-  registerStatus(program, run);
-  registerList(program, run);
-  registerCursors(program, run);
-  registerExplain(program, run);
-  registerRecord(program, run);
-  registerPrune(program, run);
-  registerTail(program, run);
-  registerMcp(program, run);
-  registerInspect(program, run);
-  registerCleanupCommands(program, run);
-  registerSchema(program, run);
-  registerCompletion(program, run);
-  registerHelp(program, run);
+  // The commands in the order the help lists them.
+  const commands = [
+    registerDemo, registerStatus, registerList, registerCursors, registerExplain, registerRecord, registerPrune,
+    registerTail, registerMcp, registerInspect, registerCleanupCommands, registerSchema, registerCompletion, registerHelp,
+  ];
+  for (const register of commands) register(program, run);
   return program;
 }
 

@@ -24,25 +24,13 @@ export interface McpServerOptions {
   readonly onInterrupt: (stop: () => void) => () => void;
 }
 
-// --- tools in the protocol's shapes -----------------------------------------------------------------
-
-function listedTool(tool: AgentTool): Tool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
-}
-
 /** The tool error for a name the server does not serve; the name itself is not echoed (it came from the model). */
 function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readonly<Record<string, string>>): CallToolResult {
-  const reason = Object.hasOwn(withheld, name) ? withheld[name] : undefined;
-  const body: AgentToolErrorBody = {
-    error: {
-      code: 'invalid_input',
-      message: reason ?? `no such tool; this server offers ${tools.map((tool) => tool.name).join(', ')}`,
-    },
-  };
+  const offered = `no such tool; this server offers ${tools.map((tool) => tool.name).join(', ')}`;
+  const message = (Object.hasOwn(withheld, name) ? withheld[name] : undefined) ?? offered;
+  const body: AgentToolErrorBody = { error: { code: 'invalid_input', message } };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
-
-// --- the server ---------------------------------------------------------------------------------------
 
 /**
  * Serves `tools` over stdio until the client closes standard input, stdout's reader goes away, or
@@ -53,7 +41,8 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
   const { tools, withheld, version, stdin, write } = options;
   const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
   const server = new Server({ name: 'session-state', version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listedTool) }));
+  const listed = tools.map(({ name, description, inputSchema }): Tool => ({ name, description, inputSchema }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   // Calls still running when the input ends are answered before the server closes.
   const running = new Set<Promise<AgentToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -6,14 +6,10 @@
 'use strict';
 
 (function inspectorPage() {
-  // --- state -------------------------------------------------------------------------------------
-
   // `run` is the server run the versions count in: a restarted server starts again from 1.
   const state = { run: undefined, version: 0, overview: undefined, session: undefined, pair: undefined, picked: false };
   const NOTICES_SHOWN = 12;
   const NOTICES_FOLDED_ABOVE = 6;
-
-  // --- small DOM helpers ---------------------------------------------------------------------------
 
   function byId(id) {
     return document.getElementById(id);
@@ -27,9 +23,11 @@
     return node;
   }
 
-  function svgEl(tag, attributes) {
+  /** An SVG element with attributes and optional text content. */
+  function svgEl(tag, attributes, text) {
     const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    if (text !== undefined) node.textContent = String(text);
     return node;
   }
 
@@ -49,7 +47,6 @@
   const graphView = window.createGraphView(byId('graph'));
   const timelineView = window.createTimelineView({ el, svgEl, chart: byId('timeline-chart'), table: byId('timeline-table') });
   const cy = graphView.cy;
-  // --- the filters ---------------------------------------------------------------------------------
 
   function filters() {
     return { text: byId('search').value.trim().toLowerCase(), agent: byId('agent-filter').value, pendingOnly: byId('pending-only').checked };
@@ -123,14 +120,14 @@
     void loadTimeline();
   }
 
-  cy.on('tap', 'node.session', (event) => pickSession(event.target.id()));
-  cy.on('tap', 'edge', (event) => {
-    state.pair = { watcher: event.target.data('source'), target: event.target.data('target') };
-    pickSession(event.target.data('target'));
+  function pickPair(watcher, target) {
+    state.pair = { watcher, target };
+    pickSession(target);
     void loadPair();
-  });
+  }
 
-  // --- counts, notices, metrics ------------------------------------------------------------------------
+  cy.on('tap', 'node.session', (event) => pickSession(event.target.id()));
+  cy.on('tap', 'edge', (event) => pickPair(event.target.data('source'), event.target.data('target')));
 
   const COUNT_LABELS = [
     ['sessions', 'sessions logged'],
@@ -165,11 +162,7 @@
       item.dataset.target = notice.target;
       item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`));
       item.append(el('code', notice.text));
-      item.addEventListener('click', () => {
-        state.pair = { watcher: notice.watcher, target: notice.target };
-        pickSession(notice.target);
-        void loadPair();
-      });
+      item.addEventListener('click', () => pickPair(notice.watcher, notice.target));
       list.append(item);
     }
     // A long list starts folded; after that the operator's choice stands.
@@ -188,8 +181,6 @@
       pre.textContent = `cannot read /metrics: ${error.message}`;
     }
   }
-
-  // --- the pair's cursor history --------------------------------------------------------------------------
 
   async function loadPair() {
     const pair = state.pair;
@@ -220,8 +211,6 @@
     box.dataset.steps = String(explanation.steps.length);
   }
 
-  // --- the session's timeline ------------------------------------------------------------------------------
-
   async function loadTimeline() {
     const session = state.session;
     if (session === undefined) return;
@@ -238,8 +227,6 @@
     timelineView.drawTimelineTable(timeline);
     byId('timeline-panel').dataset.head = String(timeline.head);
   }
-
-  // --- an update -------------------------------------------------------------------------------------------
 
   /**
    * The defaults until the operator picks: the most recently touched pending pair (else any

@@ -21,24 +21,18 @@ window.createTimelineView = function createTimelineView({ el, svgEl, chart, tabl
     rows.forEach((actor, index) => {
       const y = top + index * rowHeight + rowHeight / 2;
       svg.append(svgEl('line', { x1: left, x2: width - right, y1: y, y2: y, stroke: '#eef1f5' }));
-      const label = svgEl('text', { x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#46506a' });
-      label.textContent = actor;
-      svg.append(label);
+      svg.append(svgEl('text', { x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#46506a' }, actor));
     });
     const marker = (sequence, text, colour) => {
       svg.append(svgEl('line', { x1: x(sequence), x2: x(sequence), y1: top - 6, y2: height - 14, stroke: colour, 'stroke-dasharray': '4 3' }));
-      const label = svgEl('text', { x: x(sequence), y: top - 10, 'text-anchor': 'middle', 'font-size': 10, fill: colour });
-      label.textContent = text;
-      svg.append(label);
+      svg.append(svgEl('text', { x: x(sequence), y: top - 10, 'text-anchor': 'middle', 'font-size': 10, fill: colour }, text));
     };
     if (timeline.pruneWatermark > 0) marker(timeline.pruneWatermark, `prune watermark ${timeline.pruneWatermark}`, '#b42318');
     marker(timeline.head, `head ${timeline.head}`, '#1d2330');
     for (const event of timeline.events) {
       const y = top + rows.indexOf(event.actor) * rowHeight + rowHeight / 2;
       const dot = svgEl('circle', { cx: x(event.sequence), cy: y, r: 6, fill: KIND_COLOURS[event.kindClass] || '#8a93a6', 'data-sequence': event.sequence });
-      const title = svgEl('title', {});
-      title.textContent = `#${event.sequence} ${event.kind}: ${event.summary}`;
-      dot.append(title);
+      dot.append(svgEl('title', {}, `#${event.sequence} ${event.kind}: ${event.summary}`));
       svg.append(dot);
     }
     chart.replaceChildren(svg);

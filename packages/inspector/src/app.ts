@@ -1,7 +1,7 @@
 // The inspector's HTTP routes (hono): the page and its files, the JSON endpoints, the event stream
 // that pushes each new overview, and /metrics. Read-only by construction: only GET routes exist,
 // and every handler reads through the store port's read methods.
-import { explainPair, failureMessage, type PairExplanation, type StateStore } from '@session-state/domain';
+import { explainPair, failureMessage, type StateStore } from '@session-state/domain';
 import { Hono } from 'hono';
 
 import { eventStreams, type StreamBacklog } from './eventStream.js';
@@ -74,11 +74,8 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
   });
 
   app.get('/api/pair', async (c) => {
-    const watcher = sessionKeyParam('watcher', c.req.query('watcher'));
-    const target = sessionKeyParam('target', c.req.query('target'));
-    const pair = { watcher, target };
-    const explanation: PairExplanation = explainPair(await store.readCursorJournal(pair), pair);
-    return c.json(explanation);
+    const pair = { watcher: sessionKeyParam('watcher', c.req.query('watcher')), target: sessionKeyParam('target', c.req.query('target')) };
+    return c.json(explainPair(await store.readCursorJournal(pair), pair));
   });
 
   app.get('/api/events', streams.handler);
@@ -90,9 +87,5 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
     return c.body(await deps.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
   });
 
-  return {
-    app,
-    endStreams: streams.endAll,
-    streamBacklog: streams.backlog,
-  };
+  return { app, endStreams: streams.endAll, streamBacklog: streams.backlog };
 }

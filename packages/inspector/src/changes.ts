@@ -22,14 +22,12 @@ export const FILE_POLL_MS = 250;
 /** How often a PostgreSQL store is re-read when no signal came, in milliseconds. */
 export const SIGNAL_FALLBACK_MS = 2000;
 
-// --- polling a token -----------------------------------------------------------------------------
-
 /**
  * Calls `changed` whenever `probe`'s token differs from the one before (the first reading sets
  * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
  */
 export function pollingChanges(probe: () => string, intervalMs: number): ChangeSource {
-  return (changed) => {
+  return async (changed) => {
     let last = safeProbe(probe);
     const timer = setInterval(() => {
       const now = safeProbe(probe);
@@ -37,14 +35,8 @@ export function pollingChanges(probe: () => string, intervalMs: number): ChangeS
         last = now;
         changed();
       }
-    }, intervalMs);
-    timer.unref();
-    return Promise.resolve({
-      close: () => {
-        clearInterval(timer);
-        return Promise.resolve();
-      },
-    });
+    }, intervalMs).unref();
+    return { close: async () => clearInterval(timer) };
   };
 }
 
@@ -55,8 +47,6 @@ function safeProbe(probe: () => string): string {
     return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
   }
 }
-
-// --- a SQLite file ----------------------------------------------------------------------------------
 
 /** Identity, size and change time of `file`, or `none` when it does not exist. */
 function statToken(file: string): string {
@@ -94,8 +84,6 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
   return pollingChanges(() => sqliteFileToken(real), intervalMs);
 }
 
-// --- a store with signals ---------------------------------------------------------------------------
-
 /**
  * The store's cursor signals (`CursorSignalSource.listen`, PostgreSQL's LISTEN) and, as the safety net,
  * a change every `fallbackMs` (default SIGNAL_FALLBACK_MS) whatever was signalled. A store
@@ -105,8 +93,7 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
  */
 export function storeSignalChanges(store: StateStore, fallbackMs: number = SIGNAL_FALLBACK_MS): ChangeSource {
   return async (changed) => {
-    const timer = setInterval(changed, fallbackMs);
-    timer.unref();
+    const timer = setInterval(changed, fallbackMs).unref();
     let listening: ChangeSubscription | undefined;
     try {
       if (isCursorSignalSource(store)) listening = await store.listen({ targetsChanged: changed, resync: changed, failed: () => undefined });

@@ -38,13 +38,13 @@ export function eventStreams(live: LiveOverview): EventStreams {
 
   const handler = (c: Context): Response | Promise<Response> =>
     streamSSE(c, async (stream) => {
+      let stopped = false;
       let end: () => void = () => undefined;
       const ended = new Promise<void>((resolve) => {
-        end = resolve;
-      });
-      let stopped = false;
-      void ended.then(() => {
-        stopped = true;
+        end = () => {
+          stopped = true;
+          resolve();
+        };
       });
       let inFlight = false;
       let waiting: OverviewFrame | undefined;

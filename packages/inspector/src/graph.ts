@@ -3,8 +3,6 @@
 // marked. Pure: it only reshapes what the store returned.
 import { fromWatermarks, isNestedSubagent, parseAgentKey, type CursorRow, type HeadRow, type Watermarks } from '@session-state/domain';
 
-// --- the shapes --------------------------------------------------------------------------------
-
 /** A session in the graph, with its head when it has one. */
 export interface SessionNode {
   /** The session key. */
@@ -49,8 +47,6 @@ export interface WatchGraph {
   readonly edges: readonly WatchEdge[];
 }
 
-// --- building it ---------------------------------------------------------------------------------
-
 /**
  * The id of the box grouping an agent's sessions: `agent <agentId>`. The space keeps it apart
  * from every session key (keys never hold whitespace; `agent:main` is a valid key of its own).
@@ -84,7 +80,8 @@ export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRo
   const headOf = new Map<string, HeadRow>();
   for (const row of heads) if (keys.has(row.sessionKey)) headOf.set(row.sessionKey, row);
   const agents = new Map<string, AgentNode>();
-  const sessions = [...keys].sort(compareText).map((key): SessionNode => {
+  // Code-unit order (the default sort's), the order the stores sort keys in.
+  const sessions = [...keys].sort().map((key): SessionNode => {
     const agent = parseAgentKey(key);
     const parent = agent === undefined ? undefined : agentBoxId(agent.agentId);
     if (agent !== undefined && parent !== undefined && !agents.has(parent)) agents.set(parent, { id: parent, kind: 'agent', agentId: agent.agentId });
@@ -112,10 +109,6 @@ export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRo
       touchedAt: cursor.touchedAt,
     }),
   );
-  return { sessions, agents: [...agents.values()].sort((a, b) => compareText(a.id, b.id)), edges };
-}
-
-/** Code-unit order, the order the stores sort keys in. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  // Agent box ids are unique, so no two compare equal.
+  return { sessions, agents: [...agents.values()].sort((a, b) => (a.id < b.id ? -1 : 1)), edges };
 }

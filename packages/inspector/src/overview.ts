@@ -7,8 +7,6 @@ import { isOverviewSource, overviewOf, planScan, type StateStore, type StoreCoun
 import { watchGraph, type WatchGraph } from './graph.js';
 import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT, shownPart } from './graphBounds.js';
 
-// --- the shapes --------------------------------------------------------------------------------
-
 /** A notice a pending cursor holds, as the owning gateway would queue it. */
 export interface PendingNotice {
   readonly watcher: string;
@@ -38,8 +36,6 @@ export interface Overview {
 /** The most held notices the overview lists. */
 export const NOTICE_LIMIT = 200;
 
-// --- reading it ----------------------------------------------------------------------------------
-
 /**
  * Reads the overview. Each part is its own read (no shared snapshot), so a commit landing in
  * between shows up fully at the next refresh, which that commit triggers anyway.
@@ -66,10 +62,6 @@ export async function readOverview(store: StateStore): Promise<Overview> {
     (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: notice.text }),
   );
   const headsShown = heads.filter((row) => shown.keys.has(row.sessionKey)).length;
-  return {
-    graph,
-    notices,
-    counts,
-    truncated: shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions,
-  };
+  const truncated = shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions;
+  return { graph, notices, counts, truncated };
 }

@@ -8,7 +8,8 @@ import type { SessionKey, StateStore } from '@session-state/domain';
 
 import { named, parseSessionKey } from '../args.js';
 import { withAwareness } from '../state/awarenessRun.js';
-import type { RunContext } from '../output/io.js';
+import { plural } from '../output/format.js';
+import type { JsonOption, RunContext } from '../output/io.js';
 import { openExistingForWriting, stateLocation } from '../state/stateLocation.js';
 
 /** What a reset removed. */
@@ -25,8 +26,6 @@ export interface DeleteSummary {
   readonly head: number;
   readonly cursorsRemoved: number;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The human form of a reset. */
 export function resetLines({ watcher, cursorsRemoved }: ResetSummary): string[] {
@@ -73,11 +72,9 @@ function registerCleanup<T>(program: Command, { io, out }: RunContext, cleanup: 
     .description(cleanup.description)
     .addArgument(new Argument(cleanup.argument, cleanup.argumentDescription).argParser(named(cleanup.argument, parseSessionKey)))
     .option('--json', 'print what was removed as JSON')
-    .action(async (sessionKey: string, options: { readonly json?: boolean }, command: Command) => {
+    .action(async (sessionKey: string, options: JsonOption, command: Command) => {
       const store = await openExistingForWriting(stateLocation(command, io.cwd));
-      const summary = await withAwareness(store, out.note, (awareness) => cleanup.run(store, awareness, sessionKey));
-      if (options.json === true) out.json(summary);
-      else out.lines(cleanup.lines(summary));
+      out.print(options, await withAwareness(store, out.note, (awareness) => cleanup.run(store, awareness, sessionKey)), cleanup.lines);
     });
 }
 

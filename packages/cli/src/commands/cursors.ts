@@ -5,13 +5,12 @@ import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } fr
 
 import { named, parseSessionKey } from '../args.js';
 import { isoTime, table } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
-import { openForReading, stateLocation } from '../state/stateLocation.js';
+import type { JsonOption, RunContext } from '../output/io.js';
+import { withStore } from '../state/stateLocation.js';
 
-interface CursorsOptions {
+interface CursorsOptions extends JsonOption {
   readonly watcher?: string;
   readonly target?: string;
-  readonly json?: boolean;
 }
 
 /** A cursor as printed: its watermarks, whether a notice is pending, when it was last touched. */
@@ -77,13 +76,7 @@ export function registerCursors(program: Command, { io, out }: RunContext): void
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
       };
-      const store = await openForReading(stateLocation(command, io.cwd));
-      try {
-        const rows = (await store.listCursors(filter)).map(toCursorListing);
-        if (options.json === true) out.json(rows);
-        else out.lines(cursorLines(rows));
-      } finally {
-        await store.close();
-      }
+      const rows = await withStore(command, io.cwd, async (store) => (await store.listCursors(filter)).map(toCursorListing));
+      out.print(options, rows, cursorLines);
     });
 }

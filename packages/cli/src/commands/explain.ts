@@ -7,12 +7,8 @@ import { Argument, type Command } from 'commander';
 import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
 
 import { named, parseSessionKey } from '../args.js';
-import type { RunContext } from '../output/io.js';
-import { openForReading, stateLocation } from '../state/stateLocation.js';
-
-interface ExplainOptions {
-  readonly json?: boolean;
-}
+import type { JsonOption, RunContext } from '../output/io.js';
+import { withStore } from '../state/stateLocation.js';
 
 /** The human form: a heading naming the pair, then one line per journal entry and the state now. */
 export function explainLines(explanation: PairExplanation): string[] {
@@ -35,15 +31,9 @@ export function registerExplain(program: Command, { io, out }: RunContext): void
     .addArgument(new Argument('<target>', 'the watched session').argParser(named('<target>', parseSessionKey)))
     .option('--json', 'print the history as JSON (status, truncated, steps with their events and watermarks, lines)')
     .addHelpText('after', HOW_TO_READ)
-    .action(async (watcher: string, target: string, options: ExplainOptions, command: Command) => {
+    .action(async (watcher: string, target: string, options: JsonOption, command: Command) => {
       const pair: CursorPair = { watcher: watcher as SessionKey, target: target as SessionKey };
-      const store = await openForReading(stateLocation(command, io.cwd));
-      try {
-        const explanation = explainPair(await store.readCursorJournal(pair), pair);
-        if (options.json === true) out.json(explanation);
-        else out.lines(explainLines(explanation));
-      } finally {
-        await store.close();
-      }
+      const explanation = await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair));
+      out.print(options, explanation, explainLines);
     });
 }

@@ -2,8 +2,8 @@
 // command answers an unknown name with the whole help and then an error; this one says only that
 // there is no such command, and which commands there are.
 import type { Command } from 'commander';
+import { describeValue } from '@session-state/domain';
 
-import { describeArgument } from '../output/describe.js';
 import { UsageError } from '../output/errors.js';
 import type { RunContext } from '../output/io.js';
 
@@ -24,7 +24,7 @@ export function registerHelp(program: Command, _run: RunContext): void {
       }
       const command = program.commands.find((candidate) => candidate.name() === name);
       if (command === undefined) {
-        const named = COMMAND_LIKE.test(name) ? `"${name}"` : describeArgument(name);
+        const named = COMMAND_LIKE.test(name) ? `"${name}"` : describeValue(name);
         const commands = program.commands.map((candidate) => candidate.name()).join(', ');
         throw new UsageError('help', `there is no command ${named}; the commands are ${commands}`);
       }

@@ -3,13 +3,12 @@
 // read command: the store is opened read-only and nothing is written. The inspector package is
 // loaded only here, so the other commands never load its server.
 import { Option, type Command } from 'commander';
-import type { StateStore } from '@session-state/domain';
+import { describeValue } from '@session-state/domain';
 
-import { describeArgument } from '../output/describe.js';
 import { UsageError } from '../output/errors.js';
-import type { CliIo, RunContext } from '../output/io.js';
+import { interruption, type RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
-import { openForReading, stateLocation, type StateLocation } from '../state/stateLocation.js';
+import { withStore, type StateLocation } from '../state/stateLocation.js';
 
 interface InspectOptions {
   readonly port: number;
@@ -22,13 +21,13 @@ const DEFAULT_HOST = '127.0.0.1';
 /** A TCP port, 0 (any free port) to 65535. */
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/u.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeArgument(value)}`);
+  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeValue(value)}`);
   return port;
 }
 
 /** A listen address: a name or an IP address, no blanks. */
 function parseHost(value: string): string {
-  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeArgument(value)}`);
+  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeValue(value)}`);
   return value;
 }
 
@@ -48,16 +47,6 @@ function listenFailure(error: unknown, options: InspectOptions): unknown {
   return error;
 }
 
-/** Resolves on the run's first interrupt. */
-function untilInterrupted(io: CliIo): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-  });
-}
-
 /** Adds the `inspect` command to the program. */
 export function registerInspect(program: Command, { io, out }: RunContext): void {
   program
@@ -66,9 +55,7 @@ export function registerInspect(program: Command, { io, out }: RunContext): void
     .addOption(new Option('--port <N>', 'the port to listen on; 0 picks a free one').default(DEFAULT_PORT).argParser(parsePort))
     .addOption(new Option('--host <address>', 'the address to listen on (requests must name it as their Host); anything but 127.0.0.1, ::1 or localhost shows the store to the network').default(DEFAULT_HOST).argParser(parseHost))
     .action(async (options: InspectOptions, command: Command) => {
-      const location = stateLocation(command, io.cwd);
-      const store: StateStore = await openForReading(location);
-      try {
+      await withStore(command, io.cwd, async (store, location) => {
         const { startInspector, sqliteFileChanges, storeSignalChanges, isLoopbackHost } = await import('@session-state/inspector');
         const { createSessionStateMetrics, GAUGE_NAMES } = await import('@session-state/prometheus');
         const changes = location.kind === 'sqlite' ? sqliteFileChanges(location.file) : storeSignalChanges(store);
@@ -85,12 +72,11 @@ export function registerInspect(program: Command, { io, out }: RunContext): void
           if (!isLoopbackHost(options.host)) {
             out.note(`warning: --host ${options.host} is not a loopback address: the store (session keys, pending notices, summaries, payloads) is readable from the network by anyone who can reach port ${inspector.port}`);
           }
-          await untilInterrupted(io);
+          const stop = interruption(io);
+          await stop.promise.finally(stop.dispose);
         } finally {
           await inspector.close();
         }
-      } finally {
-        await store.close();
-      }
+      });
     });
 }

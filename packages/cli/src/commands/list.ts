@@ -4,12 +4,8 @@ import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
 import { checkSessionKeys } from '../args.js';
 import { table } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
-import { openForReading, stateLocation } from '../state/stateLocation.js';
-
-interface ListOptions {
-  readonly json?: boolean;
-}
+import type { JsonOption, RunContext } from '../output/io.js';
+import { withStore } from '../state/stateLocation.js';
 
 /** One listed session; `stateVersion` and `pruneWatermark` appear only when it has a head row. */
 export interface SessionListing {
@@ -73,22 +69,15 @@ export function registerList(program: Command, { io, out }: RunContext): void {
     .description('state versions, prune watermarks and cursor counts (all sessions with a head when no keys are given)')
     .argument('[keys...]', 'the sessions to list')
     .option('--json', 'print the listing as JSON')
-    .action(async (keys: string[], options: ListOptions, command: Command) => {
+    .action(async (keys: string[], options: JsonOption, command: Command) => {
       const given = checkSessionKeys('[keys...]', keys);
-      const store = await openForReading(stateLocation(command, io.cwd));
-      try {
+      const listing = await withStore(command, io.cwd, async (store) => {
         const cursors = await store.listCursors();
-        const allHeads = given.length === 0 ? await store.readHeads() : [];
-        const wanted =
-          given.length > 0
-            ? given
-            : [...new Set([...allHeads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])])].sort();
-        const heads = given.length === 0 ? allHeads : await store.readHeads(wanted as SessionKey[]);
-        const listing = buildListing(wanted, heads, cursors);
-        if (options.json === true) out.json(listing);
-        else out.lines(listLines(listing));
-      } finally {
-        await store.close();
-      }
+        if (given.length > 0) return buildListing(given, await store.readHeads(given as SessionKey[]), cursors);
+        const heads = await store.readHeads();
+        const all = new Set([...heads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])]);
+        return buildListing([...all].sort(), heads, cursors);
+      });
+      out.print(options, listing, listLines);
     });
 }

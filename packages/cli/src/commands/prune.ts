@@ -6,17 +6,15 @@ import { Option, type Command } from 'commander';
 import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session-state/domain';
 
 import { named, parseDuration, parsePositiveInteger } from '../args.js';
-import type { CliStream, RunContext } from '../output/io.js';
-import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
-import { startProgress, type PruneProgress } from './pruneProgress.js';
+import { interruption, type CliStream, type JsonOption, type RunContext } from '../output/io.js';
+import { openExistingForWriting, openForReading, withStore } from '../state/stateLocation.js';
 
-interface PruneOptions {
+interface PruneOptions extends JsonOption {
   readonly maxAge: number;
   readonly maxRows: number;
   readonly cursorMaxAge?: number;
   readonly dryRun?: boolean;
   readonly vacuum?: boolean;
-  readonly json?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,25 +69,46 @@ export async function pruneToCompletion(store: StateStore, request: Omit<PruneRe
   }
 }
 
+/** The bar of one prune run: events deleted so far, and stopping it (its last state stays on the terminal). */
+interface PruneProgress {
+  update(eventsDeleted: number): void;
+  stop(): void;
+}
+
+/**
+ * A cli-progress bar on `stream` (a terminal) of the events pruned out of `total`, what the
+ * dry-run count found at the start. cli-progress is loaded only when a bar is shown.
+ */
+async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
+  const { SingleBar } = await import('cli-progress');
+  const format = 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}';
+  const bar = new SingleBar({ stream, format, hideCursor: true, clearOnComplete: false });
+  bar.start(Math.max(total, 1), 0);
+  return {
+    update: (eventsDeleted) => {
+      // The log can grow while it is pruned: the total follows, the bar never overflows.
+      if (eventsDeleted > bar.getTotal()) bar.setTotal(eventsDeleted);
+      bar.update(eventsDeleted);
+    },
+    stop: () => bar.stop(),
+  };
+}
+
 /** `1.2 MB` */
 function bytes(n: number): string {
   return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 2 ** 20).toFixed(1)} MB`;
 }
 
 /** The dry run: what prune would delete and expire, counted on a read-only store. */
-async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, json: boolean, { out }: RunContext): Promise<void> {
+async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: JsonOption, { out }: RunContext): Promise<void> {
   if (!isStoreMaintenance(store)) throw new Error('this store cannot count what prune would delete (no previewPrune)');
-  const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
-  if (json) out.json({ dryRun: true, ...preview });
-  else out.lines([`would prune ${preview.eventsToDelete} events, expire ${preview.cursorsToExpire} cursors (dry run: nothing written)`]);
+  const preview = { dryRun: true, ...(await store.previewPrune({ ...request, batchSize: BATCH_SIZE })) };
+  out.print(options, preview, (p) => [`would prune ${p.eventsToDelete} events, expire ${p.cursorsToExpire} cursors (dry run: nothing written)`]);
 }
 
 /** The real run: batches until done or Ctrl-C, progress on a terminal, then the optional vacuum. */
 async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
-  let stop = false;
-  const dispose = io.onInterrupt(() => {
-    stop = true;
-  });
+  const stop = interruption(io);
   let progress: PruneProgress | undefined;
   let run: PruneRun;
   try {
@@ -97,24 +116,23 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
       progress = await startProgress(io.stderr as CliStream & NodeJS.WritableStream, preview.eventsToDelete);
     }
-    run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: () => stop });
+    run = await pruneToCompletion(store, request, { onBatch: (totals) => progress?.update(totals.eventsDeleted), stopRequested: stop.isSet });
   } finally {
     progress?.stop();
-    dispose();
+    stop.dispose();
   }
-  const summary = { eventsDeleted: run.eventsDeleted, cursorsExpired: run.cursorsExpired };
+  const { eventsDeleted, cursorsExpired } = run;
   if (run.interrupted) {
-    if (options.json === true) out.json({ ...summary, interrupted: true });
-    else out.lines([`interrupted: pruned ${run.eventsDeleted} events, expired ${run.cursorsExpired} cursors (committed); run prune again to finish`]);
-    throw new Error(`interrupted: prune stopped after committing ${run.eventsDeleted} deleted events and ${run.cursorsExpired} expired cursors`);
+    out.print(options, { eventsDeleted, cursorsExpired, interrupted: true }, () => [
+      `interrupted: pruned ${eventsDeleted} events, expired ${cursorsExpired} cursors (committed); run prune again to finish`,
+    ]);
+    throw new Error(`interrupted: prune stopped after committing ${eventsDeleted} deleted events and ${cursorsExpired} expired cursors`);
   }
-  const vacuumed = options.vacuum === true ? await vacuumStore(store) : undefined;
-  if (options.json === true) out.json({ ...summary, ...(vacuumed !== undefined ? { vacuum: vacuumed } : {}) });
-  else {
-    const lines = [`pruned ${run.eventsDeleted} events, expired ${run.cursorsExpired} cursors`];
-    if (vacuumed !== undefined) lines.push(`vacuumed: ${bytes(vacuumed.bytesBefore)} -> ${bytes(vacuumed.bytesAfter)}, ${bytes(vacuumed.bytesReclaimed)} reclaimed`);
-    out.lines(lines);
-  }
+  const vacuum = options.vacuum === true ? await vacuumStore(store) : undefined;
+  out.print(options, { eventsDeleted, cursorsExpired, ...(vacuum !== undefined ? { vacuum } : {}) }, () => [
+    `pruned ${eventsDeleted} events, expired ${cursorsExpired} cursors`,
+    ...(vacuum !== undefined ? [`vacuumed: ${bytes(vacuum.bytesBefore)} -> ${bytes(vacuum.bytesAfter)}, ${bytes(vacuum.bytesReclaimed)} reclaimed`] : []),
+  ]);
 }
 
 /** VACUUM through the store, with the bytes it gave back (never negative: a store may grow a page). */
@@ -141,14 +159,8 @@ export function registerPrune(program: Command, context: RunContext): void {
     .option('--vacuum', 'after pruning, give the freed space back (SQLite VACUUM, PostgreSQL VACUUM) and report the bytes reclaimed')
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const location = stateLocation(command, io.cwd);
       const request = { now: Date.now(), maxAgeMs: options.maxAge, maxRows: options.maxRows, cursorMaxAgeMs: options.cursorMaxAge ?? defaultCursorMaxAge(options.maxAge) };
-      const store = await (options.dryRun === true ? openForReading(location) : openExistingForWriting(location));
-      try {
-        if (options.dryRun === true) await dryRun(store, request, options.json === true, context);
-        else await pruneAndReport(store, request, options, context);
-      } finally {
-        await store.close();
-      }
+      const prune = options.dryRun === true ? dryRun : pruneAndReport;
+      await withStore(command, io.cwd, (store) => prune(store, request, options, context), options.dryRun === true ? openForReading : openExistingForWriting);
     });
 }

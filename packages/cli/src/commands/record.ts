@@ -10,10 +10,10 @@ import { withAwareness } from '../state/awarenessRun.js';
 import { named, oneOf, parseJsonObject, parseSessionKey } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
+import type { JsonOption, RunContext } from '../output/io.js';
 import { openForWriting, stateLocation } from '../state/stateLocation.js';
 
-interface RecordOptions {
+interface RecordOptions extends JsonOption {
   readonly kind: string;
   readonly actor: string;
   readonly by?: string;
@@ -21,12 +21,9 @@ interface RecordOptions {
   readonly payload?: Record<string, unknown>;
   readonly dedupeKey?: string;
   readonly onlyIfWatched?: boolean;
-  readonly json?: boolean;
   /** False for --no-create. */
   readonly create: boolean;
 }
-
-// --- validation before anything is opened ------------------------------------------------------
 
 /** The command-line argument behind each field of a record input. */
 const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
@@ -65,8 +62,6 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
   return input as RecordInput;
 }
 
-// --- options with a fixed set of values ------------------------------------------------------------
-
 const ACTOR_TYPES: readonly string[] = Object.keys(ActorType.keys);
 
 /** A required option with a fixed set of values, listed in the help and checked without echoing the value. */
@@ -74,8 +69,6 @@ function choiceOption(flags: string, description: string, choices: readonly stri
   const argument = flags.split(' ')[0] ?? flags;
   return new Option(flags, description).choices(choices).argParser(named(argument, oneOf(choices))).makeOptionMandatory();
 }
-
-// --- the command ---------------------------------------------------------------------------------
 
 const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the
@@ -113,23 +106,19 @@ export function registerRecord(program: Command, { io, out }: RunContext): void 
           pending: fromWatermarks(row).status === 'pending',
         }));
         if (result.outcome === 'skipped') {
-          if (options.json === true) out.json({ ...result, watchers });
-          else out.lines([`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
+          out.print(options, { ...result, watchers }, () => [`skipped: ${sessionKey} has no watchers (--only-if-watched); no event appended`]);
           return;
         }
         // A repeated dedupe key returns the stored event and appends nothing.
         const duplicate = awareness.metrics().eventsAppended === 0;
-        if (options.json === true) {
-          out.json({ ...result, duplicate, watchers });
-          return;
-        }
-        const event = result.event;
-        const payload = payloadLabel(event.payload);
-        const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
-        out.lines([
-          duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
-          ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
-        ]);
+        out.print(options, { ...result, duplicate, watchers }, ({ event }) => {
+          const payload = payloadLabel(event.payload);
+          const described = `#${event.sequence} ${event.kind} on ${event.sessionKey} by ${actorLabel(event)}${payload === '' ? '' : ` ${payload}`}`;
+          return [
+            duplicate ? `already recorded as ${described} (same --dedupe-key); nothing written` : `recorded ${described}`,
+            ...watchers.map((row) => `  watcher ${row.watcher}: ${row.pending ? 'notice pending' : 'up to date'}`),
+          ];
+        });
       });
     });
 }

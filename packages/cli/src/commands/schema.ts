@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 
 import { table } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
+import type { JsonOption, RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
 import { stateLocation, type StateLocation } from '../state/stateLocation.js';
 
@@ -21,10 +21,7 @@ export type SchemaDescription =
 
 /** Reads the description of the store at `location`, loading only that store's adapter; the URL is masked. */
 export async function describeStore(location: StateLocation): Promise<SchemaDescription> {
-  if (location.kind === 'sqlite') {
-    const sizes = (await import('../state/stateFile.js')).describeStateFile(location);
-    return { kind: 'sqlite', path: location.path, ...sizes };
-  }
+  if (location.kind === 'sqlite') return { kind: 'sqlite', path: location.path, ...(await import('../state/stateFile.js')).describeStateFile(location) };
   const described = await (await import('../state/postgresState.js')).describePostgresStore(location);
   const totalBytes = described.relations.reduce((sum, relation) => sum + relation.bytes, 0);
   return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };
@@ -58,9 +55,5 @@ export function registerSchema(program: Command, { io, out }: RunContext): void 
     .command('schema')
     .description("the store's schema version, where it is, and its size (file and -wal, or each table)")
     .option('--json', 'print the description as JSON')
-    .action(async (options: { readonly json?: boolean }, command: Command) => {
-      const described = await describeStore(stateLocation(command, io.cwd));
-      if (options.json === true) out.json(described);
-      else out.lines(schemaLines(described));
-    });
+    .action(async (options: JsonOption, command: Command) => out.print(options, await describeStore(stateLocation(command, io.cwd)), schemaLines));
 }

@@ -8,65 +8,48 @@ import {
   toSessionEvent,
   type SessionKey,
   type SessionStatus,
-  type SignalLogHead,
   type StateStore,
 } from '@session-state/domain';
 
 import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args.js';
 import { UsageError } from '../output/errors.js';
-import { eventTable } from '../output/format.js';
-import type { RunContext } from '../output/io.js';
-import { openForReading, stateLocation } from '../state/stateLocation.js';
+import { eventTable, plural } from '../output/format.js';
+import type { JsonOption, RunContext } from '../output/io.js';
+import { withStore } from '../state/stateLocation.js';
 
-interface StatusOptions {
+interface StatusOptions extends JsonOption {
   readonly since?: number;
   readonly limit?: number;
-  readonly json?: boolean;
 }
 
-/** A status answer plus the prune watermark it was read under, and whether the store knows the session. */
-export interface StatusReading {
-  readonly status: SessionStatus;
-  readonly head: SignalLogHead;
-  /** False when the store has no head for the session: it never had an event here (a typo, or another store). */
-  readonly exists: boolean;
-}
+/**
+ * A status answer (the session_status JSON) plus every other field the human form shows: the
+ * prune watermark it was read under, and whether the store knows the session (false when it has no
+ * head: it never had an event here, a typo or another store).
+ */
+export type StatusReading = SessionStatus & { readonly pruneWatermark: number; readonly exists: boolean };
 
 /** Reads a session's status from the store, with the delta when `since` is given. */
 export async function readStatus(store: StateStore, sessionKey: string, since?: number, limit?: number): Promise<StatusReading> {
   const key = sessionKey as SessionKey;
   const [row] = await store.readHeads([key]);
   const exists = row !== undefined;
-  if (since === undefined) {
-    const head = { head: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? asSequence(0) };
-    return { status: { sessionKey, stateVersion: head.head }, head, exists };
-  }
+  if (since === undefined) return { sessionKey, stateVersion: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? 0, exists };
   const page = await store.readChanges(key, asSequence(since), limit ?? MAX_PAGE_LIMIT);
   const stateChanges = buildStateChanges(page.head, asSequence(since), page.events.map(toSessionEvent), page.hasMore);
-  return { status: { sessionKey, stateVersion: page.head.head, stateChanges }, head: page.head, exists };
-}
-
-/**
- * The JSON form: the session_status answer plus every other field the human form shows (the
- * prune watermark, and whether the session exists).
- */
-export function statusJson(reading: StatusReading): SessionStatus & { readonly pruneWatermark: number; readonly exists: boolean } {
-  return { ...reading.status, pruneWatermark: reading.head.pruneWatermark, exists: reading.exists };
+  return { sessionKey, stateVersion: page.head.head, stateChanges, pruneWatermark: page.head.pruneWatermark, exists };
 }
 
 /** The human form of a status reading. */
-export function statusLines(reading: StatusReading): string[] {
-  const { status, head, exists } = reading;
+export function statusLines({ sessionKey, stateVersion, stateChanges: changes, pruneWatermark, exists }: StatusReading): string[] {
   const lines = [
-    `session          ${status.sessionKey}${exists ? '' : ' (no such session in this store: it has no events; check the key and --db)'}`,
-    `state version    ${status.stateVersion}`,
-    `prune watermark  ${head.pruneWatermark}`,
+    `session          ${sessionKey}${exists ? '' : ' (no such session in this store: it has no events; check the key and --db)'}`,
+    `state version    ${stateVersion}`,
+    `prune watermark  ${pruneWatermark}`,
   ];
-  const changes = status.stateChanges;
   if (changes === undefined) return lines;
   lines.push(
-    `changes          ${changes.events.length} event${changes.events.length === 1 ? '' : 's'}` +
-      ` (historyGap ${changes.historyGap}, hasMore ${changes.hasMore}, nextSince ${changes.nextSince})`,
+    `changes          ${plural(changes.events.length, 'event')} (historyGap ${changes.historyGap}, hasMore ${changes.hasMore}, nextSince ${changes.nextSince})`,
   );
   if (changes.events.length > 0) lines.push('', ...eventTable(changes.events));
   return lines;
@@ -82,16 +65,8 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
     .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
     .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
     .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
-      if (options.limit !== undefined && options.since === undefined) {
-        throw new UsageError('--limit', 'only applies with --since');
-      }
-      const store = await openForReading(stateLocation(command, io.cwd));
-      try {
-        const reading = await readStatus(store, sessionKey, options.since, options.limit);
-        if (options.json === true) out.json(statusJson(reading));
-        else out.lines(statusLines(reading));
-      } finally {
-        await store.close();
-      }
+      if (options.limit !== undefined && options.since === undefined) throw new UsageError('--limit', 'only applies with --since');
+      const reading = await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit));
+      out.print(options, reading, statusLines);
     });
 }

@@ -9,12 +9,11 @@ import { asSequence, historyGap, toSessionEvent, type SessionEvent, type Session
 import { named, parseSequence, parseSessionKey } from '../args.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
 import { StorageError } from '../output/errors.js';
-import type { CliIo, RunContext } from '../output/io.js';
-import { openForReading, stateLocation, type StateLocation } from '../state/stateLocation.js';
+import { interruption, type JsonOption, type RunContext } from '../output/io.js';
+import { withStore, type StateLocation } from '../state/stateLocation.js';
 
-interface TailOptions {
+interface TailOptions extends JsonOption {
   readonly since?: number;
-  readonly json?: boolean;
 }
 
 const POLL_MS = 200;
@@ -24,19 +23,6 @@ const PAGE = 200;
 export function tailLine(event: SessionEvent): string {
   const payload = payloadLabel(event.payload);
   return `#${event.sequence}  ${event.occurredAt}  ${event.kind}  ${actorLabel(event)}  ${event.summary}${payload === '' ? '' : `  ${payload}`}`;
-}
-
-/** Resolves on the run's first interrupt (SIGINT or SIGTERM for the process); `dispose` stops listening. */
-function interrupted(io: CliIo): { readonly promise: Promise<void>; readonly isSet: () => boolean; readonly dispose: () => void } {
-  let set = false;
-  let dispose: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    dispose = io.onInterrupt(() => {
-      set = true;
-      resolve();
-    });
-  });
-  return { promise, isSet: () => set, dispose };
 }
 
 /**
@@ -73,12 +59,10 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
     .option('--json', 'print one JSON event per line')
     .action(async (sessionKey: string, options: TailOptions, command: Command) => {
       const key = sessionKey as SessionKey;
-      const location = stateLocation(command, io.cwd);
-      const store = await openForReading(location);
-      const checkFile = fileWatch(location);
-      const stop = interrupted(io);
+      const stop = interruption(io);
       const stopped = (): boolean => stop.isSet() || out.isClosed();
-      try {
+      await withStore(command, io.cwd, async (store, location) => {
+        const checkFile = fileWatch(location);
         const [row] = await store.readHeads([key]);
         let since = asSequence(options.since ?? row?.head ?? 0);
         let gapReported = false;
@@ -94,16 +78,12 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
             gapReported = true;
             out.note(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
           }
-          const events = page.events.map(toSessionEvent);
-          out.lines(events.map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
+          out.lines(page.events.map(toSessionEvent).map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
           const last = page.events[page.events.length - 1];
           if (last !== undefined) since = last.sequence;
           if (page.hasMore) continue;
           await Promise.race([stop.promise, out.closed, new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
         }
-      } finally {
-        stop.dispose();
-        await store.close();
-      }
+      }).finally(stop.dispose);
     });
 }

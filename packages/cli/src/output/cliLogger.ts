@@ -3,7 +3,6 @@
 // that holds its errors back for a command that reports its own failure in one line.
 import type { LogFields, Logger } from '@session-state/domain';
 
-
 function render(fields: LogFields, message: string): string {
   const parts = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
@@ -33,7 +32,7 @@ export interface HeldErrorLogger extends Logger {
 export function createHeldErrorLogger(writeNote: (line: string) => void): HeldErrorLogger {
   const held: string[] = [];
   return {
-    warn: (fields, message) => writeNote(`warning: ${render(fields, message)}`),
+    ...createCliLogger(writeNote),
     error: (fields, message) => void held.push(render(fields, message)),
     release: () => {
       for (const line of held.splice(0)) writeNote(`warning: ${line}`);

@@ -3,12 +3,8 @@
 // through the run's note writer, which removes the secrets of --db.
 import { CommanderError } from 'commander';
 
-// --- exit statuses -------------------------------------------------------------------------
-
 /** The process exit statuses of `session-state`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
-
-// --- the usage error -----------------------------------------------------------------------
 
 /**
  * A bad argument, option or environment value, found before anything is opened or written.
@@ -26,8 +22,6 @@ export class UsageError extends Error {
   }
 }
 
-// --- the storage error ---------------------------------------------------------------------------
-
 /**
  * A failure of the store or the file system that the command already described in full (which
  * file, what went wrong); printed as it is, exit status 1.
@@ -37,8 +31,6 @@ export class UsageError extends Error {
 export class StorageError extends Error {
   override readonly name = 'StorageError';
 }
-
-// --- reporting -----------------------------------------------------------------------------
 
 /** Makes any message a single line, so the error output stays one line. */
 function oneLine(text: string): string {
@@ -54,14 +46,10 @@ function oneLine(text: string): string {
  */
 export function reportError(error: unknown, writeErr: (line: string) => void): number {
   if (error instanceof CommanderError) {
-    // Commander has already printed its one-line message.
-    if (error.exitCode === 0) return EXIT.ok;
-    if (error.code === 'commander.help') {
-      // No command was given: commander printed the help to stderr and asked for a failure.
-      writeErr('error: a command is required (see the commands above)');
-      return EXIT.usage;
-    }
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+    // Commander has already printed its one-line message, or the help or version asked for.
+    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+    // No command was given: commander printed the help to stderr and asked for a failure.
+    if (error.code === 'commander.help') writeErr('error: a command is required (see the commands above)');
     return EXIT.usage;
   }
   if (error instanceof UsageError) {

@@ -1,8 +1,6 @@
 // Plain-text output helpers: a tiny column formatter for tables and short renderings of events.
 import type { SessionEvent } from '@session-state/domain';
 
-// --- tables ----------------------------------------------------------------------------------
-
 /** A table column: its header and whether numbers line up on the right. */
 export interface Column {
   readonly header: string;
@@ -29,8 +27,6 @@ export function table(columns: readonly Column[], rows: readonly (readonly strin
       .trimEnd();
   return [line(columns.map((column) => column.header)), ...rows.map(line)];
 }
-
-// --- values ------------------------------------------------------------------------------------
 
 /** An actor as `human`, or `agent agent:main:main` when the causing session is known. */
 export function actorLabel(event: Pick<SessionEvent, 'actorType' | 'actorSessionKey'>): string {
@@ -62,6 +58,11 @@ export function eventTable(events: readonly SessionEvent[]): string[] {
       event.occurredAt,
     ]),
   );
+}
+
+/** `1 event`, `3 events`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Epoch milliseconds as an ISO string. */

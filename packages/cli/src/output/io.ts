@@ -1,18 +1,11 @@
 // What one run of the tool works with, passed in rather than taken from the process: its output
 // streams, environment, working directory and interrupt signal (`CliIo`); the writers every
 // command shares on top of them (`Output`: human lines and JSON on stdout that stop quietly once
-// the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed);
-// and the global `--db` option read from commander.
+// the reader has gone, `list | head -1`, and notes on stderr with the secrets of --db removed).
 import type { Readable } from 'node:stream';
 
-import type { Command } from 'commander';
-
-import { UsageError } from './errors.js';
 import type { Redact } from '../state/secrets.js';
-import { DB_ENV } from '../state/stateFilePath.js';
 import { terminalSafe } from './terminalText.js';
-
-// --- the run's surroundings ------------------------------------------------------------------------
 
 /** A stream the tool writes text to: `process.stdout`, or a test's collector. */
 export interface CliStream {
@@ -41,6 +34,19 @@ export interface CliIo {
   readonly stdin?: Readable;
 }
 
+/** The run's first interrupt: `promise` resolves on it, `isSet` tells whether it came; `dispose` stops listening. */
+export function interruption(io: CliIo): { readonly promise: Promise<void>; readonly isSet: () => boolean; readonly dispose: () => void } {
+  let set = false;
+  let dispose: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    dispose = io.onInterrupt(() => {
+      set = true;
+      resolve();
+    });
+  });
+  return { promise, isSet: () => set, dispose };
+}
+
 /** The real process: its stdout, stderr, environment, working directory, SIGINT and SIGTERM. */
 export function processIo(): CliIo {
   return {
@@ -50,48 +56,24 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     onInterrupt: (stop) => {
+      const off = (): void => void ['SIGINT', 'SIGTERM'].forEach((signal) => process.off(signal, once));
       const once = (): void => {
-        process.off('SIGINT', once);
-        process.off('SIGTERM', once);
+        off();
         stop();
       };
-      process.on('SIGINT', once);
-      process.on('SIGTERM', once);
-      return () => {
-        process.off('SIGINT', once);
-        process.off('SIGTERM', once);
-      };
+      process.on('SIGINT', once).on('SIGTERM', once);
+      return off;
     },
   };
 }
 
-// --- the global options --------------------------------------------------------------------------
-
-/** The options defined on the program itself and visible to every command. */
-export interface GlobalOptions {
-  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
-  readonly db: string;
-  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
-  readonly schema?: string;
-}
-
-/**
- * The state file path (or PostgreSQL URL) chosen for this run; an empty one (`--db ''`,
- * `SESSION_STATE_DB=`) is a usage error, raised before the command prints or opens anything.
- */
-export function dbPath(command: Command): string {
-  const { db } = command.optsWithGlobals<GlobalOptions>();
-  if (db === '') {
-    const fromEnv = command.getOptionValueSourceWithGlobals('db') === 'env';
-    throw new UsageError('--db', fromEnv ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
-  }
-  return db;
-}
-
-// --- the writers ------------------------------------------------------------------------------------
-
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
+
+/** The `--json` switch of the commands that print an answer. */
+export interface JsonOption {
+  readonly json?: boolean;
+}
 
 /** The writers of one run. */
 export interface Output {
@@ -99,6 +81,8 @@ export interface Output {
   lines(lines: readonly string[]): void;
   /** Writes one value as indented JSON to stdout (nothing once its reader has gone), terminal-safe as the lines are. */
   json(value: unknown): void;
+  /** A command's answer: `value` as JSON with `--json`, else the lines `human` makes of it. */
+  print<T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void;
   /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db, terminal-safe. */
   note(line: string): void;
   /** Removes the secrets of --db from text bound for stderr (commander's own messages). */
@@ -140,10 +124,12 @@ export function createOutput(io: CliIo, redact: Redact): Output {
     announceClosed();
   });
   io.stderr.on?.('error', () => undefined);
+  // JSON text holds no raw line break but its own indentation, so its lines are its lines.
+  const json = (value: unknown): void => writeLines(JSON.stringify(value, null, 2).split('\n'));
   return {
     lines: writeLines,
-    // JSON text holds no raw line break but its own indentation, so its lines are its lines.
-    json: (value) => writeLines(JSON.stringify(value, null, 2).split('\n')),
+    json,
+    print: (options, value, human) => (options.json === true ? json(value) : writeLines(human(value))),
     note,
     redact,
     isClosed: () => closed,
@@ -151,8 +137,6 @@ export function createOutput(io: CliIo, redact: Redact): Output {
     hasFailed: () => failed,
   };
 }
-
-// --- what a command gets -------------------------------------------------------------------------
 
 /** What each command of one run works with: its surroundings and its writers. */
 export interface RunContext {

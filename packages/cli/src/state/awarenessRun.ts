@@ -18,13 +18,7 @@ export async function withAwareness<T>(store: StateStore, note: (line: string) =
   const { createSessionStateAwareness } = await import('@session-state/app');
   const logger = createHeldErrorLogger(note);
   const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
-  let succeeded = false;
-  try {
-    const value = await use(awareness);
-    succeeded = true;
-    return value;
-  } finally {
-    await awareness.close();
-    if (succeeded) logger.release();
-  }
+  const value = await use(awareness).finally(() => awareness.close());
+  logger.release();
+  return value;
 }

@@ -48,14 +48,8 @@ export async function removePreviousDemoFile(at: StateFilePath, demoKeys: readon
     throw refuse(at, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
   }
   const previous = openSqliteStore({ path: opened, readOnly: true });
-  let keys: string[];
-  try {
-    const heads = await previous.readHeads();
-    const cursors = await previous.listCursors();
-    keys = [...heads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])];
-  } finally {
-    await previous.close();
-  }
+  const [heads, cursors] = await Promise.all([previous.readHeads(), previous.listCursors()]).finally(() => previous.close());
+  const keys = [...heads.map((row) => row.sessionKey), ...cursors.flatMap((row) => [row.watcher, row.target])];
   const foreign = keys.find((key) => !demoKeys.includes(key));
   if (foreign !== undefined) throw refuse(at, `holds sessions other than the demo's (${foreign})`);
   (await import('./stateFile.js')).requireWritable(at);

@@ -7,28 +7,15 @@ import { types } from 'node:util';
 import pg from 'pg';
 
 import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
-import type { StateStore } from '@session-state/domain';
+import { describeValue, type StateStore } from '@session-state/domain';
 
-import { describeArgument } from '../output/describe.js';
 import { StorageError, UsageError } from '../output/errors.js';
 import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, redactWith } from './secrets.js';
 
-// --- the URL and the schema -------------------------------------------------------------------
-
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
 // (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
-
-/** The schema name, or a usage error naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there). */
-export function checkSchemaName(schema: string, fromEnv: boolean): string {
-  if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${fromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeArgument(schema)}`);
-  }
-  return schema;
-}
-
-// --- never printing the password -----------------------------------------------------------------
 
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
 function serverOf(maskedUrl: string): string | undefined {
@@ -51,14 +38,8 @@ function messageOf(error: unknown): string {
 /** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
   const inner = (error as { errors?: unknown } | null)?.errors;
-  let reason: string;
-  if (types.isNativeError(error) && error.message === '' && Array.isArray(inner)) {
-    reason = inner.map(messageOf).join('; ');
-  } else {
-    reason = messageOf(error);
-  }
-  if (reason === '') reason = String((error as { code?: unknown } | null)?.code ?? 'unknown error');
-  return redactWith([url], reason);
+  const reason = types.isNativeError(error) && error.message === '' && Array.isArray(inner) ? inner.map(messageOf).join('; ') : messageOf(error);
+  return redactWith([url], reason === '' ? String((error as { code?: unknown } | null)?.code ?? 'unknown error') : reason);
 }
 
 /**
@@ -82,47 +63,52 @@ function openFailure(location: CheckedLocation, error: unknown): Error {
   return new StorageError(message);
 }
 
-// --- opening ---------------------------------------------------------------------------------------
-
 // A command runs one operation at a time; two connections leave room for the facade's own work
 // without taking much of a server that gateways share.
 const CLI_MAX_CONNECTIONS = 2;
 
 /** A location whose schema is checked and defaulted: what every opener below works on. */
-export interface CheckedLocation extends PostgresLocation {
-  readonly schema: string;
+type CheckedLocation = PostgresLocation & { readonly schema: string };
+
+/**
+ * The location with its schema checked, or the adapter's default: a bad name is a usage error,
+ * before any connection, naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there).
+ */
+function checkedLocation(location: PostgresLocation): CheckedLocation {
+  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = location;
+  if (!isSchemaName(schema)) {
+    throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  }
+  return { ...location, schema };
 }
 
-/** The location with its schema checked (a usage error before any connection) or the adapter's default. */
-export function checkedLocation(location: PostgresLocation): CheckedLocation {
-  return { ...location, schema: location.schema === undefined ? DEFAULT_SCHEMA : checkSchemaName(location.schema, location.schemaFromEnv) };
-}
-
-/** True when the location's schema holds a store; a failure to connect names the server, never the password. */
-async function storeExists(location: CheckedLocation): Promise<boolean> {
+/** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
+async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
-    return await hasPostgresState({ connectionString: location.url, schema: location.schema });
+    return await use();
   } catch (error) {
     throw openFailure(location, error);
   }
 }
 
-/** The usage error for a schema that holds no store, with what to do instead. */
-function noStore(location: CheckedLocation, why: string): UsageError {
-  return new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
+/**
+ * The checked location, and whether its schema holds a store; with `why` (what to do instead), a
+ * schema without one is a usage error naming --db and the schema, and nothing is created.
+ */
+async function locate(requested: PostgresLocation, why?: string): Promise<{ location: CheckedLocation; exists: boolean }> {
+  const location = checkedLocation(requested);
+  const exists = await reaching(location, () => hasPostgresState({ connectionString: location.url, schema: location.schema }));
+  if (!exists && why !== undefined) throw new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
+  return { location, exists };
 }
 
-/**
- * Opens the store for a read command (or a write command that never creates one). A schema that
- * holds no store is refused with a usage error naming --db and the schema, and nothing is created
- * on the server.
- */
+const open = (location: CheckedLocation): Promise<StateStore> =>
+  reaching(location, () => openPostgresStore({ connectionString: location.url, schema: location.schema, maxConnections: CLI_MAX_CONNECTIONS }));
+
+/** Opens the store for a read command (or a write command that never creates one); a schema without a store is a usage error. */
 export async function openExistingPostgresStore(requested: PostgresLocation): Promise<StateStore> {
-  const location = checkedLocation(requested);
-  if (!(await storeExists(location))) {
-    throw noStore(location, `only record creates one; run "${location.tool} record" first, or choose the schema with --schema`);
-  }
-  return openChecked(location);
+  const { location } = await locate(requested, `only record creates one; run "${requested.tool} record" first, or choose the schema with --schema`);
+  return open(location);
 }
 
 /**
@@ -131,23 +117,11 @@ export async function openExistingPostgresStore(requested: PostgresLocation): Pr
  * store is refused instead, and nothing is created.
  */
 export async function openOrCreatePostgresStore(requested: PostgresLocation, create: boolean, note: (line: string) => void): Promise<StateStore> {
-  const location = checkedLocation(requested);
-  const existed = await storeExists(location);
-  if (!existed && !create) throw noStore(location, '--no-create refuses to create one; check --db and --schema');
-  const store = await openChecked(location);
-  if (!existed) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
+  const { location, exists } = await locate(requested, create ? undefined : '--no-create refuses to create one; check --db and --schema');
+  const store = await open(location);
+  if (!exists) note(`created schema ${location.schema} (a new session-state store) at ${maskUrl(location.url)}`);
   return store;
 }
-
-async function openChecked(location: CheckedLocation): Promise<StateStore> {
-  try {
-    return await openPostgresStore({ connectionString: location.url, schema: location.schema, maxConnections: CLI_MAX_CONNECTIONS });
-  } catch (error) {
-    throw openFailure(location, error);
-  }
-}
-
-// --- describing ------------------------------------------------------------------------------------
 
 /** What `schema` shows of a PostgreSQL store: its schema, version, and each table's size with its indexes. */
 export interface PostgresStoreSizes {
@@ -158,10 +132,7 @@ export interface PostgresStoreSizes {
 
 /** Reads the store's schema version and table sizes without writing anything; a schema without a store is a usage error. */
 export async function describePostgresStore(requested: PostgresLocation): Promise<PostgresStoreSizes> {
-  const location = checkedLocation(requested);
-  if (!(await storeExists(location))) {
-    throw noStore(location, `run "${location.tool} record" first, or choose the schema with --schema`);
-  }
+  const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);
   try {

@@ -1,8 +1,6 @@
 // The secrets a --db value may carry (a URL's password, secret query parameters) and their
 // removal from every line the command-line tool prints on stderr, driver messages included.
 
-// --- recognising a URL ---------------------------------------------------------------------------
-
 /**
  * A URL's start: leading blanks, a scheme of two or more characters in any case, `:` and at
  * least one `/` (so `postgres:/h` typed with one slash still counts); `C:\…`, `C:/…` and
@@ -15,8 +13,6 @@ export function urlScheme(value: string): string | undefined {
   return URL_PREFIX.exec(value)?.[1]?.toLowerCase();
 }
 
-// --- masking ---------------------------------------------------------------------------------------
-
 /** The mask that replaces a secret. */
 export const MASK = '***';
 
@@ -26,23 +22,8 @@ export const MASK = '***';
  * any name not listed, however it is spelt or percent-encoded) is masked.
  */
 const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
-  'application_name',
-  'channel_binding',
-  'client_encoding',
-  'connect_timeout',
-  'dbname',
-  'fallback_application_name',
-  'gssencmode',
-  'host',
-  'hostaddr',
-  'keepalives',
-  'keepalives_count',
-  'keepalives_idle',
-  'keepalives_interval',
-  'port',
-  'sslmode',
-  'target_session_attrs',
-  'user',
+  'application_name', 'channel_binding', 'client_encoding', 'connect_timeout', 'dbname', 'fallback_application_name', 'gssencmode', 'host',
+  'hostaddr', 'keepalives', 'keepalives_count', 'keepalives_idle', 'keepalives_interval', 'port', 'sslmode', 'target_session_attrs', 'user',
 ]);
 
 function decoded(text: string): string | undefined {
@@ -58,10 +39,11 @@ function isShownParameter(rawName: string): boolean {
   return name !== undefined && SHOWN_PARAMETERS.has(name.trim().toLowerCase());
 }
 
+/** A URL-ish value in parts; only `prefix` and `location` are always there. */
 interface UrlParts {
   /** Everything up to and including the slashes after the scheme. */
   readonly prefix: string;
-  /** The user info's password (after the first `:`, up to the last `@`), when there is one. */
+  /** The user info: the user, and the password after its first `:` when there is one. */
   readonly user?: string;
   readonly password?: string;
   /** The host, port and path: what follows the user info, up to the query. */
@@ -73,41 +55,17 @@ interface UrlParts {
 }
 
 /**
- * Splits a URL-ish string the way URL parsers read its user info: it ends at the LAST `@`, so a
- * password holding an unencoded `@`, `/` or `?` is taken whole (masking too much is harmless).
+ * What follows the prefix, read the way URL parsers read the user info: it ends at the LAST `@`,
+ * so a password holding an unencoded `@`, `/` or `?` is taken whole (masking too much is harmless).
  */
+const URL_REST = /^(?:(?<user>[^:]*)(?::(?<password>.*))?@)?(?<location>[^?#]*)(?:\?(?<query>[^#]*))?(?:#(?<fragment>.*))?$/su;
+
 function splitUrl(value: string): UrlParts | undefined {
   const prefix = URL_PREFIX.exec(value)?.[0];
   if (prefix === undefined) return undefined;
-  let rest = value.slice(prefix.length);
-  let user: string | undefined;
-  let password: string | undefined;
-  const at = rest.lastIndexOf('@');
-  if (at >= 0) {
-    const info = rest.slice(0, at);
-    const colon = info.indexOf(':');
-    if (colon >= 0) {
-      user = info.slice(0, colon);
-      password = info.slice(colon + 1);
-    } else {
-      user = info;
-    }
-    rest = rest.slice(at + 1);
-  }
-  const hash = rest.indexOf('#');
-  const fragment = hash < 0 ? undefined : rest.slice(hash + 1);
-  if (hash >= 0) rest = rest.slice(0, hash);
-  const question = rest.indexOf('?');
-  const query = question < 0 ? undefined : rest.slice(question + 1);
-  const location = question < 0 ? rest : rest.slice(0, question);
-  return {
-    prefix,
-    ...(user !== undefined ? { user } : {}),
-    ...(password !== undefined ? { password } : {}),
-    location,
-    ...(query !== undefined ? { query } : {}),
-    ...(fragment !== undefined ? { fragment } : {}),
-  };
+  const groups = URL_REST.exec(value.slice(prefix.length))?.groups ?? {};
+  const parts = Object.fromEntries(Object.entries(groups).filter(([, part]) => part !== undefined));
+  return { ...parts, prefix, location: groups['location'] ?? '' };
 }
 
 /** The query's parameters as [separator-led raw pair, raw name, raw value]. */
@@ -153,8 +111,6 @@ export function secretsOf(value: string): string[] {
   const all = raw.flatMap((text) => [text, decoded(text) ?? text]).filter((text) => text.length > 0);
   return [...new Set(all)];
 }
-
-// --- redaction of printed text --------------------------------------------------------------------
 
 /** A secret this short would garble unrelated words, so it is replaced only as a whole word. */
 const SHORT_SECRET = 4;

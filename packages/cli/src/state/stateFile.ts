@@ -10,8 +10,6 @@ import type { StateStore } from '@session-state/domain';
 import { StorageError, UsageError } from '../output/errors.js';
 import type { StateFilePath } from './stateFilePath.js';
 
-// --- what is at the path -------------------------------------------------------------------------
-
 /**
  * Refuses what no command may open, with its reason: something that is not a regular file (a
  * FIFO, which would block for ever, a directory, a socket, a device), another program's file,
@@ -55,14 +53,11 @@ function requireStateFile(at: StateFilePath): void {
   const { path, file, tool } = at;
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
-    const notFolder = folderNotADirectory(at);
-    if (notFolder !== undefined) throw notFolder;
-    throw new UsageError('--db', `no state file at ${path} (only record and demo create one; run "${tool} demo" or "${tool} record" first)`);
+    const hint = `only record and demo create one; run "${tool} demo" or "${tool} record" first`;
+    throw folderNotADirectory(at) ?? new UsageError('--db', `no state file at ${path} (${hint})`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
 }
-
-// --- write access --------------------------------------------------------------------------------
 
 /**
  * Fails, naming the cause, unless this process may write `path` (when it exists) and its folder,
@@ -87,8 +82,6 @@ export function requireWritable({ path, file }: StateFilePath): void {
     }
   }
 }
-
-// --- opening -------------------------------------------------------------------------------------
 
 /**
  * Opens an existing state file for a read command, read-only: nothing is created, migrated,
@@ -137,16 +130,13 @@ export async function createLabelledStateFile(at: StateFilePath, label: string):
 }
 
 /** Opens the adapter; a failure names the file and what SQLite reported. */
-function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<StateStore> {
+async function openStore({ path, file }: StateFilePath, readOnly: boolean): Promise<StateStore> {
   try {
-    return Promise.resolve(openSqliteStore({ path: file, readOnly }));
+    return openSqliteStore({ path: file, readOnly });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return Promise.reject(new StorageError(`cannot open the state file ${path}: ${reason}`, { cause: error }));
+    throw new StorageError(`cannot open the state file ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
-
-// --- describing --------------------------------------------------------------------------------
 
 /** What `schema` shows of a state file: its schema version and its size on disk. */
 export interface StateFileSizes {

@@ -5,8 +5,6 @@ import nodePath from 'node:path';
 
 import { toolCommand } from '../toolCommand.js';
 
-// --- the path ----------------------------------------------------------------------------------
-
 /** The state file when neither `--db` nor `SESSION_STATE_DB` names one. */
 export const DEFAULT_DB_PATH = './session-state.db';
 

@@ -7,13 +7,18 @@ import type { Command } from 'commander';
 import type { StateStore } from '@session-state/domain';
 
 import { UsageError } from '../output/errors.js';
-import { dbPath, type GlobalOptions } from '../output/io.js';
 import { isPostgresUrl, normalisePostgresUrl, SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, urlScheme } from './secrets.js';
-import { stateFilePath, type StateFilePath } from './stateFilePath.js';
+import { DB_ENV, stateFilePath, type StateFilePath } from './stateFilePath.js';
 import { toolCommand } from '../toolCommand.js';
 
-// --- the location --------------------------------------------------------------------------------
+/** The options defined on the program itself and visible to every command. */
+interface GlobalOptions {
+  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
+  readonly db: string;
+  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
+  readonly schema?: string;
+}
 
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
@@ -30,9 +35,11 @@ export type StateLocation =
  * before anything is opened.
  */
 export function stateLocation(command: Command, cwd: string): StateLocation {
-  const db = dbPath(command);
-  const { schema } = command.optsWithGlobals<GlobalOptions>();
-  const schemaFromEnv = command.getOptionValueSourceWithGlobals('schema') === 'env';
+  const { db, schema } = command.optsWithGlobals<GlobalOptions>();
+  const fromEnv = (name: keyof GlobalOptions): boolean => command.getOptionValueSourceWithGlobals(name) === 'env';
+  // An empty --db ('' or SESSION_STATE_DB=) is refused before the command prints or opens anything.
+  if (db === '') throw new UsageError('--db', fromEnv('db') ? `${DB_ENV} is set but empty; name a state file` : 'the path is empty; name a state file');
+  const schemaFromEnv = fromEnv('schema');
   const scheme = urlScheme(db);
   if (scheme !== undefined && !isPostgresUrl(db)) {
     throw new UsageError('--db', `${maskUrl(db)} is a ${scheme}: URL; expected a state file path or a postgres:// URL`);
@@ -49,16 +56,32 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
     }
     return { kind: 'sqlite', ...stateFilePath(db, cwd) };
   }
-  const url = normalisePostgresUrl(db);
-  return { kind: 'postgres', url, schema, schemaFromEnv, tool: toolCommand(cwd) };
+  return { kind: 'postgres', url: normalisePostgresUrl(db), schema, schemaFromEnv, tool: toolCommand(cwd) };
 }
-
-// --- opening -------------------------------------------------------------------------------------
 
 /** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
 export async function openForReading(location: StateLocation): Promise<StateStore> {
   if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStore(location);
   return (await import('./postgresState.js')).openExistingPostgresStore(location);
+}
+
+/**
+ * Opens the store `command` names with `open` (a read by default), runs `use` on it, and closes
+ * it whatever happens.
+ */
+export async function withStore<T>(
+  command: Command,
+  cwd: string,
+  use: (store: StateStore, location: StateLocation) => Promise<T>,
+  open = openForReading,
+): Promise<T> {
+  const location = stateLocation(command, cwd);
+  const store = await open(location);
+  try {
+    return await use(store, location);
+  } finally {
+    await store.close();
+  }
 }
 
 /** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
