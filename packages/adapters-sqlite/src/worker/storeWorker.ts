@@ -107,77 +107,71 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
   let worker: Worker | undefined;
   let broken = target.path === ':memory:';
   let closed = false;
-  // The job in progress: what it does with the thread's messages, and with the thread's death.
-  let onMessage: ((message: FromThread) => void) | undefined;
-  let onDeath: (() => void) | undefined;
+  // What the job in progress waits for: the thread's next message, or its death.
+  let waiting: { readonly resolve: (message: FromThread) => void; readonly reject: (error: Error) => void } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let pendingCheckpoint: Promise<void> | undefined;
+  const settle = (): typeof waiting => {
+    const current = waiting;
+    waiting = undefined;
+    return current;
+  };
 
   const start = (): Worker => {
     const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source]));
     const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();
-    started.on('message', (message: FromThread) => onMessage?.(message));
+    started.on('message', (message: FromThread) => settle()?.resolve(message));
     const die = (): void => {
       broken = true;
       worker = undefined;
-      onDeath?.();
+      settle()?.reject(new Error('prune worker: the worker thread stopped during a batch'));
     };
     started.on('error', die);
     started.on('exit', die);
     return started;
   };
 
-  /** Posts `message` once the job before settled; `reply` handles the thread's answers until it calls `end`. */
-  const job = (message: ToThread, reply: (answer: FromThread, current: Worker, end: () => void) => void, died: () => void): Promise<void> => {
-    const run = queue.then(
-      () =>
-        new Promise<void>((done) => {
-          if (broken) throw new Error('prune worker: not running');
-          const current = (worker ??= start());
-          // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
-          current.ref();
-          const end = (): void => {
-            onMessage = undefined;
-            onDeath = undefined;
-            current.unref();
-            done();
-          };
-          onDeath = () => {
-            end();
-            died();
-          };
-          onMessage = (answer) => reply(answer, current, end);
+  /** Runs `work` once the job before settled; `ask` posts a message and resolves with the thread's answer. */
+  const job = <T>(work: (ask: (message: ToThread) => Promise<FromThread>) => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      if (broken) throw new Error('prune worker: not running');
+      const current = (worker ??= start());
+      // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
+      current.ref();
+      const ask = (message: ToThread): Promise<FromThread> =>
+        new Promise((resolve, reject) => {
+          waiting = { resolve, reject };
           current.postMessage(message);
-        }),
-    );
+        });
+      try {
+        return await work(ask);
+      } finally {
+        current.unref();
+      }
+    });
     queue = run.catch(() => undefined);
     return run;
   };
 
-  const checkpointJob = (): Promise<void> => job({ type: 'checkpoint' }, (_answer, _current, end) => end(), () => undefined).catch(() => checkpointHere(db()));
-
+  /** One row-cap batch: the thread reads under its write lock, `plan` gives the writes (its throw rolls the batch back). */
   const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
-    new Promise<CapBatch>((resolve, reject) => {
+    job(async (ask) => {
+      let answer = await ask({ type: 'cap', maxRows: request.maxRows, limit: request.limit });
       let planError: unknown;
-      const reply = (answer: FromThread, current: Worker, end: () => void): void => {
-        if (answer.type === 'read') {
-          try {
-            const writes = plan(answer);
-            current.postMessage({ type: 'write', heads: writes.heads, journal: writes.journal } satisfies ToThread);
-          } catch (error) {
-            planError = error;
-            current.postMessage({ type: 'abort' } satisfies ToThread);
-          }
-          return;
+      if (answer.type === 'read') {
+        let writes: CapWrites | undefined;
+        try {
+          writes = plan(answer);
+        } catch (error) {
+          planError = error;
         }
-        end();
-        if (answer.type === 'done') resolve({ deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions });
-        else if (answer.type === 'rolledBack') reject(planError);
-        else if (answer.type === 'failed') reject(new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`));
-      };
-      job({ type: 'cap', maxRows: request.maxRows, limit: request.limit }, reply, () => reject(new Error('prune worker: the worker thread stopped during a batch'))).catch(reject);
+        answer = await ask(writes === undefined ? { type: 'abort' } : { type: 'write', heads: writes.heads, journal: writes.journal });
+      }
+      if (answer.type === 'done') return { deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions };
+      if (answer.type === 'failed') throw new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`);
+      throw planError;
     });
 
   return {
@@ -191,9 +185,11 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       }
       // One checkpoint at a time: a request meanwhile shares the one queued or running.
       if (pendingCheckpoint !== undefined) return pendingCheckpoint;
-      const running = checkpointJob().finally(() => {
-        if (pendingCheckpoint === running) pendingCheckpoint = undefined;
-      });
+      const running = job((ask) => ask({ type: 'checkpoint' }))
+        .then(() => undefined, () => checkpointHere(db()))
+        .finally(() => {
+          if (pendingCheckpoint === running) pendingCheckpoint = undefined;
+        });
       pendingCheckpoint = running;
       return running;
     },
