@@ -19,6 +19,7 @@ import { cursorJournal, cursors, events, heads, tables } from './schema.js';
 import { orm } from './db/drizzle.js';
 
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
+type SQL = ReturnType<typeof sql>;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -35,7 +36,6 @@ type UpdateCursorValues = readonly [acked: number, notified: number, material: n
 type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
-/** A journal retention window: the positions above `after` up to `upTo`. */
 type JournalWindow = { readonly after: number; readonly upTo: number };
 type Limit = { readonly limit: number };
 
@@ -45,6 +45,18 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
 /** SQLite's own statements. */
 function ownStatements(client: SqliteClient, orm: Orm) {
   const removable = removableEntry(tables);
+  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
+  const pendingAfterPair = (...where: SQL[]) =>
+    orm
+      .select(columnsOf(cursors, PENDING_FIELDS))
+      .from(cursors)
+      .where(and(...where, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+      .orderBy(asc(cursors.watcher), asc(cursors.target))
+      .limit(p('limit'));
+  /** [sequence, sessionKey] of events, to be narrowed. */
+  const eventKeys = () => orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events);
+  /** A journal retention window: the positions above {after} up to {upTo}. */
+  const inJournalWindow = () => [gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo'))];
   return {
     /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
     cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
@@ -65,26 +77,12 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     ),
 
     /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
-    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
-      client,
-      orm
-        .select(columnsOf(cursors, PENDING_FIELDS))
-        .from(cursors)
-        .where(and(gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
-        .orderBy(asc(cursors.watcher), asc(cursors.target))
-        .limit(p('limit')),
-      'pendingCursorsAfter',
-    ),
+    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(client, pendingAfterPair(), 'pendingCursorsAfter'),
 
     /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
     pendingCursorsOn: compile<{ targets: string; watcher: string; target: string; limit: number }>(
       client,
-      orm
-        .select(columnsOf(cursors, PENDING_FIELDS))
-        .from(cursors)
-        .where(and(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
-        .orderBy(asc(cursors.watcher), asc(cursors.target))
-        .limit(p('limit')),
+      pendingAfterPair(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`),
       'pendingCursorsOn',
     ),
 
@@ -133,14 +131,14 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     /** {cutoff, limit} → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
     agedEvents: compile<Cutoff & Limit>(
       client,
-      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
+      eventKeys().where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
       'agedEvents',
     ),
 
     /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
     lowestEvents: compile<Limit & { upTo: number }>(
       client,
-      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit')),
+      eventKeys().where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit')),
       'lowestEvents',
     ),
 
@@ -200,7 +198,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
     /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
     deleteAgedJournal: compile<Cutoff & JournalWindow>(
       client,
-      orm.delete(cursorJournal).where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
+      orm.delete(cursorJournal).where(and(...inJournalWindow(), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
       'deleteAgedJournal',
     ),
 
@@ -215,7 +213,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
             orm
               .select({ position: cursorJournal.position })
               .from(cursorJournal)
-              .where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), removable))
+              .where(and(...inJournalWindow(), removable))
               .orderBy(asc(cursorJournal.position))
               .limit(p('limit')),
           ),
