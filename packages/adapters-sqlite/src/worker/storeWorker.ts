@@ -9,6 +9,7 @@ import type { HeadRowWrite, JournalParams } from '@session-state/adapters-sql-co
 import type { SqliteClient } from '../driver/driver.js';
 import type { StoreDb } from '../db/storeDb.js';
 import type { Statements } from '../statements.js';
+import { autoCheckpointOff } from './walBound.js';
 
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
@@ -80,13 +81,11 @@ export function checkpointHere(db: StoreDb): void {
 
 /** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
 export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
-  const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
-  client.pragma('wal_autocheckpoint = 0');
+  const restore = autoCheckpointOff(client);
   try {
     return work();
   } finally {
-    // PRAGMA takes no bound parameters; the value is the integer just read back.
-    client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+    restore();
   }
 }
 
