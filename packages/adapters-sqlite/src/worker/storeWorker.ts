@@ -154,25 +154,6 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
     return run;
   };
 
-  /** One row-cap batch: the thread reads under its write lock, `plan` gives the writes (its throw rolls the batch back). */
-  const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
-    job(async (ask) => {
-      let answer = await ask({ type: 'cap', maxRows: request.maxRows, limit: request.limit });
-      let planError: unknown;
-      if (answer.type === 'read') {
-        let writes: CapWrites | undefined;
-        try {
-          writes = plan(answer);
-        } catch (error) {
-          planError = error;
-        }
-        answer = await ask(writes === undefined ? { type: 'abort' } : { type: 'write', heads: writes.heads, journal: writes.journal });
-      }
-      if (answer.type === 'done') return { deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions };
-      if (answer.type === 'failed') throw new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`);
-      throw planError;
-    });
-
   return {
     get usable() {
       return !broken;
@@ -197,7 +178,23 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       if (!Number.isSafeInteger(request.limit) || request.limit < 1) return Promise.reject(new RangeError(`prune worker: limit must be a positive integer, got ${request.limit}`));
       // A checkpoint asked for after this batch runs after it, not with one queued before.
       pendingCheckpoint = undefined;
-      return capJob(request, plan);
+      // The thread reads under its write lock, `plan` gives the writes (its throw rolls the batch back).
+      return job(async (ask) => {
+        let answer = await ask({ type: 'cap', maxRows: request.maxRows, limit: request.limit });
+        let planError: unknown;
+        if (answer.type === 'read') {
+          let writes: CapWrites | undefined;
+          try {
+            writes = plan(answer);
+          } catch (error) {
+            planError = error;
+          }
+          answer = await ask(writes === undefined ? { type: 'abort' } : { type: 'write', heads: writes.heads, journal: writes.journal });
+        }
+        if (answer.type === 'done') return { deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions };
+        if (answer.type === 'failed') throw new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`);
+        throw planError;
+      });
     },
     async close() {
       if (closed) return;
