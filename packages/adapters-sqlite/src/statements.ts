@@ -11,7 +11,7 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compile, compilePositional, type Statement } from './db/compile.js';
+import { compileAll, compilePositional, q, type Query, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
 import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
@@ -19,6 +19,7 @@ import { cursorJournal, cursors, events, heads, tables } from './schema.js';
 import { orm } from './db/drizzle.js';
 
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
+type SQL = ReturnType<typeof sql>;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -35,78 +36,58 @@ type UpdateCursorValues = readonly [acked: number, notified: number, material: n
 type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
-/** A journal retention window: the positions above `after` up to `upTo`. */
 type JournalWindow = { readonly after: number; readonly upTo: number };
 type Limit = { readonly limit: number };
 
 /** The compiled statements; reads return positional rows. */
-export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements>;
+export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements> &
+  ReturnType<typeof positionalStatements>;
 
-/** SQLite's own statements. */
+/** SQLite's own statements, taking named values. */
 function ownStatements(client: SqliteClient, orm: Orm) {
   const removable = removableEntry(tables);
-  return {
-    /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
-    cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
-
-    /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
-    insertEvent: compilePositional<InsertEventValues>(
-      client,
-      orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
-      'insertEvent',
-      INSERT_EVENT_ORDER,
-    ),
-
+  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
+  const pendingAfterPair = (...where: SQL[]) =>
+    orm
+      .select(columnsOf(cursors, PENDING_FIELDS))
+      .from(cursors)
+      .where(and(...where, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+      .orderBy(asc(cursors.watcher), asc(cursors.target))
+      .limit(p('limit'));
+  /** [sequence, sessionKey] of events, to be narrowed. */
+  const eventKeys = () => orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events);
+  /** A journal retention window: the positions above {after} up to {upTo}. */
+  const inJournalWindow = () => [gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo'))];
+  return compileAll(client, {
     /** {keys: a JSON array} → [sessionKey, head, pruneWatermark] of each key with a head, in array order (CROSS JOIN keeps json_each the outer loop). */
-    headsOfKeys: compile<{ keys: string }>(
-      client,
+    headsOfKeys: q<{ keys: string }>(
       sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
-      'headsOfKeys',
     ),
 
     /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
-    pendingCursorsAfter: compile<{ watcher: string; target: string; limit: number }>(
-      client,
-      orm
-        .select(columnsOf(cursors, PENDING_FIELDS))
-        .from(cursors)
-        .where(and(gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
-        .orderBy(asc(cursors.watcher), asc(cursors.target))
-        .limit(p('limit')),
-      'pendingCursorsAfter',
-    ),
+    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(pendingAfterPair()),
 
     /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
-    pendingCursorsOn: compile<{ targets: string; watcher: string; target: string; limit: number }>(
-      client,
-      orm
-        .select(columnsOf(cursors, PENDING_FIELDS))
-        .from(cursors)
-        .where(and(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
-        .orderBy(asc(cursors.watcher), asc(cursors.target))
-        .limit(p('limit')),
-      'pendingCursorsOn',
+    pendingCursorsOn: q<{ targets: string; watcher: string; target: string; limit: number }>(
+      pendingAfterPair(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`),
     ),
 
     /** {sessionKey} → [head, pruneWatermark]. */
-    headOf: compile<{ sessionKey: string }>(client, orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey'))), 'headOf'),
+    headOf: q<{ sessionKey: string }>(orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey')))),
 
     /** A session's first head row, as planHeadWrite gives it. */
-    insertHead: compile<HeadParams>(client, orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') }), 'insertHead'),
+    insertHead: q<HeadParams>(orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') })),
 
     /** Writes the values planHeadWrite computed (drizzle's update takes placeholders only inside sql fragments). */
-    updateHead: compile<HeadParams>(client, orm.update(heads).set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` }).where(eq(heads.sessionKey, p('sessionKey'))), 'updateHead'),
+    updateHead: q<HeadParams>(orm.update(heads).set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` }).where(eq(heads.sessionKey, p('sessionKey')))),
 
     /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
-    insertJournal: compile<JournalParams>(
-      client,
+    insertJournal: q<JournalParams>(
       orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt') }),
-      'insertJournal',
     ),
 
     /** Writes a cursor row whole (insert or overwrite). */
-    upsertCursor: compile<CursorParams>(
-      client,
+    upsertCursor: q<CursorParams>(
       orm
         .insert(cursors)
         .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
@@ -114,66 +95,41 @@ function ownStatements(client: SqliteClient, orm: Orm) {
           target: [cursors.watcher, cursors.target],
           set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at` },
         }),
-      'upsertCursor',
-    ),
-
-    /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
-    updateCursor: compilePositional<UpdateCursorValues>(
-      client,
-      orm
-        .update(cursors)
-        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
-        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
-      'updateCursor',
-      UPDATE_CURSOR_ORDER,
     ),
 
     // --- retention: one bounded batch (prune.ts)
 
     /** {cutoff, limit} → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
-    agedEvents: compile<Cutoff & Limit>(
-      client,
-      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
-      'agedEvents',
+    agedEvents: q<Cutoff & Limit>(
+      eventKeys().where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
     ),
 
     /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
-    lowestEvents: compile<Limit & { upTo: number }>(
-      client,
-      orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events).where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit')),
-      'lowestEvents',
-    ),
+    lowestEvents: q<Limit & { upTo: number }>(eventKeys().where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit'))),
 
     /** {upTo, offset} → the sequence `offset` places above the lowest up to `upTo` (where a worker batch ends), or none. */
-    capRangeEnd: compile<{ upTo: number; offset: number }>(
-      client,
+    capRangeEnd: q<{ upTo: number; offset: number }>(
       sql`SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= ${p('upTo')} ORDER BY ${events.sequence} LIMIT 1 OFFSET ${p('offset')}`,
-      'capRangeEnd',
     ),
 
     /** {to} → [sessionKey, highest sequence] of every session with events up to `to`: what a worker batch deletes from each. */
-    victimSessions: compile<{ to: number }>(
-      client,
+    victimSessions: q<{ to: number }>(
       orm.select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` }).from(events).where(lte(events.sequence, p('to'))).groupBy(events.sessionKey),
-      'victimSessions',
     ),
 
     /** {keys: a JSON array of session keys} → the cursors on those targets, as CursorValues (json_each, as headsOfKeys). */
-    cursorsOnTargets: compile<{ keys: string }>(
-      client,
+    cursorsOnTargets: q<{ keys: string }>(
       sql`SELECT ${sql.join(CURSOR_FIELDS.map((field) => cursors[field]), sql`, `)} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
-      'cursorsOnTargets',
     ),
 
     /** {sequence} → deletes that event. */
-    deleteEvent: compile<{ sequence: number }>(client, orm.delete(events).where(eq(events.sequence, p('sequence'))), 'deleteEvent'),
+    deleteEvent: q<{ sequence: number }>(orm.delete(events).where(eq(events.sequence, p('sequence')))),
 
     /** {from, to} → deletes the events with sequences in [from, to]: one statement for a run of the lowest sequences. */
-    deleteEventRange: compile<{ from: number; to: number }>(client, orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to')))), 'deleteEventRange'),
+    deleteEventRange: q<{ from: number; to: number }>(orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to'))))),
 
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff` (a raise by the notify marks touches), as CursorValues. */
-    expireIdleCursors: compile<Cutoff & Limit>(
-      client,
+    expireIdleCursors: q<Cutoff & Limit>(
       orm
         .delete(cursors)
         .where(
@@ -192,21 +148,17 @@ function ownStatements(client: SqliteClient, orm: Orm) {
           ),
         )
         .returning(columnsOf(cursors, CURSOR_FIELDS)),
-      'expireIdleCursors',
     ),
 
     // --- journal retention: planJournalPrune's rule over a window of positions (after, upTo]
 
     /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
-    deleteAgedJournal: compile<Cutoff & JournalWindow>(
-      client,
-      orm.delete(cursorJournal).where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
-      'deleteAgedJournal',
+    deleteAgedJournal: q<Cutoff & JournalWindow>(
+      orm.delete(cursorJournal).where(and(...inJournalWindow(), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
     ),
 
     /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position] of each. */
-    deleteLowestJournal: compile<JournalWindow & Limit>(
-      client,
+    deleteLowestJournal: q<JournalWindow & Limit>(
       orm
         .delete(cursorJournal)
         .where(
@@ -215,13 +167,39 @@ function ownStatements(client: SqliteClient, orm: Orm) {
             orm
               .select({ position: cursorJournal.position })
               .from(cursorJournal)
-              .where(and(gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo')), removable))
+              .where(and(...inJournalWindow(), removable))
               .orderBy(asc(cursorJournal.position))
               .limit(p('limit')),
           ),
         )
         .returning({ position: cursorJournal.position }),
-      'deleteLowestJournal',
+    ),
+  });
+}
+
+/** The append's hot statements, bound by position. */
+function positionalStatements(client: SqliteClient, orm: Orm) {
+  return {
+    /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
+    cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
+
+    /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
+    insertEvent: compilePositional<InsertEventValues>(
+      client,
+      orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
+      'insertEvent',
+      INSERT_EVENT_ORDER,
+    ),
+
+    /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
+    updateCursor: compilePositional<UpdateCursorValues>(
+      client,
+      orm
+        .update(cursors)
+        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
+        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
+      'updateCursor',
+      UPDATE_CURSOR_ORDER,
     ),
   };
 }
@@ -233,8 +211,6 @@ export function moveCursor(st: Statements, row: CursorParams): void {
 
 /** Compiles every statement once, at open. */
 export function prepareStatements(client: SqliteClient): Statements {
-  const shared = sharedStatements(tables);
-  const compiled = {} as Record<SharedStatementName, Statement<object>>;
-  for (const name of Object.keys(shared) as SharedStatementName[]) compiled[name] = compile(client, shared[name], name);
-  return { ...(compiled as unknown as { [K in SharedStatementName]: Statement<SharedStatementParams[K]> }), ...ownStatements(client, queryBuilder) };
+  const shared = compileAll<{ readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> }>(client, sharedStatements(tables));
+  return { ...shared, ...ownStatements(client, queryBuilder), ...positionalStatements(client, queryBuilder) };
 }

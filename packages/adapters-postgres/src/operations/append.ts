@@ -50,7 +50,7 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
 }
 
 /** A request in its own savepoint: a failure rolls back only it; a concurrent same-key append that committed first makes it a duplicate. */
-export async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest, locked?: LockedSessions): Promise<AppendOutcome> {
+async function appendIsolated(db: StoreDb, client: PoolClient, request: AppendRequest, locked?: LockedSessions): Promise<AppendOutcome> {
   const sessionKey = request.command.sessionKey;
   if (locked?.has(sessionKey) === true) return failedOutcome(locked.get(sessionKey));
   await client.query('SAVEPOINT request');
@@ -72,14 +72,17 @@ export async function appendIsolated(db: StoreDb, client: PoolClient, request: A
   }
 }
 
-/** Every request in order without savepoints; the first that fails throws `RequestFailed` (a retryable failure as it is). */
-export async function appendAllOrFail(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[], locked?: LockedSessions): Promise<AppendOutcome[]> {
+/**
+ * Every request in order: `isolated`, each in its own savepoint; else without savepoints, the first that fails throwing
+ * `RequestFailed` (a retryable failure as it is).
+ */
+export async function appendEach(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[], isolated: boolean, locked?: LockedSessions): Promise<AppendOutcome[]> {
   const outcomes: AppendOutcome[] = [];
   for (const request of batch) {
     try {
-      outcomes.push(await appendOne(db, client, request));
+      outcomes.push(await (isolated ? appendIsolated(db, client, request, locked) : appendOne(db, client, request)));
     } catch (e) {
-      if (isRetryable(e)) throw e;
+      if (isolated || isRetryable(e)) throw e;
       if (isLockedFailure(e)) locked?.set(request.command.sessionKey, e);
       throw new RequestFailed(e);
     }
@@ -98,25 +101,21 @@ async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly Append
 export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];
   const locked: LockedSessions = new Map();
-  let lockFirst = true;
+  const attempt = (isolated: boolean, lockFirst = true): Promise<AppendOutcome[]> =>
+    inTransaction(db, async (client) => {
+      if (lockFirst) await lockBatch(db, client, batch);
+      return await appendEach(db, client, batch, isolated, locked);
+    });
   // A single request goes straight to its savepoint: a failure then reads (and reports) its rows once.
   if (batch.length > 1) {
     try {
-      return await inTransaction(db, async (client) => {
-        await lockBatch(db, client, batch);
-        return await appendAllOrFail(db, client, batch, locked);
-      });
+      return await attempt(false);
     } catch (e) {
       // Only a request's own failure is retried (a failed COMMIT may have been applied), each request
       // then in a savepoint; when the batch lock met the bound, each locks its own rows.
-      if (isLockedFailure(e)) lockFirst = false;
-      else if (!(e instanceof RequestFailed)) throw e;
+      if (isLockedFailure(e)) return attempt(true, false);
+      if (!(e instanceof RequestFailed)) throw e;
     }
   }
-  return inTransaction(db, async (client) => {
-    if (lockFirst) await lockBatch(db, client, batch);
-    const outcomes: AppendOutcome[] = [];
-    for (const request of batch) outcomes.push(await appendIsolated(db, client, request, locked));
-    return outcomes;
-  });
+  return attempt(true);
 }

@@ -6,7 +6,7 @@ import type { PoolClient } from 'pg';
 import { isLockedFailure } from '../connection/lockedFailure.js';
 import { inTransaction, isRetryable, run } from '../connection/transaction.js';
 import type { StoreDb } from '../storeDb.js';
-import { appendAllOrFail, appendEvents, appendIsolated, sortedTargets } from './append.js';
+import { appendEach, appendEvents, sortedTargets } from './append.js';
 import { writeCursorPlan } from './journal.js';
 
 /** A heading drain's failure: `failed`, naming `drain`. */
@@ -55,10 +55,7 @@ async function drainAndAppend(db: StoreDb, client: PoolClient, request: DrainReq
   }
   // Several targets' other cursors in (target, watcher) order; one target's are locked by its append's read.
   if (targets.length > 1) await run(client, db.statements.lockCursorsOnTargets, { targets });
-  if (!isolated) return [drained, ...(await appendAllOrFail(db, client, batch))];
-  const outcomes = [drained];
-  for (const item of batch) outcomes.push(await appendIsolated(db, client, item));
-  return outcomes;
+  return [drained, ...(await appendEach(db, client, batch, isolated))];
 }
 
 /** See `StateStore.append`; a heading drain commits with the appends: first without savepoints, and when a part fails, again with each part in its own savepoint. */

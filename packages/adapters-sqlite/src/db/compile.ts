@@ -34,6 +34,17 @@ export function compile<Params extends object = Record<string, never>>(client: S
   return client.prepareRaw(withNamedParameters(sql, names, label)) as unknown as Statement<Params>;
 }
 
+/** A query to compile, and (a type only) the named values it takes. */
+export type Query<P extends object> = Renderable & { readonly '~params'?: P };
+/** `query`, typed with the named values `P` its statement takes. */
+export const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
+type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
+
+/** Prepares each query once (as `compile`), labelled with its key. */
+export function compileAll<T extends Record<string, Query<object>>>(client: SqliteClient, queries: T): Compiled<T> {
+  return Object.fromEntries(Object.entries(queries).map(([name, query]) => [name, compile(client, query, name)])) as Compiled<T>;
+}
+
 /**
  * Prepares `query` with parameters bound by position, for the append's hot statements; `order`
  * must be the order drizzle renders the placeholders in, checked here so no value shifts column.

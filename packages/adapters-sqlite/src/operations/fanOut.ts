@@ -5,7 +5,7 @@
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
-import { compile, compilePositional } from '../db/compile.js';
+import { compileAll, compilePositional, q } from '../db/compile.js';
 import { writeJournal } from './journal.js';
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
@@ -39,12 +39,6 @@ type Owed = { sequence: number; after: number };
 
 /** The fan-out's statements on a database; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
 export const fanOutStatements = perDb(({ client }) => ({
-  /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
-  cursorsAfter: compile<{ target: string; after: number; limit: number }>(
-    client,
-    orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
-    'cursorsAfter',
-  ),
   /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
   firstCursors: compilePositional<readonly [target: string]>(
     client,
@@ -52,24 +46,24 @@ export const fanOutStatements = perDb(({ client }) => ({
     'firstCursors',
     ['target'],
   ),
-  insertFanOut: compile<Owed & { target: string }>(
-    client,
-    orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') }),
-    'insertFanOut',
-  ),
-  advanceFanOut: compile<Owed>(client, orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence'))), 'advanceFanOut'),
-  deleteFanOut: compile<{ sequence: number }>(client, orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence'))), 'deleteFanOut'),
-  /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
-  owed: compile(
-    client,
-    orm
-      .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
-        actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
-      .from(fanOuts)
-      .leftJoin(events, eq(events.sequence, fanOuts.sequence))
-      .orderBy(asc(fanOuts.sequence)),
-    'owedFanOuts',
-  ),
+  ...compileAll(client, {
+    /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
+    cursorsAfter: q<{ target: string; after: number; limit: number }>(
+      orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
+    ),
+    insertFanOut: q<Owed & { target: string }>(orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') })),
+    advanceFanOut: q<Owed>(orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence')))),
+    deleteFanOut: q<{ sequence: number }>(orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence')))),
+    /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
+    owed: q(
+      orm
+        .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
+          actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
+        .from(fanOuts)
+        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
+        .orderBy(asc(fanOuts.sequence)),
+    ),
+  }),
 }));
 
 /** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */

@@ -3,7 +3,7 @@
 // watcher; every cursor reader takes the greater of the stored material and that one.
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
-import { compile } from '../db/compile.js';
+import { compileAll, q } from '../db/compile.js';
 import { cursors, heads } from '../schema.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { orm as drizzle } from '../db/drizzle.js';
@@ -40,43 +40,41 @@ const notifies = sql`${p('notifies')} = 1`;
 // A notifying event of another actor than the newest one's makes that newest one "other".
 const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
 
-const statementsOf = perDb(({ client }) => ({
-  /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
-  writeAppendedHead: compile<HeadWrite>(
-    client,
-    orm
-      .insert(heads)
-      .values({
-        sessionKey: p('sessionKey'),
-        head: p('head'),
-        pruneWatermark: sql`0`,
-        lastNotify: sql`CASE WHEN ${notifies} THEN ${p('head')} END`,
-        lastNotifyActor: sql`CASE WHEN ${notifies} THEN ${p('actor')} END`,
-        lastNotifyAt: sql`CASE WHEN ${notifies} THEN ${p('at')} END`,
-      })
-      .onConflictDoUpdate({
-        target: heads.sessionKey,
-        set: {
-          head: sql`excluded.head`,
-          otherNotify: sql`CASE WHEN ${newActor} THEN ${heads.lastNotify} ELSE ${heads.otherNotify} END`,
-          otherNotifyAt: sql`CASE WHEN ${newActor} THEN ${heads.lastNotifyAt} ELSE ${heads.otherNotifyAt} END`,
-          lastNotify: sql`CASE WHEN ${notifies} THEN excluded.last_notify ELSE ${heads.lastNotify} END`,
-          lastNotifyActor: sql`CASE WHEN ${notifies} THEN excluded.last_notify_actor ELSE ${heads.lastNotifyActor} END`,
-          lastNotifyAt: sql`CASE WHEN ${notifies} THEN excluded.last_notify_at ELSE ${heads.lastNotifyAt} END`,
-        },
-      }),
-    'writeAppendedHead',
-  ),
-  /** {sessionKey} → [lastNotify, lastNotifyActor, lastNotifyAt, otherNotify, otherNotifyAt]. */
-  marksOf: compile<{ sessionKey: string }>(
-    client,
-    orm
-      .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
-      .from(heads)
-      .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
-    'marksOf',
-  ),
-}));
+const statementsOf = perDb(({ client }) =>
+  compileAll(client, {
+    /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies. */
+    writeAppendedHead: q<HeadWrite>(
+      orm
+        .insert(heads)
+        .values({
+          sessionKey: p('sessionKey'),
+          head: p('head'),
+          pruneWatermark: sql`0`,
+          lastNotify: sql`CASE WHEN ${notifies} THEN ${p('head')} END`,
+          lastNotifyActor: sql`CASE WHEN ${notifies} THEN ${p('actor')} END`,
+          lastNotifyAt: sql`CASE WHEN ${notifies} THEN ${p('at')} END`,
+        })
+        .onConflictDoUpdate({
+          target: heads.sessionKey,
+          set: {
+            head: sql`excluded.head`,
+            otherNotify: sql`CASE WHEN ${newActor} THEN ${heads.lastNotify} ELSE ${heads.otherNotify} END`,
+            otherNotifyAt: sql`CASE WHEN ${newActor} THEN ${heads.lastNotifyAt} ELSE ${heads.otherNotifyAt} END`,
+            lastNotify: sql`CASE WHEN ${notifies} THEN excluded.last_notify ELSE ${heads.lastNotify} END`,
+            lastNotifyActor: sql`CASE WHEN ${notifies} THEN excluded.last_notify_actor ELSE ${heads.lastNotifyActor} END`,
+            lastNotifyAt: sql`CASE WHEN ${notifies} THEN excluded.last_notify_at ELSE ${heads.lastNotifyAt} END`,
+          },
+        }),
+    ),
+    /** {sessionKey} → [lastNotify, lastNotifyActor, lastNotifyAt, otherNotify, otherNotifyAt]. */
+    marksOf: q<{ sessionKey: string }>(
+      orm
+        .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
+        .from(heads)
+        .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
+    ),
+  }),
+);
 
 /** Writes an append's head row and, for a notifying event, its notify marks. */
 export function writeAppendedHead(db: StoreDb, sessionKey: string, head: number, event: { readonly kind: EventKind; readonly actorSessionKey?: string }, at: number): void {

@@ -9,6 +9,7 @@ import type { HeadRowWrite, JournalParams } from '@session-state/adapters-sql-co
 import type { SqliteClient } from '../driver/driver.js';
 import type { StoreDb } from '../db/storeDb.js';
 import type { Statements } from '../statements.js';
+import { autoCheckpointOff } from './walBound.js';
 
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
@@ -80,13 +81,11 @@ export function checkpointHere(db: StoreDb): void {
 
 /** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
 export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
-  const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
-  client.pragma('wal_autocheckpoint = 0');
+  const restore = autoCheckpointOff(client);
   try {
     return work();
   } finally {
-    // PRAGMA takes no bound parameters; the value is the integer just read back.
-    client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+    restore();
   }
 }
 
@@ -107,78 +106,53 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
   let worker: Worker | undefined;
   let broken = target.path === ':memory:';
   let closed = false;
-  // The job in progress: what it does with the thread's messages, and with the thread's death.
-  let onMessage: ((message: FromThread) => void) | undefined;
-  let onDeath: (() => void) | undefined;
+  // What the job in progress waits for: the thread's next message, or its death.
+  let waiting: { readonly resolve: (message: FromThread) => void; readonly reject: (error: Error) => void } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   let pendingCheckpoint: Promise<void> | undefined;
+  const settle = (): typeof waiting => {
+    const current = waiting;
+    waiting = undefined;
+    return current;
+  };
 
   const start = (): Worker => {
     const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source]));
     const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();
-    started.on('message', (message: FromThread) => onMessage?.(message));
+    started.on('message', (message: FromThread) => settle()?.resolve(message));
     const die = (): void => {
       broken = true;
       worker = undefined;
-      onDeath?.();
+      settle()?.reject(new Error('prune worker: the worker thread stopped during a batch'));
     };
     started.on('error', die);
     started.on('exit', die);
     return started;
   };
 
-  /** Posts `message` once the job before settled; `reply` handles the thread's answers until it calls `end`. */
-  const job = (message: ToThread, reply: (answer: FromThread, current: Worker, end: () => void) => void, died: () => void): Promise<void> => {
-    const run = queue.then(
-      () =>
-        new Promise<void>((done) => {
-          if (broken) throw new Error('prune worker: not running');
-          const current = (worker ??= start());
-          // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
-          current.ref();
-          const end = (): void => {
-            onMessage = undefined;
-            onDeath = undefined;
-            current.unref();
-            done();
-          };
-          onDeath = () => {
-            end();
-            died();
-          };
-          onMessage = (answer) => reply(answer, current, end);
+  /** Runs `work` once the job before settled; `ask` posts a message and resolves with the thread's answer. */
+  const job = <T>(work: (ask: (message: ToThread) => Promise<FromThread>) => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      if (broken) throw new Error('prune worker: not running');
+      const current = (worker ??= start());
+      // Referenced while a job runs, so the process waits for its commit; idle, it keeps nothing alive.
+      current.ref();
+      const ask = (message: ToThread): Promise<FromThread> =>
+        new Promise((resolve, reject) => {
+          waiting = { resolve, reject };
           current.postMessage(message);
-        }),
-    );
+        });
+      try {
+        return await work(ask);
+      } finally {
+        current.unref();
+      }
+    });
     queue = run.catch(() => undefined);
     return run;
   };
-
-  const checkpointJob = (): Promise<void> => job({ type: 'checkpoint' }, (_answer, _current, end) => end(), () => undefined).catch(() => checkpointHere(db()));
-
-  const capJob = (request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch> =>
-    new Promise<CapBatch>((resolve, reject) => {
-      let planError: unknown;
-      const reply = (answer: FromThread, current: Worker, end: () => void): void => {
-        if (answer.type === 'read') {
-          try {
-            const writes = plan(answer);
-            current.postMessage({ type: 'write', heads: writes.heads, journal: writes.journal } satisfies ToThread);
-          } catch (error) {
-            planError = error;
-            current.postMessage({ type: 'abort' } satisfies ToThread);
-          }
-          return;
-        }
-        end();
-        if (answer.type === 'done') resolve({ deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions });
-        else if (answer.type === 'rolledBack') reject(planError);
-        else if (answer.type === 'failed') reject(new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`));
-      };
-      job({ type: 'cap', maxRows: request.maxRows, limit: request.limit }, reply, () => reject(new Error('prune worker: the worker thread stopped during a batch'))).catch(reject);
-    });
 
   return {
     get usable() {
@@ -191,9 +165,11 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       }
       // One checkpoint at a time: a request meanwhile shares the one queued or running.
       if (pendingCheckpoint !== undefined) return pendingCheckpoint;
-      const running = checkpointJob().finally(() => {
-        if (pendingCheckpoint === running) pendingCheckpoint = undefined;
-      });
+      const running = job((ask) => ask({ type: 'checkpoint' }))
+        .then(() => undefined, () => checkpointHere(db()))
+        .finally(() => {
+          if (pendingCheckpoint === running) pendingCheckpoint = undefined;
+        });
       pendingCheckpoint = running;
       return running;
     },
@@ -202,7 +178,23 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       if (!Number.isSafeInteger(request.limit) || request.limit < 1) return Promise.reject(new RangeError(`prune worker: limit must be a positive integer, got ${request.limit}`));
       // A checkpoint asked for after this batch runs after it, not with one queued before.
       pendingCheckpoint = undefined;
-      return capJob(request, plan);
+      // The thread reads under its write lock, `plan` gives the writes (its throw rolls the batch back).
+      return job(async (ask) => {
+        let answer = await ask({ type: 'cap', maxRows: request.maxRows, limit: request.limit });
+        let planError: unknown;
+        if (answer.type === 'read') {
+          let writes: CapWrites | undefined;
+          try {
+            writes = plan(answer);
+          } catch (error) {
+            planError = error;
+          }
+          answer = await ask(writes === undefined ? { type: 'abort' } : { type: 'write', heads: writes.heads, journal: writes.journal });
+        }
+        if (answer.type === 'done') return { deleted: answer.deleted, capLeft: answer.capLeft, sessions: answer.sessions };
+        if (answer.type === 'failed') throw new Error(`prune worker: the batch failed and was rolled back (${answer.code}: ${answer.message})`);
+        throw planError;
+      });
     },
     async close() {
       if (closed) return;

@@ -7,8 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RawStatement, SqliteClient } from '../driver/driver.js';
 import type { FromThread, ThreadData, ToThread, WriteMessage } from './storeWorker.js';
 
-type Statement = RawStatement;
-type Connection = Pick<SqliteClient, 'pragma' | 'exec' | 'inTransaction'> & { prepare(sql: string): Statement };
+/** What the thread needs of its connection; pragmas run through `exec`. */
+type Connection = Pick<SqliteClient, 'exec' | 'inTransaction'> & { prepare(sql: string): RawStatement };
 
 const load = createRequire(import.meta.url);
 
@@ -27,24 +27,22 @@ function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection
     }
     const db = new sqlite.DatabaseSync(path, { timeout: busyTimeoutMs });
     return {
-      pragma: (statement) => db.exec(`PRAGMA ${statement}`),
       exec: (sql) => db.exec(sql),
       prepare: (sql) => {
         const statement = db.prepare(sql);
         statement.setReturnArrays(true);
         statement.setAllowUnknownNamedParameters(true);
-        return statement as unknown as Statement;
+        return statement as unknown as RawStatement;
       },
       get inTransaction() {
         return db.isTransaction;
       },
     };
   }
-  type BetterStatement = Statement & { readonly reader: boolean; raw(on: boolean): void };
-  const Database = load(module) as new (path: string, options: object) => { pragma(s: string): void; exec(sql: string): void; prepare(sql: string): BetterStatement; inTransaction: boolean };
+  type BetterStatement = RawStatement & { readonly reader: boolean; raw(on: boolean): void };
+  const Database = load(module) as new (path: string, options: object) => { exec(sql: string): void; prepare(sql: string): BetterStatement; inTransaction: boolean };
   const db = new Database(path, { timeout: busyTimeoutMs });
   return {
-    pragma: (statement) => db.pragma(statement),
     exec: (sql) => db.exec(sql),
     prepare: (sql) => {
       const statement = db.prepare(sql);
@@ -60,12 +58,12 @@ function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection
 const data = workerData as ThreadData;
 const port = parentPort as NonNullable<typeof parentPort>;
 const db = openConnection(data);
-db.pragma(`synchronous = ${data.synchronous}`);
+db.exec(`PRAGMA synchronous = ${data.synchronous}`);
 // The main thread schedules the checkpoints; a commit here never copies the WAL back itself.
-db.pragma('wal_autocheckpoint = 0');
-const st: Record<string, Statement> = {};
+db.exec('PRAGMA wal_autocheckpoint = 0');
+const st: Record<string, RawStatement> = {};
 for (const [name, source] of Object.entries(data.statements)) st[name] = db.prepare(source);
-const statement = (name: string): Statement => st[name] as Statement;
+const statement = (name: string): RawStatement => st[name] as RawStatement;
 
 const post = (message: FromThread): void => port.postMessage(message);
 let answer: ((message: WriteMessage | { readonly type: 'abort' }) => void) | undefined;
@@ -73,7 +71,7 @@ const answered = (): Promise<WriteMessage | { readonly type: 'abort' }> => new P
 
 function checkpoint(): void {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    db.exec('PRAGMA wal_checkpoint(PASSIVE)');
   } catch {
     // Housekeeping: the next checkpoint does the same work.
   }

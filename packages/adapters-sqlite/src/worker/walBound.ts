@@ -207,15 +207,16 @@ export function walSizeOn(client: SqliteClient): (() => WalSize) | undefined {
   };
 }
 
-/** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker. */
-export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate, walSize: () => WalSize): CommitCheckpoints {
+/** Turns the connection's auto-checkpoint off; returns what turns it back on as it was. */
+export function autoCheckpointOff(client: SqliteClient): () => void {
   const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
   client.pragma('wal_autocheckpoint = 0');
-  return createCommitCheckpoints(checkpoints, gate, {
-    walSize,
-    onFallback: () => {
-      // PRAGMA takes no bound parameters; the value is the integer read back at open.
-      if (client.open) client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
-    },
-  });
+  // PRAGMA takes no bound parameters; the value is the integer just read back.
+  return () => void client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+}
+
+/** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker. */
+export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate, walSize: () => WalSize): CommitCheckpoints {
+  const restore = autoCheckpointOff(client);
+  return createCommitCheckpoints(checkpoints, gate, { walSize, onFallback: () => (client.open ? restore() : undefined) });
 }
