@@ -1,18 +1,16 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import { ChangesSince, checkFields, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, Summary } from '@session-state/domain';
+import { ChangesSince, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, strictType, Summary } from '@session-state/domain';
 import type { InvalidInput, SessionKey } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
-import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
 import { InvalidInputError } from '../errors/errors.js';
 import { decodeReadable } from './unreadable.js';
 
-const ChildSpawnedKeys = t.type({ parentKey: SessionKeyInput, childKey: SessionKeyInput });
-const ChildSpawnedInput = t.intersection([ChildSpawnedKeys, t.partial({ summary: Summary, dedupeKey: DedupeKey })]);
-const SentInput = t.intersection([t.type({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }), t.partial({ delivered: t.boolean })]);
-const StatusOptions = t.partial({ changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
+const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: SessionKeyInput }, { summary: Summary, dedupeKey: DedupeKey });
+const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
+const StatusOptions = strictType({}, { changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
@@ -20,10 +18,10 @@ const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, 
   return new t.Type(name, guard, (u, c) => (guard(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 };
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
-const RetentionOptions = t.partial({ maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
-const StartupOptions = t.partial({ restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
+const RetentionOptions = strictType({}, { maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
+const StartupOptions = strictType({}, { restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
 const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
-const AgentToolsOptions = t.partial({ reader: SessionKeyInput, allowWrite: TrueOrFalse });
+const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -35,45 +33,31 @@ function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   return result.right;
 }
 
-/** Each known field read exactly once into a plain object, so a getter cannot answer io-ts twice. */
-function snapshotFields(fields: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
-  const snapshot: Record<string, unknown> = {};
-  for (const key of known) {
-    const fieldValue = fields[key];
-    if (fieldValue !== undefined) snapshot[key] = fieldValue;
-  }
-  return snapshot;
-}
+/** A plain object holding only `known` fields, each read once into a copy: their checks are left to the caller. */
+const knownFields = (known: readonly string[]): t.Type<Record<string, unknown>, unknown, unknown> => strictType({}, Object.fromEntries(known.map((key) => [key, t.unknown])), known);
 
-/** Decodes a strict object (only `known` fields, each read once); paths start at `field`. Input that throws when read is invalid too. */
-export function strictObject<A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A {
-  const decode = (fields: Record<string, unknown>): E.Either<InvalidInput, A> => decodeInput(codec, snapshotFields(fields, known), field);
-  return decodeReadable(field, value, () => orThrow(pipe(checkFields(value, field, known), E.flatMap(decode))));
-}
+/** Decodes `value` with `codec` (a strictType reads each field once); paths start at `field`. Input that throws when read is invalid too. */
+const decodeOrThrow = <A>(codec: t.Type<A, unknown, unknown>, value: unknown, field: string): A => decodeReadable(field, value, () => orThrow(decodeInput(codec, value, field)));
+
+/** Decodes a strict object (only `known` fields, each read once) with a codec that is not a strictType; as decodeOrThrow. */
+export const strictObject = <A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A =>
+  decodeReadable(field, value, () => orThrow(decodeInput(codec, orThrow(decodeInput(knownFields(known), value, field)), field)));
 
 /** A session key argument, e.g. `pending.watcherKey`. */
-export function decodeSessionKey(value: unknown, field: string): SessionKey {
-  return decodeReadable(field, value, () => orThrow(decodeInput(SessionKeyInput, value, field)));
-}
+export const decodeSessionKey = (value: unknown, field: string): SessionKey => decodeOrThrow(SessionKeyInput, value, field);
 
-export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> =>
-  strictObject(ChildSpawnedInput, ['parentKey', 'childKey', 'summary', 'dedupeKey'], value, 'childSpawned');
+export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> => decodeOrThrow(ChildSpawnedInput, value, 'childSpawned');
 
-export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> =>
-  strictObject(SentInput, ['senderKey', 'deliveredTo', 'watch', 'delivered'], value, 'sent');
+export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> => decodeOrThrow(SentInput, value, 'sent');
 
 /** Options that may be left out (undefined is none). */
-export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> =>
-  value === undefined ? {} : strictObject(StatusOptions, ['changesSince', 'limit', 'reader'], value, 'status');
+export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> => (value === undefined ? {} : decodeOrThrow(StatusOptions, value, 'status'));
 
-export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> =>
-  value === undefined ? {} : strictObject(RetentionOptions, ['maxAgeMs', 'maxRows', 'cursorMaxAgeMs'], value, 'options.retention');
+export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> => (value === undefined ? {} : decodeOrThrow(RetentionOptions, value, 'options.retention'));
 
-export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> =>
-  value === undefined ? {} : strictObject(StartupOptions, ['restartScan', 'prune'], value, 'options.startup');
+export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> => (value === undefined ? {} : decodeOrThrow(StartupOptions, value, 'options.startup'));
 
-export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> =>
-  strictObject(AgentToolsOptions, ['reader', 'allowWrite'], value, 'createAgentTools.options');
+export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> => decodeOrThrow(AgentToolsOptions, value, 'createAgentTools.options');
 
 /** The model's `watch` argument of `sessions_send` (absent is false). */
 export const decodeWatch = (value: unknown): boolean => value !== undefined && orThrow(decodeInput(TrueOrFalse, value, 'sessions_send.watch'));
@@ -103,6 +87,5 @@ export function requireFunction(value: unknown, field: string, expected: string)
   if (typeof value !== 'function') throw new InvalidInputError(invalidInput(field, value, expected));
 }
 
-export function requireKnownFields(value: unknown, field: string, known: readonly string[]): Record<string, unknown> {
-  return orThrow(checkFields(value, field, known));
-}
+/** A copy of `value`'s fields, which must all be `known`. */
+export const requireKnownFields = (value: unknown, field: string, known: readonly string[]): Record<string, unknown> => orThrow(decodeInput(knownFields(known), value, field));

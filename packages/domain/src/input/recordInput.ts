@@ -1,14 +1,13 @@
 // The `record` input: its codec, the run_failed rule and the validated append command. The
 // caller's object is read once, so a later mutation or a getter's second answer cannot reach the store.
 import * as E from 'fp-ts/lib/Either.js';
-import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 
 import { ActorType, EventKind, RunOutcome } from './eventKind.js';
 import { PayloadInput, type Payload } from './payload.js';
 import { SessionKeyInput, type SessionKey } from './sessionKey.js';
 import { Summary } from './summary.js';
-import { decodeInput, invalidInput, refinement, type InvalidInput } from './validation.js';
+import { decodeInput, invalidInput, refinement, strictType, type InvalidInput } from './validation.js';
 
 export interface DedupeKeyBrand {
   readonly DedupeKey: unique symbol;
@@ -48,23 +47,13 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
-const RecordFields = t.intersection([
-  t.type({
-    sessionKey: SessionKeyInput,
-    kind: EventKind,
-    actorType: ActorType,
-    summary: Summary,
-  }),
-  t.partial({
-    actorSessionKey: SessionKeyInput,
-    payload: PayloadInput,
-    dedupeKey: DedupeKey,
-    occurredAt: OccurredAt,
-    onlyIfWatched: t.boolean,
-  }),
-]);
+const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched'] as const;
 
-export type RecordFields = t.TypeOf<typeof RecordFields>;
+const RecordFields = strictType(
+  { sessionKey: SessionKeyInput, kind: EventKind, actorType: ActorType, summary: Summary },
+  { actorSessionKey: SessionKeyInput, payload: PayloadInput, dedupeKey: DedupeKey, occurredAt: OccurredAt, onlyIfWatched: t.boolean },
+  RECORD_FIELDS,
+);
 
 /** The validated fields of an append, without its payload. */
 export interface AppendCommandFields {
@@ -86,58 +75,25 @@ export type CommandPayload =
 /** A record input that passed every rule; `occurredAt` is still optional (the clock fills it). */
 export type AppendCommand = AppendCommandFields & CommandPayload;
 
-const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched'] as const;
-
-/** Rejects anything but a plain object holding only known fields. */
-export function checkFields(value: unknown, field: string, known: readonly string[]): E.Either<InvalidInput, Record<string, unknown>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return E.left(invalidInput(field, value, 'an object'));
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) {
-      const unknownValue = (value as Record<string, unknown>)[key];
-      return E.left(invalidInput(`${field}.${key}`, unknownValue, `no such field (known: ${known.join(', ')})`));
-    }
-  }
-  return E.right(value as Record<string, unknown>);
-}
-
 /**
- * Each field read exactly once (a getter runs once, a Proxy's get trap once per field) into a
- * plain object; everything after checks this snapshot only (PayloadInput walks the payload once, into a copy).
+ * Validates a `record` input into an AppendCommand, or the first problem found. One decode reads
+ * each field once (a getter runs once, a Proxy's get trap once per field) and walks the payload
+ * once, into a copy; everything after reads that copy only.
  */
-function readSnapshot(value: Record<string, unknown>): Record<string, unknown> {
-  const snapshot: Record<string, unknown> = {};
-  for (const key of RECORD_FIELDS) {
-    const read = value[key];
-    if (read !== undefined) snapshot[key] = read;
-  }
-  return snapshot;
-}
-
-/** Validates a `record` input into an AppendCommand, or the first problem found; the input's fields are read once. */
 export function decodeRecordInput(value: unknown, field = 'record'): E.Either<InvalidInput, AppendCommand> {
-  return pipe(
-    checkFields(value, field, RECORD_FIELDS),
-    E.flatMap((fields) => decodeInput(RecordFields, readSnapshot(fields), field)),
-    E.flatMap((fields): E.Either<InvalidInput, AppendCommand> => {
-      // The outcome is read from the validated copy, not from the caller's object.
-      const outcome: unknown = fields.payload?.value['outcome'];
-      if (fields.kind === 'run_failed' && !RunOutcome.is(outcome)) {
-        return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
-      }
-      const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt } = fields;
-      const taken: CommandPayload = payload !== undefined ? { payload: payload.value, payloadJson: payload.json } : {};
-      // Always built in this key order (one object shape).
-      return E.right({
-        sessionKey,
-        kind,
-        actorType,
-        summary,
-        onlyIfWatched: fields.onlyIfWatched ?? false,
-        ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
-        ...taken,
-        ...(dedupeKey !== undefined ? { dedupeKey } : {}),
-        ...(occurredAt !== undefined ? { occurredAt } : {}),
-      });
-    }),
-  );
+  const decoded = decodeInput(RecordFields, value, field);
+  if (E.isLeft(decoded)) return decoded;
+  const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = decoded.right;
+  const outcome: unknown = payload?.value['outcome'];
+  if (kind === 'run_failed' && !RunOutcome.is(outcome)) return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
+  // Always built in this key order (one object shape).
+  const command: Record<string, unknown> = { sessionKey, kind, actorType, summary, onlyIfWatched: onlyIfWatched ?? false };
+  if (actorSessionKey !== undefined) command['actorSessionKey'] = actorSessionKey;
+  if (payload !== undefined) {
+    command['payload'] = payload.value;
+    command['payloadJson'] = payload.json;
+  }
+  if (dedupeKey !== undefined) command['dedupeKey'] = dedupeKey;
+  if (occurredAt !== undefined) command['occurredAt'] = occurredAt;
+  return E.right(command as unknown as AppendCommand);
 }

@@ -16,6 +16,61 @@ export interface InvalidInput {
 export const refinement = <A extends O, O>(name: string, is: (u: unknown) => u is A): t.Type<A, O, unknown> =>
   new t.Type<A, O, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 
+/** A strict object's decoded value: its required fields and the optional ones given. */
+export type StrictFields<R extends t.Props, O extends t.Props> = t.TypeOfProps<R> & t.TypeOfPartialProps<O>;
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * Decodes a field with the parent's context, so a valid field allocates none of its own; a
+ * failure's errors get the field's context entry then, as io-ts's `t.type` would have given them.
+ */
+function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context): t.Validation<unknown> {
+  const result = codec.validate(value, c);
+  if (E.isRight(result)) return result;
+  const entry = { key, type: codec, actual: value };
+  return t.failures(result.left.map((error) => ({ ...error, context: [...c, entry, ...error.context.slice(c.length)] })));
+}
+
+/**
+ * One codec for a plain object holding only `known` fields (by default the required ones, then
+ * the optional ones). Each field is read once and decoded once, required ones first; the first
+ * failure ends the decode. An undefined optional field counts as left out.
+ */
+export function strictType<R extends t.Props, O extends t.Props>(
+  required: R,
+  optional: O,
+  known: readonly string[] = [...Object.keys(required), ...Object.keys(optional)],
+): t.Type<StrictFields<R, O>, unknown, unknown> {
+  const codecs: t.Props = { ...required, ...optional };
+  const order = Object.keys(codecs);
+  const codecList = Object.values(codecs);
+  const requiredCount = Object.keys(required).length;
+  const knownSet = new Set(known);
+  const unknownField = `no such field (known: ${known.join(', ')})`;
+  const is = (u: unknown): u is StrictFields<R, O> =>
+    isObject(u) && Object.keys(u).every((key) => knownSet.has(key)) && order.every((key, i) => (u[key] === undefined && i >= requiredCount) || codecList[i]?.is(u[key]));
+  const validate = (u: unknown, c: t.Context): t.Validation<StrictFields<R, O>> => {
+    if (!isObject(u)) return t.failure(u, c, 'an object');
+    for (const key of Object.keys(u)) {
+      if (knownSet.has(key)) continue;
+      const value = u[key];
+      return t.failure(value, t.appendContext(c, key, t.unknown, value), unknownField);
+    }
+    const fields: Record<string, unknown> = {};
+    for (let i = 0; i < order.length; i += 1) {
+      const key = order[i] as string;
+      const value = u[key];
+      if (value === undefined && i >= requiredCount) continue;
+      const result = decodeField(codecList[i] as t.Mixed, key, value, c);
+      if (E.isLeft(result)) return result;
+      fields[key] = result.right;
+    }
+    return t.success(fields as StrictFields<R, O>);
+  };
+  return new t.Type(`an object of ${known.join(', ')}`, is, validate, t.identity);
+}
+
 /** `n` with the noun, singular or plural. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -58,12 +113,9 @@ export function invalidInput(field: string, value: unknown, expected: string, re
 }
 
 function pathOf(context: t.Context, root: string): string {
-  // Intersection members appear in the context as keys '0', '1', …: they are not fields.
-  const joined = context
-    .filter((entry, i) => entry.key !== '' && (context[i - 1]?.type as { _tag?: string } | undefined)?._tag !== 'IntersectionType')
-    .map((entry) => entry.key)
-    .join('.');
-  return joined === '' ? root : root === '' ? joined : `${root}.${joined}`;
+  // The first entry is the decoded value itself; intersection members appear as keys '0', '1', …: neither is a field.
+  const keys = context.filter((_, i) => i > 0 && (context[i - 1]?.type as { _tag?: string } | undefined)?._tag !== 'IntersectionType').map((entry) => entry.key);
+  return [...(root === '' ? [] : [root]), ...keys].join('.') || root;
 }
 
 /**

@@ -36,19 +36,17 @@ export interface RecordedEvent extends SessionEvent {
   readonly sessionKey: string;
 }
 
-export function toSessionEvent(event: StoredEvent): SessionEvent {
+/** The public fields of `event` in key order (its session key first when `withKey`), built by assignment: no spread, no copy. */
+function publicEvent(event: StoredEvent, withKey: boolean): Record<string, unknown> {
   const { sequence, kind, actorType, actorSessionKey, summary, occurredAt, payload } = event;
-  return {
-    sequence,
-    kind,
-    actorType,
-    ...(actorSessionKey !== undefined ? { actorSessionKey } : {}),
-    summary,
-    occurredAt,
-    ...(payload !== undefined ? { payload } : {}),
-  };
+  const shown: Record<string, unknown> = withKey ? { sessionKey: event.sessionKey, sequence, kind, actorType } : { sequence, kind, actorType };
+  if (actorSessionKey !== undefined) shown['actorSessionKey'] = actorSessionKey;
+  shown['summary'] = summary;
+  shown['occurredAt'] = occurredAt;
+  if (payload !== undefined) shown['payload'] = payload;
+  return shown;
 }
 
-export function toRecordedEvent(event: StoredEvent): RecordedEvent {
-  return { sessionKey: event.sessionKey, ...toSessionEvent(event) };
-}
+export const toSessionEvent = (event: StoredEvent): SessionEvent => publicEvent(event, false) as unknown as SessionEvent;
+
+export const toRecordedEvent = (event: StoredEvent): RecordedEvent => publicEvent(event, true) as unknown as RecordedEvent;
