@@ -41,12 +41,12 @@ export async function dropSchema(schema: string): Promise<void> {
 /** Migrated schemas emptied for reuse: migrating a new schema costs far more than emptying one. */
 const emptied: string[] = [];
 
-/** A schema that is new, or migrated and as empty as a new one after migration (see {@link releaseSchema}). */
+/** A schema that is new, or migrated and as empty as a new one after migration (see `releaseSchema`). */
 export function takeSchema(prefix: string): string {
   return emptied.pop() ?? uniqueSchema(prefix);
 }
 
-/** Empties `schema` (every table but `schema_migrations`, every sequence restarted) for {@link takeSchema} to reuse. */
+/** Empties `schema` (every table but `schema_migrations`, every sequence restarted) for `takeSchema` to reuse. */
 export async function releaseSchema(schema: string): Promise<void> {
   await withClient(async (client) => {
     const tables = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_migrations'`, [schema]);
@@ -58,7 +58,7 @@ export async function releaseSchema(schema: string): Promise<void> {
   emptied.push(schema);
 }
 
-/** Drops the schemas {@link releaseSchema} kept (a suite's `afterAll`). */
+/** Drops the schemas `releaseSchema` kept (a suite's `afterAll`). */
 export async function dropReleasedSchemas(): Promise<void> {
   for (const schema of emptied.splice(0)) await dropSchema(schema);
 }
