@@ -4,7 +4,7 @@ import { warnCorruptRow } from '@session-state/adapters-sql-common';
 import type { SqliteClient } from '../driver/driver.js';
 import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
 import { migrate, schemaVersion } from '../migrations/migrate.js';
-import { openClient } from '../driver/openClient.js';
+import { openClient, type OpenedClient } from '../driver/openClient.js';
 import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
 import { prepareStatements } from '../statements.js';
@@ -23,10 +23,7 @@ function checkReadableSchema(client: SqliteClient): void {
 }
 
 /** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
-export interface OpenedStoreDb extends StoreDb {
-  readonly file: string;
-  readonly owned: boolean;
-}
+export type OpenedStoreDb = StoreDb & OpenedClient;
 
 /**
  * Opens the database, sets the pragmas, applies pending migrations and prepares the statements. A handed

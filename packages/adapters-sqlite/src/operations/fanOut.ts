@@ -10,6 +10,7 @@ import { writeJournal } from './journal.js';
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
+import { nextTurn } from '../worker/walBound.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 
@@ -96,8 +97,6 @@ function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number) {
     })
     .immediate();
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
 export async function fanOut(db: StoreDb, owed: OwedFanOut): Promise<Notice[]> {

@@ -4,7 +4,7 @@ import type { CursorPair, Logger, PruneBatch, PruneRequest } from '@session-stat
 
 import type { StoreDb } from '../db/storeDb.js';
 import { walPagesOfCapBatch, type StoreWorker } from '../worker/storeWorker.js';
-import type { WalSchedule, WriteGate } from '../worker/walBound.js';
+import { nextTurn, type WalSchedule, type WriteGate } from '../worker/walBound.js';
 import { OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune } from './prune.js';
 
 export interface PruneBatchDeps {
@@ -48,7 +48,7 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
     wal.written(own.rowsRemoved, own.batch.done);
     const full = request.batchSize <= Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
     if (own.batch.done || full || own.rowsRemoved === 0) return { batch: { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() }, removed };
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

@@ -36,7 +36,7 @@ export interface WriteGate {
 }
 
 /** A turn of the event loop of its own, so a held operation never shares the turn the group commit schedules next. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function createWriteGate(): WriteGate {
   let held: Promise<void> | undefined;
