@@ -9,7 +9,7 @@ import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
 import { prepareStatements } from '../statements.js';
 import type { StoreDb } from './storeDb.js';
-import { checkDurability, checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
+import { checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
 
 /** A read-only file must already have exactly this library's schema: only a writer migrates. */
 function checkReadableSchema(client: SqliteClient): void {
@@ -30,8 +30,7 @@ export type OpenedStoreDb = StoreDb & OpenedClient;
  * database (options.database) gets no pragma: it is checked, then migrated. A read-only file is only checked.
  */
 export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
-  const busyTimeoutMs = checkOptions(options);
-  const synchronous = checkDurability(options);
+  const { busyTimeoutMs, synchronous } = checkOptions(options);
   const readOnly = options.readOnly === true && options.database === undefined;
   if (readOnly && options.driver === 'node:sqlite') {
     throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
