@@ -57,9 +57,9 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
     return db;
   };
 
-  const checked = checkOptions(options);
-  const synchronous = owned ? checked.synchronous : Number(db.client.pragma('synchronous'));
-  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checked.busyTimeoutMs, synchronous, statements: db.statements });
+  const { busyTimeoutMs, synchronous: ownSynchronous } = checkOptions(options);
+  const synchronous = owned ? ownSynchronous : Number(db.client.pragma('synchronous'));
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs, synchronous, statements: db.statements });
   const gate = createWriteGate();
   // On a shared database the auto-checkpoint stays as the gateway set it.
   const walSize = owned && !readOnly && file !== ':memory:' ? walSizeOn(db.client) : undefined;

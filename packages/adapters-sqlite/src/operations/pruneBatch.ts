@@ -55,17 +55,14 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
 /** Calls in a row from the same journal position that deleted nothing before the store says `done`. */
 export const PRUNE_CALLS_WITHOUT_PROGRESS = 3;
 
-export interface PruneProgress {
-  /** The batch as the caller gets it: `done` once PRUNE_CALLS_WITHOUT_PROGRESS calls repeated themselves without progress (logged once a streak). */
-  settle(request: PruneRequest, batch: PruneBatch, removed: number): PruneBatch;
-}
-
-export function createPruneProgress(logger: Logger): PruneProgress {
+/** The guard against prune calls that repeat themselves without progress. */
+export function createPruneProgress(logger: Logger) {
   // The calls in a row that deleted nothing, were not done and started where the one before did.
   let calls = 0;
   let lastStart: number | undefined;
   return {
-    settle(request, batch, removed) {
+    /** The batch as the caller gets it: `done` once PRUNE_CALLS_WITHOUT_PROGRESS calls repeated themselves without progress (logged once a streak). */
+    settle(request: PruneRequest, batch: PruneBatch, removed: number): PruneBatch {
       const start = request.journalAfter ?? 0;
       if (removed > 0 || batch.done) {
         calls = 0;
