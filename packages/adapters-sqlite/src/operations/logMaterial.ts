@@ -28,14 +28,6 @@ interface HeadWrite {
   readonly at: number;
 }
 
-interface Marks {
-  readonly last: number;
-  readonly lastActor: unknown;
-  readonly lastAt: number;
-  readonly other: number;
-  readonly otherAt: number;
-}
-
 const notifies = sql`${p('notifies')} = 1`;
 // A notifying event of another actor than the newest one's makes that newest one "other".
 const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
@@ -84,7 +76,8 @@ export function writeAppendedHead(db: StoreDb, sessionKey: string, head: number,
 
 const isTime = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u);
 
-function marksOf(db: StoreDb, target: string): Marks | undefined {
+/** The target's notify marks: the newest notifying event, its actor and time, and the newest of another actor and its time. */
+function marksOf(db: StoreDb, target: string) {
   const row = statementsOf(db).marksOf.get({ sessionKey: target });
   if (row === undefined) return undefined;
   // Null: no such event yet.
@@ -96,7 +89,7 @@ function marksOf(db: StoreDb, target: string): Marks | undefined {
 
 /** `rows` with each pending cursor's material raised to the newest change on its target not its watcher's, touched then. */
 export function withLogMaterial(db: StoreDb, rows: readonly CursorRow[]): CursorRow[] {
-  const marks = new Map<string, Marks | undefined>();
+  const marks = new Map<string, ReturnType<typeof marksOf>>();
   return rows.map((row) => {
     if (row.material <= row.acked) return row;
     if (!marks.has(row.target)) marks.set(row.target, marksOf(db, row.target));
