@@ -11,7 +11,7 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compileAll, compilePositional, q, type Query, type Statement } from './db/compile.js';
+import { compileAll, compilePositional, p, q, type Query, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
 import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
@@ -20,8 +20,6 @@ import { orm } from './db/drizzle.js';
 
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 type SQL = ReturnType<typeof sql>;
-
-const p = (name: string) => sql.placeholder(name);
 
 /** The order insertEvent takes its values in (checked against the SQL at open). */
 const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;

@@ -6,9 +6,10 @@ import { renderStatement, type Renderable } from '@session-state/adapters-sql-co
 import type { RunResult, SqliteClient } from '../driver/driver.js';
 import { orm, sqliteCore } from './drizzle.js';
 
-const { SQLiteSyncDialect } = sqliteCore;
+const dialect = new sqliteCore.SQLiteSyncDialect();
 
-const dialect = new SQLiteSyncDialect();
+/** The named value `name` of a compiled statement. */
+export const p = (name: string) => orm.sql.placeholder(name);
 
 /** A compiled statement taking named values (an object with at least those keys) or, for a tuple `P`, positional ones; reads return positional rows. */
 export interface Statement<P extends object = Record<string, never>> {
@@ -53,8 +54,8 @@ export function compilePositional<V extends readonly unknown[]>(client: SqliteCl
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */
-export function readRows(client: SqliteClient, query: SQL | { getSQL(): SQL }): unknown[][] {
-  const { sql, params } = dialect.sqlToQuery(orm.is(query, orm.SQL) ? query : query.getSQL());
+export function readRows(client: SqliteClient, query: { getSQL(): SQL }): unknown[][] {
+  const { sql, params } = dialect.sqlToQuery(query.getSQL());
   return client.prepareRaw(sql).all(...params);
 }
 

@@ -5,7 +5,7 @@
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
-import { compileAll, compilePositional, q } from '../db/compile.js';
+import { compileAll, compilePositional, p, q } from '../db/compile.js';
 import { writeJournal } from './journal.js';
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
@@ -33,7 +33,6 @@ export interface OwedFanOut {
   afterRowid: number;
 }
 
-const p = (name: string) => sql.placeholder(name);
 const rowid = sql`${cursors}.rowid`;
 const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
 type Owed = { sequence: number; after: number };

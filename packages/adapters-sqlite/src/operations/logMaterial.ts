@@ -3,15 +3,13 @@
 // watcher; every cursor reader takes the greater of the stored material and that one.
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
-import { compileAll, q } from '../db/compile.js';
+import { compileAll, p, q } from '../db/compile.js';
 import { cursors, heads } from '../schema.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 
 const { sql } = drizzle;
-
-const p = (name: string) => sql.placeholder(name);
 
 /** For expiry: a row when the target's notify marks raised this pending cursor's material at or after (`'>='`) or before (`'<'`) the cutoff. */
 export function raisedByMarks(when: '>=' | '<') {
