@@ -18,7 +18,7 @@ import { deleteSession, resetWatcher, unwatch } from './operations/removal.js';
 import { scanPending } from './operations/scanPending.js';
 import { watch } from './operations/watch.js';
 
-import { checkDurability, checkOptions, type SqliteStoreOptions } from './storeOptions.js';
+import { checkOptions, type SqliteStoreOptions } from './storeOptions.js';
 import { createStoreWorker } from './worker/storeWorker.js';
 import { CHECKPOINT_AFTER_PAGES, createWalSchedule, createWriteGate, offLoopCheckpoints, WAL_FRAMES_BEFORE_WAIT, walSizeOn } from './worker/walBound.js';
 
@@ -28,9 +28,6 @@ import { CHECKPOINT_AFTER_PAGES, createWalSchedule, createWriteGate, offLoopChec
  * @example const store = openSqliteStore({ path: 'state.db' });
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
-    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
-  }
   checkOptions(options);
   // Every connection (the store's, its worker's, a snapshot's) opens the resolved path.
   const resolved = options.path === undefined ? options : { ...options, path: resolveStatePath(options.path) };
@@ -60,8 +57,9 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
     return db;
   };
 
-  const synchronous = owned ? checkDurability(options) : Number(db.client.pragma('synchronous'));
-  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checkOptions(options), synchronous, statements: db.statements });
+  const { busyTimeoutMs, synchronous: ownSynchronous } = checkOptions(options);
+  const synchronous = owned ? ownSynchronous : Number(db.client.pragma('synchronous'));
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs, synchronous, statements: db.statements });
   const gate = createWriteGate();
   // On a shared database the auto-checkpoint stays as the gateway set it.
   const walSize = owned && !readOnly && file !== ':memory:' ? walSizeOn(db.client) : undefined;

@@ -11,7 +11,7 @@ import {
   type SharedStatementParams,
 } from '@session-state/adapters-sql-common';
 
-import { compileAll, compilePositional, q, type Query, type Statement } from './db/compile.js';
+import { compileAll, compilePositional, p, q, type Query, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
 import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
@@ -21,16 +21,13 @@ import { orm } from './db/drizzle.js';
 const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
 type SQL = ReturnType<typeof sql>;
 
-const p = (name: string) => sql.placeholder(name);
-
 /** The order insertEvent takes its values in (checked against the SQL at open). */
 const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
-type InOrder<T extends readonly (keyof EventParams)[]> = { readonly [I in keyof T]: EventParams[T[I] & keyof EventParams] };
-type InsertEventValues = InOrder<typeof INSERT_EVENT_ORDER>;
+/** The values of `P` named by `T`, as a tuple in that order. */
+type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
 
 /** The order updateCursor takes its values in (checked against the SQL at open). */
 const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
-type UpdateCursorValues = readonly [acked: number, notified: number, material: number, touchedAt: number, watcher: string, target: string];
 
 /** A cursor row's named values. */
 type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
@@ -184,7 +181,7 @@ function positionalStatements(client: SqliteClient, orm: Orm) {
     cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
 
     /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
-    insertEvent: compilePositional<InsertEventValues>(
+    insertEvent: compilePositional<InOrder<EventParams, typeof INSERT_EVENT_ORDER>>(
       client,
       orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
       'insertEvent',
@@ -192,7 +189,7 @@ function positionalStatements(client: SqliteClient, orm: Orm) {
     ),
 
     /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
-    updateCursor: compilePositional<UpdateCursorValues>(
+    updateCursor: compilePositional<InOrder<CursorParams, typeof UPDATE_CURSOR_ORDER>>(
       client,
       orm
         .update(cursors)

@@ -32,15 +32,11 @@ export interface SqliteStoreOptions {
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
-export function checkDurability(options: SqliteStoreOptions): 'NORMAL' | 'FULL' {
-  const durability = options.durability ?? 'normal';
-  if (durability !== 'normal' && durability !== 'full') {
-    throw new TypeError(`openSqliteStore: durability must be "normal" or "full", got ${JSON.stringify(options.durability)}`);
+/** Refuses ill-formed options; returns the busy timeout and the PRAGMA synchronous they give. */
+export function checkOptions(options: SqliteStoreOptions): { readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' } {
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
+    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
   }
-  return durability === 'full' ? 'FULL' : 'NORMAL';
-}
-
-export function checkOptions(options: SqliteStoreOptions): number {
   if (options.database !== undefined) {
     if (options.path !== undefined) throw new TypeError('openSqliteStore: pass either path or database, not both');
     if (typeof options.database !== 'object' || options.database === null) {
@@ -56,5 +52,9 @@ export function checkOptions(options: SqliteStoreOptions): number {
   if (!Number.isSafeInteger(timeout) || timeout < 0) {
     throw new TypeError(`openSqliteStore: busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
   }
-  return timeout;
+  const durability = options.durability ?? 'normal';
+  if (durability !== 'normal' && durability !== 'full') {
+    throw new TypeError(`openSqliteStore: durability must be "normal" or "full", got ${JSON.stringify(options.durability)}`);
+  }
+  return { busyTimeoutMs: timeout, synchronous: durability === 'full' ? 'FULL' : 'NORMAL' };
 }

@@ -6,9 +6,10 @@ import { renderStatement, type Renderable } from '@session-state/adapters-sql-co
 import type { RunResult, SqliteClient } from '../driver/driver.js';
 import { orm, sqliteCore } from './drizzle.js';
 
-const { SQLiteSyncDialect } = sqliteCore;
+const dialect = new sqliteCore.SQLiteSyncDialect();
 
-const dialect = new SQLiteSyncDialect();
+/** The named value `name` of a compiled statement. */
+export const p = (name: string) => orm.sql.placeholder(name);
 
 /** A compiled statement taking named values (an object with at least those keys) or, for a tuple `P`, positional ones; reads return positional rows. */
 export interface Statement<P extends object = Record<string, never>> {
@@ -22,16 +23,10 @@ export interface Statement<P extends object = Record<string, never>> {
 type Values<P> = P extends readonly unknown[] ? P : [params: P];
 
 /** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
-function withNamedParameters(sql: string, names: readonly string[], label: string): string {
+function withNamedParameters({ sql, names }: { readonly sql: string; readonly names: readonly string[] }, label: string): string {
   const parts = sql.split('?');
   if (parts.length !== names.length + 1) throw new Error(`${label}: ${names.length} placeholders but ${parts.length - 1} "?" in: ${sql}`);
   return parts.reduce((named, part, i) => `${named}@${names[i - 1] as string}${part}`);
-}
-
-/** Prepares `query` once; a statement that returns rows returns them as positional arrays. */
-export function compile<Params extends object = Record<string, never>>(client: SqliteClient, query: Renderable, label: string): Statement<Params> {
-  const { sql, names } = renderStatement(dialect, query, label);
-  return client.prepareRaw(withNamedParameters(sql, names, label)) as unknown as Statement<Params>;
 }
 
 /** A query to compile, and (a type only) the named values it takes. */
@@ -40,9 +35,10 @@ export type Query<P extends object> = Renderable & { readonly '~params'?: P };
 export const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
 type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
 
-/** Prepares each query once (as `compile`), labelled with its key. */
+/** Prepares each query once, labelled with its key; a statement that returns rows returns them as positional arrays. */
 export function compileAll<T extends Record<string, Query<object>>>(client: SqliteClient, queries: T): Compiled<T> {
-  return Object.fromEntries(Object.entries(queries).map(([name, query]) => [name, compile(client, query, name)])) as Compiled<T>;
+  const prepare = (label: string, query: Renderable) => client.prepareRaw(withNamedParameters(renderStatement(dialect, query, label), label));
+  return Object.fromEntries(Object.entries(queries).map(([label, query]) => [label, prepare(label, query)])) as unknown as Compiled<T>;
 }
 
 /**
@@ -58,8 +54,8 @@ export function compilePositional<V extends readonly unknown[]>(client: SqliteCl
 }
 
 /** Runs a query built per call (its values bound by drizzle), as positional rows. */
-export function readRows(client: SqliteClient, query: SQL | { getSQL(): SQL }): unknown[][] {
-  const { sql, params } = dialect.sqlToQuery(orm.is(query, orm.SQL) ? query : query.getSQL());
+export function readRows(client: SqliteClient, query: { getSQL(): SQL }): unknown[][] {
+  const { sql, params } = dialect.sqlToQuery(query.getSQL());
   return client.prepareRaw(sql).all(...params);
 }
 

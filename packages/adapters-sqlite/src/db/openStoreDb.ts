@@ -4,12 +4,12 @@ import { warnCorruptRow } from '@session-state/adapters-sql-common';
 import type { SqliteClient } from '../driver/driver.js';
 import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
 import { migrate, schemaVersion } from '../migrations/migrate.js';
-import { openClient } from '../driver/openClient.js';
+import { openClient, type OpenedClient } from '../driver/openClient.js';
 import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
 import { prepareStatements } from '../statements.js';
 import type { StoreDb } from './storeDb.js';
-import { checkDurability, checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
+import { checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
 
 /** A read-only file must already have exactly this library's schema: only a writer migrates. */
 function checkReadableSchema(client: SqliteClient): void {
@@ -23,18 +23,14 @@ function checkReadableSchema(client: SqliteClient): void {
 }
 
 /** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
-export interface OpenedStoreDb extends StoreDb {
-  readonly file: string;
-  readonly owned: boolean;
-}
+export type OpenedStoreDb = StoreDb & OpenedClient;
 
 /**
  * Opens the database, sets the pragmas, applies pending migrations and prepares the statements. A handed
  * database (options.database) gets no pragma: it is checked, then migrated. A read-only file is only checked.
  */
 export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
-  const busyTimeoutMs = checkOptions(options);
-  const synchronous = checkDurability(options);
+  const { busyTimeoutMs, synchronous } = checkOptions(options);
   const readOnly = options.readOnly === true && options.database === undefined;
   if (readOnly && options.driver === 'node:sqlite') {
     throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");

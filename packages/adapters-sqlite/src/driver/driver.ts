@@ -1,7 +1,5 @@
 // The driver seam: the little the store needs of a SQLite driver, so it runs on better-sqlite3 or node:sqlite.
-
-/** The drivers the store runs on. */
-export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
+import type { SqliteStoreOptions } from '../storeOptions.js';
 
 /** What a write ran; neither driver reads integers as bigint here, so `changes` is a number. */
 export interface RunResult {
@@ -34,7 +32,7 @@ export interface Transaction<A extends unknown[], R> {
 
 /** An open connection, whichever driver holds it. */
 export interface SqliteClient {
-  readonly driver: SqliteDriverName;
+  readonly driver: NonNullable<SqliteStoreOptions['driver']>;
   /** What the worker threads require to open their own connection with the same driver. */
   readonly workerModule: string;
   readonly open: boolean;

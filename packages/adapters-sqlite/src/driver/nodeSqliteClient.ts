@@ -80,11 +80,7 @@ export function nodeSqliteClient(db: DatabaseSync): SqliteClient {
     exec(sql) {
       db.exec(sql);
     },
-    pragma(statement) {
-      const native = db.prepare(`PRAGMA ${statement}`);
-      native.setReturnArrays(true);
-      return (native.get() as unknown[] | undefined)?.[0];
-    },
+    pragma: (statement) => statementOf<unknown[]>(db.prepare(`PRAGMA ${statement}`), true).get()?.[0],
     transaction<A extends unknown[], R>(fn: (...args: A) => R): Transaction<A, R> {
       const deferred = wrap(fn, 'BEGIN');
       return Object.assign(deferred, { deferred, immediate: wrap(fn, 'BEGIN IMMEDIATE') });

@@ -32,7 +32,6 @@ function fileOf(client: SqliteClient): string {
 /** The connection the store runs on; see SqliteStoreOptions.path, .database and .driver. */
 export function openClient(options: SqliteStoreOptions, busyTimeoutMs: number): OpenedClient {
   if (options.database === undefined) {
-    // Read-write, with better-sqlite3 unless `driver` says otherwise.
     const path = options.path as string;
     const client = options.driver === 'node:sqlite'
       ? nodeSqliteClient(new (loadNodeSqlite().DatabaseSync)(path, { timeout: busyTimeoutMs }))

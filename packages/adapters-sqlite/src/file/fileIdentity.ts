@@ -7,12 +7,6 @@ import type { Logger } from '@session-state/domain';
 /** How often the path is compared with the file opened, in milliseconds. */
 export const FILE_IDENTITY_CHECK_MS = 1000;
 
-export interface FileIdentityWatch {
-  /** Throws (the store's write then rejects) once the file was removed or replaced since it was opened. */
-  requireSameFile(): void;
-  stop(): void;
-}
-
 /** The path's device and inode, or undefined when nothing is there. */
 function identityAt(path: string): string | undefined {
   try {
@@ -38,7 +32,7 @@ function moved(path: string, opened: string): 'removed' | 'replaced' | undefined
 }
 
 /** Watches the file just opened at `path` (resolved, see statePath.ts); `logger` hears once when it went. */
-export function watchFileIdentity(path: string, logger: Logger): FileIdentityWatch {
+export function watchFileIdentity(path: string, logger: Logger) {
   const opened = identityAt(path);
   let gone: Error | undefined;
   const check = (): void => {
@@ -54,6 +48,7 @@ export function watchFileIdentity(path: string, logger: Logger): FileIdentityWat
   const timer = setInterval(check, FILE_IDENTITY_CHECK_MS);
   timer.unref();
   return {
+    /** Throws (the store's write then rejects) once the file was removed or replaced since it was opened. */
     requireSameFile() {
       if (gone !== undefined) throw gone;
     },

@@ -8,7 +8,6 @@ import type { SqliteClient } from '../driver/driver.js';
 /** An open read-only view of a file; `isStale()` is true once the file changed since a snapshot was taken. */
 export interface ReadOnlyDatabase {
   readonly client: SqliteClient;
-  readonly mode: 'connection' | 'snapshot';
   isStale(): boolean;
 }
 
@@ -32,17 +31,12 @@ function sizeOf(file: string): number | undefined {
   }
 }
 
-interface Identity {
-  readonly ino: bigint;
-  readonly size: bigint;
-  readonly mtimeNs: bigint;
-  readonly ctimeNs: bigint;
-}
-
-function identityOf(file: string): Identity {
+function identityOf(file: string) {
   const { ino, size, mtimeNs, ctimeNs } = fs.statSync(file, { bigint: true });
   return { ino, size, mtimeNs, ctimeNs };
 }
+
+type Identity = ReturnType<typeof identityOf>;
 
 function sameIdentity(a: Identity, b: Identity): boolean {
   return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
@@ -75,7 +69,6 @@ function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
   const client = betterSqlite3Client(new Database(bytes, { readonly: true, timeout: timeoutMs }));
   return {
     client,
-    mode: 'snapshot',
     isStale: () => {
       try {
         return !sameIdentity(identityOf(file), identity) || (sizeOf(`${file}-wal`) ?? 0) > 0;
@@ -103,5 +96,5 @@ export function openReadOnlyDatabase(file: string, timeoutMs: number): ReadOnlyD
   }
   const Database = loadBetterSqlite3();
   const client = betterSqlite3Client(new Database(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
-  return { client, mode: 'connection', isStale: () => false };
+  return { client, isStale: () => false };
 }

@@ -16,12 +16,8 @@ import { fanOut, FAN_OUT_INLINE_CURSORS, fanOutStatements, writeAppendPlan, type
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 
-/** Kept per open database: the owed fan-out of the batch in progress. */
-interface AppendMemo {
-  owed: OwedFanOut | undefined;
-}
-
-function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): AppendOutcome {
+/** `memo` (kept per open database) holds the owed fan-out of the batch in progress. */
+function appendOne(db: StoreDb, memo: { owed: OwedFanOut | undefined }, request: AppendRequest): AppendOutcome {
   // Before the dedupe lookup: an ill-formed key would match another key's row.
   assertAppendRequest(request);
   const st = db.statements;
@@ -70,7 +66,7 @@ function appendOne(db: StoreDb, memo: AppendMemo, request: AppendRequest): Appen
 
 /** The driver's transaction functions and the append memo, built once per open database. */
 const transactionsOf = perDb((db) => {
-  const memo: AppendMemo = { owed: undefined };
+  const memo = { owed: undefined as OwedFanOut | undefined };
   // Nested inside `batch`, this runs as a SAVEPOINT.
   const request = db.client.transaction((r: AppendRequest) => appendOne(db, memo, r));
   /** BEGIN IMMEDIATE … COMMIT around the batch, up to its first request whose fan-out is paged. */

@@ -5,11 +5,12 @@
 import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
-import { compileAll, compilePositional, q } from '../db/compile.js';
+import { compileAll, compilePositional, p, q } from '../db/compile.js';
 import { writeJournal } from './journal.js';
 import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
+import { nextTurn } from '../worker/walBound.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 
@@ -32,7 +33,6 @@ export interface OwedFanOut {
   afterRowid: number;
 }
 
-const p = (name: string) => sql.placeholder(name);
 const rowid = sql`${cursors}.rowid`;
 const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
 type Owed = { sequence: number; after: number };
@@ -96,8 +96,6 @@ function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number) {
     })
     .immediate();
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs an owed fan-out page by page, each in a turn of its own; a page that fails ends it (the next start finishes it). */
 export async function fanOut(db: StoreDb, owed: OwedFanOut): Promise<Notice[]> {

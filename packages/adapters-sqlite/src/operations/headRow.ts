@@ -18,7 +18,7 @@ export function readHead(db: StoreDb, sessionKey: string): SignalLogHead | undef
 export function writeHead(db: StoreDb, sessionKey: string, events: readonly SignalLogEvent[]): { readonly change: HeadChange; readonly after: SignalLogHead } {
   const locked = readHead(db, sessionKey);
   const write = planHeadWrite(locked, events);
-  if (write.type === 'insert') db.statements.insertHead.run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
-  else if (write.type === 'update') db.statements.updateHead.run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
-  return { change: { sessionKey, locked, events }, after: write.type === 'none' ? (locked ?? initialHead) : write.head };
+  if (write.type === 'none') return { change: { sessionKey, locked, events }, after: locked ?? initialHead };
+  db.statements[write.type === 'insert' ? 'insertHead' : 'updateHead'].run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
+  return { change: { sessionKey, locked, events }, after: write.head };
 }

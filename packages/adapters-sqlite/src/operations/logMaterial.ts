@@ -3,15 +3,13 @@
 // watcher; every cursor reader takes the greater of the stored material and that one.
 import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
 
-import { compileAll, q } from '../db/compile.js';
+import { compileAll, p, q } from '../db/compile.js';
 import { cursors, heads } from '../schema.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 
 const { sql } = drizzle;
-
-const p = (name: string) => sql.placeholder(name);
 
 /** For expiry: a row when the target's notify marks raised this pending cursor's material at or after (`'>='`) or before (`'<'`) the cutoff. */
 export function raisedByMarks(when: '>=' | '<') {
@@ -26,14 +24,6 @@ interface HeadWrite {
   readonly notifies: number;
   readonly actor: string | null;
   readonly at: number;
-}
-
-interface Marks {
-  readonly last: number;
-  readonly lastActor: unknown;
-  readonly lastAt: number;
-  readonly other: number;
-  readonly otherAt: number;
 }
 
 const notifies = sql`${p('notifies')} = 1`;
@@ -84,7 +74,8 @@ export function writeAppendedHead(db: StoreDb, sessionKey: string, head: number,
 
 const isTime = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u);
 
-function marksOf(db: StoreDb, target: string): Marks | undefined {
+/** The target's notify marks: the newest notifying event, its actor and time, and the newest of another actor and its time. */
+function marksOf(db: StoreDb, target: string) {
   const row = statementsOf(db).marksOf.get({ sessionKey: target });
   if (row === undefined) return undefined;
   // Null: no such event yet.
@@ -96,7 +87,7 @@ function marksOf(db: StoreDb, target: string): Marks | undefined {
 
 /** `rows` with each pending cursor's material raised to the newest change on its target not its watcher's, touched then. */
 export function withLogMaterial(db: StoreDb, rows: readonly CursorRow[]): CursorRow[] {
-  const marks = new Map<string, Marks | undefined>();
+  const marks = new Map<string, ReturnType<typeof marksOf>>();
   return rows.map((row) => {
     if (row.material <= row.acked) return row;
     if (!marks.has(row.target)) marks.set(row.target, marksOf(db, row.target));

@@ -44,15 +44,10 @@ class Victims {
   /** Takes `rows` ([sequence, sessionKey]) until the batch would touch one session too many; false when it stopped early. */
   take(rows: readonly unknown[][]): boolean {
     for (const row of rows) {
-      const sequence = row[0] as number;
-      const sessionKey = row[1] as string;
+      const [sequence, sessionKey] = row as [number, string];
       const before = this.highest.get(sessionKey);
-      if (before === undefined) {
-        if (this.highest.size === SESSIONS_PER_BATCH) return false;
-        this.highest.set(sessionKey, sequence);
-      } else if (sequence > before) {
-        this.highest.set(sessionKey, sequence);
-      }
+      if (before === undefined && this.highest.size === SESSIONS_PER_BATCH) return false;
+      if (before === undefined || sequence > before) this.highest.set(sessionKey, sequence);
       this.sequences.push(sequence);
     }
     return true;

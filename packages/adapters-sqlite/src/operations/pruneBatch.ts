@@ -4,7 +4,7 @@ import type { CursorPair, Logger, PruneBatch, PruneRequest } from '@session-stat
 
 import type { StoreDb } from '../db/storeDb.js';
 import { walPagesOfCapBatch, type StoreWorker } from '../worker/storeWorker.js';
-import type { WalSchedule, WriteGate } from '../worker/walBound.js';
+import { nextTurn, type WalSchedule, type WriteGate } from '../worker/walBound.js';
 import { OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune } from './prune.js';
 
 export interface PruneBatchDeps {
@@ -48,24 +48,21 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
     wal.written(own.rowsRemoved, own.batch.done);
     const full = request.batchSize <= Math.max(eventsDeleted, expiredCursors.length, journalDeleted);
     if (own.batch.done || full || own.rowsRemoved === 0) return { batch: { eventsDeleted, expiredCursors, done: own.batch.done, ...carried() }, removed };
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
 /** Calls in a row from the same journal position that deleted nothing before the store says `done`. */
 export const PRUNE_CALLS_WITHOUT_PROGRESS = 3;
 
-export interface PruneProgress {
-  /** The batch as the caller gets it: `done` once PRUNE_CALLS_WITHOUT_PROGRESS calls repeated themselves without progress (logged once a streak). */
-  settle(request: PruneRequest, batch: PruneBatch, removed: number): PruneBatch;
-}
-
-export function createPruneProgress(logger: Logger): PruneProgress {
+/** The guard against prune calls that repeat themselves without progress. */
+export function createPruneProgress(logger: Logger) {
   // The calls in a row that deleted nothing, were not done and started where the one before did.
   let calls = 0;
   let lastStart: number | undefined;
   return {
-    settle(request, batch, removed) {
+    /** The batch as the caller gets it: `done` once PRUNE_CALLS_WITHOUT_PROGRESS calls repeated themselves without progress (logged once a streak). */
+    settle(request: PruneRequest, batch: PruneBatch, removed: number): PruneBatch {
       const start = request.journalAfter ?? 0;
       if (removed > 0 || batch.done) {
         calls = 0;

@@ -9,7 +9,6 @@ import {
   listCursorsQuery,
   overviewOfRows,
   storedEventDecoders,
-  type StoredEventDecoder,
 } from '@session-state/adapters-sql-common';
 import {
   type ChangesPage,
@@ -36,8 +35,7 @@ function parseJsonText(text: unknown): unknown {
   }
 }
 
-const decoders = storedEventDecoders(parseJsonText);
-export const decodeEventValues: StoredEventDecoder = decoders.decodeEvent;
+export const decodeEventValues = storedEventDecoders(parseJsonText).decodeEvent;
 
 /** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {

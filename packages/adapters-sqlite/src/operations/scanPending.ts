@@ -5,7 +5,7 @@ import { planScan, type CursorPair, type ScanPage, type ScanRequest } from '@ses
 
 import type { StoreDb } from '../db/storeDb.js';
 import { withoutAutoCheckpoint } from '../worker/storeWorker.js';
-import type { WalSchedule } from '../worker/walBound.js';
+import { nextTurn, type WalSchedule } from '../worker/walBound.js';
 import { finishOwedFanOuts } from './fanOut.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
@@ -15,8 +15,6 @@ const ROWS_PER_WAL_PAGE = 5;
 
 /** Below every pair (session keys are never empty): where the first page starts. */
 const BEFORE_FIRST = { watcher: '', target: '' };
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * One page. With `raise`, the first page finishes the fan-outs a crash left owed (so the scan

@@ -34,7 +34,7 @@ export type CapBatch = { readonly deleted: number; readonly capLeft: boolean; re
 /** Where and how the worker opens the file: the store's driver, file, busy timeout, synchronous and statements. */
 export type WorkerTarget = { readonly module: string; readonly path: string; readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' | number; readonly statements: Statements };
 
-export type ThreadData = Omit<WorkerTarget, 'statements'> & { readonly statements: Record<string, string> };
+export type ThreadData = Omit<WorkerTarget, 'statements'> & { readonly statements: Record<(typeof THREAD_STATEMENTS)[number], string> };
 
 export type WriteMessage = { readonly type: 'write' } & CapWrites;
 export type ToThread = 'stop' | { readonly type: 'checkpoint' } | { readonly type: 'cap'; readonly maxRows: number; readonly limit: number } | WriteMessage | { readonly type: 'abort' };
@@ -117,7 +117,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
   };
 
   const start = (): Worker => {
-    const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source]));
+    const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source])) as ThreadData['statements'];
     const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();

@@ -61,9 +61,8 @@ const db = openConnection(data);
 db.exec(`PRAGMA synchronous = ${data.synchronous}`);
 // The main thread schedules the checkpoints; a commit here never copies the WAL back itself.
 db.exec('PRAGMA wal_autocheckpoint = 0');
-const st: Record<string, RawStatement> = {};
-for (const [name, source] of Object.entries(data.statements)) st[name] = db.prepare(source);
-const statement = (name: string): RawStatement => st[name] as RawStatement;
+type ThreadStatements = Record<keyof ThreadData['statements'], RawStatement>;
+const st = Object.fromEntries(Object.entries(data.statements).map(([name, source]) => [name, db.prepare(source)])) as ThreadStatements;
 
 const post = (message: FromThread): void => port.postMessage(message);
 let answer: ((message: WriteMessage | { readonly type: 'abort' }) => void) | undefined;
@@ -82,25 +81,25 @@ function checkpoint(): void {
 async function cap(maxRows: number, limit: number): Promise<void> {
   try {
     db.exec('BEGIN IMMEDIATE');
-    const boundary = statement('capBoundary').get({ maxRows })?.[0] as number | undefined;
+    const boundary = st.capBoundary.get({ maxRows })?.[0] as number | undefined;
     if (boundary === undefined) {
       db.exec('COMMIT');
       post({ type: 'done', deleted: 0, capLeft: false, sessions: 0 });
       return;
     }
-    const to = (statement('capRangeEnd').get({ upTo: boundary, offset: limit - 1 })?.[0] as number | undefined) ?? boundary;
-    const sessions = statement('victimSessions').all({ to });
+    const to = (st.capRangeEnd.get({ upTo: boundary, offset: limit - 1 })?.[0] as number | undefined) ?? boundary;
+    const sessions = st.victimSessions.all({ to });
     const keys = JSON.stringify(sessions.map((row) => row[0]));
-    post({ type: 'read', sessions, heads: statement('headsOfKeys').all({ keys }), cursors: statement('cursorsOnTargets').all({ keys }) });
+    post({ type: 'read', sessions, heads: st.headsOfKeys.all({ keys }), cursors: st.cursorsOnTargets.all({ keys }) });
     const writes = await answered();
     if (writes.type !== 'write') {
       db.exec('ROLLBACK');
       post({ type: 'rolledBack' });
       return;
     }
-    for (const head of writes.heads) statement(head.insert ? 'insertHead' : 'updateHead').run({ sessionKey: head.sessionKey, head: head.head, pruneWatermark: head.pruneWatermark });
-    for (const entry of writes.journal) statement('insertJournal').run(entry);
-    const deleted = Number(statement('deleteEventRange').run({ from: 0, to }).changes);
+    for (const head of writes.heads) st[head.insert ? 'insertHead' : 'updateHead'].run({ sessionKey: head.sessionKey, head: head.head, pruneWatermark: head.pruneWatermark });
+    for (const entry of writes.journal) st.insertJournal.run(entry);
+    const deleted = Number(st.deleteEventRange.run({ from: 0, to }).changes);
     db.exec('COMMIT');
     post({ type: 'done', deleted, capLeft: to < boundary, sessions: sessions.length });
   } catch (error) {

@@ -36,7 +36,7 @@ export interface WriteGate {
 }
 
 /** A turn of the event loop of its own, so a held operation never shares the turn the group commit schedules next. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function createWriteGate(): WriteGate {
   let held: Promise<void> | undefined;
@@ -115,13 +115,6 @@ export interface WalSize {
   readonly checkpointed: number;
 }
 
-export interface CommitCheckpoints {
-  /** After a write transaction committed on the store's connection. */
-  committed(): void;
-  /** Starts no more checkpoints (the store is closing). */
-  stop(): void;
-}
-
 export interface CommitCheckpointOptions {
   /** Reads the WAL's size on the store's connection. */
   readonly walSize: () => WalSize;
@@ -133,7 +126,7 @@ export interface CommitCheckpointOptions {
 }
 
 /** Everyday writes' checkpoints: at the bound (operations wait) or when writes pause; never beside a steady load. */
-export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGate, options: CommitCheckpointOptions): CommitCheckpoints {
+export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGate, options: CommitCheckpointOptions) {
   const { walSize } = options;
   const bound = options.walFramesBeforeWait ?? WAL_FRAMES_BEFORE_WAIT;
   const idleCheckpointFrames = options.idleCheckpointFrames ?? IDLE_CHECKPOINT_FRAMES;
@@ -168,7 +161,8 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
   };
 
   return {
-    committed() {
+    /** After a write transaction committed on the store's connection. */
+    committed(): void {
       if (done) return;
       lastCommitAt = performance.now();
       commits += 1;
@@ -188,7 +182,8 @@ export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGat
       }
       if (timer === undefined && uncopied(size) >= idleCheckpointFrames) timer = setTimeout(idleCheck, idleMs).unref();
     },
-    stop() {
+    /** Starts no more checkpoints (the store is closing). */
+    stop(): void {
       done = true;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
@@ -216,7 +211,7 @@ export function autoCheckpointOff(client: SqliteClient): () => void {
 }
 
 /** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker. */
-export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate, walSize: () => WalSize): CommitCheckpoints {
+export function offLoopCheckpoints(client: SqliteClient, checkpoints: Checkpoints, gate: WriteGate, walSize: () => WalSize) {
   const restore = autoCheckpointOff(client);
   return createCommitCheckpoints(checkpoints, gate, { walSize, onFallback: () => (client.open ? restore() : undefined) });
 }
