@@ -4,8 +4,6 @@ import type { SessionStateAwareness } from '../api.js';
 import { decodeWatch } from '../input/codecs.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
-export const SESSIONS_SEND = 'sessions_send';
-
 /** What the gateway passes after its `sessions_send` dispatched (or failed to dispatch) a message. */
 export interface AfterSendInput {
   /** The session whose model called `sessions_send`. */
@@ -56,7 +54,7 @@ export function sessionsSendWatch(awareness: SessionStateAwareness): SessionsSen
       try {
         return await awareness.sent({ senderKey, deliveredTo, watch: decodeWatch(watch), ...(delivered !== undefined ? { delivered } : {}) });
       } catch (error) {
-        return { watched: false, ...toolErrorBody(SESSIONS_SEND, error) };
+        return { watched: false, ...toolErrorBody('sessions_send', error) };
       }
     },
   };
