@@ -6,10 +6,8 @@ import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
 import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
-/** Every option, checked, with its default filled in. */
-export type FacadeConfig = ReturnType<typeof readOptions>;
 /** What start-up runs, and whether the facade starts prunes by itself. */
-export type StartupPlan = FacadeConfig['startup'];
+export type StartupPlan = ReturnType<typeof readOptions>['startup'];
 
 const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 const REQUIRED_STORE_METHODS = [...STORE_OPERATIONS, 'close'];
@@ -17,6 +15,7 @@ const OBSERVER_METHODS = ['appendBatch', 'pruneRun'];
 const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 const systemClock: Clock = { now: () => Date.now() };
 
+/** Every option, checked, with its default filled in. */
 export function readOptions(options: SessionStateAwarenessOptions) {
   requireKnownFields(options, 'options', OPTION_FIELDS);
   requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');

@@ -83,12 +83,7 @@ export function createNoticeQueue() {
       } else entryCount += 1;
       const { target, acked, notified } = notice;
       put(watcher, { target, acked, notified, text: noticeText(target, acked), queuedIn: removals });
-      let watchers = watchersByTarget.get(target);
-      if (watchers === undefined) {
-        watchers = new Set();
-        watchersByTarget.set(target, watchers);
-      }
-      watchers.add(watcher);
+      watchersByTarget.set(target, (watchersByTarget.get(target) ?? new Set()).add(watcher));
       return 'queued';
     },
     /** The watcher's entries, oldest first. */
