@@ -8,9 +8,6 @@ export type OfferedNotice = { readonly target: string; readonly acked: Sequence;
 export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
 export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
-/** A new entry (the caller wakes the watcher), or the pair's equal entry kept. */
-export type OfferResult = 'queued' | 'coalesced';
-
 export type NoticeQueue = ReturnType<typeof createNoticeQueue>;
 
 /** A watcher's entries: its only one, or a Map by target once it holds two (insertion order is oldest first). */
@@ -68,10 +65,10 @@ export function createNoticeQueue() {
 
   return {
     /**
-     * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified`
-     * refreshed; anything else becomes the pair's entry, newest last, its text built here.
+     * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified` refreshed
+     * (`coalesced`); anything else becomes the pair's entry, newest last, its text built here (`queued`: wake the watcher).
      */
-    offer(watcher: string, notice: OfferedNotice): OfferResult {
+    offer(watcher: string, notice: OfferedNotice): 'queued' | 'coalesced' {
       const current = entryOf(watcher, notice.target);
       if (current !== undefined && current.acked === notice.acked) {
         if (current.notified !== notice.notified) put(watcher, { ...current, notified: notice.notified });
