@@ -32,13 +32,9 @@ export function readOptions(options: SessionStateAwarenessOptions) {
   }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
-  const retention = decodeRetention(options.retention);
+  // The decoded retention holds only the fields given, so each default stays unless overridden.
+  const policy: RetentionPolicy = { ...DEFAULT_RETENTION, ...decodeRetention(options.retention) };
   const startup = decodeStartup(options.startup);
-  const policy: RetentionPolicy = {
-    maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
-    maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
-    ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
-  };
   return {
     store: options.store,
     clock: options.clock ?? systemClock,
