@@ -37,9 +37,8 @@ export function createNoticeQueue() {
   /** Takes the pair's entry out of `byWatcher` only; true when it had one. */
   const take = (watcher: string, target: string): boolean => {
     const held = byWatcher.get(watcher);
-    if (held === undefined) return false;
     if (!(held instanceof Map)) {
-      if (held.target !== target) return false;
+      if (held?.target !== target) return false;
       byWatcher.delete(watcher);
       return true;
     }

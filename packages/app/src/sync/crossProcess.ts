@@ -169,10 +169,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
       subscription = await failures.storeCall('listen', () => store.listen(listener));
     },
     /** The restart scan reads every owned cursor: it covers every signal received before it. */
-    coveredByFullScan(): void {
-      signalledTargets.clear();
-      fullScanDue = false;
-    },
+    coveredByFullScan: (): void => void takeDue(),
     /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
     startResyncTimer(): void {
       besideLane = true;
