@@ -4,7 +4,7 @@ import type { SentInput, SessionStateAwareness } from '../api.js';
 import { decodeWatch } from '../input/codecs.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
-/** What the gateway passes after its `sessions_send` dispatched (or failed to dispatch) a message: `sent`'s input (`senderKey` is the session whose model called it). */
+/** What the gateway passes once its `sessions_send` dispatched a message (or failed to): `sent`'s input, `senderKey` the session whose model called it. */
 export interface AfterSendInput extends Omit<SentInput, 'watch'> {
   /** The model's `watch` argument as it came (absent means false); checked here. */
   readonly watch: unknown;
