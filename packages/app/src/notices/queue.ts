@@ -92,14 +92,7 @@ export function createNoticeQueue() {
       }
       return found;
     },
-    allEntries(): QueuedPair[] {
-      const found: QueuedPair[] = [];
-      for (const [watcher, held] of byWatcher) {
-        if (held instanceof Map) for (const entry of held.values()) found.push({ watcher, entry });
-        else found.push({ watcher, entry: held });
-      }
-      return found;
-    },
+    allEntries: (): QueuedPair[] => [...byWatcher.keys()].flatMap((watcher) => entries(watcher).map((entry) => ({ watcher, entry }))),
     /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
     removeIfSame(watcher: string, entry: QueuedNotice): void {
       if (entryOf(watcher, entry.target) === entry) remove(watcher, entry.target);
