@@ -18,7 +18,6 @@ export interface FacadeParts {
   readonly board: NoticeBoard;
   readonly observe: Observe;
   readonly lane: OperationLane;
-  /** The lane as the methods enter it: appends still in the open batch go first. */
   readonly order: CallOrder;
   readonly appends: AppendPipeline;
   readonly retention: Retention;

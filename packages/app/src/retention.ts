@@ -83,12 +83,11 @@ export function createRetention(deps: RetentionDeps) {
   };
 
   const start = (): Promise<PruneTotals> => {
-    let run: Promise<PruneTotals> | undefined;
-    run = loop(() => running === run);
+    const run: Promise<PruneTotals> = loop(() => running === run);
     running = run;
     runs.add(run);
     const clear = (): void => {
-      runs.delete(run as Promise<PruneTotals>);
+      runs.delete(run);
       if (running === run) running = undefined;
     };
     run.then(clear, clear);

@@ -21,6 +21,14 @@ export type ToolInputSchema = {
   readonly additionalProperties: false;
 };
 
+/** The input schema of an object of `properties`, `required` among them, and no other fields. */
+export const objectSchema = (required: string[], properties: ToolInputSchema['properties']): ToolInputSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+
 /** One text block of a tool answer (the MCP `content` shape; the text is the answer as JSON). */
 export interface AgentToolText {
   readonly type: 'text';
@@ -95,13 +103,21 @@ export function toolErrorBody(tool: string, error: unknown): AgentToolErrorBody 
 
 const textOf = (json: object): [AgentToolText] => [{ type: 'text', text: JSON.stringify(json) }];
 
-/** Runs a handler body: its JSON becomes the answer, anything it throws a tool error; so no handler throws into the gateway. */
-export async function answerWith<Answer extends object>(tool: string, body: () => Promise<Answer>): Promise<AgentToolResult<Answer>> {
-  try {
-    const json = await body();
-    return { isError: false, content: textOf(json), structuredContent: json };
-  } catch (error) {
-    const json = toolErrorBody(tool, error);
-    return { isError: true, content: textOf(json), structuredContent: json };
-  }
+/** The tool `name` whose handler runs `body`: its JSON becomes the answer, anything it throws a tool error, so no handler throws into the gateway. */
+export function agentTool<Name extends AgentToolName>(
+  name: Name,
+  description: string,
+  inputSchema: ToolInputSchema,
+  body: (input: unknown) => Promise<AgentToolAnswers[Name]>,
+): AgentTool<Name> {
+  const handler = async (input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>> => {
+    try {
+      const json = await body(input);
+      return { isError: false, content: textOf(json), structuredContent: json };
+    } catch (error) {
+      const json = toolErrorBody(name, error);
+      return { isError: true, content: textOf(json), structuredContent: json };
+    }
+  };
+  return { name, description, inputSchema, handler };
 }

@@ -3,26 +3,19 @@
 import { ActorType, EVENT_KINDS, PAYLOAD_MAX_BYTES, SUMMARY_MAX_LENGTH } from '@session-state/domain';
 
 import type { RecordInput, SessionStateAwareness } from '../api.js';
-import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
+import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
 
-export const RECORD = 'record';
-
-const RECORD_SCHEMA: ToolInputSchema = {
-  type: 'object',
-  properties: {
-    sessionKey: sessionKeyProperty('The session the event belongs to'),
-    kind: { type: 'string', enum: EVENT_KINDS, description: 'What happened; human_direct_message, goal_changed and upstream_missing notify the session\'s watchers.' },
-    actorType: { type: 'string', enum: Object.keys(ActorType.keys), description: 'Who caused it.' },
-    actorSessionKey: sessionKeyProperty('The session that caused it (its own watch never notifies it)'),
-    summary: { type: 'string', minLength: 1, description: `One line of metadata (never message content), at most ${SUMMARY_MAX_LENGTH} characters after normalising.` },
-    payload: { type: 'object', description: `A small JSON object of metadata (at most ${PAYLOAD_MAX_BYTES} bytes); run_failed needs outcome: cancelled, timeout or error.` },
-    dedupeKey: { type: 'string', minLength: 1, description: 'An at-least-once key: recording it again returns the stored event and changes nothing.' },
-    occurredAt: { type: ['string', 'integer'], description: 'When it happened (ISO string or epoch ms); informational, default now.' },
-    onlyIfWatched: { type: 'boolean', description: 'When true and nobody watches the session, nothing is written (outcome skipped).' },
-  },
-  required: ['sessionKey', 'kind', 'actorType', 'summary'],
-  additionalProperties: false,
-};
+const RECORD_SCHEMA = objectSchema(['sessionKey', 'kind', 'actorType', 'summary'], {
+  sessionKey: sessionKeyProperty('The session the event belongs to'),
+  kind: { type: 'string', enum: EVENT_KINDS, description: 'What happened; human_direct_message, goal_changed and upstream_missing notify the session\'s watchers.' },
+  actorType: { type: 'string', enum: Object.keys(ActorType.keys), description: 'Who caused it.' },
+  actorSessionKey: sessionKeyProperty('The session that caused it (its own watch never notifies it)'),
+  summary: { type: 'string', minLength: 1, description: `One line of metadata (never message content), at most ${SUMMARY_MAX_LENGTH} characters after normalising.` },
+  payload: { type: 'object', description: `A small JSON object of metadata (at most ${PAYLOAD_MAX_BYTES} bytes); run_failed needs outcome: cancelled, timeout or error.` },
+  dedupeKey: { type: 'string', minLength: 1, description: 'An at-least-once key: recording it again returns the stored event and changes nothing.' },
+  occurredAt: { type: ['string', 'integer'], description: 'When it happened (ISO string or epoch ms); informational, default now.' },
+  onlyIfWatched: { type: 'boolean', description: 'When true and nobody watches the session, nothing is written (outcome skipped).' },
+});
 
 const DESCRIPTION = [
   "Append one event to a session's signal log: a one-line summary of what happened, never message content.",
@@ -32,17 +25,11 @@ const DESCRIPTION = [
 
 /** The `record` tool over `awareness.record`, whose own validation names the bad field (`record.summary`). */
 export function recordTool(awareness: SessionStateAwareness): AgentTool<'record'> {
-  return {
-    name: RECORD,
-    description: DESCRIPTION,
-    inputSchema: RECORD_SCHEMA,
-    handler: (input) =>
-      answerWith(RECORD, async () => {
-        // The facade decodes the whole input, unknown fields included, and never rejects: a bad
-        // one comes back as `ok: false` with an InvalidInputError naming the field.
-        const result = await awareness.record(input as RecordInput);
-        if (result.outcome === 'failed') throw result.error;
-        return result.outcome === 'recorded' ? { outcome: result.outcome, event: result.event } : { outcome: result.outcome, reason: result.reason };
-      }),
-  };
+  return agentTool('record', DESCRIPTION, RECORD_SCHEMA, async (input) => {
+    // The facade decodes the whole input, unknown fields included, and never rejects: a bad
+    // one comes back as `ok: false` with an InvalidInputError naming the field.
+    const result = await awareness.record(input as RecordInput);
+    if (result.outcome === 'failed') throw result.error;
+    return result.outcome === 'recorded' ? { outcome: result.outcome, event: result.event } : { outcome: result.outcome, reason: result.reason };
+  });
 }

@@ -1,30 +1,20 @@
 // The `session_status` tool: the reconcile a notice asks for, with the notice's own parameter
 // names (`session_status sessionKey "<target>" changesSince N`).
-import { ChangesSince, MAX_PAGE_LIMIT, PageLimit, SessionKeyInput } from '@session-state/domain';
-import * as t from 'io-ts';
+import { MAX_PAGE_LIMIT } from '@session-state/domain';
 
 import type { SessionStateAwareness, StatusOptions } from '../api.js';
-import { strictObject } from '../input/codecs.js';
-import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
+import { decodeSessionStatusInput } from '../input/codecs.js';
+import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
 
-export const SESSION_STATUS = 'session_status';
-
-const SessionStatusInput = t.intersection([t.type({ sessionKey: SessionKeyInput }), t.partial({ changesSince: ChangesSince, limit: PageLimit })]);
-
-const SESSION_STATUS_SCHEMA: ToolInputSchema = {
-  type: 'object',
-  properties: {
-    sessionKey: sessionKeyProperty('The session to read (the target named in the notice)'),
-    changesSince: {
-      type: 'integer',
-      minimum: 0,
-      description: 'Return the changes after this sequence: the N from the notice, or the nextSince of the previous page. Omit it to get only stateVersion.',
-    },
-    limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, description: `At most this many events per page (1-${MAX_PAGE_LIMIT}, default ${MAX_PAGE_LIMIT}).` },
+const SESSION_STATUS_SCHEMA = objectSchema(['sessionKey'], {
+  sessionKey: sessionKeyProperty('The session to read (the target named in the notice)'),
+  changesSince: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Return the changes after this sequence: the N from the notice, or the nextSince of the previous page. Omit it to get only stateVersion.',
   },
-  required: ['sessionKey'],
-  additionalProperties: false,
-};
+  limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, description: `At most this many events per page (1-${MAX_PAGE_LIMIT}, default ${MAX_PAGE_LIMIT}).` },
+});
 
 const DESCRIPTION = [
   'Reconcile with another session: read what changed there since you last looked, before you act on anything you assumed about it.',
@@ -44,19 +34,13 @@ const READER_NOTE =
  * that watcher's cursor (reconcile that acknowledges); without it the read is read-only.
  */
 export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool<'session_status'> {
-  return {
-    name: SESSION_STATUS,
-    description: reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE,
-    inputSchema: SESSION_STATUS_SCHEMA,
-    handler: (input) =>
-      answerWith(SESSION_STATUS, async () => {
-        const { sessionKey, changesSince, limit } = strictObject(SessionStatusInput, ['sessionKey', 'changesSince', 'limit'], input, SESSION_STATUS);
-        const options: StatusOptions = {
-          ...(changesSince !== undefined ? { changesSince } : {}),
-          ...(limit !== undefined ? { limit } : {}),
-          ...(reader !== undefined && changesSince !== undefined ? { reader } : {}),
-        };
-        return { ...(await awareness.status(sessionKey, options)) };
-      }),
-  };
+  return agentTool('session_status', reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE, SESSION_STATUS_SCHEMA, async (input) => {
+    const { sessionKey, changesSince, limit } = decodeSessionStatusInput(input);
+    const options: StatusOptions = {
+      ...(changesSince !== undefined ? { changesSince } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(reader !== undefined && changesSince !== undefined ? { reader } : {}),
+    };
+    return { ...(await awareness.status(sessionKey, options)) };
+  });
 }

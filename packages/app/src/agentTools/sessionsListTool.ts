@@ -1,24 +1,12 @@
 // The `sessions_list` tool: the state version of each named session, so the model can tell which
 // changed since it last looked without reading their deltas.
-import { SessionKeyInput } from '@session-state/domain';
-import * as t from 'io-ts';
-
 import type { SessionStateAwareness } from '../api.js';
-import { strictObject } from '../input/codecs.js';
-import { answerWith, sessionKeyProperty, type AgentTool, type ToolInputSchema } from './agentTool.js';
+import { decodeSessionsListInput } from '../input/codecs.js';
+import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
 
-export const SESSIONS_LIST = 'sessions_list';
-
-const SessionsListInput = t.type({ sessionKeys: t.array(SessionKeyInput, 'an array of session keys') });
-
-const SESSIONS_LIST_SCHEMA: ToolInputSchema = {
-  type: 'object',
-  properties: {
-    sessionKeys: { type: 'array', items: sessionKeyProperty('A session to look up'), description: 'The sessions to look up; one row comes back for each, in this order.' },
-  },
-  required: ['sessionKeys'],
-  additionalProperties: false,
-};
+const SESSIONS_LIST_SCHEMA = objectSchema(['sessionKeys'], {
+  sessionKeys: { type: 'array', items: sessionKeyProperty('A session to look up'), description: 'The sessions to look up; one row comes back for each, in this order.' },
+});
 
 const DESCRIPTION = [
   'The current state version of each named session: { sessions: [{ sessionKey, stateVersion }] }, one row per key in the order given.',
@@ -28,14 +16,8 @@ const DESCRIPTION = [
 
 /** The `sessions_list` tool over `awareness.list`. */
 export function sessionsListTool(awareness: SessionStateAwareness): AgentTool<'sessions_list'> {
-  return {
-    name: SESSIONS_LIST,
-    description: DESCRIPTION,
-    inputSchema: SESSIONS_LIST_SCHEMA,
-    handler: (input) =>
-      answerWith(SESSIONS_LIST, async () => {
-        const { sessionKeys } = strictObject(SessionsListInput, ['sessionKeys'], input, SESSIONS_LIST);
-        return { sessions: await awareness.list(sessionKeys) };
-      }),
-  };
+  return agentTool('sessions_list', DESCRIPTION, SESSIONS_LIST_SCHEMA, async (input) => {
+    const { sessionKeys } = decodeSessionsListInput(input);
+    return { sessions: await awareness.list(sessionKeys) };
+  });
 }

@@ -1,21 +1,13 @@
 // The `watch` part of a gateway's own `sessions_send` tool: a schema property and a sentence to
 // merge into that tool, and the call to make once the gateway has dispatched the message.
-import type { SessionStateAwareness } from '../api.js';
+import type { SentInput, SessionStateAwareness } from '../api.js';
 import { decodeWatch } from '../input/codecs.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
-export const SESSIONS_SEND = 'sessions_send';
-
-/** What the gateway passes after its `sessions_send` dispatched (or failed to dispatch) a message. */
-export interface AfterSendInput {
-  /** The session whose model called `sessions_send`. */
-  readonly senderKey: string;
-  /** The session that actually received the message, after routing. */
-  readonly deliveredTo: string;
+/** What the gateway passes once its `sessions_send` dispatched a message (or failed to): `sent`'s input, `senderKey` the session whose model called it. */
+export interface AfterSendInput extends Omit<SentInput, 'watch'> {
   /** The model's `watch` argument as it came (absent means false); checked here. */
   readonly watch: unknown;
-  /** False when the dispatch failed; default true. */
-  readonly delivered?: boolean | undefined;
 }
 
 /** Merge into the `sessions_send` answer: `watched`, and a readable `error` when the watch could not be set. */
@@ -56,7 +48,7 @@ export function sessionsSendWatch(awareness: SessionStateAwareness): SessionsSen
       try {
         return await awareness.sent({ senderKey, deliveredTo, watch: decodeWatch(watch), ...(delivered !== undefined ? { delivered } : {}) });
       } catch (error) {
-        return { watched: false, ...toolErrorBody(SESSIONS_SEND, error) };
+        return { watched: false, ...toolErrorBody('sessions_send', error) };
       }
     },
   };

@@ -12,6 +12,8 @@ const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: Ses
 const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
 const StatusOptions = strictType({}, { changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
+const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: ChangesSince, limit: PageLimit });
+const SessionsListInput = strictType({ sessionKeys: SessionKeys }, {});
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
   const guard = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && is(u);
@@ -33,15 +35,8 @@ function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   return result.right;
 }
 
-/** A plain object holding only `known` fields, each read once into a copy: their checks are left to the caller. */
-const knownFields = (known: readonly string[]): t.Type<Record<string, unknown>, unknown, unknown> => strictType({}, Object.fromEntries(known.map((key) => [key, t.unknown])), known);
-
 /** Decodes `value` with `codec` (a strictType reads each field once); paths start at `field`. Input that throws when read is invalid too. */
 const decodeOrThrow = <A>(codec: t.Type<A, unknown, unknown>, value: unknown, field: string): A => decodeReadable(field, value, () => orThrow(decodeInput(codec, value, field)));
-
-/** Decodes a strict object (only `known` fields, each read once) with a codec that is not a strictType; as decodeOrThrow. */
-export const strictObject = <A>(codec: t.Type<A, unknown, unknown>, known: readonly string[], value: unknown, field: string): A =>
-  decodeReadable(field, value, () => orThrow(decodeInput(codec, orThrow(decodeInput(knownFields(known), value, field)), field)));
 
 /** A session key argument, e.g. `pending.watcherKey`. */
 export const decodeSessionKey = (value: unknown, field: string): SessionKey => decodeOrThrow(SessionKeyInput, value, field);
@@ -56,6 +51,10 @@ export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptio
 export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> => (value === undefined ? {} : decodeOrThrow(RetentionOptions, value, 'options.retention'));
 
 export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> => (value === undefined ? {} : decodeOrThrow(StartupOptions, value, 'options.startup'));
+
+export const decodeSessionStatusInput = (value: unknown): t.TypeOf<typeof SessionStatusInput> => decodeOrThrow(SessionStatusInput, value, 'session_status');
+
+export const decodeSessionsListInput = (value: unknown): t.TypeOf<typeof SessionsListInput> => decodeOrThrow(SessionsListInput, value, 'sessions_list');
 
 export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> => decodeOrThrow(AgentToolsOptions, value, 'createAgentTools.options');
 
@@ -87,5 +86,6 @@ export function requireFunction(value: unknown, field: string, expected: string)
   if (typeof value !== 'function') throw new InvalidInputError(invalidInput(field, value, expected));
 }
 
-/** A copy of `value`'s fields, which must all be `known`. */
-export const requireKnownFields = (value: unknown, field: string, known: readonly string[]): Record<string, unknown> => orThrow(decodeInput(knownFields(known), value, field));
+/** A copy of `value`'s fields, which must all be `known`; their checks are left to the caller. */
+export const requireKnownFields = (value: unknown, field: string, known: readonly string[]): Record<string, unknown> =>
+  orThrow(decodeInput(strictType({}, Object.fromEntries(known.map((key) => [key, t.unknown])), known), value, field));

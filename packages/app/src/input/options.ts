@@ -6,10 +6,8 @@ import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
 import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
-/** Every option, checked, with its default filled in. */
-export type FacadeConfig = ReturnType<typeof readOptions>;
 /** What start-up runs, and whether the facade starts prunes by itself. */
-export type StartupPlan = FacadeConfig['startup'];
+export type StartupPlan = ReturnType<typeof readOptions>['startup'];
 
 const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 const REQUIRED_STORE_METHODS = [...STORE_OPERATIONS, 'close'];
@@ -17,6 +15,7 @@ const OBSERVER_METHODS = ['appendBatch', 'pruneRun'];
 const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
 const systemClock: Clock = { now: () => Date.now() };
 
+/** Every option, checked, with its default filled in. */
 export function readOptions(options: SessionStateAwarenessOptions) {
   requireKnownFields(options, 'options', OPTION_FIELDS);
   requirePort(options.store, 'options.store', REQUIRED_STORE_METHODS, 'a StateStore (createMemoryStore(), openSqliteStore({ path }) or await openPostgresStore({ connectionString }))');
@@ -33,13 +32,9 @@ export function readOptions(options: SessionStateAwarenessOptions) {
   }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
-  const retention = decodeRetention(options.retention);
+  // The decoded retention holds only the fields given, so each default stays unless overridden.
+  const policy: RetentionPolicy = { ...DEFAULT_RETENTION, ...decodeRetention(options.retention) };
   const startup = decodeStartup(options.startup);
-  const policy: RetentionPolicy = {
-    maxAgeMs: retention.maxAgeMs ?? DEFAULT_RETENTION.maxAgeMs,
-    maxRows: retention.maxRows ?? DEFAULT_RETENTION.maxRows,
-    ...(retention.cursorMaxAgeMs !== undefined ? { cursorMaxAgeMs: retention.cursorMaxAgeMs } : {}),
-  };
   return {
     store: options.store,
     clock: options.clock ?? systemClock,

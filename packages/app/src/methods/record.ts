@@ -28,19 +28,15 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
     return failedResult(failures.clock(appendedAt, { sessionKey }));
   };
 
-  /** Hostile input may still make this throw (a getter the decoder reads); `record` guards it. */
-  const recordNow = (input: unknown): Promise<RecordResult> => {
-    if (isClosed()) return Promise.resolve(failedResult(new ClosedError('record')));
-    const decoded = decodeRecordInput(input);
-    if (decoded._tag === 'Left') return Promise.resolve(rejected(new InvalidInputError(decoded.left)));
-    const appendedAt = appendTime('record', decoded.right.sessionKey);
-    return typeof appendedAt === 'number' ? appends.submit('record', { command: decoded.right, appendedAt }) : Promise.resolve(appendedAt);
-  };
-
   return {
     record(input) {
+      // Hostile input may still make the decoder throw (a getter it reads).
       try {
-        return recordNow(input);
+        if (isClosed()) return Promise.resolve(failedResult(new ClosedError('record')));
+        const decoded = decodeRecordInput(input);
+        if (decoded._tag === 'Left') return Promise.resolve(rejected(new InvalidInputError(decoded.left)));
+        const appendedAt = appendTime('record', decoded.right.sessionKey);
+        return typeof appendedAt === 'number' ? appends.submit('record', { command: decoded.right, appendedAt }) : Promise.resolve(appendedAt);
       } catch (error) {
         return Promise.resolve(rejected(unreadableInput('record', input, error)));
       }

@@ -8,9 +8,6 @@ export type OfferedNotice = { readonly target: string; readonly acked: Sequence;
 export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
 export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
-/** A new entry (the caller wakes the watcher), or the pair's equal entry kept. */
-export type OfferResult = 'queued' | 'coalesced';
-
 export type NoticeQueue = ReturnType<typeof createNoticeQueue>;
 
 /** A watcher's entries: its only one, or a Map by target once it holds two (insertion order is oldest first). */
@@ -40,9 +37,8 @@ export function createNoticeQueue() {
   /** Takes the pair's entry out of `byWatcher` only; true when it had one. */
   const take = (watcher: string, target: string): boolean => {
     const held = byWatcher.get(watcher);
-    if (held === undefined) return false;
     if (!(held instanceof Map)) {
-      if (held.target !== target) return false;
+      if (held?.target !== target) return false;
       byWatcher.delete(watcher);
       return true;
     }
@@ -68,10 +64,10 @@ export function createNoticeQueue() {
 
   return {
     /**
-     * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified`
-     * refreshed; anything else becomes the pair's entry, newest last, its text built here.
+     * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified` refreshed
+     * (`coalesced`); anything else becomes the pair's entry, newest last, its text built here (`queued`: wake the watcher).
      */
-    offer(watcher: string, notice: OfferedNotice): OfferResult {
+    offer(watcher: string, notice: OfferedNotice): 'queued' | 'coalesced' {
       const current = entryOf(watcher, notice.target);
       if (current !== undefined && current.acked === notice.acked) {
         if (current.notified !== notice.notified) put(watcher, { ...current, notified: notice.notified });
@@ -83,12 +79,7 @@ export function createNoticeQueue() {
       } else entryCount += 1;
       const { target, acked, notified } = notice;
       put(watcher, { target, acked, notified, text: noticeText(target, acked), queuedIn: removals });
-      let watchers = watchersByTarget.get(target);
-      if (watchers === undefined) {
-        watchers = new Set();
-        watchersByTarget.set(target, watchers);
-      }
-      watchers.add(watcher);
+      watchersByTarget.set(target, (watchersByTarget.get(target) ?? new Set()).add(watcher));
       return 'queued';
     },
     /** The watcher's entries, oldest first. */
@@ -101,14 +92,7 @@ export function createNoticeQueue() {
       }
       return found;
     },
-    allEntries(): QueuedPair[] {
-      const found: QueuedPair[] = [];
-      for (const [watcher, held] of byWatcher) {
-        if (held instanceof Map) for (const entry of held.values()) found.push({ watcher, entry });
-        else found.push({ watcher, entry: held });
-      }
-      return found;
-    },
+    allEntries: (): QueuedPair[] => [...byWatcher.keys()].flatMap((watcher) => entries(watcher).map((entry) => ({ watcher, entry }))),
     /** Removes the pair's entry if it is still `entry` (identity), so a newer entry survives. */
     removeIfSame(watcher: string, entry: QueuedNotice): void {
       if (entryOf(watcher, entry.target) === entry) remove(watcher, entry.target);

@@ -147,19 +147,17 @@ export function createAppendPipeline(deps: PipelineDeps) {
     { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => (item.kind === 'drain' ? 0 : appendRequestWeight(item.request)) },
   );
 
-  const drain = async (watcher: SessionKey): Promise<Notice[]> => {
-    commit.flushNow();
-    const settled = (await commit.submit({ kind: 'drain', watcher })) as DrainSettled;
-    if ('drainFailed' in settled) throw settled.drainFailed;
-    return settled.drained;
-  };
-
   return {
     /** Joins the open batch; resolves with the append's result, never rejects. */
     submit: (operation: AppendOperation, request: AppendRequest) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
     /** Hands the open batch to the lane now (call order). */
     flushNow: commit.flushNow,
     /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
-    drain,
+    async drain(watcher: SessionKey): Promise<Notice[]> {
+      commit.flushNow();
+      const settled = (await commit.submit({ kind: 'drain', watcher })) as DrainSettled;
+      if ('drainFailed' in settled) throw settled.drainFailed;
+      return settled.drained;
+    },
   };
 }

@@ -59,7 +59,6 @@ export function createGroupCommit<Request, Outcome>(
   };
 
   const handOver = (): void => {
-    if (unhanded.length === 0) return;
     const batches = unhanded;
     unhanded = [];
     for (const batch of batches) schedule(run(batch));

@@ -3,7 +3,7 @@
 // whose cursor another process removed. A re-read never raises notified (that is the restart scan's, on an empty queue):
 // on a live queue a drain would acknowledge changes never read. After start-up it runs beside the lane (it only reads);
 // a lane operation may remove a queue entry while it is in flight, so such a pair's target is re-read in the lane instead.
-import { isCursorSignalSource, type CursorSignalListener, type CursorSignalSubscription, type Notice, type SessionKey } from '@session-state/domain';
+import { isCursorSignalSource, pairKey, type CursorSignalListener, type CursorSignalSubscription, type Notice, type SessionKey } from '@session-state/domain';
 
 import { describeFailure } from '../errors/errors.js';
 import type { QueuedPair } from '../notices/queue.js';
@@ -15,8 +15,6 @@ export type CrossProcessSync = ReturnType<typeof createCrossProcessSync>;
 type SyncParts = Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'>;
 type SyncDeps = SyncParts & { readonly resyncIntervalMs: number };
 type Due = { readonly full: boolean; readonly targets: readonly SessionKey[] };
-
-const pairKey = (watcher: string, target: string): string => `${watcher} ${target}`;
 
 export function createCrossProcessSync(deps: SyncDeps) {
   const { store, board, order, counters, failures, logger, ownsForScan, isClosed } = deps;
@@ -171,10 +169,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
       subscription = await failures.storeCall('listen', () => store.listen(listener));
     },
     /** The restart scan reads every owned cursor: it covers every signal received before it. */
-    coveredByFullScan(): void {
-      signalledTargets.clear();
-      fullScanDue = false;
-    },
+    coveredByFullScan: (): void => void takeDue(),
     /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
     startResyncTimer(): void {
       besideLane = true;
