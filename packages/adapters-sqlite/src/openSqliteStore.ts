@@ -28,10 +28,10 @@ import { CHECKPOINT_AFTER_PAGES, createWalSchedule, createWriteGate, offLoopChec
  * @example const store = openSqliteStore({ path: 'state.db' });
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  checkOptions(options);
+  const checked = checkOptions(options);
   // Every connection (the store's, its worker's, a snapshot's) opens the resolved path.
   const resolved = options.path === undefined ? options : { ...options, path: resolveStatePath(options.path) };
-  return openResolvedStore(resolved, storeLogger('Sqlite', options.logger));
+  return openResolvedStore(resolved, checked, storeLogger('Sqlite', options.logger));
 }
 
 /** What `openSqliteStore` gives: the port, the inspector's overview and the CLI's maintenance. */
@@ -39,7 +39,7 @@ export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
 
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
 
-function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteStore {
+function openResolvedStore(options: SqliteStoreOptions, checked: ReturnType<typeof checkOptions>, logger: Logger): SqliteStore {
   let db: OpenedStoreDb = openStoreDb(options);
   const { file, owned } = db;
   const readOnly = options.readOnly === true;
@@ -57,9 +57,8 @@ function openResolvedStore(options: SqliteStoreOptions, logger: Logger): SqliteS
     return db;
   };
 
-  const { busyTimeoutMs, synchronous: ownSynchronous } = checkOptions(options);
-  const synchronous = owned ? ownSynchronous : Number(db.client.pragma('synchronous'));
-  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs, synchronous, statements: db.statements });
+  const synchronous = owned ? checked.synchronous : Number(db.client.pragma('synchronous'));
+  const worker = createStoreWorker(() => db, { module: db.client.workerModule, path: file, busyTimeoutMs: checked.busyTimeoutMs, synchronous, statements: db.statements });
   const gate = createWriteGate();
   // On a shared database the auto-checkpoint stays as the gateway set it.
   const walSize = owned && !readOnly && file !== ':memory:' ? walSizeOn(db.client) : undefined;

@@ -14,11 +14,11 @@ import {
 import { compileAll, compilePositional, p, q, type Query, type Statement } from './db/compile.js';
 import type { SqliteClient } from './driver/driver.js';
 import { raisedByMarks } from './operations/logMaterial.js';
-import { queryBuilder, type QueryBuilder as Orm } from './db/queryBuilder.js';
+import { queryBuilder as orm } from './db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from './schema.js';
-import { orm } from './db/drizzle.js';
+import { orm as drizzle } from './db/drizzle.js';
 
-const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = orm;
+const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = drizzle;
 type SQL = ReturnType<typeof sql>;
 
 /** The order insertEvent takes its values in (checked against the SQL at open). */
@@ -41,7 +41,7 @@ export type Statements = { readonly [K in SharedStatementName]: Statement<Shared
   ReturnType<typeof positionalStatements>;
 
 /** SQLite's own statements, taking named values. */
-function ownStatements(client: SqliteClient, orm: Orm) {
+function ownStatements(client: SqliteClient) {
   const removable = removableEntry(tables);
   /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
   const pendingAfterPair = (...where: SQL[]) =>
@@ -175,7 +175,7 @@ function ownStatements(client: SqliteClient, orm: Orm) {
 }
 
 /** The append's hot statements, bound by position. */
-function positionalStatements(client: SqliteClient, orm: Orm) {
+function positionalStatements(client: SqliteClient) {
   return {
     /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
     cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
@@ -209,5 +209,5 @@ export function moveCursor(st: Statements, row: CursorParams): void {
 /** Compiles every statement once, at open. */
 export function prepareStatements(client: SqliteClient): Statements {
   const shared = compileAll<{ readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> }>(client, sharedStatements(tables));
-  return { ...shared, ...ownStatements(client, queryBuilder), ...positionalStatements(client, queryBuilder) };
+  return { ...shared, ...ownStatements(client), ...positionalStatements(client) };
 }

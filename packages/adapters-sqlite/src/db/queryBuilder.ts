@@ -1,16 +1,12 @@
 // drizzle as a query builder only, whichever driver runs the store: the statements are built
 // with it and compiled once at open (compile.ts), never executed through drizzle.
-import type { SqliteRemoteDatabase } from 'drizzle-orm/sqlite-proxy';
-
 import { schema } from '../schema.js';
 import { sqliteProxy } from './drizzle.js';
 
 const { drizzle } = sqliteProxy;
 
-export type QueryBuilder = SqliteRemoteDatabase<typeof schema>;
-
 /** The one builder: it holds no connection. */
-export const queryBuilder: QueryBuilder = drizzle(
+export const queryBuilder = drizzle(
   () => Promise.reject(new Error('the store compiles its statements at open; drizzle never runs them')),
   { schema },
 );
