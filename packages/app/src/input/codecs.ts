@@ -88,4 +88,4 @@ export function requireFunction(value: unknown, field: string, expected: string)
 
 /** A copy of `value`'s fields, which must all be `known`; their checks are left to the caller. */
 export const requireKnownFields = (value: unknown, field: string, known: readonly string[]): Record<string, unknown> =>
-  orThrow(decodeInput(strictType({}, Object.fromEntries(known.map((key) => [key, t.unknown])), known), value, field));
+  orThrow(decodeInput(strictType({}, Object.fromEntries(known.map((key) => [key, t.unknown]))), value, field));
