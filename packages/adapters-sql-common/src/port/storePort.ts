@@ -2,7 +2,7 @@
 import { assertOverviewLimits, assertScanLimit, splitBatch, storeError, type AppendBatch, type CursorSignalSource, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
 /** The batch with each `appendedAt` (and a heading drain's `now`) floored (a non-finite one is left for the store to refuse). */
-export function withWholeMs(batch: AppendBatch): AppendBatch {
+function withWholeMs(batch: AppendBatch): AppendBatch {
   const { drain, appends } = splitBatch(batch);
   if ((drain === undefined || Number.isInteger(drain.now)) && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
   const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: Math.floor(request.appendedAt) }));

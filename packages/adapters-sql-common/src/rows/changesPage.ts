@@ -4,7 +4,7 @@ import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type Si
 import type { StoredEventDecoder } from './storedRow.js';
 
 /** Where the event columns start in a changes row (after head and prune watermark). */
-export const EVENT_OFFSET = 2;
+const EVENT_OFFSET = 2;
 
 /** The `limit` of the slow path's read: every retained row after `since`. */
 export const ALL_ROWS = Number.MAX_SAFE_INTEGER;

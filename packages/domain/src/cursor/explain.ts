@@ -32,7 +32,7 @@ const ENDED_BECAUSE: Record<EndReason, string> = {
 };
 
 /** The sentence for one event. */
-export function describeCursorEvent(event: CursorEvent): string {
+function describeCursorEvent(event: CursorEvent): string {
   switch (event.type) {
     case 'watch_started':
       return event.via === 'spawn'

@@ -26,7 +26,7 @@ export const pairKey = (watcher: string, target: string): string => `${watcher}\
 
 /** True when both cursors store the same watermarks (or both are absent). */
 export function sameCursor(a: CursorState, b: CursorState): boolean {
-  if (a === undefined || b === undefined) return a === b;
+  if (a === b || a === undefined || b === undefined) return a === b;
   const [x, y] = [toWatermarks(a), toWatermarks(b)];
   return x.acked === y.acked && x.notified === y.notified && x.material === y.material;
 }
