@@ -63,6 +63,24 @@ export interface StoreKind {
   open(): Promise<StoreHarness>;
 }
 
+/** A harness over `open`: a reopen closes the latest store and opens again; cleanup closes it, then `dispose`. */
+async function harnessOn(open: () => StateStore | Promise<StateStore>, extra: Pick<StoreHarness, 'corrupt' | 'corruptRows'>, dispose: () => unknown): Promise<StoreHarness> {
+  let latest = await open();
+  return {
+    store: latest,
+    ...extra,
+    reopen: async () => {
+      await latest.close();
+      latest = await open();
+      return latest;
+    },
+    cleanup: async () => {
+      await latest.close();
+      await dispose();
+    },
+  };
+}
+
 // --- memory --------------------------------------------------------------------------------
 
 /**
@@ -93,24 +111,11 @@ export const memoryKind: StoreKind = {
     const { corruptMemoryRow, createMemoryStore } = await import('@session-state/adapters-memory');
     const corruptRows: CorruptRowInfo[] = [];
     const shared = createMemoryStore({ onCorruptRow: (info) => corruptRows.push(info) });
-    let latest = memoryView(shared);
-    return {
-      store: latest,
-      corruptRows,
-      corrupt: async (row) => {
-        const ref = row.kind === 'event' ? { table: 'events', sequence: row.sequence } : row.kind === 'cursor' ? { table: 'cursors', watcher: row.watcher, target: row.target } : { table: 'cursor_journal', position: row.position };
-        corruptMemoryRow(shared, ref as Parameters<typeof corruptMemoryRow>[1], corruptReason(row));
-      },
-      reopen: async () => {
-        await latest.close();
-        latest = memoryView(shared);
-        return latest;
-      },
-      cleanup: async () => {
-        await latest.close();
-        await shared.close();
-      },
+    const corrupt = async (row: RowDamage): Promise<void> => {
+      const ref = row.kind === 'event' ? { table: 'events', sequence: row.sequence } : row.kind === 'cursor' ? { table: 'cursors', watcher: row.watcher, target: row.target } : { table: 'cursor_journal', position: row.position };
+      corruptMemoryRow(shared, ref as Parameters<typeof corruptMemoryRow>[1], corruptReason(row));
     };
+    return harnessOn(() => memoryView(shared), { corruptRows, corrupt }, () => shared.close());
   },
 };
 
@@ -137,31 +142,18 @@ function sqliteKindOn(name: string, driver: 'better-sqlite3' | 'node:sqlite'): S
       const temp = tempDbPath();
       const corruptRows: CorruptRowInfo[] = [];
       const open = () => openSqliteStore({ path: temp.path, driver, onCorruptRow: (info) => corruptRows.push(info) });
-      let latest = open();
-      return {
-        store: latest,
-        corruptRows,
-        corrupt: async (row) => {
-          const { DatabaseSync } = await import('node:sqlite');
-          const raw = new DatabaseSync(temp.path);
-          try {
-            raw.exec('PRAGMA busy_timeout = 5000');
-            const { sql, key } = damageSql(row, true);
-            raw.prepare(sql).run(...key);
-          } finally {
-            raw.close();
-          }
-        },
-        reopen: async () => {
-          await latest.close();
-          latest = open();
-          return latest;
-        },
-        cleanup: async () => {
-          await latest.close();
-          temp.remove();
-        },
+      const corrupt = async (row: RowDamage): Promise<void> => {
+        const { DatabaseSync } = await import('node:sqlite');
+        const raw = new DatabaseSync(temp.path);
+        try {
+          raw.exec('PRAGMA busy_timeout = 5000');
+          const { sql, key } = damageSql(row, true);
+          raw.prepare(sql).run(...key);
+        } finally {
+          raw.close();
+        }
       };
+      return harnessOn(open, { corruptRows, corrupt }, temp.remove);
     },
   };
 }
@@ -182,25 +174,12 @@ export const postgresKind: StoreKind = {
     const schema = takeSchema('kit');
     const corruptRows: CorruptRowInfo[] = [];
     const open = () => openPostgresStore({ connectionString: pgUrl(), schema, maxConnections: 4, onCorruptRow: (info) => corruptRows.push(info) });
-    let latest = await open();
-    return {
-      store: latest,
-      corruptRows,
-      corrupt: async (row) => {
-        const { sql, key } = damageSql(row, false);
-        let n = 0;
-        await withClient((client) => client.query(sql.replace(/\?/g, () => `$${++n}`), [...key]), schema);
-      },
-      reopen: async () => {
-        await latest.close();
-        latest = await open();
-        return latest;
-      },
-      cleanup: async () => {
-        await latest.close();
-        await releaseSchema(schema);
-      },
+    const corrupt = async (row: RowDamage): Promise<void> => {
+      const { sql, key } = damageSql(row, false);
+      let n = 0;
+      await withClient((client) => client.query(sql.replace(/\?/g, () => `$${++n}`), [...key]), schema);
     };
+    return harnessOn(open, { corruptRows, corrupt }, () => releaseSchema(schema));
   },
 };
 
