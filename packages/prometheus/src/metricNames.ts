@@ -30,12 +30,10 @@ export const COUNTER_NAMES: { readonly [K in keyof AwarenessMetrics]: MetricName
 
 /** The two gauges, read at scrape time. */
 export const GAUGE_NAMES = {
-  /** The notice queue's depth in this process. */
   noticeQueueDepth: {
     name: 'session_state_notice_queue_depth',
     help: 'Notices queued in this process awaiting a drain, over all watchers.',
   },
-  /** The store's pending pairs, counted at scrape time. */
   pendingPairs: {
     name: 'session_state_pending_pairs',
     help: 'Watcher-target pairs whose cursor holds changes not yet acknowledged, read from the store at scrape time (NaN when the read failed).',

@@ -27,13 +27,11 @@ export interface DeleteSummary {
   readonly cursorsRemoved: number;
 }
 
-/** The human form of a reset. */
 export function resetLines({ watcher, cursorsRemoved }: ResetSummary): string[] {
   if (cursorsRemoved === 0) return [`reset ${watcher}: it watched nothing; nothing removed`];
   return [`reset ${watcher}: removed its ${plural(cursorsRemoved, 'cursor')} (and their notices)`];
 }
 
-/** The human form of a delete. */
 export function deleteLines({ sessionKey, exists, head, cursorsRemoved }: DeleteSummary): string[] {
   if (!exists) return [`delete ${sessionKey}: no such session in this store; nothing removed`];
   return [`deleted ${sessionKey}: its events (head was #${head}) and ${plural(cursorsRemoved, 'cursor')} from or to it`];
@@ -78,7 +76,6 @@ function registerCleanup<T>(program: Command, { io, out }: RunContext, cleanup: 
     });
 }
 
-/** Adds the `reset` and `delete` commands to the program. */
 export function registerCleanupCommands(program: Command, run: RunContext): void {
   registerCleanup(program, run, {
     name: 'reset',

@@ -8,7 +8,6 @@ import type { RunContext } from '../output/io.js';
 
 const SHELLS = ['bash', 'zsh'] as const;
 
-/** Adds the `completion` command to the program. */
 export function registerCompletion(program: Command, { out }: RunContext): void {
   program
     .command('completion')

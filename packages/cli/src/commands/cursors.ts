@@ -63,7 +63,6 @@ export function cursorLines(rows: readonly CursorListing[]): string[] {
   );
 }
 
-/** Adds the `cursors` command to the program. */
 export function registerCursors(program: Command, { io, out }: RunContext): void {
   program
     .command('cursors')

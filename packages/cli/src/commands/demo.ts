@@ -214,7 +214,6 @@ export async function playDemo(
   }
 }
 
-/** Adds the `demo` command to the program. */
 export function registerDemo(program: Command, { io, out }: RunContext): void {
   program
     .command('demo')

@@ -22,7 +22,6 @@ to; notified: where the pending notice is frozen; material: the newest change th
 watcher). A further change while a notice is pending raises material without an entry. The
 journal follows the signal log's retention, so an old history may begin mid-watch.`;
 
-/** Adds the `explain` command to the program. */
 export function registerExplain(program: Command, { io, out }: RunContext): void {
   program
     .command('explain')

@@ -47,7 +47,6 @@ function listenFailure(error: unknown, options: InspectOptions): unknown {
   return error;
 }
 
-/** Adds the `inspect` command to the program. */
 export function registerInspect(program: Command, { io, out }: RunContext): void {
   program
     .command('inspect')

@@ -62,7 +62,6 @@ export function listLines(listing: readonly SessionListing[]): string[] {
   );
 }
 
-/** Adds the `list` command to the program. */
 export function registerList(program: Command, { io, out }: RunContext): void {
   program
     .command('list')

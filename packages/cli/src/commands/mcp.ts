@@ -26,7 +26,6 @@ session_status read that reaches the head acknowledges that watcher's cursor, as
 reconcile does. An MCP client config runs it as:
   { "command": "npx", "args": ["session-state", "mcp", "--db", "/path/to/session-state.db", "--reader", "agent:main:main"] }`;
 
-/** Adds the `mcp` command to the program. */
 export function registerMcp(program: Command, { io, out }: RunContext): void {
   program
     .command('mcp')

@@ -142,7 +142,6 @@ async function vacuumStore(store: StateStore): Promise<{ bytesBefore: number; by
   return { bytesBefore, bytesAfter, bytesReclaimed: Math.max(0, bytesBefore - bytesAfter) };
 }
 
-/** Adds the `prune` command to the program. */
 export function registerPrune(program: Command, context: RunContext): void {
   const { io } = context;
   program

@@ -79,7 +79,6 @@ store a running gateway that owns the watcher is signalled (LISTEN/NOTIFY) and q
 --only-if-watched on a session no cursor targets appends nothing; a repeated --dedupe-key
 returns the stored event and writes nothing.`;
 
-/** Adds the `record` command to the program. */
 export function registerRecord(program: Command, { io, out }: RunContext): void {
   program
     .command('record')

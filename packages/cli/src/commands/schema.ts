@@ -49,7 +49,6 @@ export function schemaLines(described: SchemaDescription): string[] {
   ];
 }
 
-/** Adds the `schema` command to the program. */
 export function registerSchema(program: Command, { io, out }: RunContext): void {
   program
     .command('schema')

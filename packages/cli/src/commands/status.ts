@@ -55,7 +55,6 @@ export function statusLines({ sessionKey, stateVersion, stateChanges: changes, p
   return lines;
 }
 
-/** Adds the `status` command to the program. */
 export function registerStatus(program: Command, { io, out }: RunContext): void {
   program
     .command('status')

@@ -49,7 +49,6 @@ function fileWatch(location: StateLocation): () => void {
   };
 }
 
-/** Adds the `tail` command to the program. */
 export function registerTail(program: Command, { io, out }: RunContext): void {
   program
     .command('tail')
