@@ -26,6 +26,11 @@ test.each([
   ['headOf', /SEARCH heads USING INDEX \S+ \(session_key=\?\)/],
   ['cursorOf', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
   ['updateCursor', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+  ['listCursorsOfWatcher', /SEARCH cursors USING INDEX \S+ \(watcher=\?\)/],
+  ['listCursorsOfPair', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+  ['journalOfPair', /SEARCH cursor_journal USING INDEX cursor_journal_pair \(watcher=\? AND target=\?\)/],
+  ['sessionEvents', /SEARCH events USING COVERING INDEX events_session_sequence \(session_key=\?\)/],
+  ['deleteSessionEvents', /SEARCH events USING INDEX events_session_sequence \(session_key=\?\)/],
 ] as const)('%s searches an index', (name, expected) => {
   const lines = plan(source(db.statements[name]));
   expect(lines).toEqual([expect.stringMatching(expected)]);
