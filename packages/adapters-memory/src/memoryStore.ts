@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type SessionEvent, type StateStore, type StoreMaintenance, toSessionEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, commitPlan, payloadFromJson, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -86,7 +86,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     checkInteger('since', since, 0);
     checkInteger('limit', limit, 1);
     const session = state.sessions.get(sessionKey);
-    const events: StoredEvent[] = [];
+    const events: SessionEvent[] = [];
     let hasMore = false;
     for (const event of session?.events ?? []) {
       if (event.sequence <= since || !sound(state, 'readChanges', 'events', event)) continue;
@@ -94,7 +94,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         hasMore = true;
         break;
       }
-      events.push(event);
+      events.push(toSessionEvent(event));
     }
     return { head: session?.head ?? initialHead, events, hasMore };
   }

@@ -3,7 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
 
 const p = (name: string) => orm.sql.placeholder(name);
 
@@ -35,8 +35,8 @@ export function sharedStatements(tables: SqlTables) {
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...StoredEventValues] rows. */
-    changesSince: changesAfter(tables, eventColumns),
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] rows. */
+    changesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */

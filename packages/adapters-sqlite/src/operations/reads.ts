@@ -15,14 +15,14 @@ function parseJsonText(text: unknown): unknown {
   }
 }
 
-export const decodeEventValues = storedEventDecoders(parseJsonText).decodeEvent;
+export const { decodeEvent: decodeEventValues, decodeSessionEvent } = storedEventDecoders(parseJsonText);
 
 /** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
   const st = db.statements.changesSince;
   return (
-    changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeEventValues) ??
-    changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db)
+    changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent) ??
+    changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db)
   );
 }
 

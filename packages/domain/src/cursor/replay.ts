@@ -1,10 +1,11 @@
 // Replay: a pair's cursor rebuilt from its journal and its target's retained events.
 import { evolve, fromWatermarks, type CursorState } from './cursor.js';
 import type { CursorJournalRecord } from './journal.js';
-import type { StoredEvent } from '../log/event.js';
+import type { SessionEvent } from '../log/event.js';
+import { asSequence } from '../log/sequence.js';
 
-/** What replay needs of a target event. */
-export type ReplayedTargetEvent = Pick<StoredEvent, 'sequence' | 'kind' | 'actorSessionKey'>;
+/** What replay needs of a target event (as readChanges returns it). */
+export type ReplayedTargetEvent = Pick<SessionEvent, 'sequence' | 'kind' | 'actorSessionKey'>;
 
 /**
  * The cursor of the last entry's pair: from its latest `watch_started` (or the oldest retained
@@ -32,6 +33,6 @@ export function replayCursor(entries: readonly CursorJournalRecord[], targetEven
   let state: CursorState = first.event.type === 'watch_started' ? evolve(undefined, first.event) : fromWatermarks(first);
   for (const entry of own.slice(begin + 1)) state = evolve(state, entry.event);
   const sorted = [...targetEvents].filter((event) => event.sequence > last.material).sort((a, b) => a.sequence - b.sequence);
-  for (const event of sorted) state = evolve(state, { ...event, type: 'target_event', watcher: last.watcher });
+  for (const event of sorted) state = evolve(state, { ...event, sequence: asSequence(event.sequence), type: 'target_event', watcher: last.watcher });
   return state;
 }
