@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorFilter, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, commitPlan, payloadFromJson, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -50,6 +50,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const onTarget = (target: SessionKey): CursorRow[] => [...(state.byTarget.get(target)?.values() ?? [])];
   const ofWatcher = (watcher: SessionKey): CursorRow[] => [...(state.byWatcher.get(watcher)?.values() ?? [])];
   const pending = (rows: readonly CursorRow[]): CursorRow[] => rows.filter((row) => row.material > row.acked);
+  const inFilter = (filter: CursorFilter | undefined, row: CursorPair): boolean =>
+    (filter?.watcher === undefined || row.watcher === filter.watcher) && (filter?.target === undefined || row.target === filter.target);
 
   function appendOne(request: AppendRequest): AppendOutcome {
     assertAppendRequest(request);
@@ -140,20 +142,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     listCursors: (filter) =>
       guarded('listCursors', () => {
         const rows = filter?.watcher !== undefined ? ofWatcher(filter.watcher) : filter?.target !== undefined ? onTarget(filter.target) : allCursors(state);
-        return soundCursors(state, 'listCursors', rows.filter((row) => filter?.target === undefined || row.target === filter.target)).sort(comparePairs);
+        return soundCursors(state, 'listCursors', rows.filter((row) => inFilter(filter, row))).sort(comparePairs);
       }),
 
     readOverview: (limits) => guarded('readOverview', () => overviewOf(allHeads(), allCursors(state).sort(comparePairs), limits)),
 
     readCursorJournal: (filter) =>
-      guarded('readCursorJournal', () =>
-        state.journal.filter(
-          (entry) =>
-            (filter?.watcher === undefined || entry.watcher === filter.watcher) &&
-            (filter?.target === undefined || entry.target === filter.target) &&
-            sound(state, 'readCursorJournal', 'cursor_journal', entry),
-        ),
-      ),
+      guarded('readCursorJournal', () => state.journal.filter((entry) => inFilter(filter, entry) && sound(state, 'readCursorJournal', 'cursor_journal', entry))),
 
     drain: (watcher, acks, now) => guarded('drain', () => drainNow(watcher, acks, now)),
 
@@ -182,9 +177,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     unwatch: (watcher, target, clockNow) =>
       guarded('unwatch', () => {
         assertPair(watcher, target);
-        const now = clockMs('now', clockNow);
         const row = cursorOf(watcher, target);
-        return { removed: commitRemoval(state, row === undefined ? [] : [row], 'unwatched', now).length > 0 };
+        return { removed: commitRemoval(state, row === undefined ? [] : [row], 'unwatched', clockMs('now', clockNow)).length > 0 };
       }),
 
     resetWatcher: (watcher, clockNow) =>
@@ -196,11 +190,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     deleteSession: (sessionKey, clockNow) =>
       guarded('deleteSession', () => {
         assertStoreKey('sessionKey', sessionKey);
-        const now = clockMs('now', clockNow);
         const session = state.sessions.get(sessionKey);
         const events = session?.events ?? [];
         const last = events[events.length - 1];
-        const removedCursors = commitRemoval(state, [...ofWatcher(sessionKey), ...onTarget(sessionKey)], 'deleted', now);
+        const removedCursors = commitRemoval(state, [...ofWatcher(sessionKey), ...onTarget(sessionKey)], 'deleted', clockMs('now', clockNow));
         if (session !== undefined && last !== undefined) {
           session.events = [];
           session.head = evolveHead(session.head, { type: 'deleted', highestDeleted: last.sequence });

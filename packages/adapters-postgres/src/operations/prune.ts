@@ -93,12 +93,6 @@ export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<
   return previewOfCounts(row, request);
 }
 
-/** The store's data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own). */
-function tableNames(db: StoreDb): string[] {
-  const { events, heads, cursors, cursorJournal } = db.tables;
-  return [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
-}
-
 /** Bytes of the store's tables with their indexes and TOAST. */
 async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number> {
   const result = await db.pool.query<{ bytes: string | null }>('SELECT sum(pg_total_relation_size(t::regclass))::text AS bytes FROM unnest($1::text[]) AS t', [names]);
@@ -107,7 +101,9 @@ async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number
 
 /** VACUUM (not FULL: no lock that stops a gateway) of the store's tables, on a connection without the statement bound. */
 export async function vacuum(db: StoreDb): Promise<VacuumResult> {
-  const names = tableNames(db);
+  // The data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own).
+  const { events, heads, cursors, cursorJournal } = db.tables;
+  const names = [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
   const bytesBefore = await storeBytes(db, names);
   await withUnboundedClient(db.unboundedConfig, (client) => client.query(`VACUUM ${names.join(', ')}`));
   return { bytesBefore, bytesAfter: await storeBytes(db, names) };

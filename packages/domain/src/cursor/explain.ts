@@ -82,9 +82,7 @@ export function explainPair(entries: readonly CursorJournalEntry[], pair?: Curso
   const watcher = pair?.watcher ?? entries[0]?.watcher ?? '';
   const target = pair?.target ?? entries[0]?.target ?? '';
   const own = entries.filter((entry) => entry.watcher === watcher && entry.target === target);
-  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => {
-    return { position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) };
-  });
+  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) }));
   const last = own[own.length - 1];
   const first = own[0];
   const truncated = first !== undefined && first.event.type !== 'watch_started';
