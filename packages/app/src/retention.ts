@@ -25,14 +25,14 @@ export const PRUNE_FIRST_BATCH_SIZE = 1000;
 /** Events each later store call of a run may delete. */
 export const PRUNE_BATCH_SIZE = 10_000;
 /** Appends start a background prune at most this often (on the clock port). */
-export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface PruneTotals {
   readonly eventsDeleted: number;
   readonly cursorsExpired: number;
 }
 
-export interface RetentionDeps {
+interface RetentionDeps {
   readonly policy: RetentionPolicy;
   /** The time, or the error of a bad reading: a run then fails without a store call. */
   readonly now: () => number | Error;

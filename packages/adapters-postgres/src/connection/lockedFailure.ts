@@ -6,7 +6,7 @@ const LOCKED_STATES: Record<string, string> = {
   '57014': 'PostgreSQL cancelled a statement of this operation that ran longer than statementTimeoutMs (or was cancelled by an operator)',
 };
 
-export class DatabaseLockedError extends Error {
+class DatabaseLockedError extends Error {
   override readonly name = 'DatabaseLockedError';
 
   /** `code`: the SQLSTATE PostgreSQL failed with. */

@@ -10,13 +10,13 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 export type Payload = { readonly [key: string]: JsonValue };
 
 /** A payload as validated: a plain copy no caller holds, and its JSON text (what JSON.stringify gives for the copy). */
-export interface TakenPayload {
+interface TakenPayload {
   readonly value: Payload;
   readonly json: string;
 }
 
 /** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
-export interface PayloadProblem {
+interface PayloadProblem {
   readonly path: readonly string[];
   readonly value: unknown;
   readonly expected: string;
