@@ -63,12 +63,11 @@ export function createRetention(deps: RetentionDeps) {
     const started = performance.now();
     let eventsDeleted = 0;
     let cursorsExpired = 0;
-    const { policy } = deps;
     let batchSize = PRUNE_FIRST_BATCH_SIZE;
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
     for (;;) {
-      const batch = await deps.pruneBatch({ now, ...policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
+      const batch = await deps.pruneBatch({ now, ...deps.policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
       journalAfter = batch.journalAfter;
       batchSize = PRUNE_BATCH_SIZE;
       eventsDeleted += batch.eventsDeleted;
@@ -109,10 +108,7 @@ export function createRetention(deps: RetentionDeps) {
       if (running !== undefined || stopping) return;
       if (lastStartedAt !== undefined) {
         const now = deps.now();
-        if (typeof now !== 'number') {
-          deps.onBackgroundError(now);
-          return;
-        }
+        if (typeof now !== 'number') return deps.onBackgroundError(now);
         const sinceLast = now - lastStartedAt;
         // A clock set back must not hold pruning off until it catches up.
         if (sinceLast >= 0 && sinceLast < PRUNE_INTERVAL_MS) return;

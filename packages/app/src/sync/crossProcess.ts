@@ -173,8 +173,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
     /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
     startResyncTimer(): void {
       besideLane = true;
-      if (deps.resyncIntervalMs <= 0) return;
-      resyncTimer = setInterval(scanAllOwned, deps.resyncIntervalMs).unref();
+      if (deps.resyncIntervalMs > 0) resyncTimer = setInterval(scanAllOwned, deps.resyncIntervalMs).unref();
     },
     /** Stops the timer, closes the subscription and waits for a running re-read. */
     async close(): Promise<void> {

@@ -31,7 +31,6 @@ const ENDED_BECAUSE: Record<EndReason, string> = {
   unwatched: 'the watcher stopped watching',
 };
 
-/** The sentence for one event. */
 function describeCursorEvent(event: CursorEvent): string {
   switch (event.type) {
     case 'watch_started':
