@@ -32,10 +32,8 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
   return prunedSessions(changes, await writeHeads(db, client, changes));
 }
 
-type JournalBatch = Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number };
-
 /** Journal retention in the window of `batchSize` entries after `journalAfter`: aged removable entries, then the lowest beyond `maxRows`. */
-async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<JournalBatch> {
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number }> {
   const st = db.statements;
   const after = journalAfterOf(request);
   const [window] = request.batchSize > 0 ? await run(client, st.journalWindow, { after, size: request.batchSize }) : [];

@@ -144,8 +144,7 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       if (state.status === 'idle') {
         return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
       }
-      if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
-      return naming(held(state, 'repeat'), 'repeat', [{ ...command, type: 'target_event' }]);
+      return naming(held(state, 'repeat'), 'repeat', command.sequence <= state.material ? [] : [{ ...command, type: 'target_event' }]);
     }
     case 'drain':
       if (state?.status !== 'pending') return NOTHING;
