@@ -49,7 +49,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const cursorOf = (watcher: SessionKey, target: SessionKey): CursorRow | undefined => state.byWatcher.get(watcher)?.get(target);
   const onTarget = (target: SessionKey): CursorRow[] => [...(state.byTarget.get(target)?.values() ?? [])];
   const ofWatcher = (watcher: SessionKey): CursorRow[] => [...(state.byWatcher.get(watcher)?.values() ?? [])];
-  const pending = (rows: readonly CursorRow[]): CursorRow[] => rows.filter((row) => row.material > row.acked);
   const inFilter = (filter: CursorFilter | undefined, row: CursorPair): boolean =>
     (filter?.watcher === undefined || row.watcher === filter.watcher) && (filter?.target === undefined || row.target === filter.target);
 
@@ -157,7 +156,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         assertScanLimit(request.limit);
         const { owns, targets, raise } = request;
         const rows = targets === undefined ? allCursors(state) : [...new Set(targets)].flatMap(onTarget);
-        const page = pending(rows).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
+        const page = rows.filter((row) => row.material > row.acked).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
         const cursors = soundCursors(state, 'scanPending', page.filter((row) => owns === undefined || owns(row.watcher)));
         const plan = planScan({ ...request, cursors, ...(raise !== undefined ? { raise: { now: clockMs('now', raise.now) } } : {}) });
         commitPlan(state, plan);

@@ -46,9 +46,6 @@ interface RetentionDeps {
 
 export type Retention = ReturnType<typeof createRetention>;
 
-/** A whole turn of the event loop, housekeeping the store queued for its next turn included. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-
 export function createRetention(deps: RetentionDeps) {
   // The newest run; an older one stops after its current batch.
   let running: Promise<PruneTotals> | undefined;
@@ -74,7 +71,8 @@ export function createRetention(deps: RetentionDeps) {
       cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
       if (batch.done || stopping || !isCurrent()) break;
-      await yieldToEventLoop();
+      // A whole turn of the event loop, housekeeping the store queued for its next turn included.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     }
     const totals = { eventsDeleted, cursorsExpired };
     deps.onRun(totals, performance.now() - started);
