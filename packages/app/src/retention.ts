@@ -58,8 +58,7 @@ export function createRetention(deps: RetentionDeps) {
     if (typeof now !== 'number') throw now;
     lastStartedAt = now;
     const started = performance.now();
-    let eventsDeleted = 0;
-    let cursorsExpired = 0;
+    const totals = { eventsDeleted: 0, cursorsExpired: 0 };
     let batchSize = PRUNE_FIRST_BATCH_SIZE;
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
@@ -67,14 +66,13 @@ export function createRetention(deps: RetentionDeps) {
       const batch = await deps.pruneBatch({ now, ...deps.policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
       journalAfter = batch.journalAfter;
       batchSize = PRUNE_BATCH_SIZE;
-      eventsDeleted += batch.eventsDeleted;
-      cursorsExpired += batch.expiredCursors.length;
+      totals.eventsDeleted += batch.eventsDeleted;
+      totals.cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
       if (batch.done || stopping || !isCurrent()) break;
       // A whole turn of the event loop, housekeeping the store queued for its next turn included.
       await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     }
-    const totals = { eventsDeleted, cursorsExpired };
     deps.onRun(totals, performance.now() - started);
     return totals;
   };

@@ -133,9 +133,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(
-    (run) => {
-      void deps.lane.run(run);
-    },
+    (run) => void deps.lane.run(run),
     (items) => {
       const head = items[0];
       return head?.kind === 'drain' ? flushDrainBatch(head, items.slice(1) as AppendItem[]) : flushAppends(items as readonly AppendItem[]);

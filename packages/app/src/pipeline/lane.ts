@@ -29,9 +29,7 @@ export function createOperationLane() {
       return result;
     },
     /** Resolves once every operation queued so far has settled. */
-    idle(): Promise<void> {
-      return tail.then(() => undefined);
-    },
+    idle: (): Promise<void> => tail.then(() => undefined),
   };
 }
 

@@ -30,9 +30,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
   let running: Promise<void> | undefined;
   let scanAfterRunning = false;
 
-  const scanFailed = (error: unknown): void => {
-    logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
-  };
+  const scanFailed = (error: unknown): void => logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
 
   /**
    * One read-only re-read of the signalled targets (or all owned cursors); a failed read keeps
