@@ -127,8 +127,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     watch: (request) =>
       guarded('watch', () => {
         assertPair(request.watcher, request.target);
-        const now = clockMs('now', request.now);
-        const plan = planWatch({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target), head: state.sessions.get(request.target)?.head.head ?? initialHead.head });
+        const plan = planWatch({ request: { ...request, now: clockMs('now', request.now) }, existing: cursorOf(request.watcher, request.target), head: state.sessions.get(request.target)?.head.head ?? initialHead.head });
         commitPlan(state, plan);
         return { created: plan.created };
       }),
@@ -167,8 +166,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     acknowledgeRead: (request) =>
       guarded('acknowledgeRead', () => {
         assertPair(request.watcher, request.target);
-        const now = clockMs('now', request.now);
-        const plan = planAcknowledgeRead({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target) });
+        const plan = planAcknowledgeRead({ request: { ...request, now: clockMs('now', request.now) }, existing: cursorOf(request.watcher, request.target) });
         commitPlan(state, plan);
         return plan.outcome;
       }),
