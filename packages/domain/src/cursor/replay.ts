@@ -15,18 +15,10 @@ export function replayCursor(entries: readonly CursorJournalRecord[], targetEven
   const last = entries[entries.length - 1];
   if (last === undefined) return undefined;
   const own = entries.filter((entry) => entry.watcher === last.watcher && entry.target === last.target);
-  let begin = 0;
-  for (let i = own.length - 1; i >= 0; i--) {
-    const type = (own[i] as CursorJournalRecord).event.type;
-    if (type === 'watch_started') {
-      begin = i;
-      break;
-    }
-    if (type === 'watch_ended') {
-      begin = i + 1;
-      break;
-    }
-  }
+  // The watch begins at its latest watch_started, or after the latest watch_ended, or at the oldest retained entry.
+  let i = own.length - 1;
+  while (i >= 0 && own[i]?.event.type !== 'watch_started' && own[i]?.event.type !== 'watch_ended') i -= 1;
+  const begin = own[i]?.event.type === 'watch_ended' ? i + 1 : Math.max(i, 0);
   const first = own[begin];
   if (first === undefined) return undefined;
   // The oldest retained entry of the watch: its own watermarks are the state after it.
