@@ -5,7 +5,7 @@
 # The npm config of some machines sets nodedir to another Node's headers; the printed line points
 # native builds at this line's own headers (better-sqlite3 13 is prebuilt, so nothing compiles).
 set -euo pipefail
-line=${1:?usage: tools/useNode.sh MAJOR (22, 24 or 26)}
+line=${1:?usage: tools/useNode.sh MAJOR or VERSION (22, 24, 26 or e.g. 22.16.0)}
 dir=${NODE_LINES_CACHE:-$HOME/.cache/node-lines}/node$line
 bin=$dir/node_modules/node/bin
 if [[ ! -x $bin/node ]]; then

@@ -25,13 +25,7 @@ export function createManualClock(startMs = 0): ManualClock {
   let nowMs = checkTime('startMs', startMs);
   return {
     now: () => nowMs,
-    advance: (ms) => {
-      nowMs = checkTime('now + ms', nowMs + checkTime('ms', ms));
-      return nowMs;
-    },
-    set: (ms) => {
-      nowMs = checkTime('ms', ms);
-      return nowMs;
-    },
+    advance: (ms) => (nowMs = checkTime('now + ms', nowMs + checkTime('ms', ms))),
+    set: (ms) => (nowMs = checkTime('ms', ms)),
   };
 }

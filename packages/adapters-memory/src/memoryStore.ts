@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionKey, type StateStore, type StoreMaintenance, type StoredEvent } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorFilter, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionEvent, type SessionKey, type StateStore, type StoreMaintenance } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, commitPlan, payloadFromJson, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -49,7 +49,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const cursorOf = (watcher: SessionKey, target: SessionKey): CursorRow | undefined => state.byWatcher.get(watcher)?.get(target);
   const onTarget = (target: SessionKey): CursorRow[] => [...(state.byTarget.get(target)?.values() ?? [])];
   const ofWatcher = (watcher: SessionKey): CursorRow[] => [...(state.byWatcher.get(watcher)?.values() ?? [])];
-  const pending = (rows: readonly CursorRow[]): CursorRow[] => rows.filter((row) => row.material > row.acked);
+  const inFilter = (filter: CursorFilter | undefined, row: CursorPair): boolean =>
+    (filter?.watcher === undefined || row.watcher === filter.watcher) && (filter?.target === undefined || row.target === filter.target);
 
   function appendOne(request: AppendRequest): AppendOutcome {
     assertAppendRequest(request);
@@ -86,7 +87,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     checkInteger('since', since, 0);
     checkInteger('limit', limit, 1);
     const session = state.sessions.get(sessionKey);
-    const events: StoredEvent[] = [];
+    const events: SessionEvent[] = [];
     let hasMore = false;
     for (const event of session?.events ?? []) {
       if (event.sequence <= since || !sound(state, 'readChanges', 'events', event)) continue;
@@ -94,7 +95,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         hasMore = true;
         break;
       }
-      events.push(event);
+      events.push(toSessionEvent(event));
     }
     return { head: session?.head ?? initialHead, events, hasMore };
   }
@@ -126,8 +127,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     watch: (request) =>
       guarded('watch', () => {
         assertPair(request.watcher, request.target);
-        const now = clockMs('now', request.now);
-        const plan = planWatch({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target), head: state.sessions.get(request.target)?.head.head ?? initialHead.head });
+        const plan = planWatch({ request: { ...request, now: clockMs('now', request.now) }, existing: cursorOf(request.watcher, request.target), head: state.sessions.get(request.target)?.head.head ?? initialHead.head });
         commitPlan(state, plan);
         return { created: plan.created };
       }),
@@ -140,20 +140,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     listCursors: (filter) =>
       guarded('listCursors', () => {
         const rows = filter?.watcher !== undefined ? ofWatcher(filter.watcher) : filter?.target !== undefined ? onTarget(filter.target) : allCursors(state);
-        return soundCursors(state, 'listCursors', rows.filter((row) => filter?.target === undefined || row.target === filter.target)).sort(comparePairs);
+        return soundCursors(state, 'listCursors', rows.filter((row) => inFilter(filter, row))).sort(comparePairs);
       }),
 
     readOverview: (limits) => guarded('readOverview', () => overviewOf(allHeads(), allCursors(state).sort(comparePairs), limits)),
 
     readCursorJournal: (filter) =>
-      guarded('readCursorJournal', () =>
-        state.journal.filter(
-          (entry) =>
-            (filter?.watcher === undefined || entry.watcher === filter.watcher) &&
-            (filter?.target === undefined || entry.target === filter.target) &&
-            sound(state, 'readCursorJournal', 'cursor_journal', entry),
-        ),
-      ),
+      guarded('readCursorJournal', () => state.journal.filter((entry) => inFilter(filter, entry) && sound(state, 'readCursorJournal', 'cursor_journal', entry))),
 
     drain: (watcher, acks, now) => guarded('drain', () => drainNow(watcher, acks, now)),
 
@@ -162,7 +155,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         assertScanLimit(request.limit);
         const { owns, targets, raise } = request;
         const rows = targets === undefined ? allCursors(state) : [...new Set(targets)].flatMap(onTarget);
-        const page = pending(rows).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
+        const page = rows.filter((row) => row.material > row.acked).filter((row) => request.after === undefined || comparePairs(row, request.after) > 0).sort(comparePairs).slice(0, request.limit);
         const cursors = soundCursors(state, 'scanPending', page.filter((row) => owns === undefined || owns(row.watcher)));
         const plan = planScan({ ...request, cursors, ...(raise !== undefined ? { raise: { now: clockMs('now', raise.now) } } : {}) });
         commitPlan(state, plan);
@@ -173,8 +166,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     acknowledgeRead: (request) =>
       guarded('acknowledgeRead', () => {
         assertPair(request.watcher, request.target);
-        const now = clockMs('now', request.now);
-        const plan = planAcknowledgeRead({ request: { ...request, now }, existing: cursorOf(request.watcher, request.target) });
+        const plan = planAcknowledgeRead({ request: { ...request, now: clockMs('now', request.now) }, existing: cursorOf(request.watcher, request.target) });
         commitPlan(state, plan);
         return plan.outcome;
       }),
@@ -182,9 +174,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     unwatch: (watcher, target, clockNow) =>
       guarded('unwatch', () => {
         assertPair(watcher, target);
-        const now = clockMs('now', clockNow);
         const row = cursorOf(watcher, target);
-        return { removed: commitRemoval(state, row === undefined ? [] : [row], 'unwatched', now).length > 0 };
+        return { removed: commitRemoval(state, row === undefined ? [] : [row], 'unwatched', clockMs('now', clockNow)).length > 0 };
       }),
 
     resetWatcher: (watcher, clockNow) =>
@@ -196,11 +187,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     deleteSession: (sessionKey, clockNow) =>
       guarded('deleteSession', () => {
         assertStoreKey('sessionKey', sessionKey);
-        const now = clockMs('now', clockNow);
         const session = state.sessions.get(sessionKey);
         const events = session?.events ?? [];
         const last = events[events.length - 1];
-        const removedCursors = commitRemoval(state, [...ofWatcher(sessionKey), ...onTarget(sessionKey)], 'deleted', now);
+        const removedCursors = commitRemoval(state, [...ofWatcher(sessionKey), ...onTarget(sessionKey)], 'deleted', clockMs('now', clockNow));
         if (session !== undefined && last !== undefined) {
           session.events = [];
           session.head = evolveHead(session.head, { type: 'deleted', highestDeleted: last.sequence });

@@ -56,7 +56,6 @@ export function sound(state: MemoryState, operation: string, table: CorruptRowIn
   return false;
 }
 
-/** The readable cursors of `rows`. */
 export function soundCursors(state: MemoryState, operation: string, rows: Iterable<CursorRow>): CursorRow[] {
   return [...rows].filter((row) => sound(state, operation, 'cursors', row));
 }

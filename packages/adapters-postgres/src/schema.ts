@@ -12,7 +12,6 @@ export function storeTables(schemaName: string) {
   const pgTable = schema.table;
   /** The global event counter, drawn under the session's head-row lock; a value is never handed out twice. */
   const eventSequence = schema.sequence('event_sequence');
-  /** Every retained event. */
   const events = pgTable(
     'events',
     {

@@ -49,7 +49,6 @@ export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: '
 /** One array per placeholder of `Columns`, of the field of `Row` it names. */
 export type Arrays<Row, Columns extends Record<string, keyof Row>> = { readonly [K in keyof Columns]: readonly Row[Columns[K]][] };
 export type JournalArrays = Arrays<JournalParams, typeof JOURNAL_COLUMNS>;
-export type CursorArrays = Arrays<CursorRow, typeof CURSOR_COLUMNS>;
 
 type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };
@@ -100,7 +99,7 @@ RETURNING sequence`),
     /** {target} → every cursor on it, locked, as CursorValues. */
     cursorsOnTarget: q<{ target: string }>(orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update')),
     /** Writes a plan in one statement: its cursor rows (upserted: a spawn seed may create one) and its journal entries, in order. */
-    writeCursorPlan: q<CursorArrays & JournalArrays>(sql`WITH written AS (
+    writeCursorPlan: q<Arrays<CursorRow, typeof CURSOR_COLUMNS> & JournalArrays>(sql`WITH written AS (
   INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
   SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[], ${p('touchedAt')}::bigint[])
   ON CONFLICT (watcher, target) DO UPDATE SET acked = excluded.acked, notified = excluded.notified, material = excluded.material, touched_at = excluded.touched_at

@@ -147,7 +147,7 @@ test('the same dedupe key appended by every gateway at once is stored once and e
   expect(new Set(sequences).size).toBe(1);
   expect(outcomes.filter((o) => o.type === 'appended')).toHaveLength(1);
   const page = await (stores[0] as StateStore).readChanges(target, 0 as never, 200);
-  expect(page.events.filter((e) => e.dedupeKey === 'turn-1')).toHaveLength(1);
+  expect(page.events.filter((e) => /^g\d+$/.test(e.summary))).toHaveLength(1);
   // The head is the stored event's sequence: no lost race left a head without its event.
   expect(page.head.head).toBe(page.events[page.events.length - 1]?.sequence);
 });

@@ -33,14 +33,14 @@ const fromText = storedEventDecoders(parseJsonText);
 
 const full: StoredEventValues = [
   7,
-  'agent:main:subagent:child',
   'human_direct_message',
   'human',
   'agent:main:main',
   'human message via telegram',
-  { channel: 'telegram' },
-  'turn:1',
   '2026-11-29T10:00:00.000Z',
+  { channel: 'telegram' },
+  'agent:main:subagent:child',
+  'turn:1',
   1_000,
 ];
 
@@ -53,35 +53,41 @@ function withColumn(values: readonly unknown[], index: number, value: unknown): 
 // --- events --------------------------------------------------------------------------------
 
 describe('decodeEvent', () => {
-  test('builds the StoredEvent with every optional field, keys in column order', () => {
+  const sessionEventJson =
+    '{"sequence":7,"kind":"human_direct_message","actorType":"human","actorSessionKey":"agent:main:main",' +
+    '"summary":"human message via telegram","occurredAt":"2026-11-29T10:00:00.000Z","payload":{"channel":"telegram"}';
+
+  test('builds the StoredEvent with every optional field: the public fields in their order, then the stored ones', () => {
     const decoded = parsed.decodeEvent(full, 0);
     expect(decoded).toStrictEqual({
       ok: true,
       event: {
-        sessionKey: 'agent:main:subagent:child',
         sequence: 7,
         kind: 'human_direct_message',
         actorType: 'human',
         actorSessionKey: 'agent:main:main',
         summary: 'human message via telegram',
-        payload: { channel: 'telegram' },
-        dedupeKey: 'turn:1',
         occurredAt: '2026-11-29T10:00:00.000Z',
+        payload: { channel: 'telegram' },
+        sessionKey: 'agent:main:subagent:child',
+        dedupeKey: 'turn:1',
         appendedAt: 1_000,
       },
     });
-    expect(JSON.stringify(decoded.ok && decoded.event)).toBe(
-      '{"sessionKey":"agent:main:subagent:child","sequence":7,"kind":"human_direct_message","actorType":"human",' +
-        '"actorSessionKey":"agent:main:main","summary":"human message via telegram","payload":{"channel":"telegram"},' +
-        '"dedupeKey":"turn:1","occurredAt":"2026-11-29T10:00:00.000Z","appendedAt":1000}',
-    );
+    expect(JSON.stringify(decoded.ok && decoded.event)).toBe(`${sessionEventJson},"sessionKey":"agent:main:subagent:child","dedupeKey":"turn:1","appendedAt":1000}`);
+  });
+
+  test('decodeSessionEvent reads only the first seven columns, as the public SessionEvent a changes page holds', () => {
+    const decoded = parsed.decodeSessionEvent(full.slice(0, 7), 0);
+    expect(JSON.stringify(decoded.ok && decoded.event)).toBe(`${sessionEventJson}}`);
+    expect(parsed.decodeSessionEvent(withColumn(full.slice(0, 7), 1, 'no_such_kind'))).toStrictEqual({ ok: false, reason: 'unknown kind' });
   });
 
   test('leaves out a null actor session key, payload and dedupe key, never parsing the null payload', () => {
     const parsePayload = jest.fn(parseJsonText);
-    const values = withColumn(withColumn(withColumn(full, 4, null), 6, null), 7, null);
+    const values = withColumn(withColumn(withColumn(full, 3, null), 6, null), 8, null);
     const decoded = storedEventDecoders(parsePayload).decodeEvent(values);
-    expect(decoded.ok && Object.keys(decoded.event)).toEqual(['sessionKey', 'sequence', 'kind', 'actorType', 'summary', 'occurredAt', 'appendedAt']);
+    expect(decoded.ok && Object.keys(decoded.event)).toEqual(['sequence', 'kind', 'actorType', 'summary', 'occurredAt', 'sessionKey', 'appendedAt']);
     expect(parsePayload).not.toHaveBeenCalled();
   });
 
@@ -95,8 +101,8 @@ describe('decodeEvent', () => {
   });
 
   test.each([
-    ['an unknown kind', 2, 'no_such_kind', 'unknown kind'],
-    ['an unknown actor type', 3, 'robot', 'unknown actor type'],
+    ['an unknown kind', 1, 'no_such_kind', 'unknown kind'],
+    ['an unknown actor type', 2, 'robot', 'unknown actor type'],
     ['a payload that is an array', 6, [1, 2], 'payload is not a JSON object'],
     ['a payload that is a string', 6, SECRET, 'payload is not a JSON object'],
   ])('refuses %s with a reason that names no stored value', (_name, index, value, reason) => {

@@ -1,213 +1,42 @@
-// The statements, compiled once at open: the shared ones from adapters-sql-common, and SQLite's own.
-import {
-  columnsOf,
-  CURSOR_FIELDS,
-  PENDING_FIELDS,
-  removableEntry,
-  sharedStatements,
-  type EventParams,
-  type JournalParams,
-  type SharedStatementName,
-  type SharedStatementParams,
-} from '@session-state/adapters-sql-common';
+// The statements every operation runs, prepared once at open from their SQL text, rendered ahead of
+// time from the drizzle queries of sql/ (render.ts): opening a store and running them loads no drizzle.
+import type { CursorFilter } from '@session-state/domain';
 
-import { compileAll, compilePositional, p, q, type Query, type Statement } from './db/compile.js';
-import type { SqliteClient } from './driver/driver.js';
-import { raisedByMarks } from './operations/logMaterial.js';
-import { queryBuilder as orm } from './db/queryBuilder.js';
-import { cursorJournal, cursors, events, heads, tables } from './schema.js';
-import { orm as drizzle } from './db/drizzle.js';
+import type { RunResult, SqliteClient } from './driver/driver.js';
+import type { statementQueries } from './sql/render.js';
+import type { CursorParams } from './sql/storeQueries.js';
+import rendered from './statements.generated.json' with { type: 'json' };
 
-const { and, asc, eq, gt, gte, inArray, lt, lte, or, sql } = drizzle;
-type SQL = ReturnType<typeof sql>;
-
-/** The order insertEvent takes its values in (checked against the SQL at open). */
-const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
-/** The values of `P` named by `T`, as a tuple in that order. */
-type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
-
-/** The order updateCursor takes its values in (checked against the SQL at open). */
-const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
-
-/** A cursor row's named values. */
-type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
-type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
-type Cutoff = { readonly cutoff: number };
-type JournalWindow = { readonly after: number; readonly upTo: number };
-type Limit = { readonly limit: number };
-
-/** The compiled statements; reads return positional rows. */
-export type Statements = { readonly [K in SharedStatementName]: Statement<SharedStatementParams[K]> } & ReturnType<typeof ownStatements> &
-  ReturnType<typeof positionalStatements>;
-
-/** SQLite's own statements, taking named values. */
-function ownStatements(client: SqliteClient) {
-  const removable = removableEntry(tables);
-  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
-  const pendingAfterPair = (...where: SQL[]) =>
-    orm
-      .select(columnsOf(cursors, PENDING_FIELDS))
-      .from(cursors)
-      .where(and(...where, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
-      .orderBy(asc(cursors.watcher), asc(cursors.target))
-      .limit(p('limit'));
-  /** [sequence, sessionKey] of events, to be narrowed. */
-  const eventKeys = () => orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events);
-  /** A journal retention window: the positions above {after} up to {upTo}. */
-  const inJournalWindow = () => [gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo'))];
-  return compileAll(client, {
-    /** {keys: a JSON array} → [sessionKey, head, pruneWatermark] of each key with a head, in array order (CROSS JOIN keeps json_each the outer loop). */
-    headsOfKeys: q<{ keys: string }>(
-      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
-    ),
-
-    /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
-    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(pendingAfterPair()),
-
-    /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
-    pendingCursorsOn: q<{ targets: string; watcher: string; target: string; limit: number }>(
-      pendingAfterPair(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`),
-    ),
-
-    /** {sessionKey} → [head, pruneWatermark]. */
-    headOf: q<{ sessionKey: string }>(orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey')))),
-
-    /** A session's first head row, as planHeadWrite gives it. */
-    insertHead: q<HeadParams>(orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') })),
-
-    /** Writes the values planHeadWrite computed (drizzle's update takes placeholders only inside sql fragments). */
-    updateHead: q<HeadParams>(orm.update(heads).set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` }).where(eq(heads.sessionKey, p('sessionKey')))),
-
-    /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
-    insertJournal: q<JournalParams>(
-      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt') }),
-    ),
-
-    /** Writes a cursor row whole (insert or overwrite). */
-    upsertCursor: q<CursorParams>(
-      orm
-        .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
-        .onConflictDoUpdate({
-          target: [cursors.watcher, cursors.target],
-          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at` },
-        }),
-    ),
-
-    // --- retention: one bounded batch (prune.ts)
-
-    /** {cutoff, limit} → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
-    agedEvents: q<Cutoff & Limit>(
-      eventKeys().where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
-    ),
-
-    /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
-    lowestEvents: q<Limit & { upTo: number }>(eventKeys().where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit'))),
-
-    /** {upTo, offset} → the sequence `offset` places above the lowest up to `upTo` (where a worker batch ends), or none. */
-    capRangeEnd: q<{ upTo: number; offset: number }>(
-      sql`SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= ${p('upTo')} ORDER BY ${events.sequence} LIMIT 1 OFFSET ${p('offset')}`,
-    ),
-
-    /** {to} → [sessionKey, highest sequence] of every session with events up to `to`: what a worker batch deletes from each. */
-    victimSessions: q<{ to: number }>(
-      orm.select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` }).from(events).where(lte(events.sequence, p('to'))).groupBy(events.sessionKey),
-    ),
-
-    /** {keys: a JSON array of session keys} → the cursors on those targets, as CursorValues (json_each, as headsOfKeys). */
-    cursorsOnTargets: q<{ keys: string }>(
-      sql`SELECT ${sql.join(CURSOR_FIELDS.map((field) => cursors[field]), sql`, `)} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
-    ),
-
-    /** {sequence} → deletes that event. */
-    deleteEvent: q<{ sequence: number }>(orm.delete(events).where(eq(events.sequence, p('sequence')))),
-
-    /** {from, to} → deletes the events with sequences in [from, to]: one statement for a run of the lowest sequences. */
-    deleteEventRange: q<{ from: number; to: number }>(orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to'))))),
-
-    /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff` (a raise by the notify marks touches), as CursorValues. */
-    expireIdleCursors: q<Cutoff & Limit>(
-      orm
-        .delete(cursors)
-        .where(
-          inArray(
-            sql`rowid`,
-            orm
-              .select({ rowid: sql`rowid` })
-              .from(cursors)
-              .where(
-                or(
-                  and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('>=')}))`),
-                  sql`${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('<')})`,
-                ),
-              )
-              .limit(p('limit')),
-          ),
-        )
-        .returning(columnsOf(cursors, CURSOR_FIELDS)),
-    ),
-
-    // --- journal retention: planJournalPrune's rule over a window of positions (after, upTo]
-
-    /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
-    deleteAgedJournal: q<Cutoff & JournalWindow>(
-      orm.delete(cursorJournal).where(and(...inJournalWindow(), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
-    ),
-
-    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position] of each. */
-    deleteLowestJournal: q<JournalWindow & Limit>(
-      orm
-        .delete(cursorJournal)
-        .where(
-          inArray(
-            cursorJournal.position,
-            orm
-              .select({ position: cursorJournal.position })
-              .from(cursorJournal)
-              .where(and(...inJournalWindow(), removable))
-              .orderBy(asc(cursorJournal.position))
-              .limit(p('limit')),
-          ),
-        )
-        .returning({ position: cursorJournal.position }),
-    ),
-  });
+/** A prepared statement taking named values (an object with at least those keys) or, for a tuple `P`, positional ones; reads return positional rows. */
+export interface Statement<P extends object = Record<string, never>> {
+  /** The SQL text (for EXPLAIN QUERY PLAN in the tests). */
+  readonly source: string;
+  run(...values: Values<P>): RunResult;
+  get(...values: Values<P>): unknown[] | undefined;
+  all(...values: Values<P>): unknown[][];
 }
 
-/** The append's hot statements, bound by position. */
-function positionalStatements(client: SqliteClient) {
-  return {
-    /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
-    cursorsOnTarget: compilePositional<readonly [target: string]>(client, orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), 'cursorsOnTarget', ['target']),
+type Values<P> = P extends readonly unknown[] ? P : [params: P];
 
-    /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
-    insertEvent: compilePositional<InOrder<EventParams, typeof INSERT_EVENT_ORDER>>(
-      client,
-      orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
-      'insertEvent',
-      INSERT_EVENT_ORDER,
-    ),
+type Queries = ReturnType<typeof statementQueries>;
+/** The prepared statements, by label, each taking the values its query was typed with. */
+export type Statements = { readonly [K in keyof Queries]: Queries[K] extends { readonly '~params'?: infer P extends object } ? Statement<P> : never };
 
-    /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
-    updateCursor: compilePositional<InOrder<CursorParams, typeof UPDATE_CURSOR_ORDER>>(
-      client,
-      orm
-        .update(cursors)
-        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
-        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
-      'updateCursor',
-      UPDATE_CURSOR_ORDER,
-    ),
-  };
+// A statement missing from the rendered file fails the type check (its test fails on any other difference).
+const texts: Record<keyof Queries, string> = rendered;
+
+/** Prepares every statement once, at open. */
+export function prepareStatements(client: SqliteClient): Statements {
+  return Object.fromEntries(Object.entries(texts).map(([label, sql]) => [label, client.prepareRaw(sql)])) as unknown as Statements;
+}
+
+/** Which of a filtered read's statements (listCursors…, journal…) `filter` takes. */
+export function filterStatement({ watcher, target }: CursorFilter): 'All' | 'OfWatcher' | 'OfTarget' | 'OfPair' {
+  if (watcher === undefined) return target === undefined ? 'All' : 'OfTarget';
+  return target === undefined ? 'OfWatcher' : 'OfPair';
 }
 
 /** Writes a moved cursor row (one just read under the write lock) with updateCursor. */
 export function moveCursor(st: Statements, row: CursorParams): void {
   st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
-}
-
-/** Compiles every statement once, at open. */
-export function prepareStatements(client: SqliteClient): Statements {
-  const shared = compileAll<{ readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> }>(client, sharedStatements(tables));
-  return { ...shared, ...ownStatements(client), ...positionalStatements(client) };
 }

@@ -12,7 +12,7 @@ afterEach(() => db.client.close());
 
 function plan(sql: string): string[] {
   const params = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((name) => [name.slice(1), null]));
-  // A statement bound by position (compilePositional) takes one null per `?` instead.
+  // A statement bound by position (sql/query.ts positional) takes one null per `?` instead.
   const positional = (sql.match(/\?/g) ?? []).map(() => null);
   const values = positional.length > 0 ? positional : [params];
   return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((row) => row.detail);
@@ -26,6 +26,11 @@ test.each([
   ['headOf', /SEARCH heads USING INDEX \S+ \(session_key=\?\)/],
   ['cursorOf', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
   ['updateCursor', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+  ['listCursorsOfWatcher', /SEARCH cursors USING INDEX \S+ \(watcher=\?\)/],
+  ['listCursorsOfPair', /SEARCH cursors USING INDEX \S+ \(watcher=\? AND target=\?\)/],
+  ['journalOfPair', /SEARCH cursor_journal USING INDEX cursor_journal_pair \(watcher=\? AND target=\?\)/],
+  ['sessionEvents', /SEARCH events USING COVERING INDEX events_session_sequence \(session_key=\?\)/],
+  ['deleteSessionEvents', /SEARCH events USING INDEX events_session_sequence \(session_key=\?\)/],
 ] as const)('%s searches an index', (name, expected) => {
   const lines = plan(source(db.statements[name]));
   expect(lines).toEqual([expect.stringMatching(expected)]);

@@ -39,9 +39,7 @@ export function createCounters() {
     noticesSignalled: 0, noticesWithdrawn: 0, noticesAcknowledgedByRead: 0, noticesUnwatched: 0, gapsServed: 0, rowsPruned: 0,
   };
   return {
-    add(name: MetricName, by = 1): void {
-      values[name] += by;
-    },
+    add: (name: MetricName, by = 1): void => void (values[name] += by),
     snapshot: (): AwarenessMetrics => ({ ...values }),
   };
 }

@@ -25,14 +25,14 @@ export const PRUNE_FIRST_BATCH_SIZE = 1000;
 /** Events each later store call of a run may delete. */
 export const PRUNE_BATCH_SIZE = 10_000;
 /** Appends start a background prune at most this often (on the clock port). */
-export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface PruneTotals {
   readonly eventsDeleted: number;
   readonly cursorsExpired: number;
 }
 
-export interface RetentionDeps {
+interface RetentionDeps {
   readonly policy: RetentionPolicy;
   /** The time, or the error of a bad reading: a run then fails without a store call. */
   readonly now: () => number | Error;
@@ -46,9 +46,6 @@ export interface RetentionDeps {
 
 export type Retention = ReturnType<typeof createRetention>;
 
-/** A whole turn of the event loop, housekeeping the store queued for its next turn included. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
-
 export function createRetention(deps: RetentionDeps) {
   // The newest run; an older one stops after its current batch.
   let running: Promise<PruneTotals> | undefined;
@@ -61,23 +58,21 @@ export function createRetention(deps: RetentionDeps) {
     if (typeof now !== 'number') throw now;
     lastStartedAt = now;
     const started = performance.now();
-    let eventsDeleted = 0;
-    let cursorsExpired = 0;
-    const { policy } = deps;
+    const totals = { eventsDeleted: 0, cursorsExpired: 0 };
     let batchSize = PRUNE_FIRST_BATCH_SIZE;
     // Each batch resumes the journal's retention where the previous one stopped.
     let journalAfter: number | undefined;
     for (;;) {
-      const batch = await deps.pruneBatch({ now, ...policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
+      const batch = await deps.pruneBatch({ now, ...deps.policy, batchSize, ...(journalAfter !== undefined ? { journalAfter } : {}) });
       journalAfter = batch.journalAfter;
       batchSize = PRUNE_BATCH_SIZE;
-      eventsDeleted += batch.eventsDeleted;
-      cursorsExpired += batch.expiredCursors.length;
+      totals.eventsDeleted += batch.eventsDeleted;
+      totals.cursorsExpired += batch.expiredCursors.length;
       deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
       if (batch.done || stopping || !isCurrent()) break;
-      await yieldToEventLoop();
+      // A whole turn of the event loop, housekeeping the store queued for its next turn included.
+      await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
     }
-    const totals = { eventsDeleted, cursorsExpired };
     deps.onRun(totals, performance.now() - started);
     return totals;
   };
@@ -109,10 +104,7 @@ export function createRetention(deps: RetentionDeps) {
       if (running !== undefined || stopping) return;
       if (lastStartedAt !== undefined) {
         const now = deps.now();
-        if (typeof now !== 'number') {
-          deps.onBackgroundError(now);
-          return;
-        }
+        if (typeof now !== 'number') return deps.onBackgroundError(now);
         const sinceLast = now - lastStartedAt;
         // A clock set back must not hold pruning off until it catches up.
         if (sinceLast >= 0 && sinceLast < PRUNE_INTERVAL_MS) return;

@@ -1,7 +1,7 @@
-// The CLI loads a store's adapter only when a command opens that store: the
-// version and the help load no database driver, and a command on a state file never loads
-// PostgreSQL's. Spawned, since what a fresh process loads is the point; the time it takes is
-// measured by `npm run bench` (CLI cold start), never here.
+// The CLI loads a store's adapter only when a command opens that store: the version and the help
+// load no database driver, and a command on a state file never loads PostgreSQL's, nor drizzle (the
+// SQLite store runs SQL text rendered ahead of time). Spawned, since what a fresh process loads is
+// the point; the time it takes is measured by `npm run bench` (CLI cold start), never here.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,10 +53,11 @@ test.each(['status --help', 'prune --help'])('%s loads no progress bar', (comman
   expect(modulesLoadedBy(command.split(' ')).filter(driver('cli-progress'))).toEqual([]);
 });
 
-test("status on a state file loads the SQLite adapter and never PostgreSQL's", async () => {
+test("status on a state file loads the SQLite adapter, never PostgreSQL's nor drizzle", async () => {
   expect((await runCli(['record', 'agent:main:main', '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', path.join(dir, 's.db')])).status).toBe(0);
   const loaded = modulesLoadedBy(['status', 'agent:main:main', '--db', 's.db']);
   expect(loaded.filter(driver('better-sqlite3')).length).toBeGreaterThan(0);
   expect(loaded.filter(driver('pg'))).toEqual([]);
+  expect(loaded.filter(driver('drizzle-orm'))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/]adapters-postgres[\\/]/u.test(file))).toEqual([]);
 });

@@ -1,6 +1,6 @@
 // A session's timeline for the page: its retained events after a sequence (each with the actor
 // row it is drawn on), its head and its prune watermark, read page by page from the store.
-import { asSequence, historyGap, kindClass, MAX_PAGE_LIMIT, toSessionEvent, type KindClass, type SessionEvent, type SessionKey, type StateStore } from '@session-state/domain';
+import { asSequence, historyGap, kindClass, MAX_PAGE_LIMIT, type KindClass, type SessionEvent, type SessionKey, type StateStore } from '@session-state/domain';
 
 /** An event as the timeline draws it: the `stateChanges` shape plus its actor row and kind class. */
 export interface TimelineEvent extends SessionEvent {
@@ -48,10 +48,9 @@ export async function readTimeline(store: StateStore, sessionKey: SessionKey, si
   let after = asSequence(since);
   let page = await store.readChanges(sessionKey, after, Math.min(MAX_PAGE_LIMIT, limit));
   for (;;) {
-    for (const stored of page.events) {
-      const event = toSessionEvent(stored);
+    for (const event of page.events) {
       events.push({ ...event, actor: actorRow(event), kindClass: kindClass(event.kind) });
-      after = stored.sequence;
+      after = asSequence(event.sequence);
     }
     const room = limit - events.length;
     if (!page.hasMore || room <= 0) break;

@@ -15,9 +15,7 @@ export async function checkOut(pool: Pool): Promise<HeldClient> {
   const client = await pool.connect();
   let lost: unknown;
   let released = false;
-  const onError = (error: unknown): void => {
-    lost ??= error ?? new Error('the connection failed');
-  };
+  const onError = (error: unknown): void => void (lost ??= error ?? new Error('the connection failed'));
   client.on('error', onError);
   return {
     client,

@@ -1,14 +1,12 @@
 // Whether a transaction whose COMMIT answer was lost with its connection committed, read on another connection (txid_status).
 import type { Pool } from 'pg';
 
-export type CommitStatus = 'committed' | 'aborted' | undefined;
-
 /** How often an 'in progress' answer is asked again (the lost backend may still be ending), and the pause between. */
 const ASKS = 50;
 const PAUSE_MS = 10;
 
 /** 'committed' or 'aborted' as the server recorded it; undefined when it cannot tell. */
-export async function commitStatus(pool: Pool, transactionId: string): Promise<CommitStatus> {
+export async function commitStatus(pool: Pool, transactionId: string): Promise<'committed' | 'aborted' | undefined> {
   for (let ask = 0; ask < ASKS; ask += 1) {
     let status: unknown;
     try {

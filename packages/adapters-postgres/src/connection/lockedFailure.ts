@@ -6,10 +6,7 @@ const LOCKED_STATES: Record<string, string> = {
   '57014': 'PostgreSQL cancelled a statement of this operation that ran longer than statementTimeoutMs (or was cancelled by an operator)',
 };
 
-/** The message node-postgres rejects a query with when its query_timeout passed without an answer. */
-const NO_ANSWER = 'Query read timeout';
-
-export class DatabaseLockedError extends Error {
+class DatabaseLockedError extends Error {
   override readonly name = 'DatabaseLockedError';
 
   /** `code`: the SQLSTATE PostgreSQL failed with. */
@@ -29,10 +26,10 @@ export function isLockedFailure(error: unknown): boolean {
   return code !== undefined && Object.hasOwn(LOCKED_STATES, code);
 }
 
-/** Whether `error` (or a RequestFailed's `failure`) is node-postgres giving up on a server that did not answer. */
+/** Whether `error` (or a RequestFailed's `failure`) is node-postgres giving up on a server that did not answer (its query_timeout passed). */
 export function isNoAnswer(error: unknown): boolean {
   const inner = error instanceof Error && 'failure' in error ? (error as { readonly failure: unknown }).failure : error;
-  return inner instanceof Error && inner.message === NO_ANSWER;
+  return inner instanceof Error && inner.message === 'Query read timeout';
 }
 
 /** Whether opening a connection failed at connectTimeoutMs: a server that does not answer, so no other connection is tried. */

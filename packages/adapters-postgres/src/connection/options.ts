@@ -28,14 +28,12 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 /** How often the idle listening connection is checked, so a silently dead one is noticed. */
 export const HEARTBEAT_MS = 10_000;
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
-
 /** What a schema name must be, for error messages (the CLI's too). */
 export const SCHEMA_NAME_EXPECTED = "a schema of the store's own (not public, information_schema or pg_…): lower-case letters, digits and _, at most 40, not starting with a digit";
 
 /** Whether `value` is a schema name the store accepts: not PostgreSQL's own (`pg_…`, `information_schema`) nor `public`, shared with other applications. */
 export function isSchemaName(value: unknown): value is string {
-  return typeof value === 'string' && SCHEMA_NAME.test(value) && !value.startsWith('pg_') && value !== 'information_schema' && value !== 'public';
+  return typeof value === 'string' && /^[a-z_][a-z0-9_]{0,39}$/.test(value) && !value.startsWith('pg_') && value !== 'information_schema' && value !== 'public';
 }
 
 export type CheckedOptions = Required<Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'maxConnections' | 'connectTimeoutMs' | 'lockTimeoutMs' | 'statementTimeoutMs'>>;

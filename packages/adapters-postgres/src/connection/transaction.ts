@@ -11,9 +11,9 @@ import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } f
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
 const RETRYABLE = new Set(['40P01', '40001']);
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 /** Fresh connections an operation tries after losing one, before it fails. */
-export const MAX_RECONNECTS = 3;
+const MAX_RECONNECTS = 3;
 
 export function isRetryable(error: unknown): boolean {
   const code = sqlState(error);

@@ -2,15 +2,13 @@
 import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
 import { unboundedConfig } from '../connection/pool.js';
 import { withUnboundedClient } from '../connection/unboundedClient.js';
+import { schemaVersion } from './migrate.js';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
 export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
   const checked = checkOptions(options);
   return withUnboundedClient(unboundedConfig(checked), async (client) => {
     const found = await client.query<{ applied: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations') AS applied`, [checked.schema]);
-    if (found.rows[0]?.applied !== true) return false;
-    // The name is checked, so it needs no quoting.
-    const rows = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${checked.schema}.schema_migrations`);
-    return (rows.rows[0]?.n ?? 0) > 0;
+    return found.rows[0]?.applied === true && (await schemaVersion(client, checked.schema)) > 0;
   });
 }

@@ -14,7 +14,7 @@ import { decodeEventValues } from './reads.js';
 const UNIQUE_VIOLATION = '23505';
 
 /** The sessions of a batch whose rows another transaction held past the lock bound, with that failure: their later requests fail at once. */
-export type LockedSessions = Map<string, unknown>;
+type LockedSessions = Map<string, unknown>;
 
 /** The distinct session keys of a batch, in key order (the order every transaction locks heads in). */
 export const sortedTargets = (batch: readonly AppendRequest[]): string[] => [...new Set(batch.map((request) => request.command.sessionKey))].sort();
@@ -90,20 +90,15 @@ export async function appendEach(db: StoreDb, client: PoolClient, batch: readonl
   return outcomes;
 }
 
-/** Locks a multi-session batch's heads, then its cursors, in key order, so two gateways' batches never wait on each other in a cycle. */
-async function lockBatch(db: StoreDb, client: PoolClient, batch: readonly AppendRequest[]): Promise<void> {
-  const targets = sortedTargets(batch);
-  if (targets.length < 2) return;
-  await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
-}
-
 /** Appends a batch in one transaction, in order (`StateStore.append`); a request failing alone is `failed`, leaving no trace; a failed transaction rejects. */
 export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): Promise<AppendOutcome[]> {
   if (batch.length === 0) return [];
   const locked: LockedSessions = new Map();
+  const targets = sortedTargets(batch);
   const attempt = (isolated: boolean, lockFirst = true): Promise<AppendOutcome[]> =>
     inTransaction(db, async (client) => {
-      if (lockFirst) await lockBatch(db, client, batch);
+      // A multi-session batch's heads, then its cursors, in key order: two gateways' batches never wait on each other in a cycle.
+      if (lockFirst && targets.length > 1) await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
       return await appendEach(db, client, batch, isolated, locked);
     });
   // A single request goes straight to its savepoint: a failure then reads (and reports) its rows once.

@@ -17,12 +17,8 @@ export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly Dra
   assertStoreKey('watcher', watcher);
   if (acks.length === 0) return [];
   const request = { watcher, acks, now };
-  return inTransaction(db, async (client) => drainLocked(db, client, request, await lockDrainCursors(db, client, request)));
-}
-
-/** The acked cursors, locked in target order (the order appends lock cursors in). */
-function lockDrainCursors(db: StoreDb, client: PoolClient, { watcher, acks }: DrainRequest): Promise<unknown[][]> {
-  return run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) });
+  // The acked cursors, locked in target order (the order appends lock cursors in).
+  return inTransaction(db, async (client) => drainLocked(db, client, request, await run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) })));
 }
 
 /** The rest of the drain on the locked rows: plan, then write the moved rows and their journal entries. */
@@ -38,7 +34,7 @@ async function drainAndAppend(db: StoreDb, client: PoolClient, request: DrainReq
   const targets = sortedTargets(batch);
   const headsLocked = targets.length > 0 ? run(client, db.statements.lockHeads, { sessionKeys: targets }) : undefined;
   const saved = isolated ? client.query('SAVEPOINT drain') : undefined;
-  const drainRows = lockDrainCursors(db, client, request);
+  const drainRows = run(client, db.statements.drainCursors, { watcher: request.watcher, targets: request.acks.map((ack) => ack.target) });
   for (const sent of [saved, drainRows]) sent?.catch(() => undefined);
   await headsLocked;
   let drained: AppendOutcome;

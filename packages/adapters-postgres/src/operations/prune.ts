@@ -32,10 +32,8 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
   return prunedSessions(changes, await writeHeads(db, client, changes));
 }
 
-type JournalBatch = Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number };
-
 /** Journal retention in the window of `batchSize` entries after `journalAfter`: aged removable entries, then the lowest beyond `maxRows`. */
-async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<JournalBatch> {
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number }> {
   const st = db.statements;
   const after = journalAfterOf(request);
   const [window] = request.batchSize > 0 ? await run(client, st.journalWindow, { after, size: request.batchSize }) : [];
@@ -93,12 +91,6 @@ export async function previewPrune(db: StoreDb, request: PruneRequest): Promise<
   return previewOfCounts(row, request);
 }
 
-/** The store's data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own). */
-function tableNames(db: StoreDb): string[] {
-  const { events, heads, cursors, cursorJournal } = db.tables;
-  return [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
-}
-
 /** Bytes of the store's tables with their indexes and TOAST. */
 async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number> {
   const result = await db.pool.query<{ bytes: string | null }>('SELECT sum(pg_total_relation_size(t::regclass))::text AS bytes FROM unnest($1::text[]) AS t', [names]);
@@ -107,7 +99,9 @@ async function storeBytes(db: StoreDb, names: readonly string[]): Promise<number
 
 /** VACUUM (not FULL: no lock that stops a gateway) of the store's tables, on a connection without the statement bound. */
 export async function vacuum(db: StoreDb): Promise<VacuumResult> {
-  const names = tableNames(db);
+  // The data tables as quoted, schema-qualified names (the schema name is checked, the table names are the store's own).
+  const { events, heads, cursors, cursorJournal } = db.tables;
+  const names = [events, heads, cursors, cursorJournal].map((table) => pgCore.getTableConfig(table)).map(({ schema, name }) => `"${schema ?? 'public'}"."${name}"`);
   const bytesBefore = await storeBytes(db, names);
   await withUnboundedClient(db.unboundedConfig, (client) => client.query(`VACUUM ${names.join(', ')}`));
   return { bytesBefore, bytesAfter: await storeBytes(db, names) };

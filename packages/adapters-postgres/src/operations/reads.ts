@@ -6,13 +6,13 @@ import { readAlone, runAlone } from '../connection/transaction.js';
 import type { StoreDb } from '../storeDb.js';
 
 /** The event decoder, made once; the json payload column arrives parsed by the driver. */
-export const { decodeEvent: decodeEventValues } = storedEventDecoders();
+export const { decodeEvent: decodeEventValues, decodeSessionEvent } = storedEventDecoders();
 
 /** Retained events after `since`, at most `limit`, with the head of the same snapshot; a corrupt row is skipped and reported. */
 export async function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage> {
   const st = db.statements.changesSince;
-  const page = changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeEventValues);
-  return page ?? changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db);
+  const page = changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent);
+  return page ?? changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db);
 }
 
 /** One row per distinct key with a head above 0, in the order first given; all of them, by key, when no keys are given. */

@@ -10,7 +10,7 @@ const FIRST_RETRY_MS = 100;
 export const LISTEN_APPLICATION_NAME = 'session-state listen';
 const MAX_RETRY_MS = 5_000;
 
-export interface ListenSettings {
+interface ListenSettings {
   readonly config: ClientConfig;
   readonly channel: string;
   readonly heartbeatMs?: number;

@@ -9,7 +9,7 @@ import type { StoreDb } from '../storeDb.js';
 export const MAX_SIGNAL_PAYLOAD_BYTES = 7_999;
 
 /** What one notification says: the target, and the watchers it concerns (undefined: any watcher). */
-export type CursorSignal = { readonly target: SessionKey; readonly watchers?: readonly SessionKey[] };
+type CursorSignal = { readonly target: SessionKey; readonly watchers?: readonly SessionKey[] };
 
 /**
  * The target key, then each watcher key, space-separated (keys hold no whitespace); the target alone when too long.

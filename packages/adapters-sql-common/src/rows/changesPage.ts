@@ -1,5 +1,5 @@
 // Changes pages from [head, pruneWatermark, ...event] rows: a `limit + 1` read gives up on a corrupt row, a full read skips and reports each.
-import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { asSequence, initialHead, type ChangesPage, type CorruptRowSink, type SessionEvent, type SignalLogHead } from '@session-state/domain';
 
 import type { StoredEventDecoder } from './storedRow.js';
 
@@ -15,12 +15,12 @@ export function headOfRow(row: readonly unknown[], offset = 0): SignalLogHead {
 }
 
 /** `readChanges`' page of a `limit + 1` read, or undefined when a row of it is corrupt. */
-export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder): ChangesPage | undefined {
+export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder<SessionEvent>): ChangesPage | undefined {
   const first = rows[0];
   if (first === undefined) return { head: initialHead, events: [], hasMore: false };
   const head = headOfRow(first);
   if (first[EVENT_OFFSET] === null) return { head, events: [], hasMore: false };
-  const events: StoredEvent[] = new Array<StoredEvent>(Math.min(limit, rows.length));
+  const events: SessionEvent[] = new Array<SessionEvent>(Math.min(limit, rows.length));
   for (let i = 0; i < events.length; i += 1) {
     const decoded = decode(rows[i] as readonly unknown[], EVENT_OFFSET);
     if (!decoded.ok) return undefined;
@@ -30,10 +30,10 @@ export function changesPageOfRows(rows: readonly (readonly unknown[])[], limit: 
 }
 
 /** The page from every row after `since` (an `ALL_ROWS` read); each corrupt row is reported by sequence and skipped. */
-export function changesPageSkippingCorrupt(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder, sink: CorruptRowSink): ChangesPage {
+export function changesPageSkippingCorrupt(rows: readonly (readonly unknown[])[], limit: number, decode: StoredEventDecoder<SessionEvent>, sink: CorruptRowSink): ChangesPage {
   const first = rows[0];
   if (first === undefined) return { head: initialHead, events: [], hasMore: false };
-  const events: StoredEvent[] = [];
+  const events: SessionEvent[] = [];
   let hasMore = false;
   for (const row of rows) {
     if (row[EVENT_OFFSET] === null) break;

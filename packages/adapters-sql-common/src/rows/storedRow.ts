@@ -1,47 +1,55 @@
 // Stored rows (positional arrays) read back as events and cursors with the checks both SQL adapters share, so a bad row is refused alike.
-import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
+import { ActorType, asSequence, EVENT_KINDS, isSequence, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
 
-/** The column order of every event select (a StoredEvent's fields); `P` is how the payload column arrives. */
-export type StoredEventValues<P = unknown> = [sequence: number, sessionKey: string, kind: string, actorType: string, actorSessionKey: string | null, summary: string, payload: P | null, dedupeKey: string | null, occurredAt: string, appendedAt: number];
+/** The column order of every event select (EVENT_FIELDS); `P` is how the payload column arrives. A changes read selects the first seven. */
+export type StoredEventValues<P = unknown> = [sequence: number, kind: string, actorType: string, actorSessionKey: string | null, summary: string, occurredAt: string, payload: P | null, sessionKey: string, dedupeKey: string | null, appendedAt: number];
 
 /** Parses a non-null payload column kept as JSON text (undefined when it does not parse). */
 export type ParseStoredPayload = (column: unknown) => unknown;
 
 /** A decoded event, or why the row is unusable (the reason names no stored content). */
-export type DecodedEvent = { readonly ok: true; readonly event: StoredEvent } | { readonly ok: false; readonly reason: string };
+export type DecodedEvent<E = StoredEvent> = { readonly ok: true; readonly event: E } | { readonly ok: false; readonly reason: string };
 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
 
-/** Decodes the StoredEventValues from `offset` of a row, checking kind, actor type and payload. */
-export type StoredEventDecoder = (row: readonly unknown[], offset?: number) => DecodedEvent;
+/** Decodes the StoredEventValues from `offset` of a row (or the first seven, as a SessionEvent), checking kind, actor type and payload. */
+export type StoredEventDecoder<E = StoredEvent> = (row: readonly unknown[], offset?: number) => DecodedEvent<E>;
 
-/** An adapter's event decoder, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
-export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): { readonly decodeEvent: StoredEventDecoder } {
-  return { decodeEvent: (row, offset = 0) => decodeStoredEvent(row, offset, parsePayload) };
+/** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): {
+  readonly decodeEvent: StoredEventDecoder;
+  readonly decodeSessionEvent: StoredEventDecoder<SessionEvent>;
+} {
+  return {
+    decodeEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, true) as DecodedEvent,
+    decodeSessionEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, false) as DecodedEvent<SessionEvent>,
+  };
 }
 
-function decodeStoredEvent(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload): DecodedEvent {
-  const kind = row[offset + 2] as string;
+function decodeEventValues(row: readonly unknown[], offset: number, parsePayload: ParseStoredPayload, stored: boolean): DecodedEvent<unknown> {
+  const kind = row[offset + 1] as string;
   if (!KINDS.has(kind)) return { ok: false, reason: 'unknown kind' };
-  const actorType = row[offset + 3] as string;
+  const actorType = row[offset + 2] as string;
   if (!ACTOR_TYPES.has(actorType)) return { ok: false, reason: 'unknown actor type' };
   const column = row[offset + 6];
   const payload = column === null ? undefined : parsePayload(column);
   // Only a JSON object is a payload (not an array, not null, not a column that did not parse).
   const isObject = typeof payload === 'object' && payload !== null && !Array.isArray(payload);
   if (column !== null && !isObject) return { ok: false, reason: 'payload is not a JSON object' };
-  const actorSessionKey = row[offset + 4] as string | null;
-  const dedupeKey = row[offset + 7] as string | null;
-  // Built by assignment in key order; the branded types are trusted (the domain validated every row stored).
-  const event: Record<string, unknown> = { sessionKey: row[offset + 1], sequence: row[offset], kind, actorType };
+  const actorSessionKey = row[offset + 3] as string | null;
+  // Built by assignment in the public key order; the branded types are trusted (the domain validated every row stored).
+  const event: Record<string, unknown> = { sequence: row[offset], kind, actorType };
   if (actorSessionKey !== null) event['actorSessionKey'] = actorSessionKey;
-  event['summary'] = row[offset + 5];
+  event['summary'] = row[offset + 4];
+  event['occurredAt'] = row[offset + 5];
   if (payload !== undefined) event['payload'] = payload as Payload;
+  if (!stored) return { ok: true, event };
+  event['sessionKey'] = row[offset + 7];
+  const dedupeKey = row[offset + 8] as string | null;
   if (dedupeKey !== null) event['dedupeKey'] = dedupeKey;
-  event['occurredAt'] = row[offset + 8];
   event['appendedAt'] = row[offset + 9];
-  return { ok: true, event: event as unknown as StoredEvent };
+  return { ok: true, event };
 }
 
 /** The column order of every cursor select: a CursorRow's fields. */

@@ -3,20 +3,18 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
 
-const { and, asc, eq, sql } = orm;
-
-const p = (name: string) => sql.placeholder(name);
+const p = (name: string) => orm.sql.placeholder(name);
 
 /** A column list for an `sql` template: the `fields` of `table`, in order. */
 function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[]): SQL {
-  return sql.join(fields.map((field) => table[field] as unknown as SQL), sql`, `);
+  return orm.sql.join(fields.map((field) => table[field] as unknown as SQL), orm.sql`, `);
 }
 
 /** [head, pruneWatermark, ...columns] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
 function changesAfter({ events, heads }: SqlTables, columns: SQL): SQL {
-  return sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
+  return orm.sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
 LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
 WHERE ${heads.sessionKey} = ${p('sessionKey')}
 ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
@@ -24,7 +22,7 @@ ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
 
 /** A journal entry retention may delete (planJournalPrune's rule): its pair has no cursor, or a later entry of the pair exists. */
 export function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
-  return sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
+  return orm.sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
   OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE "later"."watcher" = ${cursorJournal.watcher} AND "later"."target" = ${cursorJournal.target} AND "later"."position" > ${cursorJournal.position}))`;
 }
 
@@ -33,11 +31,12 @@ export function sharedStatements(tables: SqlTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const eventColumns = listOf(events, EVENT_FIELDS);
   const cursorColumns = listOf(cursors, CURSOR_FIELDS);
+  const { sql } = orm;
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...StoredEventValues] rows. */
-    changesSince: changesAfter(tables, eventColumns),
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] rows. */
+    changesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
     allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
     /** {watcher, target} → the pair's cursor, as CursorValues. */
@@ -110,16 +109,16 @@ const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched
 
 /** ` WHERE` equality on the filter's fields (nothing when it names none). */
 function filtered(table: CursorsTable | JournalTable, { watcher, target }: CursorFilter): SQL {
-  const where = and(watcher === undefined ? undefined : eq(table.watcher, watcher), target === undefined ? undefined : eq(table.target, target));
-  return where === undefined ? sql`` : sql` WHERE ${where}`;
+  const where = orm.and(watcher === undefined ? undefined : orm.eq(table.watcher, watcher), target === undefined ? undefined : orm.eq(table.target, target));
+  return where === undefined ? orm.sql`` : orm.sql` WHERE ${where}`;
 }
 
 /** The cursors matching `filter` (all when empty), by watcher then target, as CursorValues. */
 export function listCursorsQuery({ cursors }: SqlTables, filter: CursorFilter): SQL {
-  return sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${filtered(cursors, filter)} ORDER BY ${asc(cursors.watcher)}, ${asc(cursors.target)}`;
+  return orm.sql`SELECT ${listOf(cursors, CURSOR_FIELDS)} FROM ${cursors}${filtered(cursors, filter)} ORDER BY ${orm.asc(cursors.watcher)}, ${orm.asc(cursors.target)}`;
 }
 
 /** The journal entries of the pairs matching `filter` (all when empty), by position, in JOURNAL_FIELDS order. */
 export function readCursorJournalQuery({ cursorJournal }: SqlTables, filter: CursorFilter): SQL {
-  return sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${filtered(cursorJournal, filter)} ORDER BY ${asc(cursorJournal.position)}`;
+  return orm.sql`SELECT ${listOf(cursorJournal, JOURNAL_FIELDS)} FROM ${cursorJournal}${filtered(cursorJournal, filter)} ORDER BY ${orm.asc(cursorJournal.position)}`;
 }

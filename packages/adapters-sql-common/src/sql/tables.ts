@@ -14,8 +14,9 @@ export interface SqlTables {
   readonly cursorJournal: JournalTable;
 }
 
-/** StoredEventValues order. */
-export const EVENT_FIELDS = ['sequence', 'sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** StoredEventValues order: a SessionEvent's fields first, so a changes read selects only those (SESSION_EVENT_FIELDS). */
+export const EVENT_FIELDS = ['sequence', 'kind', 'actorType', 'actorSessionKey', 'summary', 'occurredAt', 'payload', 'sessionKey', 'dedupeKey', 'appendedAt'] as const;
+export const SESSION_EVENT_FIELDS = EVENT_FIELDS.slice(0, 7) as readonly (typeof EVENT_FIELDS)[number][];
 /** CursorValues order. */
 export const CURSOR_FIELDS = ['watcher', 'target', 'acked', 'notified', 'material', 'touchedAt'] as const;
 /** A pending cursor's columns: the pair and the watermarks, all held by the pending-cursor index (see decodePendingRows). */

@@ -12,7 +12,7 @@ import {
 } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
-import { fanOut, FAN_OUT_INLINE_CURSORS, fanOutStatements, writeAppendPlan, type OwedFanOut } from './fanOut.js';
+import { fanOut, FAN_OUT_INLINE_CURSORS, writeAppendPlan, type OwedFanOut } from './fanOut.js';
 import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 
@@ -29,7 +29,7 @@ function appendOne(db: StoreDb, memo: { owed: OwedFanOut | undefined }, request:
   }
 
   // A spawn edge steps all its target's cursors in its own transaction.
-  const cursorValues = seedWatcher === undefined ? fanOutStatements(db).firstCursors.all(command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
+  const cursorValues = seedWatcher === undefined ? st.firstCursors.all(command.sessionKey) : st.cursorsOnTarget.all(command.sessionKey);
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
 
   const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
@@ -50,7 +50,7 @@ function appendOne(db: StoreDb, memo: { owed: OwedFanOut | undefined }, request:
   writeAppendedHead(db, command.sessionKey, sequence, command, appendedAt);
   if (seedWatcher === undefined && cursorValues.length > FAN_OUT_INLINE_CURSORS) {
     // Owed durably in this transaction: a crash before its pages end is finished at the next start.
-    fanOutStatements(db).insertFanOut.run({ sequence, target: command.sessionKey, after: 0 });
+    st.insertFanOut.run({ sequence, target: command.sessionKey, after: 0 });
     memo.owed = { command, sequence, appendedAt, occurredAt, afterRowid: 0 };
     return { type: 'appended', event: toStoredEvent(command, sequence, appendedAt, occurredAt), notices: [] };
   }

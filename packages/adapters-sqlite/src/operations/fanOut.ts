@@ -2,19 +2,13 @@
 // in the append's transaction, then the cursors see it in pages of their own, in cursor order,
 // while the store holds its other operations, so the result is what one transaction would give.
 // A fan-out a crash cut short is finished at the next start, before the restart scan.
-import { columnsOf, CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
+import { CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
-import { compileAll, compilePositional, p, q } from '../db/compile.js';
 import { writeJournal } from './journal.js';
-import { cursors, events, fanOuts } from '../schema.js';
 import { moveCursor } from '../statements.js';
-import { perDb, type StoreDb } from '../db/storeDb.js';
+import type { StoreDb } from '../db/storeDb.js';
 import { nextTurn } from '../worker/walBound.js';
-import { orm as drizzle } from '../db/drizzle.js';
-import { queryBuilder as orm } from '../db/queryBuilder.js';
-
-const { and, asc, eq, gt, sql } = drizzle;
 
 /** A record on a target with more cursors than this steps them in pages after its transaction. */
 export const FAN_OUT_INLINE_CURSORS = 500;
@@ -33,39 +27,6 @@ export interface OwedFanOut {
   afterRowid: number;
 }
 
-const rowid = sql`${cursors}.rowid`;
-const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
-type Owed = { sequence: number; after: number };
-
-/** The fan-out's statements on a database; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
-export const fanOutStatements = perDb(({ client }) => ({
-  /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
-  firstCursors: compilePositional<readonly [target: string]>(
-    client,
-    orm.select(cursorsAndRowid).from(cursors).where(eq(cursors.target, p('target'))).limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
-    'firstCursors',
-    ['target'],
-  ),
-  ...compileAll(client, {
-    /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
-    cursorsAfter: q<{ target: string; after: number; limit: number }>(
-      orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
-    ),
-    insertFanOut: q<Owed & { target: string }>(orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') })),
-    advanceFanOut: q<Owed>(orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence')))),
-    deleteFanOut: q<{ sequence: number }>(orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence')))),
-    /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
-    owed: q(
-      orm
-        .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
-          actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
-        .from(fanOuts)
-        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
-        .orderBy(asc(fanOuts.sequence)),
-    ),
-  }),
-}));
-
 /** Writes an append plan's cursor rows and journal; a cursor whose material alone rose is not written (the head's notify marks hold it). */
 export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: string | undefined): void {
   const st = db.statements;
@@ -80,7 +41,7 @@ export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: stri
 
 /** One page in its own write transaction: the next `limit` cursors see the record; the fan-out's row advances, or goes after the last page. */
 function fanOutPage(db: StoreDb, owed: OwedFanOut, limit: number) {
-  const st = fanOutStatements(db);
+  const st = db.statements;
   return db.client
     .transaction(() => {
       const rows = st.cursorsAfter.all({ target: owed.command.sessionKey, after: owed.afterRowid, limit });
@@ -116,8 +77,8 @@ export async function fanOut(db: StoreDb, owed: OwedFanOut): Promise<Notice[]> {
 
 /** Finishes every fan-out a crash left owed (their notices are the restart scan's to queue). */
 export async function finishOwedFanOuts(db: StoreDb): Promise<void> {
-  const st = fanOutStatements(db);
-  for (const [sequence, target, after, kind, actorType, actor, appendedAt, occurredAt] of st.owed.all({})) {
+  const st = db.statements;
+  for (const [sequence, target, after, kind, actorType, actor, appendedAt, occurredAt] of st.owedFanOuts.all({})) {
     // Its event is gone (its session deleted, or pruned): what it owed went with it.
     if (kind === null || typeof target !== 'string') {
       st.deleteFanOut.run({ sequence: sequence as number });

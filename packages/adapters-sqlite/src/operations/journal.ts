@@ -1,11 +1,9 @@
 // The cursor journal: appends the entries a plan returns (inside the caller's write
 // transaction, beside its cursor rows) and reads them back for `explain` and replay.
-import { decodeStoredJournalEntries, journalParams, readCursorJournalQuery } from '@session-state/adapters-sql-common';
+import { decodeStoredJournalEntries, journalParams } from '@session-state/adapters-sql-common';
 import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow } from '@session-state/domain';
 
-import { readRows } from '../db/compile.js';
-import { tables } from '../schema.js';
-import { moveCursor } from '../statements.js';
+import { filterStatement, moveCursor } from '../statements.js';
 import type { StoreDb } from '../db/storeDb.js';
 
 /** Appends `records` in order (positions follow it); the caller's transaction holds the write lock. */
@@ -21,5 +19,5 @@ export function writeCursorPlan(db: StoreDb, plan: { readonly cursorWrites: read
 
 /** The entries of the pairs matching `filter` (all when empty), by position; a corrupt row is reported and left out. */
 export function readCursorJournal(db: StoreDb, filter: CursorFilter = {}): CursorJournalEntry[] {
-  return decodeStoredJournalEntries(db, 'readCursorJournal', readRows(db.client, readCursorJournalQuery(tables, filter)));
+  return decodeStoredJournalEntries(db, 'readCursorJournal', db.statements[`journal${filterStatement(filter)}`].all(filter));
 }

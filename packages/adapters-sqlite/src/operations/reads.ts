@@ -1,29 +1,9 @@
 // The reads: changes, heads, cursors and the overview; none writes.
-import {
-  ALL_ROWS,
-  changesPageOfRows,
-  changesPageSkippingCorrupt,
-  decodeStoredCursors,
-  headRowOf,
-  headsInKeyOrder,
-  listCursorsQuery,
-  overviewOfRows,
-  storedEventDecoders,
-} from '@session-state/adapters-sql-common';
-import {
-  type ChangesPage,
-  type CursorFilter,
-  type CursorRow,
-  type HeadRow,
-  type OverviewLimits,
-  type Sequence,
-  type SessionKey,
-  type StoreOverview,
-} from '@session-state/domain';
+import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
+import type { ChangesPage, CursorFilter, CursorRow, HeadRow, OverviewLimits, Sequence, SessionKey, StoreOverview } from '@session-state/domain';
 
-import { readRows } from '../db/compile.js';
 import type { StoreDb } from '../db/storeDb.js';
-import { tables } from '../schema.js';
+import { filterStatement } from '../statements.js';
 import { withLogMaterial } from './logMaterial.js';
 
 /** The payload column is JSON text; text that does not parse refuses the row. */
@@ -35,14 +15,14 @@ function parseJsonText(text: unknown): unknown {
   }
 }
 
-export const decodeEventValues = storedEventDecoders(parseJsonText).decodeEvent;
+export const { decodeEvent: decodeEventValues, decodeSessionEvent } = storedEventDecoders(parseJsonText);
 
 /** Retained events after `since`, at most `limit`, with the head from the same statement; a corrupt row is skipped and reported. */
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
   const st = db.statements.changesSince;
   return (
-    changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeEventValues) ??
-    changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeEventValues, db)
+    changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent) ??
+    changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db)
   );
 }
 
@@ -55,7 +35,7 @@ export function readHeads(db: StoreDb, sessionKeys?: readonly SessionKey[]): Hea
 }
 
 export function listCursors(db: StoreDb, filter: CursorFilter = {}): CursorRow[] {
-  return withLogMaterial(db, decodeStoredCursors(db, 'listCursors', readRows(db.client, listCursorsQuery(tables, filter))));
+  return withLogMaterial(db, decodeStoredCursors(db, 'listCursors', db.statements[`listCursors${filterStatement(filter)}`].all(filter)));
 }
 
 export function readOverview(db: StoreDb, limits: OverviewLimits): StoreOverview {

@@ -2,11 +2,7 @@
 import { decodeStoredCursors } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
 
-import { readRows, runWrite } from '../db/compile.js';
-import { orm as drizzle } from '../db/drizzle.js';
-import { queryBuilder as orm } from '../db/queryBuilder.js';
 import type { StoreDb } from '../db/storeDb.js';
-import { events } from '../schema.js';
 import { writeHead } from './headRow.js';
 import { writeJournal } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
@@ -36,17 +32,15 @@ export function resetWatcher(db: StoreDb, watcher: SessionKey, now: number): Cur
   return db.client.transaction(() => journalRemoval(db, 'resetWatcher', db.statements.deleteCursorsOfWatcher.all({ watcher }), 'reset', now)).immediate();
 }
 
-const { count, eq, max } = drizzle;
-
 /** Removes the session's events and cursors in one write transaction; the head stays, its prune watermark raised. */
 export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number): { eventsDeleted: number; removedCursors: CursorPair[] } {
   assertStoreKey('sessionKey', sessionKey);
   return db.client
     .transaction(() => {
-      const [found] = readRows(db.client, orm.select({ n: count(), highest: max(events.sequence) }).from(events).where(eq(events.sessionKey, sessionKey)));
+      const found = db.statements.sessionEvents.get({ sessionKey });
       const eventsDeleted = Number(found?.[0] ?? 0);
       const highest = (found?.[1] ?? null) as number | null;
-      if (eventsDeleted > 0) runWrite(db.client, orm.delete(events).where(eq(events.sessionKey, sessionKey)));
+      if (eventsDeleted > 0) db.statements.deleteSessionEvents.run({ sessionKey });
       // A session with events has a head row; planHeadWrite only raises its watermark.
       if (highest !== null) writeHead(db, sessionKey, [{ type: 'deleted', highestDeleted: asSequence(highest) }]);
       const deleted = db.statements.deleteCursorsOfSession.all({ sessionKey });

@@ -14,7 +14,6 @@ const DESCRIPTION = [
   'A stateVersion higher than the one you saw last means the session changed since: call session_status with that sessionKey and changesSince = the version you saw last to read what changed.',
 ].join(' ');
 
-/** The `sessions_list` tool over `awareness.list`. */
 export function sessionsListTool(awareness: SessionStateAwareness): AgentTool<'sessions_list'> {
   return agentTool('sessions_list', DESCRIPTION, SESSIONS_LIST_SCHEMA, async (input) => {
     const { sessionKeys } = decodeSessionsListInput(input);

@@ -39,7 +39,6 @@ const DESCRIPTION =
   'With watch: true you will get one notice when the receiving session later changes by another actor (not by you): rely on it when you delegate or coordinate and will act on that session\'s state. ' +
   'The answer says watched: true or false; false when watch was not set, the message was not delivered, or the sessions cannot watch each other (a session never watches itself, and only agent:<id>:… sessions watch). Watching again keeps the existing watch.';
 
-/** The `sessions_send` watch part over `awareness.sent`. */
 export function sessionsSendWatch(awareness: SessionStateAwareness): SessionsSendWatch {
   return {
     inputProperties: { watch: WATCH_PROPERTY },

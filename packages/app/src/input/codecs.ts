@@ -26,7 +26,7 @@ const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boo
 const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
-export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
 

@@ -26,9 +26,7 @@ export function readOptions(options: SessionStateAwarenessOptions) {
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
   if (options.observer !== undefined) {
     const fields = requireKnownFields(options.observer, 'options.observer', OBSERVER_METHODS);
-    for (const method of OBSERVER_METHODS) {
-      if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
-    }
+    for (const method of OBSERVER_METHODS) if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
   }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
   const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);

@@ -1,6 +1,6 @@
 // `status` and `list`: reads in the lane, so each sees every write called before it. A `status`
 // with a `reader` whose page reaches the head acknowledges the reader's cursor.
-import { buildStateChanges, MAX_PAGE_LIMIT, toSessionEvent, ZERO, type Sequence, type SessionKey } from '@session-state/domain';
+import { buildStateChanges, MAX_PAGE_LIMIT, ZERO, type Sequence, type SessionKey } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
@@ -38,7 +38,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };
         }
         const page = await failures.storeCall('status', () => store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT), fields);
-        const stateChanges = buildStateChanges(page.head, changesSince, page.events.map(toSessionEvent), page.hasMore);
+        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
         if (stateChanges.historyGap) counters.add('gapsServed');
         // In the same lane turn as the read: no append of this process lands in between.
         if (reader !== undefined && !page.hasMore) await acknowledgeRead(reader, key, changesSince, page.head.head);

@@ -3,7 +3,7 @@
 import { noticeText, type Sequence } from '@session-state/domain';
 
 /** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` the watermark a drain acks. */
-export type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
+type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
 /** An entry: its text, and the queue's generation when it was queued (`queuedIn`). */
 export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
 export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };

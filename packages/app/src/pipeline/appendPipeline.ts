@@ -35,7 +35,7 @@ type ItemOutcome = RecordResult | DrainSettled;
 export type FailedResult<E extends RecordError = RecordError> = { readonly ok: false; readonly outcome: 'failed'; readonly error: E };
 
 /** What a submitted append resolves with: it fails only by the store. */
-export type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<StoreOperationError>;
+type AppendResult = Exclude<RecordResult, FailedResult> | FailedResult<StoreOperationError>;
 
 export const failedResult = <E extends RecordError>(error: E): FailedResult<E> => ({ ok: false, outcome: 'failed', error });
 
@@ -133,9 +133,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
   };
 
   const commit = createGroupCommit<BatchItem, ItemOutcome>(
-    (run) => {
-      void deps.lane.run(run);
-    },
+    (run) => void deps.lane.run(run),
     (items) => {
       const head = items[0];
       return head?.kind === 'drain' ? flushDrainBatch(head, items.slice(1) as AppendItem[]) : flushAppends(items as readonly AppendItem[]);

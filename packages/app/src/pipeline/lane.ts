@@ -2,7 +2,6 @@
 // call order, so the notice queue follows the store's order and each call sees every earlier one.
 import type { FailureFields, Failures } from '../errors/failures.js';
 
-/** One turn of the event loop. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export type OperationLane = ReturnType<typeof createOperationLane>;
@@ -11,9 +10,7 @@ export function createOperationLane() {
   let tail: Promise<unknown> = Promise.resolve();
   // At zero the lane is idle and the next operation starts synchronously.
   let unsettled = 0;
-  const settle = (): void => {
-    unsettled -= 1;
-  };
+  const settle = (): void => void (unsettled -= 1);
   return {
     /** Runs `operation` after every earlier one has settled (at once when the lane is idle). */
     run<T>(operation: () => Promise<T>): Promise<T> {
@@ -32,9 +29,7 @@ export function createOperationLane() {
       return result;
     },
     /** Resolves once every operation queued so far has settled. */
-    idle(): Promise<void> {
-      return tail.then(() => undefined);
-    },
+    idle: (): Promise<void> => tail.then(() => undefined),
   };
 }
 

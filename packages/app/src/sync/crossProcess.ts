@@ -30,9 +30,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
   let running: Promise<void> | undefined;
   let scanAfterRunning = false;
 
-  const scanFailed = (error: unknown): void => {
-    logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
-  };
+  const scanFailed = (error: unknown): void => logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
 
   /**
    * One read-only re-read of the signalled targets (or all owned cursors); a failed read keeps
@@ -173,8 +171,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
     /** Start-up is done: starts the resync timer (unless 0) and lets re-reads run beside the lane. */
     startResyncTimer(): void {
       besideLane = true;
-      if (deps.resyncIntervalMs <= 0) return;
-      resyncTimer = setInterval(scanAllOwned, deps.resyncIntervalMs).unref();
+      if (deps.resyncIntervalMs > 0) resyncTimer = setInterval(scanAllOwned, deps.resyncIntervalMs).unref();
     },
     /** Stops the timer, closes the subscription and waits for a running re-read. */
     async close(): Promise<void> {

@@ -5,7 +5,6 @@ import {
   asSequence,
   buildStateChanges,
   MAX_PAGE_LIMIT,
-  toSessionEvent,
   type SessionKey,
   type SessionStatus,
   type StateStore,
@@ -36,7 +35,7 @@ export async function readStatus(store: StateStore, sessionKey: string, since?: 
   const exists = row !== undefined;
   if (since === undefined) return { sessionKey, stateVersion: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? 0, exists };
   const page = await store.readChanges(key, asSequence(since), limit ?? MAX_PAGE_LIMIT);
-  const stateChanges = buildStateChanges(page.head, asSequence(since), page.events.map(toSessionEvent), page.hasMore);
+  const stateChanges = buildStateChanges(page.head, asSequence(since), page.events, page.hasMore);
   return { sessionKey, stateVersion: page.head.head, stateChanges, pruneWatermark: page.head.pruneWatermark, exists };
 }
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 
 import { Argument, Option, type Command } from 'commander';
-import { asSequence, historyGap, toSessionEvent, type SessionEvent, type SessionKey } from '@session-state/domain';
+import { asSequence, historyGap, type SessionEvent, type SessionKey } from '@session-state/domain';
 
 import { named, parseSequence, parseSessionKey } from '../args.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
@@ -77,9 +77,9 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
             gapReported = true;
             out.note(`history gap: events up to #${page.head.pruneWatermark} were pruned`);
           }
-          out.lines(page.events.map(toSessionEvent).map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
+          out.lines(page.events.map((event) => (options.json === true ? JSON.stringify({ sessionKey, ...event }) : tailLine(event))));
           const last = page.events[page.events.length - 1];
-          if (last !== undefined) since = last.sequence;
+          if (last !== undefined) since = asSequence(last.sequence);
           if (page.hasMore) continue;
           await Promise.race([stop.promise, out.closed, new Promise((resolve) => setTimeout(resolve, POLL_MS))]);
         }

@@ -46,20 +46,20 @@ export const EndReason = t.keyof(
 export type EndReason = t.TypeOf<typeof EndReason>;
 
 /** The cursor starts idle at `at`. */
-export const WatchStarted = t.readonly(t.type({ type: t.literal('watch_started'), via: WatchVia, at: Sequence }));
+const WatchStarted = t.readonly(t.type({ type: t.literal('watch_started'), via: WatchVia, at: Sequence }));
 /** An idle cursor met a foreign notifying change: one notice covers (acked, notified]. */
-export const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised'), acked: Sequence, notified: Sequence }));
+const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised'), acked: Sequence, notified: Sequence }));
 /** A drain consumed the notice and nothing more had arrived. */
-export const NoticeAcknowledged = t.readonly(t.type({ type: t.literal('notice_acknowledged'), acked: Sequence }));
+const NoticeAcknowledged = t.readonly(t.type({ type: t.literal('notice_acknowledged'), acked: Sequence }));
 /** A drain consumed the notice while more had arrived: one new notice covers (acked, notified]. */
-export const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), acked: Sequence, notified: Sequence }));
+const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), acked: Sequence, notified: Sequence }));
 /** The watcher's own read reached the head `acked`; notified above it keeps one notice for later changes. */
-export const NoticeRead = t.readonly(t.type({ type: t.literal('notice_read'), acked: Sequence, notified: Sequence }));
+const NoticeRead = t.readonly(t.type({ type: t.literal('notice_read'), acked: Sequence, notified: Sequence }));
 /** The restart scan raised the frozen watermark to material. */
-export const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
+const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
 /** Pruning removed the target event that set a pending cursor's material; the entry keeps the value. */
-export const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
-export const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
+const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
+const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
 
 export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
@@ -144,8 +144,7 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       if (state.status === 'idle') {
         return command.sequence <= state.acked ? NOTHING : naming({ type: 'notice_raised', acked: state.acked, notified: command.sequence }, 'first');
       }
-      if (command.sequence <= state.material) return naming(held(state, 'repeat'), 'repeat');
-      return naming(held(state, 'repeat'), 'repeat', [{ ...command, type: 'target_event' }]);
+      return naming(held(state, 'repeat'), 'repeat', command.sequence <= state.material ? [] : [{ ...command, type: 'target_event' }]);
     }
     case 'drain':
       if (state?.status !== 'pending') return NOTHING;

@@ -31,7 +31,6 @@ const ENDED_BECAUSE: Record<EndReason, string> = {
   unwatched: 'the watcher stopped watching',
 };
 
-/** The sentence for one event. */
 function describeCursorEvent(event: CursorEvent): string {
   switch (event.type) {
     case 'watch_started':
@@ -82,9 +81,7 @@ export function explainPair(entries: readonly CursorJournalEntry[], pair?: Curso
   const watcher = pair?.watcher ?? entries[0]?.watcher ?? '';
   const target = pair?.target ?? entries[0]?.target ?? '';
   const own = entries.filter((entry) => entry.watcher === watcher && entry.target === target);
-  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => {
-    return { position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) };
-  });
+  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) }));
   const last = own[own.length - 1];
   const first = own[0];
   const truncated = first !== undefined && first.event.type !== 'watch_started';

@@ -32,7 +32,7 @@ export function sameCursor(a: CursorState, b: CursorState): boolean {
 }
 
 /** One command decided on one pair's stored watermarks (undefined: no cursor) at `now`. */
-export interface PairStep {
+interface PairStep {
   readonly events: CursorDecision['events'];
   readonly after: CursorState;
   /** The row to write when the watermarks moved. */

@@ -10,13 +10,13 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 export type Payload = { readonly [key: string]: JsonValue };
 
 /** A payload as validated: a plain copy no caller holds, and its JSON text (what JSON.stringify gives for the copy). */
-export interface TakenPayload {
+interface TakenPayload {
   readonly value: Payload;
   readonly json: string;
 }
 
 /** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
-export interface PayloadProblem {
+interface PayloadProblem {
   readonly path: readonly string[];
   readonly value: unknown;
   readonly expected: string;
@@ -28,7 +28,6 @@ function isPlainObject(u: unknown): u is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-const OVERSIZED = `at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`;
 const TEXT = 'well-formed text without NUL (no unpaired surrogate, no \\u0000)';
 
 class Oversized {}
@@ -169,7 +168,7 @@ export function takePayload(u: unknown): { readonly ok: true; readonly payload: 
   try {
     return { ok: true, payload: new PayloadWalk().take(u) };
   } catch (e) {
-    if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of ${OVERSIZED}` } };
+    if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all` } };
     if (e instanceof Refused) return { ok: false, problem: { path: e.path.reverse(), value: e.value, expected: e.expected } };
     throw e;
   }

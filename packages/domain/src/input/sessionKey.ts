@@ -28,7 +28,6 @@ export function isSessionKey(value: string): value is SessionKey {
 /** The expectation printed when a key is rejected. */
 export const SESSION_KEY_EXPECTED = 'a session key of 1-512 characters without whitespace, control characters, \'"\' or unpaired surrogates';
 
-/** The session key codec: a string that passes `isSessionKey`. */
 export const SessionKeyInput = refinement<SessionKey, string>(SESSION_KEY_EXPECTED, (u): u is SessionKey => typeof u === 'string' && isSessionKey(u));
 
 /** `agent:<agentId>:<rest>` with both parts non-empty. */

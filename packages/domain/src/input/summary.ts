@@ -11,12 +11,6 @@ const CONTROL_RUN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu;
 // With the `u` flag a well-formed surrogate pair is one code point (not Cs): only an unpaired surrogate matches.
 const UNPAIRED_SURROGATES = /\p{Cs}/gu;
 
-/** The first SUMMARY_SCAN_LIMIT units of `raw`, one fewer when the last would split a surrogate pair. */
-function examinedPrefix(raw: string): string {
-  const code = raw.charCodeAt(SUMMARY_SCAN_LIMIT - 1);
-  return raw.slice(0, code >= 0xd800 && code < 0xdc00 ? SUMMARY_SCAN_LIMIT - 1 : SUMMARY_SCAN_LIMIT);
-}
-
 /**
  * Control runs to one space, unpaired surrogates to U+FFFD, trimmed, capped at SUMMARY_MAX_LENGTH
  * code points (cut with `…`); '' when nothing is left, which callers reject.
@@ -24,7 +18,9 @@ function examinedPrefix(raw: string): string {
 export function normaliseSummary(raw: string): string {
   let text = raw;
   if (text.length > SUMMARY_SCAN_LIMIT) {
-    const prefix = examinedPrefix(text).replace(CONTROL_RUN, ' ');
+    // The first SUMMARY_SCAN_LIMIT units, one fewer when the last would split a surrogate pair.
+    const code = text.charCodeAt(SUMMARY_SCAN_LIMIT - 1);
+    const prefix = text.slice(0, code >= 0xd800 && code < 0xdc00 ? SUMMARY_SCAN_LIMIT - 1 : SUMMARY_SCAN_LIMIT).replace(CONTROL_RUN, ' ');
     if (prefix.trim() === '') return '';
     text = `${prefix}…`;
   }

@@ -33,7 +33,4 @@ export interface PageLimitBrand {
 }
 export type PageLimit = t.Branded<number, PageLimitBrand>;
 
-const isPageLimit = (u: unknown): u is PageLimit =>
-  typeof u === 'number' && Number.isSafeInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT;
-
-export const PageLimit = refinement<PageLimit, number>(`an integer from 1 to ${MAX_PAGE_LIMIT}`, isPageLimit);
+export const PageLimit = refinement<PageLimit, number>(`an integer from 1 to ${MAX_PAGE_LIMIT}`, (u): u is PageLimit => typeof u === 'number' && Number.isSafeInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT);

@@ -25,7 +25,6 @@ export interface CursorSignalSource {
   readonly listen: ListenForCursorSignals;
 }
 
-/** Whether `store` offers `listen`. */
 export function isCursorSignalSource(store: object): store is CursorSignalSource {
   return typeof (store as Partial<CursorSignalSource>).listen === 'function';
 }

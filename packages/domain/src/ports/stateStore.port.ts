@@ -57,7 +57,6 @@ export const STORE_OPERATIONS = [
   'scanPending', 'resetWatcher', 'unwatch', 'deleteSession', 'prune',
 ] as const satisfies readonly StoreOperation[];
 
-/** A required method of the port other than `close`. */
 export type StoreOperation = Exclude<keyof StateStore, 'close'>;
 
 const everyOperationListed: [Exclude<StoreOperation, (typeof STORE_OPERATIONS)[number]>] extends [never] ? true : false = true;

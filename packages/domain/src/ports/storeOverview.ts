@@ -38,7 +38,6 @@ export interface OverviewSource {
   readOverview(limits: OverviewLimits): Promise<StoreOverview>;
 }
 
-/** Whether `store` offers `readOverview`. */
 export function isOverviewSource(store: object): store is OverviewSource {
   return typeof (store as Partial<OverviewSource>).readOverview === 'function';
 }

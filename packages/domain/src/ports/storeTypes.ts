@@ -1,5 +1,5 @@
 // The requests and outcomes of the storage port, and its error.
-import type { StoredEvent } from '../log/event.js';
+import type { SessionEvent, StoredEvent } from '../log/event.js';
 import type { Notice } from '../notice.js';
 import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from '../log/sequence.js';
@@ -65,8 +65,8 @@ export interface HeadRow extends SignalLogHead {
 export interface ChangesPage {
   /** Read in the same snapshot as `events`. */
   readonly head: SignalLogHead;
-  /** Retained events with sequence > since, ascending, at most `limit`. */
-  readonly events: readonly StoredEvent[];
+  /** Retained events with sequence > since, ascending, at most `limit`, in their public shape. */
+  readonly events: readonly SessionEvent[];
   readonly hasMore: boolean;
 }
 

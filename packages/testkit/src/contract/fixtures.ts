@@ -9,6 +9,7 @@ import {
   fromWatermarks,
   isSessionKey,
   replayCursor,
+  toSessionEvent,
   toWatermarks,
   type ActorType,
   type AppendCommand,
@@ -25,6 +26,7 @@ import {
   type SessionKey,
   type SignalLogHead,
   type StateStore,
+  type SessionEvent,
   type StoredEvent,
 } from '@session-state/domain';
 
@@ -161,8 +163,8 @@ export async function headOf(store: StateStore, sessionKey: SessionKey): Promise
 }
 
 /** Every retained event of a session, paging with `nextSince` as a reader would; `pages` gets each page's size and hasMore. */
-export async function readAll(store: StateStore, sessionKey: SessionKey, since = 0, limit = 200, pages?: { count: number; hasMore: boolean }[]): Promise<StoredEvent[]> {
-  const events: StoredEvent[] = [];
+export async function readAll(store: StateStore, sessionKey: SessionKey, since = 0, limit = 200, pages?: { count: number; hasMore: boolean }[]): Promise<SessionEvent[]> {
+  const events: SessionEvent[] = [];
   let next = since;
   for (let page = 0; page < 10_000; page++) {
     const result = await store.readChanges(sessionKey, next as StoredEvent['sequence'], limit);
@@ -175,7 +177,10 @@ export async function readAll(store: StateStore, sessionKey: SessionKey, since =
   throw new Error('paging did not end');
 }
 
-export const seqs = (events: readonly StoredEvent[]): number[] => events.map((event) => event.sequence);
+/** Stored events as readChanges returns them. */
+export const asRead = (...events: (StoredEvent | undefined)[]): SessionEvent[] => events.map((event) => toSessionEvent(event as StoredEvent));
+
+export const seqs = (events: readonly { readonly sequence: number }[]): number[] => events.map((event) => event.sequence);
 export const seqOf = (n: number) => n as StoredEvent['sequence'];
 export const byWatcher = (a: Notice, b: Notice): number => (a.watcher < b.watcher ? -1 : a.watcher > b.watcher ? 1 : 0);
 export const pairOf = (row: { readonly watcher: string; readonly target: string }): string => `${row.watcher} -> ${row.target}`;

@@ -2,7 +2,7 @@
 import { expect } from 'expect';
 import fc from 'fast-check';
 
-import { historyGap, planScan, type CursorRow, type EventKind, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
+import { historyGap, planScan, type CursorRow, type EventKind, type SessionEvent, type SessionKey, type SignalLogHead, type StoredEvent } from '@session-state/domain';
 
 import { heldNotices, restartScanAll, onFreshStore, PROPERTY_RUNS, PROPERTY_TIMEOUT_MS, T0, MINUTE, DAY, A, B, C, D, CHILD, request, expectAppended, headOf, readAll, seqs, seqOf, pruneAll, replayMismatch, type RecordSpec, type Suite } from './fixtures.js';
 
@@ -33,7 +33,7 @@ export function describeLaws(s: Suite): void {
             const removedSeqs = new Map<SessionKey, number[]>(sessionsOf.map((k) => [k, []]));
             const lastHead = new Map<SessionKey, SignalLogHead>();
             for (const op of ops) {
-              const retainedBefore = new Map<SessionKey, StoredEvent[]>();
+              const retainedBefore = new Map<SessionKey, SessionEvent[]>();
               for (const k of sessionsOf) retainedBefore.set(k, await readAll(s, k));
               if (op.type === 'append') {
                 now += op.dt * MINUTE;
@@ -57,8 +57,9 @@ export function describeLaws(s: Suite): void {
                   const cutoff = now - op.maxAgeMs * MINUTE;
                   for (const k of sessionsOf) {
                     const kept = new Set(seqs(await readAll(s, k)));
-                    for (const event of retainedBefore.get(k) ?? []) {
-                      if (event.appendedAt >= cutoff) expect(kept.has(event.sequence)).toBe(true);
+                    const retained = new Set(seqs(retainedBefore.get(k) ?? []));
+                    for (const event of appended.get(k) ?? []) {
+                      if (retained.has(event.sequence) && event.appendedAt >= cutoff) expect(kept.has(event.sequence)).toBe(true);
                     }
                   }
                 }
@@ -184,7 +185,8 @@ export function describeLaws(s: Suite): void {
                   const [row] = await s.listCursors({ watcher, target });
                   const retained = await readAll(s, target);
                   const [head] = await s.readHeads([target]);
-                  const through = retained[retained.length - 1 - op.lag]?.sequence ?? head?.head ?? seqOf(0);
+                  const lagged = retained[retained.length - 1 - op.lag];
+                  const through = lagged === undefined ? (head?.head ?? seqOf(0)) : seqOf(lagged.sequence);
                   await s.acknowledgeRead({ watcher, target, since: op.fromZero ? seqOf(0) : (row?.acked ?? seqOf(0)), through, now });
                   break;
                 }

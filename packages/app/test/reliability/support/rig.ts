@@ -2,7 +2,7 @@
 // call beside the reference model: each healthy operation updates the model and reports any
 // answer that differs, and `check` compares the whole durable and in-memory state with it.
 import { createManualClock, type ManualClock } from '@session-state/adapters-memory';
-import { asSequence, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { asSequence, type SessionEvent, type SessionKey, type StateStore } from '@session-state/domain';
 import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src/index.js';
@@ -17,8 +17,8 @@ export interface RigOptions {
 }
 
 /** Reads every retained event of a session from the raw store, paging by 200. */
-export async function readAllEvents(store: StateStore, sessionKey: string): Promise<StoredEvent[]> {
-  const all: StoredEvent[] = [];
+export async function readAllEvents(store: StateStore, sessionKey: string): Promise<SessionEvent[]> {
+  const all: SessionEvent[] = [];
   let since = 0;
   for (;;) {
     const page = await store.readChanges(sessionKey as SessionKey, asSequence(since), 200);

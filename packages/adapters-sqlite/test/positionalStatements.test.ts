@@ -1,21 +1,20 @@
 // A statement bound by position must take its values in the order drizzle renders its
-// placeholders: a mismatch is refused at open, so no value lands in another column.
+// placeholders: a mismatch is refused when the statements are rendered, so no value lands in another column.
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 
-import { betterSqlite3Client } from '../src/driver/betterSqlite3Client.js';
-import { compilePositional } from '../src/db/compile.js';
+import { renderPositional } from '../src/sql/render.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { heads } from '../src/schema.js';
 
-test('compilePositional refuses an order that is not the rendered placeholder order, naming the statement', () => {
+test('renderPositional refuses an order that is not the rendered placeholder order, naming the statement', () => {
   const client = new Database(':memory:');
   try {
     const orm = drizzle(client);
     const query = orm.insert(heads).values({ sessionKey: sql.placeholder('sessionKey'), head: sql.placeholder('head'), pruneWatermark: sql.placeholder('pruneWatermark') });
-    expect(() => compilePositional(betterSqlite3Client(client), query, 'writeHead', ['head', 'sessionKey', 'pruneWatermark'])).toThrow(/writeHead: the placeholders render as \(sessionKey, head, pruneWatermark\)/);
-    expect(() => compilePositional(betterSqlite3Client(client), query, 'writeHead', ['sessionKey', 'head'])).toThrow(/writeHead/);
+    expect(() => renderPositional(query, 'writeHead', ['head', 'sessionKey', 'pruneWatermark'])).toThrow(/writeHead: the placeholders render as \(sessionKey, head, pruneWatermark\)/);
+    expect(() => renderPositional(query, 'writeHead', ['sessionKey', 'head'])).toThrow(/writeHead/);
   } finally {
     client.close();
   }

@@ -1,0 +1,203 @@
+// SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts).
+import type { CursorFilter } from '@session-state/domain';
+import { columnsOf, CURSOR_FIELDS, listCursorsQuery, PENDING_FIELDS, readCursorJournalQuery, removableEntry, type EventParams, type JournalParams } from '@session-state/adapters-sql-common';
+
+import { p, positional, q } from './query.js';
+import { raisedByMarks } from './appendQueries.js';
+import { queryBuilder as orm } from '../db/queryBuilder.js';
+import { cursorJournal, cursors, events, heads, tables } from '../schema.js';
+import { orm as drizzle } from '../db/drizzle.js';
+
+const { and, asc, count, eq, gt, gte, inArray, lt, lte, max, or, sql } = drizzle;
+type SQL = ReturnType<typeof sql>;
+
+/** The order insertEvent takes its values in (checked against the SQL at open). */
+const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** The values of `P` named by `T`, as a tuple in that order. */
+type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
+
+/** The order updateCursor takes its values in (checked against the SQL at open). */
+const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
+
+/** A cursor row's named values. */
+export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
+type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
+type Cutoff = { readonly cutoff: number };
+type JournalWindow = { readonly after: number; readonly upTo: number };
+type Limit = { readonly limit: number };
+/** A filter's values as named placeholders. */
+const byPair = { watcher: p('watcher'), target: p('target') } as unknown as Required<CursorFilter>;
+
+/** SQLite's own statements, taking named values. */
+export function ownQueries() {
+  const removable = removableEntry(tables);
+  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
+  const pendingAfterPair = (...where: SQL[]) =>
+    orm
+      .select(columnsOf(cursors, PENDING_FIELDS))
+      .from(cursors)
+      .where(and(...where, gt(cursors.material, cursors.acked), sql`(${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})`))
+      .orderBy(asc(cursors.watcher), asc(cursors.target))
+      .limit(p('limit'));
+  /** [sequence, sessionKey] of events, to be narrowed. */
+  const eventKeys = () => orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events);
+  /** A journal retention window: the positions above {after} up to {upTo}. */
+  const inJournalWindow = () => [gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo'))];
+  return {
+    /** {keys: a JSON array} → [sessionKey, head, pruneWatermark] of each key with a head, in array order (CROSS JOIN keeps json_each the outer loop). */
+    headsOfKeys: q<{ keys: string }>(
+      sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
+    ),
+
+    /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
+    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(pendingAfterPair()),
+
+    /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
+    pendingCursorsOn: q<{ targets: string; watcher: string; target: string; limit: number }>(
+      pendingAfterPair(sql`${cursors.target} IN (SELECT value FROM json_each(${p('targets')}))`),
+    ),
+
+    /** {sessionKey} → [head, pruneWatermark]. */
+    headOf: q<{ sessionKey: string }>(orm.select({ head: heads.head, pruneWatermark: heads.pruneWatermark }).from(heads).where(eq(heads.sessionKey, p('sessionKey')))),
+
+    /** A session's first head row, as planHeadWrite gives it. */
+    insertHead: q<HeadParams>(orm.insert(heads).values({ sessionKey: p('sessionKey'), head: p('head'), pruneWatermark: p('pruneWatermark') })),
+
+    /** Writes the values planHeadWrite computed (drizzle's update takes placeholders only inside sql fragments). */
+    updateHead: q<HeadParams>(orm.update(heads).set({ head: sql`${p('head')}`, pruneWatermark: sql`${p('pruneWatermark')}` }).where(eq(heads.sessionKey, p('sessionKey')))),
+
+    /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
+    insertJournal: q<JournalParams>(
+      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt') }),
+    ),
+
+    /** Writes a cursor row whole (insert or overwrite). */
+    upsertCursor: q<CursorParams>(
+      orm
+        .insert(cursors)
+        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
+        .onConflictDoUpdate({
+          target: [cursors.watcher, cursors.target],
+          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at` },
+        }),
+    ),
+
+    // --- listCursors and readCursorJournal: a statement per filter (every pair, a watcher's, a target's, one pair; see filterStatement in statements.ts)
+    listCursorsAll: q<CursorFilter>(listCursorsQuery(tables, {})),
+    listCursorsOfWatcher: q<CursorFilter>(listCursorsQuery(tables, { watcher: byPair.watcher })),
+    listCursorsOfTarget: q<CursorFilter>(listCursorsQuery(tables, { target: byPair.target })),
+    listCursorsOfPair: q<CursorFilter>(listCursorsQuery(tables, byPair)),
+    journalAll: q<CursorFilter>(readCursorJournalQuery(tables, {})),
+    journalOfWatcher: q<CursorFilter>(readCursorJournalQuery(tables, { watcher: byPair.watcher })),
+    journalOfTarget: q<CursorFilter>(readCursorJournalQuery(tables, { target: byPair.target })),
+    journalOfPair: q<CursorFilter>(readCursorJournalQuery(tables, byPair)),
+
+    // --- deleteSession (removal.ts)
+
+    /** {sessionKey} → [the session's event count, its highest sequence or null]. */
+    sessionEvents: q<{ sessionKey: string }>(orm.select({ n: count(), highest: max(events.sequence) }).from(events).where(eq(events.sessionKey, p('sessionKey')))),
+    /** {sessionKey} → deletes the session's events. */
+    deleteSessionEvents: q<{ sessionKey: string }>(orm.delete(events).where(eq(events.sessionKey, p('sessionKey')))),
+
+    // --- retention: one bounded batch (prune.ts)
+
+    /** {cutoff, limit} → the oldest appends before `cutoff`, as [sequence, sessionKey], oldest first. */
+    agedEvents: q<Cutoff & Limit>(
+      eventKeys().where(lt(events.appendedAt, p('cutoff'))).orderBy(asc(events.appendedAt), asc(events.sequence)).limit(p('limit')),
+    ),
+
+    /** {upTo, limit} → the lowest sequences (the earliest appends) up to `upTo`, as [sequence, sessionKey], lowest first. */
+    lowestEvents: q<Limit & { upTo: number }>(eventKeys().where(lte(events.sequence, p('upTo'))).orderBy(asc(events.sequence)).limit(p('limit'))),
+
+    /** {upTo, offset} → the sequence `offset` places above the lowest up to `upTo` (where a worker batch ends), or none. */
+    capRangeEnd: q<{ upTo: number; offset: number }>(
+      sql`SELECT ${events.sequence} FROM ${events} WHERE ${events.sequence} <= ${p('upTo')} ORDER BY ${events.sequence} LIMIT 1 OFFSET ${p('offset')}`,
+    ),
+
+    /** {to} → [sessionKey, highest sequence] of every session with events up to `to`: what a worker batch deletes from each. */
+    victimSessions: q<{ to: number }>(
+      orm.select({ sessionKey: events.sessionKey, highest: sql`max(${events.sequence})` }).from(events).where(lte(events.sequence, p('to'))).groupBy(events.sessionKey),
+    ),
+
+    /** {keys: a JSON array of session keys} → the cursors on those targets, as CursorValues (json_each, as headsOfKeys). */
+    cursorsOnTargets: q<{ keys: string }>(
+      sql`SELECT ${sql.join(CURSOR_FIELDS.map((field) => cursors[field]), sql`, `)} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${cursors} ON ${cursors.target} = wanted.value`,
+    ),
+
+    /** {sequence} → deletes that event. */
+    deleteEvent: q<{ sequence: number }>(orm.delete(events).where(eq(events.sequence, p('sequence')))),
+
+    /** {from, to} → deletes the events with sequences in [from, to]: one statement for a run of the lowest sequences. */
+    deleteEventRange: q<{ from: number; to: number }>(orm.delete(events).where(and(gte(events.sequence, p('from')), lte(events.sequence, p('to'))))),
+
+    /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff` (a raise by the notify marks touches), as CursorValues. */
+    expireIdleCursors: q<Cutoff & Limit>(
+      orm
+        .delete(cursors)
+        .where(
+          inArray(
+            sql`rowid`,
+            orm
+              .select({ rowid: sql`rowid` })
+              .from(cursors)
+              .where(
+                or(
+                  and(lt(cursors.touchedAt, p('cutoff')), sql`NOT (${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('>=')}))`),
+                  sql`${cursors.material} > ${cursors.acked} AND EXISTS (${raisedByMarks('<')})`,
+                ),
+              )
+              .limit(p('limit')),
+          ),
+        )
+        .returning(columnsOf(cursors, CURSOR_FIELDS)),
+    ),
+
+    // --- journal retention: planJournalPrune's rule over a window of positions (after, upTo]
+
+    /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
+    deleteAgedJournal: q<Cutoff & JournalWindow>(
+      orm.delete(cursorJournal).where(and(...inJournalWindow(), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
+    ),
+
+    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position] of each. */
+    deleteLowestJournal: q<JournalWindow & Limit>(
+      orm
+        .delete(cursorJournal)
+        .where(
+          inArray(
+            cursorJournal.position,
+            orm
+              .select({ position: cursorJournal.position })
+              .from(cursorJournal)
+              .where(and(...inJournalWindow(), removable))
+              .orderBy(asc(cursorJournal.position))
+              .limit(p('limit')),
+          ),
+        )
+        .returning({ position: cursorJournal.position }),
+    ),
+  };
+}
+
+/** The append's hot statements, bound by position. */
+export function positionalQueries() {
+  return {
+    /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
+    cursorsOnTarget: positional<readonly [target: string]>(orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), ['target']),
+
+    /** Inserts an event, bound by position (INSERT_EVENT_ORDER); the sequence is `lastInsertRowid`. */
+    insertEvent: positional<InOrder<EventParams, typeof INSERT_EVENT_ORDER>>(
+      orm.insert(events).values(Object.fromEntries(INSERT_EVENT_ORDER.map((name) => [name, p(name)])) as Record<(typeof INSERT_EVENT_ORDER)[number], ReturnType<typeof p>>),
+      INSERT_EVENT_ORDER,
+    ),
+
+    /** Moves a cursor just read; bound by position (UPDATE_CURSOR_ORDER, through moveCursor): an append runs it per watcher. */
+    updateCursor: positional<InOrder<CursorParams, typeof UPDATE_CURSOR_ORDER>>(
+      orm
+        .update(cursors)
+        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
+        .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
+      UPDATE_CURSOR_ORDER,
+    ),
+  };
+}
