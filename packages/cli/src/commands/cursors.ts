@@ -41,25 +41,17 @@ export function toCursorListing(row: CursorRow): CursorListing {
 /** The human form: one table row per cursor. */
 export function cursorLines(rows: readonly CursorListing[]): string[] {
   if (rows.length === 0) return ['no cursors'];
-  return table(
+  return table<CursorListing>(
     [
-      { header: 'watcher' },
-      { header: 'target' },
-      { header: 'acked', align: 'right' },
-      { header: 'notified', align: 'right' },
-      { header: 'material', align: 'right' },
-      { header: 'notice' },
-      { header: 'touched' },
+      { header: 'watcher', cell: (row) => row.watcher },
+      { header: 'target', cell: (row) => row.target },
+      { header: 'acked', cell: (row) => row.acked, right: true },
+      { header: 'notified', cell: (row) => row.notified, right: true },
+      { header: 'material', cell: (row) => row.material, right: true },
+      { header: 'notice', cell: (row) => (row.pending ? 'pending' : '-') },
+      { header: 'touched', cell: (row) => row.touchedAt },
     ],
-    rows.map((row) => [
-      row.watcher,
-      row.target,
-      String(row.acked),
-      String(row.notified),
-      String(row.material),
-      row.pending ? 'pending' : '-',
-      row.touchedAt,
-    ]),
+    rows,
   );
 }
 

@@ -44,21 +44,15 @@ export function buildListing(keys: readonly string[], heads: readonly HeadRow[],
 /** The human form: one table row per session, `-` where a session has no head. */
 export function listLines(listing: readonly SessionListing[]): string[] {
   if (listing.length === 0) return ['no sessions'];
-  return table(
+  return table<SessionListing>(
     [
-      { header: 'session' },
-      { header: 'version', align: 'right' },
-      { header: 'prune watermark', align: 'right' },
-      { header: 'watching', align: 'right' },
-      { header: 'watched by', align: 'right' },
+      { header: 'session', cell: (row) => row.sessionKey },
+      { header: 'version', cell: (row) => row.stateVersion ?? '-', right: true },
+      { header: 'prune watermark', cell: (row) => row.pruneWatermark ?? '-', right: true },
+      { header: 'watching', cell: (row) => row.watching, right: true },
+      { header: 'watched by', cell: (row) => row.watchedBy, right: true },
     ],
-    listing.map((row) => [
-      row.sessionKey,
-      row.stateVersion === undefined ? '-' : String(row.stateVersion),
-      row.pruneWatermark === undefined ? '-' : String(row.pruneWatermark),
-      String(row.watching),
-      String(row.watchedBy),
-    ]),
+    listing,
   );
 }
 

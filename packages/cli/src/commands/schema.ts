@@ -43,8 +43,11 @@ export function schemaLines(described: SchemaDescription): string[] {
     `total            ${described.totalBytes} bytes (tables with their indexes and TOAST)`,
     '',
     ...table(
-      [{ header: 'table' }, { header: 'bytes', align: 'right' }],
-      described.relations.map((relation) => [relation.name, String(relation.bytes)]),
+      [
+        { header: 'table', cell: (relation) => relation.name },
+        { header: 'bytes', cell: (relation) => relation.bytes, right: true },
+      ],
+      described.relations,
     ),
   ];
 }
