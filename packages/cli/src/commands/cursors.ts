@@ -8,11 +8,6 @@ import { isoTime, table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-interface CursorsOptions extends JsonOption {
-  readonly watcher?: string;
-  readonly target?: string;
-}
-
 /** A cursor as printed: its watermarks, whether a notice is pending, when it was last touched. */
 export interface CursorListing {
   readonly watcher: string;
@@ -25,7 +20,6 @@ export interface CursorListing {
   readonly touchedAt: string;
 }
 
-/** The listing of one stored cursor row. */
 export function toCursorListing(row: CursorRow): CursorListing {
   return {
     watcher: row.watcher,
@@ -62,7 +56,7 @@ export function registerCursors(program: Command, { io, out }: RunContext): void
     .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(named('--watcher', parseSessionKey)))
     .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(named('--target', parseSessionKey)))
     .option('--json', 'print the cursors as JSON')
-    .action(async (options: CursorsOptions, command: Command) => {
+    .action(async (options: JsonOption & { readonly watcher?: string; readonly target?: string }, command: Command) => {
       const filter: CursorFilter = {
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),

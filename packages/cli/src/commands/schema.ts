@@ -27,7 +27,6 @@ export async function describeStore(location: StateLocation): Promise<SchemaDesc
   return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };
 }
 
-/** The human form of a description. */
 export function schemaLines(described: SchemaDescription): string[] {
   if (described.kind === 'sqlite') {
     return [
