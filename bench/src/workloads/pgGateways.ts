@@ -103,16 +103,10 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
       for (const report of done) for (const [probe, at] of report.probesHeard) if (!heard.has(probe)) heard.set(probe, at);
       const sent = done.flatMap((report) => report.probesSent);
       const delaysNs = sent.flatMap(([probe, at]) => (heard.has(probe) ? [((heard.get(probe) as number) - at) * 1e6] : []));
-      return {
-        records: done.reduce((sum, r) => sum + r.records, 0),
-        seconds,
-        delaysNs,
-        lost: sent.length - delaysNs.length,
-        notices: done.reduce((sum, r) => sum + r.notices, 0),
-        queries: done.reduce((q, r) => mergeQueries(q, r.queries), {} as Record<string, number>),
-        rereadsPerProcess: done.map((r) => REREADS.reduce((sum, label) => sum + (r.queries[label] ?? 0), 0)),
-        cpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0),
-      };
+      // The gateways' records, notices, queries and CPU summed as rounds are; the phase's own seconds, delays and per-process re-reads.
+      const summed = mergeRuns(done.map((r) => ({ ...r, seconds: 0, delaysNs: [], lost: 0, rereadsPerProcess: [] })));
+      const rereadsPerProcess = done.map((r) => REREADS.reduce((sum, label) => sum + (r.queries[label] ?? 0), 0));
+      return { ...summed, seconds, delaysNs, lost: sent.length - delaysNs.length, rereadsPerProcess };
     },
     async close() {
       const exits = children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))));
@@ -132,10 +126,11 @@ interface Phase {
 
 /** Both sides' gateways open at once, taking turns in rounds after an untimed warm-up (a load change meets both); then, if `paced`, the same at PACED_FRACTION of raw's flat out. */
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
-  const raw = await openSide(ctx, 'raw', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
+  const probeSeconds = plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds;
+  const raw = await openSide(ctx, 'raw', gateways, probeSeconds);
   let library: SideGateways | undefined;
   try {
-    library = await openSide(ctx, 'library', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
+    library = await openSide(ctx, 'library', gateways, probeSeconds);
     const sides = { raw, library };
     await raw.phase(plan.warmUp);
     await library.phase(plan.warmUp);
