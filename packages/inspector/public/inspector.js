@@ -81,14 +81,8 @@
     const chosen = menu.value;
     const counts = new Map();
     for (const s of graph.sessions) if (s.parent !== undefined) counts.set(s.parent, (counts.get(s.parent) || 0) + 1);
-    const options = [el('option', `all agents (${graph.agents.length})`)];
-    options[0].value = '';
-    for (const agent of graph.agents) {
-      const option = el('option', `${agent.agentId} (${counts.get(agent.id) || 0})`);
-      option.value = agent.id;
-      options.push(option);
-    }
-    menu.replaceChildren(...options);
+    const option = (value, text) => Object.assign(el('option', text), { value });
+    menu.replaceChildren(option('', `all agents (${graph.agents.length})`), ...graph.agents.map((agent) => option(agent.id, `${agent.agentId} (${counts.get(agent.id) || 0})`)));
     menu.value = graph.agents.some((a) => a.id === chosen) ? chosen : '';
   }
 
@@ -142,10 +136,9 @@
     const list = byId('counts');
     list.replaceChildren();
     for (const [key, label] of COUNT_LABELS) {
-      list.append(el('dt', label));
       const value = el('dd', counts[key]);
       value.dataset.count = key;
-      list.append(value);
+      list.append(el('dt', label), value);
     }
   }
 
@@ -160,8 +153,7 @@
       const item = el('li');
       item.dataset.watcher = notice.watcher;
       item.dataset.target = notice.target;
-      item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`));
-      item.append(el('code', notice.text));
+      item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`), el('code', notice.text));
       item.addEventListener('click', () => pickPair(notice.watcher, notice.target));
       list.append(item);
     }
@@ -198,8 +190,7 @@
     const list = el('ol');
     for (const step of explanation.steps) {
       const item = el('li');
-      item.append(el('div', `#${step.position} ${step.time} ${step.text}`));
-      item.append(el('div', `acked ${step.acked} · notified ${step.notified} · material ${step.material}`, 'watermarks'));
+      item.append(el('div', `#${step.position} ${step.time} ${step.text}`), el('div', `acked ${step.acked} · notified ${step.notified} · material ${step.material}`, 'watermarks'));
       list.append(item);
     }
     const closing = explanation.lines[explanation.lines.length - 1];

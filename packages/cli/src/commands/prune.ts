@@ -69,28 +69,23 @@ export async function pruneToCompletion(store: StateStore, request: Omit<PruneRe
   }
 }
 
-/** The bar of one prune run: events deleted so far, and stopping it (its last state stays on the terminal). */
-interface PruneProgress {
-  update(eventsDeleted: number): void;
-  stop(): void;
-}
-
 /**
  * A cli-progress bar on `stream` (a terminal) of the events pruned out of `total`, what the
- * dry-run count found at the start. cli-progress is loaded only when a bar is shown.
+ * dry-run count found at the start; `stop` leaves its last state on the terminal. cli-progress is
+ * loaded only when a bar is shown.
  */
-async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
+async function startProgress(stream: NodeJS.WritableStream, total: number) {
   const { SingleBar } = await import('cli-progress');
   const format = 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}';
   const bar = new SingleBar({ stream, format, hideCursor: true, clearOnComplete: false });
   bar.start(Math.max(total, 1), 0);
   return {
-    update: (eventsDeleted) => {
+    update: (eventsDeleted: number): void => {
       // The log can grow while it is pruned: the total follows, the bar never overflows.
       if (eventsDeleted > bar.getTotal()) bar.setTotal(eventsDeleted);
       bar.update(eventsDeleted);
     },
-    stop: () => bar.stop(),
+    stop: (): void => bar.stop(),
   };
 }
 
@@ -109,7 +104,7 @@ async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'
 /** The real run: batches until done or Ctrl-C, progress on a terminal, then the optional vacuum. */
 async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
   const stop = interruption(io);
-  let progress: PruneProgress | undefined;
+  let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
   let run: PruneRun;
   try {
     if (io.stderr.isTTY === true && isStoreMaintenance(store)) {
