@@ -8,19 +8,8 @@ import { isoTime, table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-/** A cursor as printed: its watermarks, whether a notice is pending, when it was last touched. */
-export interface CursorListing {
-  readonly watcher: string;
-  readonly target: string;
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  /** A notice is pending (or is re-queued by the next restart scan): material or notified above acked. */
-  readonly pending: boolean;
-  readonly touchedAt: string;
-}
-
-export function toCursorListing(row: CursorRow): CursorListing {
+/** A cursor as printed: its watermarks, whether a notice is pending (or is re-queued by the next restart scan: material or notified above acked), when it was last touched. */
+export function toCursorListing(row: CursorRow) {
   return {
     watcher: row.watcher,
     target: row.target,
@@ -31,6 +20,8 @@ export function toCursorListing(row: CursorRow): CursorListing {
     touchedAt: isoTime(row.touchedAt),
   };
 }
+
+type CursorListing = ReturnType<typeof toCursorListing>;
 
 /** The human form: one table row per cursor. */
 export function cursorLines(rows: readonly CursorListing[]): string[] {
