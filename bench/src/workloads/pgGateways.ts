@@ -60,13 +60,8 @@ function mergeRuns(runs: readonly SideRun[]): SideRun {
   };
 }
 
-interface SideGateways {
-  phase(seconds: number, recordsPerSec?: number): Promise<SideRun>;
-  close(): Promise<void>;
-}
-
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
-async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number): Promise<SideGateways> {
+async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number) {
   const { place, pool } = await freshRawSide(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
@@ -93,7 +88,7 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
     throw error;
   }
   return {
-    async phase(seconds, recordsPerSec) {
+    async phase(seconds: number, recordsPerSec?: number): Promise<SideRun> {
       const reports = children.map((child) => message<GatewayReport>(child, 'report', 'a gateway failed'));
       const fromWall = performance.timeOrigin + performance.now() + 200;
       const go: GatewayGo = { type: 'go', fromWall, untilWall: fromWall + seconds * 1000, ...(recordsPerSec !== undefined ? { recordsPerSec } : {}) };
@@ -108,7 +103,7 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
       const rereadsPerProcess = done.map((r) => REREADS.reduce((sum, label) => sum + (r.queries[label] ?? 0), 0));
       return { ...summed, seconds, delaysNs, lost: sent.length - delaysNs.length, rereadsPerProcess };
     },
-    async close() {
+    async close(): Promise<void> {
       const exits = children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))));
       for (const child of children) if (child.exitCode === null) child.send({ type: 'end' });
       const timer = setTimeout(kill, 5000);
@@ -128,7 +123,7 @@ interface Phase {
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
   const probeSeconds = plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds;
   const raw = await openSide(ctx, 'raw', gateways, probeSeconds);
-  let library: SideGateways | undefined;
+  let library: Awaited<ReturnType<typeof openSide>> | undefined;
   try {
     library = await openSide(ctx, 'library', gateways, probeSeconds);
     const sides = { raw, library };
