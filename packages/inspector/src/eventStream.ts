@@ -23,17 +23,8 @@ export interface StreamBacklog {
   readonly socketBytes: number;
 }
 
-/** The event stream route and its open streams. */
-export interface EventStreams {
-  readonly handler: (c: Context) => Response | Promise<Response>;
-  /** Ends every open stream. */
-  endAll(): void;
-  /** What each open stream holds. */
-  backlog(): readonly StreamBacklog[];
-}
-
-/** Builds the event stream route over `live`. */
-export function eventStreams(live: LiveOverview): EventStreams {
+/** Builds the event stream route over `live` (`handler`); `endAll` ends every open stream, `backlog` tells what each holds. */
+export function eventStreams(live: LiveOverview) {
   const open = new Map<() => void, () => StreamBacklog>();
 
   const handler = (c: Context): Response | Promise<Response> =>
@@ -79,9 +70,9 @@ export function eventStreams(live: LiveOverview): EventStreams {
 
   return {
     handler,
-    endAll: () => {
+    endAll: (): void => {
       for (const end of open.keys()) end();
     },
-    backlog: () => [...open.values()].map((read) => read()),
+    backlog: (): readonly StreamBacklog[] => [...open.values()].map((read) => read()),
   };
 }

@@ -25,16 +25,7 @@ export interface OverviewFrame {
   readonly data: string;
 }
 
-export interface LiveOverview {
-  /** The latest frame (after the read under way, if any, has finished). */
-  current(): Promise<OverviewFrame>;
-  /** Calls `listener` with every new frame until the returned function is called. */
-  subscribe(listener: (frame: OverviewFrame) => void): () => void;
-  /** Re-reads now (what the change source triggers); resolves once the reads queued have finished. */
-  refresh(): Promise<void>;
-  /** Stops the change source; no update is pushed after it resolves. */
-  close(): Promise<void>;
-}
+export type LiveOverview = Awaited<ReturnType<typeof startLiveOverview>>;
 
 /** The pause before a queued re-read, as a multiple of what the last read took: the loop stays free most of the time. */
 const PAUSE_PER_READ_COST = 4;
@@ -49,11 +40,15 @@ function frameOf(run: string, version: number, overview: Overview, overviewText:
 }
 
 /**
- * Reads the overview once, then keeps it current from `changes`.
+ * Reads the overview once, then keeps it current from `changes`. `current` gives the latest frame
+ * (after the read under way, if any, has finished); `subscribe` calls `listener` with every new
+ * frame until the returned function is called; `refresh` re-reads now (what the change source
+ * triggers) and resolves once the reads queued have finished; `close` stops the change source, and
+ * no update is pushed after it resolves.
  *
  * @example const live = await startLiveOverview(store, sqliteFileChanges(file));
  */
-export async function startLiveOverview(store: StateStore, changes: ChangeSource): Promise<LiveOverview> {
+export async function startLiveOverview(store: StateStore, changes: ChangeSource) {
   const run = randomUUID();
   const listeners = new Set<(frame: OverviewFrame) => void>();
   const first = await readOverview(store);
@@ -120,16 +115,16 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
   });
 
   return {
-    current: async () => {
+    current: async (): Promise<OverviewFrame> => {
       if (reading !== undefined) await reading;
       return latest;
     },
-    subscribe: (listener) => {
+    subscribe: (listener: (frame: OverviewFrame) => void): (() => void) => {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => void listeners.delete(listener);
     },
     refresh,
-    close: async () => {
+    close: async (): Promise<void> => {
       closed = true;
       listeners.clear();
       if (pause !== undefined) {
