@@ -123,15 +123,11 @@ export async function openOrCreatePostgresStore(requested: PostgresLocation, cre
   return store;
 }
 
-/** What `schema` shows of a PostgreSQL store: its schema, version, and each table's size with its indexes. */
-export interface PostgresStoreSizes {
-  readonly schema: string;
-  readonly schemaVersion: number;
-  readonly relations: readonly { readonly name: string; readonly bytes: number }[];
-}
-
-/** Reads the store's schema version and table sizes without writing anything; a schema without a store is a usage error. */
-export async function describePostgresStore(requested: PostgresLocation): Promise<PostgresStoreSizes> {
+/**
+ * What `schema` shows of a PostgreSQL store, read without writing anything: its schema, version,
+ * and each table's size with its indexes. A schema without a store is a usage error.
+ */
+export async function describePostgresStore(requested: PostgresLocation) {
   const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);

@@ -138,14 +138,6 @@ async function openStore({ path, file }: StateFilePath, readOnly: boolean): Prom
   }
 }
 
-/** What `schema` shows of a state file: its schema version and its size on disk. */
-export interface StateFileSizes {
-  readonly schemaVersion: number;
-  readonly fileBytes: number;
-  /** The -wal beside it: commits not yet checkpointed into the file (0 when there is none). */
-  readonly walBytes: number;
-}
-
 function sizeOf(file: string): number {
   try {
     return fs.statSync(file).size;
@@ -154,8 +146,12 @@ function sizeOf(file: string): number {
   }
 }
 
-/** Looks at an existing state file read-only (a missing one is a usage error naming --db, as for read commands). */
-export function describeStateFile(at: StateFilePath): StateFileSizes {
+/**
+ * What `schema` shows of a state file, looked at read-only: its schema version, its size on disk
+ * and that of the -wal beside it (commits not yet checkpointed into the file; 0 when there is
+ * none). A missing file is a usage error naming --db, as for read commands.
+ */
+export function describeStateFile(at: StateFilePath) {
   requireStateFile(at);
   const probe = probeStateFile(at.file);
   if (probe.kind !== 'state') throw new StorageError(`cannot read the state file ${at.path}: it changed while being read`);
