@@ -32,27 +32,16 @@ export function defaultCursorMaxAge(maxAgeMs: number): number {
   return Math.max(maxAgeMs, DEFAULT_MAX_AGE_MS);
 }
 
-/** What one full prune did. */
-export interface PruneSummary {
-  readonly eventsDeleted: number;
-  readonly cursorsExpired: number;
-}
-
-/** How a prune run went: its totals, and whether an interrupt stopped it before the end. */
-export interface PruneRun extends PruneSummary {
-  readonly interrupted: boolean;
-}
-
-/** What `pruneToCompletion` reports to and asks of its caller between batches. */
-export interface PruneLoopHooks {
-  /** After each committed batch, with the totals so far. */
-  readonly onBatch?: (totals: PruneSummary) => void;
-  /** Asked after each batch: true stops the run there (everything so far is committed). */
-  readonly stopRequested?: () => boolean;
-}
-
-/** Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is asked for. */
-export async function pruneToCompletion(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, hooks: PruneLoopHooks = {}): Promise<PruneRun> {
+/**
+ * Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is
+ * asked for: `onBatch` gets the totals after each committed batch; `stopRequested` is asked after
+ * each, and true stops the run there (everything so far is committed), `interrupted`.
+ */
+export async function pruneToCompletion(
+  store: StateStore,
+  request: Omit<PruneRequest, 'batchSize'>,
+  hooks: { readonly onBatch?: (totals: { eventsDeleted: number; cursorsExpired: number }) => void; readonly stopRequested?: () => boolean } = {},
+) {
   let eventsDeleted = 0;
   let cursorsExpired = 0;
   let journalAfter: number | undefined;
@@ -105,7 +94,7 @@ async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'
 async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
   const stop = interruption(io);
   let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
-  let run: PruneRun;
+  let run: Awaited<ReturnType<typeof pruneToCompletion>>;
   try {
     if (io.stderr.isTTY === true && isStoreMaintenance(store)) {
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
