@@ -105,19 +105,11 @@ export function appendIn(st: RawStatements): (record: RawRecord, now: number) =>
   };
 }
 
-export interface RawStatus {
-  readonly stateVersion: number;
-  readonly events: readonly Record<string, unknown>[];
-  readonly historyGap: boolean;
-  readonly hasMore: boolean;
-  readonly nextSince: number;
-}
-
 /** Shapes [head, prune_watermark, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at] rows. */
-export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown): RawStatus {
+export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown) {
   const first = rows[0];
-  if (first === undefined) return { stateVersion: 0, events: [], historyGap: false, hasMore: false, nextSince: since };
   const events: Record<string, unknown>[] = [];
+  if (first === undefined) return { stateVersion: 0, events, historyGap: false, hasMore: false, nextSince: since };
   for (let i = 0; i < rows.length && i < limit; i++) {
     const r = rows[i];
     if (r === undefined || r[2] === null) break;
@@ -135,6 +127,8 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
     nextSince: last === undefined ? since : (last['sequence'] as number),
   };
 }
+
+export type RawStatus = ReturnType<typeof shapeChanges>;
 
 /** A reader of at most `limit` events after `since` for a session. */
 export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
