@@ -4,7 +4,7 @@ import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
 import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBurst, msSince, type BurstMeasure } from '../harness/loopBlock.js';
+import { measureBurst, msSince } from '../harness/loopBlock.js';
 import { turn } from '../harness/measure.js';
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
@@ -38,16 +38,11 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   const libTxMs: number[] = [];
   // Room for the whole burst: no prune starts inside the measured run.
   const awareness = await startOnStore(timingAppends(openLibraryStore(ctx.tempDb('w8-library')), libTxMs), { maxRows: 2 * n });
-  let lib: BurstMeasure<readonly { readonly ok: boolean; readonly event?: { readonly sequence: number } }[]>;
-  try {
-    lib = await measureBurst(() => Promise.all(Array.from({ length: n }, (_, i) => awareness.record(humanTurn(targetKey(i % sessions))))));
-  } finally {
-    await awareness.close();
-  }
+  const lib = await measureBurst(() => Promise.all(Array.from({ length: n }, (_, i) => awareness.record(humanTurn(targetKey(i % sessions)))))).finally(() => awareness.close());
   let previous = 0;
   for (const result of lib.result) {
     expectRecorded(result, 'library burst');
-    const sequence = result.event?.sequence ?? 0;
+    const sequence = result.ok && 'event' in result ? result.event.sequence : 0;
     if (sequence <= previous) throw new Error(`library burst: sequence ${sequence} after ${previous}, not in call order`);
     previous = sequence;
   }
@@ -56,27 +51,22 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   const raw = openRawDb(ctx.tempDb('w8-raw'));
   const perTx = APPEND_BATCH_BOUNDS.maxRequests;
   const rawTxMs: number[] = [];
-  let base: BurstMeasure<number>;
-  try {
-    const append = rawAppender(raw);
-    // Nested in this transaction, each append runs as a savepoint, as in the store's batch.
-    const appendMany = raw.client.transaction((records: readonly RawRecord[], now: number) => {
-      for (const record of records) append(record, now);
-    });
-    base = await measureBurst(async () => {
-      const records = Array.from({ length: n }, (_, i) => rawHumanTurn(targetKey(i % sessions)));
-      await Promise.resolve();
-      for (let from = 0; from < n; from += perTx) {
-        if (from > 0) await turn();
-        const t0 = process.hrtime.bigint();
-        appendMany.immediate(records.slice(from, from + perTx), Date.now());
-        rawTxMs.push(msSince(t0));
-      }
-      return n;
-    });
-  } finally {
-    raw.client.close();
-  }
+  const append = rawAppender(raw);
+  // Nested in this transaction, each append runs as a savepoint, as in the store's batch.
+  const appendMany = raw.client.transaction((records: readonly RawRecord[], now: number) => {
+    for (const record of records) append(record, now);
+  });
+  const base = await measureBurst(async () => {
+    const records = Array.from({ length: n }, (_, i) => rawHumanTurn(targetKey(i % sessions)));
+    await Promise.resolve();
+    for (let from = 0; from < n; from += perTx) {
+      if (from > 0) await turn();
+      const t0 = process.hrtime.bigint();
+      appendMany.immediate(records.slice(from, from + perTx), Date.now());
+      rawTxMs.push(msSince(t0));
+    }
+    return n;
+  }).finally(() => raw.client.close());
 
   const [libTx, rawTx] = [spread(libTxMs), spread(rawTxMs)];
   return {
