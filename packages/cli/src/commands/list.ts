@@ -7,25 +7,18 @@ import { table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-/** One listed session; `stateVersion` and `pruneWatermark` appear only when it has a head row. */
-export interface SessionListing {
-  readonly sessionKey: string;
-  readonly stateVersion?: number;
-  readonly pruneWatermark?: number;
-  /** Cursors this session holds as watcher. */
-  readonly watching: number;
-  /** Cursors on this session as target. */
-  readonly watchedBy: number;
-}
-
 function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(pick(row), (counts.get(pick(row)) ?? 0) + 1);
   return counts;
 }
 
-/** Joins head rows and cursor counts into one listing per key, in the order given. */
-export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]): SessionListing[] {
+/**
+ * Joins head rows and cursor counts into one listing per key, in the order given: `stateVersion`
+ * and `pruneWatermark` appear only when the session has a head row; `watching` counts the cursors
+ * it holds as watcher, `watchedBy` those on it as target.
+ */
+export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]) {
   const headOf = new Map<string, HeadRow>(heads.map((row) => [row.sessionKey, row]));
   const watching = countBy(cursors, (row) => row.watcher);
   const watchedBy = countBy(cursors, (row) => row.target);
@@ -40,6 +33,8 @@ export function buildListing(keys: readonly string[], heads: readonly HeadRow[],
     };
   });
 }
+
+type SessionListing = ReturnType<typeof buildListing>[number];
 
 /** The human form: one table row per session, `-` where a session has no head. */
 export function listLines(listing: readonly SessionListing[]): string[] {
