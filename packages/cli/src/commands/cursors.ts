@@ -23,7 +23,6 @@ export function toCursorListing(row: CursorRow) {
 
 type CursorListing = ReturnType<typeof toCursorListing>;
 
-/** The human form: one table row per cursor. */
 export function cursorLines(rows: readonly CursorListing[]): string[] {
   if (rows.length === 0) return ['no cursors'];
   return table<CursorListing>(

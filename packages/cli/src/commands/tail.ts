@@ -15,7 +15,6 @@ import { withStore, type StateLocation } from '../state/stateLocation.js';
 const POLL_MS = 200;
 const PAGE = 200;
 
-/** One followed event as a human line. */
 export function tailLine(event: SessionEvent): string {
   const payload = payloadLabel(event.payload);
   return `#${event.sequence}  ${event.occurredAt}  ${event.kind}  ${actorLabel(event)}  ${event.summary}${payload === '' ? '' : `  ${payload}`}`;

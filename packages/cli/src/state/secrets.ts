@@ -13,7 +13,6 @@ export function urlScheme(value: string): string | undefined {
   return URL_PREFIX.exec(value)?.[1]?.toLowerCase();
 }
 
-/** The mask that replaces a secret. */
 export const MASK = '***';
 
 /**
