@@ -7,6 +7,7 @@ import nodePath from 'node:path';
 import { labelStateFile, openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
+import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
 import type { StateFilePath } from './stateFilePath.js';
 
@@ -138,13 +139,7 @@ async function openStore({ path, file }: StateFilePath, readOnly: boolean): Prom
   }
 }
 
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
+const sizeOf = (file: string): number => orElse(() => fs.statSync(file).size, 0);
 
 /**
  * What `schema` shows of a state file, looked at read-only: its schema version, its size on disk
