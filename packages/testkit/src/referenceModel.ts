@@ -140,14 +140,9 @@ export class ReferenceModel {
 
   /** What an append should do, before the store answers. */
   expectAppend(input: ModelAppend): AppendExpectation {
-    if (input.dedupeKey !== undefined) {
-      const existing = this.findByDedupeKey(input.dedupeKey);
-      if (existing !== undefined) return { type: 'duplicate', event: existing };
-    }
-    if (input.onlyIfWatched === true) {
-      const watched = this.allCursors().some((row) => row.target === input.sessionKey);
-      if (!watched) return { type: 'skipped' };
-    }
+    const existing = input.dedupeKey === undefined ? undefined : this.findByDedupeKey(input.dedupeKey);
+    if (existing !== undefined) return { type: 'duplicate', event: existing };
+    if (input.onlyIfWatched === true && !this.allCursors().some((row) => row.target === input.sessionKey)) return { type: 'skipped' };
     return { type: 'append' };
   }
 

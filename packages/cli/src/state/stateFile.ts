@@ -35,12 +35,8 @@ function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
  */
 function folderNotADirectory({ path, file }: StateFilePath): UsageError | undefined {
   for (let folder = nodePath.dirname(file); folder !== nodePath.dirname(folder); folder = nodePath.dirname(folder)) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(folder);
-    } catch {
-      continue;
-    }
+    const stat = orElse(() => fs.statSync(folder), undefined);
+    if (stat === undefined) continue;
     if (stat.isDirectory()) return undefined;
     // The folder as the user wrote it: `notes.txt`, not its absolute path.
     const shown = nodePath.join(nodePath.dirname(path), nodePath.relative(nodePath.dirname(file), folder));
