@@ -19,7 +19,6 @@ interface PruneOptions extends JsonOption {
 
 const DAY_MS = 86_400_000;
 const DEFAULT_MAX_AGE_MS = 30 * DAY_MS;
-const DEFAULT_MAX_ROWS = 50_000;
 const BATCH_SIZE = 1_000;
 
 /**
@@ -132,7 +131,7 @@ export function registerPrune(program: Command, context: RunContext): void {
     .command('prune')
     .description('delete events older than --max-age and beyond --max-rows; expire cursors idle beyond --cursor-max-age')
     .addOption(new Option('--max-age <duration>', 'event age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(DEFAULT_MAX_AGE_MS, '30d'))
-    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(DEFAULT_MAX_ROWS))
+    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(50_000))
     .addOption(
       new Option('--cursor-max-age <duration>', 'how long a watch may sit untouched before it expires (default: the larger of --max-age and 30d, so no pending cursor expires before its events)').argParser(
         named('--cursor-max-age', parseDuration),
