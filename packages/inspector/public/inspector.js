@@ -179,14 +179,10 @@
     if (pair === undefined) return;
     const box = byId('pair');
     byId('pair-name').textContent = `${pair.watcher} → ${pair.target}`;
-    let explanation;
-    try {
-      explanation = await getJson(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`);
-    } catch (error) {
-      box.replaceChildren(el('p', `cannot read the journal: ${error.message}`, 'muted'));
-      return;
-    }
-    if (state.pair !== pair) return;
+    const explanation = await getJson(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`).catch(
+      (error) => void box.replaceChildren(el('p', `cannot read the journal: ${error.message}`, 'muted')),
+    );
+    if (explanation === undefined || state.pair !== pair) return;
     const list = el('ol');
     for (const step of explanation.steps) {
       const item = el('li');
@@ -205,14 +201,10 @@
   async function loadTimeline() {
     const session = state.session;
     if (session === undefined) return;
-    let timeline;
-    try {
-      timeline = await getJson(`/api/timeline?session=${encodeURIComponent(session)}`);
-    } catch (error) {
-      byId('timeline-chart').replaceChildren(el('p', `cannot read the timeline: ${error.message}`, 'muted'));
-      return;
-    }
-    if (state.session !== session) return;
+    const timeline = await getJson(`/api/timeline?session=${encodeURIComponent(session)}`).catch(
+      (error) => void byId('timeline-chart').replaceChildren(el('p', `cannot read the timeline: ${error.message}`, 'muted')),
+    );
+    if (timeline === undefined || state.session !== session) return;
     byId('timeline-name').textContent = `${session} · head ${timeline.head} · prune watermark ${timeline.pruneWatermark}${timeline.hasMore ? ' · more follow' : ''}`;
     timelineView.drawTimelineChart(timeline);
     timelineView.drawTimelineTable(timeline);
