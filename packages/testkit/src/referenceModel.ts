@@ -67,11 +67,8 @@ export class ReferenceModel {
   constructor(readonly retention: ModelRetention) {}
 
   session(key: string): ModelSession {
-    let session = this.sessions.get(key);
-    if (session === undefined) {
-      session = { head: 0, pruneWatermark: 0, events: [] };
-      this.sessions.set(key, session);
-    }
+    const session = this.sessions.get(key) ?? { head: 0, pruneWatermark: 0, events: [] };
+    this.sessions.set(key, session);
     return session;
   }
 
@@ -130,12 +127,8 @@ export class ReferenceModel {
   }
 
   private putCursor(watcher: string, target: string, cursor: ModelCursor): void {
-    let targets = this.cursors.get(watcher);
-    if (targets === undefined) {
-      targets = new Map();
-      this.cursors.set(watcher, targets);
-    }
-    targets.set(target, cursor);
+    const targets = this.cursors.get(watcher) ?? new Map<string, ModelCursor>();
+    this.cursors.set(watcher, targets.set(target, cursor));
   }
 
   /** What an append should do, before the store answers. */
