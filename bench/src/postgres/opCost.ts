@@ -2,16 +2,6 @@
 // awaiting their results, the rest of the wall time (this process), and this process's CPU time.
 import pg from 'pg';
 
-export interface OpCost {
-  readonly queries: ReadonlyMap<string, number>;
-  readonly wallUs: number;
-  /** Sum over its queries of the time from `query()` to the result. */
-  readonly inQueryUs: number;
-  readonly cpuUs: number;
-  /** Operations the action ran (the divisor of every figure). */
-  readonly ops: number;
-}
-
 /** A named statement's name, else the first two words of the text. */
 export function labelOf(config: unknown): string {
   if (typeof config === 'string') return config.trim().split(/\s+/).slice(0, 2).join(' ');
@@ -45,8 +35,11 @@ export function watchQueries(onQuery: (label: string) => (() => void) | undefine
   };
 }
 
-/** Runs `action` (`ops` operations) with every query counted and timed to its result. */
-export async function measureOpCost(ops: number, action: () => Promise<unknown>): Promise<OpCost> {
+/**
+ * Runs `action` (`ops` operations, the divisor of every figure) with every query counted and timed
+ * to its result: `inQueryUs` sums over its queries the time from `query()` to the result.
+ */
+export async function measureOpCost(ops: number, action: () => Promise<unknown>) {
   const counts = new Map<string, number>();
   let inQueryNs = 0n;
   const unwatch = watchQueries((label) => {
@@ -66,6 +59,8 @@ export async function measureOpCost(ops: number, action: () => Promise<unknown>)
   const cpu = process.cpuUsage(cpu0);
   return { queries: counts, wallUs: Number(now() - t0) / 1e3, inQueryUs: Number(inQueryNs) / 1e3, cpuUs: cpu.user + cpu.system, ops };
 }
+
+export type OpCost = Awaited<ReturnType<typeof measureOpCost>>;
 
 function mergeOpCosts(a: OpCost, b: OpCost): OpCost {
   const queries = new Map(a.queries);
