@@ -15,17 +15,13 @@ export const OVERVIEW_EVENT = 'overview';
 /** How soon a page's EventSource retries after the stream ends (a restarted inspector), in milliseconds. */
 const RETRY_MS = 1000;
 
-/** What one open stream holds at this moment. */
-export interface StreamBacklog {
-  /** Frames handed to the stream and not yet taken by the socket (at most 2: one in flight, one waiting). */
-  readonly frames: number;
-  /** Bytes the socket has accepted and not yet sent. */
-  readonly socketBytes: number;
-}
-
-/** Builds the event stream route over `live` (`handler`); `endAll` ends every open stream, `backlog` tells what each holds. */
+/**
+ * Builds the event stream route over `live` (`handler`); `endAll` ends every open stream, `backlog`
+ * tells what each holds at this moment: `frames` handed to the stream and not yet taken by the
+ * socket (at most 2: one in flight, one waiting), `socketBytes` the socket has accepted and not yet sent.
+ */
 export function eventStreams(live: LiveOverview) {
-  const open = new Map<() => void, () => StreamBacklog>();
+  const open = new Map<() => void, () => { frames: number; socketBytes: number }>();
 
   const handler = (c: Context): Response | Promise<Response> =>
     streamSSE(c, async (stream) => {
@@ -73,6 +69,6 @@ export function eventStreams(live: LiveOverview) {
     endAll: (): void => {
       for (const end of open.keys()) end();
     },
-    backlog: (): readonly StreamBacklog[] => [...open.values()].map((read) => read()),
+    backlog: () => [...open.values()].map((read) => read()),
   };
 }

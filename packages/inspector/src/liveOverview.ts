@@ -19,12 +19,6 @@ export interface OverviewUpdate {
   readonly error?: string;
 }
 
-/** An update and its JSON text, made once for every stream. */
-export interface OverviewFrame {
-  readonly update: OverviewUpdate;
-  readonly data: string;
-}
-
 export type LiveOverview = Awaited<ReturnType<typeof startLiveOverview>>;
 
 /** The pause before a queued re-read, as a multiple of what the last read took: the loop stays free most of the time. */
@@ -32,12 +26,15 @@ const PAUSE_PER_READ_COST = 4;
 /** The longest pause between reads, in milliseconds. */
 const MAX_PAUSE_MS = 5000;
 
-/** The frame of an overview whose JSON text is `overviewText`, so it is serialised only once. */
-function frameOf(run: string, version: number, overview: Overview, overviewText: string, error?: string): OverviewFrame {
+/** An update and its JSON text, made once for every stream; `overviewText` is the overview's, so it is serialised only once. */
+function frameOf(run: string, version: number, overview: Overview, overviewText: string, error?: string) {
   const errorText = error === undefined ? '' : `,"error":${JSON.stringify(error)}`;
   const data = `{"run":${JSON.stringify(run)},"version":${version},"overview":${overviewText}${errorText}}`;
-  return { update: { run, version, overview, ...(error === undefined ? {} : { error }) }, data };
+  const update: OverviewUpdate = { run, version, overview, ...(error === undefined ? {} : { error }) };
+  return { update, data };
 }
+
+export type OverviewFrame = ReturnType<typeof frameOf>;
 
 /**
  * Reads the overview once, then keeps it current from `changes`. `current` gives the latest frame
