@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
-import { checkSessionKeys } from '../args.js';
+import { named, parseSessionKey } from '../args.js';
 import { table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
@@ -58,7 +58,7 @@ export function registerList(program: Command, { io, out }: RunContext): void {
     .argument('[keys...]', 'the sessions to list')
     .option('--json', 'print the listing as JSON')
     .action(async (keys: string[], options: JsonOption, command: Command) => {
-      const given = checkSessionKeys('[keys...]', keys);
+      const given = keys.map(named('[keys...]', parseSessionKey));
       const listing = await withStore(command, io.cwd, async (store) => {
         const cursors = await store.listCursors();
         if (given.length > 0) return buildListing(given, await store.readHeads(given as SessionKey[]), cursors);
