@@ -24,11 +24,10 @@ const GENERATED = path.join('src', 'migrations', 'generated.ts');
 
 /** The migrations of drizzle/ grouped into store versions (see drizzle/versions.json). */
 function versionsOf(drizzleDir) {
-  const journal = JSON.parse(fs.readFileSync(path.join(drizzleDir, 'meta', '_journal.json'), 'utf8'));
   const versionsFile = path.join(drizzleDir, 'versions.json');
   const joinPrevious = fs.existsSync(versionsFile) ? JSON.parse(fs.readFileSync(versionsFile, 'utf8')).joinPrevious : [];
   const versions = [];
-  for (const { tag } of journal.entries) {
+  for (const tag of journalTags(drizzleDir)) {
     const sql = fs.readFileSync(path.join(drizzleDir, `${tag}.sql`), 'utf8').trim();
     if (!sql.endsWith(';')) throw new Error(`${drizzleDir}/${tag}.sql must end with ";"`);
     if (joinPrevious.includes(tag) && versions.length > 0) {

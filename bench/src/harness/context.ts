@@ -47,7 +47,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Ops = { readonly library: string; readonly raw: string };
 
-/** The two sides and the checks "library ≤ `limit`× raw at p50 and p99"; `prefix` names a second driver's pair. */
+/** The two sides and the checks "library ≤ `limit`× raw at p50 and p99"; `driver` names a second driver's pair. */
 function latencyPair(ops: Ops, lib: SideStats, base: SideStats, limit: number, driver: '' | ' node:sqlite'): Pick<WorkloadResult, 'sides' | 'checks'> {
   const label = driver === '' ? '' : `${driver.trim()}: `;
   const check = (p: 'p50' | 'p99', r: number): Check => ({ target: `${label}library ≤ ${limit}× raw at ${p}`, measured: times(r), met: r <= limit });
@@ -60,8 +60,6 @@ function latencyPair(ops: Ops, lib: SideStats, base: SideStats, limit: number, d
 /** A library-against-raw latency result from runPaired's [library, raw] stats, with [library node:sqlite, raw node:sqlite] after them when given. */
 export function latencyResult(id: string, title: string, ops: Ops, [lib, base, nodeLib, nodeBase]: readonly SideStats[], limit: number): WorkloadResult {
   if (lib === undefined || base === undefined) throw new Error(`${id}: a side is missing`);
-  const main = latencyPair(ops, lib, base, limit, '');
-  if (nodeLib === undefined || nodeBase === undefined) return { id, title, ...main };
-  const second = latencyPair(ops, nodeLib, nodeBase, limit, ' node:sqlite');
-  return { id, title, sides: [...main.sides, ...second.sides], checks: [...main.checks, ...second.checks] };
+  const pairs = [latencyPair(ops, lib, base, limit, ''), ...(nodeLib !== undefined && nodeBase !== undefined ? [latencyPair(ops, nodeLib, nodeBase, limit, ' node:sqlite')] : [])];
+  return { id, title, sides: pairs.flatMap((pair) => pair.sides), checks: pairs.flatMap((pair) => pair.checks) };
 }

@@ -5,14 +5,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 export const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
-export interface BlockMeasure<T> {
-  readonly result: T;
-  readonly totalMs: number;
-  /** The longest event-loop delay while it ran, ms. */
-  readonly maxBlockMs: number;
-}
-
-export async function measureBlocking<T>(action: () => T | Promise<T>): Promise<BlockMeasure<T>> {
+/** The action's result, its total time and `maxBlockMs`, the longest event-loop delay while it ran, ms. */
+export async function measureBlocking<T>(action: () => T | Promise<T>) {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   await sleep(5);
@@ -24,15 +18,12 @@ export async function measureBlocking<T>(action: () => T | Promise<T>): Promise<
   return { result, totalMs, maxBlockMs: histogram.max / 1e6 };
 }
 
-/** The caller's own issuing loop (its own block), what else ran in that turn, the longest block after it; `maxBlockMs` is the larger of the last two. */
-export interface BurstMeasure<T> extends BlockMeasure<T> {
-  readonly issueMs: number;
-  readonly issuingTurnExtraMs: number;
-  readonly maxBlockAfterMs: number;
-}
-
-/** A burst issued in one synchronous loop by `issue`: the caller's loop, the rest of that turn, and the longest block after it. */
-export async function measureBurst<T>(issue: () => Promise<T>): Promise<BurstMeasure<T>> {
+/**
+ * A burst issued in one synchronous loop by `issue`: the caller's own issuing loop (`issueMs`, its
+ * own block), what else ran in that turn (`issuingTurnExtraMs`), and the longest block after it
+ * (`maxBlockAfterMs`); `maxBlockMs` is the larger of the last two.
+ */
+export async function measureBurst<T>(issue: () => Promise<T>) {
   await sleep(5);
   const t0 = process.hrtime.bigint();
   const done = issue();

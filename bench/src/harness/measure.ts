@@ -2,16 +2,6 @@
 // chunks so a shared machine's load hits the library and the baseline alike.
 import type { Progress } from './progress.js';
 
-/** One side of one workload, summarised; latencies in µs. */
-export interface SideStats {
-  readonly n: number;
-  /** Operations per second over the measured wall time. */
-  readonly opsPerSec: number;
-  readonly p50Us: number;
-  readonly p99Us: number;
-  readonly totalMs: number;
-}
-
 /** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -20,11 +10,13 @@ export function percentile(sorted: Float64Array, p: number): number {
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
-/** Samples (ns) to ops/s over `wallNs` (so awaits between ops count; the samples' sum when absent), p50 and p99. */
-export function summarise(samplesNs: readonly number[], wallNs: number = sum(samplesNs), ops: number = samplesNs.length): SideStats {
+/** One side of one workload, summarised: samples (ns) to ops/s over `wallNs` (so awaits between ops count; the samples' sum when absent), p50 and p99 in µs. */
+export function summarise(samplesNs: readonly number[], wallNs: number = sum(samplesNs), ops: number = samplesNs.length) {
   const sorted = Float64Array.from(samplesNs).sort();
   return { n: ops, opsPerSec: wallNs > 0 ? (ops * 1e9) / wallNs : Number.NaN, p50Us: percentile(sorted, 50) / 1e3, p99Us: percentile(sorted, 99) / 1e3, totalMs: wallNs / 1e6 };
 }
+
+export type SideStats = ReturnType<typeof summarise>;
 
 /** A sync op, an async op, or an async op that resolves with its own sample in ns (`timed`). */
 export type BenchSide = { readonly name: string; readonly opsPerCall?: number } & (

@@ -1,19 +1,15 @@
 // Progress on stderr: one line rewritten in place on a TTY, a line per step otherwise.
 
-export interface Progress {
-  /** Shows `label` with `done` of `total` (a percentage on a TTY, throttled). */
-  update(label: string, done: number, total: number): void;
-  /** A line that stays. */
-  line(text: string): void;
-}
+export type Progress = ReturnType<typeof createProgress>;
 
-export function createProgress(stream: NodeJS.WriteStream = process.stderr): Progress {
+/** `update` shows `label` with `done` of `total` (a percentage on a TTY, throttled); `line` writes a line that stays. */
+export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
   const tty = stream.isTTY === true;
   let lastLabel = '';
   let lastPaint = 0;
   let dirty = false;
   return {
-    update(label, done, total) {
+    update(label: string, done: number, total: number): void {
       const at = Date.now();
       if (!tty) {
         if (label !== lastLabel) stream.write(`… ${label}\n`);
@@ -24,7 +20,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Pro
       }
       lastLabel = label;
     },
-    line(text) {
+    line(text: string): void {
       if (tty && dirty) stream.write('\r\x1b[2K');
       dirty = false;
       stream.write(`${text}\n`);

@@ -1,19 +1,12 @@
 // Waits for an event a callback reports (a facade's `wake`, a LISTEN notification): `next(key)`
 // resolves with the hrtime at which `signal(key)` is next called.
 
-export interface SignalWaiter {
-  /** The hrtime (ns) of the next `signal(key)`; rejects after `timeoutMs` without one. */
-  next(key: string, timeoutMs: number): Promise<bigint>;
-  signal(key: string): void;
-  /** Signals that came with nobody waiting for their key. */
-  strays(): number;
-}
-
-export function createSignalWaiter(what: string): SignalWaiter {
+/** `next(key, timeoutMs)`: the hrtime (ns) of the next `signal(key)`, rejected after `timeoutMs` without one; `strays()`: signals that came with nobody waiting for their key. */
+export function createSignalWaiter(what: string) {
   const waiting = new Map<string, { resolve: (at: bigint) => void; timer: NodeJS.Timeout }>();
   let strays = 0;
   return {
-    next: (key, timeoutMs) =>
+    next: (key: string, timeoutMs: number) =>
       new Promise<bigint>((resolve, reject) => {
         if (waiting.has(key)) throw new Error(`already waiting for a ${what} for ${key}`);
         const timer = setTimeout(() => {
@@ -22,7 +15,7 @@ export function createSignalWaiter(what: string): SignalWaiter {
         }, timeoutMs);
         waiting.set(key, { resolve, timer });
       }),
-    signal(key) {
+    signal(key: string): void {
       const at = process.hrtime.bigint();
       const waiter = waiting.get(key);
       if (waiter === undefined) {

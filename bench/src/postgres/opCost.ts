@@ -2,16 +2,6 @@
 // awaiting their results, the rest of the wall time (this process), and this process's CPU time.
 import pg from 'pg';
 
-export interface OpCost {
-  readonly queries: ReadonlyMap<string, number>;
-  readonly wallUs: number;
-  /** Sum over its queries of the time from `query()` to the result. */
-  readonly inQueryUs: number;
-  readonly cpuUs: number;
-  /** Operations the action ran (the divisor of every figure). */
-  readonly ops: number;
-}
-
 /** A named statement's name, else the first two words of the text. */
 export function labelOf(config: unknown): string {
   if (typeof config === 'string') return config.trim().split(/\s+/).slice(0, 2).join(' ');
@@ -45,8 +35,11 @@ export function watchQueries(onQuery: (label: string) => (() => void) | undefine
   };
 }
 
-/** Runs `action` (`ops` operations) with every query counted and timed to its result. */
-export async function measureOpCost(ops: number, action: () => Promise<unknown>): Promise<OpCost> {
+/**
+ * Runs `action` (`ops` operations, the divisor of every figure) with every query counted and timed
+ * to its result: `inQueryUs` sums over its queries the time from `query()` to the result.
+ */
+export async function measureOpCost(ops: number, action: () => Promise<unknown>) {
   const counts = new Map<string, number>();
   let inQueryNs = 0n;
   const unwatch = watchQueries((label) => {
@@ -67,20 +60,23 @@ export async function measureOpCost(ops: number, action: () => Promise<unknown>)
   return { queries: counts, wallUs: Number(now() - t0) / 1e3, inQueryUs: Number(inQueryNs) / 1e3, cpuUs: cpu.user + cpu.system, ops };
 }
 
-export function mergeOpCosts(a: OpCost, b: OpCost): OpCost {
+export type OpCost = Awaited<ReturnType<typeof measureOpCost>>;
+
+function mergeOpCosts(a: OpCost, b: OpCost): OpCost {
   const queries = new Map(a.queries);
   for (const [label, n] of b.queries) queries.set(label, (queries.get(label) ?? 0) + n);
   return { queries, wallUs: a.wallUs + b.wallUs, inQueryUs: a.inQueryUs + b.inQueryUs, cpuUs: a.cpuUs + b.cpuUs, ops: a.ops + b.ops };
 }
 
-/** Both sides' costs, each run twice (`part` 0 and 1) in the order library, raw, raw, library. */
-export async function measureCostPair(opsPerCall: number, library: (part: 0 | 1) => Promise<unknown>, raw: (part: 0 | 1) => Promise<unknown>): Promise<{ library: OpCost; raw: OpCost }> {
-  const lib0 = await measureOpCost(opsPerCall, () => library(0));
-  const raw0 = await measureOpCost(opsPerCall, () => raw(0));
-  const raw1 = await measureOpCost(opsPerCall, () => raw(1));
-  const lib1 = await measureOpCost(opsPerCall, () => library(1));
+/** Both sides' costs, each measured twice (`part` 0 and 1) in the order library, raw, raw, library, and merged per side. */
+export async function costPair(measure: (side: 'library' | 'raw', part: 0 | 1) => Promise<OpCost>): Promise<{ library: OpCost; raw: OpCost }> {
+  const [lib0, raw0, raw1, lib1] = [await measure('library', 0), await measure('raw', 0), await measure('raw', 1), await measure('library', 1)];
   return { library: mergeOpCosts(lib0, lib1), raw: mergeOpCosts(raw0, raw1) };
 }
+
+/** costPair of two actions of `opsPerCall` operations each. */
+export const measureCostPair = (opsPerCall: number, library: (part: 0 | 1) => Promise<unknown>, raw: (part: 0 | 1) => Promise<unknown>) =>
+  costPair((side, part) => measureOpCost(opsPerCall, () => (side === 'library' ? library : raw)(part)));
 
 const perOp = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 const us = (x: number): string => (!Number.isFinite(x) ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} ms` : `${x.toFixed(0)} µs`);

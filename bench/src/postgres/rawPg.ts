@@ -19,6 +19,13 @@ const JOURNAL_OF_MOVED = `), journal AS (
 )
 SELECT 1`;
 
+/** The cursor update to the rows `unnest(arrays) AS v(columns)` matched by `where`, at $1, with the moved cursors' journal entries. */
+const movedBy = (arrays: string, columns: string, where: string): string => `WITH moved AS (
+  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+  FROM unnest(${arrays}) AS v(${columns})
+  WHERE ${where}
+${JOURNAL_OF_MOVED}`;
+
 export const RAW_PG = {
   appendEvent: s(
     'append_event',
@@ -36,22 +43,8 @@ RETURNING sequence`,
     'cursors_on_target',
     'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
   ),
-  moveCursors: s(
-    'move_cursors',
-    `WITH moved AS (
-  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-  FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(watcher, acked, notified, material)
-  WHERE cursors.target = $6 AND cursors.watcher = v.watcher
-${JOURNAL_OF_MOVED}`,
-  ),
-  moveCursorPairs: s(
-    'move_cursor_pairs',
-    `WITH moved AS (
-  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-  FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS v(watcher, target, acked, notified, material)
-  WHERE cursors.watcher = v.watcher AND cursors.target = v.target
-${JOURNAL_OF_MOVED}`,
-  ),
+  moveCursors: s('move_cursors', movedBy('$2::text[], $3::bigint[], $4::bigint[], $5::bigint[]', 'watcher, acked, notified, material', 'cursors.target = $6 AND cursors.watcher = v.watcher')),
+  moveCursorPairs: s('move_cursor_pairs', movedBy('$2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]', 'watcher, target, acked, notified, material', 'cursors.watcher = v.watcher AND cursors.target = v.target')),
   journalExpired: s(
     'journal_expired',
     `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)

@@ -4,26 +4,19 @@ import type { RawRecord } from './rawDb.js';
 
 type RefEvent = Omit<RawRecord, 'notifies' | 'actorSessionKey'> & { readonly sequence: number; readonly occurredAt: string; readonly appendedAt: number };
 
-export interface MemoryReference {
-  /** An idle cursor at 0 for the pair, as `sent({ watch: true })` makes it. */
-  watch(watcher: string, target: string): void;
-  append(record: RawRecord, now: number): number;
-  /** At most `limit` events after `since`, the head and whether more follow. */
-  read(sessionKey: string, since: number, limit: number): { readonly stateVersion: number; readonly events: readonly RefEvent[]; readonly hasMore: boolean };
-}
-
-export function createMemoryReference(): MemoryReference {
+/** `watch` makes an idle cursor at 0 for the pair, as `sent({ watch: true })` does; `read` gives at most `limit` events after `since`, the head and whether more follow. */
+export function createMemoryReference() {
   const logs = new Map<string, RefEvent[]>();
   const cursors = new Map<string, Map<string, { acked: number; notified: number; material: number; touchedAt: number }>>();
   const journal: unknown[] = [];
   const notices = new Map<string, { readonly target: string; readonly acked: number }>();
   let sequence = 0;
   return {
-    watch(watcher, target) {
+    watch(watcher: string, target: string): void {
       if (!cursors.has(target)) cursors.set(target, new Map());
       cursors.get(target)?.set(watcher, { acked: 0, notified: 0, material: 0, touchedAt: Date.now() });
     },
-    append(record, now) {
+    append(record: RawRecord, now: number): number {
       sequence += 1;
       const { sessionKey, kind, actorType, summary, payload } = record;
       const event: RefEvent = { sequence, sessionKey, kind, actorType, summary, ...(payload !== undefined ? { payload: { ...payload } } : {}), occurredAt: new Date(now).toISOString(), appendedAt: now };
@@ -41,7 +34,7 @@ export function createMemoryReference(): MemoryReference {
       }
       return sequence;
     },
-    read(sessionKey, since, limit) {
+    read(sessionKey: string, since: number, limit: number) {
       const log = logs.get(sessionKey) ?? [];
       let [lo, hi] = [0, log.length];
       while (lo < hi) {

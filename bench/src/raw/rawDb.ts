@@ -27,8 +27,9 @@ export interface RawStatements {
   readonly insertJournal: Database.Statement;
 }
 
-export interface RawDb {
-  readonly client: Database.Database;
+/** A raw connection (better-sqlite3 unless said: node:sqlite's DatabaseSync) and RAW_SQL prepared on it. */
+export interface RawDb<C = Database.Database> {
+  readonly client: C;
   readonly st: RawStatements;
 }
 
@@ -50,20 +51,20 @@ export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 };
 
-/** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
-export function openRawDb(path: string, options: { readonly existing?: boolean } = {}): RawDb {
-  const client = new Database(path);
-  const st = prepareAll(client, options.existing);
-  st['changesSince']?.raw(true);
+type RawOpen = { readonly existing?: boolean };
+
+/** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared; `asArrays` makes changesSince return positional rows. */
+function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: string): S }>(client: C, { existing }: RawOpen, asArrays: (changesSince: S) => unknown): RawDb<C> {
+  client.exec(RAW_PRAGMAS);
+  if (existing !== true) client.exec(RAW_SCHEMA);
+  const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof RawStatements, S>;
+  asArrays(st.changesSince);
   return { client, st: st as unknown as RawStatements };
 }
 
-/** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared. */
-function prepareAll<S>(client: { exec(sql: string): unknown; prepare(sql: string): S }, existing: boolean | undefined): Record<string, S> {
-  client.exec(RAW_PRAGMAS);
-  if (existing !== true) client.exec(RAW_SCHEMA);
-  return Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)]));
-}
+/** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
+export const openRawDb = (path: string, options: RawOpen = {}): RawDb => prepareAll(new Database(path), options, (s: Database.Statement) => s.raw(true));
+export const openNodeRawDb = (path: string, options: RawOpen = {}): RawDb<DatabaseSync> => prepareAll(new DatabaseSync(path), options, (s: StatementSync) => s.setReturnArrays(true));
 
 /** What the bench records; `notifies` says whether the kind moves watchers' cursors. */
 export interface RawRecord {
@@ -104,19 +105,11 @@ export function appendIn(st: RawStatements): (record: RawRecord, now: number) =>
   };
 }
 
-export interface RawStatus {
-  readonly stateVersion: number;
-  readonly events: readonly Record<string, unknown>[];
-  readonly historyGap: boolean;
-  readonly hasMore: boolean;
-  readonly nextSince: number;
-}
-
 /** Shapes [head, prune_watermark, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at] rows. */
-export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown): RawStatus {
+export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown) {
   const first = rows[0];
-  if (first === undefined) return { stateVersion: 0, events: [], historyGap: false, hasMore: false, nextSince: since };
   const events: Record<string, unknown>[] = [];
+  if (first === undefined) return { stateVersion: 0, events, historyGap: false, hasMore: false, nextSince: since };
   for (let i = 0; i < rows.length && i < limit; i++) {
     const r = rows[i];
     if (r === undefined || r[2] === null) break;
@@ -135,11 +128,11 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
   };
 }
 
-const parse = (stored: unknown): unknown => JSON.parse(stored as string);
+export type RawStatus = ReturnType<typeof shapeChanges>;
 
 /** A reader of at most `limit` events after `since` for a session. */
 export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
-  return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, parse);
+  return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, (stored) => JSON.parse(stored as string));
 }
 
 /** Runs the scan at `now`; returns how many pairs are pending. */
@@ -193,20 +186,8 @@ export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: n
     .immediate();
 }
 
-export interface NodeRawDb {
-  readonly client: DatabaseSync;
-  readonly st: RawStatements;
-}
-
-export function openNodeRawDb(path: string, options: { readonly existing?: boolean } = {}): NodeRawDb {
-  const client = new DatabaseSync(path);
-  const st = prepareAll(client, options.existing);
-  st['changesSince']?.setReturnArrays(true);
-  return { client, st: st as unknown as RawStatements };
-}
-
 /** One record per call in its own write transaction; returns the sequence. */
-export function nodeRawAppender(db: NodeRawDb): (record: RawRecord, now: number) => number {
+export function nodeRawAppender(db: RawDb<DatabaseSync>): (record: RawRecord, now: number) => number {
   const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.client.prepare(sql)) as [StatementSync, StatementSync, StatementSync];
   const append = appendIn(db.st);
   return (record, now) => {

@@ -18,21 +18,18 @@ export function openSeedConnection(path: string): Database.Database {
   return client;
 }
 
-export function seedEvents(client: Database.Database, seed: EventSeed): number {
+export function seedEvents(client: Database.Database, seed: EventSeed): void {
   const insert = client.prepare(
     `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,
   );
   const head = client.prepare(`INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0) ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`);
   const payload = JSON.stringify(SEED_EVENT.payload);
   const occurredAt = new Date(seed.appendedAt).toISOString();
-  return client.transaction((): number => {
-    let last = 0;
+  client.transaction(() => {
     for (let i = 0; i < seed.count; i++) {
       const key = seed.sessionKeys[i % seed.sessionKeys.length] as string;
-      last = Number(insert.run(key, SEED_EVENT.kind, SEED_EVENT.actorType, SEED_EVENT.summary, payload, occurredAt, seed.appendedAt).lastInsertRowid);
-      head.run(key, last);
+      head.run(key, Number(insert.run(key, SEED_EVENT.kind, SEED_EVENT.actorType, SEED_EVENT.summary, payload, occurredAt, seed.appendedAt).lastInsertRowid));
     }
-    return last;
   })();
 }
 

@@ -69,7 +69,6 @@ export function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqli
   return startOnStore(store, { maxRows: seed.count * 2 });
 }
 
-/** A raw file holding `seed`. */
 export function seededRawDb(path: string, seed: EventSeed): RawDb {
   const db = openRawDb(path);
   seedEvents(db.client, seed);

@@ -7,7 +7,6 @@ export const targetKey = (i: number): string => `agent:bench:subagent:t${i}`;
 /** Watcher `slot` of target `i`: every watcher watches `slots` targets, every target has `slots` distinct watchers. */
 export const watcherKey = (i: number, slot: number, sessions: number, slots: number): string => `agent:w${(i + slot * Math.floor(sessions / slots)) % sessions}:main`;
 
-/** Session `i` of a seeded log. */
 export const logKey = (i: number): string => `agent:log:s${i}`;
 
 /** A `record` input: a human turn sent straight to `sessionKey` (it notifies the watchers). */

@@ -60,13 +60,8 @@ function mergeRuns(runs: readonly SideRun[]): SideRun {
   };
 }
 
-interface SideGateways {
-  phase(seconds: number, recordsPerSec?: number): Promise<SideRun>;
-  close(): Promise<void>;
-}
-
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
-async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number): Promise<SideGateways> {
+async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number) {
   const { place, pool } = await freshRawSide(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
@@ -93,7 +88,7 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
     throw error;
   }
   return {
-    async phase(seconds, recordsPerSec) {
+    async phase(seconds: number, recordsPerSec?: number): Promise<SideRun> {
       const reports = children.map((child) => message<GatewayReport>(child, 'report', 'a gateway failed'));
       const fromWall = performance.timeOrigin + performance.now() + 200;
       const go: GatewayGo = { type: 'go', fromWall, untilWall: fromWall + seconds * 1000, ...(recordsPerSec !== undefined ? { recordsPerSec } : {}) };
@@ -103,18 +98,12 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
       for (const report of done) for (const [probe, at] of report.probesHeard) if (!heard.has(probe)) heard.set(probe, at);
       const sent = done.flatMap((report) => report.probesSent);
       const delaysNs = sent.flatMap(([probe, at]) => (heard.has(probe) ? [((heard.get(probe) as number) - at) * 1e6] : []));
-      return {
-        records: done.reduce((sum, r) => sum + r.records, 0),
-        seconds,
-        delaysNs,
-        lost: sent.length - delaysNs.length,
-        notices: done.reduce((sum, r) => sum + r.notices, 0),
-        queries: done.reduce((q, r) => mergeQueries(q, r.queries), {} as Record<string, number>),
-        rereadsPerProcess: done.map((r) => REREADS.reduce((sum, label) => sum + (r.queries[label] ?? 0), 0)),
-        cpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0),
-      };
+      // The gateways' records, notices, queries and CPU summed as rounds are; the phase's own seconds, delays and per-process re-reads.
+      const summed = mergeRuns(done.map((r) => ({ ...r, seconds: 0, delaysNs: [], lost: 0, rereadsPerProcess: [] })));
+      const rereadsPerProcess = done.map((r) => REREADS.reduce((sum, label) => sum + (r.queries[label] ?? 0), 0));
+      return { ...summed, seconds, delaysNs, lost: sent.length - delaysNs.length, rereadsPerProcess };
     },
-    async close() {
+    async close(): Promise<void> {
       const exits = children.map((child) => (child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()))));
       for (const child of children) if (child.exitCode === null) child.send({ type: 'end' });
       const timer = setTimeout(kill, 5000);
@@ -132,10 +121,11 @@ interface Phase {
 
 /** Both sides' gateways open at once, taking turns in rounds after an untimed warm-up (a load change meets both); then, if `paced`, the same at PACED_FRACTION of raw's flat out. */
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
-  const raw = await openSide(ctx, 'raw', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
-  let library: SideGateways | undefined;
+  const probeSeconds = plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds;
+  const raw = await openSide(ctx, 'raw', gateways, probeSeconds);
+  let library: Awaited<ReturnType<typeof openSide>> | undefined;
   try {
-    library = await openSide(ctx, 'library', gateways, plan.warmUp + (paced ? 2 : 1) * plan.rounds * plan.roundSeconds);
+    library = await openSide(ctx, 'library', gateways, probeSeconds);
     const sides = { raw, library };
     await raw.phase(plan.warmUp);
     await library.phase(plan.warmUp);

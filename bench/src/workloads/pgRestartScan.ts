@@ -7,7 +7,7 @@ import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
-import { costNote, measureOpCost, mergeOpCosts, type OpCost } from '../postgres/opCost.js';
+import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
 import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
 import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
 
@@ -60,11 +60,10 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
       ctx.progress.update(`pg6 ${title}: ${side} scan`, r, sizes.scans);
       samples[side].push(await once(side, timeOnce));
     });
-    const costed = (side: 'library' | 'raw'): Promise<OpCost> => once(side, (run) => measureOpCost(1, run));
-    const [lib0, raw0, raw1, lib1] = [await costed('library'), await costed('raw'), await costed('raw'), await costed('library')];
+    const cost = await costPair((side) => once(side, (run) => measureOpCost(1, run)));
     notes = [
       `pg6: ${sizes.scans} scans per side on one seeded schema each (pending rows reset and vacuumed between scans, untimed); ops/s is scans per second.`,
-      costNote('pg6', 'scan', { library: mergeOpCosts(lib0, lib1), raw: mergeOpCosts(raw0, raw1) }),
+      costNote('pg6', 'scan', cost),
     ];
   } finally {
     await libSeeder.end();

@@ -21,7 +21,6 @@ export interface AppendShape {
 
 /** Records per side the WAL frame count runs on, after the measured ones. */
 const FRAME_COUNT_RECORDS = 10;
-const OPS = { library: 'record', raw: 'append tx' };
 
 export function standardShape(ctx: BenchContext, watchers: number): AppendShape {
   const { sessions, records, warmup, chunk } = ctx.sizes;
@@ -45,7 +44,7 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
       const append = nodeRawAppender(nodeRaw);
       sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % shape.sessions)), Date.now()) });
     }
-    const result = latencyResult(id, title, OPS, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
+    const result = latencyResult(id, title, { library: 'record', raw: 'append tx' }, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
     if (shape.explainTail !== true) return result;
     const after = shape.warmup + shape.records;
     const frames = {

@@ -37,14 +37,13 @@ export function libraryReadOps(awareness: Awareness, sessions: number, since: Ta
 
 /** The raw read ops over any reader (SQLite, node:sqlite, PostgreSQL). */
 export function rawReadOps<R extends RawStatus | Promise<RawStatus>>(read: (key: string, since: number, limit: number) => R, sessions: number, since: TailSince, tail: number) {
-  const check = (i: number, r: RawStatus, want: number, what: string): void => checkFirst(i, r.events.length, want, what);
   const after = <T>(r: R, then: (s: RawStatus) => T): T | Promise<T> => (r instanceof Promise ? r.then(then) : then(r as RawStatus));
   return {
     tail: (i: number) => {
       const key = logKey(i % sessions);
-      return after(read(key, since.get(key) ?? 0, PAGE), (r) => check(i, r, tail, 'raw tail poll'));
+      return after(read(key, since.get(key) ?? 0, PAGE), (r) => checkFirst(i, r.events.length, tail, 'raw tail poll'));
     },
-    page: (i: number) => after(read(logKey(i % sessions), 0, PAGE), (r) => check(i, r, PAGE, 'raw page')),
+    page: (i: number) => after(read(logKey(i % sessions), 0, PAGE), (r) => checkFirst(i, r.events.length, PAGE, 'raw page')),
   };
 }
 

@@ -4,8 +4,7 @@ import { openLibraryStore, startOnStore, type Awareness } from '../library/facad
 import { measureBlocking } from '../harness/loopBlock.js';
 import { summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawRestartScan } from '../raw/rawDb.js';
-import { openRawDb } from '../raw/rawDb.js';
+import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';
 

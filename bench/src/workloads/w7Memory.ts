@@ -3,7 +3,7 @@
 import { startMemory } from '../library/facade.js';
 import { runPaired, type SideStats } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { createMemoryReference, type MemoryReference } from '../raw/memoryReference.js';
+import { createMemoryReference } from '../raw/memoryReference.js';
 import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
 import { logKey, rawHumanTurn, targetKey } from './keys.js';
 import { libraryReadOps, PAGE, seedMemoryLog } from './w4StatusReads.js';
@@ -11,7 +11,7 @@ import { libraryReadOps, PAGE, seedMemoryLog } from './w4StatusReads.js';
 /** Target: the facade over the memory store at most this many times the reference at p50. */
 const MEMORY_P50_LIMIT = 2;
 
-const referenceAppend = (ref: MemoryReference, sessions: number) => async (i: number): Promise<void> => {
+const referenceAppend = (ref: ReturnType<typeof createMemoryReference>, sessions: number) => async (i: number): Promise<void> => {
   await ref.append(rawHumanTurn(targetKey(i % sessions)), Date.now());
 };
 

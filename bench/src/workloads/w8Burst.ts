@@ -4,12 +4,12 @@ import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
 import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBurst, msSince, type BurstMeasure } from '../harness/loopBlock.js';
+import { measureBurst, msSince } from '../harness/loopBlock.js';
 import { turn } from '../harness/measure.js';
-import type { BenchContext, SideResult, WorkloadResult } from '../harness/context.js';
+import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
-import { BLOCK_LIMIT_MS } from './pruneResult.js';
+import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './pruneResult.js';
 
 /** The store with every append call (the whole SQLite transaction) timed. */
 function timingAppends(store: StateStore, transactionsMs: number[]): StateStore {
@@ -38,16 +38,11 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   const libTxMs: number[] = [];
   // Room for the whole burst: no prune starts inside the measured run.
   const awareness = await startOnStore(timingAppends(openLibraryStore(ctx.tempDb('w8-library')), libTxMs), { maxRows: 2 * n });
-  let lib: BurstMeasure<readonly { readonly ok: boolean; readonly event?: { readonly sequence: number } }[]>;
-  try {
-    lib = await measureBurst(() => Promise.all(Array.from({ length: n }, (_, i) => awareness.record(humanTurn(targetKey(i % sessions))))));
-  } finally {
-    await awareness.close();
-  }
+  const lib = await measureBurst(() => Promise.all(Array.from({ length: n }, (_, i) => awareness.record(humanTurn(targetKey(i % sessions)))))).finally(() => awareness.close());
   let previous = 0;
   for (const result of lib.result) {
     expectRecorded(result, 'library burst');
-    const sequence = result.event?.sequence ?? 0;
+    const sequence = result.ok && 'event' in result ? result.event.sequence : 0;
     if (sequence <= previous) throw new Error(`library burst: sequence ${sequence} after ${previous}, not in call order`);
     previous = sequence;
   }
@@ -56,40 +51,30 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   const raw = openRawDb(ctx.tempDb('w8-raw'));
   const perTx = APPEND_BATCH_BOUNDS.maxRequests;
   const rawTxMs: number[] = [];
-  let base: BurstMeasure<number>;
-  try {
-    const append = rawAppender(raw);
-    // Nested in this transaction, each append runs as a savepoint, as in the store's batch.
-    const appendMany = raw.client.transaction((records: readonly RawRecord[], now: number) => {
-      for (const record of records) append(record, now);
-    });
-    base = await measureBurst(async () => {
-      const records = Array.from({ length: n }, (_, i) => rawHumanTurn(targetKey(i % sessions)));
-      await Promise.resolve();
-      for (let from = 0; from < n; from += perTx) {
-        if (from > 0) await turn();
-        const t0 = process.hrtime.bigint();
-        appendMany.immediate(records.slice(from, from + perTx), Date.now());
-        rawTxMs.push(msSince(t0));
-      }
-      return n;
-    });
-  } finally {
-    raw.client.close();
-  }
+  const append = rawAppender(raw);
+  // Nested in this transaction, each append runs as a savepoint, as in the store's batch.
+  const appendMany = raw.client.transaction((records: readonly RawRecord[], now: number) => {
+    for (const record of records) append(record, now);
+  });
+  const base = await measureBurst(async () => {
+    const records = Array.from({ length: n }, (_, i) => rawHumanTurn(targetKey(i % sessions)));
+    await Promise.resolve();
+    for (let from = 0; from < n; from += perTx) {
+      if (from > 0) await turn();
+      const t0 = process.hrtime.bigint();
+      appendMany.immediate(records.slice(from, from + perTx), Date.now());
+      rawTxMs.push(msSince(t0));
+    }
+    return n;
+  }).finally(() => raw.client.close());
 
   const [libTx, rawTx] = [spread(libTxMs), spread(rawTxMs)];
-  const row = (side: 'library' | 'raw', op: string, m: BurstMeasure<unknown>): SideResult => ({ side, op, n, opsPerSec: (n * 1000) / m.totalMs, p50Us: Number.NaN, p99Us: Number.NaN, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs });
   return {
     id: '8',
     title,
-    sides: [row('library', 'record × n, unawaited (ops/s)', lib), row('raw', `${perTx} appends per tx (ops/s)`, base)],
+    sides: [totalRow('library', 'record × n, unawaited (ops/s)', n, lib), totalRow('raw', `${perTx} appends per tx (ops/s)`, n, base)],
     checks: [
-      {
-        target: `library: no event-loop block above ${BLOCK_LIMIT_MS} ms from the appends`,
-        measured: `${lib.maxBlockMs.toFixed(1)} ms max block (total ${lib.totalMs.toFixed(0)} ms; raw ${base.maxBlockMs.toFixed(1)} ms block)`,
-        met: lib.maxBlockMs <= BLOCK_LIMIT_MS,
-      },
+      blockCheck(lib, base, ' from the appends'),
       {
         target: `library: no append transaction above ${BLOCK_LIMIT_MS} ms`,
         measured: `${libTx.max.toFixed(1)} ms longest of ${libTx.count}, ${libTx.over} above (raw ${rawTx.max.toFixed(1)} ms longest of ${rawTx.count}, ${rawTx.over} above)`,

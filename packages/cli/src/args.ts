@@ -37,11 +37,6 @@ export function parseSessionKey(value: string): string {
   return value;
 }
 
-/** Validates each key of a variadic `[keys...]` argument; names the argument on failure. */
-export function checkSessionKeys(argument: string, values: readonly string[]): string[] {
-  return values.map(named(argument, parseSessionKey));
-}
-
 /**
  * The parser of an option with a fixed set of values: the option gets commander's `.choices()`
  * for its help and completion, and this parser for the check, since commander's own message

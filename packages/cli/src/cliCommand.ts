@@ -21,7 +21,6 @@ export class CliCommand extends Command {
     this.configureHelp({ showGlobalOptions: true, optionDescription });
   }
 
-  /** Subcommands are CliCommands as well. */
   override createCommand(name?: string): CliCommand {
     return new CliCommand(name);
   }

@@ -3,40 +3,26 @@
 // with `.choices()`), so a new command or option completes without touching this file.
 import type { Command, Option } from 'commander';
 
-/** An option as completion sees it: its flags, whether it takes a value, and which values. */
-interface CompletedOption {
-  readonly names: readonly string[];
-  readonly description: string;
-  readonly takesValue: boolean;
-  /** The values of `.choices()`; undefined for free text. */
-  readonly choices: readonly string[] | undefined;
-  /** A value naming a file (--db), which the shell completes from the file system. */
-  readonly isPath: boolean;
-}
-
-/** A command as completion sees it: its options (its own and the global ones) and its first argument's choices. */
-interface CompletedCommand {
-  readonly name: string;
-  readonly description: string;
-  readonly options: readonly CompletedOption[];
-  readonly argumentChoices: readonly string[] | undefined;
-}
-
-function completedOption(option: Option): CompletedOption {
+/**
+ * An option as completion sees it: its flags, whether it takes a value, which values (`.choices()`;
+ * undefined for free text), and whether the value names a file (--db), which the shell completes
+ * from the file system.
+ */
+function completedOption(option: Option) {
   const names = [option.short, option.long].filter((name): name is string => name !== undefined);
   return { names, description: option.description, takesValue: option.required || option.optional, choices: option.argChoices, isPath: names.includes('--db') };
 }
 
+type CompletedOption = ReturnType<typeof completedOption>;
+
 const HELP_OPTION: CompletedOption = { names: ['-h', '--help'], description: 'display help for command', takesValue: false, choices: undefined, isPath: false };
 
-/** The program's tree as the generators below use it, and the name of the shell function they define. */
-interface CompletedProgram {
-  readonly fn: string;
-  readonly global: readonly CompletedOption[];
-  readonly commands: readonly CompletedCommand[];
-}
-
-function completedCommands(program: Command): CompletedProgram {
+/**
+ * The program's tree as the generators below use it: the global options, and each command with its
+ * options (its own and the global ones) and its first argument's choices; and the name of the shell
+ * function they define.
+ */
+function completedCommands(program: Command) {
   const global = [...program.options.map(completedOption), HELP_OPTION];
   const inherited = global.filter((option) => !option.names.includes('--version') && !option.names.includes('-V'));
   const commands = program.commands.map((command) => ({

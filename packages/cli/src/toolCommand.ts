@@ -5,16 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { orElse } from './orElse.js';
+
 /** The committed launcher; src/ and dist/ are both one level below the package folder. */
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'session-state.js');
 
-function realPath(file: string): string | undefined {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return undefined;
-  }
-}
+const realPath = (file: string): string | undefined => orElse(() => fs.realpathSync(file), undefined);
 
 /**
  * The command that runs this tool from `cwd`: npx looks for `node_modules/.bin/session-state` in

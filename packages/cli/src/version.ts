@@ -2,12 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { orElse } from './orElse.js';
+
 /** The version in the CLI's package.json, or `0.0.0` when it cannot be read. */
 export function packageVersion(): string {
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
+  const manifest = orElse(() => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version?: unknown } | null, undefined);
+  return typeof manifest?.version === 'string' ? manifest.version : '0.0.0';
 }

@@ -81,14 +81,8 @@
     const chosen = menu.value;
     const counts = new Map();
     for (const s of graph.sessions) if (s.parent !== undefined) counts.set(s.parent, (counts.get(s.parent) || 0) + 1);
-    const options = [el('option', `all agents (${graph.agents.length})`)];
-    options[0].value = '';
-    for (const agent of graph.agents) {
-      const option = el('option', `${agent.agentId} (${counts.get(agent.id) || 0})`);
-      option.value = agent.id;
-      options.push(option);
-    }
-    menu.replaceChildren(...options);
+    const option = (value, text) => Object.assign(el('option', text), { value });
+    menu.replaceChildren(option('', `all agents (${graph.agents.length})`), ...graph.agents.map((agent) => option(agent.id, `${agent.agentId} (${counts.get(agent.id) || 0})`)));
     menu.value = graph.agents.some((a) => a.id === chosen) ? chosen : '';
   }
 
@@ -142,10 +136,9 @@
     const list = byId('counts');
     list.replaceChildren();
     for (const [key, label] of COUNT_LABELS) {
-      list.append(el('dt', label));
       const value = el('dd', counts[key]);
       value.dataset.count = key;
-      list.append(value);
+      list.append(el('dt', label), value);
     }
   }
 
@@ -160,8 +153,7 @@
       const item = el('li');
       item.dataset.watcher = notice.watcher;
       item.dataset.target = notice.target;
-      item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`));
-      item.append(el('code', notice.text));
+      item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`), el('code', notice.text));
       item.addEventListener('click', () => pickPair(notice.watcher, notice.target));
       list.append(item);
     }
@@ -187,19 +179,14 @@
     if (pair === undefined) return;
     const box = byId('pair');
     byId('pair-name').textContent = `${pair.watcher} → ${pair.target}`;
-    let explanation;
-    try {
-      explanation = await getJson(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`);
-    } catch (error) {
-      box.replaceChildren(el('p', `cannot read the journal: ${error.message}`, 'muted'));
-      return;
-    }
-    if (state.pair !== pair) return;
+    const explanation = await getJson(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`).catch(
+      (error) => void box.replaceChildren(el('p', `cannot read the journal: ${error.message}`, 'muted')),
+    );
+    if (explanation === undefined || state.pair !== pair) return;
     const list = el('ol');
     for (const step of explanation.steps) {
       const item = el('li');
-      item.append(el('div', `#${step.position} ${step.time} ${step.text}`));
-      item.append(el('div', `acked ${step.acked} · notified ${step.notified} · material ${step.material}`, 'watermarks'));
+      item.append(el('div', `#${step.position} ${step.time} ${step.text}`), el('div', `acked ${step.acked} · notified ${step.notified} · material ${step.material}`, 'watermarks'));
       list.append(item);
     }
     const closing = explanation.lines[explanation.lines.length - 1];
@@ -214,14 +201,10 @@
   async function loadTimeline() {
     const session = state.session;
     if (session === undefined) return;
-    let timeline;
-    try {
-      timeline = await getJson(`/api/timeline?session=${encodeURIComponent(session)}`);
-    } catch (error) {
-      byId('timeline-chart').replaceChildren(el('p', `cannot read the timeline: ${error.message}`, 'muted'));
-      return;
-    }
-    if (state.session !== session) return;
+    const timeline = await getJson(`/api/timeline?session=${encodeURIComponent(session)}`).catch(
+      (error) => void byId('timeline-chart').replaceChildren(el('p', `cannot read the timeline: ${error.message}`, 'muted')),
+    );
+    if (timeline === undefined || state.session !== session) return;
     byId('timeline-name').textContent = `${session} · head ${timeline.head} · prune watermark ${timeline.pruneWatermark}${timeline.hasMore ? ' · more follow' : ''}`;
     timelineView.drawTimelineChart(timeline);
     timelineView.drawTimelineTable(timeline);

@@ -20,12 +20,10 @@ window.createTimelineView = function createTimelineView({ el, svgEl, chart, tabl
     const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' });
     rows.forEach((actor, index) => {
       const y = top + index * rowHeight + rowHeight / 2;
-      svg.append(svgEl('line', { x1: left, x2: width - right, y1: y, y2: y, stroke: '#eef1f5' }));
-      svg.append(svgEl('text', { x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#46506a' }, actor));
+      svg.append(svgEl('line', { x1: left, x2: width - right, y1: y, y2: y, stroke: '#eef1f5' }), svgEl('text', { x: left - 8, y: y + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#46506a' }, actor));
     });
     const marker = (sequence, text, colour) => {
-      svg.append(svgEl('line', { x1: x(sequence), x2: x(sequence), y1: top - 6, y2: height - 14, stroke: colour, 'stroke-dasharray': '4 3' }));
-      svg.append(svgEl('text', { x: x(sequence), y: top - 10, 'text-anchor': 'middle', 'font-size': 10, fill: colour }, text));
+      svg.append(svgEl('line', { x1: x(sequence), x2: x(sequence), y1: top - 6, y2: height - 14, stroke: colour, 'stroke-dasharray': '4 3' }), svgEl('text', { x: x(sequence), y: top - 10, 'text-anchor': 'middle', 'font-size': 10, fill: colour }, text));
     };
     if (timeline.pruneWatermark > 0) marker(timeline.pruneWatermark, `prune watermark ${timeline.pruneWatermark}`, '#b42318');
     marker(timeline.head, `head ${timeline.head}`, '#1d2330');

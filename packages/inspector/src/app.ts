@@ -4,7 +4,7 @@
 import { explainPair, failureMessage, type StateStore } from '@session-state/domain';
 import { Hono } from 'hono';
 
-import { eventStreams, type StreamBacklog } from './eventStream.js';
+import { eventStreams } from './eventStream.js';
 import { hostGuard } from './hostCheck.js';
 import type { LiveOverview } from './liveOverview.js';
 import { BadParameterError, integerParam, sessionKeyParam } from './queryParams.js';
@@ -24,23 +24,8 @@ export interface InspectorAppDeps {
   readonly allowedHosts: () => ReadonlySet<string>;
 }
 
-/** The app and a way to end its open event streams (the server waits for them when closing). */
-export interface InspectorApp {
-  readonly app: Hono;
-  /** Ends every open event stream. */
-  endStreams(): void;
-  /** What each open event stream holds now. */
-  streamBacklog(): readonly StreamBacklog[];
-}
-
-/** The default number of timeline events per request. */
-const TIMELINE_DEFAULT_EVENTS = 500;
-
-/** The Prometheus text exposition format's content type. */
-const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
-/** Builds the routes. */
-export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
+/** Builds the routes; `endStreams` ends the open event streams (the server waits for them when closing), `streamBacklog` tells what each holds now. */
+export function createInspectorApp(deps: InspectorAppDeps) {
   const { store, live, assets } = deps;
   const app = new Hono();
   const streams = eventStreams(live);
@@ -69,7 +54,7 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
   app.get('/api/timeline', async (c) => {
     const session = sessionKeyParam('session', c.req.query('session'));
     const since = integerParam('since', c.req.query('since'), 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = integerParam('limit', c.req.query('limit'), TIMELINE_DEFAULT_EVENTS, 1, TIMELINE_MAX_EVENTS);
+    const limit = integerParam('limit', c.req.query('limit'), 500, 1, TIMELINE_MAX_EVENTS);
     return c.json(await readTimeline(store, session, since, limit));
   });
 
@@ -84,7 +69,7 @@ export function createInspectorApp(deps: InspectorAppDeps): InspectorApp {
     if (deps.metricsText === undefined) {
       return c.text('no metrics registry is wired into this inspector (startInspector: metricsText)\n', 404);
     }
-    return c.body(await deps.metricsText(), 200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
+    return c.body(await deps.metricsText(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
   });
 
   return { app, endStreams: streams.endAll, streamBacklog: streams.backlog };

@@ -15,26 +15,13 @@ export const OVERVIEW_EVENT = 'overview';
 /** How soon a page's EventSource retries after the stream ends (a restarted inspector), in milliseconds. */
 const RETRY_MS = 1000;
 
-/** What one open stream holds at this moment. */
-export interface StreamBacklog {
-  /** Frames handed to the stream and not yet taken by the socket (at most 2: one in flight, one waiting). */
-  readonly frames: number;
-  /** Bytes the socket has accepted and not yet sent. */
-  readonly socketBytes: number;
-}
-
-/** The event stream route and its open streams. */
-export interface EventStreams {
-  readonly handler: (c: Context) => Response | Promise<Response>;
-  /** Ends every open stream. */
-  endAll(): void;
-  /** What each open stream holds. */
-  backlog(): readonly StreamBacklog[];
-}
-
-/** Builds the event stream route over `live`. */
-export function eventStreams(live: LiveOverview): EventStreams {
-  const open = new Map<() => void, () => StreamBacklog>();
+/**
+ * Builds the event stream route over `live` (`handler`); `endAll` ends every open stream, `backlog`
+ * tells what each holds at this moment: `frames` handed to the stream and not yet taken by the
+ * socket (at most 2: one in flight, one waiting), `socketBytes` the socket has accepted and not yet sent.
+ */
+export function eventStreams(live: LiveOverview) {
+  const open = new Map<() => void, () => { frames: number; socketBytes: number }>();
 
   const handler = (c: Context): Response | Promise<Response> =>
     streamSSE(c, async (stream) => {
@@ -79,7 +66,7 @@ export function eventStreams(live: LiveOverview): EventStreams {
 
   return {
     handler,
-    endAll: () => {
+    endAll: (): void => {
       for (const end of open.keys()) end();
     },
     backlog: () => [...open.values()].map((read) => read()),

@@ -8,21 +8,16 @@ export const GRAPH_SESSION_LIMIT = 500;
 /** The most cursors (edges) the overview's graph holds. */
 export const GRAPH_EDGE_LIMIT = 2000;
 
-/** The keys and cursors to draw: everything when it fits, else pending pairs, then other pairs, then sessions by key. */
-export interface ShownPart {
-  readonly keys: ReadonlySet<SessionKey>;
-  readonly cursors: readonly CursorRow[];
-}
-
 function isPending(row: CursorRow): boolean {
   return fromWatermarks(row).status === 'pending';
 }
 
 /**
- * Picks what to draw of `heads` and `cursors` within `sessionLimit` keys and `edgeLimit` cursors:
- * each cursor taken brings both its ends, pending cursors first; head-only sessions fill the rest.
+ * Picks the keys and cursors to draw of `heads` and `cursors` within `sessionLimit` keys and
+ * `edgeLimit` cursors: everything when it fits, else each cursor taken brings both its ends,
+ * pending cursors first; head-only sessions fill the rest.
  */
-export function shownPart(heads: readonly HeadRow[], cursors: readonly CursorRow[], sessionLimit = GRAPH_SESSION_LIMIT, edgeLimit = GRAPH_EDGE_LIMIT): ShownPart {
+export function shownPart(heads: readonly HeadRow[], cursors: readonly CursorRow[], sessionLimit = GRAPH_SESSION_LIMIT, edgeLimit = GRAPH_EDGE_LIMIT) {
   const keys = new Set<SessionKey>();
   const taken = new Set<CursorRow>();
   const take = (row: CursorRow): void => {

@@ -19,41 +19,33 @@ export interface OverviewUpdate {
   readonly error?: string;
 }
 
-/** An update and its JSON text, made once for every stream. */
-export interface OverviewFrame {
-  readonly update: OverviewUpdate;
-  readonly data: string;
-}
-
-export interface LiveOverview {
-  /** The latest frame (after the read under way, if any, has finished). */
-  current(): Promise<OverviewFrame>;
-  /** Calls `listener` with every new frame until the returned function is called. */
-  subscribe(listener: (frame: OverviewFrame) => void): () => void;
-  /** Re-reads now (what the change source triggers); resolves once the reads queued have finished. */
-  refresh(): Promise<void>;
-  /** Stops the change source; no update is pushed after it resolves. */
-  close(): Promise<void>;
-}
+export type LiveOverview = Awaited<ReturnType<typeof startLiveOverview>>;
 
 /** The pause before a queued re-read, as a multiple of what the last read took: the loop stays free most of the time. */
 const PAUSE_PER_READ_COST = 4;
 /** The longest pause between reads, in milliseconds. */
 const MAX_PAUSE_MS = 5000;
 
-/** The frame of an overview whose JSON text is `overviewText`, so it is serialised only once. */
-function frameOf(run: string, version: number, overview: Overview, overviewText: string, error?: string): OverviewFrame {
+/** An update and its JSON text, made once for every stream; `overviewText` is the overview's, so it is serialised only once. */
+function frameOf(run: string, version: number, overview: Overview, overviewText: string, error?: string) {
   const errorText = error === undefined ? '' : `,"error":${JSON.stringify(error)}`;
   const data = `{"run":${JSON.stringify(run)},"version":${version},"overview":${overviewText}${errorText}}`;
-  return { update: { run, version, overview, ...(error === undefined ? {} : { error }) }, data };
+  const update: OverviewUpdate = { run, version, overview, ...(error === undefined ? {} : { error }) };
+  return { update, data };
 }
 
+export type OverviewFrame = ReturnType<typeof frameOf>;
+
 /**
- * Reads the overview once, then keeps it current from `changes`.
+ * Reads the overview once, then keeps it current from `changes`. `current` gives the latest frame
+ * (after the read under way, if any, has finished); `subscribe` calls `listener` with every new
+ * frame until the returned function is called; `refresh` re-reads now (what the change source
+ * triggers) and resolves once the reads queued have finished; `close` stops the change source, and
+ * no update is pushed after it resolves.
  *
  * @example const live = await startLiveOverview(store, sqliteFileChanges(file));
  */
-export async function startLiveOverview(store: StateStore, changes: ChangeSource): Promise<LiveOverview> {
+export async function startLiveOverview(store: StateStore, changes: ChangeSource) {
   const run = randomUUID();
   const listeners = new Set<(frame: OverviewFrame) => void>();
   const first = await readOverview(store);
@@ -120,16 +112,16 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
   });
 
   return {
-    current: async () => {
+    current: async (): Promise<OverviewFrame> => {
       if (reading !== undefined) await reading;
       return latest;
     },
-    subscribe: (listener) => {
+    subscribe: (listener: (frame: OverviewFrame) => void): (() => void) => {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => void listeners.delete(listener);
     },
     refresh,
-    close: async () => {
+    close: async (): Promise<void> => {
       closed = true;
       listeners.clear();
       if (pause !== undefined) {

@@ -27,13 +27,9 @@ export const CYTOSCAPE_ROUTE = '/vendor/cytoscape.min.js';
 
 /** Every static route and its file, read now. */
 export function loadStaticAssets(): ReadonlyMap<string, StaticAsset> {
-  const assets = new Map<string, StaticAsset>();
-  for (const [route, file, contentType] of PAGE_FILES) {
-    assets.set(route, { body: fs.readFileSync(path.join(PUBLIC_DIR, file)), contentType });
-  }
-  assets.set(CYTOSCAPE_ROUTE, {
-    body: fs.readFileSync(createRequire(import.meta.url).resolve('cytoscape/dist/cytoscape.min.js')),
-    contentType: 'text/javascript; charset=utf-8',
-  });
-  return assets;
+  const cytoscape = createRequire(import.meta.url).resolve('cytoscape/dist/cytoscape.min.js');
+  return new Map([
+    ...PAGE_FILES.map(([route, file, contentType]): [string, StaticAsset] => [route, { body: fs.readFileSync(path.join(PUBLIC_DIR, file)), contentType }]),
+    [CYTOSCAPE_ROUTE, { body: fs.readFileSync(cytoscape), contentType: 'text/javascript; charset=utf-8' }],
+  ]);
 }

@@ -104,17 +104,13 @@ export function faultStore(initial: StateStore): FaultStore {
         return Promise.reject(failure.error);
       }
       inFlight += 1;
-      const done = (): void => {
-        inFlight -= 1;
-      };
-      let result: Promise<unknown>;
+      const done = (): void => void (inFlight -= 1);
       try {
-        result = (inner[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+        return Promise.resolve((inner[method] as (...a: unknown[]) => Promise<unknown>)(...args)).finally(done);
       } catch (error) {
         done();
         throw error;
       }
-      return Promise.resolve(result).finally(done);
     };
 
   const methods = Object.fromEntries(STORE_METHODS.map((method) => [method, wrap(method)])) as unknown as Omit<StateStore, 'close'>;

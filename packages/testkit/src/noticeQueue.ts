@@ -45,11 +45,8 @@ export class NoticeQueueModel {
   /** Offers the notice of (watcher, target) at `acked`/`notified`; wakes unless it coalesced. */
   offer(watcher: string, target: string, acked: number, notified: number, reason?: string): OfferOutcome {
     const text = noticeTextOf(target, acked);
-    let pairs = this.entries.get(watcher);
-    if (pairs === undefined) {
-      pairs = new Map();
-      this.entries.set(watcher, pairs);
-    }
+    const pairs = this.entries.get(watcher) ?? new Map<string, QueuedNotice>();
+    this.entries.set(watcher, pairs);
     const current = pairs.get(target);
     if (current !== undefined && current.text === text) {
       if (current.notified !== notified) pairs.set(target, { ...current, notified });

@@ -2,10 +2,6 @@
 // pg is loaded when first used: only the PostgreSQL suites need it.
 import type pg from 'pg';
 
-async function pgDriver(): Promise<typeof pg> {
-  return (await import('pg')).default;
-}
-
 /** The test server's URL; the root Jest config runs the PostgreSQL suites only when it is set. */
 export function pgUrl(): string {
   const url = process.env['SESSION_STATE_PG_URL'];
@@ -25,7 +21,7 @@ export function uniqueSchema(prefix = 't'): string {
 
 /** Runs SQL on a connection of its own (not the store's), e.g. to look at or damage stored rows. */
 export async function withClient<T>(work: (client: pg.Client) => Promise<T>, schema?: string): Promise<T> {
-  const client = new (await pgDriver()).Client({ connectionString: pgUrl(), ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) });
+  const client = new (await import('pg')).default.Client({ connectionString: pgUrl(), ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}) });
   await client.connect();
   try {
     return await work(client);
@@ -72,7 +68,7 @@ export async function dropReleasedSchemas(): Promise<void> {
  * to four attempts a kill.
  */
 export async function terminateBackendsAtRandom(appName: string, kills: number): Promise<number> {
-  const admin = new (await pgDriver()).Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
+  const admin = new (await import('pg')).default.Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });
   await admin.connect();
   let terminated = 0;
   try {

@@ -67,11 +67,8 @@ export class ReferenceModel {
   constructor(readonly retention: ModelRetention) {}
 
   session(key: string): ModelSession {
-    let session = this.sessions.get(key);
-    if (session === undefined) {
-      session = { head: 0, pruneWatermark: 0, events: [] };
-      this.sessions.set(key, session);
-    }
+    const session = this.sessions.get(key) ?? { head: 0, pruneWatermark: 0, events: [] };
+    this.sessions.set(key, session);
     return session;
   }
 
@@ -130,24 +127,15 @@ export class ReferenceModel {
   }
 
   private putCursor(watcher: string, target: string, cursor: ModelCursor): void {
-    let targets = this.cursors.get(watcher);
-    if (targets === undefined) {
-      targets = new Map();
-      this.cursors.set(watcher, targets);
-    }
-    targets.set(target, cursor);
+    const targets = this.cursors.get(watcher) ?? new Map<string, ModelCursor>();
+    this.cursors.set(watcher, targets.set(target, cursor));
   }
 
   /** What an append should do, before the store answers. */
   expectAppend(input: ModelAppend): AppendExpectation {
-    if (input.dedupeKey !== undefined) {
-      const existing = this.findByDedupeKey(input.dedupeKey);
-      if (existing !== undefined) return { type: 'duplicate', event: existing };
-    }
-    if (input.onlyIfWatched === true) {
-      const watched = this.allCursors().some((row) => row.target === input.sessionKey);
-      if (!watched) return { type: 'skipped' };
-    }
+    const existing = input.dedupeKey === undefined ? undefined : this.findByDedupeKey(input.dedupeKey);
+    if (existing !== undefined) return { type: 'duplicate', event: existing };
+    if (input.onlyIfWatched === true && !this.allCursors().some((row) => row.target === input.sessionKey)) return { type: 'skipped' };
     return { type: 'append' };
   }
 

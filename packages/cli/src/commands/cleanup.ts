@@ -12,46 +12,34 @@ import { plural } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { openExistingForWriting, stateLocation } from '../state/stateLocation.js';
 
-/** What a reset removed. */
-export interface ResetSummary {
-  readonly watcher: string;
-  readonly cursorsRemoved: number;
-}
-
-/** What a delete removed; `exists` is false when the store knew nothing of the session. */
-export interface DeleteSummary {
-  readonly sessionKey: string;
-  readonly exists: boolean;
-  /** The session's head before the delete (0 when it had no events). */
-  readonly head: number;
-  readonly cursorsRemoved: number;
-}
-
-export function resetLines({ watcher, cursorsRemoved }: ResetSummary): string[] {
-  if (cursorsRemoved === 0) return [`reset ${watcher}: it watched nothing; nothing removed`];
-  return [`reset ${watcher}: removed its ${plural(cursorsRemoved, 'cursor')} (and their notices)`];
-}
-
-export function deleteLines({ sessionKey, exists, head, cursorsRemoved }: DeleteSummary): string[] {
-  if (!exists) return [`delete ${sessionKey}: no such session in this store; nothing removed`];
-  return [`deleted ${sessionKey}: its events (head was #${head}) and ${plural(cursorsRemoved, 'cursor')} from or to it`];
-}
-
 /** Runs the facade's sessionReset, counting the watcher's cursors first. */
-async function reset(store: StateStore, awareness: SessionStateAwareness, watcher: string): Promise<ResetSummary> {
+async function reset(store: StateStore, awareness: SessionStateAwareness, watcher: string) {
   const cursors = await store.listCursors({ watcher: watcher as SessionKey });
   await awareness.sessionReset(watcher);
   return { watcher, cursorsRemoved: cursors.length };
 }
 
-/** Runs the facade's sessionDeleted, reading the session's head and cursors first. */
-async function deleteSession(store: StateStore, awareness: SessionStateAwareness, sessionKey: string): Promise<DeleteSummary> {
+/**
+ * Runs the facade's sessionDeleted, reading the session's head (0 when it had no events) and
+ * cursors first; `exists` is false when the store knew nothing of the session.
+ */
+async function deleteSession(store: StateStore, awareness: SessionStateAwareness, sessionKey: string) {
   const key = sessionKey as SessionKey;
   const [heads, watching, watched] = await Promise.all([store.readHeads([key]), store.listCursors({ watcher: key }), store.listCursors({ target: key })]);
   await awareness.sessionDeleted(sessionKey);
   // A cursor of the session on itself is in both lists.
   const pairs = new Set([...watching, ...watched].map((row) => `${row.watcher} ${row.target}`));
   return { sessionKey, exists: heads.length > 0 || pairs.size > 0, head: heads[0]?.head ?? 0, cursorsRemoved: pairs.size };
+}
+
+export function resetLines({ watcher, cursorsRemoved }: Awaited<ReturnType<typeof reset>>): string[] {
+  if (cursorsRemoved === 0) return [`reset ${watcher}: it watched nothing; nothing removed`];
+  return [`reset ${watcher}: removed its ${plural(cursorsRemoved, 'cursor')} (and their notices)`];
+}
+
+export function deleteLines({ sessionKey, exists, head, cursorsRemoved }: Awaited<ReturnType<typeof deleteSession>>): string[] {
+  if (!exists) return [`delete ${sessionKey}: no such session in this store; nothing removed`];
+  return [`deleted ${sessionKey}: its events (head was #${head}) and ${plural(cursorsRemoved, 'cursor')} from or to it`];
 }
 
 /** One cleanup command: its name, help, argument, the facade call and its human form. */

@@ -8,25 +8,8 @@ import { isoTime, table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-interface CursorsOptions extends JsonOption {
-  readonly watcher?: string;
-  readonly target?: string;
-}
-
-/** A cursor as printed: its watermarks, whether a notice is pending, when it was last touched. */
-export interface CursorListing {
-  readonly watcher: string;
-  readonly target: string;
-  readonly acked: number;
-  readonly notified: number;
-  readonly material: number;
-  /** A notice is pending (or is re-queued by the next restart scan): material or notified above acked. */
-  readonly pending: boolean;
-  readonly touchedAt: string;
-}
-
-/** The listing of one stored cursor row. */
-export function toCursorListing(row: CursorRow): CursorListing {
+/** A cursor as printed: its watermarks, whether a notice is pending (or is re-queued by the next restart scan: material or notified above acked), when it was last touched. */
+export function toCursorListing(row: CursorRow) {
   return {
     watcher: row.watcher,
     target: row.target,
@@ -38,28 +21,21 @@ export function toCursorListing(row: CursorRow): CursorListing {
   };
 }
 
-/** The human form: one table row per cursor. */
+type CursorListing = ReturnType<typeof toCursorListing>;
+
 export function cursorLines(rows: readonly CursorListing[]): string[] {
   if (rows.length === 0) return ['no cursors'];
-  return table(
+  return table<CursorListing>(
     [
-      { header: 'watcher' },
-      { header: 'target' },
-      { header: 'acked', align: 'right' },
-      { header: 'notified', align: 'right' },
-      { header: 'material', align: 'right' },
-      { header: 'notice' },
-      { header: 'touched' },
+      { header: 'watcher', cell: (row) => row.watcher },
+      { header: 'target', cell: (row) => row.target },
+      { header: 'acked', cell: (row) => row.acked, right: true },
+      { header: 'notified', cell: (row) => row.notified, right: true },
+      { header: 'material', cell: (row) => row.material, right: true },
+      { header: 'notice', cell: (row) => (row.pending ? 'pending' : '-') },
+      { header: 'touched', cell: (row) => row.touchedAt },
     ],
-    rows.map((row) => [
-      row.watcher,
-      row.target,
-      String(row.acked),
-      String(row.notified),
-      String(row.material),
-      row.pending ? 'pending' : '-',
-      row.touchedAt,
-    ]),
+    rows,
   );
 }
 
@@ -70,7 +46,7 @@ export function registerCursors(program: Command, { io, out }: RunContext): void
     .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(named('--watcher', parseSessionKey)))
     .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(named('--target', parseSessionKey)))
     .option('--json', 'print the cursors as JSON')
-    .action(async (options: CursorsOptions, command: Command) => {
+    .action(async (options: JsonOption & { readonly watcher?: string; readonly target?: string }, command: Command) => {
       const filter: CursorFilter = {
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),

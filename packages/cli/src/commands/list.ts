@@ -2,21 +2,10 @@
 import type { Command } from 'commander';
 import type { CursorRow, HeadRow, SessionKey } from '@session-state/domain';
 
-import { checkSessionKeys } from '../args.js';
+import { named, parseSessionKey } from '../args.js';
 import { table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
-
-/** One listed session; `stateVersion` and `pruneWatermark` appear only when it has a head row. */
-export interface SessionListing {
-  readonly sessionKey: string;
-  readonly stateVersion?: number;
-  readonly pruneWatermark?: number;
-  /** Cursors this session holds as watcher. */
-  readonly watching: number;
-  /** Cursors on this session as target. */
-  readonly watchedBy: number;
-}
 
 function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): Map<string, number> {
   const counts = new Map<string, number>();
@@ -24,8 +13,12 @@ function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): 
   return counts;
 }
 
-/** Joins head rows and cursor counts into one listing per key, in the order given. */
-export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]): SessionListing[] {
+/**
+ * Joins head rows and cursor counts into one listing per key, in the order given: `stateVersion`
+ * and `pruneWatermark` appear only when the session has a head row; `watching` counts the cursors
+ * it holds as watcher, `watchedBy` those on it as target.
+ */
+export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]) {
   const headOf = new Map<string, HeadRow>(heads.map((row) => [row.sessionKey, row]));
   const watching = countBy(cursors, (row) => row.watcher);
   const watchedBy = countBy(cursors, (row) => row.target);
@@ -41,24 +34,20 @@ export function buildListing(keys: readonly string[], heads: readonly HeadRow[],
   });
 }
 
+type SessionListing = ReturnType<typeof buildListing>[number];
+
 /** The human form: one table row per session, `-` where a session has no head. */
 export function listLines(listing: readonly SessionListing[]): string[] {
   if (listing.length === 0) return ['no sessions'];
-  return table(
+  return table<SessionListing>(
     [
-      { header: 'session' },
-      { header: 'version', align: 'right' },
-      { header: 'prune watermark', align: 'right' },
-      { header: 'watching', align: 'right' },
-      { header: 'watched by', align: 'right' },
+      { header: 'session', cell: (row) => row.sessionKey },
+      { header: 'version', cell: (row) => row.stateVersion ?? '-', right: true },
+      { header: 'prune watermark', cell: (row) => row.pruneWatermark ?? '-', right: true },
+      { header: 'watching', cell: (row) => row.watching, right: true },
+      { header: 'watched by', cell: (row) => row.watchedBy, right: true },
     ],
-    listing.map((row) => [
-      row.sessionKey,
-      row.stateVersion === undefined ? '-' : String(row.stateVersion),
-      row.pruneWatermark === undefined ? '-' : String(row.pruneWatermark),
-      String(row.watching),
-      String(row.watchedBy),
-    ]),
+    listing,
   );
 }
 
@@ -69,7 +58,7 @@ export function registerList(program: Command, { io, out }: RunContext): void {
     .argument('[keys...]', 'the sessions to list')
     .option('--json', 'print the listing as JSON')
     .action(async (keys: string[], options: JsonOption, command: Command) => {
-      const given = checkSessionKeys('[keys...]', keys);
+      const given = keys.map(named('[keys...]', parseSessionKey));
       const listing = await withStore(command, io.cwd, async (store) => {
         const cursors = await store.listCursors();
         if (given.length > 0) return buildListing(given, await store.readHeads(given as SessionKey[]), cursors);

@@ -10,11 +10,6 @@ import type { RunContext } from '../output/io.js';
 import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
 import { packageVersion } from '../version.js';
 
-interface McpOptions {
-  readonly reader?: string;
-  readonly allowWrite?: boolean;
-}
-
 const WHAT_MCP_DOES = `
 Serves the agent's tools over stdio (Model Context Protocol) until the client closes its input:
   session_status  a session's state version and the exact delta after changesSince
@@ -33,7 +28,7 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
     .addOption(new Option('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices').argParser(named('--reader', parseSessionKey)))
     .option('--allow-write', 'also offer the record tool')
     .addHelpText('after', WHAT_MCP_DOES)
-    .action(async (options: McpOptions, command: Command) => {
+    .action(async (options: { readonly reader?: string; readonly allowWrite?: boolean }, command: Command) => {
       const stdin = io.stdin;
       if (stdin === undefined) throw new Error('mcp needs standard input to serve the protocol on');
       const location = stateLocation(command, io.cwd);

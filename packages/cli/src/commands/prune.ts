@@ -19,7 +19,6 @@ interface PruneOptions extends JsonOption {
 
 const DAY_MS = 86_400_000;
 const DEFAULT_MAX_AGE_MS = 30 * DAY_MS;
-const DEFAULT_MAX_ROWS = 50_000;
 const BATCH_SIZE = 1_000;
 
 /**
@@ -32,27 +31,16 @@ export function defaultCursorMaxAge(maxAgeMs: number): number {
   return Math.max(maxAgeMs, DEFAULT_MAX_AGE_MS);
 }
 
-/** What one full prune did. */
-export interface PruneSummary {
-  readonly eventsDeleted: number;
-  readonly cursorsExpired: number;
-}
-
-/** How a prune run went: its totals, and whether an interrupt stopped it before the end. */
-export interface PruneRun extends PruneSummary {
-  readonly interrupted: boolean;
-}
-
-/** What `pruneToCompletion` reports to and asks of its caller between batches. */
-export interface PruneLoopHooks {
-  /** After each committed batch, with the totals so far. */
-  readonly onBatch?: (totals: PruneSummary) => void;
-  /** Asked after each batch: true stops the run there (everything so far is committed). */
-  readonly stopRequested?: () => boolean;
-}
-
-/** Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is asked for. */
-export async function pruneToCompletion(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, hooks: PruneLoopHooks = {}): Promise<PruneRun> {
+/**
+ * Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is
+ * asked for: `onBatch` gets the totals after each committed batch; `stopRequested` is asked after
+ * each, and true stops the run there (everything so far is committed), `interrupted`.
+ */
+export async function pruneToCompletion(
+  store: StateStore,
+  request: Omit<PruneRequest, 'batchSize'>,
+  hooks: { readonly onBatch?: (totals: { eventsDeleted: number; cursorsExpired: number }) => void; readonly stopRequested?: () => boolean } = {},
+) {
   let eventsDeleted = 0;
   let cursorsExpired = 0;
   let journalAfter: number | undefined;
@@ -69,28 +57,23 @@ export async function pruneToCompletion(store: StateStore, request: Omit<PruneRe
   }
 }
 
-/** The bar of one prune run: events deleted so far, and stopping it (its last state stays on the terminal). */
-interface PruneProgress {
-  update(eventsDeleted: number): void;
-  stop(): void;
-}
-
 /**
  * A cli-progress bar on `stream` (a terminal) of the events pruned out of `total`, what the
- * dry-run count found at the start. cli-progress is loaded only when a bar is shown.
+ * dry-run count found at the start; `stop` leaves its last state on the terminal. cli-progress is
+ * loaded only when a bar is shown.
  */
-async function startProgress(stream: NodeJS.WritableStream, total: number): Promise<PruneProgress> {
+async function startProgress(stream: NodeJS.WritableStream, total: number) {
   const { SingleBar } = await import('cli-progress');
   const format = 'pruning [{bar}] {value}/{total} events | {percentage}% | ETA {eta_formatted}';
   const bar = new SingleBar({ stream, format, hideCursor: true, clearOnComplete: false });
   bar.start(Math.max(total, 1), 0);
   return {
-    update: (eventsDeleted) => {
+    update: (eventsDeleted: number): void => {
       // The log can grow while it is pruned: the total follows, the bar never overflows.
       if (eventsDeleted > bar.getTotal()) bar.setTotal(eventsDeleted);
       bar.update(eventsDeleted);
     },
-    stop: () => bar.stop(),
+    stop: (): void => bar.stop(),
   };
 }
 
@@ -109,8 +92,8 @@ async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'
 /** The real run: batches until done or Ctrl-C, progress on a terminal, then the optional vacuum. */
 async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: PruneOptions, { io, out }: RunContext): Promise<void> {
   const stop = interruption(io);
-  let progress: PruneProgress | undefined;
-  let run: PruneRun;
+  let progress: Awaited<ReturnType<typeof startProgress>> | undefined;
+  let run: Awaited<ReturnType<typeof pruneToCompletion>>;
   try {
     if (io.stderr.isTTY === true && isStoreMaintenance(store)) {
       const preview = await store.previewPrune({ ...request, batchSize: BATCH_SIZE });
@@ -148,7 +131,7 @@ export function registerPrune(program: Command, context: RunContext): void {
     .command('prune')
     .description('delete events older than --max-age and beyond --max-rows; expire cursors idle beyond --cursor-max-age')
     .addOption(new Option('--max-age <duration>', 'event age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(DEFAULT_MAX_AGE_MS, '30d'))
-    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(DEFAULT_MAX_ROWS))
+    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(50_000))
     .addOption(
       new Option('--cursor-max-age <duration>', 'how long a watch may sit untouched before it expires (default: the larger of --max-age and 30d, so no pending cursor expires before its events)').argParser(
         named('--cursor-max-age', parseDuration),

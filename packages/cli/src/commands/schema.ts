@@ -7,28 +7,15 @@ import type { JsonOption, RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
 import { stateLocation, type StateLocation } from '../state/stateLocation.js';
 
-/** The `schema --json` answer: one shape per kind of store. */
-export type SchemaDescription =
-  | { readonly kind: 'sqlite'; readonly path: string; readonly schemaVersion: number; readonly fileBytes: number; readonly walBytes: number }
-  | {
-      readonly kind: 'postgres';
-      readonly url: string;
-      readonly schema: string;
-      readonly schemaVersion: number;
-      readonly relations: readonly { readonly name: string; readonly bytes: number }[];
-      readonly totalBytes: number;
-    };
-
-/** Reads the description of the store at `location`, loading only that store's adapter; the URL is masked. */
-export async function describeStore(location: StateLocation): Promise<SchemaDescription> {
-  if (location.kind === 'sqlite') return { kind: 'sqlite', path: location.path, ...(await import('../state/stateFile.js')).describeStateFile(location) };
+/** The `schema --json` answer, one shape per kind of store, loading only that store's adapter; the URL is masked. */
+export async function describeStore(location: StateLocation) {
+  if (location.kind === 'sqlite') return { kind: 'sqlite' as const, path: location.path, ...(await import('../state/stateFile.js')).describeStateFile(location) };
   const described = await (await import('../state/postgresState.js')).describePostgresStore(location);
   const totalBytes = described.relations.reduce((sum, relation) => sum + relation.bytes, 0);
-  return { kind: 'postgres', url: maskUrl(location.url), ...described, totalBytes };
+  return { kind: 'postgres' as const, url: maskUrl(location.url), ...described, totalBytes };
 }
 
-/** The human form of a description. */
-export function schemaLines(described: SchemaDescription): string[] {
+export function schemaLines(described: Awaited<ReturnType<typeof describeStore>>): string[] {
   if (described.kind === 'sqlite') {
     return [
       `state file       ${described.path} (SQLite)`,
@@ -43,8 +30,11 @@ export function schemaLines(described: SchemaDescription): string[] {
     `total            ${described.totalBytes} bytes (tables with their indexes and TOAST)`,
     '',
     ...table(
-      [{ header: 'table' }, { header: 'bytes', align: 'right' }],
-      described.relations.map((relation) => [relation.name, String(relation.bytes)]),
+      [
+        { header: 'table', cell: (relation) => relation.name },
+        { header: 'bytes', cell: (relation) => relation.bytes, right: true },
+      ],
+      described.relations,
     ),
   ];
 }

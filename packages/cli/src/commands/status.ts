@@ -16,11 +16,6 @@ import { eventTable, plural } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-interface StatusOptions extends JsonOption {
-  readonly since?: number;
-  readonly limit?: number;
-}
-
 /**
  * A status answer (the session_status JSON) plus every other field the human form shows: the
  * prune watermark it was read under, and whether the store knows the session (false when it has no
@@ -39,7 +34,6 @@ export async function readStatus(store: StateStore, sessionKey: string, since?: 
   return { sessionKey, stateVersion: page.head.head, stateChanges, pruneWatermark: page.head.pruneWatermark, exists };
 }
 
-/** The human form of a status reading. */
 export function statusLines({ sessionKey, stateVersion, stateChanges: changes, pruneWatermark, exists }: StatusReading): string[] {
   const lines = [
     `session          ${sessionKey}${exists ? '' : ' (no such session in this store: it has no events; check the key and --db)'}`,
@@ -62,7 +56,7 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
     .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(named('--since', parseSequence)))
     .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
     .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
-    .action(async (sessionKey: string, options: StatusOptions, command: Command) => {
+    .action(async (sessionKey: string, options: JsonOption & { readonly since?: number; readonly limit?: number }, command: Command) => {
       if (options.limit !== undefined && options.since === undefined) throw new UsageError('--limit', 'only applies with --since');
       const reading = await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit));
       out.print(options, reading, statusLines);

@@ -12,14 +12,9 @@ import { StorageError } from '../output/errors.js';
 import { interruption, type JsonOption, type RunContext } from '../output/io.js';
 import { withStore, type StateLocation } from '../state/stateLocation.js';
 
-interface TailOptions extends JsonOption {
-  readonly since?: number;
-}
-
 const POLL_MS = 200;
 const PAGE = 200;
 
-/** One followed event as a human line. */
 export function tailLine(event: SessionEvent): string {
   const payload = payloadLabel(event.payload);
   return `#${event.sequence}  ${event.occurredAt}  ${event.kind}  ${actorLabel(event)}  ${event.summary}${payload === '' ? '' : `  ${payload}`}`;
@@ -56,7 +51,7 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
     .addArgument(new Argument('<sessionKey>', 'the session to follow').argParser(named('<sessionKey>', parseSessionKey)))
     .addOption(new Option('--since <N>', 'start after sequence N instead of at the head').argParser(named('--since', parseSequence)))
     .option('--json', 'print one JSON event per line')
-    .action(async (sessionKey: string, options: TailOptions, command: Command) => {
+    .action(async (sessionKey: string, options: JsonOption & { readonly since?: number }, command: Command) => {
       const key = sessionKey as SessionKey;
       const stop = interruption(io);
       const stopped = (): boolean => stop.isSet() || out.isClosed();

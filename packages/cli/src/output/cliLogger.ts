@@ -18,18 +18,13 @@ export function createCliLogger(writeNote: (line: string) => void): Logger {
   };
 }
 
-/** A Logger whose error reports wait for the command's outcome (see `createHeldErrorLogger`). */
-export interface HeldErrorLogger extends Logger {
-  /** The command succeeded: print what was held, as warnings (something went wrong on the side). */
-  release(): void;
-}
-
 /**
  * A Logger for a command that reports its own failure: the library logs a failed operation and
  * also returns it, and the command prints the returned error as its one `error:` line, so the
- * logged copy is dropped then. When the command succeeds, held errors print as warnings.
+ * logged copy is dropped then. When the command succeeds, `release` prints the held errors as
+ * warnings (something went wrong on the side).
  */
-export function createHeldErrorLogger(writeNote: (line: string) => void): HeldErrorLogger {
+export function createHeldErrorLogger(writeNote: (line: string) => void): Logger & { release(): void } {
   const held: string[] = [];
   return {
     ...createCliLogger(writeNote),

@@ -1,31 +1,22 @@
 // Plain-text output helpers: a tiny column formatter for tables and short renderings of events.
 import type { SessionEvent } from '@session-state/domain';
 
-/** A table column: its header and whether numbers line up on the right. */
-export interface Column {
+/** A table column: its header, its cell in a row, and whether numbers line up on the right. */
+export interface Column<R> {
   readonly header: string;
-  readonly align?: 'left' | 'right';
+  readonly cell: (row: R) => string | number;
+  readonly right?: boolean;
 }
 
 /**
  * Lays out rows under their headers, columns separated by two spaces, trailing blanks trimmed.
  *
- * @example table([{ header: 'key' }, { header: 'version', align: 'right' }], [['a', '3']])
+ * @example table([{ header: 'key', cell: (r) => r.key }, { header: 'version', cell: (r) => r.version, right: true }], rows)
  */
-export function table(columns: readonly Column[], rows: readonly (readonly string[])[]): string[] {
-  const widths = columns.map((column, i) =>
-    Math.max(column.header.length, ...rows.map((row) => (row[i] ?? '').length)),
-  );
-  const line = (cells: readonly string[]): string =>
-    columns
-      .map((column, i) => {
-        const cell = cells[i] ?? '';
-        const width = widths[i] ?? cell.length;
-        return column.align === 'right' ? cell.padStart(width) : cell.padEnd(width);
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(columns.map((column) => column.header)), ...rows.map(line)];
+export function table<R>(columns: readonly Column<R>[], rows: readonly R[]): string[] {
+  const lines = [columns.map((column) => column.header), ...rows.map((row) => columns.map((column) => String(column.cell(row))))];
+  const widths = columns.map((_, i) => Math.max(...lines.map((cells) => (cells[i] ?? '').length)));
+  return lines.map((cells) => cells.map((cell, i) => (columns[i]?.right === true ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
 }
 
 /** An actor as `human`, or `agent agent:main:main` when the causing session is known. */
@@ -40,23 +31,16 @@ export function payloadLabel(payload: SessionEvent['payload']): string {
 
 /** The rows of an events table: sequence, kind, actor, summary, payload, occurredAt. */
 export function eventTable(events: readonly SessionEvent[]): string[] {
-  return table(
+  return table<SessionEvent>(
     [
-      { header: 'seq', align: 'right' },
-      { header: 'kind' },
-      { header: 'actor' },
-      { header: 'summary' },
-      { header: 'payload' },
-      { header: 'occurredAt' },
+      { header: 'seq', cell: (event) => event.sequence, right: true },
+      { header: 'kind', cell: (event) => event.kind },
+      { header: 'actor', cell: actorLabel },
+      { header: 'summary', cell: (event) => event.summary },
+      { header: 'payload', cell: (event) => payloadLabel(event.payload) },
+      { header: 'occurredAt', cell: (event) => event.occurredAt },
     ],
-    events.map((event) => [
-      String(event.sequence),
-      event.kind,
-      actorLabel(event),
-      event.summary,
-      payloadLabel(event.payload),
-      event.occurredAt,
-    ]),
+    events,
   );
 }
 

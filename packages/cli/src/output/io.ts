@@ -75,34 +75,18 @@ export interface JsonOption {
   readonly json?: boolean;
 }
 
-/** The writers of one run. */
-export interface Output {
-  /** Writes lines to stdout (nothing once its reader has gone); each is one line, made terminal-safe (see terminalSafe). */
-  lines(lines: readonly string[]): void;
-  /** Writes one value as indented JSON to stdout (nothing once its reader has gone), terminal-safe as the lines are. */
-  json(value: unknown): void;
-  /** A command's answer: `value` as JSON with `--json`, else the lines `human` makes of it. */
-  print<T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void;
-  /** Writes one diagnostic line to stderr (progress and warnings, never data), without the secrets of --db, terminal-safe. */
-  note(line: string): void;
-  /** Removes the secrets of --db from text bound for stderr (commander's own messages). */
-  readonly redact: Redact;
-  /** True once stdout's reader has gone. */
-  isClosed(): boolean;
-  /** Resolves when stdout's reader goes away. */
-  readonly closed: Promise<void>;
-  /** True once writing to stdout failed for another reason than its reader going (the run then exits 1). */
-  hasFailed(): boolean;
-}
-
 /**
- * The writers over `io`'s streams; every line they write passes through terminalSafe, the one
- * place output is made safe for a terminal. A reader that went away (EPIPE) ends the output quietly: later
- * writes are dropped and `closed` resolves, so a command such as `tail` stops and the run exits
- * 0, as `head` users expect. Any other write error is reported and fails the run. A failing
- * stderr is ignored: nothing can be said about it, and it must not end the process with a stack.
+ * The writers of one run over `io`'s streams: `lines` (each one line), `json` (indented) and
+ * `print` (a command's answer: `value` as JSON with `--json`, else the lines `human` makes of it)
+ * on stdout; `note`, one diagnostic line on stderr (progress and warnings, never data) without the
+ * secrets of --db; `redact` for commander's own messages bound for stderr. Every line they write
+ * passes through terminalSafe, the one place output is made safe for a terminal. A reader that
+ * went away (EPIPE) ends the output quietly: later writes are dropped, `isClosed()` turns true and
+ * `closed` resolves, so a command such as `tail` stops and the run exits 0, as `head` users expect.
+ * Any other write error is reported and fails the run (`hasFailed()`). A failing stderr is
+ * ignored: nothing can be said about it, and it must not end the process with a stack.
  */
-export function createOutput(io: CliIo, redact: Redact): Output {
+export function createOutput(io: CliIo, redact: Redact) {
   let closed = false;
   let failed = false;
   let announceClosed: () => void = () => undefined;
@@ -129,7 +113,7 @@ export function createOutput(io: CliIo, redact: Redact): Output {
   return {
     lines: writeLines,
     json,
-    print: (options, value, human) => (options.json === true ? json(value) : writeLines(human(value))),
+    print: <T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void => (options.json === true ? json(value) : writeLines(human(value))),
     note,
     redact,
     isClosed: () => closed,
@@ -141,5 +125,5 @@ export function createOutput(io: CliIo, redact: Redact): Output {
 /** What each command of one run works with: its surroundings and its writers. */
 export interface RunContext {
   readonly io: CliIo;
-  readonly out: Output;
+  readonly out: ReturnType<typeof createOutput>;
 }

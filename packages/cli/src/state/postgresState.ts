@@ -9,6 +9,7 @@ import pg from 'pg';
 import { DEFAULT_SCHEMA, hasPostgresState, isSchemaName, openPostgresStore } from '@session-state/adapters-postgres';
 import { describeValue, type StateStore } from '@session-state/domain';
 
+import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
 import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
 import { maskUrl, redactWith } from './secrets.js';
@@ -19,12 +20,8 @@ const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not start
 
 /** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
 function serverOf(maskedUrl: string): string | undefined {
-  try {
-    const parsed = new URL(maskedUrl);
-    return parsed.hostname === '' ? undefined : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}`;
-  } catch {
-    return undefined;
-  }
+  const parsed = orElse(() => new URL(maskedUrl), undefined);
+  return parsed === undefined || parsed.hostname === '' ? undefined : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}`;
 }
 
 /**
@@ -123,15 +120,11 @@ export async function openOrCreatePostgresStore(requested: PostgresLocation, cre
   return store;
 }
 
-/** What `schema` shows of a PostgreSQL store: its schema, version, and each table's size with its indexes. */
-export interface PostgresStoreSizes {
-  readonly schema: string;
-  readonly schemaVersion: number;
-  readonly relations: readonly { readonly name: string; readonly bytes: number }[];
-}
-
-/** Reads the store's schema version and table sizes without writing anything; a schema without a store is a usage error. */
-export async function describePostgresStore(requested: PostgresLocation): Promise<PostgresStoreSizes> {
+/**
+ * What `schema` shows of a PostgreSQL store, read without writing anything: its schema, version,
+ * and each table's size with its indexes. A schema without a store is a usage error.
+ */
+export async function describePostgresStore(requested: PostgresLocation) {
   const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);

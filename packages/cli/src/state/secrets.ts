@@ -1,5 +1,6 @@
 // The secrets a --db value may carry (a URL's password, secret query parameters) and their
 // removal from every line the command-line tool prints on stderr, driver messages included.
+import { orElse } from '../orElse.js';
 
 /**
  * A URL's start: leading blanks, a scheme of two or more characters in any case, `:` and at
@@ -13,7 +14,6 @@ export function urlScheme(value: string): string | undefined {
   return URL_PREFIX.exec(value)?.[1]?.toLowerCase();
 }
 
-/** The mask that replaces a secret. */
 export const MASK = '***';
 
 /**
@@ -26,13 +26,7 @@ const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
   'hostaddr', 'keepalives', 'keepalives_count', 'keepalives_idle', 'keepalives_interval', 'port', 'sslmode', 'target_session_attrs', 'user',
 ]);
 
-function decoded(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text.replace(/\+/gu, ' '));
-  } catch {
-    return undefined;
-  }
-}
+const decoded = (text: string): string | undefined => orElse(() => decodeURIComponent(text.replace(/\+/gu, ' ')), undefined);
 
 function isShownParameter(rawName: string): boolean {
   const name = decoded(rawName);

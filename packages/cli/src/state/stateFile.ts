@@ -7,6 +7,7 @@ import nodePath from 'node:path';
 import { labelStateFile, openSqliteStore, probeStateFile, type StateFileProbe } from '@session-state/adapters-sqlite';
 import type { StateStore } from '@session-state/domain';
 
+import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
 import type { StateFilePath } from './stateFilePath.js';
 
@@ -34,12 +35,8 @@ function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
  */
 function folderNotADirectory({ path, file }: StateFilePath): UsageError | undefined {
   for (let folder = nodePath.dirname(file); folder !== nodePath.dirname(folder); folder = nodePath.dirname(folder)) {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(folder);
-    } catch {
-      continue;
-    }
+    const stat = orElse(() => fs.statSync(folder), undefined);
+    if (stat === undefined) continue;
     if (stat.isDirectory()) return undefined;
     // The folder as the user wrote it: `notes.txt`, not its absolute path.
     const shown = nodePath.join(nodePath.dirname(path), nodePath.relative(nodePath.dirname(file), folder));
@@ -138,24 +135,14 @@ async function openStore({ path, file }: StateFilePath, readOnly: boolean): Prom
   }
 }
 
-/** What `schema` shows of a state file: its schema version and its size on disk. */
-export interface StateFileSizes {
-  readonly schemaVersion: number;
-  readonly fileBytes: number;
-  /** The -wal beside it: commits not yet checkpointed into the file (0 when there is none). */
-  readonly walBytes: number;
-}
+const sizeOf = (file: string): number => orElse(() => fs.statSync(file).size, 0);
 
-function sizeOf(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** Looks at an existing state file read-only (a missing one is a usage error naming --db, as for read commands). */
-export function describeStateFile(at: StateFilePath): StateFileSizes {
+/**
+ * What `schema` shows of a state file, looked at read-only: its schema version, its size on disk
+ * and that of the -wal beside it (commits not yet checkpointed into the file; 0 when there is
+ * none). A missing file is a usage error naming --db, as for read commands.
+ */
+export function describeStateFile(at: StateFilePath) {
   requireStateFile(at);
   const probe = probeStateFile(at.file);
   if (probe.kind !== 'state') throw new StorageError(`cannot read the state file ${at.path}: it changed while being read`);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 
+import { orElse } from '../orElse.js';
 import { toolCommand } from '../toolCommand.js';
 
 /** The state file when neither `--db` nor `SESSION_STATE_DB` names one. */
@@ -25,15 +26,7 @@ export interface StateFilePath {
 
 /** `file` with its links resolved; a file not created yet by its folder's real path; as given when that cannot be resolved either. */
 function realFile(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    try {
-      return nodePath.join(fs.realpathSync(nodePath.dirname(file)), nodePath.basename(file));
-    } catch {
-      return file;
-    }
-  }
+  return orElse(() => fs.realpathSync(file), undefined) ?? orElse(() => nodePath.join(fs.realpathSync(nodePath.dirname(file)), nodePath.basename(file)), file);
 }
 
 /** The state file `path` names when relative paths start at `cwd` (`:memory:` is SQLite's name for no file, kept as it is). */

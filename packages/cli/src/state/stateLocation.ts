@@ -90,19 +90,12 @@ export async function openExistingForWriting(location: StateLocation): Promise<S
   return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
-/** How a write command may treat a missing store. */
-export interface CreateOptions {
-  /** False for `--no-create`: a missing store is a usage error, and nothing is created. */
-  readonly create: boolean;
-  /** Told (one stderr line) when the store was created: a mistyped --db must not pass unnoticed. */
-  readonly note: (line: string) => void;
-}
-
 /**
  * Opens the store for a write command, creating (and migrating) the file or the schema when
- * needed and saying so through `note`, or refusing to when `create` is false.
+ * needed and saying so through `note` in one stderr line (a mistyped --db must not pass
+ * unnoticed), or refusing to when `create` is false (`--no-create`: a usage error, nothing created).
  */
-export async function openForWriting(location: StateLocation, { create, note }: CreateOptions): Promise<StateStore> {
+export async function openForWriting(location: StateLocation, { create, note }: { readonly create: boolean; readonly note: (line: string) => void }): Promise<StateStore> {
   if (location.kind === 'sqlite') return (await import('./stateFile.js')).openOrCreateStore(location, create, note);
   return (await import('./postgresState.js')).openOrCreatePostgresStore(location, create, note);
 }

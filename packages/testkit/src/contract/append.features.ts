@@ -8,8 +8,7 @@ import { heldNotices, T0, MINUTE, DAY, A, B, C, D, CHILD, command, foreign, requ
 
 export function describeAppend(s: Suite): void {
   const { describe, test } = s.runner;
-  const { store } = s;
-  const { reopened } = s;
+  const { store, reopened } = s;
   describe('append and the head', () => {
     test('sequences strictly increase per session and each append raises the head to its sequence', async () => {
       const outcomes = await store.append([request(A), request(B), request(A), request(A), request(B)]);

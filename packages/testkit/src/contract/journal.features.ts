@@ -7,8 +7,7 @@ import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, 
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
-  const { store } = s;
-  const { reopened } = s;
+  const { store, reopened } = s;
   describe('cursor journal', () => {
     test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
       const events = await appendMany(store, B, 2);

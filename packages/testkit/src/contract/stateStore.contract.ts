@@ -17,11 +17,6 @@ import { describeRestartScan } from './restartScan.features.js';
 
 export type { StateStoreFactory } from './fixtures.js';
 
-/**
- * Registers the StateStore contract for one adapter. `factory` gives each test fresh state; `runner` declares the tests.
- *
- * @example describeStateStoreContract('memory', memoryKind.open);
- */
 /** The stored event holding `dedupeKey`, as a duplicate append of it answers. */
 async function storedByDedupeKey(store: StateStore, sessionKey: SessionKey, dedupeKey: string): Promise<StoredEvent> {
   const [outcome] = await store.append([request(sessionKey, { dedupeKey })]);
@@ -29,6 +24,11 @@ async function storedByDedupeKey(store: StateStore, sessionKey: SessionKey, dedu
   return outcome.event;
 }
 
+/**
+ * Registers the StateStore contract for one adapter. `factory` gives each test fresh state; `runner` declares the tests.
+ *
+ * @example describeStateStoreContract('memory', memoryKind.open);
+ */
 export function describeStateStoreContract(name: string, factory: StateStoreFactory, runner: TestRunner = globalTestRunner()): void {
   runner.describe(`StateStore contract: ${name}`, () => {
     let harness: StoreHarness | undefined;
