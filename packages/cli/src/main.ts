@@ -6,20 +6,6 @@
 import { Option, type Command } from 'commander';
 
 import { CliCommand } from './cliCommand.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerCleanupCommands } from './commands/cleanup.js';
-import { registerCursors } from './commands/cursors.js';
-import { registerDemo } from './commands/demo.js';
-import { registerExplain } from './commands/explain.js';
-import { registerInspect } from './commands/inspect.js';
-import { registerHelp } from './commands/help.js';
-import { registerList } from './commands/list.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerPrune } from './commands/prune.js';
-import { registerRecord } from './commands/record.js';
-import { registerSchema } from './commands/schema.js';
-import { registerStatus } from './commands/status.js';
-import { registerTail } from './commands/tail.js';
 import { EXIT, reportError } from './output/errors.js';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './output/io.js';
 import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/postgresUrl.js';
@@ -37,6 +23,41 @@ status, list, cursors, explain, tail, schema, prune, reset, delete, mcp and insp
 existing store: they never create a file or a schema. record is the one command that creates and
 migrates one when missing, and says so on stderr (--no-create refuses instead). demo only runs on a
 file, since it deletes and recreates its state.`;
+
+type Register = (program: Command, run: RunContext) => void;
+
+/**
+ * The commands in the order the help lists them, each module loaded only when a run needs it: a
+ * run naming one command loads that one (a cold `status` loads no other command's code); help,
+ * completion, no command or an unknown one load them all.
+ */
+const COMMANDS: readonly (readonly [names: readonly string[], load: () => Promise<Register>])[] = [
+  [['demo'], async () => (await import('./commands/demo.js')).registerDemo],
+  [['status'], async () => (await import('./commands/status.js')).registerStatus],
+  [['list'], async () => (await import('./commands/list.js')).registerList],
+  [['cursors'], async () => (await import('./commands/cursors.js')).registerCursors],
+  [['explain'], async () => (await import('./commands/explain.js')).registerExplain],
+  [['record'], async () => (await import('./commands/record.js')).registerRecord],
+  [['prune'], async () => (await import('./commands/prune.js')).registerPrune],
+  [['tail'], async () => (await import('./commands/tail.js')).registerTail],
+  [['mcp'], async () => (await import('./commands/mcp.js')).registerMcp],
+  [['inspect'], async () => (await import('./commands/inspect.js')).registerInspect],
+  [['reset', 'delete'], async () => (await import('./commands/cleanup.js')).registerCleanupCommands],
+  [['schema'], async () => (await import('./commands/schema.js')).registerSchema],
+  [['completion'], async () => (await import('./commands/completion.js')).registerCompletion],
+  [['help'], async () => (await import('./commands/help.js')).registerHelp],
+];
+
+/** The registrations a run of `argv` needs: the command its first word names (after the global options), else all. */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  let named: string | undefined;
+  for (let i = 0; i < argv.length && named === undefined; i += 1) {
+    if (argv[i] === '--db' || argv[i] === '--schema') i += 1;
+    else if (!argv[i]?.startsWith('-')) named = argv[i];
+  }
+  const one = COMMANDS.filter(([names]) => named !== 'help' && named !== 'completion' && names.includes(named as string));
+  return Promise.all((one.length > 0 ? one : COMMANDS).map(([, load]) => load()));
+}
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
 function helpWidthOf(stream: CliStream): number {
@@ -56,11 +77,11 @@ function applyEnvironment(program: Command, env: CliIo['env']): void {
 }
 
 /**
- * Builds the program for one run; commands added with `program.command` inherit its error
+ * Builds the program for one run with `commands` registered; commands added with `program.command` inherit its error
  * handling. Commander's own output (help, version, its messages) goes to the run's streams, its
  * messages through the same redaction as ours, and the environment is read from `run.io.env`.
  */
-export function buildProgram(run: RunContext): Command {
+export function buildProgram(run: RunContext, commands: readonly Register[]): Command {
   const { io, out } = run;
   const program = new CliCommand('session-state')
     .description('Inspect and drive session state (a SQLite state file or a shared PostgreSQL store): the signal log, watcher cursors and notices.')
@@ -81,11 +102,6 @@ export function buildProgram(run: RunContext): Command {
     .addHelpText('after', WHERE_STATE_LIVES)
     .addHelpText('after', `\nExit status: ${EXIT.ok} ok, ${EXIT.failure} failure (storage, connection), ${EXIT.usage} bad arguments or no state file (or schema).`)
     .hook('preSubcommand', () => applyEnvironment(program, io.env));
-  // The commands in the order the help lists them.
-  const commands = [
-    registerDemo, registerStatus, registerList, registerCursors, registerExplain, registerRecord, registerPrune,
-    registerTail, registerMcp, registerInspect, registerCleanupCommands, registerSchema, registerCompletion, registerHelp,
-  ];
   for (const register of commands) register(program, run);
   return program;
 }
@@ -103,7 +119,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const out = createOutput(io, redactorFor(dbValuesOf(argv, io.env[DB_ENV])));
   let status: number;
   try {
-    await buildProgram({ io, out }).parseAsync([...argv], { from: 'user' });
+    await buildProgram({ io, out }, await commandsFor(argv)).parseAsync([...argv], { from: 'user' });
     status = EXIT.ok;
   } catch (error) {
     status = reportError(error, out.note);

@@ -1,4 +1,4 @@
-// The CLI loads a store's adapter only when a command opens that store: the version and the help
+// The CLI loads a command's module only when the run needs it, and a store's adapter only when a command opens that store: the version and the help
 // load no database driver, and a command on a state file never loads PostgreSQL's, nor drizzle (the
 // SQLite store runs SQL text rendered ahead of time). Spawned, since what a fresh process loads is
 // the point; the time it takes is measured by `npm run bench` (CLI cold start), never here.
@@ -60,4 +60,14 @@ test("status on a state file loads the SQLite adapter, never PostgreSQL's nor dr
   expect(loaded.filter(driver('pg'))).toEqual([]);
   expect(loaded.filter(driver('drizzle-orm'))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/]adapters-postgres[\\/]/u.test(file))).toEqual([]);
+  // A run naming one command loads that command's module alone.
+  expect(loaded.filter((file) => /cli[\\/]dist[\\/]commands[\\/]/u.test(file)).map((file) => path.basename(file))).toEqual(['status.js']);
+});
+
+test('help, and a run naming no command, load every command', () => {
+  const every = fs.readdirSync(path.join(path.dirname(CLI_MAIN), '..', 'dist', 'commands')).filter((file) => file.endsWith('.js'));
+  for (const args of [['--help'], ['help', 'status']]) {
+    const commands = modulesLoadedBy(args).filter((file) => /cli[\\/]dist[\\/]commands[\\/]/u.test(file)).map((file) => path.basename(file));
+    expect(commands.sort()).toEqual(every.sort());
+  }
 });
