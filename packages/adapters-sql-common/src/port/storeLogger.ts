@@ -2,7 +2,7 @@
 import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
 
 /** The store a message comes from: names its console prefix and its open function. */
-export type StoreName = 'Sqlite' | 'Postgres';
+type StoreName = 'Sqlite' | 'Postgres';
 
 /** The console logger of `store`: console.warn / console.error with the fields. */
 export function consoleLogger(store: StoreName): Logger {

@@ -8,7 +8,7 @@ export type StoredEventValues<P = unknown> = [sequence: number, kind: string, ac
 export type ParseStoredPayload = (column: unknown) => unknown;
 
 /** A decoded event, or why the row is unusable (the reason names no stored content). */
-export type DecodedEvent<E = StoredEvent> = { readonly ok: true; readonly event: E } | { readonly ok: false; readonly reason: string };
+type DecodedEvent<E = StoredEvent> = { readonly ok: true; readonly event: E } | { readonly ok: false; readonly reason: string };
 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));

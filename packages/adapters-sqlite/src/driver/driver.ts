@@ -9,7 +9,6 @@ export interface RunResult {
 
 /** A prepared statement returning rows of type `Row`; a values object may hold more keys than it names. */
 export interface DriverStatement<Row> {
-  /** The SQL text it was prepared from. */
   readonly source: string;
   run(...params: unknown[]): RunResult;
   get(...params: unknown[]): Row | undefined;
@@ -30,7 +29,6 @@ export interface Transaction<A extends unknown[], R> {
   immediate(...args: A): R;
 }
 
-/** An open connection, whichever driver holds it. */
 export interface SqliteClient {
   readonly driver: NonNullable<SqliteStoreOptions['driver']>;
   /** What the worker threads require to open their own connection with the same driver. */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Logger } from '@session-state/domain';
 
 /** How often the path is compared with the file opened, in milliseconds. */
-export const FILE_IDENTITY_CHECK_MS = 1000;
+const FILE_IDENTITY_CHECK_MS = 1000;
 
 /** The path's device and inode, or undefined when nothing is there. */
 function identityAt(path: string): string | undefined {

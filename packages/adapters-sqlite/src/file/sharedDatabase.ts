@@ -2,7 +2,7 @@
 import type { SqliteClient } from '../driver/driver.js';
 
 /** The tables the store creates and writes; the gateway's database must not hold others of these names. */
-export const STORE_TABLES = ['events', 'cursors', 'heads', 'cursor_journal', 'fan_outs', 'schema_migrations'] as const;
+const STORE_TABLES = ['events', 'cursors', 'heads', 'cursor_journal', 'fan_outs', 'schema_migrations'] as const;
 
 /** Throws while the handle is inside a transaction the store did not open. */
 export function assertNoForeignTransaction(client: SqliteClient): void {

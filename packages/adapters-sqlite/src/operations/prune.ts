@@ -55,7 +55,7 @@ class Victims {
 }
 
 /** One batch on the store's own connection (see `prune`). */
-export interface PruneOutcome {
+interface PruneOutcome {
   readonly batch: PruneBatch;
   /** Events, cursors and journal entries deleted, for the caller's checkpoint schedule. */
   readonly rowsRemoved: number;

@@ -7,7 +7,7 @@ import { walPagesOfCapBatch, type StoreWorker } from '../worker/storeWorker.js';
 import { nextTurn, type WalSchedule, type WriteGate } from '../worker/walBound.js';
 import { OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune } from './prune.js';
 
-export interface PruneBatchDeps {
+interface PruneBatchDeps {
   readonly current: () => StoreDb;
   readonly worker: StoreWorker;
   readonly gate: WriteGate;

@@ -34,7 +34,7 @@ export function renderPositional(query: Renderable, label: string, order: readon
 }
 
 /** Each statement's SQL text by label: `@name` parameters, or `?` for one bound by position. */
-export function renderStatements(): Record<string, string> {
+function renderStatements(): Record<string, string> {
   return Object.fromEntries(
     Object.entries<Renderable | Positional<readonly unknown[]>>(statementQueries()).map(([label, query]) => [
       label,
