@@ -4,7 +4,6 @@ import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
 /** The store a message comes from: names its console prefix and its open function. */
 type StoreName = 'Sqlite' | 'Postgres';
 
-/** The console logger of `store`: console.warn / console.error with the fields. */
 export function consoleLogger(store: StoreName): Logger {
   const prefix = `session-state ${store.toLowerCase()}:`;
   return {

@@ -16,7 +16,6 @@ export interface JournalParams {
   readonly recordedAt: number;
 }
 
-/** A record as the named values of one insert. */
 export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
   const reason = event.type === 'watch_ended' ? event.reason : null;

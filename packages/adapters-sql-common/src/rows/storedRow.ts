@@ -17,13 +17,10 @@ const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.k
 export type StoredEventDecoder<E = StoredEvent> = (row: readonly unknown[], offset?: number) => DecodedEvent<E>;
 
 /** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
-export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): {
-  readonly decodeEvent: StoredEventDecoder;
-  readonly decodeSessionEvent: StoredEventDecoder<SessionEvent>;
-} {
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column) {
   return {
-    decodeEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, true) as DecodedEvent,
-    decodeSessionEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, false) as DecodedEvent<SessionEvent>,
+    decodeEvent: ((row, offset = 0) => decodeEventValues(row, offset, parsePayload, true)) as StoredEventDecoder,
+    decodeSessionEvent: ((row, offset = 0) => decodeEventValues(row, offset, parsePayload, false)) as StoredEventDecoder<SessionEvent>,
   };
 }
 
@@ -58,9 +55,7 @@ export type CursorValues = [watcher: string, target: string, acked: number, noti
 /** Why a cursor row's pair and watermarks (its first five columns) cannot be used: text pair, sequences acked ≤ notified ≤ material. */
 export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
   if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
-  const acked = row[2];
-  const notified = row[3];
-  const material = row[4];
+  const [, , acked, notified, material] = row;
   if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return 'a watermark is not a non-negative integer';
   if (!(acked <= notified && notified <= material)) return 'watermarks are out of order';
   return undefined;

@@ -75,13 +75,11 @@ FROM ${heads} WHERE ${heads.head} > 0`,
   };
 }
 
-/** The names of the shared statements. */
 export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
 
 type NoParams = Record<string, never>;
 type Cutoff = { readonly cutoff: number };
 
-/** The named values each shared statement takes. */
 export interface SharedStatementParams {
   readonly eventByDedupeKey: { readonly dedupeKey: string };
   readonly changesSince: { readonly since: number; readonly sessionKey: string; readonly limit: number };

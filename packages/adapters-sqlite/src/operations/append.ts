@@ -1,15 +1,7 @@
 // Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a record
 // on a target with many cursors ends its batch's transaction and fans out in pages (fanOut.ts).
 import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
-import {
-  assertAppendRequest,
-  asSequence,
-  planAppend,
-  toStoredEvent,
-  type AppendOutcome,
-  type AppendRequest,
-  type CursorRow,
-} from '@session-state/domain';
+import { assertAppendRequest, asSequence, planAppend, toStoredEvent, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
 import { fanOut, FAN_OUT_INLINE_CURSORS, writeAppendPlan, type OwedFanOut } from './fanOut.js';
