@@ -159,10 +159,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       return !broken;
     },
     checkpoint() {
-      if (broken) {
-        checkpointHere(db());
-        return Promise.resolve();
-      }
+      if (broken) return Promise.resolve(checkpointHere(db()));
       // One checkpoint at a time: a request meanwhile shares the one queued or running.
       if (pendingCheckpoint !== undefined) return pendingCheckpoint;
       const running = job((ask) => ask({ type: 'checkpoint' }))

@@ -41,10 +41,7 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 export function createWriteGate(): WriteGate {
   let held: Promise<void> | undefined;
   return {
-    run(operation) {
-      if (held === undefined) return operation();
-      return held.then(operation);
-    },
+    run: (operation) => (held === undefined ? operation() : held.then(operation)),
     hold(batch) {
       const settled = batch.then(nextTurn, nextTurn);
       const previous = held;
