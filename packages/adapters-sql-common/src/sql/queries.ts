@@ -17,14 +17,6 @@ function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[
   return orm.sql.join(fields.map((field) => table[field] as unknown as SQL), orm.sql`, `);
 }
 
-/** [head, pruneWatermark, ...columns] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
-function changesAfter({ events, heads }: SqlTables, columns: SQL): SQL {
-  return orm.sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
-LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
-WHERE ${heads.sessionKey} = ${p('sessionKey')}
-ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
-}
-
 /** A journal entry retention may delete (planJournalPrune's rule): its pair has no cursor, or a later entry of the pair exists. */
 export function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
   return orm.sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
@@ -40,8 +32,11 @@ export function sharedStatements(tables: SqlTables) {
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] rows. */
-    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS))),
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
+    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
+LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
+WHERE ${heads.sessionKey} = ${p('sessionKey')}
+ORDER BY ${events.sequence} LIMIT ${p('limit')}`),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
     allHeads: q(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`),
     /** {watcher, target} → the pair's cursor, as CursorValues. */
