@@ -66,7 +66,6 @@ export function storedCursorProblem(row: readonly unknown[]): string | undefined
   return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
 }
 
-/** Reports a refused cursor row to `sink`; undefined. */
 function refused(sink: CorruptRowSink, operation: string, reason: string): undefined {
   sink.onCorruptRow({ operation, table: 'cursors', reason });
   return undefined;

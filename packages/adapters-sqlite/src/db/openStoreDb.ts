@@ -9,7 +9,6 @@ import { prepareStatements } from '../statements.js';
 import type { StoreDb } from './storeDb.js';
 import { checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
 
-/** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
 export type OpenedStoreDb = StoreDb & OpenedClient;
 
 /**

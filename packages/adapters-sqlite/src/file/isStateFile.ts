@@ -40,10 +40,8 @@ const ERRNO_REASON: Readonly<Record<string, string>> = {
 /** A short reason for an fs or SQLite error, with its code. */
 export function reasonOf(error: unknown): { readonly code: string; readonly reason: string } {
   const code = String((error as { code?: unknown } | null)?.code ?? 'UNKNOWN');
-  const known = ERRNO_REASON[code];
-  if (known !== undefined) return { code, reason: `${known} (${code})` };
-  const message = error instanceof Error ? error.message.replace(/^[A-Z]+: /u, '') : String(error);
-  return { code, reason: `${message} (${code})` };
+  const reason = ERRNO_REASON[code] ?? (error instanceof Error ? error.message.replace(/^[A-Z]+: /u, '') : String(error));
+  return { code, reason: `${reason} (${code})` };
 }
 
 /**

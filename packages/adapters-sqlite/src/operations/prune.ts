@@ -1,4 +1,4 @@
-// Retention: one bounded prune batch in one write transaction, the plan of a worker batch, and the progress guard.
+// Retention: one bounded prune batch in one write transaction, and the plan of a worker batch.
 import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, journalParams, planHeadWrites, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
@@ -33,7 +33,6 @@ class Victims {
   }
 }
 
-/** One batch on the store's own connection (see `prune`). */
 interface PruneOutcome {
   readonly batch: PruneBatch;
   /** Events, cursors and journal entries deleted, for the caller's checkpoint schedule. */
@@ -46,7 +45,6 @@ interface PruneOutcome {
   readonly restDone: boolean;
 }
 
-/** The batch's reads and writes, inside its write transaction. */
 function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boolean): PruneOutcome {
   const st = db.statements;
   const { now, maxRows } = request;

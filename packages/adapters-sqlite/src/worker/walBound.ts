@@ -31,7 +31,6 @@ export interface WriteGate {
   run<T>(operation: () => T | Promise<T>): T | Promise<T>;
   /** Holds every operation until `batch` settles (fulfilled or rejected); returns it. */
   hold<T>(batch: Promise<T>): Promise<T>;
-  /** Resolves when nothing holds the gate. */
   idle(): Promise<void>;
 }
 
