@@ -3,7 +3,7 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type SqlTables } from './tables.js';
 
 const p = (name: string) => orm.sql.placeholder(name);
 /** `query`, typed (a type only) with the named values `P` its statement takes. */
@@ -83,7 +83,7 @@ export type SharedStatementParams = { readonly [K in SharedStatementName]: Retur
 const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at';
 
 /** ` WHERE` equality on the filter's fields (nothing when it names none). */
-function filtered(table: CursorsTable | JournalTable, { watcher, target }: CursorFilter): SQL {
+function filtered(table: SqlTables['cursors' | 'cursorJournal'], { watcher, target }: CursorFilter): SQL {
   const where = orm.and(watcher === undefined ? undefined : orm.eq(table.watcher, watcher), target === undefined ? undefined : orm.eq(table.target, target));
   return where === undefined ? orm.sql`` : orm.sql` WHERE ${where}`;
 }
