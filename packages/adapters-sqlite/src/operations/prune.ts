@@ -22,8 +22,7 @@ class Victims {
 
   /** Takes `rows` ([sequence, sessionKey]) until the batch would touch one session too many; false when it stopped early. */
   take(rows: readonly unknown[][]): boolean {
-    for (const row of rows) {
-      const [sequence, sessionKey] = row as [number, string];
+    for (const [sequence, sessionKey] of rows as readonly [number, string][]) {
       const before = this.highest.get(sessionKey);
       if (before === undefined && this.highest.size === SESSIONS_PER_BATCH) return false;
       if (before === undefined || sequence > before) this.highest.set(sessionKey, sequence);

@@ -43,8 +43,7 @@ export function createWriteGate(): WriteGate {
     run: (operation) => (held === undefined ? operation() : held.then(operation)),
     hold(batch) {
       const settled = batch.then(nextTurn, nextTurn);
-      const previous = held;
-      const next = previous === undefined ? settled : previous.then(() => settled);
+      const next = held === undefined ? settled : held.then(() => settled);
       held = next;
       void next.then(() => {
         if (held === next) held = undefined;
