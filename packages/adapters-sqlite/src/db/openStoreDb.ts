@@ -18,9 +18,7 @@ export type OpenedStoreDb = StoreDb & OpenedClient;
 export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
   const { busyTimeoutMs, synchronous } = checkOptions(options);
   const readOnly = options.readOnly === true && options.database === undefined;
-  if (readOnly && options.driver === 'node:sqlite') {
-    throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
-  }
+  if (readOnly && options.driver === 'node:sqlite') throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
   const view = readOnly ? openReadOnlyDatabase(options.path as string, busyTimeoutMs) : undefined;
   const { client, file, owned } = view === undefined ? openClient(options, busyTimeoutMs) : { client: view.client, file: options.path as string, owned: true };
   try {

@@ -68,9 +68,7 @@ export function probeStateFile(path: string): StateFileProbe {
     db = openReadOnlyDatabase(file, PROBE_TIMEOUT_MS);
     const version = db.client.pragma('user_version') as number;
     const bookkeeping = db.client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-    if (version < 1 || bookkeeping === undefined) {
-      return { kind: 'foreign', reason: 'a SQLite database without the session-state tables' };
-    }
+    if (version < 1 || bookkeeping === undefined) return { kind: 'foreign', reason: 'a SQLite database without the session-state tables' };
     return { kind: 'state', schemaVersion: version };
   } catch (error) {
     const { code, reason } = reasonOf(error);

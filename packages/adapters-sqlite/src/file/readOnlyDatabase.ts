@@ -87,12 +87,7 @@ export function openReadOnlyDatabase(file: string, timeoutMs: number): ReadOnlyD
   const walSize = sizeOf(`${file}-wal`);
   const hasShm = sizeOf(`${file}-shm`) !== undefined;
   if (walSize === undefined || (walSize === 0 && !hasShm)) return openSnapshot(file, timeoutMs);
-  if (!hasShm) {
-    throw codedError(
-      'SQLITE_CANTOPEN',
-      `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`,
-    );
-  }
+  if (!hasShm) throw codedError('SQLITE_CANTOPEN', `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`);
   const client = betterSqlite3Client(new (loadBetterSqlite3())(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
   return { client, isStale: () => false };
 }

@@ -26,9 +26,7 @@ function withNamedParameters({ sql, names }: { readonly sql: string; readonly na
 /** The text of a statement bound by position, its `?` left as they are once `order` is the order they render in, so no value shifts column. */
 export function renderPositional(query: Renderable, label: string, order: readonly string[]): string {
   const { sql, names } = renderStatement(dialect, query, label);
-  if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
-    throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
-  }
+  if (names.length !== order.length || names.some((name, i) => name !== order[i])) throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
   return sql;
 }
 
