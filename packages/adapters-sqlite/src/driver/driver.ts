@@ -2,10 +2,7 @@
 import type { SqliteStoreOptions } from '../storeOptions.js';
 
 /** What a write ran; neither driver reads integers as bigint here, so `changes` is a number. */
-export interface RunResult {
-  readonly changes: number;
-  readonly lastInsertRowid: number | bigint;
-}
+export type RunResult = { readonly changes: number; readonly lastInsertRowid: number | bigint };
 
 /** A prepared statement returning rows of type `Row`; a values object may hold more keys than it names. */
 export interface DriverStatement<Row> {

@@ -39,9 +39,7 @@ export function migrate(client: SqliteClient, migrations: readonly Migration[] =
         if (schemaVersion(client) >= migration.version) return;
         client.exec(BOOKKEEPING);
         client.exec(migration.sql);
-        client
-          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
-          .run(migration.version, migration.name, now);
+        client.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, now);
         // PRAGMA takes no bound parameters; the version is a trusted integer from this package.
         client.pragma(`user_version = ${Math.trunc(migration.version)}`);
         applied.push(migration.version);

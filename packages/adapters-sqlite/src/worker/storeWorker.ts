@@ -118,7 +118,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
 
   const start = (): Worker => {
     const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source])) as ThreadData['statements'];
-    const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
+    const workerData: ThreadData = { ...target, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();
     started.on('message', (message: FromThread) => settle()?.resolve(message));

@@ -105,10 +105,7 @@ export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPO
 }
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
-export interface WalSize {
-  readonly walFrames: number;
-  readonly checkpointed: number;
-}
+export type WalSize = { readonly walFrames: number; readonly checkpointed: number };
 
 export interface CommitCheckpointOptions {
   readonly walSize: () => WalSize;
