@@ -32,7 +32,6 @@ export function journalAfterOf(request: PruneRequest): number {
 /** A cutoff SQL can compare with: an infinite age limit (cutoff -Infinity) counts nothing as old. */
 const sqlCutoff = (cutoff: number): number => (Number.isFinite(cutoff) ? cutoff : Number.MIN_SAFE_INTEGER);
 
-/** The named values of the `pruneCounts` statement for `request`. */
 export function pruneCountParams(request: PruneRequest): { readonly cutoff: number; readonly cursorCutoff: number } {
   const { cutoff, cursorCutoff } = retentionCutoff(request);
   return { cutoff: sqlCutoff(cutoff), cursorCutoff: sqlCutoff(cursorCutoff) };

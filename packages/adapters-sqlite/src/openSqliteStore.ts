@@ -1,7 +1,7 @@
 // The SQLite StateStore: composition only. Each port method runs one operation on the store's
 // connection once nothing holds the write gate (a worker batch, a WAL wait).
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
-import type { Logger, OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
+import type { OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
 
 import { openStoreDb, type OpenedStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
@@ -29,18 +29,10 @@ import { CHECKPOINT_AFTER_PAGES, createWalSchedule, createWriteGate, offLoopChec
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const checked = checkOptions(options);
+  const logger = storeLogger('Sqlite', options.logger);
   // Every connection (the store's, its worker's, a snapshot's) opens the resolved path.
   const resolved = options.path === undefined ? options : { ...options, path: resolveStatePath(options.path) };
-  return openResolvedStore(resolved, checked, storeLogger('Sqlite', options.logger));
-}
-
-/** What `openSqliteStore` gives: the port, the inspector's overview and the CLI's maintenance. */
-export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
-
-type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;
-
-function openResolvedStore(options: SqliteStoreOptions, checked: ReturnType<typeof checkOptions>, logger: Logger): SqliteStore {
-  let db: OpenedStoreDb = openStoreDb(options);
+  let db: OpenedStoreDb = openStoreDb(resolved);
   const { file, owned } = db;
   const readOnly = options.readOnly === true;
   // A writer's file removed or replaced under it: its writes fail from then on.
@@ -49,7 +41,7 @@ function openResolvedStore(options: SqliteStoreOptions, checked: ReturnType<type
   // The database every operation but `close` runs on: a stale read-only snapshot is replaced first.
   const current = (): StoreDb => {
     if (db.client.open && db.isStale?.() === true) {
-      const fresh = openStoreDb(options);
+      const fresh = openStoreDb(resolved);
       db.client.close();
       db = fresh;
     }
@@ -82,14 +74,6 @@ function openResolvedStore(options: SqliteStoreOptions, checked: ReturnType<type
       return result;
     }));
 
-  const close = async (): Promise<void> => {
-    identity?.stop();
-    commitCheckpoints?.stop();
-    await gate.idle();
-    await worker.close();
-    if (owned && db.client.open) db.client.close();
-  };
-
   return storePort(current, {
     append: gatedWrite(appendBatch),
     watch: gatedWrite(watch),
@@ -110,6 +94,17 @@ function openResolvedStore(options: SqliteStoreOptions, checked: ReturnType<type
     })),
     previewPrune: gated(previewPrune),
     vacuum: gated(writing((db) => vacuum(db, file))),
-    close,
+    async close() {
+      identity?.stop();
+      commitCheckpoints?.stop();
+      await gate.idle();
+      await worker.close();
+      if (owned && db.client.open) db.client.close();
+    },
   });
 }
+
+/** What `openSqliteStore` gives: the port, the inspector's overview and the CLI's maintenance. */
+export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
+
+type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;

@@ -101,7 +101,6 @@ export const schemaMigrations = sqliteTable('schema_migrations', {
   appliedAt: integer('applied_at').notNull(),
 });
 
-/** The drizzle schema object passed to `drizzle()`. */
 export const schema = { events, heads, cursors, fanOuts, cursorJournal, schemaMigrations };
 
 /** The tables the shared statements are written over (adapters-sql-common's SqlTables). */

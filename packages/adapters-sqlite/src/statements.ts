@@ -25,7 +25,6 @@ export type Statements = { readonly [K in keyof Queries]: Queries[K] extends { r
 // A statement missing from the rendered file fails the type check (its test fails on any other difference).
 const texts: Record<keyof Queries, string> = rendered;
 
-/** Prepares every statement once, at open. */
 export function prepareStatements(client: SqliteClient): Statements {
   return Object.fromEntries(Object.entries(texts).map(([label, sql]) => [label, client.prepareRaw(sql)])) as unknown as Statements;
 }

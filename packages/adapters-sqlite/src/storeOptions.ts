@@ -32,29 +32,23 @@ export interface SqliteStoreOptions {
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** Refuses `value` unless it is undefined or one of `allowed`. */
+function checkOneOf(name: string, value: unknown, allowed: readonly string[]): void {
+  if (value !== undefined && !allowed.includes(value as string)) throw new TypeError(`openSqliteStore: ${name} must be ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`);
+}
+
 /** Refuses ill-formed options; returns the busy timeout and the PRAGMA synchronous they give. */
 export function checkOptions(options: SqliteStoreOptions): { readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' } {
-  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') {
-    throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
-  }
+  if (options.readOnly !== undefined && typeof options.readOnly !== 'boolean') throw new TypeError(`openSqliteStore: readOnly must be a boolean, got ${typeof options.readOnly}`);
   if (options.database !== undefined) {
     if (options.path !== undefined) throw new TypeError('openSqliteStore: pass either path or database, not both');
-    if (typeof options.database !== 'object' || options.database === null) {
-      throw new TypeError('openSqliteStore: database must be an open better-sqlite3 Database or node:sqlite DatabaseSync');
-    }
+    if (typeof options.database !== 'object' || options.database === null) throw new TypeError('openSqliteStore: database must be an open better-sqlite3 Database or node:sqlite DatabaseSync');
   } else if (typeof options.path !== 'string' || options.path.length === 0) {
     throw new TypeError(`openSqliteStore: path must be a file path or ":memory:", got ${JSON.stringify(options.path)}`);
   }
-  if (options.driver !== undefined && options.driver !== 'better-sqlite3' && options.driver !== 'node:sqlite') {
-    throw new TypeError(`openSqliteStore: driver must be "better-sqlite3" or "node:sqlite", got ${JSON.stringify(options.driver)}`);
-  }
+  checkOneOf('driver', options.driver, ['better-sqlite3', 'node:sqlite']);
   const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  if (!Number.isSafeInteger(timeout) || timeout < 0) {
-    throw new TypeError(`openSqliteStore: busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
-  }
-  const durability = options.durability ?? 'normal';
-  if (durability !== 'normal' && durability !== 'full') {
-    throw new TypeError(`openSqliteStore: durability must be "normal" or "full", got ${JSON.stringify(options.durability)}`);
-  }
-  return { busyTimeoutMs: timeout, synchronous: durability === 'full' ? 'FULL' : 'NORMAL' };
+  if (!Number.isSafeInteger(timeout) || timeout < 0) throw new TypeError(`openSqliteStore: busyTimeoutMs must be a non-negative integer, got ${String(options.busyTimeoutMs)}`);
+  checkOneOf('durability', options.durability ?? 'normal', ['normal', 'full']);
+  return { busyTimeoutMs: timeout, synchronous: options.durability === 'full' ? 'FULL' : 'NORMAL' };
 }

@@ -2,9 +2,8 @@
 import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
 
 /** The store a message comes from: names its console prefix and its open function. */
-export type StoreName = 'Sqlite' | 'Postgres';
+type StoreName = 'Sqlite' | 'Postgres';
 
-/** The console logger of `store`: console.warn / console.error with the fields. */
 export function consoleLogger(store: StoreName): Logger {
   const prefix = `session-state ${store.toLowerCase()}:`;
   return {
@@ -16,9 +15,7 @@ export function consoleLogger(store: StoreName): Logger {
 /** `logger` checked (an object with `warn` and `error` functions), else the console logger of `store`. */
 export function storeLogger(store: StoreName, logger: Logger | undefined): Logger {
   if (logger === undefined) return consoleLogger(store);
-  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function') {
-    throw new TypeError(`open${store}Store: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
-  }
+  if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function') throw new TypeError(`open${store}Store: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
   return logger;
 }
 

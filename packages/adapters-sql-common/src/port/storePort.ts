@@ -15,7 +15,7 @@ type Answer<T> = T | Promise<T>;
 type OnDb<Db, F> = F extends (...args: infer A) => Promise<infer R> ? (db: Db, ...args: A) => Answer<R> : never;
 
 /** The store with the capabilities every SQL store offers beside the port. */
-export type SqlStore = StateStore & OverviewSource & StoreMaintenance;
+type SqlStore = StateStore & OverviewSource & StoreMaintenance;
 
 /** One adapter's operations: the port's and its capabilities', each over `Db` with whole-millisecond clocks; `close` takes no database, so closing never re-opens one. */
 export type StoreOperations<Db> = { readonly [K in StoreOperation | 'readOverview' | 'previewPrune']: OnDb<Db, SqlStore[K]> } & {

@@ -3,7 +3,6 @@ import { storeError, type AppendOutcome, type AppendRequest, type CorruptRowSink
 
 import type { StoredEventDecoder } from './storedRow.js';
 
-/** The named values of an event insert. */
 export interface EventParams {
   readonly sessionKey: string;
   readonly kind: string;

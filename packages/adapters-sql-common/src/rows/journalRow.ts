@@ -16,7 +16,6 @@ export interface JournalParams {
   readonly recordedAt: number;
 }
 
-/** A record as the named values of one insert. */
 export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
   const reason = event.type === 'watch_ended' ? event.reason : null;
@@ -35,6 +34,7 @@ function eventOfColumns(type: unknown, reason: unknown, via: unknown, acked: unk
 
 type CheckedRow = { readonly ok: true; readonly entry: CursorJournalEntry } | { readonly ok: false; readonly reason: string };
 
+/** The entry a stored journal row holds, or why it cannot be used (position, pair, watermarks in order, time, a known event). */
 function checkJournalRow(row: readonly unknown[]): CheckedRow {
   const [position, watcher, target, type, reason, via, acked, notified, material, recordedAt] = row;
   if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 1) return { ok: false, reason: 'position is not a positive integer' };
@@ -45,12 +45,6 @@ function checkJournalRow(row: readonly unknown[]): CheckedRow {
   if (event._tag === 'Left') return { ok: false, reason: 'not a known cursor event with its fields' };
   const pair = { watcher: watcher as SessionKey, target: target as SessionKey };
   return { ok: true, entry: { position, ...pair, event: event.right, acked: asSequence(acked as number), notified: asSequence(notified as number), material: asSequence(material as number), recordedAt } };
-}
-
-/** Why a stored journal row cannot be used (position, pair, watermarks in order, time, a known event), or undefined. */
-export function storedJournalProblem(row: readonly unknown[]): string | undefined {
-  const checked = checkJournalRow(row);
-  return checked.ok ? undefined : checked.reason;
 }
 
 /** A stored journal row as an entry, or undefined after reporting a refused row to `sink`. */

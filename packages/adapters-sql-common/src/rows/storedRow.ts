@@ -8,7 +8,7 @@ export type StoredEventValues<P = unknown> = [sequence: number, kind: string, ac
 export type ParseStoredPayload = (column: unknown) => unknown;
 
 /** A decoded event, or why the row is unusable (the reason names no stored content). */
-export type DecodedEvent<E = StoredEvent> = { readonly ok: true; readonly event: E } | { readonly ok: false; readonly reason: string };
+type DecodedEvent<E = StoredEvent> = { readonly ok: true; readonly event: E } | { readonly ok: false; readonly reason: string };
 
 const KINDS: ReadonlySet<string> = new Set<string>(EVENT_KINDS);
 const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.keys));
@@ -17,13 +17,10 @@ const ACTOR_TYPES: ReadonlySet<string> = new Set<string>(Object.keys(ActorType.k
 export type StoredEventDecoder<E = StoredEvent> = (row: readonly unknown[], offset?: number) => DecodedEvent<E>;
 
 /** An adapter's event decoders, made once at load (so a row's call skips a package-index getter); `parsePayload` for JSON text. */
-export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column): {
-  readonly decodeEvent: StoredEventDecoder;
-  readonly decodeSessionEvent: StoredEventDecoder<SessionEvent>;
-} {
+export function storedEventDecoders(parsePayload: ParseStoredPayload = (column) => column) {
   return {
-    decodeEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, true) as DecodedEvent,
-    decodeSessionEvent: (row, offset = 0) => decodeEventValues(row, offset, parsePayload, false) as DecodedEvent<SessionEvent>,
+    decodeEvent: ((row, offset = 0) => decodeEventValues(row, offset, parsePayload, true)) as StoredEventDecoder,
+    decodeSessionEvent: ((row, offset = 0) => decodeEventValues(row, offset, parsePayload, false)) as StoredEventDecoder<SessionEvent>,
   };
 }
 
@@ -58,9 +55,7 @@ export type CursorValues = [watcher: string, target: string, acked: number, noti
 /** Why a cursor row's pair and watermarks (its first five columns) cannot be used: text pair, sequences acked ≤ notified ≤ material. */
 export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
   if (typeof row[0] !== 'string' || typeof row[1] !== 'string') return 'watcher or target is not text';
-  const acked = row[2];
-  const notified = row[3];
-  const material = row[4];
+  const [, , acked, notified, material] = row;
   if (!isSequence(acked) || !isSequence(notified) || !isSequence(material)) return 'a watermark is not a non-negative integer';
   if (!(acked <= notified && notified <= material)) return 'watermarks are out of order';
   return undefined;
@@ -71,7 +66,6 @@ export function storedCursorProblem(row: readonly unknown[]): string | undefined
   return storedWatermarksProblem(row) ?? (typeof row[5] !== 'number' ? 'touched_at is not a number' : undefined);
 }
 
-/** Reports a refused cursor row to `sink`; undefined. */
 function refused(sink: CorruptRowSink, operation: string, reason: string): undefined {
   sink.onCorruptRow({ operation, table: 'cursors', reason });
   return undefined;

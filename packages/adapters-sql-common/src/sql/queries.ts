@@ -3,21 +3,18 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type CursorsTable, type JournalTable, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type SqlTables } from './tables.js';
 
 const p = (name: string) => orm.sql.placeholder(name);
+/** `query`, typed (a type only) with the named values `P` its statement takes. */
+const q = <P extends object = Record<string, never>>(query: SQL): SQL & { readonly '~params'?: P } => query;
+type Cutoff = { readonly cutoff: number };
+type Limit = { readonly limit: number };
+type Pair = { readonly watcher: string; readonly target: string };
 
 /** A column list for an `sql` template: the `fields` of `table`, in order. */
 function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[]): SQL {
   return orm.sql.join(fields.map((field) => table[field] as unknown as SQL), orm.sql`, `);
-}
-
-/** [head, pruneWatermark, ...columns] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
-function changesAfter({ events, heads }: SqlTables, columns: SQL): SQL {
-  return orm.sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${columns} FROM ${heads}
-LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
-WHERE ${heads.sessionKey} = ${p('sessionKey')}
-ORDER BY ${events.sequence} LIMIT ${p('limit')}`;
 }
 
 /** A journal entry retention may delete (planJournalPrune's rule): its pair has no cursor, or a later entry of the pair exists. */
@@ -34,81 +31,59 @@ export function sharedStatements(tables: SqlTables) {
   const { sql } = orm;
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
-    eventByDedupeKey: sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`,
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] rows. */
-    changesSince: changesAfter(tables, listOf(events, SESSION_EVENT_FIELDS)),
+    eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
+    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
+    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
+LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
+WHERE ${heads.sessionKey} = ${p('sessionKey')}
+ORDER BY ${events.sequence} LIMIT ${p('limit')}`),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
-    allHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`,
+    allHeads: q(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`),
     /** {watcher, target} → the pair's cursor, as CursorValues. */
-    cursorOf: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`,
+    cursorOf: q<Pair>(sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`),
     /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
-    overviewCounts: sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
+    overviewCounts: q(sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
   (SELECT count(*) FROM ${cursors}),
   (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked}),
   (SELECT count(*) FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} AND ${cursors.notified} > ${cursors.acked})
-FROM ${heads} WHERE ${heads.head} > 0`,
+FROM ${heads} WHERE ${heads.head} > 0`),
     /** {limit} → the first `limit` head rows above 0, by session key. */
-    firstHeads: sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey} LIMIT ${p('limit')}`,
+    firstHeads: q<Limit>(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey} LIMIT ${p('limit')}`),
     /** {limit} → the first `limit` pending (then idle) cursors, by watcher then target, as CursorValues. */
-    firstPendingCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
-    firstIdleCursors: sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} <= ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`,
+    firstPendingCursors: q<Limit>(sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} > ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
+    firstIdleCursors: q<Limit>(sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.material} <= ${cursors.acked} ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** Cursor deletes ({watcher}, {watcher, target}, {sessionKey} as watcher or target), returning each as CursorValues. */
-    deleteCursorsOfWatcher: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
-    deleteCursorOfPair: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
-    deleteCursorsOfSession: sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('sessionKey')} OR ${cursors.target} = ${p('sessionKey')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`,
+    deleteCursorsOfWatcher: q<{ readonly watcher: string }>(sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`),
+    deleteCursorOfPair: q<Pair>(sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`),
+    deleteCursorsOfSession: q<{ readonly sessionKey: string }>(sql`DELETE FROM ${cursors} WHERE ${cursors.watcher} = ${p('sessionKey')} OR ${cursors.target} = ${p('sessionKey')} RETURNING ${sql.raw(CURSOR_COLUMN_NAMES)}`),
     /** {maxRows} → [the highest sequence beyond the newest `maxRows` events] (no row within the cap), walking `maxRows` index entries, never counting the log. */
-    capBoundary: sql`SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} DESC LIMIT 1 OFFSET ${p('maxRows')}`,
+    capBoundary: q<{ readonly maxRows: number }>(sql`SELECT ${events.sequence} FROM ${events} ORDER BY ${events.sequence} DESC LIMIT 1 OFFSET ${p('maxRows')}`),
     /** {cutoff} → a row when an event appended before `cutoff` is left; the ORDER BY keeps a generic plan on the index. */
-    agedLeft: sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} ORDER BY ${events.appendedAt} LIMIT 1`,
+    agedLeft: q<Cutoff>(sql`SELECT 1 FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')} ORDER BY ${events.appendedAt} LIMIT 1`),
     /** {cutoff, cursorCutoff} → [events before `cutoff`, events at or after it, cursors untouched since `cursorCutoff`]. */
-    pruneCounts: sql`SELECT (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}), (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} >= ${p('cutoff')}), (SELECT count(*) FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')})`,
+    pruneCounts: q<Cutoff & { readonly cursorCutoff: number }>(sql`SELECT (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} < ${p('cutoff')}), (SELECT count(*) FROM ${events} WHERE ${events.appendedAt} >= ${p('cutoff')}), (SELECT count(*) FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')})`),
     /** {cutoff} → a row when a cursor untouched since `cutoff` is left (ordered as agedLeft). */
-    idleLeft: sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`,
+    idleLeft: q<Cutoff>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`),
     /** {maxRows, limit} → [journal entries beyond the newest `maxRows`, counted up to `limit`]. */
-    journalExcess: sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`,
+    journalExcess: q<{ readonly maxRows: number } & Limit>(sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`),
     /** {after, size} → [the highest position of the first `size` entries after `after`] (null when none). */
-    journalWindow: sql`SELECT max("position") FROM (SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}) AS "window"`,
+    journalWindow: q<{ readonly after: number; readonly size: number }>(sql`SELECT max("position") FROM (SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}) AS "window"`),
     /** {after} → a row when an entry lies after `after`. */
-    journalEntryAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT 1`,
+    journalEntryAfter: q<{ readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT 1`),
     /** {cutoff, after} → a row when an entry recorded before `cutoff` lies after `after` (ordered as agedLeft). */
-    agedJournalAfter: sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`,
+    agedJournalAfter: q<Cutoff & { readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`),
   };
 }
 
-/** The names of the shared statements. */
 export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
 
-type NoParams = Record<string, never>;
-type Cutoff = { readonly cutoff: number };
-
-/** The named values each shared statement takes. */
-export interface SharedStatementParams {
-  readonly eventByDedupeKey: { readonly dedupeKey: string };
-  readonly changesSince: { readonly since: number; readonly sessionKey: string; readonly limit: number };
-  readonly allHeads: NoParams;
-  readonly cursorOf: { readonly watcher: string; readonly target: string };
-  readonly overviewCounts: NoParams;
-  readonly firstHeads: { readonly limit: number };
-  readonly firstPendingCursors: { readonly limit: number };
-  readonly firstIdleCursors: { readonly limit: number };
-  readonly deleteCursorsOfWatcher: { readonly watcher: string };
-  readonly deleteCursorOfPair: { readonly watcher: string; readonly target: string };
-  readonly deleteCursorsOfSession: { readonly sessionKey: string };
-  readonly capBoundary: { readonly maxRows: number };
-  readonly agedLeft: Cutoff;
-  readonly idleLeft: Cutoff;
-  readonly pruneCounts: Cutoff & { readonly cursorCutoff: number };
-  readonly journalExcess: { readonly maxRows: number; readonly limit: number };
-  readonly journalWindow: { readonly after: number; readonly size: number };
-  readonly journalEntryAfter: { readonly after: number };
-  readonly agedJournalAfter: Cutoff & { readonly after: number };
-}
+export type SharedStatementParams = { readonly [K in SharedStatementName]: ReturnType<typeof sharedStatements>[K] extends { readonly '~params'?: infer P extends object } ? P : never };
 
 /** The RETURNING list of a cursor delete (SQLite's RETURNING takes no table prefix). */
 const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at';
 
 /** ` WHERE` equality on the filter's fields (nothing when it names none). */
-function filtered(table: CursorsTable | JournalTable, { watcher, target }: CursorFilter): SQL {
+function filtered(table: SqlTables['cursors' | 'cursorJournal'], { watcher, target }: CursorFilter): SQL {
   const where = orm.and(watcher === undefined ? undefined : orm.eq(table.watcher, watcher), target === undefined ? undefined : orm.eq(table.target, target));
   return where === undefined ? orm.sql`` : orm.sql` WHERE ${where}`;
 }

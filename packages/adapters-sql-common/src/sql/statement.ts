@@ -4,7 +4,7 @@ import type { SQL } from 'drizzle-orm';
 import { orm } from './drizzle.js';
 
 /** What renders a dialect's SQL: drizzle's SQLiteSyncDialect or PgDialect. */
-export interface SqlDialect {
+interface SqlDialect {
   sqlToQuery(sql: SQL): { readonly sql: string; readonly params: readonly unknown[] };
 }
 

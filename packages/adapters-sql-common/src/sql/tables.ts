@@ -3,15 +3,12 @@ import type { AnyColumn, Table } from 'drizzle-orm';
 
 type TableWith<Field extends string> = Table & { readonly [F in Field]: AnyColumn };
 
-export type CursorsTable = TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
-export type JournalTable = TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
-
 /** A store's four tables, in either dialect. */
 export interface SqlTables {
   readonly events: TableWith<'sequence' | 'sessionKey' | 'kind' | 'actorType' | 'actorSessionKey' | 'summary' | 'payload' | 'dedupeKey' | 'occurredAt' | 'appendedAt'>;
   readonly heads: TableWith<'sessionKey' | 'head' | 'pruneWatermark'>;
-  readonly cursors: CursorsTable;
-  readonly cursorJournal: JournalTable;
+  readonly cursors: TableWith<'watcher' | 'target' | 'acked' | 'notified' | 'material' | 'touchedAt'>;
+  readonly cursorJournal: TableWith<'position' | 'watcher' | 'target' | 'type' | 'reason' | 'via' | 'acked' | 'notified' | 'material' | 'recordedAt'>;
 }
 
 /** StoredEventValues order: a SessionEvent's fields first, so a changes read selects only those (SESSION_EVENT_FIELDS). */

@@ -1,9 +1,7 @@
 // Opens the StoreDb every operation runs on: a file (created and migrated), a read-only view, or the gateway's database.
 import { warnCorruptRow } from '@session-state/adapters-sql-common';
 
-import type { SqliteClient } from '../driver/driver.js';
-import { NEWEST_SCHEMA_VERSION } from '../migrations/index.js';
-import { migrate, schemaVersion } from '../migrations/migrate.js';
+import { checkSchemaVersion, migrate } from '../migrations/migrate.js';
 import { openClient, type OpenedClient } from '../driver/openClient.js';
 import { openReadOnlyDatabase } from '../file/readOnlyDatabase.js';
 import { checkSharedDatabase } from '../file/sharedDatabase.js';
@@ -11,18 +9,6 @@ import { prepareStatements } from '../statements.js';
 import type { StoreDb } from './storeDb.js';
 import { checkOptions, type SqliteStoreOptions } from '../storeOptions.js';
 
-/** A read-only file must already have exactly this library's schema: only a writer migrates. */
-function checkReadableSchema(client: SqliteClient): void {
-  const version = schemaVersion(client);
-  if (version === NEWEST_SCHEMA_VERSION) return;
-  throw new Error(
-    version > NEWEST_SCHEMA_VERSION
-      ? `the database schema version ${version} is newer than this library knows (${NEWEST_SCHEMA_VERSION})`
-      : `the database schema version ${version} is older than this library's (${NEWEST_SCHEMA_VERSION}); a writer (the gateway) migrates it when it opens the file`,
-  );
-}
-
-/** The open StoreDb, and which file it is on (for the worker threads) and whether the store owns the connection. */
 export type OpenedStoreDb = StoreDb & OpenedClient;
 
 /**
@@ -32,9 +18,7 @@ export type OpenedStoreDb = StoreDb & OpenedClient;
 export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
   const { busyTimeoutMs, synchronous } = checkOptions(options);
   const readOnly = options.readOnly === true && options.database === undefined;
-  if (readOnly && options.driver === 'node:sqlite') {
-    throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
-  }
+  if (readOnly && options.driver === 'node:sqlite') throw new TypeError("openSqliteStore: readOnly needs driver 'better-sqlite3' (it opens a snapshot from the file's bytes)");
   const view = readOnly ? openReadOnlyDatabase(options.path as string, busyTimeoutMs) : undefined;
   const { client, file, owned } = view === undefined ? openClient(options, busyTimeoutMs) : { client: view.client, file: options.path as string, owned: true };
   try {
@@ -47,7 +31,7 @@ export function openStoreDb(options: SqliteStoreOptions): OpenedStoreDb {
         client.pragma('foreign_keys = OFF');
       }
     } else checkSharedDatabase(client);
-    if (readOnly) checkReadableSchema(client);
+    if (readOnly) checkSchemaVersion(client, true);
     else migrate(client);
     const onCorruptRow = options.onCorruptRow ?? warnCorruptRow('sqlite');
     return { client, file, owned, statements: prepareStatements(client), onCorruptRow, ...(view === undefined ? {} : { isStale: view.isStale }) };

@@ -34,14 +34,10 @@ export function betterSqlite3Client(db: Database): SqliteClient {
       if (statement.reader) statement.raw(true);
       return statement as unknown as RawStatement;
     },
-    exec(sql) {
-      db.exec(sql);
-    },
+    exec: (sql) => void db.exec(sql),
     pragma: (statement) => db.pragma(statement, { simple: true }),
     transaction: (fn) => db.transaction(fn),
-    close() {
-      db.close();
-    },
+    close: () => void db.close(),
   };
 }
 

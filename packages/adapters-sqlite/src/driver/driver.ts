@@ -2,14 +2,10 @@
 import type { SqliteStoreOptions } from '../storeOptions.js';
 
 /** What a write ran; neither driver reads integers as bigint here, so `changes` is a number. */
-export interface RunResult {
-  readonly changes: number;
-  readonly lastInsertRowid: number | bigint;
-}
+export type RunResult = { readonly changes: number; readonly lastInsertRowid: number | bigint };
 
 /** A prepared statement returning rows of type `Row`; a values object may hold more keys than it names. */
 export interface DriverStatement<Row> {
-  /** The SQL text it was prepared from. */
   readonly source: string;
   run(...params: unknown[]): RunResult;
   get(...params: unknown[]): Row | undefined;
@@ -30,7 +26,6 @@ export interface Transaction<A extends unknown[], R> {
   immediate(...args: A): R;
 }
 
-/** An open connection, whichever driver holds it. */
 export interface SqliteClient {
   readonly driver: NonNullable<SqliteStoreOptions['driver']>;
   /** What the worker threads require to open their own connection with the same driver. */

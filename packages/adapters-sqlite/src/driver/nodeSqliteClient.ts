@@ -35,7 +35,6 @@ function statementOf<Row>(native: StatementSync, arrays: boolean): DriverStateme
   };
 }
 
-/** A DatabaseSync as the store's client. */
 export function nodeSqliteClient(db: DatabaseSync): SqliteClient {
   if (typeof (db as Partial<DatabaseSync>).isTransaction !== 'boolean') throw tooOld();
   // The transaction statements, prepared once (an append runs two of them).
@@ -77,9 +76,7 @@ export function nodeSqliteClient(db: DatabaseSync): SqliteClient {
     },
     prepare: (sql) => statementOf(db.prepare(sql), false),
     prepareRaw: (sql) => statementOf(db.prepare(sql), true),
-    exec(sql) {
-      db.exec(sql);
-    },
+    exec: (sql) => db.exec(sql),
     pragma: (statement) => statementOf<unknown[]>(db.prepare(`PRAGMA ${statement}`), true).get()?.[0],
     transaction<A extends unknown[], R>(fn: (...args: A) => R): Transaction<A, R> {
       const deferred = wrap(fn, 'BEGIN');

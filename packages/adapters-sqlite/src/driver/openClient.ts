@@ -24,8 +24,7 @@ function handedClient(handle: object, driver: SqliteStoreOptions['driver']): Sql
 
 /** The main database's file of a connection (`PRAGMA database_list`); an in-memory or temporary one has none. */
 function fileOf(client: SqliteClient): string {
-  const main = client.prepare('PRAGMA database_list').all().find((row) => row.name === 'main');
-  const file = main?.file;
+  const file = client.prepare('PRAGMA database_list').all().find((row) => row.name === 'main')?.file;
   return typeof file === 'string' && file.length > 0 ? file : ':memory:';
 }
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Logger } from '@session-state/domain';
 
 /** How often the path is compared with the file opened, in milliseconds. */
-export const FILE_IDENTITY_CHECK_MS = 1000;
+const FILE_IDENTITY_CHECK_MS = 1000;
 
 /** The path's device and inode, or undefined when nothing is there. */
 function identityAt(path: string): string | undefined {
@@ -18,27 +18,21 @@ function identityAt(path: string): string | undefined {
   }
 }
 
-/** What became of the file opened at `path`: undefined while it is still there. */
-function moved(path: string, opened: string): 'removed' | 'replaced' | undefined {
-  let now: string | undefined;
-  try {
-    now = identityAt(path);
-  } catch {
-    // A failed stat (a permission changed, an I/O error) says nothing about the file: check again later.
-    return undefined;
-  }
-  if (now === undefined) return 'removed';
-  return now === opened ? undefined : 'replaced';
-}
-
 /** Watches the file just opened at `path` (resolved, see statePath.ts); `logger` hears once when it went. */
 export function watchFileIdentity(path: string, logger: Logger) {
   const opened = identityAt(path);
   let gone: Error | undefined;
   const check = (): void => {
     if (gone !== undefined || opened === undefined) return;
-    const what = moved(path, opened);
-    if (what === undefined) return;
+    let now: string | undefined;
+    try {
+      now = identityAt(path);
+    } catch {
+      // A failed stat (a permission changed, an I/O error) says nothing about the file: check again later.
+      return;
+    }
+    if (now === opened) return;
+    const what = now === undefined ? 'removed' : 'replaced';
     gone = new Error(
       `the state file ${path} was ${what} since it was opened; this store refuses writes, which would go into the old file that no other process reads (reopen the store)`,
     );

@@ -19,8 +19,7 @@ CREATE TABLE IF NOT EXISTS ${LABELS_TABLE} (
  * @example labelStateFile('demo.db', 'session-state demo', Date.now())
  */
 export function labelStateFile(path: string, label: string, now: number): void {
-  const Database = loadBetterSqlite3();
-  const client = betterSqlite3Client(new Database(path, { fileMustExist: true }));
+  const client = betterSqlite3Client(new (loadBetterSqlite3())(path, { fileMustExist: true }));
   try {
     client.exec(CREATE_LABELS);
     client.prepare(`INSERT OR IGNORE INTO ${LABELS_TABLE} (label, labelled_at) VALUES (?, ?)`).run(label, now);

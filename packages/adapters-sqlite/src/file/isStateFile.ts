@@ -40,10 +40,8 @@ const ERRNO_REASON: Readonly<Record<string, string>> = {
 /** A short reason for an fs or SQLite error, with its code. */
 export function reasonOf(error: unknown): { readonly code: string; readonly reason: string } {
   const code = String((error as { code?: unknown } | null)?.code ?? 'UNKNOWN');
-  const known = ERRNO_REASON[code];
-  if (known !== undefined) return { code, reason: `${known} (${code})` };
-  const message = error instanceof Error ? error.message.replace(/^[A-Z]+: /u, '') : String(error);
-  return { code, reason: `${message} (${code})` };
+  const reason = ERRNO_REASON[code] ?? (error instanceof Error ? error.message.replace(/^[A-Z]+: /u, '') : String(error));
+  return { code, reason: `${reason} (${code})` };
 }
 
 /**
@@ -70,9 +68,7 @@ export function probeStateFile(path: string): StateFileProbe {
     db = openReadOnlyDatabase(file, PROBE_TIMEOUT_MS);
     const version = db.client.pragma('user_version') as number;
     const bookkeeping = db.client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
-    if (version < 1 || bookkeeping === undefined) {
-      return { kind: 'foreign', reason: 'a SQLite database without the session-state tables' };
-    }
+    if (version < 1 || bookkeeping === undefined) return { kind: 'foreign', reason: 'a SQLite database without the session-state tables' };
     return { kind: 'state', schemaVersion: version };
   } catch (error) {
     const { code, reason } = reasonOf(error);

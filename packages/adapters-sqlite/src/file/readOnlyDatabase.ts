@@ -65,8 +65,7 @@ function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
     bytes[18] = LEGACY_FORMAT;
     bytes[19] = LEGACY_FORMAT;
   }
-  const Database = loadBetterSqlite3();
-  const client = betterSqlite3Client(new Database(bytes, { readonly: true, timeout: timeoutMs }));
+  const client = betterSqlite3Client(new (loadBetterSqlite3())(bytes, { readonly: true, timeout: timeoutMs }));
   return {
     client,
     isStale: () => {
@@ -88,13 +87,7 @@ export function openReadOnlyDatabase(file: string, timeoutMs: number): ReadOnlyD
   const walSize = sizeOf(`${file}-wal`);
   const hasShm = sizeOf(`${file}-shm`) !== undefined;
   if (walSize === undefined || (walSize === 0 && !hasShm)) return openSnapshot(file, timeoutMs);
-  if (!hasShm) {
-    throw codedError(
-      'SQLITE_CANTOPEN',
-      `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`,
-    );
-  }
-  const Database = loadBetterSqlite3();
-  const client = betterSqlite3Client(new Database(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
+  if (!hasShm) throw codedError('SQLITE_CANTOPEN', `${file}-wal holds changes but ${file}-shm is missing, and reading it would create that file; open it once with a writer (the gateway or a write command)`);
+  const client = betterSqlite3Client(new (loadBetterSqlite3())(file, { readonly: true, fileMustExist: true, timeout: timeoutMs }));
   return { client, isStale: () => false };
 }

@@ -2,15 +2,11 @@
 import type { SqliteClient } from '../driver/driver.js';
 
 /** The tables the store creates and writes; the gateway's database must not hold others of these names. */
-export const STORE_TABLES = ['events', 'cursors', 'heads', 'cursor_journal', 'fan_outs', 'schema_migrations'] as const;
+const STORE_TABLES = ['events', 'cursors', 'heads', 'cursor_journal', 'fan_outs', 'schema_migrations'] as const;
 
 /** Throws while the handle is inside a transaction the store did not open. */
 export function assertNoForeignTransaction(client: SqliteClient): void {
-  if (client.inTransaction) {
-    throw new Error(
-      'the shared database is inside a transaction the store did not open (the gateway\'s): the store would write into it; commit or roll it back before calling the store',
-    );
-  }
+  if (client.inTransaction) throw new Error('the shared database is inside a transaction the store did not open (the gateway\'s): the store would write into it; commit or roll it back before calling the store');
 }
 
 /** Refuses a handed database the store could not share without touching what is not its own. */
@@ -20,9 +16,7 @@ export function checkSharedDatabase(client: SqliteClient): void {
   const exists = (name: string): boolean => client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
   if (version === 0) {
     const taken = STORE_TABLES.find(exists);
-    if (taken !== undefined) {
-      throw new Error(`openSqliteStore: the shared database already has a table "${taken}" that is not session-state's; the store's tables are ${STORE_TABLES.join(', ')}`);
-    }
+    if (taken !== undefined) throw new Error(`openSqliteStore: the shared database already has a table "${taken}" that is not session-state's; the store's tables are ${STORE_TABLES.join(', ')}`);
   } else if (!exists('schema_migrations')) {
     throw new Error(`openSqliteStore: the shared database's PRAGMA user_version is ${version}, set by someone else; session-state keeps its schema version there`);
   }

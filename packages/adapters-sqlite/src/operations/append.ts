@@ -1,19 +1,11 @@
 // Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a record
 // on a target with many cursors ends its batch's transaction and fans out in pages (fanOut.ts).
 import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
-import {
-  assertAppendRequest,
-  asSequence,
-  planAppend,
-  toStoredEvent,
-  type AppendOutcome,
-  type AppendRequest,
-  type CursorRow,
-} from '@session-state/domain';
+import { assertAppendRequest, asSequence, planAppend, toStoredEvent, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
 import { fanOut, FAN_OUT_INLINE_CURSORS, writeAppendPlan, type OwedFanOut } from './fanOut.js';
-import { withLogMaterialOf, writeAppendedHead } from './logMaterial.js';
+import { withLogMaterial, writeAppendedHead } from './logMaterial.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 
 /** `memo` (kept per open database) holds the owed fan-out of the batch in progress. */
@@ -58,7 +50,7 @@ function appendOne(db: StoreDb, memo: { owed: OwedFanOut | undefined }, request:
   const cursorsOnTarget = decodeStoredCursors(db, 'append', cursorValues);
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
-  if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterialOf(db, cursorsOnTarget[seedAt]) as CursorRow;
+  if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterial(db, [cursorsOnTarget[seedAt] as CursorRow])[0] as CursorRow;
   const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher });
   writeAppendPlan(db, plan, seedWatcher);
   return { type: 'appended', event: plan.event, notices: plan.notices };

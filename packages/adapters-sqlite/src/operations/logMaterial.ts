@@ -37,8 +37,3 @@ export function withLogMaterial(db: StoreDb, rows: readonly CursorRow[]): Cursor
     return material > row.material ? { ...row, material: asSequence(material), touchedAt: own ? m.otherAt : m.lastAt } : row;
   });
 }
-
-/** One row as withLogMaterial gives it (undefined stays undefined). */
-export function withLogMaterialOf(db: StoreDb, row: CursorRow | undefined): CursorRow | undefined {
-  return row === undefined ? undefined : withLogMaterial(db, [row])[0];
-}

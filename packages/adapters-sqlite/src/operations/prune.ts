@@ -1,27 +1,6 @@
-// Retention: one bounded prune batch in one write transaction, the plan of a worker batch, and the progress guard.
-import {
-  batchRoom,
-  decodeStoredCursors,
-  headOfRow,
-  journalAfterOf,
-  journalCap,
-  journalParams,
-  planHeadWrites,
-  prunedSessions,
-  retentionCutoff,
-  type HeadChange,
-} from '@session-state/adapters-sql-common';
-import {
-  asSequence,
-  journalWindowEnd,
-  planPruneMaterial,
-  type CursorPair,
-  type CursorRow,
-  type JournalWindowEnd,
-  type PruneBatch,
-  type PruneRequest,
-  type SignalLogHead,
-} from '@session-state/domain';
+// Retention: one bounded prune batch in one write transaction, and the plan of a worker batch.
+import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, journalParams, planHeadWrites, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
 import { withoutAutoCheckpoint, type CapRead, type CapWrites } from '../worker/storeWorker.js';
@@ -43,8 +22,7 @@ class Victims {
 
   /** Takes `rows` ([sequence, sessionKey]) until the batch would touch one session too many; false when it stopped early. */
   take(rows: readonly unknown[][]): boolean {
-    for (const row of rows) {
-      const [sequence, sessionKey] = row as [number, string];
+    for (const [sequence, sessionKey] of rows as readonly [number, string][]) {
       const before = this.highest.get(sessionKey);
       if (before === undefined && this.highest.size === SESSIONS_PER_BATCH) return false;
       if (before === undefined || sequence > before) this.highest.set(sessionKey, sequence);
@@ -54,8 +32,7 @@ class Victims {
   }
 }
 
-/** One batch on the store's own connection (see `prune`). */
-export interface PruneOutcome {
+interface PruneOutcome {
   readonly batch: PruneBatch;
   /** Events, cursors and journal entries deleted, for the caller's checkpoint schedule. */
   readonly rowsRemoved: number;
@@ -67,7 +44,6 @@ export interface PruneOutcome {
   readonly restDone: boolean;
 }
 
-/** The batch's reads and writes, inside its write transaction. */
 function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boolean): PruneOutcome {
   const st = db.statements;
   const { now, maxRows } = request;
@@ -94,21 +70,14 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   const eventsDeleted = victims.sequences.length;
 
   // Prune watermarks raised in the same transaction.
-  const changes: HeadChange[] = [];
-  const after = new Map<string, SignalLogHead>();
-  for (const [sessionKey, sequence] of victims.highest) {
-    const head = writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]);
-    changes.push(head.change);
-    after.set(sessionKey, head.after);
-  }
-  const pruned = prunedSessions(changes, after);
+  const heads = Array.from(victims.highest, ([sessionKey, sequence]) => writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]));
+  const pruned = prunedSessions(heads.map((head) => head.change), new Map(heads.map((head) => [head.change.sessionKey, head.after])));
 
   const expired: CursorPair[] = cursorsByAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff: cursorCutoff, limit: request.batchSize }), 'expired', now) : [];
 
   // material_kept for the pending cursors whose material went.
   if (pruned.length > 0) {
-    const onPruned: CursorRow[] = [];
-    for (const { sessionKey } of pruned) onPruned.push(...withLogMaterial(db, decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey))));
+    const onPruned = pruned.flatMap(({ sessionKey }) => withLogMaterial(db, decodeStoredCursors(db, 'prune', st.cursorsOnTarget.all(sessionKey))));
     writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
 
@@ -145,8 +114,7 @@ export function prune(db: StoreDb, request: PruneRequest, { capInline = true }: 
 
 /** Plans a worker batch's head writes and `material_kept` entries from what it read under its lock. */
 export function planCapWrites(db: StoreDb, read: CapRead, now: number): CapWrites {
-  const locked = new Map<string, readonly unknown[]>();
-  for (const row of read.heads) locked.set(row[0] as string, row);
+  const locked = new Map(read.heads.map((row) => [row[0] as string, row]));
   const changes: HeadChange[] = read.sessions.map((row) => {
     const sessionKey = row[0] as string;
     const head = locked.get(sessionKey);

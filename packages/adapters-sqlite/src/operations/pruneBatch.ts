@@ -7,7 +7,7 @@ import { walPagesOfCapBatch, type StoreWorker } from '../worker/storeWorker.js';
 import { nextTurn, type WalSchedule, type WriteGate } from '../worker/walBound.js';
 import { OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune } from './prune.js';
 
-export interface PruneBatchDeps {
+interface PruneBatchDeps {
   readonly current: () => StoreDb;
   readonly worker: StoreWorker;
   readonly gate: WriteGate;
@@ -72,12 +72,7 @@ export function createPruneProgress(logger: Logger) {
       calls = start === lastStart ? calls + 1 : 1;
       lastStart = start;
       if (calls < PRUNE_CALLS_WITHOUT_PROGRESS) return batch;
-      if (calls === PRUNE_CALLS_WITHOUT_PROGRESS) {
-        logger.warn(
-          { operation: 'prune', calls, journalAfter: start },
-          'prune: calls from the same journal position deleted nothing (the entries there must stay), so the run is reported done',
-        );
-      }
+      if (calls === PRUNE_CALLS_WITHOUT_PROGRESS) logger.warn({ operation: 'prune', calls, journalAfter: start }, 'prune: calls from the same journal position deleted nothing (the entries there must stay), so the run is reported done');
       return { ...batch, done: true };
     },
   };

@@ -4,15 +4,12 @@ import type { Renderable } from '@session-state/adapters-sql-common';
 
 import { orm } from '../db/drizzle.js';
 
-/** The named value `name` of a statement. */
 export const p = (name: string) => orm.sql.placeholder(name);
 
 /** (A type only) the values a statement takes: an object of named values, or a tuple bound by position. */
 export type Params<P extends object> = { readonly '~params'?: P };
 
-/** A query whose statement takes the named values `P`. */
 export type Query<P extends object> = Renderable & Params<P>;
-/** `query`, typed with the named values `P` its statement takes. */
 export const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
 
 /** A query bound by position: `bindOrder` must be the order drizzle renders its placeholders in (render.ts checks it). */

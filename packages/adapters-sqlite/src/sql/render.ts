@@ -1,20 +1,19 @@
 // Renders every statement the store runs to SQL text, ahead of time: `npm run statements:render:sqlite`
 // writes it to statements.generated.json, which opening a store prepares (statements.ts) without
 // loading drizzle; a test fails when the committed file is not what the queries render.
-import { renderStatement, sharedStatements, type Renderable, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
+import { renderStatement, sharedStatements, type Renderable } from '@session-state/adapters-sql-common';
 
 import { sqliteCore } from '../db/drizzle.js';
 import { tables } from '../schema.js';
 import { fanOutQueries, headMarkQueries } from './appendQueries.js';
-import type { Positional, Query } from './query.js';
+import type { Positional } from './query.js';
 import { ownQueries, positionalQueries } from './storeQueries.js';
 
 const dialect = new sqliteCore.SQLiteSyncDialect();
 
 /** Every statement, by label: the shared ones, SQLite's own, the append's. */
 export function statementQueries() {
-  const shared = sharedStatements(tables) as { readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> };
-  return { ...shared, ...ownQueries(), ...positionalQueries(), ...headMarkQueries(), ...fanOutQueries() };
+  return { ...sharedStatements(tables), ...ownQueries(), ...positionalQueries(), ...headMarkQueries(), ...fanOutQueries() };
 }
 
 /** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
@@ -27,14 +26,12 @@ function withNamedParameters({ sql, names }: { readonly sql: string; readonly na
 /** The text of a statement bound by position, its `?` left as they are once `order` is the order they render in, so no value shifts column. */
 export function renderPositional(query: Renderable, label: string, order: readonly string[]): string {
   const { sql, names } = renderStatement(dialect, query, label);
-  if (names.length !== order.length || names.some((name, i) => name !== order[i])) {
-    throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
-  }
+  if (names.length !== order.length || names.some((name, i) => name !== order[i])) throw new Error(`${label}: the placeholders render as (${names.join(', ')}), not the order the caller binds (${order.join(', ')})`);
   return sql;
 }
 
 /** Each statement's SQL text by label: `@name` parameters, or `?` for one bound by position. */
-export function renderStatements(): Record<string, string> {
+function renderStatements(): Record<string, string> {
   return Object.fromEntries(
     Object.entries<Renderable | Positional<readonly unknown[]>>(statementQueries()).map(([label, query]) => [
       label,

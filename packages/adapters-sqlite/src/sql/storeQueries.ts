@@ -19,7 +19,6 @@ type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T
 /** The order updateCursor takes its values in (checked against the SQL at open). */
 const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
 
-/** A cursor row's named values. */
 export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
@@ -28,7 +27,6 @@ type Limit = { readonly limit: number };
 /** A filter's values as named placeholders. */
 const byPair = { watcher: p('watcher'), target: p('target') } as unknown as Required<CursorFilter>;
 
-/** SQLite's own statements, taking named values. */
 export function ownQueries() {
   const removable = removableEntry(tables);
   /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */

@@ -29,10 +29,10 @@ export type CapRead = { readonly sessions: Rows; readonly heads: Rows; readonly 
 export type CapWrites = { readonly heads: readonly HeadRowWrite[]; readonly journal: readonly JournalParams[] };
 
 /** What a worker batch did: events deleted, whether events beyond the cap remain, the sessions it deleted from. */
-export type CapBatch = { readonly deleted: number; readonly capLeft: boolean; readonly sessions: number };
+type CapBatch = { readonly deleted: number; readonly capLeft: boolean; readonly sessions: number };
 
 /** Where and how the worker opens the file: the store's driver, file, busy timeout, synchronous and statements. */
-export type WorkerTarget = { readonly module: string; readonly path: string; readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' | number; readonly statements: Statements };
+type WorkerTarget = { readonly module: string; readonly path: string; readonly busyTimeoutMs: number; readonly synchronous: 'NORMAL' | 'FULL' | number; readonly statements: Statements };
 
 export type ThreadData = Omit<WorkerTarget, 'statements'> & { readonly statements: Record<(typeof THREAD_STATEMENTS)[number], string> };
 
@@ -70,7 +70,7 @@ function threadUrl(): URL {
 }
 
 /** A passive checkpoint on the store's own connection; housekeeping, so a failure is ignored. */
-export function checkpointHere(db: StoreDb): void {
+function checkpointHere(db: StoreDb): void {
   if (!db.client.open) return;
   try {
     db.client.pragma('wal_checkpoint(PASSIVE)');
@@ -118,7 +118,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
 
   const start = (): Worker => {
     const statements = Object.fromEntries(THREAD_STATEMENTS.map((name) => [name, target.statements[name].source])) as ThreadData['statements'];
-    const workerData: ThreadData = { module: target.module, path: target.path, busyTimeoutMs: target.busyTimeoutMs, synchronous: target.synchronous, statements };
+    const workerData: ThreadData = { ...target, statements };
     const started = new Worker(threadUrl(), { workerData });
     started.unref();
     started.on('message', (message: FromThread) => settle()?.resolve(message));
@@ -159,10 +159,7 @@ export function createStoreWorker(db: () => StoreDb, target: WorkerTarget): Stor
       return !broken;
     },
     checkpoint() {
-      if (broken) {
-        checkpointHere(db());
-        return Promise.resolve();
-      }
+      if (broken) return Promise.resolve(checkpointHere(db()));
       // One checkpoint at a time: a request meanwhile shares the one queued or running.
       if (pendingCheckpoint !== undefined) return pendingCheckpoint;
       const running = job((ask) => ask({ type: 'checkpoint' }))

@@ -10,10 +10,10 @@ export const WAL_FRAMES_BEFORE_WAIT = 4000;
 export const CHECKPOINT_AFTER_PAGES = 1000;
 
 /** Frames not yet copied back that a pause in the writes checkpoints (SQLite's auto-checkpoint threshold). */
-export const IDLE_CHECKPOINT_FRAMES = 1000;
+const IDLE_CHECKPOINT_FRAMES = 1000;
 
 /** A pause in the writes this long (ms) is idle enough for a checkpoint. */
-export const IDLE_MS = 50;
+const IDLE_MS = 50;
 
 /** Far below half the bound, the WAL's size is read once in this many commits. */
 const SKIPPED_READS = 8;
@@ -31,7 +31,6 @@ export interface WriteGate {
   run<T>(operation: () => T | Promise<T>): T | Promise<T>;
   /** Holds every operation until `batch` settles (fulfilled or rejected); returns it. */
   hold<T>(batch: Promise<T>): Promise<T>;
-  /** Resolves when nothing holds the gate. */
   idle(): Promise<void>;
 }
 
@@ -41,14 +40,10 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 export function createWriteGate(): WriteGate {
   let held: Promise<void> | undefined;
   return {
-    run(operation) {
-      if (held === undefined) return operation();
-      return held.then(operation);
-    },
+    run: (operation) => (held === undefined ? operation() : held.then(operation)),
     hold(batch) {
       const settled = batch.then(nextTurn, nextTurn);
-      const previous = held;
-      const next = previous === undefined ? settled : previous.then(() => settled);
+      const next = held === undefined ? settled : held.then(() => settled);
       held = next;
       void next.then(() => {
         if (held === next) held = undefined;
@@ -110,13 +105,9 @@ export function createWalSchedule(checkpoints: Checkpoints, afterPages = CHECKPO
 }
 
 /** What `PRAGMA wal_checkpoint(NOOP)` reads: the WAL's frames and how many are copied back already. */
-export interface WalSize {
-  readonly walFrames: number;
-  readonly checkpointed: number;
-}
+export type WalSize = { readonly walFrames: number; readonly checkpointed: number };
 
 export interface CommitCheckpointOptions {
-  /** Reads the WAL's size on the store's connection. */
   readonly walSize: () => WalSize;
   readonly walFramesBeforeWait?: number;
   readonly idleCheckpointFrames?: number;
@@ -127,10 +118,7 @@ export interface CommitCheckpointOptions {
 
 /** Everyday writes' checkpoints: at the bound (operations wait) or when writes pause; never beside a steady load. */
 export function createCommitCheckpoints(checkpoints: Checkpoints, gate: WriteGate, options: CommitCheckpointOptions) {
-  const { walSize } = options;
-  const bound = options.walFramesBeforeWait ?? WAL_FRAMES_BEFORE_WAIT;
-  const idleCheckpointFrames = options.idleCheckpointFrames ?? IDLE_CHECKPOINT_FRAMES;
-  const idleMs = options.idleMs ?? IDLE_MS;
+  const { walSize, walFramesBeforeWait: bound = WAL_FRAMES_BEFORE_WAIT, idleCheckpointFrames = IDLE_CHECKPOINT_FRAMES, idleMs = IDLE_MS } = options;
   let lastCommitAt = 0;
   let commits = 0;
   /** The commit of the last read, the frames it saw, and the frames a commit added since the read before. */
