@@ -49,9 +49,11 @@ export async function runStartup({ plan, store, lane, board, failures, retention
       await sync?.close();
       throw error instanceof ClockError ? error : failures.store('restartScan', error);
     }
-    // A turn of its own: the scan's last page ran in the turn it resolved in.
-    if (recovered.length > 0) await nextTurn();
-    for (const notice of recovered) board.offer(notice);
+    // Offered a page at a time, each in a turn of its own (the scan's last page ran in the turn it resolved in).
+    for (let at = 0; at < recovered.length; at += SCAN_PAGE_ROWS) {
+      await nextTurn();
+      for (const notice of recovered.slice(at, at + SCAN_PAGE_ROWS)) board.offer(notice);
+    }
   }
 
   if (plan.prune === 'background') retention.startInBackground();
