@@ -1,11 +1,11 @@
 // The in-memory notice queue: per watcher, oldest first, at most one entry per (watcher, target). Its generation counts the
 // entries that left it, so a re-read beside the lane can tell whether a pair may have changed while it was in flight.
-import { noticeText, type Sequence } from '@session-state/domain';
+import type { Sequence } from '@session-state/domain';
 
 /** What the store asks to queue for a pair: `acked` is printed in the text (the reconcile starts there), `notified` the watermark a drain acks. */
-type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence };
+type OfferedNotice = { readonly target: string; readonly acked: Sequence; readonly notified: Sequence; readonly text: string };
 /** An entry: its text, and the queue's generation when it was queued (`queuedIn`). */
-export type QueuedNotice = OfferedNotice & { readonly text: string; readonly queuedIn: number };
+export type QueuedNotice = OfferedNotice & { readonly queuedIn: number };
 export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
 export type NoticeQueue = ReturnType<typeof createNoticeQueue>;
@@ -65,7 +65,7 @@ export function createNoticeQueue() {
   return {
     /**
      * The pair's entry with the same `acked` (hence the same text) keeps its place, `notified` refreshed
-     * (`coalesced`); anything else becomes the pair's entry, newest last, its text built here (`queued`: wake the watcher).
+     * (`coalesced`); anything else becomes the pair's entry, newest last, with the text the store's notice carries (`queued`: wake the watcher).
      */
     offer(watcher: string, notice: OfferedNotice): 'queued' | 'coalesced' {
       const current = entryOf(watcher, notice.target);
@@ -77,8 +77,8 @@ export function createNoticeQueue() {
         take(watcher, notice.target);
         removals += 1;
       } else entryCount += 1;
-      const { target, acked, notified } = notice;
-      put(watcher, { target, acked, notified, text: noticeText(target, acked), queuedIn: removals });
+      const { target, acked, notified, text } = notice;
+      put(watcher, { target, acked, notified, text, queuedIn: removals });
       watchersByTarget.set(target, (watchersByTarget.get(target) ?? new Set()).add(watcher));
       return 'queued';
     },

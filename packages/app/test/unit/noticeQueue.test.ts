@@ -4,7 +4,7 @@ import fc from 'fast-check';
 
 import { createNoticeQueue, type NoticeQueue } from '../../src/notices/queue.js';
 
-const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), notified: asSequence(notified) });
+const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), notified: asSequence(notified), text: noticeText(target, asSequence(acked)) });
 const A0 = noticeText('a', asSequence(0));
 const A3 = noticeText('a', asSequence(3));
 const B0 = noticeText('b', asSequence(0));
@@ -73,12 +73,12 @@ describe('the notice queue', () => {
     expect(queue.unchangedSince('w', 'never', queue.generation())).toBe(true);
   });
 
-  test('the queue builds the text from target and acked for a new entry; a coalesced offer keeps it', () => {
+  test('a new entry keeps the text its notice carries; a coalesced offer keeps the entry\'s text', () => {
     const queue = createNoticeQueue();
-    expect(queue.offer('w', { target: 'a', acked: asSequence(0), notified: asSequence(3) })).toBe('queued');
-    expect(queue.offer('w', { target: 'a', acked: asSequence(0), notified: asSequence(5) })).toBe('coalesced');
-    expect(textsOf(queue, 'w')).toEqual([A0]);
-    expect(queue.offer('w', { target: 'a', acked: asSequence(3), notified: asSequence(6) })).toBe('queued');
+    expect(queue.offer('w', { ...entry('a', 0, 3), text: 'first' })).toBe('queued');
+    expect(queue.offer('w', { ...entry('a', 0, 5), text: 'second' })).toBe('coalesced');
+    expect(textsOf(queue, 'w')).toEqual(['first']);
+    expect(queue.offer('w', entry('a', 3, 6))).toBe('queued');
     expect(textsOf(queue, 'w')).toEqual([A3]);
   });
 
