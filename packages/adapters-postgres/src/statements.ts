@@ -1,6 +1,6 @@
 // The store's statements, rendered once at open as named statements taking named values: the shared ones and PostgreSQL's own.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, removableEntry, renderStatement, sharedStatements, type Renderable, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, p, PENDING_FIELDS, q, removableEntry, renderStatement, sharedStatements, type Query, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
 import { orm, pgCore } from './drizzle.js';
@@ -20,9 +20,6 @@ export interface Statement<Params extends object = Record<string, never>> {
   readonly params?: Params;
 }
 
-/** A query to compile, and (a type only) the named values it takes. */
-type Query<P extends object> = Renderable & { readonly '~params'?: P };
-const q = <P extends object = Record<string, never>>(query: Renderable): Query<P> => query;
 type Compiled<T> = { readonly [K in keyof T]: T[K] extends Query<infer P> ? Statement<P> : never };
 
 /** Renders each query once as the statement `ss_<its name in snake case>`. */
@@ -37,7 +34,6 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
 }
 
 type Orm = NodePgDatabase<StoreTables>;
-const p = (name: string) => sql.placeholder(name);
 /** The journal placeholders, each the array of one JournalParams field. */
 export const JOURNAL_COLUMNS = {
   ...{ jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via' },

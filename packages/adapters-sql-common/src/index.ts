@@ -6,7 +6,7 @@ export { decodeStoredJournalEntries, journalParams, type JournalParams } from '.
 export { decodePendingRows, decodeStoredCursor, decodeStoredCursors, storedEventDecoders, type CursorValues, type StoredEventDecoder } from './rows/storedRow.js';
 export { batchRoom, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, retentionCutoff } from './retention.js';
 export { listCursorsQuery, readCursorJournalQuery, removableEntry, sharedStatements, type SharedStatementName, type SharedStatementParams } from './sql/queries.js';
-export { bindValues, renderStatement, type Renderable } from './sql/statement.js';
+export { bindValues, p, q, renderStatement, type Query, type Renderable } from './sql/statement.js';
 export { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, type SqlTables } from './sql/tables.js';
 export { consoleLogger, logCorruptRow, storeLogger, warnCorruptRow } from './port/storeLogger.js';
 export { storePort, type StoreOperations } from './port/storePort.js';

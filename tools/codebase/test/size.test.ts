@@ -14,8 +14,8 @@ const ALL_SOURCE_LINE_BUDGET = 20_000;
  * Until the tree is within the budgets, the sizes it has reached: a change may lower these (and
  * should, to what it measured) but never raise them, so the tree only shrinks toward the budget.
  */
-const CORE_LINE_CEILING = 9_495;
-const ALL_SOURCE_LINE_CEILING = 20_385;
+const CORE_LINE_CEILING = 9_492;
+const ALL_SOURCE_LINE_CEILING = 20_382;
 /** What the budgets count: `git ls-files` of these patterns ... */
 const COUNTED_PATTERNS = ['*.ts', '*.js', '*.mjs', '*.cjs'];
 /** ... less tests, the generated API docs, generated migrations and Jest configuration. */

@@ -3,11 +3,9 @@ import type { SQL } from 'drizzle-orm';
 import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
+import { p, q } from './statement.js';
 import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type SqlTables } from './tables.js';
 
-const p = (name: string) => orm.sql.placeholder(name);
-/** `query`, typed (a type only) with the named values `P` its statement takes. */
-const q = <P extends object = Record<string, never>>(query: SQL): SQL & { readonly '~params'?: P } => query;
 type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };
 type Pair = { readonly watcher: string; readonly target: string };

@@ -11,6 +11,17 @@ interface SqlDialect {
 /** A query builder (its own dialect renders it) or an `sql` template (the given dialect renders it). */
 export type Renderable = SQL | { toSQL(): { readonly sql: string; readonly params: readonly unknown[] } };
 
+/** The named placeholder `name`, bound from a call's values by name. */
+export const p = (name: string) => orm.sql.placeholder(name);
+/** A query and (a type only) the named values `P` its statement takes. */
+export type Query<P extends object, Q extends Renderable = Renderable> = Q & { readonly '~params'?: P };
+/** `query`, typed with the named values `P` its statement takes (an `sql` template stays one, so it can be embedded in another). */
+export function q<P extends object = Record<string, never>>(query: SQL): Query<P, SQL>;
+export function q<P extends object = Record<string, never>>(query: Renderable): Query<P>;
+export function q(query: Renderable): Renderable {
+  return query;
+}
+
 /** The placeholder a parameter binds (insert values arrive in a column Param whose encoder is the identity for every bound column). */
 function placeholderName(param: unknown): string | undefined {
   if (orm.is(param, orm.Placeholder)) return param.name;

@@ -11,12 +11,12 @@ import { orm as drizzle } from '../db/drizzle.js';
 const { and, asc, count, eq, gt, gte, inArray, lt, lte, max, or, sql } = drizzle;
 type SQL = ReturnType<typeof sql>;
 
-/** The order insertEvent takes its values in (checked against the SQL at open). */
+/** The order insertEvent takes its values in (render.ts checks it against the SQL). */
 const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
 /** The values of `P` named by `T`, as a tuple in that order. */
 type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
 
-/** The order updateCursor takes its values in (checked against the SQL at open). */
+/** The order updateCursor takes its values in (render.ts checks it against the SQL). */
 const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
 
 export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
