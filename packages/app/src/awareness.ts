@@ -44,6 +44,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const sync = config.ownsSession !== undefined || resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, resyncIntervalMs }) : undefined;
 
   await runStartup({ ...parts, plan: config.startup, sync });
+  // The wakes start-up owes, in a turn after the caller has the facade.
+  setImmediate((wakeOwed) => isClosed() || wakeOwed(), board.started());
 
   return {
     ...createRecordMethods(parts),

@@ -13,15 +13,13 @@ export const consoleLogger: Logger = {
 
 /** The logger with every throw swallowed: nothing sensible is left to report to. */
 export function safeLogger(inner: Logger): Logger {
-  const guarded =
-    (level: 'warn' | 'error') =>
-    (fields: LogFields, message: string): void => {
-      try {
-        inner[level](fields, message);
-      } catch {
-        // ignored
-      }
-    };
+  const guarded = (level: 'warn' | 'error') => (fields: LogFields, message: string): void => {
+    try {
+      inner[level](fields, message);
+    } catch {
+      // ignored
+    }
+  };
   return { warn: guarded('warn'), error: guarded('error') };
 }
 
@@ -63,15 +61,13 @@ export type OwnsWatcher = (watcher: string) => boolean;
 export function createOwnership(ownsSession: ((sessionKey: string) => boolean) | undefined, logger: Logger): { forAppend: OwnsWatcher; forScan: OwnsWatcher } | undefined {
   if (ownsSession === undefined) return undefined;
   const warn = warnOnce(logger);
-  const at =
-    (site: 'append' | 'scan'): OwnsWatcher =>
-    (watcher) => {
-      try {
-        return Boolean(ownsSession(watcher));
-      } catch (error) {
-        warn(site, { operation: 'ownsSession', site, watcher, error: describeFailure(error) }, 'ownsSession threw; the watcher counts as not owned (logged once per call site)');
-        return false;
-      }
-    };
+  const at = (site: 'append' | 'scan'): OwnsWatcher => (watcher) => {
+    try {
+      return Boolean(ownsSession(watcher));
+    } catch (error) {
+      warn(site, { operation: 'ownsSession', site, watcher, error: describeFailure(error) }, 'ownsSession threw; the watcher counts as not owned (logged once per call site)');
+      return false;
+    }
+  };
   return { forAppend: at('append'), forScan: at('scan') };
 }

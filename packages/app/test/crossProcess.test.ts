@@ -19,7 +19,7 @@ import { heldNotices, noticeTextOf } from '@session-state/testkit';
 type SignalledStore = StateStore & CursorSignalSource;
 
 import { createSessionStateAwareness, InvalidInputError, StoreOperationError, type RecordResult, type SessionStateAwareness, type SessionStateAwarenessOptions } from '../src/index.js';
-import { humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness.js';
+import { afterStartupWakes, humanTurn, recordingLogger, START, type RecordingLogger } from './support/harness.js';
 import { noticeTexts } from './support/noticeTexts.js';
 
 // --- keys and ownership ------------------------------------------------------------------------
@@ -154,6 +154,7 @@ async function gateway(store: StateStore, extra: Partial<SessionStateAwarenessOp
   const logger = recordingLogger();
   const wakes: string[] = [];
   const awareness = await createSessionStateAwareness({ store, clock, logger, wake: (watcher) => wakes.push(watcher), ...extra });
+  await afterStartupWakes();
   open.push(awareness);
   return { awareness, logger, wakes };
 }

@@ -58,20 +58,54 @@ describe.each(storeMatrix)('start-up options on the %s store', (_name, kind: Sto
     await leaveAFrozenNotice();
     const inner = await stores.reopen();
     let scansTurn = false;
+    const offeredInScansTurn: boolean[] = [];
+    // Each recovered notice reports the turn its watcher is first read in: the offer reads it first.
+    const probed = <T extends object>(notice: T): T => {
+      let read = false;
+      return new Proxy(notice, {
+        get(n, property, receiver) {
+          if (property === 'watcher' && !read) {
+            read = true;
+            offeredInScansTurn.push(scansTurn);
+          }
+          return Reflect.get(n, property, receiver);
+        },
+      });
+    };
     const store = new Proxy(inner, {
       get(target, property, receiver) {
         if (property !== 'scanPending') return Reflect.get(target, property, receiver);
         return async (...args: Parameters<StateStore['scanPending']>) => {
-          const recovered = await target.scanPending(...args);
+          const page = await target.scanPending(...args);
           scansTurn = true;
           setImmediate(() => (scansTurn = false));
-          return recovered;
+          return { ...page, notices: page.notices.map(probed) };
         };
       },
     });
-    const wokenInScansTurn: boolean[] = [];
-    const awareness = await createSessionStateAwareness({ store, clock, logger: recordingLogger(), startup: { prune: 'off' }, wake: () => wokenInScansTurn.push(scansTurn) });
-    expect(wokenInScansTurn).toEqual([false]);
+    const awareness = await createSessionStateAwareness({ store, clock, logger: recordingLogger(), startup: { prune: 'off' } });
+    expect(offeredInScansTurn).toEqual([false]);
+    await awareness.close();
+  });
+
+  test('no wake is called before creation resolves; each watcher the restart scan owes a wake is woken once right after, and its handler can use the facade', async () => {
+    await leaveAFrozenNotice();
+    const logger = recordingLogger();
+    const woken: { readonly watcher: string; readonly pending: number }[] = [];
+    let resolved = false;
+    const awareness = await createSessionStateAwareness({
+      store: await stores.reopen(),
+      clock,
+      logger,
+      startup: { prune: 'off' },
+      // Before the fix this read `awareness` in its temporal dead zone and threw (logged, the wake lost).
+      wake: (watcher) => woken.push({ watcher, pending: resolved ? awareness.pending(watcher).length : -1 }),
+    });
+    resolved = true;
+    expect(woken).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(woken).toEqual([{ watcher: PARENT, pending: 1 }]);
+    expect(logger.entries.filter((entry) => entry.message === 'wake port threw')).toEqual([]);
     await awareness.close();
   });
 

@@ -46,25 +46,23 @@ export function nodeSqliteClient(db: DatabaseSync): SqliteClient {
   };
   // As better-sqlite3's transaction functions: BEGIN … COMMIT, or a savepoint when nested; a
   // throw (a failed COMMIT too) rolls back what is still open.
-  const wrap =
-    <A extends unknown[], R>(fn: (...args: A) => R, begin: string) =>
-    (...args: A): R => {
-      const nested = db.isTransaction;
-      run(nested ? 'SAVEPOINT session_state' : begin);
-      try {
-        const result = fn(...args);
-        run(nested ? 'RELEASE session_state' : 'COMMIT');
-        return result;
-      } catch (error) {
-        if (db.isTransaction) {
-          if (nested) {
-            run('ROLLBACK TO session_state');
-            run('RELEASE session_state');
-          } else run('ROLLBACK');
-        }
-        throw error;
+  const wrap = <A extends unknown[], R>(fn: (...args: A) => R, begin: string) => (...args: A): R => {
+    const nested = db.isTransaction;
+    run(nested ? 'SAVEPOINT session_state' : begin);
+    try {
+      const result = fn(...args);
+      run(nested ? 'RELEASE session_state' : 'COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) {
+        if (nested) {
+          run('ROLLBACK TO session_state');
+          run('RELEASE session_state');
+        } else run('ROLLBACK');
       }
-    };
+      throw error;
+    }
+  };
   return {
     driver: 'node:sqlite',
     workerModule: 'node:sqlite',

@@ -1,5 +1,5 @@
 // The notice board: the notice queue, the wake port and the notice counters. Every notice the
-// store asks for is offered here; a new entry is counted and wakes its watcher.
+// store asks for is offered here; a new entry is counted and wakes its watcher (once the facade is ready).
 import { isNestedSubagent, type CursorPair, type DrainOutcome, type DrainRequest, type Logger, type Notice as StoreNotice, type SessionKey, type Wake } from '@session-state/domain';
 
 import type { Notice } from '../api.js';
@@ -17,6 +17,8 @@ const toNotice = (watcher: string, entry: QueuedNotice): Notice => ({ watcher, t
 
 export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, counters: Counters, owns: OwnsWatcher | undefined) {
   const queue = createNoticeQueue();
+  // The wakes start-up owes, one per new entry; undefined once start-up is over.
+  let owed: string[] | undefined = [];
 
   const wake = (watcher: string): void => {
     if (wakePort === undefined || isNestedSubagent(watcher)) return;
@@ -37,10 +39,17 @@ export function createNoticeBoard(wakePort: Wake | undefined, logger: Logger, co
     if (signalled) counters.add('noticesSignalled');
     else if (notice.reason === 'reopen') counters.add('noticesReopened');
     else if (notice.reason === 'recovered') counters.add('noticesRecovered');
-    wake(notice.watcher);
+    if (owed === undefined) wake(notice.watcher);
+    else owed.push(notice.watcher);
   };
 
   return {
+    /** Start-up is over: wakes are called at once from now on; returns what calls the owed ones, in order. */
+    started(): () => void {
+      const wakes = owed ?? [];
+      owed = undefined;
+      return () => wakes.forEach(wake);
+    },
     /** The queue itself: the cross-process re-reads, cleanup and the depth read it directly. */
     queue,
     offer,

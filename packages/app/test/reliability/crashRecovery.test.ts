@@ -15,7 +15,7 @@ import type { CursorRow, SessionKey, StateStore } from '@session-state/domain';
 import { noticeTextOf, restartScanAll } from '@session-state/testkit';
 
 import { createSessionStateAwareness } from '../../src/index.js';
-import { recordingLogger } from '../support/harness.js';
+import { afterStartupWakes, recordingLogger } from '../support/harness.js';
 import { expectNoViolations, type Violation } from './support/failureClasses.js';
 import { readAllEvents } from './support/rig.js';
 import { scaled, scaledTimeout } from './support/scale.js';
@@ -142,6 +142,7 @@ async function checkRestartScan(path: string, round: number): Promise<Violation[
     const lagging = (await reader.listCursors()).filter((row) => row.material > row.acked);
     const wakes: string[] = [];
     const awareness = await createSessionStateAwareness({ store: openSqliteStore({ path }), logger: recordingLogger(), wake: (w) => wakes.push(w) });
+    await afterStartupWakes();
     try {
       const afterScan = await reader.listCursors();
       for (const key of KEYS) {

@@ -39,6 +39,9 @@ export function recordingLogger(): RecordingLogger {
   };
 }
 
+/** Resolves after the turn in which a facade just created calls the wakes its start-up owes. */
+export const afterStartupWakes = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 // --- the fixture -----------------------------------------------------------------------------
 
 export interface Fixture {
@@ -78,6 +81,8 @@ async function build(stores: StoreHarness, store: StateStore, clock: ManualClock
     ...(options.retention !== undefined ? { retention: options.retention } : {}),
     ...(options.observer !== undefined ? { observer: options.observer } : {}),
   });
+  // The turn in which the wakes start-up owes are called.
+  await afterStartupWakes();
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;

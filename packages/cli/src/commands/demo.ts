@@ -92,6 +92,8 @@ export async function playDemo(
       wake: (watcher) => void wakes.push(watcher),
       retention: { maxAgeMs: RETENTION_DAYS * DAY_MS },
     });
+    // The turn after creation, in which the restart scan's wakes are called.
+    await new Promise((resolve) => setImmediate(resolve));
     return { store: opened, awareness: facade };
   };
   let { store, awareness } = await openFile();

@@ -6,7 +6,7 @@ import { asSequence, type SessionEvent, type SessionKey, type StateStore } from 
 import { faultStore, isAgentKey, parseNotice, ReferenceModel, type FaultStore, type ModelAppend, type ModelRetention, type StoreHarness, type StoreKind } from '@session-state/testkit';
 
 import { createSessionStateAwareness, type RecordInput, type SentInput, type SessionStateAwareness, type SessionStatus } from '../../../src/index.js';
-import { recordingLogger, START, type RecordingLogger } from '../../support/harness.js';
+import { afterStartupWakes, recordingLogger, START, type RecordingLogger } from '../../support/harness.js';
 import { type FailureClass, type Violation } from './failureClasses.js';
 import { noticeTexts } from '../../support/noticeTexts.js';
 
@@ -75,6 +75,7 @@ export class Rig {
       },
       retention: this.options.retention,
     });
+    await afterStartupWakes();
   }
 
   /** Closes the facade (if open) and reopens the durable state: the model loses its queue. */
