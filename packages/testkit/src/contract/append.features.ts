@@ -28,16 +28,13 @@ export function describeAppend(s: Suite): void {
       expect(page).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
     });
 
-    test('the stored event keeps every field of the command, and readChanges returns its public fields', async () => {
+    test('the stored event keeps every field of the command, and readChanges returns its public fields; occurredAt defaults to the append time, as ISO', async () => {
       const spec = { kind: 'run_failed', actorType: 'agent', actorSessionKey: A, summary: 'child run failed', payload: { outcome: 'timeout', n: [1, 'x', null] }, dedupeKey: 'run-terminal:r1' } as const;
       const { event } = await append(store, B, { ...spec, occurredAt: '2026-11-29T09:00:00Z' }, T0 + 5);
       expect(event).toMatchObject({ ...spec, sessionKey: B, occurredAt: '2026-11-29T09:00:00.000Z', appendedAt: T0 + 5 });
-      expect(await readAll(store, B)).toEqual(asRead(event));
-    });
-
-    test('occurredAt defaults to the append time, as ISO', async () => {
-      const { event } = await append(store, B, {}, T0 + 7);
-      expect(event.occurredAt).toBe(new Date(T0 + 7).toISOString());
+      const defaulted = (await append(store, B, {}, T0 + 7)).event;
+      expect(defaulted.occurredAt).toBe(new Date(T0 + 7).toISOString());
+      expect(await readAll(store, B)).toEqual(asRead(event, defaulted));
     });
 
     test('the head never decreases when every row is pruned, and the next sequence continues above it', async () => {
@@ -69,7 +66,8 @@ export function describeAppend(s: Suite): void {
       expect(seqs(fromZero.events)).toEqual([again.event.sequence]);
     });
 
-    test('readHeads returns rows (tombstones included) only for keys that have a head', async () => {
+    test('readHeads returns rows (tombstones included) only for keys that have a head; without keys every head row, ordered by session key', async () => {
+      await append(store, D);
       const a = await append(store, A);
       await appendMany(store, B, 2);
       await store.deleteSession(B, T0);
@@ -78,6 +76,9 @@ export function describeAppend(s: Suite): void {
       expect(rows[0]).toEqual({ sessionKey: A, head: a.event.sequence, pruneWatermark: 0 });
       expect(rows[1]?.head).toBeGreaterThan(a.event.sequence);
       expect(rows[1]?.pruneWatermark).toBe(rows[1]?.head);
+      const every = await store.readHeads();
+      expect(every.map((row) => row.sessionKey)).toEqual([D, A, B].sort());
+      expect(every).toEqual(await store.readHeads([D, A, B].sort() as SessionKey[]));
     });
 
     test('readHeads of more keys than one SQL statement binds (repeats, unknown keys, quotes) returns each known key once, in the order first given', async () => {
@@ -88,16 +89,6 @@ export function describeAppend(s: Suite): void {
       const rows = await store.readHeads(keys);
       expect(rows.map((row) => row.sessionKey)).toEqual([C, A, B]);
       expect(rows).toEqual(await Promise.all([C, A, B].map(async (k) => (await store.readHeads([k]))[0])));
-    });
-
-    test('readHeads without keys returns every head row (tombstones included), ordered by session key', async () => {
-      await append(store, C);
-      await append(store, A);
-      await appendMany(store, B, 2);
-      await store.deleteSession(B, T0);
-      const rows = await store.readHeads();
-      expect(rows.map((row) => row.sessionKey)).toEqual([A, B, C].sort());
-      expect(rows).toEqual(await store.readHeads([A, B, C].sort() as SessionKey[]));
     });
   });
 
@@ -183,7 +174,7 @@ export function describeAppend(s: Suite): void {
   });
 
   describe('reopen and close', () => {
-    test('a reopened store (the same one, when not durable) sees exactly what was committed', async () => {
+    test('a reopened store (the same one, when not durable) sees exactly what was committed, the cursor journal included', async () => {
       await watchAll(store, [[A, B], [C, D]]);
       await append(store, B, { ...foreign(), payload: { channel: 'telegram' }, dedupeKey: 'd1' }, T0 + 1);
       await append(store, B, foreign(), T0 + 2);
@@ -196,6 +187,7 @@ export function describeAppend(s: Suite): void {
         heads: [...(await s.readHeads([A, B, C, D]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1)),
         events: [await readAll(s, B), await readAll(s, C), await readAll(s, D)],
         cursors: await s.listCursors(),
+        journal: await s.readCursorJournal(),
       });
       const before = await snapshot(store);
       const after = await reopened();

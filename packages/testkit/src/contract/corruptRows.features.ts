@@ -124,20 +124,14 @@ export function describeCorruptRows(s: Suite): void {
       expect(reports).toEqual(['listCursors', 'scanPending', 'scanPending', 'append', 'drain'].map((operation) => ({ operation, table: 'cursors', reason: 'watermarks are out of order' })));
     });
 
-    test('a corrupt pending row is reported by the restart scan, never turned into a notice', async () => {
-      const reports = await damagedCursor('notified', 1);
-      if (reports === undefined) return;
-      expect(watchers(await restartScanAll(store, T0 + 3))).toEqual([OTHER]);
-      expect(reports).toEqual([{ operation: 'scanPending', table: 'cursors', reason: expect.any(String) }]);
-    });
-
-    test('a corrupt pending row is reported by the held notices of scanPending (full and on targets), never turned into a notice; sound rows still give theirs', async () => {
-      const reports = await damagedCursor('material', 1);
-      if (reports === undefined) return;
-      expect(watchers(await heldNotices(store))).toEqual([OTHER]);
-      expect(watchers(await heldNotices(store, undefined, [A]))).toEqual([OTHER]);
-      expect(reports).toEqual([1, 2].map(() => ({ operation: 'scanPending', table: 'cursors', reason: expect.any(String) })));
-    });
+    for (const [damage, scans] of [['notified', [() => restartScanAll(store, T0 + 3)]], ['material', [() => heldNotices(store), () => heldNotices(store, undefined, [A])]]] as const) {
+      test(`a corrupt pending row (${damage}) is reported by ${damage === 'notified' ? 'the restart scan' : 'the held notices of scanPending (full and on targets)'}, never turned into a notice; sound rows still give theirs`, async () => {
+        const reports = await damagedCursor(damage, 1);
+        if (reports === undefined) return;
+        for (const scan of scans) expect(watchers(await scan())).toEqual([OTHER]);
+        expect(reports).toEqual(scans.map(() => ({ operation: 'scanPending', table: 'cursors', reason: expect.any(String) })));
+      });
+    }
   });
 
   test('a journal entry with watermarks out of order is skipped and reported by readCursorJournal; the sound entries still read', async () => {

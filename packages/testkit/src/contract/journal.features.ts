@@ -7,7 +7,7 @@ import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, 
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
-  const { store, reopened } = s;
+  const { store } = s;
   describe('cursor journal', () => {
     test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
       const events = await appendMany(store, B, 2);
@@ -150,25 +150,18 @@ export function describeJournal(s: Suite): void {
         expect(await store.readCursorJournal()).toHaveLength(watchers.length + 4);
       });
 
-      test('removable entries after a long run of kept ones are still deleted within the run', async () => {
-        await layout();
-        await pruneAll(store, T0 + 3, DAY, 0, 5);
-        expect(await journalTypes(store)).toEqual(watchers.map((watcher) => `${watcher} -> ${B} watch_started`));
-      });
-
-      test('the cap stays exact: only the lowest removable entries beyond maxRows go', async () => {
-        await layout();
-        await pruneAll(store, T0 + 3, DAY, watchers.length + 2, 5);
-        expect((await journalTypes(store)).slice(watchers.length)).toEqual(ended.slice(2));
-      });
-
-      test('aged removable entries after a long run of kept ones go within the run', async () => {
-        // Live pairs watched at T0 + 5, so their cursors outlive the age limit (cutoff T0 + 2),
-        // which takes the ended pairs' starts (recorded at T0 + 1); the cap is far.
-        await layout(T0 + 5);
-        await pruneAll(store, T0 + 2 + DAY, DAY, 1000, 5);
-        expect((await journalTypes(store)).slice(watchers.length)).toEqual([ended[1], ended[3]]);
-      });
+      // Live pairs watched at T0 + 5 outlive the age limit (cutoff T0 + 2), which takes the ended pairs' starts (recorded at T0 + 1).
+      for (const [what, liveAt, now, maxRows, left] of [
+        ['removable entries after a long run of kept ones are still deleted within the run', T0, T0 + 3, 0, []],
+        ['the cap stays exact: only the lowest removable entries beyond maxRows go', T0, T0 + 3, watchers.length + 2, ended.slice(2)],
+        ['aged removable entries after a long run of kept ones go within the run', T0 + 5, T0 + 2 + DAY, 1000, [ended[1], ended[3]]],
+      ] as const) {
+        test(what, async () => {
+          await layout(liveAt);
+          await pruneAll(store, now, DAY, maxRows, 5);
+          expect(await journalTypes(store)).toEqual([...watchers.map((watcher) => `${watcher} -> ${B} watch_started`), ...left]);
+        });
+      }
 
       test('journalAfter must be a non-negative safe integer', async () => {
         await expect(store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 5, journalAfter: -1 })).rejects.toMatchObject({ _tag: 'StoreError', message: expect.stringContaining('journalAfter') });
@@ -188,13 +181,6 @@ export function describeJournal(s: Suite): void {
       expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
       expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
       expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
-    });
-
-    test('a reopened store keeps the journal as it was', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await append(store, B, foreign(), T0 + 1);
-      const before = await store.readCursorJournal();
-      expect(await (await reopened()).readCursorJournal()).toEqual(before);
     });
   });
 }

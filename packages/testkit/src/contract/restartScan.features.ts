@@ -98,15 +98,6 @@ export function describeRestartScan(s: Suite): void {
       return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held, all };
     }
 
-    test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
-      const { firstOnB, laterOnB, held } = await fourPendingPairs();
-      expect(firstOnB).toBeLessThan(laterOnB);
-      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
-      // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
-      const appended = await append(store, B, foreign(E), T0 + 3);
-      expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
-    });
-
     test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target, in pages of any size: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
       const { firstOnB, onC, held, all } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
@@ -178,43 +169,42 @@ export function describeRestartScan(s: Suite): void {
       expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
     });
 
-    test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
+    test('returns the notice each pending cursor holds at its FROZEN notified (the first foreign event, not material), reason signalled, and writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
       const { firstOnB, laterOnB, onC, held, all } = await fourPendingPairs();
+      expect(firstOnB).toBeLessThan(laterOnB);
       const before = await store.listCursors();
       expect(await heldNotices(store)).toEqual(all);
       await heldNotices(store, undefined, [B, C]);
       await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       expect(await store.listCursors()).toEqual(before);
+      // The notice an append queues, byte for byte, with the watermark its drain acknowledges (material is raised, not touched otherwise).
+      const appended = await append(store, B, foreign(E), T0 + 3);
+      expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
+      const laterStill = appended.event.sequence;
 
       // The restart scan is unchanged by any number of re-reads before it.
       const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterStill), recovered(A, C, onC), recovered(D, B, laterStill), recovered(D, C, onC)]);
       const after = await store.listCursors();
       // B's cursors were raised to material and touched; C's (notified = material already) were not written.
       expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
-        [`${A} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
-        [`${D} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
+        [`${A} -> ${B}`, { acked: 0, notified: laterStill, material: laterStill }, T0 + 5],
+        [`${D} -> ${B}`, { acked: 0, notified: laterStill, material: laterStill }, T0 + 5],
       ]);
       expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
       // After the scan the held notice is the recovered one.
-      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterStill), held(D, B, laterStill)]);
     });
 
-    test('draining the held notice acknowledges only up to its notified and reopens once for the rest', async () => {
+    test('draining the held notice acknowledges only up to its notified and reopens once for the rest; then it returns the reopened notice’s watermark (still frozen when more changes follow)', async () => {
       const { firstOnB, laterOnB } = await fourPendingPairs();
       const [notice] = await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(notice?.notified).toBe(firstOnB);
       const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
       expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
-    });
-
-    test('after a drain’s reopen it returns the reopened notice’s watermark (still frozen when more changes follow)', async () => {
-      const { firstOnB, laterOnB } = await fourPendingPairs();
-      const [outcome] = await store.drain(A, [{ target: B, notified: firstOnB }], T0 + 3);
       if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
       const reopened = outcome.reopened;
-      expect(reopened.notified).toBe(laterOnB);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
