@@ -9,6 +9,16 @@ import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, k
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
+  /** Appends `req` and checks its event, notices and cursor writes are planAppend's over the target's cursors `before`. */
+  async function expectPlanned(req: AppendRequest, before: readonly CursorRow[]) {
+    const outcome = expectAppended((await store.append([req]))[0]);
+    const plan = planAppend({ command: req.command, sequence: outcome.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before.filter((row) => row.target === req.command.sessionKey) });
+    expect(outcome.event).toEqual(plan.event);
+    expect([...outcome.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
+    const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
+    expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+    return outcome;
+  }
   describe('cursors', () => {
     test('appends move the target cursors exactly as planAppend says and return its notices', async () => {
       await watchAll(store, [[A, B], [C, B]]);
@@ -18,16 +28,7 @@ export function describeCursors(s: Suite): void {
         { kind: 'compacted', actorType: 'system' },
         { kind: 'human_direct_message', actorType: 'human' },
       ];
-      for (const [i, spec] of steps.entries()) {
-        const before = await store.listCursors();
-        const req = request(B, spec, T0 + i);
-        const outcome = expectAppended((await store.append([req]))[0]);
-        const plan = planAppend({ command: req.command, sequence: outcome.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before.filter((row) => row.target === B) });
-        expect(outcome.event).toEqual(plan.event);
-        expect([...outcome.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
-        const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
-        expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
-      }
+      for (const [i, spec] of steps.entries()) await expectPlanned(request(B, spec, T0 + i), await store.listCursors());
     });
 
     test('a foreign notifying event opens one notice; more changes repeat the same text and raise material only', async () => {
@@ -45,13 +46,7 @@ export function describeCursors(s: Suite): void {
       await append(store, B);
       const watchers = Array.from({ length: 1200 }, (_, i) => key(`agent:w${String(i).padStart(4, '0')}:main`));
       for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
-      const before = await store.listCursors();
-      const req = request(B, foreign(A), T0 + 1);
-      const first = expectAppended((await store.append([req]))[0]);
-      const plan = planAppend({ command: req.command, sequence: first.event.sequence, appendedAt: req.appendedAt, cursorsOnTarget: before });
-      expect([...first.notices].sort(byWatcher)).toEqual([...plan.notices].sort(byWatcher));
-      const written = new Map(plan.cursorWrites.map((row) => [pairOf(row), row]));
-      expect(await store.listCursors()).toEqual(before.map((row) => written.get(pairOf(row)) ?? row));
+      const first = await expectPlanned(request(B, foreign(A), T0 + 1), await store.listCursors());
 
       const actor = watchers[0] as SessionKey;
       const second = await append(store, B, foreign(actor), T0 + 2);

@@ -75,7 +75,7 @@ function describeReads(s: Suite): void {
   const { describe, test } = s.runner;
   const { store, reopened } = s;
   describe('readChanges', () => {
-    test('the prune watermark is exact at the boundary: asked at it there is no gap, one below there is', async () => {
+    test('the prune watermark is exact at the boundary: asked at it there is no gap, one below there is; since above the head returns no events and no gap', async () => {
       const events = await appendMany(store, B, 5);
       await pruneAll(store, T0, DAY, 2);
       const watermark = (events[2] as StoredEvent).sequence;
@@ -90,9 +90,13 @@ function describeReads(s: Suite): void {
       const belowPage = await store.readChanges(B, below, 200);
       expect(historyGap(belowPage.head, below)).toBe(true);
       expect(seqs(belowPage.events)).toEqual(retained);
+
+      const above = ((events[4] as StoredEvent).sequence + 10) as StoredEvent['sequence'];
+      const abovePage = await store.readChanges(B, above, 200);
+      expect([abovePage.events, abovePage.hasMore, historyGap(abovePage.head, above)]).toEqual([[], false, false]);
     });
 
-    test('paging with nextSince reaches the head with no skip, no repeat, and exact hasMore', async () => {
+    test('paging with nextSince reaches the head with no skip, no repeat, and exact hasMore (false when a page ends exactly at the last retained event)', async () => {
       // Interleave another session so the sequences of B are not contiguous.
       const batch = Array.from({ length: 900 }, (_, i) => request(i % 2 === 0 ? B : C, { summary: `change ${i}` }));
       const all = (await store.append(batch)).map((outcome) => expectAppended(outcome).event);
@@ -102,25 +106,8 @@ function describeReads(s: Suite): void {
       expect(pages).toEqual([{ count: 200, hasMore: true }, { count: 200, hasMore: true }, { count: 50, hasMore: false }]);
       expect(seen).toEqual(expected);
       expect(seen[seen.length - 1]).toBe((await headOf(store, B)).head);
-    });
-
-    test('hasMore is false when the page ends exactly at the last retained event', async () => {
-      const events = await appendMany(store, B, 4);
-      const page = await store.readChanges(B, 0 as StoredEvent['sequence'], 4);
-      expect(seqs(page.events)).toEqual(seqs(events));
-      expect(page.hasMore).toBe(false);
-      const short = await store.readChanges(B, 0 as StoredEvent['sequence'], 3);
-      expect(short.hasMore).toBe(true);
-    });
-
-    test('since above the head returns no events and no gap', async () => {
-      const events = await appendMany(store, B, 2);
-      await pruneAll(store, T0, DAY, 1);
-      const above = ((events[1] as StoredEvent).sequence + 10) as StoredEvent['sequence'];
-      const page = await store.readChanges(B, above, 200);
-      expect(page.events).toEqual([]);
-      expect(page.hasMore).toBe(false);
-      expect(historyGap(page.head, above)).toBe(false);
+      const exact = await store.readChanges(B, 0 as StoredEvent['sequence'], 450);
+      expect([seqs(exact.events), exact.hasMore, (await store.readChanges(B, 0 as StoredEvent['sequence'], 449)).hasMore]).toEqual([expected, false, true]);
     });
 
     test('reading never creates or moves a cursor', async () => {
