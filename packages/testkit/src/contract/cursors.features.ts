@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { noticeText, planAppend, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -106,21 +106,18 @@ export function describeCursors(s: Suite): void {
   });
 
   describe('drain', () => {
-    test('acking the pending notice makes the cursor idle at notified and touches it', async () => {
+    test('acking while newer material exists reopens exactly one notice with the new acked (journalled notice_reopened); acking the pending notice then makes the cursor idle at notified and touches it (journalled notice_acknowledged)', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
-      const change = await append(store, B, foreign(), T0 + 1);
-      const notified = change.event.sequence;
-      expect(await store.drain(A, [{ target: B, notified }], T0 + 2)).toEqual([{ target: B, result: 'acked', acked: notified }]);
-      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: notified, notified, material: notified, touchedAt: T0 + 2 });
-    });
-
-    test('acking while newer material exists reopens exactly one notice with the new acked', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      const first = await append(store, B, foreign(), T0 + 1);
-      const later = await append(store, B, foreign(), T0 + 2);
-      const [outcome] = await store.drain(A, [{ target: B, notified: first.event.sequence }], T0 + 3);
-      expect(outcome).toEqual({ target: B, result: 'acked', acked: first.event.sequence, reopened: noticeOf(A, B, first.event.sequence, later.event.sequence, 'reopen') });
-      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first.event.sequence, notified: later.event.sequence, material: later.event.sequence });
+      const first = await appendSeq(store, B, foreign(), T0 + 1);
+      const later = await appendSeq(store, B, foreign(), T0 + 2);
+      const [reopen, reopenJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: first }], T0 + 3));
+      expect(reopen).toEqual([{ target: B, result: 'acked', acked: first, reopened: noticeOf(A, B, first, later, 'reopen') }]);
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first, notified: later, material: later });
+      expect(reopenJournal).toEqual([viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 3)]);
+      const [acked, ackJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: later }], T0 + 4));
+      expect(acked).toEqual([{ target: B, result: 'acked', acked: later }]);
+      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: later, notified: later, material: later, touchedAt: T0 + 4 });
+      expect(ackJournal).toEqual([viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 4)]);
     });
 
     test('a stale compare-and-swap acknowledges nothing and re-offers what is pending; acks for an idle cursor or a missing pair are stale with nothing pending; the others of the call still ack', async () => {
@@ -129,6 +126,8 @@ export function describeCursors(s: Suite): void {
       const onE = await append(store, E, foreign(D), T0 + 1);
       const before = await cursorOf(store, A, E);
       const [wrong, one] = [(onE.event.sequence + 1) as StoredEvent['sequence'], 1 as StoredEvent['sequence']];
+      const stale = await journalDuring(store, () => store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }], T0 + 2));
+      expect(stale).toEqual([]);
       const outcomes = await store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }, { target: C, notified: change.event.sequence }], T0 + 2);
       expect(outcomes).toEqual([{ target: E, result: 'stale', pending: noticeOf(A, E, 0, onE.event.sequence, 'repeat') }, { target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
       expect(await cursorOf(store, A, E)).toEqual(before);

@@ -41,19 +41,6 @@ export function describeJournal(s: Suite): void {
       ).toEqual([]);
     });
 
-    test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      const first = await appendSeq(store, B, foreign(), T0 + 1);
-      const later = await appendSeq(store, B, foreign(), T0 + 2);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
-        viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 4),
-      ]);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
-        viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 5),
-      ]);
-    });
-
     test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
       await watchAll(store, [[A, B], [A, C]]);
       const onB = await appendSeq(store, B, foreign(), T0 + 1);

@@ -2,7 +2,7 @@
 // pages; and the overview of pending pairs.
 import { expect } from 'expect';
 
-import { comparePairs, fromWatermarks, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
+import { comparePairs, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
 import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
 
@@ -131,19 +131,6 @@ export function describeRestartScan(s: Suite): void {
       expect((await restartScanAll(store, T0 + 4, undefined, 1)).map(pairOf)).toEqual(before.map(pairOf));
     });
 
-    test('the overview counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
-      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
-      const { onC } = await fourPendingPairs();
-      await store.watch({ watcher: B, target: E, now: T0 });
-      const pendingListed = async (): Promise<number> => (await store.listCursors()).filter((row) => fromWatermarks(row).status === 'pending').length;
-      const pendingCounted = async (): Promise<number> => (await store.readOverview({ heads: 0, cursors: 0 })).counts.pendingPairs;
-      expect(await pendingListed()).toBe(4);
-      expect(await pendingCounted()).toBe(4);
-      await store.drain(A, [{ target: C, notified: onC }], T0 + 3);
-      expect(await pendingListed()).toBe(3);
-      expect(await pendingCounted()).toBe(3);
-    });
-
     test('orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
       // Many targets, most without cursors, so an adapter that splits long target lists still
       // meets the pending ones in different parts and must order the whole answer.
@@ -215,7 +202,7 @@ export function describeRestartScan(s: Suite): void {
       await store.deleteSession(F, T0 + 2);
     }
 
-    test('gives the counts over every row, the first heads by key and at most the limit of cursors, pending ones first: as overviewOf over readHeads and listCursors, for any limits', async () => {
+    test('gives the counts over every row (idle and acknowledged cursors not pending), the first heads by key and at most the limit of cursors, pending ones first: as overviewOf over readHeads and listCursors, for any limits; refuses limits that are not non-negative integers, naming the field, and writes nothing', async () => {
       if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
       await scene(store);
       const heads = await store.readHeads();
@@ -226,11 +213,6 @@ export function describeRestartScan(s: Suite): void {
       for (const limits of [{ heads: 0, cursors: 0 }, { heads: 1, cursors: 1 }, { heads: 2, cursors: 5 }, { heads: 100, cursors: 100 }]) {
         expect(await store.readOverview(limits)).toEqual(overviewOf(heads, cursors, limits));
       }
-    });
-
-    test('refuses limits that are not non-negative integers, naming the field, and writes nothing', async () => {
-      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
-      await scene(store);
       const before = await store.listCursors();
       for (const [limits, field] of [[{ heads: -1, cursors: 1 }, 'limits.heads'], [{ heads: 1, cursors: 1.5 }, 'limits.cursors'], [{ heads: 1 }, 'limits.cursors'], [undefined, 'limits.heads']] as const) {
         const failure: unknown = await store.readOverview(limits as unknown as OverviewLimits).then(() => 'answered', (e: unknown) => e);
