@@ -2,9 +2,9 @@
 // and the removals (unwatch, resetWatcher, deleteSession).
 import { expect } from 'expect';
 
-import { noticeText, planAppend, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { noticeText, planAppend, type CursorEvent, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
-import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, started, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -31,15 +31,24 @@ export function describeCursors(s: Suite): void {
       for (const [i, spec] of steps.entries()) await expectPlanned(request(B, spec, T0 + i), await store.listCursors());
     });
 
-    test('a foreign notifying event opens one notice; more changes repeat the same text and raise material only', async () => {
+    test('a foreign notifying event on an idle cursor opens one notice, journalled notice_raised; more changes (a burst, the watcher’s own) repeat the same text and raise material only, journalling nothing', async () => {
       await append(store, B);
-      await store.watch({ watcher: A, target: B, now: T0 });
+      await watchAll(store, [[A, B], [C, B]]);
       const acked = (await headOf(store, B)).head;
-      const first = await append(store, B, foreign(), T0 + 1);
-      expect(first.notices).toEqual([noticeOf(A, B, acked, first.event.sequence, 'first')]);
-      const second = await append(store, B, foreign(), T0 + 2);
-      expect(second.notices.map((notice) => [notice.text, notice.reason, notice.notified])).toEqual([[noticeText(B, acked), 'repeat', first.event.sequence]]);
-      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: first.event.sequence, material: second.event.sequence });
+      const [first, raised] = await journalAnd(store, () => append(store, B, foreign(D), T0 + 1));
+      const at = first.event.sequence;
+      expect([...first.notices].sort(byWatcher)).toEqual([noticeOf(A, B, acked, at, 'first'), noticeOf(C, B, acked, at, 'first')]);
+      const notice: CursorEvent = { type: 'notice_raised', acked, notified: at };
+      expect(raised).toEqual([viewed(A, B, notice, [acked, at, at], T0 + 1), viewed(C, B, notice, [acked, at, at], T0 + 1)]);
+      const [[second, last], burst] = await journalAnd(store, async () => {
+        const changes = [];
+        for (let i = 0; i < 5; i++) changes.push(await append(store, B, foreign(D), T0 + 2 + i));
+        await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
+        return [changes[0], changes[4]];
+      });
+      expect(burst).toEqual([]);
+      expect(second?.notices.map((n) => [n.text, n.reason, n.notified])).toEqual([A, C].map(() => [noticeText(B, acked), 'repeat', at]));
+      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: at, material: last?.event.sequence });
     });
 
     test('a record on more watchers of one target than one SQLite append step takes notifies each once as planAppend plans it; the next one repeats each notice and raises material on each but its actor', async () => {
@@ -69,24 +78,27 @@ export function describeCursors(s: Suite): void {
       expect(await store.listCursors()).toEqual(before);
     });
 
-    test('a spawn edge seeds the parent’s cursor at the event, overwriting a pending one, with no notice for it', async () => {
-      await store.watch({ watcher: A, target: CHILD, now: T0 });
-      await append(store, CHILD, foreign(), T0 + 1);
-      expect((await cursorOf(store, A, CHILD))?.material).toBeGreaterThan(0);
-      const spawn = await append(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0 + 2, A);
-      expect(spawn.notices.filter((notice) => notice.watcher === A)).toEqual([]);
-      const s = spawn.event.sequence;
+    test('a spawn edge seeds the parent’s cursor at the event (journalled watch_started via spawn), overwriting a pending one (its watch ended as replaced first), with no notice for it', async () => {
+      const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
+      const [first, seeded] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0, A));
+      expect(seeded).toEqual([viewed(A, CHILD, started(first, 'spawn'), [first, first, first], T0)]);
+      const change = await appendSeq(store, CHILD, foreign(), T0 + 1);
+      expect((await cursorOf(store, A, CHILD))?.material).toBe(change);
+      const [outcome, replaced] = await journalAnd(store, () => append(store, CHILD, spawn, T0 + 2, A));
+      expect(outcome.notices.filter((notice) => notice.watcher === A)).toEqual([]);
+      const s = outcome.event.sequence;
       expect(await cursorOf(store, A, CHILD)).toEqual({ watcher: A, target: CHILD, acked: s, notified: s, material: s, touchedAt: T0 + 2 });
+      expect(replaced).toEqual([viewed(A, CHILD, { type: 'watch_ended', reason: 'replaced' }, [first, change, change], T0 + 2), viewed(A, CHILD, started(s, 'spawn'), [s, s, s], T0 + 2)]);
     });
 
-    test('watch creates the cursor at the target’s current head and keeps an existing cursor as it is', async () => {
+    test('watch creates the cursor at the target’s current head, journalling watch_started via watch, and keeps an existing cursor as it is, journalling nothing', async () => {
       const events = await appendMany(store, B, 3);
       const head = (events[2] as StoredEvent).sequence;
-      expect(await store.watch({ watcher: A, target: B, now: T0 + 1 })).toEqual({ created: true });
+      expect(await journalAnd(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([{ created: true }, [viewed(A, B, started(head), [head, head, head], T0 + 1)]]);
       expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: head, notified: head, material: head, touchedAt: T0 + 1 });
       await append(store, B, foreign(), T0 + 2);
       const pending = await cursorOf(store, A, B);
-      expect(await store.watch({ watcher: A, target: B, now: T0 + 3 })).toEqual({ created: false });
+      expect(await journalAnd(store, () => store.watch({ watcher: A, target: B, now: T0 + 3 }))).toEqual([{ created: false }, []]);
       expect(await cursorOf(store, A, B)).toEqual(pending);
       // A session with no events: the cursor starts at 0.
       await store.watch({ watcher: A, target: C, now: T0 });
@@ -208,7 +220,7 @@ export function describeCursors(s: Suite): void {
   });
 
   describe('unwatch', () => {
-    test('removes exactly the pair’s cursor, pending or not, and says whether it had one; a later watch starts at the head then', async () => {
+    test('removes exactly the pair’s cursor, pending or not (a spawn edge’s too), and says whether it had one; a later watch starts at the head then', async () => {
       await watchAll(store, [[A, B], [A, C], [C, B]]);
       await append(store, B, foreign(D), T0 + 1);
       expect(await store.unwatch(A, B, T0 + 2)).toEqual({ removed: true });
@@ -219,14 +231,12 @@ export function describeCursors(s: Suite): void {
       const head = await appendSeq(store, B, foreign(D), T0 + 4);
       expect(await store.watch({ watcher: A, target: B, now: T0 + 5 })).toEqual({ created: true });
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: head, notified: head, material: head });
-    });
-
-    test('a spawn edge can be unwatched; it journals watch_ended unwatched, and nothing when the pair had no cursor', async () => {
-      const spawned = await appendSeq(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0, A);
-      const change = await appendSeq(store, CHILD, foreign(), T0 + 1);
-      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 2))).toEqual([viewed(A, CHILD, { type: 'watch_ended', reason: 'unwatched' }, [spawned, change, change], T0 + 2)]);
-      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 3))).toEqual([]);
-      expect(await store.listCursors()).toEqual([]);
+      // A spawn edge can be unwatched: watch_ended unwatched is journalled, and nothing once the pair has no cursor.
+      const spawned = await appendSeq(store, CHILD, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: A }, T0 + 6, A);
+      const change = await appendSeq(store, CHILD, foreign(), T0 + 7);
+      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 8))).toEqual([viewed(A, CHILD, { type: 'watch_ended', reason: 'unwatched' }, [spawned, change, change], T0 + 8)]);
+      expect(await journalDuring(store, () => store.unwatch(A, CHILD, T0 + 9))).toEqual([]);
+      expect(await cursorOf(store, A, CHILD)).toBeUndefined();
     });
   });
 
@@ -239,23 +249,18 @@ export function describeCursors(s: Suite): void {
       expect(await store.resetWatcher(A, T0)).toEqual([]);
     });
 
-    test('deleteSession removes the session’s events and every cursor where it is watcher or target', async () => {
-      await watchAll(store, [[A, B], [B, C], [C, D], [D, B]]);
+    test('deleteSession removes the session’s events and every cursor where it is watcher or target; a session that never logged anything loses its cursors and gets no head', async () => {
+      await watchAll(store, [[A, B], [B, C], [C, D], [D, B], [E, A]]);
       await appendMany(store, B, 3);
       const other = await appendMany(store, C, 2);
       const result = await store.deleteSession(B, T0);
       expect(result.eventsDeleted).toBe(3);
       const pairs = result.removedCursors.map((pair) => `${pair.watcher} -> ${pair.target}`).sort();
       expect(pairs).toEqual([`${A} -> ${B}`, `${B} -> ${C}`, `${D} -> ${B}`].sort());
-      expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${D}`]);
+      expect((await store.listCursors()).map(pairOf)).toEqual([`${C} -> ${D}`, `${E} -> ${A}`]);
       expect(await readAll(store, C)).toEqual(asRead(...other));
-    });
-
-    test('deleting a session that never logged anything removes its cursors and creates no head', async () => {
-      await store.watch({ watcher: B, target: A, now: T0 });
-      const result = await store.deleteSession(B, T0);
-      expect(result).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: B, target: A }] });
-      expect(await store.readHeads([B])).toEqual([]);
+      expect(await store.deleteSession(E, T0)).toEqual({ eventsDeleted: 0, removedCursors: [{ watcher: E, target: A }] });
+      expect(await store.readHeads([E])).toEqual([]);
     });
   });
 }

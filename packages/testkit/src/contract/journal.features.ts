@@ -1,57 +1,14 @@
 // The contract of the cursor journal: what each operation journals, its retention, and its reads.
 import { expect } from 'expect';
 
-import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
+import { type CursorJournalEntry, type SessionKey } from '@session-state/domain';
 
-import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
+import { heldNotices, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, foreign, append, appendSeq, watchAll, readAll, seqOf, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
   describe('cursor journal', () => {
-    test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
-      const events = await appendMany(store, B, 2);
-      const head = (events[1] as StoredEvent).sequence;
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([viewed(A, B, started(head), [head, head, head], T0 + 1)]);
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
-    });
-
-    test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
-      const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
-      const [first, spawned] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0, A));
-      expect(spawned).toEqual([viewed(A, CHILD, started(first, 'spawn'), [first, first, first], T0)]);
-      const change = await append(store, CHILD, foreign(), T0 + 1);
-      const [second, replaced] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0 + 2, A));
-      expect(replaced).toEqual([
-        viewed(A, CHILD, { type: 'watch_ended', reason: 'replaced' }, [first, change.event.sequence, change.event.sequence], T0 + 2),
-        viewed(A, CHILD, started(second, 'spawn'), [second, second, second], T0 + 2),
-      ]);
-    });
-
-    test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
-      await watchAll(store, [[A, B], [C, B]]);
-      const [first, raised] = await journalAnd(store, () => appendSeq(store, B, foreign(D), T0 + 1));
-      const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: first };
-      expect(raised).toEqual([viewed(A, B, notice, [0, first, first], T0 + 1), viewed(C, B, notice, [0, first, first], T0 + 1)]);
-      expect(
-        await journalDuring(store, async () => {
-          for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
-          await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
-        }),
-      ).toEqual([]);
-    });
-
-    test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
-      await watchAll(store, [[A, B], [A, C]]);
-      const onB = await appendSeq(store, B, foreign(), T0 + 1);
-      const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
-      await append(store, C, foreign(), T0 + 3);
-      expect(await journalDuring(store, () => heldNotices(store))).toEqual([]);
-      expect(await journalDuring(store, () => restartScanAll(store, T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
-      expect(onB).toBeLessThan(laterOnB);
-      expect(await journalDuring(store, () => restartScanAll(store, T0 + 5))).toEqual([]);
-    });
-
     test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
       await watchAll(store, [[A, B], [A, C], [B, C], [C, D]]);
       await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });

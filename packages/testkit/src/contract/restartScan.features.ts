@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { comparePairs, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, seqOf, viewed, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -12,20 +12,27 @@ export function describeRestartScan(s: Suite): void {
   /** Watchers (of two targets each) in the paged restart-scan test: many chunks of every store's scan. */
   const SCAN_WATCHERS = 2000;
   describe('restart scan (scanPending with raise)', () => {
-    test('the restart scan returns one notice per pending pair with notified below material, raises notified to material, honours owns (only the owned watchers are scanned and changed), and is idempotent', async () => {
+    test('the restart scan returns one notice per pending pair with notified below material, raises notified to material journalling notice_recovered only where it raised it, honours owns (only the owned watchers are scanned and changed), and is idempotent; held-notice reads journal nothing', async () => {
       await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
       const unowned = await cursorOf(store, C, B);
-      expect((await restartScanAll(store, T0 + 3, (watcher) => watcher === A)).map((notice) => notice.watcher)).toEqual([A]);
+      expect(await journalDuring(store, () => heldNotices(store))).toEqual([]);
+      const [owned, ownedJournal] = await journalAnd(store, () => restartScanAll(store, T0 + 3, (watcher) => watcher === A));
+      expect(owned.map((notice) => notice.watcher)).toEqual([A]);
+      const raised = second.event.sequence;
+      expect(ownedJournal).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: raised }, [0, raised, raised], T0 + 3)]);
       expect(await cursorOf(store, C, B)).toEqual(unowned);
-      const notices = [...(await restartScanAll(store, T0 + 3))].sort(byWatcher);
+      const [scanned, journal] = await journalAnd(store, () => restartScanAll(store, T0 + 3));
+      expect(journal.map((entry) => entry.pair)).toEqual([`${C} -> ${B}`]);
+      const notices = [...scanned].sort(byWatcher);
       const expected = (watcher: SessionKey): Notice => noticeOf(watcher, B, 0, second.event.sequence, 'recovered');
       expect(first.event.sequence).toBeLessThan(second.event.sequence);
       expect(notices).toEqual([expected(A), expected(C)]);
       const cursors = await store.listCursors();
       expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-      expect([...(await restartScanAll(store, T0 + 3))].sort(byWatcher)).toEqual(notices);
+      const [again, againJournal] = await journalAnd(store, () => restartScanAll(store, T0 + 3));
+      expect([[...again].sort(byWatcher), againJournal]).toEqual([notices, []]);
       expect(await store.listCursors()).toEqual(cursors);
     });
 
