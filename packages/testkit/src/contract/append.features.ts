@@ -93,7 +93,7 @@ export function describeAppend(s: Suite): void {
   });
 
   describe('dedupe keys', () => {
-    test('a duplicate returns the existing event: no head bump, no new row, no cursor move', async () => {
+    test('a duplicate returns the existing event: no head bump, no new row, no cursor move (a retried spawn edge’s seed included)', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
       const first = await append(store, B, { ...foreign(), dedupeKey: 'compacted:op-1' });
       const cursorsBefore = await store.listCursors();
@@ -103,22 +103,7 @@ export function describeAppend(s: Suite): void {
       expect(await headOf(store, B)).toEqual(headBefore);
       expect(await store.listCursors()).toEqual(cursorsBefore);
       expect(seqs(await readAll(store, B))).toEqual([first.event.sequence]);
-    });
 
-    test('a duplicate inside the same batch returns the event the batch just wrote', async () => {
-      const [first, second] = await store.append([request(B, { dedupeKey: 'k' }), request(B, { dedupeKey: 'k', summary: 'again' })]);
-      const written = expectAppended(first).event;
-      expect(second).toEqual({ type: 'duplicate', event: written });
-    });
-
-    test('dedupe keys are unique across the whole store, not per session', async () => {
-      const first = await append(store, A, { dedupeKey: 'run-terminal:r9' });
-      const [other] = await store.append([request(B, { dedupeKey: 'run-terminal:r9' })]);
-      expect(other).toEqual({ type: 'duplicate', event: first.event });
-      expect(await store.readHeads([B])).toEqual([]);
-    });
-
-    test('a retried spawn edge (same dedupe key) touches no cursor', async () => {
       const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A, dedupeKey: 'child-spawned:run-1' };
       await append(store, CHILD, spawn, T0, A);
       await append(store, CHILD, foreign(), T0 + 1);
@@ -126,6 +111,14 @@ export function describeAppend(s: Suite): void {
       const [retry] = await store.append([request(CHILD, spawn, T0 + 2, A)]);
       expect(retry?.type).toBe('duplicate');
       expect(await store.listCursors()).toEqual(pending);
+    });
+
+    test('a duplicate inside the same batch returns the event the batch just wrote; dedupe keys are unique across the whole store, not per session', async () => {
+      const [first, second] = await store.append([request(B, { dedupeKey: 'k' }), request(B, { dedupeKey: 'k', summary: 'again' })]);
+      const written = expectAppended(first).event;
+      expect(second).toEqual({ type: 'duplicate', event: written });
+      expect(await store.append([request(C, { dedupeKey: 'k' })])).toEqual([{ type: 'duplicate', event: written }]);
+      expect(await store.readHeads([C])).toEqual([]);
     });
 
     test('a dedupe key is reusable once its event is pruned or its session deleted', async () => {
