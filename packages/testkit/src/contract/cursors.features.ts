@@ -105,15 +105,20 @@ export function describeCursors(s: Suite): void {
       expect(watermarks(await cursorOf(store, A, C))).toEqual({ acked: 0, notified: 0, material: 0 });
     });
 
-    test('listCursors filters by watcher, target or both, ordered by watcher then target', async () => {
+    test('listCursors and readCursorJournal filter by watcher, target or both; cursors ordered by watcher then target, journal entries by position', async () => {
       await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
-      const pairs = (rows: readonly CursorRow[]) => rows.map(pairOf);
-      expect(pairs(await store.listCursors())).toEqual([`${A} -> ${B}`, `${A} -> ${C}`, `${B} -> ${A}`, `${C} -> ${B}`]);
-      expect(pairs(await store.listCursors({}))).toEqual(pairs(await store.listCursors()));
-      expect(pairs(await store.listCursors({ watcher: A }))).toEqual([`${A} -> ${B}`, `${A} -> ${C}`]);
-      expect(pairs(await store.listCursors({ target: B }))).toEqual([`${A} -> ${B}`, `${C} -> ${B}`]);
-      expect(pairs(await store.listCursors({ watcher: C, target: B }))).toEqual([`${C} -> ${B}`]);
-      expect(await store.listCursors({ watcher: D })).toEqual([]);
+      const positions = (await store.readCursorJournal()).map((entry) => entry.position);
+      expect(positions).toEqual([...new Set(positions)].sort((x, y) => x - y));
+      const [AB, AC, BA, CB] = [`${A} -> ${B}`, `${A} -> ${C}`, `${B} -> ${A}`, `${C} -> ${B}`];
+      for (const [filter, cursors, journal] of [
+        [undefined, [AB, AC, BA, CB], [CB, AC, AB, BA]],
+        [{}, [AB, AC, BA, CB], [CB, AC, AB, BA]],
+        [{ watcher: A }, [AB, AC], [AC, AB]],
+        [{ target: B }, [AB, CB], [CB, AB]],
+        [{ watcher: C, target: B }, [CB], [CB]],
+        [{ watcher: A, target: B }, [AB], [AB]],
+        [{ watcher: D }, [], []],
+      ] as const) expect([(await store.listCursors(filter)).map(pairOf), (await store.readCursorJournal(filter)).map(pairOf)]).toEqual([cursors, journal]);
     });
   });
 

@@ -1,7 +1,7 @@
 // The contract of the cursor journal: what each operation journals, its retention, and its reads.
 import { expect } from 'expect';
 
-import { type CursorJournalEntry, type SessionKey } from '@session-state/domain';
+import { type SessionKey } from '@session-state/domain';
 
 import { heldNotices, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, foreign, append, appendSeq, watchAll, readAll, seqOf, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
@@ -110,21 +110,6 @@ export function describeJournal(s: Suite): void {
       test('journalAfter must be a non-negative safe integer', async () => {
         await expect(store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 5, journalAfter: -1 })).rejects.toMatchObject({ _tag: 'StoreError', message: expect.stringContaining('journalAfter') });
       });
-    });
-
-    test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
-      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
-      const all = await store.readCursorJournal();
-      const positions = all.map((entry) => entry.position);
-      expect(positions).toEqual([...positions].sort((x, y) => x - y));
-      expect(new Set(positions).size).toBe(positions.length);
-      const pairs = (entries: readonly CursorJournalEntry[]) => entries.map((entry) => `${entry.watcher} -> ${entry.target}`);
-      expect(pairs(all)).toEqual([`${C} -> ${B}`, `${A} -> ${C}`, `${A} -> ${B}`, `${B} -> ${A}`]);
-      expect(await store.readCursorJournal({})).toEqual(all);
-      expect(pairs(await store.readCursorJournal({ watcher: A }))).toEqual([`${A} -> ${C}`, `${A} -> ${B}`]);
-      expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
-      expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
-      expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
     });
   });
 }
