@@ -59,10 +59,6 @@ export class NoticeQueueModel {
     return [...(this.entries.get(watcher)?.values() ?? [])];
   }
 
-  texts(watcher: string): string[] {
-    return this.of(watcher).map((entry) => entry.text);
-  }
-
   /** Every entry, watcher by watcher in first-queued order. */
   all(): QueuedNotice[] {
     return [...this.entries.values()].flatMap((pairs) => [...pairs.values()]);

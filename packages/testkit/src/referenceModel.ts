@@ -80,7 +80,7 @@ export class ReferenceModel {
   }
 
   pendingTexts(watcher: string): string[] {
-    return this.queue.texts(watcher);
+    return this.queue.of(watcher).map((entry) => entry.text);
   }
 
   /** Every expected wake since the facade (re)started. */
