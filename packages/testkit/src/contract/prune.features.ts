@@ -4,7 +4,7 @@ import { expect } from 'expect';
 
 import { historyGap, isStoreMaintenance } from '@session-state/domain';
 
-import { restartScanAll, T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, asRead, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
+import { restartScanAll, T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, asRead, pairOf, cursorOf, pruneAll, seqOf, type Suite } from './fixtures.js';
 
 export function describePrune(s: Suite): void {
   const { describe, test } = s.runner;
@@ -115,27 +115,21 @@ export function describePrune(s: Suite): void {
   describe('fractional clock readings', () => {
     const frac = (ms: number): number => ms + 0.75;
 
-    test('an append at a fractional time is stored, returned and read back at the floored millisecond', async () => {
-      await store.watch({ watcher: A, target: B, now: frac(T0) });
+    test('an append at a fractional time is stored, returned and read back at the floored millisecond; it, a drain and the restart scan touch cursors at the floored millisecond', async () => {
+      for (const watcher of [A, D]) await store.watch({ watcher, target: B, now: frac(T0) });
       const outcomes = await store.append([request(B, foreign(), frac(T0 + 1)), request(CHILD, {}, frac(T0 + 2), A)]);
       const [change, spawned] = outcomes.map(expectAppended);
       expect(change?.event).toMatchObject({ appendedAt: T0 + 1, occurredAt: new Date(T0 + 1).toISOString() });
       expect(spawned?.event.appendedAt).toBe(T0 + 2);
       expect(await readAll(store, B)).toEqual(asRead(change?.event));
       expect(await readAll(store, CHILD)).toEqual(asRead(spawned?.event));
-      // The watch, the append's cursor move and the spawn edge's seed touch at whole milliseconds.
-      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1]]);
-    });
-
-    test('drain and the restart scan at a fractional now touch cursors at the floored millisecond', async () => {
-      await watchAll(store, [[A, B], [C, B]]);
-      const change = await append(store, B, foreign(D), T0 + 1);
-      await append(store, B, foreign(D), T0 + 2);
-      expect(await store.drain(A, [{ target: B, notified: change.event.sequence }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
+      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1], [`${D} -> ${B}`, T0 + 1]]);
+      await append(store, B, foreign(), T0 + 2);
+      expect(await store.drain(A, [{ target: B, notified: change?.event.sequence ?? seqOf(0) }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
       expect((await cursorOf(store, A, B))?.touchedAt).toBe(T0 + 3);
-      // C's cursor is the one the restart scan moves (its notified rises to the newer material).
+      // D's cursor is the one the restart scan moves (its notified rises to the newer material).
       expect((await restartScanAll(store, frac(T0 + 4))).length).toBe(2);
-      expect((await cursorOf(store, C, B))?.touchedAt).toBe(T0 + 4);
+      expect((await cursorOf(store, D, B))?.touchedAt).toBe(T0 + 4);
     });
 
     test('prune at a fractional now measures ages in whole milliseconds: exactly maxAgeMs old is kept', async () => {

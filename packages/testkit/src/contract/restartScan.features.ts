@@ -116,8 +116,8 @@ export function describeRestartScan(s: Suite): void {
       for (const limit of [1, 2, 500]) for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets, limit)).toEqual(expected);
     });
 
-    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full', async () => {
-      const { all } = await fourPendingPairs();
+    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full; a raised page raises and journals only its own', async () => {
+      const { all, firstOnB } = await fourPendingPairs();
       const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
       expect(await store.scanPending({ limit: 2 })).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
       expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
@@ -125,10 +125,8 @@ export function describeRestartScan(s: Suite): void {
       expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
       expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
       expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
-    });
 
-    test('a raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending', async () => {
-      const { firstOnB } = await fourPendingPairs();
+      // A raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending.
       const before = await store.listCursors();
       for (const limit of [0, -1, 1.5, Number.NaN]) expect(await rejection(store.scanPending({ limit, raise: { now: T0 + 3 } })).then((e) => isStoreError(e) && e.operation)).toBe('scanPending');
       expect((await store.scanPending({ limit: 1, raise: { now: T0 + 3 } })).notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
