@@ -132,7 +132,6 @@ export async function append(store: StateStore, sessionKey: SessionKey, spec: Re
   return expectAppended(outcome);
 }
 
-/** The sequence of one appended change. */
 export const appendSeq = async (store: StateStore, sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): Promise<StoredEvent['sequence']> =>
   (await append(store, sessionKey, spec, appendedAt, seedWatcher)).event.sequence;
 
@@ -141,7 +140,6 @@ export async function appendMany(store: StateStore, sessionKey: SessionKey, coun
   return outcomes.map((outcome) => expectAppended(outcome).event);
 }
 
-/** Watches every [watcher, target] pair at `now`. */
 export async function watchAll(store: StateStore, pairs: readonly (readonly [SessionKey, SessionKey])[], now = T0): Promise<void> {
   for (const [watcher, target] of pairs) await store.watch({ watcher, target, now });
 }
@@ -250,7 +248,6 @@ export async function replayMismatch(store: StateStore, row: CursorRow, replayed
   return undefined;
 }
 
-/** The live row of a pair, or a failure. */
 export async function liveRow(store: StateStore, watcher: SessionKey, target: SessionKey): Promise<CursorRow> {
   const row = await cursorOf(store, watcher, target);
   if (row === undefined) throw new Error('the cursor is gone');
