@@ -4,16 +4,7 @@
 // work has gone quiet, so a check never races a background prune.
 import { storeError, STORE_OPERATIONS, type StateStore, type StoreOperation } from '@session-state/domain';
 
-// --- the methods -----------------------------------------------------------------------------
-
-/** Every required port method but `close` (never failed); capabilities beside the port (listen, the overview) are left out. */
-export type StoreMethod = StoreOperation;
-
-/** Every StoreMethod, as the port lists them. */
-export const STORE_METHODS = STORE_OPERATIONS;
-
-// --- faults --------------------------------------------------------------------------------
-
+// The wrapped methods are the port's operations: every required method but `close` (never failed).
 /** Transient: only the Nth call fails. Persistent: the Nth and every later call fail. */
 export type FaultMode = 'transient' | 'persistent';
 
@@ -25,7 +16,7 @@ export const INJECTED_FAILURE = 'injected storage failure';
 
 /** One storage call the wrapper saw. */
 export interface SeenCall {
-  readonly method: StoreMethod;
+  readonly method: StoreOperation;
   /** 1-based position among the calls since the last `arm` (or since creation). */
   readonly n: number;
   readonly failed: boolean;
@@ -43,7 +34,7 @@ export interface FaultStore {
    * The next `times` calls of `method` fail with a plain Error (what a store that does not tag
    * its errors raises), thrown or rejected as `style` says.
    */
-  failNext(method: StoreMethod, times?: number, style?: FaultStyle): void;
+  failNext(method: StoreOperation, times?: number, style?: FaultStyle): void;
   /**
    * Starts counting afresh; the `failAt`th call from now fails, as `mode` says, with a StoreError
    * naming the method (what the adapters raise).
@@ -56,14 +47,12 @@ export interface FaultStore {
   /** The calls that were failed since the last `arm`. */
   readonly failed: readonly SeenCall[];
   /** The argument lists of every call of `method` since creation, oldest first. */
-  argsOf(method: StoreMethod): readonly (readonly unknown[])[];
+  argsOf(method: StoreOperation): readonly (readonly unknown[])[];
   /** How many times `method` was called since creation (failed calls included). */
-  countOf(method: StoreMethod): number;
+  countOf(method: StoreOperation): number;
   /** Resolves once no call is in flight and none started for a few event-loop turns. */
   settle(): Promise<void>;
 }
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Wraps `initial`; until told to fail it only records. */
 export function faultStore(initial: StateStore): FaultStore {
@@ -74,13 +63,13 @@ export function faultStore(initial: StateStore): FaultStore {
   let mode: FaultMode = 'transient';
   let armedStyle: FaultStyle = 'reject';
   let healed = true;
-  const next = new Map<StoreMethod, { times: number; style: FaultStyle }>();
+  const next = new Map<StoreOperation, { times: number; style: FaultStyle }>();
   let inFlight = 0;
 
   const armedFailure = (n: number): boolean => !healed && (mode === 'transient' ? n === failAt : n >= failAt);
 
   /** The injected failure of this call, if any, and how it surfaces. */
-  function failureOf(method: StoreMethod, n: number): { error: unknown; style: FaultStyle } | undefined {
+  function failureOf(method: StoreOperation, n: number): { error: unknown; style: FaultStyle } | undefined {
     const once = next.get(method);
     if (once !== undefined && once.times > 0) {
       once.times -= 1;
@@ -91,7 +80,7 @@ export function faultStore(initial: StateStore): FaultStore {
   }
 
   const wrap =
-    (method: StoreMethod) =>
+    (method: StoreOperation) =>
     (...args: unknown[]): Promise<unknown> => {
       const n = calls.length + 1;
       const failure = failureOf(method, n);
@@ -113,7 +102,7 @@ export function faultStore(initial: StateStore): FaultStore {
       }
     };
 
-  const methods = Object.fromEntries(STORE_METHODS.map((method) => [method, wrap(method)])) as unknown as Omit<StateStore, 'close'>;
+  const methods = Object.fromEntries(STORE_OPERATIONS.map((method) => [method, wrap(method)])) as unknown as Omit<StateStore, 'close'>;
 
   return {
     store: { ...methods, close: () => inner.close() } as StateStore,
@@ -149,7 +138,7 @@ export function faultStore(initial: StateStore): FaultStore {
       let quietTurns = 0;
       let seen = calls.length;
       while (quietTurns < 4) {
-        await nextTurn();
+        await new Promise((resolve) => setImmediate(resolve));
         if (inFlight === 0 && calls.length === seen) quietTurns += 1;
         else {
           quietTurns = 0;

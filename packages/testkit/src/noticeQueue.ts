@@ -15,14 +15,10 @@ export function parseNotice(text: string): { readonly target: string; readonly a
   return { target: match[1] as string, acked: Number(match[3]) };
 }
 
-const agentParts = (key: string): { agentId: string; rest: string } | undefined => {
-  const match = /^agent:([^:]+):(.+)$/.exec(key);
-  return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
-};
 /** SPEC 1: `agent:<id>:<rest>`. */
-export const isAgentKey = (key: string): boolean => agentParts(key) !== undefined;
-/** SPEC 5: a nested sub-agent is never woken. */
-export const isNestedKey = (key: string): boolean => agentParts(key)?.rest.split(':').includes('subagent') === true;
+export const isAgentKey = (key: string): boolean => /^agent:[^:]+:.+$/.test(key);
+/** SPEC 5: a nested sub-agent (`subagent` a part of its rest) is never woken. */
+const isNestedKey = (key: string): boolean => isAgentKey(key) && key.split(':').slice(2).includes('subagent');
 
 export interface QueuedNotice {
   readonly watcher: string;
@@ -61,10 +57,6 @@ export class NoticeQueueModel {
   /** The watcher's entries, oldest first. */
   of(watcher: string): readonly QueuedNotice[] {
     return [...(this.entries.get(watcher)?.values() ?? [])];
-  }
-
-  texts(watcher: string): string[] {
-    return this.of(watcher).map((entry) => entry.text);
   }
 
   /** Every entry, watcher by watcher in first-queued order. */

@@ -27,12 +27,9 @@ export interface RuleStep {
   readonly drain?: 'acked' | 'stale';
 }
 
-/** The kinds that notify a watcher (SPEC 3); every other kind is silent. */
-export const NOTIFYING_KINDS: ReadonlySet<string> = new Set(['human_direct_message', 'goal_changed', 'upstream_missing']);
-
-/** SPEC 3: an event notifies a watcher when its kind notifies and the watcher did not cause it. */
+/** SPEC 3: an event notifies a watcher when its kind notifies (every other kind is silent) and the watcher did not cause it. */
 export const notifiesWatcher = (watcher: string, event: { readonly kind: string; readonly actorSessionKey?: string }): boolean =>
-  NOTIFYING_KINDS.has(event.kind) && event.actorSessionKey !== watcher;
+  ['human_direct_message', 'goal_changed', 'upstream_missing'].includes(event.kind) && event.actorSessionKey !== watcher;
 
 const isPending = (c: ModelWatermarks): boolean => c.material > c.acked;
 const at = (sequence: number): ModelWatermarks => ({ acked: sequence, notified: sequence, material: sequence });

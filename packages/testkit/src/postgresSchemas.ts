@@ -60,12 +60,9 @@ export async function dropReleasedSchemas(): Promise<void> {
 }
 
 /**
- * Terminates `kills` backends whose `application_name` is `appName`, one at a time at random
- * (busy or idle, in a transaction or not), up to 20 ms apart, from a connection of its own;
- * resolves with how many were terminated. The connection-loss tests run it beside a workload.
- * An attempt that finds no backend (the pool has not reconnected yet: slow on a loaded machine,
- * where a fixed number of attempts once terminated 43 of 100) does not count: it tries again, up
- * to four attempts a kill.
+ * Terminates `kills` backends whose `application_name` is `appName`, one at a time at random (busy
+ * or idle), up to 20 ms apart, from a connection of its own; resolves with how many it terminated.
+ * An attempt that finds none (the pool has not reconnected yet) is retried, up to four a kill.
  */
 export async function terminateBackendsAtRandom(appName: string, kills: number): Promise<number> {
   const admin = new (await import('pg')).default.Client({ connectionString: pgUrl(), application_name: `${appName}_admin` });

@@ -7,7 +7,7 @@ import { NOTICE_RULES, notifiesWatcher, type ModelWatermarks, type RuleStep } fr
 import { isAgentKey, NoticeQueueModel } from './noticeQueue.js';
 
 /** The facade's background prune interval (SPEC 7: at most hourly after appends). */
-export const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const MODEL_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface ModelEvent {
   readonly sessionKey: string;
@@ -49,9 +49,6 @@ export interface ModelRetention {
   readonly maxRows: number;
 }
 
-const pairOrder = (a: readonly [string, string], b: readonly [string, string]): number =>
-  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
-
 /** The whole observable state of one facade over one store, advanced call by call. */
 export class ReferenceModel {
   readonly sessions = new Map<string, ModelSession>();
@@ -79,31 +76,16 @@ export class ReferenceModel {
   allCursors(): Array<{ watcher: string; target: string; cursor: ModelCursor }> {
     const rows: Array<{ watcher: string; target: string; cursor: ModelCursor }> = [];
     for (const [watcher, targets] of this.cursors) for (const [target, cursor] of targets) rows.push({ watcher, target, cursor });
-    return rows.sort((a, b) => pairOrder([a.watcher, a.target], [b.watcher, b.target]));
+    return rows.sort((a, b) => (a.watcher < b.watcher ? -1 : a.watcher > b.watcher ? 1 : a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   }
 
   pendingTexts(watcher: string): string[] {
-    return this.queue.texts(watcher);
+    return this.queue.of(watcher).map((entry) => entry.text);
   }
 
   /** Every expected wake since the facade (re)started. */
   get wakes(): readonly string[] {
     return this.queue.wakes;
-  }
-
-  /** Retained events of all sessions in append (sequence) order. */
-  retainedInOrder(): ModelEvent[] {
-    const all: ModelEvent[] = [];
-    for (const session of this.sessions.values()) all.push(...session.events);
-    return all.sort((a, b) => a.sequence - b.sequence);
-  }
-
-  findByDedupeKey(dedupeKey: string): ModelEvent | undefined {
-    for (const session of this.sessions.values()) {
-      const found = session.events.find((e) => e.dedupeKey === dedupeKey);
-      if (found !== undefined) return found;
-    }
-    return undefined;
   }
 
   /** Applies one row of the notice table to the pair at `now` (a changed cursor is touched). */
@@ -113,7 +95,8 @@ export class ReferenceModel {
     if (after === undefined) {
       if (before !== undefined) this.removeCursor(watcher, target);
     } else if (before === undefined || before.acked !== after.acked || before.notified !== after.notified || before.material !== after.material) {
-      this.putCursor(watcher, target, { acked: after.acked, notified: after.notified, material: after.material, touchedAt: now });
+      const targets = this.cursors.get(watcher) ?? new Map<string, ModelCursor>();
+      this.cursors.set(watcher, targets.set(target, { acked: after.acked, notified: after.notified, material: after.material, touchedAt: now }));
     }
     if (step.notice !== undefined) this.queue.offer(watcher, target, step.notice.acked, step.notice.notified);
   }
@@ -126,14 +109,9 @@ export class ReferenceModel {
     this.queue.remove(watcher, target);
   }
 
-  private putCursor(watcher: string, target: string, cursor: ModelCursor): void {
-    const targets = this.cursors.get(watcher) ?? new Map<string, ModelCursor>();
-    this.cursors.set(watcher, targets.set(target, cursor));
-  }
-
   /** What an append should do, before the store answers. */
   expectAppend(input: ModelAppend): AppendExpectation {
-    const existing = input.dedupeKey === undefined ? undefined : this.findByDedupeKey(input.dedupeKey);
+    const existing = input.dedupeKey === undefined ? undefined : [...this.sessions.values()].flatMap((session) => session.events).find((e) => e.dedupeKey === input.dedupeKey);
     if (existing !== undefined) return { type: 'duplicate', event: existing };
     if (input.onlyIfWatched === true && !this.allCursors().some((row) => row.target === input.sessionKey)) return { type: 'skipped' };
     return { type: 'append' };
@@ -227,16 +205,6 @@ export class ReferenceModel {
     session.events = [];
   }
 
-  /** Events a full prune run at `now` deletes, in the order the batches take them (age first, then the row cap). */
-  pruneOrder(now: number): ModelEvent[] {
-    const cutoff = now - this.retention.maxAgeMs;
-    const retained = this.retainedInOrder();
-    const aged = retained.filter((e) => e.appendedAt < cutoff);
-    const fresh = retained.filter((e) => e.appendedAt >= cutoff);
-    const overCap = Math.max(0, fresh.length - this.retention.maxRows);
-    return [...aged, ...fresh.slice(0, overCap)];
-  }
-
   /**
    * A prune run at `now`; `batches` lists the sizes of the store calls that succeeded (omitted: the
    * run completed). Idle cursors expire, with their notices, in the first batch.
@@ -244,7 +212,11 @@ export class ReferenceModel {
   prune(now: number, batches?: readonly number[]): { eventsDeleted: number; cursorsExpired: number } {
     this.lastPruneStartedAt = now;
     if (batches !== undefined && batches.length === 0) return { eventsDeleted: 0, cursorsExpired: 0 };
-    const order = this.pruneOrder(now);
+    // The events a full run deletes, in the order its batches take them: age first, then the row cap.
+    const cutoff = now - this.retention.maxAgeMs;
+    const retained = [...this.sessions.values()].flatMap((session) => session.events).sort((a, b) => a.sequence - b.sequence);
+    const fresh = retained.filter((e) => e.appendedAt >= cutoff);
+    const order = [...retained.filter((e) => e.appendedAt < cutoff), ...fresh.slice(0, Math.max(0, fresh.length - this.retention.maxRows))];
     const doomed = batches === undefined ? order : order.slice(0, batches.reduce((sum, size) => sum + size, 0));
     const highest = new Map<string, number>();
     const gone = new Set(doomed);
@@ -254,7 +226,6 @@ export class ReferenceModel {
       session.events = session.events.filter((e) => !gone.has(e));
       session.pruneWatermark = Math.max(session.pruneWatermark, sequence);
     }
-    const cutoff = now - this.retention.maxAgeMs;
     let cursorsExpired = 0;
     for (const { watcher, target, cursor } of this.allCursors()) {
       if (cursor.touchedAt < cutoff) {
@@ -278,8 +249,6 @@ export class ReferenceModel {
 
   /** Foreign notifying events on `target` above `since` that a watcher must eventually be told about. */
   foreignAbove(watcher: string, target: string, since: number): ModelEvent[] {
-    return (this.sessions.get(target)?.events ?? []).filter(
-      (e) => e.sequence > since && notifiesWatcher(watcher, e),
-    );
+    return (this.sessions.get(target)?.events ?? []).filter((e) => e.sequence > since && notifiesWatcher(watcher, e));
   }
 }

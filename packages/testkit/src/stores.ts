@@ -10,8 +10,6 @@ import { storeError, type CorruptRowInfo, type SessionKey, type StateStore } fro
 
 import { pgUrl, releaseSchema, takeSchema, withClient } from './postgresSchemas.js';
 
-// --- the harness ---------------------------------------------------------------------------
-
 /** One store under test on fresh state, and the durable state behind it. */
 export interface StoreHarness {
   /** The store for the first user (a facade, or one contract test). */
@@ -81,8 +79,6 @@ async function harnessOn(open: () => StateStore | Promise<StateStore>, extra: Pi
   };
 }
 
-// --- memory --------------------------------------------------------------------------------
-
 /**
  * A view of a memory store that can be closed on its own: after `close` its methods reject with
  * a StoreError naming the operation (as a closed store's do) while the state lives on for the
@@ -118,8 +114,6 @@ export const memoryKind: StoreKind = {
     return harnessOn(() => memoryView(shared), { corruptRows, corrupt }, () => shared.close());
   },
 };
-
-// --- SQLite --------------------------------------------------------------------------------
 
 /** A fresh temporary directory and database path, and its removal (with the WAL side files). */
 export interface TempDb {
@@ -158,13 +152,9 @@ function sqliteKindOn(name: string, driver: 'better-sqlite3' | 'node:sqlite'): S
   };
 }
 
-/** SQLite on better-sqlite3. */
 export const sqliteKind: StoreKind = sqliteKindOn('sqlite', 'better-sqlite3');
 
-/** SQLite on Node's built-in node:sqlite. */
 export const nodeSqliteKind: StoreKind = sqliteKindOn('sqlite (node:sqlite)', 'node:sqlite');
-
-// --- PostgreSQL ----------------------------------------------------------------------------
 
 /** PostgreSQL at SESSION_STATE_PG_URL, in a schema of its own (new, or emptied after an earlier test); a reopen opens a new pool on it. */
 export const postgresKind: StoreKind = {
@@ -182,8 +172,6 @@ export const postgresKind: StoreKind = {
     return harnessOn(open, { corruptRows, corrupt }, () => releaseSchema(schema));
   },
 };
-
-// --- the matrix ----------------------------------------------------------------------------
 
 /** The stores every facade test runs against (PostgreSQL has suites of its own, run when a server is set). */
 export const STORE_KINDS: readonly StoreKind[] = [memoryKind, sqliteKind, nodeSqliteKind];

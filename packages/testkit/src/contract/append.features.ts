@@ -10,7 +10,7 @@ export function describeAppend(s: Suite): void {
   const { describe, test } = s.runner;
   const { store, reopened } = s;
   describe('append and the head', () => {
-    test('sequences strictly increase per session and each append raises the head to its sequence', async () => {
+    test('sequences strictly increase per session and each append raises the head to its sequence; a session with no events has no head row and reads as version 0 with no events', async () => {
       const outcomes = await store.append([request(A), request(B), request(A), request(A), request(B)]);
       const events = outcomes.map((outcome) => expectAppended(outcome).event);
       for (const sessionKey of [A, B]) {
@@ -19,25 +19,17 @@ export function describeAppend(s: Suite): void {
         expect(await headOf(store, sessionKey)).toEqual({ head: own[own.length - 1], pruneWatermark: 0 });
         expect(seqs(await readAll(store, sessionKey))).toEqual(own);
       }
+      expect(await store.readHeads([C])).toEqual([]);
+      expect(await store.readChanges(C, 0 as StoredEvent['sequence'], 200)).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
     });
 
-    test('a session with no events has no head row and reads as version 0 with no events', async () => {
-      await append(store, A);
-      expect(await store.readHeads([B])).toEqual([]);
-      const page = await store.readChanges(B, 0 as StoredEvent['sequence'], 200);
-      expect(page).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
-    });
-
-    test('the stored event keeps every field of the command, and readChanges returns its public fields', async () => {
+    test('the stored event keeps every field of the command, and readChanges returns its public fields; occurredAt defaults to the append time, as ISO', async () => {
       const spec = { kind: 'run_failed', actorType: 'agent', actorSessionKey: A, summary: 'child run failed', payload: { outcome: 'timeout', n: [1, 'x', null] }, dedupeKey: 'run-terminal:r1' } as const;
       const { event } = await append(store, B, { ...spec, occurredAt: '2026-11-29T09:00:00Z' }, T0 + 5);
       expect(event).toMatchObject({ ...spec, sessionKey: B, occurredAt: '2026-11-29T09:00:00.000Z', appendedAt: T0 + 5 });
-      expect(await readAll(store, B)).toEqual(asRead(event));
-    });
-
-    test('occurredAt defaults to the append time, as ISO', async () => {
-      const { event } = await append(store, B, {}, T0 + 7);
-      expect(event.occurredAt).toBe(new Date(T0 + 7).toISOString());
+      const defaulted = (await append(store, B, {}, T0 + 7)).event;
+      expect(defaulted.occurredAt).toBe(new Date(T0 + 7).toISOString());
+      expect(await readAll(store, B)).toEqual(asRead(event, defaulted));
     });
 
     test('the head never decreases when every row is pruned, and the next sequence continues above it', async () => {
@@ -69,7 +61,8 @@ export function describeAppend(s: Suite): void {
       expect(seqs(fromZero.events)).toEqual([again.event.sequence]);
     });
 
-    test('readHeads returns rows (tombstones included) only for keys that have a head', async () => {
+    test('readHeads returns rows (tombstones included) only for keys that have a head; without keys every head row, ordered by session key', async () => {
+      await append(store, D);
       const a = await append(store, A);
       await appendMany(store, B, 2);
       await store.deleteSession(B, T0);
@@ -78,6 +71,9 @@ export function describeAppend(s: Suite): void {
       expect(rows[0]).toEqual({ sessionKey: A, head: a.event.sequence, pruneWatermark: 0 });
       expect(rows[1]?.head).toBeGreaterThan(a.event.sequence);
       expect(rows[1]?.pruneWatermark).toBe(rows[1]?.head);
+      const every = await store.readHeads();
+      expect(every.map((row) => row.sessionKey)).toEqual([D, A, B].sort());
+      expect(every).toEqual(await store.readHeads([D, A, B].sort() as SessionKey[]));
     });
 
     test('readHeads of more keys than one SQL statement binds (repeats, unknown keys, quotes) returns each known key once, in the order first given', async () => {
@@ -89,20 +85,10 @@ export function describeAppend(s: Suite): void {
       expect(rows.map((row) => row.sessionKey)).toEqual([C, A, B]);
       expect(rows).toEqual(await Promise.all([C, A, B].map(async (k) => (await store.readHeads([k]))[0])));
     });
-
-    test('readHeads without keys returns every head row (tombstones included), ordered by session key', async () => {
-      await append(store, C);
-      await append(store, A);
-      await appendMany(store, B, 2);
-      await store.deleteSession(B, T0);
-      const rows = await store.readHeads();
-      expect(rows.map((row) => row.sessionKey)).toEqual([A, B, C].sort());
-      expect(rows).toEqual(await store.readHeads([A, B, C].sort() as SessionKey[]));
-    });
   });
 
   describe('dedupe keys', () => {
-    test('a duplicate returns the existing event: no head bump, no new row, no cursor move', async () => {
+    test('a duplicate returns the existing event: no head bump, no new row, no cursor move (a retried spawn edge’s seed included)', async () => {
       await store.watch({ watcher: A, target: B, now: T0 });
       const first = await append(store, B, { ...foreign(), dedupeKey: 'compacted:op-1' });
       const cursorsBefore = await store.listCursors();
@@ -112,22 +98,7 @@ export function describeAppend(s: Suite): void {
       expect(await headOf(store, B)).toEqual(headBefore);
       expect(await store.listCursors()).toEqual(cursorsBefore);
       expect(seqs(await readAll(store, B))).toEqual([first.event.sequence]);
-    });
 
-    test('a duplicate inside the same batch returns the event the batch just wrote', async () => {
-      const [first, second] = await store.append([request(B, { dedupeKey: 'k' }), request(B, { dedupeKey: 'k', summary: 'again' })]);
-      const written = expectAppended(first).event;
-      expect(second).toEqual({ type: 'duplicate', event: written });
-    });
-
-    test('dedupe keys are unique across the whole store, not per session', async () => {
-      const first = await append(store, A, { dedupeKey: 'run-terminal:r9' });
-      const [other] = await store.append([request(B, { dedupeKey: 'run-terminal:r9' })]);
-      expect(other).toEqual({ type: 'duplicate', event: first.event });
-      expect(await store.readHeads([B])).toEqual([]);
-    });
-
-    test('a retried spawn edge (same dedupe key) touches no cursor', async () => {
       const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A, dedupeKey: 'child-spawned:run-1' };
       await append(store, CHILD, spawn, T0, A);
       await append(store, CHILD, foreign(), T0 + 1);
@@ -135,6 +106,14 @@ export function describeAppend(s: Suite): void {
       const [retry] = await store.append([request(CHILD, spawn, T0 + 2, A)]);
       expect(retry?.type).toBe('duplicate');
       expect(await store.listCursors()).toEqual(pending);
+    });
+
+    test('a duplicate inside the same batch returns the event the batch just wrote; dedupe keys are unique across the whole store, not per session', async () => {
+      const [first, second] = await store.append([request(B, { dedupeKey: 'k' }), request(B, { dedupeKey: 'k', summary: 'again' })]);
+      const written = expectAppended(first).event;
+      expect(second).toEqual({ type: 'duplicate', event: written });
+      expect(await store.append([request(C, { dedupeKey: 'k' })])).toEqual([{ type: 'duplicate', event: written }]);
+      expect(await store.readHeads([C])).toEqual([]);
     });
 
     test('a dedupe key is reusable once its event is pruned or its session deleted', async () => {
@@ -154,8 +133,7 @@ export function describeAppend(s: Suite): void {
     test('onlyIfWatched writes nothing while no cursor targets the session, and appends once one does', async () => {
       const [skipped] = await store.append([request(B, { onlyIfWatched: true })]);
       expect(skipped).toEqual({ type: 'skipped', reason: 'unwatched' });
-      expect(await store.readHeads([B])).toEqual([]);
-      expect(await readAll(store, B)).toEqual([]);
+      expect([await store.readHeads([B]), await readAll(store, B)]).toEqual([[], []]);
 
       await store.watch({ watcher: A, target: B, now: T0 });
       const [written] = await store.append([request(B, { onlyIfWatched: true })]);
@@ -183,7 +161,7 @@ export function describeAppend(s: Suite): void {
   });
 
   describe('reopen and close', () => {
-    test('a reopened store (the same one, when not durable) sees exactly what was committed', async () => {
+    test('a reopened store (the same one, when not durable) sees exactly what was committed, the cursor journal included', async () => {
       await watchAll(store, [[A, B], [C, D]]);
       await append(store, B, { ...foreign(), payload: { channel: 'telegram' }, dedupeKey: 'd1' }, T0 + 1);
       await append(store, B, foreign(), T0 + 2);
@@ -196,6 +174,7 @@ export function describeAppend(s: Suite): void {
         heads: [...(await s.readHeads([A, B, C, D]))].sort((x, y) => (x.sessionKey < y.sessionKey ? -1 : 1)),
         events: [await readAll(s, B), await readAll(s, C), await readAll(s, D)],
         cursors: await s.listCursors(),
+        journal: await s.readCursorJournal(),
       });
       const before = await snapshot(store);
       const after = await reopened();

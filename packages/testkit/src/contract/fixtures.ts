@@ -16,7 +16,6 @@ import {
   type AppendOutcome,
   type AppendRequest,
   type CursorEvent,
-  type CursorJournalEntry,
   type CursorPair,
   type CursorRow,
   type CursorState,
@@ -79,16 +78,6 @@ export async function onFreshStore(factory: StateStoreFactory, body: (store: Sta
   }
 }
 
-/** A store that forwards every call to whichever store is current. */
-export function currentStore(current: () => StateStore): StateStore {
-  return new Proxy({} as StateStore, {
-    get: (_, name) => {
-      const value = (current() as unknown as Record<string | symbol, unknown>)[name];
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current()) : value;
-    },
-  });
-}
-
 // Property runs per law; raise with STATE_STORE_CONTRACT_RUNS for a longer search.
 export const PROPERTY_RUNS = Number(process.env['STATE_STORE_CONTRACT_RUNS'] ?? '') || 40;
 /** Hang guard for tests that open many stores or write many rows; no test asserts wall-clock time. */
@@ -143,7 +132,6 @@ export async function append(store: StateStore, sessionKey: SessionKey, spec: Re
   return expectAppended(outcome);
 }
 
-/** The sequence of one appended change. */
 export const appendSeq = async (store: StateStore, sessionKey: SessionKey, spec: RecordSpec = {}, appendedAt = T0, seedWatcher?: SessionKey): Promise<StoredEvent['sequence']> =>
   (await append(store, sessionKey, spec, appendedAt, seedWatcher)).event.sequence;
 
@@ -152,7 +140,6 @@ export async function appendMany(store: StateStore, sessionKey: SessionKey, coun
   return outcomes.map((outcome) => expectAppended(outcome).event);
 }
 
-/** Watches every [watcher, target] pair at `now`. */
 export async function watchAll(store: StateStore, pairs: readonly (readonly [SessionKey, SessionKey])[], now = T0): Promise<void> {
   for (const [watcher, target] of pairs) await store.watch({ watcher, target, now });
 }
@@ -210,28 +197,19 @@ export async function pruneAll(store: StateStore, now: number, maxAgeMs: number,
   throw new Error('prune never reported done');
 }
 
-/** A journal entry as the tests compare it: the event, the watermarks after it and the time (no position). */
-export interface JournalView {
-  readonly pair: string;
-  readonly event: CursorEvent;
-  readonly after: readonly number[];
-  readonly at: number;
-}
-
-export const journalView = (entry: CursorJournalEntry): JournalView => ({ pair: pairOf(entry), event: entry.event, after: [entry.acked, entry.notified, entry.material], at: entry.recordedAt });
+/** A journal entry as the tests compare it: the pair, the event, the watermarks after it and the time (no position). */
+export const viewed = (watcher: string, target: string, event: CursorEvent, after: readonly number[], at: number) => ({ pair: `${watcher} -> ${target}`, event, after, at });
 
 /** The journal entries a call added (by position: retention may delete older ones meanwhile), viewed. */
-export const journalDuring = async (store: StateStore, call: () => Promise<unknown>): Promise<JournalView[]> => (await journalAnd(store, call))[1];
+export const journalDuring = async (store: StateStore, call: () => Promise<unknown>) => (await journalAnd(store, call))[1];
 
 /** What a call answered, and the journal entries it added. */
-export async function journalAnd<T>(store: StateStore, call: () => Promise<T>): Promise<[T, JournalView[]]> {
+export async function journalAnd<T>(store: StateStore, call: () => Promise<T>): Promise<[T, ReturnType<typeof viewed>[]]> {
   const before = Math.max(0, ...(await store.readCursorJournal()).map((entry) => entry.position));
   const answer = await call();
-  return [answer, (await store.readCursorJournal()).filter((entry) => entry.position > before).map(journalView)];
+  const added = (await store.readCursorJournal()).filter((entry) => entry.position > before);
+  return [answer, added.map((entry) => viewed(entry.watcher, entry.target, entry.event, [entry.acked, entry.notified, entry.material], entry.recordedAt))];
 }
-
-/** A journal entry as journalView shows it. */
-export const viewed = (watcher: SessionKey, target: SessionKey, event: CursorEvent, after: readonly number[], at: number): JournalView => ({ pair: `${watcher} -> ${target}`, event, after, at });
 
 /** Each journal entry as `watcher -> target type`. */
 export const journalTypes = async (store: StateStore): Promise<string[]> => (await store.readCursorJournal()).map((entry) => `${pairOf(entry)} ${entry.event.type}`);
@@ -270,7 +248,6 @@ export async function replayMismatch(store: StateStore, row: CursorRow, replayed
   return undefined;
 }
 
-/** The live row of a pair, or a failure. */
 export async function liveRow(store: StateStore, watcher: SessionKey, target: SessionKey): Promise<CursorRow> {
   const row = await cursorOf(store, watcher, target);
   if (row === undefined) throw new Error('the cursor is gone');

@@ -1,70 +1,14 @@
 // The contract of the cursor journal: what each operation journals, its retention, and its reads.
 import { expect } from 'expect';
 
-import { type CursorEvent, type CursorJournalEntry, type SessionKey, type StoredEvent } from '@session-state/domain';
+import { type SessionKey } from '@session-state/domain';
 
-import { heldNotices, restartScanAll, journalAnd, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, CHILD, foreign, append, appendSeq, appendMany, watchAll, readAll, seqOf, started, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
+import { heldNotices, viewed, T0, MINUTE, DAY, key, A, B, C, D, E, foreign, append, appendSeq, watchAll, readAll, seqOf, pruneAll, journalDuring, journalTypes, replayMismatch, liveRow, type Suite } from './fixtures.js';
 
 export function describeJournal(s: Suite): void {
   const { describe, test } = s.runner;
-  const { store, reopened } = s;
+  const { store } = s;
   describe('cursor journal', () => {
-    test('watch journals watch_started via watch at the target head; a repeated watch journals nothing', async () => {
-      const events = await appendMany(store, B, 2);
-      const head = (events[1] as StoredEvent).sequence;
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 1 }))).toEqual([viewed(A, B, started(head), [head, head, head], T0 + 1)]);
-      expect(await journalDuring(store, () => store.watch({ watcher: A, target: B, now: T0 + 2 }))).toEqual([]);
-    });
-
-    test('a spawn edge journals watch_started via spawn; over an existing cursor the old watch ends as replaced first', async () => {
-      const spawn = { kind: 'child_spawned' as const, actorType: 'agent' as const, actorSessionKey: A };
-      const [first, spawned] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0, A));
-      expect(spawned).toEqual([viewed(A, CHILD, started(first, 'spawn'), [first, first, first], T0)]);
-      const change = await append(store, CHILD, foreign(), T0 + 1);
-      const [second, replaced] = await journalAnd(store, () => appendSeq(store, CHILD, spawn, T0 + 2, A));
-      expect(replaced).toEqual([
-        viewed(A, CHILD, { type: 'watch_ended', reason: 'replaced' }, [first, change.event.sequence, change.event.sequence], T0 + 2),
-        viewed(A, CHILD, started(second, 'spawn'), [second, second, second], T0 + 2),
-      ]);
-    });
-
-    test('a foreign change on an idle cursor journals one notice_raised; a burst while pending journals nothing more', async () => {
-      await watchAll(store, [[A, B], [C, B]]);
-      const [first, raised] = await journalAnd(store, () => appendSeq(store, B, foreign(D), T0 + 1));
-      const notice: CursorEvent = { type: 'notice_raised', acked: seqOf(0), notified: first };
-      expect(raised).toEqual([viewed(A, B, notice, [0, first, first], T0 + 1), viewed(C, B, notice, [0, first, first], T0 + 1)]);
-      expect(
-        await journalDuring(store, async () => {
-          for (let i = 0; i < 5; i++) await append(store, B, foreign(D), T0 + 2 + i);
-          await append(store, B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: A }, T0 + 8);
-        }),
-      ).toEqual([]);
-    });
-
-    test('drain journals notice_acknowledged, or notice_reopened when more arrived; a stale drain journals nothing', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      const first = await appendSeq(store, B, foreign(), T0 + 1);
-      const later = await appendSeq(store, B, foreign(), T0 + 2);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later + 100) }], T0 + 3))).toEqual([]);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(first) }], T0 + 4))).toEqual([
-        viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 4),
-      ]);
-      expect(await journalDuring(store, () => store.drain(A, [{ target: B, notified: seqOf(later) }], T0 + 5))).toEqual([
-        viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 5),
-      ]);
-    });
-
-    test('the restart scan journals notice_recovered only where it raised notified; a second scan and held-notice reads journal nothing', async () => {
-      await watchAll(store, [[A, B], [A, C]]);
-      const onB = await appendSeq(store, B, foreign(), T0 + 1);
-      const laterOnB = await appendSeq(store, B, foreign(), T0 + 2);
-      await append(store, C, foreign(), T0 + 3);
-      expect(await journalDuring(store, () => heldNotices(store))).toEqual([]);
-      expect(await journalDuring(store, () => restartScanAll(store, T0 + 4))).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: laterOnB }, [0, laterOnB, laterOnB], T0 + 4)]);
-      expect(onB).toBeLessThan(laterOnB);
-      expect(await journalDuring(store, () => restartScanAll(store, T0 + 5))).toEqual([]);
-    });
-
     test('removals end each removed watch with its reason: reset, deleted (as watcher or target), expired', async () => {
       await watchAll(store, [[A, B], [A, C], [B, C], [C, D]]);
       await store.watch({ watcher: D, target: E, now: T0 + 50 * MINUTE });
@@ -107,18 +51,6 @@ export function describeJournal(s: Suite): void {
       expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
     });
 
-    test('the journal row cap runs in bounded batches: done stays false while removable entries beyond the cap are left', async () => {
-      // Three ended pairs: six removable entries, none old enough for the age limit.
-      for (const target of [B, C, D]) {
-        await store.watch({ watcher: A, target, now: T0 });
-        await store.unwatch(A, target, T0 + 1);
-      }
-      expect(await store.readCursorJournal()).toHaveLength(6);
-      const { calls } = await pruneAll(store, T0 + 2, DAY, 0, 1);
-      expect(await store.readCursorJournal()).toEqual([]);
-      expect(calls).toBeGreaterThanOrEqual(6);
-    });
-
     // Journal retention walks the journal a window at a time: a batch examines at most batchSize
     // entries after where the run's previous batch stopped (PruneBatch.journalAfter).
     describe('journal retention in windows', () => {
@@ -134,10 +66,18 @@ export function describeJournal(s: Suite): void {
       };
       const ended = [`${A} -> ${C} watch_started`, `${A} -> ${C} watch_ended`, `${A} -> ${D} watch_started`, `${A} -> ${D} watch_ended`];
 
-      test('a journal over its cap with nothing removable: done in a bounded number of batches, nothing deleted', async () => {
-        for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 });
+      test('the row cap runs in bounded batches: done stays false while removable entries beyond the cap are left; over its cap with nothing removable, done in a bounded number of batches, nothing deleted', async () => {
+        // Three ended pairs: six removable entries, none old enough for the age limit.
+        for (const target of [B, C, D]) {
+          await store.watch({ watcher: A, target, now: T0 });
+          await store.unwatch(A, target, T0 + 1);
+        }
+        expect(await store.readCursorJournal()).toHaveLength(6);
+        expect((await pruneAll(store, T0 + 2, DAY, 0, 1)).calls).toBeGreaterThanOrEqual(6);
+        expect(await store.readCursorJournal()).toEqual([]);
+        for (const watcher of watchers) await store.watch({ watcher, target: B, now: T0 + 2 });
         const before = await store.readCursorJournal();
-        const { calls } = await pruneAll(store, T0 + 1, DAY, 0, 5);
+        const { calls } = await pruneAll(store, T0 + 3, DAY, 0, 5);
         expect(await store.readCursorJournal()).toEqual(before);
         // One pass in windows of five: three windows, and at most one batch to see the end.
         expect(calls).toBeLessThanOrEqual(4);
@@ -150,51 +90,22 @@ export function describeJournal(s: Suite): void {
         expect(await store.readCursorJournal()).toHaveLength(watchers.length + 4);
       });
 
-      test('removable entries after a long run of kept ones are still deleted within the run', async () => {
-        await layout();
-        await pruneAll(store, T0 + 3, DAY, 0, 5);
-        expect(await journalTypes(store)).toEqual(watchers.map((watcher) => `${watcher} -> ${B} watch_started`));
-      });
-
-      test('the cap stays exact: only the lowest removable entries beyond maxRows go', async () => {
-        await layout();
-        await pruneAll(store, T0 + 3, DAY, watchers.length + 2, 5);
-        expect((await journalTypes(store)).slice(watchers.length)).toEqual(ended.slice(2));
-      });
-
-      test('aged removable entries after a long run of kept ones go within the run', async () => {
-        // Live pairs watched at T0 + 5, so their cursors outlive the age limit (cutoff T0 + 2),
-        // which takes the ended pairs' starts (recorded at T0 + 1); the cap is far.
-        await layout(T0 + 5);
-        await pruneAll(store, T0 + 2 + DAY, DAY, 1000, 5);
-        expect((await journalTypes(store)).slice(watchers.length)).toEqual([ended[1], ended[3]]);
-      });
+      // Live pairs watched at T0 + 5 outlive the age limit (cutoff T0 + 2), which takes the ended pairs' starts (recorded at T0 + 1).
+      for (const [what, liveAt, now, maxRows, left] of [
+        ['removable entries after a long run of kept ones are still deleted within the run', T0, T0 + 3, 0, []],
+        ['the cap stays exact: only the lowest removable entries beyond maxRows go', T0, T0 + 3, watchers.length + 2, ended.slice(2)],
+        ['aged removable entries after a long run of kept ones go within the run', T0 + 5, T0 + 2 + DAY, 1000, [ended[1], ended[3]]],
+      ] as const) {
+        test(what, async () => {
+          await layout(liveAt);
+          await pruneAll(store, now, DAY, maxRows, 5);
+          expect(await journalTypes(store)).toEqual([...watchers.map((watcher) => `${watcher} -> ${B} watch_started`), ...left]);
+        });
+      }
 
       test('journalAfter must be a non-negative safe integer', async () => {
         await expect(store.prune({ now: T0, maxAgeMs: DAY, maxRows: 0, batchSize: 5, journalAfter: -1 })).rejects.toMatchObject({ _tag: 'StoreError', message: expect.stringContaining('journalAfter') });
       });
-    });
-
-    test('readCursorJournal filters by watcher, target or both and orders by position', async () => {
-      await watchAll(store, [[C, B], [A, C], [A, B], [B, A]]);
-      const all = await store.readCursorJournal();
-      const positions = all.map((entry) => entry.position);
-      expect(positions).toEqual([...positions].sort((x, y) => x - y));
-      expect(new Set(positions).size).toBe(positions.length);
-      const pairs = (entries: readonly CursorJournalEntry[]) => entries.map((entry) => `${entry.watcher} -> ${entry.target}`);
-      expect(pairs(all)).toEqual([`${C} -> ${B}`, `${A} -> ${C}`, `${A} -> ${B}`, `${B} -> ${A}`]);
-      expect(await store.readCursorJournal({})).toEqual(all);
-      expect(pairs(await store.readCursorJournal({ watcher: A }))).toEqual([`${A} -> ${C}`, `${A} -> ${B}`]);
-      expect(pairs(await store.readCursorJournal({ target: B }))).toEqual([`${C} -> ${B}`, `${A} -> ${B}`]);
-      expect(pairs(await store.readCursorJournal({ watcher: A, target: B }))).toEqual([`${A} -> ${B}`]);
-      expect(await store.readCursorJournal({ watcher: D })).toEqual([]);
-    });
-
-    test('a reopened store keeps the journal as it was', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      await append(store, B, foreign(), T0 + 1);
-      const before = await store.readCursorJournal();
-      expect(await (await reopened()).readCursorJournal()).toEqual(before);
     });
   });
 }

@@ -4,27 +4,22 @@ import { expect } from 'expect';
 
 import { historyGap, isStoreMaintenance } from '@session-state/domain';
 
-import { restartScanAll, T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, asRead, pairOf, cursorOf, pruneAll, type Suite } from './fixtures.js';
+import { restartScanAll, T0, MINUTE, DAY, A, B, C, D, CHILD, foreign, request, expectAppended, append, appendMany, watchAll, headOf, readAll, asRead, pairOf, cursorOf, pruneAll, seqOf, type Suite } from './fixtures.js';
 
 export function describePrune(s: Suite): void {
   const { describe, test } = s.runner;
   const { store } = s;
   describe('prune', () => {
-    test('age pruning deletes events appended before now - maxAgeMs and raises the watermark to the highest deleted', async () => {
+    test('age pruning deletes events appended before now - maxAgeMs and raises the watermark to the highest deleted; an event exactly maxAgeMs old is kept', async () => {
       const old1 = await append(store, B, {}, T0);
       const old2 = await append(store, B, {}, T0 + 10 * MINUTE);
+      const exact = await append(store, B, {}, T0 + 15 * MINUTE);
       const fresh = await append(store, B, {}, T0 + 20 * MINUTE);
       const result = await pruneAll(store, T0 + 25 * MINUTE, 10 * MINUTE, 1000);
       expect(result.eventsDeleted).toBe(2);
-      expect(await readAll(store, B)).toEqual(asRead(fresh.event));
+      expect(await readAll(store, B)).toEqual(asRead(exact.event, fresh.event));
       expect(await headOf(store, B)).toEqual({ head: fresh.event.sequence, pruneWatermark: old2.event.sequence });
       expect(old1.event.sequence).toBeLessThan(old2.event.sequence);
-    });
-
-    test('an event exactly maxAgeMs old is kept', async () => {
-      const event = await append(store, B, {}, T0);
-      expect((await pruneAll(store, T0 + 10 * MINUTE, 10 * MINUTE, 1000)).eventsDeleted).toBe(0);
-      expect(await readAll(store, B)).toEqual(asRead(event.event));
     });
 
     test('row-count pruning deletes the earliest-appended events across all sessions', async () => {
@@ -74,7 +69,7 @@ export function describePrune(s: Suite): void {
       }
     });
 
-    test('cursors not touched within maxAgeMs expire and are returned; touched ones stay', async () => {
+    test('cursors not touched within maxAgeMs expire and are returned; touched ones stay, and expire in a later prune once idle beyond the limit, with no write between them', async () => {
       await watchAll(store, [[A, B], [C, B]]);
       await store.watch({ watcher: D, target: B, now: T0 + 50 * MINUTE });
       // A foreign change touches both cursors on B except the one whose watcher caused it.
@@ -82,6 +77,7 @@ export function describePrune(s: Suite): void {
       const result = await pruneAll(store, T0 + 60 * MINUTE, 30 * MINUTE, 1000);
       expect(result.expired).toEqual([`${C} -> ${B}`]);
       expect((await store.listCursors()).map(pairOf)).toEqual([`${A} -> ${B}`, `${D} -> ${B}`]);
+      expect((await pruneAll(store, T0 + 75 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${A} -> ${B}`, `${D} -> ${B}`]);
     });
 
     test('previewPrune counts what prune to completion then deletes and expires, and writes nothing', async () => {
@@ -99,13 +95,6 @@ export function describePrune(s: Suite): void {
       const run = await pruneAll(store, request.now, request.maxAgeMs, request.maxRows, request.batchSize, request.cursorMaxAgeMs);
       expect({ eventsDeleted: run.eventsDeleted, cursorsExpired: run.expired.length }).toEqual({ eventsDeleted: 3, cursorsExpired: 1 });
       expect(await store.previewPrune(request)).toEqual({ eventsToDelete: 0, cursorsToExpire: 0 });
-    });
-
-    test('a cursor a prune left expires in a later prune once idle beyond the limit, with no write between them', async () => {
-      await store.watch({ watcher: C, target: D, now: T0 });
-      await store.watch({ watcher: A, target: B, now: T0 + 20 * MINUTE });
-      expect((await pruneAll(store, T0 + 35 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${C} -> ${D}`]);
-      expect((await pruneAll(store, T0 + 55 * MINUTE, 30 * MINUTE, 1000)).expired).toEqual([`${A} -> ${B}`]);
     });
 
     test('cursorMaxAgeMs governs cursors alone: a pending cursor older than maxAgeMs but within it stays while its events go', async () => {
@@ -126,27 +115,21 @@ export function describePrune(s: Suite): void {
   describe('fractional clock readings', () => {
     const frac = (ms: number): number => ms + 0.75;
 
-    test('an append at a fractional time is stored, returned and read back at the floored millisecond', async () => {
-      await store.watch({ watcher: A, target: B, now: frac(T0) });
+    test('an append at a fractional time is stored, returned and read back at the floored millisecond; it, a drain and the restart scan touch cursors at the floored millisecond', async () => {
+      for (const watcher of [A, D]) await store.watch({ watcher, target: B, now: frac(T0) });
       const outcomes = await store.append([request(B, foreign(), frac(T0 + 1)), request(CHILD, {}, frac(T0 + 2), A)]);
       const [change, spawned] = outcomes.map(expectAppended);
       expect(change?.event).toMatchObject({ appendedAt: T0 + 1, occurredAt: new Date(T0 + 1).toISOString() });
       expect(spawned?.event.appendedAt).toBe(T0 + 2);
       expect(await readAll(store, B)).toEqual(asRead(change?.event));
       expect(await readAll(store, CHILD)).toEqual(asRead(spawned?.event));
-      // The watch, the append's cursor move and the spawn edge's seed touch at whole milliseconds.
-      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1]]);
-    });
-
-    test('drain and the restart scan at a fractional now touch cursors at the floored millisecond', async () => {
-      await watchAll(store, [[A, B], [C, B]]);
-      const change = await append(store, B, foreign(D), T0 + 1);
-      await append(store, B, foreign(D), T0 + 2);
-      expect(await store.drain(A, [{ target: B, notified: change.event.sequence }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
+      expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1], [`${D} -> ${B}`, T0 + 1]]);
+      await append(store, B, foreign(), T0 + 2);
+      expect(await store.drain(A, [{ target: B, notified: change?.event.sequence ?? seqOf(0) }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
       expect((await cursorOf(store, A, B))?.touchedAt).toBe(T0 + 3);
-      // C's cursor is the one the restart scan moves (its notified rises to the newer material).
+      // D's cursor is the one the restart scan moves (its notified rises to the newer material).
       expect((await restartScanAll(store, frac(T0 + 4))).length).toBe(2);
-      expect((await cursorOf(store, C, B))?.touchedAt).toBe(T0 + 4);
+      expect((await cursorOf(store, D, B))?.touchedAt).toBe(T0 + 4);
     });
 
     test('prune at a fractional now measures ages in whole milliseconds: exactly maxAgeMs old is kept', async () => {

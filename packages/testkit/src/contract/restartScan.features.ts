@@ -2,9 +2,9 @@
 // pages; and the overview of pending pairs.
 import { expect } from 'expect';
 
-import { comparePairs, fromWatermarks, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
+import { comparePairs, isOverviewSource, isStoreError, overviewOf, type Notice, type SessionKey, type StateStore, type OverviewLimits } from '@session-state/domain';
 
-import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, type Suite } from './fixtures.js';
+import { heldNotices, restartScanAll, rejection, noticeOf, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, foreign, request, expectAppended, append, appendSeq, watchAll, headOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, seqOf, viewed, type Suite } from './fixtures.js';
 
 export function describeRestartScan(s: Suite): void {
   const { describe, test } = s.runner;
@@ -12,28 +12,28 @@ export function describeRestartScan(s: Suite): void {
   /** Watchers (of two targets each) in the paged restart-scan test: many chunks of every store's scan. */
   const SCAN_WATCHERS = 2000;
   describe('restart scan (scanPending with raise)', () => {
-    test('the restart scan returns one notice per pending pair with notified below material, raises notified to material, and is idempotent', async () => {
+    test('the restart scan returns one notice per pending pair with notified below material, raises notified to material journalling notice_recovered only where it raised it, honours owns (only the owned watchers are scanned and changed), and is idempotent; held-notice reads journal nothing', async () => {
       await watchAll(store, [[A, B], [C, B], [D, A]]);
       const first = await append(store, B, foreign(D), T0 + 1);
       const second = await append(store, B, foreign(D), T0 + 2);
-      const notices = [...(await restartScanAll(store, T0 + 3))].sort(byWatcher);
+      const unowned = await cursorOf(store, C, B);
+      expect(await journalDuring(store, () => heldNotices(store))).toEqual([]);
+      const [owned, ownedJournal] = await journalAnd(store, () => restartScanAll(store, T0 + 3, (watcher) => watcher === A));
+      expect(owned.map((notice) => notice.watcher)).toEqual([A]);
+      const raised = second.event.sequence;
+      expect(ownedJournal).toEqual([viewed(A, B, { type: 'notice_recovered', acked: seqOf(0), notified: raised }, [0, raised, raised], T0 + 3)]);
+      expect(await cursorOf(store, C, B)).toEqual(unowned);
+      const [scanned, journal] = await journalAnd(store, () => restartScanAll(store, T0 + 3));
+      expect(journal.map((entry) => entry.pair)).toEqual([`${C} -> ${B}`]);
+      const notices = [...scanned].sort(byWatcher);
       const expected = (watcher: SessionKey): Notice => noticeOf(watcher, B, 0, second.event.sequence, 'recovered');
       expect(first.event.sequence).toBeLessThan(second.event.sequence);
       expect(notices).toEqual([expected(A), expected(C)]);
       const cursors = await store.listCursors();
       expect(watermarks(cursors.find((row) => row.watcher === A))).toEqual({ acked: 0, notified: second.event.sequence, material: second.event.sequence });
-      expect([...(await restartScanAll(store, T0 + 3))].sort(byWatcher)).toEqual(notices);
+      const [again, againJournal] = await journalAnd(store, () => restartScanAll(store, T0 + 3));
+      expect([[...again].sort(byWatcher), againJournal]).toEqual([notices, []]);
       expect(await store.listCursors()).toEqual(cursors);
-    });
-
-    test('the restart scan honours owns: only the owned watchers are scanned and changed', async () => {
-      await watchAll(store, [[A, B], [C, B]]);
-      await append(store, B, foreign(D), T0 + 1);
-      await append(store, B, foreign(D), T0 + 2);
-      const unowned = await cursorOf(store, C, B);
-      const notices = await restartScanAll(store, T0 + 3, (watcher) => watcher === A);
-      expect(notices.map((notice) => notice.watcher)).toEqual([A]);
-      expect(await cursorOf(store, C, B)).toEqual(unowned);
     });
 
     test(
@@ -98,15 +98,6 @@ export function describeRestartScan(s: Suite): void {
       return { firstOnB: firstOnB.event.sequence, laterOnB: laterOnB.event.sequence, onC: onC.event.sequence, held, all };
     }
 
-    test('returns the notice each pending cursor on the targets holds, at its FROZEN notified (the first foreign event, not material), reason signalled', async () => {
-      const { firstOnB, laterOnB, held } = await fourPendingPairs();
-      expect(firstOnB).toBeLessThan(laterOnB);
-      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
-      // The notice the append queued, byte for byte, with the watermark its drain acknowledges.
-      const appended = await append(store, B, foreign(E), T0 + 3);
-      expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
-    });
-
     test('answers the notices of exactly the pending pairs asked for, ordered by watcher then target, in pages of any size: every one without targets, the owned watchers’ with owns (on the targets when given), each pair once for duplicate targets, none for an empty list or targets without pending cursors; idle cursors hold none', async () => {
       const { firstOnB, onC, held, all } = await fourPendingPairs();
       await store.watch({ watcher: B, target: E, now: T0 });
@@ -125,8 +116,8 @@ export function describeRestartScan(s: Suite): void {
       for (const limit of [1, 2, 500]) for (const [owns, targets, expected] of asked) expect(await heldNotices(store, owns, targets, limit)).toEqual(expected);
     });
 
-    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full', async () => {
-      const { all } = await fourPendingPairs();
+    test('a page reads at most limit pending cursors after `after`, in pair order, whoever owns them; next names the last one read when the page is full; a raised page raises and journals only its own', async () => {
+      const { all, firstOnB } = await fourPendingPairs();
       const pair = (watcher: SessionKey, target: SessionKey) => ({ watcher, target });
       expect(await store.scanPending({ limit: 2 })).toEqual({ notices: all.slice(0, 2), next: pair(A, C) });
       expect(await store.scanPending({ after: pair(A, C), limit: 2 })).toEqual({ notices: all.slice(2), next: pair(D, C) });
@@ -134,10 +125,8 @@ export function describeRestartScan(s: Suite): void {
       expect(await store.scanPending({ limit: 5 })).toEqual({ notices: all });
       expect(await store.scanPending({ after: pair(A, B), limit: 1, targets: [C] })).toEqual({ notices: all.slice(1, 2), next: pair(A, C) });
       expect(await store.scanPending({ limit: 1, owns: (watcher) => watcher === D })).toEqual({ notices: [], next: pair(A, B) });
-    });
 
-    test('a raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending', async () => {
-      const { firstOnB } = await fourPendingPairs();
+      // A raised page raises and journals only its own cursors; a limit that is not a positive integer is refused naming scanPending.
       const before = await store.listCursors();
       for (const limit of [0, -1, 1.5, Number.NaN]) expect(await rejection(store.scanPending({ limit, raise: { now: T0 + 3 } })).then((e) => isStoreError(e) && e.operation)).toBe('scanPending');
       expect((await store.scanPending({ limit: 1, raise: { now: T0 + 3 } })).notices.map(pairOf)).toEqual([`${A} -> ${B}`]);
@@ -145,19 +134,6 @@ export function describeRestartScan(s: Suite): void {
       expect((await cursorOf(store, D, B))?.notified).toBe(firstOnB);
       expect((await store.readCursorJournal()).filter((entry) => entry.event.type === 'notice_recovered').map(pairOf)).toEqual([`${A} -> ${B}`]);
       expect((await restartScanAll(store, T0 + 4, undefined, 1)).map(pairOf)).toEqual(before.map(pairOf));
-    });
-
-    test('the overview counts exactly the cursors listCursors shows pending (material > acked); idle ones and acknowledged ones are not counted', async () => {
-      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
-      const { onC } = await fourPendingPairs();
-      await store.watch({ watcher: B, target: E, now: T0 });
-      const pendingListed = async (): Promise<number> => (await store.listCursors()).filter((row) => fromWatermarks(row).status === 'pending').length;
-      const pendingCounted = async (): Promise<number> => (await store.readOverview({ heads: 0, cursors: 0 })).counts.pendingPairs;
-      expect(await pendingListed()).toBe(4);
-      expect(await pendingCounted()).toBe(4);
-      await store.drain(A, [{ target: C, notified: onC }], T0 + 3);
-      expect(await pendingListed()).toBe(3);
-      expect(await pendingCounted()).toBe(3);
     });
 
     test('orders notices by watcher then target, whatever the order of the targets and however many there are', async () => {
@@ -178,43 +154,42 @@ export function describeRestartScan(s: Suite): void {
       expect(notices.every((notice) => notice.reason === 'signalled')).toBe(true);
     });
 
-    test('writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
+    test('returns the notice each pending cursor holds at its FROZEN notified (the first foreign event, not material), reason signalled, and writes and touches nothing: cursors are byte-identical afterwards (touchedAt included), and a later restart scan still raises notified as before', async () => {
       const { firstOnB, laterOnB, onC, held, all } = await fourPendingPairs();
+      expect(firstOnB).toBeLessThan(laterOnB);
       const before = await store.listCursors();
       expect(await heldNotices(store)).toEqual(all);
       await heldNotices(store, undefined, [B, C]);
       await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, firstOnB), held(D, B, firstOnB)]);
       expect(await store.listCursors()).toEqual(before);
+      // The notice an append queues, byte for byte, with the watermark its drain acknowledges (material is raised, not touched otherwise).
+      const appended = await append(store, B, foreign(E), T0 + 3);
+      expect(appended.notices).toEqual([{ ...held(A, B, firstOnB), reason: 'repeat' }, { ...held(D, B, firstOnB), reason: 'repeat' }]);
+      const laterStill = appended.event.sequence;
 
       // The restart scan is unchanged by any number of re-reads before it.
       const recovered = (watcher: SessionKey, target: SessionKey, notified: Notice['notified']): Notice => ({ ...held(watcher, target, notified), reason: 'recovered' });
-      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterOnB), recovered(A, C, onC), recovered(D, B, laterOnB), recovered(D, C, onC)]);
+      expect(await restartScanAll(store, T0 + 5)).toEqual([recovered(A, B, laterStill), recovered(A, C, onC), recovered(D, B, laterStill), recovered(D, C, onC)]);
       const after = await store.listCursors();
       // B's cursors were raised to material and touched; C's (notified = material already) were not written.
       expect(after.filter((row) => row.target === B).map((row) => [pairOf(row), watermarks(row), row.touchedAt])).toEqual([
-        [`${A} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
-        [`${D} -> ${B}`, { acked: 0, notified: laterOnB, material: laterOnB }, T0 + 5],
+        [`${A} -> ${B}`, { acked: 0, notified: laterStill, material: laterStill }, T0 + 5],
+        [`${D} -> ${B}`, { acked: 0, notified: laterStill, material: laterStill }, T0 + 5],
       ]);
       expect(after.filter((row) => row.target === C)).toEqual(before.filter((row) => row.target === C));
       // After the scan the held notice is the recovered one.
-      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterOnB), held(D, B, laterOnB)]);
+      expect(await heldNotices(store, undefined, [B])).toEqual([held(A, B, laterStill), held(D, B, laterStill)]);
     });
 
-    test('draining the held notice acknowledges only up to its notified and reopens once for the rest', async () => {
+    test('draining the held notice acknowledges only up to its notified and reopens once for the rest; then it returns the reopened notice’s watermark (still frozen when more changes follow)', async () => {
       const { firstOnB, laterOnB } = await fourPendingPairs();
       const [notice] = await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(notice?.notified).toBe(firstOnB);
       const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
       expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
-    });
-
-    test('after a drain’s reopen it returns the reopened notice’s watermark (still frozen when more changes follow)', async () => {
-      const { firstOnB, laterOnB } = await fourPendingPairs();
-      const [outcome] = await store.drain(A, [{ target: B, notified: firstOnB }], T0 + 3);
       if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
       const reopened = outcome.reopened;
-      expect(reopened.notified).toBe(laterOnB);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([{ ...reopened, reason: 'signalled' }]);
       await append(store, B, foreign(E), T0 + 4);
       expect(await heldNotices(store, (watcher) => watcher === A, [B])).toEqual([noticeOf(A, B, firstOnB, laterOnB, 'signalled')]);
@@ -232,7 +207,7 @@ export function describeRestartScan(s: Suite): void {
       await store.deleteSession(F, T0 + 2);
     }
 
-    test('gives the counts over every row, the first heads by key and at most the limit of cursors, pending ones first: as overviewOf over readHeads and listCursors, for any limits', async () => {
+    test('gives the counts over every row (idle and acknowledged cursors not pending), the first heads by key and at most the limit of cursors, pending ones first: as overviewOf over readHeads and listCursors, for any limits; refuses limits that are not non-negative integers, naming the field, and writes nothing', async () => {
       if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
       await scene(store);
       const heads = await store.readHeads();
@@ -243,11 +218,6 @@ export function describeRestartScan(s: Suite): void {
       for (const limits of [{ heads: 0, cursors: 0 }, { heads: 1, cursors: 1 }, { heads: 2, cursors: 5 }, { heads: 100, cursors: 100 }]) {
         expect(await store.readOverview(limits)).toEqual(overviewOf(heads, cursors, limits));
       }
-    });
-
-    test('refuses limits that are not non-negative integers, naming the field, and writes nothing', async () => {
-      if (!isOverviewSource(store)) throw new Error('every store of the suite offers readOverview');
-      await scene(store);
       const before = await store.listCursors();
       for (const [limits, field] of [[{ heads: -1, cursors: 1 }, 'limits.heads'], [{ heads: 1, cursors: 1.5 }, 'limits.cursors'], [{ heads: 1 }, 'limits.cursors'], [undefined, 'limits.heads']] as const) {
         const failure: unknown = await store.readOverview(limits as unknown as OverviewLimits).then(() => 'answered', (e: unknown) => e);
