@@ -9,8 +9,8 @@ import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 import { openRawPool } from './rawPg.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from './server.js';
 
-/** A raw side: a fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
-export async function freshRawSide(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
+/** A fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
+export async function freshSchema(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
   const place = freshPlace(ctx);
   await (await openPostgresStore({ connectionString: place.url, schema: place.schema, maxConnections: 1 })).close();
   return { place, pool: openRawPool(place.url, place.schema, size) };

@@ -8,7 +8,7 @@ import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
 import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
@@ -62,7 +62,7 @@ function mergeRuns(runs: readonly SideRun[]): SideRun {
 
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
 async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number) {
-  const { place, pool } = await freshRawSide(ctx, 1);
+  const { place, pool } = await freshSchema(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
   try {

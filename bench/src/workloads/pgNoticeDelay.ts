@@ -6,12 +6,11 @@ import { createSignalWaiter } from '../harness/signalWaiter.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
-import { describeQueries } from '../postgres/opCost.js';
+import { costOfOps, COUNTED_OPS, describeQueries } from '../postgres/opCost.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
-import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
-import { costOfOps, COUNTED_OPS } from './pgAppend.js';
 
 /** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
 const LIMIT_P99_MS = 50;
@@ -69,7 +68,7 @@ async function openGateways(ctx: PgBenchContext, targets: number): Promise<Notic
 }
 
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
-  const { place, pool } = await freshRawSide(ctx);
+  const { place, pool } = await freshSchema(ctx);
   const notifications = createSignalWaiter('notification');
   const gateway = await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())))
     .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target)))

@@ -1,23 +1,23 @@
 // PostgreSQL workloads 5 and 5m: pruning a log down to its row cap, the library's bounded batches
 // (`awareness.prune()`, one transaction each) against the store's statements in one transaction.
-import { openPgLibraryStore, startOnStore, type PgPlace } from '../library/facade.js';
+import type pg from 'pg';
+
+import { openPgLibraryStore, startOnStore } from '../library/facade.js';
 import { measureBlocking } from '../harness/loopBlock.js';
 import { ratio, times, type WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
 import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
-import { freshRawSide, seedPgEvents, withPool } from '../postgres/seed.js';
+import { freshSchema, seedPgEvents, withPool } from '../postgres/seed.js';
 import type { EventSeed } from '../raw/seed.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, totalCheck, type TimedPrune } from './pruneResult.js';
 import { MAX_AGE_MS, PRUNE_NOW } from './w5Prune.js';
 
 /** Seeds the log (untimed) and vacuums it, so both sides start from pages in the same state. */
-async function seedLog(place: PgPlace, seed: EventSeed): Promise<void> {
-  await withPool(place, async (seeder) => {
-    await seedPgEvents(seeder, seed);
-    await seeder.query('VACUUM ANALYZE events, heads');
-  });
+async function seedLog(pool: pg.Pool, seed: EventSeed): Promise<void> {
+  await seedPgEvents(pool, seed);
+  await pool.query('VACUUM ANALYZE events, heads');
 }
 
 /** One prune under `measureBlocking`, its queries counted as it runs. */
@@ -36,19 +36,18 @@ async function pgPrune(ctx: PgBenchContext, id: string, cap: number, excess: num
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.
     await awareness.prune();
-    await seedLog(libPlace, seed);
+    await withPool(libPlace, (pool) => seedLog(pool, seed));
     ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
     lib = await timedPrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   } finally {
     await awareness.close();
   }
   ctx.progress.update(`${id} ${title}: raw prune`, 1, 2);
-  const { place: rawPlace, pool } = await freshRawSide(ctx);
-  await seedLog(rawPlace, seed);
+  const { place: rawPlace, pool } = await freshSchema(ctx);
   let raw: TimedPrune & { cost: OpCost };
   try {
-    // One connection made before the clock starts, as the library's pool has one open.
-    (await pool.connect()).release();
+    // Seeded on its own pool: one connection open before the clock starts, as the library's pool has.
+    await seedLog(pool, seed);
     raw = await timedPrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap));
   } finally {
     await pool.end();

@@ -5,10 +5,10 @@ import type pg from 'pg';
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
-import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, seedPgCursors } from '../postgres/seed.js';
 import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
 
 /** Resets the pending rows and vacuums the dead rows away (untimed). */
@@ -22,12 +22,9 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   const title = `restart scan, ${sizes.cursors} cursors / ${sizes.pending} pending (6: ${ctx.sizes.cursors} / ${ctx.sizes.pending})`;
   const now = Date.now();
   ctx.progress.update(`pg6 ${title}: seeding`, 0, 1);
-  const libPlace = freshPlace(ctx);
-  await (await openPgLibraryStore(libPlace)).close();
-  const libSeeder = openRawPool(libPlace.url, libPlace.schema, 1);
-  await seedPgCursors(libSeeder, cursorRows(sizes.cursors, sizes.pending, now));
-  const { place: rawPlace, pool: rawSeeder } = await freshRawSide(ctx, 1);
-  await seedPgCursors(rawSeeder, cursorRows(sizes.cursors, sizes.pending, now));
+  const { place: libPlace, pool: libSeeder } = await freshSchema(ctx, 1);
+  const { place: rawPlace, pool: rawSeeder } = await freshSchema(ctx, 1);
+  for (const seeder of [libSeeder, rawSeeder]) await seedPgCursors(seeder, cursorRows(sizes.cursors, sizes.pending, now));
 
   /** One scan of `side` under `measure`: made ready (untimed), run, then checked and closed. */
   const once = async <T>(side: 'library' | 'raw', measure: (run: () => Promise<unknown>) => Promise<T>): Promise<T> => {
