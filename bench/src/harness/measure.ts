@@ -79,7 +79,6 @@ export async function runPaired<const S extends readonly BenchSide[]>(run: Paire
   return run.sides.map((_, s) => summarise(samples[s] ?? [], wall[s] ?? 0, run.n)) as { -readonly [K in keyof S]: SideStats };
 }
 
-/** Times one async action once, in ns. */
 export async function timeOnce(action: () => unknown): Promise<number> {
   const t0 = now();
   await action();

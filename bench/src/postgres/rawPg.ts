@@ -241,7 +241,6 @@ export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs
   });
 }
 
-/** The store's LISTEN/NOTIFY channel for a schema. */
 export const channelOf = (schema: string): string => `session_state:${schema}`;
 
 /**

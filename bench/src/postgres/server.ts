@@ -17,13 +17,11 @@ export interface PgBenchContext extends BenchContext {
   readonly pg: { readonly url: string; readonly schemas: PgSchemas; readonly sizes: PgSizes };
 }
 
-/** `--pg-url`, else `SESSION_STATE_PG_URL`, else the default. */
 export function resolvePgUrl(fromArgs: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env['SESSION_STATE_PG_URL'];
   return fromArgs ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_PG_URL);
 }
 
-/** The URL with any password replaced by `***`. */
 export function redactPgUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -74,5 +72,4 @@ export function createPgSchemas(url: string): PgSchemas {
   };
 }
 
-/** A fresh schema on the run's server for one side of a workload. */
 export const freshPlace = (ctx: PgBenchContext): PgPlace => ({ url: ctx.pg.url, schema: ctx.pg.schemas.next(), maxConnections: PG_POOL_SIZE });

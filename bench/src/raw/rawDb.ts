@@ -9,7 +9,6 @@ import { MIGRATIONS } from '@session-state/adapters-sqlite';
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
 export const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
-/** The pragmas both sides use: WAL, synchronous=NORMAL and a busy timeout. */
 export const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
 
 export type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
@@ -62,7 +61,6 @@ function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: stri
   return { client, st: st as unknown as RawStatements };
 }
 
-/** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
 export const openRawDb = (path: string, options: RawOpen = {}): RawDb => prepareAll(new Database(path), options, (s: Database.Statement) => s.raw(true));
 export const openNodeRawDb = (path: string, options: RawOpen = {}): RawDb<DatabaseSync> => prepareAll(new DatabaseSync(path), options, (s: StatementSync) => s.setReturnArrays(true));
 
@@ -130,7 +128,6 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
 
 export type RawStatus = ReturnType<typeof shapeChanges>;
 
-/** A reader of at most `limit` events after `since` for a session. */
 export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
   return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, (stored) => JSON.parse(stored as string));
 }
@@ -186,7 +183,6 @@ export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: n
     .immediate();
 }
 
-/** One record per call in its own write transaction; returns the sequence. */
 export function nodeRawAppender(db: RawDb<DatabaseSync>): (record: RawRecord, now: number) => number {
   const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.client.prepare(sql)) as [StatementSync, StatementSync, StatementSync];
   const append = appendIn(db.st);

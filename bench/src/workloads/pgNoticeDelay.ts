@@ -8,7 +8,8 @@ import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { costOfOps, COUNTED_OPS, describeQueries } from '../postgres/opCost.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
-import { freshSchema, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, seedPgCursors } from '../postgres/seed.js';
+import { idleCursor } from '../raw/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
@@ -28,7 +29,6 @@ interface NoticeSide {
   close(): Promise<void>;
 }
 
-/** Op `i`'s pair: one watcher per target, round-robin. */
 const pairOf = (i: number, targets: number) => ({ watcher: watcherKey(i % targets, 0, targets, 1), target: targetKey(i % targets) });
 
 /** Times `commit()` from the call to its resolution and to `heard`. */

@@ -11,7 +11,6 @@ export const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
 /** One side's prune; `deleted` must be the excess over the cap. */
 export type TimedPrune = { readonly op: string; readonly totalMs: number; readonly maxBlockMs: number; readonly deleted: number };
 
-/** One prune under `measureBlocking`; `prune` returns the events it deleted. */
 export async function timePrune(op: string, prune: () => number | Promise<number>): Promise<TimedPrune> {
   const m = await measureBlocking(prune);
   return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result };

@@ -24,7 +24,6 @@ const checkFirst = (i: number, got: number, want: number, what: string): void =>
   if (i === 0 && got !== want) throw new Error(`${what}: expected ${want} events, got ${got}`);
 };
 
-/** The library's two read ops over a seeded facade. */
 export function libraryReadOps(awareness: Awareness, sessions: number, since: TailSince, tail: number) {
   return {
     tail: async (i: number): Promise<void> => {

@@ -59,7 +59,6 @@ export async function w5Prune(ctx: BenchContext): Promise<WorkloadResult> {
   return pruneResult('5', title, excess, lib, raw);
 }
 
-/** Workload 5m (full run only, or `--only 5m`). */
 export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult> {
   const { pruneAtScaleCap: cap, pruneAtScaleExcess: excess, sessions } = ctx.sizes;
   const title = `prune ${excess} rows beyond the ${cap}-row cap`;

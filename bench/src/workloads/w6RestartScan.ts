@@ -43,7 +43,6 @@ export async function alternating(rounds: number, run: (side: 'library' | 'raw',
 
 export const w6RestartScan = (ctx: BenchContext): Promise<WorkloadResult> => restartScan(ctx, '6', ctx.sizes.cursors, ctx.sizes.pending, ctx.sizes.scans);
 
-/** Workload 6L (`--large` only): 1,000,000 cursors. */
 export const w6LargeRestartScan = async (ctx: BenchContext): Promise<WorkloadResult[]> => (ctx.large ? [await restartScan(ctx, '6L', 1_000_000, 100_000, 3)] : []);
 
 async function restartScan(ctx: BenchContext, id: string, cursors: number, pending: number, scans: number): Promise<WorkloadResult> {

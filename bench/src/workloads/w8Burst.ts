@@ -24,7 +24,6 @@ function timingAppends(store: StateStore, transactionsMs: number[]): StateStore 
   };
 }
 
-/** The longest and the median of `ms`, and how many exceed the limit. */
 function spread(ms: readonly number[]): { max: number; median: number; over: number; count: number } {
   const sorted = [...ms].sort((a, b) => a - b);
   return { max: sorted[sorted.length - 1] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, over: sorted.filter((x) => x > BLOCK_LIMIT_MS).length, count: sorted.length };
