@@ -1,7 +1,7 @@
 // The result of a prune workload (5, 5m, pg5, pg5m): rows/s and total time of one prune per side,
 // the longest event-loop block, and the block target; workload 8 shares the row and the check.
 import { ratio, times, type Check, type SideResult, type WorkloadResult } from '../harness/context.js';
-import { measureBlocking } from '../harness/loopBlock.js';
+import { measureBlocking } from '../harness/measure.js';
 
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */
 export const BLOCK_LIMIT_MS = 20;

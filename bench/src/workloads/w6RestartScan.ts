@@ -1,8 +1,7 @@
 // Workloads 6 and 6L: the restart scan, timed as `createSessionStateAwareness` over an opened store
 // (it resolves after the scan), against a raw scan doing the same SQL.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { measureBlocking } from '../harness/loopBlock.js';
-import { summarise, timeOnce, turn } from '../harness/measure.js';
+import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';

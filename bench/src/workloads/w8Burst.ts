@@ -4,8 +4,7 @@ import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
 import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBurst, msSince } from '../harness/loopBlock.js';
-import { turn } from '../harness/measure.js';
+import { measureBurst, msSince, turn } from '../harness/measure.js';
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
