@@ -91,7 +91,6 @@ export async function timeOnce(action: () => unknown): Promise<number> {
   return Number(now() - t0);
 }
 
-
 /** The action's result, its total time and `maxBlockMs`, the longest event-loop delay while it ran, ms. */
 export async function measureBlocking<T>(action: () => T | Promise<T>) {
   const histogram = monitorEventLoopDelay({ resolution: 1 });

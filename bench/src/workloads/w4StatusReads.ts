@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import type { Awareness } from '../library/facade.js';
 import { runPaired } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { openNodeRawDb, rawReader, type RawStatus } from '../raw/rawDb.js';
+import { openNodeRawDb, rawReader } from '../raw/rawDb.js';
 import { recordInBatches, seededLibrary, seededRawDb } from './appendSetup.js';
 import { keysOf, logKey } from './keys.js';
 
@@ -34,9 +34,11 @@ export function libraryReadOps(awareness: Awareness, sessions: number, since: Ta
   };
 }
 
-/** The raw read ops over any reader (SQLite, node:sqlite, PostgreSQL). */
-export function rawReadOps<R extends RawStatus | Promise<RawStatus>>(read: (key: string, since: number, limit: number) => R, sessions: number, since: TailSince, tail: number) {
-  const after = <T>(r: R, then: (s: RawStatus) => T): T | Promise<T> => (r instanceof Promise ? r.then(then) : then(r as RawStatus));
+type Read = { readonly events: readonly unknown[] };
+
+/** The raw read ops over any reader (SQLite, node:sqlite, PostgreSQL, the memory reference). */
+export function rawReadOps<R extends Read | Promise<Read>>(read: (key: string, since: number, limit: number) => R, sessions: number, since: TailSince, tail: number) {
+  const after = <T>(r: R, then: (s: Read) => T): T | Promise<T> => (r instanceof Promise ? r.then(then) : then(r as Read));
   return {
     tail: (i: number) => {
       const key = logKey(i % sessions);
