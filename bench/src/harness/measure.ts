@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Progress } from './progress.js';
 
 /** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
-export function percentile(sorted: Float64Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
@@ -29,7 +29,7 @@ export type BenchSide = { readonly name: string; readonly opsPerCall?: number } 
   | { readonly timed: (i: number) => Promise<number> }
 );
 
-export interface PairedRun {
+interface PairedRun {
   readonly label: string;
   /** Measured ops per side (indexes warmup … warmup + n - 1; a side with `opsPerCall` gets every `opsPerCall`-th), warm-up ops, ops per side before switching. */
   readonly n: number;

@@ -3,7 +3,7 @@
 import pg from 'pg';
 
 /** A named statement's name, else the first two words of the text. */
-export function labelOf(config: unknown): string {
+function labelOf(config: unknown): string {
   if (typeof config === 'string') return config.trim().split(/\s+/).slice(0, 2).join(' ');
   const c = config as { name?: unknown; text?: unknown } | null;
   return typeof c?.name === 'string' ? c.name : typeof c?.text === 'string' ? labelOf(c.text) : '?';

@@ -6,12 +6,12 @@ import type { BenchContext } from '../harness/context.js';
 import type { PgPlace } from '../library/facade.js';
 import type { PgSizes } from '../sizes.js';
 
-export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** Connections per pool, the same on both sides (the store's default). */
 export const PG_POOL_SIZE = 10;
 
 export type PgServerInfo = { readonly url: string; readonly version: string; readonly synchronousCommit: string };
-export type PgSchemas = { next(): string; dropAll(): Promise<void> };
+type PgSchemas = { next(): string; dropAll(): Promise<void> };
 
 export interface PgBenchContext extends BenchContext {
   readonly pg: { readonly url: string; readonly schemas: PgSchemas; readonly sizes: PgSizes };

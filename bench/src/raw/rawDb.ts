@@ -7,13 +7,13 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from '@session-state/adapters-sqlite';
 
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
-export const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
+const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
 export const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
 
-export type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
+type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
 
-export interface RawStatements {
+interface RawStatements {
   readonly insertEvent: Database.Statement;
   readonly raiseHead: Database.Statement;
   readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
@@ -33,7 +33,7 @@ export interface RawDb<C = Database.Database> {
 }
 
 /** One text per statement: the better-sqlite3 and node:sqlite baselines prepare the same. */
-export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
+const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
   insertEvent: `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   raiseHead: `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
@@ -82,7 +82,7 @@ export function rawAppender(db: RawDb): (record: RawRecord, now: number) => numb
 }
 
 /** The statements of one append, inside the caller's transaction. */
-export function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
+function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
   return (record, now) => {
     const onTarget = st.cursorsOnTarget.all(record.sessionKey);
     const payload = record.payload === undefined ? null : JSON.stringify(record.payload);

@@ -6,7 +6,7 @@ import { measureBlocking } from '../harness/measure.js';
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */
 export const BLOCK_LIMIT_MS = 20;
 /** Workloads 5m and pg5m: the library's whole prune at most this many times raw's one transaction. */
-export const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
+const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
 
 /** One side's prune; `deleted` must be the excess over the cap. */
 export type TimedPrune = { readonly op: string; readonly totalMs: number; readonly maxBlockMs: number; readonly deleted: number };

@@ -12,7 +12,7 @@ import { keysOf, logKey } from './keys.js';
 export const PAGE = 200;
 
 /** Per session: the `changesSince` that leaves exactly `tail` events after it. */
-export type TailSince = ReadonlyMap<string, number>;
+type TailSince = ReadonlyMap<string, number>;
 
 function tailSinceFromDb(client: Database.Database, sessions: number, tail: number): TailSince {
   const st = client.prepare<[string, number], { sequence: number }>('SELECT sequence FROM events WHERE session_key = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?');

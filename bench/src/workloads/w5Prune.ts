@@ -14,7 +14,7 @@ export const MAX_AGE_MS = 30 * DAY_MS;
 /** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
 export const PRUNE_NOW = Date.UTC(2026, 10, 29);
 /** Workload 5m's target: the WAL file never above this while the library prunes. */
-export const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
+const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
 
 /** The largest size of `path`'s WAL file, sampled every timer turn until the returned function is called. */
 function sampleWal(path: string): () => number {
