@@ -1,7 +1,5 @@
 // Workload 4: `status` with `changesSince` on a 50,000-row log over 100 sessions, a tail poll and a
 // full 200-event page, against the same read done raw; and the same on node:sqlite.
-import type Database from 'better-sqlite3';
-
 import type { Awareness } from '../library/facade.js';
 import { runPaired } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
@@ -13,11 +11,6 @@ export const PAGE = 200;
 
 /** Per session: the `changesSince` that leaves exactly `tail` events after it. */
 type TailSince = ReadonlyMap<string, number>;
-
-function tailSinceFromDb(client: Database.Database, sessions: number, tail: number): TailSince {
-  const st = client.prepare<[string, number], { sequence: number }>('SELECT sequence FROM events WHERE session_key = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?');
-  return new Map(keysOf(sessions, logKey).map((key) => [key, st.get(key, tail)?.sequence ?? 0]));
-}
 
 /** Checks the first op's page size: a wrong seed would measure a different read. */
 const checkFirst = (i: number, got: number, want: number, what: string): void => {
@@ -61,7 +54,8 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
   const seed = { count: sizes.logRows, sessionKeys: keysOf(sizes.logSessions, logKey), appendedAt: Date.now() };
   const awareness = await seededLibrary(ctx.tempDb('w4-library'), seed);
   const raw = seededRawDb(ctx.tempDb('w4-raw'), seed);
-  const since = tailSinceFromDb(raw.client, sizes.logSessions, sizes.tailEvents);
+  const tailStart = raw.client.prepare<[string, number], { sequence: number }>('SELECT sequence FROM events WHERE session_key = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?');
+  const since: TailSince = new Map(seed.sessionKeys.map((key) => [key, tailStart.get(key, sizes.tailEvents)?.sequence ?? 0]));
   const nodeAwareness = await seededLibrary(ctx.tempDb('w4-library-node'), seed, 'node:sqlite');
   const nodeRawPath = ctx.tempDb('w4-raw-node');
   seededRawDb(nodeRawPath, seed).client.close();

@@ -34,18 +34,6 @@ function sampleWal(path: string): () => number {
   };
 }
 
-/** The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled. */
-async function rawPrune(ctx: BenchContext, name: string, seed: EventSeed, cap: number) {
-  const path = ctx.tempDb(name);
-  const raw = seededRawDb(path, seed);
-  raw.client.pragma('wal_checkpoint(TRUNCATE)');
-  const walMax = sampleWal(path);
-  const timed = await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(raw, PRUNE_NOW, MAX_AGE_MS, cap));
-  const walBytes = walMax();
-  raw.client.close();
-  return { ...timed, walBytes };
-}
-
 /** Workload 5 (the log seeded through `record`), or at scale 5m (seeded by SQL, the library's WAL sampled too, with the total and WAL targets). */
 async function prune(ctx: BenchContext, atScale: boolean): Promise<WorkloadResult> {
   const { sessions } = ctx.sizes;
@@ -68,7 +56,13 @@ async function prune(ctx: BenchContext, atScale: boolean): Promise<WorkloadResul
   const lib = { ...(await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted)), walBytes: walMax() };
   await awareness.close();
   ctx.progress.update(`${id} ${title}: raw DELETE`, 1, 2);
-  const raw = await rawPrune(ctx, `w${id}-raw`, seed, cap);
+  // The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled.
+  const rawPath = ctx.tempDb(`w${id}-raw`);
+  const rawDb = seededRawDb(rawPath, seed);
+  rawDb.client.pragma('wal_checkpoint(TRUNCATE)');
+  const rawWalMax = sampleWal(rawPath);
+  const raw = { ...(await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(rawDb, PRUNE_NOW, MAX_AGE_MS, cap))), walBytes: rawWalMax() };
+  rawDb.client.close();
   if (!atScale) return pruneResult(id, title, excess, lib, raw);
   const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
   const result = pruneResult(id, title, excess, lib, raw, [`5m: both logs seeded by SQL (untimed), ${sessions} sessions; the WAL sampled every timer turn.`]);
