@@ -99,23 +99,19 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   const noticesAtStart = notices;
   const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
-  const sendProbe = async (): Promise<void> => {
-    const p = nextProbe++;
-    probesSent.push([probeKey(setup.index, p), wallNow()]);
-    await gateway.record(probeTarget(setup.index, p));
-    records += 1;
-  };
-  const sendLoad = async (): Promise<void> => {
-    await gateway.record(loadTarget(setup.index, loadRecords++ % setup.loadTargets));
+  const send = async (probe: boolean): Promise<void> => {
+    const p = probe ? nextProbe++ : 0;
+    if (probe) probesSent.push([probeKey(setup.index, p), wallNow()]);
+    await gateway.record(probe ? probeTarget(setup.index, p) : loadTarget(setup.index, loadRecords++ % setup.loadTargets));
     records += 1;
   };
   if (go.recordsPerSec === undefined) {
     const load = async (): Promise<void> => {
-      while (wallNow() < untilWall) await sendLoad();
+      while (wallNow() < untilWall) await send(false);
     };
     const probe = async (): Promise<void> => {
       while (nextProbe < setup.probes && wallNow() < untilWall) {
-        await sendProbe();
+        await send(true);
         await sleep(setup.probeGapMs);
       }
     };
@@ -130,7 +126,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
       if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;
-      const call = (isProbe ? sendProbe() : sendLoad()).finally(() => inFlight.delete(call));
+      const call = send(isProbe).finally(() => inFlight.delete(call));
       inFlight.add(call);
     }
     await Promise.all(inFlight);
