@@ -7,7 +7,7 @@ import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
 import { freshSchema, seedPgCursors } from '../postgres/seed.js';
-import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
+import { closeScanned, cursorRows, expectFound, RESET_PENDING, scanRounds } from './w6RestartScan.js';
 
 export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResult> {
   const sizes = ctx.pg.sizes;
@@ -43,11 +43,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   };
   try {
     for (const { pool } of Object.values(seeded)) await seedPgCursors(pool, cursorRows(sizes.cursors, sizes.pending, now));
-    const samples = { library: [] as number[], raw: [] as number[] };
-    await alternating(sizes.scans, async (side, r) => {
-      ctx.progress.update(`pg6 ${title}: ${side} scan`, r, sizes.scans);
-      samples[side].push(await once(side, timeOnce));
-    });
+    const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, (side) => once(side, timeOnce));
     const cost = await costPair((side) => once(side, (run) => measureOpCost(1, run)));
     return {
       id: 'pg6',
