@@ -29,7 +29,6 @@ function table(rows: readonly string[][]): string {
   return rows.map((r) => r.map((cell, c) => (c >= 3 && c <= 8 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ').trimEnd()).join('\n');
 }
 
-/** library/raw of one driver's pair of sides. */
 function ratioCell(sides: readonly SideResult[], pick: (s: SideResult) => number, driver: string): string {
   const lib = sides.find((s) => s.side === `library${driver}`);
   const raw = sides.find((s) => s.side === `raw${driver}`);

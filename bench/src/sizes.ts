@@ -19,11 +19,10 @@ export const QUICK: Sizes = {
 /** The PostgreSQL column's sizes (pg1–pg6 mirror 1–6), plus pg7's measured and warm-up notices. */
 export function pgSizes(sqlite: Sizes, quick: boolean) {
   const { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess } = sqlite;
-  const shared = { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess, chunk: 20 };
   const own = quick
     ? { records: 500, warmup: 100, tailPolls: 1000, pageReads: 200, pruneCap: 2000, pruneExcess: 2000, cursors: 10_000, pending: 1000, scans: 3, notices: 100, noticeWarmup: 20 }
     : { records: 3000, warmup: 200, tailPolls: 6000, pageReads: 1500, pruneCap: 20_000, pruneExcess: 20_000, cursors: 50_000, pending: 5000, scans: 5, notices: 500, noticeWarmup: 50 };
-  return { ...shared, ...own };
+  return { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess, chunk: 20, ...own };
 }
 
 export type PgSizes = ReturnType<typeof pgSizes>;

@@ -1,9 +1,13 @@
 // The measuring loops: per-operation hrtime samples, a warm-up, and sides run in alternating
-// chunks so a shared machine's load hits the library and the baseline alike.
+// chunks so a shared machine's load hits the library and the baseline alike; and how long an
+// action blocks the event loop (`monitorEventLoopDelay` at 1 ms resolution around it, read after
+// one more timer turn so the last block is recorded too).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
 import type { Progress } from './progress.js';
 
 /** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
-export function percentile(sorted: Float64Array, p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
@@ -25,7 +29,7 @@ export type BenchSide = { readonly name: string; readonly opsPerCall?: number } 
   | { readonly timed: (i: number) => Promise<number> }
 );
 
-export interface PairedRun {
+interface PairedRun {
   readonly label: string;
   /** Measured ops per side (indexes warmup … warmup + n - 1; a side with `opsPerCall` gets every `opsPerCall`-th), warm-up ops, ops per side before switching. */
   readonly n: number;
@@ -37,6 +41,8 @@ export interface PairedRun {
 const now = (): bigint => process.hrtime.bigint();
 
 export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const msSince = (t0: bigint): number => Number(now() - t0) / 1e6;
 
 async function runChunk(side: BenchSide, from: number, to: number, samples: number[]): Promise<number> {
   const start = now();
@@ -79,9 +85,43 @@ export async function runPaired<const S extends readonly BenchSide[]>(run: Paire
   return run.sides.map((_, s) => summarise(samples[s] ?? [], wall[s] ?? 0, run.n)) as { -readonly [K in keyof S]: SideStats };
 }
 
-/** Times one async action once, in ns. */
 export async function timeOnce(action: () => unknown): Promise<number> {
   const t0 = now();
   await action();
   return Number(now() - t0);
+}
+
+/** The action's result, its total time and `maxBlockMs`, the longest event-loop delay while it ran, ms. */
+export async function measureBlocking<T>(action: () => T | Promise<T>) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await sleep(5);
+  const t0 = process.hrtime.bigint();
+  const result = await action();
+  const totalMs = msSince(t0);
+  await sleep(5);
+  histogram.disable();
+  return { result, totalMs, maxBlockMs: histogram.max / 1e6 };
+}
+
+/**
+ * A burst issued in one synchronous loop by `issue`: the caller's own issuing loop (`issueMs`, its
+ * own block), what else ran in that turn (`issuingTurnExtraMs`), and the longest block after it
+ * (`maxBlockAfterMs`); `maxBlockMs` is the larger of the last two.
+ */
+export async function measureBurst<T>(issue: () => Promise<T>) {
+  await sleep(5);
+  const t0 = process.hrtime.bigint();
+  const done = issue();
+  const issueMs = msSince(t0);
+  await turn();
+  const issuingTurnExtraMs = Math.max(0, msSince(t0) - issueMs);
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const result = await done;
+  const totalMs = msSince(t0);
+  await sleep(5);
+  histogram.disable();
+  const maxBlockAfterMs = histogram.count > 0 ? histogram.max / 1e6 : 0;
+  return { result, totalMs, issueMs, issuingTurnExtraMs, maxBlockAfterMs, maxBlockMs: Math.max(issuingTurnExtraMs, maxBlockAfterMs) };
 }

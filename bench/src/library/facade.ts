@@ -25,7 +25,6 @@ export type PgPlace = { readonly url: string; readonly schema: string; readonly 
 
 const quietLogger = { warn: (): void => undefined, error: (): void => undefined };
 
-/** Opens the SQLite store on `path` without starting the facade. */
 export function openLibraryStore(path: string, driver?: LibraryOptions['driver']): ReturnType<typeof openSqliteStore> {
   return openSqliteStore({ path, ...(driver !== undefined ? { driver } : {}) });
 }

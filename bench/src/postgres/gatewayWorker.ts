@@ -5,27 +5,20 @@
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
 import { openPgLibraryStore } from '../library/facade.js';
-import { humanTurn, rawHumanTurn } from '../workloads/keys.js';
+import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/keys.js';
 import { watchQueries } from './opCost.js';
 import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
 
 /** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
-export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number } & {
-  readonly loadTargets: number;
-  /** Probes seeded for this gateway, over every phase. */
-  readonly probes: number;
-  readonly probeGapMs: number;
-  readonly poolSize: number;
-};
+/** `probes`: seeded for this gateway, over every phase. */
+export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number; readonly loadTargets: number; readonly probes: number; readonly probeGapMs: number; readonly poolSize: number };
 
 /** One phase: wall ms it starts and ends at; `recordsPerSec` paces it, flat out when absent. */
 export type GatewayGo = { readonly type: 'go'; readonly fromWall: number; readonly untilWall: number; readonly recordsPerSec?: number };
 
 /** Probes as [probe key, wall ms]: sent just before its record, heard at its owner's wake or notification; notices: wakes or owned notifications. */
-export type GatewayReport = { readonly type: 'report'; readonly records: number; readonly notices: number; readonly cpuUs: number; readonly queries: Readonly<Record<string, number>> } & {
-  readonly probesSent: ReadonlyArray<readonly [string, number]>;
-  readonly probesHeard: ReadonlyArray<readonly [string, number]>;
-};
+type Probes = ReadonlyArray<readonly [string, number]>;
+export type GatewayReport = { readonly type: 'report'; readonly records: number; readonly notices: number; readonly cpuUs: number; readonly queries: Readonly<Record<string, number>>; readonly probesSent: Probes; readonly probesHeard: Probes };
 
 const ownerOf = (recorder: number, gateways: number): number => (recorder + 1) % gateways;
 const loadTarget = (i: number, k: number): string => `agent:t${i}:load${k}`;
@@ -48,10 +41,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 const queries: Record<string, number> = {};
 
-interface Gateway {
-  record(target: string): Promise<void>;
-  close(): Promise<void>;
-}
+type Gateway = { record(target: string): Promise<void>; close(): Promise<void> };
 
 /** Wakes or owned notifications heard, and the probes among them with the wall ms they were heard at. */
 const probesHeard: Array<readonly [string, number]> = [];
@@ -64,24 +54,18 @@ function heard(watcher: string, at: number): void {
 
 async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
   const prefix = `agent:gw${setup.index}:`;
-  let awareness: SessionStateAwareness | undefined;
   const store = await openPgLibraryStore({ url: setup.url, schema: setup.schema, maxConnections: setup.poolSize });
-  awareness = await createSessionStateAwareness({
+  const awareness: SessionStateAwareness = await createSessionStateAwareness({
     store,
     ownsSession: (key) => key.startsWith(prefix),
     startup: { prune: 'off' },
     wake: (watcher) => {
       heard(watcher, wallNow());
-      setImmediate(() => void awareness?.drain(watcher).catch(() => undefined));
+      // Async, so a wake before the facade is assigned is a caught rejection, not a crash.
+      setImmediate(() => void (async () => awareness.drain(watcher))().catch(() => undefined));
     },
   });
-  const facade = awareness;
-  return {
-    async record(target) {
-      if (!(await facade.record(humanTurn(target))).ok) throw new Error('gateway record failed');
-    },
-    close: () => facade.close(),
-  };
+  return { record: async (target) => expectRecorded(await awareness.record(humanTurn(target)), 'gateway'), close: () => awareness.close() };
 }
 
 /** The pending cursors on the signalled target, as the store's re-read reads them. */
@@ -115,23 +99,19 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   const noticesAtStart = notices;
   const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
-  const sendProbe = async (): Promise<void> => {
-    const p = nextProbe++;
-    probesSent.push([probeKey(setup.index, p), wallNow()]);
-    await gateway.record(probeTarget(setup.index, p));
-    records += 1;
-  };
-  const sendLoad = async (): Promise<void> => {
-    await gateway.record(loadTarget(setup.index, loadRecords++ % setup.loadTargets));
+  const send = async (probe: boolean): Promise<void> => {
+    const p = probe ? nextProbe++ : 0;
+    if (probe) probesSent.push([probeKey(setup.index, p), wallNow()]);
+    await gateway.record(probe ? probeTarget(setup.index, p) : loadTarget(setup.index, loadRecords++ % setup.loadTargets));
     records += 1;
   };
   if (go.recordsPerSec === undefined) {
     const load = async (): Promise<void> => {
-      while (wallNow() < untilWall) await sendLoad();
+      while (wallNow() < untilWall) await send(false);
     };
     const probe = async (): Promise<void> => {
       while (nextProbe < setup.probes && wallNow() < untilWall) {
-        await sendProbe();
+        await send(true);
         await sleep(setup.probeGapMs);
       }
     };
@@ -146,7 +126,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
       if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;
-      const call = (isProbe ? sendProbe() : sendLoad()).finally(() => inFlight.delete(call));
+      const call = send(isProbe).finally(() => inFlight.delete(call));
       inFlight.add(call);
     }
     await Promise.all(inFlight);

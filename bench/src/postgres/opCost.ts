@@ -3,7 +3,7 @@
 import pg from 'pg';
 
 /** A named statement's name, else the first two words of the text. */
-export function labelOf(config: unknown): string {
+function labelOf(config: unknown): string {
   if (typeof config === 'string') return config.trim().split(/\s+/).slice(0, 2).join(' ');
   const c = config as { name?: unknown; text?: unknown } | null;
   return typeof c?.name === 'string' ? c.name : typeof c?.text === 'string' ? labelOf(c.text) : '?';
@@ -74,9 +74,16 @@ export async function costPair(measure: (side: 'library' | 'raw', part: 0 | 1) =
   return { library: mergeOpCosts(lib0, lib1), raw: mergeOpCosts(raw0, raw1) };
 }
 
-/** costPair of two actions of `opsPerCall` operations each. */
-export const measureCostPair = (opsPerCall: number, library: (part: 0 | 1) => Promise<unknown>, raw: (part: 0 | 1) => Promise<unknown>) =>
-  costPair((side, part) => measureOpCost(opsPerCall, () => (side === 'library' ? library : raw)(part)));
+/** Ops per side (in two halves) of a cost pass. */
+export const COUNTED_OPS = 100;
+
+/** costPair of op indexes `from + part·perPart …` awaited one at a time (the library's every `libraryStep`-th: a call covering that many). */
+export function costOfOps(from: number, library: (i: number) => Promise<unknown>, raw: (i: number) => Promise<unknown>, perPart = COUNTED_OPS / 2, libraryStep = 1) {
+  const run = async (op: (i: number) => Promise<unknown>, step: number, part: number): Promise<void> => {
+    for (let i = from + part * perPart; i < from + (part + 1) * perPart; i += step) await op(i);
+  };
+  return costPair((side, part) => measureOpCost(perPart, () => (side === 'library' ? run(library, libraryStep, part) : run(raw, 1, part))));
+}
 
 const perOp = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 const us = (x: number): string => (!Number.isFinite(x) ? '—' : x >= 10_000 ? `${(x / 1000).toFixed(1)} ms` : `${x.toFixed(0)} µs`);

@@ -5,7 +5,7 @@ import pg from 'pg';
 
 import { shapeChanges, type RawRecord, type RawStatus } from '../raw/rawDb.js';
 
-export type RawStatement = { readonly name: string; readonly text: string };
+type RawStatement = { readonly name: string; readonly text: string };
 
 const s = (name: string, text: string): RawStatement => ({ name: `raw_${name}`, text });
 
@@ -26,7 +26,7 @@ const movedBy = (arrays: string, columns: string, where: string): string => `WIT
   WHERE ${where}
 ${JOURNAL_OF_MOVED}`;
 
-export const RAW_PG = {
+const RAW_PG = {
   appendEvent: s(
     'append_event',
     `WITH head AS (
@@ -128,13 +128,13 @@ export function openRawPool(url: string, schema: string, max: number): pg.Pool {
 }
 
 /** Runs a named statement on `client`; rows come back as arrays, as the store reads them. */
-export async function runRaw(client: pg.PoolClient | pg.Pool, st: RawStatement, values: readonly unknown[]): Promise<unknown[][]> {
+async function runRaw(client: pg.PoolClient | pg.Pool, st: RawStatement, values: readonly unknown[]): Promise<unknown[][]> {
   const result = await client.query<unknown[]>({ name: st.name, text: st.text, values: values as unknown[], rowMode: 'array' });
   return result.rows;
 }
 
 /** BEGIN, `work`, COMMIT on one pooled connection (ROLLBACK on a failure), as the store's transactions run. */
-export async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function rawTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -155,7 +155,7 @@ export function rawPgReader(pool: pg.Pool): (sessionKey: string, since: number, 
 }
 
 /** [watcher, target, acked, notified, material, touchedAt]. */
-export type CursorValues = [string, string, number, number, number, number];
+type CursorValues = [string, string, number, number, number, number];
 
 export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecord, now: number) => Promise<number> {
   return (record, now) =>
@@ -241,7 +241,6 @@ export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs
   });
 }
 
-/** The store's LISTEN/NOTIFY channel for a schema. */
 export const channelOf = (schema: string): string => `session_state:${schema}`;
 
 /**

@@ -9,8 +9,8 @@ import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 import { openRawPool } from './rawPg.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from './server.js';
 
-/** A raw side: a fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
-export async function freshRawSide(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
+/** A fresh schema made by the store's own migrations (exactly its tables) and a pool of `size` connections on it. */
+export async function freshSchema(ctx: PgBenchContext, size: number = PG_POOL_SIZE): Promise<{ place: PgPlace; pool: pg.Pool }> {
   const place = freshPlace(ctx);
   await (await openPostgresStore({ connectionString: place.url, schema: place.schema, maxConnections: 1 })).close();
   return { place, pool: openRawPool(place.url, place.schema, size) };
@@ -57,7 +57,6 @@ export async function seedPgCursors(pool: pg.Pool, rows: Iterable<CursorSeed>): 
   await pool.query('ANALYZE cursors');
 }
 
-/** Per session: the `changesSince` that leaves exactly `tail` events after it. */
 export async function tailSinceFromPg(pool: pg.Pool, sessionKeys: readonly string[], tail: number): Promise<ReadonlyMap<string, number>> {
   const result = await pool.query<{ session_key: string; since: number }>(
     `SELECT k AS session_key, COALESCE((SELECT sequence FROM events WHERE session_key = k ORDER BY sequence DESC LIMIT 1 OFFSET $2), 0) AS since
@@ -66,6 +65,3 @@ export async function tailSinceFromPg(pool: pg.Pool, sessionKeys: readonly strin
   );
   return new Map(result.rows.map((r) => [r.session_key, Number(r.since)]));
 }
-
-/** The cursors `sent({ watch: true })` makes before any append: at head 0, idle. */
-export const idleCursor = (pair: { readonly watcher: string; readonly target: string }, now: number): CursorSeed => ({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });

@@ -6,24 +6,22 @@ import type { BenchContext } from '../harness/context.js';
 import type { PgPlace } from '../library/facade.js';
 import type { PgSizes } from '../sizes.js';
 
-export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** Connections per pool, the same on both sides (the store's default). */
 export const PG_POOL_SIZE = 10;
 
 export type PgServerInfo = { readonly url: string; readonly version: string; readonly synchronousCommit: string };
-export type PgSchemas = { next(): string; dropAll(): Promise<void> };
+type PgSchemas = { next(): string; dropAll(): Promise<void> };
 
 export interface PgBenchContext extends BenchContext {
   readonly pg: { readonly url: string; readonly schemas: PgSchemas; readonly sizes: PgSizes };
 }
 
-/** `--pg-url`, else `SESSION_STATE_PG_URL`, else the default. */
 export function resolvePgUrl(fromArgs: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env['SESSION_STATE_PG_URL'];
   return fromArgs ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_PG_URL);
 }
 
-/** The URL with any password replaced by `***`. */
 export function redactPgUrl(url: string): string {
   try {
     const parsed = new URL(url);
@@ -74,5 +72,4 @@ export function createPgSchemas(url: string): PgSchemas {
   };
 }
 
-/** A fresh schema on the run's server for one side of a workload. */
 export const freshPlace = (ctx: PgBenchContext): PgPlace => ({ url: ctx.pg.url, schema: ctx.pg.schemas.next(), maxConnections: PG_POOL_SIZE });

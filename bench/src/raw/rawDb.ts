@@ -7,14 +7,13 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from '@session-state/adapters-sqlite';
 
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
-export const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
+const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
-/** The pragmas both sides use: WAL, synchronous=NORMAL and a busy timeout. */
 export const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
 
-export type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
+type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
 
-export interface RawStatements {
+interface RawStatements {
   readonly insertEvent: Database.Statement;
   readonly raiseHead: Database.Statement;
   readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
@@ -34,7 +33,7 @@ export interface RawDb<C = Database.Database> {
 }
 
 /** One text per statement: the better-sqlite3 and node:sqlite baselines prepare the same. */
-export const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
+const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
   insertEvent: `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   raiseHead: `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
@@ -62,7 +61,6 @@ function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: stri
   return { client, st: st as unknown as RawStatements };
 }
 
-/** Opens `path` with the store's pragmas, creating the schema unless `existing`. */
 export const openRawDb = (path: string, options: RawOpen = {}): RawDb => prepareAll(new Database(path), options, (s: Database.Statement) => s.raw(true));
 export const openNodeRawDb = (path: string, options: RawOpen = {}): RawDb<DatabaseSync> => prepareAll(new DatabaseSync(path), options, (s: StatementSync) => s.setReturnArrays(true));
 
@@ -84,7 +82,7 @@ export function rawAppender(db: RawDb): (record: RawRecord, now: number) => numb
 }
 
 /** The statements of one append, inside the caller's transaction. */
-export function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
+function appendIn(st: RawStatements): (record: RawRecord, now: number) => number {
   return (record, now) => {
     const onTarget = st.cursorsOnTarget.all(record.sessionKey);
     const payload = record.payload === undefined ? null : JSON.stringify(record.payload);
@@ -130,7 +128,6 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
 
 export type RawStatus = ReturnType<typeof shapeChanges>;
 
-/** A reader of at most `limit` events after `since` for a session. */
 export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
   return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, (stored) => JSON.parse(stored as string));
 }
@@ -186,7 +183,6 @@ export function rawPruneAll(db: RawDb, now: number, maxAgeMs: number, maxRows: n
     .immediate();
 }
 
-/** One record per call in its own write transaction; returns the sequence. */
 export function nodeRawAppender(db: RawDb<DatabaseSync>): (record: RawRecord, now: number) => number {
   const [begin, commit, rollback] = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'].map((sql) => db.client.prepare(sql)) as [StatementSync, StatementSync, StatementSync];
   const append = appendIn(db.st);

@@ -39,3 +39,6 @@ export function seedCursors(client: Database.Database, rows: Iterable<CursorSeed
     for (const r of rows) insert.run(r.watcher, r.target, r.acked, r.notified, r.material, r.touchedAt);
   })();
 }
+
+/** The cursor `sent({ watch: true })` makes before any append: at head 0, idle. */
+export const idleCursor = (pair: { readonly watcher: string; readonly target: string }, now: number): CursorSeed => ({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });

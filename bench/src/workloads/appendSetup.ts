@@ -1,17 +1,12 @@
 // Shared set-up of the append workloads: the watch pairs, registered through the facade or seeded
-// into a raw file, and the per-op functions the runner calls.
+// into a raw file, the per-op functions the runner calls, and logs seeded beside either side.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import type { BenchContext } from '../harness/context.js';
-import { openRawDb, rawAppender, type RawDb } from '../raw/rawDb.js';
-import { openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
+import { openRawDb, type RawDb } from '../raw/rawDb.js';
+import { idleCursor, openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
-export interface WatchPair {
-  readonly watcher: string;
-  readonly target: string;
-}
+export type WatchPair = { readonly watcher: string; readonly target: string };
 
-/** Every pair of the run: `watchers` per target over `sessions` targets. */
 export function* watchPairs(sessions: number, watchers: number): Generator<WatchPair> {
   for (let i = 0; i < sessions; i++) for (let j = 0; j < watchers; j++) yield { watcher: watcherKey(i, j, sessions, watchers), target: targetKey(i) };
 }
@@ -22,15 +17,14 @@ export async function watchThroughFacade(awareness: Awareness, pairs: Iterable<W
   if (results.some((r) => !r.watched)) throw new Error('a watcher was not registered');
 }
 
-/** A raw file with the cursors `sent` creates for `pairs`: at the target's head (0), idle. */
-export function openRawWithPairs(ctx: BenchContext, name: string, pairs: Iterable<WatchPair>): RawDb {
-  const db = openRawDb(ctx.tempDb(name));
+/** A raw file at `path` with the cursors `sent` creates for `pairs`. */
+export function openRawWithPairs(path: string, pairs: Iterable<WatchPair>): RawDb {
+  const db = openRawDb(path);
   const now = Date.now();
-  seedCursors(db.client, [...pairs].map((p) => ({ ...p, acked: 0, notified: 0, material: 0, touchedAt: now })));
+  seedCursors(db.client, [...pairs].map((p) => idleCursor(p, now)));
   return db;
 }
 
-/** Op `i` on the library: one awaited `record` on target `i mod sessions`. */
 export const libraryRecordOp = (awareness: Awareness, sessions: number) => async (i: number): Promise<void> => {
   expectRecorded(await awareness.record(humanTurn(targetKey(i % sessions))), 'library record');
 };
@@ -42,13 +36,10 @@ export const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions:
   for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
 };
 
-/** Op `i` on the raw baseline: one append transaction on target `i mod sessions`. */
-export function rawRecordOp(db: RawDb, sessions: number): (i: number) => void {
-  const append = rawAppender(db);
-  return (i) => void append(rawHumanTurn(targetKey(i % sessions)), Date.now());
-}
+/** Op `i` on the raw baseline (`append`: better-sqlite3's or node:sqlite's): one append transaction on target `i mod sessions`. */
+export const rawRecordOp = (append: (record: ReturnType<typeof rawHumanTurn>, now: number) => number, sessions: number) => (i: number): void => void append(rawHumanTurn(targetKey(i % sessions)), Date.now());
 
-/** Calls `record` in flight on `count` inputs, `batch` at a time (seeding a log through the facade). */
+/** Calls `record` in flight on `count` inputs, 1,000 at a time (seeding a log through the facade). */
 export async function recordInBatches(awareness: Awareness, count: number, keyOf: (i: number) => string, onEach?: (event: { sessionKey: string; sequence: number }) => void): Promise<void> {
   for (let from = 0; from < count; from += 1000) {
     const calls = [];

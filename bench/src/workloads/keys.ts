@@ -21,5 +21,4 @@ export function expectRecorded(result: { readonly ok: boolean }, where: string):
   throw new Error(`${where}: record failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
 }
 
-/** The keys of sessions 0 … sessions - 1. */
 export const keysOf = (sessions: number, key: (i: number) => string): string[] => Array.from({ length: sessions }, (_, i) => key(i));

@@ -8,7 +8,8 @@ import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
 import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, seedPgCursors } from '../postgres/seed.js';
+import { idleCursor } from '../raw/seed.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
@@ -23,27 +24,13 @@ const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,
 const PLAN = { full: { rounds: 3, roundSeconds: 2, warmUp: WARM_UP_SECONDS }, quick: { rounds: 2, roundSeconds: 0.5, warmUp: 0.5 } };
 
 /** One phase of one side, summed over its gateways; `delaysNs` from a probe's record (one process) to its owner's wake (another). */
-interface SideRun {
-  readonly records: number;
-  readonly seconds: number;
-  readonly delaysNs: number[];
-  readonly lost: number;
-  readonly notices: number;
-  readonly queries: Record<string, number>;
-  readonly rereadsPerProcess: number[];
-  readonly cpuUs: number;
-}
+type SideRun = { records: number; seconds: number; delaysNs: number[]; lost: number; notices: number; queries: Record<string, number>; rereadsPerProcess: number[]; cpuUs: number };
 
 function message<T>(child: ChildProcess, want: string, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     child.once('message', (m: { type: string; message?: string }) => (m.type === want ? resolve(m as T) : reject(new Error(`${what}: ${m.message ?? m.type}`))));
     child.once('exit', (code) => reject(new Error(`${what}: exited with ${String(code)}`)));
   });
-}
-
-function mergeQueries(into: Record<string, number>, from: Readonly<Record<string, number>>): Record<string, number> {
-  for (const [label, count] of Object.entries(from)) into[label] = (into[label] ?? 0) + count;
-  return into;
 }
 
 function mergeRuns(runs: readonly SideRun[]): SideRun {
@@ -54,7 +41,10 @@ function mergeRuns(runs: readonly SideRun[]): SideRun {
     delaysNs: runs.flatMap((r) => r.delaysNs),
     lost: total((r) => r.lost),
     notices: total((r) => r.notices),
-    queries: runs.reduce((q, r) => mergeQueries(q, r.queries), {} as Record<string, number>),
+    queries: runs.reduce<Record<string, number>>((into, r) => {
+      for (const [label, count] of Object.entries(r.queries)) into[label] = (into[label] ?? 0) + count;
+      return into;
+    }, {}),
     rereadsPerProcess: (runs[0]?.rereadsPerProcess ?? []).map((_, i) => total((r) => r.rereadsPerProcess[i] ?? 0)),
     cpuUs: total((r) => r.cpuUs),
   };
@@ -62,7 +52,7 @@ function mergeRuns(runs: readonly SideRun[]): SideRun {
 
 /** Forks `gateways` workers of `side` on a fresh schema, with probes seeded for `probeSeconds` of phases. */
 async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: number, probeSeconds: number) {
-  const { place, pool } = await freshRawSide(ctx, 1);
+  const { place, pool } = await freshSchema(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
   try {
@@ -113,11 +103,8 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
   };
 }
 
-interface Phase {
-  readonly library: SideRun;
-  readonly raw: SideRun;
-  readonly rounds: ReadonlyArray<{ readonly library: SideRun; readonly raw: SideRun }>;
-}
+type Runs = { library: SideRun; raw: SideRun };
+type Phase = Runs & { rounds: readonly Runs[] };
 
 /** Both sides' gateways open at once, taking turns in rounds after an untimed warm-up (a load change meets both); then, if `paced`, the same at PACED_FRACTION of raw's flat out. */
 async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeof PLAN.full, paced: boolean): Promise<{ flat: Phase; paced?: Phase; rate?: number }> {
@@ -130,11 +117,11 @@ async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeo
     await raw.phase(plan.warmUp);
     await library.phase(plan.warmUp);
     const phase = async (recordsPerSec?: number): Promise<Phase> => {
-      const rounds: { library: SideRun; raw: SideRun }[] = [];
+      const rounds: Runs[] = [];
       for (let round = 0; round < plan.rounds; round += 1) {
-        const runs: Partial<Record<'raw' | 'library', SideRun>> = {};
+        const runs: Partial<Runs> = {};
         for (const side of round % 2 === 0 ? (['raw', 'library'] as const) : (['library', 'raw'] as const)) runs[side] = await sides[side].phase(plan.roundSeconds, recordsPerSec);
-        rounds.push({ library: runs.library as SideRun, raw: runs.raw as SideRun });
+        rounds.push(runs as Runs);
       }
       return { library: mergeRuns(rounds.map((k) => k.library)), raw: mergeRuns(rounds.map((k) => k.raw)), rounds };
     };

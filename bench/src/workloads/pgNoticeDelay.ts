@@ -2,16 +2,15 @@
 // gateway B's `wake`; raw: the append transaction (with `pg_notify`) to the notification on a listener.
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { runPaired, summarise } from '../harness/measure.js';
-import { createSignalWaiter } from '../harness/signalWaiter.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
-import { describeQueries } from '../postgres/opCost.js';
+import { costOfOps, COUNTED_OPS, describeQueries } from '../postgres/opCost.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
-import { freshRawSide, idleCursor, seedPgCursors } from '../postgres/seed.js';
+import { freshSchema, seedPgCursors } from '../postgres/seed.js';
+import { idleCursor } from '../raw/seed.js';
 import { watchPairs, watchThroughFacade } from './appendSetup.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
-import { costOfOps, COUNTED_OPS } from './pgAppend.js';
 
 /** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
 const LIMIT_P99_MS = 50;
@@ -19,6 +18,35 @@ const LIMIT_P99_MS = 50;
 const HEARD_TIMEOUT_MS = 10_000;
 
 const now = (): bigint => process.hrtime.bigint();
+
+/** Waits for what a callback reports (a facade's `wake`, a LISTEN notification). `next(key, timeoutMs)`: the hrtime (ns) of the next `signal(key)`, rejected after `timeoutMs` without one; `strays()`: signals that came with nobody waiting for their key. */
+function createSignalWaiter(what: string) {
+  const waiting = new Map<string, { resolve: (at: bigint) => void; timer: NodeJS.Timeout }>();
+  let strays = 0;
+  return {
+    next: (key: string, timeoutMs: number) =>
+      new Promise<bigint>((resolve, reject) => {
+        if (waiting.has(key)) throw new Error(`already waiting for a ${what} for ${key}`);
+        const timer = setTimeout(() => {
+          waiting.delete(key);
+          reject(new Error(`no ${what} for ${key} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.set(key, { resolve, timer });
+      }),
+    signal(key: string): void {
+      const at = process.hrtime.bigint();
+      const waiter = waiting.get(key);
+      if (waiter === undefined) {
+        strays += 1;
+        return;
+      }
+      waiting.delete(key);
+      clearTimeout(waiter.timer);
+      waiter.resolve(at);
+    },
+    strays: () => strays,
+  };
+}
 
 interface NoticeSide {
   /** Records on op `i`'s target; ns from the call to the commit and to its watcher hearing of it. */
@@ -29,7 +57,6 @@ interface NoticeSide {
   close(): Promise<void>;
 }
 
-/** Op `i`'s pair: one watcher per target, round-robin. */
 const pairOf = (i: number, targets: number) => ({ watcher: watcherKey(i % targets, 0, targets, 1), target: targetKey(i % targets) });
 
 /** Times `commit()` from the call to its resolution and to `heard`. */
@@ -69,7 +96,7 @@ async function openGateways(ctx: PgBenchContext, targets: number): Promise<Notic
 }
 
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
-  const { place, pool } = await freshRawSide(ctx);
+  const { place, pool } = await freshSchema(ctx);
   const notifications = createSignalWaiter('notification');
   const gateway = await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())))
     .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target)))

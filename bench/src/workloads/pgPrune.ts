@@ -1,23 +1,23 @@
 // PostgreSQL workloads 5 and 5m: pruning a log down to its row cap, the library's bounded batches
 // (`awareness.prune()`, one transaction each) against the store's statements in one transaction.
-import { openPgLibraryStore, startOnStore, type PgPlace } from '../library/facade.js';
-import { measureBlocking } from '../harness/loopBlock.js';
+import type pg from 'pg';
+
+import { openPgLibraryStore, startOnStore } from '../library/facade.js';
+import { measureBlocking } from '../harness/measure.js';
 import { ratio, times, type WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
 import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
-import { freshRawSide, seedPgEvents, withPool } from '../postgres/seed.js';
+import { freshSchema, seedPgEvents, withPool } from '../postgres/seed.js';
 import type { EventSeed } from '../raw/seed.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, totalCheck, type TimedPrune } from './pruneResult.js';
 import { MAX_AGE_MS, PRUNE_NOW } from './w5Prune.js';
 
 /** Seeds the log (untimed) and vacuums it, so both sides start from pages in the same state. */
-async function seedLog(place: PgPlace, seed: EventSeed): Promise<void> {
-  await withPool(place, async (seeder) => {
-    await seedPgEvents(seeder, seed);
-    await seeder.query('VACUUM ANALYZE events, heads');
-  });
+async function seedLog(pool: pg.Pool, seed: EventSeed): Promise<void> {
+  await seedPgEvents(pool, seed);
+  await pool.query('VACUUM ANALYZE events, heads');
 }
 
 /** One prune under `measureBlocking`, its queries counted as it runs. */
@@ -27,7 +27,11 @@ async function timedPrune(op: string, prune: () => Promise<number>): Promise<Tim
   return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted, cost: m.result };
 }
 
-async function pgPrune(ctx: PgBenchContext, id: string, cap: number, excess: number, title: string, sizeNote: string): Promise<WorkloadResult> {
+/** pg5, or at scale (`--only pg5m` or the full run) pg5m: the size of SQLite's 5m, with the total-time target. */
+async function pgPrune(ctx: PgBenchContext, atScale: boolean): Promise<WorkloadResult> {
+  const sizes = ctx.pg.sizes;
+  const [id, cap, excess] = atScale ? ['pg5m', sizes.pruneAtScaleCap, sizes.pruneAtScaleExcess] : ['pg5', sizes.pruneCap, sizes.pruneExcess];
+  const title = atScale ? `prune ${excess} rows beyond the ${cap}-row cap` : `prune ${excess} rows down to the ${cap}-row cap`;
   const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(ctx.pg.sizes.sessions, targetKey), appendedAt: PRUNE_NOW };
   ctx.progress.update(`${id} ${title}: seeding the library`, 0, 2);
   const libPlace = freshPlace(ctx);
@@ -36,39 +40,28 @@ async function pgPrune(ctx: PgBenchContext, id: string, cap: number, excess: num
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.
     await awareness.prune();
-    await seedLog(libPlace, seed);
+    await withPool(libPlace, (pool) => seedLog(pool, seed));
     ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
     lib = await timedPrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   } finally {
     await awareness.close();
   }
   ctx.progress.update(`${id} ${title}: raw prune`, 1, 2);
-  const { place: rawPlace, pool } = await freshRawSide(ctx);
-  await seedLog(rawPlace, seed);
+  const { place: rawPlace, pool } = await freshSchema(ctx);
   let raw: TimedPrune & { cost: OpCost };
   try {
-    // One connection made before the clock starts, as the library's pool has one open.
-    (await pool.connect()).release();
+    // Seeded on its own pool: one connection open before the clock starts, as the library's pool has.
+    await seedLog(pool, seed);
     raw = await timedPrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap));
   } finally {
     await pool.end();
   }
-  return pruneResult(id, title, excess, lib, raw, [
-    `${id}: library total time ${times(ratio(lib.totalMs, raw.totalMs))} raw's (${lib.totalMs.toFixed(0)} ms against ${raw.totalMs.toFixed(0)} ms); one prune per side on a log seeded by SQL and vacuumed (untimed); ${sizeNote}.`,
+  const result = pruneResult(id, title, excess, lib, raw, [
+    `${id}: library total time ${times(ratio(lib.totalMs, raw.totalMs))} raw's (${lib.totalMs.toFixed(0)} ms against ${raw.totalMs.toFixed(0)} ms).`,
     `${id} queries of the timed prune: library ${describeOpCost(lib.cost)}; raw ${describeOpCost(raw.cost)}.`,
   ]);
+  return atScale ? { ...result, checks: [...result.checks, totalCheck(lib, raw, 'one prune transaction')] } : result;
 }
 
-export function pg5Prune(ctx: PgBenchContext): Promise<WorkloadResult> {
-  const { pruneCap, pruneExcess } = ctx.pg.sizes;
-  return pgPrune(ctx, 'pg5', pruneCap, pruneExcess, `prune ${pruneExcess} rows down to the ${pruneCap}-row cap`, `workload 5 prunes ${ctx.sizes.pruneExcess} to ${ctx.sizes.pruneCap}`);
-}
-
-/** pg5m (full run only, or `--only pg5m`): the size of SQLite's 5m, with the total-time target. */
-export async function pg5mPruneAtScale(ctx: PgBenchContext): Promise<WorkloadResult> {
-  const { pruneAtScaleCap: cap, pruneAtScaleExcess: excess } = ctx.pg.sizes;
-  const result = await pgPrune(ctx, 'pg5m', cap, excess, `prune ${excess} rows beyond the ${cap}-row cap`, 'the size of workload 5m');
-  const [library, raw] = result.sides;
-  if (library === undefined || raw === undefined) return result;
-  return { ...result, checks: [...result.checks, totalCheck(library, raw, 'one prune transaction')] };
-}
+export const pg5Prune = (ctx: PgBenchContext): Promise<WorkloadResult> => pgPrune(ctx, false);
+export const pg5mPruneAtScale = (ctx: PgBenchContext): Promise<WorkloadResult> => pgPrune(ctx, true);

@@ -1,39 +1,28 @@
 // PostgreSQL workload 6: the restart scan over durable cursors, some pending: the time
 // `createSessionStateAwareness` takes over an opened store against the store's scan run raw.
-import type pg from 'pg';
-
 import { openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
-import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
-import { freshRawSide, seedPgCursors } from '../postgres/seed.js';
-import { alternating, closeScanned, cursorRows, expectFound, RESET_PENDING } from './w6RestartScan.js';
-
-/** Resets the pending rows and vacuums the dead rows away (untimed). */
-async function reset(pool: pg.Pool): Promise<void> {
-  await pool.query(RESET_PENDING);
-  await pool.query('VACUUM ANALYZE cursors');
-}
+import { freshSchema, seedPgCursors } from '../postgres/seed.js';
+import { closeScanned, cursorRows, expectFound, RESET_PENDING, scanRounds } from './w6RestartScan.js';
 
 export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResult> {
   const sizes = ctx.pg.sizes;
   const title = `restart scan, ${sizes.cursors} cursors / ${sizes.pending} pending (6: ${ctx.sizes.cursors} / ${ctx.sizes.pending})`;
   const now = Date.now();
   ctx.progress.update(`pg6 ${title}: seeding`, 0, 1);
-  const libPlace = freshPlace(ctx);
-  await (await openPgLibraryStore(libPlace)).close();
-  const libSeeder = openRawPool(libPlace.url, libPlace.schema, 1);
-  await seedPgCursors(libSeeder, cursorRows(sizes.cursors, sizes.pending, now));
-  const { place: rawPlace, pool: rawSeeder } = await freshRawSide(ctx, 1);
-  await seedPgCursors(rawSeeder, cursorRows(sizes.cursors, sizes.pending, now));
+  const seeded = { library: await freshSchema(ctx, 1), raw: await freshSchema(ctx, 1) };
 
-  /** One scan of `side` under `measure`: made ready (untimed), run, then checked and closed. */
+  /** One scan of `side` under `measure`: its pending rows reset and vacuumed, then a restart (a new store or pool; untimed), the scan, and its check. */
   const once = async <T>(side: 'library' | 'raw', measure: (run: () => Promise<unknown>) => Promise<T>): Promise<T> => {
+    const { place, pool: seeder } = seeded[side];
+    await seeder.query(RESET_PENDING);
+    await seeder.query('VACUUM ANALYZE cursors');
     if (side === 'library') {
-      await reset(libSeeder);
-      const store = await openPgLibraryStore(libPlace);
+      const store = await openPgLibraryStore(place);
       let started: Awareness | undefined;
       try {
         return await measure(async () => (started = await startOnStore(store)));
@@ -41,9 +30,8 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
         await (started === undefined ? store.close() : closeScanned(started));
       }
     }
-    await reset(rawSeeder);
-    // A restart opens a new pool; one connection is made before the clock starts, as the library's open leaves one.
-    const pool = openRawPool(rawPlace.url, rawPlace.schema, PG_POOL_SIZE);
+    // One connection is made before the clock starts, as the library's open leaves one.
+    const pool = openRawPool(place.url, place.schema, PG_POOL_SIZE);
     (await pool.connect()).release();
     let found = 0;
     try {
@@ -53,30 +41,21 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
       expectFound(found, sizes.pending);
     }
   };
-  const samples = { library: [] as number[], raw: [] as number[] };
-  let notes: string[];
   try {
-    await alternating(sizes.scans, async (side, r) => {
-      ctx.progress.update(`pg6 ${title}: ${side} scan`, r, sizes.scans);
-      samples[side].push(await once(side, timeOnce));
-    });
+    for (const { pool } of Object.values(seeded)) await seedPgCursors(pool, cursorRows(sizes.cursors, sizes.pending, now));
+    const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, (side) => once(side, timeOnce));
     const cost = await costPair((side) => once(side, (run) => measureOpCost(1, run)));
-    notes = [
-      `pg6: ${sizes.scans} scans per side on one seeded schema each (pending rows reset and vacuumed between scans, untimed); ops/s is scans per second.`,
-      costNote('pg6', 'scan', cost),
-    ];
+    return {
+      id: 'pg6',
+      title,
+      sides: [
+        { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library) },
+        { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
+      ],
+      checks: [],
+      notes: [`pg6: ${sizes.scans} scans per side on one seeded schema each (pending rows reset and vacuumed between scans, untimed); ops/s is scans per second.`, costNote('pg6', 'scan', cost)],
+    };
   } finally {
-    await libSeeder.end();
-    await rawSeeder.end();
+    for (const { pool } of Object.values(seeded)) await pool.end();
   }
-  return {
-    id: 'pg6',
-    title,
-    sides: [
-      { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library) },
-      { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
-    ],
-    checks: [],
-    notes,
-  };
 }

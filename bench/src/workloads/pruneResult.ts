@@ -1,17 +1,16 @@
 // The result of a prune workload (5, 5m, pg5, pg5m): rows/s and total time of one prune per side,
 // the longest event-loop block, and the block target; workload 8 shares the row and the check.
 import { ratio, times, type Check, type SideResult, type WorkloadResult } from '../harness/context.js';
-import { measureBlocking } from '../harness/loopBlock.js';
+import { measureBlocking } from '../harness/measure.js';
 
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */
 export const BLOCK_LIMIT_MS = 20;
 /** Workloads 5m and pg5m: the library's whole prune at most this many times raw's one transaction. */
-export const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
+const PRUNE_AT_SCALE_TOTAL_LIMIT = 3;
 
 /** One side's prune; `deleted` must be the excess over the cap. */
 export type TimedPrune = { readonly op: string; readonly totalMs: number; readonly maxBlockMs: number; readonly deleted: number };
 
-/** One prune under `measureBlocking`; `prune` returns the events it deleted. */
 export async function timePrune(op: string, prune: () => number | Promise<number>): Promise<TimedPrune> {
   const m = await measureBlocking(prune);
   return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result };

@@ -1,58 +1,43 @@
-// Workloads 1, 2 and 10: one awaited `record` per transaction against raw single-append
-// transactions doing the same statements; workload 1 also on node:sqlite.
+// Workloads 1, 2, 3 and 10: one awaited `record` per transaction against raw single-append
+// transactions doing the same statements (workload 1 also on node:sqlite), and 3's 100 calls in
+// flight at once, which group commit turns into one transaction.
 import { startSqlite } from '../library/facade.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
-import { nodeRawAppender, openNodeRawDb } from '../raw/rawDb.js';
+import { nodeRawAppender, openNodeRawDb, rawAppender } from '../raw/rawDb.js';
 import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
-import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawHumanTurn, targetKey } from './keys.js';
-import { libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
+import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { targetKey } from './keys.js';
+import { libraryBurstOp, libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
 
-export interface AppendShape {
-  readonly sessions: number;
-  readonly records: number;
-  readonly warmup: number;
-  readonly chunk: number;
-  /** The pairs registered before the run (each side gets the same); a note of each side's WAL frames per record; a node:sqlite pair too. */
-  readonly pairs: () => Iterable<WatchPair>;
-  readonly explainTail?: boolean;
-  readonly nodeSqlite?: boolean;
-}
+/** `pairs`: registered before the run, the same on each side; `explainTail`: a note of each side's WAL frames per record; `nodeSqlite`: a node:sqlite pair too. */
+type AppendShape = { sessions: number; records: number; warmup: number; chunk: number; pairs: () => Iterable<WatchPair>; explainTail?: boolean; nodeSqlite?: boolean };
 
 /** Records per side the WAL frame count runs on, after the measured ones. */
 const FRAME_COUNT_RECORDS = 10;
 
-export function standardShape(ctx: BenchContext, watchers: number): AppendShape {
-  const { sessions, records, warmup, chunk } = ctx.sizes;
-  return { sessions, records, warmup, chunk, pairs: () => (watchers > 0 ? watchPairs(sessions, watchers) : []) };
-}
-
-export async function appendComparison(ctx: BenchContext, id: string, title: string, shape: AppendShape): Promise<WorkloadResult> {
+async function appendComparison(ctx: BenchContext, id: string, title: string, shape: AppendShape): Promise<WorkloadResult> {
   ctx.progress.update(`${id}: set-up`, 0, 1);
   const libraryPath = ctx.tempDb(`w${id}-library`);
   const awareness = await startSqlite(libraryPath);
   await watchThroughFacade(awareness, shape.pairs());
-  const raw = openRawWithPairs(ctx, `w${id}-raw`, shape.pairs());
+  const raw = openRawWithPairs(ctx.tempDb(`w${id}-raw`), shape.pairs());
   const libraryOp = libraryRecordOp(awareness, shape.sessions);
-  const rawOp = rawRecordOp(raw, shape.sessions);
-  // The node:sqlite pair (workload 1): the same ops on a facade and a raw file of its own.
+  const rawOp = rawRecordOp(rawAppender(raw), shape.sessions);
+  // The node:sqlite pair: the same ops on a facade and a raw file of its own.
   const nodeAwareness = shape.nodeSqlite === true ? await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' }) : undefined;
   const nodeRaw = nodeAwareness !== undefined ? openNodeRawDb(ctx.tempDb(`w${id}-raw-node`)) : undefined;
   try {
     const sides: BenchSide[] = [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }];
     if (nodeAwareness !== undefined && nodeRaw !== undefined) {
-      const append = nodeRawAppender(nodeRaw);
-      sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: (i) => void append(rawHumanTurn(targetKey(i % shape.sessions)), Date.now()) });
+      sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: rawRecordOp(nodeRawAppender(nodeRaw), shape.sessions) });
     }
     const result = latencyResult(id, title, { library: 'record', raw: 'append tx' }, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
     if (shape.explainTail !== true) return result;
     const after = shape.warmup + shape.records;
-    const frames = {
-      library: await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k)),
-      raw: await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k)),
-    };
     const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
-    return { ...result, notes: [`${id}: WAL frames per record library ${perRecord(frames.library)} / raw ${perRecord(frames.raw)}.`] };
+    const library = perRecord(await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k)));
+    const rawFrames = perRecord(await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k)));
+    return { ...result, notes: [`${id}: WAL frames per record library ${library} / raw ${rawFrames}.`] };
   } finally {
     await awareness.close();
     raw.client.close();
@@ -61,11 +46,39 @@ export async function appendComparison(ctx: BenchContext, id: string, title: str
   }
 }
 
+function standardShape(ctx: BenchContext, watchers: number): AppendShape {
+  const { sessions, records, warmup, chunk } = ctx.sizes;
+  return { sessions, records, warmup, chunk, pairs: () => (watchers > 0 ? watchPairs(sessions, watchers) : []) };
+}
+
 export const w1SingleAppend = (ctx: BenchContext): Promise<WorkloadResult> =>
   appendComparison(ctx, '1', `single record per tx, ${ctx.sizes.records} events / ${ctx.sizes.sessions} sessions`, { ...standardShape(ctx, 0), nodeSqlite: true });
 
 export const w2FanOut = (ctx: BenchContext): Promise<WorkloadResult> =>
   appendComparison(ctx, '2', `as 1 with ${ctx.sizes.watchersPerTarget} watchers per target (cursor fan-out)`, standardShape(ctx, ctx.sizes.watchersPerTarget));
+
+export async function w3InFlight(ctx: BenchContext): Promise<WorkloadResult> {
+  const { inFlight, sessions, records: n, warmup, chunk } = ctx.sizes;
+  const title = `${inFlight} records in flight at once (group commit)`;
+  ctx.progress.update('3: set-up', 0, 1);
+  const awareness = await startSqlite(ctx.tempDb('w3-library'));
+  const raw = openRawWithPairs(ctx.tempDb('w3-raw'), []);
+  try {
+    const sides = [{ name: 'library', opsPerCall: inFlight, async: libraryBurstOp(awareness, inFlight, sessions) }, { name: 'raw', sync: rawRecordOp(rawAppender(raw), sessions) }] as const;
+    const [lib, base] = await runPaired({ label: `3 ${title}`, n, warmup, chunk, sides }, ctx.progress);
+    const gain = ratio(lib.opsPerSec, base.opsPerSec);
+    return {
+      id: '3',
+      title,
+      sides: [{ side: 'library', op: `burst of ${inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }],
+      checks: [{ target: 'library ≥ 3× raw single-append throughput', measured: times(gain), met: gain >= 3 }],
+      latencyComparable: false,
+    };
+  } finally {
+    await awareness.close();
+    raw.client.close();
+  }
+}
 
 /** Workload 10: every watcher watches every one of a few targets, so each record moves `watchers` cursors. */
 export async function w10FanOutScale(ctx: BenchContext): Promise<WorkloadResult[]> {

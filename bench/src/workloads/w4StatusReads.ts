@@ -1,30 +1,22 @@
 // Workload 4: `status` with `changesSince` on a 50,000-row log over 100 sessions, a tail poll and a
 // full 200-event page, against the same read done raw; and the same on node:sqlite.
-import type Database from 'better-sqlite3';
-
 import type { Awareness } from '../library/facade.js';
 import { runPaired } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { openNodeRawDb, rawReader, type RawStatus } from '../raw/rawDb.js';
+import { openNodeRawDb, rawReader } from '../raw/rawDb.js';
 import { recordInBatches, seededLibrary, seededRawDb } from './appendSetup.js';
 import { keysOf, logKey } from './keys.js';
 
 export const PAGE = 200;
 
 /** Per session: the `changesSince` that leaves exactly `tail` events after it. */
-export type TailSince = ReadonlyMap<string, number>;
-
-function tailSinceFromDb(client: Database.Database, sessions: number, tail: number): TailSince {
-  const st = client.prepare<[string, number], { sequence: number }>('SELECT sequence FROM events WHERE session_key = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?');
-  return new Map(keysOf(sessions, logKey).map((key) => [key, st.get(key, tail)?.sequence ?? 0]));
-}
+type TailSince = ReadonlyMap<string, number>;
 
 /** Checks the first op's page size: a wrong seed would measure a different read. */
 const checkFirst = (i: number, got: number, want: number, what: string): void => {
   if (i === 0 && got !== want) throw new Error(`${what}: expected ${want} events, got ${got}`);
 };
 
-/** The library's two read ops over a seeded facade. */
 export function libraryReadOps(awareness: Awareness, sessions: number, since: TailSince, tail: number) {
   return {
     tail: async (i: number): Promise<void> => {
@@ -35,9 +27,11 @@ export function libraryReadOps(awareness: Awareness, sessions: number, since: Ta
   };
 }
 
-/** The raw read ops over any reader (SQLite, node:sqlite, PostgreSQL). */
-export function rawReadOps<R extends RawStatus | Promise<RawStatus>>(read: (key: string, since: number, limit: number) => R, sessions: number, since: TailSince, tail: number) {
-  const after = <T>(r: R, then: (s: RawStatus) => T): T | Promise<T> => (r instanceof Promise ? r.then(then) : then(r as RawStatus));
+type Read = { readonly events: readonly unknown[] };
+
+/** The raw read ops over any reader (SQLite, node:sqlite, PostgreSQL, the memory reference). */
+export function rawReadOps<R extends Read | Promise<Read>>(read: (key: string, since: number, limit: number) => R, sessions: number, since: TailSince, tail: number) {
+  const after = <T>(r: R, then: (s: Read) => T): T | Promise<T> => (r instanceof Promise ? r.then(then) : then(r as Read));
   return {
     tail: (i: number) => {
       const key = logKey(i % sessions);
@@ -60,7 +54,8 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
   const seed = { count: sizes.logRows, sessionKeys: keysOf(sizes.logSessions, logKey), appendedAt: Date.now() };
   const awareness = await seededLibrary(ctx.tempDb('w4-library'), seed);
   const raw = seededRawDb(ctx.tempDb('w4-raw'), seed);
-  const since = tailSinceFromDb(raw.client, sizes.logSessions, sizes.tailEvents);
+  const tailStart = raw.client.prepare<[string, number], { sequence: number }>('SELECT sequence FROM events WHERE session_key = ? ORDER BY sequence DESC LIMIT 1 OFFSET ?');
+  const since: TailSince = new Map(seed.sessionKeys.map((key) => [key, tailStart.get(key, sizes.tailEvents)?.sequence ?? 0]));
   const nodeAwareness = await seededLibrary(ctx.tempDb('w4-library-node'), seed, 'node:sqlite');
   const nodeRawPath = ctx.tempDb('w4-raw-node');
   seededRawDb(nodeRawPath, seed).client.close();

@@ -14,7 +14,7 @@ export const MAX_AGE_MS = 30 * DAY_MS;
 /** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
 export const PRUNE_NOW = Date.UTC(2026, 10, 29);
 /** Workload 5m's target: the WAL file never above this while the library prunes. */
-export const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
+const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
 
 /** The largest size of `path`'s WAL file, sampled every timer turn until the returned function is called. */
 function sampleWal(path: string): () => number {
@@ -34,53 +34,38 @@ function sampleWal(path: string): () => number {
   };
 }
 
-/** The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled. */
-async function rawPrune(ctx: BenchContext, name: string, seed: EventSeed, cap: number) {
-  const path = ctx.tempDb(name);
-  const raw = seededRawDb(path, seed);
-  raw.client.pragma('wal_checkpoint(TRUNCATE)');
-  const walMax = sampleWal(path);
-  const timed = await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(raw, PRUNE_NOW, MAX_AGE_MS, cap));
-  const walBytes = walMax();
-  raw.client.close();
-  return { ...timed, walBytes };
-}
-
-export async function w5Prune(ctx: BenchContext): Promise<WorkloadResult> {
-  const { pruneCap: cap, pruneExcess: excess, sessions } = ctx.sizes;
-  const title = `prune ${excess} rows down to the ${cap}-row cap`;
-  ctx.progress.update(`5 ${title}: seeding the library through record`, 0, 2);
-  const awareness = await startSqlite(ctx.tempDb('w5-library'), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
-  await recordInBatches(awareness, cap + excess, (i) => targetKey(i % sessions));
-  ctx.progress.update(`5 ${title}: library prune()`, 1, 2);
-  const lib = await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
-  await awareness.close();
-  const raw = await rawPrune(ctx, 'w5-raw', { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW }, cap);
-  return pruneResult('5', title, excess, lib, raw);
-}
-
-/** Workload 5m (full run only, or `--only 5m`). */
-export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult> {
-  const { pruneAtScaleCap: cap, pruneAtScaleExcess: excess, sessions } = ctx.sizes;
-  const title = `prune ${excess} rows beyond the ${cap}-row cap`;
+/** Workload 5 (the log seeded through `record`), or at scale 5m (seeded by SQL, the library's WAL sampled too, with the total and WAL targets). */
+async function prune(ctx: BenchContext, atScale: boolean): Promise<WorkloadResult> {
+  const { sessions } = ctx.sizes;
+  const [id, cap, excess] = atScale ? ['5m', ctx.sizes.pruneAtScaleCap, ctx.sizes.pruneAtScaleExcess] : ['5', ctx.sizes.pruneCap, ctx.sizes.pruneExcess];
+  const title = atScale ? `prune ${excess} rows beyond the ${cap}-row cap` : `prune ${excess} rows down to the ${cap}-row cap`;
   const seed: EventSeed = { count: cap + excess, sessionKeys: keysOf(sessions, targetKey), appendedAt: PRUNE_NOW };
-  ctx.progress.update(`5m ${title}: seeding the library`, 0, 2);
-  const path = ctx.tempDb('w5m-library');
+  ctx.progress.update(`${id} ${title}: seeding the library`, 0, 2);
+  const path = ctx.tempDb(`w${id}-library`);
   const awareness = await startSqlite(path, { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
-  // The start-up prune of the empty log finishes before the seed.
-  await awareness.prune();
-  const seeder = openSeedConnection(path);
-  seedEvents(seeder, seed);
-  seeder.pragma('wal_checkpoint(TRUNCATE)');
-  seeder.close();
-  ctx.progress.update(`5m ${title}: library prune()`, 1, 2);
-  const walMax = sampleWal(path);
+  if (atScale) {
+    // The start-up prune of the empty log finishes before the seed.
+    await awareness.prune();
+    const seeder = openSeedConnection(path);
+    seedEvents(seeder, seed);
+    seeder.pragma('wal_checkpoint(TRUNCATE)');
+    seeder.close();
+  } else await recordInBatches(awareness, cap + excess, (i) => targetKey(i % sessions));
+  ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
+  const walMax = atScale ? sampleWal(path) : () => 0;
   const lib = { ...(await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted)), walBytes: walMax() };
   await awareness.close();
-  ctx.progress.update(`5m ${title}: raw DELETE`, 1, 2);
-  const raw = await rawPrune(ctx, 'w5m-raw', seed, cap);
+  ctx.progress.update(`${id} ${title}: raw DELETE`, 1, 2);
+  // The raw side: the same rows, one transaction deleting everything beyond the cap, the WAL sampled.
+  const rawPath = ctx.tempDb(`w${id}-raw`);
+  const rawDb = seededRawDb(rawPath, seed);
+  rawDb.client.pragma('wal_checkpoint(TRUNCATE)');
+  const rawWalMax = sampleWal(rawPath);
+  const raw = { ...(await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(rawDb, PRUNE_NOW, MAX_AGE_MS, cap))), walBytes: rawWalMax() };
+  rawDb.client.close();
+  if (!atScale) return pruneResult(id, title, excess, lib, raw);
   const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-  const result = pruneResult('5m', title, excess, lib, raw, [`5m: both logs seeded by SQL (untimed), ${sessions} sessions; the WAL sampled every timer turn.`]);
+  const result = pruneResult(id, title, excess, lib, raw, [`5m: both logs seeded by SQL (untimed), ${sessions} sessions; the WAL sampled every timer turn.`]);
   return {
     ...result,
     checks: [
@@ -90,3 +75,6 @@ export async function w5mPruneAtScale(ctx: BenchContext): Promise<WorkloadResult
     ],
   };
 }
+
+export const w5Prune = (ctx: BenchContext): Promise<WorkloadResult> => prune(ctx, false);
+export const w5mPruneAtScale = (ctx: BenchContext): Promise<WorkloadResult> => prune(ctx, true);

@@ -1,8 +1,7 @@
 // Workloads 6 and 6L: the restart scan, timed as `createSessionStateAwareness` over an opened store
 // (it resolves after the scan), against a raw scan doing the same SQL.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { measureBlocking } from '../harness/loopBlock.js';
-import { summarise, timeOnce, turn } from '../harness/measure.js';
+import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
 import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
@@ -31,19 +30,21 @@ export function expectFound(found: number, pending: number): void {
   if (found !== pending) throw new Error(`raw scan found ${found} pending cursors, expected ${pending}`);
 }
 
-/** Alternates which side goes first each round, so a noisy neighbour does not always hit the same side. */
-export async function alternating(rounds: number, run: (side: 'library' | 'raw', round: number) => Promise<void>): Promise<void> {
+/** `rounds` scans per side, alternating which side goes first (so a noisy neighbour does not always hit the same side); each side's samples, ns. */
+export async function scanRounds(ctx: BenchContext, label: string, rounds: number, scan: (side: 'library' | 'raw') => Promise<number>): Promise<{ library: number[]; raw: number[] }> {
+  const samples = { library: [] as number[], raw: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 === 0 ? (['library', 'raw'] as const) : (['raw', 'library'] as const)) {
-      await run(side, r);
+      ctx.progress.update(`${label}: ${side} scan`, r, rounds);
+      samples[side].push(await scan(side));
       await turn();
     }
   }
+  return samples;
 }
 
 export const w6RestartScan = (ctx: BenchContext): Promise<WorkloadResult> => restartScan(ctx, '6', ctx.sizes.cursors, ctx.sizes.pending, ctx.sizes.scans);
 
-/** Workload 6L (`--large` only): 1,000,000 cursors. */
 export const w6LargeRestartScan = async (ctx: BenchContext): Promise<WorkloadResult[]> => (ctx.large ? [await restartScan(ctx, '6L', 1_000_000, 100_000, 3)] : []);
 
 async function restartScan(ctx: BenchContext, id: string, cursors: number, pending: number, scans: number): Promise<WorkloadResult> {
@@ -57,44 +58,41 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   const rawPath = ctx.tempDb(`w${id}-raw`);
   const rawSeeder = openRawDb(rawPath);
   seedCursors(rawSeeder.client, cursorRows(cursors, pending, now));
-  const libSamples: number[] = [];
-  const rawSamples: number[] = [];
   let maxBlockMs = 0;
   try {
-    await alternating(scans, async (side, r) => {
-      ctx.progress.update(`${id} ${title}: ${side} scan`, r, scans);
+    const samples = await scanRounds(ctx, `${id} ${title}`, scans, async (side) => {
       if (side === 'library') {
         seeder.exec(RESET_PENDING);
         const store = openLibraryStore(libPath);
         const measured = await measureBlocking(() => startOnStore(store));
-        libSamples.push(measured.totalMs * 1e6);
         maxBlockMs = Math.max(maxBlockMs, measured.maxBlockMs);
         await closeScanned(measured.result);
-      } else {
-        rawSeeder.client.exec(RESET_PENDING);
-        // A restart opens a new connection (cold page cache), as the library side does; untimed.
-        const raw = openRawDb(rawPath, { existing: true });
-        let found = 0;
-        rawSamples.push(await timeOnce(() => (found = rawRestartScan(raw, Date.now()))));
-        raw.client.close();
-        expectFound(found, pending);
+        return measured.totalMs * 1e6;
       }
+      rawSeeder.client.exec(RESET_PENDING);
+      // A restart opens a new connection (cold page cache), as the library side does; untimed.
+      const raw = openRawDb(rawPath, { existing: true });
+      let found = 0;
+      const ns = await timeOnce(() => (found = rawRestartScan(raw, Date.now())));
+      raw.client.close();
+      expectFound(found, pending);
+      return ns;
     });
+    const lib = summarise(samples.library);
+    const base = summarise(samples.raw);
+    const p50 = ratio(lib.p50Us, base.p50Us);
+    return {
+      id,
+      title,
+      sides: [{ side: 'library', op: 'createSessionStateAwareness', ...lib, maxBlockMs }, { side: 'raw', op: 'select pending + update', ...base }],
+      checks: [
+        { target: 'library ≤ 1.5× raw (p50 of scans)', measured: times(p50), met: p50 <= 1.5 },
+        { target: `library: no event-loop block above ${BLOCK_LIMIT_MS} ms during start-up`, measured: `${maxBlockMs.toFixed(1)} ms max block`, met: maxBlockMs <= BLOCK_LIMIT_MS },
+      ],
+      notes: [`${id}: ${scans} scans per side on one seeded file each (pending rows reset between scans, untimed); ops/s is scans per second; the max block is over the library's scans.`],
+    };
   } finally {
     seeder.close();
     rawSeeder.client.close();
   }
-  const lib = summarise(libSamples);
-  const base = summarise(rawSamples);
-  const p50 = ratio(lib.p50Us, base.p50Us);
-  return {
-    id,
-    title,
-    sides: [{ side: 'library', op: 'createSessionStateAwareness', ...lib, maxBlockMs }, { side: 'raw', op: 'select pending + update', ...base }],
-    checks: [
-      { target: 'library ≤ 1.5× raw (p50 of scans)', measured: times(p50), met: p50 <= 1.5 },
-      { target: `library: no event-loop block above ${BLOCK_LIMIT_MS} ms during start-up`, measured: `${maxBlockMs.toFixed(1)} ms max block`, met: maxBlockMs <= BLOCK_LIMIT_MS },
-    ],
-    notes: [`${id}: ${scans} scans per side on one seeded file each (pending rows reset between scans, untimed); ops/s is scans per second; the max block is over the library's scans.`],
-  };
 }

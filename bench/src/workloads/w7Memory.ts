@@ -6,7 +6,7 @@ import { latencyResult, type BenchContext, type WorkloadResult } from '../harnes
 import { createMemoryReference } from '../raw/memoryReference.js';
 import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
 import { logKey, rawHumanTurn, targetKey } from './keys.js';
-import { libraryReadOps, PAGE, seedMemoryLog } from './w4StatusReads.js';
+import { libraryReadOps, rawReadOps, seedMemoryLog } from './w4StatusReads.js';
 
 /** Target: the facade over the memory store at most this many times the reference at p50. */
 const MEMORY_P50_LIMIT = 2;
@@ -40,13 +40,9 @@ export async function w7Memory(ctx: BenchContext): Promise<WorkloadResult[]> {
   for (let i = 0; i < sizes.logRows; i++) ref4.append(rawHumanTurn(logKey(i % sizes.logSessions)), Date.now());
   const refSince = new Map([...since.keys()].map((key) => [key, ref4.read(key, 0, Number.MAX_SAFE_INTEGER).events.at(-1 - sizes.tailEvents)?.sequence ?? 0]));
   const reads = libraryReadOps(a4, sizes.logSessions, since, sizes.tailEvents);
-  const refRead = (tail: boolean) => async (i: number): Promise<void> => {
-    const key = logKey(i % sizes.logSessions);
-    const got = await ref4.read(key, tail ? (refSince.get(key) ?? 0) : 0, PAGE);
-    if (i === 0 && got.events.length !== (tail ? sizes.tailEvents : PAGE)) throw new Error(`reference read: got ${got.events.length} events`);
-  };
-  const s4a = await pair('7.4a memory: tail poll', sizes.tailPolls, reads.tail, refRead(true));
-  const s4b = await pair('7.4b memory: 200-event page', sizes.pageReads, reads.page, refRead(false));
+  const refReads = rawReadOps(ref4.read, sizes.logSessions, refSince, sizes.tailEvents);
+  const s4a = await pair('7.4a memory: tail poll', sizes.tailPolls, reads.tail, async (i) => refReads.tail(i));
+  const s4b = await pair('7.4b memory: 200-event page', sizes.pageReads, reads.page, async (i) => refReads.page(i));
   await a4.close();
 
   const withTarget = latencyResult('7.1', `memory store: workload 1 (${n} records)`, ops, s1, MEMORY_P50_LIMIT);

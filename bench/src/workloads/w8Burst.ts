@@ -4,27 +4,12 @@ import { APPEND_BATCH_BOUNDS } from '@session-state/app';
 import type { StateStore } from '@session-state/domain';
 
 import { openLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBurst, msSince } from '../harness/loopBlock.js';
-import { turn } from '../harness/measure.js';
+import { measureBurst, msSince, turn } from '../harness/measure.js';
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
 import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './pruneResult.js';
 
-/** The store with every append call (the whole SQLite transaction) timed. */
-function timingAppends(store: StateStore, transactionsMs: number[]): StateStore {
-  return {
-    ...store,
-    append(batch) {
-      const t0 = process.hrtime.bigint();
-      const outcomes = store.append(batch);
-      transactionsMs.push(msSince(t0));
-      return outcomes;
-    },
-  };
-}
-
-/** The longest and the median of `ms`, and how many exceed the limit. */
 function spread(ms: readonly number[]): { max: number; median: number; over: number; count: number } {
   const sorted = [...ms].sort((a, b) => a - b);
   return { max: sorted[sorted.length - 1] ?? 0, median: sorted[Math.floor(sorted.length / 2)] ?? 0, over: sorted.filter((x) => x > BLOCK_LIMIT_MS).length, count: sorted.length };
@@ -37,7 +22,15 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   ctx.progress.update(`8 ${title}: library`, 0, 2);
   const libTxMs: number[] = [];
   // Room for the whole burst: no prune starts inside the measured run.
-  const awareness = await startOnStore(timingAppends(openLibraryStore(ctx.tempDb('w8-library')), libTxMs), { maxRows: 2 * n });
+  const store = openLibraryStore(ctx.tempDb('w8-library'));
+  // Every append call (the whole SQLite transaction) timed.
+  const append: StateStore['append'] = (batch) => {
+    const t0 = process.hrtime.bigint();
+    const outcomes = store.append(batch);
+    libTxMs.push(msSince(t0));
+    return outcomes;
+  };
+  const awareness = await startOnStore({ ...store, append }, { maxRows: 2 * n });
   const lib = await measureBurst(() => Promise.all(Array.from({ length: n }, (_, i) => awareness.record(humanTurn(targetKey(i % sessions)))))).finally(() => awareness.close());
   let previous = 0;
   for (const result of lib.result) {
@@ -51,10 +44,10 @@ export async function w8Burst(ctx: BenchContext): Promise<WorkloadResult> {
   const raw = openRawDb(ctx.tempDb('w8-raw'));
   const perTx = APPEND_BATCH_BOUNDS.maxRequests;
   const rawTxMs: number[] = [];
-  const append = rawAppender(raw);
+  const rawAppend = rawAppender(raw);
   // Nested in this transaction, each append runs as a savepoint, as in the store's batch.
   const appendMany = raw.client.transaction((records: readonly RawRecord[], now: number) => {
-    for (const record of records) append(record, now);
+    for (const record of records) rawAppend(record, now);
   });
   const base = await measureBurst(async () => {
     const records = Array.from({ length: n }, (_, i) => rawHumanTurn(targetKey(i % sessions)));

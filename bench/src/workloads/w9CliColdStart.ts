@@ -8,7 +8,7 @@ import type { BenchContext, Check, SideResult, WorkloadResult } from '../harness
 
 const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
 /** Targets: median spawn-to-exit time as a multiple of `node -e 0`'s. */
-export const COLD_START_TARGETS = { version: 2, status: 3.5 } as const;
+const COLD_START_TARGETS = { version: 2, status: 3.5 } as const;
 const SESSION = 'agent:main:main';
 
 /** Runs `args` under node to exit, without the variables that would point the CLI elsewhere; its wall time in ns. */
