@@ -1,6 +1,7 @@
 // Parsers for command-line values: each accepts the text the user typed or throws a usage error
 // naming the argument and describing the value by type and size, never its text (exit status 2).
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
+import { Argument, Option } from 'commander';
 import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
 import { UsageError } from './output/errors.js';
@@ -35,6 +36,20 @@ export function named<T>(argument: string, parse: (value: string) => T): (value:
 export function parseSessionKey(value: string): string {
   if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
   return value;
+}
+
+/**
+ * An option whose value `parse` checks, a refused value named by the option's long flag.
+ *
+ * @example checkedOption('--since <N>', 'list the events after sequence N', parseSequence)
+ */
+export function checkedOption(flags: string, description: string, parse: (value: string) => unknown): Option {
+  return new Option(flags, description).argParser(named(flags.split(' ')[0] ?? flags, parse));
+}
+
+/** A command argument such as `<sessionKey>` holding a session key. */
+export function sessionKeyArgument(name: string, description: string): Argument {
+  return new Argument(name, description).argParser(named(name, parseSessionKey));
 }
 
 /**

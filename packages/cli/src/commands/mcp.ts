@@ -2,9 +2,9 @@
 // (session_status, sessions_list, and record with --allow-write) over stdio to an MCP client, on
 // the store --db names. Nothing but the protocol goes to stdout; warnings go to stderr. The SDK is
 // loaded only when this command runs.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 
-import { named, parseSessionKey } from '../args.js';
+import { checkedOption, parseSessionKey } from '../args.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import type { RunContext } from '../output/io.js';
 import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
@@ -25,7 +25,7 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
   program
     .command('mcp')
     .description("serve the agent's tools (session_status, sessions_list, record) to an MCP client over stdio")
-    .addOption(new Option('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices').argParser(named('--reader', parseSessionKey)))
+    .addOption(checkedOption('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices', parseSessionKey))
     .option('--allow-write', 'also offer the record tool')
     .addHelpText('after', WHAT_MCP_DOES)
     .action(async (options: { readonly reader?: string; readonly allowWrite?: boolean }, command: Command) => {
