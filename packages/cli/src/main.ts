@@ -60,16 +60,11 @@ async function commandsFor(argv: readonly string[]): Promise<Register[]> {
 }
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
-function helpWidthOf(stream: CliStream): number {
-  return (stream.isTTY === true ? stream.columns : undefined) ?? 80;
-}
+const helpWidthOf = (stream: CliStream): number => (stream.isTTY === true ? stream.columns : undefined) ?? 80;
 
 /** Sets --db and --schema from the run's environment where the command line left them unset. */
 function applyEnvironment(program: Command, env: CliIo['env']): void {
-  for (const [name, variable] of [
-    ['db', DB_ENV],
-    ['schema', SCHEMA_ENV],
-  ] as const) {
+  for (const [name, variable] of [['db', DB_ENV], ['schema', SCHEMA_ENV]] as const) {
     const value = env[variable];
     const source = program.getOptionValueSource(name);
     if (value !== undefined && (source === undefined || source === 'default')) program.setOptionValueWithSource(name, value, 'env');

@@ -10,7 +10,7 @@ import { sessionKeyArgument } from '../args.js';
 import { withAwareness } from '../state/awarenessRun.js';
 import { plural } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
-import { openExistingForWriting, stateLocation } from '../state/stateLocation.js';
+import { openExisting, stateLocation } from '../state/stateLocation.js';
 
 /** Runs the facade's sessionReset, counting the watcher's cursors first. */
 async function reset(store: StateStore, awareness: SessionStateAwareness, watcher: string) {
@@ -50,7 +50,7 @@ export function registerCleanupCommands(program: Command, { io, out }: RunContex
       .addArgument(sessionKeyArgument(argument, argumentDescription))
       .option('--json', 'print what was removed as JSON')
       .action(async (sessionKey: string, options: JsonOption, command: Command) => {
-        const store = await openExistingForWriting(stateLocation(command, io.cwd));
+        const store = await openExisting(stateLocation(command, io.cwd), true);
         const { json, line } = await withAwareness(store, out.note, (awareness) => run(store, awareness, sessionKey));
         out.print(options, json, () => [line]);
       });

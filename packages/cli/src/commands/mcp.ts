@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { checkedOption, parseSessionKey } from '../args.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import type { RunContext } from '../output/io.js';
-import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
+import { openExisting, stateLocation } from '../state/stateLocation.js';
 import { packageVersion } from '../version.js';
 
 const WHAT_MCP_DOES = `
@@ -32,8 +32,7 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
       const stdin = io.stdin;
       if (stdin === undefined) throw new Error('mcp needs standard input to serve the protocol on');
       const location = stateLocation(command, io.cwd);
-      const writes = options.allowWrite === true || options.reader !== undefined;
-      const store = await (writes ? openExistingForWriting(location) : openForReading(location));
+      const store = await openExisting(location, options.allowWrite === true || options.reader !== undefined);
       // Loaded here, not at the top: `--version`, help and the other commands never load the facade.
       const { createAgentTools, createSessionStateAwareness } = await import('@session-state/app');
       // An MCP reader must not write on start: no restart scan, no prune.

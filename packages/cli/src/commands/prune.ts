@@ -7,7 +7,7 @@ import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session
 
 import { checkedOption, parseDuration, parsePositiveInteger } from '../args.js';
 import { interruption, type CliStream, type JsonOption, type RunContext } from '../output/io.js';
-import { openExistingForWriting, openForReading, withStore } from '../state/stateLocation.js';
+import { withStore } from '../state/stateLocation.js';
 
 interface PruneOptions extends JsonOption {
   readonly maxAge: number;
@@ -131,6 +131,6 @@ export function registerPrune(program: Command, context: RunContext): void {
     .action(async (options: PruneOptions, command: Command) => {
       const request = { now: Date.now(), maxAgeMs: options.maxAge, maxRows: options.maxRows, cursorMaxAgeMs: options.cursorMaxAge ?? Math.max(options.maxAge, DEFAULT_MAX_AGE_MS) };
       const prune = options.dryRun === true ? dryRun : pruneAndReport;
-      await withStore(command, io.cwd, (store) => prune(store, request, options, context), options.dryRun === true ? openForReading : openExistingForWriting);
+      await withStore(command, io.cwd, (store) => prune(store, request, options, context), options.dryRun !== true);
     });
 }

@@ -71,9 +71,7 @@ export function processIo(): CliIo {
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
 
 /** The `--json` switch of the commands that print an answer. */
-export interface JsonOption {
-  readonly json?: boolean;
-}
+export type JsonOption = { readonly json?: boolean };
 
 /**
  * The writers of one run over `io`'s streams: `lines` (each one line), `json` (indented) and

@@ -26,13 +26,10 @@ export interface PostgresLocation {
   readonly tool: string;
 }
 
-/** The schemes that name a PostgreSQL server, matched in any case after trimming. */
-const POSTGRES_SCHEMES: ReadonlySet<string> = new Set(['postgres', 'postgresql']);
-
 /** True when `--db` names a PostgreSQL server (`postgres://…`, `PostgreSQL://…`, with blanks around) rather than a file. */
 export function isPostgresUrl(db: string): boolean {
   const scheme = urlScheme(db);
-  return scheme !== undefined && POSTGRES_SCHEMES.has(scheme);
+  return scheme === 'postgres' || scheme === 'postgresql';
 }
 
 /** The URL as the driver should get it: trimmed, its scheme lower-cased (`POSTGRES://h` works as `postgres://h`). */

@@ -81,19 +81,14 @@ export function requireWritable({ path, file }: StateFilePath): void {
 }
 
 /**
- * Opens an existing state file for a read command, read-only: nothing is created, migrated,
- * written or checkpointed, so another OS user's read never takes the owner's files over.
+ * Opens an existing state file: for a read command read-only (nothing is created, migrated,
+ * written or checkpointed, so another OS user's read never takes the owner's files over), or
+ * `forWriting` for a command that writes to it but must not create it (`prune`).
  */
-export async function openExistingStore(at: StateFilePath): Promise<StateStore> {
+export async function openExistingStore(at: StateFilePath, forWriting: boolean): Promise<StateStore> {
   requireStateFile(at);
-  return openStore(at, true);
-}
-
-/** Opens an existing state file for a command that writes to it but must not create it (`prune`). */
-export async function openExistingStoreForWriting(at: StateFilePath): Promise<StateStore> {
-  requireStateFile(at);
-  requireWritable(at);
-  return openStore(at, false);
+  if (forWriting) requireWritable(at);
+  return openStore(at, !forWriting);
 }
 
 /**

@@ -59,35 +59,24 @@ export function stateLocation(command: Command, cwd: string): StateLocation {
   return { kind: 'postgres', url: normalisePostgresUrl(db), schema, schemaFromEnv, tool: toolCommand(cwd) };
 }
 
-/** Opens an existing store for a read command; a missing file or an empty schema is a usage error naming --db. */
-export async function openForReading(location: StateLocation): Promise<StateStore> {
-  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStore(location);
+/**
+ * Opens an existing store, for a read command or, `forWriting`, a command that writes but never
+ * creates one (`prune`): a missing file or an empty schema is a usage error naming --db.
+ */
+export async function openExisting(location: StateLocation, forWriting = false): Promise<StateStore> {
+  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStore(location, forWriting);
   return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
-/**
- * Opens the store `command` names with `open` (a read by default), runs `use` on it, and closes
- * it whatever happens.
- */
-export async function withStore<T>(
-  command: Command,
-  cwd: string,
-  use: (store: StateStore, location: StateLocation) => Promise<T>,
-  open = openForReading,
-): Promise<T> {
+/** Opens the existing store `command` names (for reading unless `forWriting`), runs `use` on it, and closes it whatever happens. */
+export async function withStore<T>(command: Command, cwd: string, use: (store: StateStore, location: StateLocation) => Promise<T>, forWriting = false): Promise<T> {
   const location = stateLocation(command, cwd);
-  const store = await open(location);
+  const store = await openExisting(location, forWriting);
   try {
     return await use(store, location);
   } finally {
     await store.close();
   }
-}
-
-/** Opens an existing store for a command that writes but never creates one (`prune`): a missing file or an empty schema is a usage error. */
-export async function openExistingForWriting(location: StateLocation): Promise<StateStore> {
-  if (location.kind === 'sqlite') return (await import('./stateFile.js')).openExistingStoreForWriting(location);
-  return (await import('./postgresState.js')).openExistingPostgresStore(location);
 }
 
 /**
