@@ -8,10 +8,6 @@ export const GRAPH_SESSION_LIMIT = 500;
 /** The most cursors (edges) the overview's graph holds. */
 export const GRAPH_EDGE_LIMIT = 2000;
 
-function isPending(row: CursorRow): boolean {
-  return fromWatermarks(row).status === 'pending';
-}
-
 /**
  * Picks the keys and cursors to draw of `heads` and `cursors` within `sessionLimit` keys and
  * `edgeLimit` cursors: everything when it fits, else each cursor taken brings both its ends,
@@ -28,7 +24,7 @@ export function shownPart(heads: readonly HeadRow[], cursors: readonly CursorRow
     keys.add(row.target);
     taken.add(row);
   };
-  for (const row of cursors) if (isPending(row)) take(row);
+  for (const row of cursors) if (fromWatermarks(row).status === 'pending') take(row);
   for (const row of cursors) if (!taken.has(row)) take(row);
   for (const row of heads) {
     if (keys.size >= sessionLimit) break;
