@@ -8,10 +8,9 @@ import { Option, type Command } from 'commander';
 import { CliCommand } from './cliCommand.js';
 import { EXIT, reportError } from './output/errors.js';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './output/io.js';
-import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/postgresUrl.js';
 import { dbValuesOf, redactorFor } from './state/secrets.js';
-import { DB_ENV, DEFAULT_DB_PATH } from './state/stateFilePath.js';
-import { packageVersion } from './version.js';
+import { DB_ENV, DEFAULT_DB_PATH, HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/stateLocation.js';
+import { packageVersion } from './toolCommand.js';
 
 const WHERE_STATE_LIVES = `
 Where the state lives (--db):

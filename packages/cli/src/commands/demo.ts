@@ -9,8 +9,7 @@ import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel, plural } from '../output/format.js';
 import type { RunContext } from '../output/io.js';
 import { DEMO_LABEL, removePreviousDemoFile } from '../state/demoFile.js';
-import type { StateFilePath } from '../state/stateFilePath.js';
-import { stateLocation } from '../state/stateLocation.js';
+import { stateLocation, type StateFilePath } from '../state/stateLocation.js';
 import { toolCommand } from '../toolCommand.js';
 
 const MANAGER = 'agent:main:main';

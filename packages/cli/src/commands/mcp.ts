@@ -8,7 +8,7 @@ import { checkedOption, parseSessionKey } from '../args.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import type { RunContext } from '../output/io.js';
 import { openExisting, stateLocation } from '../state/stateLocation.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../toolCommand.js';
 
 const WHAT_MCP_DOES = `
 Serves the agent's tools over stdio (Model Context Protocol) until the client closes its input:

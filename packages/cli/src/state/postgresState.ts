@@ -11,7 +11,7 @@ import { describeValue, type StateStore } from '@session-state/domain';
 
 import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
-import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
+import { SCHEMA_ENV, type PostgresLocation } from './stateLocation.js';
 import { maskUrl, redactWith } from './secrets.js';
 
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error

@@ -9,7 +9,7 @@ import type { StateStore } from '@session-state/domain';
 
 import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
-import type { StateFilePath } from './stateFilePath.js';
+import type { StateFilePath } from './stateLocation.js';
 
 /**
  * Refuses what no command may open, with its reason: something that is not a regular file (a
