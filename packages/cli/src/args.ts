@@ -66,10 +66,19 @@ export function oneOf(choices: readonly string[]): (value: string) => string {
   };
 }
 
-/** The parser of a safe integer (decimal digits only) from `min` to `max`, refused as `expected`. */
-function integerFrom(min: number, max: number, expected: string): (value: string) => number {
+/** The parser of a value matching `pattern`, refused as `expected`. */
+export function matching(pattern: RegExp, expected: string): (value: string) => string {
   return (value) => {
-    const n = /^\d{1,16}$/u.test(value) ? Number(value) : Number.NaN;
+    if (!pattern.test(value)) throw invalid(expected, value);
+    return value;
+  };
+}
+
+/** The parser of a safe integer (at most `digits` decimal digits) from `min` to `max`, refused as `expected`. */
+export function integerFrom(min: number, max: number, expected: string, digits = 16): (value: string) => number {
+  const decimal = new RegExp(`^\\d{1,${digits}}$`, 'u');
+  return (value) => {
+    const n = decimal.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw invalid(expected, value);
     return n;
   };

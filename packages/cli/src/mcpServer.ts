@@ -24,14 +24,6 @@ export interface McpServerOptions {
   readonly onInterrupt: (stop: () => void) => () => void;
 }
 
-/** The tool error for a name the server does not serve; the name itself is not echoed (it came from the model). */
-function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readonly<Record<string, string>>): CallToolResult {
-  const offered = `no such tool; this server offers ${tools.map((tool) => tool.name).join(', ')}`;
-  const message = (Object.hasOwn(withheld, name) ? withheld[name] : undefined) ?? offered;
-  const body: AgentToolErrorBody = { error: { code: 'invalid_input', message } };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
-}
-
 /**
  * Serves `tools` over stdio until the client closes standard input, stdout's reader goes away, or
  * the process is interrupted; resolves once the server has closed. A tool call never fails the
@@ -46,8 +38,14 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
   // Calls still running when the input ends are answered before the server closes.
   const running = new Set<Promise<AgentToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (tool === undefined) return unknownTool(request.params.name, tools, withheld);
+    const { name } = request.params;
+    const tool = byName.get(name);
+    if (tool === undefined) {
+      // A tool error; the name itself is not echoed (it came from the model).
+      const message = (Object.hasOwn(withheld, name) ? withheld[name] : undefined) ?? `no such tool; this server offers ${tools.map((each) => each.name).join(', ')}`;
+      const body: AgentToolErrorBody = { error: { code: 'invalid_input', message } };
+      return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true } satisfies CallToolResult;
+    }
     const call = tool.handler(request.params.arguments ?? {});
     running.add(call);
     try {

@@ -51,7 +51,6 @@ export function registerCursors(program: Command, { io, out }: RunContext): void
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
       };
-      const rows = await withStore(command, io.cwd, async (store) => (await store.listCursors(filter)).map(toCursorListing));
-      out.print(options, rows, cursorLines);
+      out.print(options, await withStore(command, io.cwd, async (store) => (await store.listCursors(filter)).map(toCursorListing)), cursorLines);
     });
 }

@@ -32,7 +32,6 @@ export function registerExplain(program: Command, { io, out }: RunContext): void
     .addHelpText('after', HOW_TO_READ)
     .action(async (watcher: string, target: string, options: JsonOption, command: Command) => {
       const pair: CursorPair = { watcher: watcher as SessionKey, target: target as SessionKey };
-      const explanation = await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair));
-      out.print(options, explanation, explainLines);
+      out.print(options, await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair)), explainLines);
     });
 }

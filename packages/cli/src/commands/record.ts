@@ -27,14 +27,8 @@ interface RecordOptions extends JsonOption {
 
 /** The command-line argument behind each field of a record input. */
 const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
-  sessionKey: '<sessionKey>',
-  kind: '--kind',
-  actorType: '--actor',
-  actorSessionKey: '--by',
-  summary: '--summary',
-  payload: '--payload',
-  dedupeKey: '--dedupe-key',
-  onlyIfWatched: '--only-if-watched',
+  sessionKey: '<sessionKey>', kind: '--kind', actorType: '--actor', actorSessionKey: '--by', summary: '--summary',
+  payload: '--payload', dedupeKey: '--dedupe-key', onlyIfWatched: '--only-if-watched',
 };
 
 /** Builds the facade's record input from the arguments; rejects bad input naming the argument. */

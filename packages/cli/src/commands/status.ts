@@ -51,7 +51,6 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
     .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
     .action(async (sessionKey: string, options: JsonOption & { readonly since?: number; readonly limit?: number }, command: Command) => {
       if (options.limit !== undefined && options.since === undefined) throw new UsageError('--limit', 'only applies with --since');
-      const reading = await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit));
-      out.print(options, reading, statusLines);
+      out.print(options, await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit)), statusLines);
     });
 }

@@ -18,22 +18,13 @@ import { maskUrl, redactWith } from './secrets.js';
 // (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
 
-/** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
-function serverOf(maskedUrl: string): string | undefined {
-  const parsed = orElse(() => new URL(maskedUrl), undefined);
-  return parsed === undefined || parsed.hostname === '' ? undefined : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}`;
-}
-
 /**
- * An error's message. Checked with `isNativeError` rather than `instanceof Error`: the socket
- * errors come from Node's own realm, which need not be the caller's (a test's sandbox).
+ * A driver failure's message without the URL's secrets, and with a reason even when the error has
+ * no message (Node's AggregateError). Errors are told by `isNativeError` rather than `instanceof
+ * Error`: the socket errors come from Node's own realm, which need not be the caller's (a test's sandbox).
  */
-function messageOf(error: unknown): string {
-  return types.isNativeError(error) ? error.message : String(error);
-}
-
-/** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
+  const messageOf = (e: unknown): string => (types.isNativeError(e) ? e.message : String(e));
   const inner = (error as { errors?: unknown } | null)?.errors;
   const reason = types.isNativeError(error) && error.message === '' && Array.isArray(inner) ? inner.map(messageOf).join('; ') : messageOf(error);
   return redactWith([url], reason === '' ? String((error as { code?: unknown } | null)?.code ?? 'unknown error') : reason);
@@ -49,11 +40,14 @@ function isConnectionFailure(error: unknown): boolean {
   return typeof code === 'string' && (/^E[A-Z]+$/u.test(code) || /^(?:08|28|3D)/u.test(code));
 }
 
-/** An Error naming the server (masked) and, for a failure inside the database, the schema; never the password. */
+/**
+ * An Error naming the server (`host:port`, 5432 when the URL names none, and the masked URL) and,
+ * for a failure inside the database, the schema; never the password.
+ */
 function openFailure(location: CheckedLocation, error: unknown): Error {
   const masked = maskUrl(location.url);
-  const server = serverOf(masked);
-  const where = server === undefined ? masked : `${server} (${masked})`;
+  const parsed = orElse(() => new URL(masked), undefined);
+  const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
   const message = isConnectionFailure(error)
     ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
     : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
