@@ -84,13 +84,8 @@ export function integerFrom(min: number, max: number, expected: string, digits =
   };
 }
 
-/** A non-negative safe integer, e.g. `--since 0`. */
 export const parseSequence = integerFrom(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
-
-/** A page size from 1 to 200, e.g. `--limit 50`. */
 export const parsePageLimit = integerFrom(1, MAX_PAGE_LIMIT, `an integer from 1 to ${MAX_PAGE_LIMIT}`);
-
-/** A positive safe integer, e.g. `--max-rows 50000`. */
 export const parsePositiveInteger = integerFrom(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

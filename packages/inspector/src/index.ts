@@ -8,4 +8,4 @@ export { readOverview, NOTICE_LIMIT, type Overview, type PendingNotice, type Sto
 export { readTimeline, actorRow, TIMELINE_MAX_EVENTS, type Timeline, type TimelineEvent } from './timeline.js';
 export type { OverviewUpdate } from './liveOverview.js';
 export { isLoopbackHost, allowedHosts } from './hostCheck.js';
-export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './graphBounds.js';
+export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './overview.js';

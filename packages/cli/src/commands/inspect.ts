@@ -18,9 +18,7 @@ interface InspectOptions {
 const DEFAULT_PORT = 4319;
 const DEFAULT_HOST = '127.0.0.1';
 
-/** A TCP port, 0 (any free port) to 65535. */
 const parsePort = integerFrom(0, 65_535, 'a port from 0 (any free one) to 65535', 5);
-/** A listen address: a name or an IP address, no blanks. */
 const parseHost = matching(/^[\w.:-]{1,253}$/u, 'a host name or IP address');
 
 /** What the page calls the store: the file as named, or the server URL without its password and the schema. */

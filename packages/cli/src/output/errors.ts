@@ -29,7 +29,6 @@ export class StorageError extends Error {
   override readonly name = 'StorageError';
 }
 
-/** Makes any message a single line, so the error output stays one line. */
 const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/gu, ' ').trim();
 
 /**

@@ -21,7 +21,6 @@ export const actorLabel = (event: SessionEvent): string => (event.actorSessionKe
 /** The compact JSON of a payload, or an empty cell when there is none. */
 export const payloadLabel = (payload: SessionEvent['payload']): string => (payload === undefined ? '' : JSON.stringify(payload));
 
-/** The rows of an events table: sequence, kind, actor, summary, payload, occurredAt. */
 export function eventTable(events: readonly SessionEvent[]): string[] {
   return table<SessionEvent>(
     [

@@ -15,10 +15,7 @@ import { UsageError } from '../output/errors.js';
 import { toolCommand } from '../toolCommand.js';
 import { maskUrl, urlScheme } from './secrets.js';
 
-/** The state file when neither `--db` nor `SESSION_STATE_DB` names one. */
 export const DEFAULT_DB_PATH = './session-state.db';
-
-/** The environment variable that names the state file. */
 export const DB_ENV = 'SESSION_STATE_DB';
 
 /**
@@ -45,7 +42,6 @@ function realFile(file: string): string {
  */
 export const HELP_DEFAULT_SCHEMA = 'session_state';
 
-/** The environment variable that names the schema when `--schema` is not given. */
 export const SCHEMA_ENV = 'SESSION_STATE_PG_SCHEMA';
 
 /**
