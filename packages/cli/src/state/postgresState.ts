@@ -61,18 +61,6 @@ const CLI_MAX_CONNECTIONS = 2;
 /** A location whose schema is checked and defaulted: what every opener below works on. */
 type CheckedLocation = PostgresLocation & { readonly schema: string };
 
-/**
- * The location with its schema checked, or the adapter's default: a bad name is a usage error,
- * before any connection, naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there).
- */
-function checkedLocation(location: PostgresLocation): CheckedLocation {
-  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = location;
-  if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
-  }
-  return { ...location, schema };
-}
-
 /** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
 async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
@@ -83,11 +71,15 @@ async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Pr
 }
 
 /**
- * The checked location, and whether its schema holds a store; with `why` (what to do instead), a
- * schema without one is a usage error naming --db and the schema, and nothing is created.
+ * The location with its schema checked, or the adapter's default (a bad name is a usage error,
+ * before any connection, naming `--schema`, and `SESSION_STATE_PG_SCHEMA` when it came from
+ * there), and whether its schema holds a store; with `why` (what to do instead), a schema without
+ * one is a usage error naming --db and the schema, and nothing is created.
  */
 async function locate(requested: PostgresLocation, why?: string): Promise<{ location: CheckedLocation; exists: boolean }> {
-  const location = checkedLocation(requested);
+  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = requested;
+  if (!isSchemaName(schema)) throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  const location = { ...requested, schema };
   const exists = await reaching(location, () => hasPostgresState({ connectionString: location.url, schema: location.schema }));
   if (!exists && why !== undefined) throw new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
   return { location, exists };

@@ -57,13 +57,8 @@ export interface PostgresLocation {
   readonly tool: string;
 }
 
-/** The options defined on the program itself and visible to every command. */
-interface GlobalOptions {
-  /** The state file or PostgreSQL URL: `--db`, else `SESSION_STATE_DB`, else `./session-state.db`. */
-  readonly db: string;
-  /** The PostgreSQL schema: `--schema`, else `SESSION_STATE_PG_SCHEMA`; undefined when neither is set. */
-  readonly schema?: string;
-}
+/** The program's own options, visible to every command: `--db` (else SESSION_STATE_DB, else the default) and `--schema` (else SESSION_STATE_PG_SCHEMA). */
+type GlobalOptions = { readonly db: string; readonly schema?: string };
 
 /** A SQLite state file (as named, and resolved), or a PostgreSQL server and schema. */
 export type StateLocation =
