@@ -32,11 +32,16 @@ export function named<T>(argument: string, parse: (value: string) => T): (value:
   };
 }
 
-/** A session key argument, validated by the same rule as the library. */
-export function parseSessionKey(value: string): string {
-  if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
-  return value;
+/** The parser of a value `accepts` takes as it is, refused as `expected`. */
+export function accepting(accepts: (value: string) => boolean, expected: string): (value: string) => string {
+  return (value) => {
+    if (!accepts(value)) throw invalid(expected, value);
+    return value;
+  };
 }
+
+/** A session key argument, validated by the same rule as the library. */
+export const parseSessionKey = accepting(isSessionKey, SESSION_KEY_EXPECTED);
 
 /**
  * An option whose value `parse` checks, a refused value named by the option's long flag.
@@ -59,20 +64,7 @@ export function sessionKeyArgument(name: string, description: string): Argument 
  *
  * @example new Option('--actor <type>').choices(types).argParser(named('--actor', oneOf(types)))
  */
-export function oneOf(choices: readonly string[]): (value: string) => string {
-  return (value) => {
-    if (!choices.includes(value)) throw invalid(`one of ${choices.join(', ')}`, value);
-    return value;
-  };
-}
-
-/** The parser of a value matching `pattern`, refused as `expected`. */
-export function matching(pattern: RegExp, expected: string): (value: string) => string {
-  return (value) => {
-    if (!pattern.test(value)) throw invalid(expected, value);
-    return value;
-  };
-}
+export const oneOf = (choices: readonly string[]): ((value: string) => string) => accepting((value) => choices.includes(value), `one of ${choices.join(', ')}`);
 
 /** The parser of a safe integer (at most `digits` decimal digits) from `min` to `max`, refused as `expected`. */
 export function integerFrom(min: number, max: number, expected: string, digits = 16): (value: string) => number {

@@ -160,8 +160,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 /** Runs the tool on this process (its arguments, streams and environment) and sets its exit status: what the bin does. */
 export function runOnProcess(): void {
-  void main(process.argv.slice(2), processIo()).then((status) => {
-    process.exitCode = status;
-  });
+  void main(process.argv.slice(2), processIo()).then((status) => void (process.exitCode = status));
 }
 

@@ -9,12 +9,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolErrorBody, AgentToolResult } from '@session-state/app';
 
+import { packageVersion } from './toolCommand.js';
+
 /** What the server needs: its tools, the protocol's two streams, and how the run is stopped. */
 export interface McpServerOptions {
   readonly tools: readonly AgentTool[];
   /** The tools the server could offer but does not (`record` without --allow-write), and why. */
   readonly withheld: Readonly<Record<string, string>>;
-  readonly version: string;
   readonly stdin: Readable;
   /** Writes protocol text to stdout; nothing else may ever go there. */
   readonly write: (text: string) => void;
@@ -30,9 +31,9 @@ export interface McpServerOptions {
  * server: handlers answer bad input and store failures as tool errors (`isError: true`).
  */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-  const { tools, withheld, version, stdin, write } = options;
+  const { tools, withheld, stdin, write } = options;
   const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
-  const server = new Server({ name: 'session-state', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'session-state', version: packageVersion() }, { capabilities: { tools: {} } });
   const listed = tools.map(({ name, description, inputSchema }): Tool => ({ name, description, inputSchema }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   // Calls still running when the input ends are answered before the server closes.

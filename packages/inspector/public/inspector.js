@@ -42,9 +42,7 @@
   const timelineView = window.createTimelineView({ el, svgEl, chart: byId('timeline-chart'), table: byId('timeline-table') });
   const cy = graphView.cy;
 
-  function filters() {
-    return { text: byId('search').value.trim().toLowerCase(), agent: byId('agent-filter').value, pendingOnly: byId('pending-only').checked };
-  }
+  const filters = () => ({ text: byId('search').value.trim().toLowerCase(), agent: byId('agent-filter').value, pendingOnly: byId('pending-only').checked });
 
   /**
    * The graph narrowed to what the filters keep: sessions matching the search (or at an end of a

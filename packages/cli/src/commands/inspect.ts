@@ -4,7 +4,7 @@
 // loaded only here, so the other commands never load its server.
 import type { Command } from 'commander';
 
-import { checkedOption, integerFrom, matching } from '../args.js';
+import { accepting, checkedOption, integerFrom } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { interruption, type RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
@@ -19,7 +19,7 @@ const DEFAULT_PORT = 4319;
 const DEFAULT_HOST = '127.0.0.1';
 
 const parsePort = integerFrom(0, 65_535, 'a port from 0 (any free one) to 65535', 5);
-const parseHost = matching(/^[\w.:-]{1,253}$/u, 'a host name or IP address');
+const parseHost = accepting((value) => /^[\w.:-]{1,253}$/u.test(value), 'a host name or IP address');
 
 /** What the page calls the store: the file as named, or the server URL without its password and the schema. */
 function labelOf(location: StateLocation): string {

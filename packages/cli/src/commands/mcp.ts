@@ -8,7 +8,6 @@ import { checkedOption, parseSessionKey } from '../args.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import type { RunContext } from '../output/io.js';
 import { openExisting, stateLocation } from '../state/stateLocation.js';
-import { packageVersion } from '../toolCommand.js';
 
 const WHAT_MCP_DOES = `
 Serves the agent's tools over stdio (Model Context Protocol) until the client closes its input:
@@ -46,7 +45,6 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
         await serveMcp({
           tools,
           withheld: options.allowWrite === true ? {} : { record: 'record is not offered: this server was started without --allow-write, so it only reads' },
-          version: packageVersion(),
           stdin,
           write: (text) => {
             if (!out.isClosed()) io.stdout.write(text);
