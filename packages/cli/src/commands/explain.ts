@@ -4,16 +4,11 @@
 // acknowledged, each reopen, and why the watch ended. A read command: it opens the store
 // read-only and changes nothing.
 import type { Command } from 'commander';
-import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
+import { explainPair, type CursorPair, type SessionKey } from '@session-state/domain';
 
 import { sessionKeyArgument } from '../args.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
-
-/** The human form: a heading naming the pair, then one line per journal entry and the state now. */
-export function explainLines(explanation: PairExplanation): string[] {
-  return [`watcher ${explanation.watcher}, target ${explanation.target}: the cursor journal`, ...explanation.lines];
-}
 
 const HOW_TO_READ = `
 Each line is one entry of the cursor journal, oldest first: #position, the time it was written,
@@ -32,6 +27,8 @@ export function registerExplain(program: Command, { io, out }: RunContext): void
     .addHelpText('after', HOW_TO_READ)
     .action(async (watcher: string, target: string, options: JsonOption, command: Command) => {
       const pair: CursorPair = { watcher: watcher as SessionKey, target: target as SessionKey };
-      out.print(options, await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair)), explainLines);
+      const explanation = await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair));
+      // A heading naming the pair, then one line per journal entry and the state now.
+      out.print(options, explanation, ({ lines }) => [`watcher ${watcher}, target ${target}: the cursor journal`, ...lines]);
     });
 }

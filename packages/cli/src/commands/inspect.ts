@@ -10,10 +10,7 @@ import { interruption, type RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
 import { withStore, type StateLocation } from '../state/stateLocation.js';
 
-interface InspectOptions {
-  readonly port: number;
-  readonly host: string;
-}
+type InspectOptions = { readonly port: number; readonly host: string };
 
 const DEFAULT_PORT = 4319;
 const DEFAULT_HOST = '127.0.0.1';

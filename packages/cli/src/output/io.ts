@@ -85,8 +85,8 @@ const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_ST
 export type JsonOption = { readonly json?: boolean };
 
 /**
- * The writers of one run over `io`'s streams: `lines` (each one line), `json` (indented) and
- * `print` (a command's answer: `value` as JSON with `--json`, else the lines `human` makes of it)
+ * The writers of one run over `io`'s streams: `lines` (each one line) and `print` (a command's
+ * answer: `value` as indented JSON with `--json`, else the lines `human` makes of it)
  * on stdout; `note`, one diagnostic line on stderr (progress and warnings, never data) without the
  * secrets of --db; `redact` for commander's own messages bound for stderr. Every line they write
  * passes through terminalSafe, the one place output is made safe for a terminal. A reader that
@@ -105,9 +105,7 @@ export function createOutput(io: CliIo, redact: Redact) {
   const writeLines = (lines: readonly string[]): void => {
     if (lines.length > 0 && !closed) io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
   };
-  const note = (line: string): void => {
-    io.stderr.write(`${terminalSafe(redact(line))}\n`);
-  };
+  const note = (line: string): void => void io.stderr.write(`${terminalSafe(redact(line))}\n`);
   io.stdout.on?.('error', (error) => {
     if (!READER_GONE.has(error.code ?? '')) {
       note(`error: cannot write to stdout: ${error.message}`);
@@ -117,12 +115,11 @@ export function createOutput(io: CliIo, redact: Redact) {
     announceClosed();
   });
   io.stderr.on?.('error', () => undefined);
-  // JSON text holds no raw line break but its own indentation, so its lines are its lines.
-  const json = (value: unknown): void => writeLines(JSON.stringify(value, null, 2).split('\n'));
   return {
     lines: writeLines,
-    json,
-    print: <T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void => (options.json === true ? json(value) : writeLines(human(value))),
+    // JSON text holds no raw line break but its own indentation, so its lines are its lines.
+    print: <T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void =>
+      writeLines(options.json === true ? JSON.stringify(value, null, 2).split('\n') : human(value)),
     note,
     redact,
     isClosed: () => closed,
