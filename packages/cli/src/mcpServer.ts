@@ -63,9 +63,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
     },
   });
   let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
   const disposeInterrupt = options.onInterrupt(stop);
   stdin.once('end', stop);
   stdin.once('close', stop);

@@ -80,14 +80,14 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   const wakesSince = (watcher?: string): number => wakes.slice(mark).filter((key) => watcher === undefined || key === watcher).length;
   const openFile = async (): Promise<{ store: StateStore; awareness: SessionStateAwareness }> => {
     const opened = openSqliteStore({ path: at.file });
-    const facade = await createSessionStateAwareness({
+    const awareness = await createSessionStateAwareness({
       store: opened,
       clock: { now: () => now },
       logger: createCliLogger(note),
       wake: (watcher) => void wakes.push(watcher),
       retention: { maxAgeMs: RETENTION_DAYS * DAY_MS },
     });
-    return { store: opened, awareness: facade };
+    return { store: opened, awareness };
   };
   let { store, awareness } = await openFile();
 

@@ -99,9 +99,7 @@ export function createOutput(io: CliIo, redact: Redact) {
   let closed = false;
   let failed = false;
   let announceClosed: () => void = () => undefined;
-  const closedPromise = new Promise<void>((resolve) => {
-    announceClosed = resolve;
-  });
+  const closedPromise = new Promise<void>((resolve) => (announceClosed = resolve));
   const writeLines = (lines: readonly string[]): void => {
     if (lines.length > 0 && !closed) io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
   };

@@ -101,9 +101,7 @@ export async function openExistingStore(at: StateFilePath, forWriting: boolean):
 export async function openOrCreateStore(at: StateFilePath, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const probe = refuseUnusable(at.path, probeStateFile(at.file));
   const creating = probe.kind === 'missing' || probe.kind === 'empty';
-  if (creating && !create) {
-    throw new UsageError('--db', `no state file at ${at.path}; --no-create refuses to create one (check the path)`);
-  }
+  if (creating && !create) throw new UsageError('--db', `no state file at ${at.path}; --no-create refuses to create one (check the path)`);
   requireWritable(at);
   const store = await openStore(at, false);
   if (creating && at.file !== ':memory:') note(`created a new state file at ${at.path}`);
