@@ -1,6 +1,7 @@
 // Parsers for command-line values: each accepts the text the user typed or throws a usage error
 // naming the argument and describing the value by type and size, never its text (exit status 2).
 // Commander's own InvalidArgumentError is not used: commander would quote the value.
+import { Argument, Option } from 'commander';
 import { describeValue, isSessionKey, MAX_PAGE_LIMIT, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
 import { UsageError } from './output/errors.js';
@@ -31,10 +32,29 @@ export function named<T>(argument: string, parse: (value: string) => T): (value:
   };
 }
 
+/** The parser of a value `accepts` takes as it is, refused as `expected`. */
+export function accepting(accepts: (value: string) => boolean, expected: string): (value: string) => string {
+  return (value) => {
+    if (!accepts(value)) throw invalid(expected, value);
+    return value;
+  };
+}
+
 /** A session key argument, validated by the same rule as the library. */
-export function parseSessionKey(value: string): string {
-  if (!isSessionKey(value)) throw invalid(SESSION_KEY_EXPECTED, value);
-  return value;
+export const parseSessionKey = accepting(isSessionKey, SESSION_KEY_EXPECTED);
+
+/**
+ * An option whose value `parse` checks, a refused value named by the option's long flag.
+ *
+ * @example checkedOption('--since <N>', 'list the events after sequence N', parseSequence)
+ */
+export function checkedOption(flags: string, description: string, parse: (value: string) => unknown): Option {
+  return new Option(flags, description).argParser(named(flags.split(' ')[0] ?? flags, parse));
+}
+
+/** A command argument such as `<sessionKey>` holding a session key. */
+export function sessionKeyArgument(name: string, description: string): Argument {
+  return new Argument(name, description).argParser(named(name, parseSessionKey));
 }
 
 /**
@@ -44,29 +64,20 @@ export function parseSessionKey(value: string): string {
  *
  * @example new Option('--actor <type>').choices(types).argParser(named('--actor', oneOf(types)))
  */
-export function oneOf(choices: readonly string[]): (value: string) => string {
-  return (value) => {
-    if (!choices.includes(value)) throw invalid(`one of ${choices.join(', ')}`, value);
-    return value;
-  };
-}
+export const oneOf = (choices: readonly string[]): ((value: string) => string) => accepting((value) => choices.includes(value), `one of ${choices.join(', ')}`);
 
-/** The parser of a safe integer (decimal digits only) from `min` to `max`, refused as `expected`. */
-function integerFrom(min: number, max: number, expected: string): (value: string) => number {
+/** The parser of a safe integer (at most `digits` decimal digits) from `min` to `max`, refused as `expected`. */
+export function integerFrom(min: number, max: number, expected: string, digits = 16): (value: string) => number {
+  const decimal = new RegExp(`^\\d{1,${digits}}$`, 'u');
   return (value) => {
-    const n = /^\d{1,16}$/u.test(value) ? Number(value) : Number.NaN;
+    const n = decimal.test(value) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw invalid(expected, value);
     return n;
   };
 }
 
-/** A non-negative safe integer, e.g. `--since 0`. */
 export const parseSequence = integerFrom(0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
-
-/** A page size from 1 to 200, e.g. `--limit 50`. */
 export const parsePageLimit = integerFrom(1, MAX_PAGE_LIMIT, `an integer from 1 to ${MAX_PAGE_LIMIT}`);
-
-/** A positive safe integer, e.g. `--max-rows 50000`. */
 export const parsePositiveInteger = integerFrom(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

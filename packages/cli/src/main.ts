@@ -1,17 +1,16 @@
 #!/usr/bin/env node
 // The `session-state` command-line tool: the commander program over a SQLite state file or a
-// PostgreSQL store that several gateways share; `main(argv, io)`, the in-process entry that maps
-// failures to exit statuses (2 for usage errors, 1 otherwise); and the bin that runs it on the
-// real process.
-import { Option, type Command } from 'commander';
+// PostgreSQL store that several gateways share, made of CliCommands (every missing required option
+// reported in one message, where commander stops at the first, and marked as required in the
+// help); `main(argv, io)`, the in-process entry that maps failures to exit statuses (2 for usage
+// errors, 1 otherwise); and the bin that runs it on the real process.
+import { Command, Help, Option } from 'commander';
 
-import { CliCommand } from './cliCommand.js';
 import { EXIT, reportError } from './output/errors.js';
 import { createOutput, processIo, type CliIo, type CliStream, type RunContext } from './output/io.js';
-import { HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/postgresUrl.js';
 import { dbValuesOf, redactorFor } from './state/secrets.js';
-import { DB_ENV, DEFAULT_DB_PATH } from './state/stateFilePath.js';
-import { packageVersion } from './version.js';
+import { DB_ENV, DEFAULT_DB_PATH, HELP_DEFAULT_SCHEMA, SCHEMA_ENV } from './state/stateLocation.js';
+import { packageVersion } from './toolCommand.js';
 
 const WHERE_STATE_LIVES = `
 Where the state lives (--db):
@@ -23,6 +22,41 @@ status, list, cursors, explain, tail, schema, prune, reset, delete, mcp and insp
 existing store: they never create a file or a schema. record is the one command that creates and
 migrates one when missing, and says so on stderr (--no-create refuses instead). demo only runs on a
 file, since it deletes and recreates its state.`;
+
+/** Help text that marks a required option "(required)" after commander's own description. */
+function optionDescription(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory ? `${text} (required)` : text;
+}
+
+/**
+ * A commander Command with the tool's conventions: global options (--db, --schema) listed in
+ * every command's help, required options marked there, and every missing one reported at once.
+ *
+ * @example new CliCommand('session-state').command('record').requiredOption('--kind <kind>')
+ */
+export class CliCommand extends Command {
+  constructor(name?: string) {
+    super(name);
+    this.configureHelp({ showGlobalOptions: true, optionDescription });
+  }
+
+  override createCommand(name?: string): CliCommand {
+    return new CliCommand(name);
+  }
+
+  /**
+   * Commander calls this for the first required option it finds unset; the error names every
+   * required option still unset, so the user fixes the command line once, not once per option.
+   */
+  missingMandatoryOptionValue(): never {
+    const missing = this.options
+      .filter((option) => option.mandatory && this.getOptionValue(option.attributeName()) === undefined)
+      .map((option) => `'${option.flags}'`);
+    const noun = missing.length === 1 ? 'option' : 'options';
+    return this.error(`error: required ${noun} ${missing.join(', ')} not specified`, { code: 'commander.missingMandatoryOptionValue' });
+  }
+}
 
 type Register = (program: Command, run: RunContext) => void;
 
@@ -60,16 +94,11 @@ async function commandsFor(argv: readonly string[]): Promise<Register[]> {
 }
 
 /** The terminal's width for the help, or commander's 80 columns when the stream is not a terminal. */
-function helpWidthOf(stream: CliStream): number {
-  return (stream.isTTY === true ? stream.columns : undefined) ?? 80;
-}
+const helpWidthOf = (stream: CliStream): number => (stream.isTTY === true ? stream.columns : undefined) ?? 80;
 
 /** Sets --db and --schema from the run's environment where the command line left them unset. */
 function applyEnvironment(program: Command, env: CliIo['env']): void {
-  for (const [name, variable] of [
-    ['db', DB_ENV],
-    ['schema', SCHEMA_ENV],
-  ] as const) {
+  for (const [name, variable] of [['db', DB_ENV], ['schema', SCHEMA_ENV]] as const) {
     const value = env[variable];
     const source = program.getOptionValueSource(name);
     if (value !== undefined && (source === undefined || source === 'default')) program.setOptionValueWithSource(name, value, 'env');
@@ -131,8 +160,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 
 /** Runs the tool on this process (its arguments, streams and environment) and sets its exit status: what the bin does. */
 export function runOnProcess(): void {
-  void main(process.argv.slice(2), processIo()).then((status) => {
-    process.exitCode = status;
-  });
+  void main(process.argv.slice(2), processIo()).then((status) => void (process.exitCode = status));
 }
 

@@ -9,12 +9,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolErrorBody, AgentToolResult } from '@session-state/app';
 
+import { packageVersion } from './toolCommand.js';
+
 /** What the server needs: its tools, the protocol's two streams, and how the run is stopped. */
 export interface McpServerOptions {
   readonly tools: readonly AgentTool[];
   /** The tools the server could offer but does not (`record` without --allow-write), and why. */
   readonly withheld: Readonly<Record<string, string>>;
-  readonly version: string;
   readonly stdin: Readable;
   /** Writes protocol text to stdout; nothing else may ever go there. */
   readonly write: (text: string) => void;
@@ -24,30 +25,28 @@ export interface McpServerOptions {
   readonly onInterrupt: (stop: () => void) => () => void;
 }
 
-/** The tool error for a name the server does not serve; the name itself is not echoed (it came from the model). */
-function unknownTool(name: string, tools: readonly AgentTool[], withheld: Readonly<Record<string, string>>): CallToolResult {
-  const offered = `no such tool; this server offers ${tools.map((tool) => tool.name).join(', ')}`;
-  const message = (Object.hasOwn(withheld, name) ? withheld[name] : undefined) ?? offered;
-  const body: AgentToolErrorBody = { error: { code: 'invalid_input', message } };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
-}
-
 /**
  * Serves `tools` over stdio until the client closes standard input, stdout's reader goes away, or
  * the process is interrupted; resolves once the server has closed. A tool call never fails the
  * server: handlers answer bad input and store failures as tool errors (`isError: true`).
  */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-  const { tools, withheld, version, stdin, write } = options;
+  const { tools, withheld, stdin, write } = options;
   const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
-  const server = new Server({ name: 'session-state', version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'session-state', version: packageVersion() }, { capabilities: { tools: {} } });
   const listed = tools.map(({ name, description, inputSchema }): Tool => ({ name, description, inputSchema }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   // Calls still running when the input ends are answered before the server closes.
   const running = new Set<Promise<AgentToolResult>>();
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (tool === undefined) return unknownTool(request.params.name, tools, withheld);
+    const { name } = request.params;
+    const tool = byName.get(name);
+    if (tool === undefined) {
+      // A tool error; the name itself is not echoed (it came from the model).
+      const message = (Object.hasOwn(withheld, name) ? withheld[name] : undefined) ?? `no such tool; this server offers ${tools.map((each) => each.name).join(', ')}`;
+      const body: AgentToolErrorBody = { error: { code: 'invalid_input', message } };
+      return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true } satisfies CallToolResult;
+    }
     const call = tool.handler(request.params.arguments ?? {});
     running.add(call);
     try {
@@ -64,9 +63,7 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
     },
   });
   let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
   const disposeInterrupt = options.onInterrupt(stop);
   stdin.once('end', stop);
   stdin.once('close', stop);

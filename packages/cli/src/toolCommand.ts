@@ -1,14 +1,22 @@
-// How to run this tool again from a working directory, for the commands that hints and the
-// demo's closing lines name: `npx session-state` where npx finds this very bin (a project that
-// installed @session-state/cli, or this repository after `npm install`), and otherwise
-// `node <the bin's path from there>`, which works wherever the tool was run from.
+// This tool's own package: its version, and how to run it again from a working directory, for the
+// commands that hints and the demo's closing lines name: `npx session-state` where npx finds this
+// very bin (a project that installed @session-state/cli, or this repository after `npm install`),
+// and otherwise `node <the bin's path from there>`, which works wherever the tool was run from.
 import fs from 'node:fs';
 import path from 'node:path';
 
 import { orElse } from './orElse.js';
 
-/** The committed launcher; src/ and dist/ are both one level below the package folder. */
-const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'session-state.js');
+/** The package folder: src/ and dist/ are both one level below it. */
+const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
+/** The committed launcher. */
+const BIN = path.join(PACKAGE_DIR, 'bin', 'session-state.js');
+
+/** The version in the CLI's package.json, or `0.0.0` when it cannot be read. */
+export function packageVersion(): string {
+  const manifest = orElse(() => JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version?: unknown } | null, undefined);
+  return typeof manifest?.version === 'string' ? manifest.version : '0.0.0';
+}
 
 const realPath = (file: string): string | undefined => orElse(() => fs.realpathSync(file), undefined);
 

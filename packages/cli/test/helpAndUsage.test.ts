@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DEFAULT_SCHEMA } from '@session-state/adapters-postgres';
 import { EVENT_KINDS } from '@session-state/domain';
 
-import { HELP_DEFAULT_SCHEMA } from '../src/state/postgresUrl.js';
+import { HELP_DEFAULT_SCHEMA } from '../src/state/stateLocation.js';
 import { runCli } from './support/runCli.js';
 
 const KEY = 'agent:main:main';

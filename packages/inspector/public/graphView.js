@@ -107,11 +107,7 @@ window.createGraphView = function createGraphView(container) {
     }));
     const key = JSON.stringify([nodes.map((n) => n.data.id), edges.map((e) => e.data.id), container.clientWidth]);
     if (key === layoutKey) {
-      for (const element of [...nodes, ...edges]) {
-        const existing = cy.getElementById(element.data.id);
-        existing.data(element.data);
-        existing.classes(element.classes);
-      }
+      for (const element of [...nodes, ...edges]) cy.getElementById(element.data.id).data(element.data).classes(element.classes);
       return;
     }
     layoutKey = key;

@@ -11,9 +11,7 @@
   const NOTICES_SHOWN = 12;
   const NOTICES_FOLDED_ABOVE = 6;
 
-  function byId(id) {
-    return document.getElementById(id);
-  }
+  const byId = (id) => document.getElementById(id);
 
   /** An element with text content and optional class. */
   function el(tag, text, className) {
@@ -31,11 +29,7 @@
     return node;
   }
 
-  function setStatus(text, kind) {
-    const status = byId('live-status');
-    status.textContent = text;
-    status.className = `status ${kind}`;
-  }
+  const setStatus = (text, kind) => Object.assign(byId('live-status'), { textContent: text, className: `status ${kind}` });
 
   async function getJson(url) {
     const response = await fetch(url, { cache: 'no-store' });
@@ -48,9 +42,7 @@
   const timelineView = window.createTimelineView({ el, svgEl, chart: byId('timeline-chart'), table: byId('timeline-table') });
   const cy = graphView.cy;
 
-  function filters() {
-    return { text: byId('search').value.trim().toLowerCase(), agent: byId('agent-filter').value, pendingOnly: byId('pending-only').checked };
-  }
+  const filters = () => ({ text: byId('search').value.trim().toLowerCase(), agent: byId('agent-filter').value, pendingOnly: byId('pending-only').checked });
 
   /**
    * The graph narrowed to what the filters keep: sessions matching the search (or at an end of a
@@ -123,19 +115,12 @@
   cy.on('tap', 'node.session', (event) => pickSession(event.target.id()));
   cy.on('tap', 'edge', (event) => pickPair(event.target.data('source'), event.target.data('target')));
 
-  const COUNT_LABELS = [
-    ['sessions', 'sessions logged'],
-    ['cursors', 'cursors'],
-    ['pendingPairs', 'pending pairs'],
-    ['pendingNotices', 'held notices'],
-    ['highestHead', 'highest head'],
-    ['prunedSessions', 'pruned sessions'],
-  ];
+  const COUNT_LABELS = { sessions: 'sessions logged', cursors: 'cursors', pendingPairs: 'pending pairs', pendingNotices: 'held notices', highestHead: 'highest head', prunedSessions: 'pruned sessions' };
 
   function drawCounts(counts) {
     const list = byId('counts');
     list.replaceChildren();
-    for (const [key, label] of COUNT_LABELS) {
+    for (const [key, label] of Object.entries(COUNT_LABELS)) {
       const value = el('dd', counts[key]);
       value.dataset.count = key;
       list.append(el('dt', label), value);
@@ -247,23 +232,17 @@
     if (state.run === update.run && state.version === update.version) Object.assign(document.body.dataset, { version: String(update.version), run: update.run });
   }
 
-  function connect() {
-    const source = new EventSource('/api/events');
-    source.addEventListener('overview', (message) => {
-      void apply(JSON.parse(message.data));
-    });
-    source.addEventListener('open', () => {
-      // A new connection may reach a restarted server: its first frame is drawn whatever its number.
-      state.version = 0;
-      setStatus('live', 'live');
-    });
-    source.addEventListener('error', () => setStatus('connection lost, retrying…', 'lost'));
-  }
-
   window.inspector = { cy, state };
   void getJson('/api/overview').then((overview) => {
     byId('store-label').textContent = overview.label;
     document.title = `session-state inspector · ${overview.label}`;
   });
-  connect();
+  const source = new EventSource('/api/events');
+  source.addEventListener('overview', (message) => void apply(JSON.parse(message.data)));
+  source.addEventListener('open', () => {
+    // A new connection may reach a restarted server: its first frame is drawn whatever its number.
+    state.version = 0;
+    setStatus('live', 'live');
+  });
+  source.addEventListener('error', () => setStatus('connection lost, retrying…', 'lost'));
 })();

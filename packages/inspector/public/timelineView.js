@@ -41,9 +41,7 @@ window.createTimelineView = function createTimelineView({ el, svgEl, chart, tabl
     body.replaceChildren();
     if (timeline.historyGap) {
       const row = el('tr');
-      const cell = el('td', `history gap: events up to #${timeline.pruneWatermark} were pruned`, 'muted');
-      cell.colSpan = 5;
-      row.append(cell);
+      row.append(Object.assign(el('td', `history gap: events up to #${timeline.pruneWatermark} were pruned`, 'muted'), { colSpan: 5 }));
       body.append(row);
     }
     for (const event of timeline.events) {

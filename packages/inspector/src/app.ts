@@ -46,10 +46,9 @@ export function createInspectorApp(deps: InspectorAppDeps) {
 
   // Browsers ask for it unprompted; the page has none.
   app.get('/favicon.ico', (c) => c.body(null, 204));
-
   app.get('/api/health', (c) => c.text('ok\n'));
-
   app.get('/api/overview', async (c) => c.json({ label: deps.label, ...(await live.current()).update }));
+  app.get('/api/events', streams.handler);
 
   app.get('/api/timeline', async (c) => {
     const session = sessionKeyParam('session', c.req.query('session'));
@@ -63,12 +62,8 @@ export function createInspectorApp(deps: InspectorAppDeps) {
     return c.json(explainPair(await store.readCursorJournal(pair), pair));
   });
 
-  app.get('/api/events', streams.handler);
-
   app.get('/metrics', async (c) => {
-    if (deps.metricsText === undefined) {
-      return c.text('no metrics registry is wired into this inspector (startInspector: metricsText)\n', 404);
-    }
+    if (deps.metricsText === undefined) return c.text('no metrics registry is wired into this inspector (startInspector: metricsText)\n', 404);
     return c.body(await deps.metricsText(), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
   });
 

@@ -27,10 +27,17 @@ export const SIGNAL_FALLBACK_MS = 2000;
  * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
  */
 export function pollingChanges(probe: () => string, intervalMs: number): ChangeSource {
+  const token = (): string => {
+    try {
+      return probe();
+    } catch (error) {
+      return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
+    }
+  };
   return async (changed) => {
-    let last = safeProbe(probe);
+    let last = token();
     const timer = setInterval(() => {
-      const now = safeProbe(probe);
+      const now = token();
       if (now !== last) {
         last = now;
         changed();
@@ -38,14 +45,6 @@ export function pollingChanges(probe: () => string, intervalMs: number): ChangeS
     }, intervalMs).unref();
     return { close: async () => clearInterval(timer) };
   };
-}
-
-function safeProbe(probe: () => string): string {
-  try {
-    return probe();
-  } catch (error) {
-    return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
-  }
 }
 
 /** Identity, size and change time of `file`, or `none` when it does not exist. */

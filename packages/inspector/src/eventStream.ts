@@ -9,9 +9,6 @@ import { streamSSE } from 'hono/streaming';
 
 import type { LiveOverview, OverviewFrame } from './liveOverview.js';
 
-/** The SSE event name of an overview update. */
-export const OVERVIEW_EVENT = 'overview';
-
 /** How soon a page's EventSource retries after the stream ends (a restarted inspector), in milliseconds. */
 const RETRY_MS = 1000;
 
@@ -42,7 +39,7 @@ export function eventStreams(live: LiveOverview) {
         while (waiting !== undefined && !stopped) {
           const frame = waiting;
           waiting = undefined;
-          const message = { event: OVERVIEW_EVENT, id: String(frame.update.version), data: frame.data, ...(retry ? { retry: RETRY_MS } : {}) };
+          const message = { event: 'overview', id: String(frame.update.version), data: frame.data, ...(retry ? { retry: RETRY_MS } : {}) };
           retry = false;
           await stream.writeSSE(message).catch(end);
         }

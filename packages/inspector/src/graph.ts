@@ -77,8 +77,7 @@ export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRo
   }
   const keys = new Set<string>(shown ?? heads.map((row) => row.sessionKey));
   if (shown === undefined) for (const cursor of cursors) keys.add(cursor.watcher).add(cursor.target);
-  const headOf = new Map<string, HeadRow>();
-  for (const row of heads) if (keys.has(row.sessionKey)) headOf.set(row.sessionKey, row);
+  const headOf = new Map<string, HeadRow>(heads.map((row) => [row.sessionKey, row]));
   const agents = new Map<string, AgentNode>();
   // Code-unit order (the default sort's), the order the stores sort keys in.
   const sessions = [...keys].sort().map((key): SessionNode => {

@@ -5,10 +5,7 @@ import { describeValue, isSessionKey, SESSION_KEY_EXPECTED, type SessionKey } fr
 /** A query parameter that was missing or not what the endpoint expects. */
 export class BadParameterError extends Error {
   override readonly name = 'BadParameterError';
-  constructor(
-    readonly parameter: string,
-    message: string,
-  ) {
+  constructor(parameter: string, message: string) {
     super(`${parameter}: ${message}`);
   }
 }

@@ -58,14 +58,7 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const assets = loadStaticAssets();
   const live = await startLiveOverview(options.store, options.changes);
   let allowed: ReadonlySet<string> = new Set();
-  const { app, endStreams } = createInspectorApp({
-    store: options.store,
-    live,
-    assets,
-    label: options.label,
-    allowedHosts: () => allowed,
-    ...(options.metricsText !== undefined ? { metricsText: options.metricsText } : {}),
-  });
+  const { app, endStreams } = createInspectorApp({ ...options, live, assets, allowedHosts: () => allowed });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
     await new Promise<void>((resolve, reject) => {

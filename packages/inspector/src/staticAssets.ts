@@ -12,24 +12,16 @@ export interface StaticAsset {
 }
 
 /** The folder of the page's own files: public/ beside src/ and dist/. */
-export const PUBLIC_DIR = path.join(import.meta.dirname, '..', 'public');
+const PUBLIC_DIR = path.join(import.meta.dirname, '..', 'public');
 
-const PAGE_FILES: ReadonlyArray<readonly [route: string, file: string, contentType: string]> = [
-  ['/', 'index.html', 'text/html; charset=utf-8'],
-  ['/inspector.css', 'inspector.css', 'text/css; charset=utf-8'],
-  ['/inspector.js', 'inspector.js', 'text/javascript; charset=utf-8'],
-  ['/graphView.js', 'graphView.js', 'text/javascript; charset=utf-8'],
-  ['/timelineView.js', 'timelineView.js', 'text/javascript; charset=utf-8'],
-];
+const CONTENT_TYPES: Readonly<Record<string, string>> = { html: 'text/html', css: 'text/css', js: 'text/javascript' };
 
-/** The route the page loads cytoscape from. */
-export const CYTOSCAPE_ROUTE = '/vendor/cytoscape.min.js';
-
-/** Every static route and its file, read now. */
+/** Every static route and its file, read now: public/'s files (index.html at `/`) and cytoscape's bundle. */
 export function loadStaticAssets(): ReadonlyMap<string, StaticAsset> {
   const cytoscape = createRequire(import.meta.url).resolve('cytoscape/dist/cytoscape.min.js');
+  const asset = (file: string): StaticAsset => ({ body: fs.readFileSync(file), contentType: `${CONTENT_TYPES[path.extname(file).slice(1)] ?? 'text/plain'}; charset=utf-8` });
   return new Map([
-    ...PAGE_FILES.map(([route, file, contentType]): [string, StaticAsset] => [route, { body: fs.readFileSync(path.join(PUBLIC_DIR, file)), contentType }]),
-    [CYTOSCAPE_ROUTE, { body: fs.readFileSync(cytoscape), contentType: 'text/javascript; charset=utf-8' }],
+    ...['index.html', 'inspector.css', 'inspector.js', 'graphView.js', 'timelineView.js'].map((file) => [file === 'index.html' ? '/' : `/${file}`, asset(path.join(PUBLIC_DIR, file))] as const),
+    ['/vendor/cytoscape.min.js', asset(cytoscape)],
   ]);
 }

@@ -5,7 +5,7 @@
 import { createMemoryStore } from '@session-state/adapters-memory';
 import type { SessionKey, StateStore } from '@session-state/domain';
 
-import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT } from '../src/graphBounds.js';
+import { GRAPH_EDGE_LIMIT, GRAPH_SESSION_LIMIT } from '../src/overview.js';
 import { NOTICE_LIMIT, type Overview } from '../src/overview.js';
 import { startInspector } from '../src/startInspector.js';
 import { appendOneEach, sessionKeys } from './support/manySessions.js';

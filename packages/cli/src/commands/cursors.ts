@@ -1,10 +1,10 @@
 // `session-state cursors [--watcher K] [--target K]`: every cursor's watermarks and whether a
 // notice is pending for the pair.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { fromWatermarks, type CursorFilter, type CursorRow, type SessionKey } from '@session-state/domain';
 
-import { named, parseSessionKey } from '../args.js';
-import { isoTime, table } from '../output/format.js';
+import { checkedOption, parseSessionKey } from '../args.js';
+import { table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
@@ -17,7 +17,7 @@ export function toCursorListing(row: CursorRow) {
     notified: row.notified,
     material: row.material,
     pending: fromWatermarks(row).status === 'pending',
-    touchedAt: isoTime(row.touchedAt),
+    touchedAt: new Date(row.touchedAt).toISOString(),
   };
 }
 
@@ -43,15 +43,14 @@ export function registerCursors(program: Command, { io, out }: RunContext): void
   program
     .command('cursors')
     .description('watcher cursors: acked / notified / material and whether a notice is pending')
-    .addOption(new Option('--watcher <sessionKey>', 'only cursors held by this watcher').argParser(named('--watcher', parseSessionKey)))
-    .addOption(new Option('--target <sessionKey>', 'only cursors on this target').argParser(named('--target', parseSessionKey)))
+    .addOption(checkedOption('--watcher <sessionKey>', 'only cursors held by this watcher', parseSessionKey))
+    .addOption(checkedOption('--target <sessionKey>', 'only cursors on this target', parseSessionKey))
     .option('--json', 'print the cursors as JSON')
     .action(async (options: JsonOption & { readonly watcher?: string; readonly target?: string }, command: Command) => {
       const filter: CursorFilter = {
         ...(options.watcher !== undefined ? { watcher: options.watcher as SessionKey } : {}),
         ...(options.target !== undefined ? { target: options.target as SessionKey } : {}),
       };
-      const rows = await withStore(command, io.cwd, async (store) => (await store.listCursors(filter)).map(toCursorListing));
-      out.print(options, rows, cursorLines);
+      out.print(options, await withStore(command, io.cwd, async (store) => (await store.listCursors(filter)).map(toCursorListing)), cursorLines);
     });
 }

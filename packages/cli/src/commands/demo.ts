@@ -9,9 +9,7 @@ import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel, plural } from '../output/format.js';
 import type { RunContext } from '../output/io.js';
 import { DEMO_LABEL, removePreviousDemoFile } from '../state/demoFile.js';
-import type { StateFilePath } from '../state/stateFilePath.js';
-import { stateLocation } from '../state/stateLocation.js';
-import { toolCommand } from '../toolCommand.js';
+import { stateLocation, type StateFilePath } from '../state/stateLocation.js';
 
 const MANAGER = 'agent:main:main';
 const RESEARCHER = 'agent:main:subagent:researcher';
@@ -53,15 +51,12 @@ async function humanMessage(awareness: SessionStateAwareness): Promise<number> {
 
 /**
  * Plays the story on the state file `at` through the real facade and writes the timeline; the
- * facade's warnings go to `note`. The story's clock starts `STORY_DAYS` days before `endMs` (now,
- * by default) and ends there; the closing hints name paths from `cwd`.
+ * facade's warnings go to `note`. The story's clock starts `STORY_DAYS` days before now and ends
+ * now; the closing hints name the tool as `at.tool` (run from the run's working directory).
  */
-export async function playDemo(
-  at: StateFilePath,
-  write: (line: string) => void,
-  { note, cwd, endMs = Date.now() }: { readonly note: (line: string) => void; readonly cwd: string; readonly endMs?: number },
-): Promise<void> {
+async function playDemo(at: StateFilePath, write: (line: string) => void, note: (line: string) => void): Promise<void> {
   const file = at.path;
+  const endMs = Date.now();
   const [{ openSqliteStore }, { createSessionStateAwareness }] = await Promise.all([import('@session-state/adapters-sqlite'), import('@session-state/app')]);
   if (at.file === ':memory:') throw new UsageError('--db', 'the demo needs a file to leave behind for inspection, not :memory:');
   const removed = await removePreviousDemoFile(at, DEMO_KEYS);
@@ -85,7 +80,7 @@ export async function playDemo(
   const wakesSince = (watcher?: string): number => wakes.slice(mark).filter((key) => watcher === undefined || key === watcher).length;
   const openFile = async (): Promise<{ store: StateStore; awareness: SessionStateAwareness }> => {
     const opened = openSqliteStore({ path: at.file });
-    const facade = await createSessionStateAwareness({
+    const awareness = await createSessionStateAwareness({
       store: opened,
       clock: { now: () => now },
       logger: createCliLogger(note),
@@ -94,7 +89,7 @@ export async function playDemo(
     });
     // The turn after creation, in which the restart scan's wakes are called.
     await new Promise((resolve) => setImmediate(resolve));
-    return { store: opened, awareness: facade };
+    return { store: opened, awareness };
   };
   let { store, awareness } = await openFile();
 
@@ -209,10 +204,9 @@ export async function playDemo(
   await awareness.close();
 
   // what it left behind
-  const cli = toolCommand(cwd);
   write('\ninspect what it left behind:');
   for (const args of [`status ${RESEARCHER} --since 0`, 'cursors', 'list', `tail ${RESEARCHER}`, `explain ${OPS} ${RESEARCHER}`]) {
-    write(`  ${cli} ${args} --db ${file}`);
+    write(`  ${at.tool} ${args} --db ${file}`);
   }
 }
 
@@ -226,6 +220,6 @@ export function registerDemo(program: Command, { io, out }: RunContext): void {
         // Never name the URL: it may hold a password.
         throw new UsageError('--db', 'the demo deletes and recreates its state, so it only runs on a SQLite state file, never on a PostgreSQL store that gateways may share; name a file');
       }
-      await playDemo(location, (text) => out.lines(text.split('\n')), { note: out.note, cwd: io.cwd });
+      await playDemo(location, (text) => out.lines(text.split('\n')), out.note);
     });
 }

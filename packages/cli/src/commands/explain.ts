@@ -3,17 +3,12 @@
 // watch started and why, each notice with its frozen watermark, each drain and what it
 // acknowledged, each reopen, and why the watch ended. A read command: it opens the store
 // read-only and changes nothing.
-import { Argument, type Command } from 'commander';
-import { explainPair, type CursorPair, type PairExplanation, type SessionKey } from '@session-state/domain';
+import type { Command } from 'commander';
+import { explainPair, type CursorPair, type SessionKey } from '@session-state/domain';
 
-import { named, parseSessionKey } from '../args.js';
+import { sessionKeyArgument } from '../args.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
-
-/** The human form: a heading naming the pair, then one line per journal entry and the state now. */
-export function explainLines(explanation: PairExplanation): string[] {
-  return [`watcher ${explanation.watcher}, target ${explanation.target}: the cursor journal`, ...explanation.lines];
-}
 
 const HOW_TO_READ = `
 Each line is one entry of the cursor journal, oldest first: #position, the time it was written,
@@ -26,13 +21,14 @@ export function registerExplain(program: Command, { io, out }: RunContext): void
   program
     .command('explain')
     .description("why a watcher got (or did not get) a notice: the pair's history from the cursor journal")
-    .addArgument(new Argument('<watcher>', 'the watching session').argParser(named('<watcher>', parseSessionKey)))
-    .addArgument(new Argument('<target>', 'the watched session').argParser(named('<target>', parseSessionKey)))
+    .addArgument(sessionKeyArgument('<watcher>', 'the watching session'))
+    .addArgument(sessionKeyArgument('<target>', 'the watched session'))
     .option('--json', 'print the history as JSON (status, truncated, steps with their events and watermarks, lines)')
     .addHelpText('after', HOW_TO_READ)
     .action(async (watcher: string, target: string, options: JsonOption, command: Command) => {
       const pair: CursorPair = { watcher: watcher as SessionKey, target: target as SessionKey };
       const explanation = await withStore(command, io.cwd, async (store) => explainPair(await store.readCursorJournal(pair), pair));
-      out.print(options, explanation, explainLines);
+      // A heading naming the pair, then one line per journal entry and the state now.
+      out.print(options, explanation, ({ lines }) => [`watcher ${watcher}, target ${target}: the cursor journal`, ...lines]);
     });
 }

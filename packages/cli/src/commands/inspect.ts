@@ -2,34 +2,21 @@
 // (the watch graph, timelines, cursor histories, pending notices, metrics) until interrupted. A
 // read command: the store is opened read-only and nothing is written. The inspector package is
 // loaded only here, so the other commands never load its server.
-import { Option, type Command } from 'commander';
-import { describeValue } from '@session-state/domain';
+import type { Command } from 'commander';
 
+import { accepting, checkedOption, integerFrom } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { interruption, type RunContext } from '../output/io.js';
 import { maskUrl } from '../state/secrets.js';
 import { withStore, type StateLocation } from '../state/stateLocation.js';
 
-interface InspectOptions {
-  readonly port: number;
-  readonly host: string;
-}
+type InspectOptions = { readonly port: number; readonly host: string };
 
 const DEFAULT_PORT = 4319;
 const DEFAULT_HOST = '127.0.0.1';
 
-/** A TCP port, 0 (any free port) to 65535. */
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/u.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65_535)) throw new UsageError('--port', `expected a port from 0 (any free one) to 65535, got ${describeValue(value)}`);
-  return port;
-}
-
-/** A listen address: a name or an IP address, no blanks. */
-function parseHost(value: string): string {
-  if (!/^[\w.:-]{1,253}$/u.test(value)) throw new UsageError('--host', `expected a host name or IP address, got ${describeValue(value)}`);
-  return value;
-}
+const parsePort = integerFrom(0, 65_535, 'a port from 0 (any free one) to 65535', 5);
+const parseHost = accepting((value) => /^[\w.:-]{1,253}$/u.test(value), 'a host name or IP address');
 
 /** What the page calls the store: the file as named, or the server URL without its password and the schema. */
 function labelOf(location: StateLocation): string {
@@ -51,8 +38,8 @@ export function registerInspect(program: Command, { io, out }: RunContext): void
   program
     .command('inspect')
     .description('serve a live, read-only web page of the store: watch graph, timelines, cursor histories, pending notices, metrics (Ctrl-C to stop)')
-    .addOption(new Option('--port <N>', 'the port to listen on; 0 picks a free one').default(DEFAULT_PORT).argParser(parsePort))
-    .addOption(new Option('--host <address>', 'the address to listen on (requests must name it as their Host); anything but 127.0.0.1, ::1 or localhost shows the store to the network').default(DEFAULT_HOST).argParser(parseHost))
+    .addOption(checkedOption('--port <N>', 'the port to listen on; 0 picks a free one', parsePort).default(DEFAULT_PORT))
+    .addOption(checkedOption('--host <address>', 'the address to listen on (requests must name it as their Host); anything but 127.0.0.1, ::1 or localhost shows the store to the network', parseHost).default(DEFAULT_HOST))
     .action(async (options: InspectOptions, command: Command) => {
       await withStore(command, io.cwd, async (store, location) => {
         const { startInspector, sqliteFileChanges, storeSignalChanges, isLoopbackHost } = await import('@session-state/inspector');

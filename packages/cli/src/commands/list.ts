@@ -7,12 +7,6 @@ import { table } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
 import { withStore } from '../state/stateLocation.js';
 
-function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(pick(row), (counts.get(pick(row)) ?? 0) + 1);
-  return counts;
-}
-
 /**
  * Joins head rows and cursor counts into one listing per key, in the order given: `stateVersion`
  * and `pruneWatermark` appear only when the session has a head row; `watching` counts the cursors
@@ -20,8 +14,12 @@ function countBy(rows: readonly CursorRow[], pick: (row: CursorRow) => string): 
  */
 export function buildListing(keys: readonly string[], heads: readonly HeadRow[], cursors: readonly CursorRow[]) {
   const headOf = new Map<string, HeadRow>(heads.map((row) => [row.sessionKey, row]));
-  const watching = countBy(cursors, (row) => row.watcher);
-  const watchedBy = countBy(cursors, (row) => row.target);
+  const watching = new Map<string, number>();
+  const watchedBy = new Map<string, number>();
+  for (const { watcher, target } of cursors) {
+    watching.set(watcher, (watching.get(watcher) ?? 0) + 1);
+    watchedBy.set(target, (watchedBy.get(target) ?? 0) + 1);
+  }
   return keys.map((sessionKey) => {
     const head = headOf.get(sessionKey);
     return {

@@ -2,13 +2,12 @@
 // (session_status, sessions_list, and record with --allow-write) over stdio to an MCP client, on
 // the store --db names. Nothing but the protocol goes to stdout; warnings go to stderr. The SDK is
 // loaded only when this command runs.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 
-import { named, parseSessionKey } from '../args.js';
+import { checkedOption, parseSessionKey } from '../args.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import type { RunContext } from '../output/io.js';
-import { openExistingForWriting, openForReading, stateLocation } from '../state/stateLocation.js';
-import { packageVersion } from '../version.js';
+import { openExisting, stateLocation } from '../state/stateLocation.js';
 
 const WHAT_MCP_DOES = `
 Serves the agent's tools over stdio (Model Context Protocol) until the client closes its input:
@@ -25,15 +24,14 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
   program
     .command('mcp')
     .description("serve the agent's tools (session_status, sessions_list, record) to an MCP client over stdio")
-    .addOption(new Option('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices').argParser(named('--reader', parseSessionKey)))
+    .addOption(checkedOption('--reader <watcherKey>', 'the watcher session the client reconciles for: its reads acknowledge its notices', parseSessionKey))
     .option('--allow-write', 'also offer the record tool')
     .addHelpText('after', WHAT_MCP_DOES)
     .action(async (options: { readonly reader?: string; readonly allowWrite?: boolean }, command: Command) => {
       const stdin = io.stdin;
       if (stdin === undefined) throw new Error('mcp needs standard input to serve the protocol on');
       const location = stateLocation(command, io.cwd);
-      const writes = options.allowWrite === true || options.reader !== undefined;
-      const store = await (writes ? openExistingForWriting(location) : openForReading(location));
+      const store = await openExisting(location, options.allowWrite === true || options.reader !== undefined);
       // Loaded here, not at the top: `--version`, help and the other commands never load the facade.
       const { createAgentTools, createSessionStateAwareness } = await import('@session-state/app');
       // An MCP reader must not write on start: no restart scan, no prune.
@@ -47,7 +45,6 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
         await serveMcp({
           tools,
           withheld: options.allowWrite === true ? {} : { record: 'record is not offered: this server was started without --allow-write, so it only reads' },
-          version: packageVersion(),
           stdin,
           write: (text) => {
             if (!out.isClosed()) io.stdout.write(text);

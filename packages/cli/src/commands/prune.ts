@@ -2,12 +2,12 @@
 // runs retention to completion on the state file, in bounded batches, with the real clock.
 // Progress goes to stderr when it is a terminal; Ctrl-C stops after the batch in progress and
 // reports what was committed.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { isStoreMaintenance, type PruneRequest, type StateStore } from '@session-state/domain';
 
-import { named, parseDuration, parsePositiveInteger } from '../args.js';
+import { checkedOption, parseDuration, parsePositiveInteger } from '../args.js';
 import { interruption, type CliStream, type JsonOption, type RunContext } from '../output/io.js';
-import { openExistingForWriting, openForReading, withStore } from '../state/stateLocation.js';
+import { withStore } from '../state/stateLocation.js';
 
 interface PruneOptions extends JsonOption {
   readonly maxAge: number;
@@ -21,15 +21,11 @@ const DAY_MS = 86_400_000;
 const DEFAULT_MAX_AGE_MS = 30 * DAY_MS;
 const BATCH_SIZE = 1_000;
 
-/**
- * The cursor age limit when `--cursor-max-age` is not given: the larger of `--max-age` and its
- * default (30 days). A pending cursor is touched by the event that made it pending, so a cursor
- * limit at or above the event limit never expires a cursor before the events it points at, and
- * pruning events hard (`--max-age 1s`) leaves the watches of the last 30 days alone.
- */
-export function defaultCursorMaxAge(maxAgeMs: number): number {
-  return Math.max(maxAgeMs, DEFAULT_MAX_AGE_MS);
-}
+// Without --cursor-max-age, the larger of --max-age and its default: a pending cursor is touched
+// by the event that made it pending, so a cursor limit at or above the event limit never expires a
+// cursor before the events it points at, and pruning events hard (`--max-age 1s`) leaves the
+// watches of the last 30 days alone.
+const CURSOR_MAX_AGE = 'how long a watch may sit untouched before it expires (default: the larger of --max-age and 30d, so no pending cursor expires before its events)';
 
 /**
  * Runs prune batches until the store reports nothing left, a batch makes no progress, or a stop is
@@ -77,10 +73,7 @@ async function startProgress(stream: NodeJS.WritableStream, total: number) {
   };
 }
 
-/** `1.2 MB` */
-function bytes(n: number): string {
-  return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 2 ** 20).toFixed(1)} MB`;
-}
+const bytes = (n: number): string => (n < 2 ** 20 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 2 ** 20).toFixed(1)} MB`);
 
 /** The dry run: what prune would delete and expire, counted on a read-only store. */
 async function dryRun(store: StateStore, request: Omit<PruneRequest, 'batchSize'>, options: JsonOption, { out }: RunContext): Promise<void> {
@@ -111,18 +104,17 @@ async function pruneAndReport(store: StateStore, request: Omit<PruneRequest, 'ba
     ]);
     throw new Error(`interrupted: prune stopped after committing ${eventsDeleted} deleted events and ${cursorsExpired} expired cursors`);
   }
-  const vacuum = options.vacuum === true ? await vacuumStore(store) : undefined;
+  let vacuum: { bytesBefore: number; bytesAfter: number; bytesReclaimed: number } | undefined;
+  if (options.vacuum === true) {
+    if (!isStoreMaintenance(store) || store.vacuum === undefined) throw new Error('this store cannot vacuum');
+    const { bytesBefore, bytesAfter } = await store.vacuum();
+    // Never negative: a store may grow a page.
+    vacuum = { bytesBefore, bytesAfter, bytesReclaimed: Math.max(0, bytesBefore - bytesAfter) };
+  }
   out.print(options, { eventsDeleted, cursorsExpired, ...(vacuum !== undefined ? { vacuum } : {}) }, () => [
     `pruned ${eventsDeleted} events, expired ${cursorsExpired} cursors`,
     ...(vacuum !== undefined ? [`vacuumed: ${bytes(vacuum.bytesBefore)} -> ${bytes(vacuum.bytesAfter)}, ${bytes(vacuum.bytesReclaimed)} reclaimed`] : []),
   ]);
-}
-
-/** VACUUM through the store, with the bytes it gave back (never negative: a store may grow a page). */
-async function vacuumStore(store: StateStore): Promise<{ bytesBefore: number; bytesAfter: number; bytesReclaimed: number }> {
-  if (!isStoreMaintenance(store) || store.vacuum === undefined) throw new Error('this store cannot vacuum');
-  const { bytesBefore, bytesAfter } = await store.vacuum();
-  return { bytesBefore, bytesAfter, bytesReclaimed: Math.max(0, bytesBefore - bytesAfter) };
 }
 
 export function registerPrune(program: Command, context: RunContext): void {
@@ -130,19 +122,15 @@ export function registerPrune(program: Command, context: RunContext): void {
   program
     .command('prune')
     .description('delete events older than --max-age and beyond --max-rows; expire cursors idle beyond --cursor-max-age')
-    .addOption(new Option('--max-age <duration>', 'event age limit such as 30d, 12h, 90m').argParser(named('--max-age', parseDuration)).default(DEFAULT_MAX_AGE_MS, '30d'))
-    .addOption(new Option('--max-rows <N>', 'row limit across all sessions').argParser(named('--max-rows', parsePositiveInteger)).default(50_000))
-    .addOption(
-      new Option('--cursor-max-age <duration>', 'how long a watch may sit untouched before it expires (default: the larger of --max-age and 30d, so no pending cursor expires before its events)').argParser(
-        named('--cursor-max-age', parseDuration),
-      ),
-    )
+    .addOption(checkedOption('--max-age <duration>', 'event age limit such as 30d, 12h, 90m', parseDuration).default(DEFAULT_MAX_AGE_MS, '30d'))
+    .addOption(checkedOption('--max-rows <N>', 'row limit across all sessions', parsePositiveInteger).default(50_000))
+    .addOption(checkedOption('--cursor-max-age <duration>', CURSOR_MAX_AGE, parseDuration))
     .option('--dry-run', 'count what would be deleted and expired; write nothing')
     .option('--vacuum', 'after pruning, give the freed space back (SQLite VACUUM, PostgreSQL VACUUM) and report the bytes reclaimed')
     .option('--json', 'print the counts as JSON')
     .action(async (options: PruneOptions, command: Command) => {
-      const request = { now: Date.now(), maxAgeMs: options.maxAge, maxRows: options.maxRows, cursorMaxAgeMs: options.cursorMaxAge ?? defaultCursorMaxAge(options.maxAge) };
+      const request = { now: Date.now(), maxAgeMs: options.maxAge, maxRows: options.maxRows, cursorMaxAgeMs: options.cursorMaxAge ?? Math.max(options.maxAge, DEFAULT_MAX_AGE_MS) };
       const prune = options.dryRun === true ? dryRun : pruneAndReport;
-      await withStore(command, io.cwd, (store) => prune(store, request, options, context), options.dryRun === true ? openForReading : openExistingForWriting);
+      await withStore(command, io.cwd, (store) => prune(store, request, options, context), options.dryRun !== true);
     });
 }

@@ -1,13 +1,13 @@
 // `session-state record <sessionKey> --kind --actor [--by] --summary [--payload JSON]`: appends
 // one event through the facade, so watchers' cursors move exactly as in the gateway, and writes
 // nothing else (no retention, no restart scan).
-import { Argument, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { ActorType, decodeRecordInput, EVENT_KINDS, fromWatermarks, type SessionKey } from '@session-state/domain';
 
 import type { RecordInput } from '@session-state/app';
 import { withAwareness } from '../state/awarenessRun.js';
-import { named, oneOf, parseJsonObject, parseSessionKey } from '../args.js';
+import { checkedOption, named, oneOf, parseJsonObject, sessionKeyArgument } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
@@ -27,14 +27,8 @@ interface RecordOptions extends JsonOption {
 
 /** The command-line argument behind each field of a record input. */
 const ARGUMENT_OF_FIELD: Readonly<Record<string, string>> = {
-  sessionKey: '<sessionKey>',
-  kind: '--kind',
-  actorType: '--actor',
-  actorSessionKey: '--by',
-  summary: '--summary',
-  payload: '--payload',
-  dedupeKey: '--dedupe-key',
-  onlyIfWatched: '--only-if-watched',
+  sessionKey: '<sessionKey>', kind: '--kind', actorType: '--actor', actorSessionKey: '--by', summary: '--summary',
+  payload: '--payload', dedupeKey: '--dedupe-key', onlyIfWatched: '--only-if-watched',
 };
 
 /** Builds the facade's record input from the arguments; rejects bad input naming the argument. */
@@ -64,11 +58,9 @@ export function recordInputOf(sessionKey: string, options: RecordOptions): Recor
 
 const ACTOR_TYPES: readonly string[] = Object.keys(ActorType.keys);
 
-/** A required option with a fixed set of values, listed in the help and checked without echoing the value. */
-function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
-  const argument = flags.split(' ')[0] ?? flags;
-  return new Option(flags, description).choices(choices).argParser(named(argument, oneOf(choices))).makeOptionMandatory();
-}
+/** A required option with a fixed set of values, listed in the help and checked without echoing the value (`.choices()` first: it sets a parser of its own). */
+const choiceOption = (flags: string, description: string, choices: readonly string[]): Option =>
+  new Option(flags, description).choices(choices).argParser(named(flags.split(' ')[0] ?? flags, oneOf(choices))).makeOptionMandatory();
 
 const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the
@@ -83,12 +75,12 @@ export function registerRecord(program: Command, { io, out }: RunContext): void 
   program
     .command('record')
     .description('append one event to a session through the library (creates the state file or PostgreSQL schema if needed, and says so)')
-    .addArgument(new Argument('<sessionKey>', 'the session the event belongs to').argParser(named('<sessionKey>', parseSessionKey)))
+    .addArgument(sessionKeyArgument('<sessionKey>', 'the session the event belongs to'))
     .addOption(choiceOption('--kind <kind>', 'the event kind', EVENT_KINDS))
     .addOption(choiceOption('--actor <actorType>', 'who caused it', ACTOR_TYPES))
     .option('--by <sessionKey>', 'the session that caused it (actorSessionKey; never notifies itself)')
     .requiredOption('--summary <text>', 'a one-line summary, never message content')
-    .addOption(new Option('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}').argParser(named('--payload', parseJsonObject)))
+    .addOption(checkedOption('--payload <json>', 'a small JSON object of metadata, e.g. {"outcome":"timeout"}', parseJsonObject))
     .option('--dedupe-key <key>', 'an at-least-once key: a repeat returns the stored event')
     .option('--only-if-watched', 'write nothing when no cursor targets the session')
     .option('--json', 'print the result as JSON (with "duplicate": true for a repeated --dedupe-key)')

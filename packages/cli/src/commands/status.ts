@@ -1,16 +1,9 @@
 // `session-state status <sessionKey> [--since N] [--limit N]`: the session_status answer read
 // straight from the store (reading never touches a cursor or a notice).
-import { Argument, Option, type Command } from 'commander';
-import {
-  asSequence,
-  buildStateChanges,
-  MAX_PAGE_LIMIT,
-  type SessionKey,
-  type SessionStatus,
-  type StateStore,
-} from '@session-state/domain';
+import type { Command } from 'commander';
+import { asSequence, buildStateChanges, MAX_PAGE_LIMIT, type SessionKey, type SessionStatus, type StateStore } from '@session-state/domain';
 
-import { named, parsePageLimit, parseSequence, parseSessionKey } from '../args.js';
+import { checkedOption, parsePageLimit, parseSequence, sessionKeyArgument } from '../args.js';
 import { UsageError } from '../output/errors.js';
 import { eventTable, plural } from '../output/format.js';
 import type { JsonOption, RunContext } from '../output/io.js';
@@ -52,13 +45,12 @@ export function registerStatus(program: Command, { io, out }: RunContext): void 
   program
     .command('status')
     .description("a session's state version and, with --since, the exact delta after it")
-    .addArgument(new Argument('<sessionKey>', 'the session to read').argParser(named('<sessionKey>', parseSessionKey)))
-    .addOption(new Option('--since <N>', 'list the retained events after sequence N (changesSince)').argParser(named('--since', parseSequence)))
-    .addOption(new Option('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`).argParser(named('--limit', parsePageLimit)))
+    .addArgument(sessionKeyArgument('<sessionKey>', 'the session to read'))
+    .addOption(checkedOption('--since <N>', 'list the retained events after sequence N (changesSince)', parseSequence))
+    .addOption(checkedOption('--limit <N>', `at most N events, 1-${MAX_PAGE_LIMIT} (default ${MAX_PAGE_LIMIT}); needs --since`, parsePageLimit))
     .option('--json', 'print the session_status JSON, with the prune watermark and whether the session exists')
     .action(async (sessionKey: string, options: JsonOption & { readonly since?: number; readonly limit?: number }, command: Command) => {
       if (options.limit !== undefined && options.since === undefined) throw new UsageError('--limit', 'only applies with --since');
-      const reading = await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit));
-      out.print(options, reading, statusLines);
+      out.print(options, await withStore(command, io.cwd, (store) => readStatus(store, sessionKey, options.since, options.limit)), statusLines);
     });
 }

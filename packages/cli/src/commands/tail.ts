@@ -3,10 +3,10 @@
 // goes away (exit 0), or until the state file is removed or replaced (exit 1).
 import fs from 'node:fs';
 
-import { Argument, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { asSequence, historyGap, type SessionEvent, type SessionKey } from '@session-state/domain';
 
-import { named, parseSequence, parseSessionKey } from '../args.js';
+import { checkedOption, parseSequence, sessionKeyArgument } from '../args.js';
 import { actorLabel, payloadLabel } from '../output/format.js';
 import { StorageError } from '../output/errors.js';
 import { interruption, type JsonOption, type RunContext } from '../output/io.js';
@@ -48,8 +48,8 @@ export function registerTail(program: Command, { io, out }: RunContext): void {
   program
     .command('tail')
     .description('follow new events of a session as they are appended (Ctrl-C to stop)')
-    .addArgument(new Argument('<sessionKey>', 'the session to follow').argParser(named('<sessionKey>', parseSessionKey)))
-    .addOption(new Option('--since <N>', 'start after sequence N instead of at the head').argParser(named('--since', parseSequence)))
+    .addArgument(sessionKeyArgument('<sessionKey>', 'the session to follow'))
+    .addOption(checkedOption('--since <N>', 'start after sequence N instead of at the head', parseSequence))
     .option('--json', 'print one JSON event per line')
     .action(async (sessionKey: string, options: JsonOption & { readonly since?: number }, command: Command) => {
       const key = sessionKey as SessionKey;

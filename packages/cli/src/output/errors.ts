@@ -7,18 +7,15 @@ import { CommanderError } from 'commander';
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
 /**
- * A bad argument, option or environment value, found before anything is opened or written.
+ * A bad argument, option or environment value, found before anything is opened or written;
+ * `argument` is as the user typed it: `--since`, `<sessionKey>`, `--db`.
  *
  * @example throw new UsageError('--since', 'expected a non-negative integer, got "x"')
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
-  /** The argument as the user typed it: `--since`, `<sessionKey>`, `--db`. */
-  readonly argument: string;
-
   constructor(argument: string, problem: string) {
     super(`${argument}: ${problem}`);
-    this.argument = argument;
   }
 }
 
@@ -32,10 +29,7 @@ export class StorageError extends Error {
   override readonly name = 'StorageError';
 }
 
-/** Makes any message a single line, so the error output stays one line. */
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/gu, ' ').trim();
-}
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/gu, ' ').trim();
 
 /**
  * Prints the error (unless commander already did) and returns the exit status for it.
@@ -62,10 +56,7 @@ export function reportError(error: unknown, writeErr: (line: string) => void): n
 }
 
 function describeThrown(value: unknown): string {
-  if (typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string') {
-    const operation = (value as { operation?: unknown }).operation;
-    const message = (value as { message: string }).message;
-    return typeof operation === 'string' ? `storage failed during ${operation}: ${message}` : message;
-  }
-  return String(value);
+  const { message, operation } = (typeof value === 'object' && value !== null ? value : {}) as { message?: unknown; operation?: unknown };
+  if (typeof message !== 'string') return String(value);
+  return typeof operation === 'string' ? `storage failed during ${operation}: ${message}` : message;
 }

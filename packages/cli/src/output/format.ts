@@ -2,11 +2,7 @@
 import type { SessionEvent } from '@session-state/domain';
 
 /** A table column: its header, its cell in a row, and whether numbers line up on the right. */
-export interface Column<R> {
-  readonly header: string;
-  readonly cell: (row: R) => string | number;
-  readonly right?: boolean;
-}
+type Column<R> = { readonly header: string; readonly cell: (row: R) => string | number; readonly right?: boolean };
 
 /**
  * Lays out rows under their headers, columns separated by two spaces, trailing blanks trimmed.
@@ -20,16 +16,11 @@ export function table<R>(columns: readonly Column<R>[], rows: readonly R[]): str
 }
 
 /** An actor as `human`, or `agent agent:main:main` when the causing session is known. */
-export function actorLabel(event: Pick<SessionEvent, 'actorType' | 'actorSessionKey'>): string {
-  return event.actorSessionKey === undefined ? event.actorType : `${event.actorType} ${event.actorSessionKey}`;
-}
+export const actorLabel = (event: SessionEvent): string => (event.actorSessionKey === undefined ? event.actorType : `${event.actorType} ${event.actorSessionKey}`);
 
 /** The compact JSON of a payload, or an empty cell when there is none. */
-export function payloadLabel(payload: SessionEvent['payload']): string {
-  return payload === undefined ? '' : JSON.stringify(payload);
-}
+export const payloadLabel = (payload: SessionEvent['payload']): string => (payload === undefined ? '' : JSON.stringify(payload));
 
-/** The rows of an events table: sequence, kind, actor, summary, payload, occurredAt. */
 export function eventTable(events: readonly SessionEvent[]): string[] {
   return table<SessionEvent>(
     [
@@ -45,11 +36,4 @@ export function eventTable(events: readonly SessionEvent[]): string[] {
 }
 
 /** `1 event`, `3 events`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** Epoch milliseconds as an ISO string. */
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
-}
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -5,7 +5,6 @@
 import type { Readable } from 'node:stream';
 
 import type { Redact } from '../state/secrets.js';
-import { terminalSafe } from './terminalText.js';
 
 /** A stream the tool writes text to: `process.stdout`, or a test's collector. */
 export interface CliStream {
@@ -67,17 +66,27 @@ export function processIo(): CliIo {
   };
 }
 
+// Text bound for a terminal is made inert: stored keys, summaries and payloads reach the human
+// output, and a terminal acts on control characters (a C1 CSI or OSC clears the screen, rewrites
+// earlier lines, sets the title) and reorders text on bidirectional overrides, so each such
+// character is written as the JSON escape `\u009b` instead. On a JSON line the escape means the
+// same character, so the value read back is unchanged. UNSAFE: C0 (line breaks too: one output
+// line is one line), DEL, C1, the line and paragraph separators, and the bidirectional
+// embeddings, overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** `line` with every character a terminal could act on written as `\uXXXX`: `a\u009b2Jb` for `a`, CSI, `2Jb`. */
+const terminalSafe = (line: string): string => line.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** Errors that mean the reader of a pipe or socket has gone: `head` read what it wanted. */
 const READER_GONE: ReadonlySet<string> = new Set(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED']);
 
 /** The `--json` switch of the commands that print an answer. */
-export interface JsonOption {
-  readonly json?: boolean;
-}
+export type JsonOption = { readonly json?: boolean };
 
 /**
- * The writers of one run over `io`'s streams: `lines` (each one line), `json` (indented) and
- * `print` (a command's answer: `value` as JSON with `--json`, else the lines `human` makes of it)
+ * The writers of one run over `io`'s streams: `lines` (each one line) and `print` (a command's
+ * answer: `value` as indented JSON with `--json`, else the lines `human` makes of it)
  * on stdout; `note`, one diagnostic line on stderr (progress and warnings, never data) without the
  * secrets of --db; `redact` for commander's own messages bound for stderr. Every line they write
  * passes through terminalSafe, the one place output is made safe for a terminal. A reader that
@@ -90,15 +99,11 @@ export function createOutput(io: CliIo, redact: Redact) {
   let closed = false;
   let failed = false;
   let announceClosed: () => void = () => undefined;
-  const closedPromise = new Promise<void>((resolve) => {
-    announceClosed = resolve;
-  });
+  const closedPromise = new Promise<void>((resolve) => (announceClosed = resolve));
   const writeLines = (lines: readonly string[]): void => {
     if (lines.length > 0 && !closed) io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
   };
-  const note = (line: string): void => {
-    io.stderr.write(`${terminalSafe(redact(line))}\n`);
-  };
+  const note = (line: string): void => void io.stderr.write(`${terminalSafe(redact(line))}\n`);
   io.stdout.on?.('error', (error) => {
     if (!READER_GONE.has(error.code ?? '')) {
       note(`error: cannot write to stdout: ${error.message}`);
@@ -108,12 +113,11 @@ export function createOutput(io: CliIo, redact: Redact) {
     announceClosed();
   });
   io.stderr.on?.('error', () => undefined);
-  // JSON text holds no raw line break but its own indentation, so its lines are its lines.
-  const json = (value: unknown): void => writeLines(JSON.stringify(value, null, 2).split('\n'));
   return {
     lines: writeLines,
-    json,
-    print: <T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void => (options.json === true ? json(value) : writeLines(human(value))),
+    // JSON text holds no raw line break but its own indentation, so its lines are its lines.
+    print: <T>(options: JsonOption, value: T, human: (value: T) => readonly string[]): void =>
+      writeLines(options.json === true ? JSON.stringify(value, null, 2).split('\n') : human(value)),
     note,
     redact,
     isClosed: () => closed,

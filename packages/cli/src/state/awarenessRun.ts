@@ -3,9 +3,9 @@
 // is known, and closed (with the store) whatever happens. The app package is loaded here, when a
 // write command runs, never for the help or a read command.
 import type { SessionStateAwareness } from '@session-state/app';
-import type { StateStore } from '@session-state/domain';
+import type { Logger, StateStore } from '@session-state/domain';
 
-import { createHeldErrorLogger } from '../output/cliLogger.js';
+import { createCliLogger } from '../output/cliLogger.js';
 
 /**
  * Opens the facade on `store`, runs `use`, and closes both. No restart scan (it would raise the
@@ -16,9 +16,11 @@ import { createHeldErrorLogger } from '../output/cliLogger.js';
  */
 export async function withAwareness<T>(store: StateStore, note: (line: string) => void, use: (awareness: SessionStateAwareness) => Promise<T>): Promise<T> {
   const { createSessionStateAwareness } = await import('@session-state/app');
-  const logger = createHeldErrorLogger(note);
+  const cli = createCliLogger(note);
+  const held: Parameters<Logger['error']>[] = [];
+  const logger: Logger = { warn: cli.warn, error: (...report) => void held.push(report) };
   const awareness = await createSessionStateAwareness({ store, logger, startup: { restartScan: false, prune: 'off' } });
   const value = await use(awareness).finally(() => awareness.close());
-  logger.release();
+  for (const report of held) cli.warn(...report);
   return value;
 }

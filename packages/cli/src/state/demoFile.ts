@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 
 import { StorageError, UsageError } from '../output/errors.js';
-import type { StateFilePath } from './stateFilePath.js';
+import type { StateFilePath } from './stateLocation.js';
 
 /** The label the demo writes into every file it makes, and the only proof it accepts that it made one. */
 export const DEMO_LABEL = 'session-state demo';

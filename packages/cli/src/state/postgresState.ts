@@ -11,29 +11,20 @@ import { describeValue, type StateStore } from '@session-state/domain';
 
 import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
-import { SCHEMA_ENV, type PostgresLocation } from './postgresUrl.js';
+import { SCHEMA_ENV, type PostgresLocation } from './stateLocation.js';
 import { maskUrl, redactWith } from './secrets.js';
 
 // The adapter's rule for schema names (isSchemaName), checked here so a bad one is a usage error
 // (exit 2) before any connection is tried.
 const SCHEMA_EXPECTED = 'lower-case letters, digits and _ (at most 40, not starting with a digit or pg_)';
 
-/** `host:port` of a masked URL (5432 when the URL names none), or undefined when it does not parse. */
-function serverOf(maskedUrl: string): string | undefined {
-  const parsed = orElse(() => new URL(maskedUrl), undefined);
-  return parsed === undefined || parsed.hostname === '' ? undefined : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port}`;
-}
-
 /**
- * An error's message. Checked with `isNativeError` rather than `instanceof Error`: the socket
- * errors come from Node's own realm, which need not be the caller's (a test's sandbox).
+ * A driver failure's message without the URL's secrets, and with a reason even when the error has
+ * no message (Node's AggregateError). Errors are told by `isNativeError` rather than `instanceof
+ * Error`: the socket errors come from Node's own realm, which need not be the caller's (a test's sandbox).
  */
-function messageOf(error: unknown): string {
-  return types.isNativeError(error) ? error.message : String(error);
-}
-
-/** A driver failure's message without the URL's secrets, and with a reason even when the error has no message (Node's AggregateError). */
 function reasonOf(error: unknown, url: string): string {
+  const messageOf = (e: unknown): string => (types.isNativeError(e) ? e.message : String(e));
   const inner = (error as { errors?: unknown } | null)?.errors;
   const reason = types.isNativeError(error) && error.message === '' && Array.isArray(inner) ? inner.map(messageOf).join('; ') : messageOf(error);
   return redactWith([url], reason === '' ? String((error as { code?: unknown } | null)?.code ?? 'unknown error') : reason);
@@ -49,11 +40,14 @@ function isConnectionFailure(error: unknown): boolean {
   return typeof code === 'string' && (/^E[A-Z]+$/u.test(code) || /^(?:08|28|3D)/u.test(code));
 }
 
-/** An Error naming the server (masked) and, for a failure inside the database, the schema; never the password. */
+/**
+ * An Error naming the server (`host:port`, 5432 when the URL names none, and the masked URL) and,
+ * for a failure inside the database, the schema; never the password.
+ */
 function openFailure(location: CheckedLocation, error: unknown): Error {
   const masked = maskUrl(location.url);
-  const server = serverOf(masked);
-  const where = server === undefined ? masked : `${server} (${masked})`;
+  const parsed = orElse(() => new URL(masked), undefined);
+  const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
   const message = isConnectionFailure(error)
     ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
     : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
@@ -67,18 +61,6 @@ const CLI_MAX_CONNECTIONS = 2;
 /** A location whose schema is checked and defaulted: what every opener below works on. */
 type CheckedLocation = PostgresLocation & { readonly schema: string };
 
-/**
- * The location with its schema checked, or the adapter's default: a bad name is a usage error,
- * before any connection, naming `--schema` (and `SESSION_STATE_PG_SCHEMA` when it came from there).
- */
-function checkedLocation(location: PostgresLocation): CheckedLocation {
-  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = location;
-  if (!isSchemaName(schema)) {
-    throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
-  }
-  return { ...location, schema };
-}
-
 /** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
 async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
@@ -89,11 +71,15 @@ async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Pr
 }
 
 /**
- * The checked location, and whether its schema holds a store; with `why` (what to do instead), a
- * schema without one is a usage error naming --db and the schema, and nothing is created.
+ * The location with its schema checked, or the adapter's default (a bad name is a usage error,
+ * before any connection, naming `--schema`, and `SESSION_STATE_PG_SCHEMA` when it came from
+ * there), and whether its schema holds a store; with `why` (what to do instead), a schema without
+ * one is a usage error naming --db and the schema, and nothing is created.
  */
 async function locate(requested: PostgresLocation, why?: string): Promise<{ location: CheckedLocation; exists: boolean }> {
-  const location = checkedLocation(requested);
+  const { schema = DEFAULT_SCHEMA, schemaFromEnv } = requested;
+  if (!isSchemaName(schema)) throw new UsageError('--schema', `${schemaFromEnv ? `${SCHEMA_ENV}: ` : ''}expected ${SCHEMA_EXPECTED}, got ${describeValue(schema)}`);
+  const location = { ...requested, schema };
   const exists = await reaching(location, () => hasPostgresState({ connectionString: location.url, schema: location.schema }));
   if (!exists && why !== undefined) throw new UsageError('--db', `no session-state store in schema ${location.schema} at ${maskUrl(location.url)} (${why})`);
   return { location, exists };

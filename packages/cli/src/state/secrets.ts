@@ -33,33 +33,20 @@ function isShownParameter(rawName: string): boolean {
   return name !== undefined && SHOWN_PARAMETERS.has(name.trim().toLowerCase());
 }
 
-/** A URL-ish value in parts; only `prefix` and `location` are always there. */
-interface UrlParts {
-  /** Everything up to and including the slashes after the scheme. */
-  readonly prefix: string;
-  /** The user info: the user, and the password after its first `:` when there is one. */
-  readonly user?: string;
-  readonly password?: string;
-  /** The host, port and path: what follows the user info, up to the query. */
-  readonly location: string;
-  /** `name=value` pairs of the query (after `?`, split on `&` and `;`), with their separators. */
-  readonly query?: string;
-  /** The fragment after `#`, when there is one. */
-  readonly fragment?: string;
-}
-
 /**
- * What follows the prefix, read the way URL parsers read the user info: it ends at the LAST `@`,
- * so a password holding an unencoded `@`, `/` or `?` is taken whole (masking too much is harmless).
+ * What follows the prefix: the user info (user, and the password after its first `:`), the
+ * location (host, port, path), the query and the fragment. The user info ends at the LAST `@`, as
+ * URL parsers read it, so a password holding an unencoded `@`, `/` or `?` is taken whole (masking
+ * too much is harmless).
  */
 const URL_REST = /^(?:(?<user>[^:]*)(?::(?<password>.*))?@)?(?<location>[^?#]*)(?:\?(?<query>[^#]*))?(?:#(?<fragment>.*))?$/su;
 
-function splitUrl(value: string): UrlParts | undefined {
+/** A URL-ish value in parts (`prefix`: up to and including the slashes after the scheme), or undefined for a path. */
+function splitUrl(value: string) {
   const prefix = URL_PREFIX.exec(value)?.[0];
   if (prefix === undefined) return undefined;
-  const groups = URL_REST.exec(value.slice(prefix.length))?.groups ?? {};
-  const parts = Object.fromEntries(Object.entries(groups).filter(([, part]) => part !== undefined));
-  return { ...parts, prefix, location: groups['location'] ?? '' };
+  const { user, password, location = '', query, fragment }: Partial<Record<string, string>> = URL_REST.exec(value.slice(prefix.length))?.groups ?? {};
+  return { prefix, user, password, location, query, fragment };
 }
 
 /** The query's parameters as [separator-led raw pair, raw name, raw value]. */
@@ -109,10 +96,6 @@ export function secretsOf(value: string): string[] {
 /** A secret this short would garble unrelated words, so it is replaced only as a whole word. */
 const SHORT_SECRET = 4;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
-
 /**
  * Removes from `text` every --db value that carries a secret (replaced by its masked form) and
  * then every secret itself, so a driver message quoting a password or a whole URL prints masked.
@@ -125,10 +108,8 @@ export function redactWith(values: readonly string[], text: string): string {
   }
   const secrets = [...new Set(values.flatMap(secretsOf))].sort((a, b) => b.length - a.length);
   for (const secret of secrets) {
-    out =
-      secret.length >= SHORT_SECRET
-        ? out.split(secret).join(MASK)
-        : out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(secret)}(?![\\p{L}\\p{N}])`, 'gu'), MASK);
+    const escaped = secret.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+    out = secret.length >= SHORT_SECRET ? out.split(secret).join(MASK) : out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), MASK);
   }
   return out;
 }

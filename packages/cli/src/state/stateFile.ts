@@ -9,7 +9,7 @@ import type { StateStore } from '@session-state/domain';
 
 import { orElse } from '../orElse.js';
 import { StorageError, UsageError } from '../output/errors.js';
-import type { StateFilePath } from './stateFilePath.js';
+import type { StateFilePath } from './stateLocation.js';
 
 /**
  * Refuses what no command may open, with its reason: something that is not a regular file (a
@@ -81,19 +81,14 @@ export function requireWritable({ path, file }: StateFilePath): void {
 }
 
 /**
- * Opens an existing state file for a read command, read-only: nothing is created, migrated,
- * written or checkpointed, so another OS user's read never takes the owner's files over.
+ * Opens an existing state file: for a read command read-only (nothing is created, migrated,
+ * written or checkpointed, so another OS user's read never takes the owner's files over), or
+ * `forWriting` for a command that writes to it but must not create it (`prune`).
  */
-export async function openExistingStore(at: StateFilePath): Promise<StateStore> {
+export async function openExistingStore(at: StateFilePath, forWriting: boolean): Promise<StateStore> {
   requireStateFile(at);
-  return openStore(at, true);
-}
-
-/** Opens an existing state file for a command that writes to it but must not create it (`prune`). */
-export async function openExistingStoreForWriting(at: StateFilePath): Promise<StateStore> {
-  requireStateFile(at);
-  requireWritable(at);
-  return openStore(at, false);
+  if (forWriting) requireWritable(at);
+  return openStore(at, !forWriting);
 }
 
 /**
@@ -106,9 +101,7 @@ export async function openExistingStoreForWriting(at: StateFilePath): Promise<St
 export async function openOrCreateStore(at: StateFilePath, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const probe = refuseUnusable(at.path, probeStateFile(at.file));
   const creating = probe.kind === 'missing' || probe.kind === 'empty';
-  if (creating && !create) {
-    throw new UsageError('--db', `no state file at ${at.path}; --no-create refuses to create one (check the path)`);
-  }
+  if (creating && !create) throw new UsageError('--db', `no state file at ${at.path}; --no-create refuses to create one (check the path)`);
   requireWritable(at);
   const store = await openStore(at, false);
   if (creating && at.file !== ':memory:') note(`created a new state file at ${at.path}`);
