@@ -14,9 +14,6 @@ import { autoCheckpointOff } from './walBound.js';
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
 
-/** Events per table page, about: a worker batch's pages besides one index page per session. */
-const EVENTS_PER_PAGE = 20;
-
 /** The statements the worker prepares on its connection, by their SQL text. */
 const THREAD_STATEMENTS = ['capBoundary', 'capRangeEnd', 'victimSessions', 'headsOfKeys', 'cursorsOnTargets', 'insertHead', 'updateHead', 'insertJournal', 'deleteEventRange'] as const;
 
@@ -54,11 +51,6 @@ export interface StoreWorker {
   cap(request: { readonly maxRows: number; readonly limit: number }, plan: (read: CapRead) => CapWrites): Promise<CapBatch>;
   /** Stops the worker after the job in progress. */
   close(): Promise<void>;
-}
-
-/** What a worker batch adds to the WAL, in pages (about). */
-export function walPagesOfCapBatch(batch: CapBatch): number {
-  return batch.sessions + Math.ceil(batch.deleted / EVENTS_PER_PAGE);
 }
 
 /** The thread's module: compiled beside this one, else its TypeScript source (type stripping), else the built one. */
