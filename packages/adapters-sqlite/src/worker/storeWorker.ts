@@ -6,10 +6,8 @@ import { Worker } from 'node:worker_threads';
 
 import type { HeadRowWrite, JournalParams } from '@session-state/adapters-sql-common';
 
-import type { SqliteClient } from '../driver/driver.js';
 import type { StoreDb } from '../db/storeDb.js';
 import type { Statements } from '../statements.js';
-import { autoCheckpointOff } from './walBound.js';
 
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
@@ -68,16 +66,6 @@ function checkpointHere(db: StoreDb): void {
     db.client.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // The next checkpoint does the same work.
-  }
-}
-
-/** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
-export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
-  const restore = autoCheckpointOff(client);
-  try {
-    return work();
-  } finally {
-    restore();
   }
 }
 
