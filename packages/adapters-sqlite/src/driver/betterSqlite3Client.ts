@@ -31,8 +31,7 @@ export function betterSqlite3Client(db: Database): SqliteClient {
     prepare: (sql) => db.prepare(sql) as unknown as DriverStatement<Record<string, unknown>>,
     prepareRaw(sql) {
       const statement = db.prepare(sql);
-      if (statement.reader) statement.raw(true);
-      return statement as unknown as RawStatement;
+      return (statement.reader ? statement.raw(true) : statement) as unknown as RawStatement;
     },
     exec: (sql) => void db.exec(sql),
     pragma: (statement) => db.pragma(statement, { simple: true }),

@@ -33,21 +33,16 @@ export function watchFileIdentity(path: string, logger: Logger) {
     }
     if (now === opened) return;
     const what = now === undefined ? 'removed' : 'replaced';
-    gone = new Error(
-      `the state file ${path} was ${what} since it was opened; this store refuses writes, which would go into the old file that no other process reads (reopen the store)`,
-    );
+    gone = new Error(`the state file ${path} was ${what} since it was opened; this store refuses writes, which would go into the old file that no other process reads (reopen the store)`);
     clearInterval(timer);
     logger.error({ operation: 'fileIdentity', path, what }, `state file ${what} under a running store: writes now fail`);
   };
-  const timer = setInterval(check, FILE_IDENTITY_CHECK_MS);
-  timer.unref();
+  const timer = setInterval(check, FILE_IDENTITY_CHECK_MS).unref();
   return {
     /** Throws (the store's write then rejects) once the file was removed or replaced since it was opened. */
     requireSameFile() {
       if (gone !== undefined) throw gone;
     },
-    stop() {
-      clearInterval(timer);
-    },
+    stop: () => clearInterval(timer),
   };
 }

@@ -31,15 +31,10 @@ function sizeOf(file: string): number | undefined {
   }
 }
 
-function identityOf(file: string) {
+/** The file's inode, size and change times as one comparable key, and its size. */
+function identityOf(file: string): { readonly key: string; readonly size: bigint } {
   const { ino, size, mtimeNs, ctimeNs } = fs.statSync(file, { bigint: true });
-  return { ino, size, mtimeNs, ctimeNs };
-}
-
-type Identity = ReturnType<typeof identityOf>;
-
-function sameIdentity(a: Identity, b: Identity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+  return { key: `${ino}:${size}:${mtimeNs}:${ctimeNs}`, size };
 }
 
 /** An error carrying a code, as better-sqlite3 and fs errors do. */
@@ -48,12 +43,12 @@ function codedError(code: string, message: string): Error {
 }
 
 /** The main file's bytes as one consistent copy: taken again while a writer changes the file under it. */
-function consistentCopy(file: string): { readonly bytes: Buffer; readonly identity: Identity } {
+function consistentCopy(file: string): { readonly bytes: Buffer; readonly identity: string } {
   for (let attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt += 1) {
     const before = identityOf(file);
     const bytes = fs.readFileSync(file);
     const after = identityOf(file);
-    if (sameIdentity(before, after) && BigInt(bytes.length) === after.size) return { bytes, identity: after };
+    if (before.key === after.key && BigInt(bytes.length) === after.size) return { bytes, identity: after.key };
   }
   throw codedError('SQLITE_BUSY', `${file} kept changing while it was being read; try again`);
 }
@@ -70,7 +65,7 @@ function openSnapshot(file: string, timeoutMs: number): ReadOnlyDatabase {
     client,
     isStale: () => {
       try {
-        return !sameIdentity(identityOf(file), identity) || (sizeOf(`${file}-wal`) ?? 0) > 0;
+        return identityOf(file).key !== identity || (sizeOf(`${file}-wal`) ?? 0) > 0;
       } catch {
         return true;
       }

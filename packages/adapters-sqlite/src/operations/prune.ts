@@ -3,7 +3,8 @@ import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, 
 import { asSequence, journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { withoutAutoCheckpoint, type CapRead, type CapWrites } from '../worker/storeWorker.js';
+import type { CapRead, CapWrites } from '../worker/storeWorker.js';
+import { withoutAutoCheckpoint } from '../worker/walBound.js';
 import { writeHead } from './headRow.js';
 import { writeJournal } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';

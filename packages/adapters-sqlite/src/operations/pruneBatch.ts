@@ -3,9 +3,12 @@
 import type { CursorPair, Logger, PruneBatch, PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { walPagesOfCapBatch, type StoreWorker } from '../worker/storeWorker.js';
+import type { StoreWorker } from '../worker/storeWorker.js';
 import { nextTurn, type WalSchedule, type WriteGate } from '../worker/walBound.js';
 import { OWN_CONNECTION_BATCH_ROWS, planCapWrites, prune } from './prune.js';
+
+/** Events per table page, about: a worker batch's pages besides one index page per session. */
+const EVENTS_PER_PAGE = 20;
 
 interface PruneBatchDeps {
   readonly current: () => StoreDb;
@@ -42,7 +45,7 @@ export async function pruneBatch(deps: PruneBatchDeps, request: PruneRequest): P
       const capped = await gate.hold(worker.cap({ maxRows: request.maxRows, limit: room }, (read) => planCapWrites(current(), read, request.now)));
       eventsDeleted += capped.deleted;
       const done = own.restDone && !capped.capLeft;
-      wal.written(walPagesOfCapBatch(capped), done);
+      wal.written(capped.sessions + Math.ceil(capped.deleted / EVENTS_PER_PAGE), done);
       return { batch: { eventsDeleted, expiredCursors, done, ...carried() }, removed: removed + capped.deleted };
     }
     wal.written(own.rowsRemoved, own.batch.done);

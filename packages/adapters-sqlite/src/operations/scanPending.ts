@@ -4,8 +4,7 @@ import { decodePendingRows } from '@session-state/adapters-sql-common';
 import { planScan, type CursorPair, type ScanPage, type ScanRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { withoutAutoCheckpoint } from '../worker/storeWorker.js';
-import { nextTurn, type WalSchedule } from '../worker/walBound.js';
+import { nextTurn, withoutAutoCheckpoint, type WalSchedule } from '../worker/walBound.js';
 import { finishOwedFanOuts } from './fanOut.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';

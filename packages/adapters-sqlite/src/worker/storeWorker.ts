@@ -6,16 +6,11 @@ import { Worker } from 'node:worker_threads';
 
 import type { HeadRowWrite, JournalParams } from '@session-state/adapters-sql-common';
 
-import type { SqliteClient } from '../driver/driver.js';
 import type { StoreDb } from '../db/storeDb.js';
 import type { Statements } from '../statements.js';
-import { autoCheckpointOff } from './walBound.js';
 
 /** How long a stopping worker may take to finish its statement before it is terminated (ms). */
 const STOP_GRACE_MS = 5000;
-
-/** Events per table page, about: a worker batch's pages besides one index page per session. */
-const EVENTS_PER_PAGE = 20;
 
 /** The statements the worker prepares on its connection, by their SQL text. */
 const THREAD_STATEMENTS = ['capBoundary', 'capRangeEnd', 'victimSessions', 'headsOfKeys', 'cursorsOnTargets', 'insertHead', 'updateHead', 'insertJournal', 'deleteEventRange'] as const;
@@ -56,11 +51,6 @@ export interface StoreWorker {
   close(): Promise<void>;
 }
 
-/** What a worker batch adds to the WAL, in pages (about). */
-export function walPagesOfCapBatch(batch: CapBatch): number {
-  return batch.sessions + Math.ceil(batch.deleted / EVENTS_PER_PAGE);
-}
-
 /** The thread's module: compiled beside this one, else its TypeScript source (type stripping), else the built one. */
 function threadUrl(): URL {
   const built = new URL('./thread.js', import.meta.url);
@@ -76,16 +66,6 @@ function checkpointHere(db: StoreDb): void {
     db.client.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // The next checkpoint does the same work.
-  }
-}
-
-/** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
-export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
-  const restore = autoCheckpointOff(client);
-  try {
-    return work();
-  } finally {
-    restore();
   }
 }
 

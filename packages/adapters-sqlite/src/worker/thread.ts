@@ -39,15 +39,14 @@ function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection
       },
     };
   }
-  type BetterStatement = RawStatement & { readonly reader: boolean; raw(on: boolean): void };
+  type BetterStatement = RawStatement & { readonly reader: boolean; raw(on: boolean): BetterStatement };
   const Database = load(module) as new (path: string, options: object) => { exec(sql: string): void; prepare(sql: string): BetterStatement; inTransaction: boolean };
   const db = new Database(path, { timeout: busyTimeoutMs });
   return {
     exec: (sql) => db.exec(sql),
     prepare: (sql) => {
       const statement = db.prepare(sql);
-      if (statement.reader) statement.raw(true);
-      return statement;
+      return statement.reader ? statement.raw(true) : statement;
     },
     get inTransaction() {
       return db.inTransaction;

@@ -191,11 +191,21 @@ export function walSizeOn(client: SqliteClient): (() => WalSize) | undefined {
 }
 
 /** Turns the connection's auto-checkpoint off; returns what turns it back on as it was. */
-export function autoCheckpointOff(client: SqliteClient): () => void {
+function autoCheckpointOff(client: SqliteClient): () => void {
   const autocheckpoint = client.pragma('wal_autocheckpoint') as number;
   client.pragma('wal_autocheckpoint = 0');
   // PRAGMA takes no bound parameters; the value is the integer just read back.
   return () => void client.pragma(`wal_autocheckpoint = ${Math.trunc(autocheckpoint)}`);
+}
+
+/** Runs `work` (one write transaction) with the auto-checkpoint off, so its commit never copies the WAL back. */
+export function withoutAutoCheckpoint<T>(client: SqliteClient, work: () => T): T {
+  const restore = autoCheckpointOff(client);
+  try {
+    return work();
+  } finally {
+    restore();
+  }
 }
 
 /** Turns the connection's auto-checkpoint off and schedules its checkpoints in the worker. */
