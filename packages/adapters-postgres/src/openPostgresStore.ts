@@ -4,8 +4,7 @@ import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance }
 import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
-import { channelOf, clientConfig, poolConfig, unboundedConfig } from './connection/pool.js';
-import { withUnboundedClient } from './connection/unboundedClient.js';
+import { channelOf, clientConfig, poolConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
 import { nodePostgres } from './drizzle.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';

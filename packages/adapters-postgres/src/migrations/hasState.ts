@@ -1,7 +1,6 @@
 // Whether a database already holds a session-state store in a schema, checked without creating or migrating anything (for a read-only tool).
 import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
-import { unboundedConfig } from '../connection/pool.js';
-import { withUnboundedClient } from '../connection/unboundedClient.js';
+import { unboundedConfig, withUnboundedClient } from '../connection/pool.js';
 import { schemaVersion } from './migrate.js';
 
 /** True when `schema` (default session_state) exists and has had a session-state migration applied. */
