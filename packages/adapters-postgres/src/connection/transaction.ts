@@ -67,13 +67,9 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
     let committing = false;
     let result: T | undefined;
     try {
-      if (checkCommit) {
-        // The id names the transaction when its COMMIT's answer is lost.
-        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS id')) as unknown as [unknown, { rows: { id: string }[] }];
-        transactionId = begun[1].rows[0]?.id;
-      } else {
-        await client.query('BEGIN');
-      }
+      // The id names the transaction when its COMMIT's answer is lost.
+      const begun = await client.query(checkCommit ? 'BEGIN; SELECT txid_current()::text AS id' : 'BEGIN');
+      if (checkCommit) transactionId = (begun as unknown as [unknown, { rows: { id: string }[] }])[1].rows[0]?.id;
       result = await work(client);
       if (held.lostError() !== undefined) throw held.lostError();
       committing = true;
@@ -95,9 +91,7 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
       if (committing) {
         const status = transactionId === undefined ? undefined : await commitStatus(db.pool, transactionId);
         if (status === 'committed') return result as T;
-        if (status !== 'aborted') {
-          throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
-        }
+        if (status !== 'aborted') throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
       }
       // A server that stopped answering is not asked again on a fresh connection.
       if (isNoAnswer(e)) throw noAnswerError(e);
@@ -134,9 +128,7 @@ async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { reado
       held.release(lost);
       if (!lost) throw reportLocked(e);
       if (isNoAnswer(e)) throw noAnswerError(e);
-      if (reconnects >= MAX_RECONNECTS) {
-        throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
-      }
+      if (reconnects >= MAX_RECONNECTS) throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
     }
   }
 }

@@ -5,14 +5,6 @@ import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 import { inSchema } from './placeholder.js';
 
-/** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
-const bookkeeping = (schemaName: string): string => `
-CREATE TABLE IF NOT EXISTS ${schemaName}.schema_migrations (
-  version    bigint PRIMARY KEY,
-  name       text   NOT NULL,
-  applied_at bigint NOT NULL
-);`;
-
 /** The newest applied migration in the store's schema (0 when none). */
 export async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
   const found = await client.query<[number | null]>({ text: `SELECT max(version) FROM ${schemaName}.schema_migrations`, rowMode: 'array' });
@@ -30,11 +22,9 @@ export async function migrate(client: ClientBase, schemaName: string, migrations
     // The name is checked ([a-z_][a-z0-9_]*): no quoting needed.
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
     await client.query(`SET LOCAL search_path TO ${schemaName}`);
-    await client.query(bookkeeping(schemaName));
+    await client.query(`CREATE TABLE IF NOT EXISTS ${schemaName}.schema_migrations (version bigint PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
     const current = await schemaVersion(client, schemaName);
-    if (current > newest) {
-      throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
-    }
+    if (current > newest) throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
     for (const migration of migrations) {
       if (current >= migration.version) continue;
       await client.query(inSchema(migration.sql, schemaName));
