@@ -1,12 +1,11 @@
 // One store operation as one transaction, retried whole when nothing of it can have been kept; a COMMIT lost with its connection is asked back.
 import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
-import type { PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 
 import { dialect, type Statement } from '../statements.js';
 import type { StoreDb } from '../storeDb.js';
 import { checkOut, type HeldClient } from './checkOut.js';
-import { commitStatus } from './commitStatus.js';
 import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } from './lockedFailure.js';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
@@ -14,6 +13,9 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
 /** Fresh connections an operation tries after losing one, before it fails. */
 const MAX_RECONNECTS = 3;
+/** How often an 'in progress' commit status is asked again (the lost backend may still be ending), and the pause between. */
+const STATUS_ASKS = 50;
+const STATUS_PAUSE_MS = 10;
 
 export function isRetryable(error: unknown): boolean {
   const code = sqlState(error);
@@ -21,6 +23,23 @@ export function isRetryable(error: unknown): boolean {
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Whether a transaction whose COMMIT answer was lost with its connection committed, as the server recorded it (txid_status on another connection). */
+async function commitStatus(pool: Pool, transactionId: string): Promise<'committed' | 'aborted' | undefined> {
+  for (let ask = 0; ask < STATUS_ASKS; ask += 1) {
+    let status: unknown;
+    try {
+      // pool.query hears the client's 'error' and closes a client that failed.
+      status = (await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId])).rows[0]?.status;
+    } catch {
+      return undefined;
+    }
+    if (status === 'committed' || status === 'aborted') return status;
+    if (status !== 'in progress') return undefined;
+    await new Promise((resolve) => setTimeout(resolve, STATUS_PAUSE_MS));
+  }
+  return undefined;
+}
 
 /** A checked-out connection; one that fails while opening is tried again (counted as a reconnect) unless it timed out. */
 async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
