@@ -56,10 +56,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= pool.end());
-  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead };
+  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
-  const allOps = { ...ops, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
-  return storePort(() => db, allOps, (listener) => listenForSignals(listen, listener));
+  return storePort(() => db, ops, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */
