@@ -4,8 +4,7 @@ import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance }
 import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
-import { channelOf, clientConfig, poolConfig, unboundedConfig } from './connection/pool.js';
-import { withUnboundedClient } from './connection/unboundedClient.js';
+import { channelOf, clientConfig, poolConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
 import { nodePostgres } from './drizzle.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
@@ -57,10 +56,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => (closed ??= pool.end());
-  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead };
+  const ops = { readChanges, readHeads, listCursors, readCursorJournal, scanPending, readOverview, append: appendBatch, watch, drain, acknowledgeRead, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
   const listen = { config, channel: db.channel, isOwnBackend: (pid: number) => ownBackends.has(pid) };
-  const allOps = { ...ops, resetWatcher, unwatch, deleteSession, prune, previewPrune, vacuum, close };
-  return storePort(() => db, allOps, (listener) => listenForSignals(listen, listener));
+  return storePort(() => db, ops, (listener) => listenForSignals(listen, listener));
 }
 
 /** The server process id a connected client talks to (node-postgres keeps it from BackendKeyData). */

@@ -35,10 +35,7 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
 
 type Orm = NodePgDatabase<StoreTables>;
 /** The journal placeholders, each the array of one JournalParams field. */
-export const JOURNAL_COLUMNS = {
-  ...{ jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via' },
-  ...{ jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt' },
-} as const satisfies Record<string, keyof JournalParams>;
+export const JOURNAL_COLUMNS = { jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via', jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt' } as const satisfies Record<string, keyof JournalParams>;
 /** The cursor placeholders of a plan write, each the array of one CursorRow field. */
 export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt' } as const;
 

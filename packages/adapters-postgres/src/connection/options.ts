@@ -48,9 +48,7 @@ function checkPositive(options: PostgresStoreOptions, name: 'maxConnections' | '
 }
 
 export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`openPostgresStore: options must be an object with a connectionString, got ${String(options)}`);
-  }
+  if (typeof options !== 'object' || options === null) throw new TypeError(`openPostgresStore: options must be an object with a connectionString, got ${String(options)}`);
   const { connectionString } = options;
   if (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)) {
     // The string may hold a password: only its type and scheme are named.
@@ -58,15 +56,11 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
     throw new TypeError(`openPostgresStore: connectionString must be a postgres:// or postgresql:// URL, got ${got}`);
   }
   const schema = options.schema ?? DEFAULT_SCHEMA;
-  if (!isSchemaName(schema)) {
-    throw new TypeError(`openPostgresStore: schema must be ${SCHEMA_NAME_EXPECTED}, got ${JSON.stringify(options.schema)}`);
-  }
+  if (!isSchemaName(schema)) throw new TypeError(`openPostgresStore: schema must be ${SCHEMA_NAME_EXPECTED}, got ${JSON.stringify(options.schema)}`);
   const maxConnections = checkPositive(options, 'maxConnections', DEFAULT_MAX_CONNECTIONS);
   const connectTimeoutMs = checkPositive(options, 'connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS);
   const lockTimeoutMs = checkPositive(options, 'lockTimeoutMs', DEFAULT_LOCK_TIMEOUT_MS);
   const statementTimeoutMs = checkPositive(options, 'statementTimeoutMs', DEFAULT_STATEMENT_TIMEOUT_MS);
-  if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') {
-    throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
-  }
+  if (options.onCorruptRow !== undefined && typeof options.onCorruptRow !== 'function') throw new TypeError(`openPostgresStore: onCorruptRow must be a function, got ${typeof options.onCorruptRow}`);
   return { connectionString, schema, maxConnections, connectTimeoutMs, lockTimeoutMs, statementTimeoutMs };
 }

@@ -1,4 +1,4 @@
-// The store's connection settings: bigint read as number, no search_path (statements name the schema), the pool and the signal channel.
+// The store's connection settings: bigint read as number, no search_path (statements name the schema), the pool, unbounded connections, the signal channel.
 import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options.js';
@@ -14,15 +14,23 @@ export function unboundedConfig(options: CheckedOptions): ClientConfig {
   return { connectionString: options.connectionString, application_name: 'session-state', types, keepAlive: true, connectionTimeoutMillis: options.connectTimeoutMs };
 }
 
+/** Runs `work` on a connection of its own with `unboundedConfig`, closed after. */
+export async function withUnboundedClient<T>(config: ClientConfig, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(config);
+  // A connection lost here rejects the query under way; unheard, its 'error' would end the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return await work(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The pool's and the listener's connections: the server ends a lock wait at lockTimeoutMs and a statement at statementTimeoutMs (startup
  * parameters, so no statement more per transaction), and the client gives up on a server that does not answer a second later. */
 export function clientConfig(options: CheckedOptions): ClientConfig {
-  return {
-    ...unboundedConfig(options),
-    lock_timeout: options.lockTimeoutMs,
-    statement_timeout: options.statementTimeoutMs,
-    query_timeout: options.statementTimeoutMs + 1_000,
-  };
+  return { ...unboundedConfig(options), lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1_000 };
 }
 
 /** The store's pool, in pipeline mode: statements issued back to back (`runBoth`) go out in one round trip. */
@@ -31,6 +39,4 @@ export function poolConfig(options: CheckedOptions): PoolConfig {
 }
 
 /** The LISTEN/NOTIFY channel of a schema: gateways on other schemas never hear each other. */
-export function channelOf(schema: string): string {
-  return `session_state:${schema}`;
-}
+export const channelOf = (schema: string): string => `session_state:${schema}`;

@@ -1,12 +1,11 @@
 // One store operation as one transaction, retried whole when nothing of it can have been kept; a COMMIT lost with its connection is asked back.
 import { bindValues } from '@session-state/adapters-sql-common';
 import type { SQL } from 'drizzle-orm';
-import type { PoolClient, QueryResultRow } from 'pg';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 
 import { dialect, type Statement } from '../statements.js';
 import type { StoreDb } from '../storeDb.js';
 import { checkOut, type HeldClient } from './checkOut.js';
-import { commitStatus } from './commitStatus.js';
 import { isConnectTimeout, isNoAnswer, noAnswerError, reportLocked, sqlState } from './lockedFailure.js';
 
 /** deadlock_detected, serialization_failure: the transaction was rolled back and may be retried. */
@@ -14,6 +13,9 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 5;
 /** Fresh connections an operation tries after losing one, before it fails. */
 const MAX_RECONNECTS = 3;
+/** How often an 'in progress' commit status is asked again (the lost backend may still be ending), and the pause between. */
+const STATUS_ASKS = 50;
+const STATUS_PAUSE_MS = 10;
 
 export function isRetryable(error: unknown): boolean {
   const code = sqlState(error);
@@ -21,6 +23,23 @@ export function isRetryable(error: unknown): boolean {
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Whether a transaction whose COMMIT answer was lost with its connection committed, as the server recorded it (txid_status on another connection). */
+async function commitStatus(pool: Pool, transactionId: string): Promise<'committed' | 'aborted' | undefined> {
+  for (let ask = 0; ask < STATUS_ASKS; ask += 1) {
+    let status: unknown;
+    try {
+      // pool.query hears the client's 'error' and closes a client that failed.
+      status = (await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId])).rows[0]?.status;
+    } catch {
+      return undefined;
+    }
+    if (status === 'committed' || status === 'aborted') return status;
+    if (status !== 'in progress') return undefined;
+    await new Promise((resolve) => setTimeout(resolve, STATUS_PAUSE_MS));
+  }
+  return undefined;
+}
 
 /** A checked-out connection; one that fails while opening is tried again (counted as a reconnect) unless it timed out. */
 async function connect(db: StoreDb, reconnects: number): Promise<{ readonly held: HeldClient; readonly reconnects: number }> {
@@ -67,13 +86,9 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
     let committing = false;
     let result: T | undefined;
     try {
-      if (checkCommit) {
-        // The id names the transaction when its COMMIT's answer is lost.
-        const begun = (await client.query('BEGIN; SELECT txid_current()::text AS id')) as unknown as [unknown, { rows: { id: string }[] }];
-        transactionId = begun[1].rows[0]?.id;
-      } else {
-        await client.query('BEGIN');
-      }
+      // The id names the transaction when its COMMIT's answer is lost.
+      const begun = await client.query(checkCommit ? 'BEGIN; SELECT txid_current()::text AS id' : 'BEGIN');
+      if (checkCommit) transactionId = (begun as unknown as [unknown, { rows: { id: string }[] }])[1].rows[0]?.id;
       result = await work(client);
       if (held.lostError() !== undefined) throw held.lostError();
       committing = true;
@@ -95,9 +110,7 @@ export async function inTransaction<T>(db: StoreDb, work: (client: PoolClient) =
       if (committing) {
         const status = transactionId === undefined ? undefined : await commitStatus(db.pool, transactionId);
         if (status === 'committed') return result as T;
-        if (status !== 'aborted') {
-          throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
-        }
+        if (status !== 'aborted') throw new Error(`the connection to PostgreSQL was lost during COMMIT (${cause}) and whether the transaction committed could not be read back: the operation may or may not have been applied`);
       }
       // A server that stopped answering is not asked again on a fresh connection.
       if (isNoAnswer(e)) throw noAnswerError(e);
@@ -134,9 +147,7 @@ async function queryAlone<Row extends unknown[]>(db: StoreDb, statement: { reado
       held.release(lost);
       if (!lost) throw reportLocked(e);
       if (isNoAnswer(e)) throw noAnswerError(e);
-      if (reconnects >= MAX_RECONNECTS) {
-        throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
-      }
+      if (reconnects >= MAX_RECONNECTS) throw new Error(`the connection to PostgreSQL was lost during a read, ${MAX_RECONNECTS + 1} times (${messageOf(held.lostError())})`);
     }
   }
 }

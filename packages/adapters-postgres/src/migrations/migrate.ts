@@ -1,22 +1,26 @@
-// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once.
+// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once;
+// and tells, without creating or migrating anything (for a read-only tool), whether a database already holds a store in a schema.
 import type { ClientBase } from 'pg';
 
+import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
+import { unboundedConfig, withUnboundedClient } from '../connection/pool.js';
 import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 import { inSchema } from './placeholder.js';
 
-/** The bookkeeping table, in `schemaName` (a checked name: [a-z_][a-z0-9_]*, no quoting needed). */
-const bookkeeping = (schemaName: string): string => `
-CREATE TABLE IF NOT EXISTS ${schemaName}.schema_migrations (
-  version    bigint PRIMARY KEY,
-  name       text   NOT NULL,
-  applied_at bigint NOT NULL
-);`;
-
 /** The newest applied migration in the store's schema (0 when none). */
-export async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
+async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
   const found = await client.query<[number | null]>({ text: `SELECT max(version) FROM ${schemaName}.schema_migrations`, rowMode: 'array' });
   return Number(found.rows[0]?.[0] ?? 0);
+}
+
+/** True when `schema` (default session_state) exists and has had a session-state migration applied. */
+export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
+  const checked = checkOptions(options);
+  return withUnboundedClient(unboundedConfig(checked), async (client) => {
+    const found = await client.query<{ applied: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations') AS applied`, [checked.schema]);
+    return found.rows[0]?.applied === true && (await schemaVersion(client, checked.schema)) > 0;
+  });
 }
 
 /** Creates the schema if needed and applies the pending migrations (search_path the store's schema); returns the versions applied. */
@@ -30,11 +34,9 @@ export async function migrate(client: ClientBase, schemaName: string, migrations
     // The name is checked ([a-z_][a-z0-9_]*): no quoting needed.
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
     await client.query(`SET LOCAL search_path TO ${schemaName}`);
-    await client.query(bookkeeping(schemaName));
+    await client.query(`CREATE TABLE IF NOT EXISTS ${schemaName}.schema_migrations (version bigint PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
     const current = await schemaVersion(client, schemaName);
-    if (current > newest) {
-      throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
-    }
+    if (current > newest) throw new Error(`the database schema version ${current} is newer than this library knows (${newest})`);
     for (const migration of migrations) {
       if (current >= migration.version) continue;
       await client.query(inSchema(migration.sql, schemaName));

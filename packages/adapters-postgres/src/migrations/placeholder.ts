@@ -12,8 +12,6 @@ const QUALIFIER = `"${MIGRATION_SCHEMA_PLACEHOLDER}".`;
 export function inSchema(sql: string, schemaName: string): string {
   if (!SCHEMA_NAME.test(schemaName)) throw new Error(`migrate: the schema name must match ${SCHEMA_NAME.source}, got ${JSON.stringify(schemaName)}`);
   const rest = sql.split(QUALIFIER);
-  if (rest.some((part) => part.includes(MIGRATION_SCHEMA_PLACEHOLDER))) {
-    throw new Error(`migrate: a migration names the placeholder schema ${MIGRATION_SCHEMA_PLACEHOLDER} other than as a qualifier`);
-  }
+  if (rest.some((part) => part.includes(MIGRATION_SCHEMA_PLACEHOLDER))) throw new Error(`migrate: a migration names the placeholder schema ${MIGRATION_SCHEMA_PLACEHOLDER} other than as a qualifier`);
   return rest.join(`"${schemaName}".`);
 }

@@ -3,8 +3,8 @@ import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, 
 import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
+import { withUnboundedClient } from '../connection/pool.js';
 import { inTransaction, NO_COMMIT_CHECK, run, runAlone } from '../connection/transaction.js';
-import { withUnboundedClient } from '../connection/unboundedClient.js';
 import { pgCore } from '../drizzle.js';
 import type { StoreDb } from '../storeDb.js';
 import { writeJournal } from './journal.js';

@@ -20,11 +20,7 @@ export async function journalRemoval(db: StoreDb, client: PoolClient, operation:
 export async function writeHeads(db: StoreDb, client: PoolClient, changes: readonly HeadChange[]): Promise<Map<string, SignalLogHead>> {
   const { writes, after } = planHeadWrites(changes);
   if (writes.length > 0) {
-    await run(client, db.statements.writeHeads, {
-      sessionKeys: writes.map((w) => w.sessionKey),
-      heads: writes.map((w) => w.head),
-      pruneWatermarks: writes.map((w) => w.pruneWatermark),
-    });
+    await run(client, db.statements.writeHeads, { sessionKeys: writes.map((w) => w.sessionKey), heads: writes.map((w) => w.head), pruneWatermarks: writes.map((w) => w.pruneWatermark) });
   }
   return after;
 }
