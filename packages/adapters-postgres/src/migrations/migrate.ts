@@ -1,26 +1,14 @@
-// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once;
-// and tells, without creating or migrating anything (for a read-only tool), whether a database already holds a store in a schema.
+// Applies the pending migrations at open in one transaction under an advisory lock, so concurrent openers apply each exactly once.
 import type { ClientBase } from 'pg';
 
-import { checkOptions, type PostgresStoreOptions } from '../connection/options.js';
-import { unboundedConfig, withUnboundedClient } from '../connection/pool.js';
 import { GENERATED_MIGRATIONS } from './generated.js';
 import type { Migration } from './migration.js';
 import { inSchema } from './placeholder.js';
 
 /** The newest applied migration in the store's schema (0 when none). */
-async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
+export async function schemaVersion(client: ClientBase, schemaName: string): Promise<number> {
   const found = await client.query<[number | null]>({ text: `SELECT max(version) FROM ${schemaName}.schema_migrations`, rowMode: 'array' });
   return Number(found.rows[0]?.[0] ?? 0);
-}
-
-/** True when `schema` (default session_state) exists and has had a session-state migration applied. */
-export async function hasPostgresState(options: Pick<PostgresStoreOptions, 'connectionString' | 'schema' | 'connectTimeoutMs'>): Promise<boolean> {
-  const checked = checkOptions(options);
-  return withUnboundedClient(unboundedConfig(checked), async (client) => {
-    const found = await client.query<{ applied: boolean }>(`SELECT EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations') AS applied`, [checked.schema]);
-    return found.rows[0]?.applied === true && (await schemaVersion(client, checked.schema)) > 0;
-  });
 }
 
 /** Creates the schema if needed and applies the pending migrations (search_path the store's schema); returns the versions applied. */
