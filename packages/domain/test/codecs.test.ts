@@ -164,7 +164,7 @@ describe('payload', () => {
     expect(decodes(Payload, payload)).toBe(false);
   });
 
-  // The walk counts the JSON text's bytes without building it: for any JSON object, padded to
+  // The walk writes the JSON text itself and counts its bytes: for any JSON object, padded to
   // exactly the cap it is taken (its text JSON.stringify's), and one byte more is refused.
   prop.prop([fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 })])(
     'any JSON object is taken at exactly 4 KiB of JSON text, with JSON.stringify\'s text, and refused at one byte more',
