@@ -3,7 +3,7 @@ import { describe, expect, test } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/lib/Either.js';
 
-import { PayloadInput as Payload, PAYLOAD_MAX_BYTES, takePayload } from '../src/input/payload.js';
+import { PayloadInput as Payload, PAYLOAD_MAX_BYTES } from '../src/input/payload.js';
 import {
   SessionKeyInput,
   isAgentQualified,
@@ -175,10 +175,10 @@ describe('payload', () => {
       const room = PAYLOAD_MAX_BYTES - Buffer.byteLength(text);
       fc.pre(room >= 0);
       const exact = padded(room);
-      const taken = takePayload(exact);
-      expect(taken.ok && taken.payload.json).toBe(JSON.stringify(exact));
+      const taken = Payload.decode(exact);
+      expect(E.isRight(taken) && taken.right.json).toBe(JSON.stringify(exact));
       expect(Buffer.byteLength(JSON.stringify(exact))).toBe(PAYLOAD_MAX_BYTES);
-      expect(takePayload(padded(room + 1)).ok).toBe(false);
+      expect(decodes(Payload, padded(room + 1))).toBe(false);
     },
   );
 

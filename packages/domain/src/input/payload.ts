@@ -15,13 +15,6 @@ interface TakenPayload {
   readonly json: string;
 }
 
-/** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
-interface PayloadProblem {
-  readonly path: readonly string[];
-  readonly value: unknown;
-  readonly expected: string;
-}
-
 function isPlainObject(u: unknown): u is Record<string, unknown> {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
   const proto = Object.getPrototypeOf(u) as unknown;
@@ -169,26 +162,19 @@ class PayloadWalk {
   }
 }
 
-/** A private copy of the caller's payload and its JSON text, or where and why it cannot be one. */
-export function takePayload(u: unknown): { readonly ok: true; readonly payload: TakenPayload } | { readonly ok: false; readonly problem: PayloadProblem } {
-  try {
-    return { ok: true, payload: new PayloadWalk().take(u) };
-  } catch (e) {
-    if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all` } };
-    if (e instanceof Refused) return { ok: false, problem: { path: e.path.reverse(), value: e.value, expected: e.expected } };
-    throw e;
-  }
-}
-
 /** Decodes the caller's payload into a private copy and its JSON text; a failure names the path below the payload and what it must be. */
 export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.Type<TakenPayload, TakenPayload, unknown>(
   `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
   (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
   (u, c) => {
-    const take = takePayload(u);
-    if (take.ok) return t.success(take.payload);
-    const { path, value, expected } = take.problem;
-    return t.failure(value, [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))], expected);
+    try {
+      return t.success(new PayloadWalk().take(u));
+    } catch (e) {
+      if (e instanceof Oversized) return t.failure(u, c, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`);
+      if (!(e instanceof Refused)) throw e;
+      const { value } = e;
+      return t.failure(value, [...c, ...e.path.reverse().map((key) => ({ key, type: t.unknown, actual: value }))], e.expected);
+    }
   },
   (a) => a,
 );
