@@ -91,10 +91,11 @@ export function createAppendPipeline(deps: PipelineDeps) {
     return results;
   };
 
-  /** One timed store call, settled by `settle` with its outcomes, or with undefined and what it failed with. */
+  /** One store call (timed for an observer of append batches), settled by `settle` with its outcomes, or with undefined and what it failed with. */
   type Settle<R> = (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R;
   const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
-    const started = performance.now();
+    const observeBatch = appends > 0 ? observe.appendBatch : undefined;
+    const started = observeBatch === undefined ? 0 : performance.now();
     let outcomes: readonly AppendOutcome[] | undefined;
     let failure: unknown;
     try {
@@ -102,7 +103,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
     } catch (error) {
       failure = error;
     }
-    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
+    observeBatch?.({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
     return settle(outcomes, failure);
   };
 
