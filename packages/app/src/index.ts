@@ -1,7 +1,7 @@
 // @session-state/app: the facade a gateway embeds, its error types and options; the gateway
 // passes in the one store it installs.
 export { createSessionStateAwareness } from './awareness.js';
-export type { ChildSpawnedInput, ChildSpawnedResult, Notice, PruneResult, RecordError, RecordInput, RecordResult, SentInput } from './api.js';
+export type { ChildSpawnedInput, ChildSpawnedResult, Notice, TakenNotice, PruneResult, RecordError, RecordInput, RecordResult, SentInput } from './api.js';
 export type { SessionListRow, SessionStateAwareness, SessionStateAwarenessOptions, StatusOptions } from './api.js';
 export { ClockError, ClosedError, InvalidInputError, StoreOperationError } from './errors/errors.js';
 export type { AwarenessMetrics } from './metrics.js';

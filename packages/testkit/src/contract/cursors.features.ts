@@ -2,7 +2,7 @@
 // and the removals (unwatch, resetWatcher, deleteSession).
 import { expect } from 'expect';
 
-import { noticeText, planAppend, type CursorEvent, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { planAppend, type CursorEvent, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
 
 import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, started, type RecordSpec, type Suite } from './fixtures.js';
 
@@ -47,7 +47,7 @@ export function describeCursors(s: Suite): void {
         return [changes[0], changes[4]];
       });
       expect(burst).toEqual([]);
-      expect(second?.notices.map((n) => [n.text, n.reason, n.notified])).toEqual([A, C].map(() => [noticeText(B, acked), 'repeat', at]));
+      expect(second?.notices.map((n) => [n.acked, n.reason, n.notified])).toEqual([A, C].map(() => [acked, 'repeat', at]));
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: at, material: last?.event.sequence });
     });
 
@@ -127,11 +127,11 @@ export function describeCursors(s: Suite): void {
       await store.watch({ watcher: A, target: B, now: T0 });
       const first = await appendSeq(store, B, foreign(), T0 + 1);
       const later = await appendSeq(store, B, foreign(), T0 + 2);
-      const [reopen, reopenJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: first }], T0 + 3));
+      const [reopen, reopenJournal] = await journalAnd(store, () => store.drain({ watcher: A, acks: [{ target: B, notified: first }], now: T0 + 3 }));
       expect(reopen).toEqual([{ target: B, result: 'acked', acked: first, reopened: noticeOf(A, B, first, later, 'reopen') }]);
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first, notified: later, material: later });
       expect(reopenJournal).toEqual([viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 3)]);
-      const [acked, ackJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: later }], T0 + 4));
+      const [acked, ackJournal] = await journalAnd(store, () => store.drain({ watcher: A, acks: [{ target: B, notified: later }], now: T0 + 4 }));
       expect(acked).toEqual([{ target: B, result: 'acked', acked: later }]);
       expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: later, notified: later, material: later, touchedAt: T0 + 4 });
       expect(ackJournal).toEqual([viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 4)]);
@@ -143,9 +143,9 @@ export function describeCursors(s: Suite): void {
       const onE = await append(store, E, foreign(D), T0 + 1);
       const before = await cursorOf(store, A, E);
       const [wrong, one] = [(onE.event.sequence + 1) as StoredEvent['sequence'], 1 as StoredEvent['sequence']];
-      const stale = await journalDuring(store, () => store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }], T0 + 2));
+      const stale = await journalDuring(store, () => store.drain({ watcher: A, acks: [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }], now: T0 + 2 }));
       expect(stale).toEqual([]);
-      const outcomes = await store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }, { target: C, notified: change.event.sequence }], T0 + 2);
+      const outcomes = await store.drain({ watcher: A, acks: [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }, { target: C, notified: change.event.sequence }], now: T0 + 2 });
       expect(outcomes).toEqual([{ target: E, result: 'stale', pending: noticeOf(A, E, 0, onE.event.sequence, 'repeat') }, { target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
       expect(await cursorOf(store, A, E)).toEqual(before);
     });
@@ -162,7 +162,7 @@ export function describeCursors(s: Suite): void {
       const outcomes = await store.append([{ type: 'drain', watcher: A, acks, now: T0 + 2 }, ...changes()]);
       await onFreshStore(s.factory, async (apart) => {
         expect(await pendingAcks(apart)).toEqual(acks);
-        expect(outcomes).toEqual([{ type: 'drained', outcomes: await apart.drain(A, acks, T0 + 2) }, ...(await apart.append(changes()))]);
+        expect(outcomes).toEqual([{ type: 'drained', outcomes: await apart.drain({ watcher: A, acks: acks, now: T0 + 2 }) }, ...(await apart.append(changes()))]);
         expect([await store.listCursors(), await store.readCursorJournal()]).toEqual([await apart.listCursors(), await apart.readCursorJournal()]);
       });
       // The drain ran first: both cursors were acknowledged, so the appends raised new first notices.

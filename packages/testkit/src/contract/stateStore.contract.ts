@@ -161,7 +161,7 @@ function describeReads(s: Suite): void {
       for (const [operation, call] of [
         ['watch', () => store.watch({ watcher: bad, target: A, now: T0 })],
         ['watch', () => store.watch({ watcher: A, target: bad, now: T0 })],
-        ['drain', () => store.drain(bad, [{ target: A, notified: 1 as Notice['notified'] }], T0)],
+        ['drain', () => store.drain({ watcher: bad, acks: [{ target: A, notified: 1 as Notice['notified'] }], now: T0 })],
         ['resetWatcher', () => store.resetWatcher(bad, T0)],
         ['unwatch', () => store.unwatch(bad, A, T0)],
         ['acknowledgeRead', () => store.acknowledgeRead({ watcher: bad, target: A, ...read })],
