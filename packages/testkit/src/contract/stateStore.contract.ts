@@ -9,6 +9,7 @@ import type { StoreHarness } from '../stores.js';
 import { describeAppend } from './append.features.js';
 import { describeCorruptRows } from './corruptRows.features.js';
 import { describeCursors } from './cursors.features.js';
+import { describeDelivery } from './delivery.features.js';
 import { A, B, C, DAY, T0, append, appendMany, command, expectAppended, foreign, globalTestRunner, headOf, key, pairOf, pruneAll, readAll, request, seqs, type StateStoreFactory, type Suite, type TestRunner } from './fixtures.js';
 import { describeJournal } from './journal.features.js';
 import { describeLaws } from './laws.features.js';
@@ -62,7 +63,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       await harness?.cleanup();
       harness = current = undefined;
     });
-    for (const features of [describeAppend, describeReads, describeCursors, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
+    for (const features of [describeAppend, describeReads, describeCursors, describeDelivery, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
   });
 }
 
