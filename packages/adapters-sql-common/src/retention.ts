@@ -38,9 +38,9 @@ export function previewOfCounts(row: readonly unknown[] | undefined, request: Pr
   return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: idle };
 }
 
-/** The `journalWindowEntries` values of a batch: one entry beyond its window (to see the journal's end); while the cap does not bind, only aged entries need `removable`. */
-export function journalWindowParams(request: PruneRequest, beyondCap: number): { readonly after: number; readonly size: number; readonly removableBefore: number } {
-  return { after: journalAfterOf(request), size: request.batchSize + 1, removableBefore: beyondCap > 0 ? Number.MAX_SAFE_INTEGER : pruneCountParams(request).cutoff };
+/** The `journalWindowEntries` values of a batch: one entry beyond its window, to see the journal's end. */
+export function journalWindowParams(request: PruneRequest, beyondCap: number): { readonly after: number; readonly size: number; readonly beyondCap: number; readonly cutoff: number } {
+  return { after: journalAfterOf(request), size: request.batchSize + 1, beyondCap, cutoff: pruneCountParams(request).cutoff };
 }
 
 /** planJournalWindow over the `journalWindowEntries` rows read with journalWindowParams, with `beyondCap` from `journalExcess`. */

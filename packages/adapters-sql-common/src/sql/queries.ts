@@ -29,6 +29,7 @@ export function sharedStatements(tables: SqlTables) {
   const eventColumns = listOf(events, EVENT_FIELDS);
   const cursorColumns = listOf(cursors, CURSOR_FIELDS);
   const { sql } = orm;
+  const agedJournalAfter = q<Cutoff & { readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`);
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
@@ -66,13 +67,14 @@ FROM ${heads} WHERE ${heads.head} > 0`),
     idleLeft: q<Cutoff>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`),
     /** {maxRows, limit} → [journal entries beyond the newest `maxRows`, counted up to `limit`]. */
     journalExcess: q<{ readonly maxRows: number } & Limit>(sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`),
-    /** {after, size, removableBefore} → [position, watcher, target, recordedAt, removable] of the first `size` entries after `after`, a
-     * retention window; `removable` is worked out only for entries recorded before `removableBefore` (false for the others). */
-    journalWindowEntries: q<{ readonly after: number; readonly size: number; readonly removableBefore: number }>(sql`SELECT ${listOf(cursorJournal, ['position', 'watcher', 'target', 'recordedAt'])},
-  CASE WHEN ${cursorJournal.recordedAt} < ${p('removableBefore')} THEN ${removableEntry(tables)} ELSE false END
-FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}`),
+    /** {after, size, beyondCap, cutoff} → [position, watcher, target, recordedAt, removable] of the first `size` entries after `after`, a
+     * retention window; while the cap does not bind (`beyondCap` 0), `removable` only for aged entries, and no rows when none is left. */
+    journalWindowEntries: q<{ readonly after: number; readonly size: number; readonly beyondCap: number } & Cutoff>(sql`SELECT ${listOf(cursorJournal, ['position', 'watcher', 'target', 'recordedAt'])},
+  CASE WHEN ${p('beyondCap')} > 0 OR ${cursorJournal.recordedAt} < ${p('cutoff')} THEN ${removableEntry(tables)} ELSE false END
+FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND (${p('beyondCap')} > 0 OR (${agedJournalAfter}) IS NOT NULL)
+ORDER BY ${cursorJournal.position} LIMIT ${p('size')}`),
     /** {cutoff, after} → a row when an entry recorded before `cutoff` lies after `after` (ordered as agedLeft). */
-    agedJournalAfter: q<Cutoff & { readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`),
+    agedJournalAfter,
   };
 }
 
