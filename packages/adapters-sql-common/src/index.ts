@@ -4,8 +4,8 @@ export { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, headOfRow } fr
 export { headRowOf, headsInKeyOrder, overviewOfRows, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './rows/heads.js';
 export { decodeStoredJournalEntries, journalParams, type JournalParams } from './rows/journalRow.js';
 export { decodePendingRows, decodeStoredCursor, decodeStoredCursors, storedEventDecoders, type CursorValues, type StoredEventDecoder } from './rows/storedRow.js';
-export { batchRoom, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, retentionCutoff } from './retention.js';
-export { listCursorsQuery, readCursorJournalQuery, removableEntry, sharedStatements, type SharedStatementName, type SharedStatementParams } from './sql/queries.js';
+export { batchRoom, journalWindowParams, planJournalRows, previewOfCounts, pruneCountParams, retentionCutoff } from './retention.js';
+export { listCursorsQuery, readCursorJournalQuery, sharedStatements, type SharedStatementName, type SharedStatementParams } from './sql/queries.js';
 export { bindValues, p, q, renderStatement, type Query, type Renderable } from './sql/statement.js';
 export { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, type SqlTables } from './sql/tables.js';
 export { consoleLogger, logCorruptRow, storeLogger, warnCorruptRow } from './port/storeLogger.js';
