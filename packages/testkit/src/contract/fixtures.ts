@@ -232,8 +232,8 @@ export async function replayMismatch(store: StateStore, row: CursorRow, replayed
     }
     const folded = state === undefined ? undefined : toWatermarks(state);
     const status = fromWatermarks(entry).status;
-    if (folded === undefined || fromWatermarks(folded).status !== status || folded.acked !== entry.acked || (status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material) {
-      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material])}, evolve gives ${JSON.stringify(folded)}`;
+    if (folded === undefined || fromWatermarks(folded).status !== status || folded.acked !== entry.acked || (status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material || folded.takenUntil !== entry.takenUntil) {
+      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material, entry.takenUntil])}, evolve gives ${JSON.stringify(folded)}`;
     }
     state = fromWatermarks(entry);
   }

@@ -103,6 +103,8 @@ export function describeLaws(s: Suite): void {
       { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('spawn' as const), parent: castIndex, child: castIndex }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
+      // A take leased for 1-3 minutes: appends move the clock on, so later takes meet running and ended leases.
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('take' as const), watcher: castIndex, stale: fc.boolean(), lease: fc.integer({ min: 1, max: 3 }) }) },
       { weight: 1, arbitrary: fc.constant({ type: 'restart' as const }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('reset' as const), watcher: castIndex }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('unwatch' as const), watcher: castIndex, target: castIndex }) },
@@ -141,7 +143,7 @@ export function describeLaws(s: Suite): void {
       { type: 'drain', watcher: 0, stale: false },
     ];
 
-    test('replaying the cursor journal from empty gives the live cursor rows and the same notices: after any history of appends, watches, spawns, drains, restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
+    test('replaying the cursor journal from empty gives the live cursor rows and the same notices: after any history of appends, watches, spawns, drains, takes (leases running and ended), restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
           onFreshStore(factory, async (s, h) => {
@@ -165,11 +167,12 @@ export function describeLaws(s: Suite): void {
                   await s.append([request(cast[op.child] as SessionKey, { kind: 'child_spawned', actorType: 'agent', actorSessionKey: parent }, now, parent)]);
                   break;
                 }
-                case 'drain': {
+                case 'drain':
+                case 'take': {
                   const watcher = cast[op.watcher] as SessionKey;
                   const held = await heldNotices(s, (w) => w === watcher);
                   const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
-                  await s.drain({ watcher: watcher, acks: acks, now: now });
+                  await s.drain({ watcher, acks, now, ...(op.type === 'take' ? { takenUntil: now + op.lease * MINUTE } : {}) });
                   break;
                 }
                 case 'restart':
