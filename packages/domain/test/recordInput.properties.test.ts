@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js';
 
 import { decodeRecordInput } from '../src/input/recordInput.js';
 
-const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
+const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted', 'created'];
 
 /** Mostly valid values, sometimes invalid ones. */
 const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>): fc.Arbitrary<T | U> =>
