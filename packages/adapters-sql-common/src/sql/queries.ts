@@ -30,8 +30,8 @@ export function sharedStatements(tables: SqlTables) {
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
-    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
+    /** {since, sessionKey, limit} → [head, pruneWatermark, earliest retained (null when none), ...SessionEventValues] of the events after `since`, in one snapshot: null event columns when none, no row without a head. */
+    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, (SELECT min(${events.sequence}) FROM ${events} WHERE ${events.sessionKey} = ${p('sessionKey')}), ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
 LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
 WHERE ${heads.sessionKey} = ${p('sessionKey')}
 ORDER BY ${events.sequence} LIMIT ${p('limit')}`),

@@ -38,7 +38,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };
         }
         const page = await failures.storeCall('status', () => store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT), fields);
-        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
+        const stateChanges = buildStateChanges(page, changesSince);
         if (stateChanges.historyGap) counters.add('gapsServed');
         // In the same lane turn as the read: no append of this process lands in between.
         if (reader !== undefined && !page.hasMore) await acknowledgeRead(reader, key, changesSince, page.head.head);
