@@ -1,15 +1,15 @@
-// `status` and `list`: reads in the lane, so each sees every write called before it. A `status`
-// with a `reader` whose page reaches the head acknowledges the reader's cursor.
+// `status`, `list` and `watched`: reads in the lane, so each sees every write called before it. A
+// `status` with a `reader` whose page reaches the head acknowledges the reader's cursor.
 import { buildStateChanges, MAX_PAGE_LIMIT, ZERO, type Sequence, type SessionKey } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../api.js';
+import type { SessionListRow, SessionStateAwareness, WatchedSession } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
 import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type ReadDeps = Pick<FacadeParts, 'store' | 'counters' | 'failures' | 'order' | 'board' | 'logger'>;
 
-export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list'> {
+export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list' | 'watched'> {
   /**
    * The reader's page reached the head at `through`: acknowledge its cursor, withdraw the pair's
    * notice and queue a reopened one. Best-effort: on failure the notice simply stays queued.
@@ -24,6 +24,16 @@ export function createReadMethods({ store, counters, failures, order, board, log
     } catch (error) {
       logger.error({ operation: 'acknowledgeRead', ...fields, error: describeFailure(error) }, 'acknowledging a reader’s status read failed; its notice stays queued');
     }
+  };
+
+  /** One `list` row per key, in order, from one heads read. */
+  const listRows = async (operation: string, keys: readonly SessionKey[]): Promise<SessionListRow[]> => {
+    const rows = await failures.storeCall(operation, () => store.readHeads(keys));
+    const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
+    return keys.map((key) => {
+      const version = heads.get(key) ?? 0;
+      return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
+    });
   };
 
   return {
@@ -49,12 +59,34 @@ export function createReadMethods({ store, counters, failures, order, board, log
     async list(sessionKeys) {
       failures.ensureOpen('list');
       const keys = decodeSessionKeys(sessionKeys);
-      const rows = await order.enter(() => failures.storeCall('list', () => store.readHeads(keys)));
-      const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
-      return keys.map((key) => {
-        const version = heads.get(key) ?? 0;
-        return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
+      return order.enter(() => listRows('list', keys));
+    },
+
+    async watched(watcherKey) {
+      failures.ensureOpen('watched');
+      const watcher = decodeSessionKey(watcherKey, 'watched.watcherKey');
+      return order.enter(async () => {
+        const cursors = await failures.storeCall('watched', () => store.listCursors({ watcher }), { watcher });
+        const rows = await listRows('watched', cursors.map((cursor) => cursor.target));
+        return cursors.map((cursor, i): WatchedSession => ({ ...(rows[i] as SessionListRow), pending: cursor.material > cursor.acked }));
       });
     },
   };
+}
+
+/** At most this many targets are named in the watched-sessions paragraph; the rest are counted. */
+const WATCHED_NAMED = 20;
+
+/**
+ * The paragraph naming a watcher's watched sessions for its system prompt ('' when none): the
+ * targets in the order given, at most 20, the rest counted. Versions and pending marks stay out,
+ * so the bytes change only with the watched set and a cached prompt stays valid.
+ *
+ * @example const section = renderWatchedSessions(await awareness.watched('agent:main:main'));
+ */
+export function renderWatchedSessions(rows: readonly WatchedSession[]): string {
+  if (rows.length === 0) return '';
+  const named = rows.slice(0, WATCHED_NAMED).map((row) => `"${row.sessionKey}"`).join(', ');
+  const more = rows.length > WATCHED_NAMED ? ` and ${rows.length - WATCHED_NAMED} more` : '';
+  return `Sessions you watch: ${named}${more}. When another actor changes one, you get one notice; you can read any of them with session_status (sessionKey, changesSince), and should before you act on what you know of it.`;
 }
