@@ -52,7 +52,7 @@ export interface RecordInput {
   /** A small plain JSON object (at most 4 KiB); `run_failed` needs `outcome`. */
   readonly payload?: Readonly<Record<string, unknown>> | undefined;
   readonly dedupeKey?: string | undefined;
-  /** ISO string or epoch ms; informational, returned as ISO. */
+  /** ISO string or epoch ms; informational, returned as ISO; kept within the 24 hours up to the clock's now (a later time is stored as now). */
   readonly occurredAt?: string | number | undefined;
   /** When true and nobody watches the session, nothing is written. */
   readonly onlyIfWatched?: boolean | undefined;

@@ -74,9 +74,6 @@ export function createReadMethods({ store, counters, failures, order, board, log
   };
 }
 
-/** At most this many targets are named in the watched-sessions paragraph; the rest are counted. */
-const WATCHED_NAMED = 20;
-
 /**
  * The paragraph naming a watcher's watched sessions for its system prompt ('' when none): the
  * targets in the order given, at most 20, the rest counted. Versions and pending marks stay out,
@@ -86,7 +83,7 @@ const WATCHED_NAMED = 20;
  */
 export function renderWatchedSessions(rows: readonly WatchedSession[]): string {
   if (rows.length === 0) return '';
-  const named = rows.slice(0, WATCHED_NAMED).map((row) => `"${row.sessionKey}"`).join(', ');
-  const more = rows.length > WATCHED_NAMED ? ` and ${rows.length - WATCHED_NAMED} more` : '';
-  return `Sessions you watch: ${named}${more}. When another actor changes one, you get one notice; you can read any of them with session_status (sessionKey, changesSince), and should before you act on what you know of it.`;
+  const named = rows.slice(0, 20).map((row) => `"${row.sessionKey}"`);
+  const more = rows.length > named.length ? ` and ${rows.length - named.length} more` : '';
+  return `Sessions you watch: ${named.join(', ')}${more}. When another actor changes one, you get one notice; you can read any of them with session_status (sessionKey, changesSince), and should before you act on what you know of it.`;
 }
