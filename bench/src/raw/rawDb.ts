@@ -40,10 +40,10 @@ const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
        ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
   cursorsOnTarget: 'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE target = ?',
   updateCursor: 'UPDATE cursors SET acked = ?, notified = ?, material = ?, touched_at = ? WHERE watcher = ? AND target = ?',
-  changesSince: `SELECT h.head, h.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = ?), e.sequence, e.kind,
-              e.actor_type, e.actor_session_key, e.summary, e.payload, e.occurred_at
+  changesSince: `SELECT h.head, h.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = CAST(? AS TEXT)), e.sequence,
+              e.kind, e.actor_type, e.actor_session_key, e.summary, e.payload, e.occurred_at
          FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
-        WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
+        WHERE h.session_key = CAST(? AS TEXT) ORDER BY e.sequence LIMIT CAST(? AS BIGINT)`,
   pendingCursors: 'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
   raiseNotified: 'UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?',
   insertJournal: `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
