@@ -30,10 +30,8 @@ export function sharedStatements(tables: SqlTables) {
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
-    /**
-     * {since, sessionKey, limit} → [head, pruneWatermark, earliest retained (null when none), ...SessionEventValues] of the events after `since`, in one snapshot: null event columns when none, no row without a head.
-     * The key and the limit are CASTs: SQLite's planner looks into a bare bound LIMIT (and a bare key beside an ORDER BY or min) and recompiles the statement at every step to do so.
-     */
+    /** {since, sessionKey, limit} → [head, pruneWatermark, earliest retained (null when none), ...SessionEventValues] of the events after `since`, in one snapshot: null event columns when none, no row without a head. */
+    // Key and limit behind a CAST: SQLite's planner looks into a bare bound LIMIT, or key beside an ORDER BY or min(), recompiling the statement at every call.
     changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, (SELECT min(${events.sequence}) FROM ${events} WHERE ${events.sessionKey} = CAST(${p('sessionKey')} AS TEXT)), ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
 LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
 WHERE ${heads.sessionKey} = CAST(${p('sessionKey')} AS TEXT)
