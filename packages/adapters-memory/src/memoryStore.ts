@@ -1,7 +1,7 @@
 // The in-memory StateStore: the store port over plain Maps and arrays, for tests and for gateways
 // that need no durability. Every rule comes from the domain's planners; each operation computes
 // its whole effect first and then commits it, so a thrown error changes nothing.
-import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorFilter, type CursorPair, type CursorRow, type DrainAck, type DrainOutcome, type HeadRow, type OverviewSource, type SessionEvent, type SessionKey, type StateStore, type StoreMaintenance } from '@session-state/domain';
+import { assertAppendRequest, assertStoreKey, asSequence, comparePairs, evolveHead, initialHead, isStoreError, overviewOf, planAppend, planDrain, planAcknowledgeRead, planWatch, assertScanLimit, planScan, splitBatch, isolatedOutcome, storeError, toSessionEvent, type AppendOutcome, type AppendRequest, type ChangesPage, type CorruptRowInfo, type CursorFilter, type CursorPair, type CursorRow, type DrainOutcome, type DrainRequest, type HeadRow, type OverviewSource, type SessionEvent, type SessionKey, type StateStore, type StoreMaintenance } from '@session-state/domain';
 
 import { previewPrune, pruneBatch } from './prune.js';
 import { allCursors, checkInteger, clockMs, commitPlan, payloadFromJson, commitRemoval, emptyState, forgetEvents, sound, soundCursors, type MemoryState } from './state.js';
@@ -66,9 +66,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const session = state.sessions.get(command.sessionKey);
     const head = session?.head ?? initialHead;
     const sequence = asSequence(Math.max(state.lastSequence, head.head) + 1);
-    const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
     const payload = command.payloadJson === undefined ? undefined : payloadFromJson(command.payloadJson);
-    const plan = planAppend({ command, sequence, appendedAt, occurredAt, payload, cursorsOnTarget: cursors === undefined ? [] : soundCursors(state, 'append', cursors.values()), seedWatcher: request.seedWatcher });
+    const plan = planAppend({ command, sequence, appendedAt, payload, cursorsOnTarget: cursors === undefined ? [] : soundCursors(state, 'append', cursors.values()), seedWatcher: request.seedWatcher });
     const nextHead = evolveHead(head, { type: 'appended', sequence });
     state.lastSequence = sequence;
     if (session === undefined) state.sessions.set(command.sessionKey, { head: nextHead, events: [plan.event] });
@@ -100,11 +99,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     return { head: session?.head ?? initialHead, events, hasMore, earliestRetained: session?.events[0]?.sequence ?? asSequence(0) };
   }
 
-  function drainNow(watcher: SessionKey, acks: readonly DrainAck[], clockNow: number): readonly DrainOutcome[] {
+  function drainNow({ watcher, acks, now: clockNow, takenUntil }: DrainRequest): readonly DrainOutcome[] {
     assertStoreKey('watcher', watcher);
     const now = clockMs('now', clockNow);
     const rows = acks.flatMap((ack) => cursorOf(watcher, ack.target) ?? []);
-    const plan = planDrain({ watcher, acks, cursors: soundCursors(state, 'drain', rows), now });
+    const lease = takenUntil === undefined ? {} : { takenUntil: clockMs('takenUntil', takenUntil) };
+    const plan = planDrain({ watcher, acks, cursors: soundCursors(state, 'drain', rows), now, ...lease });
     commitPlan(state, plan);
     return plan.outcomes;
   }
@@ -119,7 +119,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     append: (batch) =>
       guarded('append', () => {
         const { drain, appends } = splitBatch(batch);
-        const outcomes: AppendOutcome[] = drain === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drainNow(drain.watcher, drain.acks, drain.now) }))];
+        const outcomes: AppendOutcome[] = drain === undefined ? [] : [isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drainNow(drain) }))];
         for (const request of appends) outcomes.push(isolatedOutcome('append', () => appendOne(request)));
         return outcomes;
       }),
@@ -148,7 +148,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     readCursorJournal: (filter) =>
       guarded('readCursorJournal', () => state.journal.filter((entry) => inFilter(filter, entry) && sound(state, 'readCursorJournal', 'cursor_journal', entry))),
 
-    drain: (watcher, acks, now) => guarded('drain', () => drainNow(watcher, acks, now)),
+    drain: (request) => guarded('drain', () => drainNow(request)),
 
     scanPending: (request) =>
       guarded('scanPending', () => {

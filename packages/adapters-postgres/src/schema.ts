@@ -51,6 +51,8 @@ export function storeTables(schemaName: string) {
       notified: bigint('notified', { mode: 'number' }).notNull(),
       material: bigint('material', { mode: 'number' }).notNull(),
       touchedAt: bigint('touched_at', { mode: 'number' }).notNull(),
+      /** While the notice is taken, the end of its lease (clock ms); null otherwise. */
+      takenUntil: bigint('taken_until', { mode: 'number' }),
     },
     (table) => [
       primaryKey({ name: 'cursors_pkey', columns: [table.watcher, table.target] }),
@@ -76,6 +78,8 @@ export function storeTables(schemaName: string) {
       notified: bigint('notified', { mode: 'number' }).notNull(),
       material: bigint('material', { mode: 'number' }).notNull(),
       recordedAt: bigint('recorded_at', { mode: 'number' }).notNull(),
+      /** The cursor's lease end after the entry, or null. */
+      takenUntil: bigint('taken_until', { mode: 'number' }),
     },
     (table) => [
       index('cursor_journal_pair').on(table.watcher, table.target, table.position),

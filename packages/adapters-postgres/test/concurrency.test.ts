@@ -82,7 +82,7 @@ test('concurrent gateways: unique sequences, no event committed below a head a r
       const cursors = await store.listCursors({ watcher: W });
       const acks = cursors.filter((c) => c.notified > c.acked).map((c) => ({ target: c.target, notified: c.notified }));
       if (acks.length > 0) {
-        await store.drain(W, shuffled(acks, drains), drains);
+        await store.drain({ watcher: W, acks: shuffled(acks, drains), now: drains });
         drains += 1;
       } else {
         await new Promise((resolve) => setImmediate(resolve));

@@ -112,7 +112,7 @@ test('terminated backends during appends, drains and reads: the process lives, f
           await sleep(1);
           continue;
         }
-        const outcomes = await store.drain(W, pending.map((notice) => ({ target: notice.target as SessionKey, notified: notice.notified })), T0);
+        const outcomes = await store.drain({ watcher: W, acks: pending.map((notice) => ({ target: notice.target as SessionKey, notified: notice.notified })), now: T0 });
         for (const outcome of outcomes) {
           if (outcome.result === 'acked') maxAcked.set(outcome.target, Math.max(maxAcked.get(outcome.target) ?? 0, outcome.acked));
         }

@@ -41,8 +41,9 @@ test('the generated migrations make the same schema as the hand-written ones, fr
     const shapes = await withClient(async (c) => {
       await migrate(c, fresh!);
       await legacyMigrate(c, legacy!, 2);
+      expect(await migrate(c, legacy!)).toEqual([3]);
       await legacyMigrate(c, upgraded!, 1);
-      expect(await migrate(c, upgraded!)).toEqual([2]);
+      expect(await migrate(c, upgraded!)).toEqual([2, 3]);
       return [await schemaShape(c, fresh!), await schemaShape(c, legacy!), await schemaShape(c, upgraded!)];
     });
     expect(shapes[0]).toEqual(shapes[1]);
@@ -50,14 +51,14 @@ test('the generated migrations make the same schema as the hand-written ones, fr
   });
 });
 
-test('a version-2 schema is up to date: opening applies nothing, keeps its rows and goes on from its sequences', async () => {
+test('a version-2 schema gains only the notice lease (version 3): it keeps its rows and goes on from its sequences', async () => {
   await withSchemas(1, async ([schema]) => {
     await withClient((c) => legacyMigrate(c, schema!, 2));
     await insertRows(schema!);
     await withClient((c) =>
       c.query(`INSERT INTO cursor_journal (watcher, target, type, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', 'watch', 0, 0, 0, 1)`),
     schema);
-    expect(await withClient((c) => migrate(c, schema!))).toEqual([]);
+    expect(await withClient((c) => migrate(c, schema!))).toEqual([3]);
     const store = await openPostgresStore({ connectionString: pgUrl(), schema: schema! });
     try {
       expect((await store.readHeads()).map((h) => [h.sessionKey, h.head])).toEqual([['agent:b:main', 5]]);
@@ -77,6 +78,7 @@ test('a version-2 schema is up to date: opening applies nothing, keeps its rows 
     expect(rows.rows).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'cursor_journal' },
+      { version: 3, name: 'notice_lease' },
     ]);
   });
 });

@@ -148,9 +148,9 @@ test('a repeat record on a pending cursor sends no NOTIFY; after a drain the nex
     // no signal); the drain after that leaves the cursor idle, and the next record signals.
     const notified = first?.type === 'appended' ? first.notices[0]?.notified : undefined;
     if (notified === undefined) throw new Error('the first append asked for no notice');
-    const [reopened] = await writer.drain(W, [{ target: T, notified }], 3);
+    const [reopened] = await writer.drain({ watcher: W, acks: [{ target: T, notified }], now: 3 });
     if (reopened?.result !== 'acked' || reopened.reopened === undefined) throw new Error('the drain did not reopen');
-    await writer.drain(W, [{ target: T, notified: reopened.reopened.notified }], 4);
+    await writer.drain({ watcher: W, acks: [{ target: T, notified: reopened.reopened.notified }], now: 4 });
     payloads.length = 0;
     await writer.append([request(humanTurn(T))]);
     await withClient((client) => client.query('SELECT pg_notify($1, $2)', [`session_state:${schema}`, 'sentinel']));

@@ -57,7 +57,7 @@ describe('a search_path in the connection string moves nothing', () => {
       const [outcome] = await store.append([request(humanTurn(B, { kind: 'goal_changed', actorType: 'agent', actorSessionKey: 'agent:c:main', dedupeKey: 'd-1' }), T0)]);
       expect(outcome?.type).toBe('appended');
       const sequence = outcome?.type === 'appended' ? outcome.event.sequence : 0;
-      expect(await store.drain(A, [{ target: B, notified: sequence as never }], T0 + 1)).toMatchObject([{ result: 'acked' }]);
+      expect(await store.drain({ watcher: A, acks: [{ target: B, notified: sequence as never }], now: T0 + 1 })).toMatchObject([{ result: 'acked' }]);
       await restartScanAll(store, T0 + 2);
       await store.prune({ now: T0 + 3, maxAgeMs: 86_400_000, maxRows: 1000, batchSize: 10 });
       expect((await store.readChanges(B, 0 as never, 10)).events.map((e) => e.sequence)).toEqual([sequence]);

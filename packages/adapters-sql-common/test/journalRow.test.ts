@@ -44,14 +44,16 @@ describe('stored journal rows', () => {
   });
 
   test.each([
-    [[0, W, T, 'watch_started', null, 'spawn', 3, 3, 3, T0], 'position is not a positive integer'],
-    [[1, W, 7, 'watch_started', null, 'spawn', 3, 3, 3, T0], 'watcher or target is not text'],
-    [[1, W, T, 'notice_raised', null, null, 5, 3, 3, T0], 'watermarks are out of order'],
-    [[1, W, T, 'notice_raised', null, null, -1, 3, 3, T0], 'a watermark is not a non-negative integer'],
-    [[1, W, T, 'notice_raised', null, null, 3, 5, 5, 'x'], 'recorded_at is not a number'],
-    [[1, W, T, 'notice_exploded', null, null, 3, 5, 5, T0], 'not a known cursor event with its fields'],
-    [[1, W, T, 'watch_started', null, 'teleport', 3, 3, 3, T0], 'not a known cursor event with its fields'],
-    [[1, W, T, 'watch_ended', 'bored', null, 3, 3, 3, T0], 'not a known cursor event with its fields'],
+    [[0, W, T, 'watch_started', null, 'spawn', 3, 3, 3, T0, null], 'position is not a positive integer'],
+    [[1, W, 7, 'watch_started', null, 'spawn', 3, 3, 3, T0, null], 'watcher or target is not text'],
+    [[1, W, T, 'notice_raised', null, null, 5, 3, 3, T0, null], 'watermarks are out of order'],
+    [[1, W, T, 'notice_raised', null, null, -1, 3, 3, T0, null], 'a watermark is not a non-negative integer'],
+    [[1, W, T, 'notice_raised', null, null, 3, 5, 5, 'x', null], 'recorded_at is not a number'],
+    [[1, W, T, 'notice_exploded', null, null, 3, 5, 5, T0, null], 'not a known cursor event with its fields'],
+    [[1, W, T, 'watch_started', null, 'teleport', 3, 3, 3, T0, null], 'not a known cursor event with its fields'],
+    [[1, W, T, 'watch_ended', 'bored', null, 3, 3, 3, T0, null], 'not a known cursor event with its fields'],
+    [[1, W, T, 'notice_taken', null, null, 3, 5, 5, T0, null], 'not a known cursor event with its fields'],
+    [[1, W, T, 'notice_taken', null, null, 3, 5, 5, T0, 'soon'], 'taken_until is not a number'],
   ])('a corrupt row %j is refused and reported: %s', (row, reason) => {
     const reports: CorruptRowInfo[] = [];
     expect(decodeStoredJournalEntry({ onCorruptRow: (info) => reports.push(info) }, 'readCursorJournal', row)).toBeUndefined();

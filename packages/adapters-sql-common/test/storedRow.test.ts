@@ -131,7 +131,7 @@ describe('a parsed payload column', () => {
 
 // --- cursors -------------------------------------------------------------------------------
 
-const sound = ['agent:w:main', 'agent:t:main', 3, 5, 9, 1_000] as const;
+const sound = ['agent:w:main', 'agent:t:main', 3, 5, 9, 1_000, null] as const;
 
 function collecting(): CorruptRowSink & { readonly reports: CorruptRowInfo[] } {
   const reports: CorruptRowInfo[] = [];
@@ -141,7 +141,8 @@ function collecting(): CorruptRowSink & { readonly reports: CorruptRowInfo[] } {
 describe('storedCursorProblem', () => {
   test('accepts sound values, idle (all equal) or pending', () => {
     expect(storedCursorProblem(sound)).toBeUndefined();
-    expect(storedCursorProblem(['agent:w:main', 'agent:t:main', 4, 4, 4, 0])).toBeUndefined();
+    expect(storedCursorProblem(['agent:w:main', 'agent:t:main', 4, 4, 4, 0, null])).toBeUndefined();
+    expect(storedCursorProblem(['agent:w:main', 'agent:t:main', 3, 5, 9, 0, 1_500])).toBeUndefined();
   });
 
   test.each([
@@ -153,6 +154,7 @@ describe('storedCursorProblem', () => {
     ['acked above notified', 2, 6, 'watermarks are out of order'],
     ['notified above material', 3, 10, 'watermarks are out of order'],
     ['a touched_at that is text', 5, SECRET, 'touched_at is not a number'],
+    ['a taken_until that is text', 6, SECRET, 'taken_until is not a number'],
   ])('refuses %s with a reason that names no stored value', (_name, index, value, reason) => {
     const problem = storedCursorProblem(withColumn(sound, index, value));
     expect(problem).toBe(reason);
@@ -161,17 +163,17 @@ describe('storedCursorProblem', () => {
 
   const watermark = fc.nat();
   test.prop([watermark, watermark, watermark])('integer watermarks are accepted exactly when acked <= notified <= material', (acked, notified, material) => {
-    const problem = storedCursorProblem(['agent:w:main', 'agent:t:main', acked, notified, material, 0]);
+    const problem = storedCursorProblem(['agent:w:main', 'agent:t:main', acked, notified, material, 0, null]);
     expect(problem === undefined).toBe(acked <= notified && notified <= material);
   });
 });
 
-describe('storedWatermarksProblem and decodeStoredWatermarks (a pending-cursor scan reads five columns, no touched_at)', () => {
-  const pendingRow = sound.slice(0, 5);
+describe('storedWatermarksProblem and decodeStoredWatermarks (a pending-cursor scan reads the pair, the watermarks and the lease, no touched_at)', () => {
+  const pendingRow = [...sound.slice(0, 5), null];
 
   test('check the pair and the watermarks exactly as storedCursorProblem does, and nothing after them', () => {
     expect(storedWatermarksProblem(pendingRow)).toBeUndefined();
-    expect(storedCursorProblem(pendingRow)).toBe('touched_at is not a number');
+    expect(storedCursorProblem(pendingRow.slice(0, 5))).toBe('touched_at is not a number');
     for (const [index, value] of [[0, 1], [2, SECRET], [3, 2], [4, 4]] as const) {
       const row = withColumn(pendingRow, index, value);
       expect(storedWatermarksProblem(row)).toBeDefined();
@@ -182,6 +184,7 @@ describe('storedWatermarksProblem and decodeStoredWatermarks (a pending-cursor s
   test('give the watermarks, or undefined after one report naming the operation and the check', () => {
     const sink = collecting();
     expect(decodeStoredWatermarks(sink, 'restartScan', pendingRow)).toStrictEqual({ acked: 3, notified: 5, material: 9 });
+    expect(decodeStoredWatermarks(sink, 'restartScan', withColumn(pendingRow, 5, 1_500))).toStrictEqual({ acked: 3, notified: 5, material: 9, takenUntil: 1_500 });
     expect(decodeStoredWatermarks(sink, 'pendingNotices', withColumn(pendingRow, 2, 7))).toBeUndefined();
     expect(sink.reports).toEqual([{ operation: 'pendingNotices', table: 'cursors', reason: 'watermarks are out of order' }]);
   });

@@ -50,13 +50,15 @@ export const cursors = sqliteTable(
     notified: integer('notified').notNull(),
     material: integer('material').notNull(),
     touchedAt: integer('touched_at').notNull(),
+    /** While the notice is taken, the end of its lease (clock ms); null otherwise. */
+    takenUntil: integer('taken_until'),
   },
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
     // Partial and covering: scanPending (the restart scan and re-reads) reads only this index.
     index('cursors_lagging')
-      .on(table.watcher, table.target, table.acked, table.notified, table.material)
+      .on(table.watcher, table.target, table.acked, table.notified, table.material, table.takenUntil)
       .where(sql`${table.material} > ${table.acked}`),
     index('cursors_touched_at').on(table.touchedAt),
   ],
@@ -86,6 +88,8 @@ export const cursorJournal = sqliteTable(
     material: integer('material').notNull(),
     /** Clock milliseconds of the operation; journal retention ages are measured from it. */
     recordedAt: integer('recorded_at').notNull(),
+    /** The cursor's lease end after the entry, or null. */
+    takenUntil: integer('taken_until'),
   },
   (table) => [
     // A pair's history, and "is there a later entry of this pair" for retention.

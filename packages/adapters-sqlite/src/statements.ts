@@ -1,6 +1,6 @@
 // The statements every operation runs, prepared once at open from their SQL text, rendered ahead of
 // time from the drizzle queries of sql/ (render.ts): opening a store and running them loads no drizzle.
-import type { CursorFilter } from '@session-state/domain';
+import type { CursorFilter, CursorRow } from '@session-state/domain';
 
 import type { RunResult, SqliteClient } from './driver/driver.js';
 import type { statementQueries } from './sql/render.js';
@@ -35,7 +35,10 @@ export function filterStatement({ watcher, target }: CursorFilter): 'All' | 'OfW
   return target === undefined ? 'OfWatcher' : 'OfPair';
 }
 
+/** A cursor row's values for upsertCursor (no lease is null). */
+export const cursorParams = (row: CursorRow): CursorParams => ({ ...row, takenUntil: row.takenUntil ?? null });
+
 /** Writes a moved cursor row (one just read under the write lock) with updateCursor. */
-export function moveCursor(st: Statements, row: CursorParams): void {
-  st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.watcher, row.target);
+export function moveCursor(st: Statements, row: CursorRow): void {
+  st.updateCursor.run(row.acked, row.notified, row.material, row.touchedAt, row.takenUntil ?? null, row.watcher, row.target);
 }

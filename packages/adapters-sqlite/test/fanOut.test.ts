@@ -76,7 +76,7 @@ describe.each([
     const rows = await store.listCursors({ target: TARGET });
     expect(rows.every((row) => row.material === second.event.sequence && row.notified === first.event.sequence && row.touchedAt === 20)).toBe(true);
     // The drain's reopen decision reads it: one reopened notice up to the second record.
-    const [outcome] = await store.drain(watcherOf(0), [{ target: TARGET, notified: first.event.sequence }], 30);
+    const [outcome] = await store.drain({ watcher: watcherOf(0), acks: [{ target: TARGET, notified: first.event.sequence }], now: 30 });
     expect(outcome).toMatchObject({ result: 'acked', reopened: { notified: second.event.sequence, reason: 'reopen' } });
   });
 });
@@ -103,7 +103,7 @@ test('a record on more watchers than one page raises them in several short trans
   expect(Math.max(...steps)).toBeLessThanOrEqual(watchers / 2);
 
   const expected = await memory.append([record('first', 10), record('second', 11, watcherOf(1))]);
-  const shape = (outcome: AppendOutcome | undefined) => appended(outcome).notices.map((n) => [n.watcher, n.acked, n.notified, n.reason, n.text]);
+  const shape = (outcome: AppendOutcome | undefined) => appended(outcome).notices.map((n) => [n.watcher, n.acked, n.notified, n.reason]);
   expect(outcomes.map(shape)).toEqual(expected.map(shape));
   expect(outcomes.map((o) => appended(o).event.sequence)).toEqual(expected.map((o) => appended(o).event.sequence));
   const pairs = (rows: readonly { watcher: string; acked: number; notified: number; material: number; touchedAt: number }[]) =>

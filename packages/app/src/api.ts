@@ -13,8 +13,17 @@ export interface SessionStateAwarenessOptions {
   readonly clock?: Clock | undefined;
   /** Receives operational warnings and errors (identifiers only, never content); default console. */
   readonly logger?: Logger | undefined;
-  /** Called synchronously when a notice is newly queued for a watcher that is not a nested sub-agent. */
+  /** Called synchronously when a watcher that is not a nested sub-agent gets a notice that is not taken (a new one, or one whose lease ended). */
   readonly wake?: Wake | undefined;
+  /** How long a notice `take` hands out stays taken unless confirmed (ms, default 300,000: five minutes). */
+  readonly leaseMs?: number | undefined;
+  /**
+   * A link to the target for the notice text (a path or URL), rendered as `Open: [session](<link>)` before the
+   * reconcile instruction; omitted when it returns nothing. Must be cheap and synchronous.
+   *
+   * @example noticeLink: (targetKey) => `/chat/${encodeURIComponent(targetKey)}`
+   */
+  readonly noticeLink?: ((targetKey: string) => string | undefined) | undefined;
   /** Told each append batch's and prune run's duration, synchronously; a throw is logged once and changes nothing. */
   readonly observer?: AwarenessObserver | undefined;
   /** History bounds (default 30 days, 50,000 rows); `cursorMaxAgeMs`, default `maxAgeMs`, expires an idle watch. */
@@ -85,6 +94,12 @@ export interface Notice {
   readonly text: string;
 }
 
+/** A notice `take` handed out: confirm it with `confirm(watcher, taken)` once the model has it in its context. */
+export interface TakenNotice extends Notice {
+  /** The frozen watermark `confirm` acknowledges (compare-and-swap, as `drain`). */
+  readonly notified: number;
+}
+
 export interface ChildSpawnedInput {
   readonly parentKey: string;
   readonly childKey: string;
@@ -123,7 +138,7 @@ export interface SessionListRow {
 
 /** One `watched` row: a target the watcher holds a cursor on, as `list` gives it, and whether it changed since the watcher last acknowledged it. */
 export interface WatchedSession extends SessionListRow {
-  /** True while the pair's cursor is pending: changes by another actor the watcher has not acknowledged (its notice is queued or owed). */
+  /** True while the pair's cursor is pending: changes by another actor the watcher has not acknowledged (its notice is queued, taken or owed). */
   readonly pending: boolean;
 }
 
@@ -138,10 +153,14 @@ export interface SessionStateAwareness {
   childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;
-  /** The watcher's queued notices, oldest first, without consuming them. */
+  /** The watcher's queued notices that are not taken, oldest first, without consuming them. */
   pending(watcherKey: string): Notice[];
-  /** Consumes the watcher's notices (all or nothing); newer changes reopen one notice per target. */
+  /** Consumes the watcher's notices that are not taken (all or nothing): `take` and `confirm` in one call. */
   drain(watcherKey: string): Promise<Notice[]>;
+  /** Takes the watcher's notices that are not taken, unacknowledged: handed out again only if unconfirmed when the lease ends or at a restart. */
+  take(watcherKey: string): Promise<TakenNotice[]>;
+  /** Acknowledges exactly the taken notices (a drain's compare-and-swap) once the model has them; newer changes reopen one notice per target. */
+  confirm(watcherKey: string, taken: readonly Pick<TakenNotice, 'target' | 'notified'>[]): Promise<{ readonly confirmed: number }>;
   /** Removes the pair's cursor and withdraws its queued notice; `unwatched` is false when there was none. */
   unwatch(watcherKey: string, targetKey: string): Promise<{ readonly unwatched: boolean }>;
   /** The session's state version and, with `changesSince`, the exact delta (see StatusOptions.reader). */

@@ -31,11 +31,11 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const failures = createFailures(logger, clock, isClosed);
   const ownership = createOwnership(config.ownsSession, logger);
   const ownsForScan = ownership?.forScan;
-  const board = createNoticeBoard(config.wake, logger, counters, ownership?.forAppend);
+  const board = createNoticeBoard({ wake: config.wake, logger, counters, owns: ownership?.forAppend, now: (operation) => failures.now(operation), noticeLink: config.noticeLink });
   const observe = createObserve(config.observer, logger);
   const lane = createOperationLane();
   const background = config.startup.prune === 'background';
-  const appends = createAppendPipeline({ store, lane, board, counters, failures, logger, observe, afterAppends: () => background && retention.afterAppend() });
+  const appends = createAppendPipeline({ store, lane, board, counters, failures, logger, observe, isClosed, leaseMs: config.leaseMs, afterAppends: () => background && retention.afterAppend() });
   const order = createCallOrder(lane, appends.flushNow, failures);
   const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
   const parts = { store, clock, logger, counters, failures, board, observe, lane, order, appends, retention, ownsForScan, isClosed };

@@ -22,6 +22,10 @@ export interface AwarenessMetrics {
   readonly noticesAcknowledgedByRead: number;
   /** Queued notices withdrawn by `unwatch`. */
   readonly noticesUnwatched: number;
+  /** Notices handed out by `take`. */
+  readonly noticesTaken: number;
+  /** Taken notices acknowledged by `confirm`. */
+  readonly noticesConfirmed: number;
   /** `status` answers whose `stateChanges.historyGap` was true. */
   readonly gapsServed: number;
   /** Events deleted by pruning. */
@@ -36,7 +40,8 @@ export type Counters = ReturnType<typeof createCounters>;
 export function createCounters() {
   const values: Record<MetricName, number> = {
     eventsAppended: 0, appendFailures: 0, noticesQueued: 0, noticesCoalesced: 0, noticesReopened: 0, noticesRecovered: 0,
-    noticesSignalled: 0, noticesWithdrawn: 0, noticesAcknowledgedByRead: 0, noticesUnwatched: 0, gapsServed: 0, rowsPruned: 0,
+    noticesSignalled: 0, noticesWithdrawn: 0, noticesAcknowledgedByRead: 0, noticesUnwatched: 0, noticesTaken: 0, noticesConfirmed: 0,
+    gapsServed: 0, rowsPruned: 0,
   };
   return {
     add: (name: MetricName, by = 1): void => void (values[name] += by),

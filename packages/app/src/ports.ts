@@ -46,7 +46,8 @@ export function createObserve(observer: AwarenessObserver | undefined, logger: L
     }
   };
   return {
-    appendBatch: (observation: AppendBatchObservation): void => call('appendBatch', observation),
+    /** Absent when the observer has no appendBatch: then no batch is timed. */
+    appendBatch: observer?.appendBatch === undefined ? undefined : (observation: AppendBatchObservation): void => call('appendBatch', observation),
     pruneRun: (observation: PruneRunObservation): void => call('pruneRun', observation),
   };
 }

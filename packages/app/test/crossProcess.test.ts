@@ -622,64 +622,6 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
-  test('a re-read is not held up by the operation lane: a notice reaches B while B’s own append is still in flight', async () => {
-    let releaseAppend: () => void = () => undefined;
-    const appendGate = new Promise<void>((resolve) => {
-      releaseAppend = resolve;
-    });
-    let holdAppends = false;
-    const { shared, a, b } = await noticeInBOverStore((view) => ({
-      append: async (batch) => {
-        if (holdAppends) await appendGate;
-        return view.append(batch);
-      },
-    }));
-    await b.awareness.drain(WB);
-    holdAppends = true;
-    // B's lane is busy with this append until the gate opens.
-    const blocked = b.awareness.record(humanTurn(TARGET2));
-    await a.awareness.record(humanTurn(TARGET));
-    await until(() => b.awareness.pending(WB).length === 1, 'the notice reaches B beside its busy lane');
-    releaseAppend();
-    expect((await blocked).ok).toBe(true);
-    await closeGateways();
-    await shared.close();
-  });
-
-  test('a re-read that read before B’s drain committed never re-queues the drained notice: the pair is read again in the lane', async () => {
-    const scans: string[] = [];
-    let hold: Promise<void> | undefined;
-    const { shared, bus, b } = await noticeInBOverStore((view) => ({
-      scanPending: async (request) => {
-        if (request.raise !== undefined) return view.scanPending(request);
-        scans.push(request.targets === undefined ? 'all' : [...request.targets].join(' '));
-        // Read now (the snapshot), answer when the test says so.
-        const page = await view.scanPending(request);
-        if (hold !== undefined) await hold;
-        return page;
-      },
-    }));
-    let answer: () => void = () => undefined;
-    hold = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    scans.length = 0;
-    // The listening connection came back: a full re-read starts beside the lane and reads the
-    // cursor while it is still pending.
-    bus.reconnect();
-    await until(() => scans.length === 1, 'the re-read has read');
-    expect(noticeTexts(await b.awareness.drain(WB))).toEqual([noticeTextOf(TARGET, 0)]);
-    hold = undefined;
-    answer();
-    await until(() => scans.length === 2, 'the pair is read again in the lane');
-    await turns(20);
-    expect(scans).toEqual(['all', TARGET]);
-    expect(b.awareness.pending(WB)).toEqual([]);
-    expect(b.wakes).toEqual([WB]);
-    await closeGateways();
-    await shared.close();
-  });
-
   test('a failed scan is logged and its targets are kept for the next signal, with no retry loop', async () => {
     const shared = createMemoryStore();
     const bus = createBus(shared);
@@ -732,8 +674,8 @@ describe('what a gateway with ownsSession asks of the store', () => {
   test('a queued notice whose cursor is still there stays when a re-read finds it not pending (a drain that committed, then failed): the next drain hands it over', async () => {
     let failNextDrain = true;
     const { shared, b } = await noticeInBOverStore((view) => ({
-      drain: async (watcher, acks, now) => {
-        const outcomes = await view.drain(watcher, acks, now);
+      drain: async (request) => {
+        const outcomes = await view.drain(request);
         if (failNextDrain) {
           failNextDrain = false;
           throw new Error('connection lost after commit');
@@ -753,27 +695,27 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
-  test('a failed cursor read keeps the notice and is logged; the next re-read withdraws it', async () => {
+  test('a failed re-read keeps the notice and is logged; the next re-read withdraws it', async () => {
     const failing = { times: 0 };
     const { shared, a, b } = await noticeInBOverStore((view) => ({
-      listCursors: async (filter) => {
-        if (failing.times > 0) {
+      scanPending: async (request) => {
+        if (failing.times > 0 && request.raise === undefined) {
           failing.times -= 1;
           throw new Error('disk I/O error');
         }
-        return view.listCursors(filter);
+        return view.scanPending(request);
       },
     }));
 
     failing.times = 1;
     await a.awareness.sessionDeleted(TARGET);
-    await until(() => failing.times === 0, 'B reads the cursors on the signalled target');
+    await until(() => failing.times === 0, 'B re-reads the signalled target');
     await turns();
     expect(noticeTexts(b.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
     expect(b.logger.entries).toContainEqual({
       level: 'error',
-      message: expect.stringContaining('cursor read failed'),
-      fields: { operation: 'listCursors', error: 'disk I/O error' },
+      message: expect.stringContaining('cursor scan failed'),
+      fields: { operation: 'scanPending', scan: 'targets', targets: 1, error: 'disk I/O error' },
     });
 
     await resyncTick();

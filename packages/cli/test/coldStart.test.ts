@@ -1,5 +1,5 @@
 // The CLI loads a command's module only when the run needs it, and a store's adapter only when a command opens that store: the version and the help
-// load no database driver, and a command on a state file never loads PostgreSQL's, nor drizzle (the
+// load no database driver and no MCP SDK (only a running `mcp` loads it), and a command on a state file never loads PostgreSQL's, nor drizzle (the
 // SQLite store runs SQL text rendered ahead of time). Spawned, since what a fresh process loads is
 // the point; the time it takes is measured by `npm run bench` (CLI cold start), never here.
 import { spawnSync } from 'node:child_process';
@@ -33,10 +33,12 @@ import(require('node:url').pathToFileURL(${JSON.stringify(CLI_MAIN)}).href);`;
 
 const driver = (name: string) => (file: string) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`);
 const DRIVERS = ['pg', 'better-sqlite3', 'drizzle-orm'];
+// The MCP SDK and the schema library it brings.
+const MCP = ['@modelcontextprotocol', 'zod'];
 
-test.each(['--version', '--help', 'status --help', 'completion bash'])('%s loads no database driver, ORM, adapter or facade', (command) => {
+test.each(['--version', '--help', 'status --help', 'mcp --help', 'completion bash'])('%s loads no database driver, ORM, adapter, facade or MCP SDK', (command) => {
   const loaded = modulesLoadedBy(command.split(' '));
-  for (const name of DRIVERS) expect(loaded.filter(driver(name))).toEqual([]);
+  for (const name of [...DRIVERS, ...MCP]) expect(loaded.filter(driver(name))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/](adapters-[a-z-]+|app)[\\/]/u.test(file))).toEqual([]);
 });
 
@@ -59,6 +61,7 @@ test("status on a state file loads the SQLite adapter, never PostgreSQL's nor dr
   expect(loaded.filter(driver('better-sqlite3')).length).toBeGreaterThan(0);
   expect(loaded.filter(driver('pg'))).toEqual([]);
   expect(loaded.filter(driver('drizzle-orm'))).toEqual([]);
+  for (const name of MCP) expect(loaded.filter(driver(name))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/]adapters-postgres[\\/]/u.test(file))).toEqual([]);
   // A run naming one command loads that command's module alone.
   expect(loaded.filter((file) => /cli[\\/]dist[\\/]commands[\\/]/u.test(file)).map((file) => path.basename(file))).toEqual(['status.js']);

@@ -1,7 +1,9 @@
 // `session-state mcp` end to end: the built bin spawned by the MCP SDK's own Client over its
-// StdioClientTransport, on the state file the demo leaves. It lists the tools, answers
-// session_status with the same JSON as `status --json`, turns a bad argument into a tool error,
-// refuses record without --allow-write, and keeps stdout for the protocol alone.
+// StdioClientTransport, on the state file the demo leaves. It lists the tools with their
+// annotations and output schemas, answers session_status with the same JSON as `status --json`,
+// turns a bad argument into a tool error, refuses record without --allow-write with a code of its
+// own, answers an unknown tool with a protocol error, and keeps stdout for the protocol alone.
+// Resources and subscriptions: mcpResources.test.ts.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import { answerOf, connect, type Session } from './support/mcpClient.js';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, tempDir } from './support/runCli.js';
 
 const MANAGER = 'agent:main:main';
+const READS = { readOnlyHint: true, openWorldHint: false };
 const RESEARCHER = 'agent:main:subagent:researcher';
 
 let dir: string;
@@ -33,12 +36,22 @@ describe('session-state mcp on the demo state file', () => {
     await session.client.close();
   });
 
-  test('lists session_status and sessions_list with their JSON Schemas, and no record', async () => {
+  test('lists session_status and sessions_list with their JSON Schemas and read-only annotations, and no record', async () => {
     const { tools } = await session.client.listTools();
 
     expect(tools.map((tool) => tool.name)).toEqual(['session_status', 'sessions_list']);
     expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['sessionKey'], properties: { sessionKey: {}, changesSince: {}, limit: {} } });
     expect(tools[0]?.description).toContain('changesSince = N');
+    expect(tools.map((tool) => tool.annotations)).toEqual([READS, READS]);
+    expect(tools[0]?.outputSchema).toMatchObject({ type: 'object', required: ['sessionKey', 'stateVersion'], properties: { stateChanges: { required: ['events', 'historyGap', 'hasMore', 'nextSince'] } } });
+    expect(tools[1]?.outputSchema).toMatchObject({ type: 'object', required: ['sessions'] });
+  });
+
+  test('the server says what it is for in two sentences, and offers tools and subscribable resources', () => {
+    const instructions = session.client.getInstructions() ?? '';
+    expect(instructions.match(/[.!?]["']?(?:\s|$)/gu)).toHaveLength(2);
+    expect(instructions).toContain('session_status');
+    expect(session.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true, listChanged: true } });
   });
 
   test('session_status answers with the JSON `status --since --json` prints', async () => {
@@ -71,11 +84,19 @@ describe('session-state mcp on the demo state file', () => {
     expect((await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER } })).isError).toBe(false);
   });
 
-  test('record is refused without --allow-write, as a tool error that says why', async () => {
+  test('record is refused without --allow-write, as a tool error with a code of its own that says why', async () => {
     const result = await session.client.callTool({ name: 'record', arguments: { sessionKey: MANAGER, kind: 'goal_changed', actorType: 'agent', summary: 'goal set' } });
 
     expect(result.isError).toBe(true);
-    expect(answerOf(result)).toEqual({ error: { code: 'invalid_input', message: expect.stringContaining('--allow-write') } });
+    expect(answerOf(result)).toEqual({ error: { code: 'not_allowed', message: expect.stringContaining('--allow-write') } });
+  });
+
+  test('an unknown tool is a JSON-RPC protocol error (invalid params), not a tool result, and does not echo the name', async () => {
+    const call = session.client.callTool({ name: 'sessions_delete', arguments: {} });
+
+    await expect(call).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('session_status, sessions_list') });
+    await expect(call).rejects.not.toMatchObject({ message: expect.stringContaining('sessions_delete') });
+    expect((await session.client.callTool({ name: 'session_status', arguments: { sessionKey: RESEARCHER } })).isError).toBe(false);
   });
 
   test('stdout carried nothing but the protocol, and stderr stayed empty', () => {
@@ -90,7 +111,9 @@ test('with --allow-write, record is listed and appends through the library', asy
   const before = jsonOf<{ stateVersion: number }>(await runCli(['status', MANAGER, '--json', '--db', copy]));
   const session = await connect(['--db', copy, '--allow-write']);
   try {
-    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toContain('record');
+    const record = (await session.client.listTools()).tools.find((tool) => tool.name === 'record');
+    expect(record?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(record?.outputSchema).toMatchObject({ type: 'object', required: ['outcome'] });
 
     const result = await session.client.callTool({ name: 'record', arguments: { sessionKey: MANAGER, kind: 'goal_changed', actorType: 'agent', summary: 'goal set' } });
 
@@ -148,20 +171,4 @@ test('a missing state file is a usage error on stderr before any protocol, with 
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^error: --db/u);
-});
-
-test('--version prints the package version without loading the MCP SDK (only the mcp command does)', () => {
-  const probe = `
-    const { main } = require(${JSON.stringify(path.resolve(CLI_MAIN, '..', '..', 'dist', 'main.js'))});
-    let printed = '';
-    const stdout = { write: (text) => { printed += text; return true; } };
-    main(['--version'], { stdout, stderr: stdout, env: {}, cwd: process.cwd(), onInterrupt: () => () => undefined }).then(() => {
-      const sdkLoaded = Object.keys(require.cache).some((file) => file.includes('@modelcontextprotocol'));
-      process.stdout.write(JSON.stringify({ printed, sdkLoaded }));
-    });`;
-  const run = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
-  const { version } = JSON.parse(fs.readFileSync(path.resolve(CLI_MAIN, '..', '..', 'package.json'), 'utf8')) as { version: string };
-
-  expect(run.stderr).toBe('');
-  expect(JSON.parse(run.stdout)).toEqual({ printed: `${version}\n`, sdkLoaded: false });
 });

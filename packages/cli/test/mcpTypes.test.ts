@@ -1,7 +1,8 @@
 // createAgentTools' types fit the MCP SDK's as they are: each tool is a `Tool` and each answer a
 // `CallToolResult`, with no cast and no copy (tsc -b checks this file), and the SDK's own schemas
-// accept them at runtime. The tools' `name` tells which answer a handler resolves with.
-import { CallToolResultSchema, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+// accept them at runtime; each answer fits its tool's outputSchema. The tools' `name` tells which
+// answer a handler resolves with.
+import { fromJsonSchema, isSpecType, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createAgentTools, createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
@@ -15,12 +16,12 @@ afterAll(() => awareness.close());
 test('every agent tool is an MCP Tool and every answer, a success or a tool error, an MCP CallToolResult, without casts', async () => {
   const { tools } = createAgentTools(awareness, { reader: 'agent:main:main', allowWrite: true });
   const listed: Tool[] = [...tools];
-  expect(listed.map((tool) => ToolSchema.safeParse(tool).success)).toEqual([true, true, true]);
+  expect(listed.map((tool) => isSpecType.Tool(tool))).toEqual([true, true, true]);
 
   for (const input of [{ sessionKey: 'agent:main:subagent:child-7', sessionKeys: [] }, { bad: true }]) {
     for (const tool of tools) {
       const answer: CallToolResult = await tool.handler(tool.name === 'sessions_list' ? { sessionKeys: ['agent:main:main'] } : input);
-      expect(CallToolResultSchema.safeParse(answer).success).toBe(true);
+      expect(isSpecType.CallToolResult(answer)).toBe(true);
     }
   }
 });
@@ -41,4 +42,30 @@ test('a tool is tagged by name, so its answer is typed: session_status answers s
     }
   }
   expect(seen).toEqual({ session_status: 1, sessions_list: 1, record: 'invalid_input' });
+});
+
+test("every kind of successful answer fits its tool's outputSchema, by the SDK's own JSON Schema validator, and the schemas are closed", async () => {
+  const { tools } = createAgentTools(awareness, { allowWrite: true });
+  const child = 'agent:main:subagent:child-7';
+  const inputs: Record<string, unknown[]> = {
+    session_status: [{ sessionKey: child }, { sessionKey: child, changesSince: 0, limit: 1 }],
+    sessions_list: [{ sessionKeys: [child, 'agent:never:logged'] }],
+    record: [
+      { sessionKey: child, kind: 'run_failed', actorType: 'agent', actorSessionKey: 'agent:main:main', summary: 'failed', payload: { outcome: 'error' } },
+      { sessionKey: 'agent:main:subagent:unwatched', kind: 'goal_changed', actorType: 'human', summary: 'goal', onlyIfWatched: true },
+    ],
+  };
+  const fits = async (schema: Tool['outputSchema'], value: unknown): Promise<boolean> =>
+    (await fromJsonSchema(schema ?? {})['~standard'].validate(value)).issues === undefined;
+  const outcomes: string[] = [];
+  for (const tool of tools) {
+    for (const input of inputs[tool.name] ?? []) {
+      const answer = await tool.handler(input);
+      if (answer.isError) throw new Error(`${tool.name} failed: ${answer.content[0].text}`);
+      expect(await fits(tool.outputSchema, answer.structuredContent)).toBe(true);
+      expect(await fits(tool.outputSchema, { ...answer.structuredContent, extra: true })).toBe(false);
+      outcomes.push('outcome' in answer.structuredContent ? answer.structuredContent.outcome : tool.name);
+    }
+  }
+  expect(outcomes).toEqual(['session_status', 'session_status', 'sessions_list', 'recorded', 'skipped']);
 });

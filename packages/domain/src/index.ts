@@ -18,7 +18,7 @@ export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type 
 export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
 export { assertOverviewLimits, isOverviewSource, overviewOf, type OverviewLimits, type OverviewSource, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
-export { CursorEvent, EndReason, WatchVia, decide, evolve, fromWatermarks, initialCursor, isCursorEvent, notifies, toWatermarks } from './cursor/cursor.js';
+export { CursorEvent, EndReason, WatchVia, decide, evolve, fromWatermarks, initialCursor, isCursorEvent, lease, notifies, toWatermarks } from './cursor/cursor.js';
 export type { Cursor, CursorCommand, CursorDecision, CursorNotice, CursorState, DecidedEvent, NoticeHeld, TargetEvent, Watermarks } from './cursor/cursor.js';
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
 export { journalWindowEnd, planJournalPrune } from './cursor/journalWindow.js';
@@ -27,7 +27,7 @@ export { comparePairs, pairKey, planDrain, planPruneMaterial, planAcknowledgeRea
 export type { CursorPlan, PrunedSession, RemovalPlan, ScanPlanInput, WatchPlanInput } from './cursor/plans.js';
 export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';
 export { explainPair, type ExplainedStep, type PairExplanation } from './cursor/explain.js';
-export { noticeText, toNotice, type Notice, type NoticeReason, type NoticeTextOf } from './notice.js';
+export { noticeText, toNotice, type Notice, type NoticeReason } from './notice.js';
 
 export type { Clock } from './ports/clock.port.js';
 export type { LogFields, Logger } from './ports/logger.port.js';

@@ -2,14 +2,16 @@
 import type { CursorNotice } from './cursor/cursor.js';
 import type { Sequence } from './log/sequence.js';
 
-/** The stale-state notice text, byte-exact as the spec gives it. */
-export function noticeText(target: string, acked: Sequence): string {
-  return `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
+/** The stale-state notice text, byte-exact as the contract gives it; a link, when given, goes before the instruction. */
+export function noticeText(target: string, acked: Sequence, link?: string): string {
+  const open = link === undefined ? '' : ` Open: [session](<${link}>)`;
+  return `Session "${target}" changed (other actor).${open} Reconcile before acting: session_status sessionKey "${target}" changesSince ${acked}.`;
 }
 
 /** Why a notice was offered to the queue; the app counts these as metrics. */
-export type NoticeReason = 'first' | 'repeat' | 'reopen' | 'recovered' | 'signalled';
+export type NoticeReason = 'first' | 'repeat' | 'reopen' | 'recovered' | 'signalled' | 'taken';
 
+/** A notice as the store hands it to the queue; the queue builds its text. */
 export interface Notice {
   readonly watcher: string;
   readonly target: string;
@@ -17,14 +19,12 @@ export interface Notice {
   readonly acked: Sequence;
   /** The frozen watermark the notice covers; a drain acknowledges up to it. */
   readonly notified: Sequence;
-  readonly text: string;
   readonly reason: NoticeReason;
+  /** The end of the notice's lease (clock ms) while it is taken. */
+  readonly takenUntil?: number;
 }
 
-/** Builds a notice's text from its target and acked. */
-export type NoticeTextOf = (target: string, acked: Sequence) => string;
-
 /** The queue's notice for a decided one on the (watcher, target) pair. */
-export function toNotice(watcher: string, target: string, notice: CursorNotice, textOf: NoticeTextOf = noticeText): Notice {
-  return { watcher, target, acked: notice.acked, notified: notice.notified, text: textOf(target, notice.acked), reason: notice.reason };
+export function toNotice(watcher: string, target: string, notice: CursorNotice): Notice {
+  return { watcher, target, ...notice };
 }

@@ -3,7 +3,6 @@ import { describe, expect, test } from '@jest/globals';
 import * as E from 'fp-ts/lib/Either.js';
 
 import { planAppend, toStoredEvent, type CursorRow } from '../src/log/append.js';
-import { noticeText } from '../src/notice.js';
 import { decodeRecordInput, type AppendCommand } from '../src/input/recordInput.js';
 import { asSequence } from '../src/log/sequence.js';
 import type { SessionKey } from '../src/input/sessionKey.js';
@@ -42,27 +41,8 @@ describe('planAppend', () => {
       { ...row(PEER, 6, 9, 9), touchedAt: NOW },
     ]);
     expect(plan.notices).toStrictEqual([
-      { watcher: PARENT, target: CHILD, acked: 4, notified: 9, text: noticeText(CHILD, asSequence(4)), reason: 'first' },
-      { watcher: PEER, target: CHILD, acked: 6, notified: 9, text: noticeText(CHILD, asSequence(6)), reason: 'first' },
-    ]);
-  });
-
-  test('the texts come from the noticeText the store passes, once per distinct (target, acked) it asks', () => {
-    const asked: [string, number][] = [];
-    const plan = planAppend({
-      command: command({ kind: 'human_direct_message' }),
-      sequence: asSequence(9),
-      appendedAt: NOW,
-      cursorsOnTarget: [row(PARENT, 4), row(PEER, 6)],
-      noticeText: (target, acked) => {
-        asked.push([target, acked]);
-        return `text ${acked}`;
-      },
-    });
-    expect(plan.notices.map((n) => n.text)).toStrictEqual(['text 4', 'text 6']);
-    expect(asked).toStrictEqual([
-      [CHILD, 4],
-      [CHILD, 6],
+      { watcher: PARENT, target: CHILD, acked: 4, notified: 9, reason: 'first' },
+      { watcher: PEER, target: CHILD, acked: 6, notified: 9, reason: 'first' },
     ]);
   });
 
@@ -85,7 +65,7 @@ describe('planAppend', () => {
     expect(plan).toStrictEqual({ event: plan.event, cursorWrites: [], journal: [], notices: [] });
   });
 
-  test('while pending: material moves, the same text is returned again as a repeat', () => {
+  test('while pending: material moves, the same notice (acked, notified) is returned again as a repeat', () => {
     const plan = planAppend({
       command: command({ kind: 'goal_changed', actorType: 'agent', actorSessionKey: PEER }),
       sequence: asSequence(12),
@@ -94,7 +74,7 @@ describe('planAppend', () => {
     });
     expect(plan.cursorWrites).toStrictEqual([{ ...row(PARENT, 4, 9, 12), touchedAt: NOW }]);
     expect(plan.notices).toStrictEqual([
-      { watcher: PARENT, target: CHILD, acked: 4, notified: 9, text: noticeText(CHILD, asSequence(4)), reason: 'repeat' },
+      { watcher: PARENT, target: CHILD, acked: 4, notified: 9, reason: 'repeat' },
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   fromWatermarks,
   initialCursor,
   isCursorEvent,
+  lease,
   toWatermarks,
   type CursorCommand,
   type CursorNotice,
@@ -36,6 +37,7 @@ type Step =
   | { readonly type: 'watch'; readonly via: 'spawn' | 'watch'; readonly gap: number }
   | { readonly type: 'observe'; readonly kind: (typeof EVENT_KINDS)[number]; readonly actor: 'watcher' | 'other' | 'none'; readonly gap: number }
   | { readonly type: 'drain'; readonly current: boolean; readonly pick: number }
+  | { readonly type: 'take'; readonly current: boolean; readonly pick: number; readonly at: number; readonly lease: number }
   | { readonly type: 'read'; readonly since: number; readonly through: number }
   | { readonly type: 'restartScan' | 'reread' }
   | { readonly type: 'prune'; readonly before: number; readonly after: number }
@@ -53,6 +55,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: fc.record({ type: fc.constant('drain' as const), current: fc.boolean(), pick: fc.nat(30) }) },
+  // A take at clock time `at` (0-9), leased for 1-4: later takes meet running and ended leases alike.
+  { weight: 3, arbitrary: fc.record({ type: fc.constant('take' as const), current: fc.boolean(), pick: fc.nat(30), at: fc.nat(9), lease: fc.integer({ min: 1, max: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('read' as const), since: fc.nat(30), through: fc.nat(30) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('restartScan' as const, 'reread' as const) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('prune' as const), before: fc.nat(30), after: fc.nat(30) }) },
@@ -76,6 +80,8 @@ function commandOf(step: Step, head: number, state: CursorState): CursorCommand 
     }
     case 'drain':
       return { type: 'drain', notified: s(step.current && state?.status === 'pending' ? state.notified : step.pick) };
+    case 'take':
+      return { type: 'take', notified: s(step.current && state?.status === 'pending' ? state.notified : step.pick), now: step.at, until: step.at + step.lease };
     case 'read':
       return { type: 'read', since: s(Math.min(step.since, head)), through: s(Math.min(step.through, head)) };
     case 'prune':
@@ -97,7 +103,9 @@ function namedBy(event: DecidedEvent): CursorNotice | undefined {
     case 'notice_recovered':
       return { acked: event.acked, notified: event.notified, reason: 'recovered' };
     case 'notice_held':
-      return { acked: event.acked, notified: event.notified, reason: event.reason };
+      return { acked: event.acked, notified: event.notified, reason: event.reason, ...lease(event.takenUntil) };
+    case 'notice_taken':
+      return { acked: event.acked, notified: event.notified, reason: 'taken', takenUntil: event.until };
     default:
       return undefined;
   }
@@ -188,10 +196,11 @@ function viaPlanners(steps: readonly Step[]) {
       if (log.every((event) => event.sequence !== sequence)) log.push({ sequence, kind, ...(actorSessionKey !== undefined ? { actorSessionKey: actorSessionKey as SessionKey } : {}) });
       [written, offered] = [plan.cursorWrites, plan.notices];
       journal.push(...plan.journal);
-    } else if (command.type === 'drain') {
-      const plan = planDrain({ watcher: WATCHER, acks: [{ target: TARGET, notified: command.notified }], cursors, now });
+    } else if (command.type === 'drain' || command.type === 'take') {
+      const lease = command.type === 'take' ? { now: command.now, takenUntil: command.until } : { now };
+      const plan = planDrain({ watcher: WATCHER, acks: [{ target: TARGET, notified: command.notified }], cursors, ...lease });
       const [outcome] = plan.outcomes;
-      const notice = outcome?.result === 'acked' ? outcome.reopened : outcome?.pending;
+      const notice = outcome?.result === 'acked' ? outcome.reopened : outcome?.result === 'stale' ? outcome.pending : outcome?.notice;
       [written, offered] = [plan.cursorWrites, notice === undefined ? [] : [notice]];
       journal.push(...plan.journal);
     } else if (command.type === 'read') {
@@ -214,9 +223,9 @@ function viaPlanners(steps: readonly Step[]) {
     }
     const [write] = written;
     if (write !== undefined) row = write;
-    rows.push(row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material });
+    rows.push(row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material, ...lease(row.takenUntil) });
     const [notice] = offered;
-    notices.push(notice === undefined ? undefined : { acked: notice.acked, notified: notice.notified, reason: notice.reason });
+    notices.push(notice === undefined ? undefined : { acked: notice.acked, notified: notice.notified, reason: notice.reason, ...lease(notice.takenUntil) });
   }
   return { rows, notices, journal, log };
 }

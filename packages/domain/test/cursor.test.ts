@@ -219,3 +219,73 @@ describe('drain compare-and-swap', () => {
     spec.given([]).when(drain(8)).then({ events: [], cursor: undefined, changed: false, drain: 'stale' });
   });
 });
+
+describe('take (the watcher takes the notice, leased until a time) and confirm (a drain of what it took)', () => {
+  const take = (notified: number, now: number, until: number): CursorTestInput => ({ type: 'take', notified: seq(notified), now, until });
+  const taken = (acked: number, notified: number, material: number, until: number): Cursor => ({ ...pending(acked, notified, material), takenUntil: until } as Cursor);
+
+  test('a take of the pending notice journals notice_taken and names it, reason taken, with its lease; nothing is acknowledged', () => {
+    spec.given([seed(5), foreign(8)]).when(take(8, 100, 400)).then({
+      events: [{ type: 'notice_taken', acked: seq(5), notified: seq(8), material: seq(8), until: 400 }],
+      cursor: taken(5, 8, 8, 400),
+      changed: true,
+      notice: { acked: seq(5), notified: seq(8), reason: 'taken', takenUntil: 400 },
+    });
+  });
+
+  test('while the lease runs a second take hands nothing out: it names the notice as it stands, with the lease, and journals nothing', () => {
+    spec.given([seed(5), foreign(8), take(8, 100, 400)]).when(take(8, 399, 700)).then({
+      events: [],
+      cursor: taken(5, 8, 8, 400),
+      changed: false,
+      notice: { acked: seq(5), notified: seq(8), reason: 'repeat', takenUntil: 400 },
+    });
+  });
+
+  test('once the lease is over, a take journals lease_expired and takes the notice again', () => {
+    spec.given([seed(5), foreign(8), take(8, 100, 400)]).when(take(8, 400, 700)).then({
+      events: [{ type: 'lease_expired' }, { type: 'notice_taken', acked: seq(5), notified: seq(8), material: seq(8), until: 700 }],
+      cursor: taken(5, 8, 8, 700),
+      changed: true,
+      notice: { acked: seq(5), notified: seq(8), reason: 'taken', takenUntil: 700 },
+    });
+  });
+
+  test('a take of another frozen watermark is stale: nothing taken, the notice as it stands', () => {
+    spec.given([seed(5), foreign(8), foreign(9), restartScan]).when(take(8, 100, 400)).then({
+      events: [],
+      cursor: pending(5, 9, 9),
+      changed: false,
+      notice: { acked: seq(5), notified: seq(9), reason: 'repeat' },
+    });
+  });
+
+  test('a change while taken raises material and keeps the lease; the confirm (a drain) then reopens one notice, not taken', () => {
+    spec.given([seed(5), foreign(8), take(8, 100, 400), foreign(11)]).when(drain(8)).then({
+      events: [reopened(8, 11)],
+      cursor: pending(8, 11, 11),
+      changed: true,
+      drain: 'acked',
+      notice: { acked: seq(8), notified: seq(11), reason: 'reopen' },
+    });
+  });
+
+  test('a confirm after a read that reached the head is stale and names nothing: no reopen, no wake', () => {
+    spec.given([seed(5), foreign(8), take(8, 100, 400), foreign(11), { type: 'read', since: seq(5), through: seq(11) }]).when(drain(8)).then({ events: [], cursor: idle(11), changed: false, drain: 'stale' });
+  });
+
+  test('the restart scan ends a lease: lease_expired when nothing newer arrived, or notice_recovered (not taken) when it did', () => {
+    spec.given([seed(5), foreign(8), take(8, 100, 400)]).when(restartScan).then({
+      events: [{ type: 'lease_expired' }],
+      cursor: pending(5, 8, 8),
+      changed: true,
+      notice: { acked: seq(5), notified: seq(8), reason: 'recovered' },
+    });
+    spec.given([seed(5), foreign(8), take(8, 100, 400), foreign(11)]).when(restartScan).then({
+      events: [{ type: 'notice_recovered', acked: seq(5), notified: seq(11) }],
+      cursor: pending(5, 11, 11),
+      changed: true,
+      notice: { acked: seq(5), notified: seq(11), reason: 'recovered' },
+    });
+  });
+});

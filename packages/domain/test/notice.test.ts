@@ -39,3 +39,12 @@ describe('noticeText', () => {
     expect(a.replace(/changesSince 3\.$/, 'changesSince 4.')).toBe(b);
   });
 });
+
+describe('noticeText with a link', () => {
+  test('puts "Open: [session](<link>)" between the change and the reconcile instruction, and is the default text without one', () => {
+    expect(noticeText('agent:a:main', asSequence(3), '/chat/agent%3Aa%3Amain')).toBe(
+      'Session "agent:a:main" changed (other actor). Open: [session](</chat/agent%3Aa%3Amain>) Reconcile before acting: session_status sessionKey "agent:a:main" changesSince 3.',
+    );
+    expect(noticeText('agent:a:main', asSequence(3), undefined)).toBe(noticeText('agent:a:main', asSequence(3)));
+  });
+});

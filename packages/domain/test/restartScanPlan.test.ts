@@ -1,10 +1,9 @@
 // The restart scan's plan: each pending cursor raised to its material watermark and journalled,
-// one `recovered` notice per pending pair in pair order, its text built by the given textOf.
+// one `recovered` notice per pending pair in pair order.
 import { expect, test } from '@jest/globals';
 
 import type { CursorRow } from '../src/log/append.js';
 import { planScan } from '../src/cursor/plans.js';
-import { noticeText } from '../src/notice.js';
 import { asSequence } from '../src/log/sequence.js';
 import type { SessionKey } from '../src/input/sessionKey.js';
 
@@ -19,18 +18,11 @@ const row = (watcher: string, target: string, acked: number, notified: number, m
 
 const cursors = [row('agent:w2:main', 'agent:t:main', 1, 2, 5), row('agent:w1:main', 'agent:t:main', 1, 5, 5), row('agent:w3:main', 'agent:t:main', 4, 4, 4)];
 
-test('raises every pending cursor to material, one recovered notice per pending pair in pair order, texts by noticeText', () => {
+test('raises every pending cursor to material, one recovered notice per pending pair in pair order, each at its acked and the raised notified', () => {
   const plan = planScan({ cursors, raise: { now: 9 } });
   expect(plan.notices).toEqual([
-    { watcher: 'agent:w1:main', target: 'agent:t:main', acked: 1, notified: 5, text: noticeText('agent:t:main', asSequence(1)), reason: 'recovered' },
-    { watcher: 'agent:w2:main', target: 'agent:t:main', acked: 1, notified: 5, text: noticeText('agent:t:main', asSequence(1)), reason: 'recovered' },
+    { watcher: 'agent:w1:main', target: 'agent:t:main', acked: 1, notified: 5, reason: 'recovered' },
+    { watcher: 'agent:w2:main', target: 'agent:t:main', acked: 1, notified: 5, reason: 'recovered' },
   ]);
   expect(plan.cursorWrites).toEqual([{ ...row('agent:w2:main', 'agent:t:main', 1, 5, 5), touchedAt: 9 }]);
-});
-
-test('builds each notice text with the textOf it is given (a store passes one memo for a whole scan)', () => {
-  const asked: string[] = [];
-  const plan = planScan({ cursors, raise: { now: 9 }, textOf: (target, acked) => (asked.push(`${target}@${acked}`), `text of ${target}@${acked}`) });
-  expect(asked).toEqual(['agent:t:main@1', 'agent:t:main@1']);
-  expect(plan.notices.map((notice) => notice.text)).toEqual(['text of agent:t:main@1', 'text of agent:t:main@1']);
 });

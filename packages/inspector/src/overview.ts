@@ -4,7 +4,7 @@
 // asks for one. Nothing here writes. The graph and the notices are bounded (at most a few hundred
 // sessions and a bounded number of cursors, pending pairs first), so one refresh costs the same to
 // send and to draw whether the store holds three sessions or a hundred thousand.
-import { fromWatermarks, isOverviewSource, overviewOf, planScan, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoreCounts } from '@session-state/domain';
+import { fromWatermarks, isOverviewSource, noticeText, overviewOf, planScan, type CursorRow, type HeadRow, type SessionKey, type StateStore, type StoreCounts } from '@session-state/domain';
 
 import { watchGraph, type WatchGraph } from './graph.js';
 
@@ -91,7 +91,7 @@ export async function readOverview(store: StateStore): Promise<Overview> {
   // plan over its rows); pending cursors come first, so they are the first held ones by pair.
   const holding = read.cursors.filter((row) => row.material > row.acked && row.notified > row.acked);
   const notices = planScan({ cursors: holding.slice(0, NOTICE_LIMIT) }).notices.map(
-    (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: notice.text }),
+    (notice): PendingNotice => ({ watcher: notice.watcher, target: notice.target, changesSince: notice.acked, notified: notice.notified, text: noticeText(notice.target, notice.acked) }),
   );
   const headsShown = heads.filter((row) => shown.keys.has(row.sessionKey)).length;
   const truncated = shown.cursors.length < counts.cursors || notices.length < counts.pendingNotices || headsShown < counts.sessions;

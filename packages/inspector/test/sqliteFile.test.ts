@@ -71,7 +71,7 @@ test("another connection's commit changes the file's token and reaches the event
     const opsBefore = first.overview.graph.edges.find((edge) => edge.source === OPS);
     const writer = openSqliteStore({ path: file });
     try {
-      await writer.drain(OPS as SessionKey, [{ target: RESEARCHER as SessionKey, notified: asSequence(opsBefore?.notified ?? 0) }], Date.now());
+      await writer.drain({ watcher: OPS as SessionKey, acks: [{ target: RESEARCHER as SessionKey, notified: asSequence(opsBefore?.notified ?? 0) }], now: Date.now() });
     } finally {
       await writer.close();
     }

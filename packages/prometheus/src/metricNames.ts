@@ -21,9 +21,11 @@ export const COUNTER_NAMES: { readonly [K in keyof AwarenessMetrics]: MetricName
   noticesReopened: { name: 'session_state_notices_reopened_total', help: 'Notices queued by a drain that found changes newer than the drained notice.' },
   noticesRecovered: { name: 'session_state_notices_recovered_total', help: 'Notices queued by the restart scan when the facade was created.' },
   noticesSignalled: { name: 'session_state_notices_signalled_total', help: 'Notices queued by a cross-process signal or resync re-read (changes another process recorded).' },
-  noticesWithdrawn: { name: 'session_state_notices_withdrawn_total', help: 'Queued notices withdrawn because another process removed their cursor.' },
+  noticesWithdrawn: { name: 'session_state_notices_withdrawn_total', help: 'Queued notices withdrawn because another process removed or acknowledged their cursor.' },
   noticesAcknowledgedByRead: { name: 'session_state_notices_acknowledged_by_read_total', help: 'Queued notices withdrawn because the watcher reconciled with status({ reader }) and the read covered them (turns saved).' },
   noticesUnwatched: { name: 'session_state_notices_unwatched_total', help: 'Queued notices withdrawn by unwatch.' },
+  noticesTaken: { name: 'session_state_notices_taken_total', help: 'Notices handed out by take (leased until confirmed).' },
+  noticesConfirmed: { name: 'session_state_notices_confirmed_total', help: 'Taken notices acknowledged by confirm.' },
   gapsServed: { name: 'session_state_history_gaps_served_total', help: 'status answers whose stateChanges.historyGap was true (the reader asked for pruned history).' },
   rowsPruned: { name: 'session_state_events_pruned_total', help: 'Events deleted by retention (prune).' },
 };

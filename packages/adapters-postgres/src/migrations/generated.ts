@@ -73,4 +73,15 @@ export const GENERATED_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX \"cursor_journal_recorded_at\" ON \"__session_state__\".\"cursor_journal\" USING btree (\"recorded_at\");",
     ].join('\n'),
   },
+  {
+    version: 3,
+    name: "notice_lease",
+    // drizzle/0003_notice_lease.sql
+    sql: [
+      "ALTER TABLE \"__session_state__\".\"cursor_journal\" ADD COLUMN \"taken_until\" bigint;--> statement-breakpoint",
+      "ALTER TABLE \"__session_state__\".\"cursors\" ADD COLUMN \"taken_until\" bigint;--> statement-breakpoint",
+      "DROP INDEX \"__session_state__\".\"cursors_lagging\";--> statement-breakpoint",
+      "CREATE INDEX \"cursors_lagging\" ON \"__session_state__\".\"cursors\" USING btree (\"watcher\",\"target\") INCLUDE (\"acked\",\"notified\",\"material\",\"taken_until\") WHERE \"material\" > \"acked\";",
+    ].join('\n'),
+  },
 ];

@@ -1,6 +1,6 @@
 // Drain: lock the acked cursors, planDrain, write rows and journal; a drain heading appends runs in their transaction, heads locked first.
 import { decodeStoredCursors, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertStoreKey, planDrain, splitBatch, storeError, type AppendBatch, type AppendOutcome, type AppendRequest, type DrainAck, type DrainOutcome, type DrainRequest, type SessionKey } from '@session-state/domain';
+import { assertStoreKey, planDrain, splitBatch, storeError, type AppendBatch, type AppendOutcome, type AppendRequest, type DrainOutcome, type DrainRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { isLockedFailure } from '../connection/lockedFailure.js';
@@ -13,17 +13,17 @@ import { writeCursorPlan } from './journal.js';
 const drainFailed = (error: unknown): AppendOutcome => ({ type: 'failed', error: storeError('drain', error) });
 
 /** All or nothing: any failure rolls back every ack and rejects. */
-export async function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]> {
+export async function drain(db: StoreDb, request: DrainRequest): Promise<readonly DrainOutcome[]> {
+  const { watcher, acks } = request;
   assertStoreKey('watcher', watcher);
   if (acks.length === 0) return [];
-  const request = { watcher, acks, now };
   // The acked cursors, locked in target order (the order appends lock cursors in).
   return inTransaction(db, async (client) => drainLocked(db, client, request, await run(client, db.statements.drainCursors, { watcher, targets: acks.map((ack) => ack.target) })));
 }
 
 /** The rest of the drain on the locked rows: plan, then write the moved rows and their journal entries. */
-async function drainLocked(db: StoreDb, client: PoolClient, { watcher, acks, now }: DrainRequest, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
-  const plan = planDrain({ watcher, acks, cursors: decodeStoredCursors(db, 'drain', locked), now });
+async function drainLocked(db: StoreDb, client: PoolClient, request: DrainRequest, locked: unknown[][]): Promise<readonly DrainOutcome[]> {
+  const plan = planDrain({ ...request, cursors: decodeStoredCursors(db, 'drain', locked) });
   await writeCursorPlan(db, client, plan);
   return plan.outcomes;
 }
@@ -63,7 +63,7 @@ export async function appendBatch(db: StoreDb, items: AppendBatch): Promise<Appe
     return await inTransaction(db, (client) => drainAndAppend(db, client, request, batch, false));
   } catch (e) {
     // Only a part's own failure is retried so (a failed COMMIT may have been applied); a session held past the lock bound: each part in a transaction of its own.
-    if (isLockedFailure(e)) return [await drain(db, request.watcher, request.acks, request.now).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
+    if (isLockedFailure(e)) return [await drain(db, request).then((outcomes): AppendOutcome => ({ type: 'drained', outcomes }), drainFailed), ...(await appendEvents(db, batch))];
     if (!(e instanceof RequestFailed)) throw e;
   }
   return inTransaction(db, (client) => drainAndAppend(db, client, request, batch, true));

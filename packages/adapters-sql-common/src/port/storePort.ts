@@ -1,12 +1,15 @@
 // The StateStore port over an adapter's operations: clocks floored to whole ms, every failure a StoreError rejection naming the method.
-import { assertOverviewLimits, assertScanLimit, splitBatch, storeError, type AppendBatch, type CursorSignalSource, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
+import { assertOverviewLimits, assertScanLimit, splitBatch, storeError, type AppendBatch, type CursorSignalSource, type DrainRequest, type ListenForCursorSignals, type OverviewSource, type StateStore, type StoreMaintenance, type StoreOperation } from '@session-state/domain';
 
-/** The batch with each `appendedAt` (and a heading drain's `now`) floored (a non-finite one is left for the store to refuse). */
+/** A drain's clock readings floored to whole ms. */
+const drainWholeMs = <D extends DrainRequest>(drain: D): D => ({ ...drain, now: Math.floor(drain.now), ...(drain.takenUntil !== undefined ? { takenUntil: Math.floor(drain.takenUntil) } : {}) });
+
+/** The batch with each `appendedAt` (and a heading drain's clock readings) floored (a non-finite one is left for the store to refuse). */
 function withWholeMs(batch: AppendBatch): AppendBatch {
   const { drain, appends } = splitBatch(batch);
-  if ((drain === undefined || Number.isInteger(drain.now)) && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
+  if (drain === undefined && appends.every((request) => Number.isInteger(request.appendedAt))) return batch;
   const floored = appends.map((request) => (Number.isInteger(request.appendedAt) ? request : { ...request, appendedAt: Math.floor(request.appendedAt) }));
-  return drain === undefined ? floored : [{ ...drain, now: Math.floor(drain.now) }, ...floored];
+  return drain === undefined ? floored : [drainWholeMs(drain), ...floored];
 }
 
 type Answer<T> = T | Promise<T>;
@@ -46,7 +49,7 @@ export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, liste
     readHeads: (sessionKeys) => call('readHeads', () => ops.readHeads(current(), sessionKeys)),
     listCursors: (filter) => call('listCursors', () => ops.listCursors(current(), filter)),
     readCursorJournal: (filter) => call('readCursorJournal', () => ops.readCursorJournal(current(), filter)),
-    drain: (watcher, acks, now) => call('drain', () => ops.drain(current(), watcher, acks, Math.floor(now))),
+    drain: (request) => call('drain', () => ops.drain(current(), drainWholeMs(request))),
     acknowledgeRead: (request) => call('acknowledgeRead', () => ops.acknowledgeRead(current(), { ...request, now: Math.floor(request.now) })),
     scanPending: (request) =>
       call('scanPending', () => {

@@ -85,4 +85,15 @@ export const GENERATED_MIGRATIONS: readonly Migration[] = [
       "ALTER TABLE `heads` ADD `other_notify_at` integer;",
     ].join('\n'),
   },
+  {
+    version: 4,
+    name: "notice_lease",
+    // drizzle/0003_notice_lease.sql
+    sql: [
+      "DROP INDEX `cursors_lagging`;--> statement-breakpoint",
+      "ALTER TABLE `cursors` ADD `taken_until` integer;--> statement-breakpoint",
+      "CREATE INDEX `cursors_lagging` ON `cursors` (`watcher`,`target`,`acked`,`notified`,`material`,`taken_until`) WHERE \"cursors\".\"material\" > \"cursors\".\"acked\";--> statement-breakpoint",
+      "ALTER TABLE `cursor_journal` ADD `taken_until` integer;",
+    ].join('\n'),
+  },
 ];

@@ -1,6 +1,6 @@
 // Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
 import { decodeStoredCursor, failedOutcome } from '@session-state/adapters-sql-common';
-import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainAck, type DrainOutcome, type SessionKey } from '@session-state/domain';
+import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainOutcome, type DrainRequest } from '@session-state/domain';
 
 import { appendEvents } from './append.js';
 import { writeCursorPlan } from './journal.js';
@@ -8,7 +8,8 @@ import { withLogMaterial } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';
 
 /** All or nothing: any failure rolls back every ack and throws. */
-export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[], now: number): readonly DrainOutcome[] {
+export function drain(db: StoreDb, request: DrainRequest): readonly DrainOutcome[] {
+  const { watcher, acks } = request;
   assertStoreKey('watcher', watcher);
   return db.client
     .transaction((): readonly DrainOutcome[] => {
@@ -18,7 +19,7 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
         const row = values === undefined ? undefined : decodeStoredCursor(db, 'drain', values);
         if (row !== undefined) cursors.push(row);
       }
-      const plan = planDrain({ watcher, acks, cursors: withLogMaterial(db, cursors), now });
+      const plan = planDrain({ ...request, cursors: withLogMaterial(db, cursors) });
       writeCursorPlan(db, plan);
       return plan.outcomes;
     })
@@ -29,7 +30,7 @@ export function drain(db: StoreDb, watcher: SessionKey, acks: readonly DrainAck[
 export function appendBatch(db: StoreDb, batch: AppendBatch): AppendOutcome[] | Promise<AppendOutcome[]> {
   const { drain: head, appends } = splitBatch(batch);
   if (head === undefined) return appendEvents(db, appends);
-  const drained = isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drain(db, head.watcher, head.acks, head.now) }));
+  const drained = isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drain(db, head) }));
   const failed = (e: unknown): AppendOutcome[] => [drained, ...appends.map(() => failedOutcome(e))];
   try {
     const appended = appendEvents(db, appends);

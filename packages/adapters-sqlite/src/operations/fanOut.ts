@@ -6,7 +6,7 @@ import { CURSOR_FIELDS, decodeStoredCursors } from '@session-state/adapters-sql-
 import { asSequence, planAppend, type AppendCommand, type AppendPlan, type CursorRow, type Notice, type Sequence } from '@session-state/domain';
 
 import { writeJournal } from './journal.js';
-import { moveCursor } from '../statements.js';
+import { cursorParams, moveCursor } from '../statements.js';
 import type { StoreDb } from '../db/storeDb.js';
 import { nextTurn } from '../worker/walBound.js';
 
@@ -33,7 +33,7 @@ export function writeAppendPlan(db: StoreDb, plan: AppendPlan, seedWatcher: stri
   const writes = plan.cursorWrites;
   for (let i = 0; i < writes.length; i += 1) {
     const row = writes[i] as CursorRow;
-    if (row.watcher === seedWatcher) st.upsertCursor.run(row);
+    if (row.watcher === seedWatcher) st.upsertCursor.run(cursorParams(row));
     else if (row.material === row.notified) moveCursor(st, row);
   }
   if (plan.journal.length > 0) writeJournal(db, plan.journal);

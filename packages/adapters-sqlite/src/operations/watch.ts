@@ -3,6 +3,7 @@
 import { decodeStoredCursor } from '@session-state/adapters-sql-common';
 import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-state/domain';
 
+import { cursorParams } from '../statements.js';
 import { writeJournal } from './journal.js';
 import { readHead } from './headRow.js';
 import type { StoreDb } from '../db/storeDb.js';
@@ -19,7 +20,7 @@ export function watch(db: StoreDb, request: WatchRequest): { created: boolean } 
       // A corrupt row is reported and left as it is: the pair has a cursor, if an unreadable one.
       if (values !== undefined && existing === undefined) return { created: false };
       const plan = planWatch({ request, existing, head: readHead(db, request.target)?.head ?? ZERO });
-      for (const row of plan.cursorWrites) st.upsertCursor.run(row);
+      for (const row of plan.cursorWrites) st.upsertCursor.run(cursorParams(row));
       writeJournal(db, plan.journal);
       return { created: plan.created };
     })

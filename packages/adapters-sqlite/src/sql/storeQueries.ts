@@ -17,9 +17,9 @@ const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey'
 type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
 
 /** The order updateCursor takes its values in (render.ts checks it against the SQL). */
-const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'watcher', 'target'] as const;
+const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'takenUntil', 'watcher', 'target'] as const;
 
-export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : number };
+export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : F extends 'takenUntil' ? number | null : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
 type JournalWindow = { readonly after: number; readonly upTo: number };
@@ -66,17 +66,17 @@ export function ownQueries() {
 
     /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
     insertJournal: q<JournalParams>(
-      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt') }),
+      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt'), takenUntil: p('takenUntil') }),
     ),
 
     /** Writes a cursor row whole (insert or overwrite). */
     upsertCursor: q<CursorParams>(
       orm
         .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt') })
+        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt'), takenUntil: p('takenUntil') })
         .onConflictDoUpdate({
           target: [cursors.watcher, cursors.target],
-          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at` },
+          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at`, takenUntil: sql`excluded.taken_until` },
         }),
     ),
 
@@ -193,7 +193,7 @@ export function positionalQueries() {
     updateCursor: positional<InOrder<CursorParams, typeof UPDATE_CURSOR_ORDER>>(
       orm
         .update(cursors)
-        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}` })
+        .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}`, takenUntil: sql`${p('takenUntil')}` })
         .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
       UPDATE_CURSOR_ORDER,
     ),

@@ -5,23 +5,26 @@ import { SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, type RecordedEvent, type 
 import type { SessionListRow } from '../api.js';
 import { ClockError, ClosedError, InvalidInputError, StoreOperationError } from '../errors/errors.js';
 
+/** A JSON value with mutable arrays, so MCP's `Tool` (whose schema values are JSON) takes a schema built of them. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { readonly [key: string]: JsonValue };
+
 /** A JSON Schema (draft 2020-12 subset) written as a plain object, as tool-calling APIs take it. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+export type JsonSchema = { readonly [key: string]: JsonValue };
 
 /** A session key property of a tool's schema, `what` saying which session it names (kept in step with the domain's codec). */
 export function sessionKeyProperty(what: string): JsonSchema {
   return { type: 'string', minLength: 1, maxLength: SESSION_KEY_MAX_LENGTH, description: `${what}: ${SESSION_KEY_EXPECTED}.` };
 }
 
-/** A tool's input schema: an object of named properties only; a type without readonly arrays, so MCP's `Tool['inputSchema']` takes it. */
+/** A tool's input or output schema: an object of named properties only, as MCP's `Tool` takes both. */
 export type ToolInputSchema = {
   readonly type: 'object';
   readonly properties: Readonly<Record<string, JsonSchema>>;
-  readonly required?: string[];
+  readonly required: string[];
   readonly additionalProperties: false;
 };
 
-/** The input schema of an object of `properties`, `required` among them, and no other fields. */
+/** The schema of an object of `properties`, `required` among them, and no other fields. */
 export const objectSchema = (required: string[], properties: ToolInputSchema['properties']): ToolInputSchema => ({
   type: 'object',
   properties,
@@ -66,14 +69,21 @@ export interface AgentTool<Name extends AgentToolName = AgentToolName> {
   readonly name: Name;
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
+  /** What `structuredContent` holds when `isError` is false (MCP `outputSchema`). */
+  readonly outputSchema: ToolInputSchema;
+  /** MCP tool annotations: the reads are read-only, `record` writes but never destroys; none reaches outside the store. */
+  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint?: false; readonly openWorldHint: false };
   handler(input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>>;
 }
 
 /** One of the agent's tools, tagged by `name`: checking the name tells which answer its handler resolves with. */
 export type NamedAgentTool = { [Name in AgentToolName]: AgentTool<Name> }[AgentToolName];
 
-/** For the model: `invalid_input` (fix the argument named by `field`), `unavailable` (try again later), `internal` (a bug). */
-export type AgentToolErrorCode = 'invalid_input' | 'unavailable' | 'internal';
+/**
+ * For the model: `invalid_input` (fix the argument named by `field`), `unavailable` (try again later), `internal` (a bug),
+ * `not_allowed` (the tool exists but this server's configuration withholds it: no argument helps).
+ */
+export type AgentToolErrorCode = 'invalid_input' | 'unavailable' | 'internal' | 'not_allowed';
 
 /** The JSON of a tool error. Never carries message content: values are described, not echoed. */
 export type AgentToolErrorBody = {
@@ -103,11 +113,12 @@ export function toolErrorBody(tool: string, error: unknown): AgentToolErrorBody 
 
 const textOf = (json: object): [AgentToolText] => [{ type: 'text', text: JSON.stringify(json) }];
 
-/** The tool `name` whose handler runs `body`: its JSON becomes the answer, anything it throws a tool error, so no handler throws into the gateway. */
+/** Read-only tools' annotations. */
+export const READS = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** The tool `definition` whose handler runs `body`: its JSON becomes the answer, anything it throws a tool error, so no handler throws into the gateway. */
 export function agentTool<Name extends AgentToolName>(
-  name: Name,
-  description: string,
-  inputSchema: ToolInputSchema,
+  definition: Omit<AgentTool<Name>, 'handler'>,
   body: (input: unknown) => Promise<AgentToolAnswers[Name]>,
 ): AgentTool<Name> {
   const handler = async (input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>> => {
@@ -115,9 +126,9 @@ export function agentTool<Name extends AgentToolName>(
       const json = await body(input);
       return { isError: false, content: textOf(json), structuredContent: json };
     } catch (error) {
-      const json = toolErrorBody(name, error);
+      const json = toolErrorBody(definition.name, error);
       return { isError: true, content: textOf(json), structuredContent: json };
     }
   };
-  return { name, description, inputSchema, handler };
+  return { ...definition, handler };
 }

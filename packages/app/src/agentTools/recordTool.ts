@@ -4,10 +4,11 @@ import { ActorType, EVENT_KINDS, PAYLOAD_MAX_BYTES, SUMMARY_MAX_LENGTH } from '@
 
 import type { RecordInput, SessionStateAwareness } from '../api.js';
 import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
+import { RECORD_OUTPUT } from './outputSchemas.js';
 
 const RECORD_SCHEMA = objectSchema(['sessionKey', 'kind', 'actorType', 'summary'], {
   sessionKey: sessionKeyProperty('The session the event belongs to'),
-  kind: { type: 'string', enum: EVENT_KINDS, description: 'What happened; human_direct_message, goal_changed and upstream_missing notify the session\'s watchers.' },
+  kind: { type: 'string', enum: [...EVENT_KINDS], description: 'What happened; human_direct_message, goal_changed and upstream_missing notify the session\'s watchers.' },
   actorType: { type: 'string', enum: Object.keys(ActorType.keys), description: 'Who caused it.' },
   actorSessionKey: sessionKeyProperty('The session that caused it (its own watch never notifies it)'),
   summary: { type: 'string', minLength: 1, description: `One line of metadata (never message content), at most ${SUMMARY_MAX_LENGTH} characters after normalising.` },
@@ -25,7 +26,8 @@ const DESCRIPTION = [
 
 /** The `record` tool over `awareness.record`, whose own validation names the bad field (`record.summary`). */
 export function recordTool(awareness: SessionStateAwareness): AgentTool<'record'> {
-  return agentTool('record', DESCRIPTION, RECORD_SCHEMA, async (input) => {
+  const annotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false } as const;
+  return agentTool({ name: 'record', description: DESCRIPTION, inputSchema: RECORD_SCHEMA, outputSchema: RECORD_OUTPUT, annotations }, async (input) => {
     // The facade decodes the whole input, unknown fields included, and never rejects: a bad
     // one comes back as `ok: false` with an InvalidInputError naming the field.
     const result = await awareness.record(input as RecordInput);

@@ -2,9 +2,10 @@
 // names (`session_status sessionKey "<target>" changesSince N`).
 import { MAX_PAGE_LIMIT } from '@session-state/domain';
 
-import type { SessionStateAwareness, StatusOptions } from '../api.js';
+import type { SessionStateAwareness } from '../api.js';
 import { decodeSessionStatusInput } from '../input/codecs.js';
-import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
+import { agentTool, objectSchema, READS, sessionKeyProperty, type AgentTool } from './agentTool.js';
+import { SESSION_STATUS_OUTPUT } from './outputSchemas.js';
 
 const SESSION_STATUS_SCHEMA = objectSchema(['sessionKey'], {
   sessionKey: sessionKeyProperty('The session to read (the target named in the notice)'),
@@ -34,13 +35,9 @@ const READER_NOTE =
  * that watcher's cursor (reconcile that acknowledges); without it the read is read-only.
  */
 export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool<'session_status'> {
-  return agentTool('session_status', reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE, SESSION_STATUS_SCHEMA, async (input) => {
+  const description = reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE;
+  return agentTool({ name: 'session_status', description, inputSchema: SESSION_STATUS_SCHEMA, outputSchema: SESSION_STATUS_OUTPUT, annotations: READS }, async (input) => {
     const { sessionKey, changesSince, limit } = decodeSessionStatusInput(input);
-    const options: StatusOptions = {
-      ...(changesSince !== undefined ? { changesSince } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(reader !== undefined && changesSince !== undefined ? { reader } : {}),
-    };
-    return { ...(await awareness.status(sessionKey, options)) };
+    return { ...(await awareness.status(sessionKey, { changesSince, limit, reader: changesSince === undefined ? undefined : reader })) };
   });
 }

@@ -2,7 +2,8 @@
 // changed since it last looked without reading their deltas.
 import type { SessionStateAwareness } from '../api.js';
 import { decodeSessionsListInput } from '../input/codecs.js';
-import { agentTool, objectSchema, sessionKeyProperty, type AgentTool } from './agentTool.js';
+import { agentTool, objectSchema, READS, sessionKeyProperty, type AgentTool } from './agentTool.js';
+import { SESSIONS_LIST_OUTPUT } from './outputSchemas.js';
 
 const SESSIONS_LIST_SCHEMA = objectSchema(['sessionKeys'], {
   sessionKeys: { type: 'array', items: sessionKeyProperty('A session to look up'), description: 'The sessions to look up; one row comes back for each, in this order.' },
@@ -15,7 +16,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 export function sessionsListTool(awareness: SessionStateAwareness): AgentTool<'sessions_list'> {
-  return agentTool('sessions_list', DESCRIPTION, SESSIONS_LIST_SCHEMA, async (input) => {
+  return agentTool({ name: 'sessions_list', description: DESCRIPTION, inputSchema: SESSIONS_LIST_SCHEMA, outputSchema: SESSIONS_LIST_OUTPUT, annotations: READS }, async (input) => {
     const { sessionKeys } = decodeSessionsListInput(input);
     return { sessions: await awareness.list(sessionKeys) };
   });

@@ -29,6 +29,9 @@ const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: 
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
+const LeaseMs = integerCodec(`whole milliseconds from 1 to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 1 && u <= MAX_TIMER_DELAY_MS);
+// Not strict: a TakenNotice as take returned it carries more fields than confirm reads.
+const TakenNotices = t.readonlyArray(t.type({ target: SessionKeyInput, notified: ChangesSince }), 'an array of the notices take returned');
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   if (E.isLeft(result)) throw new InvalidInputError(result.left);
@@ -63,6 +66,11 @@ export const decodeWatch = (value: unknown): boolean => value !== undefined && o
 
 export const decodeResyncInterval = (value: unknown): number | undefined =>
   value === undefined ? undefined : orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
+
+export const decodeLeaseMs = (value: unknown): number | undefined => (value === undefined ? undefined : orThrow(decodeInput(LeaseMs, value, 'options.leaseMs')));
+
+/** What `confirm` acknowledges: each taken notice's target and frozen watermark (other fields of a TakenNotice are ignored). */
+export const decodeTaken = (value: unknown): t.TypeOf<typeof TakenNotices> => decodeOrThrow(TakenNotices, value, 'confirm.taken');
 
 /** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {

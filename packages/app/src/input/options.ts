@@ -4,15 +4,17 @@ import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-
 import type { SessionStateAwarenessOptions } from '../api.js';
 import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
-import { decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
+import { decodeLeaseMs, decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
 
 /** What start-up runs, and whether the facade starts prunes by itself. */
 export type StartupPlan = ReturnType<typeof readOptions>['startup'];
 
-const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
+const OPTION_FIELDS = ['store', 'clock', 'logger', 'wake', 'leaseMs', 'noticeLink', 'observer', 'retention', 'ownsSession', 'resyncIntervalMs', 'startup'];
 const REQUIRED_STORE_METHODS = [...STORE_OPERATIONS, 'close'];
 const OBSERVER_METHODS = ['appendBatch', 'pruneRun'];
 const DEFAULT_RESYNC_INTERVAL_MS = 60_000;
+/** Long enough for a slow model call to reach the point of confirming; short enough that a lost turn's notices come back soon. */
+const DEFAULT_LEASE_MS = 300_000;
 const systemClock: Clock = { now: () => Date.now() };
 
 /** Every option, checked, with its default filled in. */
@@ -24,6 +26,7 @@ export function readOptions(options: SessionStateAwarenessOptions) {
   if (options.clock !== undefined) requirePort(options.clock, 'options.clock', ['now'], 'a clock { now(): number }');
   if (options.logger !== undefined) requirePort(options.logger, 'options.logger', ['warn', 'error'], 'a logger { warn, error }');
   if (options.wake !== undefined) requireFunction(options.wake, 'options.wake', 'a function (watcherKey) => void');
+  if (options.noticeLink !== undefined) requireFunction(options.noticeLink, 'options.noticeLink', 'a function (targetKey) => string | undefined');
   if (options.observer !== undefined) {
     const fields = requireKnownFields(options.observer, 'options.observer', OBSERVER_METHODS);
     for (const method of OBSERVER_METHODS) if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
@@ -39,6 +42,8 @@ export function readOptions(options: SessionStateAwarenessOptions) {
     /** Never throws. */
     logger: safeLogger(options.logger ?? consoleLogger),
     wake: options.wake,
+    leaseMs: decodeLeaseMs(options.leaseMs) ?? DEFAULT_LEASE_MS,
+    noticeLink: options.noticeLink,
     observer: options.observer,
     policy,
     ownsSession: options.ownsSession,

@@ -3,11 +3,11 @@
 import { isAgentQualified } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSent, decodeSessionKey } from '../input/codecs.js';
+import { decodeSent, decodeSessionKey, decodeTaken } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type NoticeDeps = Pick<FacadeParts, 'store' | 'failures' | 'board' | 'order' | 'appends'>;
-type NoticeMethods = Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain'>;
+type NoticeMethods = Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain' | 'take' | 'confirm'>;
 
 export function createNoticeMethods({ store, failures, board, order, appends }: NoticeDeps): NoticeMethods {
   return {
@@ -41,7 +41,20 @@ export function createNoticeMethods({ store, failures, board, order, appends }: 
 
     async drain(watcherKey) {
       failures.ensureOpen('drain');
-      return appends.drain(decodeSessionKey(watcherKey, 'drain.watcherKey'));
+      const { handed } = await appends.drain('drain', decodeSessionKey(watcherKey, 'drain.watcherKey'));
+      return handed.map(({ watcher, target, changesSince, text }) => ({ watcher, target, changesSince, text }));
+    },
+
+    async take(watcherKey) {
+      failures.ensureOpen('take');
+      return [...(await appends.drain('take', decodeSessionKey(watcherKey, 'take.watcherKey'))).handed];
+    },
+
+    async confirm(watcherKey, taken) {
+      failures.ensureOpen('confirm');
+      const watcher = decodeSessionKey(watcherKey, 'confirm.watcherKey');
+      const { acked } = await appends.drain('confirm', watcher, decodeTaken(taken));
+      return { confirmed: acked };
     },
   };
 }

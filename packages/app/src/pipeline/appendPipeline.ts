@@ -3,9 +3,9 @@
 // schedule) turns into a failure. A drain heads a batch of its own, the first item of its `append`.
 import { PAYLOAD_MAX_BYTES, storeError, toRecordedEvent, type AppendOutcome, type AppendRequest, type SessionKey } from '@session-state/domain';
 
-import type { Notice, RecordError, RecordResult } from '../api.js';
+import type { RecordError, RecordResult, TakenNotice } from '../api.js';
 import { describeFailure, type StoreOperationError } from '../errors/errors.js';
-import type { DrainStart } from '../notices/board.js';
+import type { DrainMode, DrainSettled, DrainStart } from '../notices/board.js';
 import type { FacadeParts } from '../parts.js';
 import { createGroupCommit, type BatchBounds } from './groupCommit.js';
 
@@ -23,14 +23,19 @@ export type AppendOperation = 'record' | 'childSpawned';
 export type AppendPipeline = ReturnType<typeof createAppendPipeline>;
 
 /** `afterAppends` runs after a batch in which an append committed (the prune schedule check). */
-type PipelineDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe'> & { readonly afterAppends: () => void };
+type PipelineDeps = Pick<FacadeParts, 'store' | 'lane' | 'board' | 'counters' | 'failures' | 'logger' | 'observe' | 'isClosed'> & {
+  readonly afterAppends: () => void;
+  readonly leaseMs: number;
+};
 
 type AppendItem = { readonly kind: 'append'; readonly operation: AppendOperation; readonly request: AppendRequest };
-/** A drain heading a batch (only ever its first item). */
-type QueuedDrain = { readonly kind: 'drain'; readonly watcher: SessionKey };
+/** A drain, take or confirm heading a batch (only ever its first item). */
+type QueuedDrain = { readonly kind: 'drain'; readonly mode: DrainMode; readonly watcher: SessionKey; readonly taken?: readonly Pick<TakenNotice, 'target' | 'notified'>[] };
 type BatchItem = AppendItem | QueuedDrain;
-type DrainSettled = { readonly drained: Notice[] } | { readonly drainFailed: unknown };
-type ItemOutcome = RecordResult | DrainSettled;
+type DrainResult = DrainSettled | { readonly drainFailed: unknown };
+type ItemOutcome = RecordResult | DrainResult;
+
+const NOTHING_DRAINED: DrainSettled = { handed: [], acked: 0 };
 
 export type FailedResult<E extends RecordError = RecordError> = { readonly ok: false; readonly outcome: 'failed'; readonly error: E };
 
@@ -91,10 +96,11 @@ export function createAppendPipeline(deps: PipelineDeps) {
     return results;
   };
 
-  /** One timed store call, settled by `settle` with its outcomes, or with undefined and what it failed with. */
+  /** One store call (timed for an observer of append batches), settled by `settle` with its outcomes, or with undefined and what it failed with. */
   type Settle<R> = (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R;
   const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
-    const started = performance.now();
+    const observeBatch = appends > 0 ? observe.appendBatch : undefined;
+    const started = observeBatch === undefined ? 0 : performance.now();
     let outcomes: readonly AppendOutcome[] | undefined;
     let failure: unknown;
     try {
@@ -102,7 +108,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
     } catch (error) {
       failure = error;
     }
-    if (appends > 0) observe.appendBatch({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
+    observeBatch?.({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
     return settle(outcomes, failure);
   };
 
@@ -111,24 +117,27 @@ export function createAppendPipeline(deps: PipelineDeps) {
       ? Promise.resolve([])
       : storeCall(() => store.append(items.map((item) => item.request)), items.length, (outcomes, failure) => settleAppends(items, outcomes, failure));
 
-  /** A batch headed by a drain: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
+  /** A batch headed by a drain item: its snapshot now (every earlier append is queued), one store call, then the queue in call order. */
   const flushDrainBatch = async (head: QueuedDrain, items: readonly AppendItem[]): Promise<readonly ItemOutcome[]> => {
     let start: DrainStart | undefined;
     try {
-      start = board.startDrain(head.watcher, () => failures.now('drain', { watcher: head.watcher }));
+      start = board.startDrain(head.mode, head.watcher, deps.leaseMs, head.taken);
     } catch (error) {
       // A bad clock reading consumes nothing: the notices stay queued.
       return [{ drainFailed: error }, ...(await flushAppends(items))];
     }
-    if (start === undefined) return [{ drained: [] }, ...(await flushAppends(items))];
-    const { watcher, acks, now } = start.request;
-    const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainSettled =>
-      outcome?.type === 'drained' ? { drained: board.finishDrain(start, outcome.outcomes) } : { drainFailed: failures.store('drain', outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher }) };
+    if (start === undefined) return [NOTHING_DRAINED, ...(await flushAppends(items))];
+    const { request } = start;
+    const settle = (outcome: AppendOutcome | undefined, failure: unknown): DrainResult => {
+      if (outcome?.type === 'drained') return board.finishDrain(start, outcome.outcomes, deps.isClosed);
+      board.drainFailed(start);
+      return { drainFailed: failures.store(head.mode, outcome?.type === 'failed' ? outcome.error : (failure ?? 'the store returned no outcome for the drain'), { watcher: request.watcher }) };
+    };
     // With no appends it is the store's `drain`, else the first item of one `append`.
     const run =
       items.length === 0
-        ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(watcher, acks, now) }]
-        : () => store.append([{ type: 'drain', watcher, acks, now }, ...items.map((item) => item.request)]);
+        ? async (): Promise<AppendOutcome[]> => [{ type: 'drained', outcomes: await store.drain(request) }]
+        : () => store.append([{ type: 'drain', ...request }, ...items.map((item) => item.request)]);
     return storeCall(run, items.length, (outcomes, failure) => [settle(outcomes?.[0], failure), ...settleAppends(items, outcomes?.slice(1), failure)]);
   };
 
@@ -140,7 +149,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
     },
     (items, error) =>
       items.map((item) =>
-        item.kind === 'drain' ? { drainFailed: failures.store('drain', error, { watcher: item.watcher }) } : toResult(item, { type: 'failed', error: storeError('append', error) }),
+        item.kind === 'drain' ? { drainFailed: failures.store(item.mode, error, { watcher: item.watcher }) } : toResult(item, { type: 'failed', error: storeError('append', error) }),
       ),
     { bounds: APPEND_BATCH_BOUNDS, weigh: (item) => (item.kind === 'drain' ? 0 : appendRequestWeight(item.request)) },
   );
@@ -150,12 +159,12 @@ export function createAppendPipeline(deps: PipelineDeps) {
     submit: (operation: AppendOperation, request: AppendRequest) => commit.submit({ kind: 'append', operation, request }) as Promise<AppendResult>,
     /** Hands the open batch to the lane now (call order). */
     flushNow: commit.flushNow,
-    /** Drains the watcher at the head of a new batch; resolves with the consumed notices. */
-    async drain(watcher: SessionKey): Promise<Notice[]> {
+    /** Drains, takes or confirms at the head of a new batch (call order); rejects with the store's or the clock's failure. */
+    async drain(mode: DrainMode, watcher: SessionKey, taken?: readonly Pick<TakenNotice, 'target' | 'notified'>[]): Promise<DrainSettled> {
       commit.flushNow();
-      const settled = (await commit.submit({ kind: 'drain', watcher })) as DrainSettled;
+      const settled = (await commit.submit({ kind: 'drain', mode, watcher, ...(taken !== undefined ? { taken } : {}) })) as DrainResult;
       if ('drainFailed' in settled) throw settled.drainFailed;
-      return settled.drained;
+      return settled;
     },
   };
 }

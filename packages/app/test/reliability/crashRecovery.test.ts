@@ -163,7 +163,7 @@ async function checkRestartScan(path: string, round: number): Promise<Violation[
       }
       // A second scan: the same notices (coalesced by a queue that holds them) and no cursor moves.
       const again = await restartScanAll(reader, Date.now());
-      const texts = again.map((n) => `${n.watcher} ${n.text}`).sort();
+      const texts = again.map((n) => `${n.watcher} ${noticeTextOf(n.target, n.acked)}`).sort();
       const firstTexts = lagging.map((row) => `${row.watcher} ${noticeTextOf(row.target, row.acked)}`).sort();
       if (JSON.stringify(texts) !== JSON.stringify(firstTexts)) v('duplicate-notice', `a second scan offered ${JSON.stringify(texts)}, the first ${JSON.stringify(firstTexts)}`);
       if (cursorsText(await reader.listCursors()) !== cursorsText(afterScan)) v('cursor-regression', 'a second scan moved a cursor');

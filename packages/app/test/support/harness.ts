@@ -65,6 +65,9 @@ export interface FixtureOptions {
   readonly wake?: (watcher: string) => void;
   /** The observer port (timings for metrics). */
   readonly observer?: AwarenessObserver;
+  /** The facade's delivery options. */
+  readonly leaseMs?: number;
+  readonly noticeLink?: (targetKey: string) => string | undefined;
 }
 
 async function build(stores: StoreHarness, store: StateStore, clock: ManualClock, options: FixtureOptions): Promise<Fixture> {
@@ -80,6 +83,8 @@ async function build(stores: StoreHarness, store: StateStore, clock: ManualClock
     },
     ...(options.retention !== undefined ? { retention: options.retention } : {}),
     ...(options.observer !== undefined ? { observer: options.observer } : {}),
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.noticeLink !== undefined ? { noticeLink: options.noticeLink } : {}),
   });
   // The turn in which the wakes start-up owes are called.
   await afterStartupWakes();

@@ -2,14 +2,22 @@
 import { asSequence, noticeText } from '@session-state/domain';
 import fc from 'fast-check';
 
-import { createNoticeQueue, type NoticeQueue } from '../../src/notices/queue.js';
+import { createNoticeQueue as createQueue, type NoticeQueue } from '../../src/notices/queue.js';
 
-const entry = (target: string, acked: number, notified: number) => ({ target, acked: asSequence(acked), notified: asSequence(notified), text: noticeText(target, asSequence(acked)) });
+const entry = (target: string, acked: number, notified: number, takenUntil?: number) => ({ target, acked: asSequence(acked), notified: asSequence(notified), ...(takenUntil !== undefined ? { takenUntil } : {}) });
+/** How many texts the queue built: it builds one for each new entry only. */
+let textsBuilt = 0;
+const textOf = (target: string, acked: number): string => ((textsBuilt += 1), noticeText(target, asSequence(acked)));
+/** The queue, its offers building texts with textOf. */
+const createNoticeQueue = () => {
+  const queue = createQueue();
+  return { ...queue, offer: (watcher: string, notice: ReturnType<typeof entry>) => queue.offer(watcher, notice, textOf) };
+};
 const A0 = noticeText('a', asSequence(0));
 const A3 = noticeText('a', asSequence(3));
 const B0 = noticeText('b', asSequence(0));
 const C1 = noticeText('c', asSequence(1));
-const textsOf = (queue: NoticeQueue, watcher: string): string[] => queue.entries(watcher).map((queued) => queued.text);
+const textsOf = (queue: Pick<NoticeQueue, 'entries'>, watcher: string): string[] => queue.entries(watcher).map((queued) => queued.text);
 
 /** Three watchers or targets, so the queue's entries collide often. */
 const name = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
@@ -32,54 +40,26 @@ describe('the notice queue', () => {
     expect(queue.entries('w')[0]?.notified).toBe(7);
   });
 
-  test('the generation moves for every entry that leaves (by pair, identity, watcher, target, or replaced by another text), and for nothing else', () => {
+  test('the text is built once, for a new entry; a coalesced offer keeps the entry\'s text', () => {
     const queue = createNoticeQueue();
-    queue.offer('w1', entry('a', 0, 1));
-    queue.offer('w1', entry('b', 0, 1));
-    queue.offer('w2', entry('a', 0, 1));
-    queue.offer('w2', entry('c', 0, 1));
-    queue.offer('w1', entry('a', 0, 2)); // coalesced: stays
-    queue.remove('w9', 'a'); // nothing there
-    expect(queue.generation()).toBe(0);
-    queue.offer('w1', entry('a', 1, 3)); // replaced
-    expect(queue.generation()).toBe(1);
-    queue.removeIfSame('w1', queue.entries('w1')[0]!); // b
-    queue.removeIfSame('w1', { ...queue.entries('w1')[0]! }); // not the same object: stays
-    expect(queue.generation()).toBe(2);
-    queue.removeTarget('a');
-    queue.removeWatcher('w2');
-    expect(queue.generation()).toBe(5);
-    expect(queue.size()).toBe(0);
-  });
-
-  test('unchangedSince: a pair is unchanged when nothing left the queue, or its entry was queued at or before the mark', () => {
-    const queue = createNoticeQueue();
-    queue.offer('w', entry('a', 0, 1));
-    queue.offer('x', entry('a', 0, 1));
-    const mark = queue.generation();
-    expect(queue.unchangedSince('w', 'b', mark)).toBe(true); // nothing left the queue
-    queue.offer('w', entry('b', 0, 1)); // queued after the mark, before any removal
-    queue.remove('x', 'a'); // another pair left
-    expect(queue.unchangedSince('w', 'a', mark)).toBe(true);
-    queue.offer('w', entry('c', 0, 1)); // queued after a removal
-    expect(queue.unchangedSince('w', 'c', mark)).toBe(false);
-    expect(queue.unchangedSince('w', 'b', mark)).toBe(true);
-    queue.remove('w', 'a'); // removed after the mark
-    expect(queue.unchangedSince('w', 'a', mark)).toBe(false);
-    queue.offer('w', entry('a', 0, 1)); // and queued again
-    expect(queue.unchangedSince('w', 'a', mark)).toBe(false);
-    queue.offer('w', entry('b', 2, 3)); // replaced by another text
-    expect(queue.unchangedSince('w', 'b', mark)).toBe(false);
-    expect(queue.unchangedSince('w', 'never', queue.generation())).toBe(true);
-  });
-
-  test('a new entry keeps the text its notice carries; a coalesced offer keeps the entry\'s text', () => {
-    const queue = createNoticeQueue();
-    expect(queue.offer('w', { ...entry('a', 0, 3), text: 'first' })).toBe('queued');
-    expect(queue.offer('w', { ...entry('a', 0, 5), text: 'second' })).toBe('coalesced');
-    expect(textsOf(queue, 'w')).toEqual(['first']);
+    const before = textsBuilt;
+    expect(queue.offer('w', entry('a', 0, 3))).toBe('queued');
+    expect(queue.offer('w', entry('a', 0, 5))).toBe('coalesced');
+    expect(textsBuilt - before).toBe(1);
+    expect(textsOf(queue, 'w')).toEqual([A0]);
     expect(queue.offer('w', entry('a', 3, 6))).toBe('queued');
     expect(textsOf(queue, 'w')).toEqual([A3]);
+    expect(textsBuilt - before).toBe(2);
+  });
+
+  test('a coalesced offer takes the lease the store gives: released when a taken entry comes back untaken', () => {
+    const queue = createNoticeQueue();
+    queue.offer('w', entry('a', 0, 3));
+    expect(queue.offer('w', entry('a', 0, 3, 500))).toBe('coalesced');
+    expect(queue.entryOf('w', 'a')?.takenUntil).toBe(500);
+    expect(queue.offer('w', entry('a', 0, 4, 500))).toBe('coalesced');
+    expect(queue.offer('w', entry('a', 0, 4))).toBe('released');
+    expect(queue.entryOf('w', 'a')?.takenUntil).toBeUndefined();
   });
 
   test('a different text for a pair replaces its entry and moves it to the back', () => {

@@ -1,13 +1,17 @@
 // `session-state mcp` on a PostgreSQL store (SESSION_STATE_PG_URL; collected only when it is set):
 // the SDK's client reads session_status from a schema the CLI recorded into, gets the same JSON
 // as `status --json`, and a read-only server writes nothing to the schema; piped input is answered
-// and the server exits 0 at its end.
+// and the server exits 0 at its end. With --reader, another process's record reaches the subscribed
+// notices resource: the server hears it through PostgreSQL's signals.
 import { spawnSync } from 'node:child_process';
 
 import pg from 'pg';
 
-import { answerOf, connect } from '../support/mcpClient.js';
-import { CLI_MAIN, jsonOf, requireBuiltCli, runCli } from '../support/runCli.js';
+import { openPostgresStore } from '@session-state/adapters-postgres';
+import { createSessionStateAwareness } from '@session-state/app';
+
+import { answerOf, connect, readJson } from '../support/mcpClient.js';
+import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, spawnCli, specNotice } from '../support/runCli.js';
 
 jest.setTimeout(60_000);
 
@@ -67,4 +71,31 @@ test('when the client closes its input, the server answers what it was sent and 
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: number }).id).sort()).toEqual([1, 2]);
+});
+
+test("with --reader, another process's record updates the subscribed notices and session resources, and the notice reads back", async () => {
+  const MANAGER = 'agent:main:main';
+  const logger = { warn: () => undefined, error: () => undefined };
+  const gateway = await createSessionStateAwareness({ store: await openPostgresStore({ connectionString: BASE_URL, schema: SCHEMA }), logger, startup: { restartScan: false, prune: 'off' } });
+  const spawned = await gateway.childSpawned({ parentKey: MANAGER, childKey: KEY });
+  await gateway.close();
+  if (!spawned.ok) throw spawned.error;
+  const session = await connect(['--db', BASE_URL, '--schema', SCHEMA, '--reader', MANAGER]);
+  const notices = `session-state://watchers/${MANAGER}/notices`;
+  const status = `session-state://sessions/${KEY}`;
+  try {
+    expect((await session.client.listResources()).resources.map((resource) => resource.uri)).toEqual([notices, status]);
+    await session.client.subscribeResource({ uri: notices });
+    await session.client.subscribeResource({ uri: status });
+
+    const run = spawnCli(['record', KEY, '--kind', 'human_direct_message', '--actor', 'human', '--summary', 'a human turn', '--db', BASE_URL, '--schema', SCHEMA]);
+    expect(run.status).toBe(0);
+
+    expect((await session.updates(2)).sort()).toEqual([status, notices]);
+    const seeded = spawned.event.sequence;
+    expect(await readJson(session, notices)).toEqual([{ watcher: MANAGER, target: KEY, changesSince: seeded, text: specNotice(KEY, seeded) }]);
+    expect(session.stderr()).toBe('');
+  } finally {
+    await session.client.close();
+  }
 });

@@ -1,7 +1,8 @@
 // The MCP SDK's own client on a spawned `session-state mcp`, for the end-to-end tests: connect over
-// stdio, collect stderr and protocol errors, and read a tool answer's JSON.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+// stdio (the 2025-11-25 handshake, or pinned to 2026-07-28), collect stderr, protocol errors and the
+// resource notifications it receives, and read a tool answer's JSON.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { CLI_MAIN } from './runCli.js';
 
@@ -10,20 +11,37 @@ export interface Session {
   /** What the server wrote to stderr, and the protocol errors the client saw (a stray stdout line is one). */
   readonly stderr: () => string;
   readonly protocolErrors: Error[];
+  /** The URIs of the `notifications/resources/updated` received, in order, and how many `list_changed`. */
+  readonly updated: string[];
+  readonly listChanged: () => number;
+  /** Resolves once `updated` holds `count` entries (or rejects after `ms`). */
+  readonly updates: (count: number, ms?: number) => Promise<string[]>;
 }
 
-/** Spawns `session-state mcp <args>` and connects the SDK client to it. */
-export async function connect(args: readonly string[]): Promise<Session> {
+/** Spawns `session-state mcp <args>` and connects the SDK client to it, on the 2025 handshake unless `modern`. */
+export async function connect(args: readonly string[], { modern = false } = {}): Promise<Session> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_MAIN, 'mcp', ...args], stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
   const protocolErrors: Error[] = [];
-  const client = new Client({ name: 'session-state-test', version: '0.0.0' });
+  const client = new Client({ name: 'session-state-test', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
   client.onerror = (error) => void protocolErrors.push(error);
+  const updated: string[] = [];
+  let listChanged = 0;
+  client.setNotificationHandler('notifications/resources/updated', (notification) => void updated.push(notification.params.uri));
+  client.setNotificationHandler('notifications/resources/list_changed', () => {
+    listChanged += 1;
+  });
   await client.connect(transport);
-  return { client, stderr: () => stderr, protocolErrors };
+  const updates = async (count: number, ms = 10_000): Promise<string[]> => {
+    for (const deadline = Date.now() + ms; updated.length < count; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} resource updates within ${ms} ms, got ${JSON.stringify(updated)}`);
+    }
+    return [...updated];
+  };
+  return { client, stderr: () => stderr, protocolErrors, updated, listChanged: () => listChanged, updates };
 }
 
 /** The JSON of a tool answer, after checking its text block carries the same JSON. */
@@ -34,3 +52,10 @@ export function answerOf(result: Awaited<ReturnType<Client['callTool']>>): Recor
   return result.structuredContent as Record<string, unknown>;
 }
 
+/** The JSON text of a resource, read through the client. */
+export async function readJson(session: Session, uri: string): Promise<unknown> {
+  const { contents } = await session.client.readResource({ uri });
+  expect(contents).toHaveLength(1);
+  expect(contents[0]).toMatchObject({ uri, mimeType: 'application/json' });
+  return JSON.parse((contents[0] as { text: string }).text);
+}

@@ -6,34 +6,38 @@ import { kindClass, type EventKind } from '../input/eventKind.js';
 import type { NoticeReason } from '../notice.js';
 import { maxSequence, Sequence } from '../log/sequence.js';
 
-/** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material. */
+/** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material; taken until `takenUntil`. */
 export type Cursor =
   | { readonly status: 'idle'; readonly acked: Sequence }
-  | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence };
+  | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence; readonly takenUntil?: number };
 
 /** A pair's cursor, or undefined while the pair has none. */
 export type CursorState = Cursor | undefined;
 
 export const initialCursor: CursorState = undefined;
 
-/** The three stored watermarks of a cursor. */
+/** What a cursor stores: its three watermarks and, while its notice is taken, the end of the lease. */
 export interface Watermarks {
   readonly acked: Sequence;
   readonly notified: Sequence;
   readonly material: Sequence;
+  readonly takenUntil?: number;
 }
+
+/** `takenUntil` present only while the notice is taken (a stored 0 or null is none). */
+export const lease = (takenUntil: number | null | undefined): { readonly takenUntil?: number } => (takenUntil !== undefined && takenUntil !== null && takenUntil > 0 ? { takenUntil } : {});
 
 export function toWatermarks(cursor: Cursor): Watermarks {
   return cursor.status === 'idle'
     ? { acked: cursor.acked, notified: cursor.acked, material: cursor.acked }
-    : { acked: cursor.acked, notified: cursor.notified, material: cursor.material };
+    : { acked: cursor.acked, notified: cursor.notified, material: cursor.material, ...lease(cursor.takenUntil) };
 }
 
 /** Reads stored watermarks: material above acked is pending (notified clamped into (acked, material]). */
 export function fromWatermarks(w: Watermarks): Cursor {
   if (w.material <= w.acked) return { status: 'idle', acked: w.acked };
   const notified = w.notified > w.acked ? (w.notified < w.material ? w.notified : w.material) : w.material;
-  return { status: 'pending', acked: w.acked, notified, material: w.material };
+  return { status: 'pending', acked: w.acked, notified, material: w.material, ...lease(w.takenUntil) };
 }
 
 export const WatchVia = t.keyof({ spawn: null, watch: null }, 'one of spawn, watch');
@@ -57,11 +61,15 @@ const NoticeReopened = t.readonly(t.type({ type: t.literal('notice_reopened'), a
 const NoticeRead = t.readonly(t.type({ type: t.literal('notice_read'), acked: Sequence, notified: Sequence }));
 /** The restart scan raised the frozen watermark to material. */
 const NoticeRecovered = t.readonly(t.type({ type: t.literal('notice_recovered'), acked: Sequence, notified: Sequence }));
+/** The watcher took the notice, leased until `until` (material: what the cursor had seen): it is not handed out again before then. */
+const NoticeTaken = t.readonly(t.type({ type: t.literal('notice_taken'), acked: Sequence, notified: Sequence, material: Sequence, until: t.number }));
+/** A take or the restart scan found the notice's lease over while unconfirmed: it is handed out again. */
+const LeaseExpired = t.readonly(t.type({ type: t.literal('lease_expired') }));
 /** Pruning removed the target event that set a pending cursor's material; the entry keeps the value. */
 const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
 const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
 
-export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, MaterialKept, WatchEnded]);
+export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, NoticeTaken, LeaseExpired, MaterialKept, WatchEnded]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
 
 /** An event of the target's log as `watcher`'s cursor folds it: it raises a pending cursor's material (no journal entry). */
@@ -79,6 +87,7 @@ export interface NoticeHeld {
   readonly reason: Extract<NoticeReason, 'repeat' | 'recovered' | 'signalled'>;
   readonly acked: Sequence;
   readonly notified: Sequence;
+  readonly takenUntil?: number;
 }
 
 /** What decide emits: cursor events (journalled), target events (in the signal log) and held notices. */
@@ -94,6 +103,8 @@ export type CursorCommand =
   | { readonly type: 'observe'; readonly watcher: string; readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string }
   /** The watcher consumed the notice that covered up to `notified` (compare-and-swap). */
   | { readonly type: 'drain'; readonly notified: Sequence }
+  /** The watcher takes the notice frozen at `notified` at `now`, leased until `until`, unless another holds its lease. */
+  | { readonly type: 'take'; readonly notified: Sequence; readonly now: number; readonly until: number }
   /** The watcher read the target after `since` up to its head `through`. */
   | { readonly type: 'read'; readonly since: Sequence; readonly through: Sequence }
   | { readonly type: 'restartScan' }
@@ -113,6 +124,8 @@ export interface CursorNotice {
   readonly acked: Sequence;
   readonly notified: Sequence;
   readonly reason: NoticeReason;
+  /** The end of the notice's lease while it is taken. */
+  readonly takenUntil?: number;
 }
 
 export interface CursorDecision {
@@ -124,12 +137,15 @@ const NOTHING: CursorDecision = Object.freeze({ events: Object.freeze([]) });
 
 const decided = (events: readonly DecidedEvent[]): CursorDecision => ({ events });
 
-/** A decision whose last event, `event`, names the notice: its watermarks, for `reason`. */
+/** A decision whose last event, `event`, names the notice: its watermarks and lease, for `reason`. */
 function naming(event: Extract<DecidedEvent, { readonly notified: Sequence }>, reason: NoticeReason, before: readonly DecidedEvent[] = []): CursorDecision {
-  return { events: [...before, event], notice: { acked: event.acked, notified: event.notified, reason } };
+  const takenUntil = event.type === 'notice_taken' ? event.until : event.type === 'notice_held' ? event.takenUntil : undefined;
+  return { events: [...before, event], notice: { acked: event.acked, notified: event.notified, reason, ...lease(takenUntil) } };
 }
 
-const held = (cursor: Cursor & { status: 'pending' }, reason: NoticeHeld['reason']): NoticeHeld => ({ type: 'notice_held', reason, acked: cursor.acked, notified: cursor.notified });
+type Pending = Cursor & { status: 'pending' };
+const held = (cursor: Pending, reason: NoticeHeld['reason'], takenUntil = cursor.takenUntil): NoticeHeld => ({ type: 'notice_held', reason, acked: cursor.acked, notified: cursor.notified, ...lease(takenUntil) });
+const leaseEnds = (cursor: Pending): DecidedEvent[] => (cursor.takenUntil !== undefined ? [{ type: 'lease_expired' }] : []);
 
 /** The events `command` causes on `state`, and the notice the last of them names. */
 export function decide(command: CursorCommand, state: CursorState): CursorDecision {
@@ -152,6 +168,10 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       return state.material > state.notified
         ? naming({ type: 'notice_reopened', acked: state.notified, notified: state.material }, 'reopen')
         : decided([{ type: 'notice_acknowledged', acked: state.notified }]);
+    case 'take':
+      if (state?.status !== 'pending') return NOTHING;
+      if (state.notified !== command.notified || (state.takenUntil ?? 0) > command.now) return naming(held(state, 'repeat'), 'repeat');
+      return naming({ type: 'notice_taken', acked: state.acked, notified: state.notified, material: state.material, until: command.until }, 'taken', leaseEnds(state));
     case 'read': {
       // A read that started above acked left (acked, since] unread; one ending at or below acked read nothing new.
       if (state === undefined || command.since > state.acked || command.through <= state.acked) return NOTHING;
@@ -161,8 +181,9 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
       return notified > command.through ? naming(read, 'reopen') : decided([read]);
     }
     case 'restartScan':
+      // A restart ends every lease: a notice taken and never confirmed is handed out again.
       if (state?.status !== 'pending') return NOTHING;
-      if (state.material === state.notified) return naming(held(state, 'recovered'), 'recovered');
+      if (state.material === state.notified) return naming(held(state, 'recovered', 0), 'recovered', leaseEnds(state));
       return naming({ type: 'notice_recovered', acked: state.acked, notified: state.material }, 'recovered');
     case 'reread':
       return state?.status === 'pending' ? naming(held(state, 'signalled'), 'signalled') : NOTHING;
@@ -176,7 +197,7 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
   }
 }
 
-/** Pending at (acked, notified]; material is `held`'s when it is pending (never below notified). */
+/** A new notice at (acked, notified], not taken; material is `held`'s when it is pending (never below notified). */
 function pendingAt(acked: Sequence, notified: Sequence, held: CursorState): Cursor {
   return fromWatermarks({ acked, notified, material: held?.status === 'pending' ? maxSequence(held.material, notified) : notified });
 }
@@ -195,6 +216,10 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return pendingAt(event.acked, event.notified, state);
     case 'notice_read':
       return event.notified > event.acked ? pendingAt(event.acked, event.notified, state) : { status: 'idle', acked: event.acked };
+    case 'notice_taken':
+      return state.status === 'pending' ? { ...state, material: maxSequence(state.material, event.material), takenUntil: event.until } : state;
+    case 'lease_expired':
+      return state.status === 'pending' ? { status: 'pending', acked: state.acked, notified: state.notified, material: state.material } : state;
     case 'material_kept':
       return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
     case 'watch_ended':
@@ -202,7 +227,7 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
     case 'target_event':
       // Idle -> pending is a decided notice_raised, never folded from the log.
       if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;
-      return { status: 'pending', acked: state.acked, notified: state.notified, material: event.sequence };
+      return { ...state, material: event.sequence };
     case 'notice_held':
       return state;
   }

@@ -1,6 +1,6 @@
 // Explains a (watcher, target) pair from its cursor journal, for an operator asking why a
 // watcher got (or did not get) a notice: one readable line per entry and the same as JSON.
-import type { CursorEvent, EndReason } from './cursor.js';
+import { lease, type CursorEvent, type EndReason } from './cursor.js';
 import type { CursorJournalEntry } from './journal.js';
 import type { CursorPair } from '../ports/stateStore.port.js';
 
@@ -49,6 +49,10 @@ function describeCursorEvent(event: CursorEvent): string {
         : `notice read: the watcher's reconcile read the target up to its head ${event.acked}; the notice it covered is withdrawn, idle at ${event.acked}`;
     case 'notice_recovered':
       return `notice recovered: the restart scan raised the frozen watermark to ${event.notified}; the notice says changesSince ${event.acked}`;
+    case 'notice_taken':
+      return `notice taken: the watcher took the notice frozen at ${event.notified} (changesSince ${event.acked}), leased until ${isoTime(event.until)}; a confirm acknowledges it, else it is handed out again then`;
+    case 'lease_expired':
+      return 'lease expired: the taken notice was not confirmed in time (or the gateway restarted); it is handed out again';
     case 'material_kept':
       return `material kept: retention pruned the target's change at ${event.material} that keeps the notice pending; material stays ${event.material}`;
     case 'watch_ended':
@@ -66,7 +70,8 @@ function closingLine(last: CursorJournalEntry | undefined): string {
   if (last === undefined) return 'no journal entries: the pair was never watched, or retention removed its history';
   if (last.event.type === 'watch_ended') return 'now: not watching';
   if (last.material > last.acked) {
-    return `now (as of the last entry): one notice pending, changesSince ${last.acked}, frozen at ${last.notified}; later changes raise material (${last.material} then) without an entry`;
+    const taken = last.takenUntil !== undefined ? `, taken until ${isoTime(last.takenUntil)}` : '';
+    return `now (as of the last entry): one notice pending, changesSince ${last.acked}, frozen at ${last.notified}${taken}; later changes raise material (${last.material} then) without an entry`;
   }
   return `now (as of the last entry): idle at ${last.acked}; the next change by another actor raises a notice`;
 }
@@ -81,7 +86,7 @@ export function explainPair(entries: readonly CursorJournalEntry[], pair?: Curso
   const watcher = pair?.watcher ?? entries[0]?.watcher ?? '';
   const target = pair?.target ?? entries[0]?.target ?? '';
   const own = entries.filter((entry) => entry.watcher === watcher && entry.target === target);
-  const steps = own.map(({ position, recordedAt, event, acked, notified, material }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, text: describeCursorEvent(event) }));
+  const steps = own.map(({ position, recordedAt, event, acked, notified, material, takenUntil }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, ...lease(takenUntil), text: describeCursorEvent(event) }));
   const last = own[own.length - 1];
   const first = own[0];
   const truncated = first !== undefined && first.event.type !== 'watch_started';

@@ -29,7 +29,7 @@ export function journalRecords(watcher: SessionKey, target: SessionKey, before: 
     if (isCursorEvent(event)) {
       const shown = after ?? state;
       const w = shown === undefined ? NO_WATERMARKS : toWatermarks(shown);
-      records.push({ watcher, target, event, acked: w.acked, notified: w.notified, material: w.material, recordedAt });
+      records.push({ watcher, target, event, ...w, recordedAt });
     }
     state = after;
   }

@@ -3,7 +3,7 @@
 import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type CursorDecision, type CursorState, type EndReason, type Watermarks } from './cursor.js';
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';
-import { toNotice, type Notice, type NoticeTextOf } from '../notice.js';
+import { toNotice, type Notice } from '../notice.js';
 import type { AcknowledgeReadOutcome, AcknowledgeReadRequest, CursorPair, DrainOutcome, DrainRequest, ScanRequest, WatchRequest } from '../ports/stateStore.port.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
@@ -28,7 +28,7 @@ export const pairKey = (watcher: string, target: string): string => `${watcher}\
 export function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === b || a === undefined || b === undefined) return a === b;
   const [x, y] = [toWatermarks(a), toWatermarks(b)];
-  return x.acked === y.acked && x.notified === y.notified && x.material === y.material;
+  return x.acked === y.acked && x.notified === y.notified && x.material === y.material && x.takenUntil === y.takenUntil;
 }
 
 /** One command decided on one pair's stored watermarks (undefined: no cursor) at `now`. */
@@ -42,7 +42,7 @@ interface PairStep {
 }
 
 /** Decides `command` on the pair, folds its events, and gives the row, journal entries and notice they ask for. */
-export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | undefined, command: CursorCommand, now: number, textOf?: NoticeTextOf): PairStep {
+export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | undefined, command: CursorCommand, now: number): PairStep {
   const before = stored === undefined ? undefined : fromWatermarks(stored);
   const { events, notice } = decide(command, before);
   const after = events.reduce(evolve, before);
@@ -51,7 +51,7 @@ export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | u
     after,
     ...(after !== undefined && !sameCursor(before, after) ? { write: { watcher, target, ...toWatermarks(after), touchedAt: now } } : {}),
     journal: journalRecords(watcher, target, before, events, now),
-    ...(notice !== undefined ? { notice: toNotice(watcher, target, notice, textOf) } : {}),
+    ...(notice !== undefined ? { notice: toNotice(watcher, target, notice) } : {}),
   };
 }
 
@@ -72,23 +72,25 @@ export function planWatch({ request, existing, head }: WatchPlanInput): CursorPl
 }
 
 /**
- * Each ack is a `drain` on its cursor, in order: `acked` (with the `reopened` notice when more
- * had arrived) or `stale` (with the `pending` notice a pending cursor holds at another watermark).
+ * Each ack is a `drain` on its cursor, in order: `acked` (with the `reopened` notice when more had arrived) or `stale` (with
+ * the `pending` notice at another watermark or lease); with `takenUntil`, a `take`: `taken` (the notice, leased until then) or `stale`.
  * `cursors`: the watcher's rows on the acked targets (others are ignored).
  */
 export function planDrain(input: DrainRequest & { readonly cursors: readonly CursorRow[] }): CursorPlan & { readonly outcomes: readonly DrainOutcome[] } {
-  const { watcher, now } = input;
+  const { watcher, now, takenUntil } = input;
   const rows = new Map<SessionKey, CursorRow>();
   for (const row of input.cursors) if (row.watcher === watcher) rows.set(row.target, row);
   const journal: CursorJournalRecord[] = [];
   const writes = new Map<SessionKey, CursorRow>();
   const outcomes = input.acks.map(({ target, notified }): DrainOutcome => {
-    const step = stepPair({ watcher, target }, rows.get(target), { type: 'drain', notified }, now);
+    const command: CursorCommand = takenUntil === undefined ? { type: 'drain', notified } : { type: 'take', notified, now, until: takenUntil };
+    const step = stepPair({ watcher, target }, rows.get(target), command, now);
     if (step.write !== undefined) {
       rows.set(target, step.write);
       writes.set(target, step.write);
     }
     journal.push(...step.journal);
+    if (step.notice?.reason === 'taken') return { target, result: 'taken', notice: step.notice };
     const consumed = step.events[0]?.type === 'notice_acknowledged' || step.events[0]?.type === 'notice_reopened';
     if (consumed && step.after !== undefined) {
       return { target, result: 'acked', acked: step.after.acked, ...(step.notice !== undefined ? { reopened: step.notice } : {}) };
@@ -110,7 +112,7 @@ export function planAcknowledgeRead(input: { readonly request: AcknowledgeReadRe
 }
 
 /** `raise`: the restart scan at `now` (journalled); absent, nothing is written. `cursors`: those read (a store may pass only the pending ones). */
-export type ScanPlanInput = Pick<ScanRequest, 'raise' | 'owns' | 'targets'> & { readonly cursors: readonly CursorRow[]; readonly textOf?: NoticeTextOf };
+export type ScanPlanInput = Pick<ScanRequest, 'raise' | 'owns' | 'targets'> & { readonly cursors: readonly CursorRow[] };
 
 /**
  * A page of `scanPending`: with `raise`, the restart scan (reason `recovered`); without, the held notices at their frozen watermark
@@ -126,7 +128,7 @@ export function planScan(input: ScanPlanInput): CursorPlan & { readonly notices:
   }
   const plan = { cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
   for (const row of [...rows.values()].sort(comparePairs)) {
-    const step = stepPair(row, row, { type: raise === undefined ? 'reread' : 'restartScan' }, raise?.now ?? 0, input.textOf);
+    const step = stepPair(row, row, { type: raise === undefined ? 'reread' : 'restartScan' }, raise?.now ?? 0);
     if (raise !== undefined) {
       plan.cursorWrites.push(...written(step));
       plan.journal.push(...step.journal);

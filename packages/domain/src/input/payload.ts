@@ -15,13 +15,6 @@ interface TakenPayload {
   readonly json: string;
 }
 
-/** Why a value cannot be a payload: where (keys below the payload) and what it must be instead. */
-interface PayloadProblem {
-  readonly path: readonly string[];
-  readonly value: unknown;
-  readonly expected: string;
-}
-
 function isPlainObject(u: unknown): u is Record<string, unknown> {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
   const proto = Object.getPrototypeOf(u) as unknown;
@@ -41,22 +34,25 @@ class Refused {
 }
 
 /**
- * One walk over the caller's value: each property read once into the copy, the JSON size counted
- * as it goes, so an oversized payload is refused as soon as it passes the cap (O(the cap)).
+ * One walk over the caller's value: each property read once into the copy and written once into
+ * the JSON text, its size counted as it goes, so an oversized payload is refused as soon as it
+ * passes the cap (O(the cap)).
  */
 class PayloadWalk {
   private bytes = 0;
+  private json = '';
 
   take(u: unknown): TakenPayload {
     if (!isPlainObject(u)) throw new Refused(u, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`);
     const value = this.object(u, 0) as Payload;
-    return { value, json: JSON.stringify(value) };
+    return { value, json: this.json };
   }
 
-  /** Counts `bytes` more UTF-8 bytes of the JSON text (punctuation, a literal, a quoted string). */
-  private emit(bytes: number): void {
+  /** Writes `text` (punctuation, a literal, a quoted string) to the JSON text: `bytes` more UTF-8 bytes. */
+  private emit(text: string, bytes = text.length): void {
     this.bytes += bytes;
     if (this.bytes > PAYLOAD_MAX_BYTES) throw new Oversized();
+    this.json += text;
   }
 
   /** Walks `u` as the entry `key` of a container, naming the key in a refusal from below. */
@@ -96,8 +92,11 @@ class PayloadWalk {
         i += 1;
       } else bytes += 3;
     }
-    if (!escapes) this.emit(bytes);
-    else this.emit(bytes + JSON.stringify(s).length - s.length - 2); // escapes are ASCII: the count grows by their length
+    if (!escapes) this.emit(`"${s}"`, bytes);
+    else {
+      const quoted = JSON.stringify(s);
+      this.emit(quoted, bytes + quoted.length - s.length - 2); // escapes are ASCII: the count grows by their length
+    }
     return s;
   }
 
@@ -108,16 +107,16 @@ class PayloadWalk {
       case 'string':
         return this.string(u);
       case 'boolean':
-        this.emit(u ? 4 : 5);
+        this.emit(u ? 'true' : 'false');
         return u;
       case 'number': {
         if (!Number.isFinite(u)) throw new Refused(u, 'a finite number');
-        this.emit(String(u).length); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
+        this.emit(String(u)); // JSON.stringify's text for a finite number; -0 is 0, in the copy too
         return u === 0 ? 0 : u;
       }
       case 'object':
         if (u === null) {
-          this.emit(4);
+          this.emit('null');
           return null;
         }
         if (Array.isArray(u)) return this.array(u, level);
@@ -134,12 +133,12 @@ class PayloadWalk {
     const length = u.length;
     this.reserve(2 * length + 1); // [] and at least one character and a comma per item
     const copy: JsonValue[] = new Array<JsonValue>(length);
-    this.emit(1); // [
+    this.emit('[');
     for (let i = 0; i < length; i += 1) {
-      if (i > 0) this.emit(1); // ,
+      if (i > 0) this.emit(',');
       copy[i] = this.entry(String(i), u[i], level + 1);
     }
-    this.emit(1); // ]
+    this.emit(']');
     return copy;
   }
 
@@ -148,29 +147,18 @@ class PayloadWalk {
     const keys = Object.keys(u);
     this.reserve(5 * keys.length + 1); // {} and at least "":0 and a comma per entry
     const copy: Record<string, JsonValue> = {};
-    this.emit(1); // {
+    this.emit('{');
     for (let i = 0; i < keys.length; i += 1) {
       const key = keys[i] as string;
       if (FORBIDDEN_KEYS.has(key)) throw Object.assign(new Refused(key, 'a key other than __proto__, constructor and prototype'), { path: [key] });
-      if (i > 0) this.emit(1); // ,
+      if (i > 0) this.emit(',');
       this.entry(key, key, level); // the key's own text, a refusal naming it
-      this.emit(1); // :
+      this.emit(':');
       // The only read of this property: the copy and the text both come from it.
       copy[key] = this.entry(key, u[key], level + 1);
     }
-    this.emit(1); // }
+    this.emit('}');
     return copy;
-  }
-}
-
-/** A private copy of the caller's payload and its JSON text, or where and why it cannot be one. */
-export function takePayload(u: unknown): { readonly ok: true; readonly payload: TakenPayload } | { readonly ok: false; readonly problem: PayloadProblem } {
-  try {
-    return { ok: true, payload: new PayloadWalk().take(u) };
-  } catch (e) {
-    if (e instanceof Oversized) return { ok: false, problem: { path: [], value: u, expected: `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all` } };
-    if (e instanceof Refused) return { ok: false, problem: { path: e.path.reverse(), value: e.value, expected: e.expected } };
-    throw e;
   }
 }
 
@@ -179,10 +167,14 @@ export const PayloadInput: t.Type<TakenPayload, TakenPayload, unknown> = new t.T
   `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes`,
   (u): u is TakenPayload => typeof u === 'object' && u !== null && typeof (u as Partial<TakenPayload>).json === 'string',
   (u, c) => {
-    const take = takePayload(u);
-    if (take.ok) return t.success(take.payload);
-    const { path, value, expected } = take.problem;
-    return t.failure(value, [...c, ...path.map((key) => ({ key, type: t.unknown, actual: value }))], expected);
+    try {
+      return t.success(new PayloadWalk().take(u));
+    } catch (e) {
+      if (e instanceof Oversized) return t.failure(u, c, `a plain JSON object of at most ${PAYLOAD_MAX_BYTES} bytes of JSON in all`);
+      if (!(e instanceof Refused)) throw e;
+      const { value } = e;
+      return t.failure(value, [...c, ...e.path.reverse().map((key) => ({ key, type: t.unknown, actual: value }))], e.expected);
+    }
   },
   (a) => a,
 );

@@ -3,7 +3,7 @@ import { toWatermarks, type CursorCommand, type Watermarks } from '../cursor/cur
 import { stepPair } from '../cursor/plans.js';
 import type { CursorJournalRecord } from '../cursor/journal.js';
 import type { StoredEvent } from './event.js';
-import type { Notice, NoticeTextOf } from '../notice.js';
+import type { Notice } from '../notice.js';
 import type { Payload } from '../input/payload.js';
 import type { AppendCommand } from '../input/recordInput.js';
 import type { Sequence } from './sequence.js';
@@ -38,8 +38,6 @@ export interface AppendPlanInput {
   readonly occurredAt?: string;
   /** The store's own copy of the command's payload, for the event (the default is the command's). */
   readonly payload?: Payload;
-  /** Builds the notices' texts; noticeText when absent. */
-  readonly noticeText?: NoticeTextOf;
 }
 
 /** The event a command becomes once the store has given it a sequence. */
@@ -78,7 +76,7 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
       continue;
     }
     const observe: CursorCommand = { type: 'observe', watcher: row.watcher, sequence, kind, ...(actorSessionKey !== undefined ? { actorSessionKey } : {}) };
-    const step = stepPair(row, row, observe, appendedAt, input.noticeText);
+    const step = stepPair(row, row, observe, appendedAt);
     if (step.write !== undefined) plan.cursorWrites.push(step.write);
     plan.journal.push(...step.journal);
     if (step.notice !== undefined) plan.notices.push(step.notice);

@@ -3,7 +3,7 @@ import type { CursorRow } from '../log/append.js';
 import type { CursorJournalEntry } from '../cursor/journal.js';
 import type { Sequence } from '../log/sequence.js';
 import type { SessionKey } from '../input/sessionKey.js';
-import type { AppendBatch, AppendOutcome, ChangesPage, CursorFilter, CursorPair, DrainAck, DrainOutcome, HeadRow } from './storeTypes.js';
+import type { AppendBatch, AppendOutcome, ChangesPage, CursorFilter, CursorPair, DrainOutcome, DrainRequest, HeadRow } from './storeTypes.js';
 import type { PruneBatch, PruneRequest, ScanPage, ScanRequest, AcknowledgeReadOutcome, AcknowledgeReadRequest, WatchRequest } from './storeTypes.js';
 
 export * from './storeTypes.js';
@@ -27,8 +27,8 @@ export interface StateStore {
   /** The journal entries of the pairs matching the filter, in position order. */
   readCursorJournal(filter?: CursorFilter): Promise<readonly CursorJournalEntry[]>;
 
-  /** Drain, atomically for all acks, as `planDrain` plans it. */
-  drain(watcher: SessionKey, acks: readonly DrainAck[], now: number): Promise<readonly DrainOutcome[]>;
+  /** Drain (acknowledge) or, with `takenUntil`, take the watcher's notices, atomically for all acks, as `planDrain` plans it. */
+  drain(request: DrainRequest): Promise<readonly DrainOutcome[]>;
 
   /** The watcher's reconcile read reached the head: `planAcknowledgeRead` in one transaction. */
   acknowledgeRead(request: AcknowledgeReadRequest): Promise<AcknowledgeReadOutcome>;

@@ -85,12 +85,15 @@ export interface DrainAck {
 
 export type DrainOutcome =
   | { readonly target: SessionKey; readonly result: 'acked'; readonly acked: Sequence; readonly reopened?: Notice }
+  | { readonly target: SessionKey; readonly result: 'taken'; readonly notice: Notice }
   | { readonly target: SessionKey; readonly result: 'stale'; readonly pending?: Notice };
 
 export interface DrainRequest {
   readonly watcher: SessionKey;
   readonly acks: readonly DrainAck[];
   readonly now: number;
+  /** A take: each notice is leased until this clock time instead of acknowledged. */
+  readonly takenUntil?: number;
 }
 
 /** A drain heading an append batch: it runs before the appends and fails alone. */

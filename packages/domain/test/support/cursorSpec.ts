@@ -5,7 +5,7 @@ import { decide, evolve, isCursorEvent, type Cursor, type CursorCommand, type Cu
 import { sameCursor } from '../../src/cursor/plans.js';
 import type { EventKind } from '../../src/input/eventKind.js';
 import { asSequence, type Sequence } from '../../src/log/sequence.js';
-import { toNotice, type Notice } from '../../src/notice.js';
+import { noticeText, toNotice, type Notice } from '../../src/notice.js';
 import { specificationFor, type Specification } from './specification.js';
 
 export const WATCHER = 'agent:main:main';
@@ -62,11 +62,12 @@ export function cursorSpec(watcher: string = WATCHER): Specification<CursorTestI
 }
 
 /** The queue's notice a result asks for on the pair. */
-export const noticeOf = (watcher: string, target: string, result: { readonly notice?: CursorNotice } | undefined): Notice | undefined =>
-  result?.notice === undefined ? undefined : toNotice(watcher, target, result.notice);
+/** The notice a step names, with the text the queue builds for it from its target and acked. */
+export const noticeOf = (watcher: string, target: string, result: { readonly notice?: CursorNotice } | undefined): (Notice & { readonly text: string }) | undefined =>
+  result?.notice === undefined ? undefined : { ...toNotice(watcher, target, result.notice), text: noticeText(target, result.notice.acked) };
 
 /** The notice a cursor holds, as the owner's re-read after a signal offers it. */
-export const heldNoticeOf = (watcher: string, target: string, cursor: Cursor): Notice | undefined => noticeOf(watcher, target, decide({ type: 'reread' }, cursor));
+export const heldNoticeOf = (watcher: string, target: string, cursor: Cursor): ReturnType<typeof noticeOf> => noticeOf(watcher, target, decide({ type: 'reread' }, cursor));
 
 export const seed = (at: number): CursorTestInput => ({ type: 'seed', at: seq(at) });
 

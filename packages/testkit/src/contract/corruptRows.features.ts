@@ -89,7 +89,7 @@ export function describeCorruptRows(s: Suite): void {
     }
     const watchers = (rows: readonly { readonly watcher: string }[] | undefined) => rows?.map((row) => row.watcher);
     const noticesOf = async (call: Promise<readonly { type: string; notices?: readonly { watcher: string }[] }[]>) => watchers((await call)[0]?.notices);
-    const staleDrain = (s2: StateStore) => s2.drain(WATCHER, [{ target: A, notified: 1 as never }], T0 + 2);
+    const staleDrain = (s2: StateStore) => s2.drain({ watcher: WATCHER, acks: [{ target: A, notified: 1 as never }], now: T0 + 2 });
 
     test('is reported and skipped by listCursors, append, drain and the restart scan; sound rows still work', async () => {
       const reports = await damagedCursor('acked', 0);

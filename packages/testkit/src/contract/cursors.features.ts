@@ -1,10 +1,10 @@
-// The contract of cursors: how appends move them, watch, listCursors, drain (alone or heading appends), acknowledgeRead,
-// and the removals (unwatch, resetWatcher, deleteSession).
+// The contract of cursors: how appends move them, watch, listCursors, acknowledgeRead, and the removals (unwatch,
+// resetWatcher, deleteSession).
 import { expect } from 'expect';
 
-import { noticeText, planAppend, type CursorEvent, type AppendRequest, type CursorRow, type DrainAck, type SessionKey, type StateStore, type StoredEvent } from '@session-state/domain';
+import { planAppend, type CursorEvent, type AppendRequest, type CursorRow, type SessionKey, type StoredEvent } from '@session-state/domain';
 
-import { heldNotices, onFreshStore, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, started, type RecordSpec, type Suite } from './fixtures.js';
+import { heldNotices, noticeOf, viewed, PROPERTY_TIMEOUT_MS, T0, key, A, B, C, D, E, CHILD, foreign, request, expectAppended, append, appendSeq, appendMany, watchAll, headOf, readAll, asRead, seqOf, byWatcher, pairOf, watermarks, cursorOf, journalAnd, journalDuring, started, type RecordSpec, type Suite } from './fixtures.js';
 
 export function describeCursors(s: Suite): void {
   const { describe, test } = s.runner;
@@ -47,7 +47,7 @@ export function describeCursors(s: Suite): void {
         return [changes[0], changes[4]];
       });
       expect(burst).toEqual([]);
-      expect(second?.notices.map((n) => [n.text, n.reason, n.notified])).toEqual([A, C].map(() => [noticeText(B, acked), 'repeat', at]));
+      expect(second?.notices.map((n) => [n.acked, n.reason, n.notified])).toEqual([A, C].map(() => [acked, 'repeat', at]));
       expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked, notified: at, material: last?.event.sequence });
     });
 
@@ -119,70 +119,6 @@ export function describeCursors(s: Suite): void {
         [{ watcher: A, target: B }, [AB], [AB]],
         [{ watcher: D }, [], []],
       ] as const) expect([(await store.listCursors(filter)).map(pairOf), (await store.readCursorJournal(filter)).map(pairOf)]).toEqual([cursors, journal]);
-    });
-  });
-
-  describe('drain', () => {
-    test('acking while newer material exists reopens exactly one notice with the new acked (journalled notice_reopened); acking the pending notice then makes the cursor idle at notified and touches it (journalled notice_acknowledged)', async () => {
-      await store.watch({ watcher: A, target: B, now: T0 });
-      const first = await appendSeq(store, B, foreign(), T0 + 1);
-      const later = await appendSeq(store, B, foreign(), T0 + 2);
-      const [reopen, reopenJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: first }], T0 + 3));
-      expect(reopen).toEqual([{ target: B, result: 'acked', acked: first, reopened: noticeOf(A, B, first, later, 'reopen') }]);
-      expect(watermarks(await cursorOf(store, A, B))).toEqual({ acked: first, notified: later, material: later });
-      expect(reopenJournal).toEqual([viewed(A, B, { type: 'notice_reopened', acked: first, notified: later }, [first, later, later], T0 + 3)]);
-      const [acked, ackJournal] = await journalAnd(store, () => store.drain(A, [{ target: B, notified: later }], T0 + 4));
-      expect(acked).toEqual([{ target: B, result: 'acked', acked: later }]);
-      expect(await cursorOf(store, A, B)).toEqual({ watcher: A, target: B, acked: later, notified: later, material: later, touchedAt: T0 + 4 });
-      expect(ackJournal).toEqual([viewed(A, B, { type: 'notice_acknowledged', acked: later }, [later, later, later], T0 + 4)]);
-    });
-
-    test('a stale compare-and-swap acknowledges nothing and re-offers what is pending; acks for an idle cursor or a missing pair are stale with nothing pending; the others of the call still ack', async () => {
-      await watchAll(store, [[A, B], [A, C], [A, E]]);
-      const change = await append(store, C, foreign(D), T0 + 1);
-      const onE = await append(store, E, foreign(D), T0 + 1);
-      const before = await cursorOf(store, A, E);
-      const [wrong, one] = [(onE.event.sequence + 1) as StoredEvent['sequence'], 1 as StoredEvent['sequence']];
-      const stale = await journalDuring(store, () => store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }], T0 + 2));
-      expect(stale).toEqual([]);
-      const outcomes = await store.drain(A, [{ target: E, notified: wrong }, { target: B, notified: one }, { target: D, notified: one }, { target: C, notified: change.event.sequence }], T0 + 2);
-      expect(outcomes).toEqual([{ target: E, result: 'stale', pending: noticeOf(A, E, 0, onE.event.sequence, 'repeat') }, { target: B, result: 'stale' }, { target: D, result: 'stale' }, { target: C, result: 'acked', acked: change.event.sequence }]);
-      expect(await cursorOf(store, A, E)).toEqual(before);
-    });
-
-    /** A watches B and C, and each has a pending notice: the acks of both. */
-    const pendingAcks = async (on: StateStore): Promise<DrainAck[]> => {
-      await watchAll(on, [[A, B], [A, C]]);
-      return (await on.append([request(B, foreign(D), T0 + 1), request(C, foreign(D), T0 + 1)])).flatMap((o) => (o.type === 'appended' ? o.notices.map((n) => ({ target: key(n.target), notified: n.notified })) : []));
-    };
-    const changes = (): AppendRequest[] => [request(B, foreign(D), T0 + 3), request(C, foreign(D), T0 + 4)];
-
-    test('a drain heading an append batch leaves the outcomes, cursors and journal of the drain and then the append called in turn', async () => {
-      const acks = await pendingAcks(store);
-      const outcomes = await store.append([{ type: 'drain', watcher: A, acks, now: T0 + 2 }, ...changes()]);
-      await onFreshStore(s.factory, async (apart) => {
-        expect(await pendingAcks(apart)).toEqual(acks);
-        expect(outcomes).toEqual([{ type: 'drained', outcomes: await apart.drain(A, acks, T0 + 2) }, ...(await apart.append(changes()))]);
-        expect([await store.listCursors(), await store.readCursorJournal()]).toEqual([await apart.listCursors(), await apart.readCursorJournal()]);
-      });
-      // The drain ran first: both cursors were acknowledged, so the appends raised new first notices.
-      expect(outcomes.map((o) => (o.type === 'appended' ? o.notices.map((n) => n.reason) : o.type))).toEqual(['drained', ['first'], ['first']]);
-    });
-
-    test('a heading drain, or an append after it, that fails on its own fails alone: `failed`, naming its operation; the rest commit', async () => {
-      const acks = await pendingAcks(store);
-      const before = await store.listCursors();
-      const failedDrain = await store.append([{ type: 'drain', watcher: A, acks, now: Number.NaN }, ...changes()]);
-      expect(failedDrain.map((o) => (o.type === 'failed' ? o.error.operation : o.type))).toEqual(['drain', 'appended', 'appended']);
-      // The notices stay pending: acked and notified as before, material raised.
-      const after = await store.listCursors();
-      expect(after.map((c) => [c.target, c.acked, c.notified])).toEqual(before.map((c) => [c.target, c.acked, c.notified]));
-      expect(after.every((c, i) => c.material > (before[i]?.material ?? Infinity))).toBe(true);
-      const failedAppend = await store.append([{ type: 'drain', watcher: A, acks, now: T0 + 5 }, request(B, foreign(D), T0 + 6), request(C, foreign(D), Number.NaN)]);
-      expect(failedAppend.map((o) => (o.type === 'failed' ? o.error.operation : o.type))).toEqual(['drained', 'appended', 'append']);
-      // Both acknowledged, and reopened for the changes after them; only B's last change committed.
-      const [b, c] = [await cursorOf(store, A, B), await cursorOf(store, A, C)];
-      expect([b?.acked, b?.material, c?.acked, c?.material]).toEqual([acks[0]?.notified, expectAppended(failedAppend[1]).event.sequence, acks[1]?.notified, after[1]?.material]);
     });
   });
 

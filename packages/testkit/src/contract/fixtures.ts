@@ -5,7 +5,6 @@ import { expect } from 'expect';
 import {
   decodeRecordInput,
   evolve,
-  noticeText,
   fromWatermarks,
   isSessionKey,
   replayCursor,
@@ -173,8 +172,8 @@ export const byWatcher = (a: Notice, b: Notice): number => (a.watcher < b.watche
 export const pairOf = (row: { readonly watcher: string; readonly target: string }): string => `${row.watcher} -> ${row.target}`;
 export const watermarks = (row: CursorRow | undefined) => (row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material });
 export const started = (at: number, via: 'spawn' | 'watch' = 'watch'): CursorEvent => ({ type: 'watch_started', via, at: at as StoredEvent['sequence'] });
-/** The notice a store gives for a pair: its text is the domain's for the target and acked. */
-export const noticeOf = (watcher: SessionKey, target: SessionKey, acked: number, notified: number, reason: Notice['reason']): Notice => ({ watcher, target, acked: seqOf(acked), notified: seqOf(notified), text: noticeText(target, seqOf(acked)), reason });
+/** The notice a store gives for a pair. */
+export const noticeOf = (watcher: SessionKey, target: SessionKey, acked: number, notified: number, reason: Notice['reason']): Notice => ({ watcher, target, acked: seqOf(acked), notified: seqOf(notified), reason });
 /** What a call rejected with, or undefined when it resolved. */
 export const rejection = (call: Promise<unknown>): Promise<unknown> => call.then(() => undefined, (error: unknown) => error);
 

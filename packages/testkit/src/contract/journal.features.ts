@@ -39,7 +39,7 @@ export function describeJournal(s: Suite): void {
     test('retention ages and caps the journal with the log but keeps the latest entry of every live pair', async () => {
       await watchAll(store, [[A, B], [C, D], [E, D]]);
       await append(store, B, foreign(), T0 + MINUTE);
-      await store.drain(A, [{ target: B, notified: (await heldNotices(store))[0]?.notified ?? seqOf(0) }], T0 + 2 * MINUTE);
+      await store.drain({ watcher: A, acks: [{ target: B, notified: (await heldNotices(store))[0]?.notified ?? seqOf(0) }], now: T0 + 2 * MINUTE });
       await store.resetWatcher(C, T0 + 3 * MINUTE);
       // Cutoff +1 min: the watch starts go (A's pair keeps later entries), E -> D (touched at T0 only) expires.
       await pruneAll(store, T0 + 31 * MINUTE, 30 * MINUTE, 1000);

@@ -144,7 +144,7 @@ export function describeLaws(s: Suite): void {
                   const watcher = cast[op.watcher] as SessionKey;
                   const held = await heldNotices(s, (w) => w === watcher);
                   const acks = held.map((notice) => ({ target: notice.target as SessionKey, notified: (op.stale ? notice.notified + 1 : notice.notified) as StoredEvent['sequence'] }));
-                  await s.drain(watcher, acks, now);
+                  await s.drain({ watcher: watcher, acks: acks, now: now });
                   break;
                 }
                 case 'restart':

@@ -125,7 +125,7 @@ export function describePrune(s: Suite): void {
       expect(await readAll(store, CHILD)).toEqual(asRead(spawned?.event));
       expect((await store.listCursors()).map((row) => [pairOf(row), row.touchedAt])).toEqual([[`${A} -> ${CHILD}`, T0 + 2], [`${A} -> ${B}`, T0 + 1], [`${D} -> ${B}`, T0 + 1]]);
       await append(store, B, foreign(), T0 + 2);
-      expect(await store.drain(A, [{ target: B, notified: change?.event.sequence ?? seqOf(0) }], frac(T0 + 3))).toMatchObject([{ target: B, result: 'acked' }]);
+      expect(await store.drain({ watcher: A, acks: [{ target: B, notified: change?.event.sequence ?? seqOf(0) }], now: frac(T0 + 3) })).toMatchObject([{ target: B, result: 'acked' }]);
       expect((await cursorOf(store, A, B))?.touchedAt).toBe(T0 + 3);
       // D's cursor is the one the restart scan moves (its notified rises to the newer material).
       expect((await restartScanAll(store, frac(T0 + 4))).length).toBe(2);

@@ -186,7 +186,7 @@ export function describeRestartScan(s: Suite): void {
       const { firstOnB, laterOnB } = await fourPendingPairs();
       const [notice] = await heldNotices(store, (watcher) => watcher === A, [B]);
       expect(notice?.notified).toBe(firstOnB);
-      const [outcome] = await store.drain(A, [{ target: B, notified: notice?.notified ?? firstOnB }], T0 + 3);
+      const [outcome] = await store.drain({ watcher: A, acks: [{ target: B, notified: notice?.notified ?? firstOnB }], now: T0 + 3 });
       expect(outcome).toMatchObject({ target: B, result: 'acked', acked: firstOnB, reopened: { acked: firstOnB, notified: laterOnB, reason: 'reopen' } });
       if (outcome?.result !== 'acked' || outcome.reopened === undefined) throw new Error(`expected a reopen, got ${JSON.stringify(outcome)}`);
       const reopened = outcome.reopened;
@@ -203,7 +203,7 @@ export function describeRestartScan(s: Suite): void {
       await watchAll(store, [[A, B], [A, C], [D, B], [D, C], [B, E], [E, A]]);
       const outcomes = await store.append([...[B, C, B, E, F, F].map((target) => request(target, foreign(E)))]);
       const onC = expectAppended(outcomes[1]);
-      await store.drain(A, [{ target: C, notified: onC.event.sequence }], T0 + 1);
+      await store.drain({ watcher: A, acks: [{ target: C, notified: onC.event.sequence }], now: T0 + 1 });
       await store.deleteSession(F, T0 + 2);
     }
 

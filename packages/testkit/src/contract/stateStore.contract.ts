@@ -9,6 +9,7 @@ import type { StoreHarness } from '../stores.js';
 import { describeAppend } from './append.features.js';
 import { describeCorruptRows } from './corruptRows.features.js';
 import { describeCursors } from './cursors.features.js';
+import { describeDelivery } from './delivery.features.js';
 import { A, B, C, DAY, T0, append, appendMany, command, expectAppended, foreign, globalTestRunner, headOf, key, pairOf, pruneAll, readAll, request, seqs, type StateStoreFactory, type Suite, type TestRunner } from './fixtures.js';
 import { describeJournal } from './journal.features.js';
 import { describeLaws } from './laws.features.js';
@@ -62,7 +63,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       await harness?.cleanup();
       harness = current = undefined;
     });
-    for (const features of [describeAppend, describeReads, describeCursors, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
+    for (const features of [describeAppend, describeReads, describeCursors, describeDelivery, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
   });
 }
 
@@ -172,7 +173,7 @@ function describeReads(s: Suite): void {
       for (const [operation, call] of [
         ['watch', () => store.watch({ watcher: bad, target: A, now: T0 })],
         ['watch', () => store.watch({ watcher: A, target: bad, now: T0 })],
-        ['drain', () => store.drain(bad, [{ target: A, notified: 1 as Notice['notified'] }], T0)],
+        ['drain', () => store.drain({ watcher: bad, acks: [{ target: A, notified: 1 as Notice['notified'] }], now: T0 })],
         ['resetWatcher', () => store.resetWatcher(bad, T0)],
         ['unwatch', () => store.unwatch(bad, A, T0)],
         ['acknowledgeRead', () => store.acknowledgeRead({ watcher: bad, target: A, ...read })],

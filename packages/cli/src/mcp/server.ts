@@ -1,0 +1,134 @@
+// The Model Context Protocol server of `session-state mcp`: the agent's tools (createAgentTools) and the session-state
+// resources, on the official SDK's low-level Server (it takes the tools' plain JSON Schemas as they are) behind
+// `serveStdio`, which answers the 2025-11-25 handshake and the 2026-07-28 revision (`server/discover`,
+// `subscriptions/listen`) alike. Only the `mcp` command loads this folder, and so the SDK.
+import { Writable, type Readable } from 'node:stream';
+
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { AgentTool, AgentToolErrorBody, SessionStateAwareness } from '@session-state/app';
+
+import { packageVersion } from '../toolCommand.js';
+import { listedResources, orUnavailable, parseUri, readResource, RESOURCE_TEMPLATES } from './resources.js';
+import { createSubscriptions } from './subscriptions.js';
+import { createWire } from './wire.js';
+
+const INSTRUCTIONS = [
+  'session-state tells you when a human or another agent changed a session you watch or delegated to, and shows exactly what changed there.',
+  'When a notice says "Reconcile before acting: session_status sessionKey "<target>" changesSince N.", call session_status with those arguments before you act on what you knew about that session.',
+].join(' ');
+
+/** How long the server waits, once its input ended, for the answers it still owes. */
+const ANSWER_GRACE_MS = 10_000;
+
+/** What the server needs: the facade and its tools, the protocol's two streams, and how the run is stopped. */
+export interface McpServerOptions {
+  readonly awareness: SessionStateAwareness;
+  readonly tools: readonly AgentTool[];
+  /** The tools the server could offer but does not (`record` without --allow-write), and why. */
+  readonly withheld: Readonly<Record<string, string>>;
+  /** The watcher the client reconciles for (--reader): its notices are a resource. */
+  readonly reader: string | undefined;
+  /** The sessions `watcher` watches, sorted: listed as resources beside its notices. */
+  readonly watchedBy: (watcher: string) => Promise<readonly string[]>;
+  /** Registers the listener the facade's wake calls when a notice is queued. */
+  readonly onWake: (listener: () => void) => void;
+  /** Writes a warning line to stderr. */
+  readonly warn: (line: string) => void;
+  readonly stdin: Readable;
+  /** Writes protocol text to stdout; nothing else may ever go there. */
+  readonly write: (text: string) => void;
+  /** Resolves when stdout's reader has gone. */
+  readonly stdoutClosed: Promise<void>;
+  /** Calls `stop` on Ctrl-C or SIGTERM; returns the function that stops listening. */
+  readonly onInterrupt: (stop: () => void) => () => void;
+}
+
+/**
+ * Serves the tools and resources over stdio until the client closes standard input, stdout's reader goes away, or the
+ * process is interrupted; every request received by then is answered first. A tool call never fails the server:
+ * handlers answer bad input and store failures as tool errors (`isError: true`); an unknown tool is a protocol error.
+ */
+export async function serveMcp(options: McpServerOptions): Promise<void> {
+  const { awareness, tools, withheld, reader, stdin } = options;
+  const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
+  const listed = tools.map(({ name, description, inputSchema, outputSchema, annotations }): Tool => ({ name, description, inputSchema, outputSchema, annotations }));
+  const watchedSessions = async (): Promise<readonly string[]> => (reader === undefined ? [] : options.watchedBy(reader));
+  // The instance serving the connection (the SDK builds another when a 2026-07-28 probe turns out to be 2025 traffic).
+  let server: Server | undefined;
+  const subscriptions = createSubscriptions({
+    awareness,
+    reader,
+    watchedSessions,
+    updated: (uri) => void server?.sendResourceUpdated({ uri }).catch(() => undefined),
+    listChanged: () => void server?.sendResourceListChanged().catch(() => undefined),
+    warn: options.warn,
+  });
+  options.onWake(() => subscriptions.poke());
+
+  const build = (): Server => {
+    const capabilities = { tools: {}, resources: { subscribe: true, listChanged: true } };
+    const built = new Server({ name: 'session-state', version: packageVersion() }, { capabilities, instructions: INSTRUCTIONS });
+    built.setRequestHandler('tools/list', () => ({ tools: listed }));
+    built.setRequestHandler('tools/call', async (request) => {
+      const { name } = request.params;
+      const tool = byName.get(name);
+      if (tool !== undefined) {
+        const result = await tool.handler(request.params.arguments ?? {});
+        // The call may have recorded an event or acknowledged a notice.
+        subscriptions.poke();
+        return result;
+      }
+      // The name itself is not echoed (it came from the model).
+      const reason = Object.hasOwn(withheld, name) ? withheld[name] : undefined;
+      if (reason === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool; this server offers ${tools.map((each) => each.name).join(', ')}`);
+      const body: AgentToolErrorBody = { error: { code: 'not_allowed', message: reason } };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body } satisfies CallToolResult;
+    });
+    built.setRequestHandler('resources/list', async () => ({ resources: listedResources(reader, await orUnavailable(watchedSessions)) }));
+    built.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+    built.setRequestHandler('resources/read', async ({ params: { uri } }) => ({
+      contents: [{ uri, mimeType: 'application/json', text: await readResource(awareness, parseUri(uri, reader)) }],
+    }));
+    built.setRequestHandler('resources/subscribe', async ({ params: { uri } }) => {
+      await subscriptions.subscribe(uri);
+      return {};
+    });
+    built.setRequestHandler('resources/unsubscribe', ({ params: { uri } }) => {
+      subscriptions.unsubscribe(uri);
+      return {};
+    });
+    server = built;
+    return built;
+  };
+
+  const stdout = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      options.write(String(chunk));
+      done();
+    },
+  });
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const disposeInterrupt = options.onInterrupt(stop);
+  stdin.once('end', stop);
+  stdin.once('close', stop);
+  void options.stdoutClosed.then(stop);
+  const wire = createWire(stdin, stdout, subscriptions, stop);
+  const handle = serveStdio(build, { transport: wire });
+  try {
+    await stopped;
+    // Bounded: a request the SDK itself chose not to answer must not keep the process alive.
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([wire.answered(), new Promise((resolve) => (grace = setTimeout(resolve, ANSWER_GRACE_MS)))]);
+    clearTimeout(grace);
+    // The last answer is written on the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    disposeInterrupt();
+    stdin.off('end', stop);
+    stdin.off('close', stop);
+    await subscriptions.close();
+    await handle.close();
+  }
+}
