@@ -75,11 +75,9 @@ export function createReadMethods({ store, counters, failures, order, board, log
 }
 
 /**
- * The paragraph naming a watcher's watched sessions for its system prompt ('' when none): the
- * targets in the order given, at most 20, the rest counted. Versions and pending marks stay out,
+ * The paragraph naming a watcher's watched sessions (`watched`) for its system prompt ('' when none):
+ * the targets in the order given, at most 20, the rest counted. Versions and pending marks stay out,
  * so the bytes change only with the watched set and a cached prompt stays valid.
- *
- * @example const section = renderWatchedSessions(await awareness.watched('agent:main:main'));
  */
 export function renderWatchedSessions(rows: readonly WatchedSession[]): string {
   if (rows.length === 0) return '';

@@ -100,7 +100,6 @@ export function decodeRecordInput(value: unknown, field = 'record'): E.Either<In
 
 export const OCCURRED_AT_WINDOW_MS = 86_400_000;
 
-/** The command with `occurredAt` moved into [now - OCCURRED_AT_WINDOW_MS (a day, OpenClaw's window), now]: no event is dated in the future. */
 export function clampOccurredAt(command: AppendCommand, now: number): AppendCommand {
   const at = command.occurredAt === undefined ? now : Date.parse(command.occurredAt);
   const clamped = Math.min(Math.max(at, now - OCCURRED_AT_WINDOW_MS), now);
