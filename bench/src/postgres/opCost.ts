@@ -95,13 +95,13 @@ export function describeQueries(cost: OpCost): string {
   return `${perOp(total / cost.ops)} queries (${parts.join(', ')})`;
 }
 
-/** Queries, then wall = awaiting + in node, per operation; no split when pipelined waits overlap. */
+/** Queries, then wall = awaiting + in node, per operation; no split when waits overlap. */
 export function describeOpCost(cost: OpCost): string {
   const per = (x: number): string => us(x / cost.ops);
   const split =
     cost.inQueryUs <= cost.wallUs
       ? `${per(cost.wallUs)} = ${per(cost.inQueryUs)} awaiting results + ${per(cost.wallUs - cost.inQueryUs)} in node`
-      : `${per(cost.wallUs)} wall, queries pipelined (${per(cost.inQueryUs)} of waits summed)`;
+      : `${per(cost.wallUs)} wall, queries overlapping (${per(cost.inQueryUs)} of waits summed)`;
   return `${describeQueries(cost)}; ${split} (process CPU ${per(cost.cpuUs)})`;
 }
 

@@ -1,6 +1,6 @@
 // The store's statements, rendered once at open as named statements taking named values: the shared ones and PostgreSQL's own.
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { columnsOf, CURSOR_FIELDS, p, PENDING_FIELDS, q, removableEntry, renderStatement, sharedStatements, type Query, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, p, PENDING_FIELDS, q, renderStatement, sharedStatements, type Query, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
 import { orm, pgCore } from './drizzle.js';
@@ -47,8 +47,6 @@ type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };
 type Targets = { readonly targets: readonly string[] };
 type SessionKeys = { readonly sessionKeys: readonly string[] };
-/** A journal retention window: the positions above `after` up to `upTo`. */
-type JournalWindow = { readonly after: number; readonly upTo: number };
 type SharedQueries = { readonly [K in SharedStatementName]: Query<SharedStatementParams[K]> };
 
 /** Every statement; the shared ones take the named values adapters-sql-common gives them. */
@@ -64,7 +62,6 @@ function ownStatements(orm: Orm, tables: StoreTables) {
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
   const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
-  const removable = removableEntry(tables);
   const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at, taken_until)
 SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at, j.taken_until
 FROM unnest(${p('jWatchers')}::text[], ${p('jTargets')}::text[], ${p('jTypes')}::text[], ${p('jReasons')}::text[], ${p('jVias')}::text[],
@@ -162,23 +159,15 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     expireIdleCursors: q<Cutoff & Limit>(sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
 ) RETURNING watcher, target, acked, notified, material, touched_at, taken_until`),
-    /** → [aged event left, idle cursor left, journal entry after `after`, aged one after it]: the end-of-batch probes in one round trip, the age ones
-     * only when flagged. Scalar subqueries, not EXISTS, whose ORDER BY the planner drops. */
+    /** → [aged event left, idle cursor left, aged journal entry after `after`]: the end-of-batch probes in one round trip, each only when
+     * flagged. Scalar subqueries, not EXISTS, whose ORDER BY the planner drops. */
     batchLeft: q<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,
   ${p('cursorsByAge')}::boolean AND (SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cursorCutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1) IS NOT NULL,
-  (${shared.journalEntryAfter}) IS NOT NULL,
   ${p('byAge')}::boolean AND (${shared.agedJournalAfter}) IS NOT NULL`),
-    /** {cutoff, after, upTo} → deletes the window's removable entries recorded before `cutoff`; returns [position]. */
-    deleteAgedJournal: q<Cutoff & JournalWindow>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
-  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')}
-  AND ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${removable}
-  ORDER BY ${cursorJournal.position} FOR UPDATE SKIP LOCKED
-)) RETURNING position`),
-    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position]. */
-    deleteLowestJournal: q<JournalWindow & Limit>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
-  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND ${cursorJournal.position} <= ${p('upTo')} AND ${removable}
-  ORDER BY ${cursorJournal.position} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-)) RETURNING position`),
+    /** {positions} → deletes those journal entries (a retention window's plan) that no other gateway's prune holds. */
+    deleteJournalEntries: q<{ positions: readonly number[] }>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(ARRAY(
+  SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} = ANY(${p('positions')}::bigint[]) FOR UPDATE SKIP LOCKED
+))`),
   });
 }
 

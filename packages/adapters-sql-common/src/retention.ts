@@ -1,5 +1,5 @@
 // The arithmetic of one bounded retention batch, the same in both adapters (their SQL differs).
-import type { PrunePreview, PruneRequest } from '@session-state/domain';
+import { planJournalWindow, type PrunePreview, type PruneRequest } from '@session-state/domain';
 
 /**
  * A batch's age cutoffs: events and journal entries before `cutoff` go, cursors untouched since `cursorCutoff` expire;
@@ -17,13 +17,8 @@ export function batchRoom(request: PruneRequest, alreadyDeleted: number): number
   return Math.max(0, request.batchSize - alreadyDeleted);
 }
 
-/** The journal's row cap in one batch: with `excess` the entries beyond `maxRows` (counted up to `room + 1`), how many of the lowest removable go. */
-export function journalCap(excess: number, room: number): { readonly take: number } {
-  return { take: Math.min(room, excess) };
-}
-
 /** Where a batch's journal window starts (`journalAfter`, else 0), checked: a non-negative safe integer. */
-export function journalAfterOf(request: PruneRequest): number {
+function journalAfterOf(request: PruneRequest): number {
   const after = request.journalAfter ?? 0;
   if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`invalid journalAfter: expected a non-negative safe integer, got ${String(after)}`);
   return after;
@@ -41,4 +36,16 @@ export function pruneCountParams(request: PruneRequest): { readonly cutoff: numb
 export function previewOfCounts(row: readonly unknown[] | undefined, request: PruneRequest): PrunePreview {
   const [aged, kept, idle] = [0, 1, 2].map((column) => Number(row?.[column] ?? 0)) as [number, number, number];
   return { eventsToDelete: aged + Math.max(0, kept - request.maxRows), cursorsToExpire: idle };
+}
+
+/** The `journalWindowEntries` values of a batch: one entry beyond its window, to see the journal's end. */
+export function journalWindowParams(request: PruneRequest, beyondCap: number): { readonly after: number; readonly size: number; readonly beyondCap: number; readonly cutoff: number } {
+  return { after: journalAfterOf(request), size: request.batchSize + 1, beyondCap, cutoff: pruneCountParams(request).cutoff };
+}
+
+/** planJournalWindow over the `journalWindowEntries` rows read with journalWindowParams, with `beyondCap` from `journalExcess`. */
+export function planJournalRows(rows: readonly (readonly unknown[])[], request: PruneRequest, beyondCap: number) {
+  const window = rows.slice(0, request.batchSize).map(([position, watcher, target, recordedAt, removable]) => ({ position: Number(position), watcher: String(watcher), target: String(target), recordedAt: Number(recordedAt), removable: Boolean(removable) }));
+  const plan = planJournalWindow({ window, after: journalAfterOf(request), beyondCap, cutoff: retentionCutoff(request).cutoff, batchSize: request.batchSize });
+  return { ...plan, reachesEnd: rows.length <= request.batchSize };
 }

@@ -68,14 +68,20 @@ test('scanPending on targets looks them up by the cursors_target index, sorting 
   expect(lines).toEqual([expect.stringMatching(/SEARCH cursors USING INDEX cursors_target \(target=\?\)/), 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:', 'USE TEMP B-TREE FOR ORDER BY']);
 });
 
-test('journal retention reads one window of positions: the window and both deletes search the position range, never scan the journal', () => {
-  expect(plan(source(db.statements.journalWindow))).toContain('SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid>?)');
-  for (const name of ['deleteAgedJournal', 'deleteLowestJournal'] as const) {
-    const lines = plan(source(db.statements[name]));
-    // The window's bounds, both sides: the walk ends at the window's last position.
-    expect(lines).toContain('SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)');
-    expect(lines.join('\n')).not.toMatch(/SCAN cursor_journal|cursor_journal_recorded_at/);
-  }
+test('journal retention reads one window of positions: the window searches the position range, its pairs on the pair index, the probe for an aged entry the age index once, and the delete looks up each position, never scanning the journal', () => {
+  const lines = plan(source(db.statements.journalWindowEntries));
+  expect(lines[0]).toBe('SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid>?)');
+  expect(lines.filter((line) => /cursor_journal_(pair|recorded_at)|SUBQUERY/.test(line))).toEqual([
+    expect.stringMatching(/^SCALAR SUBQUERY/),
+    'SEARCH cursor_journal USING COVERING INDEX cursor_journal_recorded_at (recorded_at<?)',
+    expect.stringMatching(/^CORRELATED SCALAR SUBQUERY/),
+    expect.stringMatching(/^CORRELATED SCALAR SUBQUERY/),
+    expect.stringMatching(/SEARCH later USING COVERING INDEX cursor_journal_pair \(watcher=\? AND target=\? AND position>\?\)/),
+    expect.stringMatching(/^CORRELATED SCALAR SUBQUERY/),
+    expect.stringMatching(/SEARCH older USING COVERING INDEX cursor_journal_pair \(watcher=\? AND target=\? AND position<\?\)/),
+  ]);
+  expect(plan(source(db.statements.deleteJournalEntries))).toEqual(['SEARCH cursor_journal USING INTEGER PRIMARY KEY (rowid=?)', 'LIST SUBQUERY 1', 'SCAN json_each VIRTUAL TABLE INDEX 1:']);
+  for (const name of ['journalWindowEntries', 'deleteJournalEntries'] as const) expect(plan(source(db.statements[name])).join('\n')).not.toMatch(/SCAN cursor_journal|TEMP B-TREE/);
 });
 
 test('readOverview: its counts scan the heads once and count cursors on indexes alone; its heads and cursors walk an index in their order, with no sort', () => {

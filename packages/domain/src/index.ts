@@ -21,8 +21,8 @@ export { assertOverviewLimits, isOverviewSource, overviewOf, type OverviewLimits
 export { CursorEvent, EndReason, WatchVia, decide, evolve, fromWatermarks, initialCursor, isCursorEvent, lease, notifies, toWatermarks } from './cursor/cursor.js';
 export type { Cursor, CursorCommand, CursorDecision, CursorNotice, CursorState, DecidedEvent, NoticeHeld, TargetEvent, Watermarks } from './cursor/cursor.js';
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
-export { journalWindowEnd, planJournalPrune } from './cursor/journalWindow.js';
-export type { JournalPruneInput, JournalRetentionEntry, JournalWindowEnd, JournalWindowFacts } from './cursor/journalWindow.js';
+export { journalWindowEnd, planJournalPrune, planJournalWindow } from './cursor/journalWindow.js';
+export type { JournalPruneInput, JournalRetentionEntry, JournalWindowEnd, JournalWindowEntry, JournalWindowFacts, JournalWindowInput } from './cursor/journalWindow.js';
 export { comparePairs, pairKey, planDrain, planPruneMaterial, planAcknowledgeRead, planRemoval, planScan, assertScanLimit, planWatch } from './cursor/plans.js';
 export type { CursorPlan, PrunedSession, RemovalPlan, ScanPlanInput, WatchPlanInput } from './cursor/plans.js';
 export { replayCursor, type ReplayedTargetEvent } from './cursor/replay.js';

@@ -33,9 +33,9 @@ export function clientConfig(options: CheckedOptions): ClientConfig {
   return { ...unboundedConfig(options), lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1_000 };
 }
 
-/** The store's pool, in pipeline mode: statements issued back to back (`runBoth`) go out in one round trip. */
+/** The store's pool: `maxConnections` connections made with clientConfig. */
 export function poolConfig(options: CheckedOptions): PoolConfig {
-  return { ...clientConfig(options), max: options.maxConnections, pipeline: true };
+  return { ...clientConfig(options), max: options.maxConnections };
 }
 
 /** The LISTEN/NOTIFY channel of a schema: gateways on other schemas never hear each other. */

@@ -1,6 +1,6 @@
 // Retention: one bounded batch per transaction, skipping rows another gateway's prune locked (they share the work); the preview and VACUUM.
-import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, journalWindowEnd, planPruneMaterial, type JournalWindowFacts, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
+import { batchRoom, decodeStoredCursors, headOfRow, journalWindowParams, planJournalRows, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { asSequence, journalWindowEnd, planPruneMaterial, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { withUnboundedClient } from '../connection/pool.js';
@@ -32,21 +32,14 @@ async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: Readonl
   return prunedSessions(changes, await writeHeads(db, client, changes));
 }
 
-/** Journal retention in the window of `batchSize` entries after `journalAfter`: aged removable entries, then the lowest beyond `maxRows`. */
-async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest, cutoff: number, byAge: boolean): Promise<Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> & { readonly deleted: number }> {
+/** Journal retention over the window of `batchSize` entries after `journalAfter` (planJournalWindow), so no batch walks the whole journal. */
+async function pruneJournal(db: StoreDb, client: PoolClient, request: PruneRequest) {
   const st = db.statements;
-  const after = journalAfterOf(request);
-  const [window] = request.batchSize > 0 ? await run(client, st.journalWindow, { after, size: request.batchSize }) : [];
-  const highest = window?.[0];
-  const upTo = highest === null || highest === undefined ? after : Number(highest);
-  const aged = byAge && upTo > after ? (await run(client, st.deleteAgedJournal, { cutoff, after, upTo })).length : 0;
-  const room = batchRoom(request, aged);
-  const [excessRow] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: room + 1 });
-  const excess = Number(excessRow?.[0] ?? 0);
-  const { take } = journalCap(excess, room);
-  const capped = take > 0 && upTo > after ? await run(client, st.deleteLowestJournal, { after, upTo, limit: take }) : [];
-  const lastCapped = capped.reduce((last: number, row) => Math.max(last, Number(row[0])), after);
-  return { deleted: aged + capped.length, after, lastExamined: upTo, excess, take, capped: capped.length, lastCapped };
+  const [excessRow] = await run(client, st.journalExcess, { maxRows: request.maxRows, limit: request.batchSize + 1 });
+  const beyondCap = Number(excessRow?.[0] ?? 0);
+  const plan = planJournalRows(await run(client, st.journalWindowEntries, journalWindowParams(request, beyondCap)), request, beyondCap);
+  if (plan.positions.length > 0) await run(client, st.deleteJournalEntries, { positions: plan.positions });
+  return plan;
 }
 
 export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBatch> {
@@ -76,10 +69,10 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
       const candidates = decodeStoredCursors(db, 'prune', await run(client, st.cursorsKeepingMaterial, { targets: pruned.map((session) => session.sessionKey) }));
       await writeJournal(db, client, planPruneMaterial({ pruned, cursors: candidates, now }).journal);
     }
-    const journal = await pruneJournal(db, client, request, cutoff, byAge);
+    const journal = await pruneJournal(db, client, request);
     // Anything left: aged events, idle cursors, the journal after the window (one round trip).
-    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, after: journal.lastExamined });
-    const journalEnd = journalWindowEnd({ ...journal, reachesEnd: left?.[2] !== true, agedBeyond: left?.[3] === true });
+    const [left] = await run(client, st.batchLeft, { ...probe, byAge: finite, cursorsByAge: cursorFinite, after: journal.facts.lastExamined });
+    const journalEnd = journalWindowEnd({ ...journal.facts, reachesEnd: journal.reachesEnd, agedBeyond: left?.[2] === true });
     const anyLeft = left?.[0] === true || left?.[1] === true;
     return { eventsDeleted: aged + capped, expiredCursors: expired, done: !anyLeft && !capLeft && journalEnd.done, journalAfter: journalEnd.journalAfter };
   }, NO_COMMIT_CHECK);

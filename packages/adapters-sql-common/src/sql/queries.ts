@@ -15,10 +15,12 @@ function listOf<T extends object>(table: T, fields: readonly (keyof T & string)[
   return orm.sql.join(fields.map((field) => table[field] as unknown as SQL), orm.sql`, `);
 }
 
-/** A journal entry retention may delete (planJournalPrune's rule): its pair has no cursor, or a later entry of the pair exists. */
-export function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
+/** A journal entry retention may delete (JournalWindowEntry.removable): not the latest entry of a pair with a cursor, and no entry of its pair at or before {after}. */
+function removableEntry({ cursors, cursorJournal }: SqlTables): SQL {
+  const samePair = (alias: string) => orm.sql`"${orm.sql.raw(alias)}"."watcher" = ${cursorJournal.watcher} AND "${orm.sql.raw(alias)}"."target" = ${cursorJournal.target}`;
   return orm.sql`(NOT EXISTS (SELECT 1 FROM ${cursors} WHERE ${cursors.watcher} = ${cursorJournal.watcher} AND ${cursors.target} = ${cursorJournal.target})
-  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE "later"."watcher" = ${cursorJournal.watcher} AND "later"."target" = ${cursorJournal.target} AND "later"."position" > ${cursorJournal.position}))`;
+  OR EXISTS (SELECT 1 FROM ${cursorJournal} AS "later" WHERE ${samePair('later')} AND "later"."position" > ${cursorJournal.position}))
+  AND NOT EXISTS (SELECT 1 FROM ${cursorJournal} AS "older" WHERE ${samePair('older')} AND "older"."position" <= ${p('after')})`;
 }
 
 /** The statements both dialects share, by name; their parameters are the named placeholders shown. */
@@ -27,6 +29,7 @@ export function sharedStatements(tables: SqlTables) {
   const eventColumns = listOf(events, EVENT_FIELDS);
   const cursorColumns = listOf(cursors, CURSOR_FIELDS);
   const { sql } = orm;
+  const agedJournalAfter = q<Cutoff & { readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`);
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
@@ -65,12 +68,14 @@ FROM ${heads} WHERE ${heads.head} > 0`),
     idleLeft: q<Cutoff>(sql`SELECT 1 FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} ORDER BY ${cursors.touchedAt} LIMIT 1`),
     /** {maxRows, limit} → [journal entries beyond the newest `maxRows`, counted up to `limit`]. */
     journalExcess: q<{ readonly maxRows: number } & Limit>(sql`SELECT count(*) FROM (SELECT 1 FROM ${cursorJournal} ORDER BY ${cursorJournal.position} DESC LIMIT ${p('limit')} OFFSET ${p('maxRows')}) AS beyond`),
-    /** {after, size} → [the highest position of the first `size` entries after `after`] (null when none). */
-    journalWindow: q<{ readonly after: number; readonly size: number }>(sql`SELECT max("position") FROM (SELECT ${cursorJournal.position} FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT ${p('size')}) AS "window"`),
-    /** {after} → a row when an entry lies after `after`. */
-    journalEntryAfter: q<{ readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.position} LIMIT 1`),
+    /** {after, size, beyondCap, cutoff} → [position, watcher, target, recordedAt, removable] of the first `size` entries after `after`, a
+     * retention window; while the cap does not bind (`beyondCap` 0), `removable` only for aged entries, and no rows when none is left. */
+    journalWindowEntries: q<{ readonly after: number; readonly size: number; readonly beyondCap: number } & Cutoff>(sql`SELECT ${listOf(cursorJournal, ['position', 'watcher', 'target', 'recordedAt'])},
+  CASE WHEN ${p('beyondCap')} > 0 OR ${cursorJournal.recordedAt} < ${p('cutoff')} THEN ${removableEntry(tables)} ELSE false END
+FROM ${cursorJournal} WHERE ${cursorJournal.position} > ${p('after')} AND (${p('beyondCap')} > 0 OR (${agedJournalAfter}) IS NOT NULL)
+ORDER BY ${cursorJournal.position} LIMIT ${p('size')}`),
     /** {cutoff, after} → a row when an entry recorded before `cutoff` lies after `after` (ordered as agedLeft). */
-    agedJournalAfter: q<Cutoff & { readonly after: number }>(sql`SELECT 1 FROM ${cursorJournal} WHERE ${cursorJournal.recordedAt} < ${p('cutoff')} AND ${cursorJournal.position} > ${p('after')} ORDER BY ${cursorJournal.recordedAt} LIMIT 1`),
+    agedJournalAfter,
   };
 }
 

@@ -1,5 +1,5 @@
 // Retention: one bounded prune batch in one write transaction, and the plan of a worker batch.
-import { batchRoom, decodeStoredCursors, headOfRow, journalAfterOf, journalCap, journalParams, planHeadWrites, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
+import { batchRoom, decodeStoredCursors, headOfRow, journalParams, journalWindowParams, planHeadWrites, planJournalRows, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
 import { asSequence, journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
@@ -82,7 +82,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
     writeJournal(db, planPruneMaterial({ pruned, cursors: onPruned, now }).journal);
   }
 
-  const journal = pruneJournal(db, request, cutoff, byAge);
+  const journal = pruneJournal(db, request, cutoff);
 
   const agedLeft = finite && st.agedLeft.get({ cutoff }) !== undefined;
   const idleLeft = cursorFinite && st.idleLeft.get({ cutoff: cursorCutoff }) !== undefined;
@@ -91,21 +91,14 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   return { batch, rowsRemoved: eventsDeleted + expired.length + journal.deleted, capLeft, agedLeft, restDone };
 }
 
-/** Journal retention by planJournalPrune's rule over the window of `batchSize` entries after `journalAfter`, so no batch walks the whole journal. */
-function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number, byAge: boolean): { readonly deleted: number } & JournalWindowEnd {
+/** Journal retention over the window of `batchSize` entries after `journalAfter` (planJournalWindow), so no batch walks the whole journal. */
+function pruneJournal(db: StoreDb, request: PruneRequest, cutoff: number): { readonly deleted: number } & JournalWindowEnd {
   const st = db.statements;
-  const after = journalAfterOf(request);
-  const highest = request.batchSize > 0 ? (st.journalWindow.get({ after, size: request.batchSize }) as [number | null])[0] : null;
-  const upTo = highest ?? after;
-  const aged = byAge && upTo > after ? st.deleteAgedJournal.run({ cutoff, after, upTo }).changes : 0;
-  const room = batchRoom(request, aged);
-  const excess = (st.journalExcess.get({ maxRows: request.maxRows, limit: room + 1 }) as [number])[0];
-  const { take } = journalCap(excess, room);
-  const capped = take > 0 && upTo > after ? (st.deleteLowestJournal.all({ after, upTo, limit: take }) as [number][]) : [];
-  const reachesEnd = st.journalEntryAfter.get({ after: upTo }) === undefined;
-  const lastCapped = capped.reduce((last, [position]) => Math.max(last, position), after);
-  const agedBeyond = Number.isFinite(cutoff) && st.agedJournalAfter.get({ cutoff, after: upTo }) !== undefined;
-  return { deleted: aged + capped.length, ...journalWindowEnd({ after, lastExamined: upTo, reachesEnd, excess, take, capped: capped.length, lastCapped, agedBeyond }) };
+  const beyondCap = (st.journalExcess.get({ maxRows: request.maxRows, limit: request.batchSize + 1 }) as [number])[0];
+  const { positions, facts, reachesEnd } = planJournalRows(st.journalWindowEntries.all(journalWindowParams(request, beyondCap)), request, beyondCap);
+  if (positions.length > 0) st.deleteJournalEntries.run({ positions: JSON.stringify(positions) });
+  const agedBeyond = Number.isFinite(cutoff) && st.agedJournalAfter.get({ cutoff, after: facts.lastExamined }) !== undefined;
+  return { deleted: positions.length, ...journalWindowEnd({ ...facts, reachesEnd, agedBeyond }) };
 }
 
 /** One bounded retention batch in one write transaction; with `capInline` false the row cap is left to the worker. */

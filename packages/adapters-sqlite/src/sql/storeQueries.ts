@@ -1,6 +1,6 @@
 // SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts).
 import type { CursorFilter } from '@session-state/domain';
-import { columnsOf, CURSOR_FIELDS, listCursorsQuery, PENDING_FIELDS, readCursorJournalQuery, removableEntry, type EventParams, type JournalParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, listCursorsQuery, PENDING_FIELDS, readCursorJournalQuery, type EventParams, type JournalParams } from '@session-state/adapters-sql-common';
 
 import { p, positional, q } from './query.js';
 import { raisedByMarks } from './appendQueries.js';
@@ -22,13 +22,11 @@ const UPDATE_CURSOR_ORDER = ['acked', 'notified', 'material', 'touchedAt', 'take
 export type CursorParams = { readonly [F in (typeof CURSOR_FIELDS)[number]]: F extends 'watcher' | 'target' ? string : F extends 'takenUntil' ? number | null : number };
 type HeadParams = { readonly sessionKey: string; readonly head: number; readonly pruneWatermark: number };
 type Cutoff = { readonly cutoff: number };
-type JournalWindow = { readonly after: number; readonly upTo: number };
 type Limit = { readonly limit: number };
 /** A filter's values as named placeholders. */
 const byPair = { watcher: p('watcher'), target: p('target') } as unknown as Required<CursorFilter>;
 
 export function ownQueries() {
-  const removable = removableEntry(tables);
   /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
   const pendingAfterPair = (...where: SQL[]) =>
     orm
@@ -39,8 +37,6 @@ export function ownQueries() {
       .limit(p('limit'));
   /** [sequence, sessionKey] of events, to be narrowed. */
   const eventKeys = () => orm.select({ sequence: events.sequence, sessionKey: events.sessionKey }).from(events);
-  /** A journal retention window: the positions above {after} up to {upTo}. */
-  const inJournalWindow = () => [gt(cursorJournal.position, p('after')), lte(cursorJournal.position, p('upTo'))];
   return {
     /** {keys: a JSON array} → [sessionKey, head, pruneWatermark] of each key with a head, in array order (CROSS JOIN keeps json_each the outer loop). */
     headsOfKeys: q<{ keys: string }>(
@@ -150,30 +146,8 @@ export function ownQueries() {
         .returning(columnsOf(cursors, CURSOR_FIELDS)),
     ),
 
-    // --- journal retention: planJournalPrune's rule over a window of positions (after, upTo]
-
-    /** {cutoff, after, upTo} → deletes the window's removable entries before `cutoff` (the unary + keeps the plan on the position range). */
-    deleteAgedJournal: q<Cutoff & JournalWindow>(
-      orm.delete(cursorJournal).where(and(...inJournalWindow(), sql`+${cursorJournal.recordedAt} < ${p('cutoff')}`, removable)),
-    ),
-
-    /** {after, upTo, limit} → deletes the window's lowest `limit` removable entries (the row cap); returns [position] of each. */
-    deleteLowestJournal: q<JournalWindow & Limit>(
-      orm
-        .delete(cursorJournal)
-        .where(
-          inArray(
-            cursorJournal.position,
-            orm
-              .select({ position: cursorJournal.position })
-              .from(cursorJournal)
-              .where(and(...inJournalWindow(), removable))
-              .orderBy(asc(cursorJournal.position))
-              .limit(p('limit')),
-          ),
-        )
-        .returning({ position: cursorJournal.position }),
-    ),
+    /** {positions: a JSON array} → deletes those journal entries (a retention window's plan). */
+    deleteJournalEntries: q<{ positions: string }>(sql`DELETE FROM ${cursorJournal} WHERE ${cursorJournal.position} IN (SELECT value FROM json_each(${p('positions')}))`),
   };
 }
 

@@ -1,5 +1,6 @@
 // Journal retention: which entries one batch removes, where the run's next batch resumes and
-// whether the journal part of the run is done. The SQL stores decide the end from their counts.
+// whether the journal part of the run is done. A pair's entries go oldest first, so what a pair
+// keeps is always the end of its history, which replay folds from its first retained entry.
 import type { CursorJournalEntry } from './journal.js';
 import { pairKey } from './plans.js';
 import type { SessionKey } from '../input/sessionKey.js';
@@ -34,65 +35,77 @@ export function journalWindowEnd(facts: JournalWindowFacts): JournalWindowEnd {
   return { journalAfter: facts.lastExamined, done: facts.reachesEnd || (withinCap && !facts.agedBeyond) };
 }
 
-/** What journal retention needs of an entry. */
 export type JournalRetentionEntry = Pick<CursorJournalEntry, 'position' | 'watcher' | 'target' | 'recordedAt'>;
 
+/** An entry of a retention window, as a store reads it. */
+export interface JournalWindowEntry extends Omit<JournalRetentionEntry, 'watcher' | 'target'> {
+  readonly watcher: string;
+  readonly target: string;
+  /** Retention may take it: it is not the latest entry of a pair that has a cursor, and no entry of its pair lies before the window. */
+  readonly removable: boolean;
+}
+
+export interface JournalWindowInput {
+  /** At most `batchSize` entries after `after`, in position order. */
+  readonly window: readonly JournalWindowEntry[];
+  readonly after: number;
+  /** Entries beyond the row cap before the batch (a count up to `batchSize + 1` is enough). */
+  readonly beyondCap: number;
+  readonly cutoff: number;
+  readonly batchSize: number;
+}
+
+/** One window: its aged entries, then the lowest beyond the cap; an entry goes only with every older entry of its pair. */
+export function planJournalWindow(input: JournalWindowInput): { readonly positions: readonly number[]; readonly facts: Omit<JournalWindowFacts, 'reachesEnd' | 'agedBeyond'> } {
+  const { window, after } = input;
+  // Pairs with an entry in the window that the age limit leaves: their later entries wait for the cap.
+  const held = new Set<string>();
+  const aged: number[] = [];
+  const rest: number[] = [];
+  for (const entry of window) {
+    const pair = pairKey(entry.watcher, entry.target);
+    if (entry.removable && entry.recordedAt < input.cutoff && !held.has(pair)) aged.push(entry.position);
+    else {
+      held.add(pair);
+      if (entry.removable) rest.push(entry.position);
+    }
+  }
+  const excess = Math.max(0, input.beyondCap - aged.length);
+  const take = Math.min(input.batchSize - aged.length, excess);
+  const capped = rest.slice(0, take);
+  const lastExamined = window[window.length - 1]?.position ?? after;
+  const lastCapped = capped[capped.length - 1] ?? after;
+  return { positions: [...aged, ...capped], facts: { after, lastExamined, excess, take, capped: capped.length, lastCapped } };
+}
+
 export interface JournalPruneInput {
-  /** In position order. */
+  /** The whole journal, in position order. */
   readonly entries: readonly JournalRetentionEntry[];
   /** True when the pair has a cursor now: its latest entry is kept. */
   readonly isLive: (watcher: SessionKey, target: SessionKey) => boolean;
-  /** Entries recorded before it go. */
   readonly cutoff: number;
   readonly maxRows: number;
   readonly batchSize: number;
   readonly after?: number;
-  /** The pair's latest position, from a store's index; found with one pass over `entries` when absent. */
-  readonly latestOf?: (watcher: SessionKey, target: SessionKey) => number | undefined;
 }
 
-/** One batch of journal retention: aged entries, then the oldest beyond the cap, never a live pair's latest. */
-export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[]; readonly done: boolean; readonly journalAfter: number } {
+/** One batch of journal retention over a whole journal held in memory: its window after `after`, planned by planJournalWindow. */
+export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[] } & JournalWindowEnd {
   const after = input.after ?? 0;
-  const { entries } = input;
-  const latestOf = input.latestOf ?? latestPositions(entries);
-  const from = firstAfter(entries, after);
-  const end = Math.min(entries.length, from + Math.max(0, input.batchSize));
-  const isKept = (e: JournalRetentionEntry): boolean => input.isLive(e.watcher, e.target) && latestOf(e.watcher, e.target) === e.position;
-  const removable = entries.slice(from, end).filter((entry) => !isKept(entry));
-  const aged = removable.filter((entry) => entry.recordedAt < input.cutoff);
-  const excess = Math.max(0, entries.length - aged.length - input.maxRows);
-  const take = Math.min(input.batchSize - aged.length, excess);
-  const capped = take > 0 ? removable.filter((entry) => entry.recordedAt >= input.cutoff).slice(0, take) : [];
-  const reachesEnd = end === entries.length;
-  // Asked only when it decides `done`: it reads the rest of the journal.
-  const asksAged = !reachesEnd && excess <= capped.length;
-  const lastExamined = end > from ? (entries[end - 1] as JournalRetentionEntry).position : after;
-  const lastCapped = capped[capped.length - 1]?.position ?? after;
-  const agedBeyond = asksAged && someAgedFrom(entries, end, input.cutoff);
-  const windowEnd = journalWindowEnd({ after, lastExamined, reachesEnd, excess, take, capped: capped.length, lastCapped, agedBeyond });
-  return { positions: [...aged, ...capped].map((entry) => entry.position), ...windowEnd };
-}
-
-function latestPositions(entries: readonly JournalRetentionEntry[]): (watcher: SessionKey, target: SessionKey) => number | undefined {
+  const { entries, cutoff } = input;
   const latest = new Map<string, number>();
   for (const entry of entries) latest.set(pairKey(entry.watcher, entry.target), entry.position);
-  return (watcher, target) => latest.get(pairKey(watcher, target));
-}
-
-function someAgedFrom(entries: readonly JournalRetentionEntry[], from: number, cutoff: number): boolean {
-  for (let i = from; i < entries.length; i++) if ((entries[i] as JournalRetentionEntry).recordedAt < cutoff) return true;
-  return false;
-}
-
-/** The index of the first entry above `after` (binary search). */
-function firstAfter(entries: readonly JournalRetentionEntry[], after: number): number {
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((entries[middle] as JournalRetentionEntry).position > after) high = middle;
-    else low = middle + 1;
-  }
-  return low;
+  const from = entries.findIndex((entry) => entry.position > after);
+  const start = from === -1 ? entries.length : from;
+  const end = Math.min(entries.length, start + input.batchSize);
+  const before = new Set(entries.slice(0, start).map((entry) => pairKey(entry.watcher, entry.target)));
+  const window = entries.slice(start, end).map((entry) => {
+    const pair = pairKey(entry.watcher, entry.target);
+    const kept = input.isLive(entry.watcher, entry.target) && latest.get(pair) === entry.position;
+    return { ...entry, removable: !kept && !before.has(pair) };
+  });
+  const { positions, facts } = planJournalWindow({ window, after, beyondCap: entries.length - input.maxRows, cutoff, batchSize: input.batchSize });
+  const reachesEnd = end === entries.length;
+  const agedBeyond = !reachesEnd && entries.slice(end).some((entry) => entry.recordedAt < cutoff);
+  return { positions, ...journalWindowEnd({ ...facts, reachesEnd, agedBeyond }) };
 }

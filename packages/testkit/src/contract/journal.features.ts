@@ -51,6 +51,26 @@ export function describeJournal(s: Suite): void {
       expect(await replayMismatch(store, await liveRow(store, A, B))).toBeUndefined();
     });
 
+    test('a pair’s entries go oldest first: none goes while an older entry of the pair stays, one a batch before passed (the journal within its cap then) or one the age limit keeps (a clock that went back)', async () => {
+      const watchChangeDrain = async (watcher: SessionKey, target: SessionKey, watchAt: number, changeAt: number): Promise<void> => {
+        await store.watch({ watcher, target, now: watchAt });
+        await append(store, target, foreign(E), changeAt);
+        const [notice] = await heldNotices(store, (w) => w === watcher);
+        await store.drain({ watcher, acks: [{ target, notified: notice?.notified ?? seqOf(0) }], now: changeAt });
+      };
+      await watchChangeDrain(A, B, T0, T0);
+      await watchChangeDrain(C, D, T0 + 10 * MINUTE, T0);
+      const all = await journalTypes(store);
+      const [first] = await store.readCursorJournal();
+      // Resuming after A -> B's watch_started, over the cap: its later entries wait with it.
+      await store.prune({ now: T0 + 10 * MINUTE, maxAgeMs: DAY, maxRows: 0, batchSize: 1, journalAfter: first?.position ?? 0 });
+      expect(await journalTypes(store)).toEqual(all);
+      // The age limit (cutoff T0 + 5 min) takes A -> B's older entries; C -> D's watch_started is younger, so its aged later entries stay.
+      await pruneAll(store, T0 + 10 * MINUTE, 5 * MINUTE, 1000, 1000, DAY);
+      expect(await journalTypes(store)).toEqual([`${A} -> ${B} notice_acknowledged`, ...all.filter((entry) => entry.startsWith(`${C} -> ${D}`))]);
+      for (const [watcher, target] of [[A, B], [C, D]] as const) expect(await replayMismatch(store, await liveRow(store, watcher, target))).toBeUndefined();
+    });
+
     // Journal retention walks the journal a window at a time: a batch examines at most batchSize
     // entries after where the run's previous batch stopped (PruneBatch.journalAfter).
     describe('journal retention in windows', () => {
