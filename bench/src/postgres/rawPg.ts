@@ -61,10 +61,10 @@ ORDER BY j.ord`,
   notify: s('notify', 'SELECT pg_notify($1, $2)'),
   sessionChangesSince: s(
     'session_changes_since',
-    `SELECT heads.head, heads.prune_watermark, events.sequence, events.kind, events.actor_type, events.actor_session_key,
-       events.summary, events.payload, events.occurred_at
+    `SELECT heads.head, heads.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = CAST($2 AS TEXT)), events.sequence,
+       events.kind, events.actor_type, events.actor_session_key, events.summary, events.payload, events.occurred_at
   FROM heads LEFT JOIN events ON (events.session_key = heads.session_key AND events.sequence > $1)
- WHERE heads.session_key = $2 ORDER BY events.sequence ASC LIMIT $3`,
+ WHERE heads.session_key = CAST($2 AS TEXT) ORDER BY events.sequence ASC LIMIT CAST($3 AS BIGINT)`,
   ),
   pendingCursors: s(
     'pending_cursors',

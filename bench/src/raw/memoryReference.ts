@@ -4,7 +4,7 @@ import type { RawRecord } from './rawDb.js';
 
 type RefEvent = Omit<RawRecord, 'notifies' | 'actorSessionKey'> & { readonly sequence: number; readonly occurredAt: string; readonly appendedAt: number };
 
-/** `watch` makes an idle cursor at 0 for the pair, as `sent({ watch: true })` does; `read` gives at most `limit` events after `since`, the head and whether more follow. */
+/** `watch` makes an idle cursor at 0 for the pair, as `sent({ watch: true })` does; `read` gives at most `limit` events after `since`, the head, whether more follow and the earliest retained. */
 export function createMemoryReference() {
   const logs = new Map<string, RefEvent[]>();
   const cursors = new Map<string, Map<string, { acked: number; notified: number; material: number; touchedAt: number }>>();
@@ -42,7 +42,7 @@ export function createMemoryReference() {
         if ((log[mid]?.sequence ?? 0) <= since) lo = mid + 1;
         else hi = mid;
       }
-      return { stateVersion: log[log.length - 1]?.sequence ?? 0, events: log.slice(lo, lo + limit), hasMore: log.length - lo > limit };
+      return { stateVersion: log[log.length - 1]?.sequence ?? 0, events: log.slice(lo, lo + limit), hasMore: log.length - lo > limit, earliestRetained: log[0]?.sequence ?? 0 };
     },
   };
 }

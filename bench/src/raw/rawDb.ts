@@ -18,8 +18,8 @@ interface RawStatements {
   readonly raiseHead: Database.Statement;
   readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
   readonly updateCursor: Database.Statement;
-  /** Positional rows: [head, prune_watermark, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]. */
-  readonly changesSince: Database.Statement<[number, string, number], unknown[]>;
+  /** Positional rows: [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]. */
+  readonly changesSince: Database.Statement<[string, number, string, number], unknown[]>;
   readonly pendingCursors: Database.Statement<[], RawCursor>;
   readonly raiseNotified: Database.Statement;
   /** (watcher, target, type, reason, via, acked, notified, material, recorded_at). */
@@ -40,10 +40,10 @@ const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
        ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`,
   cursorsOnTarget: 'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE target = ?',
   updateCursor: 'UPDATE cursors SET acked = ?, notified = ?, material = ?, touched_at = ? WHERE watcher = ? AND target = ?',
-  changesSince: `SELECT h.head, h.prune_watermark, e.sequence, e.kind, e.actor_type, e.actor_session_key, e.summary,
-              e.payload, e.occurred_at
+  changesSince: `SELECT h.head, h.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = CAST(? AS TEXT)), e.sequence,
+              e.kind, e.actor_type, e.actor_session_key, e.summary, e.payload, e.occurred_at
          FROM heads h LEFT JOIN events e ON e.session_key = h.session_key AND e.sequence > ?
-        WHERE h.session_key = ? ORDER BY e.sequence LIMIT ?`,
+        WHERE h.session_key = CAST(? AS TEXT) ORDER BY e.sequence LIMIT CAST(? AS BIGINT)`,
   pendingCursors: 'SELECT watcher, target, acked, notified, material FROM cursors WHERE material > acked ORDER BY watcher, target',
   raiseNotified: 'UPDATE cursors SET notified = material, touched_at = ? WHERE watcher = ? AND target = ?',
   insertJournal: `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
@@ -103,17 +103,17 @@ function appendIn(st: RawStatements): (record: RawRecord, now: number) => number
   };
 }
 
-/** Shapes [head, prune_watermark, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at] rows. */
+/** Shapes [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at] rows. */
 export function shapeChanges(rows: readonly unknown[][], since: number, limit: number, payloadOf: (stored: unknown) => unknown) {
   const first = rows[0];
   const events: Record<string, unknown>[] = [];
-  if (first === undefined) return { stateVersion: 0, events, historyGap: false, hasMore: false, nextSince: since };
+  if (first === undefined) return { stateVersion: 0, events, historyGap: false, earliestRetained: 0, hasMore: false, nextSince: since };
   for (let i = 0; i < rows.length && i < limit; i++) {
     const r = rows[i];
-    if (r === undefined || r[2] === null) break;
-    const event: Record<string, unknown> = { sequence: r[2], kind: r[3], actorType: r[4], summary: r[6], occurredAt: r[8] };
-    if (r[5] !== null) event['actorSessionKey'] = r[5];
-    if (r[7] !== null) event['payload'] = payloadOf(r[7]);
+    if (r === undefined || r[3] === null) break;
+    const event: Record<string, unknown> = { sequence: r[3], kind: r[4], actorType: r[5], summary: r[7], occurredAt: r[9] };
+    if (r[6] !== null) event['actorSessionKey'] = r[6];
+    if (r[8] !== null) event['payload'] = payloadOf(r[8]);
     events.push(event);
   }
   const last = events[events.length - 1];
@@ -121,6 +121,7 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
     stateVersion: first[0] as number,
     events,
     historyGap: since < (first[1] as number),
+    earliestRetained: (first[2] as number | null) ?? 0,
     hasMore: rows.length > limit,
     nextSince: last === undefined ? since : (last['sequence'] as number),
   };
@@ -129,7 +130,7 @@ export function shapeChanges(rows: readonly unknown[][], since: number, limit: n
 export type RawStatus = ReturnType<typeof shapeChanges>;
 
 export function rawReader(db: Pick<RawDb, 'st'>): (sessionKey: string, since: number, limit: number) => RawStatus {
-  return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(since, sessionKey, limit + 1), since, limit, (stored) => JSON.parse(stored as string));
+  return (sessionKey, since, limit) => shapeChanges(db.st.changesSince.all(sessionKey, since, sessionKey, limit + 1), since, limit, (stored) => JSON.parse(stored as string));
 }
 
 /** Runs the scan at `now`; returns how many pairs are pending. */

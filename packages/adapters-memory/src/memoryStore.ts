@@ -96,7 +96,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       }
       events.push(toSessionEvent(event));
     }
-    return { head: session?.head ?? initialHead, events, hasMore };
+    return { head: session?.head ?? initialHead, events, hasMore, earliestRetained: session?.events[0]?.sequence ?? asSequence(0) };
   }
 
   function drainNow({ watcher, acks, now: clockNow, takenUntil }: DrainRequest): readonly DrainOutcome[] {

@@ -47,11 +47,13 @@ test('headsOfKeys (list) walks the given keys and looks each up in the heads key
   expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });
 
-test('changesSince reads the head by key and the events by (session_key, sequence), with no sort', () => {
+test('changesSince reads the head by key, the events by (session_key, sequence), and the earliest retained once (not per row) from the covering index, with no sort', () => {
   const lines = plan(source(db.statements.changesSince));
   expect(lines).toEqual([
     expect.stringMatching(/SEARCH heads USING INDEX \S+ \(session_key=\?\)/),
     expect.stringMatching(/SEARCH events USING INDEX events_session_sequence \(session_key=\? AND sequence>\?\)/),
+    'SCALAR SUBQUERY 1',
+    expect.stringMatching(/SEARCH events USING COVERING INDEX events_session_sequence \(session_key=\?\)/),
   ]);
   expect(lines.join('\n')).not.toMatch(/TEMP B-TREE/);
 });

@@ -61,7 +61,7 @@ export interface RecordInput {
   /** A small plain JSON object (at most 4 KiB); `run_failed` needs `outcome`. */
   readonly payload?: Readonly<Record<string, unknown>> | undefined;
   readonly dedupeKey?: string | undefined;
-  /** ISO string or epoch ms; informational, returned as ISO. */
+  /** ISO string or epoch ms; informational, returned as ISO; kept within the 24 hours up to the clock's now (a later time is stored as now). */
   readonly occurredAt?: string | number | undefined;
   /** When true and nobody watches the session, nothing is written. */
   readonly onlyIfWatched?: boolean | undefined;
@@ -136,6 +136,12 @@ export interface SessionListRow {
   readonly stateVersion?: number;
 }
 
+/** One `watched` row: a target the watcher holds a cursor on, as `list` gives it, and whether it changed since the watcher last acknowledged it. */
+export interface WatchedSession extends SessionListRow {
+  /** True while the pair's cursor is pending: changes by another actor the watcher has not acknowledged (its notice is queued, taken or owed). */
+  readonly pending: boolean;
+}
+
 /** What one `prune()` run removed. */
 export type PruneResult = PruneTotals;
 
@@ -161,6 +167,8 @@ export interface SessionStateAwareness {
   status(sessionKey: string, options?: StatusOptions): Promise<SessionStatus>;
   /** One row per key, in the order given. */
   list(sessionKeys: readonly string[]): Promise<SessionListRow[]>;
+  /** The sessions the watcher watches, by target key, each with its version and whether it is pending; writes nothing (see renderWatchedSessions). */
+  watched(watcherKey: string): Promise<WatchedSession[]>;
   /** The watcher session was reset: its cursors and queued notices go. */
   sessionReset(sessionKey: string): Promise<void>;
   /** The session was deleted: its events, its cursors either way and their notices go; its head stays. */

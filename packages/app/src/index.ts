@@ -2,7 +2,8 @@
 // passes in the one store it installs.
 export { createSessionStateAwareness } from './awareness.js';
 export type { ChildSpawnedInput, ChildSpawnedResult, Notice, TakenNotice, PruneResult, RecordError, RecordInput, RecordResult, SentInput } from './api.js';
-export type { SessionListRow, SessionStateAwareness, SessionStateAwarenessOptions, StatusOptions } from './api.js';
+export type { SessionListRow, SessionStateAwareness, SessionStateAwarenessOptions, StatusOptions, WatchedSession } from './api.js';
+export { renderWatchedSessions } from './methods/reads.js';
 export { ClockError, ClosedError, InvalidInputError, StoreOperationError } from './errors/errors.js';
 export type { AwarenessMetrics } from './metrics.js';
 export { DEFAULT_RETENTION, type PruneTotals, type RetentionPolicy } from './retention.js';

@@ -64,6 +64,7 @@ describe.each(storeMatrix)('agent tools on the %s store', (_name, kind: StoreKin
           },
         ],
         historyGap: false,
+        earliestRetained: seeded,
         hasMore: false,
         nextSince: changed,
       },

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { MAX_PAGE_LIMIT, SESSION_KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH } from '@session-state/domain';
+import { MAX_PAGE_LIMIT, OCCURRED_AT_WINDOW_MS, SESSION_KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH } from '@session-state/domain';
 
 import { createMemoryStore } from '@session-state/adapters-memory';
 
@@ -30,6 +30,7 @@ test.each([
   ['a page holds 1-N events', /`limit\?` \(1-(\d+)\)|1-(\d+), default \d+/gu, MAX_PAGE_LIMIT],
   ['a summary is capped at N characters', /(\d+) characters \(code points\)|capped at (\d+) characters/gu, SUMMARY_MAX_LENGTH],
   ['a session key holds at most N characters', /over (\d+) characters|at most (\d+) characters, no control/gu, SESSION_KEY_MAX_LENGTH],
+  ['occurredAt is kept within the N hours up to the clock\'s now', /(\d+) hours up to the clock/gu, OCCURRED_AT_WINDOW_MS / 3_600_000],
 ])('the docs say %s, and N is the constant the code uses', (_claim, pattern, constant) => {
   const numbers = quoted(pattern);
   expect(numbers.length).toBeGreaterThan(0);

@@ -12,6 +12,7 @@ const REJECTING: ReadonlyArray<readonly [string, (a: SessionStateAwareness) => P
   ['drain', (a) => a.drain(PARENT)],
   ['status', (a) => a.status(CHILD)],
   ['list', (a) => a.list([CHILD])],
+  ['watched', (a) => a.watched(PARENT)],
   ['sessionReset', (a) => a.sessionReset(PARENT)],
   ['sessionDeleted', (a) => a.sessionDeleted(CHILD)],
   ['prune', (a) => a.prune()],

@@ -250,6 +250,7 @@ class StatusCommand implements fc.AsyncCommand<ReferenceModel, Real> {
       expect(status.stateChanges).toEqual({
         events: retained.map((sequence) => expect.objectContaining({ sequence })),
         historyGap: since < (session?.pruneWatermark ?? 0),
+        earliestRetained: session?.events[0]?.sequence ?? 0,
         hasMore: false,
         nextSince: retained[retained.length - 1] ?? since,
       });

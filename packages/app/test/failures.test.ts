@@ -81,6 +81,8 @@ describe.each(storeMatrix)('storage failures on the %s store', (_name, kind: Sto
     ['status', 'readHeads', (f: Fixture) => f.awareness.status(PEER)],
     ['status', 'readChanges', (f: Fixture) => f.awareness.status(PEER, { changesSince: 0 })],
     ['list', 'readHeads', (f: Fixture) => f.awareness.list([PEER])],
+    ['watched', 'listCursors', (f: Fixture) => f.awareness.watched(PARENT)],
+    ['watched', 'readHeads', (f: Fixture) => f.awareness.watched(PARENT)],
     ['sessionReset', 'resetWatcher', (f: Fixture) => f.awareness.sessionReset(PARENT)],
     ['sessionDeleted', 'deleteSession', (f: Fixture) => f.awareness.sessionDeleted(PEER)],
     ['prune', 'prune', (f: Fixture) => f.awareness.prune()],

@@ -41,7 +41,7 @@ describe.each(storeMatrix)('reconciliation on the %s store', (_name, kind: Store
     expect(pages).toEqual([true, true, false]);
     expect(since).toBe((await f.awareness.status(PEER)).stateVersion);
     const after = await f.awareness.status(PEER, { changesSince: since });
-    expect(after.stateChanges).toEqual({ events: [], historyGap: false, hasMore: false, nextSince: since });
+    expect(after.stateChanges).toEqual({ events: [], historyGap: false, earliestRetained: recorded[0], hasMore: false, nextSince: since });
   });
 
   test('a smaller limit pages the same events; changesSince above the version gives nothing and no gap', async () => {

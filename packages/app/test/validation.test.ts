@@ -35,6 +35,7 @@ const CASES: ReadonlyArray<readonly [string, string | null, Call]> = [
   ['status.limit', '0', (a) => a.status(PEER, { changesSince: 0, limit: 0 })],
   ['status.since', null, (a) => loose(a)['status']?.(PEER, { since: 3 })],
   ['list.sessionKeys.1', 'a string of 7 characters', (a) => a.list([PEER, 'bad key'])],
+  ['watched.watcherKey', 'a string of 7 characters', (a) => a.watched('bad key')],
   ['list.sessionKeys', 'a string of 15 characters', (a) => loose(a)['list']?.(PARENT)],
   ['list.sessionKeys.0', 'a hole (the array is sparse)', (a) => loose(a)['list']?.([, PEER])],
   ['list.sessionKeys.2', 'a hole (the array is sparse)', (a) => loose(a)['list']?.([PEER, PARENT, , CHILD])],

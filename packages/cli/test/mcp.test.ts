@@ -43,7 +43,7 @@ describe('session-state mcp on the demo state file', () => {
     expect(tools[0]?.inputSchema).toMatchObject({ type: 'object', required: ['sessionKey'], properties: { sessionKey: {}, changesSince: {}, limit: {} } });
     expect(tools[0]?.description).toContain('changesSince = N');
     expect(tools.map((tool) => tool.annotations)).toEqual([READS, READS]);
-    expect(tools[0]?.outputSchema).toMatchObject({ type: 'object', required: ['sessionKey', 'stateVersion'], properties: { stateChanges: { required: ['events', 'historyGap', 'hasMore', 'nextSince'] } } });
+    expect(tools[0]?.outputSchema).toMatchObject({ type: 'object', required: ['sessionKey', 'stateVersion'], properties: { stateChanges: { required: ['events', 'historyGap', 'earliestRetained', 'hasMore', 'nextSince'] } } });
     expect(tools[1]?.outputSchema).toMatchObject({ type: 'object', required: ['sessions'] });
   });
 

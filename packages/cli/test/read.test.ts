@@ -16,6 +16,7 @@ interface StatusJson {
   stateChanges?: {
     events: { sequence: number; kind: string; actorType: string; summary: string; payload?: Record<string, unknown> }[];
     historyGap: boolean;
+    earliestRetained: number;
     hasMore: boolean;
     nextSince: number;
   };
@@ -97,7 +98,7 @@ describe('status', () => {
     const text = (await run(['status', RESEARCHER, '--since', '0'])).stdout;
     expect(text).toMatch(new RegExp(`state version\\s+${json.stateVersion}\\n`, 'u'));
     expect(text).toMatch(/prune watermark\s+[1-9]\d*\n/u);
-    expect(text).toContain(`${json.stateChanges?.events.length} events (historyGap true`);
+    expect(text).toContain(`${json.stateChanges?.events.length} events (historyGap true, earliestRetained ${json.stateChanges?.events[0]?.sequence}`);
     expect(text).toMatch(/seq\s+kind\s+actor\s+summary\s+payload\s+occurredAt/u);
     for (const event of json.stateChanges?.events ?? []) {
       expect(text).toMatch(new RegExp(`\\n\\s*${event.sequence}  ${event.kind}\\s`, 'u'));
@@ -108,7 +109,7 @@ describe('status', () => {
     expect(jsonOf<StatusJson>(await run(['status', 'agent:nobody:main', '--since', '0', '--json']))).toEqual({
       sessionKey: 'agent:nobody:main',
       stateVersion: 0,
-      stateChanges: { events: [], historyGap: false, hasMore: false, nextSince: 0 },
+      stateChanges: { events: [], historyGap: false, earliestRetained: 0, hasMore: false, nextSince: 0 },
       pruneWatermark: 0,
       exists: false,
     });

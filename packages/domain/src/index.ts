@@ -8,7 +8,7 @@ export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, is
 export { EventKind, EVENT_KINDS, ActorType, kindClass, type KindClass } from './input/eventKind.js';
 export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './input/summary.js';
 export { PAYLOAD_MAX_BYTES, type JsonValue, type Payload } from './input/payload.js';
-export { DedupeKey, OccurredAt, decodeRecordInput } from './input/recordInput.js';
+export { clampOccurredAt, DedupeKey, OccurredAt, OCCURRED_AT_WINDOW_MS, decodeRecordInput } from './input/recordInput.js';
 export type { AppendCommand, AppendCommandFields, CommandPayload } from './input/recordInput.js';
 
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './log/event.js';

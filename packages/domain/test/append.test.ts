@@ -89,7 +89,7 @@ describe('planAppend', () => {
     expect(plan.notices.map((n) => n.watcher)).toStrictEqual([PEER]);
   });
 
-  test.each([['run_completed'], ['compacted'], ['adopted']])('a log-only %s writes no cursor and returns no notice', (kind) => {
+  test.each([['run_completed'], ['compacted'], ['adopted'], ['created']])('a log-only %s writes no cursor and returns no notice', (kind) => {
     const plan = planAppend({
       command: command({ kind }),
       sequence: asSequence(9),

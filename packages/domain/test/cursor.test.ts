@@ -32,7 +32,7 @@ import {
 const spec = cursorSpec(WATCHER);
 
 const NOTIFYING: readonly EventKind[] = ['human_direct_message', 'goal_changed', 'upstream_missing'];
-const NOT_NOTIFYING: readonly EventKind[] = ['child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
+const NOT_NOTIFYING: readonly EventKind[] = ['child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted', 'created'];
 
 /** The notice text a step would queue for the (WATCHER, TARGET) pair. */
 const textOf = (step: CursorResult | undefined): string | undefined => noticeOf(WATCHER, TARGET, step)?.text;

@@ -3,9 +3,9 @@ import { expect } from '@jest/globals';
 import { fc, test as prop } from '@fast-check/jest';
 import * as E from 'fp-ts/lib/Either.js';
 
-import { decodeRecordInput } from '../src/input/recordInput.js';
+import { clampOccurredAt, decodeRecordInput, OCCURRED_AT_WINDOW_MS, type AppendCommand } from '../src/input/recordInput.js';
 
-const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted'];
+const KINDS = ['human_direct_message', 'goal_changed', 'upstream_missing', 'child_spawned', 'run_completed', 'run_failed', 'compacted', 'adopted', 'created'];
 
 /** Mostly valid values, sometimes invalid ones. */
 const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>): fc.Arbitrary<T | U> =>
@@ -79,3 +79,25 @@ prop.prop([fc.oneof({ weight: 8, arbitrary: recordInput }, { weight: 1, arbitrar
 prop.prop([recordInput], { numRuns: 300 })('decoding twice gives the same answer (the input is only read)', (input) => {
   expect(decodeRecordInput(input)).toStrictEqual(decodeRecordInput(input));
 });
+
+const NOW = Date.UTC(2026, 10, 29, 10);
+const clampCommand = (occurredAt: number | undefined): AppendCommand => {
+  const decoded = decodeRecordInput({ sessionKey: 'agent:main:main', kind: 'goal_changed', actorType: 'human', summary: 's', ...(occurredAt !== undefined ? { occurredAt } : {}) });
+  if (E.isLeft(decoded)) throw new Error(decoded.left.message);
+  return decoded.right;
+};
+
+prop.prop([fc.option(fc.integer({ min: NOW - 3 * OCCURRED_AT_WINDOW_MS, max: NOW + 3 * OCCURRED_AT_WINDOW_MS }), { nil: undefined })], { numRuns: 500 })(
+  'a clamped occurredAt lies in [now - window, now]: kept when inside, the nearer bound when outside, absent stays absent, no other field changes',
+  (at) => {
+    const command = clampCommand(at);
+    const clamped = clampOccurredAt(command, NOW);
+    if (at === undefined) {
+      expect(clamped).toBe(command);
+      return;
+    }
+    const expected = Math.min(Math.max(at, NOW - OCCURRED_AT_WINDOW_MS), NOW);
+    expect(clamped).toStrictEqual({ ...command, occurredAt: new Date(expected).toISOString() });
+    if (expected === at) expect(clamped).toBe(command);
+  },
+);

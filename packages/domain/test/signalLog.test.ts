@@ -168,16 +168,17 @@ describe('buildStateChanges', () => {
     { type: 'pruned', highestDeleted: seq(4) },
   ]);
 
-  test('nextSince is the last returned sequence', () => {
-    expect(buildStateChanges(head, seq(5), [event(9), event(14)], false)).toStrictEqual({
+  test('nextSince is the last returned sequence; earliestRetained is the page\'s, whatever changesSince', () => {
+    expect(buildStateChanges({ head, events: [event(9), event(14)], hasMore: false, earliestRetained: seq(7) }, seq(5))).toStrictEqual({
       events: [event(9), event(14)],
       historyGap: false,
+      earliestRetained: 7,
       hasMore: false,
       nextSince: 14,
     });
   });
 
   test('nextSince is changesSince itself when no event is returned; the gap is still reported', () => {
-    expect(buildStateChanges(head, seq(2), [], false)).toStrictEqual({ events: [], historyGap: true, hasMore: false, nextSince: 2 });
+    expect(buildStateChanges({ head, events: [], hasMore: false, earliestRetained: seq(0) }, seq(2))).toStrictEqual({ events: [], historyGap: true, earliestRetained: 0, hasMore: false, nextSince: 2 });
   });
 });

@@ -1,5 +1,5 @@
 // The reads: one statement (one snapshot) each, outside a transaction, no lock; pages and the corrupt-row policy are adapters-sql-common's.
-import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
+import { ALL_ROWS, changesPageOfRows, decodeStoredCursors, headRowOf, headsInKeyOrder, listCursorsQuery, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
 import type { ChangesPage, CursorFilter, CursorRow, HeadRow, OverviewLimits, Sequence, SessionKey, StoreOverview } from '@session-state/domain';
 
 import { readAlone, runAlone } from '../connection/transaction.js';
@@ -12,7 +12,7 @@ export const { decodeEvent: decodeEventValues, decodeSessionEvent } = storedEven
 export async function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): Promise<ChangesPage> {
   const st = db.statements.changesSince;
   const page = changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent);
-  return page ?? changesPageSkippingCorrupt(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db);
+  return page ?? changesPageOfRows(await runAlone(db, st, { since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db);
 }
 
 /** One row per distinct key with a head above 0, in the order first given; all of them, by key, when no keys are given. */

@@ -33,11 +33,12 @@ export function sharedStatements(tables: SqlTables) {
   return {
     /** {dedupeKey} → the event holding it, as StoredEventValues. */
     eventByDedupeKey: q<{ readonly dedupeKey: string }>(sql`SELECT ${eventColumns} FROM ${events} WHERE ${events.dedupeKey} = ${p('dedupeKey')}`),
-    /** {since, sessionKey, limit} → [head, pruneWatermark, ...SessionEventValues] of the events after `since`, in one snapshot: null columns when none, no row without a head. */
-    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
+    /** {since, sessionKey, limit} → [head, pruneWatermark, earliest retained (null when none), ...SessionEventValues] of the events after `since`, in one snapshot: null event columns when none, no row without a head. */
+    // Key and limit behind a CAST: SQLite's planner looks into a bare bound LIMIT, or key beside an ORDER BY or min(), recompiling the statement at every call.
+    changesSince: q<{ readonly since: number; readonly sessionKey: string; readonly limit: number }>(sql`SELECT ${heads.head}, ${heads.pruneWatermark}, (SELECT min(${events.sequence}) FROM ${events} WHERE ${events.sessionKey} = CAST(${p('sessionKey')} AS TEXT)), ${listOf(events, SESSION_EVENT_FIELDS)} FROM ${heads}
 LEFT JOIN ${events} ON ${events.sessionKey} = ${heads.sessionKey} AND ${events.sequence} > ${p('since')}
-WHERE ${heads.sessionKey} = ${p('sessionKey')}
-ORDER BY ${events.sequence} LIMIT ${p('limit')}`),
+WHERE ${heads.sessionKey} = CAST(${p('sessionKey')} AS TEXT)
+ORDER BY ${events.sequence} LIMIT CAST(${p('limit')} AS BIGINT)`),
     /** {} → every head row above 0 (a row at 0 only orders a watch or delete), by session key. */
     allHeads: q(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`),
     /** {watcher, target} → the pair's cursor, as CursorValues. */

@@ -1,5 +1,5 @@
 // The reads: changes, heads, cursors and the overview; none writes.
-import { ALL_ROWS, changesPageOfRows, changesPageSkippingCorrupt, decodeStoredCursors, headRowOf, headsInKeyOrder, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
+import { ALL_ROWS, changesPageOfRows, decodeStoredCursors, headRowOf, headsInKeyOrder, overviewOfRows, storedEventDecoders } from '@session-state/adapters-sql-common';
 import type { ChangesPage, CursorFilter, CursorRow, HeadRow, OverviewLimits, Sequence, SessionKey, StoreOverview } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
@@ -22,7 +22,7 @@ export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence
   const st = db.statements.changesSince;
   return (
     changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent) ??
-    changesPageSkippingCorrupt(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db)
+    changesPageOfRows(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db)
   );
 }
 

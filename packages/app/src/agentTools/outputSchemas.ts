@@ -20,9 +20,10 @@ const EVENT = {
 export const SESSION_STATUS_OUTPUT = objectSchema(['sessionKey', 'stateVersion'], {
   sessionKey: STRING,
   stateVersion: SEQUENCE,
-  stateChanges: objectSchema(['events', 'historyGap', 'hasMore', 'nextSince'], {
+  stateChanges: objectSchema(['events', 'historyGap', 'earliestRetained', 'hasMore', 'nextSince'], {
     events: { type: 'array', items: objectSchema(EVENT_FIELDS, EVENT) },
     historyGap: BOOLEAN,
+    earliestRetained: SEQUENCE,
     hasMore: BOOLEAN,
     nextSince: SEQUENCE,
   }),

@@ -14,7 +14,7 @@ const RECORD_SCHEMA = objectSchema(['sessionKey', 'kind', 'actorType', 'summary'
   summary: { type: 'string', minLength: 1, description: `One line of metadata (never message content), at most ${SUMMARY_MAX_LENGTH} characters after normalising.` },
   payload: { type: 'object', description: `A small JSON object of metadata (at most ${PAYLOAD_MAX_BYTES} bytes); run_failed needs outcome: cancelled, timeout or error.` },
   dedupeKey: { type: 'string', minLength: 1, description: 'An at-least-once key: recording it again returns the stored event and changes nothing.' },
-  occurredAt: { type: ['string', 'integer'], description: 'When it happened (ISO string or epoch ms); informational, default now.' },
+  occurredAt: { type: ['string', 'integer'], description: 'When it happened (ISO string or epoch ms); informational, default now; kept within the last 24 hours (a later time reads as now).' },
   onlyIfWatched: { type: 'boolean', description: 'When true and nobody watches the session, nothing is written (outcome skipped).' },
 });
 

@@ -20,9 +20,9 @@ const SESSION_STATUS_SCHEMA = objectSchema(['sessionKey'], {
 const DESCRIPTION = [
   'Reconcile with another session: read what changed there since you last looked, before you act on anything you assumed about it.',
   'A notice "Session "<target>" changed (other actor). Reconcile before acting: session_status sessionKey "<target>" changesSince N." means a human or another agent changed that session; call this tool with sessionKey = <target> and changesSince = N.',
-  'Returns stateVersion (the highest sequence the session ever logged) and stateChanges: events after changesSince, oldest first, each with sequence, kind (human_direct_message, goal_changed, upstream_missing, child_spawned, run_completed, run_failed, compacted, adopted), actorType (human, agent, system), a one-line summary (metadata, never the message itself), occurredAt and sometimes payload.',
+  'Returns stateVersion (the highest sequence the session ever logged) and stateChanges: events after changesSince, oldest first, each with sequence, kind (human_direct_message, goal_changed, upstream_missing, child_spawned, run_completed, run_failed, compacted, adopted, created), actorType (human, agent, system), a one-line summary (metadata, never the message itself), occurredAt and sometimes payload.',
   'If hasMore is true, call again with changesSince = nextSince until hasMore is false.',
-  'historyGap true means some changes after changesSince were deleted by retention and are not listed: treat what you knew about the session as stale and re-read its current state (e.g. its history) instead of relying on these events alone.',
+  'historyGap true means some changes after changesSince were deleted by retention and are not listed (earliestRetained is the lowest sequence still kept, 0 when none): treat what you knew about the session as stale and re-read its current state (e.g. its history) instead of relying on these events alone.',
   'Without changesSince only stateVersion is returned: a cheap check, since a higher stateVersion than you saw last means the session changed.',
 ].join(' ');
 

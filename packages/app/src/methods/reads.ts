@@ -1,15 +1,15 @@
-// `status` and `list`: reads in the lane, so each sees every write called before it. A `status`
-// with a `reader` whose page reaches the head acknowledges the reader's cursor.
+// `status`, `list` and `watched`: reads in the lane, so each sees every write called before it. A
+// `status` with a `reader` whose page reaches the head acknowledges the reader's cursor.
 import { buildStateChanges, MAX_PAGE_LIMIT, ZERO, type Sequence, type SessionKey } from '@session-state/domain';
 
-import type { SessionStateAwareness } from '../api.js';
+import type { SessionListRow, SessionStateAwareness, WatchedSession } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
 import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type ReadDeps = Pick<FacadeParts, 'store' | 'counters' | 'failures' | 'order' | 'board' | 'logger'>;
 
-export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list'> {
+export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list' | 'watched'> {
   /**
    * The reader's page reached the head at `through`: acknowledge its cursor, withdraw the pair's
    * notice and queue a reopened one. Best-effort: on failure the notice simply stays queued.
@@ -26,6 +26,16 @@ export function createReadMethods({ store, counters, failures, order, board, log
     }
   };
 
+  /** One `list` row per key, in order, from one heads read. */
+  const listRows = async (operation: string, keys: readonly SessionKey[]): Promise<SessionListRow[]> => {
+    const rows = await failures.storeCall(operation, () => store.readHeads(keys));
+    const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
+    return keys.map((key) => {
+      const version = heads.get(key) ?? 0;
+      return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
+    });
+  };
+
   return {
     async status(sessionKey, statusOptions) {
       failures.ensureOpen('status');
@@ -38,7 +48,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };
         }
         const page = await failures.storeCall('status', () => store.readChanges(key, changesSince, limit ?? MAX_PAGE_LIMIT), fields);
-        const stateChanges = buildStateChanges(page.head, changesSince, page.events, page.hasMore);
+        const stateChanges = buildStateChanges(page, changesSince);
         if (stateChanges.historyGap) counters.add('gapsServed');
         // In the same lane turn as the read: no append of this process lands in between.
         if (reader !== undefined && !page.hasMore) await acknowledgeRead(reader, key, changesSince, page.head.head);
@@ -49,12 +59,29 @@ export function createReadMethods({ store, counters, failures, order, board, log
     async list(sessionKeys) {
       failures.ensureOpen('list');
       const keys = decodeSessionKeys(sessionKeys);
-      const rows = await order.enter(() => failures.storeCall('list', () => store.readHeads(keys)));
-      const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
-      return keys.map((key) => {
-        const version = heads.get(key) ?? 0;
-        return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
+      return order.enter(() => listRows('list', keys));
+    },
+
+    async watched(watcherKey) {
+      failures.ensureOpen('watched');
+      const watcher = decodeSessionKey(watcherKey, 'watched.watcherKey');
+      return order.enter(async () => {
+        const cursors = await failures.storeCall('watched', () => store.listCursors({ watcher }), { watcher });
+        const rows = await listRows('watched', cursors.map((cursor) => cursor.target));
+        return cursors.map((cursor, i): WatchedSession => ({ ...(rows[i] as SessionListRow), pending: cursor.material > cursor.acked }));
       });
     },
   };
+}
+
+/**
+ * The paragraph naming a watcher's watched sessions (`watched`) for its system prompt ('' when none):
+ * the targets in the order given, at most 20, the rest counted. Versions and pending marks stay out,
+ * so the bytes change only with the watched set and a cached prompt stays valid.
+ */
+export function renderWatchedSessions(rows: readonly WatchedSession[]): string {
+  if (rows.length === 0) return '';
+  const named = rows.slice(0, 20).map((row) => `"${row.sessionKey}"`);
+  const more = rows.length > named.length ? ` and ${rows.length - named.length} more` : '';
+  return `Sessions you watch: ${named.join(', ')}${more}. When another actor changes one, you get one notice; you can read any of them with session_status (sessionKey, changesSince), and should before you act on what you know of it.`;
 }

@@ -1,6 +1,6 @@
-// `record` and `childSpawned`: validate, read the clock, join the open group-commit batch. A write
+// `record` and `childSpawned`: validate, read the clock (and clamp `occurredAt` to it), join the open group-commit batch. A write
 // that did not happen is a result, `{ ok: false, error }`; only invalid childSpawned input rejects.
-import { decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
+import { clampOccurredAt, decodeRecordInput, isAgentQualified, normaliseSummary, type AppendCommand, type AppendRequest, type Summary } from '@session-state/domain';
 
 import type { RecordResult, SessionStateAwareness } from '../api.js';
 import { ClosedError, InvalidInputError, StoreOperationError, type ClockError } from '../errors/errors.js';
@@ -36,7 +36,7 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
         const decoded = decodeRecordInput(input);
         if (decoded._tag === 'Left') return Promise.resolve(rejected(new InvalidInputError(decoded.left)));
         const appendedAt = appendTime('record', decoded.right.sessionKey);
-        return typeof appendedAt === 'number' ? appends.submit('record', { command: decoded.right, appendedAt }) : Promise.resolve(appendedAt);
+        return typeof appendedAt === 'number' ? appends.submit('record', { command: clampOccurredAt(decoded.right, appendedAt), appendedAt }) : Promise.resolve(appendedAt);
       } catch (error) {
         return Promise.resolve(rejected(unreadableInput('record', input, error)));
       }

@@ -23,7 +23,7 @@ export async function readStatus(store: StateStore, sessionKey: string, since?: 
   const exists = row !== undefined;
   if (since === undefined) return { sessionKey, stateVersion: row?.head ?? asSequence(0), pruneWatermark: row?.pruneWatermark ?? 0, exists };
   const page = await store.readChanges(key, asSequence(since), limit ?? MAX_PAGE_LIMIT);
-  const stateChanges = buildStateChanges(page.head, asSequence(since), page.events, page.hasMore);
+  const stateChanges = buildStateChanges(page, asSequence(since));
   return { sessionKey, stateVersion: page.head.head, stateChanges, pruneWatermark: page.head.pruneWatermark, exists };
 }
 
@@ -35,7 +35,7 @@ export function statusLines({ sessionKey, stateVersion, stateChanges: changes, p
   ];
   if (changes === undefined) return lines;
   lines.push(
-    `changes          ${plural(changes.events.length, 'event')} (historyGap ${changes.historyGap}, hasMore ${changes.hasMore}, nextSince ${changes.nextSince})`,
+    `changes          ${plural(changes.events.length, 'event')} (historyGap ${changes.historyGap}, earliestRetained ${changes.earliestRetained}, hasMore ${changes.hasMore}, nextSince ${changes.nextSince})`,
   );
   if (changes.events.length > 0) lines.push('', ...eventTable(changes.events));
   return lines;

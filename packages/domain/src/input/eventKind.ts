@@ -13,6 +13,7 @@ const KIND_CLASSES = {
   run_failed: 'log',
   compacted: 'log',
   adopted: 'log',
+  created: 'log',
 } as const satisfies Record<string, KindClass>;
 
 export const EventKind = t.keyof(KIND_CLASSES, `one of ${Object.keys(KIND_CLASSES).join(', ')}`);

@@ -97,3 +97,11 @@ export function decodeRecordInput(value: unknown, field = 'record'): E.Either<In
   if (occurredAt !== undefined) command['occurredAt'] = occurredAt;
   return E.right(command as unknown as AppendCommand);
 }
+
+export const OCCURRED_AT_WINDOW_MS = 86_400_000;
+
+export function clampOccurredAt(command: AppendCommand, now: number): AppendCommand {
+  const at = command.occurredAt === undefined ? now : Date.parse(command.occurredAt);
+  const clamped = Math.min(Math.max(at, now - OCCURRED_AT_WINDOW_MS), now);
+  return clamped === at ? command : { ...command, occurredAt: new Date(clamped).toISOString() };
+}

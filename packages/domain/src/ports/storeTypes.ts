@@ -63,11 +63,12 @@ export interface HeadRow extends SignalLogHead {
 }
 
 export interface ChangesPage {
-  /** Read in the same snapshot as `events`. */
+  /** Read in the same snapshot as `events`, as `earliestRetained` is: the session's lowest retained sequence whatever `since` (0 when none). */
   readonly head: SignalLogHead;
   /** Retained events with sequence > since, ascending, at most `limit`, in their public shape. */
   readonly events: readonly SessionEvent[];
   readonly hasMore: boolean;
+  readonly earliestRetained: Sequence;
 }
 
 export type CursorFilter = Partial<CursorPair>;

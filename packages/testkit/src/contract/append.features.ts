@@ -20,7 +20,7 @@ export function describeAppend(s: Suite): void {
         expect(seqs(await readAll(store, sessionKey))).toEqual(own);
       }
       expect(await store.readHeads([C])).toEqual([]);
-      expect(await store.readChanges(C, 0 as StoredEvent['sequence'], 200)).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false });
+      expect(await store.readChanges(C, 0 as StoredEvent['sequence'], 200)).toEqual({ head: { head: 0, pruneWatermark: 0 }, events: [], hasMore: false, earliestRetained: 0 });
     });
 
     test('the stored event keeps every field of the command, and readChanges returns its public fields; occurredAt defaults to the append time, as ISO', async () => {

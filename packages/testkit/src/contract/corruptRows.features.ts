@@ -54,10 +54,10 @@ export function describeCorruptRows(s: Suite): void {
       expect(JSON.stringify(on.reports)).not.toContain(CORRUPT_CONTENT);
     });
 
-    test('a page whose only rows are corrupt is empty with hasMore false, not an endless loop', async () => {
+    test('a page whose only rows are corrupt is empty with hasMore false, not an endless loop; the unreadable rows are still retained (earliestRetained)', async () => {
       const on = await damagedEvents(3, [0, 1, 2].map((at) => [at, 'kind'] as const));
       if (on === undefined) return;
-      expect(await store.readChanges(A, 0 as never, 2)).toEqual({ head: { head: on.sequences[2], pruneWatermark: 0 }, events: [], hasMore: false });
+      expect(await store.readChanges(A, 0 as never, 2)).toEqual({ head: { head: on.sequences[2], pruneWatermark: 0 }, events: [], hasMore: false, earliestRetained: on.sequences[0] });
     });
 
     test('a duplicate whose stored event is corrupt fails that request alone, reported, without content', async () => {

@@ -19,7 +19,7 @@ export function describeLaws(s: Suite): void {
       { arbitrary: fc.record({ type: fc.constant('delete' as const), session: fc.nat(2) }), weight: 1 },
     );
 
-    test('head and prune watermark laws: heads never fall, the watermark is the highest sequence ever removed, historyGap is exact, fresh rows survive age pruning', async () => {
+    test('head and prune watermark laws: heads never fall, the watermark is the highest sequence ever removed, historyGap is exact, earliestRetained is the lowest retained sequence (0 when none) from any since, fresh rows survive age pruning', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(opArb, { maxLength: 25 }), (ops) =>
           onFreshStore(factory, async (s) => {
@@ -73,10 +73,11 @@ export function describeLaws(s: Suite): void {
                 expect(head.head).toBe(all.length === 0 ? 0 : Math.max(...seqs(all)));
                 expect(head.pruneWatermark).toBe(removed.length === 0 ? 0 : Math.max(...removed));
                 // readChanges reads the same head; historyGap(since) holds exactly when some
-                // removed event lies above since (checked at 0 and on both sides of the watermark).
-                for (const since of new Set([0, head.pruneWatermark, Math.max(0, head.pruneWatermark - 1)])) {
+                // removed event lies above since (checked at 0, on both sides of the watermark and above the head).
+                for (const since of new Set([0, head.pruneWatermark, Math.max(0, head.pruneWatermark - 1), head.head + 1])) {
                   const page = await s.readChanges(k, since as StoredEvent['sequence'], 200);
                   expect(page.head).toEqual(head);
+                  expect(page.earliestRetained).toBe(retained[0]?.sequence ?? 0);
                   expect(historyGap(page.head, since as StoredEvent['sequence'])).toBe(removed.some((sequence) => sequence > since));
                 }
               }

@@ -102,6 +102,17 @@ function describeReads(s: Suite): void {
       expect(await store.listCursors()).toEqual(cursors);
     });
 
+    test('earliestRetained is the lowest retained sequence whatever since and limit: the first event, the first after a prune, 0 once the session is deleted (its head stays)', async () => {
+      const events = await appendMany(store, B, 4);
+      const [first, , third, last] = seqs(events) as [number, number, number, number];
+      for (const since of [0, first, last + 5]) expect((await store.readChanges(B, since as StoredEvent['sequence'], 1)).earliestRetained).toBe(first);
+      await pruneAll(store, T0, DAY, 2);
+      expect((await store.readChanges(B, 0 as StoredEvent['sequence'], 200)).earliestRetained).toBe(third);
+      await store.deleteSession(B, T0);
+      const deleted = await store.readChanges(B, 0 as StoredEvent['sequence'], 200);
+      expect([deleted.head.head, deleted.earliestRetained]).toEqual([last, 0]);
+    });
+
     test('paging with nextSince reaches the head with no skip, no repeat, and exact hasMore (false when a page ends exactly at the last retained event)', async () => {
       // Interleave another session so the sequences of B are not contiguous.
       const batch = Array.from({ length: 900 }, (_, i) => request(i % 2 === 0 ? B : C, { summary: `change ${i}` }));
