@@ -5,7 +5,7 @@ import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
-import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
+import { costNote, measureOpCost } from '../postgres/opCost.js';
 import { freshSchema, seedPgCursors } from '../postgres/seed.js';
 import { closeScanned, cursorRows, expectFound, RESET_PENDING, scanRounds } from './w6RestartScan.js';
 
@@ -44,7 +44,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   try {
     for (const { pool } of Object.values(seeded)) await seedPgCursors(pool, cursorRows(sizes.cursors, sizes.pending, now));
     const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, (side) => once(side, timeOnce));
-    const cost = await costPair((side) => once(side, (run) => measureOpCost(1, run)));
+    const cost = { library: await once('library', (run) => measureOpCost(1, run)), raw: await once('raw', (run) => measureOpCost(1, run)) };
     return {
       id: 'pg6',
       title,
@@ -53,7 +53,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
         { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
       ],
       checks: [],
-      notes: [`pg6: ${sizes.scans} scans per side on one seeded schema each (pending rows reset and vacuumed between scans, untimed); ops/s is scans per second.`, costNote('pg6', 'scan', cost)],
+      notes: [costNote('pg6', 'scan', cost)],
     };
   } finally {
     for (const { pool } of Object.values(seeded)) await pool.end();
