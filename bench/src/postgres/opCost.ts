@@ -21,30 +21,25 @@ export function watchQueries(onQuery: (label: string) => void): () => void {
   };
 }
 
-/** Runs `action` (`ops` operations, the divisor of every figure) with every query counted by label. */
-export async function measureOpCost(ops: number, action: () => Promise<unknown>) {
-  const queries = new Map<string, number>();
-  const unwatch = watchQueries((label) => void queries.set(label, (queries.get(label) ?? 0) + 1));
-  try {
-    await action();
-  } finally {
-    unwatch();
-  }
-  return { queries, ops };
-}
-
-export type OpCost = Awaited<ReturnType<typeof measureOpCost>>;
+/** A pass's queries by label, over `ops` operations (the divisor of every figure). */
+export type OpCost = { readonly queries: ReadonlyMap<string, number>; readonly ops: number };
 
 /** Ops per side of a cost pass. */
 export const COUNTED_OPS = 100;
 
-/** Each side's queries over op indexes `from` … `from + ops - 1`, awaited one at a time (the library's every `libraryStep`-th: a call covering that many). */
-export async function costOfOps(from: number, library: (i: number) => Promise<unknown>, raw: (i: number) => Promise<unknown>, ops = COUNTED_OPS, libraryStep = 1) {
-  const pass = (op: (i: number) => Promise<unknown>, step: number): Promise<OpCost> =>
-    measureOpCost(ops, async () => {
-      for (let i = from; i < from + ops; i += step) await op(i);
-    });
-  return { library: await pass(library, libraryStep), raw: await pass(raw, 1) };
+/** Each side's queries over op indexes `from` … `from + COUNTED_OPS - 1`, awaited one at a time. */
+export async function costOfOps(from: number, library: (i: number) => Promise<unknown>, raw: (i: number) => Promise<unknown>): Promise<{ library: OpCost; raw: OpCost }> {
+  const pass = async (op: (i: number) => Promise<unknown>): Promise<OpCost> => {
+    const queries = new Map<string, number>();
+    const unwatch = watchQueries((label) => void queries.set(label, (queries.get(label) ?? 0) + 1));
+    try {
+      for (let i = from; i < from + COUNTED_OPS; i++) await op(i);
+    } finally {
+      unwatch();
+    }
+    return { queries, ops: COUNTED_OPS };
+  };
+  return { library: await pass(library), raw: await pass(raw) };
 }
 
 const perOp = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(2));
@@ -54,8 +49,4 @@ export function describeQueries(cost: OpCost): string {
   const total = [...cost.queries.values()].reduce((a, b) => a + b, 0);
   const parts = [...cost.queries.entries()].sort((a, b) => b[1] - a[1]).map(([label, n]) => `${label} ${perOp(n / cost.ops)}`);
   return `${perOp(total / cost.ops)} queries (${parts.join(', ')})`;
-}
-
-export function costNote(id: string, per: string, cost: { library: OpCost; raw: OpCost }): string {
-  return `${id} queries per ${per} (a separate pass of ${cost.library.ops} per side): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}.`;
 }

@@ -3,7 +3,6 @@
 import type { WorkloadResult } from '../harness/context.js';
 import type { PgBenchContext } from '../postgres/server.js';
 import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
-import { costNote, costOfOps } from '../postgres/opCost.js';
 import { seedPgCursors } from '../postgres/seed.js';
 import { idleCursor } from '../raw/seed.js';
 import { openPgSides, pgLatencyPair } from '../postgres/sides.js';
@@ -24,7 +23,7 @@ async function pgAppendComparison(ctx: PgBenchContext, id: string, title: string
   const { records: n, warmup } = ctx.pg.sizes;
   const sides = await openPgAppendSides(ctx, id, watchers);
   try {
-    return await pgLatencyPair(ctx, id, title, { n, warmup, costFrom: warmup + n, per: 'record' }, { library: 'record', raw: 'append tx' }, sides);
+    return await pgLatencyPair(ctx, id, title, { n, warmup }, { library: 'record', raw: 'append tx' }, sides);
   } finally {
     await sides.close();
   }
@@ -38,12 +37,10 @@ export const pg2FanOut = (ctx: PgBenchContext): Promise<WorkloadResult> =>
 export async function pg3InFlight(ctx: PgBenchContext): Promise<WorkloadResult> {
   const { inFlight, sessions, records: n, warmup } = ctx.pg.sizes;
   const sides = await openPgAppendSides(ctx, 'pg3', 0);
-  const burst = libraryBurstOp(sides.awareness, inFlight, sessions);
   try {
     // A whole number of bursts per chunk: a library call covers `inFlight` op indexes.
     const chunk = Math.ceil(ctx.pg.sizes.chunk / inFlight) * inFlight;
-    const result = await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight }, burst, { name: 'raw', async: sides.raw });
-    return { ...result, notes: [costNote('pg3', 'record', await costOfOps(warmup + n, burst, sides.raw, inFlight, inFlight))] };
+    return await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight }, libraryBurstOp(sides.awareness, inFlight, sessions), { name: 'raw', async: sides.raw });
   } finally {
     await sides.close();
   }
