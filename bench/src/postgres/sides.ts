@@ -1,11 +1,10 @@
 // Both sides of a PostgreSQL workload: fresh schemas seeded alike by SQL, the facade started on the
-// library's, and the paired latency run with its cost pass.
+// library's, and the paired latency run.
 import type pg from 'pg';
 
 import type { WorkloadResult } from '../harness/context.js';
 import { runPaired } from '../harness/measure.js';
 import { openPgLibraryStore, startOnStore, type LibraryOptions } from '../library/facade.js';
-import { costNote, costOfOps } from './opCost.js';
 import { freshSchema } from './seed.js';
 import type { PgBenchContext } from './server.js';
 
@@ -35,9 +34,8 @@ export async function openPgSides(ctx: PgBenchContext, seed: (pool: pg.Pool) => 
 
 type PairedOps = { readonly library: (i: number) => Promise<unknown>; readonly raw: (i: number) => Promise<unknown> };
 
-/** runPaired of one library op against one raw op, then a cost pass on indexes from `costFrom`, noted per `per`. */
-export async function pgLatencyPair(ctx: PgBenchContext, id: string, title: string, run: { n: number; warmup: number; costFrom: number; per: string }, ops: { library: string; raw: string }, sides: PairedOps): Promise<WorkloadResult> {
+/** runPaired of one library op against one raw op. */
+export async function pgLatencyPair(ctx: PgBenchContext, id: string, title: string, run: { n: number; warmup: number }, ops: { library: string; raw: string }, sides: PairedOps): Promise<WorkloadResult> {
   const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: ctx.pg.sizes.chunk, sides: [{ name: 'library', async: sides.library }, { name: 'raw', async: sides.raw }] }, ctx.progress);
-  const cost = await costOfOps(run.costFrom, sides.library, sides.raw);
-  return { id, title, sides: [{ side: 'library', op: ops.library, ...lib }, { side: 'raw', op: ops.raw, ...base }], checks: [], notes: [costNote(id, run.per, cost)] };
+  return { id, title, sides: [{ side: 'library', op: ops.library, ...lib }, { side: 'raw', op: ops.raw, ...base }], checks: [] };
 }

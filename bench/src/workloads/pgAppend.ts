@@ -1,14 +1,12 @@
 // PostgreSQL workloads 1–3: one awaited `record` per transaction against raw pg single appends; pg2
 // with watchers on every target; pg3 with 100 calls in flight (group commit).
-import { runPaired } from '../harness/measure.js';
-import { ratio, times, type WorkloadResult } from '../harness/context.js';
+import type { WorkloadResult } from '../harness/context.js';
 import type { PgBenchContext } from '../postgres/server.js';
 import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
-import { costNote, costOfOps } from '../postgres/opCost.js';
 import { seedPgCursors } from '../postgres/seed.js';
 import { idleCursor } from '../raw/seed.js';
 import { openPgSides, pgLatencyPair } from '../postgres/sides.js';
-import { libraryBurstOp, libraryRecordOp, watchPairs } from './appendSetup.js';
+import { inFlightComparison, libraryBurstOp, libraryRecordOp, watchPairs } from './appendSetup.js';
 import { rawHumanTurn, targetKey } from './keys.js';
 
 /** Both sides with `watchers` idle cursors per target seeded by SQL; op `i` records on target `i mod sessions`. */
@@ -25,7 +23,7 @@ async function pgAppendComparison(ctx: PgBenchContext, id: string, title: string
   const { records: n, warmup } = ctx.pg.sizes;
   const sides = await openPgAppendSides(ctx, id, watchers);
   try {
-    return await pgLatencyPair(ctx, id, title, { n, warmup, costFrom: warmup + n, per: 'record' }, { library: 'record', raw: 'append tx' }, sides);
+    return await pgLatencyPair(ctx, id, title, { n, warmup }, { library: 'record', raw: 'append tx' }, sides);
   } finally {
     await sides.close();
   }
@@ -38,22 +36,11 @@ export const pg2FanOut = (ctx: PgBenchContext): Promise<WorkloadResult> =>
 
 export async function pg3InFlight(ctx: PgBenchContext): Promise<WorkloadResult> {
   const { inFlight, sessions, records: n, warmup } = ctx.pg.sizes;
-  const title = `${inFlight} records in flight at once (group commit)`;
   const sides = await openPgAppendSides(ctx, 'pg3', 0);
-  const burst = libraryBurstOp(sides.awareness, inFlight, sessions);
   try {
     // A whole number of bursts per chunk: a library call covers `inFlight` op indexes.
     const chunk = Math.ceil(ctx.pg.sizes.chunk / inFlight) * inFlight;
-    const [lib, base] = await runPaired({ label: `pg3 ${title}`, n, warmup, chunk, sides: [{ name: 'library', opsPerCall: inFlight, async: burst }, { name: 'raw', async: sides.raw }] }, ctx.progress);
-    const cost = await costOfOps(warmup + n, burst, sides.raw, inFlight, inFlight);
-    return {
-      id: 'pg3',
-      title,
-      sides: [{ side: 'library', op: `burst of ${inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }],
-      checks: [],
-      latencyComparable: false,
-      notes: [`pg3: library throughput ${times(ratio(lib.opsPerSec, base.opsPerSec))} raw single appends; latency is per burst of ${inFlight} records.`, costNote('pg3', 'record', cost)],
-    };
+    return await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight }, libraryBurstOp(sides.awareness, inFlight, sessions), { name: 'raw', async: sides.raw });
   } finally {
     await sides.close();
   }

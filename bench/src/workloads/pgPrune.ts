@@ -3,28 +3,19 @@
 import type pg from 'pg';
 
 import { openPgLibraryStore, startOnStore } from '../library/facade.js';
-import { measureBlocking } from '../harness/measure.js';
-import { ratio, times, type WorkloadResult } from '../harness/context.js';
+import type { WorkloadResult } from '../harness/context.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
-import { describeOpCost, measureOpCost, type OpCost } from '../postgres/opCost.js';
 import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
 import { freshSchema, seedPgEvents, withPool } from '../postgres/seed.js';
 import type { EventSeed } from '../raw/seed.js';
 import { keysOf, targetKey } from './keys.js';
-import { pruneResult, totalCheck, type TimedPrune } from './pruneResult.js';
+import { pruneResult, timePrune, totalCheck, type TimedPrune } from './pruneResult.js';
 import { MAX_AGE_MS, PRUNE_NOW } from './w5Prune.js';
 
 /** Seeds the log (untimed) and vacuums it, so both sides start from pages in the same state. */
 async function seedLog(pool: pg.Pool, seed: EventSeed): Promise<void> {
   await seedPgEvents(pool, seed);
   await pool.query('VACUUM ANALYZE events, heads');
-}
-
-/** One prune under `measureBlocking`, its queries counted as it runs. */
-async function timedPrune(op: string, prune: () => Promise<number>): Promise<TimedPrune & { cost: OpCost }> {
-  let deleted = 0;
-  const m = await measureBlocking(() => measureOpCost(1, async () => (deleted = await prune())));
-  return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted, cost: m.result };
 }
 
 /** pg5, or at scale (`--only pg5m` or the full run) pg5m: the size of SQLite's 5m, with the total-time target. */
@@ -36,30 +27,27 @@ async function pgPrune(ctx: PgBenchContext, atScale: boolean): Promise<WorkloadR
   ctx.progress.update(`${id} ${title}: seeding the library`, 0, 2);
   const libPlace = freshPlace(ctx);
   const awareness = await startOnStore(await openPgLibraryStore(libPlace), { fixedNow: PRUNE_NOW, maxRows: cap, maxAgeMs: MAX_AGE_MS });
-  let lib: TimedPrune & { cost: OpCost };
+  let lib: TimedPrune;
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.
     await awareness.prune();
     await withPool(libPlace, (pool) => seedLog(pool, seed));
     ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
-    lib = await timedPrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
+    lib = await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   } finally {
     await awareness.close();
   }
   ctx.progress.update(`${id} ${title}: raw prune`, 1, 2);
   const { place: rawPlace, pool } = await freshSchema(ctx);
-  let raw: TimedPrune & { cost: OpCost };
+  let raw: TimedPrune;
   try {
     // Seeded on its own pool: one connection open before the clock starts, as the library's pool has.
     await seedLog(pool, seed);
-    raw = await timedPrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap));
+    raw = await timePrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap));
   } finally {
     await pool.end();
   }
-  const result = pruneResult(id, title, excess, lib, raw, [
-    `${id}: library total time ${times(ratio(lib.totalMs, raw.totalMs))} raw's (${lib.totalMs.toFixed(0)} ms against ${raw.totalMs.toFixed(0)} ms).`,
-    `${id} queries of the timed prune: library ${describeOpCost(lib.cost)}; raw ${describeOpCost(raw.cost)}.`,
-  ]);
+  const result = pruneResult(id, title, excess, lib, raw);
   return atScale ? { ...result, checks: [...result.checks, totalCheck(lib, raw, 'one prune transaction')] } : result;
 }
 

@@ -5,7 +5,6 @@ import { summarise, timeOnce } from '../harness/measure.js';
 import type { WorkloadResult } from '../harness/context.js';
 import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
-import { costNote, costPair, measureOpCost } from '../postgres/opCost.js';
 import { freshSchema, seedPgCursors } from '../postgres/seed.js';
 import { closeScanned, cursorRows, expectFound, RESET_PENDING, scanRounds } from './w6RestartScan.js';
 
@@ -16,8 +15,8 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   ctx.progress.update(`pg6 ${title}: seeding`, 0, 1);
   const seeded = { library: await freshSchema(ctx, 1), raw: await freshSchema(ctx, 1) };
 
-  /** One scan of `side` under `measure`: its pending rows reset and vacuumed, then a restart (a new store or pool; untimed), the scan, and its check. */
-  const once = async <T>(side: 'library' | 'raw', measure: (run: () => Promise<unknown>) => Promise<T>): Promise<T> => {
+  /** One timed scan of `side`, ns: its pending rows reset and vacuumed, then a restart (a new store or pool; untimed), the scan, and its check. */
+  const once = async (side: 'library' | 'raw'): Promise<number> => {
     const { place, pool: seeder } = seeded[side];
     await seeder.query(RESET_PENDING);
     await seeder.query('VACUUM ANALYZE cursors');
@@ -25,7 +24,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
       const store = await openPgLibraryStore(place);
       let started: Awareness | undefined;
       try {
-        return await measure(async () => (started = await startOnStore(store)));
+        return await timeOnce(async () => (started = await startOnStore(store)));
       } finally {
         await (started === undefined ? store.close() : closeScanned(started));
       }
@@ -35,7 +34,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
     (await pool.connect()).release();
     let found = 0;
     try {
-      return await measure(async () => (found = await rawPgRestartScan(pool, Date.now())));
+      return await timeOnce(async () => (found = await rawPgRestartScan(pool, Date.now())));
     } finally {
       await pool.end();
       expectFound(found, sizes.pending);
@@ -43,8 +42,7 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
   };
   try {
     for (const { pool } of Object.values(seeded)) await seedPgCursors(pool, cursorRows(sizes.cursors, sizes.pending, now));
-    const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, (side) => once(side, timeOnce));
-    const cost = await costPair((side) => once(side, (run) => measureOpCost(1, run)));
+    const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, once);
     return {
       id: 'pg6',
       title,
@@ -53,7 +51,6 @@ export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResul
         { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
       ],
       checks: [],
-      notes: [`pg6: ${sizes.scans} scans per side on one seeded schema each (pending rows reset and vacuumed between scans, untimed); ops/s is scans per second.`, costNote('pg6', 'scan', cost)],
     };
   } finally {
     for (const { pool } of Object.values(seeded)) await pool.end();

@@ -19,7 +19,7 @@ export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResul
     const lib = libraryReadOps(sides.awareness, sizes.logSessions, since, sizes.tailEvents);
     const raw = rawReadOps(rawPgReader(sides.raw.pool), sizes.logSessions, since, sizes.tailEvents);
     const result = (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> =>
-      pgLatencyPair(ctx, id, `${title} (${sizes.logRows} rows / ${sizes.logSessions} sessions)`, { n, warmup: Math.min(300, n / 4), costFrom: 1, per: 'read' }, { library: `status ${op}`, raw: `select ${op}` }, {
+      pgLatencyPair(ctx, id, `${title} (${sizes.logRows} rows / ${sizes.logSessions} sessions)`, { n, warmup: Math.min(300, n / 4) }, { library: `status ${op}`, raw: `select ${op}` }, {
         library: lib[op],
         raw: async (i) => raw[op](i),
       });

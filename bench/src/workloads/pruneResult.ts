@@ -16,11 +16,11 @@ export async function timePrune(op: string, prune: () => number | Promise<number
   return { op, totalMs: m.totalMs, maxBlockMs: m.maxBlockMs, deleted: m.result };
 }
 
-export function pruneResult(id: string, title: string, excess: number, library: TimedPrune, raw: TimedPrune, notes: readonly string[] = []): WorkloadResult {
+export function pruneResult(id: string, title: string, excess: number, library: TimedPrune, raw: TimedPrune): WorkloadResult {
   for (const [side, timed] of [['library', library], ['raw', raw]] as const) {
     if (timed.deleted !== excess) throw new Error(`${side} prune deleted ${timed.deleted} events, expected ${excess}`);
   }
-  return { id, title, sides: [totalRow('library', library.op, excess, library), totalRow('raw', raw.op, excess, raw)], checks: [blockCheck(library, raw)], notes };
+  return { id, title, sides: [totalRow('library', library.op, excess, library), totalRow('raw', raw.op, excess, raw)], checks: [blockCheck(library, raw)] };
 }
 
 type Blocking = { readonly totalMs: number; readonly maxBlockMs: number };

@@ -4,40 +4,27 @@
 import { startSqlite } from '../library/facade.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
 import { nodeRawAppender, openNodeRawDb, rawAppender } from '../raw/rawDb.js';
-import { walFramesPerRecord } from '../raw/walFramesPerRecord.js';
-import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { targetKey } from './keys.js';
-import { libraryBurstOp, libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
+import { inFlightComparison, libraryBurstOp, libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
 
-/** `pairs`: registered before the run, the same on each side; `explainTail`: a note of each side's WAL frames per record; `nodeSqlite`: a node:sqlite pair too. */
-type AppendShape = { sessions: number; records: number; warmup: number; chunk: number; pairs: () => Iterable<WatchPair>; explainTail?: boolean; nodeSqlite?: boolean };
-
-/** Records per side the WAL frame count runs on, after the measured ones. */
-const FRAME_COUNT_RECORDS = 10;
+/** `pairs`: registered before the run, the same on each side; `nodeSqlite`: a node:sqlite pair too. */
+type AppendShape = { sessions: number; records: number; warmup: number; chunk: number; pairs: () => Iterable<WatchPair>; nodeSqlite?: boolean };
 
 async function appendComparison(ctx: BenchContext, id: string, title: string, shape: AppendShape): Promise<WorkloadResult> {
   ctx.progress.update(`${id}: set-up`, 0, 1);
-  const libraryPath = ctx.tempDb(`w${id}-library`);
-  const awareness = await startSqlite(libraryPath);
+  const awareness = await startSqlite(ctx.tempDb(`w${id}-library`));
   await watchThroughFacade(awareness, shape.pairs());
   const raw = openRawWithPairs(ctx.tempDb(`w${id}-raw`), shape.pairs());
-  const libraryOp = libraryRecordOp(awareness, shape.sessions);
-  const rawOp = rawRecordOp(rawAppender(raw), shape.sessions);
   // The node:sqlite pair: the same ops on a facade and a raw file of its own.
   const nodeAwareness = shape.nodeSqlite === true ? await startSqlite(ctx.tempDb(`w${id}-library-node`), { driver: 'node:sqlite' }) : undefined;
   const nodeRaw = nodeAwareness !== undefined ? openNodeRawDb(ctx.tempDb(`w${id}-raw-node`)) : undefined;
   try {
-    const sides: BenchSide[] = [{ name: 'library', async: libraryOp }, { name: 'raw', sync: rawOp }];
+    const sides: BenchSide[] = [{ name: 'library', async: libraryRecordOp(awareness, shape.sessions) }, { name: 'raw', sync: rawRecordOp(rawAppender(raw), shape.sessions) }];
     if (nodeAwareness !== undefined && nodeRaw !== undefined) {
       sides.push({ name: 'library node:sqlite', async: libraryRecordOp(nodeAwareness, shape.sessions) }, { name: 'raw node:sqlite', sync: rawRecordOp(nodeRawAppender(nodeRaw), shape.sessions) });
     }
-    const result = latencyResult(id, title, { library: 'record', raw: 'append tx' }, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
-    if (shape.explainTail !== true) return result;
-    const after = shape.warmup + shape.records;
-    const perRecord = (f: number | undefined): string => (f === undefined ? '?' : f.toFixed(1));
-    const library = perRecord(await walFramesPerRecord(libraryPath, FRAME_COUNT_RECORDS, (k) => libraryOp(after + k)));
-    const rawFrames = perRecord(await walFramesPerRecord(raw.client.name, FRAME_COUNT_RECORDS, (k) => rawOp(after + k)));
-    return { ...result, notes: [`${id}: WAL frames per record library ${library} / raw ${rawFrames}.`] };
+    return latencyResult(id, title, { library: 'record', raw: 'append tx' }, await runPaired({ label: `${id} ${title}`, n: shape.records, warmup: shape.warmup, chunk: shape.chunk, sides }, ctx.progress), 1.2);
   } finally {
     await awareness.close();
     raw.client.close();
@@ -59,21 +46,11 @@ export const w2FanOut = (ctx: BenchContext): Promise<WorkloadResult> =>
 
 export async function w3InFlight(ctx: BenchContext): Promise<WorkloadResult> {
   const { inFlight, sessions, records: n, warmup, chunk } = ctx.sizes;
-  const title = `${inFlight} records in flight at once (group commit)`;
   ctx.progress.update('3: set-up', 0, 1);
   const awareness = await startSqlite(ctx.tempDb('w3-library'));
   const raw = openRawWithPairs(ctx.tempDb('w3-raw'), []);
   try {
-    const sides = [{ name: 'library', opsPerCall: inFlight, async: libraryBurstOp(awareness, inFlight, sessions) }, { name: 'raw', sync: rawRecordOp(rawAppender(raw), sessions) }] as const;
-    const [lib, base] = await runPaired({ label: `3 ${title}`, n, warmup, chunk, sides }, ctx.progress);
-    const gain = ratio(lib.opsPerSec, base.opsPerSec);
-    return {
-      id: '3',
-      title,
-      sides: [{ side: 'library', op: `burst of ${inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }],
-      checks: [{ target: 'library ≥ 3× raw single-append throughput', measured: times(gain), met: gain >= 3 }],
-      latencyComparable: false,
-    };
+    return await inFlightComparison(ctx, '3', { n, warmup, chunk, inFlight }, libraryBurstOp(awareness, inFlight, sessions), { name: 'raw', sync: rawRecordOp(rawAppender(raw), sessions) }, 3);
   } finally {
     await awareness.close();
     raw.client.close();
@@ -89,7 +66,7 @@ export async function w10FanOutScale(ctx: BenchContext): Promise<WorkloadResult[
     const pairs = function* (): Generator<WatchPair> {
       for (let i = 0; i < sessions; i++) for (let j = 0; j < watchers; j++) yield { watcher: `agent:fan${j}:main`, target: targetKey(i) };
     };
-    const shape = { sessions, records, warmup: Math.ceil(records / 10), chunk: Math.ceil(records / 5), pairs, explainTail: true };
+    const shape = { sessions, records, warmup: Math.ceil(records / 10), chunk: Math.ceil(records / 5), pairs };
     results.push(await appendComparison(ctx, `10${String.fromCharCode(97 + index)}`, `fan-out: ${watchers} watcher(s) on each of ${sessions} targets, ${records} records`, shape));
   }
   return results;

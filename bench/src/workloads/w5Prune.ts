@@ -63,9 +63,9 @@ async function prune(ctx: BenchContext, atScale: boolean): Promise<WorkloadResul
   const rawWalMax = sampleWal(rawPath);
   const raw = { ...(await timePrune('one DELETE tx (rows/s)', () => rawPruneAll(rawDb, PRUNE_NOW, MAX_AGE_MS, cap))), walBytes: rawWalMax() };
   rawDb.client.close();
-  if (!atScale) return pruneResult(id, title, excess, lib, raw);
+  const result = pruneResult(id, title, excess, lib, raw);
+  if (!atScale) return result;
   const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-  const result = pruneResult(id, title, excess, lib, raw, [`5m: both logs seeded by SQL (untimed), ${sessions} sessions; the WAL sampled every timer turn.`]);
   return {
     ...result,
     checks: [

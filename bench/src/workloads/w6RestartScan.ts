@@ -89,7 +89,6 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
         { target: 'library ≤ 1.5× raw (p50 of scans)', measured: times(p50), met: p50 <= 1.5 },
         { target: `library: no event-loop block above ${BLOCK_LIMIT_MS} ms during start-up`, measured: `${maxBlockMs.toFixed(1)} ms max block`, met: maxBlockMs <= BLOCK_LIMIT_MS },
       ],
-      notes: [`${id}: ${scans} scans per side on one seeded file each (pending rows reset between scans, untimed); ops/s is scans per second; the max block is over the library's scans.`],
     };
   } finally {
     seeder.close();

@@ -50,7 +50,7 @@ export function w9CliColdStart(ctx: BenchContext): Promise<WorkloadResult[]> {
   ctx.progress.update('9 CLI cold start: status', 1, 2);
   const status = measurePair(['status', SESSION, '--db', db], samples, 'session-state status on a state file, spawned to exit');
   return Promise.resolve([
-    { id: '9', title: 'CLI cold start: --version', sides: version, checks: [check('--version', version, COLD_START_TARGETS.version)], notes: [`9: median of ${samples} spawns per side, alternating; "raw" is node -e 0.`] },
+    { id: '9', title: 'CLI cold start: --version', sides: version, checks: [check('--version', version, COLD_START_TARGETS.version)] },
     { id: '9s', title: 'CLI cold start: status (SQLite)', sides: status, checks: [check('status', status, COLD_START_TARGETS.status)] },
   ]);
 }

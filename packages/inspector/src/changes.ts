@@ -18,34 +18,9 @@ export interface ChangeSubscription {
 export type ChangeSource = (changed: () => void) => Promise<ChangeSubscription>;
 
 /** How often a SQLite file is checked, in milliseconds. */
-export const FILE_POLL_MS = 250;
+const FILE_POLL_MS = 250;
 /** How often a PostgreSQL store is re-read when no signal came, in milliseconds. */
-export const SIGNAL_FALLBACK_MS = 2000;
-
-/**
- * Calls `changed` whenever `probe`'s token differs from the one before (the first reading sets
- * it). A probe that throws counts as a change, so the refresh that follows reports the problem.
- */
-export function pollingChanges(probe: () => string, intervalMs: number): ChangeSource {
-  const token = (): string => {
-    try {
-      return probe();
-    } catch (error) {
-      return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
-    }
-  };
-  return async (changed) => {
-    let last = token();
-    const timer = setInterval(() => {
-      const now = token();
-      if (now !== last) {
-        last = now;
-        changed();
-      }
-    }, intervalMs).unref();
-    return { close: async () => clearInterval(timer) };
-  };
-}
+const SIGNAL_FALLBACK_MS = 2000;
 
 /** Identity, size and change time of `file`, or `none` when it does not exist. */
 function statToken(file: string): string {
@@ -67,8 +42,10 @@ export function sqliteFileToken(file: string): string {
 }
 
 /**
- * Polls a SQLite state file every `intervalMs` (default FILE_POLL_MS): two `stat` calls, so it
- * costs no query and opens, creates and writes nothing.
+ * Polls a SQLite state file every `intervalMs` (default 250): two `stat` calls, so it costs no
+ * query and opens, creates and writes nothing. `changed` is called whenever the file's token
+ * differs from the one before; a token that cannot be read counts as a change, so the refresh
+ * that follows reports the problem.
  *
  * @example startInspector({ store, changes: sqliteFileChanges('/var/lib/gw/state.db') })
  */
@@ -80,12 +57,29 @@ export function sqliteFileChanges(file: string, intervalMs: number = FILE_POLL_M
   } catch {
     // Not there (yet): the token says so, and the path as given is polled.
   }
-  return pollingChanges(() => sqliteFileToken(real), intervalMs);
+  const token = (): string => {
+    try {
+      return sqliteFileToken(real);
+    } catch (error) {
+      return `failed: ${String((error as NodeJS.ErrnoException).code ?? 'error')}`;
+    }
+  };
+  return async (changed) => {
+    let last = token();
+    const timer = setInterval(() => {
+      const now = token();
+      if (now !== last) {
+        last = now;
+        changed();
+      }
+    }, intervalMs).unref();
+    return { close: async () => clearInterval(timer) };
+  };
 }
 
 /**
  * The store's cursor signals (`CursorSignalSource.listen`, PostgreSQL's LISTEN) and, as the safety net,
- * a change every `fallbackMs` (default SIGNAL_FALLBACK_MS) whatever was signalled. A store
+ * a change every `fallbackMs` (default 2000) whatever was signalled. A store
  * without `listen` gets only the timer.
  *
  * @example startInspector({ store, changes: storeSignalChanges(store) })

@@ -55,11 +55,6 @@ export function agentBoxId(agentId: string): string {
   return `agent ${agentId}`;
 }
 
-/** The edge id of a pair. */
-export function edgeId(watcher: string, target: string): string {
-  return `${watcher} -> ${target}`;
-}
-
 /**
  * The graph of `heads` (every head row) and `cursors` (the cursors to draw). A key met only as a
  * cursor end (a watcher that never logged an event) is a node with head 0. With `shown`, only
@@ -98,7 +93,7 @@ export function watchGraph(heads: readonly HeadRow[], cursors: readonly CursorRo
   });
   const edges = cursors.map(
     (cursor): WatchEdge => ({
-      id: edgeId(cursor.watcher, cursor.target),
+      id: `${cursor.watcher} -> ${cursor.target}`,
       source: cursor.watcher,
       target: cursor.target,
       acked: cursor.acked,

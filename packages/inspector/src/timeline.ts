@@ -32,11 +32,6 @@ export interface Timeline {
 /** The most events one timeline request returns. */
 export const TIMELINE_MAX_EVENTS = 1000;
 
-/** The row an event is drawn on. */
-export function actorRow(event: Pick<SessionEvent, 'actorType' | 'actorSessionKey'>): string {
-  return event.actorSessionKey === undefined ? event.actorType : `${event.actorType} ${event.actorSessionKey}`;
-}
-
 /**
  * Reads `sessionKey`'s retained events after `since`, at most `limit` (1 to TIMELINE_MAX_EVENTS),
  * in pages of the store's largest page. Head and watermark come from the last page read.
@@ -49,7 +44,7 @@ export async function readTimeline(store: StateStore, sessionKey: SessionKey, si
   let page = await store.readChanges(sessionKey, after, Math.min(MAX_PAGE_LIMIT, limit));
   for (;;) {
     for (const event of page.events) {
-      events.push({ ...event, actor: actorRow(event), kindClass: kindClass(event.kind) });
+      events.push({ ...event, actor: event.actorSessionKey === undefined ? event.actorType : `${event.actorType} ${event.actorSessionKey}`, kindClass: kindClass(event.kind) });
       after = asSequence(event.sequence);
     }
     const room = limit - events.length;
