@@ -1,7 +1,8 @@
 // The Model Context Protocol server of `session-state mcp`: the agent's tools (createAgentTools) and the session-state
 // resources, on the official SDK's low-level Server (it takes the tools' plain JSON Schemas as they are) behind
 // `serveStdio`, which answers the 2025-11-25 handshake and the 2026-07-28 revision (`server/discover`,
-// `subscriptions/listen`) alike. Only the `mcp` command loads this folder, and so the SDK.
+// `subscriptions/listen`) alike; the notices a tool answer carries are confirmed once the wire wrote it. Only the `mcp`
+// command loads this folder, and so the SDK.
 import { Writable, type Readable } from 'node:stream';
 
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/server';
