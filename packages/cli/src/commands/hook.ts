@@ -18,20 +18,15 @@ const HOSTS = ['claude-code', 'codex'];
 const EVENTS = ['UserPromptSubmit', 'SessionStart', 'PostToolUse'];
 
 const WHAT_HOOK_DOES = `
-Reads the hook event JSON the host writes on stdin, takes the watcher's pending notices and prints
+Reads the host's hook event JSON on stdin (UserPromptSubmit, SessionStart or PostToolUse), prints
   {"hookSpecificOutput":{"hookEventName":"<the event>","additionalContext":"<one notice per line>"}}
-(the output both hosts document for UserPromptSubmit, SessionStart and PostToolUse), then confirms
-the notices it printed; with no notice it prints nothing and exits 0. A failure (no store, a
-store that does not answer within ${HOOK_BUDGET_MS / 1000} s, another event) is one line on stderr and exit 1,
-which both hosts treat as non-blocking: the turn goes on without notices, and they come back next time.
-The hook delivers the watcher's notices for its run: no gateway may own that watcher.
-Claude Code (.claude/settings.json):
+with the watcher's pending notices, then confirms them; with none it prints nothing. A failure (no
+store, one that does not answer within ${HOOK_BUDGET_MS / 1000} s, another event) is one stderr line and exit 1, which
+both hosts treat as non-blocking. No gateway may own the watcher. Claude Code (.claude/settings.json;
+Codex: the same in ~/.codex/hooks.json, with \`hook codex\`):
   { "hooks": { "UserPromptSubmit": [ { "hooks": [ { "type": "command", "timeout": 10,
       "command": "npx session-state hook claude-code --db /path/to/session-state.db --watcher agent:main:main" } ] } ] } }
-Codex (~/.codex/hooks.json, or .codex/hooks.json in a project):
-  { "hooks": { "UserPromptSubmit": [ { "hooks": [ { "type": "command", "timeout": 10,
-      "command": "npx session-state hook codex --db /path/to/session-state.db --watcher agent:main:main" } ] } ] } }
-See docs/agent-tools.md for SessionStart and PostToolUse too.`;
+See docs/agent-tools.md for what each path delivers.`;
 
 /** Standard input, read to its end. */
 async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {

@@ -20,14 +20,12 @@ until the client closes its input:
 and resources a client can read and subscribe to (notifications/resources/updated on a change):
   session-state://sessions/{sessionKey}          { sessionKey, stateVersion }
   session-state://watchers/{watcherKey}/notices  the --reader watcher's pending notices
-It needs an existing store and never creates one, and it never prunes. With --reader the server
-delivers that watcher's notices: it owns them (no gateway may own that watcher too), re-queues the
-ones pending at start (a restart scan of that watcher's cursors alone), answers them to
-notices_wait and attaches them to every other tool answer (structuredContent.notices and a second
-text block), each confirmed once its answer is written, else handed out again when its lease
-(--notice-lease) ends; and a session_status read that reaches the head acknowledges that watcher's
-cursor, as the gateway's reconcile does. Without --reader it delivers no notices and writes
-nothing at start; it opens a state file read-only unless --allow-write needs to write.
+It needs an existing store, never creates one and never prunes. With --reader it delivers that
+watcher's notices (no gateway may own it too): those pending at start (a restart scan of its
+cursors alone), notices_wait, and its pending notices attached to every other answer
+(structuredContent.notices and a second text block), each confirmed once its answer is written,
+else handed out again when --notice-lease ends; its session_status reads that reach the head
+acknowledge its cursor. Without --reader it delivers no notices and writes nothing at start.
 Claude Code (.mcp.json) and most hosts run it as:
   { "mcpServers": { "session-state": { "command": "npx", "args": ["session-state", "mcp", "--db", "/path/to/session-state.db", "--reader", "agent:main:main"] } } }
 Codex (~/.codex/config.toml):
