@@ -1,4 +1,4 @@
-// The PostgreSQL column: when the server answers, workloads pg1–pg8 (library over the PostgreSQL
+// The PostgreSQL column: when the server answers, workloads pg1–pg9 (library over the PostgreSQL
 // store against raw pg, each side on a fresh schema dropped at the end); else why it was skipped.
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { createPgSchemas, probePgServer, redactPgUrl, type PgBenchContext, type PgServerInfo } from '../postgres/server.js';
@@ -9,6 +9,7 @@ import { pg5mPruneAtScale, pg5Prune } from './pgPrune.js';
 import { pg6RestartScan } from './pgRestartScan.js';
 import { pg7NoticeDelay } from './pgNoticeDelay.js';
 import { pg8Gateways } from './pgGateways.js';
+import { pg9McpNoticeDelay } from './mcpNoticeDelay.js';
 
 type PgWorkload = (ctx: PgBenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -22,6 +23,7 @@ export const PG_WORKLOADS: ReadonlyArray<readonly [string, PgWorkload]> = [
   ['pg6', pg6RestartScan],
   ['pg7', pg7NoticeDelay],
   ['pg8', pg8Gateways],
+  ['pg9', pg9McpNoticeDelay],
 ];
 
 export type PgColumn =

@@ -13,7 +13,7 @@ export { consoleLogger } from './ports.js';
 
 export { createAgentTools, type AgentTools, type AgentToolsOptions } from './agentTools/createAgentTools.js';
 export type { AgentTool, AgentToolAnswers, AgentToolErrorBody, AgentToolErrorCode, AgentToolName, AgentToolResult } from './agentTools/agentTool.js';
-export type { AgentToolText, JsonSchema, JsonValue, NamedAgentTool, ToolInputSchema } from './agentTools/agentTool.js';
+export type { AgentToolContent, AgentToolContext, AgentToolText, JsonSchema, JsonValue, NamedAgentTool, ToolInputSchema, WithNotices } from './agentTools/agentTool.js';
 export type { AfterSendInput, AfterSendResult, SessionsSendWatch } from './agentTools/sessionsSendWatch.js';
 
 export type { Clock, EventKind, ActorType, LogFields, Logger, RecordedEvent } from '@session-state/domain';

@@ -18,7 +18,7 @@ Where the state lives (--db):
   postgres://user:password@host:5432/database (or postgresql://)
                     a PostgreSQL store that several gateways share; --schema picks its schema.
                     Messages never show the password (user:***@).
-status, list, cursors, explain, tail, schema, prune, reset, delete, mcp and inspect need an
+status, list, cursors, explain, tail, schema, prune, reset, delete, mcp, hook and inspect need an
 existing store: they never create a file or a schema. record is the one command that creates and
 migrates one when missing, and says so on stderr (--no-create refuses instead). demo only runs on a
 file, since it deletes and recreates its state.`;
@@ -75,6 +75,7 @@ const COMMANDS: readonly (readonly [names: readonly string[], load: () => Promis
   [['prune'], async () => (await import('./commands/prune.js')).registerPrune],
   [['tail'], async () => (await import('./commands/tail.js')).registerTail],
   [['mcp'], async () => (await import('./commands/mcp.js')).registerMcp],
+  [['hook'], async () => (await import('./commands/hook.js')).registerHook],
   [['inspect'], async () => (await import('./commands/inspect.js')).registerInspect],
   [['reset', 'delete'], async () => (await import('./commands/cleanup.js')).registerCleanupCommands],
   [['schema'], async () => (await import('./commands/schema.js')).registerSchema],
@@ -82,13 +83,19 @@ const COMMANDS: readonly (readonly [names: readonly string[], load: () => Promis
   [['help'], async () => (await import('./commands/help.js')).registerHelp],
 ];
 
-/** The registrations a run of `argv` needs: the command its first word names (after the global options), else all. */
-async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+/** The command the first word of `argv` names, after the global options. */
+function commandNamed(argv: readonly string[]): string | undefined {
   let named: string | undefined;
   for (let i = 0; i < argv.length && named === undefined; i += 1) {
     if (argv[i] === '--db' || argv[i] === '--schema') i += 1;
     else if (!argv[i]?.startsWith('-')) named = argv[i];
   }
+  return named;
+}
+
+/** The registrations a run of `argv` needs: the command it names, else all. */
+async function commandsFor(argv: readonly string[]): Promise<Register[]> {
+  const named = commandNamed(argv);
   const one = COMMANDS.filter(([names]) => named !== 'help' && named !== 'completion' && names.includes(named as string));
   return Promise.all((one.length > 0 ? one : COMMANDS).map(([, load]) => load()));
 }
@@ -155,11 +162,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   // A failed write to stdout is reported on the next turn of the event loop; let it land first.
   await new Promise((resolve) => setImmediate(resolve));
-  return out.hasFailed() ? Math.max(status, EXIT.failure) : status;
+  status = out.hasFailed() ? Math.max(status, EXIT.failure) : status;
+  // A hook host reads exit status 2 as "block the turn": a hook's usage error is a failure like any other.
+  return status === EXIT.usage && commandNamed(argv) === 'hook' ? EXIT.failure : status;
 }
 
 /** Runs the tool on this process (its arguments, streams and environment) and sets its exit status: what the bin does. */
 export function runOnProcess(): void {
-  void main(process.argv.slice(2), processIo()).then((status) => void (process.exitCode = status));
+  const argv = process.argv.slice(2);
+  void main(argv, processIo()).then((status) => {
+    process.exitCode = status;
+    // A hook that gave up on a store must still end: a connection still being tried would hold the process.
+    if (commandNamed(argv) === 'hook') setTimeout(() => process.exit(), 100).unref();
+  });
 }
 

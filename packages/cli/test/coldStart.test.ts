@@ -17,15 +17,15 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The modules (ESM and CommonJS) a fresh process running the bin with `args` loaded, as paths or URLs. */
-function modulesLoadedBy(args: readonly string[]): string[] {
+/** The modules (ESM and CommonJS) a fresh process running the bin with `args` (and `input` on stdin) loaded, as paths or URLs. */
+function modulesLoadedBy(args: readonly string[], input = ''): string[] {
   const log = path.join(dir, 'modules.json');
   const code = `const loaded = [];
 require('node:module').registerHooks({ load: (url, context, next) => (loaded.push(url.startsWith('file:') ? require('node:url').fileURLToPath(url) : url), next(url, context)) });
 process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify(loaded)));
 process.argv = [process.argv[0], ${JSON.stringify(CLI_MAIN)}, ...process.argv.slice(1)];
 import(require('node:url').pathToFileURL(${JSON.stringify(CLI_MAIN)}).href);`;
-  const result = spawnSync(process.execPath, ['-e', code, '--', ...args], { encoding: 'utf8', cwd: dir, timeout: 30_000 });
+  const result = spawnSync(process.execPath, ['-e', code, '--', ...args], { encoding: 'utf8', cwd: dir, timeout: 30_000, input });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   return JSON.parse(fs.readFileSync(log, 'utf8')) as string[];
@@ -36,7 +36,7 @@ const DRIVERS = ['pg', 'better-sqlite3', 'drizzle-orm'];
 // The MCP SDK and the schema library it brings.
 const MCP = ['@modelcontextprotocol', 'zod'];
 
-test.each(['--version', '--help', 'status --help', 'mcp --help', 'completion bash'])('%s loads no database driver, ORM, adapter, facade or MCP SDK', (command) => {
+test.each(['--version', '--help', 'status --help', 'mcp --help', 'hook --help', 'completion bash'])('%s loads no database driver, ORM, adapter, facade or MCP SDK', (command) => {
   const loaded = modulesLoadedBy(command.split(' '));
   for (const name of [...DRIVERS, ...MCP]) expect(loaded.filter(driver(name))).toEqual([]);
   expect(loaded.filter((file) => /packages[\\/](adapters-[a-z-]+|app)[\\/]/u.test(file))).toEqual([]);
@@ -65,6 +65,14 @@ test("status on a state file loads the SQLite adapter, never PostgreSQL's nor dr
   expect(loaded.filter((file) => /packages[\\/]adapters-postgres[\\/]/u.test(file))).toEqual([]);
   // A run naming one command loads that command's module alone.
   expect(loaded.filter((file) => /cli[\\/]dist[\\/]commands[\\/]/u.test(file)).map((file) => path.basename(file))).toEqual(['status.js']);
+});
+
+test('a hook run loads its own command and the SQLite adapter, and no MCP SDK', async () => {
+  expect((await runCli(['record', 'agent:main:main', '--kind', 'goal_changed', '--actor', 'human', '--summary', 's', '--db', path.join(dir, 'h.db')])).status).toBe(0);
+  const loaded = modulesLoadedBy(['hook', 'claude-code', '--watcher', 'agent:main:main', '--db', 'h.db'], JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'p' }));
+  for (const name of [...MCP, 'pg']) expect(loaded.filter(driver(name))).toEqual([]);
+  expect(loaded.filter(driver('better-sqlite3')).length).toBeGreaterThan(0);
+  expect(loaded.filter((file) => /cli[\\/]dist[\\/](commands|mcp)[\\/]/u.test(file)).map((file) => path.basename(file))).toEqual(['hook.js']);
 });
 
 test('help, and a run naming no command, load every command', () => {

@@ -14,16 +14,20 @@ const ARGS: Readonly<Record<string, readonly string[]>> = {
   delete: [KEY],
   record: [KEY, '--kind', 'goal_changed', '--actor', 'human', '--summary', 's'],
   inspect: ['--port', '0'],
+  hook: ['claude-code', '--watcher', KEY],
 };
+/** What `mcp` and `hook` read on standard input. */
+const STDIN: Readonly<Record<string, string>> = { mcp: '', hook: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'hello' }) };
 
 const suite = suiteTempDir();
 
-/** A command's exit status and stderr; `mcp` serves on standard input, so it runs as the bin with an empty one. */
+/** A command's exit status and stderr; `mcp` and `hook` read standard input, so they run as the bin. */
 async function runOn(command: string, db: string): Promise<{ status: number | null; stderr: string }> {
   const args = [command, ...(ARGS[command] ?? []), '--db', db];
-  if (command !== 'mcp') return runCli(args, {}, suite.path);
+  const input = STDIN[command];
+  if (input === undefined) return runCli(args, {}, suite.path);
   requireBuiltCli();
-  return spawnSync(process.execPath, [CLI_MAIN, ...args], { cwd: suite.path, input: '', encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [CLI_MAIN, ...args], { cwd: suite.path, input, encoding: 'utf8', timeout: 30_000 });
 }
 
 async function helpSentences(): Promise<{ existing: string[]; creating: string[] }> {
@@ -36,13 +40,13 @@ async function helpSentences(): Promise<{ existing: string[]; creating: string[]
   return { existing: names(existing), creating: names(creating) };
 }
 
-test('every command the help says needs an existing store refuses a missing file (exit 2) and creates nothing', async () => {
+test('every command the help says needs an existing store refuses a missing file (exit 2; a hook 1, which hosts do not read as "block") and creates nothing', async () => {
   const { existing } = await helpSentences();
   expect(existing).toEqual(expect.arrayContaining(['status', 'prune', 'reset', 'delete']));
   for (const command of existing) {
     const db = `missing-${command}.db`;
     const run = await runOn(command, db);
-    expect([command, run.status, run.stderr]).toEqual([command, 2, expect.stringContaining(`no state file at ${db}`)]);
+    expect([command, run.status, run.stderr]).toEqual([command, command === 'hook' ? 1 : 2, expect.stringContaining(`no state file at ${db}`)]);
     expect(fs.readdirSync(suite.path).filter((name) => name.startsWith(db))).toEqual([]);
   }
 });

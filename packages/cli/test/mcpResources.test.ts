@@ -1,8 +1,9 @@
 // `session-state mcp` resources and subscriptions end to end, with the SDK's own Client over stdio on
 // a state file a second facade (a gateway's, in this process) and other processes write to: the
 // templates, the reader's notices and the sessions it watches are listed and readable; a subscribed
-// resource is updated once per change of state (a burst is one update, a notice that stays pending
-// is not re-sent), on the 2025-11-25 `resources/subscribe` and the 2026-07-28 `subscriptions/listen`.
+// resource is updated once per change of state (a burst is one update), on the 2025-11-25
+// `resources/subscribe` and the 2026-07-28 `subscriptions/listen`; a notice the server's own tool
+// call raised comes back attached to that call's answer. Notices another process raises: mcpNotices.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -10,7 +11,7 @@ import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
 import { CHECK_INTERVAL_MS } from '../src/mcp/subscriptions.js';
-import { answerOf, connect, readJson, type Session } from './support/mcpClient.js';
+import { connect, noticesOf, readJson, type Session } from './support/mcpClient.js';
 import { jsonOf, requireBuiltCli, runCli, spawnCli, specNotice, tempDir } from './support/runCli.js';
 
 jest.setTimeout(60_000);
@@ -78,37 +79,33 @@ describe('on the 2025-11-25 handshake, with --reader and --allow-write', () => {
     }
   });
 
-  test('subscribed: its own record updates the session and the notices once each, a second record only the session, a read to the head the notices', async () => {
+  test('subscribed: each of its own records updates the session once, and the notice it raised comes back attached to its answer, so it is never left pending', async () => {
     await session.client.subscribeResource({ uri: SESSION });
     await session.client.subscribeResource({ uri: NOTICES });
 
-    expect(answerOf(await session.client.callTool({ name: 'record', arguments: humanTurn('a human message') }))).toMatchObject({ outcome: 'recorded' });
-    expect((await session.updates(2)).sort()).toEqual([SESSION, NOTICES]);
-    expect(await readJson(session, NOTICES)).toEqual([{ watcher: MANAGER, target: CHILD, changesSince: 1, text: specNotice(CHILD, 1) }]);
+    const first = await session.client.callTool({ name: 'record', arguments: humanTurn('a human message') });
+    expect(first.structuredContent).toMatchObject({ outcome: 'recorded' });
+    expect(noticesOf(first)).toEqual([{ watcher: MANAGER, target: CHILD, changesSince: 1, text: specNotice(CHILD, 1) }]);
+    expect(await session.updates(1, undefined, SESSION)).toEqual([SESSION]);
+    expect(await readJson(session, NOTICES)).toEqual([]);
 
-    // The pending notice stays byte-identical: nothing new to tell about the notices.
-    expect(answerOf(await session.client.callTool({ name: 'record', arguments: humanTurn('another one') }))).toMatchObject({ outcome: 'recorded' });
-    expect((await session.updates(3))[2]).toBe(SESSION);
-    await twoChecks();
-    expect(session.updated.filter((uri) => uri === NOTICES)).toHaveLength(1);
-
-    // Reading to the head as the reader withdraws the notice.
-    const read = await session.client.callTool({ name: 'session_status', arguments: { sessionKey: CHILD, changesSince: 1 } });
-    expect(answerOf(read)).toMatchObject({ stateChanges: { hasMore: false } });
-    expect((await session.updates(4))[3]).toBe(NOTICES);
+    // Written, so confirmed: the next change is a new notice from there, attached to the next answer.
+    const second = await session.client.callTool({ name: 'record', arguments: humanTurn('another one') });
+    expect(noticesOf(second).map((notice) => notice.changesSince)).toEqual([2]);
+    expect(await session.updates(2, undefined, SESSION)).toEqual([SESSION, SESSION]);
     expect(await readJson(session, NOTICES)).toEqual([]);
   });
 
   test('another process records: one update per change of the head; a burst between two checks is one update', async () => {
-    const before = session.updated.length;
+    const before = session.updated.filter((uri) => uri === SESSION).length;
     recordElsewhere('from another process');
-    expect((await session.updates(before + 1))[before]).toBe(SESSION);
+    await session.updates(before + 1, undefined, SESSION);
 
     const burst = await Promise.all(['one', 'two', 'three'].map((summary) => gateway.record(humanTurn(summary))));
     expect(burst.map((result) => result.outcome)).toEqual(['recorded', 'recorded', 'recorded']);
-    expect((await session.updates(before + 2))[before + 1]).toBe(SESSION);
+    await session.updates(before + 2, undefined, SESSION);
     await twoChecks();
-    expect(session.updated).toHaveLength(before + 2);
+    expect(session.updated.filter((uri) => uri === SESSION)).toHaveLength(before + 2);
   });
 
   test('a new watch by the reader changes the listing: list_changed, and the session is listed', async () => {

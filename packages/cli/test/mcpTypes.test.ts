@@ -1,6 +1,6 @@
 // createAgentTools' types fit the MCP SDK's as they are: each tool is a `Tool` and each answer a
 // `CallToolResult`, with no cast and no copy (tsc -b checks this file), and the SDK's own schemas
-// accept them at runtime; each answer fits its tool's outputSchema. The tools' `name` tells which
+// accept them at runtime; each answer fits its tool's outputSchema, notices_wait's and one carrying notices too. The tools' `name` tells which
 // answer a handler resolves with.
 import { fromJsonSchema, isSpecType, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
@@ -68,4 +68,21 @@ test("every kind of successful answer fits its tool's outputSchema, by the SDK's
     }
   }
   expect(outcomes).toEqual(['session_status', 'session_status', 'sessions_list', 'recorded', 'skipped']);
+});
+
+test('with notices, notices_wait and an answer carrying notices are an MCP Tool and CallToolResults that fit their outputSchemas', async () => {
+  const { tools } = createAgentTools(awareness, { reader: 'agent:main:main', notices: true });
+  const listed: Tool[] = [...tools];
+  expect(listed.map((tool) => [tool.name, isSpecType.Tool(tool)])).toEqual([['session_status', true], ['sessions_list', true], ['notices_wait', true]]);
+  const fits = async (schema: Tool['outputSchema'], value: unknown): Promise<boolean> => (await fromJsonSchema(schema ?? {})['~standard'].validate(value)).issues === undefined;
+  const child = 'agent:main:subagent:child-7';
+  expect((await awareness.record({ sessionKey: child, kind: 'human_direct_message', actorType: 'human', summary: 'a human turn' })).ok).toBe(true);
+
+  const carrying: CallToolResult = await tools[1]!.handler({ sessionKeys: [child] });
+  const waited: CallToolResult = await tools[2]!.handler({ timeoutSeconds: 0 });
+
+  expect([isSpecType.CallToolResult(carrying), isSpecType.CallToolResult(waited)]).toEqual([true, true]);
+  expect(carrying.structuredContent).toMatchObject({ notices: [{ target: child }] });
+  expect(carrying.content).toHaveLength(2);
+  expect([await fits(tools[1]!.outputSchema, carrying.structuredContent), await fits(tools[2]!.outputSchema, waited.structuredContent)]).toEqual([true, true]);
 });

@@ -2,7 +2,7 @@
 // JSON for the model, or a tool error it can read; never an exception into the gateway.
 import { SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, type RecordedEvent, type SessionStatus } from '@session-state/domain';
 
-import type { SessionListRow } from '../api.js';
+import type { Notice, SessionListRow } from '../api.js';
 import { ClockError, ClosedError, InvalidInputError, StoreOperationError } from '../errors/errors.js';
 
 /** A JSON value with mutable arrays, so MCP's `Tool` (whose schema values are JSON) takes a schema built of them. */
@@ -44,20 +44,29 @@ export type AgentToolAnswers = {
   readonly session_status: { readonly [K in keyof SessionStatus]: SessionStatus[K] };
   readonly sessions_list: { readonly sessions: SessionListRow[] };
   readonly record: { readonly outcome: 'recorded'; readonly event: RecordedEvent } | { readonly outcome: 'skipped'; readonly reason: 'unwatched' };
+  readonly notices_wait: { readonly notices: Notice[] };
 };
 
 /** The name of one of the agent's tools. */
 export type AgentToolName = keyof AgentToolAnswers;
 
+/** An answer's JSON, and the watcher's pending notices it carries (createAgentTools with `notices`). */
+export type WithNotices<Answer> = Answer & { readonly notices?: Notice[] };
+
 /**
  * A tool answer in the shape MCP's `CallToolResult` and most gateways take: `structuredContent` is the JSON, `content` the
- * same JSON as one text block; tagged by `isError` (the tool's `Answer`, or an {@link AgentToolErrorBody}).
+ * same JSON as one text block (but `notices`, whose lines are a second block); tagged by `isError` (the tool's `Answer`, or an {@link AgentToolErrorBody}).
  *
  * @example if (!result.isError) console.log(result.structuredContent.stateVersion); // a session_status answer
  */
 export type AgentToolResult<Answer extends object = AgentToolAnswers[AgentToolName]> =
-  | { readonly isError: false; readonly content: [AgentToolText]; readonly structuredContent: Answer }
-  | { readonly isError: true; readonly content: [AgentToolText]; readonly structuredContent: AgentToolErrorBody };
+  | { readonly isError: false; readonly content: AgentToolContent; readonly structuredContent: WithNotices<Answer> }
+  | { readonly isError: true; readonly content: AgentToolContent; readonly structuredContent: WithNotices<AgentToolErrorBody> };
+
+export type AgentToolContent = [AgentToolText] | [AgentToolText, AgentToolText];
+
+/** What the caller knows of one call: `signal` aborts a wait (an MCP client's cancel). */
+export type AgentToolContext = { readonly signal?: AbortSignal | undefined };
 
 /**
  * A tool ready to register with a gateway or an MCP server. `handler` validates its input, calls the facade and resolves
@@ -73,7 +82,7 @@ export interface AgentTool<Name extends AgentToolName = AgentToolName> {
   readonly outputSchema: ToolInputSchema;
   /** MCP tool annotations: the reads are read-only, `record` writes but never destroys; none reaches outside the store. */
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint?: false; readonly openWorldHint: false };
-  handler(input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>>;
+  handler(input: unknown, context?: AgentToolContext): Promise<AgentToolResult<AgentToolAnswers[Name]>>;
 }
 
 /** One of the agent's tools, tagged by `name`: checking the name tells which answer its handler resolves with. */
@@ -119,11 +128,11 @@ export const READS = { readOnlyHint: true, openWorldHint: false } as const;
 /** The tool `definition` whose handler runs `body`: its JSON becomes the answer, anything it throws a tool error, so no handler throws into the gateway. */
 export function agentTool<Name extends AgentToolName>(
   definition: Omit<AgentTool<Name>, 'handler'>,
-  body: (input: unknown) => Promise<AgentToolAnswers[Name]>,
+  body: (input: unknown, context?: AgentToolContext) => Promise<AgentToolAnswers[Name]>,
 ): AgentTool<Name> {
-  const handler = async (input: unknown): Promise<AgentToolResult<AgentToolAnswers[Name]>> => {
+  const handler = async (input: unknown, context?: AgentToolContext): Promise<AgentToolResult<AgentToolAnswers[Name]>> => {
     try {
-      const json = await body(input);
+      const json = await body(input, context);
       return { isError: false, content: textOf(json), structuredContent: json };
     } catch (error) {
       const json = toolErrorBody(definition.name, error);

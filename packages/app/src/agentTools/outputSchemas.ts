@@ -38,3 +38,11 @@ export const RECORD_OUTPUT = objectSchema(['outcome'], {
   event: objectSchema(['sessionKey', ...EVENT_FIELDS], { sessionKey: STRING, ...EVENT }),
   reason: { type: 'string', enum: ['unwatched'] },
 });
+
+/** The `notices` an answer carries: the watcher's pending notices, each naming the session_status call that reconciles it. */
+export const NOTICES: JsonSchema = {
+  type: 'array',
+  items: objectSchema(['watcher', 'target', 'changesSince', 'text'], { watcher: STRING, target: STRING, changesSince: SEQUENCE, text: STRING }),
+};
+
+export const NOTICES_WAIT_OUTPUT = objectSchema(['notices'], { notices: NOTICES });

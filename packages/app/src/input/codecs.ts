@@ -20,10 +20,11 @@ const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, 
   return new t.Type(name, guard, (u, c) => (guard(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 };
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
+const NoticesWaitInput = strictType({}, { timeoutSeconds: integerCodec('an integer from 0 to 300', (u) => u >= 0 && u <= 300) });
 const RetentionOptions = strictType({}, { maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
 const StartupOptions = strictType({}, { restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
 const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
-const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse });
+const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse, notices: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -58,6 +59,8 @@ export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> =
 export const decodeSessionStatusInput = (value: unknown): t.TypeOf<typeof SessionStatusInput> => decodeOrThrow(SessionStatusInput, value, 'session_status');
 
 export const decodeSessionsListInput = (value: unknown): t.TypeOf<typeof SessionsListInput> => decodeOrThrow(SessionsListInput, value, 'sessions_list');
+
+export const decodeNoticesWaitInput = (value: unknown): t.TypeOf<typeof NoticesWaitInput> => decodeOrThrow(NoticesWaitInput, value, 'notices_wait');
 
 export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> => decodeOrThrow(AgentToolsOptions, value, 'createAgentTools.options');
 

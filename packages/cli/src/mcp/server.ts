@@ -1,12 +1,13 @@
 // The Model Context Protocol server of `session-state mcp`: the agent's tools (createAgentTools) and the session-state
 // resources, on the official SDK's low-level Server (it takes the tools' plain JSON Schemas as they are) behind
 // `serveStdio`, which answers the 2025-11-25 handshake and the 2026-07-28 revision (`server/discover`,
-// `subscriptions/listen`) alike. Only the `mcp` command loads this folder, and so the SDK.
+// `subscriptions/listen`) alike; the notices a tool answer carries are confirmed once the wire wrote it. Only the `mcp`
+// command loads this folder, and so the SDK.
 import { Writable, type Readable } from 'node:stream';
 
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { AgentTool, AgentToolErrorBody, SessionStateAwareness } from '@session-state/app';
+import type { AgentTool, AgentToolErrorBody, AgentToolResult, AgentTools, SessionStateAwareness } from '@session-state/app';
 
 import { packageVersion } from '../toolCommand.js';
 import { listedResources, orUnavailable, parseUri, readResource, RESOURCE_TEMPLATES } from './resources.js';
@@ -25,6 +26,8 @@ const ANSWER_GRACE_MS = 10_000;
 export interface McpServerOptions {
   readonly awareness: SessionStateAwareness;
   readonly tools: readonly AgentTool[];
+  /** Confirms the notices an answer carried, once it was written to stdout. */
+  readonly delivered: AgentTools['delivered'];
   /** The tools the server could offer but does not (`record` without --allow-write), and why. */
   readonly withheld: Readonly<Record<string, string>>;
   /** The watcher the client reconciles for (--reader): its notices are a resource. */
@@ -64,17 +67,35 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
     listChanged: () => void server?.sendResourceListChanged().catch(() => undefined),
     warn: options.warn,
   });
+  // A notices_wait still waiting when the server stops answers at once.
+  const stopping = new AbortController();
+  // The answers of tool calls not yet written, and the confirmations of those written.
+  const unwritten = new Map<RequestId, AgentToolResult<object>>();
+  const confirming = new Set<Promise<void>>();
+  let stdoutGone = false;
+  void options.stdoutClosed.then(() => (stdoutGone = true));
+  /** The answer to `id` ended: written, its notices are confirmed, a turn later (a failed write is reported on the next turn). */
+  const ended = (id: RequestId, written: boolean): void => {
+    subscriptions.endListen(id);
+    const answer = unwritten.get(id);
+    unwritten.delete(id);
+    if (answer === undefined || !written) return;
+    const confirmed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => (stdoutGone ? undefined : options.delivered(answer)));
+    confirming.add(confirmed);
+    void confirmed.finally(() => confirming.delete(confirmed));
+  };
   options.onWake(() => subscriptions.poke());
 
   const build = (): Server => {
     const capabilities = { tools: {}, resources: { subscribe: true, listChanged: true } };
     const built = new Server({ name: 'session-state', version: packageVersion() }, { capabilities, instructions: INSTRUCTIONS });
     built.setRequestHandler('tools/list', () => ({ tools: listed }));
-    built.setRequestHandler('tools/call', async (request) => {
+    built.setRequestHandler('tools/call', async (request, ctx) => {
       const { name } = request.params;
       const tool = byName.get(name);
       if (tool !== undefined) {
-        const result = await tool.handler(request.params.arguments ?? {});
+        const result = await tool.handler(request.params.arguments ?? {}, { signal: AbortSignal.any([ctx.mcpReq.signal, stopping.signal]) });
+        unwritten.set(ctx.mcpReq.id, result);
         // The call may have recorded an event or acknowledged a notice.
         subscriptions.poke();
         return result;
@@ -114,16 +135,18 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
   stdin.once('end', stop);
   stdin.once('close', stop);
   void options.stdoutClosed.then(stop);
-  const wire = createWire(stdin, stdout, subscriptions, stop);
+  const wire = createWire(stdin, stdout, { listen: subscriptions.listen, ended }, stop);
   const handle = serveStdio(build, { transport: wire });
   try {
     await stopped;
+    stopping.abort();
     // Bounded: a request the SDK itself chose not to answer must not keep the process alive.
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([wire.answered(), new Promise((resolve) => (grace = setTimeout(resolve, ANSWER_GRACE_MS)))]);
     clearTimeout(grace);
-    // The last answer is written on the next turn of the event loop.
+    // The last answer is written on the next turn of the event loop, and its notices confirmed after it.
     await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all(confirming);
   } finally {
     disposeInterrupt();
     stdin.off('end', stop);

@@ -1,6 +1,7 @@
 // The stdio wire under the SDK's `serveStdio`: the SDK's own stdio transport, fed from standard input through a
 // stream that does not end with it (the SDK's would close at once and drop the answers still owed), that knows which
-// requests are unanswered, and that tells the subscriptions of the `subscriptions/listen` streams the SDK serves itself.
+// requests are unanswered, tells the subscriptions of the `subscriptions/listen` streams the SDK serves itself, and
+// tells when each request ended: its answer written, or not (cancelled, or the write failed).
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 
 import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse, SUBSCRIPTION_ID_META_KEY } from '@modelcontextprotocol/server';
@@ -11,8 +12,14 @@ import type { Subscriptions } from './subscriptions.js';
 
 export type Wire = Transport & { readonly answered: () => Promise<void> };
 
+/** What the wire tells: a listen stream opened, and a request ended (`written`: its answer went to stdout). */
+export interface WireEvents {
+  readonly listen: Subscriptions['listen'];
+  readonly ended: (id: RequestId, written: boolean) => void;
+}
+
 /** The wire over `stdin` and `stdout`; `closed` is called when the SDK's transport closed by itself. */
-export function createWire(stdin: Readable, stdout: Writable, subscriptions: Subscriptions, closed: () => void): Wire {
+export function createWire(stdin: Readable, stdout: Writable, events: WireEvents, closed: () => void): Wire {
   const input = new PassThrough();
   stdin.pipe(input, { end: false });
   const inner = new StdioServerTransport(input, stdout);
@@ -39,7 +46,7 @@ export function createWire(stdin: Readable, stdout: Writable, subscriptions: Sub
           const id = message.params?.['requestId'] as RequestId | undefined;
           if (id !== undefined) {
             settle(id);
-            subscriptions.endListen(id);
+            events.ended(id, false);
           }
         }
         wire.onmessage?.(message);
@@ -47,16 +54,20 @@ export function createWire(stdin: Readable, stdout: Writable, subscriptions: Sub
       return inner.start();
     },
     async send(message) {
-      if (isJSONRPCResponse(message) && message.id !== undefined) {
-        settle(message.id);
-        subscriptions.endListen(message.id);
-      }
+      const answers = isJSONRPCResponse(message) ? message.id : undefined;
+      if (answers !== undefined) settle(answers);
       // The acknowledgement opens the stream: its baseline is read before the client can see it opened.
       if (isJSONRPCNotification(message) && message.method === 'notifications/subscriptions/acknowledged') {
         const params = message.params as { readonly notifications?: SubscriptionFilter; readonly _meta?: Record<string, unknown> } | undefined;
-        await subscriptions.listen(params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId, params?.notifications ?? {});
+        await events.listen(params?._meta?.[SUBSCRIPTION_ID_META_KEY] as RequestId, params?.notifications ?? {});
       }
-      return inner.send(message);
+      let written = false;
+      try {
+        await inner.send(message);
+        written = true;
+      } finally {
+        if (answers !== undefined) events.ended(answers, written);
+      }
     },
     async close() {
       stdin.unpipe(input);

@@ -14,8 +14,8 @@ export interface Session {
   /** The URIs of the `notifications/resources/updated` received, in order, and how many `list_changed`. */
   readonly updated: string[];
   readonly listChanged: () => number;
-  /** Resolves once `updated` holds `count` entries (or rejects after `ms`). */
-  readonly updates: (count: number, ms?: number) => Promise<string[]>;
+  /** Resolves once `updated` holds `count` entries (of `uri` only, when given), or rejects after `ms`. */
+  readonly updates: (count: number, ms?: number, uri?: string) => Promise<string[]>;
 }
 
 /** Spawns `session-state mcp <args>` and connects the SDK client to it, on the 2025 handshake unless `modern`. */
@@ -35,21 +35,31 @@ export async function connect(args: readonly string[], { modern = false } = {}):
     listChanged += 1;
   });
   await client.connect(transport);
-  const updates = async (count: number, ms = 10_000): Promise<string[]> => {
-    for (const deadline = Date.now() + ms; updated.length < count; await new Promise((resolve) => setTimeout(resolve, 50))) {
+  const updates = async (count: number, ms = 10_000, uri?: string): Promise<string[]> => {
+    const seen = (): string[] => updated.filter((each) => uri === undefined || each === uri);
+    for (const deadline = Date.now() + ms; seen().length < count; await new Promise((resolve) => setTimeout(resolve, 50))) {
       if (Date.now() > deadline) throw new Error(`expected ${count} resource updates within ${ms} ms, got ${JSON.stringify(updated)}`);
     }
-    return [...updated];
+    return seen();
   };
   return { client, stderr: () => stderr, protocolErrors, updated, listChanged: () => listChanged, updates };
 }
 
-/** The JSON of a tool answer, after checking its text block carries the same JSON. */
+/** The JSON of a tool answer that carries no notices, after checking its one text block carries the same JSON. */
 export function answerOf(result: Awaited<ReturnType<Client['callTool']>>): Record<string, unknown> {
   const content = result.content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(JSON.parse(content[0]?.text ?? '')).toEqual(result.structuredContent);
   return result.structuredContent as Record<string, unknown>;
+}
+
+/** The notices a tool answer carries (none: an empty list), after checking they are where the docs say: `structuredContent.notices`, and their lines as a second text block after the answer's JSON. */
+export function noticesOf(result: Awaited<ReturnType<Client['callTool']>>): { target: string; changesSince: number; text: string }[] {
+  const { notices = [], ...answer } = result.structuredContent as { notices?: { target: string; changesSince: number; text: string }[] };
+  const content = result.content as { type: string; text: string }[];
+  expect(JSON.parse(content[0]?.text ?? '')).toEqual(answer);
+  expect(content.slice(1)).toEqual(notices.length === 0 ? [] : [{ type: 'text', text: notices.map((notice) => notice.text).join('\n') }]);
+  return notices;
 }
 
 /** The JSON text of a resource, read through the client. */
