@@ -21,6 +21,7 @@ import { w8Burst } from './workloads/w8Burst.js';
 import { w9CliColdStart } from './workloads/w9CliColdStart.js';
 import { w11List } from './workloads/w11List.js';
 import { w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
+import { w13NoticeDelay } from './workloads/w13NoticeDelay.js';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 
@@ -39,13 +40,14 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['10', w10FanOutScale],
   ['11', w11List],
   ['12', w12McpNoticeDelay],
+  ['13', w13NoticeDelay],
 ];
 
 /** Workloads --quick cannot afford: the full run, or --only naming them, runs them. */
 const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['5m', 'pg5m']);
 
 const USAGE =
-  'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,12,5m,6L,pg,pg1,...,pg9,pg5m] [--out path] [--pg-url postgres://…]\n' +
+  'usage: node bench/dist/main.js [--quick] [--large] [--only 1,2,...,13,5m,6L,pg,pg1,...,pg9,pg5m] [--out path] [--pg-url postgres://…]\n' +
   `  the PostgreSQL column (${PG_WORKLOADS.map(([id]) => id).join(', ')}; --only pg for all) runs on --pg-url, else SESSION_STATE_PG_URL, else the local default`;
 
 const OPTIONS = { quick: { type: 'boolean' }, large: { type: 'boolean' }, only: { type: 'string' }, out: { type: 'string' }, 'pg-url': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;

@@ -1,11 +1,12 @@
 // The SQLite StateStore: composition only. Each port method runs one operation on the store's
 // connection once nothing holds the write gate (a worker batch, a WAL wait).
 import { storeLogger, storePort } from '@session-state/adapters-sql-common';
-import type { OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
+import type { CursorSignalListener, CursorSignalSource, OverviewSource, PruneRequest, ScanRequest, StateStore, StoreMaintenance } from '@session-state/domain';
 
 import { openStoreDb, type OpenedStoreDb } from './db/openStoreDb.js';
 import type { StoreDb } from './db/storeDb.js';
 import { watchFileIdentity } from './file/fileIdentity.js';
+import { listenOnFile } from './file/fileSignals.js';
 import { assertNoForeignTransaction } from './file/sharedDatabase.js';
 import { resolveStatePath } from './file/statePath.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
@@ -74,6 +75,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return result;
     }));
 
+  // Other processes' commits to the file (the gateway's own database's too); a private in-memory database or a snapshot has none.
+  const listen = file === ':memory:' || readOnly ? undefined : (listener: CursorSignalListener) => listenOnFile(file, () => Number(db.client.pragma('data_version')), listener);
   return storePort(current, {
     append: gatedWrite(appendBatch),
     watch: gatedWrite(watch),
@@ -101,10 +104,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       await worker.close();
       if (owned && db.client.open) db.client.close();
     },
-  });
+  }, listen);
 }
 
-/** What `openSqliteStore` gives: the port, the inspector's overview and the CLI's maintenance. */
-export type SqliteStore = StateStore & OverviewSource & StoreMaintenance;
+/** What `openSqliteStore` gives: the port, the inspector's overview, the CLI's maintenance and, on a file, cross-process signals. */
+export type SqliteStore = StateStore & OverviewSource & StoreMaintenance & Partial<CursorSignalSource>;
 
 type Operation<A extends unknown[], R> = (db: StoreDb, ...args: A) => R | Promise<R>;

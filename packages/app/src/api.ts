@@ -35,7 +35,7 @@ export interface SessionStateAwarenessOptions {
    * @example ownsSession: (sessionKey) => sessionKey.startsWith('agent:ops:')
    */
   readonly ownsSession?: ((sessionKey: string) => boolean) | undefined;
-  /** Period (ms) of the full re-read of owned pending cursors; default 60,000 with `ownsSession`, else 0 (off). */
+  /** Period (ms) of the full re-read of owned pending cursors; default 60,000 when the facade listens (contract section 10) or with `ownsSession`, else 0 (off). */
   readonly resyncIntervalMs?: number | undefined;
   /**
    * What creating the facade runs: by default the restart scan, then a first prune in the background.

@@ -40,8 +40,8 @@ export async function createSessionStateAwareness(options: SessionStateAwareness
   const retention = createPruning({ store, clock, policy: config.policy, order, board, counters, logger, observe });
   const parts = { store, clock, logger, counters, failures, board, observe, lane, order, appends, retention, ownsForScan, isClosed };
   // Only a process that shares its store (or asked for the resync timer) re-reads it.
-  const { resyncIntervalMs } = config;
-  const sync = config.ownsSession !== undefined || resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, resyncIntervalMs }) : undefined;
+  const { listens, resyncIntervalMs } = config;
+  const sync = listens || resyncIntervalMs > 0 ? createCrossProcessSync({ ...parts, listens, resyncIntervalMs }) : undefined;
 
   await runStartup({ ...parts, plan: config.startup, sync });
   // The wakes start-up owes, in a turn after the caller has the facade.

@@ -1,4 +1,4 @@
-// Start-up, before the facade resolves: subscribe to cursor signals (with `ownsSession`), the
+// Start-up, before the facade resolves: subscribe to cursor signals (when it listens), the
 // restart scan (re-queue every owned pending notice), a first prune in the background, and the
 // resync timer. Also the one restart-scan pacer: every scan pages through `scanPending` here.
 import type { Notice, ScanRequest, StateStore } from '@session-state/domain';

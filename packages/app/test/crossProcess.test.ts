@@ -5,7 +5,8 @@
 // watermark (`scanPending` without `raise`, never the restart scan), so a drain reopens for every change the
 // watcher has not read, exactly as in one process. Here the processes are facades in one Jest
 // worker over ONE memory store, with an in-test bus standing in for PostgreSQL's LISTEN/NOTIFY,
-// and two facades over one SQLite file (no listen: the resync timer alone carries the notice).
+// and two facades over one SQLite file with its `listen` left out: the resync timer alone, the
+// safety net, carries the notice (sqliteSignals.test.ts has the file's own signals).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -747,19 +748,37 @@ describe('what a gateway with ownsSession asks of the store', () => {
     await shared.close();
   });
 
-  test('without ownsSession nothing changes: no listening, no timer, every notice queued where it was recorded', async () => {
+  test('without ownsSession a gateway (it runs the restart scan) listens over every watcher with the one-minute resync timer; a one-shot without the restart scan does neither', async () => {
     const shared = createMemoryStore();
     const bus = createBus(shared);
     const calls: string[] = [];
-    const only = await gateway(spied(bus.view(), calls));
-    expect(calls).toEqual(['restartScan all']);
+    // The CLI's commands: no restart scan, no ownsSession.
+    const oneShot = await gateway(spied(bus.view(), calls), { startup: { restartScan: false, prune: 'off' } });
+    expect(calls).toEqual([]);
     expect(bus.listening).toBe(0);
     expect(jest.getTimerCount()).toBe(0);
-    await only.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
-    await only.awareness.record(humanTurn(TARGET));
+    await oneShot.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
+    await oneShot.awareness.record(humanTurn(TARGET));
+    expect(noticeTexts(oneShot.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
+
+    const only = await gateway(spied(bus.view(), calls));
+    await turns();
+    expect(calls).toEqual(['listen', 'restartScan all']);
+    expect(bus.listening).toBe(1);
+    expect(jest.getTimerCount()).toBe(1);
     expect(noticeTexts(only.awareness.pending(WB))).toEqual([noticeTextOf(TARGET, 0)]);
-    expect(only.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 0 });
+    // Another process's turn on another watched target reaches it by the signal, for any watcher.
+    await oneShot.awareness.sent({ senderKey: WA, deliveredTo: TARGET2, watch: true });
+    await oneShot.awareness.record(humanTurn(TARGET2));
+    await until(() => only.awareness.pending(WA).length > 0, 'the signal delivers the notice');
+    expect(noticeTexts(only.awareness.pending(WA))).toEqual([noticeTextOf(TARGET2, 0)]);
+    expect(calls.slice(2)).toEqual([`pendingNotices ${TARGET2}`]);
+    // Its own turns are queued where they were recorded, as before.
+    await only.awareness.drain(WB);
+    await only.awareness.record(humanTurn(TARGET));
+    expect(only.awareness.pending(WB)).toHaveLength(1);
     await closeGateways();
+    expect(bus.listening).toBe(0);
     await shared.close();
   });
 });
@@ -873,9 +892,15 @@ describe('ownsSession and resyncIntervalMs options', () => {
   });
 });
 
-// --- a shared SQLite file: no listen, the resync timer carries the notice -----------------------
+// --- a shared SQLite file without its signals: the resync timer carries the notice -------------
 
-describe('two gateways over one SQLite file', () => {
+/** The SQLite store on `path` with its `listen` left out, as if every signal were lost. */
+function withoutSignals(path: string): StateStore {
+  const { listen: _signals, ...store } = openSqliteStore({ path });
+  return store;
+}
+
+describe('two gateways over one SQLite file, their signals lost', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'session-state-cross-'));
@@ -887,8 +912,8 @@ describe('two gateways over one SQLite file', () => {
 
   test('a turn recorded in A reaches B’s watcher by B’s resync timer: one notice in B, none in A; the drain reopens once for later turns', async () => {
     const path = join(dir, 'state.db');
-    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
-    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    const a = await gateway(withoutSignals(path), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(withoutSignals(path), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     const turnsInA: number[] = [];
     for (let i = 0; i < 5; i += 1) turnsInA.push(sequenceOf(await a.awareness.record(humanTurn(TARGET, { onlyIfWatched: true }))));
@@ -921,8 +946,8 @@ describe('two gateways over one SQLite file', () => {
 
   test('a target deleted in A is withdrawn from B’s queue at B’s next resync', async () => {
     const path = join(dir, 'state.db');
-    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
-    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    const a = await gateway(withoutSignals(path), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(withoutSignals(path), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     await a.awareness.record(humanTurn(TARGET));
     await resyncTick();
@@ -937,8 +962,8 @@ describe('two gateways over one SQLite file', () => {
 
   test('a turn recorded in A after B’s watcher read status, carried by the resync timer, is never acknowledged unread', async () => {
     const path = join(dir, 'state.db');
-    const a = await gateway(openSqliteStore({ path }), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
-    const b = await gateway(openSqliteStore({ path }), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
+    const a = await gateway(withoutSignals(path), { ownsSession: ownsA, resyncIntervalMs: RESYNC_MS });
+    const b = await gateway(withoutSignals(path), { ownsSession: ownsB, resyncIntervalMs: RESYNC_MS });
     await b.awareness.sent({ senderKey: WB, deliveredTo: TARGET, watch: true });
     const first = sequenceOf(await a.awareness.record(humanTurn(TARGET)));
     await resyncTick();

@@ -37,10 +37,9 @@ function call<T>(operation: string, work: () => Answer<T>): Promise<T> {
   }
 }
 
-/** The store of `ops` over the database `current()` returns at each call (an adapter may replace it). */
-export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>): SqlStore;
-/** With `listen`, the store also signals commits made through another handle. */
+/** The store of `ops` over the database `current()` returns at each call (an adapter may replace it); with `listen`, it also signals commits made through another handle. */
 export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen: ListenForCursorSignals): SqlStore & CursorSignalSource;
+export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): SqlStore & Partial<CursorSignalSource>;
 export function storePort<Db>(current: () => Db, ops: StoreOperations<Db>, listen?: ListenForCursorSignals): SqlStore & Partial<CursorSignalSource> {
   return {
     append: (batch) => call('append', () => ops.append(current(), withWholeMs(batch))),

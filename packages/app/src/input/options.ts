@@ -32,10 +32,12 @@ export function readOptions(options: SessionStateAwarenessOptions) {
     for (const method of OBSERVER_METHODS) if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
   }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
-  const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
+  const startup = decodeStartup(options.startup);
+  // A gateway (it runs the restart scan) or an owner of some watchers hears of other processes' commits; a one-shot does not.
+  const listens = listen !== undefined && (startup.restartScan !== false || options.ownsSession !== undefined);
+  const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (listens || options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
   // The decoded retention holds only the fields given, so each default stays unless overridden.
   const policy: RetentionPolicy = { ...DEFAULT_RETENTION, ...decodeRetention(options.retention) };
-  const startup = decodeStartup(options.startup);
   return {
     store: options.store,
     clock: options.clock ?? systemClock,
@@ -47,6 +49,7 @@ export function readOptions(options: SessionStateAwarenessOptions) {
     observer: options.observer,
     policy,
     ownsSession: options.ownsSession,
+    listens,
     resyncIntervalMs,
     startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },
   };

@@ -12,7 +12,7 @@ import { scanPages } from '../startup.js';
 export type CrossProcessSync = ReturnType<typeof createCrossProcessSync>;
 
 type SyncParts = Pick<FacadeParts, 'store' | 'board' | 'order' | 'counters' | 'failures' | 'logger' | 'ownsForScan' | 'isClosed'>;
-type SyncDeps = SyncParts & { readonly resyncIntervalMs: number };
+type SyncDeps = SyncParts & { readonly listens: boolean; readonly resyncIntervalMs: number };
 type Due = { readonly full: boolean; readonly targets: readonly SessionKey[] };
 
 export function createCrossProcessSync(deps: SyncDeps) {
@@ -105,9 +105,9 @@ export function createCrossProcessSync(deps: SyncDeps) {
   };
 
   return {
-    /** Subscribes to the store's cursor signals (with `listen` and `ownsSession`); a failure rejects as a StoreOperationError of `listen`. */
+    /** Subscribes to the store's cursor signals (see `listens` in options.ts); a failure rejects as a StoreOperationError of `listen`. */
     async listen(): Promise<void> {
-      if (ownsForScan === undefined || !isCursorSignalSource(store)) return;
+      if (!deps.listens || !isCursorSignalSource(store)) return;
       subscription = await failures.storeCall('listen', () => store.listen(listener));
     },
     /** The restart scan reads every owned cursor: it covers every signal received before it. */

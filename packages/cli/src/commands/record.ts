@@ -66,8 +66,8 @@ const WHAT_RECORD_TOUCHES = `
 What it writes: the event, its session's head, and the cursors of that session's watchers (as the
 gateway would). It never prunes (run "prune" for that) and skips the restart scan, so no other
 row changes. This command delivers no notice itself: the watcher's cursor records it as
-pending; on a state file the gateway queues it at its next restart scan, and on a PostgreSQL
-store a running gateway that owns the watcher is signalled (LISTEN/NOTIFY) and queues it then.
+pending; a running gateway that owns the watcher hears of the commit (on a state file by watching
+the file, on a PostgreSQL store by LISTEN/NOTIFY) and queues it then.
 --only-if-watched on a session no cursor targets appends nothing; a repeated --dedupe-key
 returns the stored event and writes nothing.`;
 
