@@ -22,8 +22,11 @@ export interface GatewayProcess {
 
 const quiet = { warn: () => undefined, error: () => undefined };
 
-/** A facade on `store` with the options given (a logger that drops everything unless one is given); resolves after the wakes its start-up owes. */
-export async function startGateway(store: StateStore, options: Omit<SessionStateAwarenessOptions, 'store' | 'wake'>): Promise<GatewayProcess> {
+/**
+ * A facade on `store` with the options given (a logger that drops everything unless one is given); resolves after the
+ * wakes its start-up owes. `onWake` is told each wake as it happens.
+ */
+export async function startGateway(store: StateStore, options: Omit<SessionStateAwarenessOptions, 'store' | 'wake'>, onWake?: (wake: SeenWake) => void): Promise<GatewayProcess> {
   let awareness: SessionStateAwareness | undefined;
   const wakes: SeenWake[] = [];
   const woken = new Set<string>();
@@ -32,8 +35,10 @@ export async function startGateway(store: StateStore, options: Omit<SessionState
     ...options,
     store,
     wake: (watcher) => {
-      wakes.push({ watcher, pending: awareness === undefined ? -1 : awareness.pending(watcher).length });
+      const seen = { watcher, pending: awareness === undefined ? -1 : awareness.pending(watcher).length };
+      wakes.push(seen);
       woken.add(watcher);
+      onWake?.(seen);
     },
   });
   await afterStartupWakes();
