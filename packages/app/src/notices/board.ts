@@ -58,8 +58,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     }
   };
 
-  const isTaken = (entry: Pick<QueuedNotice, 'takenUntil'>, at: number): boolean => entry.takenUntil !== undefined && entry.takenUntil > at;
-  const visible = (watcher: string, at: number): QueuedNotice[] => queue.entries(watcher).filter((entry) => !isTaken(entry, at));
+  const visible = (watcher: string, at: number): QueuedNotice[] => queue.entries(watcher).filter((entry) => (entry.takenUntil ?? at) <= at);
 
   /** `signalled`: from a cross-process re-read, which offers every pending notice again, so a coalesce is no news. */
   const offer = (notice: StoreNotice, signalled = false): void => {
