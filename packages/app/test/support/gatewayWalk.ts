@@ -75,7 +75,10 @@ export interface WalkCounts {
   restarts: number;
   leaseExpiries: number;
   turns: Record<TurnTrigger, number>;
-  /** Turns run for a heartbeat or a wake (pending was not empty) whose take or drain found nothing. */
+  /**
+   * Turns run for a heartbeat or a wake (pending was not empty) whose take or drain found nothing: none on one process;
+   * across processes, a notice another process's read, unwatch, reset or spawn edge ended, before its signal arrived.
+   */
   emptyTurns: number;
   wakes: number;
   /** Wakes whose watcher had nothing pending at that moment. */
@@ -271,7 +274,7 @@ class Run {
   }
 
   private get where(): string {
-    return `${this.options.kind.name} seed ${this.runSeed} step ${this.step} (after: ${this.trail.slice(-12).join('; ')})`;
+    return `${this.options.kind.name} seed ${this.runSeed} step ${this.step} (after: ${this.trail.slice(-20).join('; ')})`;
   }
 
   private pick<T>(list: readonly T[]): T {
@@ -326,6 +329,7 @@ class Run {
       const via = this.chance(0.3) ? this.pick(this.gateways) : (this.gateways[this.ownerOf(watcher)] as GatewayProcess);
       const reader = this.chance(0.8) ? { reader: watcher } : {};
       const page = await via.awareness.status(notice.target, { changesSince: notice.changesSince, ...reader });
+      this.note(`  read ${notice.target} after ${notice.changesSince}${'reader' in reader ? ' as reader' : ''} in gateway ${this.gateways.indexOf(via)}: head ${page.stateVersion}`);
       this.ledger.read(watcher, notice.target, page);
     }
   }
@@ -342,12 +346,14 @@ class Run {
     this.counts.turns[trigger] += 1;
     if (interrupt === undefined && this.chance(0.2)) {
       const drained = await awareness.drain(watcher);
+      this.note(`  drained ${drained.map((notice) => `${notice.target} after ${notice.changesSince}`).join(', ')}`);
       if (drained.length === 0 && onNotice) this.counts.emptyTurns += 1;
       if (drained.length > 0) this.ledger.render(drained, false, this.where);
       await this.tools(watcher, drained);
       return;
     }
     const taken = await awareness.take(watcher);
+    this.note(`  took ${taken.map((notice) => `${notice.target} (${notice.changesSince}, ${notice.notified}]`).join(', ')}`);
     if (taken.length === 0) {
       if (onNotice) this.counts.emptyTurns += 1;
       return;
@@ -367,6 +373,7 @@ class Run {
     await this.tools(watcher, taken);
     if (await stop('afterTools')) return;
     const { confirmed } = await awareness.confirm(watcher, taken);
+    this.note(`  confirmed ${confirmed}`);
     if (confirmed < taken.length) this.counts.confirmsStale += 1;
     this.ledger.confirmed(taken);
   }
