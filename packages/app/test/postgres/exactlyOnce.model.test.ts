@@ -11,9 +11,9 @@ const STEPS_PER_RUN = 500;
 
 afterAll(dropSharedSchemas);
 
-describe.each([['postgres', 3, 0.1]] as const)('exactly once at the model on the %s store', (name, gateways, crashShare) => {
+describe.each([['postgres', 3, 10]] as const)('exactly once at the model on the %s store', (name, gateways, crashEvery) => {
   test(`${gateways} gateways: every foreign notifying change on a live watch reaches a prompt of its watcher (0 never shown), a notice is rendered twice only after a crash or cancel between its render and its confirm, and every wake finds a notice pending`, async () => {
-    const options: WalkOptions = { kind: postgresShared, gateways, runs: RUNS, stepsPerRun: STEPS_PER_RUN, seed: SEED, crashShare };
+    const options: WalkOptions = { kind: postgresShared, gateways, runs: RUNS, stepsPerRun: STEPS_PER_RUN, seed: SEED, crashEvery };
     const counts = await walkGateways(options);
     console.log(describeCounts(name, options, counts));
     expect(counts.failures.slice(0, 10)).toEqual([]);

@@ -42,10 +42,11 @@ export interface WalkOptions {
   readonly stepsPerRun: number;
   readonly seed: number;
   /**
-   * The share of interrupted turns that crash (the rest are cancelled), and of restart steps that restart: a SQL
-   * store's restart costs far more than a memory store's (its file or pool, and its worker), so those walk with fewer.
+   * One interrupted turn in this many crashes (the rest are cancelled), and one restart step in this many restarts: a
+   * SQL store's restart costs far more than a memory store's (its file or pool, and its worker), so those crash less.
+   * Crashes and cancels each take the interrupt points in turn, so every point is reached in a short walk too.
    */
-  readonly crashShare: number;
+  readonly crashEvery: number;
 }
 
 /** What a walk counts; `failures` names every broken promise with its seed, run and step. */
@@ -260,6 +261,8 @@ class Run {
   readonly gateways: GatewayProcess[] = [];
   private readonly ledger: Ledger;
   private step = 0;
+  /** Turns interrupted so far, crashes and cancels so far: which kind and point the next interrupted turn gets. */
+  private readonly interrupts = { turns: 0, crash: 0, cancel: 0 };
   /** The last steps, for a failure's report. */
   private readonly trail: string[] = [];
 
@@ -336,15 +339,16 @@ class Run {
 
   /**
    * One turn of `watcher` in its owner: a heartbeat's or a wake's only when `pending` is not empty. Mostly take, render,
-   * tools, confirm (interrupted at `interrupt` when given); sometimes drain and render in the same call.
+   * tools, confirm (an `interrupted` turn crashes or is cancelled at one of the points between); sometimes drain and
+   * render in the same call.
    */
-  private async turn(watcher: string, trigger: TurnTrigger, interrupt?: { readonly point: InterruptPoint; readonly crash: boolean }): Promise<void> {
+  private async turn(watcher: string, trigger: TurnTrigger, interrupted = false): Promise<void> {
     const g = this.ownerOf(watcher);
     const { awareness } = this.gateways[g] as GatewayProcess;
     const onNotice = trigger !== 'direct';
     if (onNotice && awareness.pending(watcher).length === 0) return;
     this.counts.turns[trigger] += 1;
-    if (interrupt === undefined && this.chance(0.2)) {
+    if (!interrupted && this.chance(0.2)) {
       const drained = await awareness.drain(watcher);
       this.note(`  drained ${drained.map((notice) => `${notice.target} after ${notice.changesSince}`).join(', ')}`);
       if (drained.length === 0 && onNotice) this.counts.emptyTurns += 1;
@@ -358,6 +362,8 @@ class Run {
       if (onNotice) this.counts.emptyTurns += 1;
       return;
     }
+    const interrupt = interrupted ? this.nextInterrupt() : undefined;
+    if (interrupt !== undefined) this.note(`  ${interrupt.crash ? 'crash' : 'cancel'} ${interrupt.point}`);
     const stop = async (point: InterruptPoint): Promise<boolean> => {
       if (interrupt?.point !== point) return false;
       this.ledger.interrupted(taken, interrupt.crash ? 'crash' : 'cancel');
@@ -376,6 +382,12 @@ class Run {
     this.note(`  confirmed ${confirmed}`);
     if (confirmed < taken.length) this.counts.confirmsStale += 1;
     this.ledger.confirmed(taken);
+  }
+
+  private nextInterrupt(): { readonly point: InterruptPoint; readonly crash: boolean } {
+    const crash = this.interrupts.turns++ % this.options.crashEvery === 0;
+    const kind = crash ? 'crash' : 'cancel';
+    return { crash, point: POINTS[this.interrupts[kind]++ % POINTS.length] as InterruptPoint };
   }
 
   private async heartbeat(g: number, trigger: 'heartbeat' | 'settle'): Promise<void> {
@@ -450,14 +462,12 @@ class Run {
     }
     if (roll < 82) {
       // Aimed at a watcher with something to take, so most interrupted turns interrupt a delivery.
-      const point = this.pick(POINTS);
-      const crash = this.chance(this.options.crashShare);
       const withNotices = WATCHERS.filter((w) => (this.gateways[this.ownerOf(w)] as GatewayProcess).awareness.pending(w).length > 0);
       const interrupted = withNotices.length > 0 ? this.pick(withNotices) : watcher;
-      this.note(`turn ${interrupted}, ${crash ? 'crash' : 'cancel'} ${point}`);
-      return this.turn(interrupted, 'direct', { point, crash });
+      this.note(`turn ${interrupted}, interrupted`);
+      return this.turn(interrupted, 'direct', true);
     }
-    if (roll < 83 && this.chance(this.options.crashShare)) {
+    if (roll < 83 && this.chance(1 / this.options.crashEvery)) {
       this.note(`restart ${g}`);
       this.counts.restarts += 1;
       return this.restart(g);
@@ -519,7 +529,7 @@ export async function walkGateways(options: WalkOptions): Promise<WalkCounts> {
 export function describeCounts(name: string, options: WalkOptions, counts: WalkCounts): string {
   const points = (record: Record<InterruptPoint, number>): string => POINTS.map((point) => `${point} ${record[point]}`).join(', ');
   return [
-    `exactly once at the model, ${name}: ${options.gateways} gateway(s), ${options.runs} runs x ${options.stepsPerRun} steps, crash share ${options.crashShare}, seed ${options.seed}`,
+    `exactly once at the model, ${name}: ${options.gateways} gateway(s), ${options.runs} runs x ${options.stepsPerRun} steps, one interrupted turn in ${options.crashEvery} crashes, seed ${options.seed}`,
     `  steps ${counts.steps}; events owed ${counts.events} (voided by a watch ending first ${counts.voided}); shown ${counts.shown} (by a notice ${counts.shownByNotice}, by a read ${counts.shownByRead}); never shown ${counts.neverShown}`,
     `  prompts ${counts.prompts}, notices rendered ${counts.renderedNotices}, duplicates ${counts.duplicates} (after a crash ${counts.duplicatesAfterCrash}, after a cancel ${counts.duplicatesAfterCancel}, unexplained ${counts.unexplainedDuplicates})`,
     `  crashes: ${points(counts.crashes)}; cancels: ${points(counts.cancels)}; restarts ${counts.restarts}; lease expiries ${counts.leaseExpiries}`,
