@@ -58,8 +58,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     }
   };
 
-  const isTaken = (entry: Pick<QueuedNotice, 'takenUntil'>, at: number): boolean => entry.takenUntil !== undefined && entry.takenUntil > at;
-  const visible = (watcher: string, at: number): QueuedNotice[] => queue.entries(watcher).filter((entry) => !isTaken(entry, at));
+  const visible = (watcher: string, at: number): QueuedNotice[] => queue.entries(watcher).filter((entry) => (entry.takenUntil ?? at) <= at);
 
   /** `signalled`: from a cross-process re-read, which offers every pending notice again, so a coalesce is no news. */
   const offer = (notice: StoreNotice, signalled = false): void => {
@@ -76,11 +75,23 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     if (notice.takenUntil === undefined) wake(notice.watcher);
   };
 
-  /** Wakes the watcher when a lease it took ends with the notice still unconfirmed. */
-  const wakeAtLeaseEnd = (watcher: string, { now: takenAt, takenUntil: until = takenAt }: DrainRequest, isClosed: () => boolean): void => {
+  /** The clock's now for `operation`, or `fallback` when the reading fails (logged). */
+  const nowOr = (operation: string, fallback: number): number => {
+    try {
+      return now(operation);
+    } catch {
+      return fallback;
+    }
+  };
+
+  /** Wakes the watcher when a lease it took ends unconfirmed by the clock port, which a timer may fire before. */
+  const wakeAtLeaseEnd = (watcher: string, { now: from, takenUntil: until = from }: Pick<DrainRequest, 'now' | 'takenUntil'>, isClosed: () => boolean): void => {
     setTimeout(() => {
-      if (!isClosed() && queue.entries(watcher).some((entry) => entry.takenUntil === until)) wake(watcher);
-    }, until - takenAt).unref();
+      if (isClosed() || !queue.entries(watcher).some((entry) => entry.takenUntil === until)) return;
+      const at = nowOr('wake', until);
+      if (at < until) wakeAtLeaseEnd(watcher, { now: at, takenUntil: until }, isClosed);
+      else wake(watcher);
+    }, until - from).unref();
   };
 
   return {
@@ -107,13 +118,8 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     },
     /** The watcher's notices that are not taken, oldest first, as fresh public Notices. */
     pending(watcher: string): Notice[] {
-      let at = Number.NEGATIVE_INFINITY;
-      try {
-        at = now('pending');
-      } catch {
-        // Logged; every lease counts as running until the clock reads again.
-      }
-      return visible(watcher, at).map((entry) => toNotice(watcher, entry));
+      // A failed reading counts every lease as running until the clock reads again.
+      return visible(watcher, nowOr('pending', Number.NEGATIVE_INFINITY)).map((entry) => toNotice(watcher, entry));
     },
     /**
      * The store request of a drain item (undefined: nothing to do): `drain` and `take` hand out the entries not taken,
