@@ -1,11 +1,11 @@
 // Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a cursor
 // whose material alone rose is not written, since the head's notify marks hold it (logMaterial.ts).
 import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
-import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
+import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial, writeAppendedHead } from './logMaterial.js';
+import { withLogMaterial } from './logMaterial.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { cursorParams, moveCursor } from '../statements.js';
 
@@ -36,9 +36,11 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
     occurredAt,
     appendedAt,
   );
-  // AUTOINCREMENT is above the session's head, so the head is written without reading it first.
+  // AUTOINCREMENT is above the session's head, so the head is written without reading it first;
+  // a notifying event moves its notify marks.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
-  writeAppendedHead(db, command.sessionKey, sequence, command, appendedAt);
+  const notifies = kindClass(command.kind) === 'notify' ? 1 : 0;
+  st.writeAppendedHead.run({ sessionKey: command.sessionKey, head: sequence, notifies, actor: command.actorSessionKey ?? null, at: appendedAt });
 
   const cursorsOnTarget = decodeStoredCursors(db, 'append', cursorValues);
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
