@@ -66,11 +66,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     identity?.requireSameFile();
     return operation(db, ...args);
   };
-  /** A write transaction on the store's connection, its commit counted for the WAL's bound; a paged fan-out holds the gate. */
-  const gatedWrite = <A extends unknown[], R>(operation: Operation<A, R>) =>
-    gated(writing((db: StoreDb, ...args: A): R | Promise<R> => {
+  /** A write transaction on the store's connection, its commit counted for the WAL's bound. */
+  const gatedWrite = <A extends unknown[], R>(operation: (db: StoreDb, ...args: A) => R) =>
+    gated(writing((db: StoreDb, ...args: A): R => {
       const result = operation(db, ...args);
-      if (result instanceof Promise) return gate.hold(result.finally(() => commitCheckpoints?.committed()));
       commitCheckpoints?.committed();
       return result;
     }));

@@ -64,13 +64,6 @@ export const cursors = sqliteTable(
   ],
 );
 
-/** A record's fan-out still owed: the cursors on `target` after `afterRowid` have not yet seen `sequence` (fanOut.ts). */
-export const fanOuts = sqliteTable('fan_outs', {
-  sequence: integer('sequence').primaryKey(),
-  target: text('target').notNull(),
-  afterRowid: integer('after_rowid').notNull(),
-});
-
 /** One row per cursor event, with the cursor's watermarks after it; `position` is the append order. */
 export const cursorJournal = sqliteTable(
   'cursor_journal',
@@ -105,7 +98,7 @@ export const schemaMigrations = sqliteTable('schema_migrations', {
   appliedAt: integer('applied_at').notNull(),
 });
 
-export const schema = { events, heads, cursors, fanOuts, cursorJournal, schemaMigrations };
+export const schema = { events, heads, cursors, cursorJournal, schemaMigrations };
 
 /** The tables the shared statements are written over (adapters-sql-common's SqlTables). */
 export const tables = { events, heads, cursors, cursorJournal };

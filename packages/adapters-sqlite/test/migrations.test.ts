@@ -161,7 +161,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
   });
 
-  test('a version-2 file gains only the fan-out table and notify marks (3) and the notice lease (4), keeps its rows and goes on from its sequences', async () => {
+  test('a version-2 file gains the notify marks (3), the notice lease (4) and the fan-out table only until 5 drops it, keeps its rows and goes on from its sequences', async () => {
     const old = new Database(temp.path);
     try {
       legacyMigrate(old, 2);
@@ -169,7 +169,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
       old
         .prepare("INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', NULL, 'watch', 0, 0, 0, 1)")
         .run();
-      expect(migrate(betterSqlite3Client(old))).toEqual([3, 4]);
+      expect(migrate(betterSqlite3Client(old))).toEqual([3, 4, 5]);
     } finally {
       old.close();
     }
@@ -196,12 +196,13 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
     const raw = new Database(temp.path);
     try {
-      expect(schemaVersion(betterSqlite3Client(raw))).toBe(4);
+      expect(schemaVersion(betterSqlite3Client(raw))).toBe(5);
       expect(raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
         { version: 1, name: 'initial' },
         { version: 2, name: 'cursor_journal' },
         { version: 3, name: 'fan_out' },
         { version: 4, name: 'notice_lease' },
+        { version: 5, name: 'drop_fan_outs' },
       ]);
     } finally {
       raw.close();

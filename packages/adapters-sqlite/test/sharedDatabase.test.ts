@@ -47,7 +47,7 @@ describe.each(drivers)('a shared %s handle', (_name, open, all) => {
     expect(all(handle, 'SELECT count(*) AS n FROM events')).toEqual([{ n: 1 }]);
     // Still open: the store closed only what it opened.
     const names = all(handle, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((row) => (row as { name: string }).name);
-    expect(names).toEqual(['cursor_journal', 'cursors', 'events', 'fan_outs', 'gateway_sessions', 'heads', 'schema_migrations', 'sqlite_sequence']);
+    expect(names).toEqual(['cursor_journal', 'cursors', 'events', 'gateway_sessions', 'heads', 'schema_migrations', 'sqlite_sequence']);
     handle.close();
   });
 

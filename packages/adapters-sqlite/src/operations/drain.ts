@@ -27,15 +27,13 @@ export function drain(db: StoreDb, request: DrainRequest): readonly DrainOutcome
 }
 
 /** `appendEvents` of the batch's appends, after its heading drain's own transaction (which fails alone, as the appends fail apart from it). */
-export function appendBatch(db: StoreDb, batch: AppendBatch): AppendOutcome[] | Promise<AppendOutcome[]> {
+export function appendBatch(db: StoreDb, batch: AppendBatch): AppendOutcome[] {
   const { drain: head, appends } = splitBatch(batch);
   if (head === undefined) return appendEvents(db, appends);
   const drained = isolatedOutcome('drain', () => ({ type: 'drained', outcomes: drain(db, head) }));
-  const failed = (e: unknown): AppendOutcome[] => [drained, ...appends.map(() => failedOutcome(e))];
   try {
-    const appended = appendEvents(db, appends);
-    return appended instanceof Promise ? appended.then((outcomes) => [drained, ...outcomes], failed) : [drained, ...appended];
+    return [drained, ...appendEvents(db, appends)];
   } catch (e) {
-    return failed(e);
+    return [drained, ...appends.map(() => failedOutcome(e))];
   }
 }

@@ -1,15 +1,9 @@
 // A pending cursor's material as its target's head row knows it (the newest notifying event and
 // the newest of another actor), so a record on pending watchers writes one head row, not one per
 // watcher; every cursor reader takes the greater of the stored material and that one.
-import { asSequence, isSequence, kindClass, type CursorRow, type EventKind } from '@session-state/domain';
+import { asSequence, isSequence, type CursorRow } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-
-/** Writes an append's head row and, for a notifying event, its notify marks. */
-export function writeAppendedHead(db: StoreDb, sessionKey: string, head: number, event: { readonly kind: EventKind; readonly actorSessionKey?: string }, at: number): void {
-  const notifies = kindClass(event.kind) === 'notify' ? 1 : 0;
-  db.statements.writeAppendedHead.run({ sessionKey, head, notifies, actor: event.actorSessionKey ?? null, at });
-}
 
 const isTime = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u);
 

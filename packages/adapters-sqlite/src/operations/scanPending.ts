@@ -5,7 +5,6 @@ import { planScan, type CursorPair, type ScanPage, type ScanRequest } from '@ses
 
 import type { StoreDb } from '../db/storeDb.js';
 import { nextTurn, withoutAutoCheckpoint, type WalSchedule } from '../worker/walBound.js';
-import { finishOwedFanOuts } from './fanOut.js';
 import { writeCursorPlan } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
 
@@ -15,13 +14,9 @@ const ROWS_PER_WAL_PAGE = 5;
 /** Below every pair (session keys are never empty): where the first page starts. */
 const BEFORE_FIRST = { watcher: '', target: '' };
 
-/**
- * One page. With `raise`, the first page finishes the fan-outs a crash left owed (so the scan
- * re-queues them), and a page that waited for a checkpoint runs in a turn of its own.
- */
+/** One page. With `raise`, a page that waited for a checkpoint runs in a turn of its own. */
 export async function scanPending(db: StoreDb, request: ScanRequest, wal?: WalSchedule): Promise<ScanPage> {
   const { after, limit, targets, raise } = request;
-  if (raise !== undefined && after === undefined) await finishOwedFanOuts(db);
   if (raise !== undefined && (await wal?.ready()) === true) await nextTurn();
   const page = (): ScanPage & { readonly written: number } => {
     const from = { ...(after ?? BEFORE_FIRST), limit };

@@ -1,14 +1,11 @@
-// The append's statements on the head row's notify marks (operations/logMaterial.ts) and a paged
-// fan-out's (operations/fanOut.ts), as drizzle queries rendered ahead of time (render.ts).
-import { columnsOf, CURSOR_FIELDS } from '@session-state/adapters-sql-common';
-
-import { FAN_OUT_INLINE_CURSORS } from '../operations/fanOut.js';
-import { p, positional, q } from './query.js';
-import { cursors, events, fanOuts, heads } from '../schema.js';
+// The append's statements on the head row's notify marks (operations/logMaterial.ts), as drizzle
+// queries rendered ahead of time (render.ts).
+import { p, q } from './query.js';
+import { cursors, heads } from '../schema.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 
-const { and, asc, eq, gt, sql } = drizzle;
+const { sql } = drizzle;
 
 /** For expiry: a row when the target's notify marks raised this pending cursor's material at or after (`'>='`) or before (`'<'`) the cutoff. */
 export function raisedByMarks(when: '>=' | '<') {
@@ -52,37 +49,6 @@ export function headMarkQueries() {
         .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
         .from(heads)
         .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
-    ),
-  };
-}
-
-type Owed = { sequence: number; after: number };
-
-/** A paged fan-out's statements; the append reads `firstCursors` and writes `insertFanOut` in its transaction. */
-export function fanOutQueries() {
-  const rowid = sql`${cursors}.rowid`;
-  const cursorsAndRowid = { ...columnsOf(cursors, CURSOR_FIELDS), rowid };
-  return {
-    /** (target) → its first FAN_OUT_INLINE_CURSORS + 1 cursors in rowid order (the target index's order: no ORDER BY, a literal LIMIT). */
-    firstCursors: positional<readonly [target: string]>(
-      orm.select(cursorsAndRowid).from(cursors).where(eq(cursors.target, p('target'))).limit(sql.raw(String(FAN_OUT_INLINE_CURSORS + 1)) as unknown as number),
-      ['target'],
-    ),
-    /** {target, after, limit} → the next `limit` cursors on the target after rowid `after`, as CursorValues then the rowid, in rowid order. */
-    cursorsAfter: q<{ target: string; after: number; limit: number }>(
-      orm.select(cursorsAndRowid).from(cursors).where(and(eq(cursors.target, p('target')), gt(rowid, p('after')))).orderBy(asc(rowid)).limit(p('limit')),
-    ),
-    insertFanOut: q<Owed & { target: string }>(orm.insert(fanOuts).values({ sequence: p('sequence'), target: p('target'), afterRowid: p('after') })),
-    advanceFanOut: q<Owed>(orm.update(fanOuts).set({ afterRowid: sql`${p('after')}` }).where(eq(fanOuts.sequence, p('sequence')))),
-    deleteFanOut: q<{ sequence: number }>(orm.delete(fanOuts).where(eq(fanOuts.sequence, p('sequence')))),
-    /** {} → [sequence, target, afterRowid, kind, actorType, actorSessionKey, appendedAt, occurredAt] of every owed fan-out, oldest first. */
-    owedFanOuts: q(
-      orm
-        .select({ sequence: fanOuts.sequence, target: fanOuts.target, after: fanOuts.afterRowid, kind: events.kind, actorType: events.actorType,
-          actor: events.actorSessionKey, appendedAt: events.appendedAt, occurredAt: events.occurredAt })
-        .from(fanOuts)
-        .leftJoin(events, eq(events.sequence, fanOuts.sequence))
-        .orderBy(asc(fanOuts.sequence)),
     ),
   };
 }

@@ -5,7 +5,7 @@ import { renderStatement, sharedStatements, type Renderable } from '@session-sta
 
 import { sqliteCore } from '../db/drizzle.js';
 import { tables } from '../schema.js';
-import { fanOutQueries, headMarkQueries } from './appendQueries.js';
+import { headMarkQueries } from './appendQueries.js';
 import type { Positional } from './query.js';
 import { ownQueries, positionalQueries } from './storeQueries.js';
 
@@ -13,7 +13,7 @@ const dialect = new sqliteCore.SQLiteSyncDialect();
 
 /** Every statement, by label: the shared ones, SQLite's own, the append's. */
 export function statementQueries() {
-  return { ...sharedStatements(tables), ...ownQueries(), ...positionalQueries(), ...headMarkQueries(), ...fanOutQueries() };
+  return { ...sharedStatements(tables), ...ownQueries(), ...positionalQueries(), ...headMarkQueries() };
 }
 
 /** `sql` with its i-th `?` written `@names[i]`; the statements hold no `?` in a literal, which the count check would catch. */
