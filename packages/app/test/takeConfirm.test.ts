@@ -102,3 +102,26 @@ describe('the lease wake', () => {
     }
   });
 });
+
+describe('the notice link', () => {
+  test('noticeLink puts an Open link before the instruction; nothing returned, or a throw (logged), keeps the default text', async () => {
+    const [memory] = storeMatrix;
+    const link = (target: string): string | undefined => (target === CHILD ? `/chat/${encodeURIComponent(target)}` : target === OTHER_CHILD ? undefined : (() => { throw new Error('no route'); })());
+    const f = await openFixture(memory![1], { noticeLink: link });
+    try {
+      for (const child of [CHILD, OTHER_CHILD, 'agent:main:subagent:child-9']) {
+        await f.awareness.childSpawned({ parentKey: PARENT, childKey: child });
+        await f.awareness.record(humanTurn(child));
+      }
+      const [linked, plain, failed] = f.awareness.pending(PARENT);
+      expect(linked?.text).toBe(
+        `Session "${CHILD}" changed (other actor). Open: [session](</chat/${encodeURIComponent(CHILD)}>) Reconcile before acting: session_status sessionKey "${CHILD}" changesSince ${linked?.changesSince}.`,
+      );
+      expect(plain?.text).toBe(noticeTextOf(OTHER_CHILD, plain?.changesSince ?? -1));
+      expect(failed?.text).toBe(noticeTextOf('agent:main:subagent:child-9', failed?.changesSince ?? -1));
+      expect(f.logger.entries).toContainEqual({ level: 'warn', message: 'noticeLink threw; the notice has no link', fields: expect.objectContaining({ operation: 'noticeLink' }) });
+    } finally {
+      await f.dispose();
+    }
+  });
+});
