@@ -67,7 +67,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const head = session?.head ?? initialHead;
     const sequence = asSequence(Math.max(state.lastSequence, head.head) + 1);
     const payload = command.payloadJson === undefined ? undefined : payloadFromJson(command.payloadJson);
-    const plan = planAppend({ command, sequence, appendedAt, payload, cursorsOnTarget: cursors === undefined ? [] : soundCursors(state, 'append', cursors.values()), seedWatcher: request.seedWatcher });
+    const plan = planAppend({ command, sequence, appendedAt, payload, cursorsOnTarget: cursors === undefined ? [] : soundCursors(state, 'append', cursors.values()), seedWatcher: request.seedWatcher, headBefore: head.head });
     const nextHead = evolveHead(head, { type: 'appended', sequence });
     state.lastSequence = sequence;
     if (session === undefined) state.sessions.set(command.sessionKey, { head: nextHead, events: [plan.event] });

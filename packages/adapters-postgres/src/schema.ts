@@ -1,7 +1,7 @@
 // The store's drizzle tables in its own schema (every name qualified, so no statement depends on search_path); drizzle-kit migrates from them.
 import { pgCore } from './drizzle.js';
 
-const { bigint, customType, index, json, pgSchema, primaryKey, text, uniqueIndex } = pgCore;
+const { bigint, customType, index, json, pgSchema, primaryKey, smallint, text, uniqueIndex } = pgCore;
 
 /** Keys compare byte-wise (COLLATE "C") as in every other store; drizzle has no column collation, so the type carries it. */
 const keyText = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
@@ -53,6 +53,8 @@ export function storeTables(schemaName: string) {
       touchedAt: bigint('touched_at', { mode: 'number' }).notNull(),
       /** While the notice is taken, the end of its lease (clock ms); null otherwise. */
       takenUntil: bigint('taken_until', { mode: 'number' }),
+      /** 1 for an ambient watch (its notices wake nobody), else 0. */
+      ambient: smallint('ambient').notNull().default(0),
     },
     (table) => [
       primaryKey({ name: 'cursors_pkey', columns: [table.watcher, table.target] }),
@@ -72,7 +74,7 @@ export function storeTables(schemaName: string) {
       type: text('type').notNull(),
       /** The reason of a `watch_ended`, else null. */
       reason: text('reason'),
-      /** How a `watch_started` began (spawn or watch), else null. */
+      /** How a `watch_started` began (spawn, watch or ambient), else null. */
       via: text('via'),
       acked: bigint('acked', { mode: 'number' }).notNull(),
       notified: bigint('notified', { mode: 'number' }).notNull(),
@@ -80,6 +82,8 @@ export function storeTables(schemaName: string) {
       recordedAt: bigint('recorded_at', { mode: 'number' }).notNull(),
       /** The cursor's lease end after the entry, or null. */
       takenUntil: bigint('taken_until', { mode: 'number' }),
+      /** The cursor's class after the entry: 1 for an ambient watch, else 0. */
+      ambient: smallint('ambient').notNull().default(0),
     },
     (table) => [
       index('cursor_journal_pair').on(table.watcher, table.target, table.position),

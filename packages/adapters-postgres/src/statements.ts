@@ -35,9 +35,11 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
 
 type Orm = NodePgDatabase<StoreTables>;
 /** The journal placeholders, each the array of one JournalParams field. */
-export const JOURNAL_COLUMNS = { jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via', jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt', jTakenUntil: 'takenUntil' } as const satisfies Record<string, keyof JournalParams>;
-/** The cursor placeholders of a plan write, each the array of one CursorRow field. */
-export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt', takenUntil: 'takenUntil' } as const;
+export const JOURNAL_COLUMNS = { jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via', jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt', jTakenUntil: 'takenUntil', jAmbient: 'ambient' } as const satisfies Record<string, keyof JournalParams>;
+/** The cursor placeholders of a plan write, each the array of one CursorWrite field. */
+export const CURSOR_COLUMNS = { watchers: 'watcher', targets: 'target', acked: 'acked', notified: 'notified', material: 'material', touchedAt: 'touchedAt', takenUntil: 'takenUntil', ambient: 'ambient' } as const;
+/** A cursor row as written: its class 1 (ambient) or 0. */
+export type CursorWrite = Omit<CursorRow, 'ambient'> & { readonly ambient: number };
 
 /** One array per placeholder of `Columns`, of the field of `Row` it names. */
 export type Arrays<Row, Columns extends Record<string, keyof Row>> = { readonly [K in keyof Columns]: readonly Row[Columns[K]][] };
@@ -62,11 +64,11 @@ function ownStatements(orm: Orm, tables: StoreTables) {
   const schemaName = getTableConfig(events).schema;
   if (schemaName === undefined) throw new Error('prepareStatements: the tables must be in a schema of their own');
   const eventSequence = sql.raw(`'${schemaName}.event_sequence'::regclass`);
-  const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at, taken_until)
-SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at, j.taken_until
+  const journalInsert = sql`INSERT INTO ${cursorJournal} (watcher, target, type, reason, via, acked, notified, material, recorded_at, taken_until, ambient)
+SELECT j.watcher, j.target, j.type, j.reason, j.via, j.acked, j.notified, j.material, j.recorded_at, j.taken_until, j.ambient
 FROM unnest(${p('jWatchers')}::text[], ${p('jTargets')}::text[], ${p('jTypes')}::text[], ${p('jReasons')}::text[], ${p('jVias')}::text[],
-            ${p('jAcked')}::bigint[], ${p('jNotified')}::bigint[], ${p('jMaterial')}::bigint[], ${p('jRecordedAt')}::bigint[], ${p('jTakenUntil')}::bigint[])
-  WITH ORDINALITY AS j(watcher, target, type, reason, via, acked, notified, material, recorded_at, taken_until, ord)
+            ${p('jAcked')}::bigint[], ${p('jNotified')}::bigint[], ${p('jMaterial')}::bigint[], ${p('jRecordedAt')}::bigint[], ${p('jTakenUntil')}::bigint[], ${p('jAmbient')}::smallint[])
+  WITH ORDINALITY AS j(watcher, target, type, reason, via, acked, notified, material, recorded_at, taken_until, ambient, ord)
 ORDER BY j.ord`;
   return compileAll({
     /** {target} → one row when any cursor targets the session. */
@@ -89,10 +91,10 @@ RETURNING sequence`),
     /** {target} → every cursor on it, locked, as CursorValues. */
     cursorsOnTarget: q<{ target: string }>(orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update')),
     /** Writes a plan in one statement: its cursor rows (upserted: a spawn seed may create one) and its journal entries, in order. */
-    writeCursorPlan: q<Arrays<CursorRow, typeof CURSOR_COLUMNS> & JournalArrays>(sql`WITH written AS (
-  INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at, taken_until)
-  SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[], ${p('touchedAt')}::bigint[], ${p('takenUntil')}::bigint[])
-  ON CONFLICT (watcher, target) DO UPDATE SET acked = excluded.acked, notified = excluded.notified, material = excluded.material, touched_at = excluded.touched_at, taken_until = excluded.taken_until
+    writeCursorPlan: q<Arrays<CursorWrite, typeof CURSOR_COLUMNS> & JournalArrays>(sql`WITH written AS (
+  INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at, taken_until, ambient)
+  SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[], ${p('acked')}::bigint[], ${p('notified')}::bigint[], ${p('material')}::bigint[], ${p('touchedAt')}::bigint[], ${p('takenUntil')}::bigint[], ${p('ambient')}::smallint[])
+  ON CONFLICT (watcher, target) DO UPDATE SET acked = excluded.acked, notified = excluded.notified, material = excluded.material, touched_at = excluded.touched_at, taken_until = excluded.taken_until, ambient = excluded.ambient
 ), journal AS (
 ${journalInsert}
 )
@@ -107,9 +109,6 @@ SELECT 1`),
     lockHead: q<{ sessionKey: string }>(sql`INSERT INTO ${heads} (session_key, head, prune_watermark) VALUES (${p('sessionKey')}, 0, 0)
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
 RETURNING head, prune_watermark`),
-    /** Creates a cursor (a CursorRow) unless the pair has one (a concurrent watch made it first); returns a row when it did. */
-    insertCursor: q<CursorRow>(sql`INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at)
-VALUES (${p('watcher')}, ${p('target')}, ${p('acked')}, ${p('notified')}, ${p('material')}, ${p('touchedAt')}) ON CONFLICT DO NOTHING RETURNING 1`),
     /** {watcher, targets} → those cursors, locked in target order, as CursorValues. */
     drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
@@ -158,7 +157,7 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
     /** {cutoff, limit} → deletes up to `limit` cursors untouched since `cutoff`; returns each as CursorValues. */
     expireIdleCursors: q<Cutoff & Limit>(sql`DELETE FROM ${cursors} WHERE (${cursors.watcher}, ${cursors.target}) IN (
   SELECT ${cursors.watcher}, ${cursors.target} FROM ${cursors} WHERE ${cursors.touchedAt} < ${p('cutoff')} LIMIT ${p('limit')} FOR UPDATE SKIP LOCKED
-) RETURNING watcher, target, acked, notified, material, touched_at, taken_until`),
+) RETURNING watcher, target, acked, notified, material, touched_at, taken_until, ambient`),
     /** → [aged event left, idle cursor left, aged journal entry after `after`]: the end-of-batch probes in one round trip, each only when
      * flagged. Scalar subqueries, not EXISTS, whose ORDER BY the planner drops. */
     batchLeft: q<Cutoff & { byAge: boolean; cursorCutoff: number; cursorsByAge: boolean; after: number }>(sql`SELECT ${p('byAge')}::boolean AND (${shared.agedLeft}) IS NOT NULL,

@@ -41,9 +41,9 @@ test('the generated migrations make the same schema as the hand-written ones, fr
     const shapes = await withClient(async (c) => {
       await migrate(c, fresh!);
       await legacyMigrate(c, legacy!, 2);
-      expect(await migrate(c, legacy!)).toEqual([3]);
+      expect(await migrate(c, legacy!)).toEqual([3, 4]);
       await legacyMigrate(c, upgraded!, 1);
-      expect(await migrate(c, upgraded!)).toEqual([2, 3]);
+      expect(await migrate(c, upgraded!)).toEqual([2, 3, 4]);
       return [await schemaShape(c, fresh!), await schemaShape(c, legacy!), await schemaShape(c, upgraded!)];
     });
     expect(shapes[0]).toEqual(shapes[1]);
@@ -51,18 +51,18 @@ test('the generated migrations make the same schema as the hand-written ones, fr
   });
 });
 
-test('a version-2 schema gains only the notice lease (version 3): it keeps its rows and goes on from its sequences', async () => {
+test('a version-2 schema gains only the notice lease (version 3) and the watch class (4, every watch explicit): it keeps its rows and goes on from its sequences', async () => {
   await withSchemas(1, async ([schema]) => {
     await withClient((c) => legacyMigrate(c, schema!, 2));
     await insertRows(schema!);
     await withClient((c) =>
       c.query(`INSERT INTO cursor_journal (watcher, target, type, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', 'watch', 0, 0, 0, 1)`),
     schema);
-    expect(await withClient((c) => migrate(c, schema!))).toEqual([3]);
+    expect(await withClient((c) => migrate(c, schema!))).toEqual([3, 4]);
     const store = await openPostgresStore({ connectionString: pgUrl(), schema: schema! });
     try {
       expect((await store.readHeads()).map((h) => [h.sessionKey, h.head])).toEqual([['agent:b:main', 5]]);
-      expect((await store.listCursors()).map((c) => [c.watcher, c.target, c.material])).toEqual([['agent:a:main', 'agent:b:main', 5]]);
+      expect((await store.listCursors()).map((c) => [c.watcher, c.target, c.material, c.ambient])).toEqual([['agent:a:main', 'agent:b:main', 5, undefined]]);
       expect((await store.readCursorJournal()).map((e) => [e.position, e.event.type])).toEqual([[1, 'watch_started']]);
       const [next, again] = await store.append([
         request(humanTurn(key('agent:b:main'), { dedupeKey: 'd-2' })),
@@ -79,6 +79,7 @@ test('a version-2 schema gains only the notice lease (version 3): it keeps its r
       { version: 1, name: 'initial' },
       { version: 2, name: 'cursor_journal' },
       { version: 3, name: 'notice_lease' },
+      { version: 4, name: 'watch_class' },
     ]);
   });
 });

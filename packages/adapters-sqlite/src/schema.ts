@@ -52,13 +52,15 @@ export const cursors = sqliteTable(
     touchedAt: integer('touched_at').notNull(),
     /** While the notice is taken, the end of its lease (clock ms); null otherwise. */
     takenUntil: integer('taken_until'),
+    /** 1 for an ambient watch (its notices wake nobody), else 0. */
+    ambient: integer('ambient').notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.watcher, table.target] }),
     index('cursors_target').on(table.target),
     // Partial and covering: scanPending (the restart scan and re-reads) reads only this index.
     index('cursors_lagging')
-      .on(table.watcher, table.target, table.acked, table.notified, table.material, table.takenUntil)
+      .on(table.watcher, table.target, table.acked, table.notified, table.material, table.takenUntil, table.ambient)
       .where(sql`${table.material} > ${table.acked}`),
     index('cursors_touched_at').on(table.touchedAt),
   ],
@@ -74,7 +76,7 @@ export const cursorJournal = sqliteTable(
     type: text('type').notNull(),
     /** The reason of a `watch_ended`, else null. */
     reason: text('reason'),
-    /** How a `watch_started` began (spawn or watch), else null. */
+    /** How a `watch_started` began (spawn, watch or ambient), else null. */
     via: text('via'),
     acked: integer('acked').notNull(),
     notified: integer('notified').notNull(),
@@ -83,6 +85,8 @@ export const cursorJournal = sqliteTable(
     recordedAt: integer('recorded_at').notNull(),
     /** The cursor's lease end after the entry, or null. */
     takenUntil: integer('taken_until'),
+    /** The cursor's class after the entry: 1 for an ambient watch, else 0. */
+    ambient: integer('ambient').notNull().default(0),
   },
   (table) => [
     // A pair's history, and "is there a later entry of this pair" for retention.

@@ -35,8 +35,8 @@ export function filterStatement({ watcher, target }: CursorFilter): 'All' | 'OfW
   return target === undefined ? 'OfWatcher' : 'OfPair';
 }
 
-/** A cursor row's values for upsertCursor (no lease is null). */
-export const cursorParams = (row: CursorRow): CursorParams => ({ ...row, takenUntil: row.takenUntil ?? null });
+/** A cursor row's values for upsertCursor (no lease is null, the class 1 or 0). */
+export const cursorParams = (row: CursorRow): CursorParams => ({ ...row, takenUntil: row.takenUntil ?? null, ambient: row.ambient === true ? 1 : 0 });
 
 /** Writes a moved cursor row (one just read under the write lock) with updateCursor. */
 export function moveCursor(st: Statements, row: CursorRow): void {

@@ -161,7 +161,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
   });
 
-  test('a version-2 file gains the notify marks (3), the notice lease (4) and the fan-out table only until 5 drops it, keeps its rows and goes on from its sequences', async () => {
+  test('a version-2 file gains the notify marks (3), the notice lease (4), the fan-out table only until 5 drops it and the watch class (6, every watch explicit), keeps its rows and goes on from its sequences', async () => {
     const old = new Database(temp.path);
     try {
       legacyMigrate(old, 2);
@@ -169,7 +169,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
       old
         .prepare("INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at) VALUES ('agent:a:main', 'agent:b:main', 'watch_started', NULL, 'watch', 0, 0, 0, 1)")
         .run();
-      expect(migrate(betterSqlite3Client(old))).toEqual([3, 4, 5]);
+      expect(migrate(betterSqlite3Client(old))).toEqual([3, 4, 5, 6]);
     } finally {
       old.close();
     }
@@ -179,7 +179,7 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
       expect((await store.readHeads()).map((h) => [h.sessionKey, h.head])).toEqual([['agent:b:main', 5]]);
       const page = await store.readChanges(target, 0 as Parameters<typeof store.readChanges>[1], 10);
       expect(page.events.map((e) => [e.sequence, e.summary, e.payload])).toEqual([[5, 'a change', { n: 1 }]]);
-      expect((await store.listCursors()).map((c) => [c.watcher, c.target, c.material])).toEqual([['agent:a:main', 'agent:b:main', 5]]);
+      expect((await store.listCursors()).map((c) => [c.watcher, c.target, c.material, c.ambient])).toEqual([['agent:a:main', 'agent:b:main', 5, undefined]]);
       expect((await store.readCursorJournal()).map((e) => [e.position, e.event.type])).toEqual([[1, 'watch_started']]);
       // The AUTOINCREMENT counter came along: the next event continues above the old head, and the
       // old dedupe key is still unique.
@@ -196,13 +196,14 @@ describe('a file the hand-written migrations made (before drizzle-kit)', () => {
     }
     const raw = new Database(temp.path);
     try {
-      expect(schemaVersion(betterSqlite3Client(raw))).toBe(5);
+      expect(schemaVersion(betterSqlite3Client(raw))).toBe(6);
       expect(raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([
         { version: 1, name: 'initial' },
         { version: 2, name: 'cursor_journal' },
         { version: 3, name: 'fan_out' },
         { version: 4, name: 'notice_lease' },
         { version: 5, name: 'drop_fan_outs' },
+        { version: 6, name: 'watch_class' },
       ]);
     } finally {
       raw.close();

@@ -134,7 +134,7 @@ test('the journal cap, counted only up to one past the batch, still reports not 
   // Ten entries of pairs that have no cursor (all removable), recorded now (none aged).
   db.client.transaction(() => {
     for (let i = 0; i < 10; i += 1) {
-      db.statements.insertJournal.run({ watcher: key(i), target: key(100), type: 'watch_ended', reason: 'expired', via: null, acked: 0, notified: 0, material: 0, recordedAt: T0, takenUntil: null });
+      db.statements.insertJournal.run({ watcher: key(i), target: key(100), type: 'watch_ended', reason: 'expired', via: null, acked: 0, notified: 0, material: 0, recordedAt: T0, takenUntil: null, ambient: 0 });
     }
   })();
   const entries = (): number => (db.client.prepare('SELECT count(*) AS n FROM cursor_journal').get() as { n: number }).n;

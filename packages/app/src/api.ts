@@ -65,6 +65,8 @@ export interface RecordInput {
   readonly occurredAt?: string | number | undefined;
   /** When true and nobody watches the session, nothing is written. */
   readonly onlyIfWatched?: boolean | undefined;
+  /** At most 16 watchers this change concerns (e.g. the spawning parent): one it notifies that has no cursor on the session gets one. */
+  readonly watchers?: readonly string[] | undefined;
 }
 
 /** Why `record` or `childSpawned` wrote nothing, told apart by `name`. */
@@ -153,6 +155,8 @@ export interface SessionStateAwareness {
   childSpawned(input: ChildSpawnedInput): Promise<ChildSpawnedResult>;
   /** After a successful dispatch: with `watch`, the sender watches `deliveredTo` from its current version. */
   sent(input: SentInput): Promise<{ readonly watched: boolean }>;
+  /** The watcher watches the target from its current version (as `sent` with `watch`); `ambient`: its notices wake nobody until an explicit watch. */
+  watch(watcherKey: string, targetKey: string, options?: { readonly ambient?: boolean | undefined }): Promise<{ readonly watched: boolean }>;
   /** The watcher's queued notices that are not taken, oldest first, without consuming them. */
   pending(watcherKey: string): Notice[];
   /** Consumes the watcher's notices that are not taken (all or nothing): `take` and `confirm` in one call. */

@@ -157,6 +157,17 @@ describe.each(DRIVERS)('a gateway on %s and another process on the same SQLite f
     expect(gw.awareness.metrics()).toMatchObject({ noticesQueued: 1, noticesSignalled: 1 });
   });
 
+  test('another process’s record on an ambient-watched target queues the notice in the gateway but wakes nobody, as does the next gateway’s restart scan', async () => {
+    const gw = await gateway(driver);
+    await gw.awareness.watch(WATCHER, TARGET, { ambient: true });
+    await cliRecord(temp.path, TARGET);
+    await until(() => gw.awareness.pending(WATCHER).length > 0, 'the notice reaches the gateway');
+    expect([noticeTexts(gw.awareness.pending(WATCHER)), gw.wakes]).toEqual([[noticeTextOf(TARGET, 0)], []]);
+    const next = await gateway(driver);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([noticeTexts(next.awareness.pending(WATCHER)), next.wakes]).toEqual([[noticeTextOf(TARGET, 0)], []]);
+  });
+
   test('another process’s status with reader up to the head withdraws the gateway’s queued notice', async () => {
     const gw = await gateway(driver);
     const other = await otherProcess(driver);

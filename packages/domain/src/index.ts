@@ -8,7 +8,7 @@ export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, is
 export { EventKind, EVENT_KINDS, ActorType, kindClass, type KindClass } from './input/eventKind.js';
 export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './input/summary.js';
 export { PAYLOAD_MAX_BYTES, type JsonValue, type Payload } from './input/payload.js';
-export { clampOccurredAt, DedupeKey, OccurredAt, OCCURRED_AT_WINDOW_MS, decodeRecordInput } from './input/recordInput.js';
+export { clampOccurredAt, DedupeKey, MAX_RECORD_WATCHERS, OccurredAt, OCCURRED_AT_WINDOW_MS, decodeRecordInput } from './input/recordInput.js';
 export type { AppendCommand, AppendCommandFields, CommandPayload } from './input/recordInput.js';
 
 export { toRecordedEvent, toSessionEvent, type RecordedEvent, type SessionEvent, type StoredEvent } from './log/event.js';
@@ -18,7 +18,7 @@ export { planAppend, toStoredEvent, type AppendPlan, type AppendPlanInput, type 
 export { assertAppendRequest, assertStoreKey } from './ports/storeGuard.js';
 export { assertOverviewLimits, isOverviewSource, overviewOf, type OverviewLimits, type OverviewSource, type StoreCounts, type StoreOverview } from './ports/storeOverview.js';
 
-export { CursorEvent, EndReason, WatchVia, decide, evolve, fromWatermarks, initialCursor, isCursorEvent, lease, notifies, toWatermarks } from './cursor/cursor.js';
+export { CursorEvent, EndReason, WatchVia, decide, evolve, fromWatermarks, initialCursor, isCursorEvent, lease, notifies, toWatermarks, watchClass } from './cursor/cursor.js';
 export type { Cursor, CursorCommand, CursorDecision, CursorNotice, CursorState, DecidedEvent, NoticeHeld, TargetEvent, Watermarks } from './cursor/cursor.js';
 export { journalRecords, type CursorJournalEntry, type CursorJournalRecord } from './cursor/journal.js';
 export { journalWindowEnd, planJournalPrune, planJournalWindow } from './cursor/journalWindow.js';

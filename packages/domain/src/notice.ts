@@ -22,9 +22,11 @@ export interface Notice {
   readonly reason: NoticeReason;
   /** The end of the notice's lease (clock ms) while it is taken. */
   readonly takenUntil?: number;
+  /** The notice of an ambient watch: queued, never woken for. */
+  readonly ambient?: true;
 }
 
-/** The queue's notice for a decided one on the (watcher, target) pair. */
-export function toNotice(watcher: string, target: string, notice: CursorNotice): Notice {
+/** The queue's notice for a decided one on the (watcher, target) pair, of the watch's class. */
+export function toNotice(watcher: string, target: string, notice: CursorNotice & Pick<Notice, 'ambient'>): Notice {
   return { watcher, target, ...notice };
 }

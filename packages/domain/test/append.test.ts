@@ -201,4 +201,16 @@ describe('toStoredEvent', () => {
       appendedAt: NOW,
     });
   });
+  test('a named watcher without a cursor first watches at the head before the event, so the event raises its notice; one with a cursor (ambient: its notice too) is moved as any', () => {
+    const plan = planAppend({
+      command: command({ kind: 'human_direct_message', watchers: [PARENT, PEER] }),
+      sequence: asSequence(9),
+      appendedAt: NOW,
+      cursorsOnTarget: [{ ...row(PEER, 6), ambient: true }],
+      headBefore: asSequence(7),
+    });
+    expect(plan.cursorWrites).toStrictEqual([{ ...row(PEER, 6, 9, 9), touchedAt: NOW, ambient: true }, { ...row(PARENT, 7, 9, 9), touchedAt: NOW }]);
+    expect(plan.journal.map((entry) => [entry.watcher, entry.event.type])).toStrictEqual([[PEER, 'notice_raised'], [PARENT, 'watch_started'], [PARENT, 'notice_raised']]);
+    expect(plan.notices.map((notice) => [notice.watcher, notice.acked, notice.reason, notice.ambient])).toStrictEqual([[PEER, 6, 'first', true], [PARENT, 7, 'first', undefined]]);
+  });
 });

@@ -12,6 +12,7 @@ import {
   isCursorEvent,
   lease,
   toWatermarks,
+  watchClass,
   type CursorCommand,
   type CursorNotice,
   type CursorState,
@@ -34,7 +35,7 @@ const TARGET = 'agent:t:main' as SessionKey;
 
 /** A command before the run gives it sequences: `gap` advances the target's log, `pick` chooses among the run's values. */
 type Step =
-  | { readonly type: 'watch'; readonly via: 'spawn' | 'watch'; readonly gap: number }
+  | { readonly type: 'watch'; readonly via: 'spawn' | 'watch' | 'ambient'; readonly gap: number }
   | { readonly type: 'observe'; readonly kind: (typeof EVENT_KINDS)[number]; readonly actor: 'watcher' | 'other' | 'none'; readonly gap: number }
   | { readonly type: 'drain'; readonly current: boolean; readonly pick: number }
   | { readonly type: 'take'; readonly current: boolean; readonly pick: number; readonly at: number; readonly lease: number }
@@ -44,7 +45,7 @@ type Step =
   | { readonly type: 'end'; readonly reason: 'reset' | 'deleted' | 'expired' | 'replaced' | 'unwatched' };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ type: fc.constant('watch' as const), via: fc.constantFrom('spawn' as const, 'watch' as const), gap: fc.integer({ min: 0, max: 2 }) }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('watch' as const), via: fc.constantFrom('spawn' as const, 'watch' as const, 'ambient' as const), gap: fc.integer({ min: 0, max: 2 }) }) },
   {
     weight: 8,
     arbitrary: fc.record({
@@ -65,7 +66,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 
 /** Histories that start with a watch, so most steps meet a cursor. */
 const historyArb: fc.Arbitrary<readonly Step[]> = fc
-  .tuple(fc.constantFrom('spawn' as const, 'watch' as const), fc.array(stepArb, { maxLength: 80, size: 'medium' }))
+  .tuple(fc.constantFrom('spawn' as const, 'watch' as const, 'ambient' as const), fc.array(stepArb, { maxLength: 80, size: 'medium' }))
   .map(([via, rest]) => [{ type: 'watch', via, gap: 0 }, ...rest]);
 
 /** The command a step is, given the log's head so far and the live cursor. */
@@ -181,8 +182,8 @@ function viaPlanners(steps: readonly Step[]) {
     const cursors = row === undefined ? [] : [row];
     let written: readonly CursorRow[] = [];
     let offered: readonly Notice[] = [];
-    if (command.type === 'watch' && command.via === 'watch') {
-      const plan = planWatch({ request: { watcher: WATCHER, target: TARGET, now }, existing: row, head: command.at });
+    if (command.type === 'watch' && command.via !== 'spawn') {
+      const plan = planWatch({ request: { watcher: WATCHER, target: TARGET, now, ambient: command.via === 'ambient' }, existing: row, head: command.at });
       [written] = [plan.cursorWrites];
       journal.push(...plan.journal);
     } else if (command.type === 'watch' || command.type === 'observe') {
@@ -223,21 +224,21 @@ function viaPlanners(steps: readonly Step[]) {
     }
     const [write] = written;
     if (write !== undefined) row = write;
-    rows.push(row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material, ...lease(row.takenUntil) });
+    rows.push(row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material, ...lease(row.takenUntil), ...watchClass(row.ambient) });
     const [notice] = offered;
-    notices.push(notice === undefined ? undefined : { acked: notice.acked, notified: notice.notified, reason: notice.reason, ...lease(notice.takenUntil) });
+    notices.push(notice === undefined ? undefined : { acked: notice.acked, notified: notice.notified, reason: notice.reason, ...lease(notice.takenUntil), ...watchClass(notice.ambient) });
   }
   return { rows, notices, journal, log };
 }
 
 describe('the store planners are decide and evolve', () => {
   test.prop([historyArb], { numRuns: 200 })(
-    "they write the decider's rows and return its notices, and their journal with the target's log replays to the last row",
+    "they write the decider's rows (ambient watches and promotions among them) and return its notices, each of its cursor's class, and their journal with the target's log replays to the last row",
     (steps) => {
       const run = live(steps);
       const planned = viaPlanners(steps);
       expect(planned.rows).toStrictEqual(run.rows);
-      expect(planned.notices).toStrictEqual(run.notices);
+      expect(planned.notices).toStrictEqual(run.notices.map((notice, i) => notice && { ...notice, ...watchClass(run.rows[i - 1]?.ambient) }));
       expect(watermarks(replayCursor(planned.journal, planned.log))).toStrictEqual(run.rows[run.rows.length - 1]);
     },
   );

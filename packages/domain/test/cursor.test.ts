@@ -5,7 +5,10 @@ import { describe, expect, test } from '@jest/globals';
 import { toWatermarks, type Cursor } from '../src/cursor/cursor.js';
 import type { EventKind } from '../src/input/eventKind.js';
 import { noticeText } from '../src/notice.js';
+import { stepPair } from '../src/cursor/plans.js';
+import type { SessionKey } from '../src/input/sessionKey.js';
 import {
+  OTHER,
   TARGET,
   WATCHER,
   acknowledged,
@@ -19,6 +22,7 @@ import {
   noticeOf,
   pending,
   raised,
+  read,
   reopened,
   restartScan,
   seed,
@@ -287,5 +291,39 @@ describe('take (the watcher takes the notice, leased until a time) and confirm (
       changed: true,
       notice: { acked: seq(5), notified: seq(11), reason: 'recovered' },
     });
+  });
+});
+
+describe('watch classes', () => {
+  const ambient = (at: number): CursorTestInput => ({ type: 'watch', at: seq(at), via: 'ambient' });
+  const explicit = (at: number): CursorTestInput => ({ type: 'watch', at: seq(at), via: 'watch' });
+
+  test('an ambient watch starts an ambient cursor on a pair without one and keeps any existing cursor as it is (never a downgrade)', () => {
+    spec.given([]).when(ambient(5)).then({ events: [started(5, 'ambient')], cursor: { ...idle(5), ambient: true }, changed: true });
+    spec.given([seed(5), foreign(8)]).when(ambient(12)).then({ events: [], cursor: pending(5, 8, 8), changed: false });
+    spec.given([explicit(5)]).when(ambient(12)).then({ events: [], cursor: idle(5), changed: false });
+    spec.given([ambient(5)]).when(ambient(12)).then({ events: [], cursor: { ...idle(5), ambient: true }, changed: false });
+  });
+
+  test('an explicit watch promotes an ambient cursor, watermarks and notice kept (watch_promoted); a spawn edge replaces it with a spawn cursor', () => {
+    spec.given([ambient(5), foreign(8)]).when(explicit(12)).then({ events: [{ type: 'watch_promoted' }], cursor: pending(5, 8, 8), changed: true });
+    spec.given([ambient(5), foreign(8)]).when(seed(12)).then({ events: [ended('replaced'), started(12)], cursor: idle(12), changed: true });
+  });
+
+  test('the class outlives every event of the watch: raised, repeated, taken, drained and reopened, read, recovered', () => {
+    const inputs: CursorTestInput[] = [ambient(5), foreign(8), foreign(9), { type: 'take', notified: seq(8), now: 1, until: 10 }, drain(8), read(8, 9), foreign(11), restartScan];
+    let cursor: Cursor | undefined;
+    for (const input of inputs) {
+      cursor = step(cursor, input).cursor;
+      expect(cursor?.ambient).toBe(true);
+    }
+  });
+
+  test('the notice of an ambient cursor is marked ambient where the planners name it (stepPair), and only there', () => {
+    const pair = { watcher: WATCHER as SessionKey, target: TARGET as SessionKey };
+    const row = { acked: seq(5), notified: seq(5), material: seq(5), ambient: true };
+    const observe = { type: 'observe', watcher: WATCHER, sequence: seq(8), kind: 'goal_changed', actorSessionKey: OTHER } as const;
+    expect(stepPair(pair, row, observe, 1).notice).toStrictEqual({ ...pair, acked: seq(5), notified: seq(8), reason: 'first', ambient: true });
+    expect(stepPair(pair, { ...row, ambient: false }, observe, 1).notice).toStrictEqual({ ...pair, acked: seq(5), notified: seq(8), reason: 'first' });
   });
 });

@@ -99,6 +99,30 @@ describe('explainPair', () => {
   });
 });
 
+describe('an ambient watch in the journal', () => {
+  const AMBIENT: readonly CursorEvent[] = [
+    { type: 'watch_started', via: 'ambient', at: seq(3) },
+    { type: 'notice_raised', acked: seq(3), notified: seq(5) },
+    { type: 'watch_promoted' },
+    { type: 'notice_acknowledged', acked: seq(5) },
+  ];
+
+  test('each entry carries the class after it; replay rebuilds it, from the watch start or from a later entry when retention removed the start', () => {
+    expect(journalOf(AMBIENT).map((entry) => entry.ambient === true)).toStrictEqual([true, true, false, false]);
+    expect(replayCursor(journalOf(AMBIENT.slice(0, 2)), [])).toStrictEqual({ ...pending(3, 5, 5), ambient: true });
+    expect(replayCursor(journalOf(AMBIENT.slice(0, 2)).slice(1), [])).toStrictEqual({ ...pending(3, 5, 5), ambient: true });
+    expect(replayCursor(journalOf(AMBIENT), [])).toStrictEqual(idle(5));
+  });
+
+  test('explain says how the watch began, marks the ambient entries and explains the promotion', () => {
+    expect(explainPair(journalOf(AMBIENT.slice(0, 3))).lines.slice(0, 3)).toStrictEqual([
+      '#1 2026-11-29T10:00:00.000Z watch started at 3: an ambient watch (its notices are queued but wake nobody), at the target\'s head then [acked 3, notified 3, material 3, ambient]',
+      '#2 2026-11-29T10:00:00.000Z notice raised: a change by another actor at 5 while idle at 3; the notice is frozen at 5 and says changesSince 3 [acked 3, notified 5, material 5, ambient]',
+      '#3 2026-11-29T10:00:00.000Z watch promoted: an explicit watch of this ambient watch; its notices wake the watcher from now on [acked 3, notified 5, material 5]',
+    ]);
+  });
+});
+
 describe('planHeadWrite', () => {
   const head = (h: number, w: number) => ({ head: seq(h), pruneWatermark: seq(w) });
 

@@ -206,3 +206,28 @@ describe('payload values never reach an error message in full', () => {
     expect(decoded._tag === 'Left' && decoded.left.message).toContain('omit the property instead of undefined');
   });
 });
+
+describe('watchers', () => {
+  test('keeps, once each and in order, the named agent-qualified watchers the event notifies; the target, the actor and other keys take no part; a named one that takes part makes onlyIfWatched false', () => {
+    const named = ['agent:main:main', 'agent:ops:main', 'agent:main:main', VALID_RECORD.sessionKey, 'agent:peer:main', 'global', 'agent:main'];
+    const command = accepted({ ...VALID_RECORD, actorSessionKey: 'agent:peer:main', onlyIfWatched: true, watchers: named });
+    expect([command.watchers, command.onlyIfWatched]).toStrictEqual([['agent:main:main', 'agent:ops:main'], false]);
+    expect(accepted({ ...VALID_RECORD, onlyIfWatched: true, watchers: ['global'] })).toStrictEqual({ ...VALID_RECORD, onlyIfWatched: true });
+    // A log-only kind notifies nobody: its named watchers are dropped.
+    expect(accepted({ ...VALID_RECORD, kind: 'run_completed', watchers: ['agent:main:main'] }).watchers).toBeUndefined();
+  });
+
+  test.each([
+    [['agent:main:main', 'bad key'], 'record.watchers.1', 'a session key of'],
+    ['agent:main:main', 'record.watchers', 'an array of at most 16 session keys'],
+    [Array.from({ length: 17 }, (_, i) => `agent:w${i}:main`), 'record.watchers', 'an array of at most 16 session keys'],
+  ])('%j is rejected naming %s', (watchers, field, expected) => {
+    const error = rejected({ ...VALID_RECORD, watchers });
+    expect([error.field, error.expected.startsWith(expected)]).toStrictEqual([field, true]);
+    expect(error.message).not.toContain('bad key');
+  });
+
+  test('16 watchers are accepted', () => {
+    expect(accepted({ ...VALID_RECORD, watchers: Array.from({ length: 16 }, (_, i) => `agent:w${i}:main`) }).watchers).toHaveLength(16);
+  });
+});

@@ -84,4 +84,15 @@ export const GENERATED_MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX \"cursors_lagging\" ON \"__session_state__\".\"cursors\" USING btree (\"watcher\",\"target\") INCLUDE (\"acked\",\"notified\",\"material\",\"taken_until\") WHERE \"material\" > \"acked\";",
     ].join('\n'),
   },
+  {
+    version: 4,
+    name: "watch_class",
+    // drizzle/0004_watch_class.sql
+    sql: [
+      "ALTER TABLE \"__session_state__\".\"cursor_journal\" ADD COLUMN \"ambient\" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint",
+      "ALTER TABLE \"__session_state__\".\"cursors\" ADD COLUMN \"ambient\" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint",
+      "DROP INDEX \"__session_state__\".\"cursors_lagging\";--> statement-breakpoint",
+      "CREATE INDEX \"cursors_lagging\" ON \"__session_state__\".\"cursors\" USING btree (\"watcher\",\"target\") INCLUDE (\"acked\",\"notified\",\"material\",\"taken_until\",\"ambient\") WHERE \"material\" > \"acked\";",
+    ].join('\n'),
+  },
 ];

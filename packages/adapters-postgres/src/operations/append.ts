@@ -1,5 +1,5 @@
 // Append: one transaction per batch (group commit), sequences drawn under the head-row lock; on a request's failure, again with savepoints.
-import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, headOfRow, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type AppendRequest } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -38,13 +38,15 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
   if (command.onlyIfWatched && (await run(client, st.anyCursorOnTarget, { target: command.sessionKey })).length === 0) {
     return { type: 'skipped', reason: 'unwatched' };
   }
+  // A named watcher's new cursor starts at the head before the event, read under the head-row lock.
+  const [before] = command.watchers === undefined ? [] : await run(client, st.lockHead, { sessionKey: command.sessionKey });
   const params = eventParams(request);
   const [inserted] = await run(client, st.appendEvent, params);
   if (inserted === undefined) throw new Error('the event insert returned no sequence');
   const sequence = asSequence(inserted[0] as number);
   // The cursors are read after the insert, once the head lock is held.
   const cursorValues = await run(client, st.cursorsOnTarget, { target: command.sessionKey });
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher, headBefore: before && headOfRow(before).head });
   await writeCursorPlan(db, client, plan);
   // Only a cursor that became pending is signalled: a repeat keeps the notice its owner was told of.
   await signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first'));

@@ -4,7 +4,7 @@ import type { CursorFilter, CursorJournalEntry, CursorJournalRecord, CursorRow }
 import type { PoolClient } from 'pg';
 
 import { readAlone, run } from '../connection/transaction.js';
-import { CURSOR_COLUMNS, JOURNAL_COLUMNS, type Arrays, type JournalArrays } from '../statements.js';
+import { CURSOR_COLUMNS, JOURNAL_COLUMNS, type Arrays, type CursorWrite, type JournalArrays } from '../statements.js';
 import type { StoreDb } from '../storeDb.js';
 
 /** One array per placeholder of `columns`, each of its field of `rows`, in row order. */
@@ -18,7 +18,8 @@ const journalArrays = (records: readonly CursorJournalRecord[]): JournalArrays =
 /** Writes a plan's cursor rows and journal entries in one statement (nothing when both are empty). */
 export async function writeCursorPlan(db: StoreDb, client: PoolClient, plan: { readonly cursorWrites: readonly CursorRow[]; readonly journal: readonly CursorJournalRecord[] }): Promise<void> {
   if (plan.cursorWrites.length === 0 && plan.journal.length === 0) return;
-  await run(client, db.statements.writeCursorPlan, { ...arraysOf(plan.cursorWrites, CURSOR_COLUMNS), ...journalArrays(plan.journal) });
+  const rows = plan.cursorWrites.map((row): CursorWrite => ({ ...row, ambient: row.ambient === true ? 1 : 0 }));
+  await run(client, db.statements.writeCursorPlan, { ...arraysOf(rows, CURSOR_COLUMNS), ...journalArrays(plan.journal) });
 }
 
 /** Appends `records` in order, in one statement (nothing when empty). */

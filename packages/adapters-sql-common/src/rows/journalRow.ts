@@ -1,9 +1,9 @@
 // A cursor journal entry as a SQL row: one insert's named values, and a stored row read back with the checks both adapters share.
-import { asSequence, CursorEvent, lease, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
+import { asSequence, CursorEvent, lease, watchClass, type CorruptRowSink, type CursorJournalEntry, type CursorJournalRecord, type SessionKey } from '@session-state/domain';
 
 import { storedLeaseProblem, storedWatermarksProblem } from './storedRow.js';
 
-/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks after it, the time. */
+/** The named values of a journal insert: the event's type, `reason` and `via` or null, the watermarks and class (1: ambient) after it, the time. */
 export interface JournalParams {
   readonly watcher: string;
   readonly target: string;
@@ -15,13 +15,14 @@ export interface JournalParams {
   readonly material: number;
   readonly recordedAt: number;
   readonly takenUntil: number | null;
+  readonly ambient: number;
 }
 
 export function journalParams(record: CursorJournalRecord): JournalParams {
   const { event } = record;
   const reason = event.type === 'watch_ended' ? event.reason : null;
   const via = event.type === 'watch_started' ? event.via : null;
-  return { watcher: record.watcher, target: record.target, type: event.type, reason, via, acked: record.acked, notified: record.notified, material: record.material, recordedAt: record.recordedAt, takenUntil: record.takenUntil ?? null };
+  return { watcher: record.watcher, target: record.target, type: event.type, reason, via, acked: record.acked, notified: record.notified, material: record.material, recordedAt: record.recordedAt, takenUntil: record.takenUntil ?? null, ambient: record.ambient === true ? 1 : 0 };
 }
 
 /** The event a row stores, rebuilt from its columns (unchecked: the codec decides, and refuses an unknown type). */
@@ -29,7 +30,7 @@ function eventOfColumns(type: unknown, reason: unknown, via: unknown, acked: unk
   if (type === 'watch_started') return { type, via, at: acked };
   if (type === 'notice_acknowledged') return { type, acked };
   if (type === 'notice_taken') return { type, acked, notified, material, until: takenUntil };
-  if (type === 'lease_expired') return { type };
+  if (type === 'lease_expired' || type === 'watch_promoted') return { type };
   if (type === 'material_kept') return { type, material };
   if (type === 'watch_ended') return { type, reason };
   return { type, acked, notified };
@@ -39,7 +40,7 @@ type CheckedRow = { readonly ok: true; readonly entry: CursorJournalEntry } | { 
 
 /** The entry a stored journal row holds, or why it cannot be used (position, pair, watermarks in order, time, a known event). */
 function checkJournalRow(row: readonly unknown[]): CheckedRow {
-  const [position, watcher, target, type, reason, via, acked, notified, material, recordedAt, takenUntil] = row;
+  const [position, watcher, target, type, reason, via, acked, notified, material, recordedAt, takenUntil, ambient] = row;
   if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 1) return { ok: false, reason: 'position is not a positive integer' };
   const problem = storedWatermarksProblem([watcher, target, acked, notified, material]);
   if (problem !== undefined) return { ok: false, reason: problem };
@@ -49,7 +50,7 @@ function checkJournalRow(row: readonly unknown[]): CheckedRow {
   const event = CursorEvent.decode(eventOfColumns(type, reason, via, acked, notified, material, takenUntil));
   if (event._tag === 'Left') return { ok: false, reason: 'not a known cursor event with its fields' };
   const pair = { watcher: watcher as SessionKey, target: target as SessionKey };
-  const watermarks = { acked: asSequence(acked as number), notified: asSequence(notified as number), material: asSequence(material as number), ...lease(takenUntil as number | null) };
+  const watermarks = { acked: asSequence(acked as number), notified: asSequence(notified as number), material: asSequence(material as number), ...lease(takenUntil as number | null), ...watchClass(ambient) };
   return { ok: true, entry: { position, ...pair, event: event.right, ...watermarks, recordedAt } };
 }
 

@@ -1,5 +1,5 @@
 // Stored rows (positional arrays) read back as events and cursors with the checks both SQL adapters share, so a bad row is refused alike.
-import { ActorType, asSequence, EVENT_KINDS, isSequence, lease, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
+import { ActorType, asSequence, EVENT_KINDS, isSequence, lease, watchClass, type CorruptRowSink, type CursorRow, type Payload, type SessionEvent, type SessionKey, type StoredEvent, type Watermarks } from '@session-state/domain';
 
 /** The column order of every event select (EVENT_FIELDS); `P` is how the payload column arrives. A changes read selects the first seven. */
 export type StoredEventValues<P = unknown> = [sequence: number, kind: string, actorType: string, actorSessionKey: string | null, summary: string, occurredAt: string, payload: P | null, sessionKey: string, dedupeKey: string | null, appendedAt: number];
@@ -49,8 +49,8 @@ function decodeEventValues(row: readonly unknown[], offset: number, parsePayload
   return { ok: true, event };
 }
 
-/** The column order of every cursor select: a CursorRow's fields (`takenUntil` null while not taken). */
-export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number, takenUntil: number | null];
+/** The column order of every cursor select: a CursorRow's fields (`takenUntil` null while not taken, `ambient` 1 or 0). */
+export type CursorValues = [watcher: string, target: string, acked: number, notified: number, material: number, touchedAt: number, takenUntil: number | null, ambient: number];
 
 /** Why a cursor row's pair and watermarks (its first five columns) cannot be used: text pair, sequences acked ≤ notified ≤ material. */
 export function storedWatermarksProblem(row: readonly unknown[]): string | undefined {
@@ -74,18 +74,18 @@ function refused(sink: CorruptRowSink, operation: string, reason: string): undef
   return undefined;
 }
 
-/** The watermarks of a cursor row's first five columns and the lease in `leaseAt`, or undefined after reporting a refused row to `sink`. */
+/** The watermarks of a cursor row's first five columns, the lease in `leaseAt` and the class after it, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredWatermarks(sink: CorruptRowSink, operation: string, row: readonly unknown[], leaseAt = 5): Watermarks | undefined {
   const problem = storedWatermarksProblem(row) ?? storedLeaseProblem(row[leaseAt]);
   if (problem !== undefined) return refused(sink, operation, problem);
-  return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), ...lease(row[leaseAt] as number | null) };
+  return { acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), ...lease(row[leaseAt] as number | null), ...watchClass(row[leaseAt + 1]) };
 }
 
 /** Stored CursorValues as a CursorRow, or undefined after reporting a refused row to `sink`. */
 export function decodeStoredCursor(sink: CorruptRowSink, operation: string, row: readonly unknown[]): CursorRow | undefined {
   const problem = storedCursorProblem(row);
   if (problem !== undefined) return refused(sink, operation, problem);
-  return { watcher: row[0] as SessionKey, target: row[1] as SessionKey, acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), touchedAt: row[5] as number, ...lease(row[6] as number | null) };
+  return { watcher: row[0] as SessionKey, target: row[1] as SessionKey, acked: asSequence(row[2] as number), notified: asSequence(row[3] as number), material: asSequence(row[4] as number), touchedAt: row[5] as number, ...lease(row[6] as number | null), ...watchClass(row[7]) };
 }
 
 /** The sound rows of a cursor select, in order; each corrupt one is reported to `sink` and left out. */

@@ -84,7 +84,7 @@ export type SharedStatementName = keyof ReturnType<typeof sharedStatements>;
 export type SharedStatementParams = { readonly [K in SharedStatementName]: ReturnType<typeof sharedStatements>[K] extends { readonly '~params'?: infer P extends object } ? P : never };
 
 /** The RETURNING list of a cursor delete (SQLite's RETURNING takes no table prefix). */
-const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at, taken_until';
+const CURSOR_COLUMN_NAMES = 'watcher, target, acked, notified, material, touched_at, taken_until, ambient';
 
 /** ` WHERE` equality on the filter's fields (nothing when it names none). */
 function filtered(table: SqlTables['cursors' | 'cursorJournal'], { watcher, target }: CursorFilter): SQL {

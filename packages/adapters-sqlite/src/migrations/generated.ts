@@ -133,4 +133,15 @@ export const GENERATED_MIGRATIONS: readonly Migration[] = [
       "DROP TABLE `fan_outs`;",
     ].join('\n'),
   },
+  {
+    version: 6,
+    name: "watch_class",
+    // drizzle/0005_watch_class.sql
+    sql: [
+      "DROP INDEX `cursors_lagging`;--> statement-breakpoint",
+      "ALTER TABLE `cursors` ADD `ambient` integer DEFAULT 0 NOT NULL;--> statement-breakpoint",
+      "CREATE INDEX `cursors_lagging` ON `cursors` (`watcher`,`target`,`acked`,`notified`,`material`,`taken_until`,`ambient`) WHERE \"cursors\".\"material\" > \"cursors\".\"acked\";--> statement-breakpoint",
+      "ALTER TABLE `cursor_journal` ADD `ambient` integer DEFAULT 0 NOT NULL;",
+    ].join('\n'),
+  },
 ];

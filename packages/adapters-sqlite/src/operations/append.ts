@@ -6,6 +6,7 @@ import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutc
 import { decodeEventValues } from './reads.js';
 import { writeJournal } from './journal.js';
 import { withLogMaterial } from './logMaterial.js';
+import { readHead } from './headRow.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { cursorParams, moveCursor } from '../statements.js';
 
@@ -22,6 +23,8 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
 
   const cursorValues = st.cursorsOnTarget.all(command.sessionKey);
   if (command.onlyIfWatched && cursorValues.length === 0) return { type: 'skipped', reason: 'unwatched' };
+  // Where a named watcher's new cursor starts.
+  const headBefore = command.watchers === undefined ? undefined : readHead(db, command.sessionKey)?.head;
 
   const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
   // Positional, in INSERT_EVENT_ORDER; the payload is the JSON text validated, not serialised again.
@@ -46,11 +49,11 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
   if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterial(db, [cursorsOnTarget[seedAt] as CursorRow])[0] as CursorRow;
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher, headBefore });
   const writes = plan.cursorWrites;
   for (let i = 0; i < writes.length; i += 1) {
     const row = writes[i] as CursorRow;
-    if (row.watcher === seedWatcher) st.upsertCursor.run(cursorParams(row));
+    if (row.watcher === seedWatcher || command.watchers?.includes(row.watcher) === true) st.upsertCursor.run(cursorParams(row));
     else if (row.material === row.notified) moveCursor(st, row);
   }
   if (plan.journal.length > 0) writeJournal(db, plan.journal);

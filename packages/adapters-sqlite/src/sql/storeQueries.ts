@@ -62,17 +62,17 @@ export function ownQueries() {
 
     /** Appends one journal entry; its position is the next AUTOINCREMENT value. */
     insertJournal: q<JournalParams>(
-      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt'), takenUntil: p('takenUntil') }),
+      orm.insert(cursorJournal).values({ watcher: p('watcher'), target: p('target'), type: p('type'), reason: p('reason'), via: p('via'), acked: p('acked'), notified: p('notified'), material: p('material'), recordedAt: p('recordedAt'), takenUntil: p('takenUntil'), ambient: p('ambient') }),
     ),
 
     /** Writes a cursor row whole (insert or overwrite). */
     upsertCursor: q<CursorParams>(
       orm
         .insert(cursors)
-        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt'), takenUntil: p('takenUntil') })
+        .values({ watcher: p('watcher'), target: p('target'), acked: p('acked'), notified: p('notified'), material: p('material'), touchedAt: p('touchedAt'), takenUntil: p('takenUntil'), ambient: p('ambient') })
         .onConflictDoUpdate({
           target: [cursors.watcher, cursors.target],
-          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at`, takenUntil: sql`excluded.taken_until` },
+          set: { acked: sql`excluded.acked`, notified: sql`excluded.notified`, material: sql`excluded.material`, touchedAt: sql`excluded.touched_at`, takenUntil: sql`excluded.taken_until`, ambient: sql`excluded.ambient` },
         }),
     ),
 

@@ -10,6 +10,7 @@ import { decodeReadable } from './unreadable.js';
 
 const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: SessionKeyInput }, { summary: Summary, dedupeKey: DedupeKey });
 const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
+const WatchOptions = strictType({}, { ambient: t.boolean });
 const StatusOptions = strictType({}, { changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
 const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: ChangesSince, limit: PageLimit });
@@ -50,6 +51,8 @@ export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawned
 export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> => decodeOrThrow(SentInput, value, 'sent');
 
 /** Options that may be left out (undefined is none). */
+export const decodeWatchOptions = (value: unknown): t.TypeOf<typeof WatchOptions> => (value === undefined ? {} : decodeOrThrow(WatchOptions, value, 'watch.options'));
+
 export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> => (value === undefined ? {} : decodeOrThrow(StatusOptions, value, 'status'));
 
 export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> => (value === undefined ? {} : decodeOrThrow(RetentionOptions, value, 'options.retention'));

@@ -1,28 +1,37 @@
-// `sent`, `unwatch`, `pending` and `drain`: a watch starts after a delivered message and ends on
+// `sent`, `watch`, `unwatch`, `pending` and `drain`: a watch starts after a delivered message or on request and ends on
 // request; the watcher's queued notices are read, or consumed all or nothing.
-import { isAgentQualified } from '@session-state/domain';
+import { isAgentQualified, type SessionKey } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSent, decodeSessionKey, decodeTaken } from '../input/codecs.js';
+import { decodeSent, decodeSessionKey, decodeTaken, decodeWatchOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type NoticeDeps = Pick<FacadeParts, 'store' | 'failures' | 'board' | 'order' | 'appends'>;
-type NoticeMethods = Pick<SessionStateAwareness, 'sent' | 'unwatch' | 'pending' | 'drain' | 'take' | 'confirm'>;
+type NoticeMethods = Pick<SessionStateAwareness, 'sent' | 'watch' | 'unwatch' | 'pending' | 'drain' | 'take' | 'confirm'>;
 
 export function createNoticeMethods({ store, failures, board, order, appends }: NoticeDeps): NoticeMethods {
+  /** Watches when the keys are two different agent-qualified ones (`watched` false otherwise: nothing is written). */
+  const watchPair = async (operation: 'sent' | 'watch', watcher: SessionKey, target: SessionKey, ambient: boolean): Promise<{ readonly watched: boolean }> => {
+    if (watcher === target || !isAgentQualified(watcher) || !isAgentQualified(target)) return { watched: false };
+    await order.enter(async () => {
+      // Read in the lane: the new cursor's touch time is when the watch runs.
+      const now = failures.now(operation, { watcher, target });
+      await failures.storeCall(operation, () => store.watch({ watcher, target, now, ...(ambient ? { ambient } : {}) }), { watcher, target });
+    });
+    return { watched: true };
+  };
+
   return {
     async sent(input) {
       failures.ensureOpen('sent');
       const { senderKey, deliveredTo, watch, delivered } = decodeSent(input);
-      const watchable = watch && delivered !== false && senderKey !== deliveredTo && isAgentQualified(senderKey) && isAgentQualified(deliveredTo);
-      if (!watchable) return { watched: false };
-      const fields = { watcher: senderKey, target: deliveredTo };
-      await order.enter(async () => {
-        // Read in the lane: the new cursor's touch time is when the watch runs.
-        const now = failures.now('sent', fields);
-        await failures.storeCall('sent', () => store.watch({ watcher: senderKey, target: deliveredTo, now }), fields);
-      });
-      return { watched: true };
+      return watch && delivered !== false ? watchPair('sent', senderKey, deliveredTo, false) : { watched: false };
+    },
+
+    async watch(watcherKey, targetKey, options) {
+      failures.ensureOpen('watch');
+      const [watcher, target] = [decodeSessionKey(watcherKey, 'watch.watcherKey'), decodeSessionKey(targetKey, 'watch.targetKey')];
+      return watchPair('watch', watcher, target, decodeWatchOptions(options).ambient === true);
     },
 
     async unwatch(watcherKey, targetKey) {

@@ -1,5 +1,5 @@
 // The notice board: the queue, the wake port and the notice counters. A wake means "this watcher has a notice
-// that is not taken": called when an entry becomes one (new, or its lease gone), once the facade is ready.
+// that is not taken": called when an entry becomes one (new, or its lease gone), once the facade is ready, unless ambient.
 import { isNestedSubagent, noticeText, type CursorPair, type DrainOutcome, type DrainRequest, type Logger, type Notice as StoreNotice, type SessionKey, type Wake } from '@session-state/domain';
 
 import type { Notice, TakenNotice } from '../api.js';
@@ -65,14 +65,14 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     const outcome = queue.offer(notice.watcher, notice, textOf);
     if (outcome !== 'queued') {
       if (!signalled && outcome === 'coalesced') counters.add('noticesCoalesced');
-      if (outcome === 'released') wake(notice.watcher);
+      if (outcome === 'released' && notice.ambient !== true) wake(notice.watcher);
       return;
     }
     counters.add('noticesQueued');
     if (signalled) counters.add('noticesSignalled');
     else if (notice.reason === 'reopen') counters.add('noticesReopened');
     else if (notice.reason === 'recovered') counters.add('noticesRecovered');
-    if (notice.takenUntil === undefined) wake(notice.watcher);
+    if (notice.takenUntil === undefined && notice.ambient !== true) wake(notice.watcher);
   };
 
   /** The clock's now for `operation`, or `fallback` when the reading fails (logged). */
@@ -87,7 +87,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
   /** Wakes the watcher when a lease it took ends unconfirmed by the clock port, which a timer may fire before. */
   const wakeAtLeaseEnd = (watcher: string, { now: from, takenUntil: until = from }: Pick<DrainRequest, 'now' | 'takenUntil'>, isClosed: () => boolean): void => {
     setTimeout(() => {
-      if (isClosed() || !queue.entries(watcher).some((entry) => entry.takenUntil === until)) return;
+      if (isClosed() || !queue.entries(watcher).some((entry) => entry.takenUntil === until && entry.ambient !== true)) return;
       const at = nowOr('wake', until);
       if (at < until) wakeAtLeaseEnd(watcher, { now: at, takenUntil: until }, isClosed);
       else wake(watcher);

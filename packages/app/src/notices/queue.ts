@@ -2,7 +2,7 @@
 import type { Notice as StoreNotice, Sequence } from '@session-state/domain';
 
 /** An entry: what the store asked to queue for the pair, and its text (built once, when the entry is new). */
-export type QueuedNotice = Pick<StoreNotice, 'target' | 'acked' | 'notified' | 'takenUntil'> & { readonly text: string };
+export type QueuedNotice = Pick<StoreNotice, 'target' | 'acked' | 'notified' | 'takenUntil' | 'ambient'> & { readonly text: string };
 export type QueuedPair = { readonly watcher: string; readonly entry: QueuedNotice };
 
 /** `queued`: a new entry; `coalesced`: the pair's entry kept its place; `released`: coalesced, and its lease is gone. */
@@ -38,9 +38,9 @@ export function createNoticeQueue() {
      * lease refreshed; anything else becomes the pair's entry, newest last, its text `textOf(acked)`.
      */
     offer(watcher: string, notice: Omit<QueuedNotice, 'text'>, textOf: (target: string, acked: Sequence) => string): OfferOutcome {
-      const { target, acked, notified, takenUntil } = notice;
+      const { target, acked, notified, takenUntil, ambient } = notice;
       const current = entryOf(watcher, target);
-      const lease = takenUntil === undefined ? {} : { takenUntil };
+      const lease = { ...(takenUntil === undefined ? {} : { takenUntil }), ...(ambient === true ? { ambient } : {}) };
       if (current !== undefined && current.acked === acked) {
         byWatcher.get(watcher)?.set(target, { target, acked, notified, text: current.text, ...lease });
         return current.takenUntil !== undefined && takenUntil === undefined ? 'released' : 'coalesced';

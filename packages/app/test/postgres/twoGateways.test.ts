@@ -189,3 +189,16 @@ test('an owner that was down when the turn was recorded re-queues exactly one no
   expect(await b.call('pending', B)).toEqual([noticeFor(SHARED, 0)]);
   expect(b.wakes).toEqual([B]);
 });
+
+test('a turn recorded in gateway A on a target B watches ambiently queues the notice in B and wakes nobody; a change on a target B watches explicitly wakes it once', async () => {
+  const a = await start([A]);
+  const b = await start([B]);
+  await b.call('watch', B, SHARED, { ambient: true });
+  await b.call('sent', { senderKey: B, deliveredTo: SENTINEL, watch: true });
+  await a.call('record', humanTurn(SHARED, 'a human message in the group'));
+  // The sentinel's wake proves the earlier signal was handled (signals arrive in commit order).
+  await a.call('record', humanTurn(SENTINEL, 'sentinel'));
+  await b.wakesReach(1);
+  expect(b.wakes).toEqual([B]);
+  expect(await b.call('pending', B)).toEqual([noticeFor(SHARED, 0), noticeFor(SENTINEL, 0)]);
+});

@@ -1,9 +1,9 @@
 // The OpenClaw-parity scenarios through the facade, written once and run on every store (the memory
 // and SQLite stores in openclawParity.test.ts, PostgreSQL in postgres/openclawParity.test.ts): the
-// `created` kind, `occurredAt` clamped to the clock, `earliestRetained` beside `historyGap`, and
-// `watched`.
-import type { StateStore } from '@session-state/domain';
-import type { StoreKind } from '@session-state/testkit';
+// `created` kind, `occurredAt` clamped to the clock, `earliestRetained` beside `historyGap`, `watched`,
+// ambient watches (queued, never woken for) and the watchers a record names.
+import type { SessionKey, StateStore } from '@session-state/domain';
+import { noticeTextOf, type StoreKind } from '@session-state/testkit';
 
 import type { RecordResult } from '../../src/index.js';
 import { CHILD, humanTurn, openFixture, OTHER_CHILD, PARENT, PEER, type Fixture, type FixtureOptions } from './harness.js';
@@ -112,6 +112,70 @@ export function describeParity(rows: readonly (readonly [string, StoreKind])[]):
       await fx.awareness.watched(PARENT);
       expect(calls.filter((call) => call !== 'prune')).toEqual(['listCursors', 'readHeads']);
       expect([await store.listCursors(), await store.readCursorJournal(), noticeTexts(fx.awareness.pending(PARENT)), fx.wakes]).toEqual(before);
+    });
+    test('an ambient watch queues notices but wakes nobody: not for a first notice, a lease that ends unconfirmed (on its real timer too), a reopen, nor at a restart', async () => {
+      const fx = await open({ leaseMs: 20 });
+      expect(await fx.awareness.watch(PARENT, PEER, { ambient: true })).toEqual({ watched: true });
+      const first = sequenceOf(await fx.awareness.record(humanTurn(PEER)));
+      await fx.awareness.record(humanTurn(PEER));
+      expect(noticeTexts(fx.awareness.pending(PARENT))).toEqual([noticeTextOf(PEER, 0)]);
+      await fx.awareness.take(PARENT);
+      fx.clock.advance(20);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(noticeTexts(await fx.awareness.drain(PARENT))).toEqual([noticeTextOf(PEER, 0)]);
+      expect(noticeTexts(fx.awareness.pending(PARENT))).toEqual([noticeTextOf(PEER, first)]);
+      expect(fx.wakes).toEqual([]);
+      const restarted = (f = await fx.restart());
+      expect([noticeTexts(restarted.awareness.pending(PARENT)), restarted.wakes]).toEqual([[noticeTextOf(PEER, first)], []]);
+    });
+
+    test('an explicit watch (sent with watch) promotes an ambient one, journalled watch_promoted: its next notice wakes; a later ambient watch never downgrades it', async () => {
+      const fx = await open();
+      await fx.awareness.watch(PARENT, PEER, { ambient: true });
+      await fx.awareness.record(humanTurn(PEER));
+      expect(await fx.awareness.sent({ senderKey: PARENT, deliveredTo: PEER, watch: true })).toEqual({ watched: true });
+      expect(await fx.awareness.watch(PARENT, PEER, { ambient: true })).toEqual({ watched: true });
+      await fx.awareness.drain(PARENT);
+      expect(fx.wakes).toEqual([]);
+      await fx.awareness.record(humanTurn(PEER));
+      expect(fx.wakes).toEqual([PARENT]);
+      const journal = await fx.stores.store.readCursorJournal({ watcher: PARENT as SessionKey, target: PEER as SessionKey });
+      expect(journal.map((entry) => entry.event.type)).toEqual(['watch_started', 'notice_raised', 'watch_promoted', 'notice_acknowledged', 'notice_raised']);
+    });
+
+    test('watch answers watched false for keys that do not qualify, writing nothing, and refuses bad input naming the field', async () => {
+      const fx = await open();
+      for (const [watcher, target] of [[PARENT, PARENT], [PARENT, 'global'], ['cron:nightly', PEER]] as const) expect(await fx.awareness.watch(watcher, target, { ambient: true })).toEqual({ watched: false });
+      expect(await fx.stores.store.listCursors()).toEqual([]);
+      const bad: readonly (readonly [readonly unknown[], string])[] = [
+        [['bad key', PEER], 'watch.watcherKey'],
+        [[PARENT, 7], 'watch.targetKey'],
+        [[PARENT, PEER, { ambient: 'yes' }], 'watch.options.ambient'],
+        [[PARENT, PEER, { quiet: true }], 'watch.options.quiet'],
+      ];
+      for (const [args, field] of bad) await expect((fx.awareness.watch as (...a: readonly unknown[]) => Promise<unknown>)(...args)).rejects.toMatchObject({ name: 'InvalidInputError', field });
+    });
+
+    test('a record naming the spawning parent gives it a cursor again after its spawn cursor expired: that change notifies and wakes it', async () => {
+      const fx = await open({ retention: { maxAgeMs: DAY, cursorMaxAgeMs: 1000 } });
+      const spawned = sequenceOf(await fx.awareness.childSpawned({ parentKey: PARENT, childKey: CHILD }));
+      fx.clock.advance(5000);
+      expect(await fx.awareness.prune()).toMatchObject({ cursorsExpired: 1 });
+      const turn = sequenceOf(await fx.awareness.record(humanTurn(CHILD)));
+      expect(fx.awareness.pending(PARENT)).toEqual([]);
+      const named = sequenceOf(await fx.awareness.record(humanTurn(CHILD, { watchers: [PARENT] })));
+      expect([noticeTexts(fx.awareness.pending(PARENT)), fx.wakes]).toEqual([[noticeTextOf(CHILD, turn)], [PARENT]]);
+      expect((await fx.awareness.status(CHILD, { changesSince: turn })).stateChanges?.events.map((event) => event.sequence)).toEqual([named]);
+      expect(spawned).toBeLessThan(turn);
+    });
+
+    test('record refuses watchers that are not session keys (naming record.watchers.N), not an array, or more than 16, writing nothing', async () => {
+      const fx = await open();
+      const many = Array.from({ length: 17 }, (_, i) => `agent:w${i}:main`);
+      for (const [watchers, field] of [[[PARENT, 'bad key'], 'record.watchers.1'], [many, 'record.watchers'], [PARENT, 'record.watchers']] as const) {
+        expect(await fx.awareness.record(humanTurn(CHILD, { watchers: watchers as never }))).toMatchObject({ ok: false, outcome: 'failed', error: { name: 'InvalidInputError', field } });
+      }
+      expect([(await fx.awareness.status(CHILD)).stateVersion, await fx.stores.store.listCursors()]).toEqual([0, []]);
     });
   });
 }

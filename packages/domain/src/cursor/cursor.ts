@@ -6,41 +6,45 @@ import { kindClass, type EventKind } from '../input/eventKind.js';
 import type { NoticeReason } from '../notice.js';
 import { maxSequence, Sequence } from '../log/sequence.js';
 
-/** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material; taken until `takenUntil`. */
+/** Idle: acked = notified = material. Pending: one notice covers (acked, notified]; acked < notified ≤ material; taken until `takenUntil`. `ambient`: its notices wake nobody. */
 export type Cursor =
-  | { readonly status: 'idle'; readonly acked: Sequence }
-  | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence; readonly takenUntil?: number };
+  | { readonly status: 'idle'; readonly acked: Sequence; readonly ambient?: true }
+  | { readonly status: 'pending'; readonly acked: Sequence; readonly notified: Sequence; readonly material: Sequence; readonly takenUntil?: number; readonly ambient?: true };
 
 /** A pair's cursor, or undefined while the pair has none. */
 export type CursorState = Cursor | undefined;
 
 export const initialCursor: CursorState = undefined;
 
-/** What a cursor stores: its three watermarks and, while its notice is taken, the end of the lease. */
+/** What a cursor stores: its three watermarks, while its notice is taken the end of the lease, and whether the watch is ambient. */
 export interface Watermarks {
   readonly acked: Sequence;
   readonly notified: Sequence;
   readonly material: Sequence;
   readonly takenUntil?: number;
+  readonly ambient?: boolean;
 }
 
 /** `takenUntil` present only while the notice is taken (a stored 0 or null is none). */
 export const lease = (takenUntil: number | null | undefined): { readonly takenUntil?: number } => (takenUntil !== undefined && takenUntil !== null && takenUntil > 0 ? { takenUntil } : {});
 
+/** `ambient` present (true) only for an ambient watch (a stored 1 or true). */
+export const watchClass = (ambient: unknown): { readonly ambient?: true } => (ambient === true || ambient === 1 ? { ambient: true } : {});
+
 export function toWatermarks(cursor: Cursor): Watermarks {
   return cursor.status === 'idle'
-    ? { acked: cursor.acked, notified: cursor.acked, material: cursor.acked }
-    : { acked: cursor.acked, notified: cursor.notified, material: cursor.material, ...lease(cursor.takenUntil) };
+    ? { acked: cursor.acked, notified: cursor.acked, material: cursor.acked, ...watchClass(cursor.ambient) }
+    : { acked: cursor.acked, notified: cursor.notified, material: cursor.material, ...lease(cursor.takenUntil), ...watchClass(cursor.ambient) };
 }
 
 /** Reads stored watermarks: material above acked is pending (notified clamped into (acked, material]). */
 export function fromWatermarks(w: Watermarks): Cursor {
-  if (w.material <= w.acked) return { status: 'idle', acked: w.acked };
+  if (w.material <= w.acked) return { status: 'idle', acked: w.acked, ...watchClass(w.ambient) };
   const notified = w.notified > w.acked ? (w.notified < w.material ? w.notified : w.material) : w.material;
-  return { status: 'pending', acked: w.acked, notified, material: w.material, ...lease(w.takenUntil) };
+  return { status: 'pending', acked: w.acked, notified, material: w.material, ...lease(w.takenUntil), ...watchClass(w.ambient) };
 }
 
-export const WatchVia = t.keyof({ spawn: null, watch: null }, 'one of spawn, watch');
+export const WatchVia = t.keyof({ spawn: null, watch: null, ambient: null }, 'one of spawn, watch, ambient');
 export type WatchVia = t.TypeOf<typeof WatchVia>;
 
 export const EndReason = t.keyof(
@@ -49,7 +53,7 @@ export const EndReason = t.keyof(
 );
 export type EndReason = t.TypeOf<typeof EndReason>;
 
-/** The cursor starts idle at `at`. */
+/** The cursor starts idle at `at`; `ambient`: its notices wake nobody. */
 const WatchStarted = t.readonly(t.type({ type: t.literal('watch_started'), via: WatchVia, at: Sequence }));
 /** An idle cursor met a foreign notifying change: one notice covers (acked, notified]. */
 const NoticeRaised = t.readonly(t.type({ type: t.literal('notice_raised'), acked: Sequence, notified: Sequence }));
@@ -68,8 +72,10 @@ const LeaseExpired = t.readonly(t.type({ type: t.literal('lease_expired') }));
 /** Pruning removed the target event that set a pending cursor's material; the entry keeps the value. */
 const MaterialKept = t.readonly(t.type({ type: t.literal('material_kept'), material: Sequence }));
 const WatchEnded = t.readonly(t.type({ type: t.literal('watch_ended'), reason: EndReason }));
+/** An explicit watch of an ambient cursor: its notices wake the watcher from now on (never undone). */
+const WatchPromoted = t.readonly(t.type({ type: t.literal('watch_promoted') }));
 
-export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, NoticeTaken, LeaseExpired, MaterialKept, WatchEnded]);
+export const CursorEvent = t.union([WatchStarted, NoticeRaised, NoticeAcknowledged, NoticeReopened, NoticeRead, NoticeRecovered, NoticeTaken, LeaseExpired, MaterialKept, WatchEnded, WatchPromoted]);
 export type CursorEvent = t.TypeOf<typeof CursorEvent>;
 
 /** An event of the target's log as `watcher`'s cursor folds it: it raises a pending cursor's material (no journal entry). */
@@ -97,7 +103,7 @@ export type DecidedEvent = CursorEvent | TargetEvent | NoticeHeld;
 export const isCursorEvent = (event: DecidedEvent): event is CursorEvent => event.type !== 'target_event' && event.type !== 'notice_held';
 
 export type CursorCommand =
-  /** Start watching at `at`: a spawn edge replaces an existing cursor, an explicit watch keeps it. */
+  /** Start watching at `at`: a spawn edge replaces an existing cursor, an explicit watch keeps it (promoting an ambient one), an ambient watch keeps it. */
   | { readonly type: 'watch'; readonly at: Sequence; readonly via: WatchVia }
   /** An event appended to the target's log, seen by the cursor of `watcher`. */
   | { readonly type: 'observe'; readonly watcher: string; readonly sequence: Sequence; readonly kind: EventKind; readonly actorSessionKey?: string }
@@ -153,7 +159,8 @@ export function decide(command: CursorCommand, state: CursorState): CursorDecisi
     case 'watch': {
       const started: CursorEvent = { type: 'watch_started', via: command.via, at: command.at };
       if (state === undefined) return decided([started]);
-      return command.via === 'spawn' ? decided([{ type: 'watch_ended', reason: 'replaced' }, started]) : NOTHING;
+      if (command.via === 'spawn') return decided([{ type: 'watch_ended', reason: 'replaced' }, started]);
+      return command.via === 'watch' && state.ambient === true ? decided([{ type: 'watch_promoted' }]) : NOTHING;
     }
     case 'observe': {
       if (state === undefined || !notifies(command.watcher, command)) return NOTHING;
@@ -202,10 +209,14 @@ function pendingAt(acked: Sequence, notified: Sequence, held: CursorState): Curs
   return fromWatermarks({ acked, notified, material: held?.status === 'pending' ? maxSequence(held.material, notified) : notified });
 }
 
-/** Folds one event. Only `watch_started` creates a cursor; material never falls. */
+/** Folds one event. Only `watch_started` creates a cursor; material never falls; the class outlives every event but a promotion. */
 export function evolve(state: CursorState, event: DecidedEvent): CursorState {
-  if (event.type === 'watch_started') return { status: 'idle', acked: event.at };
-  if (state === undefined) return undefined;
+  if (event.type === 'watch_started') return { status: 'idle', acked: event.at, ...watchClass(event.via === 'ambient') };
+  const after = state === undefined ? undefined : fold(state, event);
+  return after !== undefined && state?.ambient === true && event.type !== 'watch_promoted' ? { ...after, ambient: true } : after;
+}
+
+function fold(state: Cursor, event: Exclude<DecidedEvent, { readonly type: 'watch_started' }>): CursorState {
   switch (event.type) {
     case 'notice_raised':
       return pendingAt(event.acked, event.notified, undefined);
@@ -224,6 +235,8 @@ export function evolve(state: CursorState, event: DecidedEvent): CursorState {
       return state.status === 'pending' && event.material > state.material ? { ...state, material: event.material } : state;
     case 'watch_ended':
       return undefined;
+    case 'watch_promoted':
+      return fromWatermarks({ ...toWatermarks(state), ambient: false });
     case 'target_event':
       // Idle -> pending is a decided notice_raised, never folded from the log.
       if (state.status !== 'pending' || event.sequence <= state.material || !notifies(event.watcher, event)) return state;

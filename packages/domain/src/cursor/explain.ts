@@ -1,6 +1,6 @@
 // Explains a (watcher, target) pair from its cursor journal, for an operator asking why a
 // watcher got (or did not get) a notice: one readable line per entry and the same as JSON.
-import { lease, type CursorEvent, type EndReason } from './cursor.js';
+import { lease, watchClass, type CursorEvent, type EndReason } from './cursor.js';
 import type { CursorJournalEntry } from './journal.js';
 import type { CursorPair } from '../ports/stateStore.port.js';
 
@@ -34,9 +34,10 @@ const ENDED_BECAUSE: Record<EndReason, string> = {
 function describeCursorEvent(event: CursorEvent): string {
   switch (event.type) {
     case 'watch_started':
-      return event.via === 'spawn'
-        ? `watch started at ${event.at}: the watcher spawned the target (spawn edge); changes up to ${event.at} never notify it`
-        : `watch started at ${event.at}: an explicit watch, at the target's head then`;
+      if (event.via === 'spawn') return `watch started at ${event.at}: the watcher spawned the target (spawn edge); changes up to ${event.at} never notify it`;
+      return `watch started at ${event.at}: an ${event.via === 'ambient' ? 'ambient watch (its notices are queued but wake nobody)' : 'explicit watch'}, at the target's head then`;
+    case 'watch_promoted':
+      return 'watch promoted: an explicit watch of this ambient watch; its notices wake the watcher from now on';
     case 'notice_raised':
       return `notice raised: a change by another actor at ${event.notified} while idle at ${event.acked}; the notice is frozen at ${event.notified} and says changesSince ${event.acked}`;
     case 'notice_acknowledged':
@@ -86,13 +87,13 @@ export function explainPair(entries: readonly CursorJournalEntry[], pair?: Curso
   const watcher = pair?.watcher ?? entries[0]?.watcher ?? '';
   const target = pair?.target ?? entries[0]?.target ?? '';
   const own = entries.filter((entry) => entry.watcher === watcher && entry.target === target);
-  const steps = own.map(({ position, recordedAt, event, acked, notified, material, takenUntil }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, ...lease(takenUntil), text: describeCursorEvent(event) }));
+  const steps = own.map(({ position, recordedAt, event, acked, notified, material, takenUntil, ambient }): ExplainedStep => ({ position, recordedAt, time: isoTime(recordedAt), event, acked, notified, material, ...lease(takenUntil), ...watchClass(ambient), text: describeCursorEvent(event) }));
   const last = own[own.length - 1];
   const first = own[0];
   const truncated = first !== undefined && first.event.type !== 'watch_started';
   const lines = [
     ...(truncated ? ['(retention removed the start of this history; it begins mid-watch)'] : []),
-    ...steps.map((step) => `#${step.position} ${step.time} ${step.text} [acked ${step.acked}, notified ${step.notified}, material ${step.material}]`),
+    ...steps.map((step) => `#${step.position} ${step.time} ${step.text} [acked ${step.acked}, notified ${step.notified}, material ${step.material}${step.ambient === true ? ', ambient' : ''}]`),
     closingLine(last),
   ];
   const status = last === undefined ? 'unknown' : last.event.type === 'watch_ended' ? 'ended' : 'watching';

@@ -1,6 +1,6 @@
 // The pure planners of the store operations on cursors (append: log/append.ts): from the rows a store read under its write lock,
 // the rows to write, the journal entries to append in the same transaction, and the outcome.
-import { decide, evolve, fromWatermarks, toWatermarks, type CursorCommand, type CursorDecision, type CursorState, type EndReason, type Watermarks } from './cursor.js';
+import { decide, evolve, fromWatermarks, toWatermarks, watchClass, type CursorCommand, type CursorDecision, type CursorState, type EndReason, type Watermarks } from './cursor.js';
 import { journalRecords, type CursorJournalRecord } from './journal.js';
 import type { CursorRow } from '../log/append.js';
 import { toNotice, type Notice } from '../notice.js';
@@ -28,7 +28,7 @@ export const pairKey = (watcher: string, target: string): string => `${watcher}\
 export function sameCursor(a: CursorState, b: CursorState): boolean {
   if (a === b || a === undefined || b === undefined) return a === b;
   const [x, y] = [toWatermarks(a), toWatermarks(b)];
-  return x.acked === y.acked && x.notified === y.notified && x.material === y.material && x.takenUntil === y.takenUntil;
+  return x.acked === y.acked && x.notified === y.notified && x.material === y.material && x.takenUntil === y.takenUntil && x.ambient === y.ambient;
 }
 
 /** One command decided on one pair's stored watermarks (undefined: no cursor) at `now`. */
@@ -51,7 +51,7 @@ export function stepPair({ watcher, target }: CursorPair, stored: Watermarks | u
     after,
     ...(after !== undefined && !sameCursor(before, after) ? { write: { watcher, target, ...toWatermarks(after), touchedAt: now } } : {}),
     journal: journalRecords(watcher, target, before, events, now),
-    ...(notice !== undefined ? { notice: toNotice(watcher, target, notice) } : {}),
+    ...(notice !== undefined ? { notice: toNotice(watcher, target, { ...notice, ...watchClass(before?.ambient) }) } : {}),
   };
 }
 
@@ -65,10 +65,10 @@ export interface WatchPlanInput {
   readonly head: Sequence;
 }
 
-/** An explicit watch: a pair without a cursor gets one at the target's head; one with a cursor keeps it. */
+/** An explicit or ambient watch: a pair without a cursor gets one at the target's head; one with a cursor keeps it (an explicit watch promotes an ambient one). */
 export function planWatch({ request, existing, head }: WatchPlanInput): CursorPlan & { readonly created: boolean } {
-  const step = stepPair(request, existing, { type: 'watch', at: head, via: 'watch' }, request.now);
-  return { created: step.write !== undefined, cursorWrites: written(step), journal: step.journal };
+  const step = stepPair(request, existing, { type: 'watch', at: head, via: request.ambient === true ? 'ambient' : 'watch' }, request.now);
+  return { created: step.events[0]?.type === 'watch_started', cursorWrites: written(step), journal: step.journal };
 }
 
 /**

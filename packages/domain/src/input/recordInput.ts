@@ -3,9 +3,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 
-import { ActorType, EventKind, RunOutcome } from './eventKind.js';
+import { ActorType, EventKind, kindClass, RunOutcome } from './eventKind.js';
 import { PayloadInput, type Payload } from './payload.js';
-import { SessionKeyInput, type SessionKey } from './sessionKey.js';
+import { isAgentQualified, SessionKeyInput, type SessionKey } from './sessionKey.js';
 import { Summary } from './summary.js';
 import { decodeInput, invalidInput, refinement, strictType, type InvalidInput } from './validation.js';
 
@@ -47,11 +47,15 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
-const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched'] as const;
+const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched', 'watchers'] as const;
+
+export const MAX_RECORD_WATCHERS = 16;
+const SessionKeys = t.array(SessionKeyInput, `an array of at most ${MAX_RECORD_WATCHERS} session keys`);
+const Watchers = new t.Type<SessionKey[], unknown, unknown>(SessionKeys.name, (u): u is SessionKey[] => SessionKeys.is(u) && u.length <= MAX_RECORD_WATCHERS, (u, c) => (Array.isArray(u) && u.length > MAX_RECORD_WATCHERS ? t.failure(u, c) : SessionKeys.validate(u, c)), t.identity);
 
 const RecordFields = strictType(
   { sessionKey: SessionKeyInput, kind: EventKind, actorType: ActorType, summary: Summary },
-  { actorSessionKey: SessionKeyInput, payload: PayloadInput, dedupeKey: DedupeKey, occurredAt: OccurredAt, onlyIfWatched: t.boolean },
+  { actorSessionKey: SessionKeyInput, payload: PayloadInput, dedupeKey: DedupeKey, occurredAt: OccurredAt, onlyIfWatched: t.boolean, watchers: Watchers },
   RECORD_FIELDS,
 );
 
@@ -65,6 +69,8 @@ export interface AppendCommandFields {
   readonly dedupeKey?: DedupeKey;
   readonly occurredAt?: string;
   readonly onlyIfWatched: boolean;
+  /** The watchers the producer named that this event notifies (agent-qualified, not the target), each once: one without a cursor gets one. */
+  readonly watchers?: readonly SessionKey[];
 }
 
 /** The validated payload's private copy and its JSON text, both or neither. */
@@ -86,8 +92,10 @@ export function decodeRecordInput(value: unknown, field = 'record'): E.Either<In
   const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = decoded.right;
   const outcome: unknown = payload?.value['outcome'];
   if (kind === 'run_failed' && !RunOutcome.is(outcome)) return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
-  // Always built in this key order (one object shape).
-  const command: Record<string, unknown> = { sessionKey, kind, actorType, summary, onlyIfWatched: onlyIfWatched ?? false };
+  const notified = (key: SessionKey): boolean => key !== sessionKey && key !== actorSessionKey && isAgentQualified(key);
+  const watchers = kindClass(kind) === 'notify' ? [...new Set(decoded.right.watchers?.filter(notified))] : [];
+  // Always built in this key order (one object shape); a named watcher that takes part makes the session watched.
+  const command: Record<string, unknown> = { sessionKey, kind, actorType, summary, onlyIfWatched: onlyIfWatched === true && watchers.length === 0 };
   if (actorSessionKey !== undefined) command['actorSessionKey'] = actorSessionKey;
   if (payload !== undefined) {
     command['payload'] = payload.value;
@@ -95,6 +103,7 @@ export function decodeRecordInput(value: unknown, field = 'record'): E.Either<In
   }
   if (dedupeKey !== undefined) command['dedupeKey'] = dedupeKey;
   if (occurredAt !== undefined) command['occurredAt'] = occurredAt;
+  if (watchers.length > 0) command['watchers'] = watchers;
   return E.right(command as unknown as AppendCommand);
 }
 

@@ -18,6 +18,7 @@ export function assertAppendRequest(request: AppendRequest): void {
   assertStoreKey('command.sessionKey', command.sessionKey);
   if (command.actorSessionKey !== undefined) assertStoreKey('command.actorSessionKey', command.actorSessionKey);
   if (request.seedWatcher !== undefined) assertStoreKey('seedWatcher', request.seedWatcher);
+  for (const watcher of command.watchers ?? []) assertStoreKey('command.watchers', watcher);
   if (command.dedupeKey !== undefined && !DedupeKey.is(command.dedupeKey)) throw new RangeError(`invalid command.dedupeKey: expected ${DedupeKey.name}`);
   if ((command.payload === undefined) !== (command.payloadJson === undefined) || (command.payloadJson !== undefined && typeof command.payloadJson !== 'string')) {
     throw new RangeError('invalid command.payload: expected a payload with its JSON text (payloadJson), as decodeRecordInput gives it');

@@ -75,6 +75,8 @@ export type CursorFilter = Partial<CursorPair>;
 
 export interface WatchRequest extends CursorPair {
   readonly now: number;
+  /** An ambient watch: its notices wake nobody until an explicit watch of the pair promotes it. */
+  readonly ambient?: boolean;
 }
 
 export interface DrainAck {

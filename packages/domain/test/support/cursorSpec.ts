@@ -100,7 +100,7 @@ export const pending = (acked: number, notified: number, material: number): Curs
   material: seq(material),
 });
 
-export const started = (at: number, via: 'spawn' | 'watch' = 'spawn'): CursorEvent => ({ type: 'watch_started', via, at: seq(at) });
+export const started = (at: number, via: 'spawn' | 'watch' | 'ambient' = 'spawn'): CursorEvent => ({ type: 'watch_started', via, at: seq(at) });
 export const raised = (acked: number, notified: number): CursorEvent => ({ type: 'notice_raised', acked: seq(acked), notified: seq(notified) });
 export const acknowledged = (acked: number): CursorEvent => ({ type: 'notice_acknowledged', acked: seq(acked) });
 export const reopened = (acked: number, notified: number): CursorEvent => ({ type: 'notice_reopened', acked: seq(acked), notified: seq(notified) });

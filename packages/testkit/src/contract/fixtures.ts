@@ -26,6 +26,7 @@ import {
   type StateStore,
   type SessionEvent,
   type StoredEvent,
+  type WatchVia,
 } from '@session-state/domain';
 
 import type { StoreHarness } from '../stores.js';
@@ -104,6 +105,7 @@ export interface RecordSpec {
   readonly dedupeKey?: string;
   readonly occurredAt?: string | number;
   readonly onlyIfWatched?: boolean;
+  readonly watchers?: readonly string[];
 }
 
 export function command(sessionKey: SessionKey, spec: RecordSpec = {}): AppendCommand {
@@ -171,7 +173,7 @@ export const seqOf = (n: number) => n as StoredEvent['sequence'];
 export const byWatcher = (a: Notice, b: Notice): number => (a.watcher < b.watcher ? -1 : a.watcher > b.watcher ? 1 : 0);
 export const pairOf = (row: { readonly watcher: string; readonly target: string }): string => `${row.watcher} -> ${row.target}`;
 export const watermarks = (row: CursorRow | undefined) => (row === undefined ? undefined : { acked: row.acked, notified: row.notified, material: row.material });
-export const started = (at: number, via: 'spawn' | 'watch' = 'watch'): CursorEvent => ({ type: 'watch_started', via, at: at as StoredEvent['sequence'] });
+export const started = (at: number, via: WatchVia = 'watch'): CursorEvent => ({ type: 'watch_started', via, at: at as StoredEvent['sequence'] });
 /** The notice a store gives for a pair. */
 export const noticeOf = (watcher: SessionKey, target: SessionKey, acked: number, notified: number, reason: Notice['reason']): Notice => ({ watcher, target, acked: seqOf(acked), notified: seqOf(notified), reason });
 /** What a call rejected with, or undefined when it resolved. */
@@ -232,8 +234,8 @@ export async function replayMismatch(store: StateStore, row: CursorRow, replayed
     }
     const folded = state === undefined ? undefined : toWatermarks(state);
     const status = fromWatermarks(entry).status;
-    if (folded === undefined || fromWatermarks(folded).status !== status || folded.acked !== entry.acked || (status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material || folded.takenUntil !== entry.takenUntil) {
-      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material, entry.takenUntil])}, evolve gives ${JSON.stringify(folded)}`;
+    if (folded === undefined || fromWatermarks(folded).status !== status || folded.acked !== entry.acked || (status === 'pending' && folded.notified !== entry.notified) || folded.material > entry.material || folded.takenUntil !== entry.takenUntil || folded.ambient !== entry.ambient) {
+      return `${pair}: entry ${entry.position} (${entry.event.type}) stores ${JSON.stringify([entry.acked, entry.notified, entry.material, entry.takenUntil, entry.ambient])}, evolve gives ${JSON.stringify(folded)}`;
     }
     state = fromWatermarks(entry);
   }

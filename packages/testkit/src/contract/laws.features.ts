@@ -99,9 +99,12 @@ export function describeLaws(s: Suite): void {
           actor: fc.nat(cast.length),
           kind: fc.constantFrom<EventKind>('human_direct_message', 'goal_changed', 'upstream_missing', 'run_completed'),
           dt: fc.integer({ min: -2, max: 5 }),
-        }),
+          // A watcher the record names (it gets a cursor when it has none and the event notifies it).
+          named: castIndex,
+        }, { requiredKeys: ['type', 'session', 'actor', 'kind', 'dt'] }),
       },
-      { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex }) },
+      // Ambient watches among them: a later explicit watch promotes one.
+      { weight: 3, arbitrary: fc.record({ type: fc.constant('watch' as const), watcher: castIndex, target: castIndex, ambient: fc.boolean() }, { requiredKeys: ['type', 'watcher', 'target'] }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('spawn' as const), parent: castIndex, child: castIndex }) },
       { weight: 1, arbitrary: fc.record({ type: fc.constant('drain' as const), watcher: castIndex, stale: fc.boolean() }) },
       // A take leased for 1-3 minutes: appends move the clock on, so later takes meet running and ended leases.
@@ -144,7 +147,7 @@ export function describeLaws(s: Suite): void {
       { type: 'drain', watcher: 0, stale: false },
     ];
 
-    test('replaying the cursor journal from empty gives the live cursor rows and the same notices: after any history of appends, watches, spawns, drains, takes (leases running and ended), restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
+    test('replaying the cursor journal from empty gives the live cursor rows, their class and the same notices: after any history of appends (naming watchers), explicit and ambient watches (promotions), spawns, drains, takes (leases running and ended), restarts, resets, unwatches, reader acknowledgements, deletes and prunes, every live cursor replays from its journal and its target’s retained events to exactly its row, and the held notices and every restart scan’s notices are planScan’s of the replayed cursors', async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(historyOpArb, { minLength: 10, maxLength: 40, size: 'large' }), (ops) =>
           onFreshStore(factory, async (s, h) => {
@@ -157,11 +160,11 @@ export function describeLaws(s: Suite): void {
                   now += op.dt * MINUTE;
                   const actor = cast[op.actor];
                   const spec: RecordSpec = actor === undefined ? { kind: op.kind, actorType: 'human' } : { kind: op.kind, actorType: 'agent', actorSessionKey: actor };
-                  await s.append([request(cast[op.session] as SessionKey, spec, now)]);
+                  await s.append([request(cast[op.session] as SessionKey, { ...spec, ...(op.named !== undefined ? { watchers: [cast[op.named] as SessionKey] } : {}) }, now)]);
                   break;
                 }
                 case 'watch':
-                  await s.watch({ watcher: cast[op.watcher] as SessionKey, target: cast[op.target] as SessionKey, now });
+                  await s.watch({ watcher: cast[op.watcher] as SessionKey, target: cast[op.target] as SessionKey, now, ...(op.ambient === true ? { ambient: true } : {}) });
                   break;
                 case 'spawn': {
                   const parent = cast[op.parent] as SessionKey;

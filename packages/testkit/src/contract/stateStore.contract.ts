@@ -15,6 +15,7 @@ import { describeJournal } from './journal.features.js';
 import { describeLaws } from './laws.features.js';
 import { describePrune } from './prune.features.js';
 import { describeRestartScan } from './restartScan.features.js';
+import { describeWatchClasses } from './watchClasses.features.js';
 
 export type { StateStoreFactory } from './fixtures.js';
 
@@ -63,7 +64,7 @@ export function describeStateStoreContract(name: string, factory: StateStoreFact
       await harness?.cleanup();
       harness = current = undefined;
     });
-    for (const features of [describeAppend, describeReads, describeCursors, describeDelivery, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeLaws]) features(suite);
+    for (const features of [describeAppend, describeReads, describeCursors, describeDelivery, describeRestartScan, describePrune, describeJournal, describeCorruptRows, describeWatchClasses, describeLaws]) features(suite);
   });
 }
 
@@ -164,6 +165,7 @@ function describeReads(s: Suite): void {
         { command: { ...base, actorSessionKey: bad }, appendedAt: T0 },
         { command: { ...base, dedupeKey: raw.replace('agent:', 'dedupe:') as typeof base.dedupeKey }, appendedAt: T0 },
         { command: base, appendedAt: T0, seedWatcher: bad },
+        { command: { ...base, watchers: [A, bad] }, appendedAt: T0 },
       ];
       for (const refused of requests) {
         const [outcome] = await store.append([refused]);
