@@ -231,8 +231,16 @@ function viaPlanners(steps: readonly Step[]) {
   return { rows, notices, journal, log };
 }
 
+// A promotion names no material: an ambient cursor's repeat raised it, and the replay must not lose that.
+const promotedAfterARepeat: readonly Step[] = [
+  { type: 'watch', via: 'ambient', gap: 0 },
+  { type: 'observe', kind: 'human_direct_message', actor: 'none', gap: 1 },
+  { type: 'observe', kind: 'human_direct_message', actor: 'none', gap: 1 },
+  { type: 'watch', via: 'watch', gap: 0 },
+];
+
 describe('the store planners are decide and evolve', () => {
-  test.prop([historyArb], { numRuns: 200 })(
+  test.prop([historyArb], { numRuns: 200, examples: [[promotedAfterARepeat]] })(
     "they write the decider's rows (ambient watches and promotions among them) and return its notices, each of its cursor's class, and their journal with the target's log replays to the last row",
     (steps) => {
       const run = live(steps);

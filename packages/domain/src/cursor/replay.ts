@@ -9,7 +9,8 @@ export type ReplayedTargetEvent = Pick<SessionEvent, 'sequence' | 'kind' | 'acto
 
 /**
  * The cursor of the last entry's pair: from its latest `watch_started` (or the oldest retained
- * entry of the watch), its later entries, then the target events above the last entry's material.
+ * entry of the watch), its later entries, then the target events above the material they fold to
+ * (an entry such as `watch_promoted` names no material, so the last entry's may be above it).
  */
 export function replayCursor(entries: readonly CursorJournalRecord[], targetEvents: readonly ReplayedTargetEvent[]): CursorState {
   const last = entries[entries.length - 1];
@@ -24,7 +25,8 @@ export function replayCursor(entries: readonly CursorJournalRecord[], targetEven
   // The oldest retained entry of the watch: its own watermarks are the state after it.
   let state: CursorState = first.event.type === 'watch_started' ? evolve(undefined, first.event) : fromWatermarks(first);
   for (const entry of own.slice(begin + 1)) state = evolve(state, entry.event);
-  const sorted = [...targetEvents].filter((event) => event.sequence > last.material).sort((a, b) => a.sequence - b.sequence);
+  const above = state?.status === 'pending' ? state.material : last.material;
+  const sorted = [...targetEvents].filter((event) => event.sequence > above).sort((a, b) => a.sequence - b.sequence);
   for (const event of sorted) state = evolve(state, { ...event, sequence: asSequence(event.sequence), type: 'target_event', watcher: last.watcher });
   return state;
 }
