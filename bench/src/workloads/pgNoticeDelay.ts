@@ -2,7 +2,6 @@
 // gateway B's `wake`; raw: the append transaction (with `pg_notify`) to the notification on a listener.
 import { openPgLibraryStore } from '../library/facade.js';
 import type { WorkloadResult } from '../harness/context.js';
-import { latency } from '../report.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { costOfOps, COUNTED_OPS, describeQueries } from '../postgres/opCost.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
@@ -10,10 +9,7 @@ import { freshSchema, seedPgCursors } from '../postgres/seed.js';
 import { idleCursor } from '../raw/seed.js';
 import { watchPairs } from './appendSetup.js';
 import { rawHumanTurn } from './keys.js';
-import { createSignalWaiter, HEARD_TIMEOUT_MS, openGatewayPair, pairOf, runNoticeSides, timedNotice, type NoticeSide } from './noticeDelay.js';
-
-/** Target: a notice recorded by one gateway wakes the owning gateway within this at p99 on loopback. */
-const LIMIT_P99_MS = 50;
+import { createSignalWaiter, HEARD_TIMEOUT_MS, noticeResult, openGatewayPair, pairOf, runNoticeSides, timedNotice, type NoticeSide } from './noticeDelay.js';
 
 async function openRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
   const { place, pool } = await freshSchema(ctx);
@@ -49,7 +45,7 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
   });
   try {
     const run = { label: `pg7 ${title}`, n: sizes.notices, warmup: sizes.noticeWarmup, chunk: sizes.chunk };
-    const { lib, base, stages } = await runNoticeSides(run, library, raw, { raw: 'the append tx', heard: 'the notification' }, ctx.progress);
+    const stats = await runNoticeSides(run, library, raw, 'the notification', ctx.progress);
     // The queries of the delay path: ops on distinct targets, drained only after the pass.
     const from = sizes.noticeWarmup + sizes.notices;
     if (COUNTED_OPS > targets) throw new Error('the cost pass needs a distinct target per op');
@@ -58,18 +54,9 @@ export async function pg7NoticeDelay(ctx: PgBenchContext): Promise<WorkloadResul
       await library.drain(i);
       await raw.drain(i);
     }
-    const strays = library.strays() + raw.strays();
-    return {
-      id: 'pg7',
-      title,
-      sides: [{ side: 'library', op: "A's record → B's wake", ...lib }, { side: 'raw', op: 'append tx → LISTEN notification', ...base }],
-      checks: [{ target: `library: p99 notice delay ≤ ${LIMIT_P99_MS} ms (loopback)`, measured: `p99 ${latency(lib.p99Us)}, p50 ${latency(lib.p50Us)} (raw p99 ${latency(base.p99Us)})`, met: lib.p99Us <= LIMIT_P99_MS * 1000 }],
-      notes: [
-        `pg7: one notice per op (a new change on a drained watcher's target; the drain after it is untimed); ops/s is 1 / mean delay.${strays > 0 ? ` ${strays} wakes or notifications came with no op waiting for them.` : ''}`,
-        `pg7 where the delay goes (p50): ${stages}.`,
-        `pg7 per notice (a separate pass of ${cost.library.ops} per side, both gateways' queries): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}.`,
-      ],
-    };
+    return noticeResult('pg7', title, stats, { op: 'append tx → LISTEN notification', signals: 'notifications', where: ' (loopback)' }, library.strays() + raw.strays(), [
+      `pg7 per notice (a separate pass of ${cost.library.ops} per side, both gateways' queries): library ${describeQueries(cost.library)}; raw ${describeQueries(cost.raw)}.`,
+    ]);
   } finally {
     await library.close();
     await raw.close();
