@@ -1,10 +1,13 @@
-// Seeds a PostgreSQL schema (raw, or the library store's own through a second pool) with events,
-// heads and cursors by plain SQL, so both sides start identical.
+// Both sides of a PostgreSQL workload: fresh schemas seeded alike with events, heads and cursors by
+// plain SQL (the library store's own through a second pool), the facade started on the library's,
+// and the paired latency run.
 import pg from 'pg';
 
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
-import type { PgPlace } from '../library/facade.js';
+import { latencyResult, type WorkloadResult } from '../harness/context.js';
+import { runPaired } from '../harness/measure.js';
+import { openPgLibraryStore, startOnStore, type LibraryOptions, type PgPlace } from '../library/facade.js';
 import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
 import { openRawPool } from './rawPg.js';
 import { freshPlace, PG_POOL_SIZE, type PgBenchContext } from './server.js';
@@ -64,4 +67,36 @@ export async function tailSinceFromPg(pool: pg.Pool, sessionKeys: readonly strin
     [sessionKeys, tail],
   );
   return new Map(result.rows.map((r) => [r.session_key, Number(r.since)]));
+}
+
+/** `seed` runs on both schemas (untimed) before the library's facade starts with `options`. */
+export async function openPgSides(ctx: PgBenchContext, seed: (pool: pg.Pool) => Promise<void>, options: LibraryOptions = {}) {
+  const lib = await freshSchema(ctx, 1);
+  const raw = await freshSchema(ctx);
+  try {
+    await seed(lib.pool);
+    await seed(raw.pool);
+  } finally {
+    await lib.pool.end();
+  }
+  const awareness = await startOnStore(await openPgLibraryStore(lib.place), options).catch(async (e: unknown) => {
+    await raw.pool.end();
+    throw e;
+  });
+  return {
+    awareness,
+    raw,
+    close: async (): Promise<void> => {
+      await awareness.close();
+      await raw.pool.end();
+    },
+  };
+}
+
+type PairedOps = { readonly library: (i: number) => Promise<unknown>; readonly raw: (i: number) => Promise<unknown> };
+
+/** runPaired of one library op against one raw op. */
+export async function pgLatencyPair(ctx: PgBenchContext, id: string, title: string, run: { n: number; warmup: number }, ops: { library: string; raw: string }, sides: PairedOps): Promise<WorkloadResult> {
+  const sideList = [{ name: 'library', async: sides.library }, { name: 'raw', async: sides.raw }];
+  return latencyResult(id, title, ops, await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: ctx.pg.sizes.chunk, sides: sideList }, ctx.progress));
 }

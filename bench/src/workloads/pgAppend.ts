@@ -3,9 +3,8 @@
 import type { WorkloadResult } from '../harness/context.js';
 import type { PgBenchContext } from '../postgres/server.js';
 import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
-import { seedPgCursors } from '../postgres/seed.js';
+import { openPgSides, pgLatencyPair, seedPgCursors } from '../postgres/seed.js';
 import { idleCursor } from '../raw/seed.js';
-import { openPgSides, pgLatencyPair } from '../postgres/sides.js';
 import { inFlightComparison, libraryBurstOp, libraryRecordOp, watchPairs } from './appendSetup.js';
 import { rawHumanTurn, targetKey } from './keys.js';
 

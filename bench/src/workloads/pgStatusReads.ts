@@ -3,8 +3,7 @@
 import type { WorkloadResult } from '../harness/context.js';
 import type { PgBenchContext } from '../postgres/server.js';
 import { rawPgReader } from '../postgres/rawPg.js';
-import { seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
-import { openPgSides, pgLatencyPair } from '../postgres/sides.js';
+import { openPgSides, pgLatencyPair, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
 import { keysOf, logKey } from './keys.js';
 import { libraryReadOps, PAGE, rawReadOps } from './w4StatusReads.js';
 
