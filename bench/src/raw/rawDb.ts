@@ -9,7 +9,7 @@ import { MIGRATIONS } from '@session-state/adapters-sqlite';
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
 const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
-export const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
+const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
 
 type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
 

@@ -1,8 +1,6 @@
 // Seeds a database file (raw, or the library's own beside the store) with events, heads and
 // cursors by plain SQL, so both sides start identical.
-import Database from 'better-sqlite3';
-
-import { RAW_PRAGMAS } from './rawDb.js';
+import type Database from 'better-sqlite3';
 
 /** Events appended round-robin over the keys, heads raised to match; cursor rows inserted as they are. */
 export type EventSeed = { readonly count: number; readonly sessionKeys: readonly string[]; readonly appendedAt: number };
@@ -10,13 +8,6 @@ export type CursorSeed = { readonly watcher: string; readonly target: string; re
 
 /** The event every seed and workload writes: a human turn with a small payload. */
 export const SEED_EVENT = { kind: 'human_direct_message', actorType: 'human', summary: 'human message via bench', payload: { channel: 'bench' } } as const;
-
-/** A second connection on `path` (whose schema exists), with the shared pragmas. */
-export function openSeedConnection(path: string): Database.Database {
-  const client = new Database(path);
-  client.exec(RAW_PRAGMAS);
-  return client;
-}
 
 export function seedEvents(client: Database.Database, seed: EventSeed): void {
   const insert = client.prepare(

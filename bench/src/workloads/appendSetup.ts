@@ -4,7 +4,7 @@ import { openLibraryStore, startOnStore, type Awareness } from '../library/facad
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
 import { openRawDb, type RawDb } from '../raw/rawDb.js';
-import { idleCursor, openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
+import { idleCursor, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
 import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
 
 export type WatchPair = { readonly watcher: string; readonly target: string };
@@ -65,7 +65,7 @@ export async function recordInBatches(awareness: Awareness, count: number, keyOf
 /** The facade over a SQLite file seeded by SQL beside the store before it starts, with room for twice the seed. */
 export function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqlite'): Promise<Awareness> {
   const store = openLibraryStore(path, driver);
-  const seeder = openSeedConnection(path);
+  const seeder = openRawDb(path, { existing: true }).client;
   seedEvents(seeder, seed);
   seeder.close();
   return startOnStore(store, { maxRows: seed.count * 2 });

@@ -4,8 +4,8 @@ import { statSync } from 'node:fs';
 
 import { startSqlite } from '../library/facade.js';
 import { DAY_MS, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { rawPruneAll } from '../raw/rawDb.js';
-import { openSeedConnection, seedEvents, type EventSeed } from '../raw/seed.js';
+import { openRawDb, rawPruneAll } from '../raw/rawDb.js';
+import { seedEvents, type EventSeed } from '../raw/seed.js';
 import { recordInBatches, seededRawDb } from './appendSetup.js';
 import { keysOf, targetKey } from './keys.js';
 import { pruneResult, timePrune, totalCheck } from './pruneResult.js';
@@ -46,7 +46,7 @@ async function prune(ctx: BenchContext, atScale: boolean): Promise<WorkloadResul
   if (atScale) {
     // The start-up prune of the empty log finishes before the seed.
     await awareness.prune();
-    const seeder = openSeedConnection(path);
+    const seeder = openRawDb(path, { existing: true }).client;
     seedEvents(seeder, seed);
     seeder.pragma('wal_checkpoint(TRUNCATE)');
     seeder.close();

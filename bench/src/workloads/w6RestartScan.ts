@@ -4,7 +4,7 @@ import { openLibraryStore, startOnStore, type Awareness } from '../library/facad
 import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
-import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
+import { seedCursors, type CursorSeed } from '../raw/seed.js';
 import { BLOCK_LIMIT_MS } from './pruneResult.js';
 
 /** Cursor `k`: 10 targets per watcher; every (cursors / pending)-th one had a notice at 150 when material moved to 200. */
@@ -53,7 +53,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   ctx.progress.update(`${id} ${title}: seeding`, 0, 1);
   const libPath = ctx.tempDb(`w${id}-library`);
   await openLibraryStore(libPath).close();
-  const seeder = openSeedConnection(libPath);
+  const seeder = openRawDb(libPath, { existing: true }).client;
   seedCursors(seeder, cursorRows(cursors, pending, now));
   const rawPath = ctx.tempDb(`w${id}-raw`);
   const rawSeeder = openRawDb(rawPath);
