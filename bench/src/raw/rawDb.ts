@@ -13,19 +13,6 @@ const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRA
 
 type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
 
-interface RawStatements {
-  readonly insertEvent: Database.Statement;
-  readonly raiseHead: Database.Statement;
-  readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
-  readonly updateCursor: Database.Statement;
-  /** Positional rows: [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]. */
-  readonly changesSince: Database.Statement<[string, number, string, number], unknown[]>;
-  readonly pendingCursors: Database.Statement<[], RawCursor>;
-  readonly raiseNotified: Database.Statement;
-  /** (watcher, target, type, reason, via, acked, notified, material, recorded_at). */
-  readonly insertJournal: Database.Statement;
-}
-
 /** A raw connection (better-sqlite3 unless said: node:sqlite's DatabaseSync) and RAW_SQL prepared on it. */
 export interface RawDb<C = Database.Database> {
   readonly client: C;
@@ -33,7 +20,7 @@ export interface RawDb<C = Database.Database> {
 }
 
 /** One text per statement: the better-sqlite3 and node:sqlite baselines prepare the same. */
-const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
+const RAW_SQL = {
   insertEvent: `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   raiseHead: `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
@@ -50,13 +37,21 @@ const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 };
 
+/** Every RAW_SQL statement prepared; the rows of the ones read typed (changesSince's positional: [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]). */
+type Read = {
+  readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
+  readonly changesSince: Database.Statement<[string, number, string, number], unknown[]>;
+  readonly pendingCursors: Database.Statement<[], RawCursor>;
+};
+type RawStatements = Read & Record<Exclude<keyof typeof RAW_SQL, keyof Read>, Database.Statement>;
+
 type RawOpen = { readonly existing?: boolean };
 
 /** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared; `asArrays` makes changesSince return positional rows. */
 function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: string): S }>(client: C, { existing }: RawOpen, asArrays: (changesSince: S) => unknown): RawDb<C> {
   client.exec(RAW_PRAGMAS);
   if (existing !== true) client.exec(RAW_SCHEMA);
-  const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof RawStatements, S>;
+  const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof typeof RAW_SQL, S>;
   asArrays(st.changesSince);
   return { client, st: st as unknown as RawStatements };
 }
