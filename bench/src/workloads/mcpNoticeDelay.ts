@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { isCursorSignalSource } from '@session-state/domain';
 
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
-import { summarise } from '../harness/measure.js';
+import { runPaired } from '../harness/measure.js';
 import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { latency } from '../report.js';
@@ -55,23 +55,17 @@ async function measure(ctx: BenchContext, id: string, args: readonly string[], g
   const title = "another process's record → the notice in an MCP client's hands (notices_wait)";
   for (let i = 0; i < warmup + n; i++) if (!(await gateway.childSpawned({ parentKey: MANAGER, childKey: childOf(i) })).ok) throw new Error('spawn failed');
   const server = await startServer(args);
-  const samples: number[] = [];
-  try {
-    for (let i = 0; i < warmup + n; i++) {
-      ctx.progress.update(`${id}: ${title}`, i, warmup + n);
-      const answer = server.request('tools/call', { name: 'notices_wait', arguments: { timeoutSeconds: 30 } });
-      await server.request('ping');
-      const t0 = process.hrtime.bigint();
-      const [, message] = await Promise.all([gateway.record(humanTurn(childOf(i))).then((result) => expectRecorded(result, 'record')), answer]);
-      const ns = Number(process.hrtime.bigint() - t0);
-      const notices = message.result?.structuredContent?.notices ?? [];
-      if (notices.length !== 1 || notices[0]?.target !== childOf(i)) throw new Error(`${id}: op ${i} answered ${JSON.stringify(message)}, expected the one notice on ${childOf(i)}`);
-      if (i >= warmup) samples.push(ns);
-    }
-  } finally {
-    await server.close();
-  }
-  const stats = summarise(samples);
+  const notice = async (i: number): Promise<number> => {
+    const answer = server.request('tools/call', { name: 'notices_wait', arguments: { timeoutSeconds: 30 } });
+    await server.request('ping');
+    const t0 = process.hrtime.bigint();
+    const [, message] = await Promise.all([gateway.record(humanTurn(childOf(i))).then((result) => expectRecorded(result, 'record')), answer]);
+    const ns = Number(process.hrtime.bigint() - t0);
+    const notices = message.result?.structuredContent?.notices ?? [];
+    if (notices.length !== 1 || notices[0]?.target !== childOf(i)) throw new Error(`${id}: op ${i} answered ${JSON.stringify(message)}, expected the one notice on ${childOf(i)}`);
+    return ns;
+  };
+  const [stats] = await runPaired({ label: `${id}: ${title}`, n, warmup, chunk: n, sides: [{ name: 'library', timed: notice }] }, ctx.progress).finally(() => server.close());
   return {
     id,
     title,
