@@ -21,7 +21,7 @@ import { w8Burst } from './workloads/w8Burst.js';
 import { w9CliColdStart } from './workloads/w9CliColdStart.js';
 import { w11List } from './workloads/w11List.js';
 import { w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
-import { w13NoticeDelay } from './workloads/w13NoticeDelay.js';
+import { w13NoticeDelay } from './workloads/noticeDelay.js';
 
 type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
 

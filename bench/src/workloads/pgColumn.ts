@@ -7,7 +7,7 @@ import { pg1SingleAppend, pg2FanOut, pg3InFlight } from './pgAppend.js';
 import { pg4StatusReads } from './pgStatusReads.js';
 import { pg5mPruneAtScale, pg5Prune } from './pgPrune.js';
 import { pg6RestartScan } from './pgRestartScan.js';
-import { pg7NoticeDelay } from './pgNoticeDelay.js';
+import { pg7NoticeDelay } from './noticeDelay.js';
 import { pg8Gateways } from './pgGateways.js';
 import { pg9McpNoticeDelay } from './mcpNoticeDelay.js';
 
