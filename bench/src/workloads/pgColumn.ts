@@ -5,8 +5,8 @@ import { createPgSchemas, probePgServer, redactPgUrl, type PgBenchContext, type 
 import { pgSizes } from '../sizes.js';
 import { pg1SingleAppend, pg2FanOut, pg3InFlight } from './pgAppend.js';
 import { pg4StatusReads } from './pgStatusReads.js';
-import { pg5mPruneAtScale, pg5Prune } from './pgPrune.js';
-import { pg6RestartScan } from './pgRestartScan.js';
+import { pg5mPruneAtScale, pg5Prune } from './w5Prune.js';
+import { pg6RestartScan } from './w6RestartScan.js';
 import { pg7NoticeDelay } from './noticeDelay.js';
 import { pg8Gateways } from './pgGateways.js';
 import { pg9McpNoticeDelay } from './mcpNoticeDelay.js';
