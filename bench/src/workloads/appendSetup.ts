@@ -1,11 +1,9 @@
-// Shared set-up of the append workloads: the watch pairs, registered through the facade or seeded
-// into a raw file, the per-op functions the runner calls, and logs seeded beside either side.
+// Shared set-up of the workloads: the watch pairs, registered through the facade or seeded into a raw
+// file, the library's record op, and logs seeded beside either side.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { runPaired, type BenchSide } from '../harness/measure.js';
 import { openRawDb, type RawDb } from '../raw/rawDb.js';
 import { idleCursor, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
+import { expectRecorded, humanTurn, targetKey, watcherKey } from './keys.js';
 
 export type WatchPair = { readonly watcher: string; readonly target: string };
 
@@ -30,25 +28,6 @@ export function openRawWithPairs(path: string, pairs: Iterable<WatchPair>): RawD
 export const libraryRecordOp = (awareness: Awareness, sessions: number) => async (i: number): Promise<void> => {
   expectRecorded(await awareness.record(humanTurn(targetKey(i % sessions))), 'library record');
 };
-
-/** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
-export const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {
-  const calls = [];
-  for (let k = 0; k < inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % sessions))));
-  for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
-};
-
-/** Workloads 3 and pg3: `burst` against raw single appends, by throughput only (one library op is a burst); with `minGain`, the target on it. */
-export async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number }, burst: (i: number) => Promise<void>, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
-  const title = `${run.inFlight} records in flight at once (group commit)`;
-  const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: run.chunk, sides: [{ name: 'library', opsPerCall: run.inFlight, async: burst }, raw] }, ctx.progress);
-  const gain = ratio(lib.opsPerSec, base.opsPerSec);
-  const checks = minGain === undefined ? [] : [{ target: `library ≥ ${minGain}× raw single-append throughput`, measured: times(gain), met: gain >= minGain }];
-  return { id, title, sides: [{ side: 'library', op: `burst of ${run.inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }], checks, latencyComparable: false };
-}
-
-/** Op `i` on the raw baseline (`append`: better-sqlite3's or node:sqlite's): one append transaction on target `i mod sessions`. */
-export const rawRecordOp = (append: (record: ReturnType<typeof rawHumanTurn>, now: number) => number, sessions: number) => (i: number): void => void append(rawHumanTurn(targetKey(i % sessions)), Date.now());
 
 /** Calls `record` in flight on `count` inputs, 1,000 at a time (seeding a log through the facade). */
 export async function recordInBatches(awareness: Awareness, count: number, keyOf: (i: number) => string, onEach?: (event: { sessionKey: string; sequence: number }) => void): Promise<void> {

@@ -3,8 +3,8 @@
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { createPgSchemas, probePgServer, redactPgUrl, type PgBenchContext, type PgServerInfo } from '../postgres/server.js';
 import { pgSizes } from '../sizes.js';
-import { pg1SingleAppend, pg2FanOut, pg3InFlight } from './pgAppend.js';
-import { pg4StatusReads } from './pgStatusReads.js';
+import { pg1SingleAppend, pg2FanOut, pg3InFlight } from './w1SingleAppend.js';
+import { pg4StatusReads } from './w4StatusReads.js';
 import { pg5mPruneAtScale, pg5Prune } from './w5Prune.js';
 import { pg6RestartScan } from './w6RestartScan.js';
 import { pg7NoticeDelay } from './noticeDelay.js';

@@ -1,12 +1,36 @@
-// Workloads 1, 2, 3 and 10: one awaited `record` per transaction against raw single-append
-// transactions doing the same statements (workload 1 also on node:sqlite), and 3's 100 calls in
-// flight at once, which group commit turns into one transaction.
-import { startSqlite } from '../library/facade.js';
+// Workloads 1, 2, 3 and 10, and pg1–pg3: one awaited `record` per transaction against raw
+// single-append transactions doing the same statements (workload 1 also on node:sqlite; 2 and pg2 with
+// watchers on every target), and 3's 100 calls in flight at once, which group commit turns into one
+// transaction.
+import { startSqlite, type Awareness } from '../library/facade.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
+import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
+import { openPgSides, pgLatencyPair, seedPgCursors } from '../postgres/seed.js';
+import type { PgBenchContext } from '../postgres/server.js';
 import { nodeRawAppender, openNodeRawDb, rawAppender } from '../raw/rawDb.js';
-import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { targetKey } from './keys.js';
-import { inFlightComparison, libraryBurstOp, libraryRecordOp, openRawWithPairs, rawRecordOp, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
+import { idleCursor } from '../raw/seed.js';
+import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
+import { libraryRecordOp, openRawWithPairs, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
+
+/** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
+const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {
+  const calls = [];
+  for (let k = 0; k < inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % sessions))));
+  for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
+};
+
+/** Workloads 3 and pg3: `burst` against raw single appends, by throughput only (one library op is a burst); with `minGain`, the target on it. */
+async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number }, burst: (i: number) => Promise<void>, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
+  const title = `${run.inFlight} records in flight at once (group commit)`;
+  const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: run.chunk, sides: [{ name: 'library', opsPerCall: run.inFlight, async: burst }, raw] }, ctx.progress);
+  const gain = ratio(lib.opsPerSec, base.opsPerSec);
+  const checks = minGain === undefined ? [] : [{ target: `library ≥ ${minGain}× raw single-append throughput`, measured: times(gain), met: gain >= minGain }];
+  return { id, title, sides: [{ side: 'library', op: `burst of ${run.inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }], checks, latencyComparable: false };
+}
+
+/** Op `i` on the raw baseline (`append`: better-sqlite3's or node:sqlite's): one append transaction on target `i mod sessions`. */
+const rawRecordOp = (append: (record: ReturnType<typeof rawHumanTurn>, now: number) => number, sessions: number) => (i: number): void => void append(rawHumanTurn(targetKey(i % sessions)), Date.now());
 
 /** `pairs`: registered before the run, the same on each side; `nodeSqlite`: a node:sqlite pair too. */
 type AppendShape = { sessions: number; records: number; warmup: number; chunk: number; pairs: () => Iterable<WatchPair>; nodeSqlite?: boolean };
@@ -70,4 +94,41 @@ export async function w10FanOutScale(ctx: BenchContext): Promise<WorkloadResult[
     results.push(await appendComparison(ctx, `10${String.fromCharCode(97 + index)}`, `fan-out: ${watchers} watcher(s) on each of ${sessions} targets, ${records} records`, shape));
   }
   return results;
+}
+
+/** Both sides with `watchers` idle cursors per target seeded by SQL; op `i` records on target `i mod sessions`. */
+async function openPgAppendSides(ctx: PgBenchContext, id: string, watchers: number) {
+  const { sessions } = ctx.pg.sizes;
+  ctx.progress.update(`${id}: set-up`, 0, 1);
+  const cursors = [...watchPairs(sessions, watchers)].map((p) => idleCursor(p, Date.now()));
+  const sides = await openPgSides(ctx, async (pool) => (watchers > 0 ? seedPgCursors(pool, cursors) : undefined));
+  const rawAppend = rawPgAppender(sides.raw.pool, channelOf(sides.raw.place.schema));
+  return { ...sides, library: libraryRecordOp(sides.awareness, sessions), raw: async (i: number): Promise<void> => void (await rawAppend(rawHumanTurn(targetKey(i % sessions)), Date.now())) };
+}
+
+async function pgAppendComparison(ctx: PgBenchContext, id: string, title: string, watchers: number): Promise<WorkloadResult> {
+  const { records: n, warmup } = ctx.pg.sizes;
+  const sides = await openPgAppendSides(ctx, id, watchers);
+  try {
+    return await pgLatencyPair(ctx, id, title, { n, warmup }, { library: 'record', raw: 'append tx' }, sides);
+  } finally {
+    await sides.close();
+  }
+}
+
+export const pg1SingleAppend = (ctx: PgBenchContext): Promise<WorkloadResult> => pgAppendComparison(ctx, 'pg1', `single record per tx, ${ctx.pg.sizes.records} events / ${ctx.pg.sizes.sessions} sessions`, 0);
+
+export const pg2FanOut = (ctx: PgBenchContext): Promise<WorkloadResult> =>
+  pgAppendComparison(ctx, 'pg2', `as pg1 with ${ctx.pg.sizes.watchersPerTarget} watchers per target (cursor fan-out, notify)`, ctx.pg.sizes.watchersPerTarget);
+
+export async function pg3InFlight(ctx: PgBenchContext): Promise<WorkloadResult> {
+  const { inFlight, sessions, records: n, warmup } = ctx.pg.sizes;
+  const sides = await openPgAppendSides(ctx, 'pg3', 0);
+  try {
+    // A whole number of bursts per chunk: a library call covers `inFlight` op indexes.
+    const chunk = Math.ceil(ctx.pg.sizes.chunk / inFlight) * inFlight;
+    return await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight }, libraryBurstOp(sides.awareness, inFlight, sessions), { name: 'raw', async: sides.raw });
+  } finally {
+    await sides.close();
+  }
 }

@@ -1,13 +1,17 @@
-// Workload 4: `status` with `changesSince` on a 50,000-row log over 100 sessions, a tail poll and a
-// full 200-event page, against the same read done raw; and the same on node:sqlite.
+// Workloads 4 and pg4: `status` with `changesSince` on a 50,000-row log over 100 sessions, a tail poll
+// and a full 200-event page, against the same read done raw; and the same on node:sqlite, and over
+// the PostgreSQL store against the store's read run raw.
 import type { Awareness } from '../library/facade.js';
 import { runPaired } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { rawPgReader } from '../postgres/rawPg.js';
+import { openPgSides, pgLatencyPair, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
+import type { PgBenchContext } from '../postgres/server.js';
 import { openNodeRawDb, rawReader } from '../raw/rawDb.js';
 import { recordInBatches, seededLibrary, seededRawDb } from './appendSetup.js';
 import { keysOf, logKey } from './keys.js';
 
-export const PAGE = 200;
+const PAGE = 200;
 
 /** Per session: the `changesSince` that leaves exactly `tail` events after it. */
 type TailSince = ReadonlyMap<string, number>;
@@ -81,5 +85,26 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
     await nodeAwareness.close();
     raw.client.close();
     nodeRaw.client.close();
+  }
+}
+
+export async function pg4StatusReads(ctx: PgBenchContext): Promise<WorkloadResult[]> {
+  const sizes = ctx.pg.sizes;
+  ctx.progress.update('pg4: seeding both logs', 0, 1);
+  const sessionKeys = keysOf(sizes.logSessions, logKey);
+  const seed = { count: sizes.logRows, sessionKeys, appendedAt: Date.now() };
+  const sides = await openPgSides(ctx, (pool) => seedPgEvents(pool, seed), { maxRows: sizes.logRows * 2 });
+  try {
+    const since = await tailSinceFromPg(sides.raw.pool, sessionKeys, sizes.tailEvents);
+    const lib = libraryReadOps(sides.awareness, sizes.logSessions, since, sizes.tailEvents);
+    const raw = rawReadOps(rawPgReader(sides.raw.pool), sizes.logSessions, since, sizes.tailEvents);
+    const result = (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> =>
+      pgLatencyPair(ctx, id, `${title} (${sizes.logRows} rows / ${sizes.logSessions} sessions)`, { n, warmup: Math.min(300, n / 4) }, { library: `status ${op}`, raw: `select ${op}` }, {
+        library: lib[op],
+        raw: async (i) => raw[op](i),
+      });
+    return [await result('pg4a', `status tail poll, ${sizes.tailEvents} events`, 'tail', sizes.tailPolls), await result('pg4b', `status full ${PAGE}-event page`, 'page', sizes.pageReads)];
+  } finally {
+    await sides.close();
   }
 }
