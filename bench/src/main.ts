@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and raw
-// side by side, then the PostgreSQL column; prints the tables and checks, writes bench/results.json.
+// side by side, then the PostgreSQL column when its server answers (each side on a fresh schema,
+// dropped at the end), else why it was skipped; prints the tables and checks, writes bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
@@ -8,22 +9,22 @@ import Database from 'better-sqlite3';
 
 import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
 import { createProgress } from './harness/progress.js';
-import { resolvePgUrl } from './postgres/server.js';
-import { renderReport, writeResults, type RunInfo } from './report.js';
-import { FULL, QUICK } from './sizes.js';
-import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn.js';
-import { w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight } from './workloads/w1SingleAppend.js';
-import { w4StatusReads } from './workloads/w4StatusReads.js';
-import { w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
-import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
+import { createPgSchemas, probePgServer, redactPgUrl, resolvePgUrl, type PgBenchContext } from './postgres/server.js';
+import { renderReport, writeResults, type PgColumn, type RunInfo } from './report.js';
+import { FULL, pgSizes, QUICK } from './sizes.js';
+import { pg1SingleAppend, pg2FanOut, pg3InFlight, w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight } from './workloads/w1SingleAppend.js';
+import { pg4StatusReads, w4StatusReads } from './workloads/w4StatusReads.js';
+import { pg5mPruneAtScale, pg5Prune, w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
+import { pg6RestartScan, w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
 import { w7Memory } from './workloads/w7Memory.js';
 import { w8Burst } from './workloads/w8Burst.js';
 import { w9CliColdStart } from './workloads/w9CliColdStart.js';
 import { w11List } from './workloads/w11List.js';
-import { w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
-import { w13NoticeDelay } from './workloads/noticeDelay.js';
+import { pg9McpNoticeDelay, w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
+import { pg7NoticeDelay, w13NoticeDelay } from './workloads/noticeDelay.js';
+import { pg8Gateways } from './workloads/pgGateways.js';
 
-type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
+type Workload<C = BenchContext> = (ctx: C) => Promise<WorkloadResult | WorkloadResult[]>;
 
 const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['1', w1SingleAppend],
@@ -41,6 +42,19 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['11', w11List],
   ['12', w12McpNoticeDelay],
   ['13', w13NoticeDelay],
+];
+
+const PG_WORKLOADS: ReadonlyArray<readonly [string, Workload<PgBenchContext>]> = [
+  ['pg1', pg1SingleAppend],
+  ['pg2', pg2FanOut],
+  ['pg3', pg3InFlight],
+  ['pg4', pg4StatusReads],
+  ['pg5', pg5Prune],
+  ['pg5m', pg5mPruneAtScale],
+  ['pg6', pg6RestartScan],
+  ['pg7', pg7NoticeDelay],
+  ['pg8', pg8Gateways],
+  ['pg9', pg9McpNoticeDelay],
 ];
 
 /** Workloads --quick cannot afford: the full run, or --only naming them, runs them. */
@@ -65,6 +79,20 @@ function parseArgs(args: string[]) {
   }
   const only = values.only === undefined ? undefined : new Set(values.only.split(','));
   return { quick: values.quick === true, large: values.large === true, only, out: values.out ?? join(import.meta.dirname, '..', 'results.json'), pgUrl: values['pg-url'] };
+}
+
+async function runPgColumn(ctx: BenchContext, url: string, selected: (id: string) => boolean, runOne: (id: string, run: () => Promise<WorkloadResult | WorkloadResult[]>) => Promise<WorkloadResult[]>): Promise<PgColumn> {
+  const probe = await probePgServer(url);
+  if (!probe.ok) return { ran: false, url: redactPgUrl(url), reason: probe.reason };
+  const schemas = createPgSchemas(url);
+  const pgCtx: PgBenchContext = { ...ctx, pg: { url, schemas, sizes: pgSizes(ctx.sizes, ctx.quick) } };
+  const results: WorkloadResult[] = [];
+  try {
+    for (const [id, run] of PG_WORKLOADS) if (selected(id)) results.push(...(await runOne(id, () => run(pgCtx))));
+  } finally {
+    await schemas.dropAll();
+  }
+  return { ran: true, server: probe.info, results };
 }
 
 function machineLine(): string {
