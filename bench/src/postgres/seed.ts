@@ -19,16 +19,6 @@ export async function freshSchema(ctx: PgBenchContext, size: number = PG_POOL_SI
   return { place, pool: openRawPool(place.url, place.schema, size) };
 }
 
-/** Runs `work` on a one-connection pool on `place` (a seed beside a store, untimed), then ends the pool. */
-export async function withPool<T>(place: PgPlace, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
-  const pool = openRawPool(place.url, place.schema, 1);
-  try {
-    return await work(pool);
-  } finally {
-    await pool.end();
-  }
-}
-
 /** Event i gets sequence i + 1 (the sequence moved past them), heads raised to match, tables analyzed. */
 export async function seedPgEvents(pool: pg.Pool, seed: EventSeed): Promise<void> {
   await pool.query(

@@ -8,8 +8,8 @@ import type pg from 'pg';
 import { measureBlocking } from '../harness/measure.js';
 import { DAY_MS, ratio, times, type BenchContext, type Check, type SideResult, type WorkloadResult } from '../harness/context.js';
 import { openPgLibraryStore, startOnStore, startSqlite } from '../library/facade.js';
-import { channelOf, rawPgPrune } from '../postgres/rawPg.js';
-import { freshSchema, seedPgEvents, withPool } from '../postgres/seed.js';
+import { channelOf, openRawPool, rawPgPrune } from '../postgres/rawPg.js';
+import { freshSchema, seedPgEvents } from '../postgres/seed.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { openRawDb, rawPruneAll } from '../raw/rawDb.js';
 import { seedEvents, type EventSeed } from '../raw/seed.js';
@@ -142,7 +142,8 @@ async function pgPrune(ctx: PgBenchContext, atScale: boolean): Promise<WorkloadR
   try {
     // A demanded prune queues behind the start-up one: once it resolves, nothing prunes before the measured run.
     await awareness.prune();
-    await withPool(libPlace, (pool) => seedLog(pool, seed));
+    const seeder = openRawPool(libPlace.url, libPlace.schema, 1);
+    await seedLog(seeder, seed).finally(() => seeder.end());
     ctx.progress.update(`${id} ${title}: library prune()`, 1, 2);
     lib = await timePrune('prune() (rows/s)', async () => (await awareness.prune()).eventsDeleted);
   } finally {
