@@ -7,8 +7,7 @@ import { parseArgs as parseArgv } from 'node:util';
 
 import Database from 'better-sqlite3';
 
-import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
-import { createProgress } from './harness/progress.js';
+import { createProgress, createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
 import { createPgSchemas, probePgServer, redactPgUrl, resolvePgUrl, type PgBenchContext } from './postgres/server.js';
 import { renderReport, writeResults, type PgColumn, type RunInfo } from './report.js';
 import { FULL, pgSizes, QUICK } from './sizes.js';

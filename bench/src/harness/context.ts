@@ -1,11 +1,11 @@
-// What every workload receives and returns, the run's temp files, and the result rows' helpers.
+// What every workload receives and returns, the run's temp files and progress, and the result rows'
+// helpers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sizes } from '../sizes.js';
 import type { SideStats } from './measure.js';
-import type { Progress } from './progress.js';
 
 /** One side's row: `op` says what one measured op is; `maxBlockMs` the longest event-loop block seen. */
 export interface SideResult extends SideStats {
@@ -39,6 +39,34 @@ export function createTempDir(): { tempDb: (name: string) => string; dispose: ()
   const dir = mkdtempSync(join(tmpdir(), 'session-state-bench-'));
   let n = 0;
   return { tempDb: (name) => join(dir, `${String(++n).padStart(2, '0')}-${name}.db`), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export type Progress = ReturnType<typeof createProgress>;
+
+/** Progress on stderr, one line rewritten in place on a TTY, a line per step otherwise: `update` shows `label` with `done` of `total` (a percentage on a TTY, throttled); `line` writes a line that stays. */
+export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
+  const tty = stream.isTTY === true;
+  let lastLabel = '';
+  let lastPaint = 0;
+  let dirty = false;
+  return {
+    update(label: string, done: number, total: number): void {
+      const at = Date.now();
+      if (!tty) {
+        if (label !== lastLabel) stream.write(`… ${label}\n`);
+      } else if (label !== lastLabel || done >= total || at - lastPaint >= 100) {
+        stream.write(`\r\x1b[2K… ${label} ${total > 0 ? Math.floor((100 * done) / total) : 0}% (${done}/${total})`);
+        lastPaint = at;
+        dirty = true;
+      }
+      lastLabel = label;
+    },
+    line(text: string): void {
+      if (tty && dirty) stream.write('\r\x1b[2K');
+      dirty = false;
+      stream.write(`${text}\n`);
+    },
+  };
 }
 
 export const ratio = (library: number, raw: number): number => library / raw;

@@ -9,8 +9,7 @@ import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/keys.js';
 import { watchQueries } from './opCost.js';
 import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
 
-/** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
-/** `probes`: seeded for this gateway, over every phase. */
+/** The parent's messages: `setup` (answered `ready`; `probes`: seeded for this gateway, over every phase), then a `go` per phase (answered by a report), then `end`. */
 export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number; readonly loadTargets: number; readonly probes: number; readonly probeGapMs: number; readonly poolSize: number };
 
 /** One phase: wall ms it starts and ends at; `recordsPerSec` paces it, flat out when absent. */
