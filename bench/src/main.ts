@@ -17,9 +17,8 @@ import { pg5mPruneAtScale, pg5Prune, w5mPruneAtScale, w5Prune } from './workload
 import { pg6RestartScan, w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
 import { w7Memory } from './workloads/w7Memory.js';
 import { w8Burst } from './workloads/w8Burst.js';
-import { w9CliColdStart } from './workloads/w9CliColdStart.js';
 import { w11List } from './workloads/w11List.js';
-import { pg9McpNoticeDelay, w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
+import { pg9McpNoticeDelay, w12McpNoticeDelay, w9CliColdStart } from './workloads/cli.js';
 import { pg7NoticeDelay, w13NoticeDelay } from './workloads/noticeDelay.js';
 import { pg8Gateways } from './workloads/pgGateways.js';
 
