@@ -6,7 +6,7 @@ import { latencyResult, type BenchContext, type WorkloadResult } from '../harnes
 import { createMemoryReference } from '../raw/memoryReference.js';
 import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
 import { logKey, rawHumanTurn, targetKey } from './keys.js';
-import { libraryReadOps, rawReadOps, seedMemoryLog } from './w4StatusReads.js';
+import { libraryReadOps, rawReadOps, seedMemoryLog } from './reads.js';
 
 /** Target: the facade over the memory store at most this many times the reference at p50. */
 const MEMORY_P50_LIMIT = 2;
