@@ -78,18 +78,26 @@ function parseArgs(args: string[]) {
   return { quick: values.quick === true, large: values.large === true, only, out: values.out ?? join(import.meta.dirname, '..', 'results.json'), pgUrl: values['pg-url'] };
 }
 
-async function runPgColumn(ctx: BenchContext, url: string, selected: (id: string) => boolean, runOne: (id: string, run: () => Promise<WorkloadResult | WorkloadResult[]>) => Promise<WorkloadResult[]>): Promise<PgColumn> {
+/** Runs the selected workloads of `table` in order, a progress line after each. */
+async function runAll<C extends BenchContext>(table: ReadonlyArray<readonly [string, Workload<C>]>, ctx: C, selected: (id: string) => boolean): Promise<WorkloadResult[]> {
+  const results: WorkloadResult[] = [];
+  for (const [id, run] of table.filter(([w]) => selected(w))) {
+    const t0 = Date.now();
+    results.push(...[await run(ctx)].flat());
+    ctx.progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  return results;
+}
+
+async function runPgColumn(ctx: BenchContext, url: string, selected: (id: string) => boolean): Promise<PgColumn> {
   const probe = await probePgServer(url);
   if (!probe.ok) return { ran: false, url: redactPgUrl(url), reason: probe.reason };
   const schemas = createPgSchemas(url);
-  const pgCtx: PgBenchContext = { ...ctx, pg: { url, schemas, sizes: pgSizes(ctx.sizes, ctx.quick) } };
-  const results: WorkloadResult[] = [];
   try {
-    for (const [id, run] of PG_WORKLOADS) if (selected(id)) results.push(...(await runOne(id, () => run(pgCtx))));
+    return { ran: true, server: probe.info, results: await runAll(PG_WORKLOADS, { ...ctx, pg: { url, schemas, sizes: pgSizes(ctx.sizes, ctx.quick) } }, selected) };
   } finally {
     await schemas.dropAll();
   }
-  return { ran: true, server: probe.info, results };
 }
 
 function machineLine(): string {
@@ -114,18 +122,12 @@ async function main(): Promise<void> {
   // `--only 4a` selects workload 4, which reports 4a and 4b.
   const named = (id: string): boolean => only?.has(id) === true || [...(only ?? [])].some((o) => o.startsWith(id) && /^[a-z]$/.test(o.slice(id.length)) && !WORKLOADS.some(([w]) => w === o));
   const selected = (id: string, inColumn: boolean): boolean => (only !== undefined ? named(id) || (inColumn && only.has('pg') && !(quick && FULL_RUN_ONLY.has(id))) : !(quick && FULL_RUN_ONLY.has(id)));
-  const runOne = async (id: string, run: () => Promise<WorkloadResult | WorkloadResult[]>): Promise<WorkloadResult[]> => {
-    const t0 = Date.now();
-    const out = await run();
-    progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    return Array.isArray(out) ? out : [out];
-  };
-  const results: WorkloadResult[] = [];
+  let results: WorkloadResult[] = [];
   let pg: PgColumn | undefined;
   try {
-    for (const [id, run] of WORKLOADS) if (selected(id, false)) results.push(...(await runOne(id, () => run(ctx))));
+    results = await runAll(WORKLOADS, ctx, (id) => selected(id, false));
     const inPg = (id: string): boolean => selected(id, true);
-    if (PG_WORKLOADS.some(([id]) => inPg(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), inPg, runOne);
+    if (PG_WORKLOADS.some(([id]) => inPg(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), inPg);
   } finally {
     temp.dispose();
   }
