@@ -5,7 +5,7 @@
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
 import { openPgLibraryStore } from '../library/facade.js';
-import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/keys.js';
+import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/setup.js';
 import { watchQueries } from './opCost.js';
 import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
 

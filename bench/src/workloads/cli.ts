@@ -16,7 +16,7 @@ import { runPaired, summarise } from '../harness/measure.js';
 import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { latency } from '../report.js';
-import { expectRecorded, humanTurn } from './keys.js';
+import { expectRecorded, humanTurn } from './setup.js';
 
 const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
 const MANAGER = 'agent:bench:main';

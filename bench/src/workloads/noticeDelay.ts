@@ -19,8 +19,7 @@ import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { openRawDb, rawAppender } from '../raw/rawDb.js';
 import { idleCursor } from '../raw/seed.js';
 import { latency } from '../report.js';
-import { openRawWithPairs, watchPairs, watchThroughFacade } from './appendSetup.js';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
+import { expectRecorded, humanTurn, openRawWithPairs, rawHumanTurn, targetKey, watcherKey, watchPairs, watchThroughFacade } from './setup.js';
 
 /** An op whose wake or notification has not come by then fails the workload. */
 const HEARD_TIMEOUT_MS = 10_000;

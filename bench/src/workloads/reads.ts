@@ -12,8 +12,7 @@ import { rawPgReader } from '../postgres/rawPg.js';
 import { openPgSides, pgLatencyPair, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
 import type { PgBenchContext } from '../postgres/server.js';
 import { openNodeRawDb, rawReader } from '../raw/rawDb.js';
-import { recordInBatches, seededLibrary, seededRawDb } from './appendSetup.js';
-import { keysOf, logKey } from './keys.js';
+import { keysOf, logKey, recordInBatches, seededLibrary, seededRawDb } from './setup.js';
 
 const PAGE = 200;
 

@@ -10,8 +10,7 @@ import type { PgBenchContext } from '../postgres/server.js';
 import { nodeRawAppender, openNodeRawDb, rawAppender } from '../raw/rawDb.js';
 import { idleCursor } from '../raw/seed.js';
 import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
-import { libraryRecordOp, openRawWithPairs, watchPairs, watchThroughFacade, type WatchPair } from './appendSetup.js';
+import { expectRecorded, humanTurn, libraryRecordOp, openRawWithPairs, rawHumanTurn, targetKey, watchPairs, watchThroughFacade, type WatchPair } from './setup.js';
 
 /** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
 const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {

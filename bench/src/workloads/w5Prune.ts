@@ -13,8 +13,7 @@ import { freshSchema, seedPgEvents } from '../postgres/seed.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { openRawDb, rawPruneAll } from '../raw/rawDb.js';
 import { seedEvents, type EventSeed } from '../raw/seed.js';
-import { recordInBatches, seededRawDb } from './appendSetup.js';
-import { keysOf, targetKey } from './keys.js';
+import { keysOf, recordInBatches, seededRawDb, targetKey } from './setup.js';
 
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */
 export const BLOCK_LIMIT_MS = 20;

@@ -4,8 +4,7 @@ import { startMemory } from '../library/facade.js';
 import { runPaired, type SideStats } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { createMemoryReference } from '../raw/memoryReference.js';
-import { libraryRecordOp, watchPairs, watchThroughFacade } from './appendSetup.js';
-import { logKey, rawHumanTurn, targetKey } from './keys.js';
+import { libraryRecordOp, logKey, rawHumanTurn, targetKey, watchPairs, watchThroughFacade } from './setup.js';
 import { libraryReadOps, rawReadOps, seedMemoryLog } from './reads.js';
 
 /** Target: the facade over the memory store at most this many times the reference at p50. */

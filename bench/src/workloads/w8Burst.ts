@@ -7,7 +7,7 @@ import { openLibraryStore, startOnStore } from '../library/facade.js';
 import { measureBurst, msSince, turn } from '../harness/measure.js';
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
 import { openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './keys.js';
+import { expectRecorded, humanTurn, rawHumanTurn, targetKey } from './setup.js';
 import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './w5Prune.js';
 
 function spread(ms: readonly number[]): { max: number; median: number; over: number; count: number } {
