@@ -11,12 +11,11 @@ import { createProgress, createTempDir, type BenchContext, type WorkloadResult }
 import { createPgSchemas, probePgServer, redactPgUrl, resolvePgUrl, type PgBenchContext } from './postgres/server.js';
 import { renderReport, writeResults, type PgColumn, type RunInfo } from './report.js';
 import { FULL, pgSizes, QUICK } from './sizes.js';
-import { pg1SingleAppend, pg2FanOut, pg3InFlight, w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight } from './workloads/w1SingleAppend.js';
+import { pg1SingleAppend, pg2FanOut, pg3InFlight, w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight, w8Burst } from './workloads/appends.js';
 import { pg4StatusReads, w11List, w4StatusReads } from './workloads/reads.js';
 import { pg5mPruneAtScale, pg5Prune, w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
 import { pg6RestartScan, w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
 import { w7Memory } from './workloads/w7Memory.js';
-import { w8Burst } from './workloads/w8Burst.js';
 import { pg9McpNoticeDelay, w12McpNoticeDelay, w9CliColdStart } from './workloads/cli.js';
 import { pg7NoticeDelay, w13NoticeDelay } from './workloads/noticeDelay.js';
 import { pg8Gateways } from './workloads/pgGateways.js';
