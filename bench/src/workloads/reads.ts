@@ -9,8 +9,7 @@ import type { Awareness } from '../library/facade.js';
 import { runPaired, type BenchSide } from '../harness/measure.js';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { rawPgReader } from '../postgres/rawPg.js';
-import { openPgSides, pgLatencyPair, seedPgEvents, tailSinceFromPg } from '../postgres/seed.js';
-import type { PgBenchContext } from '../postgres/server.js';
+import { openPgSides, pgLatencyPair, seedPgEvents, tailSinceFromPg, type PgBenchContext } from '../postgres/server.js';
 import { openNodeRawDb, rawReader } from '../raw/rawDb.js';
 import { keysOf, logKey, recordInBatches, seededLibrary, seededRawDb } from './setup.js';
 

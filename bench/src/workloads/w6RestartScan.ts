@@ -5,8 +5,7 @@ import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } fr
 import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
-import { freshSchema, seedPgCursors } from '../postgres/seed.js';
-import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
 import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
 import { seedCursors, type CursorSeed } from '../raw/seed.js';
 import { BLOCK_LIMIT_MS } from './w5Prune.js';
