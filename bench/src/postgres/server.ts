@@ -9,7 +9,7 @@ import { openPostgresStore } from '@session-state/adapters-postgres';
 import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { runPaired } from '../harness/measure.js';
 import { openPgLibraryStore, startOnStore, type LibraryOptions, type PgPlace } from '../library/facade.js';
-import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/seed.js';
+import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/rawDb.js';
 import type { PgSizes } from '../sizes.js';
 import { openRawPool } from './rawPg.js';
 

@@ -10,8 +10,7 @@ import { openLibraryStore, startOnStore, startSqlite, type Awareness } from '../
 import { measureBurst, msSince, runPaired, turn, type BenchSide } from '../harness/measure.js';
 import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
 import { openPgSides, pgLatencyPair, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
-import { nodeRawAppender, openNodeRawDb, openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
-import { idleCursor } from '../raw/seed.js';
+import { idleCursor, nodeRawAppender, openNodeRawDb, openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
 import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { expectRecorded, humanTurn, libraryRecordOp, openRawWithPairs, rawHumanTurn, targetKey, watchPairs, watchThroughFacade, type WatchPair } from './setup.js';
 import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './w5Prune.js';

@@ -15,8 +15,7 @@ import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } fr
 import { costOfOps, COUNTED_OPS, describeQueries } from '../postgres/opCost.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
 import { freshPlace, freshSchema, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
-import { openRawDb, rawAppender } from '../raw/rawDb.js';
-import { idleCursor } from '../raw/seed.js';
+import { idleCursor, openRawDb, rawAppender } from '../raw/rawDb.js';
 import { latency } from '../report.js';
 import { expectRecorded, humanTurn, openRawWithPairs, rawHumanTurn, targetKey, watcherKey, watchPairs, watchThroughFacade } from './setup.js';
 

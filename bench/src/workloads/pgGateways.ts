@@ -8,7 +8,7 @@ import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
 import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { idleCursor } from '../raw/seed.js';
+import { idleCursor } from '../raw/rawDb.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;

@@ -2,8 +2,7 @@
 // pairs, registered through the facade or seeded into a raw file, the library's record op, and logs
 // seeded beside either side.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { openRawDb, type RawDb } from '../raw/rawDb.js';
-import { idleCursor, SEED_EVENT, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
+import { idleCursor, openRawDb, SEED_EVENT, seedCursors, seedEvents, type EventSeed, type RawDb } from '../raw/rawDb.js';
 
 /** Target session `i` (a nested sub-agent, as delegated work usually is). */
 export const targetKey = (i: number): string => `agent:bench:subagent:t${i}`;

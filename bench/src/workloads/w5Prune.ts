@@ -10,8 +10,7 @@ import { DAY_MS, ratio, times, type BenchContext, type Check, type SideResult, t
 import { openPgLibraryStore, startOnStore, startSqlite } from '../library/facade.js';
 import { channelOf, openRawPool, rawPgPrune } from '../postgres/rawPg.js';
 import { freshPlace, freshSchema, seedPgEvents, type PgBenchContext } from '../postgres/server.js';
-import { openRawDb, rawPruneAll } from '../raw/rawDb.js';
-import { seedEvents, type EventSeed } from '../raw/seed.js';
+import { openRawDb, rawPruneAll, seedEvents, type EventSeed } from '../raw/rawDb.js';
 import { keysOf, recordInBatches, seededRawDb, targetKey } from './setup.js';
 
 /** No single block of the event loop longer than this (workloads 5, 6 and 8). */

@@ -6,8 +6,7 @@ import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.j
 import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
-import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
-import { seedCursors, type CursorSeed } from '../raw/seed.js';
+import { openRawDb, rawRestartScan, seedCursors, type CursorSeed } from '../raw/rawDb.js';
 import { BLOCK_LIMIT_MS } from './w5Prune.js';
 
 /** Cursor `k`: 10 targets per watcher; every (cursors / pending)-th one had a notice at 150 when material moved to 200. */
