@@ -24,10 +24,8 @@ export interface PgBenchContext extends BenchContext {
   readonly pg: { readonly url: string; readonly schemas: PgSchemas; readonly sizes: PgSizes };
 }
 
-export function resolvePgUrl(fromArgs: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env['SESSION_STATE_PG_URL'];
-  return fromArgs ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_PG_URL);
-}
+/** --pg-url, else SESSION_STATE_PG_URL unless empty, else the local default. */
+export const resolvePgUrl = (fromArgs: string | undefined): string => fromArgs ?? (process.env['SESSION_STATE_PG_URL'] || DEFAULT_PG_URL);
 
 export function redactPgUrl(url: string): string {
   try {

@@ -11,7 +11,7 @@ import { measureBurst, msSince, runPaired, turn, type BenchSide } from '../harne
 import { channelOf, rawPgAppender } from '../postgres/rawPg.js';
 import { openPgSides, pgLatencyPair, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
 import { idleCursor, nodeRawAppender, openNodeRawDb, openRawDb, rawAppender, type RawRecord } from '../raw/rawDb.js';
-import { latencyResult, ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { latencyResult, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { expectRecorded, humanTurn, libraryRecordOp, openRawWithPairs, rawHumanTurn, targetKey, watchPairs, watchThroughFacade, type WatchPair } from './setup.js';
 import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './w5Prune.js';
 
@@ -26,7 +26,7 @@ const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number
 async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number }, burst: (i: number) => Promise<void>, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
   const title = `${run.inFlight} records in flight at once (group commit)`;
   const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: run.chunk, sides: [{ name: 'library', opsPerCall: run.inFlight, async: burst }, raw] }, ctx.progress);
-  const gain = ratio(lib.opsPerSec, base.opsPerSec);
+  const gain = lib.opsPerSec / base.opsPerSec;
   const checks = minGain === undefined ? [] : [{ target: `library ≥ ${minGain}× raw single-append throughput`, measured: times(gain), met: gain >= minGain }];
   return { id, title, sides: [{ side: 'library', op: `burst of ${run.inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }], checks, latencyComparable: false };
 }

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import type pg from 'pg';
 
 import { measureBlocking } from '../harness/measure.js';
-import { DAY_MS, ratio, times, type BenchContext, type Check, type SideResult, type WorkloadResult } from '../harness/context.js';
+import { times, type BenchContext, type Check, type SideResult, type WorkloadResult } from '../harness/context.js';
 import { openPgLibraryStore, startOnStore, startSqlite } from '../library/facade.js';
 import { channelOf, openRawPool, rawPgPrune } from '../postgres/rawPg.js';
 import { freshPlace, freshSchema, seedPgEvents, type PgBenchContext } from '../postgres/server.js';
@@ -47,11 +47,11 @@ export const blockCheck = (library: Blocking, raw: Blocking, from = ''): Check =
 
 /** The at-scale check: the library's total at most PRUNE_AT_SCALE_TOTAL_LIMIT × raw's. */
 function totalCheck(library: { readonly totalMs: number }, raw: { readonly totalMs: number }, what: string): Check {
-  const r = ratio(library.totalMs, raw.totalMs);
+  const r = library.totalMs / raw.totalMs;
   return { target: `library: total ≤ ${PRUNE_AT_SCALE_TOTAL_LIMIT}× raw's ${what}`, measured: `${times(r)} (${library.totalMs.toFixed(0)} ms against ${raw.totalMs.toFixed(0)} ms)`, met: r <= PRUNE_AT_SCALE_TOTAL_LIMIT };
 }
 
-const MAX_AGE_MS = 30 * DAY_MS;
+const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** A fixed clock: nothing is old (only the row cap prunes), and no background prune starts on its own. */
 const PRUNE_NOW = Date.UTC(2026, 10, 29);
 /** Workload 5m's target: the WAL file never above this while the library prunes. */

@@ -3,7 +3,7 @@
 // doing the same SQL (on PostgreSQL the store's scan run raw).
 import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { times, type BenchContext, type WorkloadResult } from '../harness/context.js';
 import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
 import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
 import { openRawDb, rawRestartScan, seedCursors, type CursorSeed } from '../raw/rawDb.js';
@@ -82,7 +82,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
     });
     const lib = summarise(samples.library);
     const base = summarise(samples.raw);
-    const p50 = ratio(lib.p50Us, base.p50Us);
+    const p50 = lib.p50Us / base.p50Us;
     return {
       id,
       title,
