@@ -15,16 +15,14 @@ import { latencyResult, times, type BenchContext, type WorkloadResult } from '..
 import { expectRecorded, humanTurn, libraryRecordOp, openRawWithPairs, rawHumanTurn, targetKey, watchPairs, watchThroughFacade, type WatchPair } from './setup.js';
 import { BLOCK_LIMIT_MS, blockCheck, totalRow } from './w5Prune.js';
 
-/** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
-const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {
-  const calls = [];
-  for (let k = 0; k < inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % sessions))));
-  for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
-};
-
-/** Workloads 3 and pg3: `burst` against raw single appends, by throughput only (one library op is a burst); with `minGain`, the target on it. */
-async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number }, burst: (i: number) => Promise<void>, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
+/** Workloads 3 and pg3: library op `i` issues `inFlight` calls of `record` at once, then awaits them together, against raw single appends, by throughput only (one library op is a burst); with `minGain`, the target on it. */
+async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number; sessions: number }, awareness: Awareness, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
   const title = `${run.inFlight} records in flight at once (group commit)`;
+  const burst = async (i: number): Promise<void> => {
+    const calls = [];
+    for (let k = 0; k < run.inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % run.sessions))));
+    for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
+  };
   const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: run.chunk, sides: [{ name: 'library', opsPerCall: run.inFlight, async: burst }, raw] }, ctx.progress);
   const gain = lib.opsPerSec / base.opsPerSec;
   const checks = minGain === undefined ? [] : [{ target: `library ≥ ${minGain}× raw single-append throughput`, measured: times(gain), met: gain >= minGain }];
@@ -61,7 +59,7 @@ async function appendComparison(ctx: BenchContext, id: string, title: string, sh
 
 function standardShape(ctx: BenchContext, watchers: number): AppendShape {
   const { sessions, records, warmup, chunk } = ctx.sizes;
-  return { sessions, records, warmup, chunk, pairs: () => (watchers > 0 ? watchPairs(sessions, watchers) : []) };
+  return { sessions, records, warmup, chunk, pairs: () => watchPairs(sessions, watchers) };
 }
 
 export const w1SingleAppend = (ctx: BenchContext): Promise<WorkloadResult> =>
@@ -76,7 +74,7 @@ export async function w3InFlight(ctx: BenchContext): Promise<WorkloadResult> {
   const awareness = await startSqlite(ctx.tempDb('w3-library'));
   const raw = openRawWithPairs(ctx.tempDb('w3-raw'), []);
   try {
-    return await inFlightComparison(ctx, '3', { n, warmup, chunk, inFlight }, libraryBurstOp(awareness, inFlight, sessions), { name: 'raw', sync: rawRecordOp(rawAppender(raw), sessions) }, 3);
+    return await inFlightComparison(ctx, '3', { n, warmup, chunk, inFlight, sessions }, awareness, { name: 'raw', sync: rawRecordOp(rawAppender(raw), sessions) }, 3);
   } finally {
     await awareness.close();
     raw.client.close();
@@ -129,7 +127,7 @@ export async function pg3InFlight(ctx: PgBenchContext): Promise<WorkloadResult> 
   try {
     // A whole number of bursts per chunk: a library call covers `inFlight` op indexes.
     const chunk = Math.ceil(ctx.pg.sizes.chunk / inFlight) * inFlight;
-    return await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight }, libraryBurstOp(sides.awareness, inFlight, sessions), { name: 'raw', async: sides.raw });
+    return await inFlightComparison(ctx, 'pg3', { n, warmup, chunk, inFlight, sessions }, sides.awareness, { name: 'raw', async: sides.raw });
   } finally {
     await sides.close();
   }
