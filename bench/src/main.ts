@@ -7,10 +7,9 @@ import { parseArgs as parseArgv } from 'node:util';
 
 import Database from 'better-sqlite3';
 
-import { createProgress, createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
+import { createProgress, createTempDir, FULL, pgSizes, QUICK, type BenchContext, type WorkloadResult } from './harness/context.js';
 import { createPgSchemas, probePgServer, redactPgUrl, resolvePgUrl, type PgBenchContext } from './postgres/server.js';
 import { renderReport, writeResults, type PgColumn, type RunInfo } from './report.js';
-import { FULL, pgSizes, QUICK } from './sizes.js';
 import { pg1SingleAppend, pg2FanOut, pg3InFlight, w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight, w8Burst } from './workloads/appends.js';
 import { pg4StatusReads, w11List, w4StatusReads } from './workloads/reads.js';
 import { pg5mPruneAtScale, pg5Prune, w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';

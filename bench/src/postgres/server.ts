@@ -6,11 +6,10 @@ import pg from 'pg';
 
 import { openPostgresStore } from '@session-state/adapters-postgres';
 
-import { latencyResult, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { latencyResult, type BenchContext, type PgSizes, type WorkloadResult } from '../harness/context.js';
 import { runPaired } from '../harness/measure.js';
 import { openPgLibraryStore, startOnStore, type LibraryOptions, type PgPlace } from '../library/facade.js';
 import { SEED_EVENT, type CursorSeed, type EventSeed } from '../raw/rawDb.js';
-import type { PgSizes } from '../sizes.js';
 import { openRawPool } from './rawPg.js';
 
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
