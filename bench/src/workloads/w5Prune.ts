@@ -61,11 +61,7 @@ const PRUNE_AT_SCALE_WAL_LIMIT_BYTES = 32 * 2 ** 20;
 function sampleWal(path: string): () => number {
   let max = 0;
   const sample = (): void => {
-    try {
-      max = Math.max(max, statSync(`${path}-wal`).size);
-    } catch {
-      // No WAL file yet.
-    }
+    max = Math.max(max, statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
   };
   const timer = setInterval(sample, 1);
   return () => {
