@@ -117,10 +117,9 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   } else {
     // Open loop: record k is due at start + k / rate, whether or not the one before has returned.
     const gapMs = 1000 / go.recordsPerSec;
-    const start = wallNow();
     let lastProbe = Number.NEGATIVE_INFINITY;
     const inFlight = new Set<Promise<void>>();
-    for (let due = start; due < untilWall; due += gapMs) {
+    for (let due = wallNow(); due < untilWall; due += gapMs) {
       if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;

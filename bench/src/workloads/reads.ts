@@ -69,7 +69,6 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
   const ops = (a: Awareness) => libraryReadOps(a, sizes.logSessions, since, sizes.tailEvents);
   const rawOps = (db: Parameters<typeof rawReader>[0]) => rawReadOps(rawReader(db), sizes.logSessions, since, sizes.tailEvents);
   const [lib, base, nodeLib, nodeBase] = [ops(awareness), rawOps(raw), ops(nodeAwareness), rawOps(nodeRaw)];
-  const shape = `${sizes.logRows} rows / ${sizes.logSessions} sessions`;
   try {
     const result = async (id: string, title: string, op: 'tail' | 'page', n: number): Promise<WorkloadResult> => {
       const sides = [
@@ -79,7 +78,7 @@ export async function w4StatusReads(ctx: BenchContext): Promise<WorkloadResult[]
         { name: 'raw node:sqlite', sync: nodeBase[op] },
       ] as const;
       const stats = await runPaired({ label: `${id} ${title}`, n, warmup: Math.min(500, n / 4), chunk: Math.max(100, n / 10), sides }, ctx.progress);
-      return latencyResult(id, `${title} (${shape})`, { library: `status ${op}`, raw: `select ${op}` }, stats, 1.2);
+      return latencyResult(id, `${title} (${sizes.logRows} rows / ${sizes.logSessions} sessions)`, { library: `status ${op}`, raw: `select ${op}` }, stats, 1.2);
     };
     return [await result('4a', `status tail poll, ${sizes.tailEvents} events`, 'tail', sizes.tailPolls), await result('4b', `status full ${PAGE}-event page`, 'page', sizes.pageReads)];
   } finally {
