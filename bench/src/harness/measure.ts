@@ -6,9 +6,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import type { Progress } from './context.js';
 
-/** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
+/** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples; NaN when there are none. */
 function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 

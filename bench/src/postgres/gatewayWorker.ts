@@ -90,7 +90,6 @@ let nextProbe = 0;
 let loadRecords = 0;
 
 async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promise<GatewayReport> {
-  const { untilWall } = go;
   if (go.fromWall > wallNow()) await sleep(go.fromWall - wallNow());
   let records = 0;
   const queriesAtStart = { ...queries };
@@ -105,10 +104,10 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   };
   if (go.recordsPerSec === undefined) {
     const load = async (): Promise<void> => {
-      while (wallNow() < untilWall) await send(false);
+      while (wallNow() < go.untilWall) await send(false);
     };
     const probe = async (): Promise<void> => {
-      while (nextProbe < setup.probes && wallNow() < untilWall) {
+      while (nextProbe < setup.probes && wallNow() < go.untilWall) {
         await send(true);
         await sleep(setup.probeGapMs);
       }
@@ -119,7 +118,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
     const gapMs = 1000 / go.recordsPerSec;
     let lastProbe = Number.NEGATIVE_INFINITY;
     const inFlight = new Set<Promise<void>>();
-    for (let due = wallNow(); due < untilWall; due += gapMs) {
+    for (let due = wallNow(); due < go.untilWall; due += gapMs) {
       if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;
