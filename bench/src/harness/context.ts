@@ -97,21 +97,19 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr) {
 
 export const times = (x: number): string => `${x.toFixed(2)}×`;
 
-type Ops = { readonly library: string; readonly raw: string };
-
-/** The two sides and the checks "library ≤ `limit`× raw at p50 and p99" (none without a limit); `driver` names a second driver's pair. */
-function latencyPair(ops: Ops, lib: SideStats, base: SideStats, limit: number | undefined, driver: '' | ' node:sqlite'): Pick<WorkloadResult, 'sides' | 'checks'> {
-  const label = driver === '' ? '' : `${driver.trim()}: `;
-  const check = (p: 'p50' | 'p99', r: number, most: number): Check => ({ target: `${label}library ≤ ${most}× raw at ${p}`, measured: times(r), met: r <= most });
-  return {
-    sides: [{ side: `library${driver}`, op: ops.library, ...lib }, { side: `raw${driver}`, op: ops.raw, ...base }],
-    checks: limit === undefined ? [] : [check('p50', lib.p50Us / base.p50Us, limit), check('p99', lib.p99Us / base.p99Us, limit)],
-  };
-}
-
-/** A library-against-raw latency result from runPaired's [library, raw] stats, with [library node:sqlite, raw node:sqlite] after them when given. */
-export function latencyResult(id: string, title: string, ops: Ops, [lib, base, nodeLib, nodeBase]: readonly SideStats[], limit?: number): WorkloadResult {
-  if (lib === undefined || base === undefined) throw new Error(`${id}: a side is missing`);
-  const pairs = [latencyPair(ops, lib, base, limit, ''), ...(nodeLib !== undefined && nodeBase !== undefined ? [latencyPair(ops, nodeLib, nodeBase, limit, ' node:sqlite')] : [])];
-  return { id, title, sides: pairs.flatMap((pair) => pair.sides), checks: pairs.flatMap((pair) => pair.checks) };
+/** A library-against-raw latency result from runPaired's [library, raw] stats, with [library node:sqlite, raw node:sqlite] after them when given; with a `limit`, the checks "library ≤ `limit`× raw at p50 and p99" for each pair. */
+export function latencyResult(id: string, title: string, ops: { readonly library: string; readonly raw: string }, stats: readonly SideStats[], limit?: number): WorkloadResult {
+  const result = { id, title, sides: [] as SideResult[], checks: [] as Check[] };
+  for (const [k, driver] of (['', ' node:sqlite'] as const).entries()) {
+    const [lib, base] = [stats[2 * k], stats[2 * k + 1]];
+    if (lib === undefined || base === undefined) continue;
+    result.sides.push({ side: `library${driver}`, op: ops.library, ...lib }, { side: `raw${driver}`, op: ops.raw, ...base });
+    if (limit === undefined) continue;
+    for (const p of ['p50', 'p99'] as const) {
+      const r = lib[`${p}Us`] / base[`${p}Us`];
+      result.checks.push({ target: `${driver === '' ? '' : 'node:sqlite: '}library ≤ ${limit}× raw at ${p}`, measured: times(r), met: r <= limit });
+    }
+  }
+  if (result.sides.length === 0) throw new Error(`${id}: a side is missing`);
+  return result;
 }
