@@ -101,7 +101,11 @@ export async function measureBlocking<T>(action: () => T | Promise<T>) {
   return { result, totalMs, maxBlockMs: histogram.max / 1e6 };
 }
 
-/** A burst issued in one synchronous loop by `issue`: the caller's own issuing loop (`issueMs`, its own block), what else ran in that turn (`issuingTurnExtraMs`), and the longest block after it (`maxBlockAfterMs`); `maxBlockMs` is the larger of the last two. */
+/**
+ * A burst issued in one synchronous loop by `issue`: the caller's own issuing loop (`issueMs`, its
+ * own block), what else ran in that turn (`issuingTurnExtraMs`), and the longest block after it
+ * (`maxBlockAfterMs`); `maxBlockMs` is the larger of the last two.
+ */
 export async function measureBurst<T>(issue: () => Promise<T>) {
   await sleep(5);
   const t0 = process.hrtime.bigint();

@@ -244,7 +244,10 @@ export function rawPgPrune(pool: pg.Pool, channel: string, now: number, maxAgeMs
 
 export const channelOf = (schema: string): string => `session_state:${schema}`;
 
-/** A raw gateway on `pool`: the append on it, and a dedicated connection that ran `LISTEN channel` handing each notification's target and watchers to `heard`; `close` ends both. */
+/**
+ * A raw gateway on `pool`: the append on it, and a dedicated connection that ran `LISTEN channel`
+ * handing each notification's target and watchers to `heard`; `close` ends both.
+ */
 export async function openRawGateway(url: string, pool: pg.Pool, channel: string, heard: (target: string, watchers: string[]) => void) {
   const client = new pg.Client({ connectionString: url, keepAlive: true });
   client.on('error', () => undefined);

@@ -103,7 +103,11 @@ const LIMIT_P99_MS = 50;
 /** How a workload's raw side is named: its op, how it hears its append (the p50 note), what it hears (the count of strays), and where the target holds. */
 type RawNames = { readonly op: string; readonly heard: string; readonly signals: string; readonly where?: string };
 
-/** Gateways A and B on stores from `openStore` against the raw side from `openRaw`, in alternating chunks, each op drained after it (untimed); the p99 check and a note of where the delay goes (p50). `more` runs after the measured run, before the sides close, and gives more notes. */
+/**
+ * Gateways A and B on stores from `openStore` against the raw side from `openRaw`, in alternating
+ * chunks, each op drained after it (untimed); the p99 check and a note of where the delay goes (p50).
+ * `more` runs after the measured run, before the sides close, and gives more notes.
+ */
 async function noticeDelay(
   ctx: BenchContext,
   id: string,
