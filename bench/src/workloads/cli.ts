@@ -135,19 +135,11 @@ export async function w12McpNoticeDelay(ctx: BenchContext): Promise<WorkloadResu
     return [];
   }
   const gateway = await startOnStore(store, { ownsSession: (key) => key !== MANAGER });
-  try {
-    return [await measure(ctx, '12', ['--db', path], gateway)];
-  } finally {
-    await gateway.close();
-  }
+  return [await measure(ctx, '12', ['--db', path], gateway).finally(() => gateway.close())];
 }
 
 export async function pg9McpNoticeDelay(ctx: PgBenchContext): Promise<WorkloadResult> {
   const place = freshPlace(ctx);
   const gateway = await startOnStore(await openPgLibraryStore(place), { ownsSession: (key) => key !== MANAGER });
-  try {
-    return await measure(ctx, 'pg9', ['--db', place.url, '--schema', place.schema], gateway);
-  } finally {
-    await gateway.close();
-  }
+  return measure(ctx, 'pg9', ['--db', place.url, '--schema', place.schema], gateway).finally(() => gateway.close());
 }

@@ -144,14 +144,10 @@ async function pgPrune(ctx: PgBenchContext, atScale: boolean): Promise<WorkloadR
   }
   ctx.progress.update(`${id} ${title}: raw prune`, 1, 2);
   const { place: rawPlace, pool } = await freshSchema(ctx);
-  let raw: TimedPrune;
-  try {
-    // Seeded on its own pool: one connection open before the clock starts, as the library's pool has.
-    await seedLog(pool, seed);
-    raw = await timePrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap));
-  } finally {
-    await pool.end();
-  }
+  // Seeded on its own pool: one connection open before the clock starts, as the library's pool has.
+  const raw = await seedLog(pool, seed)
+    .then(() => timePrune('one prune tx (rows/s)', () => rawPgPrune(pool, channelOf(rawPlace.schema), PRUNE_NOW, MAX_AGE_MS, cap)))
+    .finally(() => pool.end());
   const result = pruneResult(id, title, excess, lib, raw);
   return atScale ? { ...result, checks: [...result.checks, totalCheck(lib, raw, 'one prune transaction')] } : result;
 }
