@@ -6,7 +6,8 @@ import { createSessionStateAwareness, type SessionStateAwareness } from '@sessio
 
 import { openPgLibraryStore } from '../library/facade.js';
 import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/setup.js';
-import { channelOf, openRawGateway, openRawPool, rawPgDrain, watchQueries } from './rawPg.js';
+import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
+import { watchQueries } from './server.js';
 
 /** The parent's messages: `setup` (answered `ready`; `probes`: seeded for this gateway, over every phase), then a `go` per phase (answered by a report), then `end`. */
 export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number; readonly loadTargets: number; readonly probes: number; readonly probeGapMs: number; readonly poolSize: number };
