@@ -1,29 +1,25 @@
 // `npm run bench [-- --quick] [-- --only 1,4,pg] [-- --pg-url url]`: every workload, library and raw
-// side by side, then the PostgreSQL column; prints the tables and checks, writes bench/results.json.
+// side by side, then the PostgreSQL column when its server answers (each side on a fresh schema,
+// dropped at the end), else why it was skipped; prints the tables and checks, writes bench/results.json.
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs as parseArgv } from 'node:util';
 
 import Database from 'better-sqlite3';
 
-import { createTempDir, type BenchContext, type WorkloadResult } from './harness/context.js';
-import { createProgress } from './harness/progress.js';
-import { resolvePgUrl } from './postgres/server.js';
-import { renderReport, writeResults, type RunInfo } from './report.js';
-import { FULL, QUICK } from './sizes.js';
-import { PG_WORKLOADS, runPgColumn, type PgColumn } from './workloads/pgColumn.js';
-import { w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight } from './workloads/w1SingleAppend.js';
-import { w4StatusReads } from './workloads/w4StatusReads.js';
-import { w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
-import { w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
+import { createProgress, createTempDir, FULL, pgSizes, QUICK, type BenchContext, type WorkloadResult } from './harness/context.js';
+import { createPgSchemas, probePgServer, redactPgUrl, resolvePgUrl, type PgBenchContext } from './postgres/server.js';
+import { renderReport, writeResults, type PgColumn, type RunInfo } from './report.js';
+import { pg1SingleAppend, pg2FanOut, pg3InFlight, w10FanOutScale, w1SingleAppend, w2FanOut, w3InFlight, w8Burst } from './workloads/appends.js';
+import { pg4StatusReads, w11List, w4StatusReads } from './workloads/reads.js';
+import { pg5mPruneAtScale, pg5Prune, w5mPruneAtScale, w5Prune } from './workloads/w5Prune.js';
+import { pg6RestartScan, w6LargeRestartScan, w6RestartScan } from './workloads/w6RestartScan.js';
 import { w7Memory } from './workloads/w7Memory.js';
-import { w8Burst } from './workloads/w8Burst.js';
-import { w9CliColdStart } from './workloads/w9CliColdStart.js';
-import { w11List } from './workloads/w11List.js';
-import { w12McpNoticeDelay } from './workloads/mcpNoticeDelay.js';
-import { w13NoticeDelay } from './workloads/w13NoticeDelay.js';
+import { pg9McpNoticeDelay, w12McpNoticeDelay, w9CliColdStart } from './workloads/cli.js';
+import { pg7NoticeDelay, w13NoticeDelay } from './workloads/noticeDelay.js';
+import { pg8Gateways } from './workloads/pgGateways.js';
 
-type Workload = (ctx: BenchContext) => Promise<WorkloadResult | WorkloadResult[]>;
+type Workload<C = BenchContext> = (ctx: C) => Promise<WorkloadResult | WorkloadResult[]>;
 
 const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['1', w1SingleAppend],
@@ -41,6 +37,19 @@ const WORKLOADS: ReadonlyArray<readonly [string, Workload]> = [
   ['11', w11List],
   ['12', w12McpNoticeDelay],
   ['13', w13NoticeDelay],
+];
+
+const PG_WORKLOADS: ReadonlyArray<readonly [string, Workload<PgBenchContext>]> = [
+  ['pg1', pg1SingleAppend],
+  ['pg2', pg2FanOut],
+  ['pg3', pg3InFlight],
+  ['pg4', pg4StatusReads],
+  ['pg5', pg5Prune],
+  ['pg5m', pg5mPruneAtScale],
+  ['pg6', pg6RestartScan],
+  ['pg7', pg7NoticeDelay],
+  ['pg8', pg8Gateways],
+  ['pg9', pg9McpNoticeDelay],
 ];
 
 /** Workloads --quick cannot afford: the full run, or --only naming them, runs them. */
@@ -67,6 +76,28 @@ function parseArgs(args: string[]) {
   return { quick: values.quick === true, large: values.large === true, only, out: values.out ?? join(import.meta.dirname, '..', 'results.json'), pgUrl: values['pg-url'] };
 }
 
+/** Runs the selected workloads of `table` in order, a progress line after each. */
+async function runAll<C extends BenchContext>(table: ReadonlyArray<readonly [string, Workload<C>]>, ctx: C, selected: (id: string) => boolean): Promise<WorkloadResult[]> {
+  const results: WorkloadResult[] = [];
+  for (const [id, run] of table.filter(([w]) => selected(w))) {
+    const t0 = Date.now();
+    results.push(...[await run(ctx)].flat());
+    ctx.progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  return results;
+}
+
+async function runPgColumn(ctx: BenchContext, url: string, selected: (id: string) => boolean): Promise<PgColumn> {
+  const probe = await probePgServer(url);
+  if (!probe.ok) return { ran: false, url: redactPgUrl(url), reason: probe.reason };
+  const schemas = createPgSchemas(url);
+  try {
+    return { ran: true, server: probe.info, results: await runAll(PG_WORKLOADS, { ...ctx, pg: { url, schemas, sizes: pgSizes(ctx.sizes, ctx.quick) } }, selected) };
+  } finally {
+    await schemas.dropAll();
+  }
+}
+
 function machineLine(): string {
   const cpu = cpus();
   const db = new Database(':memory:');
@@ -89,18 +120,12 @@ async function main(): Promise<void> {
   // `--only 4a` selects workload 4, which reports 4a and 4b.
   const named = (id: string): boolean => only?.has(id) === true || [...(only ?? [])].some((o) => o.startsWith(id) && /^[a-z]$/.test(o.slice(id.length)) && !WORKLOADS.some(([w]) => w === o));
   const selected = (id: string, inColumn: boolean): boolean => (only !== undefined ? named(id) || (inColumn && only.has('pg') && !(quick && FULL_RUN_ONLY.has(id))) : !(quick && FULL_RUN_ONLY.has(id)));
-  const runOne = async (id: string, run: () => Promise<WorkloadResult | WorkloadResult[]>): Promise<WorkloadResult[]> => {
-    const t0 = Date.now();
-    const out = await run();
-    progress.line(`✓ workload ${id} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    return Array.isArray(out) ? out : [out];
-  };
-  const results: WorkloadResult[] = [];
+  let results: WorkloadResult[] = [];
   let pg: PgColumn | undefined;
   try {
-    for (const [id, run] of WORKLOADS) if (selected(id, false)) results.push(...(await runOne(id, () => run(ctx))));
+    results = await runAll(WORKLOADS, ctx, (id) => selected(id, false));
     const inPg = (id: string): boolean => selected(id, true);
-    if (PG_WORKLOADS.some(([id]) => inPg(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), inPg, runOne);
+    if (PG_WORKLOADS.some(([id]) => inPg(id))) pg = await runPgColumn(ctx, resolvePgUrl(args.pgUrl), inPg);
   } finally {
     temp.dispose();
   }

@@ -3,8 +3,7 @@
 import { writeFileSync } from 'node:fs';
 
 import type { SideResult, WorkloadResult } from './harness/context.js';
-import { PG_POOL_SIZE } from './postgres/server.js';
-import type { PgColumn } from './workloads/pgColumn.js';
+import { PG_POOL_SIZE, type PgServerInfo } from './postgres/server.js';
 
 export interface RunInfo {
   readonly machine: string;
@@ -13,6 +12,10 @@ export interface RunInfo {
   readonly durationS: number;
   readonly loadAvgAtStart: readonly number[];
 }
+
+export type PgColumn =
+  | { readonly ran: true; readonly server: PgServerInfo; readonly results: readonly WorkloadResult[] }
+  | { readonly ran: false; readonly url: string; readonly reason: string };
 
 const num = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
 /** Two decimals below 10 (a PostgreSQL restart scan runs at a few per second). */

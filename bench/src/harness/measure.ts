@@ -4,18 +4,15 @@
 // one more timer turn so the last block is recorded too).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-import type { Progress } from './progress.js';
+import type { Progress } from './context.js';
 
-/** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples. */
+/** The nearest-rank percentile `p` (0–100) of ascending `sorted` samples; NaN when there are none. */
 function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-
 /** One side of one workload, summarised: samples (ns) to ops/s over `wallNs` (so awaits between ops count; the samples' sum when absent), p50 and p99 in µs. */
-export function summarise(samplesNs: readonly number[], wallNs: number = sum(samplesNs), ops: number = samplesNs.length) {
+export function summarise(samplesNs: readonly number[], wallNs: number = samplesNs.reduce((a, b) => a + b, 0), ops: number = samplesNs.length) {
   const sorted = Float64Array.from(samplesNs).sort();
   return { n: ops, opsPerSec: wallNs > 0 ? (ops * 1e9) / wallNs : Number.NaN, p50Us: percentile(sorted, 50) / 1e3, p99Us: percentile(sorted, 99) / 1e3, totalMs: wallNs / 1e6 };
 }

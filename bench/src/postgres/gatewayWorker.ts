@@ -5,12 +5,11 @@
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
 import { openPgLibraryStore } from '../library/facade.js';
-import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/keys.js';
-import { watchQueries } from './opCost.js';
+import { expectRecorded, humanTurn, rawHumanTurn } from '../workloads/setup.js';
 import { channelOf, openRawGateway, openRawPool, rawPgDrain } from './rawPg.js';
+import { watchQueries } from './server.js';
 
-/** The parent's messages: `setup` (answered `ready`), then a `go` per phase (answered by a report), then `end`. */
-/** `probes`: seeded for this gateway, over every phase. */
+/** The parent's messages: `setup` (answered `ready`; `probes`: seeded for this gateway, over every phase), then a `go` per phase (answered by a report), then `end`. */
 export type GatewaySetup = { readonly type: 'setup'; readonly side: 'library' | 'raw'; readonly url: string; readonly schema: string; readonly index: number; readonly gateways: number; readonly loadTargets: number; readonly probes: number; readonly probeGapMs: number; readonly poolSize: number };
 
 /** One phase: wall ms it starts and ends at; `recordsPerSec` paces it, flat out when absent. */
@@ -92,7 +91,6 @@ let nextProbe = 0;
 let loadRecords = 0;
 
 async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promise<GatewayReport> {
-  const { untilWall } = go;
   if (go.fromWall > wallNow()) await sleep(go.fromWall - wallNow());
   let records = 0;
   const queriesAtStart = { ...queries };
@@ -107,10 +105,10 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   };
   if (go.recordsPerSec === undefined) {
     const load = async (): Promise<void> => {
-      while (wallNow() < untilWall) await send(false);
+      while (wallNow() < go.untilWall) await send(false);
     };
     const probe = async (): Promise<void> => {
-      while (nextProbe < setup.probes && wallNow() < untilWall) {
+      while (nextProbe < setup.probes && wallNow() < go.untilWall) {
         await send(true);
         await sleep(setup.probeGapMs);
       }
@@ -119,10 +117,9 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   } else {
     // Open loop: record k is due at start + k / rate, whether or not the one before has returned.
     const gapMs = 1000 / go.recordsPerSec;
-    const start = wallNow();
     let lastProbe = Number.NEGATIVE_INFINITY;
     const inFlight = new Set<Promise<void>>();
-    for (let due = start; due < untilWall; due += gapMs) {
+    for (let due = wallNow(); due < go.untilWall; due += gapMs) {
       if (due > wallNow()) await sleep(due - wallNow());
       const isProbe = due - lastProbe >= setup.probeGapMs && nextProbe < setup.probes;
       if (isProbe) lastProbe = due;

@@ -182,15 +182,18 @@ export function rawPgAppender(pool: pg.Pool, channel: string): (record: RawRecor
     });
 }
 
+/** Sets each row's cursor to acked = its column `acked`, notified = material = material at `now`, journaled as `type` says (nothing when no rows). */
+async function movePairs(client: pg.PoolClient, now: number, rows: readonly CursorValues[], acked: 2 | 3, type: (row: CursorValues) => string): Promise<void> {
+  if (rows.length === 0) return;
+  const col = (i: number) => rows.map((c) => c[i]);
+  await runRaw(client, RAW_PG.moveCursorPairs, [now, col(0), col(1), col(acked), col(4), col(4), col(0), col(1), rows.map(type), col(acked), col(4), col(4)]);
+}
+
 /** Drains `watcher`'s notices on `targets`; resolves with how many cursors had one. */
 export function rawPgDrain(pool: pg.Pool, watcher: string, targets: readonly string[], now: number): Promise<number> {
   return rawTransaction(pool, async (client) => {
     const pending = ((await runRaw(client, RAW_PG.drainCursors, [watcher, targets])) as CursorValues[]).filter(([, , acked, , material]) => material > acked);
-    if (pending.length > 0) {
-      const col = (i: number) => pending.map((c) => c[i]);
-      await runRaw(client, RAW_PG.moveCursorPairs, [now, col(0), col(1), col(3), col(4), col(4),
-        col(0), col(1), pending.map((c) => (c[4] > c[3] ? 'notice_reopened' : 'notice_acknowledged')), col(3), col(4), col(4)]);
-    }
+    await movePairs(client, now, pending, 3, (c) => (c[4] > c[3] ? 'notice_reopened' : 'notice_acknowledged'));
     return pending.length;
   });
 }
@@ -202,10 +205,7 @@ export async function rawPgRestartScan(pool: pg.Pool, now: number): Promise<numb
   if (toWrite.length === 0) return pending.length;
   await rawTransaction(pool, async (client) => {
     const locked = (await runRaw(client, RAW_PG.lockCursorPairs, [toWrite.map((c) => c[0]), toWrite.map((c) => c[1])])) as CursorValues[];
-    const moved = locked.filter(([, , acked, notified, material]) => notified !== material && material > acked);
-    if (moved.length === 0) return;
-    const col = (i: number) => moved.map((c) => c[i]);
-    await runRaw(client, RAW_PG.moveCursorPairs, [now, col(0), col(1), col(2), col(4), col(4), col(0), col(1), moved.map(() => 'notice_recovered'), col(2), col(4), col(4)]);
+    await movePairs(client, now, locked.filter(([, , acked, notified, material]) => notified !== material && material > acked), 2, () => 'notice_recovered');
   });
   return pending.length;
 }

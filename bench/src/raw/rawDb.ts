@@ -1,7 +1,8 @@
 // The raw SQLite baseline: the store's own migration SQL and pragmas, every statement it runs prepared
 // once (better-sqlite3, and node:sqlite's DatabaseSync), and the store's operations as plain SQL:
 // the single append, the `status` read, the restart scan and the prune. When the store changes a
-// query, mirror it here.
+// query, mirror it here. Also the seeds: events, heads and cursors written by plain SQL into a file
+// (raw, or the library's own beside the store), so both sides start identical.
 import Database from 'better-sqlite3';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from '@session-state/adapters-sqlite';
@@ -9,22 +10,9 @@ import { MIGRATIONS } from '@session-state/adapters-sqlite';
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
 const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
-export const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
+const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
 
 type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
-
-interface RawStatements {
-  readonly insertEvent: Database.Statement;
-  readonly raiseHead: Database.Statement;
-  readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
-  readonly updateCursor: Database.Statement;
-  /** Positional rows: [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]. */
-  readonly changesSince: Database.Statement<[string, number, string, number], unknown[]>;
-  readonly pendingCursors: Database.Statement<[], RawCursor>;
-  readonly raiseNotified: Database.Statement;
-  /** (watcher, target, type, reason, via, acked, notified, material, recorded_at). */
-  readonly insertJournal: Database.Statement;
-}
 
 /** A raw connection (better-sqlite3 unless said: node:sqlite's DatabaseSync) and RAW_SQL prepared on it. */
 export interface RawDb<C = Database.Database> {
@@ -33,7 +21,7 @@ export interface RawDb<C = Database.Database> {
 }
 
 /** One text per statement: the better-sqlite3 and node:sqlite baselines prepare the same. */
-const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
+const RAW_SQL = {
   insertEvent: `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   raiseHead: `INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0)
@@ -50,13 +38,21 @@ const RAW_SQL: { readonly [K in keyof RawStatements]: string } = {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 };
 
+/** Every RAW_SQL statement prepared; the rows of the ones read typed (changesSince's positional: [head, prune_watermark, earliest retained, sequence, kind, actor_type, actor_session_key, summary, payload, occurred_at]). */
+type Read = {
+  readonly cursorsOnTarget: Database.Statement<[string], RawCursor>;
+  readonly changesSince: Database.Statement<[string, number, string, number], unknown[]>;
+  readonly pendingCursors: Database.Statement<[], RawCursor>;
+};
+type RawStatements = Read & Record<Exclude<keyof typeof RAW_SQL, keyof Read>, Database.Statement>;
+
 type RawOpen = { readonly existing?: boolean };
 
 /** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared; `asArrays` makes changesSince return positional rows. */
 function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: string): S }>(client: C, { existing }: RawOpen, asArrays: (changesSince: S) => unknown): RawDb<C> {
   client.exec(RAW_PRAGMAS);
   if (existing !== true) client.exec(RAW_SCHEMA);
-  const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof RawStatements, S>;
+  const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof typeof RAW_SQL, S>;
   asArrays(st.changesSince);
   return { client, st: st as unknown as RawStatements };
 }
@@ -199,3 +195,35 @@ export function nodeRawAppender(db: RawDb<DatabaseSync>): (record: RawRecord, no
     }
   };
 }
+
+/** Events appended round-robin over the keys, heads raised to match; cursor rows inserted as they are. */
+export type EventSeed = { readonly count: number; readonly sessionKeys: readonly string[]; readonly appendedAt: number };
+export type CursorSeed = { readonly watcher: string; readonly target: string; readonly acked: number; readonly notified: number; readonly material: number; readonly touchedAt: number };
+
+/** The event every seed and workload writes: a human turn with a small payload. */
+export const SEED_EVENT = { kind: 'human_direct_message', actorType: 'human', summary: 'human message via bench', payload: { channel: 'bench' } } as const;
+
+export function seedEvents(client: Database.Database, seed: EventSeed): void {
+  const insert = client.prepare(
+    `INSERT INTO events (session_key, kind, actor_type, actor_session_key, summary, payload, dedupe_key, occurred_at, appended_at) VALUES (?, ?, ?, NULL, ?, ?, NULL, ?, ?)`,
+  );
+  const head = client.prepare(`INSERT INTO heads (session_key, head, prune_watermark) VALUES (?, ?, 0) ON CONFLICT (session_key) DO UPDATE SET head = max(head, excluded.head)`);
+  const payload = JSON.stringify(SEED_EVENT.payload);
+  const occurredAt = new Date(seed.appendedAt).toISOString();
+  client.transaction(() => {
+    for (let i = 0; i < seed.count; i++) {
+      const key = seed.sessionKeys[i % seed.sessionKeys.length] as string;
+      head.run(key, Number(insert.run(key, SEED_EVENT.kind, SEED_EVENT.actorType, SEED_EVENT.summary, payload, occurredAt, seed.appendedAt).lastInsertRowid));
+    }
+  })();
+}
+
+export function seedCursors(client: Database.Database, rows: Iterable<CursorSeed>): void {
+  const insert = client.prepare('INSERT INTO cursors (watcher, target, acked, notified, material, touched_at) VALUES (?, ?, ?, ?, ?, ?)');
+  client.transaction(() => {
+    for (const r of rows) insert.run(r.watcher, r.target, r.acked, r.notified, r.material, r.touchedAt);
+  })();
+}
+
+/** The cursor `sent({ watch: true })` makes before any append: at head 0, idle. */
+export const idleCursor = (pair: { readonly watcher: string; readonly target: string }, now: number): CursorSeed => ({ ...pair, acked: 0, notified: 0, material: 0, touchedAt: now });

@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import type { WorkloadResult } from '../harness/context.js';
 import { summarise } from '../harness/measure.js';
 import { latency } from '../report.js';
-import { PG_POOL_SIZE, type PgBenchContext } from '../postgres/server.js';
+import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
 import { ownedPairs, type GatewayGo, type GatewayReport, type GatewaySetup } from '../postgres/gatewayWorker.js';
-import { freshSchema, seedPgCursors } from '../postgres/seed.js';
-import { idleCursor } from '../raw/seed.js';
+import { idleCursor } from '../raw/rawDb.js';
 
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;

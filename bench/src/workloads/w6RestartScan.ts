@@ -1,14 +1,16 @@
-// Workloads 6 and 6L: the restart scan, timed as `createSessionStateAwareness` over an opened store
-// (it resolves after the scan), against a raw scan doing the same SQL.
-import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
+// Workloads 6, 6L and pg6: the restart scan over durable cursors, some pending, timed as
+// `createSessionStateAwareness` over an opened store (it resolves after the scan), against a raw scan
+// doing the same SQL (on PostgreSQL the store's scan run raw).
+import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { measureBlocking, summarise, timeOnce, turn } from '../harness/measure.js';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { openRawDb, rawRestartScan } from '../raw/rawDb.js';
-import { openSeedConnection, seedCursors, type CursorSeed } from '../raw/seed.js';
-import { BLOCK_LIMIT_MS } from './pruneResult.js';
+import { times, type BenchContext, type WorkloadResult } from '../harness/context.js';
+import { openRawPool, rawPgRestartScan } from '../postgres/rawPg.js';
+import { freshSchema, PG_POOL_SIZE, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
+import { openRawDb, rawRestartScan, seedCursors, type CursorSeed } from '../raw/rawDb.js';
+import { BLOCK_LIMIT_MS } from './w5Prune.js';
 
 /** Cursor `k`: 10 targets per watcher; every (cursors / pending)-th one had a notice at 150 when material moved to 200. */
-export function* cursorRows(cursors: number, pending: number, now: number): Generator<CursorSeed> {
+function* cursorRows(cursors: number, pending: number, now: number): Generator<CursorSeed> {
   const every = Math.floor(cursors / pending);
   for (let k = 0; k < cursors; k++) {
     const behind = k % every === 0;
@@ -17,21 +19,21 @@ export function* cursorRows(cursors: number, pending: number, now: number): Gene
 }
 
 /** The pre-scan state of the pending rows, restored between scans. */
-export const RESET_PENDING = 'UPDATE cursors SET notified = 150 WHERE material > acked';
+const RESET_PENDING = 'UPDATE cursors SET notified = 150 WHERE material > acked';
 
 /** Closes a facade after its restart scan, which must have re-queued the first watcher's pending notice. */
-export async function closeScanned(awareness: Awareness): Promise<void> {
+async function closeScanned(awareness: Awareness): Promise<void> {
   const requeued = awareness.pending('agent:w0:main').length;
   await awareness.close();
   if (requeued !== 1) throw new Error('library restart scan did not re-queue the pending notice');
 }
 
-export function expectFound(found: number, pending: number): void {
+function expectFound(found: number, pending: number): void {
   if (found !== pending) throw new Error(`raw scan found ${found} pending cursors, expected ${pending}`);
 }
 
 /** `rounds` scans per side, alternating which side goes first (so a noisy neighbour does not always hit the same side); each side's samples, ns. */
-export async function scanRounds(ctx: BenchContext, label: string, rounds: number, scan: (side: 'library' | 'raw') => Promise<number>): Promise<{ library: number[]; raw: number[] }> {
+async function scanRounds(ctx: BenchContext, label: string, rounds: number, scan: (side: 'library' | 'raw') => Promise<number>): Promise<{ library: number[]; raw: number[] }> {
   const samples = { library: [] as number[], raw: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     for (const side of r % 2 === 0 ? (['library', 'raw'] as const) : (['raw', 'library'] as const)) {
@@ -53,7 +55,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   ctx.progress.update(`${id} ${title}: seeding`, 0, 1);
   const libPath = ctx.tempDb(`w${id}-library`);
   await openLibraryStore(libPath).close();
-  const seeder = openSeedConnection(libPath);
+  const seeder = openRawDb(libPath, { existing: true }).client;
   seedCursors(seeder, cursorRows(cursors, pending, now));
   const rawPath = ctx.tempDb(`w${id}-raw`);
   const rawSeeder = openRawDb(rawPath);
@@ -80,7 +82,7 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
     });
     const lib = summarise(samples.library);
     const base = summarise(samples.raw);
-    const p50 = ratio(lib.p50Us, base.p50Us);
+    const p50 = lib.p50Us / base.p50Us;
     return {
       id,
       title,
@@ -93,5 +95,54 @@ async function restartScan(ctx: BenchContext, id: string, cursors: number, pendi
   } finally {
     seeder.close();
     rawSeeder.client.close();
+  }
+}
+
+export async function pg6RestartScan(ctx: PgBenchContext): Promise<WorkloadResult> {
+  const sizes = ctx.pg.sizes;
+  const title = `restart scan, ${sizes.cursors} cursors / ${sizes.pending} pending (6: ${ctx.sizes.cursors} / ${ctx.sizes.pending})`;
+  const now = Date.now();
+  ctx.progress.update(`pg6 ${title}: seeding`, 0, 1);
+  const seeded = { library: await freshSchema(ctx, 1), raw: await freshSchema(ctx, 1) };
+
+  /** One timed scan of `side`, ns: its pending rows reset and vacuumed, then a restart (a new store or pool; untimed), the scan, and its check. */
+  const once = async (side: 'library' | 'raw'): Promise<number> => {
+    const { place, pool: seeder } = seeded[side];
+    await seeder.query(RESET_PENDING);
+    await seeder.query('VACUUM ANALYZE cursors');
+    if (side === 'library') {
+      const store = await openPgLibraryStore(place);
+      let started: Awareness | undefined;
+      try {
+        return await timeOnce(async () => (started = await startOnStore(store)));
+      } finally {
+        await (started === undefined ? store.close() : closeScanned(started));
+      }
+    }
+    // One connection is made before the clock starts, as the library's open leaves one.
+    const pool = openRawPool(place.url, place.schema, PG_POOL_SIZE);
+    (await pool.connect()).release();
+    let found = 0;
+    try {
+      return await timeOnce(async () => (found = await rawPgRestartScan(pool, Date.now())));
+    } finally {
+      await pool.end();
+      expectFound(found, sizes.pending);
+    }
+  };
+  try {
+    for (const { pool } of Object.values(seeded)) await seedPgCursors(pool, cursorRows(sizes.cursors, sizes.pending, now));
+    const samples = await scanRounds(ctx, `pg6 ${title}`, sizes.scans, once);
+    return {
+      id: 'pg6',
+      title,
+      sides: [
+        { side: 'library', op: 'createSessionStateAwareness', ...summarise(samples.library) },
+        { side: 'raw', op: 'select pending + lock + one update', ...summarise(samples.raw) },
+      ],
+      checks: [],
+    };
+  } finally {
+    for (const { pool } of Object.values(seeded)) await pool.end();
   }
 }

@@ -1,11 +1,30 @@
-// Shared set-up of the append workloads: the watch pairs, registered through the facade or seeded
-// into a raw file, the per-op functions the runner calls, and logs seeded beside either side.
+// What the workloads share: the session keys and record inputs (the same on every side), the watch
+// pairs, registered through the facade or seeded into a raw file, the library's record op, and logs
+// seeded beside either side.
 import { openLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
-import { ratio, times, type BenchContext, type WorkloadResult } from '../harness/context.js';
-import { runPaired, type BenchSide } from '../harness/measure.js';
-import { openRawDb, type RawDb } from '../raw/rawDb.js';
-import { idleCursor, openSeedConnection, seedCursors, seedEvents, type EventSeed } from '../raw/seed.js';
-import { expectRecorded, humanTurn, rawHumanTurn, targetKey, watcherKey } from './keys.js';
+import { idleCursor, openRawDb, SEED_EVENT, seedCursors, seedEvents, type EventSeed, type RawDb } from '../raw/rawDb.js';
+
+/** Target session `i` (a nested sub-agent, as delegated work usually is). */
+export const targetKey = (i: number): string => `agent:bench:subagent:t${i}`;
+
+/** Watcher `slot` of target `i`: every watcher watches `slots` targets, every target has `slots` distinct watchers. */
+export const watcherKey = (i: number, slot: number, sessions: number, slots: number): string => `agent:w${(i + slot * Math.floor(sessions / slots)) % sessions}:main`;
+
+export const logKey = (i: number): string => `agent:log:s${i}`;
+
+/** A `record` input: a human turn sent straight to `sessionKey` (it notifies the watchers). */
+export const humanTurn = (sessionKey: string) => ({ sessionKey, kind: SEED_EVENT.kind, actorType: SEED_EVENT.actorType, summary: SEED_EVENT.summary, payload: { channel: SEED_EVENT.payload.channel } });
+
+export const rawHumanTurn = (sessionKey: string) => ({ ...humanTurn(sessionKey), notifies: true });
+
+/** Throws unless a `record` result is ok: a failing library side would measure the error path. */
+export function expectRecorded(result: { readonly ok: boolean }, where: string): void {
+  if (result.ok) return;
+  const error = (result as { error?: unknown }).error;
+  throw new Error(`${where}: record failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
+}
+
+export const keysOf = (sessions: number, key: (i: number) => string): string[] => Array.from({ length: sessions }, (_, i) => key(i));
 
 export type WatchPair = { readonly watcher: string; readonly target: string };
 
@@ -31,25 +50,6 @@ export const libraryRecordOp = (awareness: Awareness, sessions: number) => async
   expectRecorded(await awareness.record(humanTurn(targetKey(i % sessions))), 'library record');
 };
 
-/** Op `i` of workloads 3 and pg3: `inFlight` calls of `record` issued at once, then awaited together. */
-export const libraryBurstOp = (awareness: Awareness, inFlight: number, sessions: number) => async (i: number): Promise<void> => {
-  const calls = [];
-  for (let k = 0; k < inFlight; k++) calls.push(awareness.record(humanTurn(targetKey((i + k) % sessions))));
-  for (const result of await Promise.all(calls)) expectRecorded(result, 'library record');
-};
-
-/** Workloads 3 and pg3: `burst` against raw single appends, by throughput only (one library op is a burst); with `minGain`, the target on it. */
-export async function inFlightComparison(ctx: BenchContext, id: string, run: { n: number; warmup: number; chunk: number; inFlight: number }, burst: (i: number) => Promise<void>, raw: BenchSide, minGain?: number): Promise<WorkloadResult> {
-  const title = `${run.inFlight} records in flight at once (group commit)`;
-  const [lib, base] = await runPaired({ label: `${id} ${title}`, n: run.n, warmup: run.warmup, chunk: run.chunk, sides: [{ name: 'library', opsPerCall: run.inFlight, async: burst }, raw] }, ctx.progress);
-  const gain = ratio(lib.opsPerSec, base.opsPerSec);
-  const checks = minGain === undefined ? [] : [{ target: `library ≥ ${minGain}× raw single-append throughput`, measured: times(gain), met: gain >= minGain }];
-  return { id, title, sides: [{ side: 'library', op: `burst of ${run.inFlight}`, ...lib }, { side: 'raw', op: 'single append tx', ...base }], checks, latencyComparable: false };
-}
-
-/** Op `i` on the raw baseline (`append`: better-sqlite3's or node:sqlite's): one append transaction on target `i mod sessions`. */
-export const rawRecordOp = (append: (record: ReturnType<typeof rawHumanTurn>, now: number) => number, sessions: number) => (i: number): void => void append(rawHumanTurn(targetKey(i % sessions)), Date.now());
-
 /** Calls `record` in flight on `count` inputs, 1,000 at a time (seeding a log through the facade). */
 export async function recordInBatches(awareness: Awareness, count: number, keyOf: (i: number) => string, onEach?: (event: { sessionKey: string; sequence: number }) => void): Promise<void> {
   for (let from = 0; from < count; from += 1000) {
@@ -65,7 +65,7 @@ export async function recordInBatches(awareness: Awareness, count: number, keyOf
 /** The facade over a SQLite file seeded by SQL beside the store before it starts, with room for twice the seed. */
 export function seededLibrary(path: string, seed: EventSeed, driver?: 'node:sqlite'): Promise<Awareness> {
   const store = openLibraryStore(path, driver);
-  const seeder = openSeedConnection(path);
+  const seeder = openRawDb(path, { existing: true }).client;
   seedEvents(seeder, seed);
   seeder.close();
   return startOnStore(store, { maxRows: seed.count * 2 });
