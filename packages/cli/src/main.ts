@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// The `session-state` command-line tool: the commander program over a SQLite state file or a
-// PostgreSQL store that several gateways share, made of CliCommands (every missing required option
-// reported in one message, where commander stops at the first, and marked as required in the
-// help); `main(argv, io)`, the in-process entry that maps failures to exit statuses (2 for usage
-// errors, 1 otherwise); and the bin that runs it on the real process.
+// The `session-state` command-line tool: the commander program, made of CliCommands; `main(argv, io)`, the in-process
+// entry that maps failures to exit statuses (2 for usage errors, 1 otherwise); and the bin's `runOnProcess`.
 import { Command, Help, Option } from 'commander';
 
 import { EXIT, reportError } from './output/errors.js';
