@@ -91,7 +91,7 @@ export function createSubscriptions(deps: SubscriptionDeps) {
     /** A `subscriptions/listen` stream the SDK acknowledged with this filter; resolves once its baseline is read. */
     async listen(id: RequestId, filter: { readonly resourceSubscriptions?: readonly string[]; readonly resourcesListChanged?: boolean }): Promise<void> {
       // A stream may name resources of other servers: those are never updated.
-      const uris = (filter.resourceSubscriptions ?? []).filter((uri) => orElse(() => parseUri(uri, reader) !== undefined, false));
+      const uris = (filter.resourceSubscriptions ?? []).filter((uri) => orElse(() => Boolean(parseUri(uri, reader)), false));
       listens.set(id, { uris, listChanged: filter.resourcesListChanged === true });
       rearm();
       await check();
