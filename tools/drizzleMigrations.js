@@ -120,14 +120,12 @@ function checkAdapter(adapterDir) {
 }
 
 function check() {
-  let failed = false;
   for (const adapter of ADAPTERS) {
     const problems = checkAdapter(path.join(ROOT, adapter));
     for (const problem of problems) console.error(`${adapter}: ${problem}`);
     if (problems.length === 0) console.log(`${adapter}: the committed migrations match src/schema.ts`);
-    failed ||= problems.length > 0;
+    else process.exitCode = 1;
   }
-  if (failed) process.exit(1);
 }
 
 const [command, ...args] = process.argv.slice(2);

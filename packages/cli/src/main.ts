@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// The `session-state` command-line tool: the commander program over a SQLite state file or a
-// PostgreSQL store that several gateways share, made of CliCommands (every missing required option
-// reported in one message, where commander stops at the first, and marked as required in the
-// help); `main(argv, io)`, the in-process entry that maps failures to exit statuses (2 for usage
-// errors, 1 otherwise); and the bin that runs it on the real process.
+// The `session-state` command-line tool: the commander program, made of CliCommands; `main(argv, io)`, the in-process
+// entry that maps failures to exit statuses (2 for usage errors, 1 otherwise); and the bin's `runOnProcess`.
 import { Command, Help, Option } from 'commander';
 
 import { EXIT, reportError } from './output/errors.js';
@@ -85,12 +82,11 @@ const COMMANDS: readonly (readonly [names: readonly string[], load: () => Promis
 
 /** The command the first word of `argv` names, after the global options. */
 function commandNamed(argv: readonly string[]): string | undefined {
-  let named: string | undefined;
-  for (let i = 0; i < argv.length && named === undefined; i += 1) {
+  for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--db' || argv[i] === '--schema') i += 1;
-    else if (!argv[i]?.startsWith('-')) named = argv[i];
+    else if (!argv[i]?.startsWith('-')) return argv[i];
   }
-  return named;
+  return undefined;
 }
 
 /** The registrations a run of `argv` needs: the command it names, else all. */
@@ -153,13 +149,9 @@ export function buildProgram(run: RunContext, commands: readonly Register[]): Co
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const out = createOutput(io, redactorFor(dbValuesOf(argv, io.env[DB_ENV])));
-  let status: number;
-  try {
-    await buildProgram({ io, out }, await commandsFor(argv)).parseAsync([...argv], { from: 'user' });
-    status = EXIT.ok;
-  } catch (error) {
-    status = reportError(error, out.note);
-  }
+  let status = await commandsFor(argv)
+    .then((commands) => buildProgram({ io, out }, commands).parseAsync([...argv], { from: 'user' }))
+    .then(() => EXIT.ok, (error: unknown) => reportError(error, out.note));
   // A failed write to stdout is reported on the next turn of the event loop; let it land first.
   await new Promise((resolve) => setImmediate(resolve));
   status = out.hasFailed() ? Math.max(status, EXIT.failure) : status;

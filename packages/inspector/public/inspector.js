@@ -13,11 +13,12 @@
 
   const byId = (id) => document.getElementById(id);
 
-  /** An element with text content and optional class. */
-  function el(tag, text, className) {
+  /** An element with text content, and optionally a class and data attributes. */
+  function el(tag, text, className, data = {}) {
     const node = document.createElement(tag);
     if (text !== undefined) node.textContent = String(text);
     if (className !== undefined) node.className = className;
+    Object.assign(node.dataset, data);
     return node;
   }
 
@@ -37,6 +38,9 @@
     if (!response.ok) throw new Error(body.error || `${response.status}`);
     return body;
   }
+
+  /** The JSON at `url`, or undefined once `box` says why `what` cannot be read. */
+  const readInto = (url, box, what) => getJson(url).catch((error) => void box.replaceChildren(el('p', `cannot read ${what}: ${error.message}`, 'muted')));
 
   const graphView = window.createGraphView(byId('graph'));
   const timelineView = window.createTimelineView({ el, svgEl, chart: byId('timeline-chart'), table: byId('timeline-table') });
@@ -118,13 +122,7 @@
   const COUNT_LABELS = { sessions: 'sessions logged', cursors: 'cursors', pendingPairs: 'pending pairs', pendingNotices: 'held notices', highestHead: 'highest head', prunedSessions: 'pruned sessions' };
 
   function drawCounts(counts) {
-    const list = byId('counts');
-    list.replaceChildren();
-    for (const [key, label] of Object.entries(COUNT_LABELS)) {
-      const value = el('dd', counts[key]);
-      value.dataset.count = key;
-      list.append(el('dt', label), value);
-    }
+    byId('counts').replaceChildren(...Object.entries(COUNT_LABELS).flatMap(([key, label]) => [el('dt', label), el('dd', counts[key], undefined, { count: key })]));
   }
 
   /** The held notices of the shown sessions, the first NOTICES_SHOWN of them; the box folds. */
@@ -135,9 +133,7 @@
     list.replaceChildren();
     if (shown.length === 0) list.append(el('li', total === 0 ? 'none: every cursor is idle' : 'none among the sessions shown', 'muted'));
     for (const notice of shown.slice(0, NOTICES_SHOWN)) {
-      const item = el('li');
-      item.dataset.watcher = notice.watcher;
-      item.dataset.target = notice.target;
+      const item = el('li', undefined, undefined, { watcher: notice.watcher, target: notice.target });
       item.append(el('div', `${notice.watcher} → ${notice.target} (frozen at ${notice.notified})`), el('code', notice.text));
       item.addEventListener('click', () => pickPair(notice.watcher, notice.target));
       list.append(item);
@@ -164,9 +160,7 @@
     if (pair === undefined) return;
     const box = byId('pair');
     byId('pair-name').textContent = `${pair.watcher} → ${pair.target}`;
-    const explanation = await getJson(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`).catch(
-      (error) => void box.replaceChildren(el('p', `cannot read the journal: ${error.message}`, 'muted')),
-    );
+    const explanation = await readInto(`/api/pair?watcher=${encodeURIComponent(pair.watcher)}&target=${encodeURIComponent(pair.target)}`, box, 'the journal');
     if (explanation === undefined || state.pair !== pair) return;
     const list = el('ol');
     for (const step of explanation.steps) {
@@ -186,9 +180,7 @@
   async function loadTimeline() {
     const session = state.session;
     if (session === undefined) return;
-    const timeline = await getJson(`/api/timeline?session=${encodeURIComponent(session)}`).catch(
-      (error) => void byId('timeline-chart').replaceChildren(el('p', `cannot read the timeline: ${error.message}`, 'muted')),
-    );
+    const timeline = await readInto(`/api/timeline?session=${encodeURIComponent(session)}`, byId('timeline-chart'), 'the timeline');
     if (timeline === undefined || state.session !== session) return;
     byId('timeline-name').textContent = `${session} · head ${timeline.head} · prune watermark ${timeline.pruneWatermark}${timeline.hasMore ? ' · more follow' : ''}`;
     timelineView.drawTimelineChart(timeline);

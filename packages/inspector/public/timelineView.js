@@ -45,8 +45,7 @@ window.createTimelineView = function createTimelineView({ el, svgEl, chart, tabl
       body.append(row);
     }
     for (const event of timeline.events) {
-      const row = el('tr');
-      row.dataset.sequence = String(event.sequence);
+      const row = el('tr', undefined, undefined, { sequence: event.sequence });
       row.append(el('td', event.sequence), el('td', event.occurredAt), el('td', event.kind, `kind-${event.kindClass}`), el('td', event.actor), el('td', event.summary));
       body.append(row);
     }

@@ -33,9 +33,7 @@ export function allowedHosts(host: string, port: number): ReadonlySet<string> {
   if (isLoopbackHost(host) || WILDCARD_HOSTS.has(host)) for (const name of LOOPBACK_NAMES) names.add(name);
   if (WILDCARD_HOSTS.has(host)) {
     names.add(os.hostname().toLowerCase());
-    for (const addresses of Object.values(os.networkInterfaces())) {
-      for (const address of addresses ?? []) names.add(urlHost(address.address));
-    }
+    for (const address of Object.values(os.networkInterfaces()).flatMap((addresses) => addresses ?? [])) names.add(urlHost(address.address));
   } else {
     names.add(urlHost(host));
   }

@@ -4,8 +4,7 @@
 export { startInspector, DEFAULT_INSPECTOR_HOST, DEFAULT_INSPECTOR_PORT, type InspectorOptions, type RunningInspector } from './startInspector.js';
 export { sqliteFileChanges, sqliteFileToken, storeSignalChanges, type ChangeSource, type ChangeSubscription } from './changes.js';
 export { watchGraph, agentBoxId, type AgentNode, type SessionNode, type WatchEdge, type WatchGraph } from './graph.js';
-export { readOverview, NOTICE_LIMIT, type Overview, type PendingNotice, type StoreCounts } from './overview.js';
+export { readOverview, NOTICE_LIMIT, GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT, type Overview, type PendingNotice, type StoreCounts } from './overview.js';
 export { readTimeline, TIMELINE_MAX_EVENTS, type Timeline, type TimelineEvent } from './timeline.js';
 export type { OverviewUpdate } from './liveOverview.js';
 export { isLoopbackHost, allowedHosts } from './hostCheck.js';
-export { GRAPH_SESSION_LIMIT, GRAPH_EDGE_LIMIT } from './overview.js';

@@ -1,6 +1,6 @@
 // A session's timeline for the page: its retained events after a sequence (each with the actor
 // row it is drawn on), its head and its prune watermark, read page by page from the store.
-import { asSequence, historyGap, kindClass, MAX_PAGE_LIMIT, type KindClass, type SessionEvent, type SessionKey, type StateStore } from '@session-state/domain';
+import { asSequence, historyGap, kindClass, MAX_PAGE_LIMIT, type ChangesPage, type KindClass, type SessionEvent, type SessionKey, type StateStore } from '@session-state/domain';
 
 /** An event as the timeline draws it: the `stateChanges` shape plus its actor row and kind class. */
 export interface TimelineEvent extends SessionEvent {
@@ -41,16 +41,14 @@ export const TIMELINE_MAX_EVENTS = 1000;
 export async function readTimeline(store: StateStore, sessionKey: SessionKey, since: number, limit: number): Promise<Timeline> {
   const events: TimelineEvent[] = [];
   let after = asSequence(since);
-  let page = await store.readChanges(sessionKey, after, Math.min(MAX_PAGE_LIMIT, limit));
-  for (;;) {
+  let page: ChangesPage;
+  do {
+    page = await store.readChanges(sessionKey, after, Math.min(MAX_PAGE_LIMIT, limit - events.length));
     for (const event of page.events) {
       events.push({ ...event, actor: event.actorSessionKey === undefined ? event.actorType : `${event.actorType} ${event.actorSessionKey}`, kindClass: kindClass(event.kind) });
       after = asSequence(event.sequence);
     }
-    const room = limit - events.length;
-    if (!page.hasMore || room <= 0) break;
-    page = await store.readChanges(sessionKey, after, Math.min(MAX_PAGE_LIMIT, room));
-  }
+  } while (page.hasMore && events.length < limit);
   return {
     sessionKey,
     head: page.head.head,

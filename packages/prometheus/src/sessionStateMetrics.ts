@@ -59,10 +59,8 @@ export function createSessionStateMetrics<R extends AnyRegistry = Registry>(opti
   let tracked: TrackedAwareness | undefined;
 
   for (const key of Object.keys(COUNTER_NAMES) as (keyof typeof COUNTER_NAMES)[]) {
-    const { name, help } = COUNTER_NAMES[key];
     new Counter({
-      name,
-      help,
+      ...COUNTER_NAMES[key],
       registers,
       // The facade keeps the count; the scrape copies it (a counter never goes down while the facade lives).
       collect() {

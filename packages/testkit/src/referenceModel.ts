@@ -73,9 +73,8 @@ export class ReferenceModel {
     return this.cursors.get(watcher)?.get(target);
   }
 
-  allCursors(): Array<{ watcher: string; target: string; cursor: ModelCursor }> {
-    const rows: Array<{ watcher: string; target: string; cursor: ModelCursor }> = [];
-    for (const [watcher, targets] of this.cursors) for (const [target, cursor] of targets) rows.push({ watcher, target, cursor });
+  allCursors(): { watcher: string; target: string; cursor: ModelCursor }[] {
+    const rows = [...this.cursors].flatMap(([watcher, targets]) => [...targets].map(([target, cursor]) => ({ watcher, target, cursor })));
     return rows.sort((a, b) => (a.watcher < b.watcher ? -1 : a.watcher > b.watcher ? 1 : a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   }
 

@@ -2,9 +2,12 @@
 // takes K's pending notices and prints them as the host's `additionalContext`, then confirms exactly what it printed;
 // with none it prints nothing. It owns K for its run (a restart scan of K's cursors alone, never a prune), never
 // exits 2 (both hosts read 2 as "block"), and gives up within HOOK_BUDGET_MS with one line on stderr, exit 1.
+import { text } from 'node:stream/consumers';
+
 import { Argument, type Command } from 'commander';
 
 import { checkedOption, named, oneOf, parseSessionKey } from '../args.js';
+import { orElse } from '../orElse.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import { StorageError } from '../output/errors.js';
 import type { RunContext } from '../output/io.js';
@@ -28,21 +31,9 @@ Codex: the same in ~/.codex/hooks.json, with \`hook codex\`):
       "command": "npx session-state hook claude-code --db /path/to/session-state.db --watcher agent:main:main" } ] } ] } }
 See docs/agent-tools.md for what each path delivers.`;
 
-/** Standard input, read to its end. */
-async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
-  let text = '';
-  for await (const chunk of stdin) text += String(chunk);
-  return text;
-}
-
 /** The event the host's JSON names, if it is one whose output adds context. */
 function eventOf(input: string): string {
-  let event: unknown;
-  try {
-    event = (JSON.parse(input) as { hook_event_name?: unknown } | null)?.hook_event_name;
-  } catch {
-    event = undefined;
-  }
+  const event = orElse(() => (JSON.parse(input) as { hook_event_name?: unknown } | null)?.hook_event_name, undefined);
   if (typeof event !== 'string' || !EVENTS.includes(event)) {
     throw new StorageError(`the hook input on stdin must be the host's event JSON with hook_event_name ${EVENTS.join(', ')} (events whose output adds context)`);
   }
@@ -60,7 +51,7 @@ export function registerHook(program: Command, { io, out }: RunContext): void {
       let late = false;
       const run = async (): Promise<void> => {
         if (io.stdin === undefined) throw new StorageError('hook needs standard input: the host writes its event JSON there');
-        const event = eventOf(await readAll(io.stdin));
+        const event = eventOf(await text(io.stdin));
         const store = await openExisting(stateLocation(command, io.cwd), true);
         const { createSessionStateAwareness } = await import('@session-state/app');
         const awareness = await createSessionStateAwareness({

@@ -67,8 +67,7 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
         const { serveMcp } = await import('../mcp/server.js');
         await serveMcp({
           awareness,
-          tools: agentTools.tools,
-          delivered: agentTools.delivered,
+          agentTools,
           withheld: allowWrite ? {} : { record: 'record is not offered: this server was started without --allow-write, so it only reads' },
           reader,
           watchedBy: async (watcher) => [...new Set((await store.listCursors({ watcher: watcher as SessionKey })).map((row) => row.target))].sort(),
@@ -78,13 +77,8 @@ export function registerMcp(program: Command, { io, out }: RunContext): void {
               listener();
             };
           },
-          warn: out.note,
           stdin,
-          write: (text) => {
-            if (!out.isClosed()) io.stdout.write(text);
-          },
-          stdoutClosed: out.closed,
-          onInterrupt: io.onInterrupt,
+          run: { io, out },
         });
       } finally {
         await awareness.close();

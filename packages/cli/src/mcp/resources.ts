@@ -4,6 +4,8 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Resource,
 import type { SessionStateAwareness } from '@session-state/app';
 import { isSessionKey, SESSION_KEY_EXPECTED } from '@session-state/domain';
 
+import { orElse } from '../orElse.js';
+
 /** A resource the server serves: a session's status, or a watcher's pending notices. */
 export interface ResourceRef {
   readonly kind: 'session' | 'notices';
@@ -46,12 +48,7 @@ export function listedResources(reader: string | undefined, watched: readonly st
 /** The resource a client's URI names (in either encoding of the key); a protocol error when it names none this server serves. */
 export function parseUri(uri: string, reader: string | undefined): ResourceRef {
   const match = URI.exec(uri);
-  let key: string | undefined;
-  try {
-    key = match === null ? undefined : decodeURIComponent(match[1] ?? match[2] ?? '');
-  } catch {
-    key = undefined;
-  }
+  const key = match === null ? undefined : orElse(() => decodeURIComponent(match[1] ?? match[2] ?? ''), undefined);
   if (key === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `not a resource of this server: expected ${SESSION_TEMPLATE} or ${NOTICES_TEMPLATE}`);
   if (!isSessionKey(key)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the key in the resource URI must be ${SESSION_KEY_EXPECTED}`);
   if (match?.[1] !== undefined) return { kind: 'session', key };

@@ -9,6 +9,7 @@ import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Req
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { AgentTool, AgentToolErrorBody, AgentToolResult, AgentTools, SessionStateAwareness } from '@session-state/app';
 
+import type { RunContext } from '../output/io.js';
 import { packageVersion } from '../toolCommand.js';
 import { listedResources, orUnavailable, parseUri, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { createSubscriptions } from './subscriptions.js';
@@ -22,12 +23,11 @@ const INSTRUCTIONS = [
 /** How long the server waits, once its input ended, for the answers it still owes. */
 const ANSWER_GRACE_MS = 10_000;
 
-/** What the server needs: the facade and its tools, the protocol's two streams, and how the run is stopped. */
+/** What the server needs: the facade and its tools, and the run whose streams carry the protocol and whose interrupt stops it. */
 export interface McpServerOptions {
   readonly awareness: SessionStateAwareness;
-  readonly tools: readonly AgentTool[];
-  /** Confirms the notices an answer carried, once it was written to stdout. */
-  readonly delivered: AgentTools['delivered'];
+  /** The tools, and the confirmation of the notices an answer carried, once it was written to stdout. */
+  readonly agentTools: Pick<AgentTools, 'tools' | 'delivered'>;
   /** The tools the server could offer but does not (`record` without --allow-write), and why. */
   readonly withheld: Readonly<Record<string, string>>;
   /** The watcher the client reconciles for (--reader): its notices are a resource. */
@@ -36,15 +36,9 @@ export interface McpServerOptions {
   readonly watchedBy: (watcher: string) => Promise<readonly string[]>;
   /** Registers the listener the facade's wake calls when a notice is queued. */
   readonly onWake: (listener: () => void) => void;
-  /** Writes a warning line to stderr. */
-  readonly warn: (line: string) => void;
   readonly stdin: Readable;
-  /** Writes protocol text to stdout; nothing else may ever go there. */
-  readonly write: (text: string) => void;
-  /** Resolves when stdout's reader has gone. */
-  readonly stdoutClosed: Promise<void>;
-  /** Calls `stop` on Ctrl-C or SIGTERM; returns the function that stops listening. */
-  readonly onInterrupt: (stop: () => void) => () => void;
+  /** Nothing but protocol text goes to its stdout; warnings go to its stderr. */
+  readonly run: RunContext;
 }
 
 /**
@@ -53,7 +47,9 @@ export interface McpServerOptions {
  * handlers answer bad input and store failures as tool errors (`isError: true`); an unknown tool is a protocol error.
  */
 export async function serveMcp(options: McpServerOptions): Promise<void> {
-  const { awareness, tools, withheld, reader, stdin } = options;
+  const { awareness, agentTools, withheld, reader, stdin } = options;
+  const { io, out } = options.run;
+  const tools = agentTools.tools;
   const byName = new Map<string, AgentTool>(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(({ name, description, inputSchema, outputSchema, annotations }): Tool => ({ name, description, inputSchema, outputSchema, annotations }));
   const watchedSessions = async (): Promise<readonly string[]> => (reader === undefined ? [] : options.watchedBy(reader));
@@ -65,22 +61,20 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
     watchedSessions,
     updated: (uri) => void server?.sendResourceUpdated({ uri }).catch(() => undefined),
     listChanged: () => void server?.sendResourceListChanged().catch(() => undefined),
-    warn: options.warn,
+    warn: out.note,
   });
   // A notices_wait still waiting when the server stops answers at once.
   const stopping = new AbortController();
   // The answers of tool calls not yet written, and the confirmations of those written.
   const unwritten = new Map<RequestId, AgentToolResult<object>>();
   const confirming = new Set<Promise<void>>();
-  let stdoutGone = false;
-  void options.stdoutClosed.then(() => (stdoutGone = true));
   /** The answer to `id` ended: written, its notices are confirmed, a turn later (a failed write is reported on the next turn). */
   const ended = (id: RequestId, written: boolean): void => {
     subscriptions.endListen(id);
     const answer = unwritten.get(id);
     unwritten.delete(id);
     if (answer === undefined || !written) return;
-    const confirmed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => (stdoutGone ? undefined : options.delivered(answer)));
+    const confirmed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => (out.isClosed() ? undefined : agentTools.delivered(answer)));
     confirming.add(confirmed);
     void confirmed.finally(() => confirming.delete(confirmed));
   };
@@ -125,16 +119,16 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
 
   const stdout = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      options.write(String(chunk));
+      if (!out.isClosed()) io.stdout.write(String(chunk));
       done();
     },
   });
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const disposeInterrupt = options.onInterrupt(stop);
+  const disposeInterrupt = io.onInterrupt(stop);
   stdin.once('end', stop);
   stdin.once('close', stop);
-  void options.stdoutClosed.then(stop);
+  void out.closed.then(stop);
   const wire = createWire(stdin, stdout, { listen: subscriptions.listen, ended }, stop);
   const handle = serveStdio(build, { transport: wire });
   try {

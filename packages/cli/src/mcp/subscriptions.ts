@@ -4,6 +4,7 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import type { SessionStateAwareness } from '@session-state/app';
 
+import { orElse } from '../orElse.js';
 import { parseUri, type ResourceRef } from './resources.js';
 
 /** How often a check runs while anything is subscribed. */
@@ -64,29 +65,39 @@ export function createSubscriptions(deps: SubscriptionDeps) {
     }));
 
   const anyWatched = (): boolean => subscribed.size > 0 || listens.size > 0;
-  const timer = changeTriggers(check, anyWatched);
+  // Besides this process's own operations, a check every CHECK_INTERVAL_MS while anything is watched: the one place
+  // that hears another process's change (the facade's cross-process change signals replace this timer).
+  let timer: NodeJS.Timeout | undefined;
+  const rearm = (): void => {
+    if (anyWatched() && timer === undefined) timer = setInterval(() => void check(), CHECK_INTERVAL_MS).unref();
+    else if (!anyWatched() && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
 
   return {
     /** `resources/subscribe`: resolves once the URI's current state is the one later changes are compared with. */
     async subscribe(uri: string): Promise<void> {
       parseUri(uri, reader);
       subscribed.add(uri);
-      timer.rearm();
+      rearm();
       await check();
     },
     unsubscribe(uri: string): void {
       subscribed.delete(uri);
-      timer.rearm();
+      rearm();
     },
     /** A `subscriptions/listen` stream the SDK acknowledged with this filter; resolves once its baseline is read. */
     async listen(id: RequestId, filter: { readonly resourceSubscriptions?: readonly string[]; readonly resourcesListChanged?: boolean }): Promise<void> {
-      const uris = (filter.resourceSubscriptions ?? []).filter((uri) => serves(uri, reader));
+      // A stream may name resources of other servers: those are never updated.
+      const uris = (filter.resourceSubscriptions ?? []).filter((uri) => orElse(() => Boolean(parseUri(uri, reader)), false));
       listens.set(id, { uris, listChanged: filter.resourcesListChanged === true });
-      timer.rearm();
+      rearm();
       await check();
     },
     endListen(id: RequestId): void {
-      if (listens.delete(id)) timer.rearm();
+      if (listens.delete(id)) rearm();
     },
     /** Something this process did (a tool call, a queued notice) may have changed a watched resource. */
     poke(): void {
@@ -95,23 +106,11 @@ export function createSubscriptions(deps: SubscriptionDeps) {
     async close(): Promise<void> {
       subscribed.clear();
       listens.clear();
-      timer.rearm();
+      rearm();
       await chain;
     },
   };
 }
-
-/** Whether `uri` names a resource of this server (a stream may name others: those are never updated). */
-function serves(uri: string, reader: string | undefined): boolean {
-  try {
-    parseUri(uri, reader);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// --- change detection: what a resource is now, and when to look again ---------------------------------------------
 
 /**
  * What each resource is now, as text to compare: a session's head (one `list` for them all), a watcher's pending
@@ -121,22 +120,4 @@ async function currentStates(awareness: SessionStateAwareness, refs: readonly Re
   const sessions = refs.filter((ref) => ref.kind === 'session').map((ref) => ref.key);
   const heads = new Map(sessions.length === 0 ? [] : (await awareness.list(sessions)).map((row) => [row.sessionKey, String(row.stateVersion)]));
   return refs.map((ref) => (ref.kind === 'session' ? (heads.get(ref.key) ?? '') : JSON.stringify(awareness.pending(ref.key))));
-}
-
-/**
- * When the watched resources are checked, besides this process's own operations: every CHECK_INTERVAL_MS while
- * anything is watched. The one place that knows how another process's change is heard; the facade's cross-process
- * change signals replace this timer.
- */
-function changeTriggers(check: () => Promise<void>, anyWatched: () => boolean) {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    rearm(): void {
-      if (anyWatched() && timer === undefined) timer = setInterval(() => void check(), CHECK_INTERVAL_MS).unref();
-      else if (!anyWatched() && timer !== undefined) {
-        clearInterval(timer);
-        timer = undefined;
-      }
-    },
-  };
 }

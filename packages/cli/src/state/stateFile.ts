@@ -16,7 +16,7 @@ import type { StateFilePath } from './stateLocation.js';
  * FIFO, which would block for ever, a directory, a socket, a device), another program's file,
  * or a file that cannot be read (exit 1, naming the cause). Returns the probe otherwise.
  */
-function refuseUnusable(path: string, probe: StateFileProbe): StateFileProbe {
+function refuseUnusable(path: string, probe: StateFileProbe): Extract<StateFileProbe, { kind: 'missing' | 'empty' | 'state' }> {
   switch (probe.kind) {
     case 'not-a-file':
       throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
@@ -45,8 +45,8 @@ function folderNotADirectory({ path, file }: StateFilePath): UsageError | undefi
   return undefined;
 }
 
-/** Fails with a usage error naming `--db` unless `at` holds a state file; returns nothing else. */
-function requireStateFile(at: StateFilePath): void {
+/** Fails with a usage error naming `--db` unless `at` holds a state file; returns its probe. */
+function requireStateFile(at: StateFilePath): Extract<StateFileProbe, { kind: 'state' }> {
   const { path, file, tool } = at;
   const probe = refuseUnusable(path, probeStateFile(file));
   if (probe.kind === 'missing') {
@@ -54,6 +54,7 @@ function requireStateFile(at: StateFilePath): void {
     throw folderNotADirectory(at) ?? new UsageError('--db', `no state file at ${path} (${hint})`);
   }
   if (probe.kind === 'empty') throw new UsageError('--db', `${path} is an empty file, not a session-state file`);
+  return probe;
 }
 
 /**
@@ -136,8 +137,6 @@ const sizeOf = (file: string): number => orElse(() => fs.statSync(file).size, 0)
  * none). A missing file is a usage error naming --db, as for read commands.
  */
 export function describeStateFile(at: StateFilePath) {
-  requireStateFile(at);
-  const probe = probeStateFile(at.file);
-  if (probe.kind !== 'state') throw new StorageError(`cannot read the state file ${at.path}: it changed while being read`);
-  return { schemaVersion: probe.schemaVersion, fileBytes: sizeOf(at.file), walBytes: sizeOf(`${at.file}-wal`) };
+  const { schemaVersion } = requireStateFile(at);
+  return { schemaVersion, fileBytes: sizeOf(at.file), walBytes: sizeOf(`${at.file}-wal`) };
 }

@@ -17,8 +17,6 @@ import { describePrune } from './prune.features.js';
 import { describeRestartScan } from './restartScan.features.js';
 import { describeWatchClasses } from './watchClasses.features.js';
 
-export type { StateStoreFactory } from './fixtures.js';
-
 /** The stored event holding `dedupeKey`, as a duplicate append of it answers. */
 async function storedByDedupeKey(store: StateStore, sessionKey: SessionKey, dedupeKey: string): Promise<StoredEvent> {
   const [outcome] = await store.append([request(sessionKey, { dedupeKey })]);
