@@ -3,7 +3,7 @@
 import { MAX_PAGE_LIMIT } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSessionStatusInput } from '../input/codecs.js';
+import { decode, SessionStatusInput } from '../input/codecs.js';
 import { agentTool, objectSchema, READS, sessionKeyProperty, type AgentTool } from './agentTool.js';
 import { SESSION_STATUS_OUTPUT } from './outputSchemas.js';
 
@@ -37,7 +37,7 @@ const READER_NOTE =
 export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool<'session_status'> {
   const description = reader === undefined ? DESCRIPTION : DESCRIPTION + READER_NOTE;
   return agentTool({ name: 'session_status', description, inputSchema: SESSION_STATUS_SCHEMA, outputSchema: SESSION_STATUS_OUTPUT, annotations: READS }, async (input) => {
-    const { sessionKey, changesSince, limit } = decodeSessionStatusInput(input);
+    const { sessionKey, changesSince, limit } = decode(SessionStatusInput, input, 'session_status');
     return { ...(await awareness.status(sessionKey, { changesSince, limit, reader: changesSince === undefined ? undefined : reader })) };
   });
 }

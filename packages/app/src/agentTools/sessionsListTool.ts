@@ -1,7 +1,7 @@
 // The `sessions_list` tool: the state version of each named session, so the model can tell which
 // changed since it last looked without reading their deltas.
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSessionsListInput } from '../input/codecs.js';
+import { decode, SessionsListInput } from '../input/codecs.js';
 import { agentTool, objectSchema, READS, sessionKeyProperty, type AgentTool } from './agentTool.js';
 import { SESSIONS_LIST_OUTPUT } from './outputSchemas.js';
 
@@ -17,7 +17,7 @@ const DESCRIPTION = [
 
 export function sessionsListTool(awareness: SessionStateAwareness): AgentTool<'sessions_list'> {
   return agentTool({ name: 'sessions_list', description: DESCRIPTION, inputSchema: SESSIONS_LIST_SCHEMA, outputSchema: SESSIONS_LIST_OUTPUT, annotations: READS }, async (input) => {
-    const { sessionKeys } = decodeSessionsListInput(input);
+    const { sessionKeys } = decode(SessionsListInput, input, 'sessions_list');
     return { sessions: await awareness.list(sessionKeys) };
   });
 }

@@ -4,7 +4,7 @@ import { buildStateChanges, MAX_PAGE_LIMIT, ZERO, type Sequence, type SessionKey
 
 import type { SessionListRow, SessionStateAwareness, WatchedSession } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
-import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from '../input/codecs.js';
+import { decodeOptional, decodeSessionKey, decodeSessionKeys, StatusOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type ReadDeps = Pick<FacadeParts, 'store' | 'counters' | 'failures' | 'order' | 'board' | 'logger'>;
@@ -40,7 +40,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
     async status(sessionKey, statusOptions) {
       failures.ensureOpen('status');
       const key = decodeSessionKey(sessionKey, 'status.sessionKey');
-      const { changesSince, limit, reader } = decodeStatusOptions(statusOptions);
+      const { changesSince, limit, reader } = decodeOptional(StatusOptions, statusOptions, 'status') ?? {};
       const fields = { sessionKey: key };
       return order.enter(async () => {
         if (changesSince === undefined) {
