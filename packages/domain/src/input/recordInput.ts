@@ -47,8 +47,6 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
-const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched', 'watchers'] as const;
-
 export const MAX_RECORD_WATCHERS = 16;
 const SessionKeys = t.array(SessionKeyInput, `an array of at most ${MAX_RECORD_WATCHERS} session keys`);
 const Watchers = new t.Type<SessionKey[], unknown, unknown>(SessionKeys.name, (u): u is SessionKey[] => SessionKeys.is(u) && u.length <= MAX_RECORD_WATCHERS, (u, c) => (Array.isArray(u) && u.length > MAX_RECORD_WATCHERS ? t.failure(u, c) : SessionKeys.validate(u, c)), t.identity);
@@ -56,7 +54,6 @@ const Watchers = new t.Type<SessionKey[], unknown, unknown>(SessionKeys.name, (u
 const RecordFields = strictType(
   { sessionKey: SessionKeyInput, kind: EventKind, actorType: ActorType, summary: Summary },
   { actorSessionKey: SessionKeyInput, payload: PayloadInput, dedupeKey: DedupeKey, occurredAt: OccurredAt, onlyIfWatched: t.boolean, watchers: Watchers },
-  RECORD_FIELDS,
 );
 
 /** The validated fields of an append, without its payload. */

@@ -33,21 +33,17 @@ function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context):
 }
 
 /**
- * One codec for a plain object holding only `known` fields (by default the required ones, then
- * the optional ones). Each field is read once and decoded once, required ones first; the first
- * failure ends the decode. An undefined optional field counts as left out.
+ * One codec for a plain object holding only the `required` and `optional` fields. Each field is read
+ * once and decoded once, required ones first; the first failure ends the decode. An undefined
+ * optional field counts as left out.
  */
-export function strictType<R extends t.Props, O extends t.Props>(
-  required: R,
-  optional: O,
-  known: readonly string[] = [...Object.keys(required), ...Object.keys(optional)],
-): t.Type<StrictFields<R, O>, unknown, unknown> {
+export function strictType<R extends t.Props, O extends t.Props>(required: R, optional: O): t.Type<StrictFields<R, O>, unknown, unknown> {
   const codecs: t.Props = { ...required, ...optional };
   const order = Object.keys(codecs);
   const codecList = Object.values(codecs);
   const requiredCount = Object.keys(required).length;
-  const knownSet = new Set(known);
-  const unknownField = `no such field (known: ${known.join(', ')})`;
+  const knownSet = new Set(order);
+  const unknownField = `no such field (known: ${order.join(', ')})`;
   const is = (u: unknown): u is StrictFields<R, O> =>
     isObject(u) && Object.keys(u).every((key) => knownSet.has(key)) && order.every((key, i) => (u[key] === undefined && i >= requiredCount) || codecList[i]?.is(u[key]));
   const validate = (u: unknown, c: t.Context): t.Validation<StrictFields<R, O>> => {
@@ -68,7 +64,7 @@ export function strictType<R extends t.Props, O extends t.Props>(
     }
     return t.success(fields as StrictFields<R, O>);
   };
-  return new t.Type(`an object of ${known.join(', ')}`, is, validate, t.identity);
+  return new t.Type(`an object of ${order.join(', ')}`, is, validate, t.identity);
 }
 
 /** `n` with the noun, singular or plural. */
@@ -112,10 +108,9 @@ export function invalidInput(field: string, value: unknown, expected: string, re
   };
 }
 
+/** The field path of a failure: `root`, then the context's keys (its first entry is the decoded value itself). */
 function pathOf(context: t.Context, root: string): string {
-  // The first entry is the decoded value itself; intersection members appear as keys '0', '1', …: neither is a field.
-  const keys = context.filter((_, i) => i > 0 && (context[i - 1]?.type as { _tag?: string } | undefined)?._tag !== 'IntersectionType').map((entry) => entry.key);
-  return [...(root === '' ? [] : [root]), ...keys].join('.') || root;
+  return [...(root === '' ? [] : [root]), ...context.slice(1).map((entry) => entry.key)].join('.') || root;
 }
 
 /**
