@@ -9,10 +9,7 @@ import { isAgentQualified, SessionKeyInput, type SessionKey } from './sessionKey
 import { Summary } from './summary.js';
 import { decodeInput, invalidInput, refinement, strictType, type InvalidInput } from './validation.js';
 
-export interface DedupeKeyBrand {
-  readonly DedupeKey: unique symbol;
-}
-export type DedupeKey = t.Branded<string, DedupeKeyBrand>;
+export type DedupeKey = t.Branded<string, { readonly DedupeKey: unique symbol }>;
 // Control characters, and an unpaired surrogate (which SQLite and PostgreSQL would store as
 // U+FFFD, so two distinct keys would collide).
 const DEDUPE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;

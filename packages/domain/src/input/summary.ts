@@ -32,10 +32,7 @@ export function normaliseSummary(raw: string): string {
   return `${codePoints.slice(0, SUMMARY_MAX_LENGTH - 1).join('')}…`;
 }
 
-export interface SummaryBrand {
-  readonly Summary: unique symbol;
-}
-export type Summary = t.Branded<string, SummaryBrand>;
+export type Summary = t.Branded<string, { readonly Summary: unique symbol }>;
 
 /** Decodes any string to its normalised form; rejects non-strings and empty results. */
 export const Summary: t.Type<Summary, string, unknown> = new t.Type<Summary, string, unknown>(

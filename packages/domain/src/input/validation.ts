@@ -76,19 +76,9 @@ const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' :
  * the value may be message content, so none of its text reaches an error message or a log.
  */
 export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return String(value);
-    case 'object':
-      break;
-    default:
-      return `a ${typeof value}`;
-  }
-  if (value === null) return 'null';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
+  if (value === null || ['number', 'boolean', 'undefined'].includes(typeof value)) return String(value);
+  if (typeof value !== 'object') return `a ${typeof value}`;
   // An array by its length, an object by its key count; one whose shape cannot be read (a revoked Proxy) as `an object`.
   try {
     return Array.isArray(value) ? `an array of ${count(value.length, 'item')}` : `an object with ${count(Object.keys(value).length, 'key')}`;
