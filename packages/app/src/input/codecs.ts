@@ -1,6 +1,6 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import { ChangesSince, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, strictType, Summary } from '@session-state/domain';
+import { decodeInput, DedupeKey, invalidInput, PageLimit, Sequence, SESSION_KEY_EXPECTED, SessionKeyInput, strictType, Summary } from '@session-state/domain';
 import type { InvalidInput, SessionKey } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
@@ -11,9 +11,9 @@ import { decodeReadable } from './unreadable.js';
 export const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: SessionKeyInput }, { summary: Summary, dedupeKey: DedupeKey });
 export const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
 export const WatchOptions = strictType({}, { ambient: t.boolean });
-export const StatusOptions = strictType({}, { changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
+export const StatusOptions = strictType({}, { changesSince: Sequence, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
-export const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: ChangesSince, limit: PageLimit });
+export const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: Sequence, limit: PageLimit });
 export const SessionsListInput = strictType({ sessionKeys: SessionKeys }, {});
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
@@ -33,7 +33,7 @@ const MAX_TIMER_DELAY_MS = 2_147_483_647;
 export const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
 export const LeaseMs = integerCodec(`whole milliseconds from 1 to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 1 && u <= MAX_TIMER_DELAY_MS);
 /** What `confirm` acknowledges: each taken notice's target and frozen watermark; not strict, since a TakenNotice carries more fields. */
-export const TakenNotices = t.readonlyArray(t.type({ target: SessionKeyInput, notified: ChangesSince }), 'an array of the notices take returned');
+export const TakenNotices = t.readonlyArray(t.type({ target: SessionKeyInput, notified: Sequence }), 'an array of the notices take returned');
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   if (E.isLeft(result)) throw new InvalidInputError(result.left);

@@ -122,12 +122,10 @@ export function createCrossProcessSync(deps: SyncDeps) {
       if (resyncTimer !== undefined) clearInterval(resyncTimer);
       const current = subscription;
       subscription = undefined;
-      if (current !== undefined) {
-        try {
-          await current.close();
-        } catch (error) {
-          logger.warn({ operation: 'close', error: describeFailure(error) }, 'closing the cursor signal subscription failed');
-        }
+      try {
+        await current?.close();
+      } catch (error) {
+        logger.warn({ operation: 'close', error: describeFailure(error) }, 'closing the cursor signal subscription failed');
       }
     },
   };
