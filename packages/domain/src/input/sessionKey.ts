@@ -26,13 +26,8 @@ export const SESSION_KEY_EXPECTED = 'a session key of 1-512 characters without w
 
 export const SessionKeyInput = refinement<SessionKey, string>(SESSION_KEY_EXPECTED, (u): u is SessionKey => typeof u === 'string' && isSessionKey(u));
 
-/** `agent:<agentId>:<rest>` with both parts non-empty. */
-export interface AgentSessionKey {
-  readonly agentId: string;
-  readonly rest: string;
-}
-
-export function parseAgentKey(key: string): AgentSessionKey | undefined {
+/** The parts of `agent:<agentId>:<rest>`, both non-empty; undefined for any other key. */
+export function parseAgentKey(key: string): { readonly agentId: string; readonly rest: string } | undefined {
   const match = /^agent:([^:]+):(.+)$/su.exec(key);
   return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
 }
