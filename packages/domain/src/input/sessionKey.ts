@@ -4,11 +4,7 @@ import type * as t from 'io-ts';
 
 import { refinement } from './validation.js';
 
-/**
- * A validated session key: 1-512 characters of well-formed UTF-16 (no unpaired surrogate, which
- * SQLite and PostgreSQL would store as U+FFFD, so two distinct keys would share one row), no
- * whitespace, control characters or `"`.
- */
+/** A validated session key: 1-512 characters without whitespace, control characters, `"` or unpaired surrogates (stored as U+FFFD, two keys would merge). */
 export type SessionKey = t.Branded<string, { readonly SessionKey: unique symbol }>;
 
 export const SESSION_KEY_MAX_LENGTH = 512;

@@ -21,10 +21,7 @@ export type StrictFields<R extends t.Props, O extends t.Props> = t.TypeOfProps<R
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
-/**
- * Decodes a field with the parent's context, so a valid field allocates none of its own; a
- * failure's errors get the field's context entry then, as io-ts's `t.type` would have given them.
- */
+/** Decodes a field in its parent's context, so a valid field allocates none; a failure's errors get the field's entry, as `t.type` gives it. */
 function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context): t.Validation<unknown> {
   const result = codec.validate(value, c);
   if (E.isRight(result)) return result;
@@ -33,9 +30,8 @@ function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context):
 }
 
 /**
- * One codec for a plain object holding only the `required` and `optional` fields. Each field is read
- * once and decoded once, required ones first; the first failure ends the decode. An undefined
- * optional field counts as left out.
+ * A codec for a plain object of only the `required` and `optional` fields: each read and decoded once, required ones
+ * first, the first failure ending the decode; an undefined optional field counts as left out.
  */
 export function strictType<R extends t.Props, O extends t.Props>(required: R, optional: O): t.Type<StrictFields<R, O>, unknown, unknown> {
   const codecs: t.Props = { ...required, ...optional };
@@ -71,9 +67,8 @@ export function strictType<R extends t.Props, O extends t.Props>(required: R, op
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
- * Describes a value by its type and size only (`a string of 1234 characters`, `an object with
- * 3 keys`, `an array of 2 items`); numbers, booleans, null and undefined as they are. Used where
- * the value may be message content, so none of its text reaches an error message or a log.
+ * A value by its type and size only (`a string of 1234 characters`, `an object with 3 keys`, `an array of 2 items`), numbers,
+ * booleans, null and undefined as they are: the value may be message content, so none of its text reaches an error or a log.
  */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
@@ -103,10 +98,7 @@ function pathOf(context: t.Context, root: string): string {
   return [...(root === '' ? [] : [root]), ...context.slice(1).map((entry) => entry.key)].join('.') || root;
 }
 
-/**
- * Decodes `value` with `codec`; a failure becomes the InvalidInput of the first error, with the
- * path below `field` (e.g. `record.payload.outcome`) and the codec's name as the expectation.
- */
+/** Decodes `value`: a failure is the first error's InvalidInput, its path below `field` (`record.payload.outcome`), its codec's name expected. */
 export function decodeInput<A, O>(
   codec: t.Type<A, O, unknown>,
   value: unknown,
