@@ -30,11 +30,7 @@ const STATUS_DESCRIPTION = [
 const READER_NOTE =
   ' Reading up to the end (hasMore false) also marks those changes as seen, so the notice about them is withdrawn and will not come back.';
 
-/**
- * The `session_status` tool over `awareness.status`. With `reader` (the watcher whose model calls
- * it), a read with `changesSince` passes `reader`, so a page that reaches the head acknowledges
- * that watcher's cursor (reconcile that acknowledges); without it the read is read-only.
- */
+/** `session_status` over `awareness.status`; with `reader`, a read with `changesSince` passes it, so a page reaching the head acknowledges its cursor. */
 export function sessionStatusTool(awareness: SessionStateAwareness, reader: string | undefined): AgentTool<'session_status'> {
   const description = reader === undefined ? STATUS_DESCRIPTION : STATUS_DESCRIPTION + READER_NOTE;
   return agentTool({ name: 'session_status', description, inputSchema: SESSION_STATUS_SCHEMA, outputSchema: SESSION_STATUS_OUTPUT, annotations: READS }, async (input) => {

@@ -10,10 +10,7 @@ import type { FacadeParts } from '../parts.js';
 type ReadDeps = Pick<FacadeParts, 'store' | 'counters' | 'failures' | 'order' | 'board' | 'logger'>;
 
 export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list' | 'watched'> {
-  /**
-   * The reader's page reached the head at `through`: acknowledge its cursor, withdraw the pair's
-   * notice and queue a reopened one. Best-effort: on failure the notice simply stays queued.
-   */
+  /** The reader's page reached the head at `through`: acknowledge its cursor, withdraw its notice, queue a reopened one; a failure leaves it queued. */
   const acknowledgeRead = async (reader: SessionKey, target: SessionKey, since: Sequence, through: Sequence): Promise<void> => {
     const fields = { watcher: reader, target };
     try {
