@@ -7,8 +7,8 @@ import { InvalidInputError } from '../errors/errors.js';
 import { AgentToolsOptionsInput, decode } from '../input/codecs.js';
 import type { AgentTool, AgentToolName, AgentToolResult, NamedAgentTool } from './agentTool.js';
 import { noticeDelivery } from './noticeDelivery.js';
-import { recordTool } from './recordTool.js';
 import { sessionStatusTool, sessionsListTool } from './readTools.js';
+import { recordTool } from './recordTool.js';
 import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch.js';
 
 /** Who calls the tools and what they may do. */
