@@ -1,7 +1,7 @@
 // Retention: the prune loop (bounded batches, a turn of the event loop between them), its schedule
 // (on start, at most hourly after appends, and on demand), and its wiring into the facade: each
 // batch is one lane entry, and the notices of the cursors it expired leave the queue.
-import type { CursorPair, PruneBatch, PruneRequest } from '@session-state/domain';
+import type { PruneBatch, PruneRequest } from '@session-state/domain';
 
 import { describeFailure } from './errors/errors.js';
 import { readClock } from './errors/failures.js';
@@ -37,7 +37,7 @@ interface RetentionDeps {
   /** The time, or the error of a bad reading: a run then fails without a store call. */
   readonly now: () => number | Error;
   readonly pruneBatch: (request: PruneRequest) => Promise<PruneBatch>;
-  readonly onBatch: (eventsDeleted: number, expired: readonly CursorPair[]) => void;
+  readonly onBatch: (eventsDeleted: number) => void;
   /** A completed run's totals and how long it ran (ms). */
   readonly onRun: (totals: PruneTotals, elapsedMs: number) => void;
   /** A failed background run or a skipped schedule check (a demanded run rejects instead). */
@@ -68,7 +68,7 @@ export function createRetention(deps: RetentionDeps) {
       batchSize = PRUNE_BATCH_SIZE;
       totals.eventsDeleted += batch.eventsDeleted;
       totals.cursorsExpired += batch.expiredCursors.length;
-      deps.onBatch(batch.eventsDeleted, batch.expiredCursors);
+      deps.onBatch(batch.eventsDeleted);
       if (batch.done || stopping || !isCurrent()) break;
       // A whole turn of the event loop, housekeeping the store queued for its next turn included.
       await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));

@@ -3,8 +3,8 @@
 
 export { decodeInput, describeValue, invalidInput, strictType, type InvalidInput, type StrictFields } from './input/validation.js';
 export { type SessionKey, SessionKeyInput, SESSION_KEY_EXPECTED, SESSION_KEY_MAX_LENGTH, isSessionKey, isAgentQualified } from './input/sessionKey.js';
-export { isNestedSubagent, parseAgentKey, type AgentSessionKey } from './input/sessionKey.js';
-export { Sequence, ChangesSince, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence } from './log/sequence.js';
+export { isNestedSubagent, parseAgentKey } from './input/sessionKey.js';
+export { Sequence, PageLimit, MAX_PAGE_LIMIT, ZERO, asSequence, isSequence } from './log/sequence.js';
 export { EventKind, EVENT_KINDS, ActorType, kindClass, type KindClass } from './input/eventKind.js';
 export { Summary, normaliseSummary, SUMMARY_MAX_LENGTH, SUMMARY_SCAN_LIMIT } from './input/summary.js';
 export { PAYLOAD_MAX_BYTES, type JsonValue, type Payload } from './input/payload.js';

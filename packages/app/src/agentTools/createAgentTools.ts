@@ -4,12 +4,11 @@ import { invalidInput } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
 import { InvalidInputError } from '../errors/errors.js';
-import { decodeAgentToolsOptions } from '../input/codecs.js';
+import { AgentToolsOptionsInput, decode } from '../input/codecs.js';
 import type { AgentTool, AgentToolName, AgentToolResult, NamedAgentTool } from './agentTool.js';
 import { noticeDelivery } from './noticeDelivery.js';
+import { sessionStatusTool, sessionsListTool } from './readTools.js';
 import { recordTool } from './recordTool.js';
-import { sessionStatusTool } from './sessionStatusTool.js';
-import { sessionsListTool } from './sessionsListTool.js';
 import { sessionsSendWatch, type SessionsSendWatch } from './sessionsSendWatch.js';
 
 /** Who calls the tools and what they may do. */
@@ -48,7 +47,7 @@ export interface AgentTools {
  * for (const tool of tools) gateway.registerTool(tool.name, tool.description, tool.inputSchema, tool.handler);
  */
 export function createAgentTools(awareness: SessionStateAwareness, options: AgentToolsOptions = {}): AgentTools {
-  const { reader, allowWrite, notices } = decodeAgentToolsOptions(options);
+  const { reader, allowWrite, notices } = decode(AgentToolsOptionsInput, options, 'createAgentTools.options');
   if (notices === true && reader === undefined) throw new InvalidInputError(invalidInput('createAgentTools.options.notices', notices, 'true only with a reader'));
   const delivery = notices === true && reader !== undefined ? noticeDelivery(awareness, reader) : undefined;
   const carrying = <Name extends AgentToolName>(tool: AgentTool<Name>): AgentTool<Name> => delivery?.attachingTo(tool) ?? tool;

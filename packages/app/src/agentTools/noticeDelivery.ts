@@ -2,7 +2,7 @@
 // watcher's pending notices attached to every other answer. Both take the notices (leased) and confirm them only once
 // the caller says the answer reached the model (`delivered`): an answer lost on the way gives them back at the lease's end.
 import type { Notice, SessionStateAwareness, TakenNotice } from '../api.js';
-import { decodeNoticesWaitInput } from '../input/codecs.js';
+import { decode, NoticesWaitInput } from '../input/codecs.js';
 import { agentTool, objectSchema, READS, type AgentTool, type AgentToolContext, type AgentToolName, type AgentToolResult } from './agentTool.js';
 import { NOTICES, NOTICES_WAIT_OUTPUT } from './outputSchemas.js';
 
@@ -41,7 +41,7 @@ export function noticeDelivery(awareness: SessionStateAwareness, watcher: string
   };
 
   const wait = async (input: unknown, context?: AgentToolContext): Promise<{ notices: Notice[] }> => {
-    const { timeoutSeconds = DEFAULT_WAIT_SECONDS } = decodeNoticesWaitInput(input);
+    const { timeoutSeconds = DEFAULT_WAIT_SECONDS } = decode(NoticesWaitInput, input, 'notices_wait');
     const signal = context?.signal;
     const aborted = (): boolean => signal?.aborted === true;
     const deadline = Date.now() + timeoutSeconds * 1000;
@@ -58,10 +58,7 @@ export function noticeDelivery(awareness: SessionStateAwareness, watcher: string
     const taken = await take().catch(() => []);
     if (taken.length === 0) return answer;
     const lines = { type: 'text', text: taken.map((notice) => notice.text).join('\n') } as const;
-    const [json] = answer.content;
-    return answer.isError
-      ? { isError: true, content: [json, lines], structuredContent: carrying(answer.structuredContent, taken) }
-      : { isError: false, content: [json, lines], structuredContent: carrying(answer.structuredContent, taken) };
+    return { ...answer, content: [answer.content[0], lines], structuredContent: carrying(answer.structuredContent, taken) } as AgentToolResult<Answer>;
   };
 
   return {

@@ -1,7 +1,7 @@
 // The `watch` part of a gateway's own `sessions_send` tool: a schema property and a sentence to
 // merge into that tool, and the call to make once the gateway has dispatched the message.
 import type { SentInput, SessionStateAwareness } from '../api.js';
-import { decodeWatch } from '../input/codecs.js';
+import { decodeOptional, TrueOrFalse } from '../input/codecs.js';
 import { toolErrorBody, type AgentToolErrorBody, type JsonSchema } from './agentTool.js';
 
 /** What the gateway passes once its `sessions_send` dispatched a message (or failed to): `sent`'s input, `senderKey` the session whose model called it. */
@@ -45,7 +45,8 @@ export function sessionsSendWatch(awareness: SessionStateAwareness): SessionsSen
     description: DESCRIPTION,
     async afterSend({ senderKey, deliveredTo, watch, delivered }) {
       try {
-        return await awareness.sent({ senderKey, deliveredTo, watch: decodeWatch(watch), ...(delivered !== undefined ? { delivered } : {}) });
+        const watched = decodeOptional(TrueOrFalse, watch, 'sessions_send.watch') === true;
+        return await awareness.sent({ senderKey, deliveredTo, watch: watched, ...(delivered !== undefined ? { delivered } : {}) });
       } catch (error) {
         return { watched: false, ...toolErrorBody('sessions_send', error) };
       }

@@ -9,15 +9,9 @@ const MAX_CLOCK_MS = 8.64e15;
 
 /** What a bad reading was, by type (a reading is never echoed whole). */
 function describeReading(value: unknown): string {
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
-    return `a number beyond ±${MAX_CLOCK_MS}`;
-  }
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  const type = typeof value;
-  return type === 'object' ? 'an object' : `a ${type}`;
+  if (typeof value === 'number') return Number.isFinite(value) ? `a number beyond ±${MAX_CLOCK_MS}` : String(value);
+  if (value === null || value === undefined) return String(value);
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Reads the clock once for `operation`: epoch ms, or the ClockError saying what was wrong. */

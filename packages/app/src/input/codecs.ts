@@ -1,6 +1,6 @@
 // io-ts codecs for the facade's inputs other than `record` (the domain decodes that): strict
 // objects whose unknown fields are rejected, decoded into values or an InvalidInputError.
-import { ChangesSince, decodeInput, DedupeKey, invalidInput, PageLimit, SESSION_KEY_EXPECTED, SessionKeyInput, strictType, Summary } from '@session-state/domain';
+import { decodeInput, DedupeKey, invalidInput, PageLimit, Sequence, SESSION_KEY_EXPECTED, SessionKeyInput, strictType, Summary } from '@session-state/domain';
 import type { InvalidInput, SessionKey } from '@session-state/domain';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
@@ -8,32 +8,32 @@ import * as t from 'io-ts';
 import { InvalidInputError } from '../errors/errors.js';
 import { decodeReadable } from './unreadable.js';
 
-const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: SessionKeyInput }, { summary: Summary, dedupeKey: DedupeKey });
-const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
-const WatchOptions = strictType({}, { ambient: t.boolean });
-const StatusOptions = strictType({}, { changesSince: ChangesSince, limit: PageLimit, reader: SessionKeyInput });
+export const ChildSpawnedInput = strictType({ parentKey: SessionKeyInput, childKey: SessionKeyInput }, { summary: Summary, dedupeKey: DedupeKey });
+export const SentInput = strictType({ senderKey: SessionKeyInput, deliveredTo: SessionKeyInput, watch: t.boolean }, { delivered: t.boolean });
+export const WatchOptions = strictType({}, { ambient: t.boolean });
+export const StatusOptions = strictType({}, { changesSince: Sequence, limit: PageLimit, reader: SessionKeyInput });
 const SessionKeys = t.array(SessionKeyInput, 'an array of session keys');
-const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: ChangesSince, limit: PageLimit });
-const SessionsListInput = strictType({ sessionKeys: SessionKeys }, {});
+export const SessionStatusInput = strictType({ sessionKey: SessionKeyInput }, { changesSince: Sequence, limit: PageLimit });
+export const SessionsListInput = strictType({ sessionKeys: SessionKeys }, {});
 
 const integerCodec = (name: string, is: (u: number) => boolean): t.Type<number, number, unknown> => {
   const guard = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u) && is(u);
   return new t.Type(name, guard, (u, c) => (guard(u) ? t.success(u) : t.failure(u, c)), (a) => a);
 };
 const PositiveInteger = integerCodec('a positive safe integer', (u) => u > 0);
-const NoticesWaitInput = strictType({}, { timeoutSeconds: integerCodec('an integer from 0 to 300', (u) => u >= 0 && u <= 300) });
-const RetentionOptions = strictType({}, { maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
-const StartupOptions = strictType({}, { restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
-const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
-const AgentToolsOptions = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse, notices: TrueOrFalse });
+export const NoticesWaitInput = strictType({}, { timeoutSeconds: integerCodec('an integer from 0 to 300', (u) => u >= 0 && u <= 300) });
+export const RetentionOptions = strictType({}, { maxAgeMs: PositiveInteger, maxRows: PositiveInteger, cursorMaxAgeMs: PositiveInteger });
+export const StartupOptions = strictType({}, { restartScan: t.boolean, prune: t.keyof({ background: null, off: null }, "'background' or 'off'") });
+export const TrueOrFalse = new t.Type<boolean, boolean, unknown>('true or false', t.boolean.is, t.boolean.validate, t.identity);
+export const AgentToolsOptionsInput = strictType({}, { reader: SessionKeyInput, allowWrite: TrueOrFalse, notices: TrueOrFalse });
 
 /** The longest delay a Node.js timer takes; a longer one would fire after 1 ms instead. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
-const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
-const LeaseMs = integerCodec(`whole milliseconds from 1 to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 1 && u <= MAX_TIMER_DELAY_MS);
-// Not strict: a TakenNotice as take returned it carries more fields than confirm reads.
-const TakenNotices = t.readonlyArray(t.type({ target: SessionKeyInput, notified: ChangesSince }), 'an array of the notices take returned');
+export const ResyncInterval = integerCodec(`whole milliseconds from 0 (off) to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 0 && u <= MAX_TIMER_DELAY_MS);
+export const LeaseMs = integerCodec(`whole milliseconds from 1 to ${MAX_TIMER_DELAY_MS}`, (u) => u >= 1 && u <= MAX_TIMER_DELAY_MS);
+/** What `confirm` acknowledges: each taken notice's target and frozen watermark; not strict, since a TakenNotice carries more fields. */
+export const TakenNotices = t.readonlyArray(t.type({ target: SessionKeyInput, notified: Sequence }), 'an array of the notices take returned');
 
 function orThrow<A>(result: E.Either<InvalidInput, A>): A {
   if (E.isLeft(result)) throw new InvalidInputError(result.left);
@@ -41,42 +41,13 @@ function orThrow<A>(result: E.Either<InvalidInput, A>): A {
 }
 
 /** Decodes `value` with `codec` (a strictType reads each field once); paths start at `field`. Input that throws when read is invalid too. */
-const decodeOrThrow = <A>(codec: t.Type<A, unknown, unknown>, value: unknown, field: string): A => decodeReadable(field, value, () => orThrow(decodeInput(codec, value, field)));
+export const decode = <A>(codec: t.Type<A, unknown, unknown>, value: unknown, field: string): A => decodeReadable(field, value, () => orThrow(decodeInput(codec, value, field)));
+
+/** An argument or option that may be left out: undefined stays undefined. */
+export const decodeOptional = <A>(codec: t.Type<A, unknown, unknown>, value: unknown, field: string): A | undefined => (value === undefined ? undefined : decode(codec, value, field));
 
 /** A session key argument, e.g. `pending.watcherKey`. */
-export const decodeSessionKey = (value: unknown, field: string): SessionKey => decodeOrThrow(SessionKeyInput, value, field);
-
-export const decodeChildSpawned = (value: unknown): t.TypeOf<typeof ChildSpawnedInput> => decodeOrThrow(ChildSpawnedInput, value, 'childSpawned');
-
-export const decodeSent = (value: unknown): t.TypeOf<typeof SentInput> => decodeOrThrow(SentInput, value, 'sent');
-
-/** Options that may be left out (undefined is none). */
-export const decodeWatchOptions = (value: unknown): t.TypeOf<typeof WatchOptions> => (value === undefined ? {} : decodeOrThrow(WatchOptions, value, 'watch.options'));
-
-export const decodeStatusOptions = (value: unknown): t.TypeOf<typeof StatusOptions> => (value === undefined ? {} : decodeOrThrow(StatusOptions, value, 'status'));
-
-export const decodeRetention = (value: unknown): t.TypeOf<typeof RetentionOptions> => (value === undefined ? {} : decodeOrThrow(RetentionOptions, value, 'options.retention'));
-
-export const decodeStartup = (value: unknown): t.TypeOf<typeof StartupOptions> => (value === undefined ? {} : decodeOrThrow(StartupOptions, value, 'options.startup'));
-
-export const decodeSessionStatusInput = (value: unknown): t.TypeOf<typeof SessionStatusInput> => decodeOrThrow(SessionStatusInput, value, 'session_status');
-
-export const decodeSessionsListInput = (value: unknown): t.TypeOf<typeof SessionsListInput> => decodeOrThrow(SessionsListInput, value, 'sessions_list');
-
-export const decodeNoticesWaitInput = (value: unknown): t.TypeOf<typeof NoticesWaitInput> => decodeOrThrow(NoticesWaitInput, value, 'notices_wait');
-
-export const decodeAgentToolsOptions = (value: unknown): t.TypeOf<typeof AgentToolsOptions> => decodeOrThrow(AgentToolsOptions, value, 'createAgentTools.options');
-
-/** The model's `watch` argument of `sessions_send` (absent is false). */
-export const decodeWatch = (value: unknown): boolean => value !== undefined && orThrow(decodeInput(TrueOrFalse, value, 'sessions_send.watch'));
-
-export const decodeResyncInterval = (value: unknown): number | undefined =>
-  value === undefined ? undefined : orThrow(decodeInput(ResyncInterval, value, 'options.resyncIntervalMs'));
-
-export const decodeLeaseMs = (value: unknown): number | undefined => (value === undefined ? undefined : orThrow(decodeInput(LeaseMs, value, 'options.leaseMs')));
-
-/** What `confirm` acknowledges: each taken notice's target and frozen watermark (other fields of a TakenNotice are ignored). */
-export const decodeTaken = (value: unknown): t.TypeOf<typeof TakenNotices> => decodeOrThrow(TakenNotices, value, 'confirm.taken');
+export const decodeSessionKey = (value: unknown, field: string): SessionKey => decode(SessionKeyInput, value, field);
 
 /** `list` keys, copied; a hole of a sparse array is named as such. */
 export function decodeSessionKeys(value: unknown): SessionKey[] {

@@ -4,7 +4,7 @@ import { STORE_OPERATIONS, type Clock, type CursorSignalSource } from '@session-
 import type { SessionStateAwarenessOptions } from '../api.js';
 import { consoleLogger, safeLogger } from '../ports.js';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention.js';
-import { decodeLeaseMs, decodeResyncInterval, decodeRetention, decodeStartup, requireFunction, requireKnownFields, requirePort } from './codecs.js';
+import { decodeOptional, LeaseMs, requireFunction, requireKnownFields, requirePort, ResyncInterval, RetentionOptions, StartupOptions } from './codecs.js';
 
 /** What start-up runs, and whether the facade starts prunes by itself. */
 export type StartupPlan = ReturnType<typeof readOptions>['startup'];
@@ -32,25 +32,26 @@ export function readOptions(options: SessionStateAwarenessOptions) {
     for (const method of OBSERVER_METHODS) if (fields[method] !== undefined) requireFunction(fields[method], `options.observer.${method}`, 'a function (observation) => void');
   }
   if (options.ownsSession !== undefined) requireFunction(options.ownsSession, 'options.ownsSession', 'a function (sessionKey) => boolean');
-  const startup = decodeStartup(options.startup);
+  // A decoded option object holds only the fields given, so each default stays unless overridden.
+  const startup = { restartScan: true, prune: 'background' as const, ...decodeOptional(StartupOptions, options.startup, 'options.startup') };
   // A gateway (it runs the restart scan) or an owner of some watchers hears of other processes' commits; a one-shot does not.
-  const listens = listen !== undefined && (startup.restartScan !== false || options.ownsSession !== undefined);
-  const resyncIntervalMs = decodeResyncInterval(options.resyncIntervalMs) ?? (listens || options.ownsSession !== undefined ? DEFAULT_RESYNC_INTERVAL_MS : 0);
-  // The decoded retention holds only the fields given, so each default stays unless overridden.
-  const policy: RetentionPolicy = { ...DEFAULT_RETENTION, ...decodeRetention(options.retention) };
+  const listens = listen !== undefined && (startup.restartScan || options.ownsSession !== undefined);
+  const resyncByDefault = listens || options.ownsSession !== undefined;
+  const resyncIntervalMs = decodeOptional(ResyncInterval, options.resyncIntervalMs, 'options.resyncIntervalMs') ?? (resyncByDefault ? DEFAULT_RESYNC_INTERVAL_MS : 0);
+  const policy: RetentionPolicy = { ...DEFAULT_RETENTION, ...decodeOptional(RetentionOptions, options.retention, 'options.retention') };
   return {
     store: options.store,
     clock: options.clock ?? systemClock,
     /** Never throws. */
     logger: safeLogger(options.logger ?? consoleLogger),
     wake: options.wake,
-    leaseMs: decodeLeaseMs(options.leaseMs) ?? DEFAULT_LEASE_MS,
+    leaseMs: decodeOptional(LeaseMs, options.leaseMs, 'options.leaseMs') ?? DEFAULT_LEASE_MS,
     noticeLink: options.noticeLink,
     observer: options.observer,
     policy,
     ownsSession: options.ownsSession,
     listens,
     resyncIntervalMs,
-    startup: { restartScan: startup.restartScan ?? true, prune: startup.prune ?? 'background' },
+    startup,
   };
 }

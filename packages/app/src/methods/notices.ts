@@ -3,7 +3,7 @@
 import { isAgentQualified, type SessionKey } from '@session-state/domain';
 
 import type { SessionStateAwareness } from '../api.js';
-import { decodeSent, decodeSessionKey, decodeTaken, decodeWatchOptions } from '../input/codecs.js';
+import { decode, decodeOptional, decodeSessionKey, SentInput, TakenNotices, WatchOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type NoticeDeps = Pick<FacadeParts, 'store' | 'failures' | 'board' | 'order' | 'appends'>;
@@ -24,14 +24,14 @@ export function createNoticeMethods({ store, failures, board, order, appends }: 
   return {
     async sent(input) {
       failures.ensureOpen('sent');
-      const { senderKey, deliveredTo, watch, delivered } = decodeSent(input);
+      const { senderKey, deliveredTo, watch, delivered } = decode(SentInput, input, 'sent');
       return watch && delivered !== false ? watchPair('sent', senderKey, deliveredTo, false) : { watched: false };
     },
 
     async watch(watcherKey, targetKey, options) {
       failures.ensureOpen('watch');
       const [watcher, target] = [decodeSessionKey(watcherKey, 'watch.watcherKey'), decodeSessionKey(targetKey, 'watch.targetKey')];
-      return watchPair('watch', watcher, target, decodeWatchOptions(options).ambient === true);
+      return watchPair('watch', watcher, target, decodeOptional(WatchOptions, options, 'watch.options')?.ambient === true);
     },
 
     async unwatch(watcherKey, targetKey) {
@@ -62,7 +62,7 @@ export function createNoticeMethods({ store, failures, board, order, appends }: 
     async confirm(watcherKey, taken) {
       failures.ensureOpen('confirm');
       const watcher = decodeSessionKey(watcherKey, 'confirm.watcherKey');
-      const { acked } = await appends.drain('confirm', watcher, decodeTaken(taken));
+      const { acked } = await appends.drain('confirm', watcher, decode(TakenNotices, taken, 'confirm.taken'));
       return { confirmed: acked };
     },
   };

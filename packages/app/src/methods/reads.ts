@@ -4,16 +4,13 @@ import { buildStateChanges, MAX_PAGE_LIMIT, ZERO, type Sequence, type SessionKey
 
 import type { SessionListRow, SessionStateAwareness, WatchedSession } from '../api.js';
 import { describeFailure } from '../errors/errors.js';
-import { decodeSessionKey, decodeSessionKeys, decodeStatusOptions } from '../input/codecs.js';
+import { decodeOptional, decodeSessionKey, decodeSessionKeys, StatusOptions } from '../input/codecs.js';
 import type { FacadeParts } from '../parts.js';
 
 type ReadDeps = Pick<FacadeParts, 'store' | 'counters' | 'failures' | 'order' | 'board' | 'logger'>;
 
 export function createReadMethods({ store, counters, failures, order, board, logger }: ReadDeps): Pick<SessionStateAwareness, 'status' | 'list' | 'watched'> {
-  /**
-   * The reader's page reached the head at `through`: acknowledge its cursor, withdraw the pair's
-   * notice and queue a reopened one. Best-effort: on failure the notice simply stays queued.
-   */
+  /** The reader's page reached the head at `through`: acknowledge its cursor, withdraw its notice, queue a reopened one; a failure leaves it queued. */
   const acknowledgeRead = async (reader: SessionKey, target: SessionKey, since: Sequence, through: Sequence): Promise<void> => {
     const fields = { watcher: reader, target };
     try {
@@ -40,7 +37,7 @@ export function createReadMethods({ store, counters, failures, order, board, log
     async status(sessionKey, statusOptions) {
       failures.ensureOpen('status');
       const key = decodeSessionKey(sessionKey, 'status.sessionKey');
-      const { changesSince, limit, reader } = decodeStatusOptions(statusOptions);
+      const { changesSince, limit, reader } = decodeOptional(StatusOptions, statusOptions, 'status') ?? {};
       const fields = { sessionKey: key };
       return order.enter(async () => {
         if (changesSince === undefined) {

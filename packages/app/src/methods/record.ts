@@ -5,7 +5,7 @@ import { clampOccurredAt, decodeRecordInput, isAgentQualified, normaliseSummary,
 import type { RecordResult, SessionStateAwareness } from '../api.js';
 import { ClosedError, InvalidInputError, StoreOperationError, type ClockError } from '../errors/errors.js';
 import { readClock } from '../errors/failures.js';
-import { decodeChildSpawned } from '../input/codecs.js';
+import { ChildSpawnedInput, decode } from '../input/codecs.js';
 import { unreadableInput } from '../input/unreadable.js';
 import type { FacadeParts } from '../parts.js';
 import { failedResult, type AppendOperation, type FailedResult } from '../pipeline/appendPipeline.js';
@@ -44,7 +44,7 @@ export function createRecordMethods({ clock, counters, logger, failures, appends
 
     async childSpawned(input) {
       if (isClosed()) return failedResult(new ClosedError('childSpawned'));
-      const { parentKey, childKey, summary, dedupeKey } = decodeChildSpawned(input);
+      const { parentKey, childKey, summary, dedupeKey } = decode(ChildSpawnedInput, input, 'childSpawned');
       const command: AppendCommand = {
         sessionKey: childKey,
         kind: 'child_spawned',

@@ -128,7 +128,7 @@ export function createNoticeBoard({ wake: wakePort, logger, counters, owns, now,
     startDrain(mode: DrainMode, watcher: SessionKey, leaseMs: number, taken: readonly Pick<TakenNotice, 'target' | 'notified'>[] = []): DrainStart | undefined {
       const at = now(mode);
       const entries = mode === 'confirm' ? [] : visible(watcher, at);
-      const acks = mode === 'confirm' ? taken.map(({ target, notified }) => ({ target: target as SessionKey, notified: notified as StoreNotice['notified'] })) : entries.map(({ target, notified }) => ({ target: target as SessionKey, notified }));
+      const acks = (mode === 'confirm' ? taken : entries).map(({ target, notified }) => ({ target: target as SessionKey, notified: notified as StoreNotice['notified'] }));
       if (acks.length === 0) return undefined;
       return { mode, entries, request: { watcher, acks, now: at, ...(mode === 'take' ? { takenUntil: at + leaseMs } : {}) } };
     },

@@ -63,10 +63,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
     }
   };
 
-  /**
-   * The results of a batch's appends (`outcomes` undefined: the store call failed with `failure`). Once an event is
-   * written, a failure queuing its notices is only logged, since a caller retrying would write it twice.
-   */
+  /** The appends' results (`outcomes` undefined: the call failed with `failure`); notices failing after a write are only logged: a retry writes twice. */
   const settleAppends = (items: readonly AppendItem[], outcomes: readonly AppendOutcome[] | undefined, failure: unknown): RecordResult[] => {
     const failed: AppendOutcome | undefined = outcomes === undefined ? { type: 'failed', error: storeError('append', failure) } : undefined;
     let appended = false;

@@ -27,8 +27,6 @@ export function createCrossProcessSync(deps: SyncDeps) {
   let rereadQueued = false;
   let started = false;
 
-  const scanFailed = (error: unknown): void => logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed');
-
   /** One read-only re-read of the signalled targets (or all owned cursors); a failed read keeps what it was asked for, for the next signal or resync. */
   const reread = async ({ full, targets }: Due): Promise<void> => {
     const queuedPairs = full ? queue.allEntries() : targets.flatMap((target) => queue.entriesOn(target));
@@ -74,7 +72,7 @@ export function createCrossProcessSync(deps: SyncDeps) {
           const due = takeDue();
           if (due !== undefined && !isClosed()) await reread(due);
         })
-        .catch(scanFailed);
+        .catch((error: unknown) => logger.error({ operation: 'scanPending', error: describeFailure(error) }, 'cursor scan failed'));
     });
   };
 
@@ -122,12 +120,10 @@ export function createCrossProcessSync(deps: SyncDeps) {
       if (resyncTimer !== undefined) clearInterval(resyncTimer);
       const current = subscription;
       subscription = undefined;
-      if (current !== undefined) {
-        try {
-          await current.close();
-        } catch (error) {
-          logger.warn({ operation: 'close', error: describeFailure(error) }, 'closing the cursor signal subscription failed');
-        }
+      try {
+        await current?.close();
+      } catch (error) {
+        logger.warn({ operation: 'close', error: describeFailure(error) }, 'closing the cursor signal subscription failed');
       }
     },
   };

@@ -93,8 +93,7 @@ export interface JournalPruneInput {
 export function planJournalPrune(input: JournalPruneInput): { readonly positions: readonly number[] } & JournalWindowEnd {
   const after = input.after ?? 0;
   const { entries, cutoff } = input;
-  const latest = new Map<string, number>();
-  for (const entry of entries) latest.set(pairKey(entry.watcher, entry.target), entry.position);
+  const latest = new Map(entries.map((entry) => [pairKey(entry.watcher, entry.target), entry.position]));
   const from = entries.findIndex((entry) => entry.position > after);
   const start = from === -1 ? entries.length : from;
   const end = Math.min(entries.length, start + input.batchSize);

@@ -152,8 +152,7 @@ export interface RemovalPlan {
 
 /** The removal of `cursors` (a pair listed twice counts once). */
 export function planRemoval(input: { readonly cursors: readonly CursorRow[]; readonly reason: EndReason; readonly now: number }): RemovalPlan {
-  const rows = new Map<string, CursorRow>();
-  for (const row of input.cursors) rows.set(pairKey(row.watcher, row.target), row);
+  const rows = new Map(input.cursors.map((row) => [pairKey(row.watcher, row.target), row]));
   const sorted = [...rows.values()].sort(comparePairs);
   const journal = sorted.flatMap((row) => stepPair(row, row, { type: 'end', reason: input.reason }, input.now).journal);
   return { removed: sorted.map((row) => ({ watcher: row.watcher, target: row.target })), journal };
@@ -168,8 +167,7 @@ export interface PrunedSession {
 
 /** The `material_kept` entries of a prune batch on the `cursors` it keeps on the pruned sessions (as targets); rows are not written. */
 export function planPruneMaterial(input: { readonly pruned: readonly PrunedSession[]; readonly cursors: readonly CursorRow[]; readonly now: number }) {
-  const pruned = new Map<string, PrunedSession>();
-  for (const session of input.pruned) pruned.set(session.sessionKey, session);
+  const pruned = new Map<string, PrunedSession>(input.pruned.map((session) => [session.sessionKey, session]));
   const journal = [...input.cursors].sort(comparePairs).flatMap((row) => {
     const session = pruned.get(row.target);
     if (session === undefined) return [];

@@ -27,4 +27,3 @@ export type ActorType = t.TypeOf<typeof ActorType>;
 export const kindClass = (kind: EventKind): KindClass => KIND_CLASSES[kind];
 
 export const RunOutcome = t.keyof({ cancelled: null, timeout: null, error: null }, 'one of cancelled, timeout, error');
-export type RunOutcome = t.TypeOf<typeof RunOutcome>;

@@ -9,10 +9,7 @@ import { isAgentQualified, SessionKeyInput, type SessionKey } from './sessionKey
 import { Summary } from './summary.js';
 import { decodeInput, invalidInput, refinement, strictType, type InvalidInput } from './validation.js';
 
-export interface DedupeKeyBrand {
-  readonly DedupeKey: unique symbol;
-}
-export type DedupeKey = t.Branded<string, DedupeKeyBrand>;
+export type DedupeKey = t.Branded<string, { readonly DedupeKey: unique symbol }>;
 // Control characters, and an unpaired surrogate (which SQLite and PostgreSQL would store as
 // U+FFFD, so two distinct keys would collide).
 const DEDUPE_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\p{Cs}]/u;
@@ -47,8 +44,6 @@ export const OccurredAt = new t.Type<string, string, unknown>(
   (a) => a,
 );
 
-const RECORD_FIELDS = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'onlyIfWatched', 'watchers'] as const;
-
 export const MAX_RECORD_WATCHERS = 16;
 const SessionKeys = t.array(SessionKeyInput, `an array of at most ${MAX_RECORD_WATCHERS} session keys`);
 const Watchers = new t.Type<SessionKey[], unknown, unknown>(SessionKeys.name, (u): u is SessionKey[] => SessionKeys.is(u) && u.length <= MAX_RECORD_WATCHERS, (u, c) => (Array.isArray(u) && u.length > MAX_RECORD_WATCHERS ? t.failure(u, c) : SessionKeys.validate(u, c)), t.identity);
@@ -56,7 +51,6 @@ const Watchers = new t.Type<SessionKey[], unknown, unknown>(SessionKeys.name, (u
 const RecordFields = strictType(
   { sessionKey: SessionKeyInput, kind: EventKind, actorType: ActorType, summary: Summary },
   { actorSessionKey: SessionKeyInput, payload: PayloadInput, dedupeKey: DedupeKey, occurredAt: OccurredAt, onlyIfWatched: t.boolean, watchers: Watchers },
-  RECORD_FIELDS,
 );
 
 /** The validated fields of an append, without its payload. */

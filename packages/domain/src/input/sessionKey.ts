@@ -4,16 +4,8 @@ import type * as t from 'io-ts';
 
 import { refinement } from './validation.js';
 
-export interface SessionKeyBrand {
-  readonly SessionKey: unique symbol;
-}
-
-/**
- * A validated session key: 1-512 characters of well-formed UTF-16 (no unpaired surrogate, which
- * SQLite and PostgreSQL would store as U+FFFD, so two distinct keys would share one row), no
- * whitespace, control characters or `"`.
- */
-export type SessionKey = t.Branded<string, SessionKeyBrand>;
+/** A validated session key: 1-512 characters without whitespace, control characters, `"` or unpaired surrogates (stored as U+FFFD, two keys would merge). */
+export type SessionKey = t.Branded<string, { readonly SessionKey: unique symbol }>;
 
 export const SESSION_KEY_MAX_LENGTH = 512;
 
@@ -30,13 +22,8 @@ export const SESSION_KEY_EXPECTED = 'a session key of 1-512 characters without w
 
 export const SessionKeyInput = refinement<SessionKey, string>(SESSION_KEY_EXPECTED, (u): u is SessionKey => typeof u === 'string' && isSessionKey(u));
 
-/** `agent:<agentId>:<rest>` with both parts non-empty. */
-export interface AgentSessionKey {
-  readonly agentId: string;
-  readonly rest: string;
-}
-
-export function parseAgentKey(key: string): AgentSessionKey | undefined {
+/** The parts of `agent:<agentId>:<rest>`, both non-empty; undefined for any other key. */
+export function parseAgentKey(key: string): { readonly agentId: string; readonly rest: string } | undefined {
   const match = /^agent:([^:]+):(.+)$/su.exec(key);
   return match === null ? undefined : { agentId: match[1] as string, rest: match[2] as string };
 }

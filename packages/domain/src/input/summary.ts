@@ -11,10 +11,7 @@ const CONTROL_RUN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu;
 // With the `u` flag a well-formed surrogate pair is one code point (not Cs): only an unpaired surrogate matches.
 const UNPAIRED_SURROGATES = /\p{Cs}/gu;
 
-/**
- * Control runs to one space, unpaired surrogates to U+FFFD, trimmed, capped at SUMMARY_MAX_LENGTH
- * code points (cut with `…`); '' when nothing is left, which callers reject.
- */
+/** Control runs to one space, unpaired surrogates to U+FFFD, trimmed, cut to SUMMARY_MAX_LENGTH code points with `…`; '' when nothing is left. */
 export function normaliseSummary(raw: string): string {
   let text = raw;
   if (text.length > SUMMARY_SCAN_LIMIT) {
@@ -32,10 +29,7 @@ export function normaliseSummary(raw: string): string {
   return `${codePoints.slice(0, SUMMARY_MAX_LENGTH - 1).join('')}…`;
 }
 
-export interface SummaryBrand {
-  readonly Summary: unique symbol;
-}
-export type Summary = t.Branded<string, SummaryBrand>;
+export type Summary = t.Branded<string, { readonly Summary: unique symbol }>;
 
 /** Decodes any string to its normalised form; rejects non-strings and empty results. */
 export const Summary: t.Type<Summary, string, unknown> = new t.Type<Summary, string, unknown>(

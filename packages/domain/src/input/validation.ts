@@ -21,10 +21,7 @@ export type StrictFields<R extends t.Props, O extends t.Props> = t.TypeOfProps<R
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
-/**
- * Decodes a field with the parent's context, so a valid field allocates none of its own; a
- * failure's errors get the field's context entry then, as io-ts's `t.type` would have given them.
- */
+/** Decodes a field in its parent's context, so a valid field allocates none; a failure's errors get the field's entry, as `t.type` gives it. */
 function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context): t.Validation<unknown> {
   const result = codec.validate(value, c);
   if (E.isRight(result)) return result;
@@ -33,21 +30,16 @@ function decodeField(codec: t.Mixed, key: string, value: unknown, c: t.Context):
 }
 
 /**
- * One codec for a plain object holding only `known` fields (by default the required ones, then
- * the optional ones). Each field is read once and decoded once, required ones first; the first
- * failure ends the decode. An undefined optional field counts as left out.
+ * A codec for a plain object of only the `required` and `optional` fields: each read and decoded once, required ones
+ * first, the first failure ending the decode; an undefined optional field counts as left out.
  */
-export function strictType<R extends t.Props, O extends t.Props>(
-  required: R,
-  optional: O,
-  known: readonly string[] = [...Object.keys(required), ...Object.keys(optional)],
-): t.Type<StrictFields<R, O>, unknown, unknown> {
+export function strictType<R extends t.Props, O extends t.Props>(required: R, optional: O): t.Type<StrictFields<R, O>, unknown, unknown> {
   const codecs: t.Props = { ...required, ...optional };
   const order = Object.keys(codecs);
   const codecList = Object.values(codecs);
   const requiredCount = Object.keys(required).length;
-  const knownSet = new Set(known);
-  const unknownField = `no such field (known: ${known.join(', ')})`;
+  const knownSet = new Set(order);
+  const unknownField = `no such field (known: ${order.join(', ')})`;
   const is = (u: unknown): u is StrictFields<R, O> =>
     isObject(u) && Object.keys(u).every((key) => knownSet.has(key)) && order.every((key, i) => (u[key] === undefined && i >= requiredCount) || codecList[i]?.is(u[key]));
   const validate = (u: unknown, c: t.Context): t.Validation<StrictFields<R, O>> => {
@@ -68,31 +60,20 @@ export function strictType<R extends t.Props, O extends t.Props>(
     }
     return t.success(fields as StrictFields<R, O>);
   };
-  return new t.Type(`an object of ${known.join(', ')}`, is, validate, t.identity);
+  return new t.Type(`an object of ${order.join(', ')}`, is, validate, t.identity);
 }
 
 /** `n` with the noun, singular or plural. */
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
- * Describes a value by its type and size only (`a string of 1234 characters`, `an object with
- * 3 keys`, `an array of 2 items`); numbers, booleans, null and undefined as they are. Used where
- * the value may be message content, so none of its text reaches an error message or a log.
+ * A value by its type and size only (`a string of 1234 characters`, `an object with 3 keys`, `an array of 2 items`), numbers,
+ * booleans, null and undefined as they are: the value may be message content, so none of its text reaches an error or a log.
  */
 export function describeValue(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return String(value);
-    case 'object':
-      break;
-    default:
-      return `a ${typeof value}`;
-  }
-  if (value === null) return 'null';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${count(value.length, 'character')}`;
+  if (value === null || ['number', 'boolean', 'undefined'].includes(typeof value)) return String(value);
+  if (typeof value !== 'object') return `a ${typeof value}`;
   // An array by its length, an object by its key count; one whose shape cannot be read (a revoked Proxy) as `an object`.
   try {
     return Array.isArray(value) ? `an array of ${count(value.length, 'item')}` : `an object with ${count(Object.keys(value).length, 'key')}`;
@@ -112,16 +93,12 @@ export function invalidInput(field: string, value: unknown, expected: string, re
   };
 }
 
+/** The field path of a failure: `root`, then the context's keys (its first entry is the decoded value itself). */
 function pathOf(context: t.Context, root: string): string {
-  // The first entry is the decoded value itself; intersection members appear as keys '0', '1', …: neither is a field.
-  const keys = context.filter((_, i) => i > 0 && (context[i - 1]?.type as { _tag?: string } | undefined)?._tag !== 'IntersectionType').map((entry) => entry.key);
-  return [...(root === '' ? [] : [root]), ...keys].join('.') || root;
+  return [...(root === '' ? [] : [root]), ...context.slice(1).map((entry) => entry.key)].join('.') || root;
 }
 
-/**
- * Decodes `value` with `codec`; a failure becomes the InvalidInput of the first error, with the
- * path below `field` (e.g. `record.payload.outcome`) and the codec's name as the expectation.
- */
+/** Decodes `value`: a failure is the first error's InvalidInput, its path below `field` (`record.payload.outcome`), its codec's name expected. */
 export function decodeInput<A, O>(
   codec: t.Type<A, O, unknown>,
   value: unknown,

@@ -4,12 +4,8 @@ import type * as t from 'io-ts';
 
 import { refinement } from '../input/validation.js';
 
-export interface SequenceBrand {
-  readonly Sequence: unique symbol;
-}
-
 /** A sequence number (0 means "nothing yet": a state version of a session with no events). */
-export type Sequence = t.Branded<number, SequenceBrand>;
+export type Sequence = t.Branded<number, { readonly Sequence: unique symbol }>;
 
 export function isSequence(value: unknown): value is Sequence {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -17,7 +13,6 @@ export function isSequence(value: unknown): value is Sequence {
 
 /** A sequence or `changesSince`: a non-negative safe integer. */
 export const Sequence = refinement<Sequence, number>('a non-negative safe integer', isSequence);
-export const ChangesSince = Sequence;
 
 /** Treats a trusted number (a stored row, a counter) as a sequence. */
 export const asSequence = (n: number): Sequence => n as Sequence;
@@ -28,9 +23,6 @@ export const maxSequence = (a: Sequence, b: Sequence): Sequence => (a >= b ? a :
 
 export const MAX_PAGE_LIMIT = 200;
 
-export interface PageLimitBrand {
-  readonly PageLimit: unique symbol;
-}
-export type PageLimit = t.Branded<number, PageLimitBrand>;
+export type PageLimit = t.Branded<number, { readonly PageLimit: unique symbol }>;
 
 export const PageLimit = refinement<PageLimit, number>(`an integer from 1 to ${MAX_PAGE_LIMIT}`, (u): u is PageLimit => typeof u === 'number' && Number.isSafeInteger(u) && u >= 1 && u <= MAX_PAGE_LIMIT);

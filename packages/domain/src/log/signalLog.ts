@@ -37,4 +37,3 @@ export function planHeadWrite(locked: SignalLogHead | undefined, events: readonl
 export function historyGap(state: SignalLogHead, changesSince: Sequence): boolean {
   return changesSince < state.pruneWatermark;
 }
-

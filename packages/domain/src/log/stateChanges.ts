@@ -1,5 +1,5 @@
 // The reconciliation answer: `status` with its optional `stateChanges` page.
-import type { ChangesPage } from '../ports/storeTypes.js';
+import type { ChangesPage } from '../ports/stateStore.port.js';
 import type { SessionEvent } from './event.js';
 import type { Sequence } from './sequence.js';
 import { historyGap } from './signalLog.js';

@@ -9,10 +9,7 @@ export function assertStoreKey(field: string, key: unknown): void {
   if (typeof key !== 'string' || !isSessionKey(key)) throw new RangeError(`invalid ${field}: expected ${SESSION_KEY_EXPECTED}`);
 }
 
-/**
- * Throws unless every key of the request is one (session, actor, spawn parent, dedupe key) and
- * the payload comes with the JSON text it was validated as.
- */
+/** Throws unless every key of the request (session, actor, spawn parent, watchers, dedupe key) is one and the payload comes with its JSON text. */
 export function assertAppendRequest(request: AppendRequest): void {
   const { command } = request;
   assertStoreKey('command.sessionKey', command.sessionKey);

@@ -1,5 +1,5 @@
 // What the CLI's prune asks of a store beside the port: a preview, and giving freed space back.
-import type { PruneRequest } from './storeTypes.js';
+import type { PruneRequest } from './stateStore.port.js';
 
 /** What a prune request would do now, read without writing. */
 export interface PrunePreview {
