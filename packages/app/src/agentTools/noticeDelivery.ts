@@ -58,7 +58,10 @@ export function noticeDelivery(awareness: SessionStateAwareness, watcher: string
     const taken = await take().catch(() => []);
     if (taken.length === 0) return answer;
     const lines = { type: 'text', text: taken.map((notice) => notice.text).join('\n') } as const;
-    return { ...answer, content: [answer.content[0], lines], structuredContent: carrying(answer.structuredContent, taken) } as AgentToolResult<Answer>;
+    const [json] = answer.content;
+    return answer.isError
+      ? { isError: true, content: [json, lines], structuredContent: carrying(answer.structuredContent, taken) }
+      : { isError: false, content: [json, lines], structuredContent: carrying(answer.structuredContent, taken) };
   };
 
   return {
