@@ -1,6 +1,6 @@
 // Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a cursor
 // whose material alone rose is not written, since the head's notify marks hold it (logMaterial.ts).
-import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
@@ -26,19 +26,9 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // Where a named watcher's new cursor starts.
   const headBefore = command.watchers === undefined ? undefined : readHead(db, command.sessionKey)?.head;
 
-  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
-  // Positional, in INSERT_EVENT_ORDER; the payload is the JSON text validated, not serialised again.
-  const inserted = st.insertEvent.run(
-    command.sessionKey,
-    command.kind,
-    command.actorType,
-    command.actorSessionKey ?? null,
-    command.summary,
-    command.payloadJson ?? null,
-    command.dedupeKey ?? null,
-    occurredAt,
-    appendedAt,
-  );
+  // Positional, in INSERT_EVENT_ORDER.
+  const v = eventParams(request);
+  const inserted = st.insertEvent.run(v.sessionKey, v.kind, v.actorType, v.actorSessionKey, v.summary, v.payload, v.dedupeKey, v.occurredAt, v.appendedAt);
   // AUTOINCREMENT is above the session's head, so the head is written without reading it first;
   // a notifying event moves its notify marks.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
@@ -49,7 +39,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
   if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterial(db, [cursorsOnTarget[seedAt] as CursorRow])[0] as CursorRow;
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher, headBefore });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt: v.occurredAt, cursorsOnTarget, seedWatcher, headBefore });
   const writes = plan.cursorWrites;
   for (let i = 0; i < writes.length; i += 1) {
     const row = writes[i] as CursorRow;
