@@ -1,7 +1,7 @@
 // What the SQLite and PostgreSQL stores share: tables and statements (sql/), row codecs (rows/), retention arithmetic, port wiring (port/).
 export { duplicateOutcome, eventParams, failedOutcome, RequestFailed, type EventParams } from './rows/append.js';
 export { ALL_ROWS, changesPageOfRows, headOfRow } from './rows/changesPage.js';
-export { headRowOf, headsInKeyOrder, overviewOfRows, planHeadWrites, prunedSessions, type HeadChange, type HeadRowWrite } from './rows/heads.js';
+export { headRowOf, headsInKeyOrder, overviewOfRows, planHeadWrites, planPrunedHeads, type HeadChange, type HeadRowWrite } from './rows/heads.js';
 export { decodeStoredJournalEntries, journalParams, type JournalParams } from './rows/journalRow.js';
 export { decodePendingRows, decodeStoredCursor, decodeStoredCursors, storedEventDecoders, type CursorValues, type StoredEventDecoder } from './rows/storedRow.js';
 export { batchRoom, journalWindowParams, planJournalRows, previewOfCounts, pruneCountParams, retentionCutoff } from './retention.js';

@@ -1,6 +1,6 @@
-// Head writes as the domain computes them (`planHeadWrite`), from the row read inside the caller's write transaction.
-import { headOfRow, type HeadChange } from '@session-state/adapters-sql-common';
-import { initialHead, planHeadWrite, type SignalLogEvent, type SignalLogHead } from '@session-state/domain';
+// Head rows read and written inside the caller's write transaction, the writes as the domain folds them (`planHeadWrites`).
+import { headOfRow, type HeadRowWrite } from '@session-state/adapters-sql-common';
+import type { SignalLogHead } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
 
@@ -10,15 +10,6 @@ export function readHead(db: StoreDb, sessionKey: string): SignalLogHead | undef
   return row === undefined ? undefined : headOfRow(row);
 }
 
-/**
- * Applies `events` to the session's head row; returns the change (the row as read, for
- * `prunedSessions`) and the head after it. One row, so `planHeadWrite` directly (the append's
- * hot path), not the batch form `planHeadWrites`.
- */
-export function writeHead(db: StoreDb, sessionKey: string, events: readonly SignalLogEvent[]): { readonly change: HeadChange; readonly after: SignalLogHead } {
-  const locked = readHead(db, sessionKey);
-  const write = planHeadWrite(locked, events);
-  if (write.type === 'none') return { change: { sessionKey, locked, events }, after: locked ?? initialHead };
-  db.statements[write.type === 'insert' ? 'insertHead' : 'updateHead'].run({ sessionKey, head: write.head.head, pruneWatermark: write.head.pruneWatermark });
-  return { change: { sessionKey, locked, events }, after: write.head };
+export function writeHeads(db: StoreDb, writes: readonly HeadRowWrite[]): void {
+  for (const write of writes) db.statements[write.insert ? 'insertHead' : 'updateHead'].run(write);
 }

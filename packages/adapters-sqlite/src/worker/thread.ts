@@ -96,7 +96,7 @@ async function cap(maxRows: number, limit: number): Promise<void> {
       post({ type: 'rolledBack' });
       return;
     }
-    for (const head of writes.heads) st[head.insert ? 'insertHead' : 'updateHead'].run({ sessionKey: head.sessionKey, head: head.head, pruneWatermark: head.pruneWatermark });
+    for (const head of writes.heads) st[head.insert ? 'insertHead' : 'updateHead'].run(head);
     for (const entry of writes.journal) st.insertJournal.run(entry);
     const deleted = Number(st.deleteEventRange.run({ from: 0, to }).changes);
     db.exec('COMMIT');
