@@ -1,6 +1,7 @@
 // The append's statements on the head row's notify marks (operations/logMaterial.ts), as drizzle
 // queries rendered ahead of time (render.ts).
-import { p, q } from './query.js';
+import { p, q } from '@session-state/adapters-sql-common';
+
 import { cursors, heads } from '../schema.js';
 import { orm as drizzle } from '../db/drizzle.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';

@@ -1,8 +1,7 @@
 // SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts).
 import type { CursorFilter } from '@session-state/domain';
-import { columnsOf, CURSOR_FIELDS, listCursorsQuery, PENDING_FIELDS, readCursorJournalQuery, type EventParams, type JournalParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, listCursorsQuery, p, PENDING_FIELDS, q, readCursorJournalQuery, type EventParams, type JournalParams, type Renderable } from '@session-state/adapters-sql-common';
 
-import { p, positional, q } from './query.js';
 import { raisedByMarks } from './appendQueries.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from '../schema.js';
@@ -13,6 +12,9 @@ type SQL = ReturnType<typeof sql>;
 
 /** The order insertEvent takes its values in (render.ts checks it against the SQL). */
 const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** A query bound by position: `bindOrder` must be the order drizzle renders its placeholders in (render.ts checks it). */
+export type Positional<V extends readonly unknown[]> = { readonly '~params'?: V; readonly query: Renderable; readonly bindOrder: readonly string[] };
+const positional = <V extends readonly unknown[]>(query: Renderable, bindOrder: readonly string[]): Positional<V> => ({ query, bindOrder });
 /** The values of `P` named by `T`, as a tuple in that order. */
 type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
 
