@@ -1,5 +1,5 @@
 // Retention: one bounded batch per transaction, skipping rows another gateway's prune locked (they share the work); the preview and VACUUM.
-import { batchRoom, decodeStoredCursors, headOfRow, journalWindowParams, planJournalRows, planPrunedHeads, previewOfCounts, pruneCountParams, retentionCutoff } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, headOfRow, journalWindowParams, planJournalRows, planPrunedHeads, previewOfCounts, pruneCountParams, retentionCutoff } from '@session-state/adapters-sql-common';
 import { journalWindowEnd, planPruneMaterial, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
@@ -48,7 +48,7 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const highest = new Map<string, number>();
     const aged = byAge ? addDeleted(await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }), highest) : 0;
     // The row cap: the lowest sequences beyond the newest maxRows; left when the highest deleted is below the boundary.
-    const take = batchRoom(request, aged);
+    const take = Math.max(0, batchSize - aged);
     let capLeft: boolean;
     let capped = 0;
     if (take > 0) {

@@ -1,5 +1,5 @@
 // Retention: one bounded prune batch in one write transaction, and the plan of a worker batch.
-import { batchRoom, decodeStoredCursors, headOfRow, journalParams, journalWindowParams, planJournalRows, planPrunedHeads, retentionCutoff } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, headOfRow, journalParams, journalWindowParams, planJournalRows, planPrunedHeads, retentionCutoff } from '@session-state/adapters-sql-common';
 import { journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
@@ -59,7 +59,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   // Row cap: the lowest sequences beyond the newest maxRows.
   const boundary = (st.capBoundary.get({ maxRows }) as [number] | undefined)?.[0];
   let capLeft = boundary !== undefined;
-  const take = sessionsLeft && capInline ? batchRoom(request, aged) : 0;
+  const take = sessionsLeft && capInline ? Math.max(0, request.batchSize - aged) : 0;
   if (boundary !== undefined && take > 0) {
     victims.take(st.lowestEvents.all({ upTo: boundary, limit: take }));
     if (victims.sequences.length > aged) {
