@@ -5,7 +5,6 @@ import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
 import { channelOf, clientConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
-import { nodePostgres } from './drizzle.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
 import { appendBatch, drain } from './operations/drain.js';
@@ -44,10 +43,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let db: StoreDb;
   try {
     const tables = storeTables(checked.schema);
-    const orm = nodePostgres.drizzle({ client: pool, schema: tables });
     const unbounded = unboundedConfig(checked);
     const onCorruptRow = options.onCorruptRow ?? logCorruptRow(logger);
-    db = { pool, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
+    db = { pool, tables, statements: prepareStatements(tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
     // Without the pool's bounds: a migration may run long, and a second opener waits on its advisory lock.
     await withUnboundedClient(unbounded, (client) => migrate(client, checked.schema));
   } catch (e) {
