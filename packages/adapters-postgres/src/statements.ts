@@ -115,10 +115,6 @@ ORDER BY ${cursors.target} FOR UPDATE`),
     pendingCursorsOn: q<Targets & { watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
 ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
-    /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order. */
-    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
-WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
-ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as PENDING_FIELDS rows. */
     lockCursorPairs: q<{ watchers: readonly string[] } & Targets>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE (${cursors.watcher}, ${cursors.target}) IN (SELECT * FROM unnest(${p('watchers')}::text[], ${p('targets')}::text[]))

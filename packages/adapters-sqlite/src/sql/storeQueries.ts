@@ -29,7 +29,7 @@ type Limit = { readonly limit: number };
 const byPair = { watcher: p('watcher'), target: p('target') } as unknown as Required<CursorFilter>;
 
 export function ownQueries() {
-  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
+  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them (as the shared pendingCursorsAfter). */
   const pendingAfterPair = (...where: SQL[]) =>
     orm
       .select(columnsOf(cursors, PENDING_FIELDS))
@@ -44,9 +44,6 @@ export function ownQueries() {
     headsOfKeys: q<{ keys: string }>(
       sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
     ),
-
-    /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
-    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(pendingAfterPair()),
 
     /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
     pendingCursorsOn: q<{ targets: string; watcher: string; target: string; limit: number }>(
