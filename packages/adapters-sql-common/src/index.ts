@@ -8,5 +8,5 @@ export { journalWindowParams, planJournalRows, previewOfCounts, pruneCountParams
 export { listCursorsQuery, readCursorJournalQuery, sharedStatements, type SharedStatementName, type SharedStatementParams } from './sql/queries.js';
 export { bindValues, p, q, renderStatement, type Query, type Renderable } from './sql/statement.js';
 export { columnsOf, CURSOR_FIELDS, PENDING_FIELDS, type SqlTables } from './sql/tables.js';
-export { consoleLogger, logCorruptRow, storeLogger, warnCorruptRow } from './port/storeLogger.js';
+export { logCorruptRow, storeLogger, warnCorruptRow } from './port/storeLogger.js';
 export { storePort, type StoreOperations } from './port/storePort.js';
