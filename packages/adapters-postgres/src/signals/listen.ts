@@ -31,8 +31,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     if (closed || message.channel !== channel || message.payload === undefined || message.payload === '') return;
     if (settings.isOwnBackend?.(message.processId) === true) return;
     const signal = readSignalPayload(message.payload);
-    if (signal.watchers === undefined) listener.targetsChanged([signal.target]);
-    else listener.targetsChanged([signal.target], signal.watchers);
+    listener.targetsChanged([signal.target], signal.watchers);
   };
 
   /** Ends `connection`, deaf to its notifications from now on. */
