@@ -5,8 +5,7 @@ import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutc
 
 import { decodeEventValues } from './reads.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
-import { readHead } from './headRow.js';
+import { readHead, withLogMaterial } from './logMaterial.js';
 import { perDb, type StoreDb } from '../db/storeDb.js';
 import { cursorParams, moveCursor } from '../statements.js';
 

@@ -5,9 +5,8 @@ import { journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindo
 import type { StoreDb } from '../db/storeDb.js';
 import type { CapRead, CapWrites } from '../worker/storeWorker.js';
 import { withoutAutoCheckpoint } from '../worker/walBound.js';
-import { readHead, writeHeads } from './headRow.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
+import { readHead, withLogMaterial, writeHeads } from './logMaterial.js';
 import { journalRemoval } from './removal.js';
 
 /** A batch touches at most this many sessions: the index pages it writes grow with its sessions, not its rows. */

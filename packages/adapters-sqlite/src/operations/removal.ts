@@ -3,9 +3,8 @@ import { decodeStoredCursors, planHeadWrites } from '@session-state/adapters-sql
 import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { readHead, writeHeads } from './headRow.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
+import { readHead, withLogMaterial, writeHeads } from './logMaterial.js';
 
 /**
  * Journals the removal of `deleted` (CursorValues rows, already deleted by the caller's
