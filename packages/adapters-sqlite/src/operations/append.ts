@@ -54,19 +54,13 @@ const batchOf = perDb((db) => {
   // Nested inside `batch`, this runs as a SAVEPOINT.
   const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
   return db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
-    const only = requests.length === 1 ? requests[0] : undefined;
-    if (only !== undefined) {
-      // A batch of one needs no savepoint: the transaction itself rolls back alone.
-      try {
-        return [appendOne(db, only)];
-      } catch (e) {
-        throw new RequestFailed(e);
-      }
-    }
+    // A batch of one needs no savepoint: the transaction itself rolls back alone.
+    const single = requests.length === 1;
     return requests.map((r): AppendOutcome => {
       try {
-        return request(r);
+        return single ? appendOne(db, r) : request(r);
       } catch (e) {
+        if (single) throw new RequestFailed(e);
         // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
         if (!db.client.inTransaction) throw e;
         return failedOutcome(e);
