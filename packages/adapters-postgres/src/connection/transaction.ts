@@ -17,10 +17,7 @@ const MAX_RECONNECTS = 3;
 const STATUS_ASKS = 50;
 const STATUS_PAUSE_MS = 10;
 
-export function isRetryable(error: unknown): boolean {
-  const code = sqlState(error);
-  return code !== undefined && RETRYABLE.has(code);
-}
+export const isRetryable = (error: unknown): boolean => RETRYABLE.has(sqlState(error) ?? '');
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
