@@ -6,7 +6,8 @@ import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutc
 import { decodeEventValues } from './reads.js';
 import { writeJournal } from './journal.js';
 import { readHead, withLogMaterial } from './logMaterial.js';
-import { perDb, type StoreDb } from '../db/storeDb.js';
+import type { StoreDb } from '../db/storeDb.js';
+import type { Transaction } from '../driver/driver.js';
 import { cursorParams, moveCursor } from '../statements.js';
 
 function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
@@ -49,11 +50,15 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
-/** The driver's transaction function, built once per open database. */
-const batchOf = perDb((db) => {
+/** Each open database's append transaction function, built at its first append. */
+const batches = new WeakMap<StoreDb, Transaction<[readonly AppendRequest[]], AppendOutcome[]>>();
+
+function batchOf(db: StoreDb): Transaction<[readonly AppendRequest[]], AppendOutcome[]> {
+  let batch = batches.get(db);
+  if (batch !== undefined) return batch;
   // Nested inside `batch`, this runs as a SAVEPOINT.
   const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
-  return db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+  batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
     // A batch of one needs no savepoint: the transaction itself rolls back alone.
     const single = requests.length === 1;
     return requests.map((r): AppendOutcome => {
@@ -67,7 +72,9 @@ const batchOf = perDb((db) => {
       }
     });
   });
-});
+  batches.set(db, batch);
+  return batch;
+}
 
 /** Appends a batch in order, in one transaction: a request that fails alone is a `failed` outcome; a failure of the transaction itself throws. */
 export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] {
