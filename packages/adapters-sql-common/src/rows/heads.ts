@@ -30,14 +30,18 @@ export function planHeadWrites(changes: readonly HeadChange[]): { readonly write
   return { writes, after };
 }
 
-/**
- * The head writes of a prune batch that deleted up to `highestDeleted` from each session (its row `locked` as read under the
- * write lock), and each session's watermark before and after (for planPruneMaterial).
- */
-export function planPrunedHeads(deleted: readonly (readonly [sessionKey: string, locked: SignalLogHead | undefined, highestDeleted: number])[]): { readonly writes: HeadRowWrite[]; readonly pruned: PrunedSession[] } {
+/** A session a prune batch deleted from: its head row as read under the write lock (undefined: none), and the highest sequence deleted. */
+type PrunedRow = readonly [sessionKey: string, locked: SignalLogHead | undefined, highestDeleted: number];
+
+/** The head writes of a prune batch, and each session's watermark before and after it (for planPruneMaterial). */
+export function planPrunedHeads(deleted: readonly PrunedRow[]): { readonly writes: HeadRowWrite[]; readonly pruned: PrunedSession[] } {
   const changes = deleted.map(([sessionKey, locked, highest]): HeadChange => ({ sessionKey, locked, events: [{ type: 'pruned', highestDeleted: asSequence(highest) }] }));
   const { writes, after } = planHeadWrites(changes);
-  const pruned = changes.map(({ sessionKey, locked }) => ({ sessionKey: sessionKey as SessionKey, before: (locked ?? initialHead).pruneWatermark, after: (after.get(sessionKey) ?? initialHead).pruneWatermark }));
+  const pruned = changes.map(({ sessionKey, locked }) => ({
+    sessionKey: sessionKey as SessionKey,
+    before: (locked ?? initialHead).pruneWatermark,
+    after: (after.get(sessionKey) ?? initialHead).pruneWatermark,
+  }));
   return { writes, pruned };
 }
 
