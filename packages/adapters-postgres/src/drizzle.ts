@@ -2,11 +2,9 @@
 import { createRequire } from 'node:module';
 
 import type * as DrizzleOrm from 'drizzle-orm';
-import type * as NodePostgres from 'drizzle-orm/node-postgres';
 import type * as PgCore from 'drizzle-orm/pg-core';
 
 const load = createRequire(import.meta.url ?? __filename);
 
 export const orm = load('drizzle-orm') as typeof DrizzleOrm;
 export const pgCore = load('drizzle-orm/pg-core') as typeof PgCore;
-export const nodePostgres = load('drizzle-orm/node-postgres') as typeof NodePostgres;

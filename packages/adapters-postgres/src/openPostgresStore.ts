@@ -4,8 +4,7 @@ import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance }
 import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
-import { channelOf, clientConfig, poolConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
-import { nodePostgres } from './drizzle.js';
+import { channelOf, clientConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
 import { appendBatch, drain } from './operations/drain.js';
@@ -32,7 +31,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const checked = checkOptions(options);
   const logger = storeLogger('Postgres', options.logger);
   const config = clientConfig(checked);
-  const pool = new pg.Pool(poolConfig(checked));
+  const pool = new pg.Pool({ ...config, max: checked.maxConnections });
   // Unheard, an idle connection's failure would end the process; the pool replaces it on next use.
   pool.on('error', (error) => logger.warn({ error: error.message }, 'an idle connection failed; the pool replaces it'));
   // A backend terminated right after startup fails before checkOut listens; whoever holds the client still sees it.
@@ -44,10 +43,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let db: StoreDb;
   try {
     const tables = storeTables(checked.schema);
-    const orm = nodePostgres.drizzle({ client: pool, schema: tables });
     const unbounded = unboundedConfig(checked);
     const onCorruptRow = options.onCorruptRow ?? logCorruptRow(logger);
-    db = { pool, tables, statements: prepareStatements(orm, tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
+    db = { pool, tables, statements: prepareStatements(tables), channel: channelOf(checked.schema), onCorruptRow, unboundedConfig: unbounded };
     // Without the pool's bounds: a migration may run long, and a second opener waits on its advisory lock.
     await withUnboundedClient(unbounded, (client) => migrate(client, checked.schema));
   } catch (e) {

@@ -1,12 +1,11 @@
 // The store's statements, rendered once at open as named statements taking named values: the shared ones and PostgreSQL's own.
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { columnsOf, CURSOR_FIELDS, p, PENDING_FIELDS, q, renderStatement, sharedStatements, type Query, type EventParams, type JournalParams, type SharedStatementName, type SharedStatementParams } from '@session-state/adapters-sql-common';
 import type { CursorRow } from '@session-state/domain';
 
 import { orm, pgCore } from './drizzle.js';
 import type { StoreTables } from './schema.js';
 
-const { asc, eq, sql } = orm;
+const { sql } = orm;
 const { getTableConfig, PgDialect } = pgCore;
 
 export const dialect = new PgDialect();
@@ -33,7 +32,6 @@ function compileAll<T extends Record<string, Query<object>>>(queries: T): Compil
   return compiled as Compiled<T>;
 }
 
-type Orm = NodePgDatabase<StoreTables>;
 /** The journal placeholders, each the array of one JournalParams field. */
 export const JOURNAL_COLUMNS = { jWatchers: 'watcher', jTargets: 'target', jTypes: 'type', jReasons: 'reason', jVias: 'via', jAcked: 'acked', jNotified: 'notified', jMaterial: 'material', jRecordedAt: 'recordedAt', jTakenUntil: 'takenUntil', jAmbient: 'ambient' } as const satisfies Record<string, keyof JournalParams>;
 /** The cursor placeholders of a plan write, each the array of one CursorWrite field. */
@@ -55,10 +53,10 @@ type SharedQueries = { readonly [K in SharedStatementName]: Query<SharedStatemen
 export type Statements = Compiled<SharedQueries> & ReturnType<typeof ownStatements>;
 
 /** PostgreSQL's own statements; the sequence is qualified here too, so no statement depends on search_path. */
-function ownStatements(orm: Orm, tables: StoreTables) {
+function ownStatements(tables: StoreTables) {
   const { events, heads, cursors, cursorJournal } = tables;
   const shared = sharedStatements(tables);
-  const cursorColumns = columnsOf(cursors, CURSOR_FIELDS);
+  const cursorList = sql.join(Object.values(columnsOf(cursors, CURSOR_FIELDS)), sql`, `);
   const pendingColumns = sql.join(Object.values(columnsOf(cursors, PENDING_FIELDS)), sql`, `);
   // A regclass literal: the schema name is checked ([a-z_][a-z0-9_]*).
   const schemaName = getTableConfig(events).schema;
@@ -89,7 +87,7 @@ SELECT head.head, ${p('sessionKey')}, ${p('kind')}, ${p('actorType')}, ${p('acto
 FROM head
 RETURNING sequence`),
     /** {target} → every cursor on it, locked, as CursorValues. */
-    cursorsOnTarget: q<{ target: string }>(orm.select(cursorColumns).from(cursors).where(eq(cursors.target, p('target'))).orderBy(asc(cursors.watcher)).for('update')),
+    cursorsOnTarget: q<{ target: string }>(sql`SELECT ${cursorList} FROM ${cursors} WHERE ${cursors.target} = ${p('target')} ORDER BY ${cursors.watcher} FOR UPDATE`),
     /** Writes a plan in one statement: its cursor rows (upserted: a spawn seed may create one) and its journal entries, in order. */
     writeCursorPlan: q<Arrays<CursorWrite, typeof CURSOR_COLUMNS> & JournalArrays>(sql`WITH written AS (
   INSERT INTO ${cursors} (watcher, target, acked, notified, material, touched_at, taken_until, ambient)
@@ -110,16 +108,12 @@ SELECT 1`),
 ON CONFLICT (session_key) DO UPDATE SET head = ${heads}.head
 RETURNING head, prune_watermark`),
     /** {watcher, targets} → those cursors, locked in target order, as CursorValues. */
-    drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
+    drainCursors: q<{ watcher: string } & Targets>(sql`SELECT ${cursorList} FROM ${cursors}
 WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ANY(${p('targets')}::text[])
 ORDER BY ${cursors.target} FOR UPDATE`),
     /** {targets, watcher, target, limit} → the first `limit` pending cursors on those targets after that pair, in pair order, as PENDING_FIELDS rows. */
     pendingCursorsOn: q<Targets & { watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
-ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
-    /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order. */
-    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(sql`SELECT ${pendingColumns} FROM ${cursors}
-WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
 ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** {watchers, targets} → those pairs' cursors, locked in (target, watcher) order, as PENDING_FIELDS rows. */
     lockCursorPairs: q<{ watchers: readonly string[] } & Targets>(sql`SELECT ${pendingColumns} FROM ${cursors}
@@ -133,7 +127,7 @@ SELECT count(*)::bigint, max(sequence) FROM gone`),
 FROM unnest(${p('sessionKeys')}::text[], ${p('heads')}::bigint[], ${p('pruneWatermarks')}::bigint[]) AS v(session_key, head, prune_watermark)
 WHERE ${heads.sessionKey} = v.session_key`),
     /** {targets} → planPruneMaterial's candidates: cursors with material > notified, locked in (target, watcher) order. */
-    cursorsKeepingMaterial: q<Targets>(sql`SELECT ${sql.join(Object.values(cursorColumns), sql`, `)} FROM ${cursors}
+    cursorsKeepingMaterial: q<Targets>(sql`SELECT ${cursorList} FROM ${cursors}
 WHERE ${cursors.target} = ANY(${p('targets')}::text[]) AND ${cursors.material} > ${cursors.notified}
 ORDER BY ${cursors.target}, ${cursors.watcher} FOR UPDATE`),
     // Retention deletes take victims as `= ANY(ARRAY(subquery))`, never `IN (subquery)`, which the planner hashes over a whole-table scan.
@@ -171,6 +165,6 @@ SELECT session_key, max(sequence), count(*)::bigint, (SELECT sequence FROM bound
 }
 
 /** Every statement of the store on `tables`' schema, rendered once at open. */
-export function prepareStatements(orm: Orm, tables: StoreTables): Statements {
-  return { ...compileAll<SharedQueries>(sharedStatements(tables)), ...ownStatements(orm, tables) };
+export function prepareStatements(tables: StoreTables): Statements {
+  return { ...compileAll<SharedQueries>(sharedStatements(tables)), ...ownStatements(tables) };
 }

@@ -12,11 +12,6 @@ export function retentionCutoff(request: PruneRequest) {
   return { cutoff, finite, byAge: finite && request.batchSize > 0, cursorCutoff, cursorFinite, cursorsByAge: cursorFinite && request.batchSize > 0 };
 }
 
-/** What is left of the batch's `batchSize` after `alreadyDeleted` rows (0 when none). */
-export function batchRoom(request: PruneRequest, alreadyDeleted: number): number {
-  return Math.max(0, request.batchSize - alreadyDeleted);
-}
-
 /** Where a batch's journal window starts (`journalAfter`, else 0), checked: a non-negative safe integer. */
 function journalAfterOf(request: PruneRequest): number {
   const after = request.journalAfter ?? 0;

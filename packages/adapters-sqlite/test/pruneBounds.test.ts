@@ -6,7 +6,6 @@ import { asSequence, type SessionKey } from '@session-state/domain';
 import fs from 'node:fs';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/operations/headRow.js';
 import { WAL_FRAMES_BEFORE_WAIT } from '../src/worker/walBound.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
@@ -37,7 +36,7 @@ function seed(sessions: number, perSession: number, appendedAt = T0): void {
       for (let i = 0; i < sessions; i += 1) {
         const at = new Date(appendedAt).toISOString();
         const sequence = Number(st.insertEvent.run(key(i), 'compacted', 'system', null, `e${round}`, null, null, at, appendedAt).lastInsertRowid);
-        writeHead(db, key(i), [{ type: 'appended', sequence: asSequence(sequence) }]);
+        st.writeAppendedHead.run({ sessionKey: key(i), head: sequence, notifies: 0, actor: null, at: appendedAt });
       }
     }
   })();

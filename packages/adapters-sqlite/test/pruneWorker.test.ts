@@ -3,10 +3,9 @@
 // held while a batch holds the write lock, and batches on the store's connection kept short.
 import fs from 'node:fs';
 
-import { asSequence, type SessionKey } from '@session-state/domain';
+import type { SessionKey } from '@session-state/domain';
 import { tempDbPath, type TempDb } from '@session-state/testkit';
 
-import { writeHead } from '../src/operations/headRow.js';
 import { openSqliteStore } from '../src/openSqliteStore.js';
 import { openStoreDb } from '../src/db/openStoreDb.js';
 import { OWN_CONNECTION_BATCH_ROWS, prune } from '../src/operations/prune.js';
@@ -45,7 +44,7 @@ function seedFile(path: string, sessions: number, perSession: number, appendedAt
       for (let i = 0; i < sessions; i += 1) {
         const at = new Date(appendedAt).toISOString();
         const sequence = Number(st.insertEvent.run(key(i), 'compacted', 'system', null, `e${round}`, null, null, at, appendedAt).lastInsertRowid);
-        writeHead(db, key(i), [{ type: 'appended', sequence: asSequence(sequence) }]);
+        st.writeAppendedHead.run({ sessionKey: key(i), head: sequence, notifies: 0, actor: null, at: appendedAt });
         if (round === 0) first.set(i, sequence);
         if (round === 1) second.set(i, sequence);
       }

@@ -12,7 +12,7 @@ afterEach(() => db.client.close());
 
 function plan(sql: string): string[] {
   const params = Object.fromEntries((sql.match(/@\w+/g) ?? []).map((name) => [name.slice(1), null]));
-  // A statement bound by position (sql/query.ts positional) takes one null per `?` instead.
+  // A statement bound by position (sql/storeQueries.ts positional) takes one null per `?` instead.
   const positional = (sql.match(/\?/g) ?? []).map(() => null);
   const values = positional.length > 0 ? positional : [params];
   return (db.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((row) => row.detail);

@@ -21,10 +21,7 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /** Whether `error` is a lock wait or statement that PostgreSQL ended at its bound (wrapped or not). */
-export function isLockedFailure(error: unknown): boolean {
-  const code = sqlState(error);
-  return code !== undefined && Object.hasOwn(LOCKED_STATES, code);
-}
+export const isLockedFailure = (error: unknown): boolean => Object.hasOwn(LOCKED_STATES, sqlState(error) ?? '');
 
 /** Whether `error` (or a RequestFailed's `failure`) is node-postgres giving up on a server that did not answer (its query_timeout passed). */
 export function isNoAnswer(error: unknown): boolean {

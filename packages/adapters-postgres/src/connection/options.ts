@@ -43,8 +43,7 @@ function checkPositive(options: PostgresStoreOptions, name: 'maxConnections' | '
   const value = options[name] ?? fallback;
   if (Number.isSafeInteger(value) && value >= 1) return value;
   const given: unknown = options[name];
-  if (name === 'maxConnections') throw new TypeError(`openPostgresStore: maxConnections must be a positive integer, got ${String(given)}`);
-  throw new TypeError(`openPostgresStore: ${name} must be a positive integer (milliseconds), got ${typeof given === 'number' ? String(given) : typeof given}`);
+  throw new TypeError(`openPostgresStore: ${name} must be a positive integer${name === 'maxConnections' ? '' : ' (milliseconds)'}, got ${typeof given === 'number' ? String(given) : typeof given}`);
 }
 
 export function checkOptions(options: PostgresStoreOptions): CheckedOptions {

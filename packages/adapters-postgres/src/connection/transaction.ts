@@ -17,23 +17,16 @@ const MAX_RECONNECTS = 3;
 const STATUS_ASKS = 50;
 const STATUS_PAUSE_MS = 10;
 
-export function isRetryable(error: unknown): boolean {
-  const code = sqlState(error);
-  return code !== undefined && RETRYABLE.has(code);
-}
+export const isRetryable = (error: unknown): boolean => RETRYABLE.has(sqlState(error) ?? '');
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Whether a transaction whose COMMIT answer was lost with its connection committed, as the server recorded it (txid_status on another connection). */
 async function commitStatus(pool: Pool, transactionId: string): Promise<'committed' | 'aborted' | undefined> {
   for (let ask = 0; ask < STATUS_ASKS; ask += 1) {
-    let status: unknown;
-    try {
-      // pool.query hears the client's 'error' and closes a client that failed.
-      status = (await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId])).rows[0]?.status;
-    } catch {
-      return undefined;
-    }
+    // pool.query hears the client's 'error' and closes a client that failed; a failed ask is an unknown status.
+    const asked = await pool.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [transactionId]).catch(() => undefined);
+    const status = asked?.rows[0]?.status;
     if (status === 'committed' || status === 'aborted') return status;
     if (status !== 'in progress') return undefined;
     await new Promise((resolve) => setTimeout(resolve, STATUS_PAUSE_MS));

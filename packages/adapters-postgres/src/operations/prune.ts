@@ -1,6 +1,6 @@
 // Retention: one bounded batch per transaction, skipping rows another gateway's prune locked (they share the work); the preview and VACUUM.
-import { batchRoom, decodeStoredCursors, headOfRow, journalWindowParams, planJournalRows, previewOfCounts, pruneCountParams, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, journalWindowEnd, planPruneMaterial, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
+import { decodeStoredCursors, headOfRow, journalWindowParams, planJournalRows, planPrunedHeads, previewOfCounts, pruneCountParams, retentionCutoff } from '@session-state/adapters-sql-common';
+import { journalWindowEnd, planPruneMaterial, type PruneBatch, type PrunedSession, type PrunePreview, type PruneRequest, type VacuumResult } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { withUnboundedClient } from '../connection/pool.js';
@@ -24,12 +24,9 @@ function addDeleted(rows: readonly (readonly unknown[])[], into: Map<string, num
 async function raiseWatermarks(db: StoreDb, client: PoolClient, highest: ReadonlyMap<string, number>): Promise<PrunedSession[]> {
   if (highest.size === 0) return [];
   const locked = await run(client, db.statements.lockHeads, { sessionKeys: [...highest.keys()].sort() });
-  const changes: HeadChange[] = locked.map((row) => ({
-    sessionKey: row[0] as string,
-    locked: headOfRow(row, 1),
-    events: [{ type: 'pruned' as const, highestDeleted: asSequence(highest.get(row[0] as string) as number) }],
-  }));
-  return prunedSessions(changes, await writeHeads(db, client, changes));
+  const { writes, pruned } = planPrunedHeads(locked.map((row) => [row[0] as string, headOfRow(row, 1), highest.get(row[0] as string) as number] as const));
+  await writeHeads(db, client, writes);
+  return pruned;
 }
 
 /** Journal retention over the window of `batchSize` entries after `journalAfter` (planJournalWindow), so no batch walks the whole journal. */
@@ -51,7 +48,7 @@ export async function prune(db: StoreDb, request: PruneRequest): Promise<PruneBa
     const highest = new Map<string, number>();
     const aged = byAge ? addDeleted(await run(client, st.deleteAgedEvents, { cutoff, limit: batchSize }), highest) : 0;
     // The row cap: the lowest sequences beyond the newest maxRows; left when the highest deleted is below the boundary.
-    const take = batchRoom(request, aged);
+    const take = Math.max(0, batchSize - aged);
     let capLeft: boolean;
     let capped = 0;
     if (take > 0) {

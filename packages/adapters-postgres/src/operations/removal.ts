@@ -1,6 +1,6 @@
 // Removing cursors (unwatch, resetWatcher, deleteSession): the DELETE … RETURNING rows planned by planRemoval, journalled and signalled.
-import { decodeStoredCursors, headOfRow, planHeadWrites, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey, type SignalLogHead } from '@session-state/domain';
+import { decodeStoredCursors, headOfRow, planHeadWrites, type HeadRowWrite } from '@session-state/adapters-sql-common';
+import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
 import type { PoolClient } from 'pg';
 
 import { inTransaction, run } from '../connection/transaction.js';
@@ -16,13 +16,10 @@ export async function journalRemoval(db: StoreDb, client: PoolClient, operation:
   return [...plan.removed];
 }
 
-/** Writes each changed head (each locked by the caller, so none is an insert) as `planHeadWrites` folds it; returns the heads after. */
-export async function writeHeads(db: StoreDb, client: PoolClient, changes: readonly HeadChange[]): Promise<Map<string, SignalLogHead>> {
-  const { writes, after } = planHeadWrites(changes);
-  if (writes.length > 0) {
-    await run(client, db.statements.writeHeads, { sessionKeys: writes.map((w) => w.sessionKey), heads: writes.map((w) => w.head), pruneWatermarks: writes.map((w) => w.pruneWatermark) });
-  }
-  return after;
+/** Writes planned head rows (each locked by the caller, so none is an insert). */
+export async function writeHeads(db: StoreDb, client: PoolClient, writes: readonly HeadRowWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  await run(client, db.statements.writeHeads, { sessionKeys: writes.map((w) => w.sessionKey), heads: writes.map((w) => w.head), pruneWatermarks: writes.map((w) => w.pruneWatermark) });
 }
 
 /** Removes the pair's cursor, if it has one, ending its watch as `unwatched`. */
@@ -50,7 +47,7 @@ export async function deleteSession(db: StoreDb, sessionKey: SessionKey, now: nu
     const eventsDeleted = Number(gone?.[0] ?? 0);
     const highest = (gone?.[1] ?? null) as number | null;
     if (highest !== null && locked !== undefined) {
-      await writeHeads(db, client, [{ sessionKey, locked: headOfRow(locked), events: [{ type: 'deleted', highestDeleted: asSequence(highest) }] }]);
+      await writeHeads(db, client, planHeadWrites([{ sessionKey, locked: headOfRow(locked), events: [{ type: 'deleted', highestDeleted: asSequence(highest) }] }]).writes);
     }
     const deleted = await run(client, st.deleteCursorsOfSession, { sessionKey });
     return { eventsDeleted, removedCursors: await journalRemoval(db, client, 'deleteSession', deleted, 'deleted', now) };

@@ -31,8 +31,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     if (closed || message.channel !== channel || message.payload === undefined || message.payload === '') return;
     if (settings.isOwnBackend?.(message.processId) === true) return;
     const signal = readSignalPayload(message.payload);
-    if (signal.watchers === undefined) listener.targetsChanged([signal.target]);
-    else listener.targetsChanged([signal.target], signal.watchers);
+    listener.targetsChanged([signal.target], signal.watchers);
   };
 
   /** Ends `connection`, deaf to its notifications from now on. */
@@ -52,8 +51,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
       connect().then(() => void (retryMs = FIRST_RETRY_MS), () => undefined);
-    }, retryMs);
-    retryTimer.unref();
+    }, retryMs).unref();
     retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
   };
 
@@ -75,8 +73,7 @@ export async function listenForSignals(settings: ListenSettings, listener: Curso
       throw error;
     }
     if (closed) return end(connection);
-    heartbeat = setInterval(() => connection.query('SELECT 1').catch((error: unknown) => lost(connection, error)), settings.heartbeatMs ?? HEARTBEAT_MS);
-    heartbeat.unref();
+    heartbeat = setInterval(() => connection.query('SELECT 1').catch((error: unknown) => lost(connection, error)), settings.heartbeatMs ?? HEARTBEAT_MS).unref();
     // Anything committed before LISTEN took effect was not signalled: re-read everything owned.
     listener.resync();
   };

@@ -1,20 +1,18 @@
 // Where a SQL store's messages go: the embedder's logger (checked) or the console; identifiers and driver words, never stored content.
-import type { CorruptRowInfo, LogFields, Logger } from '@session-state/domain';
+import type { CorruptRowInfo, Logger } from '@session-state/domain';
 
 /** The store a message comes from: names its console prefix and its open function. */
 type StoreName = 'Sqlite' | 'Postgres';
 
-export function consoleLogger(store: StoreName): Logger {
-  const prefix = `session-state ${store.toLowerCase()}:`;
-  return {
-    warn: (fields: LogFields, message: string) => console.warn(`${prefix} ${message}`, fields),
-    error: (fields: LogFields, message: string) => console.error(`${prefix} ${message}`, fields),
-  };
-}
-
-/** `logger` checked (an object with `warn` and `error` functions), else the console logger of `store`. */
+/** `logger` checked (an object with `warn` and `error` functions), else the console, each message prefixed with the store's name. */
 export function storeLogger(store: StoreName, logger: Logger | undefined): Logger {
-  if (logger === undefined) return consoleLogger(store);
+  if (logger === undefined) {
+    const prefix = `session-state ${store.toLowerCase()}:`;
+    return {
+      warn: (fields, message) => console.warn(`${prefix} ${message}`, fields),
+      error: (fields, message) => console.error(`${prefix} ${message}`, fields),
+    };
+  }
   if (typeof logger !== 'object' || logger === null || typeof logger.warn !== 'function' || typeof logger.error !== 'function') throw new TypeError(`open${store}Store: logger must be an object with warn and error functions, got ${logger === null ? 'null' : typeof logger}`);
   return logger;
 }

@@ -30,6 +30,21 @@ export function planHeadWrites(changes: readonly HeadChange[]): { readonly write
   return { writes, after };
 }
 
+/** A session a prune batch deleted from: its head row as read under the write lock (undefined: none), and the highest sequence deleted. */
+type PrunedRow = readonly [sessionKey: string, locked: SignalLogHead | undefined, highestDeleted: number];
+
+/** The head writes of a prune batch, and each session's watermark before and after it (for planPruneMaterial). */
+export function planPrunedHeads(deleted: readonly PrunedRow[]): { readonly writes: HeadRowWrite[]; readonly pruned: PrunedSession[] } {
+  const changes = deleted.map(([sessionKey, locked, highest]): HeadChange => ({ sessionKey, locked, events: [{ type: 'pruned', highestDeleted: asSequence(highest) }] }));
+  const { writes, after } = planHeadWrites(changes);
+  const pruned = changes.map(({ sessionKey, locked }) => ({
+    sessionKey: sessionKey as SessionKey,
+    before: (locked ?? initialHead).pruneWatermark,
+    after: (after.get(sessionKey) ?? initialHead).pruneWatermark,
+  }));
+  return { writes, pruned };
+}
+
 /** A `readHeads` row ([sessionKey, head, pruneWatermark]) as the port's HeadRow. */
 export function headRowOf(row: readonly unknown[]): HeadRow {
   return { sessionKey: row[0] as SessionKey, head: asSequence(row[1] as number), pruneWatermark: asSequence(row[2] as number) };
@@ -39,15 +54,6 @@ export function headRowOf(row: readonly unknown[]): HeadRow {
 export function headsInKeyOrder(sessionKeys: readonly string[], found: Iterable<readonly unknown[]>): HeadRow[] {
   const byKey = new Map(Array.from(found, (row) => [row[0] as string, headRowOf(row)] as const));
   return [...new Set(sessionKeys)].flatMap((key) => byKey.get(key) ?? []);
-}
-
-/** What a prune did to each session's watermark (for planPruneMaterial): before from the locked row, after from the plan. */
-export function prunedSessions(changes: readonly HeadChange[], after: ReadonlyMap<string, SignalLogHead>): PrunedSession[] {
-  return changes.map(({ sessionKey, locked }) => ({
-    sessionKey: sessionKey as SessionKey,
-    before: (locked ?? initialHead).pruneWatermark,
-    after: (after.get(sessionKey) ?? locked ?? initialHead).pruneWatermark,
-  }));
 }
 
 /** The overview of `counts` (the overviewCounts row; PostgreSQL's bigints come as strings), head rows and cursor rows. */

@@ -4,7 +4,7 @@ import type { CursorFilter } from '@session-state/domain';
 
 import { orm } from './drizzle.js';
 import { p, q } from './statement.js';
-import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, SESSION_EVENT_FIELDS, type SqlTables } from './tables.js';
+import { CURSOR_FIELDS, EVENT_FIELDS, JOURNAL_FIELDS, PENDING_FIELDS, SESSION_EVENT_FIELDS, type SqlTables } from './tables.js';
 
 type Cutoff = { readonly cutoff: number };
 type Limit = { readonly limit: number };
@@ -43,6 +43,10 @@ ORDER BY ${events.sequence} LIMIT CAST(${p('limit')} AS BIGINT)`),
     allHeads: q(sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM ${heads} WHERE ${heads.head} > 0 ORDER BY ${heads.sessionKey}`),
     /** {watcher, target} → the pair's cursor, as CursorValues. */
     cursorOf: q<Pair>(sql`SELECT ${cursorColumns} FROM ${cursors} WHERE ${cursors.watcher} = ${p('watcher')} AND ${cursors.target} = ${p('target')}`),
+    /** {watcher, target, limit} → a restart-scan page: the first `limit` pending cursors after that pair, in pair order, as PENDING_FIELDS rows. */
+    pendingCursorsAfter: q<Pair & Limit>(sql`SELECT ${listOf(cursors, PENDING_FIELDS)} FROM ${cursors}
+WHERE ${cursors.material} > ${cursors.acked} AND (${cursors.watcher}, ${cursors.target}) > (${p('watcher')}, ${p('target')})
+ORDER BY ${cursors.watcher}, ${cursors.target} LIMIT ${p('limit')}`),
     /** {} → [sessions, highest head, pruned sessions, cursors, pending cursors, those holding a notice]. */
     overviewCounts: q(sql`SELECT count(*), coalesce(max(${heads.head}), 0), count(CASE WHEN ${heads.pruneWatermark} > 0 THEN 1 END),
   (SELECT count(*) FROM ${cursors}),

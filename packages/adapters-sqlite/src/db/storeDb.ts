@@ -1,5 +1,4 @@
-// The open database every operation takes first: the driver's client, the query builder, the statements
-// prepared once at open, and where corrupt rows are reported.
+// The open database every operation takes first: the driver's client, the statements prepared once at open, where corrupt rows go.
 import type { CorruptRowSink } from '@session-state/domain';
 
 import type { SqliteClient } from '../driver/driver.js';
@@ -12,12 +11,3 @@ export interface StoreDb extends CorruptRowSink {
   readonly isStale?: () => boolean;
 }
 
-/** `build` run once per open database, its result kept for that database (statements, transaction functions). */
-export function perDb<T>(build: (db: StoreDb) => T): (db: StoreDb) => T {
-  const built = new WeakMap<StoreDb, T>();
-  return (db) => {
-    let found = built.get(db);
-    if (found === undefined) built.set(db, (found = build(db)));
-    return found;
-  };
-}

@@ -9,13 +9,8 @@ const FILE_IDENTITY_CHECK_MS = 1000;
 
 /** The path's device and inode, or undefined when nothing is there. */
 function identityAt(path: string): string | undefined {
-  try {
-    const { dev, ino } = fs.statSync(path, { bigint: true });
-    return `${dev}:${ino}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const stat = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat && `${stat.dev}:${stat.ino}`;
 }
 
 /** Watches the file just opened at `path` (resolved, see statePath.ts); `logger` hears once when it went. */

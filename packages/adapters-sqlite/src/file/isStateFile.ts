@@ -53,14 +53,13 @@ export function reasonOf(error: unknown): { readonly code: string; readonly reas
 export function probeStateFile(path: string): StateFileProbe {
   // The -wal that holds the latest commits sits beside the link's target.
   const file = resolveStatePath(path);
-  let stat: fs.Stats;
+  let stat: fs.Stats | undefined;
   try {
-    stat = fs.statSync(file);
+    stat = fs.statSync(file, { throwIfNoEntry: false });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     return { kind: 'unreadable', ...reasonOf(error) };
   }
+  if (stat === undefined) return { kind: 'missing' };
   if (!stat.isFile()) return { kind: 'not-a-file', what: whatIsNotAFile(stat) };
   if (stat.size === 0) return { kind: 'empty' };
   let db: ReturnType<typeof openReadOnlyDatabase> | undefined;

@@ -22,14 +22,7 @@ const SNAPSHOT_ATTEMPTS = 5;
 const WAL_FORMAT = 2;
 const LEGACY_FORMAT = 1;
 
-function sizeOf(file: string): number | undefined {
-  try {
-    return fs.statSync(file).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
+const sizeOf = (file: string): number | undefined => fs.statSync(file, { throwIfNoEntry: false })?.size;
 
 /** The file's inode, size and change times as one comparable key, and its size. */
 function identityOf(file: string): { readonly key: string; readonly size: bigint } {

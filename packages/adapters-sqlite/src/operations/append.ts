@@ -1,13 +1,13 @@
 // Append: one BEGIN IMMEDIATE transaction per batch, each request in its own SAVEPOINT; a cursor
 // whose material alone rose is not written, since the head's notify marks hold it (logMaterial.ts).
-import { decodeStoredCursors, duplicateOutcome, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, duplicateOutcome, eventParams, failedOutcome, RequestFailed } from '@session-state/adapters-sql-common';
 import { assertAppendRequest, asSequence, kindClass, planAppend, type AppendOutcome, type AppendRequest, type CursorRow } from '@session-state/domain';
 
 import { decodeEventValues } from './reads.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
-import { readHead } from './headRow.js';
-import { perDb, type StoreDb } from '../db/storeDb.js';
+import { readHead, withLogMaterial } from './logMaterial.js';
+import type { StoreDb } from '../db/storeDb.js';
+import type { Transaction } from '../driver/driver.js';
 import { cursorParams, moveCursor } from '../statements.js';
 
 function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
@@ -26,19 +26,9 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // Where a named watcher's new cursor starts.
   const headBefore = command.watchers === undefined ? undefined : readHead(db, command.sessionKey)?.head;
 
-  const occurredAt = command.occurredAt ?? new Date(appendedAt).toISOString();
-  // Positional, in INSERT_EVENT_ORDER; the payload is the JSON text validated, not serialised again.
-  const inserted = st.insertEvent.run(
-    command.sessionKey,
-    command.kind,
-    command.actorType,
-    command.actorSessionKey ?? null,
-    command.summary,
-    command.payloadJson ?? null,
-    command.dedupeKey ?? null,
-    occurredAt,
-    appendedAt,
-  );
+  // Positional, in INSERT_EVENT_ORDER.
+  const v = eventParams(request);
+  const inserted = st.insertEvent.run(v.sessionKey, v.kind, v.actorType, v.actorSessionKey, v.summary, v.payload, v.dedupeKey, v.occurredAt, v.appendedAt);
   // AUTOINCREMENT is above the session's head, so the head is written without reading it first;
   // a notifying event moves its notify marks.
   const sequence = asSequence(Number(inserted.lastInsertRowid));
@@ -49,7 +39,7 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   // The seed's replaced cursor is journalled with its material as logMaterial.ts reads it.
   const seedAt = seedWatcher === undefined ? -1 : cursorsOnTarget.findIndex((row) => row.watcher === seedWatcher);
   if (seedAt >= 0) cursorsOnTarget[seedAt] = withLogMaterial(db, [cursorsOnTarget[seedAt] as CursorRow])[0] as CursorRow;
-  const plan = planAppend({ command, sequence, appendedAt, occurredAt, cursorsOnTarget, seedWatcher, headBefore });
+  const plan = planAppend({ command, sequence, appendedAt, occurredAt: v.occurredAt, cursorsOnTarget, seedWatcher, headBefore });
   const writes = plan.cursorWrites;
   for (let i = 0; i < writes.length; i += 1) {
     const row = writes[i] as CursorRow;
@@ -60,31 +50,31 @@ function appendOne(db: StoreDb, request: AppendRequest): AppendOutcome {
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
-/** The driver's transaction function, built once per open database. */
-const batchOf = perDb((db) => {
+/** Each open database's append transaction function, built at its first append. */
+const batches = new WeakMap<StoreDb, Transaction<[readonly AppendRequest[]], AppendOutcome[]>>();
+
+function batchOf(db: StoreDb): Transaction<[readonly AppendRequest[]], AppendOutcome[]> {
+  let batch = batches.get(db);
+  if (batch !== undefined) return batch;
   // Nested inside `batch`, this runs as a SAVEPOINT.
   const request = db.client.transaction((r: AppendRequest) => appendOne(db, r));
-  return db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
-    const only = requests.length === 1 ? requests[0] : undefined;
-    if (only !== undefined) {
-      // A batch of one needs no savepoint: the transaction itself rolls back alone.
-      try {
-        return [appendOne(db, only)];
-      } catch (e) {
-        throw new RequestFailed(e);
-      }
-    }
+  batch = db.client.transaction((requests: readonly AppendRequest[]): AppendOutcome[] => {
+    // A batch of one needs no savepoint: the transaction itself rolls back alone.
+    const single = requests.length === 1;
     return requests.map((r): AppendOutcome => {
       try {
-        return request(r);
+        return single ? appendOne(db, r) : request(r);
       } catch (e) {
+        if (single) throw new RequestFailed(e);
         // An error that ended the whole transaction (I/O, disk full) fails the whole batch.
         if (!db.client.inTransaction) throw e;
         return failedOutcome(e);
       }
     });
   });
-});
+  batches.set(db, batch);
+  return batch;
+}
 
 /** Appends a batch in order, in one transaction: a request that fails alone is a `failed` outcome; a failure of the transaction itself throws. */
 export function appendEvents(db: StoreDb, batch: readonly AppendRequest[]): AppendOutcome[] {

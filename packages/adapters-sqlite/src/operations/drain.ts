@@ -1,6 +1,6 @@
 // Drain: lock and read the acked cursors, plan (`planDrain`, compare-and-swap per ack), write rows and journal in one transaction.
-import { decodeStoredCursor, failedOutcome } from '@session-state/adapters-sql-common';
-import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type CursorRow, type DrainOutcome, type DrainRequest } from '@session-state/domain';
+import { decodeStoredCursors, failedOutcome } from '@session-state/adapters-sql-common';
+import { assertStoreKey, isolatedOutcome, planDrain, splitBatch, type AppendBatch, type AppendOutcome, type DrainOutcome, type DrainRequest } from '@session-state/domain';
 
 import { appendEvents } from './append.js';
 import { writeCursorPlan } from './journal.js';
@@ -13,13 +13,9 @@ export function drain(db: StoreDb, request: DrainRequest): readonly DrainOutcome
   assertStoreKey('watcher', watcher);
   return db.client
     .transaction((): readonly DrainOutcome[] => {
-      const cursors: CursorRow[] = [];
-      for (const target of new Set(acks.map((ack) => ack.target))) {
-        const values = db.statements.cursorOf.get({ watcher, target });
-        const row = values === undefined ? undefined : decodeStoredCursor(db, 'drain', values);
-        if (row !== undefined) cursors.push(row);
-      }
-      const plan = planDrain({ ...request, cursors: withLogMaterial(db, cursors) });
+      const targets = [...new Set(acks.map((ack) => ack.target))];
+      const rows = targets.map((target) => db.statements.cursorOf.get({ watcher, target })).filter((row) => row !== undefined);
+      const plan = planDrain({ ...request, cursors: withLogMaterial(db, decodeStoredCursors(db, 'drain', rows)) });
       writeCursorPlan(db, plan);
       return plan.outcomes;
     })

@@ -1,9 +1,21 @@
-// A pending cursor's material as its target's head row knows it (the newest notifying event and
-// the newest of another actor), so a record on pending watchers writes one head row, not one per
-// watcher; every cursor reader takes the greater of the stored material and that one.
-import { asSequence, isSequence, type CursorRow } from '@session-state/domain';
+// Head rows inside the caller's write transaction: the head read, and written as the domain folds it (`planHeadWrites`); and
+// a pending cursor's material as its target's head row knows it (the newest notifying event and the newest of another actor),
+// so a record on pending watchers writes one head row, not one per watcher; every cursor reader takes the greater of the
+// stored material and that one.
+import { headOfRow, type HeadRowWrite } from '@session-state/adapters-sql-common';
+import { asSequence, isSequence, type CursorRow, type SignalLogHead } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
+
+/** The session's head row, or undefined when it has none. */
+export function readHead(db: StoreDb, sessionKey: string): SignalLogHead | undefined {
+  const row = db.statements.headOf.get({ sessionKey });
+  return row === undefined ? undefined : headOfRow(row);
+}
+
+export function writeHeads(db: StoreDb, writes: readonly HeadRowWrite[]): void {
+  for (const write of writes) db.statements[write.insert ? 'insertHead' : 'updateHead'].run(write);
+}
 
 const isTime = (u: unknown): u is number => typeof u === 'number' && Number.isSafeInteger(u);
 

@@ -14,7 +14,7 @@ export function previewPrune(db: StoreDb, request: PruneRequest): PrunePreview {
 /** The bytes of the file and its WAL (an in-memory database: its pages). */
 function storeBytes(db: StoreDb, path: string): number {
   if (path === ':memory:') return (db.client.pragma('page_count') as number) * (db.client.pragma('page_size') as number);
-  const size = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+  const size = (file: string): number => fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   return size(path) + size(`${path}-wal`);
 }
 

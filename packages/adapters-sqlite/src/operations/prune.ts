@@ -1,13 +1,12 @@
 // Retention: one bounded prune batch in one write transaction, and the plan of a worker batch.
-import { batchRoom, decodeStoredCursors, headOfRow, journalParams, journalWindowParams, planHeadWrites, planJournalRows, prunedSessions, retentionCutoff, type HeadChange } from '@session-state/adapters-sql-common';
-import { asSequence, journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
+import { decodeStoredCursors, headOfRow, journalParams, journalWindowParams, planJournalRows, planPrunedHeads, retentionCutoff } from '@session-state/adapters-sql-common';
+import { journalWindowEnd, planPruneMaterial, type CursorPair, type JournalWindowEnd, type PruneBatch, type PruneRequest } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
 import type { CapRead, CapWrites } from '../worker/storeWorker.js';
 import { withoutAutoCheckpoint } from '../worker/walBound.js';
-import { writeHead } from './headRow.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
+import { readHead, withLogMaterial, writeHeads } from './logMaterial.js';
 import { journalRemoval } from './removal.js';
 
 /** A batch touches at most this many sessions: the index pages it writes grow with its sessions, not its rows. */
@@ -59,7 +58,7 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   // Row cap: the lowest sequences beyond the newest maxRows.
   const boundary = (st.capBoundary.get({ maxRows }) as [number] | undefined)?.[0];
   let capLeft = boundary !== undefined;
-  const take = sessionsLeft && capInline ? batchRoom(request, aged) : 0;
+  const take = sessionsLeft && capInline ? Math.max(0, request.batchSize - aged) : 0;
   if (boundary !== undefined && take > 0) {
     victims.take(st.lowestEvents.all({ upTo: boundary, limit: take }));
     if (victims.sequences.length > aged) {
@@ -71,8 +70,8 @@ function pruneInTransaction(db: StoreDb, request: PruneRequest, capInline: boole
   const eventsDeleted = victims.sequences.length;
 
   // Prune watermarks raised in the same transaction.
-  const heads = Array.from(victims.highest, ([sessionKey, sequence]) => writeHead(db, sessionKey, [{ type: 'pruned', highestDeleted: asSequence(sequence) }]));
-  const pruned = prunedSessions(heads.map((head) => head.change), new Map(heads.map((head) => [head.change.sessionKey, head.after])));
+  const { writes, pruned } = planPrunedHeads(Array.from(victims.highest, ([sessionKey, sequence]) => [sessionKey, readHead(db, sessionKey), sequence] as const));
+  writeHeads(db, writes);
 
   const expired: CursorPair[] = cursorsByAge ? journalRemoval(db, 'prune', st.expireIdleCursors.all({ cutoff: cursorCutoff, limit: request.batchSize }), 'expired', now) : [];
 
@@ -108,14 +107,8 @@ export function prune(db: StoreDb, request: PruneRequest, { capInline = true }: 
 
 /** Plans a worker batch's head writes and `material_kept` entries from what it read under its lock. */
 export function planCapWrites(db: StoreDb, read: CapRead, now: number): CapWrites {
-  const locked = new Map(read.heads.map((row) => [row[0] as string, row]));
-  const changes: HeadChange[] = read.sessions.map((row) => {
-    const sessionKey = row[0] as string;
-    const head = locked.get(sessionKey);
-    return { sessionKey, locked: head === undefined ? undefined : headOfRow(head, 1), events: [{ type: 'pruned', highestDeleted: asSequence(row[1] as number) }] };
-  });
-  const { writes, after } = planHeadWrites(changes);
-  const pruned = prunedSessions(changes, after);
+  const locked = new Map(read.heads.map((row) => [row[0] as string, headOfRow(row, 1)]));
+  const { writes, pruned } = planPrunedHeads(read.sessions.map(([sessionKey, highest]) => [sessionKey as string, locked.get(sessionKey as string), highest as number] as const));
   const { journal } = planPruneMaterial({ pruned, cursors: withLogMaterial(db, decodeStoredCursors(db, 'prune', read.cursors)), now });
   return { heads: writes, journal: journal.map(journalParams) };
 }

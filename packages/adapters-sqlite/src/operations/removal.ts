@@ -1,11 +1,10 @@
 // Removing cursors: unwatch, resetWatcher, deleteSession and expiry, each watch ended in the journal (`planRemoval`).
-import { decodeStoredCursors } from '@session-state/adapters-sql-common';
+import { decodeStoredCursors, planHeadWrites } from '@session-state/adapters-sql-common';
 import { asSequence, assertStoreKey, planRemoval, type CursorPair, type EndReason, type SessionKey } from '@session-state/domain';
 
 import type { StoreDb } from '../db/storeDb.js';
-import { writeHead } from './headRow.js';
 import { writeJournal } from './journal.js';
-import { withLogMaterial } from './logMaterial.js';
+import { readHead, withLogMaterial, writeHeads } from './logMaterial.js';
 
 /**
  * Journals the removal of `deleted` (CursorValues rows, already deleted by the caller's
@@ -41,8 +40,10 @@ export function deleteSession(db: StoreDb, sessionKey: SessionKey, now: number):
       const eventsDeleted = Number(found?.[0] ?? 0);
       const highest = (found?.[1] ?? null) as number | null;
       if (eventsDeleted > 0) db.statements.deleteSessionEvents.run({ sessionKey });
-      // A session with events has a head row; planHeadWrite only raises its watermark.
-      if (highest !== null) writeHead(db, sessionKey, [{ type: 'deleted', highestDeleted: asSequence(highest) }]);
+      // A session with events has a head row; planHeadWrites only raises its watermark.
+      if (highest !== null) {
+        writeHeads(db, planHeadWrites([{ sessionKey, locked: readHead(db, sessionKey), events: [{ type: 'deleted', highestDeleted: asSequence(highest) }] }]).writes);
+      }
       const deleted = db.statements.deleteCursorsOfSession.all({ sessionKey });
       return { eventsDeleted, removedCursors: journalRemoval(db, 'deleteSession', deleted, 'deleted', now) };
     })

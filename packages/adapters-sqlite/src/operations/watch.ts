@@ -5,8 +5,7 @@ import { assertStoreKey, planWatch, ZERO, type WatchRequest } from '@session-sta
 
 import { cursorParams } from '../statements.js';
 import { writeJournal } from './journal.js';
-import { readHead } from './headRow.js';
-import { withLogMaterial } from './logMaterial.js';
+import { readHead, withLogMaterial } from './logMaterial.js';
 import type { StoreDb } from '../db/storeDb.js';
 
 /** Creates the pair's cursor at the target's current head (0 when it has none) unless one exists (an explicit watch promotes an ambient one); `created` says which. */

@@ -5,9 +5,7 @@ import { renderStatement, sharedStatements, type Renderable } from '@session-sta
 
 import { sqliteCore } from '../db/drizzle.js';
 import { tables } from '../schema.js';
-import { headMarkQueries } from './appendQueries.js';
-import type { Positional } from './query.js';
-import { ownQueries, positionalQueries } from './storeQueries.js';
+import { headMarkQueries, ownQueries, positionalQueries, type Positional } from './storeQueries.js';
 
 const dialect = new sqliteCore.SQLiteSyncDialect();
 

@@ -1,9 +1,8 @@
-// SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts).
+// SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts),
+// with the append's statements on the head row's notify marks (operations/logMaterial.ts).
 import type { CursorFilter } from '@session-state/domain';
-import { columnsOf, CURSOR_FIELDS, listCursorsQuery, PENDING_FIELDS, readCursorJournalQuery, type EventParams, type JournalParams } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, listCursorsQuery, p, PENDING_FIELDS, q, readCursorJournalQuery, type EventParams, type JournalParams, type Renderable } from '@session-state/adapters-sql-common';
 
-import { p, positional, q } from './query.js';
-import { raisedByMarks } from './appendQueries.js';
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from '../schema.js';
 import { orm as drizzle } from '../db/drizzle.js';
@@ -13,6 +12,9 @@ type SQL = ReturnType<typeof sql>;
 
 /** The order insertEvent takes its values in (render.ts checks it against the SQL). */
 const INSERT_EVENT_ORDER = ['sessionKey', 'kind', 'actorType', 'actorSessionKey', 'summary', 'payload', 'dedupeKey', 'occurredAt', 'appendedAt'] as const;
+/** A query bound by position: `bindOrder` must be the order drizzle renders its placeholders in (render.ts checks it). */
+export type Positional<V extends readonly unknown[]> = { readonly '~params'?: V; readonly query: Renderable; readonly bindOrder: readonly string[] };
+const positional = <V extends readonly unknown[]>(query: Renderable, bindOrder: readonly string[]): Positional<V> => ({ query, bindOrder });
 /** The values of `P` named by `T`, as a tuple in that order. */
 type InOrder<P, T extends readonly (keyof P)[]> = { readonly [I in keyof T]: P[T[I] & keyof P] };
 
@@ -27,7 +29,7 @@ type Limit = { readonly limit: number };
 const byPair = { watcher: p('watcher'), target: p('target') } as unknown as Required<CursorFilter>;
 
 export function ownQueries() {
-  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them: a restart-scan page. */
+  /** The pending cursors (also meeting `where`) after the pair {watcher, target}, in pair order, `limit` of them (as the shared pendingCursorsAfter). */
   const pendingAfterPair = (...where: SQL[]) =>
     orm
       .select(columnsOf(cursors, PENDING_FIELDS))
@@ -42,9 +44,6 @@ export function ownQueries() {
     headsOfKeys: q<{ keys: string }>(
       sql`SELECT ${heads.sessionKey}, ${heads.head}, ${heads.pruneWatermark} FROM json_each(${p('keys')}) AS wanted CROSS JOIN ${heads} ON ${heads.sessionKey} = wanted.value`,
     ),
-
-    /** {watcher, target, limit} → the next `limit` pending cursors after the pair, in pair order: a restart-scan page. */
-    pendingCursorsAfter: q<{ watcher: string; target: string; limit: number }>(pendingAfterPair()),
 
     /** {targets: a JSON array, watcher, target, limit} → the next `limit` pending cursors on those targets after the pair, in pair order. */
     pendingCursorsOn: q<{ targets: string; watcher: string; target: string; limit: number }>(
@@ -170,6 +169,52 @@ export function positionalQueries() {
         .set({ acked: sql`${p('acked')}`, notified: sql`${p('notified')}`, material: sql`${p('material')}`, touchedAt: sql`${p('touchedAt')}`, takenUntil: sql`${p('takenUntil')}` })
         .where(and(eq(cursors.watcher, p('watcher')), eq(cursors.target, p('target')))),
       UPDATE_CURSOR_ORDER,
+    ),
+  };
+}
+
+/** For expiry: a row when the target's notify marks raised this pending cursor's material at or after (`'>='`) or before (`'<'`) the cutoff. */
+export function raisedByMarks(when: '>=' | '<') {
+  const cmp = sql.raw(when);
+  return sql`SELECT 1 FROM ${heads} AS marks WHERE marks.session_key = ${cursors.target} AND CASE WHEN ${cursors.watcher} IS marks.last_notify_actor THEN marks.other_notify > ${cursors.material} AND marks.other_notify_at ${cmp} ${p('cutoff')} ELSE marks.last_notify > ${cursors.material} AND marks.last_notify_at ${cmp} ${p('cutoff')} END`;
+}
+
+/** The head row's notify marks: the append writes them, every cursor reader reads them. */
+export function headMarkQueries() {
+  const notifies = sql`${p('notifies')} = 1`;
+  // A notifying event of another actor than the newest one's makes that newest one "other".
+  const newActor = sql`${notifies} AND excluded.last_notify_actor IS NOT ${heads.lastNotifyActor}`;
+  return {
+    /** An append's head write (the head becomes the sequence, the prune watermark stays), moving the notify marks when the event notifies (`notifies` 1, else 0). */
+    writeAppendedHead: q<{ sessionKey: string; head: number; notifies: number; actor: string | null; at: number }>(
+      orm
+        .insert(heads)
+        .values({
+          sessionKey: p('sessionKey'),
+          head: p('head'),
+          pruneWatermark: sql`0`,
+          lastNotify: sql`CASE WHEN ${notifies} THEN ${p('head')} END`,
+          lastNotifyActor: sql`CASE WHEN ${notifies} THEN ${p('actor')} END`,
+          lastNotifyAt: sql`CASE WHEN ${notifies} THEN ${p('at')} END`,
+        })
+        .onConflictDoUpdate({
+          target: heads.sessionKey,
+          set: {
+            head: sql`excluded.head`,
+            otherNotify: sql`CASE WHEN ${newActor} THEN ${heads.lastNotify} ELSE ${heads.otherNotify} END`,
+            otherNotifyAt: sql`CASE WHEN ${newActor} THEN ${heads.lastNotifyAt} ELSE ${heads.otherNotifyAt} END`,
+            lastNotify: sql`CASE WHEN ${notifies} THEN excluded.last_notify ELSE ${heads.lastNotify} END`,
+            lastNotifyActor: sql`CASE WHEN ${notifies} THEN excluded.last_notify_actor ELSE ${heads.lastNotifyActor} END`,
+            lastNotifyAt: sql`CASE WHEN ${notifies} THEN excluded.last_notify_at ELSE ${heads.lastNotifyAt} END`,
+          },
+        }),
+    ),
+    /** {sessionKey} → [lastNotify, lastNotifyActor, lastNotifyAt, otherNotify, otherNotifyAt]. */
+    marksOf: q<{ sessionKey: string }>(
+      orm
+        .select({ last: heads.lastNotify, lastActor: heads.lastNotifyActor, lastAt: heads.lastNotifyAt, other: heads.otherNotify, otherAt: heads.otherNotifyAt })
+        .from(heads)
+        .where(sql`${heads.sessionKey} = ${p('sessionKey')}`),
     ),
   };
 }

@@ -1,7 +1,6 @@
 // The store's worker thread: its own connection runs WAL checkpoints and row-cap prune batches, one job at a
 // time. It imports no package module at run time, so Node can also run it from its TypeScript source.
 import { createRequire } from 'node:module';
-import type { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { RawStatement, SqliteClient } from '../driver/driver.js';
@@ -9,47 +8,42 @@ import type { FromThread, ThreadData, ToThread, WriteMessage } from './storeWork
 
 /** What the thread needs of its connection; pragmas run through `exec`. */
 type Connection = Pick<SqliteClient, 'exec' | 'inTransaction'> & { prepare(sql: string): RawStatement };
+/** A statement of either driver: better-sqlite3's reads rows as arrays in `raw` mode, node:sqlite's after `setReturnArrays`. */
+type NativeStatement = RawStatement & Partial<{ readonly reader: boolean; raw(on: true): RawStatement; setReturnArrays(on: true): void; setAllowUnknownNamedParameters(on: true): void }>;
+/** better-sqlite3's `Database` or node:sqlite's `DatabaseSync` (which says `isTransaction`). */
+type NativeDatabase = { exec(sql: string): void; prepare(sql: string): NativeStatement; readonly inTransaction?: boolean; readonly isTransaction?: boolean };
+type DatabaseClass = new (path: string, options: { readonly timeout: number }) => NativeDatabase;
 
 const load = createRequire(import.meta.url);
 
-/** Opens `path` with the driver `module` names; node:sqlite's ExperimentalWarning was printed by the main thread already. */
-function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection {
-  if (module === 'node:sqlite') {
-    const emitWarning = process.emitWarning;
-    process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
-      if (!String(warning).includes('SQLite')) emitWarning.call(process, warning, ...rest);
-    }) as typeof process.emitWarning;
-    let sqlite: { DatabaseSync: typeof DatabaseSync };
-    try {
-      sqlite = load('node:sqlite') as typeof sqlite;
-    } finally {
-      process.emitWarning = emitWarning;
-    }
-    const db = new sqlite.DatabaseSync(path, { timeout: busyTimeoutMs });
-    return {
-      exec: (sql) => db.exec(sql),
-      prepare: (sql) => {
-        const statement = db.prepare(sql);
-        statement.setReturnArrays(true);
-        statement.setAllowUnknownNamedParameters(true);
-        return statement as unknown as RawStatement;
-      },
-      get inTransaction() {
-        return db.isTransaction;
-      },
-    };
+/** The database class of the driver `module` names; node:sqlite's ExperimentalWarning was printed by the main thread already. */
+function databaseClass(module: string): DatabaseClass {
+  if (module !== 'node:sqlite') return load(module) as DatabaseClass;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: never[]) => {
+    if (!String(warning).includes('SQLite')) emitWarning.call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return (load('node:sqlite') as { DatabaseSync: DatabaseClass }).DatabaseSync;
+  } finally {
+    process.emitWarning = emitWarning;
   }
-  type BetterStatement = RawStatement & { readonly reader: boolean; raw(on: boolean): BetterStatement };
-  const Database = load(module) as new (path: string, options: object) => { exec(sql: string): void; prepare(sql: string): BetterStatement; inTransaction: boolean };
-  const db = new Database(path, { timeout: busyTimeoutMs });
+}
+
+/** Opens `path` with the driver `module` names, its statements as the main thread's client prepares them. */
+function openConnection({ module, path, busyTimeoutMs }: ThreadData): Connection {
+  const db = new (databaseClass(module))(path, { timeout: busyTimeoutMs });
   return {
     exec: (sql) => db.exec(sql),
     prepare: (sql) => {
       const statement = db.prepare(sql);
-      return statement.reader ? statement.raw(true) : statement;
+      if (statement.raw !== undefined) return statement.reader === true ? statement.raw(true) : statement;
+      statement.setReturnArrays?.(true);
+      statement.setAllowUnknownNamedParameters?.(true);
+      return statement;
     },
     get inTransaction() {
-      return db.inTransaction;
+      return db.isTransaction ?? db.inTransaction === true;
     },
   };
 }
@@ -96,7 +90,7 @@ async function cap(maxRows: number, limit: number): Promise<void> {
       post({ type: 'rolledBack' });
       return;
     }
-    for (const head of writes.heads) st[head.insert ? 'insertHead' : 'updateHead'].run({ sessionKey: head.sessionKey, head: head.head, pruneWatermark: head.pruneWatermark });
+    for (const head of writes.heads) st[head.insert ? 'insertHead' : 'updateHead'].run(head);
     for (const entry of writes.journal) st.insertJournal.run(entry);
     const deleted = Number(st.deleteEventRange.run({ from: 0, to }).changes);
     db.exec('COMMIT');
