@@ -134,7 +134,7 @@ async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeo
 }
 
 /** A side's row figures: records/s over the phase, p50/p99 of the probes' delays. */
-const statsOf = (run: SideRun) => ({ ...summarise(run.delaysNs, run.seconds * 1e9, run.records), n: run.records });
+const statsOf = (run: SideRun) => summarise(run.delaysNs, run.seconds * 1e9, run.records);
 const spread = (values: readonly number[], digits: number, unit: string): string => (values.length === 0 ? '—' : `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}${unit}`);
 const perOp = (count: number, ops: number): string => (ops > 0 ? (count / ops).toFixed(2) : '—');
 const rereadsOf = (run: SideRun): number => run.rereadsPerProcess.reduce((a, b) => a + b, 0);
@@ -164,7 +164,7 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
     const base = statsOf(flat.raw);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
     const rereads = rereadsOf(flat.library);
-    const heard = (p: Phase): string => `${statsOf(p.library).n} library / ${statsOf(p.raw).n} raw records, ${p.library.delaysNs.length} / ${p.raw.delaysNs.length} probes heard (${p.library.lost} / ${p.raw.lost} not heard by the end)`;
+    const heard = (p: Phase): string => `${p.library.records} library / ${p.raw.records} raw records, ${p.library.delaysNs.length} / ${p.raw.delaysNs.length} probes heard (${p.library.lost} / ${p.raw.lost} not heard by the end)`;
     results.push({
       id,
       title: `${processes} on one schema, recording flat out on each other's watched targets, owners draining on wake`,
