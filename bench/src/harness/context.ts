@@ -15,7 +15,7 @@ export const FULL = {
   fanOutRecords: 10_000, fanOutMoves: 500_000, listSessions: 100_000, listFew: 10_000, listAll: 60, notices: 500, noticeWarmup: 50,
 };
 
-export type Sizes = typeof FULL;
+type Sizes = typeof FULL;
 
 export const QUICK: Sizes = {
   ...FULL, records: 4000, warmup: 500, chunk: 1000, tailPolls: 4000, pageReads: 600, scans: 6, memoryRecords: 20_000, burst: 50_000,
