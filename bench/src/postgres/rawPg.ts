@@ -7,8 +7,12 @@ import { shapeChanges, type RawRecord, type RawStatus } from '../raw/rawDb.js';
 
 type RawStatement = { readonly name: string; readonly text: string };
 
-/** The moved cursors' journal entries ($7-$12: watcher, target, type, acked, notified, material arrays; $1 the time). */
-const JOURNAL_OF_MOVED = `), journal AS (
+/** The cursor update to the rows `unnest(arrays) AS v(columns)` matched by `where`, at $1, with the moved cursors' journal entries ($7-$12: watcher, target, type, acked, notified, material arrays). */
+const movedBy = (arrays: string, columns: string, where: string): string => `WITH moved AS (
+  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+  FROM unnest(${arrays}) AS v(${columns})
+  WHERE ${where}
+), journal AS (
   INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
   SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
   FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
@@ -16,13 +20,6 @@ const JOURNAL_OF_MOVED = `), journal AS (
   ORDER BY j.ord
 )
 SELECT 1`;
-
-/** The cursor update to the rows `unnest(arrays) AS v(columns)` matched by `where`, at $1, with the moved cursors' journal entries. */
-const movedBy = (arrays: string, columns: string, where: string): string => `WITH moved AS (
-  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-  FROM unnest(${arrays}) AS v(${columns})
-  WHERE ${where}
-${JOURNAL_OF_MOVED}`;
 
 const RAW_PG_SQL = {
   appendEvent: `WITH head AS (

@@ -13,14 +13,14 @@ import { idleCursor } from '../raw/rawDb.js';
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
 const LIMIT_P99_MS_AT_4 = 10;
-/** The paced load as a fraction of raw's flat-out records/s at the same N; the untimed warm-up (JIT); the pause between probes. */
+/** The paced load as a fraction of raw's flat-out records/s at the same N; the pause between probes; the targets each gateway loads. */
 const PACED_FRACTION = 0.5;
-const WARM_UP_SECONDS = 8;
 const PROBE_GAP_MS = 15;
 const LOAD_TARGETS = 20;
 /** The re-read statements: the store's (on targets, or every pending cursor) and raw's one read. */
 const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,'];
-const PLAN = { full: { rounds: 3, roundSeconds: 2, warmUp: WARM_UP_SECONDS }, quick: { rounds: 2, roundSeconds: 0.5, warmUp: 0.5 } };
+/** Rounds per phase and seconds per round; `warmUp`: seconds flat out untimed on each side first (JIT). */
+const PLAN = { full: { rounds: 3, roundSeconds: 2, warmUp: 8 }, quick: { rounds: 2, roundSeconds: 0.5, warmUp: 0.5 } };
 
 /** One phase of one side, summed over its gateways; `delaysNs` from a probe's record (one process) to its owner's wake (another). */
 type SideRun = { records: number; seconds: number; delaysNs: number[]; lost: number; notices: number; queries: Record<string, number>; rereadsPerProcess: number[]; cpuUs: number };
