@@ -54,12 +54,8 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
   const { place, pool } = await freshSchema(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
-  try {
-    const now = Date.now();
-    await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat());
-  } finally {
-    await pool.end();
-  }
+  const now = Date.now();
+  await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat()).finally(() => pool.end());
   const children: ChildProcess[] = [];
   const kill = (): void => {
     for (const child of children) if (child.exitCode === null) child.kill();
