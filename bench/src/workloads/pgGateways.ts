@@ -154,8 +154,7 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
     const id = `pg8/${gateways}`;
     const processes = `${gateways} gateway process${gateways > 1 ? 'es' : ''}`;
     ctx.progress.update(`${id}: both sides, taking turns`, 0, 1);
-    const run = await runInterleaved(ctx, gateways, plan, !ctx.quick || gateways === 4);
-    const { flat } = run;
+    const { flat, paced, rate } = await runInterleaved(ctx, gateways, plan, !ctx.quick || gateways === 4);
     const lib = statsOf(flat.library);
     const base = statsOf(flat.raw);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
@@ -183,7 +182,6 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
         `${id} per record, all gateways: ${costLine(flat.library, flat.raw)}. Per notice: library ${perOp(rereads, flat.library.notices)} re-reads (${flat.library.notices} wakes), raw ${perOp(rereadsOf(flat.raw), flat.raw.notices)}.`,
       ],
     });
-    const { paced, rate } = run;
     if (paced === undefined || rate === undefined) continue;
     const libPaced = statsOf(paced.library);
     const rawPaced = statsOf(paced.raw);
