@@ -66,6 +66,8 @@ function workloadTable(results: readonly WorkloadResult[], opsCell: (x: number) 
 const notesOf = (results: readonly WorkloadResult[]): string[] => results.flatMap((w) => w.notes ?? []).map((n) => `  ${n}`);
 const checksOf = (results: readonly WorkloadResult[]): string[] => results.flatMap((w) => w.checks.map((c) => `  ${c.met ? 'MET   ' : 'MISSED'}  ${w.id.padEnd(4)} ${c.target}: ${c.measured}`));
 const section = (heading: string, lines: readonly string[]): string[] => (lines.length > 0 ? ['', heading, ...lines] : []);
+/** A column's table, its target checks under `targets` and its notes. */
+const columnLines = (results: readonly WorkloadResult[], targets: string, opsCell?: (x: number) => string): string[] => ['', workloadTable(results, opsCell), ...section(targets, checksOf(results)), ...section('notes:', notesOf(results))];
 
 function pgSection(column: PgColumn): string[] {
   if (!column.ran) return ['', `PostgreSQL: column skipped, cannot use the server at ${column.url} (${column.reason}).`];
@@ -74,18 +76,12 @@ function pgSection(column: PgColumn): string[] {
     '',
     `PostgreSQL (server ${server.version} at ${server.url}, synchronous_commit=${server.synchronousCommit}): library = facade over openPostgresStore,`,
     `raw = pg Pool running the same named statements in the same BEGIN … COMMIT shape; each side on a fresh schema, ${PG_POOL_SIZE} connections each.`,
-    '',
-    workloadTable(results, fineNum),
-    ...section('targets (PostgreSQL):', checksOf(results)),
-    ...section('notes:', notesOf(results)),
+    ...columnLines(results, 'targets (PostgreSQL):', fineNum),
   ];
 }
 
 export function renderReport(info: RunInfo, results: readonly WorkloadResult[], pg?: PgColumn): string {
-  const sqlite =
-    results.length === 0 && pg !== undefined
-      ? []
-      : ['', workloadTable(results), '', 'targets (ratios to the raw baseline measured in this run):', ...checksOf(results), ...section('notes:', notesOf(results))];
+  const sqlite = results.length === 0 && pg !== undefined ? [] : columnLines(results, 'targets (ratios to the raw baseline measured in this run):');
   return [
     `session-state bench (${info.mode} run, ${info.startedAt}, ${info.durationS.toFixed(0)} s)`,
     `machine: ${info.machine}; load average at start ${info.loadAvgAtStart.map((l) => l.toFixed(2)).join(' ')}`,

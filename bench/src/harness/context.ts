@@ -15,20 +15,19 @@ export const FULL = {
   fanOutRecords: 10_000, fanOutMoves: 500_000, listSessions: 100_000, listFew: 10_000, listAll: 60, notices: 500, noticeWarmup: 50,
 };
 
-export type Sizes = typeof FULL;
+type Sizes = typeof FULL;
 
 export const QUICK: Sizes = {
   ...FULL, records: 4000, warmup: 500, chunk: 1000, tailPolls: 4000, pageReads: 600, scans: 6, memoryRecords: 20_000, burst: 50_000,
   fanOutRecords: 2000, fanOutMoves: 50_000, listSessions: 20_000, listFew: 2000, listAll: 20, notices: 100, noticeWarmup: 20,
 };
 
-/** The PostgreSQL column's sizes (pg1–pg6 mirror 1–6; pg7's notices are 13's). */
+/** The PostgreSQL column's sizes: SQLite's (pg1–pg6 mirror 1–6; pg7's notices are 13's), fewer where every operation pays round trips, alternating every 20 ops. */
 export function pgSizes(sqlite: Sizes, quick: boolean) {
-  const { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess, notices, noticeWarmup } = sqlite;
   const own = quick
     ? { records: 500, warmup: 100, tailPolls: 1000, pageReads: 200, pruneCap: 2000, pruneExcess: 2000, cursors: 10_000, pending: 1000, scans: 3 }
     : { records: 3000, warmup: 200, tailPolls: 6000, pageReads: 1500, pruneCap: 20_000, pruneExcess: 20_000, cursors: 50_000, pending: 5000, scans: 5 };
-  return { sessions, watchersPerTarget, inFlight, logRows, logSessions, tailEvents, pruneAtScaleCap, pruneAtScaleExcess, notices, noticeWarmup, chunk: 20, ...own };
+  return { ...sqlite, chunk: 20, ...own };
 }
 
 export type PgSizes = ReturnType<typeof pgSizes>;

@@ -122,3 +122,34 @@ export async function measureBurst<T>(issue: () => Promise<T>) {
   const maxBlockAfterMs = histogram.count > 0 ? histogram.max / 1e6 : 0;
   return { result, totalMs, issueMs, issuingTurnExtraMs, maxBlockAfterMs, maxBlockMs: Math.max(issuingTurnExtraMs, maxBlockAfterMs) };
 }
+
+/** A signal not heard by then fails the workload (a wake, a notification, an MCP answer). */
+const SIGNAL_TIMEOUT_MS = 10_000;
+
+/** Waits for what a callback reports, by key. `next(key)`: the value of the next `signal(key, value)`, rejected after SIGNAL_TIMEOUT_MS without one; `strays()`: signals that came with nobody waiting for their key. */
+export function createSignalWaiter<T>(what: string) {
+  const waiting = new Map<string, { resolve: (value: T) => void; timer: NodeJS.Timeout }>();
+  let strays = 0;
+  return {
+    next: (key: string) =>
+      new Promise<T>((resolve, reject) => {
+        if (waiting.has(key)) throw new Error(`already waiting for a ${what} for ${key}`);
+        const timer = setTimeout(() => {
+          waiting.delete(key);
+          reject(new Error(`no ${what} for ${key} within ${SIGNAL_TIMEOUT_MS} ms`));
+        }, SIGNAL_TIMEOUT_MS);
+        waiting.set(key, { resolve, timer });
+      }),
+    signal(key: string, value: T): void {
+      const waiter = waiting.get(key);
+      if (waiter === undefined) {
+        strays += 1;
+        return;
+      }
+      waiting.delete(key);
+      clearTimeout(waiter.timer);
+      waiter.resolve(value);
+    },
+    strays: () => strays,
+  };
+}

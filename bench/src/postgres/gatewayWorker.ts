@@ -38,17 +38,14 @@ export function* ownedPairs(owner: number, setup: Pick<GatewaySetup, 'gateways' 
 const wallNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const queries: Record<string, number> = {};
-
 type Gateway = { record(target: string): Promise<void>; close(): Promise<void> };
 
-/** Wakes or owned notifications heard, and the probes among them with the wall ms they were heard at. */
-const probesHeard: Array<readonly [string, number]> = [];
-let notices = 0;
+/** The current phase's queries by label, wakes or owned notifications heard, and the probes among them with the wall ms they were heard at. */
+let phase = { queries: {} as Record<string, number>, notices: 0, probesHeard: [] as Array<readonly [string, number]> };
 function heard(watcher: string, at: number): void {
-  notices += 1;
+  phase.notices += 1;
   const probe = probeOfWatcher(watcher);
-  if (probe !== undefined) probesHeard.push([probe, at]);
+  if (probe !== undefined) phase.probesHeard.push([probe, at]);
 }
 
 async function openLibrary(setup: GatewaySetup): Promise<Gateway> {
@@ -93,8 +90,7 @@ let loadRecords = 0;
 async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promise<GatewayReport> {
   if (go.fromWall > wallNow()) await sleep(go.fromWall - wallNow());
   let records = 0;
-  const queriesAtStart = { ...queries };
-  const noticesAtStart = notices;
+  phase = { queries: {}, notices: 0, probesHeard: [] };
   const cpuAtStart = process.cpuUsage();
   const probesSent: Array<readonly [string, number]> = [];
   const send = async (probe: boolean): Promise<void> => {
@@ -130,8 +126,7 @@ async function run(setup: GatewaySetup, go: GatewayGo, gateway: Gateway): Promis
   }
   const cpu = process.cpuUsage(cpuAtStart);
   await sleep(300);
-  const phaseQueries = Object.fromEntries(Object.entries(queries).map(([label, count]) => [label, count - (queriesAtStart[label] ?? 0)]).filter(([, n]) => (n as number) > 0));
-  return { type: 'report', records, probesSent, probesHeard: probesHeard.splice(0), queries: phaseQueries, notices: notices - noticesAtStart, cpuUs: cpu.user + cpu.system };
+  return { type: 'report', records, probesSent, ...phase, cpuUs: cpu.user + cpu.system };
 }
 
 let setup: GatewaySetup | undefined;
@@ -142,7 +137,7 @@ process.on('message', (message: GatewaySetup | GatewayGo | { readonly type: 'end
       if (message.type === 'setup') {
         setup = message;
         gateway = setup.side === 'library' ? await openLibrary(setup) : await openRaw(setup);
-        watchQueries((label) => void (queries[label] = (queries[label] ?? 0) + 1));
+        watchQueries((label) => void (phase.queries[label] = (phase.queries[label] ?? 0) + 1));
         process.send?.({ type: 'ready' });
       } else if (message.type === 'go' && setup !== undefined && gateway !== undefined) {
         process.send?.(await run(setup, message, gateway));

@@ -7,10 +7,12 @@ import { shapeChanges, type RawRecord, type RawStatus } from '../raw/rawDb.js';
 
 type RawStatement = { readonly name: string; readonly text: string };
 
-const s = (name: string, text: string): RawStatement => ({ name: `raw_${name}`, text });
-
-/** The moved cursors' journal entries ($7-$12: watcher, target, type, acked, notified, material arrays; $1 the time). */
-const JOURNAL_OF_MOVED = `), journal AS (
+/** The cursor update to the rows `unnest(arrays) AS v(columns)` matched by `where`, at $1, with the moved cursors' journal entries ($7-$12: watcher, target, type, acked, notified, material arrays). */
+const movedBy = (arrays: string, columns: string, where: string): string => `WITH moved AS (
+  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
+  FROM unnest(${arrays}) AS v(${columns})
+  WHERE ${where}
+), journal AS (
   INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
   SELECT j.watcher, j.target, j.type, NULL, NULL, j.acked, j.notified, j.material, $1
   FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[])
@@ -19,17 +21,8 @@ const JOURNAL_OF_MOVED = `), journal AS (
 )
 SELECT 1`;
 
-/** The cursor update to the rows `unnest(arrays) AS v(columns)` matched by `where`, at $1, with the moved cursors' journal entries. */
-const movedBy = (arrays: string, columns: string, where: string): string => `WITH moved AS (
-  UPDATE cursors SET acked = v.acked, notified = v.notified, material = v.material, touched_at = $1
-  FROM unnest(${arrays}) AS v(${columns})
-  WHERE ${where}
-${JOURNAL_OF_MOVED}`;
-
-const RAW_PG = {
-  appendEvent: s(
-    'append_event',
-    `WITH head AS (
+const RAW_PG_SQL = {
+  appendEvent: `WITH head AS (
   INSERT INTO heads (session_key, head, prune_watermark) VALUES ($1, nextval('event_sequence'), 0)
   ON CONFLICT (session_key) DO UPDATE SET head = nextval('event_sequence')
   RETURNING head
@@ -38,79 +31,50 @@ INSERT INTO events (sequence, session_key, kind, actor_type, actor_session_key, 
 SELECT head.head, $2, $3, $4, $5, $6, $7::json, $8, $9, $10
 FROM head
 RETURNING sequence`,
-  ),
-  cursorsOnTarget: s(
-    'cursors_on_target',
-    'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
-  ),
-  moveCursors: s('move_cursors', movedBy('$2::text[], $3::bigint[], $4::bigint[], $5::bigint[]', 'watcher, acked, notified, material', 'cursors.target = $6 AND cursors.watcher = v.watcher')),
-  moveCursorPairs: s('move_cursor_pairs', movedBy('$2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]', 'watcher, target, acked, notified, material', 'cursors.watcher = v.watcher AND cursors.target = v.target')),
-  journalExpired: s(
-    'journal_expired',
-    `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
+  cursorsOnTarget: 'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.target = $1 ORDER BY cursors.watcher ASC FOR UPDATE',
+  moveCursors: movedBy('$2::text[], $3::bigint[], $4::bigint[], $5::bigint[]', 'watcher, acked, notified, material', 'cursors.target = $6 AND cursors.watcher = v.watcher'),
+  moveCursorPairs: movedBy('$2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]', 'watcher, target, acked, notified, material', 'cursors.watcher = v.watcher AND cursors.target = v.target'),
+  journalExpired: `INSERT INTO cursor_journal (watcher, target, type, reason, via, acked, notified, material, recorded_at)
 SELECT j.watcher, j.target, 'watch_ended', 'expired', NULL, j.acked, j.notified, j.material, $1
 FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS j(watcher, target, acked, notified, material, ord)
 ORDER BY j.ord`,
-  ),
-  deleteAgedJournal: s(
-    'delete_aged_journal',
-    `DELETE FROM cursor_journal WHERE recorded_at < $1 AND (
+  deleteAgedJournal: `DELETE FROM cursor_journal WHERE recorded_at < $1 AND (
   NOT EXISTS (SELECT 1 FROM cursors c WHERE c.watcher = cursor_journal.watcher AND c.target = cursor_journal.target)
   OR EXISTS (SELECT 1 FROM cursor_journal l WHERE l.watcher = cursor_journal.watcher AND l.target = cursor_journal.target AND l.position > cursor_journal.position))`,
-  ),
-  notify: s('notify', 'SELECT pg_notify($1, $2)'),
-  sessionChangesSince: s(
-    'session_changes_since',
-    `SELECT heads.head, heads.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = CAST($2 AS TEXT)), events.sequence,
+  notify: 'SELECT pg_notify($1, $2)',
+  sessionChangesSince: `SELECT heads.head, heads.prune_watermark, (SELECT min(sequence) FROM events WHERE session_key = CAST($2 AS TEXT)), events.sequence,
        events.kind, events.actor_type, events.actor_session_key, events.summary, events.payload, events.occurred_at
   FROM heads LEFT JOIN events ON (events.session_key = heads.session_key AND events.sequence > $1)
  WHERE heads.session_key = CAST($2 AS TEXT) ORDER BY events.sequence ASC LIMIT CAST($3 AS BIGINT)`,
-  ),
-  pendingCursors: s(
-    'pending_cursors',
-    'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.material > cursors.acked ORDER BY cursors.watcher ASC, cursors.target ASC',
-  ),
-  lockCursorPairs: s(
-    'lock_cursor_pairs',
-    `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
+  pendingCursors: 'SELECT watcher, target, acked, notified, material, touched_at FROM cursors WHERE cursors.material > cursors.acked ORDER BY cursors.watcher ASC, cursors.target ASC',
+  lockCursorPairs: `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
 WHERE (cursors.watcher, cursors.target) IN (SELECT * FROM unnest($1::text[], $2::text[]))
 ORDER BY cursors.target, cursors.watcher FOR UPDATE`,
-  ),
-  drainCursors: s(
-    'drain_cursors',
-    `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
+  drainCursors: `SELECT cursors.watcher, cursors.target, cursors.acked, cursors.notified, cursors.material, cursors.touched_at FROM cursors
 WHERE cursors.watcher = $1 AND cursors.target = ANY($2::text[])
 ORDER BY cursors.target FOR UPDATE`,
-  ),
-  lockHeads: s('lock_heads', 'SELECT 1 FROM heads WHERE heads.session_key = ANY($1::text[]) ORDER BY heads.session_key FOR UPDATE'),
-  raisePruneWatermarks: s(
-    'raise_prune_watermarks',
-    `UPDATE heads SET prune_watermark = GREATEST(heads.prune_watermark, v.sequence)
+  lockHeads: 'SELECT 1 FROM heads WHERE heads.session_key = ANY($1::text[]) ORDER BY heads.session_key FOR UPDATE',
+  raisePruneWatermarks: `UPDATE heads SET prune_watermark = GREATEST(heads.prune_watermark, v.sequence)
 FROM unnest($1::text[], $2::bigint[]) AS v(session_key, sequence)
 WHERE heads.session_key = v.session_key`,
-  ),
-  deleteAgedEvents: s(
-    'delete_aged_events',
-    `DELETE FROM events WHERE events.sequence IN (
+  deleteAgedEvents: `DELETE FROM events WHERE events.sequence IN (
   SELECT events.sequence FROM events WHERE events.appended_at < $1
   ORDER BY events.appended_at, events.sequence LIMIT $2 FOR UPDATE SKIP LOCKED
 ) RETURNING sequence, session_key`,
-  ),
-  deleteLowestEvents: s(
-    'delete_lowest_events',
-    `DELETE FROM events WHERE events.sequence IN (
+  deleteLowestEvents: `DELETE FROM events WHERE events.sequence IN (
   SELECT events.sequence FROM events ORDER BY events.sequence LIMIT $1 FOR UPDATE SKIP LOCKED
 ) RETURNING sequence, session_key`,
-  ),
-  countEvents: s('count_events', 'SELECT count(*) FROM events'),
-  expireIdleCursors: s(
-    'expire_idle_cursors',
-    `DELETE FROM cursors WHERE (cursors.watcher, cursors.target) IN (
+  countEvents: 'SELECT count(*) FROM events',
+  expireIdleCursors: `DELETE FROM cursors WHERE (cursors.watcher, cursors.target) IN (
   SELECT cursors.watcher, cursors.target FROM cursors WHERE cursors.touched_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
 ) RETURNING watcher, target, acked, notified, material`,
-  ),
-  notifyTargets: s('notify_targets', 'SELECT pg_notify($1, t) FROM (SELECT DISTINCT unnest($2::text[]) AS t) AS distinct_targets'),
-} as const;
+  notifyTargets: 'SELECT pg_notify($1, t) FROM (SELECT DISTINCT unnest($2::text[]) AS t) AS distinct_targets',
+};
+
+/** Each statement named `raw_<its key in snake case>` (the label the query count prints). */
+const RAW_PG = Object.fromEntries(
+  Object.entries(RAW_PG_SQL).map(([key, text]) => [key, { name: `raw_${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`, text }]),
+) as Record<keyof typeof RAW_PG_SQL, RawStatement>;
 
 const INT8_OID = 20;
 

@@ -179,7 +179,7 @@ export function watchQueries(onQuery: (label: string) => void): () => void {
 }
 
 /** A pass's queries by label, over `ops` operations (the divisor of every figure). */
-export type OpCost = { readonly queries: ReadonlyMap<string, number>; readonly ops: number };
+type OpCost = { readonly queries: ReadonlyMap<string, number>; readonly ops: number };
 
 /** Ops per side of a cost pass. */
 export const COUNTED_OPS = 100;

@@ -10,8 +10,6 @@ import { MIGRATIONS } from '@session-state/adapters-sqlite';
 /** The store's committed migrations, concatenated: exactly the library's tables and indexes. */
 const RAW_SCHEMA = MIGRATIONS.map((m) => m.sql).join('\n');
 
-const RAW_PRAGMAS = 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000';
-
 type RawCursor = { watcher: string; target: string; acked: number; notified: number; material: number };
 
 /** A raw connection (better-sqlite3 unless said: node:sqlite's DatabaseSync) and RAW_SQL prepared on it. */
@@ -48,9 +46,9 @@ type RawStatements = Read & Record<Exclude<keyof typeof RAW_SQL, keyof Read>, Da
 
 type RawOpen = { readonly existing?: boolean };
 
-/** The pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared; `asArrays` makes changesSince return positional rows. */
+/** The store's pragmas and (unless `existing`) the schema on either driver's connection, then RAW_SQL prepared; `asArrays` makes changesSince return positional rows. */
 function prepareAll<S, C extends { exec(sql: string): unknown; prepare(sql: string): S }>(client: C, { existing }: RawOpen, asArrays: (changesSince: S) => unknown): RawDb<C> {
-  client.exec(RAW_PRAGMAS);
+  client.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000');
   if (existing !== true) client.exec(RAW_SCHEMA);
   const st = Object.fromEntries(Object.entries(RAW_SQL).map(([name, sql]) => [name, client.prepare(sql)])) as Record<keyof typeof RAW_SQL, S>;
   asArrays(st.changesSince);

@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { isCursorSignalSource } from '@session-state/domain';
 
 import type { BenchContext, Check, SideResult, WorkloadResult } from '../harness/context.js';
-import { runPaired, summarise } from '../harness/measure.js';
+import { createSignalWaiter, runPaired, summarise } from '../harness/measure.js';
 import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { freshPlace, type PgBenchContext } from '../postgres/server.js';
 import { latency } from '../report.js';
@@ -21,8 +21,6 @@ import { expectRecorded, humanTurn } from './setup.js';
 const CLI_BIN = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'bin', 'session-state.js');
 const MANAGER = 'agent:bench:main';
 const childOf = (i: number): string => `agent:bench:subagent:c${i}`;
-/** An op whose answer has not come by then fails the workload. */
-const ANSWER_TIMEOUT_MS = 10_000;
 
 /** Targets: median spawn-to-exit time as a multiple of `node -e 0`'s. */
 const COLD_START_TARGETS = { version: 2, status: 3.5 } as const;
@@ -77,23 +75,18 @@ type Rpc = { readonly id?: number; readonly result?: { readonly structuredConten
 /** `session-state mcp <args> --reader MANAGER`, initialized, and a request function over its stdio. */
 async function startServer(args: readonly string[]) {
   const server = spawn(process.execPath, [CLI_BIN, 'mcp', ...args, '--reader', MANAGER], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const answers = new Map<number, (message: Rpc) => void>();
+  const answers = createSignalWaiter<Rpc>('answer');
   createInterface({ input: server.stdout }).on('line', (line) => {
     const message = JSON.parse(line) as Rpc;
-    if (message.id !== undefined) answers.get(message.id)?.(message);
+    if (message.id !== undefined) answers.signal(String(message.id), message);
   });
   let ids = 0;
-  const request = (method: string, params: object = {}): Promise<Rpc> =>
-    new Promise((done, fail) => {
-      const id = ++ids;
-      const timer = setTimeout(() => fail(new Error(`no answer to ${method} within ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
-      answers.set(id, (message) => {
-        clearTimeout(timer);
-        answers.delete(id);
-        done(message);
-      });
-      server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    });
+  const request = (method: string, params: object = {}): Promise<Rpc> => {
+    const id = ++ids;
+    const answer = answers.next(String(id));
+    server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    return answer;
+  };
   await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } });
   server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   return { request, close: async () => void (server.stdin.end(), await once(server, 'exit')) };

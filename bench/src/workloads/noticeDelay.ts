@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { StateStore } from '@session-state/domain';
 
 import type { BenchContext, WorkloadResult } from '../harness/context.js';
-import { runPaired, summarise } from '../harness/measure.js';
+import { createSignalWaiter, runPaired, summarise } from '../harness/measure.js';
 import { openLibraryStore, openPgLibraryStore, startOnStore, type Awareness } from '../library/facade.js';
 import { channelOf, openRawGateway, rawPgDrain } from '../postgres/rawPg.js';
 import { costOfOps, COUNTED_OPS, describeQueries, freshPlace, freshSchema, seedPgCursors, type PgBenchContext } from '../postgres/server.js';
@@ -18,38 +18,7 @@ import { idleCursor, openRawDb, rawAppender } from '../raw/rawDb.js';
 import { latency } from '../report.js';
 import { expectRecorded, humanTurn, openRawWithPairs, rawHumanTurn, targetKey, watcherKey, watchPairs, watchThroughFacade } from './setup.js';
 
-/** An op whose wake or notification has not come by then fails the workload. */
-const HEARD_TIMEOUT_MS = 10_000;
 const now = (): bigint => process.hrtime.bigint();
-
-/** Waits for what a callback reports (a facade's `wake`, a notification). `next(key)`: the hrtime (ns) of the next `signal(key)`, rejected after HEARD_TIMEOUT_MS without one; `strays()`: signals that came with nobody waiting for their key. */
-function createSignalWaiter(what: string) {
-  const waiting = new Map<string, { resolve: (at: bigint) => void; timer: NodeJS.Timeout }>();
-  let strays = 0;
-  return {
-    next: (key: string) =>
-      new Promise<bigint>((resolve, reject) => {
-        if (waiting.has(key)) throw new Error(`already waiting for a ${what} for ${key}`);
-        const timer = setTimeout(() => {
-          waiting.delete(key);
-          reject(new Error(`no ${what} for ${key} within ${HEARD_TIMEOUT_MS} ms`));
-        }, HEARD_TIMEOUT_MS);
-        waiting.set(key, { resolve, timer });
-      }),
-    signal(key: string): void {
-      const at = process.hrtime.bigint();
-      const waiter = waiting.get(key);
-      if (waiter === undefined) {
-        strays += 1;
-        return;
-      }
-      waiting.delete(key);
-      clearTimeout(waiter.timer);
-      waiter.resolve(at);
-    },
-    strays: () => strays,
-  };
-}
 
 interface NoticeSide {
   /** Records on op `i`'s target; ns from the call to the commit and to its watcher hearing of it. */
@@ -71,10 +40,10 @@ async function timedNotice(heard: Promise<bigint>, commit: () => Promise<unknown
 
 /** Gateways A and B, each on its own store from `open` (one after the other: the first open creates the database); B owns and watches every target's watcher. */
 async function openGatewayPair(open: () => StateStore | Promise<StateStore>, targets: number): Promise<NoticeSide> {
-  const wakes = createSignalWaiter('wake');
+  const wakes = createSignalWaiter<bigint>('wake');
   const watchers = new Set([...watchPairs(targets, 1)].map((p) => p.watcher));
   const ownedByB = (key: string): boolean => watchers.has(key);
-  const b: Awareness = await startOnStore(await open(), { ownsSession: ownedByB, wake: (watcher) => wakes.signal(watcher) });
+  const b: Awareness = await startOnStore(await open(), { ownsSession: ownedByB, wake: (watcher) => wakes.signal(watcher, now()) });
   let a: Awareness;
   try {
     a = await startOnStore(await open(), { ownsSession: (key) => !ownedByB(key) });
@@ -161,15 +130,15 @@ async function noticeDelay(
 function openSqliteRawSide(file: string, targets: number): NoticeSide {
   const append = rawAppender(openRawWithPairs(file, watchPairs(targets, 1)));
   const listener = openRawDb(file, { existing: true });
-  const heard = createSignalWaiter('data_version change');
+  const heard = createSignalWaiter<bigint>('data_version change');
   const names = new Set([path.basename(file), `${path.basename(file)}-wal`]);
   let seen = listener.client.pragma('data_version', { simple: true });
   const watcher = fs.watch(path.dirname(file), (_event, name) => {
     if (name !== null && !names.has(name)) return;
-    const now = listener.client.pragma('data_version', { simple: true });
-    if (now === seen) return;
-    seen = now;
-    for (const cursor of listener.st.pendingCursors.all()) heard.signal(cursor.target);
+    const version = listener.client.pragma('data_version', { simple: true });
+    if (version === seen) return;
+    seen = version;
+    for (const cursor of listener.st.pendingCursors.all()) heard.signal(cursor.target, now());
   });
   return {
     notice: (i) => timedNotice(heard.next(pairOf(i, targets).target), async () => append(rawHumanTurn(pairOf(i, targets).target), Date.now())),
@@ -188,9 +157,9 @@ function openSqliteRawSide(file: string, targets: number): NoticeSide {
 
 async function openPgRawSide(ctx: PgBenchContext, targets: number): Promise<NoticeSide> {
   const { place, pool } = await freshSchema(ctx);
-  const notifications = createSignalWaiter('notification');
+  const notifications = createSignalWaiter<bigint>('notification');
   const gateway = await seedPgCursors(pool, [...watchPairs(targets, 1)].map((p) => idleCursor(p, Date.now())))
-    .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target)))
+    .then(() => openRawGateway(place.url, pool, channelOf(place.schema), (target) => notifications.signal(target, now())))
     .catch(async (e: unknown) => {
       await pool.end();
       throw e;

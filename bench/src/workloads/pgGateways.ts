@@ -13,14 +13,14 @@ import { idleCursor } from '../raw/rawDb.js';
 /** Targets: aggregate records/s of the library against raw at each N (flat out), and p99 delay at N = 4 (paced). */
 const MIN_RECORDS_RATIO = 0.8;
 const LIMIT_P99_MS_AT_4 = 10;
-/** The paced load as a fraction of raw's flat-out records/s at the same N; the untimed warm-up (JIT); the pause between probes. */
+/** The paced load as a fraction of raw's flat-out records/s at the same N; the pause between probes; the targets each gateway loads. */
 const PACED_FRACTION = 0.5;
-const WARM_UP_SECONDS = 8;
 const PROBE_GAP_MS = 15;
 const LOAD_TARGETS = 20;
 /** The re-read statements: the store's (on targets, or every pending cursor) and raw's one read. */
 const REREADS = ['ss_pending_cursors_on', 'ss_pending_cursors', 'SELECT watcher,'];
-const PLAN = { full: { rounds: 3, roundSeconds: 2, warmUp: WARM_UP_SECONDS }, quick: { rounds: 2, roundSeconds: 0.5, warmUp: 0.5 } };
+/** Rounds per phase and seconds per round; `warmUp`: seconds flat out untimed on each side first (JIT). */
+const PLAN = { full: { rounds: 3, roundSeconds: 2, warmUp: 8 }, quick: { rounds: 2, roundSeconds: 0.5, warmUp: 0.5 } };
 
 /** One phase of one side, summed over its gateways; `delaysNs` from a probe's record (one process) to its owner's wake (another). */
 type SideRun = { records: number; seconds: number; delaysNs: number[]; lost: number; notices: number; queries: Record<string, number>; rereadsPerProcess: number[]; cpuUs: number };
@@ -54,12 +54,8 @@ async function openSide(ctx: PgBenchContext, side: 'library' | 'raw', gateways: 
   const { place, pool } = await freshSchema(ctx, 1);
   const probes = Math.ceil((probeSeconds * 1000) / PROBE_GAP_MS) + 20;
   const base = { side, url: place.url, schema: place.schema, gateways, loadTargets: LOAD_TARGETS, probes, probeGapMs: PROBE_GAP_MS, poolSize: PG_POOL_SIZE };
-  try {
-    const now = Date.now();
-    await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat());
-  } finally {
-    await pool.end();
-  }
+  const now = Date.now();
+  await seedPgCursors(pool, Array.from({ length: gateways }, (_, owner) => [...ownedPairs(owner, base)].map((p) => idleCursor(p, now))).flat()).finally(() => pool.end());
   const children: ChildProcess[] = [];
   const kill = (): void => {
     for (const child of children) if (child.exitCode === null) child.kill();
@@ -134,7 +130,7 @@ async function runInterleaved(ctx: PgBenchContext, gateways: number, plan: typeo
 }
 
 /** A side's row figures: records/s over the phase, p50/p99 of the probes' delays. */
-const statsOf = (run: SideRun) => ({ ...summarise(run.delaysNs, run.seconds * 1e9, run.records), n: run.records });
+const statsOf = (run: SideRun) => summarise(run.delaysNs, run.seconds * 1e9, run.records);
 const spread = (values: readonly number[], digits: number, unit: string): string => (values.length === 0 ? '—' : `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}${unit}`);
 const perOp = (count: number, ops: number): string => (ops > 0 ? (count / ops).toFixed(2) : '—');
 const rereadsOf = (run: SideRun): number => run.rereadsPerProcess.reduce((a, b) => a + b, 0);
@@ -158,13 +154,12 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
     const id = `pg8/${gateways}`;
     const processes = `${gateways} gateway process${gateways > 1 ? 'es' : ''}`;
     ctx.progress.update(`${id}: both sides, taking turns`, 0, 1);
-    const run = await runInterleaved(ctx, gateways, plan, !ctx.quick || gateways === 4);
-    const { flat } = run;
+    const { flat, paced, rate } = await runInterleaved(ctx, gateways, plan, !ctx.quick || gateways === 4);
     const lib = statsOf(flat.library);
     const base = statsOf(flat.raw);
     const recordsRatio = lib.opsPerSec / base.opsPerSec;
     const rereads = rereadsOf(flat.library);
-    const heard = (p: Phase): string => `${statsOf(p.library).n} library / ${statsOf(p.raw).n} raw records, ${p.library.delaysNs.length} / ${p.raw.delaysNs.length} probes heard (${p.library.lost} / ${p.raw.lost} not heard by the end)`;
+    const heard = (p: Phase): string => `${p.library.records} library / ${p.raw.records} raw records, ${p.library.delaysNs.length} / ${p.raw.delaysNs.length} probes heard (${p.library.lost} / ${p.raw.lost} not heard by the end)`;
     results.push({
       id,
       title: `${processes} on one schema, recording flat out on each other's watched targets, owners draining on wake`,
@@ -187,7 +182,6 @@ export async function pg8Gateways(ctx: PgBenchContext): Promise<WorkloadResult[]
         `${id} per record, all gateways: ${costLine(flat.library, flat.raw)}. Per notice: library ${perOp(rereads, flat.library.notices)} re-reads (${flat.library.notices} wakes), raw ${perOp(rereadsOf(flat.raw), flat.raw.notices)}.`,
       ],
     });
-    const { paced, rate } = run;
     if (paced === undefined || rate === undefined) continue;
     const libPaced = statsOf(paced.library);
     const rawPaced = statsOf(paced.raw);
