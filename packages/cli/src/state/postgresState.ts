@@ -114,7 +114,7 @@ export async function describePostgresStore(requested: PostgresLocation) {
   const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);
-  try {
+  return reaching(location, async () => {
     await client.connect();
     // The name is checked (checkedLocation), so it needs no quoting.
     const version = await client.query<{ version: number }>(`SELECT coalesce(max(version), 0)::int AS version FROM ${location.schema}.schema_migrations`);
@@ -130,9 +130,5 @@ export async function describePostgresStore(requested: PostgresLocation) {
       schemaVersion: version.rows[0]?.version ?? 0,
       relations: sizes.rows.map((row) => ({ name: row.name, bytes: Number(row.bytes) })),
     };
-  } catch (error) {
-    throw openFailure(location, error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  }).finally(() => client.end().catch(() => undefined));
 }

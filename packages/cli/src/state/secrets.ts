@@ -84,11 +84,8 @@ export function maskUrl(value: string): string {
 export function secretsOf(value: string): string[] {
   const parts = splitUrl(value.trim());
   if (parts === undefined) return [];
-  const raw = [
-    ...(parts.password !== undefined ? [parts.password] : []),
-    ...(parts.query === undefined ? [] : parametersOf(parts.query).filter((p) => p.value !== undefined && !isShownParameter(p.name)).map((p) => p.value ?? '')),
-    ...(parts.fragment !== undefined ? [parts.fragment] : []),
-  ];
+  const hidden = parametersOf(parts.query ?? '').filter((p) => !isShownParameter(p.name));
+  const raw = [parts.password, ...hidden.map((p) => p.value), parts.fragment].filter((text) => text !== undefined);
   const all = raw.flatMap((text) => [text, decoded(text) ?? text]).filter((text) => text.length > 0);
   return [...new Set(all)];
 }
@@ -124,8 +121,7 @@ export type Redact = (text: string) => string;
  * @example redactorFor(dbValuesOf(argv, env['SESSION_STATE_DB']))('connect to postgres://u:pw@h failed')
  */
 export function redactorFor(values: readonly string[]): Redact {
-  const kept = [...values];
-  return (text) => (kept.length === 0 ? text : redactWith(kept, text));
+  return (text) => redactWith(values, text);
 }
 
 /** The --db values a command line and environment may carry: `--db X`, `--db=X`, and the environment variable. */
