@@ -17,16 +17,10 @@ import type { StateFilePath } from './stateLocation.js';
  * or a file that cannot be read (exit 1, naming the cause). Returns the probe otherwise.
  */
 function refuseUnusable(path: string, probe: StateFileProbe): Extract<StateFileProbe, { kind: 'missing' | 'empty' | 'state' }> {
-  switch (probe.kind) {
-    case 'not-a-file':
-      throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
-    case 'foreign':
-      throw new UsageError('--db', `${path} is not a session-state file (${probe.reason}); choose another --db`);
-    case 'unreadable':
-      throw new StorageError(`cannot read the state file ${path}: ${probe.reason}`);
-    default:
-      return probe;
-  }
+  if (probe.kind === 'not-a-file') throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
+  if (probe.kind === 'foreign') throw new UsageError('--db', `${path} is not a session-state file (${probe.reason}); choose another --db`);
+  if (probe.kind === 'unreadable') throw new StorageError(`cannot read the state file ${path}: ${probe.reason}`);
+  return probe;
 }
 
 /**
