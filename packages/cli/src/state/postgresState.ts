@@ -94,11 +94,7 @@ export async function openExistingPostgresStore(requested: PostgresLocation): Pr
   return open(location);
 }
 
-/**
- * Opens the store for a write command, creating the schema and migrating it as a gateway would;
- * `note` is told when it was created. With `create: false` (`--no-create`) a schema without a
- * store is refused instead, and nothing is created.
- */
+/** openForWriting on PostgreSQL: a schema without a store is created and migrated as a gateway would. */
 export async function openOrCreatePostgresStore(requested: PostgresLocation, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const { location, exists } = await locate(requested, create ? undefined : '--no-create refuses to create one; check --db and --schema');
   const store = await open(location);

@@ -87,11 +87,8 @@ export async function openExistingStore(at: StateFilePath, forWriting: boolean):
 }
 
 /**
- * Opens the state file for a write command, creating it (and its schema) when missing or empty,
- * and then telling `note` so: a mistyped --db must not make a new file without a word. With
- * `create: false` (`--no-create`) a missing or empty file is refused instead, and nothing is
- * created. An existing non-empty file that is not a session-state file is refused before the
- * adapter opens it, since opening would write our schema into another program's file.
+ * openForWriting on a state file, where an empty file counts as none. A non-empty file that is not a
+ * session-state file is refused before the adapter opens it, which would write our schema into it.
  */
 export async function openOrCreateStore(at: StateFilePath, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const probe = refuseUnusable(at.path, probeStateFile(at.file));
