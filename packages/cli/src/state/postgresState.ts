@@ -40,20 +40,6 @@ function isConnectionFailure(error: unknown): boolean {
   return typeof code === 'string' && (/^E[A-Z]+$/u.test(code) || /^(?:08|28|3D)/u.test(code));
 }
 
-/**
- * An Error naming the server (`host:port`, 5432 when the URL names none, and the masked URL) and,
- * for a failure inside the database, the schema; never the password.
- */
-function openFailure(location: CheckedLocation, error: unknown): Error {
-  const masked = maskUrl(location.url);
-  const parsed = orElse(() => new URL(masked), undefined);
-  const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
-  const message = isConnectionFailure(error)
-    ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
-    : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
-  return new StorageError(message);
-}
-
 // A command runs one operation at a time; two connections leave room for the facade's own work
 // without taking much of a server that gateways share.
 const CLI_MAX_CONNECTIONS = 2;
@@ -61,12 +47,21 @@ const CLI_MAX_CONNECTIONS = 2;
 /** A location whose schema is checked and defaulted: what every opener below works on. */
 type CheckedLocation = PostgresLocation & { readonly schema: string };
 
-/** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
+/**
+ * `use`'s result; its failure is an Error naming the server (`host:port`, 5432 when the URL names none, and the
+ * masked URL) and, for a failure inside the database, the schema; never the password.
+ */
 async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
     return await use();
   } catch (error) {
-    throw openFailure(location, error);
+    const masked = maskUrl(location.url);
+    const parsed = orElse(() => new URL(masked), undefined);
+    const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
+    const message = isConnectionFailure(error)
+      ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
+      : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
+    throw new StorageError(message);
   }
 }
 

@@ -28,10 +28,7 @@ const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
 
 const decoded = (text: string): string | undefined => orElse(() => decodeURIComponent(text.replace(/\+/gu, ' ')), undefined);
 
-function isShownParameter(rawName: string): boolean {
-  const name = decoded(rawName);
-  return name !== undefined && SHOWN_PARAMETERS.has(name.trim().toLowerCase());
-}
+const isShownParameter = (rawName: string): boolean => SHOWN_PARAMETERS.has(decoded(rawName)?.trim().toLowerCase() ?? '');
 
 /**
  * What follows the prefix: the user info (user, and the password after its first `:`), the
