@@ -46,7 +46,7 @@ function splitUrl(value: string) {
   return { prefix, user, password, location, query, fragment };
 }
 
-/** The query's parameters as [separator-led raw pair, raw name, raw value]. */
+/** The query's parameters: each one's raw name, raw value (none without `=`) and the `&` or `;` before it. */
 function parametersOf(query: string): { readonly name: string; readonly value?: string; readonly separator: string }[] {
   return query.split(/(?=[&;])/u).map((piece) => {
     const separator = /^[&;]/u.test(piece) ? piece.charAt(0) : '';
