@@ -84,13 +84,9 @@ const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as c
 
 /** A positive duration with a unit, `30d`, `12h`, `90m`, `45s` or `500ms`, as milliseconds. */
 export function parseDuration(value: string): number {
-  const match = /^(\d{1,9})(ms|s|m|h|d)$/u.exec(value);
-  const amount = match?.[1];
-  const unit = match?.[2] as keyof typeof UNIT_MS | undefined;
-  if (amount === undefined || unit === undefined || Number(amount) < 1) {
-    throw invalid('a positive duration such as 30d, 12h, 90m, 45s or 500ms', value);
-  }
-  return Number(amount) * UNIT_MS[unit];
+  const [, amount, unit] = /^(\d{1,9})(ms|s|m|h|d)$/u.exec(value) ?? [];
+  if (amount === undefined || Number(amount) < 1) throw invalid('a positive duration such as 30d, 12h, 90m, 45s or 500ms', value);
+  return Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
 }
 
 /** A JSON object argument such as `--payload '{"channel":"telegram"}'`. */

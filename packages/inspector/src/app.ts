@@ -1,25 +1,21 @@
 // The inspector's HTTP routes (hono): the page and its files, the JSON endpoints, the event stream
 // that pushes each new overview, and /metrics. Read-only by construction: only GET routes exist,
 // and every handler reads through the store port's read methods.
-import { explainPair, failureMessage, type StateStore } from '@session-state/domain';
+import { explainPair, failureMessage } from '@session-state/domain';
 import { Hono } from 'hono';
 
 import { eventStreams } from './eventStream.js';
 import { hostGuard } from './hostCheck.js';
 import type { LiveOverview } from './liveOverview.js';
 import { BadParameterError, integerParam, sessionKeyParam } from './queryParams.js';
+import type { InspectorOptions } from './startInspector.js';
 import type { StaticAsset } from './staticAssets.js';
 import { readTimeline, TIMELINE_MAX_EVENTS } from './timeline.js';
 
-/** What the routes read from. */
-export interface InspectorAppDeps {
-  readonly store: StateStore;
+/** What the routes read from: the caller's store, label and metrics text, and what startInspector made of them. */
+export interface InspectorAppDeps extends Pick<InspectorOptions, 'store' | 'label' | 'metricsText'> {
   readonly live: LiveOverview;
   readonly assets: ReadonlyMap<string, StaticAsset>;
-  /** What the page names as its store (a file path, or a URL without its password). */
-  readonly label: string;
-  /** The Prometheus text served at /metrics; without it /metrics answers 404 saying so. */
-  readonly metricsText?: () => Promise<string>;
   /** The Host header values to answer (the names of the listening address); anything else is refused. */
   readonly allowedHosts: () => ReadonlySet<string>;
 }

@@ -24,13 +24,8 @@ const SIGNAL_FALLBACK_MS = 2000;
 
 /** Identity, size and change time of `file`, or `none` when it does not exist. */
 function statToken(file: string): string {
-  try {
-    const { ino, size, mtimeNs, ctimeNs } = fs.statSync(file, { bigint: true });
-    return `${ino}:${size}:${mtimeNs}:${ctimeNs}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
-    throw error;
-  }
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? 'none' : `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 }
 
 /**

@@ -22,21 +22,16 @@ export function eventStreams(live: LiveOverview) {
 
   const handler = (c: Context): Response | Promise<Response> =>
     streamSSE(c, async (stream) => {
-      let stopped = false;
-      let end: () => void = () => undefined;
-      const ended = new Promise<void>((resolve) => {
-        end = () => {
-          stopped = true;
-          resolve();
-        };
-      });
+      const ending = new AbortController();
+      const end = (): void => ending.abort();
+      const ended = new Promise((resolve) => ending.signal.addEventListener('abort', resolve, { once: true }));
       let inFlight = false;
       let waiting: OverviewFrame | undefined;
       let retry = true;
       const socket = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       const pump = async (): Promise<void> => {
         inFlight = true;
-        while (waiting !== undefined && !stopped) {
+        while (waiting !== undefined && !ending.signal.aborted) {
           const frame = waiting;
           waiting = undefined;
           const message = { event: 'overview', id: String(frame.update.version), data: frame.data, ...(retry ? { retry: RETRY_MS } : {}) };

@@ -3,6 +3,7 @@
 // grows with what the last read cost, so the server answers between reads of a large store), and
 // pushed to every open event stream, serialised once, only when it differs from the last one.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { failureMessage, type StateStore } from '@session-state/domain';
 
@@ -56,7 +57,6 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
   let reading: Promise<void> | undefined;
   let again = false;
   let lastCostMs = 0;
-  let pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
 
   const readOnce = async (): Promise<void> => {
     const started = performance.now();
@@ -79,13 +79,9 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
     for (const listener of listeners) listener(next);
   };
 
-  const rest = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.min(MAX_PAUSE_MS, lastCostMs * PAUSE_PER_READ_COST));
-      pause = { timer, resolve };
-    }).finally(() => {
-      pause = undefined;
-    });
+  // The pause before a queued re-read; `close` ends it early.
+  const resting = new AbortController();
+  const rest = (): Promise<void> => sleep(Math.min(MAX_PAUSE_MS, lastCostMs * PAUSE_PER_READ_COST), undefined, { signal: resting.signal }).catch(() => undefined);
 
   const refresh = (): Promise<void> => {
     if (running !== undefined) {
@@ -124,10 +120,7 @@ export async function startLiveOverview(store: StateStore, changes: ChangeSource
     close: async (): Promise<void> => {
       closed = true;
       listeners.clear();
-      if (pause !== undefined) {
-        clearTimeout(pause.timer);
-        pause.resolve();
-      }
+      resting.abort();
       await subscription.close();
       if (running !== undefined) await running;
     },

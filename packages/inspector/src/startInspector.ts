@@ -1,6 +1,7 @@
 // Starts the inspector: reads the overview, keeps it current from the change source, and serves
 // the page and its endpoints on a local port until closed. It never writes to the store; the
 // caller opens the store (read-only) and closes it after the inspector.
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 
 import { createAdaptorServer } from '@hono/node-server';
@@ -61,13 +62,8 @@ export async function startInspector(options: InspectorOptions): Promise<Running
   const { app, endStreams } = createInspectorApp({ ...options, live, assets, allowedHosts: () => allowed });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    // Rejects with the listen error (EADDRINUSE, EACCES) when it comes before 'listening'.
+    await once(server.listen(port, host), 'listening');
   } catch (error) {
     await live.close();
     throw error;

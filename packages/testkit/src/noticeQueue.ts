@@ -82,10 +82,6 @@ export class NoticeQueueModel {
     if (pairs.size === 0) this.entries.delete(watcher);
   }
 
-  removeWatcher(watcher: string): void {
-    this.entries.delete(watcher);
-  }
-
   /** Puts the watcher's entries in `order` (texts), as a store's restart scan ordered them. */
   reorder(watcher: string, order: readonly string[]): void {
     const pairs = this.entries.get(watcher);

@@ -100,6 +100,7 @@ export class ReferenceModel {
     if (step.notice !== undefined) this.queue.offer(watcher, target, step.notice.acked, step.notice.notified);
   }
 
+  /** Removes the pair's cursor and its queued notice: only a pair with a cursor has one, so this is how every notice leaves but a drain. */
   private removeCursor(watcher: string, target: string): void {
     const targets = this.cursors.get(watcher);
     if (targets === undefined) return;
@@ -135,7 +136,6 @@ export class ReferenceModel {
     });
     for (const { watcher, target, cursor } of this.allCursors()) {
       if (target !== input.sessionKey || watcher === seedWatcher) continue;
-      if (!notifiesWatcher(watcher, input)) continue;
       this.applyRule(watcher, target, NOTICE_RULES.change(cursor, watcher, { ...input, sequence }), now);
     }
     if (seedWatcher !== undefined) {
@@ -190,13 +190,10 @@ export class ReferenceModel {
 
   sessionReset(watcher: string): void {
     for (const target of [...(this.cursors.get(watcher)?.keys() ?? [])]) this.removeCursor(watcher, target);
-    this.queue.removeWatcher(watcher);
   }
 
   sessionDeleted(key: string): void {
     for (const { watcher, target } of this.allCursors()) if (watcher === key || target === key) this.removeCursor(watcher, target);
-    this.queue.removeWatcher(key);
-    for (const watcher of this.queue.watchers()) this.queue.remove(watcher, key);
     const session = this.sessions.get(key);
     if (session === undefined) return;
     const last = session.events[session.events.length - 1];

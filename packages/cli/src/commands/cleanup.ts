@@ -14,9 +14,8 @@ import { openExisting, stateLocation } from '../state/stateLocation.js';
 
 /** Runs the facade's sessionReset, counting the watcher's cursors first. */
 async function reset(store: StateStore, awareness: SessionStateAwareness, watcher: string) {
-  const cursors = await store.listCursors({ watcher: watcher as SessionKey });
+  const cursorsRemoved = (await store.listCursors({ watcher: watcher as SessionKey })).length;
   await awareness.sessionReset(watcher);
-  const cursorsRemoved = cursors.length;
   const line = cursorsRemoved === 0 ? `reset ${watcher}: it watched nothing; nothing removed` : `reset ${watcher}: removed its ${plural(cursorsRemoved, 'cursor')} (and their notices)`;
   return { json: { watcher, cursorsRemoved }, line };
 }

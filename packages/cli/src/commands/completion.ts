@@ -19,15 +19,14 @@ function completedOption(option: Option) {
 
 type CompletedOption = ReturnType<typeof completedOption>;
 
-const HELP_OPTION: CompletedOption = { names: ['-h', '--help'], description: 'display help for command', takesValue: false, choices: undefined, isPath: false };
-
 /**
  * The program's tree as the generators below use it: the global options, and each command with its
  * options (its own and the global ones) and its first argument's choices; and the name of the shell
  * function they define.
  */
 function completedCommands(program: Command) {
-  const global = [...program.options.map(completedOption), HELP_OPTION];
+  // The help's own list: the program's options and commander's -h, --help.
+  const global = program.createHelp().visibleOptions(program).map(completedOption);
   const inherited = global.filter((option) => !option.names.includes('--version') && !option.names.includes('-V'));
   const commands = program.commands.map((command) => ({
     name: command.name(),

@@ -64,8 +64,14 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   write(`session-state demo on ${file} (${removed ? 'removed the previous demo file' : 'a new state file'})`);
 
   // The timeline: a day heading, numbered steps, their details and the notices quoted verbatim.
+  // The watchers woken, in order; `mark` is where the current step's wakes begin.
+  const wakes: string[] = [];
+  let mark = 0;
   let steps = 0;
-  const step = (title: string): void => write(`${String(++steps).padStart(2)}. ${title}`);
+  const step = (title: string): void => {
+    mark = wakes.length;
+    write(`${String(++steps).padStart(2)}. ${title}`);
+  };
   const detail = (text: string): void => write(`      ${text}`);
   const quote = (notices: readonly Notice[]): void => notices.forEach((notice) => write(`      "${notice.text}"`));
   const startMs = endMs - STORY_DAYS * DAY_MS;
@@ -74,9 +80,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
     now = startMs + n * DAY_MS;
     write(`\nday ${n}`);
   };
-  // The watchers woken, in order; `mark` is where the current step's wakes begin.
-  const wakes: string[] = [];
-  let mark = 0;
   const wakesSince = (watcher?: string): number => wakes.slice(mark).filter((key) => watcher === undefined || key === watcher).length;
   const openFile = async (): Promise<{ store: StateStore; awareness: SessionStateAwareness }> => {
     const opened = openSqliteStore({ path: at.file });
@@ -101,7 +104,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
 
   // 2. a burst of human messages: one notice, one wake
   step('a human jumps into the researcher over telegram with 3 quick messages');
-  mark = wakes.length;
   const burst = [await humanMessage(awareness), await humanMessage(awareness), await humanMessage(awareness)];
   const burstNotices = awareness.pending(MANAGER);
   detail(`human_direct_message ${sequences(burst)} -> ${MANAGER}: ${plural(burstNotices.length, 'notice')}, ${plural(wakesSince(MANAGER), 'wake')}`);
@@ -110,7 +112,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   // 3. drain, then reconcile from the number in the notice
   const firstSince = burstNotices[0]?.changesSince ?? 0;
   step(`the manager's turn drains it and reconciles: status --since ${firstSince}`);
-  mark = wakes.length;
   const drained = await awareness.drain(MANAGER);
   const rest = awareness.pending(MANAGER);
   const reopenedSince = rest.map((notice) => `changesSince ${notice.changesSince}`).join(', ');
@@ -128,7 +129,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   // 4. a change while a notice is pending: the drain reopens exactly once
   toDay(2);
   step("the researcher's goal changes while that reopened notice is pending");
-  mark = wakes.length;
   const goalChange = { kind: 'goal_changed', actorType: 'human', summary: 'goal updated: compare three vendors' } as const;
   const goal = eventOf(await awareness.record({ sessionKey: RESEARCHER, ...goalChange }));
   detail(`goal_changed #${goal.sequence} -> still ${plural(awareness.pending(MANAGER).length, 'notice')} pending, ${plural(wakesSince(MANAGER), 'new wake')}`);
@@ -146,7 +146,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   // 5. a child run fails: log only
   toDay(20);
   step('a child run of the researcher fails with a timeout');
-  mark = wakes.length;
   const timeout = { kind: 'run_failed', actorType: 'system', summary: 'child run failed', payload: { outcome: 'timeout' } } as const;
   const failed = eventOf(await awareness.record({ sessionKey: RESEARCHER, ...timeout, dedupeKey: 'run-terminal:run-7' }));
   detail(`run_failed #${failed.sequence} ${payloadLabel(failed.payload)} is log only: ${awareness.pending(MANAGER).length} pending, ${plural(wakesSince(), 'wake')}`);
@@ -169,7 +168,6 @@ async function playDemo(at: StateFilePath, write: (line: string) => void, note: 
   toDay(25);
   step(`the gateway restarts: close, then reopen ${file}`);
   await awareness.close();
-  mark = wakes.length;
   ({ store, awareness } = await openFile());
   const recovered = awareness.pending(MANAGER);
   const same = recovered.length === managerNotices.length && recovered.every((notice, i) => notice.text === managerNotices[i]?.text);

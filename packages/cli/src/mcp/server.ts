@@ -4,6 +4,7 @@
 // `subscriptions/listen`) alike; the notices a tool answer carries are confirmed once the wire wrote it. Only the `mcp`
 // command loads this folder, and so the SDK.
 import { Writable, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type RequestId, type Tool } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -134,10 +135,8 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
   try {
     await stopped;
     stopping.abort();
-    // Bounded: a request the SDK itself chose not to answer must not keep the process alive.
-    let grace: NodeJS.Timeout | undefined;
-    await Promise.race([wire.answered(), new Promise((resolve) => (grace = setTimeout(resolve, ANSWER_GRACE_MS)))]);
-    clearTimeout(grace);
+    // Bounded: a request the SDK itself chose not to answer must not keep the process alive (nor does the unref'd timer).
+    await Promise.race([wire.answered(), sleep(ANSWER_GRACE_MS, undefined, { ref: false })]);
     // The last answer is written on the next turn of the event loop, and its notices confirmed after it.
     await new Promise((resolve) => setImmediate(resolve));
     await Promise.all(confirming);

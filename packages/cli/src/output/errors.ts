@@ -2,6 +2,7 @@
 // other failure (storage, a broken file) exits 1; both print one `error: …` line on stderr
 // through the run's note writer, which removes the secrets of --db.
 import { CommanderError } from 'commander';
+import { failureMessage, isStoreError } from '@session-state/domain';
 
 /** The process exit statuses of `session-state`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -50,13 +51,7 @@ export function reportError(error: unknown, writeErr: (line: string) => void): n
     writeErr(`error: ${oneLine(error.message)}`);
     return EXIT.usage;
   }
-  const message = error instanceof Error ? error.message : describeThrown(error);
+  const message = isStoreError(error) ? `storage failed during ${error.operation}: ${error.message}` : failureMessage(error);
   writeErr(`error: ${oneLine(message)}`);
   return EXIT.failure;
-}
-
-function describeThrown(value: unknown): string {
-  const { message, operation } = (typeof value === 'object' && value !== null ? value : {}) as { message?: unknown; operation?: unknown };
-  if (typeof message !== 'string') return String(value);
-  return typeof operation === 'string' ? `storage failed during ${operation}: ${message}` : message;
 }

@@ -35,15 +35,10 @@ export interface CliIo {
 
 /** The run's first interrupt: `promise` resolves on it, `isSet` tells whether it came; `dispose` stops listening. */
 export function interruption(io: CliIo): { readonly promise: Promise<void>; readonly isSet: () => boolean; readonly dispose: () => void } {
-  let set = false;
-  let dispose: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    dispose = io.onInterrupt(() => {
-      set = true;
-      resolve();
-    });
-  });
-  return { promise, isSet: () => set, dispose };
+  const interrupted = new AbortController();
+  const promise = new Promise<void>((resolve) => interrupted.signal.addEventListener('abort', () => resolve(), { once: true }));
+  const dispose = io.onInterrupt(() => interrupted.abort());
+  return { promise, isSet: () => interrupted.signal.aborted, dispose };
 }
 
 /** The real process: its stdout, stderr, environment, working directory, SIGINT and SIGTERM. */

@@ -30,20 +30,11 @@ export async function removePreviousDemoFile(at: StateFilePath, demoKeys: readon
   const { path: file, file: opened } = at;
   const { openSqliteStore, probeStateFile, stateFileLabels } = await import('@session-state/adapters-sqlite');
   const probe = probeStateFile(opened);
-  switch (probe.kind) {
-    case 'missing':
-      return false;
-    case 'not-a-file':
-      throw refuse(at, `is ${probe.what}, not a state file`);
-    case 'unreadable':
-      throw new StorageError(`cannot read ${file}: ${probe.reason}; refusing to remove it`);
-    case 'empty':
-      throw refuse(at, 'is an empty file');
-    case 'foreign':
-      throw refuse(at, `is not a session-state file (${probe.reason})`);
-    case 'state':
-      break;
-  }
+  if (probe.kind === 'missing') return false;
+  if (probe.kind === 'not-a-file') throw refuse(at, `is ${probe.what}, not a state file`);
+  if (probe.kind === 'unreadable') throw new StorageError(`cannot read ${file}: ${probe.reason}; refusing to remove it`);
+  if (probe.kind === 'empty') throw refuse(at, 'is an empty file');
+  if (probe.kind === 'foreign') throw refuse(at, `is not a session-state file (${probe.reason})`);
   if (!stateFileLabels(opened).includes(DEMO_LABEL)) {
     throw refuse(at, 'is a session-state file the demo did not make (if it is a demo file of an older version, delete it yourself)');
   }

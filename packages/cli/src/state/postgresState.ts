@@ -40,20 +40,6 @@ function isConnectionFailure(error: unknown): boolean {
   return typeof code === 'string' && (/^E[A-Z]+$/u.test(code) || /^(?:08|28|3D)/u.test(code));
 }
 
-/**
- * An Error naming the server (`host:port`, 5432 when the URL names none, and the masked URL) and,
- * for a failure inside the database, the schema; never the password.
- */
-function openFailure(location: CheckedLocation, error: unknown): Error {
-  const masked = maskUrl(location.url);
-  const parsed = orElse(() => new URL(masked), undefined);
-  const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
-  const message = isConnectionFailure(error)
-    ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
-    : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
-  return new StorageError(message);
-}
-
 // A command runs one operation at a time; two connections leave room for the facade's own work
 // without taking much of a server that gateways share.
 const CLI_MAX_CONNECTIONS = 2;
@@ -61,12 +47,21 @@ const CLI_MAX_CONNECTIONS = 2;
 /** A location whose schema is checked and defaulted: what every opener below works on. */
 type CheckedLocation = PostgresLocation & { readonly schema: string };
 
-/** `use`'s result; its failure names the server (and, inside the database, the schema), never the password. */
+/**
+ * `use`'s result; its failure is an Error naming the server (`host:port`, 5432 when the URL names none, and the
+ * masked URL) and, for a failure inside the database, the schema; never the password.
+ */
 async function reaching<T>(location: CheckedLocation, use: () => Promise<T>): Promise<T> {
   try {
     return await use();
   } catch (error) {
-    throw openFailure(location, error);
+    const masked = maskUrl(location.url);
+    const parsed = orElse(() => new URL(masked), undefined);
+    const where = parsed === undefined || parsed.hostname === '' ? masked : `${parsed.hostname}:${parsed.port === '' ? '5432' : parsed.port} (${masked})`;
+    const message = isConnectionFailure(error)
+      ? `cannot connect to PostgreSQL at ${where}: ${reasonOf(error, location.url)}`
+      : `cannot open the PostgreSQL store in schema ${location.schema} at ${where}: ${reasonOf(error, location.url)}`;
+    throw new StorageError(message);
   }
 }
 
@@ -94,11 +89,7 @@ export async function openExistingPostgresStore(requested: PostgresLocation): Pr
   return open(location);
 }
 
-/**
- * Opens the store for a write command, creating the schema and migrating it as a gateway would;
- * `note` is told when it was created. With `create: false` (`--no-create`) a schema without a
- * store is refused instead, and nothing is created.
- */
+/** openForWriting on PostgreSQL: a schema without a store is created and migrated as a gateway would. */
 export async function openOrCreatePostgresStore(requested: PostgresLocation, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const { location, exists } = await locate(requested, create ? undefined : '--no-create refuses to create one; check --db and --schema');
   const store = await open(location);
@@ -114,7 +105,7 @@ export async function describePostgresStore(requested: PostgresLocation) {
   const { location } = await locate(requested, `run "${requested.tool} record" first, or choose the schema with --schema`);
   const client = new pg.Client({ connectionString: location.url });
   client.on('error', () => undefined);
-  try {
+  return reaching(location, async () => {
     await client.connect();
     // The name is checked (checkedLocation), so it needs no quoting.
     const version = await client.query<{ version: number }>(`SELECT coalesce(max(version), 0)::int AS version FROM ${location.schema}.schema_migrations`);
@@ -130,9 +121,5 @@ export async function describePostgresStore(requested: PostgresLocation) {
       schemaVersion: version.rows[0]?.version ?? 0,
       relations: sizes.rows.map((row) => ({ name: row.name, bytes: Number(row.bytes) })),
     };
-  } catch (error) {
-    throw openFailure(location, error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  }).finally(() => client.end().catch(() => undefined));
 }

@@ -28,10 +28,7 @@ const SHOWN_PARAMETERS: ReadonlySet<string> = new Set([
 
 const decoded = (text: string): string | undefined => orElse(() => decodeURIComponent(text.replace(/\+/gu, ' ')), undefined);
 
-function isShownParameter(rawName: string): boolean {
-  const name = decoded(rawName);
-  return name !== undefined && SHOWN_PARAMETERS.has(name.trim().toLowerCase());
-}
+const isShownParameter = (rawName: string): boolean => SHOWN_PARAMETERS.has(decoded(rawName)?.trim().toLowerCase() ?? '');
 
 /**
  * What follows the prefix: the user info (user, and the password after its first `:`), the
@@ -49,7 +46,7 @@ function splitUrl(value: string) {
   return { prefix, user, password, location, query, fragment };
 }
 
-/** The query's parameters as [separator-led raw pair, raw name, raw value]. */
+/** The query's parameters: each one's raw name, raw value (none without `=`) and the `&` or `;` before it. */
 function parametersOf(query: string): { readonly name: string; readonly value?: string; readonly separator: string }[] {
   return query.split(/(?=[&;])/u).map((piece) => {
     const separator = /^[&;]/u.test(piece) ? piece.charAt(0) : '';
@@ -84,11 +81,8 @@ export function maskUrl(value: string): string {
 export function secretsOf(value: string): string[] {
   const parts = splitUrl(value.trim());
   if (parts === undefined) return [];
-  const raw = [
-    ...(parts.password !== undefined ? [parts.password] : []),
-    ...(parts.query === undefined ? [] : parametersOf(parts.query).filter((p) => p.value !== undefined && !isShownParameter(p.name)).map((p) => p.value ?? '')),
-    ...(parts.fragment !== undefined ? [parts.fragment] : []),
-  ];
+  const hidden = parametersOf(parts.query ?? '').filter((p) => !isShownParameter(p.name));
+  const raw = [parts.password, ...hidden.map((p) => p.value), parts.fragment].filter((text) => text !== undefined);
   const all = raw.flatMap((text) => [text, decoded(text) ?? text]).filter((text) => text.length > 0);
   return [...new Set(all)];
 }
@@ -124,8 +118,7 @@ export type Redact = (text: string) => string;
  * @example redactorFor(dbValuesOf(argv, env['SESSION_STATE_DB']))('connect to postgres://u:pw@h failed')
  */
 export function redactorFor(values: readonly string[]): Redact {
-  const kept = [...values];
-  return (text) => (kept.length === 0 ? text : redactWith(kept, text));
+  return (text) => redactWith(values, text);
 }
 
 /** The --db values a command line and environment may carry: `--db X`, `--db=X`, and the environment variable. */

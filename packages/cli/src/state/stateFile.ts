@@ -17,16 +17,10 @@ import type { StateFilePath } from './stateLocation.js';
  * or a file that cannot be read (exit 1, naming the cause). Returns the probe otherwise.
  */
 function refuseUnusable(path: string, probe: StateFileProbe): Extract<StateFileProbe, { kind: 'missing' | 'empty' | 'state' }> {
-  switch (probe.kind) {
-    case 'not-a-file':
-      throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
-    case 'foreign':
-      throw new UsageError('--db', `${path} is not a session-state file (${probe.reason}); choose another --db`);
-    case 'unreadable':
-      throw new StorageError(`cannot read the state file ${path}: ${probe.reason}`);
-    default:
-      return probe;
-  }
+  if (probe.kind === 'not-a-file') throw new UsageError('--db', `${path} is ${probe.what}, not a state file`);
+  if (probe.kind === 'foreign') throw new UsageError('--db', `${path} is not a session-state file (${probe.reason}); choose another --db`);
+  if (probe.kind === 'unreadable') throw new StorageError(`cannot read the state file ${path}: ${probe.reason}`);
+  return probe;
 }
 
 /**
@@ -93,11 +87,8 @@ export async function openExistingStore(at: StateFilePath, forWriting: boolean):
 }
 
 /**
- * Opens the state file for a write command, creating it (and its schema) when missing or empty,
- * and then telling `note` so: a mistyped --db must not make a new file without a word. With
- * `create: false` (`--no-create`) a missing or empty file is refused instead, and nothing is
- * created. An existing non-empty file that is not a session-state file is refused before the
- * adapter opens it, since opening would write our schema into another program's file.
+ * openForWriting on a state file, where an empty file counts as none. A non-empty file that is not a
+ * session-state file is refused before the adapter opens it, which would write our schema into it.
  */
 export async function openOrCreateStore(at: StateFilePath, create: boolean, note: (line: string) => void): Promise<StateStore> {
   const probe = refuseUnusable(at.path, probeStateFile(at.file));
