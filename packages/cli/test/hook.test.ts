@@ -5,18 +5,10 @@
 import net from 'node:net';
 import path from 'node:path';
 
-import { openSqliteStore } from '@session-state/adapters-sqlite';
-import { createSessionStateAwareness } from '@session-state/app';
-
-import { runHook, USER_PROMPT_SUBMIT } from './support/noticeDelivery.js';
+import { CHILD, MANAGER, OPS, runHook, stateFileWithPendingNotices, USER_PROMPT_SUBMIT } from './support/noticeDelivery.js';
 import { jsonOf, requireBuiltCli, runCli, specNotice, suiteTempDir } from './support/runCli.js';
 
 jest.setTimeout(60_000);
-
-const MANAGER = 'agent:main:main';
-const OPS = 'agent:ops:main';
-const CHILD = 'agent:main:subagent:child-7';
-const silent = { warn: () => undefined, error: () => undefined };
 
 // The input each host documents for each event (Claude Code's hooks reference; Codex's hook input schemas).
 const CLAUDE = { session_id: 'abc123', transcript_path: '/home/u/.claude/projects/p/abc123.jsonl', cwd: '/home/u/p', permission_mode: 'default' };
@@ -33,22 +25,9 @@ const INPUTS: readonly (readonly [host: string, input: Record<string, unknown>])
 
 const suite = suiteTempDir();
 let files = 0;
+const withPendingNotices = (): Promise<string> => stateFileWithPendingNotices(path.join(suite.path, `hook-${(files += 1)}.db`));
 type CursorRow = { watcher: string; acked: number; notified: number; material: number; pending: boolean };
 
-/** A fresh state file where MANAGER and OPS watch CHILD, changed by a human twice; resolves with its path. */
-async function withPendingNotices(): Promise<string> {
-  files += 1;
-  const db = path.join(suite.path, `hook-${files}.db`);
-  const gateway = await createSessionStateAwareness({ store: openSqliteStore({ path: db }), logger: silent, startup: { restartScan: false, prune: 'off' } });
-  try {
-    await gateway.childSpawned({ parentKey: MANAGER, childKey: CHILD });
-    await gateway.sent({ senderKey: OPS, deliveredTo: CHILD, watch: true });
-    for (const summary of ['one', 'two']) expect((await gateway.record({ sessionKey: CHILD, kind: 'human_direct_message', actorType: 'human', summary })).ok).toBe(true);
-  } finally {
-    await gateway.close();
-  }
-  return db;
-}
 const cursorsOf = async (db: string): Promise<CursorRow[]> => jsonOf<CursorRow[]>(await runCli(['cursors', '--json', '--db', db]));
 
 beforeAll(() => requireBuiltCli());

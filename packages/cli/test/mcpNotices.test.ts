@@ -12,39 +12,18 @@ import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createSessionStateAwareness } from '@session-state/app';
 
 import { answerOf, connect, noticesOf } from './support/mcpClient.js';
-import { describeCrossProcessNotices, runHook, USER_PROMPT_SUBMIT } from './support/noticeDelivery.js';
+import { CHILD, describeCrossProcessNotices, MANAGER, OPS, runHook, silent, stateFileWithPendingNotices, USER_PROMPT_SUBMIT } from './support/noticeDelivery.js';
 import { CLI_MAIN, jsonOf, requireBuiltCli, runCli, specNotice, suiteTempDir } from './support/runCli.js';
 
 jest.setTimeout(60_000);
 
-const MANAGER = 'agent:main:main';
-const OPS = 'agent:ops:main';
-const CHILD = 'agent:main:subagent:child-7';
 const READS = { readOnlyHint: true, openWorldHint: false };
-const silent = { warn: () => undefined, error: () => undefined };
 
 const suite = suiteTempDir();
 let files = 0;
+const withPendingNotices = (): Promise<string> => stateFileWithPendingNotices(path.join(suite.path, `state-${(files += 1)}.db`));
 
 type CursorRow = { watcher: string; target: string; acked: number; notified: number; material: number; pending: boolean };
-
-/**
- * A fresh state file where MANAGER and OPS watch CHILD and a human turned in CHILD twice (both notified; the second
- * raises material above the frozen notified); resolves with its path.
- */
-async function withPendingNotices(): Promise<string> {
-  files += 1;
-  const db = path.join(suite.path, `state-${files}.db`);
-  const gateway = await createSessionStateAwareness({ store: openSqliteStore({ path: db }), logger: silent, startup: { restartScan: false, prune: 'off' } });
-  try {
-    await gateway.childSpawned({ parentKey: MANAGER, childKey: CHILD });
-    await gateway.sent({ senderKey: OPS, deliveredTo: CHILD, watch: true });
-    for (const summary of ['one', 'two']) expect((await gateway.record({ sessionKey: CHILD, kind: 'human_direct_message', actorType: 'human', summary })).ok).toBe(true);
-  } finally {
-    await gateway.close();
-  }
-  return db;
-}
 
 const cursorsOf = async (db: string): Promise<CursorRow[]> => jsonOf<CursorRow[]>(await runCli(['cursors', '--json', '--db', db]));
 /** Waits until MANAGER's cursor is acknowledged (the confirm follows the written answer). */

@@ -4,7 +4,8 @@
 // cancel ends it at once, and the two-agent story plays end to end, through notices_wait and through the hook.
 import { spawnSync } from 'node:child_process';
 
-import type { SessionStateAwareness } from '@session-state/app';
+import { openSqliteStore } from '@session-state/adapters-sqlite';
+import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
 import { answerOf, connect, noticesOf } from './mcpClient.js';
 import { CLI_MAIN, jsonOf, runCli, spawnCli, specNotice, type CliRun } from './runCli.js';
@@ -23,6 +24,29 @@ const pair = (): { manager: string; child: string } => {
   pairs += 1;
   return { manager: `agent:m${pairs}:main`, child: `agent:m${pairs}:subagent:researcher` };
 };
+
+/** The SQLite-file fixtures' keys: MANAGER and OPS watch CHILD. */
+export const [MANAGER, OPS, CHILD] = ['agent:main:main', 'agent:ops:main', 'agent:main:subagent:child-7'];
+export const silent = { warn: () => undefined, error: () => undefined };
+
+/**
+ * Makes `db` a fresh state file where MANAGER and OPS watch CHILD and a human turned in CHILD twice (both notified;
+ * the second raises material above the frozen notified); resolves with its path.
+ */
+export async function stateFileWithPendingNotices(db: string): Promise<string> {
+  const gateway = await createSessionStateAwareness({ store: openSqliteStore({ path: db }), logger: silent, startup: { restartScan: false, prune: 'off' } });
+  try {
+    await gateway.childSpawned({ parentKey: MANAGER, childKey: CHILD });
+    await gateway.sent({ senderKey: OPS, deliveredTo: CHILD, watch: true });
+    for (const summary of ['one', 'two']) {
+      const outcome = await gateway.record({ sessionKey: CHILD, kind: 'human_direct_message', actorType: 'human', summary });
+      if (!outcome.ok) throw new Error('the fixture record was refused');
+    }
+  } finally {
+    await gateway.close();
+  }
+  return db;
+}
 
 /** What Claude Code writes on a hook's stdin at UserPromptSubmit (its hooks reference). */
 export const USER_PROMPT_SUBMIT = { session_id: 'abc123', transcript_path: '/tmp/transcript.jsonl', cwd: '/tmp', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'carry on' };
