@@ -4,7 +4,7 @@ import type { CursorSignalSource, OverviewSource, StateStore, StoreMaintenance }
 import pg from 'pg';
 
 import { checkOptions, type PostgresStoreOptions } from './connection/options.js';
-import { channelOf, clientConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
+import { channelOf, clientConfig, poolConfig, unboundedConfig, withUnboundedClient } from './connection/pool.js';
 import { migrate } from './migrations/migrate.js';
 import { acknowledgeRead } from './operations/acknowledgeRead.js';
 import { appendBatch, drain } from './operations/drain.js';
@@ -31,7 +31,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const checked = checkOptions(options);
   const logger = storeLogger('Postgres', options.logger);
   const config = clientConfig(checked);
-  const pool = new pg.Pool({ ...config, max: checked.maxConnections });
+  const pool = new pg.Pool(poolConfig(checked));
   // Unheard, an idle connection's failure would end the process; the pool replaces it on next use.
   pool.on('error', (error) => logger.warn({ error: error.message }, 'an idle connection failed; the pool replaces it'));
   // A backend terminated right after startup fails before checkOut listens; whoever holds the client still sees it.

@@ -1,5 +1,5 @@
 // The store's connection settings: bigint read as number, no search_path (statements name the schema), unbounded connections, the signal channel.
-import pg, { type ClientConfig } from 'pg';
+import pg, { type ClientConfig, type PoolConfig } from 'pg';
 
 import type { CheckedOptions } from './options.js';
 
@@ -31,6 +31,11 @@ export async function withUnboundedClient<T>(config: ClientConfig, work: (client
  * parameters, so no statement more per transaction), and the client gives up on a server that does not answer a second later. */
 export function clientConfig(options: CheckedOptions): ClientConfig {
   return { ...unboundedConfig(options), lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs, query_timeout: options.statementTimeoutMs + 1_000 };
+}
+
+/** The store's pool, in pipeline mode: statements issued back to back (`runBoth`) go out in one round trip. */
+export function poolConfig(options: CheckedOptions): PoolConfig {
+  return { ...clientConfig(options), max: options.maxConnections, pipeline: true };
 }
 
 /** The LISTEN/NOTIFY channel of a schema: gateways on other schemas never hear each other. */

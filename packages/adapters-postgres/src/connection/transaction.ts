@@ -55,6 +55,13 @@ export async function run<P extends object, Row extends unknown[] = unknown[]>(c
   }
 }
 
+/** Two statements sent back to back in one round trip (pipeline mode), run in order; rejects with the first's failure, else the second's. */
+export async function runBoth<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  second.catch(() => undefined);
+  const a = await first;
+  return [a, await second];
+}
+
 /** For watch, prune and the restart scan: a lost COMMIT answer is not asked of the server (asking costs a transaction id). */
 export const NO_COMMIT_CHECK = false;
 

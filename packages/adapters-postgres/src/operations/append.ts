@@ -4,7 +4,7 @@ import { assertAppendRequest, asSequence, planAppend, type AppendOutcome, type A
 import type { PoolClient } from 'pg';
 
 import { isLockedFailure, sqlState } from '../connection/lockedFailure.js';
-import { inTransaction, isRetryable, run } from '../connection/transaction.js';
+import { inTransaction, isRetryable, run, runBoth } from '../connection/transaction.js';
 import { signalPairs } from '../signals/notify.js';
 import type { StoreDb } from '../storeDb.js';
 import { writeCursorPlan } from './journal.js';
@@ -41,15 +41,13 @@ async function appendOne(db: StoreDb, client: PoolClient, request: AppendRequest
   // A named watcher's new cursor starts at the head before the event, read under the head-row lock.
   const [before] = command.watchers === undefined ? [] : await run(client, st.lockHead, { sessionKey: command.sessionKey });
   const params = eventParams(request);
-  const [inserted] = await run(client, st.appendEvent, params);
+  // The cursor read goes out with the insert and runs after it, once the head lock is held.
+  const [[inserted], cursorValues] = await runBoth(run(client, st.appendEvent, params), run(client, st.cursorsOnTarget, { target: command.sessionKey }));
   if (inserted === undefined) throw new Error('the event insert returned no sequence');
   const sequence = asSequence(inserted[0] as number);
-  // The cursors are read after the insert, once the head lock is held.
-  const cursorValues = await run(client, st.cursorsOnTarget, { target: command.sessionKey });
   const plan = planAppend({ command, sequence, appendedAt, occurredAt: params.occurredAt, cursorsOnTarget: decodeStoredCursors(db, 'append', cursorValues), seedWatcher, headBefore: before && headOfRow(before).head });
-  await writeCursorPlan(db, client, plan);
   // Only a cursor that became pending is signalled: a repeat keeps the notice its owner was told of.
-  await signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first'));
+  await runBoth(writeCursorPlan(db, client, plan), signalPairs(db, client, plan.notices.filter((notice) => notice.reason === 'first')));
   return { type: 'appended', event: plan.event, notices: plan.notices };
 }
 
@@ -102,10 +100,7 @@ export async function appendEvents(db: StoreDb, batch: readonly AppendRequest[])
   const attempt = (isolated: boolean, lockFirst = true): Promise<AppendOutcome[]> =>
     inTransaction(db, async (client) => {
       // A multi-session batch's heads, then its cursors, in key order: two gateways' batches never wait on each other in a cycle.
-      if (lockFirst && targets.length > 1) {
-        await run(client, db.statements.lockHeads, { sessionKeys: targets });
-        await run(client, db.statements.lockCursorsOnTargets, { targets });
-      }
+      if (lockFirst && targets.length > 1) await runBoth(run(client, db.statements.lockHeads, { sessionKeys: targets }), run(client, db.statements.lockCursorsOnTargets, { targets }));
       return await appendEach(db, client, batch, isolated, locked);
     });
   // A single request goes straight to its savepoint: a failure then reads (and reports) its rows once.
