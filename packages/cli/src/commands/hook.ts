@@ -3,7 +3,6 @@
 // with none it prints nothing. It owns K for its run (a restart scan of K's cursors alone, never a prune), never
 // exits 2 (both hosts read 2 as "block"), and gives up within HOOK_BUDGET_MS with one line on stderr, exit 1.
 import { text } from 'node:stream/consumers';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { Argument, type Command } from 'commander';
 
@@ -74,11 +73,18 @@ export function registerHook(program: Command, { io, out }: RunContext): void {
           await awareness.close();
         }
       };
-      // An unref'd timer: once run() is done it holds nothing up, so it needs no clearing.
-      const budget = sleep(HOOK_BUDGET_MS, undefined, { ref: false }).then(() => {
-        late = true;
-        throw new StorageError(`the store did not answer within ${HOOK_BUDGET_MS / 1000} s; no notices this turn (they are kept for the next)`);
+      // Cleared when run() settles: a budget left running would reject later, with no one awaiting it.
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => {
+          late = true;
+          reject(new StorageError(`the store did not answer within ${HOOK_BUDGET_MS / 1000} s; no notices this turn (they are kept for the next)`));
+        }, HOOK_BUDGET_MS).unref();
       });
-      await Promise.race([run(), budget]);
+      try {
+        await Promise.race([run(), budget]);
+      } finally {
+        clearTimeout(timer);
+      }
     });
 }
