@@ -46,7 +46,8 @@ export function registerHook(program: Command, { io, out }: RunContext): void {
     .description("a host's hook command: print the watcher's pending notices as the host's additionalContext, then confirm them")
     .addArgument(new Argument('<host>', 'the host that runs the hook').choices(HOSTS).argParser(named('<host>', oneOf(HOSTS))))
     .addOption(checkedOption('--watcher <watcherKey>', 'the watcher session whose notices the agent gets', parseSessionKey).makeOptionMandatory())
-    .addOption(checkedOption('--budget <duration>', "how long it may take before it gives up; keep it under the host's hook timeout", parseDuration).default(HOOK_BUDGET_MS, '4s'))
+    // A longer budget than a timer can hold is the longest it holds, not an immediate give-up.
+    .addOption(checkedOption('--budget <duration>', "how long it may take before it gives up; keep it under the host's hook timeout", (value) => Math.min(parseDuration(value), 2 ** 31 - 1)).default(HOOK_BUDGET_MS, '4s'))
     .addHelpText('after', WHAT_HOOK_DOES)
     .action(async (_host: string, { watcher, budget }: { readonly watcher: string; readonly budget: number }, command: Command) => {
       let late = false;
