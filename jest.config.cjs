@@ -7,6 +7,15 @@
 // loaded; property tests, child-process CLI tests and model checks take 1-3 s here. Jest reads
 // testTimeout from this root config only: a project's own setting is ignored.
 
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+// Node's compile cache for every process the suite starts (Jest's workers, the CLI children, the
+// SQLite store's worker thread, which runs from its TypeScript source): without it each one
+// compiles its modules again, and each worker thread strips thread.ts's types again. It is keyed
+// by content, so it is never stale; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'node-compile-cache');
+
 const postgresUrl = process.env['SESSION_STATE_PG_URL'];
 const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
 

@@ -2,7 +2,8 @@
 // handler that calls `pending(watcher)` at that moment finds a notice, whatever came before: random
 // records (foreign and self-caused), spawns and watches, takes, confirms (of any earlier take), drains,
 // reads as reader, unwatches, restarts, and leases that end by the manual clock or whose timer fires
-// (real time passing) on one process. Lease timers run on real time, so the lease is short here.
+// (real time passing) on one process. Lease timers run on real time, so the lease is short here: a
+// `sleep` waits two leases, and 10 ms still outlasts the few store calls between a take and the next step.
 import { storeMatrix, type StoreHarness, type StoreKind } from '@session-state/testkit';
 import { createManualClock } from '@session-state/adapters-memory';
 import fc from 'fast-check';
@@ -12,7 +13,7 @@ import { meaninglessWakes, startGateway, type GatewayProcess, type SeenWake } fr
 import { CHILD, humanTurn, PARENT, START } from './support/harness.js';
 
 const RUNS = Number(process.env['MODEL_RUNS'] ?? 30);
-const LEASE_MS = 25;
+const LEASE_MS = 10;
 
 // Two main sessions and a nested sub-agent (never woken) watch; any of them and a fourth session change.
 const WATCHERS = ['agent:a:main', 'agent:b:main', 'agent:a:subagent:s'] as const;

@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 
 import { CHILD, MANAGER, OPS, runHook, stateFileWithPendingNotices, USER_PROMPT_SUBMIT } from './support/noticeDelivery.js';
-import { jsonOf, requireBuiltCli, runCli, specNotice, suiteTempDir } from './support/runCli.js';
+import { jsonOf, requireBuiltCli, runCli, spawnCli, specNotice, suiteTempDir } from './support/runCli.js';
 
 jest.setTimeout(60_000);
 
@@ -69,16 +69,17 @@ test('a usage error or a missing store: exit 1, never 2 (which the hosts read as
   expect(missing).toEqual({ status: 1, stdout: '', stderr: expect.stringContaining('no state file at') });
 });
 
-test('a store that never answers: the hook gives up within its budget, with one stderr line and exit 1', async () => {
+test('a store that never answers: the hook gives up within its budget (4 s unless --budget), with one stderr line and exit 1', async () => {
+  expect(spawnCli(['hook', '--help']).stdout).toContain('(default: 4s)');
   // A server that accepts connections and never says a word: a PostgreSQL client waits on it for ever.
   const sockets: net.Socket[] = [];
   const mute = net.createServer((socket) => void sockets.push(socket));
   await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
   const { port } = mute.address() as net.AddressInfo;
   try {
-    const run = runHook('claude-code', MANAGER, ['--db', `postgres://u:secret@127.0.0.1:${port}/db`], USER_PROMPT_SUBMIT);
+    const run = runHook('claude-code', MANAGER, ['--db', `postgres://u:secret@127.0.0.1:${port}/db`, '--budget', '1s'], USER_PROMPT_SUBMIT);
 
-    expect(run).toEqual({ status: 1, stdout: '', stderr: 'error: the store did not answer within 4 s; no notices this turn (they are kept for the next)\n' });
+    expect(run).toEqual({ status: 1, stdout: '', stderr: 'error: the store did not answer within 1 s; no notices this turn (they are kept for the next)\n' });
   } finally {
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => mute.close(resolve));

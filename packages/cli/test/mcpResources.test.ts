@@ -10,7 +10,6 @@ import path from 'node:path';
 import { openSqliteStore } from '@session-state/adapters-sqlite';
 import { createSessionStateAwareness, type SessionStateAwareness } from '@session-state/app';
 
-import { CHECK_INTERVAL_MS } from '../src/mcp/subscriptions.js';
 import { connect, noticesOf, readJson, type Session } from './support/mcpClient.js';
 import { jsonOf, requireBuiltCli, runCli, spawnCli, specNotice, tempDir } from './support/runCli.js';
 
@@ -46,8 +45,19 @@ const humanTurn = (summary: string) => ({ sessionKey: CHILD, kind: 'human_direct
 const recordElsewhere = (summary: string): void => {
   expect(spawnCli(['record', CHILD, '--kind', 'human_direct_message', '--actor', 'human', '--summary', summary, '--db', db]).status).toBe(0);
 };
-/** Long enough for the server's periodic check to have run twice. */
-const twoChecks = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 2.5 * CHECK_INTERVAL_MS));
+/**
+ * A check of everything the server watches, made now instead of waiting out its periodic ones (every
+ * CHECK_INTERVAL_MS): a subscription to another session is answered (a listen stream acknowledged) only after
+ * such a check, so whatever that check told arrived first. The subscription is ended at once.
+ */
+async function checkNow(session: Session): Promise<void> {
+  const uri = 'session-state://sessions/agent:elsewhere:main';
+  if (session.client.getProtocolEra() === 'modern') await (await session.client.listen({ resourceSubscriptions: [uri] })).close();
+  else {
+    await session.client.subscribeResource({ uri });
+    await session.client.unsubscribeResource({ uri });
+  }
+}
 
 describe('on the 2025-11-25 handshake, with --reader and --allow-write', () => {
   let session: Session;
@@ -104,7 +114,7 @@ describe('on the 2025-11-25 handshake, with --reader and --allow-write', () => {
     const burst = await Promise.all(['one', 'two', 'three'].map((summary) => gateway.record(humanTurn(summary))));
     expect(burst.map((result) => result.outcome)).toEqual(['recorded', 'recorded', 'recorded']);
     await session.updates(before + 2, undefined, SESSION);
-    await twoChecks();
+    await checkNow(session);
     expect(session.updated.filter((uri) => uri === SESSION)).toHaveLength(before + 2);
   });
 
@@ -123,7 +133,7 @@ describe('on the 2025-11-25 handshake, with --reader and --allow-write', () => {
     const before = session.updated.length;
 
     recordElsewhere('nobody listens');
-    await twoChecks();
+    await checkNow(session);
 
     expect(session.updated).toHaveLength(before);
     expect(session.protocolErrors).toEqual([]);
@@ -144,7 +154,7 @@ test('on 2026-07-28, a subscriptions/listen stream gets the updates of the URIs 
 
     await subscription.close();
     recordElsewhere('after the stream closed');
-    await twoChecks();
+    await checkNow(session);
     expect(session.updated).toEqual([SESSION]);
     expect(session.stderr()).toBe('');
   } finally {

@@ -24,8 +24,8 @@ const BULK = 'agent:bulk:main';
 const KEYS = [P, C, C2, O, X, BULK, 'global'];
 const HOUR = 60 * 60 * 1000;
 
-/** Aged filler events: more than one prune batch (1000), so prune failures can hit a later batch. */
-const FILLER = scaled(1500);
+/** Aged filler events: more than one prune batch (1000), so prune failures can hit a later batch; no more, as every attempt of the sweep builds them again. */
+const FILLER = scaled(1100);
 
 /**
  * Fillers at T0; cursors, notices, a drain and a reopen-to-be at T0+2h; the clock then at

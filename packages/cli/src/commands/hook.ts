@@ -1,19 +1,19 @@
 // `session-state hook claude-code|codex --watcher K`: a host's hook command. It reads the hook event JSON on stdin,
 // takes K's pending notices and prints them as the host's `additionalContext`, then confirms exactly what it printed;
 // with none it prints nothing. It owns K for its run (a restart scan of K's cursors alone, never a prune), never
-// exits 2 (both hosts read 2 as "block"), and gives up within HOOK_BUDGET_MS with one line on stderr, exit 1.
+// exits 2 (both hosts read 2 as "block"), and gives up within its budget (--budget) with one line on stderr, exit 1.
 import { text } from 'node:stream/consumers';
 
 import { Argument, type Command } from 'commander';
 
-import { checkedOption, named, oneOf, parseSessionKey } from '../args.js';
+import { checkedOption, named, oneOf, parseDuration, parseSessionKey } from '../args.js';
 import { orElse } from '../orElse.js';
 import { createCliLogger } from '../output/cliLogger.js';
 import { StorageError } from '../output/errors.js';
 import type { RunContext } from '../output/io.js';
 import { openExisting, stateLocation } from '../state/stateLocation.js';
 
-/** How long a hook may take, from start to exit: hosts wait on it before the turn goes on. */
+/** How long a hook may take by default, from start to exit: hosts wait on it before the turn goes on. */
 export const HOOK_BUDGET_MS = 4000;
 
 const HOSTS = ['claude-code', 'codex'];
@@ -24,7 +24,7 @@ const WHAT_HOOK_DOES = `
 Reads the host's hook event JSON on stdin (UserPromptSubmit, SessionStart or PostToolUse), prints
   {"hookSpecificOutput":{"hookEventName":"<the event>","additionalContext":"<one notice per line>"}}
 with the watcher's pending notices, then confirms them; with none it prints nothing. A failure (no
-store, one that does not answer within ${HOOK_BUDGET_MS / 1000} s, another event) is one stderr line and exit 1, which
+store, one that does not answer within --budget, another event) is one stderr line and exit 1, which
 both hosts treat as non-blocking. No gateway may own the watcher. Claude Code (.claude/settings.json;
 Codex: the same in ~/.codex/hooks.json, with \`hook codex\`):
   { "hooks": { "UserPromptSubmit": [ { "hooks": [ { "type": "command", "timeout": 10,
@@ -46,8 +46,10 @@ export function registerHook(program: Command, { io, out }: RunContext): void {
     .description("a host's hook command: print the watcher's pending notices as the host's additionalContext, then confirm them")
     .addArgument(new Argument('<host>', 'the host that runs the hook').choices(HOSTS).argParser(named('<host>', oneOf(HOSTS))))
     .addOption(checkedOption('--watcher <watcherKey>', 'the watcher session whose notices the agent gets', parseSessionKey).makeOptionMandatory())
+    // A longer budget than a timer can hold is the longest it holds, not an immediate give-up.
+    .addOption(checkedOption('--budget <duration>', "how long it may take before it gives up; keep it under the host's hook timeout", (value) => Math.min(parseDuration(value), 2 ** 31 - 1)).default(HOOK_BUDGET_MS, '4s'))
     .addHelpText('after', WHAT_HOOK_DOES)
-    .action(async (_host: string, { watcher }: { readonly watcher: string }, command: Command) => {
+    .action(async (_host: string, { watcher, budget }: { readonly watcher: string; readonly budget: number }, command: Command) => {
       let late = false;
       const run = async (): Promise<void> => {
         if (io.stdin === undefined) throw new StorageError('hook needs standard input: the host writes its event JSON there');
@@ -75,14 +77,14 @@ export function registerHook(program: Command, { io, out }: RunContext): void {
       };
       // Cleared when run() settles: a budget left running would reject later, with no one awaiting it.
       let timer: NodeJS.Timeout | undefined;
-      const budget = new Promise<never>((_resolve, reject) => {
+      const outOfTime = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => {
           late = true;
-          reject(new StorageError(`the store did not answer within ${HOOK_BUDGET_MS / 1000} s; no notices this turn (they are kept for the next)`));
-        }, HOOK_BUDGET_MS).unref();
+          reject(new StorageError(`the store did not answer within ${budget / 1000} s; no notices this turn (they are kept for the next)`));
+        }, budget).unref();
       });
       try {
-        await Promise.race([run(), budget]);
+        await Promise.race([run(), outOfTime]);
       } finally {
         clearTimeout(timer);
       }
