@@ -41,7 +41,7 @@ export function payloadFromJson(payloadJson: string): Payload {
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
-    for (const nested of Object.values(value)) deepFreeze(nested);
+    for (const key in value) deepFreeze(value[key]);
     Object.freeze(value);
   }
   return value;

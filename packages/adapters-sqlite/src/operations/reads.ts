@@ -21,8 +21,8 @@ export const { decodeEvent: decodeEventValues, decodeSessionEvent } = storedEven
 export function readChanges(db: StoreDb, sessionKey: SessionKey, since: Sequence, limit: number): ChangesPage {
   const st = db.statements.changesSince;
   return (
-    changesPageOfRows(st.all({ since, sessionKey, limit: limit + 1 }), limit, decodeSessionEvent) ??
-    changesPageOfRows(st.all({ since, sessionKey, limit: ALL_ROWS }), limit, decodeSessionEvent, db)
+    changesPageOfRows(st.all(sessionKey, since, sessionKey, limit + 1), limit, decodeSessionEvent) ??
+    changesPageOfRows(st.all(sessionKey, since, sessionKey, ALL_ROWS), limit, decodeSessionEvent, db)
   );
 }
 

@@ -1,7 +1,7 @@
 // SQLite's own statements as drizzle queries (the shared ones are adapters-sql-common's), rendered ahead of time (render.ts),
 // with the append's statements on the head row's notify marks (operations/logMaterial.ts).
 import type { CursorFilter } from '@session-state/domain';
-import { columnsOf, CURSOR_FIELDS, listCursorsQuery, p, PENDING_FIELDS, q, readCursorJournalQuery, type EventParams, type JournalParams, type Renderable } from '@session-state/adapters-sql-common';
+import { columnsOf, CURSOR_FIELDS, listCursorsQuery, p, PENDING_FIELDS, q, readCursorJournalQuery, sharedStatements, type EventParams, type JournalParams, type Renderable } from '@session-state/adapters-sql-common';
 
 import { queryBuilder as orm } from '../db/queryBuilder.js';
 import { cursorJournal, cursors, events, heads, tables } from '../schema.js';
@@ -153,6 +153,9 @@ export function ownQueries() {
 /** The append's hot statements, bound by position. */
 export function positionalQueries() {
   return {
+    /** The shared changesSince (its key twice), bound by position: a status read runs it at every poll. */
+    changesSince: positional<readonly [sessionKey: string, since: number, sessionKey: string, limit: number]>(sharedStatements(tables).changesSince, ['sessionKey', 'since', 'sessionKey', 'limit']),
+
     /** (target) → every cursor on it, as CursorValues; bound by position (once per record). */
     cursorsOnTarget: positional<readonly [target: string]>(orm.select(columnsOf(cursors, CURSOR_FIELDS)).from(cursors).where(eq(cursors.target, p('target'))), ['target']),
 

@@ -39,7 +39,8 @@ export function createReadMethods({ store, counters, failures, order, board, log
       const key = decodeSessionKey(sessionKey, 'status.sessionKey');
       const { changesSince, limit, reader } = decodeOptional(StatusOptions, statusOptions, 'status') ?? {};
       const fields = { sessionKey: key };
-      return order.enter(async () => {
+      // Awaited, not returned: a promise returned from an async function costs two more turns.
+      return await order.enter(async () => {
         if (changesSince === undefined) {
           const [row] = await failures.storeCall('status', () => store.readHeads([key]), fields);
           return { sessionKey: key, stateVersion: row?.head ?? ZERO };

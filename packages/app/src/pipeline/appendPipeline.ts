@@ -95,18 +95,20 @@ export function createAppendPipeline(deps: PipelineDeps) {
 
   /** One store call (timed for an observer of append batches), settled by `settle` with its outcomes, or with undefined and what it failed with. */
   type Settle<R> = (outcomes: readonly AppendOutcome[] | undefined, failure: unknown) => R;
-  const storeCall = async <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
+  const storeCall = <R>(run: () => Promise<readonly AppendOutcome[]>, appends: number, settle: Settle<R>): Promise<R> => {
     const observeBatch = appends > 0 ? observe.appendBatch : undefined;
     const started = observeBatch === undefined ? 0 : performance.now();
-    let outcomes: readonly AppendOutcome[] | undefined;
-    let failure: unknown;
+    const settled = (outcomes: readonly AppendOutcome[] | undefined, failure?: unknown): R => {
+      observeBatch?.({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
+      return settle(outcomes, failure);
+    };
+    let call: Promise<readonly AppendOutcome[]>;
     try {
-      outcomes = await run();
+      call = run();
     } catch (error) {
-      failure = error;
+      call = Promise.reject(error);
     }
-    observeBatch?.({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
-    return settle(outcomes, failure);
+    return call.then(settled, (error: unknown) => settled(undefined, error));
   };
 
   const flushAppends = (items: readonly AppendItem[]): Promise<readonly RecordResult[]> =>

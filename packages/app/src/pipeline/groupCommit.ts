@@ -17,9 +17,9 @@ export interface GroupCommitOptions<Request> {
   readonly weigh: (request: Request) => number;
 }
 
-type Waiting<Request, Outcome> = { readonly request: Request; readonly resolve: (outcome: Outcome) => void; readonly reject: (error: unknown) => void };
+type Waiting<Outcome> = { readonly resolve: (outcome: Outcome) => void; readonly reject: (error: unknown) => void };
 /** `inBurst`: part of a burst, so a turn of the event loop passes before it is flushed. */
-type Batch<Request, Outcome> = { readonly items: Waiting<Request, Outcome>[]; weight: number; inBurst: boolean };
+type Batch<Request, Outcome> = { readonly requests: Request[]; readonly waiting: Waiting<Outcome>[]; weight: number; inBurst: boolean };
 
 /**
  * `schedule` runs a flush (in the lane; requests arriving while it waits still join the batch);
@@ -36,27 +36,34 @@ export function createGroupCommit<Request, Outcome>(
   let open: Batch<Request, Outcome> | undefined;
   let unhanded: Batch<Request, Outcome>[] = [];
 
-  const run = (batch: Batch<Request, Outcome>) => async (): Promise<void> => {
-    if (batch.inBurst) await nextTurn();
-    if (open === batch) open = undefined;
-    const items = batch.items;
-    if (items.length === 0) return;
-    let outcomes: readonly Outcome[] | undefined;
-    let failure: { readonly error: unknown } | undefined;
-    try {
-      outcomes = await flush(items.map((w) => w.request));
-    } catch (error) {
-      failure = { error };
-    }
-    // Every caller settles: a missing outcome becomes a failure outcome.
-    items.forEach((waiting, i) => {
+  // Every caller settles: a missing outcome becomes a failure outcome.
+  const settle = ({ requests, waiting }: Batch<Request, Outcome>, outcomes: readonly Outcome[] | undefined, failure?: { readonly error: unknown }): void => {
+    for (let i = 0; i < waiting.length; i += 1) {
+      const { resolve, reject } = waiting[i] as Waiting<Outcome>;
       try {
-        waiting.resolve(outcomes?.[i] ?? (onFlushError([waiting.request], failure ? failure.error : new Error('no outcome for this request'))[0] as Outcome));
+        resolve(outcomes?.[i] ?? (onFlushError([requests[i] as Request], failure ? failure.error : new Error('no outcome for this request'))[0] as Outcome));
       } catch (error) {
-        waiting.reject(error);
+        reject(error);
       }
-    });
+    }
   };
+
+  const flushBatch = (batch: Batch<Request, Outcome>): Promise<void> => {
+    if (open === batch) open = undefined;
+    if (batch.requests.length === 0) return Promise.resolve();
+    let flushed: Promise<readonly Outcome[]>;
+    try {
+      flushed = flush(batch.requests);
+    } catch (error) {
+      flushed = Promise.reject(error);
+    }
+    return flushed.then(
+      (outcomes) => settle(batch, outcomes),
+      (error: unknown) => settle(batch, undefined, { error }),
+    );
+  };
+
+  const run = (batch: Batch<Request, Outcome>) => (): Promise<void> => (batch.inBurst ? nextTurn().then(() => flushBatch(batch)) : flushBatch(batch));
 
   const handOver = (): void => {
     const batches = unhanded;
@@ -65,7 +72,7 @@ export function createGroupCommit<Request, Outcome>(
   };
 
   const openBatch = (inBurst: boolean): Batch<Request, Outcome> => {
-    const batch: Batch<Request, Outcome> = { items: [], weight: 0, inBurst };
+    const batch: Batch<Request, Outcome> = { requests: [], waiting: [], weight: 0, inBurst };
     open = batch;
     unhanded.push(batch);
     // The end-of-tick hand-over; nothing to do when flushNow took it first.
@@ -79,13 +86,14 @@ export function createGroupCommit<Request, Outcome>(
       return new Promise<Outcome>((resolve, reject) => {
         const weight = weigh(request);
         let batch = open;
-        if (batch !== undefined && batch.items.length > 0 && (batch.items.length >= bounds.maxRequests || batch.weight + weight > bounds.maxWeight)) {
+        if (batch !== undefined && batch.requests.length > 0 && (batch.requests.length >= bounds.maxRequests || batch.weight + weight > bounds.maxWeight)) {
           batch.inBurst = true;
           batch = openBatch(true);
         } else if (batch === undefined) {
           batch = openBatch(false);
         }
-        batch.items.push({ request, resolve, reject });
+        batch.requests.push(request);
+        batch.waiting.push({ resolve, reject });
         batch.weight += weight;
       });
     },

@@ -86,8 +86,9 @@ export function decodeRecordInput(value: unknown, field = 'record'): E.Either<In
   const { sessionKey, kind, actorType, summary, actorSessionKey, payload, dedupeKey, occurredAt, onlyIfWatched } = decoded.right;
   const outcome: unknown = payload?.value['outcome'];
   if (kind === 'run_failed' && !RunOutcome.is(outcome)) return E.left(invalidInput(`${field}.payload.outcome`, outcome, `${RunOutcome.name} for run_failed`));
+  const named = decoded.right.watchers;
   const notified = (key: SessionKey): boolean => key !== sessionKey && key !== actorSessionKey && isAgentQualified(key);
-  const watchers = kindClass(kind) === 'notify' ? [...new Set(decoded.right.watchers?.filter(notified))] : [];
+  const watchers = named !== undefined && kindClass(kind) === 'notify' ? [...new Set(named.filter(notified))] : [];
   // Always built in this key order (one object shape); a named watcher that takes part makes the session watched.
   const command: Record<string, unknown> = { sessionKey, kind, actorType, summary, onlyIfWatched: onlyIfWatched === true && watchers.length === 0 };
   if (actorSessionKey !== undefined) command['actorSessionKey'] = actorSessionKey;

@@ -71,7 +71,7 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
   const { kind, actorSessionKey } = command;
   const event = toStoredEvent(command, sequence, appendedAt, input.occurredAt, input.payload);
   const plan = { event, cursorWrites: [] as CursorRow[], journal: [] as CursorJournalRecord[], notices: [] as Notice[] };
-  const named = new Set(command.watchers);
+  const named = command.watchers === undefined ? undefined : new Set(command.watchers);
   const observe = (row: CursorRow, started: readonly CursorJournalRecord[] = []): void => {
     const step = stepPair(row, row, { type: 'observe', watcher: row.watcher, sequence, kind, ...(actorSessionKey !== undefined ? { actorSessionKey } : {}) }, appendedAt);
     if (step.write !== undefined) plan.cursorWrites.push(step.write);
@@ -80,11 +80,11 @@ export function planAppend(input: AppendPlanInput): AppendPlan {
   };
   let seedRow: CursorRow | undefined;
   for (const row of input.cursorsOnTarget) {
-    named.delete(row.watcher);
+    named?.delete(row.watcher);
     if (row.watcher === seedWatcher) seedRow = row;
     else observe(row);
   }
-  for (const watcher of named) {
+  for (const watcher of named ?? []) {
     if (!notifies(watcher, command)) continue;
     const start = stepPair({ watcher, target: command.sessionKey }, undefined, { type: 'watch', at: input.headBefore ?? ZERO, via: 'watch' }, appendedAt);
     if (start.write !== undefined) observe(start.write, start.journal);
