@@ -22,9 +22,9 @@ const withPostgres = postgresUrl !== undefined && postgresUrl !== '';
 /** @type {import('jest').Config} */
 const config = {
   testTimeout: 30_000,
-  // Three workers on two cores: most suites wait on PostgreSQL, child processes, the browser or the
-  // file system, so a third keeps the cores busy (Jest's default, cores - 1, leaves one idle).
-  maxWorkers: '150%',
+  // One worker per core: Jest's default leaves a core idle (cores - 1, so one worker on this
+  // 2-core machine), while most suites wait on PostgreSQL, child processes or the file system.
+  maxWorkers: '100%',
   reporters: ['default', ['<rootDir>/tools/plainSummaryReporter.js', { postgres: withPostgres }]],
   projects: [
     '<rootDir>/packages/domain',
