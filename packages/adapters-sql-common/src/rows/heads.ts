@@ -52,8 +52,17 @@ export function headRowOf(row: readonly unknown[]): HeadRow {
 
 /** The found head rows, one per distinct key of `sessionKeys` that has one, in the order the keys were first given. */
 export function headsInKeyOrder(sessionKeys: readonly string[], found: Iterable<readonly unknown[]>): HeadRow[] {
-  const byKey = new Map(Array.from(found, (row) => [row[0] as string, headRowOf(row)] as const));
-  return [...new Set(sessionKeys)].flatMap((key) => byKey.get(key) ?? []);
+  const byKey = new Map<string, readonly unknown[]>();
+  for (const row of found) byKey.set(row[0] as string, row);
+  const rows: HeadRow[] = [];
+  for (const key of sessionKeys) {
+    const row = byKey.get(key);
+    if (row === undefined) continue;
+    rows.push(headRowOf(row));
+    // Taken: a repeated key finds nothing, so each is listed once, where first given.
+    byKey.delete(key);
+  }
+  return rows;
 }
 
 /** The overview of `counts` (the overviewCounts row; PostgreSQL's bigints come as strings), head rows and cursor rows. */

@@ -26,7 +26,8 @@ export function createReadMethods({ store, counters, failures, order, board, log
   /** One `list` row per key, in order, from one heads read. */
   const listRows = async (operation: string, keys: readonly SessionKey[]): Promise<SessionListRow[]> => {
     const rows = await failures.storeCall(operation, () => store.readHeads(keys));
-    const heads = new Map(rows.map((row) => [row.sessionKey as string, row.head]));
+    const heads = new Map<string, number>();
+    for (const row of rows) heads.set(row.sessionKey, row.head);
     return keys.map((key) => {
       const version = heads.get(key) ?? 0;
       return version > 0 ? { sessionKey: key, stateVersion: version } : { sessionKey: key };
