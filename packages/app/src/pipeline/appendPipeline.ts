@@ -8,6 +8,7 @@ import { describeFailure, type StoreOperationError } from '../errors/errors.js';
 import type { DrainMode, DrainSettled, DrainStart } from '../notices/board.js';
 import type { FacadeParts } from '../parts.js';
 import { createGroupCommit, type BatchBounds } from './groupCommit.js';
+import { called } from './lane.js';
 
 /** At most 128 appends and 256 KiB of summaries and payloads per store transaction, so no batch blocks the loop for long. */
 export const APPEND_BATCH_BOUNDS: BatchBounds = { maxRequests: 128, maxWeight: 256 * 1024 };
@@ -102,13 +103,7 @@ export function createAppendPipeline(deps: PipelineDeps) {
       observeBatch?.({ appends, durationSeconds: (performance.now() - started) / 1000, failed: outcomes === undefined });
       return settle(outcomes, failure);
     };
-    let call: Promise<readonly AppendOutcome[]>;
-    try {
-      call = run();
-    } catch (error) {
-      call = Promise.reject(error);
-    }
-    return call.then(settled, (error: unknown) => settled(undefined, error));
+    return called(run).then(settled, (error: unknown) => settled(undefined, error));
   };
 
   const flushAppends = (items: readonly AppendItem[]): Promise<readonly RecordResult[]> =>

@@ -1,7 +1,7 @@
 // Group commit: requests submitted while no batch is on its way join one bounded batch, flushed
 // as a whole; each caller gets its own outcome. Requests beyond the bound go into the next batch,
 // and every batch of such a burst lets a turn of the event loop pass before it is flushed.
-import { nextTurn } from './lane.js';
+import { called, nextTurn } from './lane.js';
 
 /** How big one batch may grow. */
 export interface BatchBounds {
@@ -51,13 +51,7 @@ export function createGroupCommit<Request, Outcome>(
   const flushBatch = (batch: Batch<Request, Outcome>): Promise<void> => {
     if (open === batch) open = undefined;
     if (batch.requests.length === 0) return Promise.resolve();
-    let flushed: Promise<readonly Outcome[]>;
-    try {
-      flushed = flush(batch.requests);
-    } catch (error) {
-      flushed = Promise.reject(error);
-    }
-    return flushed.then(
+    return called(() => flush(batch.requests)).then(
       (outcomes) => settle(batch, outcomes),
       (error: unknown) => settle(batch, undefined, { error }),
     );

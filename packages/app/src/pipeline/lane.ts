@@ -4,6 +4,15 @@ import type { FailureFields, Failures } from '../errors/failures.js';
 
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** `operation()`, a synchronous throw turned into a rejection. */
+export function called<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return operation();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 export type OperationLane = ReturnType<typeof createOperationLane>;
 
 export function createOperationLane() {
@@ -14,16 +23,7 @@ export function createOperationLane() {
   return {
     /** Runs `operation` after every earlier one has settled (at once when the lane is idle). */
     run<T>(operation: () => Promise<T>): Promise<T> {
-      let result: Promise<T>;
-      if (unsettled === 0) {
-        try {
-          result = operation();
-        } catch (error) {
-          result = Promise.reject(error);
-        }
-      } else {
-        result = tail.then(operation);
-      }
+      const result = unsettled === 0 ? called(operation) : tail.then(operation);
       unsettled += 1;
       tail = result.then(settle, settle);
       return result;

@@ -14,7 +14,7 @@ import type { RunContext } from '../output/io.js';
 import { openExisting, stateLocation } from '../state/stateLocation.js';
 
 /** How long a hook may take by default, from start to exit: hosts wait on it before the turn goes on. */
-export const HOOK_BUDGET_MS = 4000;
+const HOOK_BUDGET_MS = 4000;
 
 const HOSTS = ['claude-code', 'codex'];
 /** The events whose output can add context, for both hosts. */
